@@ -1,0 +1,53 @@
+import Link from "next/link";
+import { signOutAction } from "@/lib/workspaces/actions";
+import { roleLabels, type Role } from "@/lib/auth/roles";
+import { WorkspaceSwitcher } from "./workspace-switcher";
+import { NavLink } from "./nav-link";
+
+export function AppShell({
+  workspace,
+  workspaces,
+  role,
+  userEmail,
+  children,
+}: {
+  workspace: { id: string; name: string };
+  workspaces: { id: string; name: string }[];
+  role: Role;
+  userEmail: string;
+  children: React.ReactNode;
+}) {
+  const base = `/w/${workspace.id}`;
+  return (
+    <div className="flex min-h-screen">
+      <aside className="flex w-60 shrink-0 flex-col border-r border-slate-200 bg-white">
+        <div className="border-b border-slate-200 p-4">
+          <Link href={base} className="text-lg font-bold tracking-tight text-indigo-700">
+            Assay
+          </Link>
+          <div className="mt-3">
+            <WorkspaceSwitcher current={workspace.id} workspaces={workspaces} />
+          </div>
+        </div>
+        <nav aria-label="Main" className="flex-1 space-y-1 p-3 text-sm">
+          <NavLink href={`${base}/suites`}>Suites</NavLink>
+          <NavLink href={`${base}/agents`}>Agents</NavLink>
+          <NavLink href={`${base}/model-configs`}>Model configurations</NavLink>
+          <NavLink href={`${base}/settings`}>Workspace settings</NavLink>
+        </nav>
+        <div className="border-t border-slate-200 p-4 text-xs text-slate-600">
+          <p className="truncate" title={userEmail}>
+            {userEmail}
+          </p>
+          <p className="mt-0.5">{roleLabels[role]}</p>
+          <form action={signOutAction} className="mt-2">
+            <button type="submit" className="text-indigo-700 hover:underline">
+              Sign out
+            </button>
+          </form>
+        </div>
+      </aside>
+      <main className="min-w-0 flex-1 px-8 py-6">{children}</main>
+    </div>
+  );
+}

@@ -1,0 +1,18 @@
+"use client";
+import Link from "next/link";
+import { usePathname } from "next/navigation";
+import { cn } from "@/components/ui/cn";
+
+export function NavLink({ href, children }: { href: string; children: React.ReactNode }) {
+  const pathname = usePathname();
+  const active = pathname === href || pathname.startsWith(`${href}/`);
+  return (
+    <Link
+      href={href}
+      aria-current={active ? "page" : undefined}
+      className={cn("block rounded-md px-3 py-2", active ? "bg-indigo-50 font-medium text-indigo-800" : "text-slate-700 hover:bg-slate-100")}
+    >
+      {children}
+    </Link>
+  );
+}

@@ -1,0 +1,64 @@
+import { cn } from "./cn";
+
+const control =
+  "block w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-sm shadow-sm placeholder:text-slate-400 focus:border-indigo-500 focus:outline-none focus:ring-1 focus:ring-indigo-500 disabled:bg-slate-100 aria-[invalid=true]:border-red-500";
+
+export const Input = ({ className, ...props }: React.InputHTMLAttributes<HTMLInputElement>) => (
+  <input className={cn(control, className)} {...props} />
+);
+
+export const Textarea = ({ className, ...props }: React.TextareaHTMLAttributes<HTMLTextAreaElement>) => (
+  <textarea className={cn(control, "min-h-20 font-[inherit]", className)} {...props} />
+);
+
+export const Select = ({ className, ...props }: React.SelectHTMLAttributes<HTMLSelectElement>) => (
+  <select className={cn(control, "pr-8", className)} {...props} />
+);
+
+/** A labelled form field with hint and error text wired up for screen readers. */
+export function Field({
+  id,
+  label,
+  hint,
+  error,
+  required,
+  children,
+  className,
+}: {
+  id: string;
+  label: React.ReactNode;
+  hint?: React.ReactNode;
+  error?: string;
+  required?: boolean;
+  children: React.ReactNode;
+  className?: string;
+}) {
+  return (
+    <div className={cn("space-y-1", className)}>
+      <label htmlFor={id} className="block text-sm font-medium text-slate-700">
+        {label}
+        {required && <span className="text-red-600"> *</span>}
+      </label>
+      {children}
+      {hint && !error && (
+        <p id={`${id}-hint`} className="text-xs text-slate-500">
+          {hint}
+        </p>
+      )}
+      {error && (
+        <p id={`${id}-error`} className="text-xs text-red-600" data-testid={`error-${id}`}>
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}
+
+export function FormError({ message }: { message?: string | null }) {
+  if (!message) return null;
+  return (
+    <div role="status" className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-700">
+      {message}
+    </div>
+  );
+}

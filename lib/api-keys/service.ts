@@ -1,0 +1,67 @@
+import "server-only";
+import { db } from "@/lib/db";
+import { NotFoundError } from "@/lib/errors";
+import { hashToken, randomToken } from "@/lib/crypto";
+import type { Role, WorkspaceContext } from "@/lib/auth/roles";
+import { requireRole } from "@/lib/workspaces/service";
+
+const apiKeySelect = {
+  id: true,
+  name: true,
+  role: true,
+  prefix: true,
+  lastUsedAt: true,
+  revokedAt: true,
+  createdAt: true,
+} as const;
+
+/** Bearer token → workspace context; null for unknown or revoked keys. */
+export async function authenticateApiKey(token: string): Promise<WorkspaceContext | null> {
+  if (token.length < 32) return null;
+  const key = await db.apiKey.findUnique({
+    where: { keyHash: hashToken(token) },
+    select: { id: true, workspaceId: true, role: true, revokedAt: true, lastUsedAt: true },
+  });
+  if (!key || key.revokedAt) return null;
+  // Touch lastUsedAt at most once a minute to keep the hot path free of writes.
+  if (!key.lastUsedAt || Date.now() - key.lastUsedAt.getTime() > 60_000) {
+    await db.apiKey.update({ where: { id: key.id }, data: { lastUsedAt: new Date() } });
+  }
+  return { workspaceId: key.workspaceId, role: key.role, userId: null, apiKeyId: key.id };
+}
+
+export async function listApiKeys(ctx: WorkspaceContext) {
+  requireRole(ctx, "admin");
+  return db.apiKey.findMany({
+    where: { workspaceId: ctx.workspaceId },
+    select: apiKeySelect,
+    orderBy: { createdAt: "desc" },
+  });
+}
+
+/** Creates a key and returns its plaintext once; only its SHA-256 is stored. */
+export async function createApiKey(ctx: WorkspaceContext, input: { name: string; role: Role }) {
+  requireRole(ctx, "admin");
+  const token = randomToken("assay_", 32);
+  const key = await db.apiKey.create({
+    data: {
+      workspaceId: ctx.workspaceId,
+      name: input.name,
+      role: input.role === "owner" ? "admin" : input.role,
+      prefix: token.slice(0, 12),
+      keyHash: hashToken(token),
+      createdById: ctx.userId,
+    },
+    select: apiKeySelect,
+  });
+  return { key, token };
+}
+
+export async function revokeApiKey(ctx: WorkspaceContext, id: string) {
+  requireRole(ctx, "admin");
+  const { count } = await db.apiKey.updateMany({
+    where: { id, workspaceId: ctx.workspaceId, revokedAt: null },
+    data: { revokedAt: new Date() },
+  });
+  if (count === 0) throw new NotFoundError("API key");
+}

@@ -1,0 +1,129 @@
+import "server-only";
+import { NextResponse, type NextRequest } from "next/server";
+import { z } from "zod";
+import YAML from "yaml";
+import { DomainError, NotFoundError, UnauthorizedError, ValidationError, zodIssues } from "@/lib/errors";
+import { hasRole, type Role, type WorkspaceContext } from "@/lib/auth/roles";
+import { ForbiddenError } from "@/lib/errors";
+import { authenticateApiKey } from "@/lib/api-keys/service";
+import { isUuid } from "@/lib/workspaces/service";
+import { logger } from "@/lib/logger";
+
+type Params = Record<string, string>;
+
+type HandlerArgs<Q, B> = {
+  req: NextRequest;
+  ctx: WorkspaceContext;
+  params: Params;
+  query: Q;
+  body: B;
+};
+
+type ApiResult = Response | { status?: number; json: unknown };
+
+/**
+ * Route handler wrapper for /api/v1: bearer API key → workspace context (401), role (403),
+ * path ids (404 when malformed), query and JSON body parsed with zod (400 with issue paths),
+ * and one error envelope: `{"error": {"code", "message", "issues": [{path, message}]}}`.
+ */
+export function withApi<QS extends z.ZodType = z.ZodUndefined, BS extends z.ZodType = z.ZodUndefined>(opts: {
+  role: Role;
+  query?: QS;
+  body?: BS;
+  /** Accept a YAML body when the content type says so (imports). */
+  allowYaml?: boolean;
+  handler: (args: HandlerArgs<z.output<QS>, z.output<BS>>) => Promise<ApiResult>;
+}) {
+  return async (req: NextRequest, route: { params: Promise<Params> }): Promise<Response> => {
+    try {
+      const ctx = await authenticate(req);
+      if (!hasRole(ctx.role, opts.role)) throw new ForbiddenError("This API key's role does not allow this");
+      const params = (await route.params) ?? {};
+      for (const [name, value] of Object.entries(params)) {
+        if (name === "id" || name.endsWith("Id")) {
+          if (!isUuid(value)) throw new NotFoundError();
+        }
+      }
+      const query = opts.query ? parseWith(opts.query, Object.fromEntries(req.nextUrl.searchParams), "query") : undefined;
+      const body = opts.body ? parseWith(opts.body, await readBody(req, opts.allowYaml ?? false), "body") : undefined;
+      const result = await opts.handler({
+        req,
+        ctx,
+        params,
+        query: query as z.output<QS>,
+        body: body as z.output<BS>,
+      });
+      if (result instanceof Response) return result;
+      if (result.status === 204) return new Response(null, { status: 204 });
+      return NextResponse.json(result.json, { status: result.status ?? 200 });
+    } catch (err) {
+      return errorResponse(err);
+    }
+  };
+}
+
+async function authenticate(req: NextRequest): Promise<WorkspaceContext> {
+  const header = req.headers.get("authorization") ?? "";
+  const match = /^Bearer\s+(\S+)$/i.exec(header.trim());
+  if (!match) throw new UnauthorizedError("Missing bearer API key (Authorization: Bearer <key>)");
+  const ctx = await authenticateApiKey(match[1]!);
+  if (!ctx) throw new UnauthorizedError("Invalid or revoked API key");
+  return ctx;
+}
+
+async function readBody(req: NextRequest, allowYaml: boolean): Promise<unknown> {
+  const text = await req.text();
+  if (text.trim() === "") return undefined;
+  const type = req.headers.get("content-type") ?? "";
+  if (allowYaml && /yaml|yml/i.test(type)) {
+    try {
+      return YAML.parse(text);
+    } catch (err) {
+      throw new ValidationError(`Body is not valid YAML: ${(err as Error).message}`, [{ path: "", message: "invalid YAML" }]);
+    }
+  }
+  try {
+    return JSON.parse(text);
+  } catch {
+    if (allowYaml) {
+      try {
+        return YAML.parse(text);
+      } catch {
+        /* fall through */
+      }
+    }
+    throw new ValidationError("Body is not valid JSON", [{ path: "", message: "invalid JSON" }]);
+  }
+}
+
+function parseWith<S extends z.ZodType>(schema: S, value: unknown, where: "query" | "body"): z.output<S> {
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) {
+    throw new ValidationError(`Invalid ${where}`, zodIssues(parsed.error));
+  }
+  return parsed.data;
+}
+
+export function errorResponse(err: unknown): Response {
+  if (err instanceof DomainError) {
+    return NextResponse.json(
+      { error: { code: err.code, message: err.message, issues: err.issues } },
+      { status: err.status },
+    );
+  }
+  logger.error({ err }, "unhandled API error");
+  return NextResponse.json(
+    { error: { code: "internal_error", message: "Something went wrong on our side", issues: [] } },
+    { status: 500 },
+  );
+}
+
+/** Shared list query fields. */
+export const paginationQuery = z.object({
+  cursor: z.string().optional(),
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+});
+
+export function listResponse<T>(data: T[], nextCursor: string | null) {
+  return { json: { data, next_cursor: nextCursor } };
+}

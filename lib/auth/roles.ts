@@ -1,0 +1,24 @@
+export const ROLES = ["owner", "admin", "editor", "viewer"] as const;
+export type Role = (typeof ROLES)[number];
+
+const rank: Record<Role, number> = { viewer: 0, editor: 1, admin: 2, owner: 3 };
+
+/** Viewers read; editors author agents, suites and cases; admins manage members, model configurations and keys. */
+export function hasRole(actual: Role, required: Role): boolean {
+  return rank[actual] >= rank[required];
+}
+
+export const roleLabels: Record<Role, string> = {
+  owner: "Owner",
+  admin: "Admin",
+  editor: "Editor",
+  viewer: "Viewer",
+};
+
+/** Who is acting inside a workspace: a signed-in member or an API key. */
+export type WorkspaceContext = {
+  workspaceId: string;
+  role: Role;
+  userId: string | null;
+  apiKeyId: string | null;
+};

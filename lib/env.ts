@@ -1,0 +1,52 @@
+import { z } from "zod";
+
+/**
+ * Environment, parsed once. Everything else imports `env` instead of reading process.env.
+ * The launcher (scripts/launch.mjs) fills DATABASE_URL and AUTH_SECRET for the embedded setup.
+ */
+const optionalString = z
+  .string()
+  .optional()
+  .transform((v) => (v && v.trim() !== "" ? v : undefined));
+
+const envSchema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  DATABASE_URL: optionalString,
+  AUTH_SECRET: optionalString,
+  ASSAY_SECRET: optionalString,
+  ASSAY_INIT_USER_EMAIL: optionalString.pipe(z.email().optional()),
+  ASSAY_INIT_USER_PASSWORD: optionalString.pipe(z.string().min(8).optional()),
+  ASSAY_INIT_WORKSPACE: optionalString,
+  ASSAY_INIT_API_KEY: optionalString.pipe(z.string().min(32).optional()),
+  ASSAY_ALLOW_PRIVATE_NETWORKS: z
+    .enum(["true", "false", "1", "0", ""])
+    .optional()
+    .transform((v) => v === "true" || v === "1"),
+  AUTH_OIDC_ISSUER: optionalString,
+  AUTH_OIDC_ID: optionalString,
+  AUTH_OIDC_SECRET: optionalString,
+  AUTH_OIDC_NAME: optionalString,
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+});
+
+export type Env = z.infer<typeof envSchema>;
+
+function parseEnv(): Env {
+  const parsed = envSchema.safeParse(process.env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
+    throw new Error(`Invalid environment:\n${lines.join("\n")}`);
+  }
+  return parsed.data;
+}
+
+export const env = parseEnv();
+
+/** The secret that derives encryption keys for stored secrets. */
+export function secretKeyMaterial(): string {
+  const secret = env.ASSAY_SECRET ?? env.AUTH_SECRET;
+  if (!secret) throw new Error("ASSAY_SECRET or AUTH_SECRET must be set");
+  return secret;
+}
+
+export const oidcEnabled = Boolean(env.AUTH_OIDC_ISSUER && env.AUTH_OIDC_ID && env.AUTH_OIDC_SECRET);

@@ -1,0 +1,20 @@
+import "server-only";
+import { env } from "@/lib/env";
+import { logger } from "@/lib/logger";
+import { headlessInit } from "@/lib/workspaces/headless-init";
+
+const state = globalThis as unknown as { assayStarted?: boolean };
+
+export async function onServerStart() {
+  if (state.assayStarted) return;
+  state.assayStarted = true;
+  if (!env.DATABASE_URL) {
+    logger.warn("DATABASE_URL is not set; start Assay with `npm start` or `npm run dev`");
+    return;
+  }
+  try {
+    await headlessInit();
+  } catch (err) {
+    logger.error({ err }, "headless initialisation failed");
+  }
+}

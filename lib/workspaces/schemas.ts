@@ -1,0 +1,41 @@
+import { z } from "zod";
+import { ROLES } from "@/lib/auth/roles";
+
+const email = z.email("Enter a valid email address").trim().max(320);
+const password = z.string().min(8, "Use at least 8 characters").max(200, "Use at most 200 characters");
+const workspaceName = z.string().trim().min(1, "Workspace name is required").max(100, "Use at most 100 characters");
+
+export const setupInput = z.object({
+  name: z.string().trim().max(100).optional(),
+  email,
+  password,
+  workspaceName,
+});
+export type SetupInput = z.input<typeof setupInput>;
+
+export const signInInput = z.object({ email, password: z.string().min(1, "Password is required") });
+export type SignInInput = z.input<typeof signInInput>;
+
+export const workspaceInput = z.object({ name: workspaceName });
+
+export const workspaceSettingsInput = z.object({
+  name: workspaceName,
+  maxTurnsCap: z.coerce.number().int().min(1, "At least 1").max(500, "At most 500"),
+  allowPrivateNetworks: z.boolean(),
+});
+
+export const memberRole = z.enum(ROLES);
+
+export const inviteInput = z.object({ email, role: memberRole });
+export type InviteInput = z.input<typeof inviteInput>;
+
+export const acceptInviteInput = z.object({
+  token: z.string().min(10),
+  name: z.string().trim().max(100).optional(),
+  password,
+});
+
+export const apiKeyInput = z.object({
+  name: z.string().trim().min(1, "Name is required").max(100),
+  role: z.enum(["admin", "editor", "viewer"]),
+});

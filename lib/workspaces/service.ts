@@ -1,0 +1,103 @@
+import "server-only";
+import { db } from "@/lib/db";
+import { ForbiddenError, NotFoundError, ConflictError } from "@/lib/errors";
+import { hasRole, type Role, type WorkspaceContext } from "@/lib/auth/roles";
+import { hashPassword } from "@/lib/auth/password";
+import { normaliseEmail } from "@/lib/users/service";
+import { hashToken } from "@/lib/crypto";
+
+/**
+ * Resolves a member's context in a workspace. Non-members get NotFound (the workspace's
+ * existence is not revealed); members below `minRole` get Forbidden.
+ */
+export async function memberContext(userId: string, workspaceId: string, minRole: Role): Promise<WorkspaceContext> {
+  if (!isUuid(workspaceId)) throw new NotFoundError("Workspace");
+  const membership = await db.membership.findUnique({
+    where: { workspaceId_userId: { workspaceId, userId } },
+    select: { role: true },
+  });
+  if (!membership) throw new NotFoundError("Workspace");
+  if (!hasRole(membership.role, minRole)) throw new ForbiddenError();
+  return { workspaceId, role: membership.role, userId, apiKeyId: null };
+}
+
+export function requireRole(ctx: WorkspaceContext, minRole: Role) {
+  if (!hasRole(ctx.role, minRole)) throw new ForbiddenError();
+}
+
+export async function listWorkspacesForUser(userId: string) {
+  const rows = await db.membership.findMany({
+    where: { userId },
+    select: { role: true, workspace: { select: { id: true, name: true } } },
+    orderBy: { workspace: { name: "asc" } },
+  });
+  return rows.map((r) => ({ id: r.workspace.id, name: r.workspace.name, role: r.role }));
+}
+
+export async function getWorkspace(ctx: WorkspaceContext) {
+  const ws = await db.workspace.findUnique({
+    where: { id: ctx.workspaceId },
+    select: { id: true, name: true, maxTurnsCap: true, allowPrivateNetworks: true },
+  });
+  if (!ws) throw new NotFoundError("Workspace");
+  return ws;
+}
+
+export async function createWorkspace(userId: string, name: string) {
+  return db.workspace.create({
+    data: { name, memberships: { create: { userId, role: "owner" } } },
+    select: { id: true, name: true },
+  });
+}
+
+export async function updateWorkspaceSettings(
+  ctx: WorkspaceContext,
+  input: { name: string; maxTurnsCap: number; allowPrivateNetworks: boolean },
+) {
+  requireRole(ctx, "admin");
+  return db.workspace.update({ where: { id: ctx.workspaceId }, data: input, select: { id: true, name: true } });
+}
+
+export async function isSetupNeeded(): Promise<boolean> {
+  return (await db.user.count()) === 0;
+}
+
+export type FirstAdminInput = { email: string; password: string; name?: string | null; workspaceName: string; apiKey?: string };
+
+/**
+ * Creates the first user (owner) and workspace, once. A transaction-scoped advisory lock
+ * serialises concurrent attempts; the second one sees a user and is refused.
+ */
+export async function createFirstAdmin(input: FirstAdminInput) {
+  const passwordHash = await hashPassword(input.password);
+  return db.$transaction(async (tx) => {
+    await tx.$executeRaw`SELECT pg_advisory_xact_lock(424242)`;
+    if ((await tx.user.count()) > 0) throw new ConflictError("Assay is already set up");
+    const user = await tx.user.create({
+      data: { email: normaliseEmail(input.email), name: input.name ?? null, passwordHash },
+      select: { id: true, email: true },
+    });
+    const workspace = await tx.workspace.create({
+      data: { name: input.workspaceName, memberships: { create: { userId: user.id, role: "owner" } } },
+      select: { id: true, name: true },
+    });
+    if (input.apiKey) {
+      await tx.apiKey.create({
+        data: {
+          workspaceId: workspace.id,
+          name: "Initial API key",
+          role: "admin",
+          prefix: input.apiKey.slice(0, 8),
+          keyHash: hashToken(input.apiKey),
+          createdById: user.id,
+        },
+      });
+    }
+    return { user, workspace };
+  });
+}
+
+const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export function isUuid(value: string): boolean {
+  return UUID_RE.test(value);
+}

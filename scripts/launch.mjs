@@ -1,0 +1,149 @@
+// Assay launcher: one entry point for `npm run dev`, `npm start`, `npm run db:migrate`,
+// `npm run seed:demo` and `npm run worker`.
+//  1. secret: AUTH_SECRET/ASSAY_SECRET from env, or one generated once into the data dir;
+//  2. database: DATABASE_URL from env, or an embedded PostgreSQL in ASSAY_DATA_DIR (.data);
+//  3. migrations: `prisma migrate deploy` when a migration is not yet applied;
+//  4. the mode's process, with signals forwarded; the embedded database stops when it exits.
+import { spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import pg from "pg";
+import { startEmbeddedPostgres } from "./embedded-db.mjs";
+
+const MODES = ["dev", "start", "migrate", "db", "seed-demo", "worker"];
+const mode = process.argv[2];
+if (!MODES.includes(mode)) {
+  console.error(`usage: node scripts/launch.mjs <${MODES.join("|")}>`);
+  process.exit(2);
+}
+
+const log = (msg) => console.log(`[assay] ${msg}`);
+const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
+const dataDir = path.resolve(process.env.ASSAY_DATA_DIR || path.join(root, ".data"));
+const env = { ...process.env };
+
+function ensureSecret() {
+  if (env.AUTH_SECRET || env.ASSAY_SECRET) {
+    env.AUTH_SECRET ??= env.ASSAY_SECRET;
+    return;
+  }
+  mkdirSync(dataDir, { recursive: true });
+  const file = path.join(dataDir, "secret");
+  if (!existsSync(file)) {
+    writeFileSync(file, randomBytes(32).toString("base64url"), { mode: 0o600 });
+    log(`generated a secret in ${file} (set AUTH_SECRET in production and keep it: it encrypts stored API keys)`);
+  }
+  env.AUTH_SECRET = readFileSync(file, "utf8").trim();
+}
+
+async function pendingMigrations(url) {
+  const dirs = readdirSync(path.join(root, "prisma/migrations"), { withFileTypes: true })
+    .filter((d) => d.isDirectory())
+    .map((d) => d.name);
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rows } = await client.query(
+      `SELECT migration_name FROM _prisma_migrations WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL`,
+    );
+    const applied = new Set(rows.map((r) => r.migration_name));
+    return dirs.filter((d) => !applied.has(d));
+  } catch {
+    return dirs; // no migrations table yet
+  } finally {
+    await client.end();
+  }
+}
+
+function run(cmd, args, extraEnv = {}) {
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, { cwd: root, env: { ...env, ...extraEnv }, stdio: "inherit" });
+    child.on("exit", (code, signal) => resolve(code ?? (signal ? 1 : 0)));
+  });
+}
+
+async function migrate() {
+  const pending = await pendingMigrations(env.DATABASE_URL);
+  if (pending.length === 0) return;
+  log(`applying ${pending.length} migration(s)`);
+  const code = await run(path.join(root, "node_modules/.bin/prisma"), ["migrate", "deploy"]);
+  if (code !== 0) throw new Error("prisma migrate deploy failed");
+}
+
+let db = null;
+let child = null;
+let shuttingDown = false;
+
+async function shutdown(code) {
+  if (shuttingDown) return;
+  shuttingDown = true;
+  if (child && child.exitCode === null) {
+    child.kill("SIGTERM");
+    await new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        child.kill("SIGKILL");
+        resolve();
+      }, 10_000);
+      child.once("exit", () => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+  }
+  if (db) {
+    log("stopping the embedded PostgreSQL");
+    await db.stop().catch((err) => console.error(err));
+  }
+  process.exit(code);
+}
+
+process.on("SIGINT", () => void shutdown(130));
+process.on("SIGTERM", () => void shutdown(143));
+
+try {
+  ensureSecret();
+  if (!env.DATABASE_URL) {
+    const port = env.ASSAY_DB_PORT ? Number(env.ASSAY_DB_PORT) : undefined;
+    db = await startEmbeddedPostgres({ dataDir, port, log: () => {} });
+    await db.ensureDatabase("assay");
+    env.DATABASE_URL = db.url("assay");
+    log(`embedded PostgreSQL on 127.0.0.1:${db.port} (data in ${path.join(dataDir, "pg")})`);
+  }
+  await migrate();
+
+  const port = env.PORT || "3000";
+  const bin = (name) => path.join(root, "node_modules/.bin", name);
+  const tsx = ["--conditions=react-server", "--import", "tsx"];
+  switch (mode) {
+    case "migrate":
+      await shutdown(0);
+      break;
+    case "db":
+      log(`DATABASE_URL=${env.DATABASE_URL}`);
+      log("press Ctrl+C to stop");
+      break;
+    case "seed-demo":
+      await shutdown(await run(process.execPath, [...tsx, "scripts/seed-demo.ts", ...process.argv.slice(3)]));
+      break;
+    case "worker":
+      child = spawn(process.execPath, [...tsx, "scripts/worker.ts"], { cwd: root, env, stdio: "inherit" });
+      child.on("exit", (code) => void shutdown(code ?? 0));
+      break;
+    case "start":
+      if (!existsSync(path.join(root, ".next/BUILD_ID"))) {
+        console.error("[assay] no production build found: run `npm run build` first");
+        await shutdown(1);
+      }
+      child = spawn(bin("next"), ["start", "-p", port], { cwd: root, env, stdio: "inherit" });
+      child.on("exit", (code) => void shutdown(code ?? 0));
+      break;
+    case "dev":
+      child = spawn(bin("next"), ["dev", "-p", port], { cwd: root, env, stdio: "inherit" });
+      child.on("exit", (code) => void shutdown(code ?? 0));
+      break;
+  }
+} catch (err) {
+  console.error(`[assay] ${err instanceof Error ? err.message : err}`);
+  await shutdown(1);
+}

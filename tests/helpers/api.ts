@@ -1,0 +1,38 @@
+import { NextRequest } from "next/server";
+
+type Handler = (req: NextRequest, route: { params: Promise<Record<string, string>> }) => Promise<Response>;
+
+/** Calls a route handler exactly as Next would, with a real Request. */
+export async function call(
+  handler: Handler,
+  opts: {
+    url?: string;
+    method?: string;
+    token?: string | null;
+    body?: unknown;
+    rawBody?: string;
+    contentType?: string;
+    params?: Record<string, string>;
+  } = {},
+) {
+  const headers = new Headers();
+  if (opts.token) headers.set("authorization", `Bearer ${opts.token}`);
+  let body: string | undefined;
+  if (opts.rawBody !== undefined) {
+    body = opts.rawBody;
+    headers.set("content-type", opts.contentType ?? "text/plain");
+  } else if (opts.body !== undefined) {
+    body = JSON.stringify(opts.body);
+    headers.set("content-type", "application/json");
+  }
+  const req = new NextRequest(new URL(opts.url ?? "/", "http://localhost"), { method: opts.method ?? "GET", headers, body });
+  const res = await handler(req, { params: Promise.resolve(opts.params ?? {}) });
+  const text = await res.text();
+  let json: any = null;
+  try {
+    json = text ? JSON.parse(text) : null;
+  } catch {
+    json = null;
+  }
+  return { status: res.status, json, text, headers: res.headers };
+}

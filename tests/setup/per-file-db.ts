@@ -1,0 +1,29 @@
+// Gives every test file its own database cloned from the migrated template, before any
+// module that reads DATABASE_URL is imported.
+import { randomBytes } from "node:crypto";
+import pg from "pg";
+import { afterAll, inject } from "vitest";
+
+const adminUrl = inject("adminDatabaseUrl");
+const template = inject("templateDatabase");
+const name = `assay_t_${randomBytes(6).toString("hex")}`;
+
+const admin = new pg.Client({ connectionString: adminUrl });
+await admin.connect();
+await admin.query(`CREATE DATABASE ${name} TEMPLATE ${template}`);
+await admin.end();
+
+const url = new URL(adminUrl);
+url.pathname = `/${name}`;
+process.env.DATABASE_URL = url.toString();
+process.env.AUTH_SECRET ??= "test-secret-test-secret-test-secret-0123";
+process.env.NODE_ENV = "test";
+
+afterAll(async () => {
+  const { db } = await import("@/lib/db");
+  await db.$disconnect();
+  const c = new pg.Client({ connectionString: adminUrl });
+  await c.connect();
+  await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  await c.end();
+});
