@@ -6,7 +6,6 @@ import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import type { TestProject } from "vitest/node";
-// @ts-expect-error -- plain ESM helper shared with the launcher
 import { startEmbeddedPostgres } from "../../scripts/embedded-db.mjs";
 
 const TEMPLATE = "assay_test_template";

@@ -17,7 +17,7 @@ const url = new URL(adminUrl);
 url.pathname = `/${name}`;
 process.env.DATABASE_URL = url.toString();
 process.env.AUTH_SECRET ??= "test-secret-test-secret-test-secret-0123";
-process.env.NODE_ENV = "test";
+(process.env as Record<string, string>).NODE_ENV = "test";
 
 afterAll(async () => {
   const { db } = await import("@/lib/db");

@@ -1,0 +1,45 @@
+import { z } from "zod";
+
+export const SCHEDULE_TYPES = ["manual", "hourly", "daily", "weekly"] as const;
+
+const suiteFields = z.object({
+  agent_id: z.uuid("Choose an agent"),
+  name: z.string().trim().min(1, "Name is required").max(200, "Use at most 200 characters"),
+  description: z.string().trim().max(5000).nullish().transform((v) => v || null),
+  schedule_type: z.enum(SCHEDULE_TYPES, { error: "Schedule must be manual, hourly, daily or weekly" }).default("manual"),
+  schedule_time: z
+    .string()
+    .regex(/^([01]\d|2[0-3]):[0-5]\d$/, "Use HH:MM (24-hour)")
+    .nullish()
+    .or(z.literal("").transform(() => null))
+    .transform((v) => v ?? null),
+  schedule_day_of_week: z
+    .number({ error: "Day of week must be 0 (Sunday) to 6 (Saturday)" })
+    .int()
+    .min(0, "Day of week must be 0 (Sunday) to 6 (Saturday)")
+    .max(6, "Day of week must be 0 (Sunday) to 6 (Saturday)")
+    .nullish()
+    .transform((v) => v ?? null),
+  llm_judge_model_config_id: z.uuid("Choose a model configuration").nullish().transform((v) => v ?? null),
+  alert_on_regression: z.boolean().default(true),
+  alert_threshold_percent: z.number({ error: "Threshold must be a whole number" }).int("Threshold must be a whole number").min(1, "Threshold must be between 1 and 100").max(100, "Threshold must be between 1 and 100").default(10),
+  is_enabled: z.boolean().default(true),
+  /** Spec 004 suite-level values, checked against the agent's variables_schema by the service. */
+  variables: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).default({}),
+});
+
+function refineSchedule(s: z.output<typeof suiteFields>, ctx: z.RefinementCtx) {
+  if ((s.schedule_type === "daily" || s.schedule_type === "weekly") && !s.schedule_time) {
+    ctx.addIssue({ code: "custom", path: ["schedule_time"], message: `A ${s.schedule_type} schedule needs a time (HH:MM)` });
+  }
+  if (s.schedule_type === "weekly" && s.schedule_day_of_week === null) {
+    ctx.addIssue({ code: "custom", path: ["schedule_day_of_week"], message: "A weekly schedule needs a day of week" });
+  }
+}
+
+export const suiteInput = suiteFields.superRefine(refineSchedule);
+export type SuiteInput = z.input<typeof suiteInput>;
+export type SuiteData = z.output<typeof suiteInput>;
+export const suitePatch = suiteFields.partial();
+/** Re-validates a merged suite (existing + patch). */
+export const suiteMerged = suiteInput;
