@@ -26,6 +26,7 @@ const envSchema = z.object({
   AUTH_OIDC_ID: optionalString,
   AUTH_OIDC_SECRET: optionalString,
   AUTH_OIDC_NAME: optionalString,
+  ASSAY_DIST_DIR: z.string().default(".next"),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
 });
 

@@ -131,7 +131,7 @@ try {
       child.on("exit", (code) => void shutdown(code ?? 0));
       break;
     case "start":
-      if (!existsSync(path.join(root, ".next/BUILD_ID"))) {
+      if (!existsSync(path.join(root, env.ASSAY_DIST_DIR || ".next", "BUILD_ID"))) {
         console.error("[assay] no production build found: run `npm run build` first");
         await shutdown(1);
       }

@@ -1,0 +1,62 @@
+import { defineConfig } from "@playwright/test";
+import { mkdtempSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+
+const PORT = Number(process.env.E2E_PORT ?? 3100);
+export const FAKE_OPENAI_PORT = Number(process.env.E2E_FAKE_OPENAI_PORT ?? 3199);
+// A fresh data directory per run: first-run setup happens in the browser.
+const dataDir = process.env.E2E_DATA_DIR ?? mkdtempSync(path.join(os.tmpdir(), "assay-e2e-"));
+process.env.E2E_DATA_DIR = dataDir;
+
+export default defineConfig({
+  testDir: "e2e",
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  reporter: process.env.CI ? [["list"]] : [["list"]],
+  globalSetup: "./e2e/global-setup.ts",
+  use: {
+    baseURL: `http://localhost:${PORT}`,
+    trace: "retain-on-failure",
+    screenshot: "only-on-failure",
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+      args: [
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+      ],
+    },
+  },
+  projects: [
+    { name: "first-run", testMatch: /first-run\.setup\.ts/ },
+    {
+      name: "app",
+      testMatch: /.*\.spec\.ts/,
+      dependencies: ["first-run"],
+      use: { storageState: "e2e/.auth/admin.json" },
+    },
+  ],
+  webServer: {
+    command: "node scripts/launch.mjs start",
+    url: `http://localhost:${PORT}/api/health`,
+    timeout: 120_000,
+    reuseExistingServer: false,
+    stdout: "ignore",
+    stderr: "pipe",
+    env: {
+      PORT: String(PORT),
+      ASSAY_DATA_DIR: dataDir,
+      AUTH_SECRET: "e2e-secret-e2e-secret-e2e-secret-e2e-secret",
+      ASSAY_ALLOW_PRIVATE_NETWORKS: "true",
+      LOG_LEVEL: "warn",
+    },
+  },
+});

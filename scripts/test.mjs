@@ -1,0 +1,64 @@
+// `npm test`: the whole suite — Vitest (unit + integration on a real PostgreSQL), then a
+// production build and the Playwright browser tests in Chromium. Prints one closing line
+// "N passed, N failed" over both runners.
+import { spawn } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+
+const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
+const tmp = mkdtempSync(path.join(os.tmpdir(), "assay-test-"));
+const only = process.argv[2]; // "unit" | "e2e" | undefined
+
+function run(cmd, args, env = {}) {
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, { cwd: root, stdio: "inherit", env: { ...process.env, ...env } });
+    child.on("exit", (code, signal) => resolve(code ?? (signal ? 1 : 0)));
+  });
+}
+const bin = (name) => path.join(root, "node_modules/.bin", name);
+const readJson = (file) => (existsSync(file) ? JSON.parse(readFileSync(file, "utf8")) : null);
+
+let passed = 0;
+let failed = 0;
+let exit = 0;
+
+if (only !== "e2e") {
+  const out = path.join(tmp, "vitest.json");
+  const code = await run(bin("vitest"), ["run", "--reporter=default", "--reporter=json", `--outputFile.json=${out}`]);
+  const report = readJson(out);
+  if (report) {
+    passed += report.numPassedTests;
+    failed += report.numFailedTests;
+  }
+  if (code !== 0) {
+    exit = code;
+    if (!report || report.numFailedTests === 0) failed += 1; // a crash outside a test still fails the run
+  }
+}
+
+if (only !== "unit") {
+  if (!existsSync("/usr/bin/chromium") && !process.env.CHROMIUM_PATH) {
+    console.error("Chromium not found: install it with `apt-get install -y chromium` (see README)");
+    process.exit(1);
+  }
+  const build = await run("npm", ["run", "build"]);
+  if (build !== 0) {
+    console.error("next build failed");
+    process.exit(build);
+  }
+  const out = path.join(tmp, "playwright.json");
+  const code = await run(bin("playwright"), ["test", "--reporter=list,json"], { PLAYWRIGHT_JSON_OUTPUT_NAME: out });
+  const report = readJson(out);
+  if (report?.stats) {
+    passed += report.stats.expected + report.stats.flaky;
+    failed += report.stats.unexpected;
+  }
+  if (code !== 0) {
+    exit = exit || code;
+    if (!report || report.stats?.unexpected === 0) failed += 1;
+  }
+}
+
+console.log(`\n${passed} passed, ${failed} failed`);
+process.exit(exit);
