@@ -1,0 +1,392 @@
+import "server-only";
+import os from "node:os";
+import { randomBytes } from "node:crypto";
+import { db } from "@/lib/db";
+import { Prisma } from "@/lib/generated/prisma/client";
+import { logger } from "@/lib/logger";
+import { runEvents } from "@/lib/runs/wakeup";
+import { finalizeRunIfDone, refreshRunTotals } from "@/lib/runs/finalize";
+
+/** A claimed case: everything a runner needs, loaded from the run and the case snapshot. */
+export type CaseJob = {
+  caseResultId: string;
+  runId: string;
+  workspaceId: string;
+  position: number;
+  variant: "baseline" | "variant";
+  caseSnapshot: unknown;
+  attempts: number;
+};
+
+export type RunContext = {
+  id: string;
+  workspaceId: string;
+  concurrency: number;
+  agentSnapshot: unknown;
+  evalSnapshot: unknown;
+  variantSnapshot: unknown;
+  resolvedVariables: unknown;
+};
+
+export type LlmCallRecord = {
+  purpose: string;
+  model: string | null;
+  request: unknown;
+  response: string | null;
+  error: string | null;
+  attempts: number;
+  latencyMs: number;
+  cached: boolean;
+};
+
+export type CaseOutcome = {
+  status: "passed" | "failed" | "error" | "skipped";
+  transcript: unknown[];
+  actualResponse: string | null;
+  checkResults: unknown[];
+  toolCallResults: unknown | null;
+  outcomeResults: unknown[];
+  metricResults: unknown[];
+  promptTokens: number;
+  completionTokens: number;
+  latencyMs: number | null;
+  retryCount: number;
+  turns: number;
+  errorMessage: string | null;
+  errorType: string | null;
+  llmCalls: LlmCallRecord[];
+  /** Spec 003 ExecutionStats of this case's calls (merged into the run summary). */
+  stats?: unknown;
+};
+
+export type CaseRunner = (job: CaseJob, run: RunContext, signal: AbortSignal) => Promise<CaseOutcome>;
+
+export type ExecutorOptions = {
+  runner: CaseRunner;
+  workerId?: string;
+  /** Cases this process runs at once across all runs. */
+  maxSlots?: number;
+  pollMs?: number;
+  leaseMs?: number;
+  heartbeatMs?: number;
+  /** A case is retried on another worker at most this many times after its worker died. */
+  maxAttempts?: number;
+};
+
+export const MAX_RESPONSE_CHARS = 20_000;
+
+/**
+ * The run executor. Claims pending case results with `FOR UPDATE SKIP LOCKED` under a short
+ * per-run row lock (so the run's concurrency bound holds across processes), runs them with a
+ * lease that a heartbeat extends, writes each result the moment it finishes, and finalizes the
+ * run when nothing is left. Expired leases (a dead worker) put cases back to pending; cancel
+ * requests abort in-flight cases.
+ */
+export class Executor {
+  readonly workerId: string;
+  private readonly runner: CaseRunner;
+  private readonly maxSlots: number;
+  private readonly pollMs: number;
+  private readonly leaseMs: number;
+  private readonly heartbeatMs: number;
+  private readonly maxAttempts: number;
+  private readonly inFlight = new Map<string, { runId: string; controller: AbortController; done: Promise<void> }>();
+  private readonly runCache = new Map<string, RunContext>();
+  private timers: NodeJS.Timeout[] = [];
+  private running = false;
+  private ticking = false;
+  private tickAgain = false;
+  private readonly onQueued = () => void this.tick();
+
+  constructor(opts: ExecutorOptions) {
+    this.runner = opts.runner;
+    this.workerId = opts.workerId ?? `${os.hostname()}:${process.pid}:${randomBytes(3).toString("hex")}`;
+    this.maxSlots = opts.maxSlots ?? 64;
+    this.pollMs = opts.pollMs ?? 500;
+    this.leaseMs = opts.leaseMs ?? 30_000;
+    this.heartbeatMs = opts.heartbeatMs ?? Math.max(50, Math.floor((opts.leaseMs ?? 30_000) / 4));
+    this.maxAttempts = opts.maxAttempts ?? 3;
+  }
+
+  start() {
+    if (this.running) return;
+    this.running = true;
+    runEvents.on("queued", this.onQueued);
+    this.timers.push(setInterval(() => void this.tick(), this.pollMs));
+    this.timers.push(setInterval(() => void this.heartbeat(), this.heartbeatMs));
+    void this.tick();
+    logger.info({ workerId: this.workerId }, "executor started");
+  }
+
+  /** Stops claiming; waits for in-flight cases up to `graceMs`, then aborts them and releases their leases. */
+  async stop(graceMs = 10_000) {
+    this.running = false;
+    runEvents.off("queued", this.onQueued);
+    for (const t of this.timers) clearInterval(t);
+    this.timers = [];
+    const all = Promise.all([...this.inFlight.values()].map((f) => f.done));
+    const timedOut = await Promise.race([all.then(() => false), sleep(graceMs).then(() => true)]);
+    if (timedOut) {
+      for (const f of this.inFlight.values()) f.controller.abort(new Error("worker shutting down"));
+      await Promise.race([all, sleep(graceMs)]);
+    }
+  }
+
+  /** Simulates a crash in tests: stops everything without writing or releasing anything. */
+  kill() {
+    this.running = false;
+    runEvents.off("queued", this.onQueued);
+    for (const t of this.timers) clearInterval(t);
+    this.timers = [];
+    this.killed = true;
+    for (const f of this.inFlight.values()) f.controller.abort(new Error("killed"));
+  }
+  private killed = false;
+
+  get activeCases() {
+    return this.inFlight.size;
+  }
+
+  async tick(): Promise<void> {
+    if (!this.running) return;
+    if (this.ticking) {
+      this.tickAgain = true;
+      return;
+    }
+    this.ticking = true;
+    try {
+      do {
+        this.tickAgain = false;
+        await this.recoverExpired();
+        await this.claimAndLaunch();
+      } while (this.tickAgain && this.running);
+    } catch (err) {
+      logger.error({ err, workerId: this.workerId }, "executor tick failed");
+    } finally {
+      this.ticking = false;
+    }
+  }
+
+  /** Puts cases of dead workers back to pending (or errors them after maxAttempts) and finalizes orphaned runs. */
+  private async recoverExpired() {
+    const expired = await db.$queryRaw<{ runId: string }[]>`
+      UPDATE "CaseResult" SET
+        "status" = (CASE WHEN "attempts" >= ${this.maxAttempts} THEN 'error' ELSE 'pending' END)::"CaseResultStatus",
+        "errorMessage" = CASE WHEN "attempts" >= ${this.maxAttempts}
+          THEN 'The worker running this case stopped ' || "attempts" || ' times' ELSE "errorMessage" END,
+        "errorType" = CASE WHEN "attempts" >= ${this.maxAttempts} THEN 'worker_lost' ELSE "errorType" END,
+        "completedAt" = CASE WHEN "attempts" >= ${this.maxAttempts} THEN now() ELSE NULL END,
+        "leaseOwner" = NULL, "leaseExpiresAt" = NULL
+      WHERE "status" = 'running' AND "leaseExpiresAt" < now()
+      RETURNING "runId"`;
+    const runIds = new Set(expired.map((r) => r.runId));
+    // Runs left "running" (or cancelled mid-flight) with nothing in progress: finalize them.
+    const stale = await db.$queryRaw<{ id: string }[]>`
+      SELECT r."id" FROM "Run" r
+      WHERE r."status" IN ('pending', 'running')
+        AND NOT EXISTS (SELECT 1 FROM "CaseResult" c WHERE c."runId" = r."id" AND c."status" IN ('pending', 'running'))
+      LIMIT 50`;
+    for (const r of stale) runIds.add(r.id);
+    for (const runId of runIds) {
+      if (expired.length) logger.warn({ runId, workerId: this.workerId }, "recovered cases from an expired lease");
+      await refreshRunTotals(runId);
+      await finalizeRunIfDone(runId);
+    }
+  }
+
+  private async claimAndLaunch() {
+    let free = this.maxSlots - this.inFlight.size;
+    if (free <= 0) return;
+    const candidates = await db.$queryRaw<{ id: string }[]>`
+      SELECT r."id" FROM "Run" r
+      WHERE r."status" IN ('pending', 'running') AND r."cancelRequestedAt" IS NULL
+        AND EXISTS (SELECT 1 FROM "CaseResult" c WHERE c."runId" = r."id" AND c."status" = 'pending')
+      ORDER BY r."createdAt" LIMIT 20`;
+    for (const { id: runId } of candidates) {
+      if (free <= 0 || !this.running) break;
+      const jobs = await this.claim(runId, free);
+      free -= jobs.length;
+      if (jobs.length === 0) continue;
+      const run = await this.loadRun(runId);
+      for (const job of jobs) this.launch(job, run);
+    }
+  }
+
+  /** Claims up to `limit` pending cases of a run, respecting the run's concurrency across all workers. */
+  private async claim(runId: string, limit: number): Promise<CaseJob[]> {
+    return db.$transaction(async (tx) => {
+      const [run] = await tx.$queryRaw<{ concurrency: number; status: string; cancelled: boolean }[]>`
+        SELECT "concurrency", "status"::text AS status, ("cancelRequestedAt" IS NOT NULL) AS cancelled
+        FROM "Run" WHERE "id" = ${runId}::uuid FOR UPDATE`;
+      if (!run || run.cancelled || !["pending", "running"].includes(run.status)) return [];
+      const [busy] = await tx.$queryRaw<{ n: number }[]>`
+        SELECT count(*)::int AS n FROM "CaseResult" WHERE "runId" = ${runId}::uuid AND "status" = 'running'`;
+      const take = Math.min(limit, run.concurrency - (busy?.n ?? 0));
+      if (take <= 0) return [];
+      const rows = await tx.$queryRaw<CaseJob[]>`
+        UPDATE "CaseResult" c SET "status" = 'running', "leaseOwner" = ${this.workerId},
+          "leaseExpiresAt" = now() + ${this.leaseMs} * interval '1 millisecond',
+          "attempts" = c."attempts" + 1, "startedAt" = now()
+        WHERE c."id" IN (
+          SELECT "id" FROM "CaseResult" WHERE "runId" = ${runId}::uuid AND "status" = 'pending'
+          ORDER BY "position", "variant" LIMIT ${take} FOR UPDATE SKIP LOCKED)
+        RETURNING c."id" AS "caseResultId", c."runId", c."workspaceId", c."position", c."variant"::text AS variant,
+          c."caseSnapshot", c."attempts"`;
+      if (run.status === "pending" && rows.length > 0) {
+        await tx.$executeRaw`UPDATE "Run" SET "status" = 'running', "startedAt" = coalesce("startedAt", now()) WHERE "id" = ${runId}::uuid`;
+      }
+      return rows;
+    });
+  }
+
+  private async loadRun(runId: string): Promise<RunContext> {
+    const cached = this.runCache.get(runId);
+    if (cached) return cached;
+    const r = await db.run.findUniqueOrThrow({
+      where: { id: runId },
+      select: { id: true, workspaceId: true, concurrency: true, agentSnapshot: true, evalSnapshot: true, variantSnapshot: true, resolvedVariables: true },
+    });
+    if (this.runCache.size > 100) this.runCache.clear();
+    this.runCache.set(runId, r);
+    return r;
+  }
+
+  private launch(job: CaseJob, run: RunContext) {
+    const controller = new AbortController();
+    const done = this.execute(job, run, controller.signal).finally(() => {
+      this.inFlight.delete(job.caseResultId);
+      if (this.running) void this.tick();
+    });
+    this.inFlight.set(job.caseResultId, { runId: job.runId, controller, done });
+  }
+
+  private async execute(job: CaseJob, run: RunContext, signal: AbortSignal) {
+    const started = Date.now();
+    let outcome: CaseOutcome;
+    try {
+      outcome = await this.runner(job, run, signal);
+    } catch (err) {
+      logger.error({ err, caseResultId: job.caseResultId }, "case runner crashed");
+      outcome = errorOutcome(signal.aborted ? "cancelled" : "internal", signal.aborted ? "Run cancelled while this case was running" : "Internal error while running this case");
+    }
+    if (this.killed) return; // a crashed worker writes nothing
+    if (signal.aborted && !this.running) {
+      // Shutting down: hand the case back instead of recording an aborted result.
+      // (A case of a run cancelled meanwhile becomes skipped rather than pending again.)
+      await db.$executeRaw`
+        UPDATE "CaseResult" c SET
+          "status" = (CASE WHEN r."cancelRequestedAt" IS NULL THEN 'pending' ELSE 'skipped' END)::"CaseResultStatus",
+          "completedAt" = CASE WHEN r."cancelRequestedAt" IS NULL THEN NULL ELSE now() END,
+          "leaseOwner" = NULL, "leaseExpiresAt" = NULL, "attempts" = c."attempts" - 1
+        FROM "Run" r
+        WHERE c."id" = ${job.caseResultId}::uuid AND r."id" = c."runId" AND c."leaseOwner" = ${this.workerId} AND c."status" = 'running'`;
+      await refreshRunTotals(job.runId);
+      await finalizeRunIfDone(job.runId);
+      return;
+    }
+    try {
+      await this.persist(job, outcome, Date.now() - started);
+    } catch (err) {
+      logger.error({ err, caseResultId: job.caseResultId }, "could not persist a case result");
+    }
+  }
+
+  /** Writes the case result (only while this worker still holds the lease) and its LLM calls, then updates the run. */
+  private async persist(job: CaseJob, o: CaseOutcome, durationMs: number) {
+    const response = o.actualResponse;
+    const truncated = response !== null && response.length > MAX_RESPONSE_CHARS;
+    const written = await db.$transaction(async (tx) => {
+      const { count } = await tx.caseResult.updateMany({
+        where: { id: job.caseResultId, leaseOwner: this.workerId, status: "running" },
+        data: {
+          status: o.status,
+          transcript: o.transcript as Prisma.InputJsonValue,
+          actualResponse: truncated ? response!.slice(0, MAX_RESPONSE_CHARS) : response,
+          responseTruncated: truncated,
+          checkResults: o.checkResults as Prisma.InputJsonValue,
+          toolCallResults: (o.toolCallResults ?? Prisma.DbNull) as Prisma.InputJsonValue,
+          outcomeResults: o.outcomeResults as Prisma.InputJsonValue,
+          metricResults: o.metricResults as Prisma.InputJsonValue,
+          promptTokens: o.promptTokens,
+          completionTokens: o.completionTokens,
+          latencyMs: o.latencyMs === null ? null : Math.round(o.latencyMs),
+          durationMs,
+          retryCount: o.retryCount,
+          turns: o.turns,
+          errorMessage: o.errorMessage,
+          errorType: o.errorType,
+          leaseOwner: null,
+          leaseExpiresAt: null,
+          completedAt: new Date(),
+        },
+      });
+      if (count === 0) return false; // the lease was lost: another worker owns this case now
+      if (o.llmCalls.length) {
+        await tx.llmCall.createMany({
+          data: o.llmCalls.map((c) => ({
+            workspaceId: job.workspaceId,
+            runId: job.runId,
+            caseResultId: job.caseResultId,
+            purpose: c.purpose,
+            model: c.model,
+            request: (c.request ?? {}) as Prisma.InputJsonValue,
+            response: c.response,
+            error: c.error,
+            attempts: c.attempts,
+            latencyMs: Math.round(c.latencyMs),
+            cached: c.cached,
+          })),
+        });
+      }
+      return true;
+    });
+    if (!written) return;
+    await refreshRunTotals(job.runId);
+    await finalizeRunIfDone(job.runId);
+  }
+
+  /** Extends this worker's leases and aborts cases of runs that were cancelled. */
+  private async heartbeat() {
+    if (!this.running || this.inFlight.size === 0) return;
+    try {
+      await db.$executeRaw`
+        UPDATE "CaseResult" SET "leaseExpiresAt" = now() + ${this.leaseMs} * interval '1 millisecond'
+        WHERE "leaseOwner" = ${this.workerId} AND "status" = 'running'`;
+      const runIds = [...new Set([...this.inFlight.values()].map((f) => f.runId))];
+      const cancelled = await db.run.findMany({
+        where: { id: { in: runIds }, cancelRequestedAt: { not: null } },
+        select: { id: true },
+      });
+      const ids = new Set(cancelled.map((r) => r.id));
+      for (const f of this.inFlight.values()) {
+        if (ids.has(f.runId)) f.controller.abort(new Error("run cancelled"));
+      }
+    } catch (err) {
+      logger.error({ err, workerId: this.workerId }, "executor heartbeat failed");
+    }
+  }
+}
+
+export function errorOutcome(errorType: string, message: string): CaseOutcome {
+  return {
+    status: "error",
+    transcript: [],
+    actualResponse: null,
+    checkResults: [],
+    toolCallResults: null,
+    outcomeResults: [],
+    metricResults: [],
+    promptTokens: 0,
+    completionTokens: 0,
+    latencyMs: null,
+    retryCount: 0,
+    turns: 0,
+    errorMessage: message,
+    errorType,
+    llmCalls: [],
+  };
+}
+
+function sleep(ms: number) {
+  return new Promise((r) => setTimeout(r, ms));
+}

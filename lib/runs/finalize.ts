@@ -1,0 +1,145 @@
+import "server-only";
+import { db, type Tx } from "@/lib/db";
+import { logger } from "@/lib/logger";
+import { passRate } from "@/lib/runs/serialize";
+
+/**
+ * Recomputes a run's totals from its case results — always consistent, also after recovery.
+ * The row lock comes first so the aggregate (a new statement) sees every committed result.
+ */
+export async function refreshRunTotals(runId: string, tx?: Tx): Promise<void> {
+  if (!tx) return db.$transaction((t: Tx) => refreshRunTotals(runId, t));
+  await tx.$queryRaw`SELECT 1 FROM "Run" WHERE "id" = ${runId}::uuid FOR UPDATE`;
+  await tx.$executeRaw`
+    UPDATE "Run" r SET
+      "passedCases" = t.passed, "failedCases" = t.failed, "skippedCases" = t.skipped, "errorCases" = t.errors,
+      "promptTokens" = t.prompt, "completionTokens" = t.completion
+    FROM (
+      SELECT count(*) FILTER (WHERE "status" = 'passed')::int AS passed,
+             count(*) FILTER (WHERE "status" = 'failed')::int AS failed,
+             count(*) FILTER (WHERE "status" = 'skipped')::int AS skipped,
+             count(*) FILTER (WHERE "status" = 'error')::int AS errors,
+             coalesce(sum("promptTokens"), 0)::int AS prompt,
+             coalesce(sum("completionTokens"), 0)::int AS completion
+      FROM "CaseResult" WHERE "runId" = ${runId}::uuid
+    ) t
+    WHERE r."id" = ${runId}::uuid`;
+}
+
+/**
+ * Ends a run when no case is pending or running: `completed` (or `cancelled` when a cancel was
+ * requested), with the spec 000 summary computed in SQL. Only one caller wins the update.
+ * Then checks for a regression against the previous completed run.
+ */
+export async function finalizeRunIfDone(runId: string) {
+  const run = await db.$transaction(async (tx) => {
+    // The row lock serialises finalizers; after it, every finished case is visible.
+    const [locked] = await tx.$queryRaw<{ status: string; suiteId: string; workspaceId: string; cancelled: boolean }[]>`
+      SELECT "status"::text AS status, "suiteId", "workspaceId", ("cancelRequestedAt" IS NOT NULL) AS cancelled
+      FROM "Run" WHERE "id" = ${runId}::uuid FOR UPDATE`;
+    if (!locked || !["pending", "running"].includes(locked.status)) return null;
+    const [open] = await tx.$queryRaw<{ n: number }[]>`
+      SELECT count(*)::int AS n FROM "CaseResult" WHERE "runId" = ${runId}::uuid AND "status" IN ('pending', 'running')`;
+    if ((open?.n ?? 0) > 0) return null;
+    await refreshRunTotals(runId, tx);
+    const summary = await computeSummary(runId, tx);
+    const status = locked.cancelled ? "cancelled" : "completed";
+    await tx.$executeRaw`
+      UPDATE "Run" SET "status" = ${status}::"RunStatus", "completedAt" = now(), "startedAt" = coalesce("startedAt", now()),
+        "summary" = ${JSON.stringify(summary)}::jsonb, "leaseOwner" = NULL, "leaseExpiresAt" = NULL
+      WHERE "id" = ${runId}::uuid`;
+    return { ...locked, status, passRate: summary.pass_rate };
+  });
+  if (!run) return false;
+  logger.info({ runId, status: run.status, passRate: run.passRate }, "run finished");
+  if (run.status === "completed") {
+    await checkRegression(runId, run.suiteId, run.workspaceId).catch((err) => logger.error({ err, runId }, "regression check failed"));
+  }
+  return true;
+}
+
+export type RunSummary = Awaited<ReturnType<typeof computeSummary>>;
+
+/** Spec 000 ReportSummary plus token totals and spec 003 execution stats, aggregated in SQL. */
+export async function computeSummary(runId: string, client: Pick<Tx, "$queryRaw"> = db) {
+  const [totals] = await client.$queryRaw<
+    { total: number; passed: number; failed: number; skipped: number; errors: number; duration: number; prompt: number; completion: number; retries: number; avg_latency: number | null; wall: number | null }[]
+  >`
+    SELECT count(*)::int AS total,
+           count(*) FILTER (WHERE c."status" = 'passed')::int AS passed,
+           count(*) FILTER (WHERE c."status" = 'failed')::int AS failed,
+           count(*) FILTER (WHERE c."status" = 'skipped')::int AS skipped,
+           count(*) FILTER (WHERE c."status" = 'error')::int AS errors,
+           coalesce(sum(c."durationMs"), 0)::int AS duration,
+           coalesce(sum(c."promptTokens"), 0)::int AS prompt,
+           coalesce(sum(c."completionTokens"), 0)::int AS completion,
+           coalesce(sum(c."retryCount"), 0)::int AS retries,
+           avg(c."latencyMs")::float AS avg_latency,
+           (extract(epoch FROM (max(c."completedAt") - min(c."startedAt"))) * 1000)::int AS wall
+    FROM "CaseResult" c WHERE c."runId" = ${runId}::uuid`;
+  const metrics = await client.$queryRaw<{ name: string; n: number; avg: number | null; passed: number }[]>`
+    SELECT m->>'metric_name' AS name, count(*)::int AS n, avg((m->>'score')::float)::float AS avg,
+           count(*) FILTER (WHERE (m->>'passed')::boolean)::int AS passed
+    FROM "CaseResult" c, jsonb_array_elements(c."metricResults") m
+    WHERE c."runId" = ${runId}::uuid AND jsonb_typeof(c."metricResults") = 'array'
+    GROUP BY 1 ORDER BY 1`;
+  const calls = await client.$queryRaw<{ purpose: string; n: number; failed: number; retries: number; cached: number }[]>`
+    SELECT "purpose", count(*)::int AS n, count(*) FILTER (WHERE "error" IS NOT NULL)::int AS failed,
+           coalesce(sum(greatest("attempts" - 1, 0)), 0)::int AS retries, count(*) FILTER (WHERE "cached")::int AS cached
+    FROM "LlmCall" WHERE "runId" = ${runId}::uuid GROUP BY 1 ORDER BY 1`;
+  const errorTypes = await client.$queryRaw<{ type: string; n: number }[]>`
+    SELECT "errorType" AS type, count(*)::int AS n FROM "CaseResult"
+    WHERE "runId" = ${runId}::uuid AND "errorType" IS NOT NULL GROUP BY 1 ORDER BY 1`;
+  const t = totals ?? { total: 0, passed: 0, failed: 0, skipped: 0, errors: 0, duration: 0, prompt: 0, completion: 0, retries: 0, avg_latency: null, wall: null };
+  const invocations = calls.reduce((a, c) => a + c.n, 0);
+  const failedInvocations = calls.reduce((a, c) => a + c.failed, 0);
+  return {
+    total_tests: t.total,
+    passed: t.passed,
+    failed: t.failed,
+    skipped: t.skipped,
+    errors: t.errors,
+    pass_rate: passRate(t.passed, t.total, t.skipped),
+    total_duration_ms: t.duration,
+    wall_time_ms: t.wall ?? 0,
+    average_latency_ms: t.avg_latency === null ? null : Math.round(t.avg_latency),
+    prompt_tokens: t.prompt,
+    completion_tokens: t.completion,
+    total_tokens: t.prompt + t.completion,
+    metrics_evaluated: Object.fromEntries(metrics.map((m) => [m.name, m.n])),
+    average_scores: Object.fromEntries(metrics.filter((m) => m.avg !== null).map((m) => [m.name, Math.round(m.avg! * 1000) / 1000])),
+    metric_pass_rates: Object.fromEntries(metrics.map((m) => [m.name, m.n ? Math.round((m.passed / m.n) * 1000) / 10 : 0])),
+    execution_stats: {
+      total_invocations: invocations,
+      successful_invocations: invocations - failedInvocations,
+      failed_invocations: failedInvocations,
+      retries: calls.reduce((a, c) => a + c.retries, 0),
+      cached_calls: calls.reduce((a, c) => a + c.cached, 0),
+      by_purpose: Object.fromEntries(calls.map((c) => [c.purpose, { invocations: c.n, failed: c.failed, retries: c.retries }])),
+      errors_by_type: Object.fromEntries(errorTypes.map((e) => [e.type, e.n])),
+    },
+  };
+}
+
+/** Raises a regression alert when the pass rate dropped by at least the suite's threshold (percentage points). */
+async function checkRegression(runId: string, suiteId: string, workspaceId: string) {
+  const suite = await db.suite.findFirst({ where: { id: suiteId, workspaceId }, select: { alertOnRegression: true, alertThresholdPercent: true } });
+  if (!suite?.alertOnRegression) return;
+  const [current, previous] = await db.run.findMany({
+    where: { suiteId, workspaceId, status: "completed", completedAt: { not: null } },
+    orderBy: { createdAt: "desc" },
+    take: 2,
+    select: { id: true, passedCases: true, totalCases: true, skippedCases: true },
+  });
+  if (!current || current.id !== runId || !previous) return;
+  const now = passRate(current.passedCases, current.totalCases, current.skippedCases);
+  const before = passRate(previous.passedCases, previous.totalCases, previous.skippedCases);
+  const drop = Math.round((before - now) * 10) / 10;
+  if (drop >= suite.alertThresholdPercent) {
+    await db.regressionAlert.create({
+      data: { workspaceId, suiteId, runId, previousRunId: previous.id, passRate: now, previousRate: before, dropPercent: drop },
+    });
+    logger.warn({ runId, suiteId, drop }, "regression alert raised");
+  }
+}
+

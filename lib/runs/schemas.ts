@@ -1,0 +1,47 @@
+import { z } from "zod";
+import { DIFFICULTIES } from "@/lib/test-cases/schemas";
+
+export const RUN_STATUSES = ["pending", "running", "completed", "failed", "cancelled"] as const;
+export const CASE_RESULT_STATUSES = ["pending", "running", "passed", "failed", "skipped", "error"] as const;
+export type RunStatus = (typeof RUN_STATUSES)[number];
+export type CaseResultStatus = (typeof CASE_RESULT_STATUSES)[number];
+
+export const MAX_RUN_CONCURRENCY = 64;
+export const DEFAULT_RUN_CONCURRENCY = 8;
+
+/** Options for starting a run (suite page form and POST /api/v1/suites/{id}/runs). */
+export const startRunInput = z
+  .object({
+    /** Narrow the active cases to these tags (any of them unless tag_match is "all"). */
+    tags: z.array(z.string().trim().min(1)).max(50).default([]),
+    tag_match: z.enum(["any", "all"]).default("any"),
+    difficulty: z.enum(DIFFICULTIES).nullish().transform((v) => v ?? null),
+    /** Run exactly these cases (any status except deleted) instead of the active ones. */
+    case_ids: z.array(z.uuid()).max(10_000).nullish().transform((v) => v ?? null),
+    concurrency: z
+      .number({ error: "Concurrency must be a whole number" })
+      .int("Concurrency must be a whole number")
+      .min(1, "Concurrency must be at least 1")
+      .max(MAX_RUN_CONCURRENCY, `Concurrency must be at most ${MAX_RUN_CONCURRENCY}`)
+      .default(DEFAULT_RUN_CONCURRENCY),
+    /** Spec 004 run-level variable values (highest priority). */
+    variables: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).default({}),
+  })
+  .strict();
+export type StartRunInput = z.input<typeof startRunInput>;
+export type StartRunOptions = z.output<typeof startRunInput>;
+
+export const runListQuery = z.object({
+  status: z.enum(RUN_STATUSES).optional(),
+  cursor: z.string().optional(),
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+});
+
+export const caseResultListQuery = z.object({
+  status: z.enum(CASE_RESULT_STATUSES).optional(),
+  tag: z.string().trim().min(1).optional(),
+  variant: z.enum(["baseline", "variant"]).optional(),
+  cursor: z.string().optional(),
+  limit: z.coerce.number().int().min(1).max(500).default(100),
+});
+export type CaseResultListQuery = z.output<typeof caseResultListQuery>;

@@ -1,0 +1,314 @@
+import "server-only";
+import { db } from "@/lib/db";
+import { Prisma } from "@/lib/generated/prisma/client";
+import { NotFoundError, ValidationError, ConflictError, zodIssues } from "@/lib/errors";
+import type { WorkspaceContext } from "@/lib/auth/roles";
+import { requireRole, isUuid } from "@/lib/workspaces/service";
+import { decodeCursor, encodeCursor } from "@/lib/serialize";
+import { variableDefinitionSchema, type VariableValue } from "@/lib/agents/schemas";
+import { startRunInput, type CaseResultListQuery } from "@/lib/runs/schemas";
+import { resolveVariables } from "@/lib/runs/variables";
+import { caseResultSelect, runSelect, toCaseResultDto, toRunDto } from "@/lib/runs/serialize";
+import { notifyRunQueued } from "@/lib/runs/wakeup";
+
+export type RunTrigger = "manual" | "api" | "schedule";
+
+const modelSelect = { id: true, name: true, baseUrl: true, model: true, embeddingModel: true, temperature: true, maxTokens: true } as const;
+
+/**
+ * Creates a pending run with its agent snapshot, resolved variables and one pending case
+ * result per selected case (inserted by one INSERT … SELECT: nothing is held in memory),
+ * then wakes the executor. Cases that cannot run are recorded as skipped.
+ */
+export async function startRun(ctx: WorkspaceContext, suiteId: string, raw: unknown, trigger: RunTrigger) {
+  requireRole(ctx, "editor");
+  const parsed = startRunInput.safeParse(raw ?? {});
+  if (!parsed.success) throw new ValidationError("Invalid run options", zodIssues(parsed.error));
+  const opts = parsed.data;
+  if (!isUuid(suiteId)) throw new NotFoundError("Suite");
+
+  const suite = await db.suite.findFirst({
+    where: { id: suiteId, workspaceId: ctx.workspaceId, deletedAt: null },
+    select: {
+      id: true,
+      name: true,
+      variables: true,
+      metrics: true,
+      llmJudgeModelConfig: { select: modelSelect },
+      simulatorModelConfig: { select: modelSelect },
+      workspace: { select: { maxTurnsCap: true } },
+      agent: {
+        select: {
+          id: true,
+          name: true,
+          kind: true,
+          systemPrompt: true,
+          tools: true,
+          httpUrl: true,
+          httpHeaderNames: true,
+          httpTimeoutMs: true,
+          variablesSchema: true,
+          updatedAt: true,
+          modelConfig: { select: modelSelect },
+        },
+      },
+    },
+  });
+  if (!suite) throw new NotFoundError("Suite");
+  const agent = suite.agent;
+  if (agent.kind === "chat" && !agent.modelConfig) {
+    throw new ValidationError("The suite's agent has no model configuration", [{ path: "agent.model_config_id", message: "Choose a model configuration for the agent before running" }]);
+  }
+  if (agent.kind === "http" && !agent.httpUrl) {
+    throw new ValidationError("The suite's agent has no URL", [{ path: "agent.http.url", message: "Set the HTTP agent's URL before running" }]);
+  }
+
+  const definitions = variableDefinitionSchema.array().safeParse(agent.variablesSchema);
+  const { resolved, issues } = resolveVariables(
+    definitions.success ? definitions.data : [],
+    (suite.variables ?? {}) as Record<string, VariableValue>,
+    opts.variables,
+  );
+  if (issues.length) throw new ValidationError("Variables do not resolve", issues);
+
+  const agentSnapshot = {
+    id: agent.id,
+    name: agent.name,
+    kind: agent.kind,
+    system_prompt: agent.systemPrompt,
+    tools: agent.tools,
+    model_config: agent.modelConfig && modelSnapshot(agent.modelConfig),
+    http: agent.kind === "http" ? { url: agent.httpUrl, header_names: agent.httpHeaderNames, timeout_ms: agent.httpTimeoutMs ?? 30_000 } : null,
+    agent_updated_at: agent.updatedAt.toISOString(),
+  };
+  const judge = suite.llmJudgeModelConfig;
+  const evalSnapshot = {
+    judge_model_config: judge && modelSnapshot(judge),
+    simulator_model_config: suite.simulatorModelConfig ? modelSnapshot(suite.simulatorModelConfig) : judge && modelSnapshot(judge),
+    metrics: suite.metrics,
+    max_turns_cap: suite.workspace.maxTurnsCap,
+  };
+
+  const run = await db.$transaction(async (tx) => {
+    const created = await tx.run.create({
+      data: {
+        workspaceId: ctx.workspaceId,
+        suiteId: suite.id,
+        triggeredBy: trigger,
+        triggeredByUserId: ctx.userId,
+        triggeredByKeyId: ctx.apiKeyId,
+        options: { tags: opts.tags, tag_match: opts.tag_match, difficulty: opts.difficulty, case_ids: opts.case_ids, concurrency: opts.concurrency },
+        concurrency: opts.concurrency,
+        resolvedVariables: resolved,
+        agentSnapshot: agentSnapshot as Prisma.InputJsonValue,
+        evalSnapshot: evalSnapshot as Prisma.InputJsonValue,
+      },
+      select: { id: true },
+    });
+    const selection = caseSelectionSql(ctx.workspaceId, suite.id, opts);
+    const inserted = await tx.$executeRaw`
+      INSERT INTO "CaseResult" ("id", "workspaceId", "runId", "testCaseId", "variant", "position", "status", "caseSnapshot", "name", "tags",
+                                "errorMessage", "completedAt")
+      SELECT gen_random_uuid(), tc."workspaceId", ${created.id}::uuid, tc."id", 'baseline',
+             (row_number() OVER (ORDER BY tc."sortOrder", tc."id") - 1)::int,
+             (CASE WHEN tc."initialMessage" IS NULL AND tc."persona" IS NULL THEN 'skipped' ELSE 'pending' END)::"CaseResultStatus",
+             jsonb_build_object(
+               'id', tc."id", 'name', tc."name", 'description', tc."description", 'difficulty', tc."difficulty", 'tags', to_jsonb(tc."tags"),
+               'status', tc."status", 'persona', tc."persona", 'initial_message', tc."initialMessage", 'user_context', tc."userContext",
+               'max_turns', tc."maxTurns", 'expected_outcomes', tc."expectedOutcomes", 'expected_tool_calls', tc."expectedToolCalls",
+               'evaluation_criteria_override', tc."evaluationCriteriaOverride", 'checks', tc."checks", 'mode', tc."mode",
+               'ground_truth', tc."groundTruth"),
+             tc."name", coalesce(tc."tags", ARRAY[]::text[]),
+             CASE WHEN tc."initialMessage" IS NULL AND tc."persona" IS NULL THEN 'Not runnable: no initial_message and no persona' END,
+             CASE WHEN tc."initialMessage" IS NULL AND tc."persona" IS NULL THEN now() END
+      FROM "TestCase" tc
+      WHERE ${selection}`;
+    if (inserted === 0) {
+      throw new ValidationError("No test cases match this selection", [
+        { path: opts.case_ids ? "case_ids" : "tags", message: "No test cases match: only active cases run by default" },
+      ]);
+    }
+    const skipped = await tx.caseResult.count({ where: { runId: created.id, status: "skipped" } });
+    return tx.run.update({
+      where: { id: created.id },
+      data: { totalCases: inserted, skippedCases: skipped },
+      select: runSelect,
+    });
+  });
+  notifyRunQueued(run.id);
+  return toRunDto(run);
+}
+
+function modelSnapshot(m: { id: string; name: string; baseUrl: string; model: string; embeddingModel: string | null; temperature: number | null; maxTokens: number | null }) {
+  return { id: m.id, name: m.name, base_url: m.baseUrl, model: m.model, embedding_model: m.embeddingModel, temperature: m.temperature, max_tokens: m.maxTokens };
+}
+
+function caseSelectionSql(workspaceId: string, suiteId: string, opts: ReturnType<typeof startRunInput.parse>) {
+  const parts: Prisma.Sql[] = [
+    Prisma.sql`tc."workspaceId" = ${workspaceId}::uuid`,
+    Prisma.sql`tc."suiteId" = ${suiteId}::uuid`,
+    Prisma.sql`tc."deletedAt" IS NULL`,
+  ];
+  if (opts.case_ids) parts.push(Prisma.sql`tc."id" = ANY(${opts.case_ids}::uuid[])`);
+  else parts.push(Prisma.sql`tc."status" = 'active'`);
+  if (opts.tags.length) {
+    parts.push(opts.tag_match === "all" ? Prisma.sql`tc."tags" @> ${opts.tags}::text[]` : Prisma.sql`tc."tags" && ${opts.tags}::text[]`);
+  }
+  if (opts.difficulty) parts.push(Prisma.sql`tc."difficulty" = ${opts.difficulty}::"Difficulty"`);
+  return Prisma.join(parts, " AND ");
+}
+
+export async function getRun(ctx: WorkspaceContext, id: string) {
+  if (!isUuid(id)) throw new NotFoundError("Run");
+  const run = await db.run.findFirst({ where: { id, workspaceId: ctx.workspaceId }, select: runSelect });
+  if (!run) throw new NotFoundError("Run");
+  return toRunDto(run);
+}
+
+type RunCursor = { c: string; id: string };
+const isRunCursor = (v: unknown): v is RunCursor =>
+  typeof v === "object" && v !== null && typeof (v as RunCursor).c === "string" && typeof (v as RunCursor).id === "string";
+
+/** Newest first, keyset-paginated on (createdAt, id). */
+export async function listRuns(ctx: WorkspaceContext, suiteId: string, q: { status?: string; cursor?: string; limit: number }) {
+  if (!isUuid(suiteId)) throw new NotFoundError("Suite");
+  const suite = await db.suite.findFirst({ where: { id: suiteId, workspaceId: ctx.workspaceId }, select: { id: true } });
+  if (!suite) throw new NotFoundError("Suite");
+  const cursor = decodeCursor(q.cursor, isRunCursor);
+  if (q.cursor && !cursor) throw new ValidationError("Invalid cursor", [{ path: "cursor", message: "Invalid cursor" }]);
+  const rows = await db.run.findMany({
+    where: {
+      workspaceId: ctx.workspaceId,
+      suiteId,
+      ...(q.status ? { status: q.status as never } : {}),
+      ...(cursor
+        ? { OR: [{ createdAt: { lt: new Date(cursor.c) } }, { createdAt: new Date(cursor.c), id: { lt: cursor.id } }] }
+        : {}),
+    },
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    take: q.limit + 1,
+    select: runSelect,
+  });
+  const page = rows.slice(0, q.limit);
+  const last = page[page.length - 1];
+  const next = rows.length > q.limit && last ? encodeCursor({ c: last.createdAt.toISOString(), id: last.id }) : null;
+  return { data: page.map(toRunDto), next_cursor: next };
+}
+
+/**
+ * Cancel: no new cases start, pending ones are marked skipped, in-flight calls are aborted
+ * by the executor (it watches cancelRequestedAt) and the run ends `cancelled`.
+ */
+export async function cancelRun(ctx: WorkspaceContext, id: string) {
+  requireRole(ctx, "editor");
+  if (!isUuid(id)) throw new NotFoundError("Run");
+  return db.$transaction(async (tx) => {
+    const [locked] = await tx.$queryRaw<{ status: string }[]>`
+      SELECT "status"::text AS status FROM "Run" WHERE "id" = ${id}::uuid AND "workspaceId" = ${ctx.workspaceId}::uuid FOR UPDATE`;
+    if (!locked) throw new NotFoundError("Run");
+    if (!["pending", "running"].includes(locked.status)) {
+      throw new ConflictError(`The run is already ${locked.status}`);
+    }
+    const skipped = await tx.caseResult.updateMany({
+      where: { runId: id, status: "pending" },
+      data: { status: "skipped", errorMessage: "Run cancelled before this case started", completedAt: new Date() },
+    });
+    const running = await tx.caseResult.count({ where: { runId: id, status: "running" } });
+    const run = await tx.run.update({
+      where: { id },
+      data: {
+        cancelRequestedAt: new Date(),
+        skippedCases: { increment: skipped.count },
+        ...(running === 0 ? { status: "cancelled", completedAt: new Date(), leaseOwner: null, leaseExpiresAt: null } : {}),
+      },
+      select: runSelect,
+    });
+    return toRunDto(run);
+  });
+}
+
+type ResultCursor = { p: number; v: string };
+const isResultCursor = (v: unknown): v is ResultCursor =>
+  typeof v === "object" && v !== null && typeof (v as ResultCursor).p === "number" && typeof (v as ResultCursor).v === "string";
+
+/** Case results of a run in case order, filterable by status and tag, keyset-paginated. */
+export async function listCaseResults(ctx: WorkspaceContext, runId: string, q: CaseResultListQuery) {
+  await getRun(ctx, runId);
+  const cursor = decodeCursor(q.cursor, isResultCursor);
+  if (q.cursor && !cursor) throw new ValidationError("Invalid cursor", [{ path: "cursor", message: "Invalid cursor" }]);
+  const rows = await db.caseResult.findMany({
+    where: {
+      runId,
+      workspaceId: ctx.workspaceId,
+      ...(q.status ? { status: q.status } : {}),
+      ...(q.variant ? { variant: q.variant } : {}),
+      ...(q.tag ? { tags: { has: q.tag } } : {}),
+      ...(cursor
+        ? cursor.v === "baseline"
+          ? { OR: [{ position: { gt: cursor.p } }, { position: cursor.p, variant: "variant" as const }] }
+          : { position: { gt: cursor.p } }
+        : {}),
+    },
+    orderBy: [{ position: "asc" }, { variant: "asc" }],
+    take: q.limit + 1,
+    select: caseResultSelect,
+  });
+  const page = rows.slice(0, q.limit);
+  const last = page[page.length - 1];
+  const next = rows.length > q.limit && last ? encodeCursor({ p: last.position, v: last.variant }) : null;
+  return { data: page.map(toCaseResultDto), next_cursor: next };
+}
+
+export async function getCaseResult(ctx: WorkspaceContext, id: string) {
+  if (!isUuid(id)) throw new NotFoundError("Case result");
+  const row = await db.caseResult.findFirst({ where: { id, workspaceId: ctx.workspaceId }, select: caseResultSelect });
+  if (!row) throw new NotFoundError("Case result");
+  const calls = await db.llmCall.findMany({
+    where: { caseResultId: id, workspaceId: ctx.workspaceId },
+    orderBy: { createdAt: "asc" },
+    select: { id: true, purpose: true, model: true, request: true, response: true, error: true, attempts: true, latencyMs: true, cached: true, createdAt: true },
+  });
+  return {
+    ...toCaseResultDto(row),
+    llm_calls: calls.map((c) => ({
+      id: c.id,
+      purpose: c.purpose,
+      model: c.model,
+      request: c.request,
+      response: c.response,
+      error: c.error,
+      attempts: c.attempts,
+      latency_ms: c.latencyMs,
+      cached: c.cached,
+      created_at: c.createdAt.toISOString(),
+    })),
+  };
+}
+
+/**
+ * Cases whose verdict changed since the suite's previous completed run:
+ * pass→fail (regressions) and fail→pass (fixes), matched by test case id. One SQL query.
+ */
+export async function changesSincePreviousRun(ctx: WorkspaceContext, runId: string) {
+  const run = await db.run.findFirst({ where: { id: runId, workspaceId: ctx.workspaceId }, select: { id: true, suiteId: true, createdAt: true } });
+  if (!run) throw new NotFoundError("Run");
+  const previous = await db.run.findFirst({
+    where: { suiteId: run.suiteId, workspaceId: ctx.workspaceId, status: "completed", createdAt: { lt: run.createdAt } },
+    orderBy: { createdAt: "desc" },
+    select: { id: true, createdAt: true },
+  });
+  if (!previous) return { previous_run_id: null, regressions: [], fixes: [] };
+  const rows = await db.$queryRaw<{ id: string; test_case_id: string; name: string; before: string; after: string }[]>`
+    SELECT cur."id", cur."testCaseId" AS test_case_id, cur."name", prev."status"::text AS before, cur."status"::text AS after
+    FROM "CaseResult" cur
+    JOIN "CaseResult" prev ON prev."testCaseId" = cur."testCaseId" AND prev."runId" = ${previous.id}::uuid AND prev."variant" = cur."variant"
+    WHERE cur."runId" = ${run.id}::uuid AND cur."variant" = 'baseline'
+      AND ((prev."status" = 'passed' AND cur."status" IN ('failed', 'error'))
+        OR (prev."status" IN ('failed', 'error') AND cur."status" = 'passed'))
+    ORDER BY cur."position"`;
+  return {
+    previous_run_id: previous.id,
+    regressions: rows.filter((r) => r.before === "passed").map(({ id, test_case_id, name, before, after }) => ({ id, test_case_id, name, before, after })),
+    fixes: rows.filter((r) => r.after === "passed").map(({ id, test_case_id, name, before, after }) => ({ id, test_case_id, name, before, after })),
+  };
+}

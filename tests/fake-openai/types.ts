@@ -1,0 +1,74 @@
+// Public types of the fake OpenAI-compatible server (re-exported by server.ts).
+
+export type FakeEndpoint = "chat" | "embeddings";
+
+export type FakeRule = {
+  /** All given matchers must match. */
+  match?: {
+    model?: string;
+    /** substring of the LAST user message content (embeddings: of the last input text) */
+    lastUserContains?: string;
+    /** substring anywhere in any message content (system, user, assistant, tool); embeddings: any input text */
+    anyContains?: string;
+    /** response_format.json_schema.name of the request */
+    schemaName?: string;
+    /** "chat" | "embeddings" */
+    endpoint?: FakeEndpoint;
+    /** the request declares tools */
+    hasTools?: boolean;
+    /** the last message has role "tool" (the agent is seeing tool results) */
+    afterToolResult?: boolean;
+  };
+  /** How to answer (first matching rule wins; rules with `times` are consumed). */
+  reply?: {
+    /** assistant text */
+    content?: string;
+    /** structured output: serialised into content */
+    json?: unknown;
+    /** assistant tool_calls (arguments JSON-stringified), finish_reason "tool_calls" */
+    toolCalls?: { name: string; arguments: unknown }[];
+    /** HTTP error status (e.g. 401, 429, 500) with an OpenAI-style error body */
+    status?: number;
+    /** seconds, sent as Retry-After header (with 429) */
+    retryAfter?: number;
+    /** never answer (simulates a timeout); the connection is closed on server.close() */
+    hang?: boolean;
+    /** 200 with a body that is not valid JSON */
+    garbled?: boolean;
+    /** extra latency for this reply */
+    delayMs?: number;
+    usage?: { prompt_tokens: number; completion_tokens: number };
+  };
+  /** apply at most this many times, then the rule is removed */
+  times?: number;
+};
+
+export type RecordedRequest = {
+  endpoint: "chat" | "embeddings" | "models" | "other";
+  path: string;
+  // The request body as the client sent it (parsed JSON, or the raw text when it is not JSON).
+  body: any;
+  /** lower-cased header names */
+  headers: Record<string, string>;
+  /** Date.now() when the request arrived */
+  at: number;
+};
+
+export interface FakeOpenAI {
+  /** "http://127.0.0.1:<port>/v1" (base URL for the openai SDK) */
+  url: string;
+  port: number;
+  requests: RecordedRequest[];
+  addRule(rule: FakeRule): void;
+  setRules(rules: FakeRule[]): void;
+  /** Clear rules, requests, counters; latency and rules go back to the start-up options. */
+  reset(): void;
+  /** Base latency for every answer. */
+  setLatency(ms: number): void;
+  /** Highest number of requests in flight at once since the last reset (to verify concurrency bounds). */
+  maxConcurrent(): number;
+  inFlight(): number;
+  close(): Promise<void>;
+}
+
+export type StartOptions = { port?: number; host?: string; latencyMs?: number; rules?: FakeRule[] };
