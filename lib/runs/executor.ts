@@ -114,7 +114,8 @@ export class Executor {
     runEvents.on("queued", this.onQueued);
     this.timers.push(setInterval(() => void this.tick(), this.pollMs));
     this.timers.push(setInterval(() => void this.heartbeat(), this.heartbeatMs));
-    void this.tick();
+    this.timers.push(setInterval(() => void this.recover(), Math.max(100, Math.min(this.leaseMs / 2, 2_000))));
+    void this.recover().then(() => this.tick());
     logger.info({ workerId: this.workerId }, "executor started");
   }
 
@@ -157,7 +158,6 @@ export class Executor {
     try {
       do {
         this.tickAgain = false;
-        await this.recoverExpired();
         await this.claimAndLaunch();
       } while (this.tickAgain && this.running);
     } catch (err) {
@@ -167,8 +167,17 @@ export class Executor {
     }
   }
 
+  private async recover() {
+    if (!this.running) return;
+    try {
+      await this.recoverExpired();
+    } catch (err) {
+      logger.error({ err, workerId: this.workerId }, "executor recovery failed");
+    }
+  }
+
   /** Puts cases of dead workers back to pending (or errors them after maxAttempts) and finalizes orphaned runs. */
-  private async recoverExpired() {
+  async recoverExpired() {
     const expired = await db.$queryRaw<{ runId: string }[]>`
       UPDATE "CaseResult" SET
         "status" = (CASE WHEN "attempts" >= ${this.maxAttempts} THEN 'error' ELSE 'pending' END)::"CaseResultStatus",
@@ -291,11 +300,14 @@ export class Executor {
     }
   }
 
-  /** Writes the case result (only while this worker still holds the lease) and its LLM calls, then updates the run. */
+  /**
+   * Writes the case result (only while this worker still holds the lease), its LLM calls and
+   * the run's totals in one transaction, and finalizes the run when it was the last case.
+   */
   private async persist(job: CaseJob, o: CaseOutcome, durationMs: number) {
     const response = o.actualResponse;
     const truncated = response !== null && response.length > MAX_RESPONSE_CHARS;
-    const written = await db.$transaction(async (tx) => {
+    const last = await db.$transaction(async (tx) => {
       const { count } = await tx.caseResult.updateMany({
         where: { id: job.caseResultId, leaseOwner: this.workerId, status: "running" },
         data: {
@@ -338,11 +350,17 @@ export class Executor {
           })),
         });
       }
-      return true;
+      // Each case reaches a final status exactly once (guarded above), so increments are exact.
+      const column = { passed: "passedCases", failed: "failedCases", skipped: "skippedCases", error: "errorCases" }[o.status];
+      await tx.$executeRaw`
+        UPDATE "Run" SET ${Prisma.raw(`"${column}" = "${column}" + 1`)},
+          "promptTokens" = "promptTokens" + ${o.promptTokens}, "completionTokens" = "completionTokens" + ${o.completionTokens}
+        WHERE "id" = ${job.runId}::uuid`;
+      const [open] = await tx.$queryRaw<{ n: number }[]>`
+        SELECT count(*)::int AS n FROM "CaseResult" WHERE "runId" = ${job.runId}::uuid AND "status" IN ('pending', 'running')`;
+      return (open?.n ?? 0) === 0;
     });
-    if (!written) return;
-    await refreshRunTotals(job.runId);
-    await finalizeRunIfDone(job.runId);
+    if (last) await finalizeRunIfDone(job.runId);
   }
 
   /** Extends this worker's leases and aborts cases of runs that were cancelled. */

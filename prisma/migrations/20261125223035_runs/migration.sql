@@ -198,3 +198,8 @@ ALTER TABLE "RegressionAlert" ADD CONSTRAINT "RegressionAlert_suiteId_fkey" FORE
 -- AddForeignKey
 ALTER TABLE "RegressionAlert" ADD CONSTRAINT "RegressionAlert_runId_fkey" FOREIGN KEY ("runId") REFERENCES "Run"("id") ON DELETE CASCADE ON UPDATE CASCADE;
 
+
+-- Hand-written: lease recovery scans only running cases.
+CREATE INDEX "CaseResult_running_lease_idx" ON "CaseResult"("leaseExpiresAt") WHERE "status" = 'running';
+-- Pass rate by tag and per-suite trends aggregate completed runs only.
+CREATE INDEX "Run_suite_completed_idx" ON "Run"("suiteId", "createdAt" DESC) WHERE "status" = 'completed';
