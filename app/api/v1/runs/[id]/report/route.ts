@@ -1,0 +1,16 @@
+import { z } from "zod";
+import { withApi } from "@/lib/api/handler";
+import { buildRunReport, REPORT_FORMATS } from "@/lib/runs/report";
+
+/** A run as JSON (spec 000 report), Markdown, CSV or JUnit XML. */
+export const GET = withApi({
+  role: "viewer",
+  query: z.object({ format: z.enum(REPORT_FORMATS).default("json") }),
+  handler: async ({ ctx, params, query }) => {
+    const report = await buildRunReport(ctx, params.id!, query.format);
+    return new Response(report.body, {
+      status: 200,
+      headers: { "content-type": report.contentType, "content-disposition": `attachment; filename="${report.filename}"` },
+    });
+  },
+});

@@ -1,0 +1,12 @@
+import { withApi, listResponse } from "@/lib/api/handler";
+import { caseResultListQuery } from "@/lib/runs/schemas";
+import { listCaseResults } from "@/lib/runs/service";
+
+export const GET = withApi({
+  role: "viewer",
+  query: caseResultListQuery,
+  handler: async ({ ctx, params, query }) => {
+    const page = await listCaseResults(ctx, params.id!, query);
+    return listResponse(page.data, page.next_cursor);
+  },
+});

@@ -1,0 +1,219 @@
+import "server-only";
+import { stringify } from "csv-stringify/sync";
+import { db } from "@/lib/db";
+import { NotFoundError } from "@/lib/errors";
+import type { WorkspaceContext } from "@/lib/auth/roles";
+import { getRun, listCaseResults } from "@/lib/runs/service";
+import type { CaseResultDto, RunDto } from "@/lib/runs/serialize";
+import { computeSummary } from "@/lib/runs/finalize";
+
+export const REPORT_FORMATS = ["json", "markdown", "csv", "junit"] as const;
+export type ReportFormat = (typeof REPORT_FORMATS)[number];
+
+const contentTypes: Record<ReportFormat, string> = {
+  json: "application/json; charset=utf-8",
+  markdown: "text/markdown; charset=utf-8",
+  csv: "text/csv; charset=utf-8",
+  junit: "application/xml; charset=utf-8",
+};
+const extensions: Record<ReportFormat, string> = { json: "json", markdown: "md", csv: "csv", junit: "xml" };
+
+type ToolCallResults = { passed?: boolean; matched?: { tool: string }[]; missing?: { tool: string }[]; unexpected?: { tool: string }[] } | null;
+type MetricResult = { metric_name: string; score: number | null; threshold: number | null; passed: boolean; error?: string | null };
+type Snapshot = { initial_message?: string | null; ground_truth?: string | null; expected_tool_calls?: { tool: string }[] | null };
+
+/** Case results page by page (keyset), so a large run is never loaded with one query. */
+async function* resultsOf(ctx: WorkspaceContext, runId: string): AsyncGenerator<CaseResultDto> {
+  let cursor: string | undefined;
+  do {
+    const page = await listCaseResults(ctx, runId, { limit: 500, cursor });
+    yield* page.data;
+    cursor = page.next_cursor ?? undefined;
+  } while (cursor);
+}
+
+export async function buildRunReport(ctx: WorkspaceContext, runId: string, format: ReportFormat) {
+  const run = await getRun(ctx, runId);
+  const suite = await db.suite.findFirst({ where: { id: run.suite_id, workspaceId: ctx.workspaceId }, select: { name: true } });
+  if (!suite) throw new NotFoundError("Suite");
+  const agentName = (run.agent_snapshot as { name?: string } | null)?.name ?? "agent";
+  const summary = run.summary ?? (await computeSummary(run.id));
+  const results: CaseResultDto[] = [];
+  for await (const r of resultsOf(ctx, runId)) results.push(r);
+  const meta = { run, suiteName: suite.name, agentName, summary: summary as Record<string, unknown> };
+  const body =
+    format === "json" ? jsonReport(meta, results) : format === "markdown" ? markdownReport(meta, results) : format === "csv" ? csvReport(results) : junitReport(meta, results);
+  const stamp = (run.created_at ?? "").slice(0, 19).replace(/[:T]/g, "-");
+  return { body, contentType: contentTypes[format], filename: `assay-run-${stamp}-${run.id.slice(0, 8)}.${extensions[format]}` };
+}
+
+type Meta = { run: RunDto; suiteName: string; agentName: string; summary: Record<string, unknown> };
+
+function toolsCalled(r: CaseResultDto): string[] {
+  const tr = r.tool_call_results as ToolCallResults;
+  const fromTranscript = (r.transcript as { tool_calls?: { name: string }[] }[]).flatMap((m) => m.tool_calls?.map((c) => c.name) ?? []);
+  return fromTranscript.length ? fromTranscript : [...(tr?.matched ?? []), ...(tr?.unexpected ?? [])].map((c) => c.tool);
+}
+
+/** Spec 000 TestReport (JSON). */
+function jsonReport(m: Meta, results: CaseResultDto[]) {
+  const report = {
+    agent_name: m.agentName,
+    suite_name: m.suiteName,
+    run_id: m.run.id,
+    status: m.run.status,
+    triggered_by: m.run.triggered_by,
+    started_at: m.run.started_at,
+    completed_at: m.run.completed_at,
+    resolved_variables: m.run.resolved_variables,
+    results: results.map((r) => {
+      const snap = r.test_case as Snapshot;
+      const tr = r.tool_call_results as ToolCallResults;
+      return {
+        test_name: r.name,
+        test_case_id: r.test_case_id,
+        variant: r.variant,
+        status: r.status,
+        passed: r.status === "passed",
+        test_input: snap.initial_message ?? null,
+        agent_response: r.actual_response,
+        response_truncated: r.response_truncated,
+        tool_calls: toolsCalled(r),
+        expected_tools: snap.expected_tool_calls?.map((t) => t.tool) ?? null,
+        tools_matched: tr ? Boolean(tr.passed) : null,
+        check_results: r.check_results,
+        outcome_results: r.outcome_results,
+        metric_results: r.metric_results,
+        ground_truth: snap.ground_truth ?? null,
+        prompt_tokens: r.prompt_tokens,
+        completion_tokens: r.completion_tokens,
+        latency_ms: r.latency_ms,
+        execution_time_ms: r.duration_ms,
+        retry_count: r.retry_count,
+        errors: r.error_message ? [r.error_message] : [],
+        timestamp: r.completed_at,
+      };
+    }),
+    summary: m.summary,
+    timestamp: new Date().toISOString(),
+    assay_version: process.env.npm_package_version ?? "0.1.0",
+  };
+  return JSON.stringify(report, null, 2);
+}
+
+const icon = (status: string) => (status === "passed" ? "✅" : status === "skipped" ? "⏭️" : status === "error" ? "⚠️" : "❌");
+const seconds = (ms: number | null | undefined) => `${((ms ?? 0) / 1000).toFixed(1)}s`;
+const oneLine = (s: string | null | undefined, max = 500) => {
+  const t = (s ?? "").replace(/\s+/g, " ").trim();
+  return t.length > max ? `${t.slice(0, max)}…` : t;
+};
+
+/** Spec 000 Markdown layout. */
+function markdownReport(m: Meta, results: CaseResultDto[]) {
+  const s = m.summary as { passed?: number; failed?: number; errors?: number; skipped?: number; pass_rate?: number; wall_time_ms?: number; total_duration_ms?: number; average_scores?: Record<string, number>; metric_pass_rates?: Record<string, number> };
+  const lines = [
+    `# Test Report: ${m.agentName}`,
+    "",
+    `**Suite**: ${m.suiteName}`,
+    `**Date**: ${(m.run.completed_at ?? m.run.created_at ?? "").replace("T", " ").slice(0, 19)} UTC`,
+    `**Run**: ${m.run.id} (${m.run.status}, ${m.run.triggered_by})`,
+    `**Tests**: ${s.passed ?? 0} passed, ${(s.failed ?? 0) + (s.errors ?? 0)} failed${s.skipped ? `, ${s.skipped} skipped` : ""} (${s.pass_rate ?? 0}% pass rate)`,
+    `**Duration**: ${seconds(s.wall_time_ms || s.total_duration_ms)}`,
+    "",
+    "## Summary",
+    "",
+    "| Metric | Avg Score | Pass Rate |",
+    "|--------|-----------|-----------|",
+    ...Object.entries(s.average_scores ?? {}).map(([k, v]) => `| ${k} | ${v.toFixed(2)} | ${Math.round(s.metric_pass_rates?.[k] ?? 0)}% |`),
+    "",
+    "## Test Results",
+    "",
+  ];
+  results.forEach((r, i) => {
+    const snap = r.test_case as Snapshot;
+    const tr = r.tool_call_results as ToolCallResults;
+    lines.push(`### ${icon(r.status)} Test ${i + 1}: ${r.name} (${r.status.toUpperCase()})${r.variant === "variant" ? " — variant" : ""}`, "");
+    lines.push(`**Input**: ${oneLine(snap.initial_message) || "_(simulated user)_"}`);
+    lines.push(`**Response**: ${oneLine(r.actual_response) || "_(none)_"}`);
+    const called = toolsCalled(r);
+    if (called.length || tr) lines.push(`**Tools Called**: ${called.join(", ") || "none"}${tr ? (tr.passed ? " ✅ (matched expected)" : " ❌ (did not match expected)") : ""}`);
+    lines.push(`**Execution Time**: ${seconds(r.duration_ms)}`);
+    const metrics = r.metric_results as MetricResult[];
+    if (metrics.length) {
+      lines.push("", "**Metrics**:");
+      for (const mr of metrics) {
+        lines.push(`- ${mr.metric_name}: ${mr.score === null ? "error" : mr.score.toFixed(2)} / ${(mr.threshold ?? 0).toFixed(2)} ${mr.passed ? "✅" : "❌"}${mr.error ? ` (${oneLine(mr.error, 200)})` : ""}`);
+      }
+    }
+    if (r.error_message) lines.push("", `**Error**: ${oneLine(r.error_message, 300)}`);
+    lines.push("");
+  });
+  return lines.join("\n");
+}
+
+function csvReport(results: CaseResultDto[]) {
+  return stringify(
+    results.map((r) => ({
+      position: r.position + 1,
+      name: r.name,
+      variant: r.variant,
+      status: r.status,
+      tags: r.tags.join(";"),
+      latency_ms: r.latency_ms ?? "",
+      duration_ms: r.duration_ms ?? "",
+      prompt_tokens: r.prompt_tokens,
+      completion_tokens: r.completion_tokens,
+      retry_count: r.retry_count,
+      turns: r.turns,
+      actual_response: r.actual_response ?? "",
+      error_message: r.error_message ?? "",
+      test_case_id: r.test_case_id ?? "",
+    })),
+    { header: true },
+  );
+}
+
+// XML 1.0 forbids most control characters even when escaped.
+// eslint-disable-next-line no-control-regex
+const INVALID_XML = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g;
+export function escapeXml(s: string): string {
+  return s.replace(INVALID_XML, "").replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&apos;");
+}
+
+/** JUnit XML for CI: one testcase per case result; failed → <failure>, error → <error>, skipped → <skipped/>. */
+function junitReport(m: Meta, results: CaseResultDto[]) {
+  const count = (st: string) => results.filter((r) => r.status === st).length;
+  const totalSeconds = results.reduce((a, r) => a + (r.duration_ms ?? 0), 0) / 1000;
+  const suiteName = escapeXml(`${m.suiteName}`);
+  const out = [
+    `<?xml version="1.0" encoding="UTF-8"?>`,
+    `<testsuites name="Assay" tests="${results.length}" failures="${count("failed")}" errors="${count("error")}" skipped="${count("skipped")}" time="${totalSeconds.toFixed(3)}">`,
+    `  <testsuite name="${suiteName}" tests="${results.length}" failures="${count("failed")}" errors="${count("error")}" skipped="${count("skipped")}" time="${totalSeconds.toFixed(3)}" timestamp="${escapeXml(m.run.started_at ?? m.run.created_at ?? "")}">`,
+    `    <properties><property name="run_id" value="${m.run.id}"/><property name="agent" value="${escapeXml(m.agentName)}"/><property name="pass_rate" value="${m.run.pass_rate}"/></properties>`,
+  ];
+  for (const r of results) {
+    const name = escapeXml(r.variant === "variant" ? `${r.name} [variant]` : r.name);
+    const open = `    <testcase classname="${suiteName}" name="${name}" time="${((r.duration_ms ?? 0) / 1000).toFixed(3)}">`;
+    const reason = escapeXml(failureReason(r));
+    if (r.status === "passed") out.push(`${open}</testcase>`);
+    else if (r.status === "skipped") out.push(`${open}<skipped message="${reason}"/></testcase>`);
+    else if (r.status === "error") out.push(`${open}<error message="${reason}" type="${escapeXml(r.error_type ?? "error")}">${escapeXml(r.error_message ?? "")}</error></testcase>`);
+    else if (r.status === "failed") out.push(`${open}<failure message="${reason}" type="assertion">${escapeXml(failureDetails(r))}</failure></testcase>`);
+    else out.push(`${open}<skipped message="not finished (${r.status})"/></testcase>`);
+  }
+  out.push("  </testsuite>", "</testsuites>", "");
+  return out.join("\n");
+}
+
+function failureReason(r: CaseResultDto): string {
+  if (r.error_message) return oneLine(r.error_message, 300);
+  const outcomes = (r.outcome_results as { passed: boolean; label: string }[]).filter((o) => !o.passed).map((o) => `outcome "${o.label}" not met`);
+  const checks = (r.check_results as { passed: boolean; check_type: string }[]).filter((c) => !c.passed).map((c) => `${c.check_type} check failed`);
+  const metrics = (r.metric_results as MetricResult[]).filter((m) => !m.passed).map((m) => `${m.metric_name} below threshold`);
+  const tools = (r.tool_call_results as ToolCallResults)?.passed === false ? ["tool calls did not match"] : [];
+  return [...outcomes, ...checks, ...tools, ...metrics].join("; ") || r.status;
+}
+
+function failureDetails(r: CaseResultDto): string {
+  return [failureReason(r), "", `Response: ${r.actual_response ?? ""}`].join("\n");
+}
