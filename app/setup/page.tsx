@@ -8,7 +8,7 @@ export const metadata = { title: "Set up Assay" };
 
 export default async function SetupPage() {
   await connection();
-  if (!(await isSetupNeeded())) redirect("/sign-in");
+  if (!(await isSetupNeeded())) redirect("/");
   return (
     <AuthCard title="Welcome to Assay" subtitle="Create the first admin account and workspace.">
       <SetupForm />

@@ -112,8 +112,8 @@ export async function startRun(ctx: WorkspaceContext, suiteId: string, raw: unkn
       SELECT gen_random_uuid(), tc."workspaceId", ${created.id}::uuid, tc."id", 'baseline',
              (row_number() OVER (ORDER BY tc."sortOrder", tc."id") - 1)::int,
              (CASE WHEN tc."initialMessage" IS NULL AND tc."persona" IS NULL THEN 'skipped' ELSE 'pending' END)::"CaseResultStatus",
-             jsonb_build_object(
-               'id', tc."id", 'name', tc."name", 'description', tc."description", 'difficulty', tc."difficulty", 'tags', to_jsonb(tc."tags"),
+             json_build_object(
+               'id', tc."id", 'name', tc."name", 'description', tc."description", 'difficulty', tc."difficulty", 'tags', to_json(tc."tags"),
                'status', tc."status", 'persona', tc."persona", 'initial_message', tc."initialMessage", 'user_context', tc."userContext",
                'max_turns', tc."maxTurns", 'expected_outcomes', tc."expectedOutcomes", 'expected_tool_calls', tc."expectedToolCalls",
                'evaluation_criteria_override', tc."evaluationCriteriaOverride", 'checks', tc."checks", 'mode', tc."mode",

@@ -20,17 +20,18 @@ const nullableText = z
   .transform((v) => (v == null || v.trim() === "" ? null : v));
 
 export const personaSchema = z.object({
-  type: z.string().trim().min(1, "Persona type is required").max(100, "Use at most 100 characters"),
-  description: z.string().trim().min(1, "Persona description is required"),
-  instructions: z.string().trim().min(1, "Persona instructions are required"),
-});
+  type: z.string({ error: "Persona type is required" }).trim().min(1, "Persona type is required").max(100, "Use at most 100 characters"),
+  description: z.string({ error: "Persona description is required" }).trim().min(1, "Persona description is required"),
+  instructions: z.string({ error: "Persona instructions are required" }).trim().min(1, "Persona instructions are required"),
+}, { error: "Persona must be an object with type, description and instructions" });
 export type Persona = z.infer<typeof personaSchema>;
 
-const jsonObject = z.record(z.string(), z.unknown());
+/** A JSON object (not an array, not a scalar). */
+const jsonObject = (error = "Must be a JSON object") => z.record(z.string(), z.unknown(), { error });
 
 export const expectedToolCallSchema = z.object({
-  tool: z.string().trim().min(1, "Tool name is required").max(64),
-  expected_params: jsonObject.nullish().transform((v) => v ?? null),
+  tool: z.string({ error: "Tool name is required" }).trim().min(1, "Tool name is required").max(64, "Tool names are at most 64 characters"),
+  expected_params: jsonObject("Expected params must be a JSON object or empty").nullish().transform((v) => v ?? null),
   /** true: the agent must NOT call this tool (an extension; spec 001 tools are expected calls). */
   forbidden: z.boolean().optional().transform((v) => (v ? true : undefined)),
 });
@@ -39,20 +40,20 @@ export type ExpectedToolCall = z.infer<typeof expectedToolCallSchema>;
 export const checkSchema = z.discriminatedUnion("type", [
   z.object({
     type: z.literal("contains_phrases"),
-    phrases: z.array(z.string().min(1, "Phrase cannot be empty")).min(1, "Add at least one phrase"),
+    phrases: z.array(z.string({ error: "Phrases must be text" }).min(1, "Phrase cannot be empty"), { error: "Add at least one phrase" }).min(1, "Add at least one phrase"),
     case_sensitive: z.boolean().default(false),
   }),
   z.object({
     type: z.literal("semantic_similarity"),
-    expected_answer: z.string().trim().min(1, "Expected answer is required"),
+    expected_answer: z.string({ error: "Expected answer is required" }).trim().min(1, "Expected answer is required"),
     threshold: z.number({ error: "Threshold must be a number" }).min(0, "Threshold must be between 0 and 1").max(1, "Threshold must be between 0 and 1"),
   }),
   z.object({
     type: z.literal("llm_judge"),
-    expected_answer: z.string().trim().min(1, "Expected answer is required"),
+    expected_answer: z.string({ error: "Expected answer is required" }).trim().min(1, "Expected answer is required"),
     criteria: nullableText,
   }),
-]);
+], { error: "Check type must be contains_phrases, semantic_similarity or llm_judge" });
 export type Check = z.infer<typeof checkSchema>;
 
 const tag = z
@@ -60,7 +61,7 @@ const tag = z
   .trim()
   .min(1, "Tags cannot be empty")
   .max(50, "Tags are at most 50 characters")
-  .regex(/^[^,\s][^,]*$/, "Tags cannot contain commas");
+  .regex(/^[^,]*$/, "Tags cannot contain commas");
 
 /** Fields as written by a client; every field but `name` is optional (spec 001). */
 export const testCaseFields = z.object({
@@ -68,14 +69,14 @@ export const testCaseFields = z.object({
   description: nullableText,
   difficulty: z.enum(DIFFICULTIES, { error: "Difficulty must be normal or hard" }).default("normal"),
   tags: z
-    .array(tag)
+    .array(tag, { error: "Tags must be a list of strings" })
     .max(50, "At most 50 tags")
     .default([])
     .transform((tags) => [...new Set(tags)]),
   status: z.enum(TEST_CASE_STATUSES, { error: "Status must be draft, active or archived" }).default("active"),
   persona: personaSchema.nullish().transform((v) => v ?? null),
   initial_message: nullableText,
-  user_context: jsonObject.nullish().transform((v) => v ?? null),
+  user_context: jsonObject("User context must be a JSON object").nullish().transform((v) => v ?? null),
   max_turns: z
     .number({ error: "Max turns must be a whole number" })
     .int("Max turns must be a whole number")
@@ -83,16 +84,21 @@ export const testCaseFields = z.object({
     .max(1000, "Max turns must be at most 1000")
     .nullish()
     .transform((v) => v ?? null),
-  expected_outcomes: z
-    .record(z.string().trim().min(1, "Outcome labels cannot be empty").max(500), z.unknown())
+  expected_outcomes: jsonObject("Expected outcomes must be a JSON object of label → value")
     .nullish()
-    .transform((v) => (v && Object.keys(v).length > 0 ? v : null)),
+    .superRefine((v, ctx) => {
+      for (const label of Object.keys(v ?? {})) {
+        if (label.trim() === "") ctx.addIssue({ code: "custom", message: "Outcome labels cannot be empty" });
+        else if (label.trim().length > 500) ctx.addIssue({ code: "custom", message: "Outcome labels are at most 500 characters" });
+      }
+    })
+    .transform((v) => (v && Object.keys(v).length > 0 ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k.trim(), x])) : null)),
   expected_tool_calls: z
-    .array(expectedToolCallSchema)
+    .array(expectedToolCallSchema, { error: "Expected tool calls must be a list" })
     .nullish()
     .transform((v) => (v && v.length > 0 ? v : null)),
   evaluation_criteria_override: nullableText,
-  checks: z.array(checkSchema).max(50).default([]),
+  checks: z.array(checkSchema, { error: "Checks must be a list" }).max(50, "At most 50 checks").default([]),
   mode: z.enum(CHECK_MODES, { error: "Mode must be all or any" }).default("all"),
   ground_truth: nullableText,
   sort_order: z.number().int().min(0).optional(),
@@ -121,17 +127,21 @@ export type TestCaseData = z.output<typeof testCaseInput>;
 export const testCasePatch = testCaseFields.partial();
 export type TestCasePatch = z.input<typeof testCasePatch>;
 
+/** An empty query value (`?status=` from a GET form's "all" option) means "not given". */
+const blankAsUndefined = <S extends z.ZodType>(schema: S) => z.preprocess((v) => (v === "" ? undefined : v), schema);
+
 /** List filters (UI and GET /api/v1/suites/{id}/test-cases). */
 export const testCaseListQuery = z.object({
   tag: z
     .union([z.string(), z.array(z.string())])
     .optional()
-    .transform((v) => (v === undefined ? [] : (Array.isArray(v) ? v : v.split(",")).map((t) => t.trim()).filter(Boolean))),
-  tag_match: z.enum(["any", "all"]).default("any"),
-  status: z.enum(TEST_CASE_STATUSES).optional(),
-  difficulty: z.enum(DIFFICULTIES).optional(),
+    // Repeatable (`?tag=a&tag=b`) and/or comma lists (`?tag=a,b`); tags never contain commas.
+    .transform((v) => [...new Set((v === undefined ? [] : Array.isArray(v) ? v : [v]).flatMap((t) => t.split(",")).map((t) => t.trim()).filter(Boolean))]),
+  tag_match: blankAsUndefined(z.enum(["any", "all"]).default("any")),
+  status: blankAsUndefined(z.enum(TEST_CASE_STATUSES).optional()),
+  difficulty: blankAsUndefined(z.enum(DIFFICULTIES).optional()),
   q: z.string().trim().max(200).optional(),
-  cursor: z.string().optional(),
+  cursor: blankAsUndefined(z.string().optional()),
   limit: z.coerce.number().int().min(1).max(200).default(50),
 });
 export type TestCaseListQuery = z.output<typeof testCaseListQuery>;

@@ -57,7 +57,7 @@ CREATE TABLE "CaseResult" (
     "variant" "Variant" NOT NULL DEFAULT 'baseline',
     "position" INTEGER NOT NULL,
     "status" "CaseResultStatus" NOT NULL DEFAULT 'pending',
-    "caseSnapshot" JSONB NOT NULL,
+    "caseSnapshot" JSON NOT NULL,
     "name" TEXT NOT NULL,
     "tags" TEXT[] DEFAULT ARRAY[]::TEXT[],
     "transcript" JSONB NOT NULL DEFAULT '[]',

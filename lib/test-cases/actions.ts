@@ -1,0 +1,132 @@
+"use server";
+
+import { revalidatePath } from "next/cache";
+import { z } from "zod";
+import { workspaceAction } from "@/lib/actions/safe-action";
+import { TEST_CASE_STATUSES, bulkStatusInput, bulkTagsInput, reorderInput } from "@/lib/test-cases/schemas";
+import {
+  bulkSetStatus,
+  bulkTags,
+  createTestCase,
+  deleteTestCase,
+  duplicateTestCase,
+  getTestCase,
+  reorderTestCases,
+  restoreTestCase,
+  setTestCaseStatus,
+  updateTestCase,
+} from "@/lib/test-cases/service";
+import { exportTestCases, importTestCases, parseCasesDocument } from "@/lib/test-cases/import-export";
+
+// The action schemas check only the wrapper; the service validates the case itself and reports
+// issues relative to the case (`checks.0.threshold`), or `<index>.<field>` for imports.
+
+function revalidateSuite(workspaceId: string, suiteId: string) {
+  revalidatePath(`/w/${workspaceId}/suites/${suiteId}`);
+}
+
+const byId = z.object({ id: z.uuid("Unknown test case") });
+const suiteId = z.uuid("Unknown suite");
+const format = z.enum(["yaml", "json"], { error: "Format must be yaml or json" });
+
+export const createTestCaseAction = workspaceAction(
+  z.object({ suite_id: suiteId, test_case: z.unknown() }),
+  "editor",
+  async (input, ctx) => {
+    const created = await createTestCase(ctx, input.suite_id, input.test_case);
+    revalidateSuite(ctx.workspaceId, created.suite_id);
+    return created;
+  },
+);
+
+export const updateTestCaseAction = workspaceAction(
+  z.object({ id: z.uuid("Unknown test case"), patch: z.unknown() }),
+  "editor",
+  async (input, ctx) => {
+    const updated = await updateTestCase(ctx, input.id, input.patch);
+    revalidateSuite(ctx.workspaceId, updated.suite_id);
+    return updated;
+  },
+);
+
+/** `status` is draft/active/archived, or `restore` (archived → active when it can run, else draft). */
+export const setTestCaseStatusAction = workspaceAction(
+  byId.extend({ status: z.enum([...TEST_CASE_STATUSES, "restore"], { error: "Unknown status" }) }),
+  "editor",
+  async (input, ctx) => {
+    const updated = await setTestCaseStatus(ctx, input.id, input.status);
+    revalidateSuite(ctx.workspaceId, updated.suite_id);
+    return updated;
+  },
+);
+
+export const deleteTestCaseAction = workspaceAction(byId, "editor", async (input, ctx) => {
+  const existing = await getTestCase(ctx, input.id);
+  await deleteTestCase(ctx, input.id);
+  revalidateSuite(ctx.workspaceId, existing.suite_id);
+  return null;
+});
+
+export const restoreTestCaseAction = workspaceAction(byId, "editor", async (input, ctx) => {
+  const restored = await restoreTestCase(ctx, input.id);
+  revalidateSuite(ctx.workspaceId, restored.suite_id);
+  return restored;
+});
+
+export const duplicateTestCaseAction = workspaceAction(byId, "editor", async (input, ctx) => {
+  const copy = await duplicateTestCase(ctx, input.id);
+  revalidateSuite(ctx.workspaceId, copy.suite_id);
+  return copy;
+});
+
+export const reorderTestCasesAction = workspaceAction(
+  reorderInput.extend({ suite_id: suiteId }),
+  "editor",
+  async (input, ctx) => {
+    await reorderTestCases(ctx, input.suite_id, input.ids);
+    revalidateSuite(ctx.workspaceId, input.suite_id);
+    return null;
+  },
+);
+
+export const bulkStatusAction = workspaceAction(
+  bulkStatusInput.extend({ suite_id: suiteId }),
+  "editor",
+  async (input, ctx) => {
+    const result = await bulkSetStatus(ctx, input.suite_id, input.ids, input.status);
+    revalidateSuite(ctx.workspaceId, input.suite_id);
+    return result;
+  },
+);
+
+export const bulkTagsAction = workspaceAction(
+  bulkTagsInput.extend({ suite_id: suiteId }),
+  "editor",
+  async (input, ctx) => {
+    const result = await bulkTags(ctx, input.suite_id, input.ids, input.add, input.remove);
+    revalidateSuite(ctx.workspaceId, input.suite_id);
+    return result;
+  },
+);
+
+export const importTestCasesAction = workspaceAction(
+  z.object({
+    suite_id: suiteId,
+    text: z.string().min(1, "Choose a file or paste the test cases"),
+    format: format.optional(),
+    valid_only: z.boolean().default(false),
+  }),
+  "editor",
+  async (input, ctx) => {
+    const raw = parseCasesDocument(input.text, input.format);
+    const result = await importTestCases(ctx, input.suite_id, raw, { validOnly: input.valid_only });
+    revalidateSuite(ctx.workspaceId, input.suite_id);
+    return result;
+  },
+);
+
+export const exportTestCasesAction = workspaceAction(
+  z.object({ suite_id: suiteId, format: format.default("yaml") }),
+  "viewer",
+  async (input, ctx) => exportTestCases(ctx, input.suite_id, input.format),
+);

@@ -1,0 +1,161 @@
+import "server-only";
+import { Prisma } from "@/lib/generated/prisma/client";
+import { iso } from "@/lib/serialize";
+import type { Check, ExpectedToolCall, Persona, TestCaseData, TestCaseStatus } from "@/lib/test-cases/schemas";
+
+/** The public JSON of a test case (REST API, actions, UI). */
+export type TestCaseDto = {
+  id: string;
+  suite_id: string;
+  name: string;
+  description: string | null;
+  difficulty: "normal" | "hard";
+  tags: string[];
+  status: TestCaseStatus;
+  persona: Persona | null;
+  initial_message: string | null;
+  user_context: Record<string, unknown> | null;
+  max_turns: number | null;
+  expected_outcomes: Record<string, unknown> | null;
+  expected_tool_calls: ExpectedToolCall[] | null;
+  evaluation_criteria_override: string | null;
+  checks: Check[];
+  mode: "all" | "any";
+  ground_truth: string | null;
+  sort_order: number;
+  created_at: string;
+  updated_at: string;
+};
+
+/** The spec 001 fields of a case (plus checks/mode/ground_truth), in the spec's order: what export writes. */
+export type TestCaseDocument = Omit<TestCaseDto, "id" | "suite_id" | "sort_order" | "created_at" | "updated_at">;
+
+export const testCaseSelect = {
+  id: true,
+  suiteId: true,
+  name: true,
+  description: true,
+  difficulty: true,
+  tags: true,
+  status: true,
+  persona: true,
+  initialMessage: true,
+  userContext: true,
+  maxTurns: true,
+  expectedOutcomes: true,
+  expectedToolCalls: true,
+  evaluationCriteriaOverride: true,
+  checks: true,
+  mode: true,
+  groundTruth: true,
+  sortOrder: true,
+  createdAt: true,
+  updatedAt: true,
+} as const satisfies Prisma.TestCaseSelect;
+
+export type TestCaseRow = Prisma.TestCaseGetPayload<{ select: typeof testCaseSelect }>;
+
+type JsonObject = Record<string, unknown>;
+const asObject = (v: unknown): JsonObject | null => (v && typeof v === "object" && !Array.isArray(v) ? (v as JsonObject) : null);
+
+// jsonb stores object keys sorted by length; rebuild the nested types in their documented key order.
+function persona(v: unknown): Persona | null {
+  const p = asObject(v);
+  return p ? { type: String(p.type ?? ""), description: String(p.description ?? ""), instructions: String(p.instructions ?? "") } : null;
+}
+
+function toolCalls(v: unknown): ExpectedToolCall[] | null {
+  if (!Array.isArray(v)) return null;
+  return v.map((raw) => {
+    const c = asObject(raw) ?? {};
+    // `forbidden` is only present when true (JSON and YAML output omit undefined).
+    return { tool: String(c.tool ?? ""), expected_params: asObject(c.expected_params), forbidden: c.forbidden === true ? true : undefined };
+  });
+}
+
+function checks(v: unknown): Check[] {
+  if (!Array.isArray(v)) return [];
+  return v.map((raw): Check => {
+    const c = asObject(raw) ?? {};
+    if (c.type === "contains_phrases") {
+      return { type: "contains_phrases", phrases: Array.isArray(c.phrases) ? c.phrases.map(String) : [], case_sensitive: c.case_sensitive === true };
+    }
+    if (c.type === "semantic_similarity") {
+      return { type: "semantic_similarity", expected_answer: String(c.expected_answer ?? ""), threshold: Number(c.threshold) };
+    }
+    return { type: "llm_judge", expected_answer: String(c.expected_answer ?? ""), criteria: typeof c.criteria === "string" ? c.criteria : null };
+  });
+}
+
+export function toTestCaseDto(row: TestCaseRow): TestCaseDto {
+  return {
+    id: row.id,
+    suite_id: row.suiteId,
+    name: row.name,
+    description: row.description,
+    difficulty: row.difficulty,
+    tags: row.tags,
+    status: row.status,
+    persona: persona(row.persona),
+    initial_message: row.initialMessage,
+    user_context: asObject(row.userContext),
+    max_turns: row.maxTurns,
+    expected_outcomes: asObject(row.expectedOutcomes),
+    expected_tool_calls: toolCalls(row.expectedToolCalls),
+    evaluation_criteria_override: row.evaluationCriteriaOverride,
+    checks: checks(row.checks),
+    mode: row.mode,
+    ground_truth: row.groundTruth,
+    sort_order: row.sortOrder,
+    created_at: iso(row.createdAt) ?? "",
+    updated_at: iso(row.updatedAt) ?? "",
+  };
+}
+
+/** The case as a document (spec 001 field order), e.g. for export or to merge a PATCH into. */
+export function toTestCaseDocument(dto: TestCaseDto): TestCaseDocument {
+  return {
+    name: dto.name,
+    description: dto.description,
+    difficulty: dto.difficulty,
+    tags: dto.tags,
+    status: dto.status,
+    persona: dto.persona,
+    initial_message: dto.initial_message,
+    user_context: dto.user_context,
+    max_turns: dto.max_turns,
+    expected_outcomes: dto.expected_outcomes,
+    expected_tool_calls: dto.expected_tool_calls,
+    evaluation_criteria_override: dto.evaluation_criteria_override,
+    checks: dto.checks,
+    mode: dto.mode,
+    ground_truth: dto.ground_truth,
+  };
+}
+
+const json = (v: unknown) => (v === null || v === undefined ? Prisma.DbNull : (v as Prisma.InputJsonValue));
+
+/** Validated case → Prisma columns (without ids and sort order). */
+export function toColumns(data: TestCaseData) {
+  return {
+    name: data.name,
+    description: data.description,
+    difficulty: data.difficulty,
+    tags: data.tags,
+    status: data.status,
+    persona: json(data.persona),
+    initialMessage: data.initial_message,
+    userContext: json(data.user_context),
+    maxTurns: data.max_turns,
+    expectedOutcomes: json(data.expected_outcomes),
+    expectedToolCalls: json(data.expected_tool_calls?.map(stripUndefined) ?? null),
+    evaluationCriteriaOverride: data.evaluation_criteria_override,
+    checks: data.checks as Prisma.InputJsonValue,
+    mode: data.mode,
+    groundTruth: data.ground_truth,
+  } satisfies Omit<Prisma.TestCaseUncheckedCreateInput, "workspaceId" | "suiteId">;
+}
+
+function stripUndefined<T extends object>(o: T): T {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
+}

@@ -1,0 +1,97 @@
+import "server-only";
+import { db } from "@/lib/db";
+import { Prisma } from "@/lib/generated/prisma/client";
+import { ValidationError } from "@/lib/errors";
+import type { WorkspaceContext } from "@/lib/auth/roles";
+import { decodeCursor, encodeCursor } from "@/lib/serialize";
+import { requireRole } from "@/lib/workspaces/service";
+import { PRESEEDED_TAGS, TEST_CASE_STATUSES, type TestCaseListQuery, type TestCaseStatus } from "@/lib/test-cases/schemas";
+import { toTestCaseDto, type TestCaseDto, type TestCaseRow } from "@/lib/test-cases/dto";
+import { requireLiveSuite } from "@/lib/test-cases/shared";
+
+export type TestCaseListPage = {
+  data: TestCaseDto[];
+  next_cursor: string | null;
+  counts: Record<TestCaseStatus, number> & { total: number };
+};
+
+type Cursor = { s: number; id: string };
+const isCursor = (v: unknown): v is Cursor =>
+  typeof v === "object" && v !== null && Number.isInteger((v as Cursor).s) && typeof (v as Cursor).id === "string" &&
+  /^[0-9a-f-]{36}$/i.test((v as Cursor).id);
+
+/**
+ * The text search predicate. The expression is exactly the one of the trigram GIN index
+ * "TestCase_search_trgm_idx", so PostgreSQL can use that index.
+ */
+export function searchPredicate(q: string): Prisma.Sql {
+  const pattern = `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  return Prisma.sql`(coalesce("name", '') || ' ' || coalesce("description", '') || ' ' || coalesce("initialMessage", '')) ILIKE ${pattern}`;
+}
+
+/**
+ * Lists a suite's live cases in sort order with keyset pagination, plus per-status counts for
+ * the same tag/difficulty/text filters (the status filter does not narrow the counts).
+ */
+export async function listTestCases(ctx: WorkspaceContext, suiteId: string, query: TestCaseListQuery): Promise<TestCaseListPage> {
+  requireRole(ctx, "viewer");
+  await requireLiveSuite(ctx, suiteId);
+  const cursor = decodeCursor(query.cursor, isCursor);
+  if (query.cursor && !cursor) throw new ValidationError("Invalid cursor", [{ path: "cursor", message: "Invalid cursor" }]);
+
+  const filters: Prisma.Sql[] = [
+    Prisma.sql`"workspaceId" = ${ctx.workspaceId}::uuid`,
+    Prisma.sql`"suiteId" = ${suiteId}::uuid`,
+    Prisma.sql`"deletedAt" IS NULL`,
+  ];
+  if (query.tag.length > 0) {
+    filters.push(
+      query.tag_match === "all" ? Prisma.sql`"tags" @> ${query.tag}::text[]` : Prisma.sql`"tags" && ${query.tag}::text[]`,
+    );
+  }
+  if (query.difficulty) filters.push(Prisma.sql`"difficulty" = ${query.difficulty}::"Difficulty"`);
+  if (query.q) filters.push(searchPredicate(query.q));
+
+  const pageFilters = [...filters];
+  if (query.status) pageFilters.push(Prisma.sql`"status" = ${query.status}::"TestCaseStatus"`);
+  if (cursor) pageFilters.push(Prisma.sql`("sortOrder", "id") > (${cursor.s}::int, ${cursor.id}::uuid)`);
+
+  const [rows, grouped] = await Promise.all([
+    db.$queryRaw<TestCaseRow[]>`
+      SELECT "id", "suiteId", "name", "description", "difficulty"::text AS "difficulty", "tags", "status"::text AS "status",
+             "persona", "initialMessage", "userContext", "maxTurns", "expectedOutcomes", "expectedToolCalls",
+             "evaluationCriteriaOverride", "checks", "mode"::text AS "mode", "groundTruth", "sortOrder", "createdAt", "updatedAt"
+      FROM "TestCase"
+      WHERE ${Prisma.join(pageFilters, " AND ")}
+      ORDER BY "sortOrder", "id"
+      LIMIT ${query.limit + 1}`,
+    db.$queryRaw<{ status: TestCaseStatus; n: number }[]>`
+      SELECT "status"::text AS "status", count(*)::int AS "n"
+      FROM "TestCase"
+      WHERE ${Prisma.join(filters, " AND ")}
+      GROUP BY "status"`,
+  ]);
+
+  const page = rows.slice(0, query.limit);
+  const last = page[page.length - 1];
+  const counts = { draft: 0, active: 0, archived: 0, total: 0 };
+  for (const g of grouped) {
+    if ((TEST_CASE_STATUSES as readonly string[]).includes(g.status)) counts[g.status] = g.n;
+    counts.total += g.n;
+  }
+  return {
+    data: page.map(toTestCaseDto),
+    next_cursor: rows.length > query.limit && last ? encodeCursor({ s: last.sortOrder, id: last.id }) : null,
+    counts,
+  };
+}
+
+/** Tags to offer in a suite: those in use (live cases) and the pre-seeded ones, sorted. */
+export async function listSuiteTags(ctx: WorkspaceContext, suiteId: string): Promise<string[]> {
+  requireRole(ctx, "viewer");
+  await requireLiveSuite(ctx, suiteId);
+  const rows = await db.$queryRaw<{ tag: string }[]>`
+    SELECT DISTINCT unnest("tags") AS "tag" FROM "TestCase"
+    WHERE "workspaceId" = ${ctx.workspaceId}::uuid AND "suiteId" = ${suiteId}::uuid AND "deletedAt" IS NULL`;
+  return [...new Set([...rows.map((r) => r.tag), ...PRESEEDED_TAGS])].sort();
+}

@@ -1,0 +1,154 @@
+import "server-only";
+import { isDeepStrictEqual } from "node:util";
+import { db } from "@/lib/db";
+import { ConflictError, NotFoundError, ValidationError, prismaErrorCode, zodIssues } from "@/lib/errors";
+import type { WorkspaceContext } from "@/lib/auth/roles";
+import { isUuid, requireRole } from "@/lib/workspaces/service";
+import {
+  RUNNABLE_MESSAGE,
+  isRunnable,
+  testCaseFields,
+  testCasePatch,
+  type TestCaseStatus,
+} from "@/lib/test-cases/schemas";
+import { testCaseSelect, toColumns, toTestCaseDocument, toTestCaseDto, type TestCaseDto } from "@/lib/test-cases/dto";
+import { liveCaseWhere, loadLiveCase, lockLiveSuite, nextSortOrder, parseTestCase } from "@/lib/test-cases/shared";
+
+export { toTestCaseDto, type TestCaseDto, type TestCaseDocument } from "@/lib/test-cases/dto";
+export { listTestCases, listSuiteTags, type TestCaseListPage } from "@/lib/test-cases/list";
+export { reorderTestCases, bulkSetStatus, bulkTags } from "@/lib/test-cases/bulk";
+
+export const ARCHIVED_READ_ONLY = "Archived test cases are read-only; restore it first";
+export const COPY_SUFFIX = " (copy)";
+
+/** A status to set, or `restore`: archived → active when the case can run, else draft. */
+export type StatusChange = TestCaseStatus | "restore";
+
+export async function getTestCase(ctx: WorkspaceContext, id: string): Promise<TestCaseDto> {
+  requireRole(ctx, "viewer");
+  return loadLiveCase(ctx, id);
+}
+
+/** Creates a case at the end of the suite (or at `sort_order` when given). */
+export async function createTestCase(ctx: WorkspaceContext, suiteId: string, raw: unknown): Promise<TestCaseDto> {
+  requireRole(ctx, "editor");
+  const data = parseTestCase(raw);
+  return db.$transaction(async (tx) => {
+    await lockLiveSuite(tx, ctx, suiteId);
+    const sortOrder = data.sort_order ?? (await nextSortOrder(tx, ctx, suiteId));
+    const row = await tx.testCase.create({
+      data: { ...toColumns(data), workspaceId: ctx.workspaceId, suiteId, sortOrder },
+      select: testCaseSelect,
+    });
+    return toTestCaseDto(row);
+  });
+}
+
+const FIELD_NAMES = Object.keys(testCaseFields.shape) as (keyof typeof testCaseFields.shape)[];
+
+/**
+ * PATCH: the fields present in `raw` replace the stored ones; the merged case is validated as a
+ * whole (so e.g. activating a case that cannot run fails at `status`). Archived cases accept
+ * only a status change.
+ */
+export async function updateTestCase(ctx: WorkspaceContext, id: string, raw: unknown): Promise<TestCaseDto> {
+  requireRole(ctx, "editor");
+  if (!raw || typeof raw !== "object" || Array.isArray(raw)) {
+    throw new ValidationError("Send the fields to change as a JSON object", [{ path: "", message: "Expected an object" }]);
+  }
+  const patch = testCasePatch.safeParse(raw);
+  if (!patch.success) throw new ValidationError("Please fix the highlighted fields", zodIssues(patch.error));
+  const current = await loadLiveCase(ctx, id);
+
+  // Only the keys the client sent: the patch schema fills defaults for absent ones.
+  const sent = FIELD_NAMES.filter((k) => Object.hasOwn(raw, k));
+  const changes: Record<string, unknown> = {};
+  for (const k of sent) changes[k] = (patch.data as Record<string, unknown>)[k];
+  const merged = parseTestCase({ ...toTestCaseDocument(current), ...changes });
+  const sortOrder = typeof changes.sort_order === "number" ? changes.sort_order : current.sort_order;
+
+  if (current.status === "archived") {
+    const before = testCaseFields.safeParse(toTestCaseDocument(current));
+    const { status: _a, sort_order: _b, ...after } = merged;
+    const unchanged =
+      before.success && sortOrder === current.sort_order && isDeepStrictEqual(after, omitStatus(before.data));
+    if (!unchanged) throw new ConflictError(ARCHIVED_READ_ONLY);
+  }
+
+  try {
+    const row = await db.testCase.update({
+      where: { id, workspaceId: ctx.workspaceId, deletedAt: null },
+      data: { ...toColumns(merged), sortOrder },
+      select: testCaseSelect,
+    });
+    return toTestCaseDto(row);
+  } catch (err) {
+    if (prismaErrorCode(err) === "P2025") throw new NotFoundError("Test case");
+    throw err;
+  }
+}
+
+function omitStatus<T extends { status: unknown; sort_order?: unknown }>(c: T) {
+  const { status: _s, sort_order: _o, ...rest } = c;
+  return rest;
+}
+
+/** One-click lifecycle changes: activate, archive, back to draft, restore. */
+export async function setTestCaseStatus(ctx: WorkspaceContext, id: string, change: StatusChange): Promise<TestCaseDto> {
+  requireRole(ctx, "editor");
+  const current = await loadLiveCase(ctx, id);
+  const target: TestCaseStatus =
+    change !== "restore" ? change : current.status !== "archived" ? current.status : isRunnable(current) ? "active" : "draft";
+  if (target === current.status) return current;
+  if (target === "active" && !isRunnable(current)) {
+    throw new ValidationError(RUNNABLE_MESSAGE, [{ path: "status", message: RUNNABLE_MESSAGE }]);
+  }
+  const { count } = await db.testCase.updateMany({ where: liveCaseWhere(ctx, id), data: { status: target } });
+  if (count === 0) throw new NotFoundError("Test case");
+  return loadLiveCase(ctx, id);
+}
+
+/** Soft delete; restoreTestCase brings it back. */
+export async function deleteTestCase(ctx: WorkspaceContext, id: string): Promise<void> {
+  requireRole(ctx, "editor");
+  if (!isUuid(id)) throw new NotFoundError("Test case");
+  const { count } = await db.testCase.updateMany({ where: liveCaseWhere(ctx, id), data: { deletedAt: new Date() } });
+  if (count === 0) throw new NotFoundError("Test case");
+}
+
+export async function restoreTestCase(ctx: WorkspaceContext, id: string): Promise<TestCaseDto> {
+  requireRole(ctx, "editor");
+  if (!isUuid(id)) throw new NotFoundError("Test case");
+  const { count } = await db.testCase.updateMany({
+    where: { id, workspaceId: ctx.workspaceId, suite: { deletedAt: null } },
+    data: { deletedAt: null },
+  });
+  if (count === 0) throw new NotFoundError("Test case");
+  return loadLiveCase(ctx, id);
+}
+
+export function copyName(name: string): string {
+  return name.slice(0, 255 - COPY_SUFFIX.length) + COPY_SUFFIX;
+}
+
+/** Copies a case as a draft named "<name> (copy)", placed right after the original. */
+export async function duplicateTestCase(ctx: WorkspaceContext, id: string): Promise<TestCaseDto> {
+  requireRole(ctx, "editor");
+  if (!isUuid(id)) throw new NotFoundError("Test case");
+  return db.$transaction(async (tx) => {
+    const located = await tx.testCase.findFirst({ where: liveCaseWhere(ctx, id), select: { suiteId: true } });
+    if (!located) throw new NotFoundError("Test case");
+    await lockLiveSuite(tx, ctx, located.suiteId);
+    const original = await loadLiveCase(ctx, id, tx);
+    await tx.testCase.updateMany({
+      where: { suiteId: original.suite_id, workspaceId: ctx.workspaceId, sortOrder: { gt: original.sort_order } },
+      data: { sortOrder: { increment: 1 } },
+    });
+    const data = parseTestCase({ ...toTestCaseDocument(original), name: copyName(original.name), status: "draft" });
+    const row = await tx.testCase.create({
+      data: { ...toColumns(data), workspaceId: ctx.workspaceId, suiteId: original.suite_id, sortOrder: original.sort_order + 1 },
+      select: testCaseSelect,
+    });
+    return toTestCaseDto(row);
+  });
+}

@@ -1,0 +1,121 @@
+import { beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { db } from "@/lib/db";
+import { RUNNABLE_MESSAGE } from "@/lib/test-cases/schemas";
+import type { Role } from "@/lib/auth/roles";
+import { addMember, makeWorkspace } from "../helpers/factories";
+import { makeSuite, runnableCase } from "./fixtures";
+
+// The session is the only thing faked: the signed-in user is `session.userId`, and membership
+// and role checks run for real against the database.
+const session = vi.hoisted(() => ({ userId: "" }));
+const revalidatePath = vi.hoisted(() => vi.fn());
+vi.mock("next/cache", () => ({ revalidatePath }));
+vi.mock("@/lib/auth/context", async () => {
+  const { memberContext } = await import("@/lib/workspaces/service");
+  return { actionContext: (workspaceId: string, minRole: Role) => memberContext(session.userId, workspaceId, minRole) };
+});
+
+const actions = await import("@/lib/test-cases/actions");
+
+let workspaceId: string;
+let editorId: string;
+let suiteId: string;
+
+beforeAll(async () => {
+  const ws = await makeWorkspace("editor");
+  workspaceId = ws.workspace.id;
+  editorId = ws.user.id;
+  suiteId = (await makeSuite(workspaceId)).id;
+});
+
+beforeEach(() => {
+  session.userId = editorId;
+  revalidatePath.mockClear();
+});
+
+const suitePath = () => `/w/${workspaceId}/suites/${suiteId}`;
+
+function ok<T>(r: { ok: true; data: T } | { ok: false; error: string }): T {
+  if (!r.ok) throw new Error(`action failed: ${r.error}`);
+  return r.data;
+}
+
+describe("test case server actions", () => {
+  it("create → update → status → duplicate → delete → restore, revalidating the suite page", async () => {
+    const created = ok(await actions.createTestCaseAction(workspaceId, { suite_id: suiteId, test_case: runnableCase({ name: "via action", status: "draft" }) }));
+    expect(created).toMatchObject({ name: "via action", suite_id: suiteId, status: "draft" });
+    expect(revalidatePath).toHaveBeenLastCalledWith(suitePath());
+
+    expect(ok(await actions.updateTestCaseAction(workspaceId, { id: created.id, patch: { tags: ["normal"] } })).tags).toEqual(["normal"]);
+    expect(ok(await actions.setTestCaseStatusAction(workspaceId, { id: created.id, status: "archived" })).status).toBe("archived");
+    expect(ok(await actions.setTestCaseStatusAction(workspaceId, { id: created.id, status: "restore" })).status).toBe("active");
+    const copy = ok(await actions.duplicateTestCaseAction(workspaceId, { id: created.id }));
+    expect(copy.name).toBe("via action (copy)");
+    expect(ok(await actions.deleteTestCaseAction(workspaceId, { id: copy.id }))).toBeNull();
+    expect(ok(await actions.restoreTestCaseAction(workspaceId, { id: copy.id })).id).toBe(copy.id);
+    expect(revalidatePath).toHaveBeenCalledTimes(7);
+    for (const [path] of revalidatePath.mock.calls) expect(path).toBe(suitePath());
+  });
+
+  it("returns the service's issues with paths relative to the case", async () => {
+    const r = await actions.createTestCaseAction(workspaceId, {
+      suite_id: suiteId,
+      test_case: { name: "", status: "draft", checks: [{ type: "semantic_similarity", expected_answer: "a", threshold: 2 }] },
+    });
+    expect(r).toEqual({
+      ok: false,
+      error: "Please fix the highlighted fields",
+      issues: [
+        { path: "name", message: "Name is required" },
+        { path: "checks.0.threshold", message: "Threshold must be between 0 and 1" },
+      ],
+    });
+    const bad = await actions.createTestCaseAction(workspaceId, { suite_id: "nope", test_case: runnableCase() });
+    expect(bad).toMatchObject({ ok: false, issues: [{ path: "suite_id" }] });
+    expect(revalidatePath).not.toHaveBeenCalled();
+  });
+
+  it("bulk status, bulk tags and reorder", async () => {
+    const suite = await makeSuite(workspaceId);
+    const a = ok(await actions.createTestCaseAction(workspaceId, { suite_id: suite.id, test_case: runnableCase({ status: "draft" }) }));
+    const b = ok(await actions.createTestCaseAction(workspaceId, { suite_id: suite.id, test_case: { name: "shell", status: "draft" } }));
+    const status = ok(await actions.bulkStatusAction(workspaceId, { suite_id: suite.id, ids: [a.id, b.id], status: "active" }));
+    expect(status).toEqual({ updated: 1, skipped: [{ id: b.id, reason: RUNNABLE_MESSAGE }] });
+    expect(ok(await actions.bulkTagsAction(workspaceId, { suite_id: suite.id, ids: [a.id, b.id], add: ["edge-case"], remove: [] }))).toEqual({ updated: 2 });
+    expect(ok(await actions.reorderTestCasesAction(workspaceId, { suite_id: suite.id, ids: [b.id, a.id] }))).toBeNull();
+    const order = await db.testCase.findMany({ where: { suiteId: suite.id }, orderBy: { sortOrder: "asc" }, select: { id: true } });
+    expect(order.map((r) => r.id)).toEqual([b.id, a.id]);
+    expect(revalidatePath).toHaveBeenLastCalledWith(`/w/${workspaceId}/suites/${suite.id}`);
+  });
+
+  it("imports text and exports documents", async () => {
+    const suite = await makeSuite(workspaceId);
+    const yaml = "- name: one\n  initial_message: hi\n- name: two\n  max_turns: 0\n";
+    const refused = await actions.importTestCasesAction(workspaceId, { suite_id: suite.id, text: yaml, format: "yaml" });
+    expect(refused).toMatchObject({ ok: false, error: "1 of 2 test cases are invalid; nothing was imported" });
+    expect(!refused.ok && refused.issues.map((i) => i.path)).toEqual(["1.max_turns", "1.status"]);
+    const partial = ok(await actions.importTestCasesAction(workspaceId, { suite_id: suite.id, text: yaml, valid_only: true }));
+    expect(partial.imported).toBe(1);
+    const syntax = await actions.importTestCasesAction(workspaceId, { suite_id: suite.id, text: "[{", format: "json" });
+    expect(syntax.ok).toBe(false);
+
+    const file = ok(await actions.exportTestCasesAction(workspaceId, { suite_id: suite.id, format: "json" }));
+    expect(JSON.parse(file.body)).toHaveLength(1);
+    expect(file.filename).toMatch(/\.json$/);
+  });
+
+  it("enforces roles and workspace membership", async () => {
+    const { user: viewer } = await addMember(workspaceId, "viewer");
+    session.userId = viewer.id;
+    const denied = await actions.createTestCaseAction(workspaceId, { suite_id: suiteId, test_case: runnableCase() });
+    expect(denied).toMatchObject({ ok: false, error: "Your role does not allow this" });
+    expect((await actions.exportTestCasesAction(workspaceId, { suite_id: suiteId, format: "yaml" })).ok).toBe(true);
+
+    const stranger = await makeWorkspace("owner");
+    session.userId = stranger.user.id;
+    const hidden = await actions.exportTestCasesAction(workspaceId, { suite_id: suiteId, format: "yaml" });
+    expect(hidden).toMatchObject({ ok: false, error: "Workspace not found" });
+    const foreignSuite = await actions.createTestCaseAction(stranger.workspace.id, { suite_id: suiteId, test_case: runnableCase() });
+    expect(foreignSuite).toMatchObject({ ok: false, error: "Suite not found" });
+  });
+});
