@@ -1,0 +1,155 @@
+/**
+ * Spec 000 metrics. The judge scores 1..scale; the score is normalised to 0..1 with
+ * `(s - 1) / (scale - 1)` and compared with `threshold` (also 0..1; null threshold = informational,
+ * passes whenever evaluated). Errors, timeouts and unparseable replies are retried
+ * `retry_on_failure` times (counted in retry_count); a metric that still fails has `error` set,
+ * `passed: false`, and only decides the case when `fail_on_error` is set.
+ */
+import {
+  EvalTimeoutError,
+  callJson,
+  errorMessage,
+  parseJsonObject,
+  withTimeout,
+  type EvalCache,
+  type Parsed,
+} from "./llm-json";
+import { buildMetricRequest, missingMetricInput, type MetricInputs } from "./metric-prompts";
+import { DEFAULT_METRIC_TIMEOUT_MS, type MetricConfig } from "./schemas";
+import type { EvalLlm, MetricResult } from "./types";
+
+/** `(s - min) / (max - min)`, for scores on any scale. */
+export function normaliseScore(score: number, min: number, max: number): number {
+  if (max <= min) throw new Error(`Invalid scale ${min}..${max}`);
+  return (score - min) / (max - min);
+}
+
+const EPSILON = 1e-9;
+
+/** Passed when the normalised score reaches the threshold (null threshold: always). */
+export function meetsThreshold(normalised: number, threshold: number | null): boolean {
+  return threshold === null || normalised + EPSILON >= threshold;
+}
+
+/** Validates `{reasoning, score}` strictly: integer score within 1..scale, no other keys. */
+export function parseMetricReply(raw: string, scale: number): Parsed<{ reasoning: string; score: number }> {
+  const parsed = parseJsonObject(raw);
+  if (!parsed.ok) return parsed;
+  const v = parsed.value;
+  const extra = Object.keys(v).filter((k) => k !== "reasoning" && k !== "score");
+  if (extra.length > 0) return { ok: false, error: `Metric reply has unexpected key(s): ${extra.join(", ")}` };
+  if (typeof v.reasoning !== "string") return { ok: false, error: "Metric reply is missing reasoning" };
+  if (typeof v.score !== "number" || !Number.isInteger(v.score) || v.score < 1 || v.score > scale) {
+    return { ok: false, error: `Metric score must be an integer from 1 to ${scale}, got ${JSON.stringify(v.score ?? null)}` };
+  }
+  return { ok: true, value: { reasoning: v.reasoning, score: v.score } };
+}
+
+export type MetricRunOptions = {
+  cache?: EvalCache | null;
+  /** Clock for evaluation_time_ms (tests). */
+  now?: () => number;
+};
+
+export async function evaluateMetric(
+  config: MetricConfig,
+  inputs: MetricInputs,
+  llm: EvalLlm,
+  options: MetricRunOptions = {},
+): Promise<MetricResult> {
+  const now = options.now ?? Date.now;
+  const started = now();
+  const base = {
+    metric_name: config.metric,
+    threshold: config.threshold,
+    scale: config.scale,
+    model_used: llm.model,
+  };
+  const failed = (error: string, retryCount: number): MetricResult => ({
+    ...base,
+    score: null,
+    raw_score: null,
+    reasoning: null,
+    passed: false,
+    error,
+    retry_count: retryCount,
+    evaluation_time_ms: Math.max(0, Math.round(now() - started)),
+  });
+
+  const missing = missingMetricInput(config, inputs);
+  if (missing) return failed(missing, 0);
+  let req;
+  try {
+    req = buildMetricRequest(config, inputs);
+  } catch (err) {
+    return failed(errorMessage(err), 0);
+  }
+  const timeoutMs = config.timeout_ms ?? DEFAULT_METRIC_TIMEOUT_MS;
+  req.timeoutMs = timeoutMs;
+  const attempts = 1 + (config.retry_on_failure ?? 0);
+  let lastError = "Not evaluated";
+  for (let attempt = 0; attempt < attempts; attempt++) {
+    try {
+      const { raw } = await withTimeout(callJson(llm, req, options.cache), timeoutMs);
+      const reply = parseMetricReply(raw, config.scale);
+      if (reply.ok) {
+        const normalised = normaliseScore(reply.value.score, 1, config.scale);
+        return {
+          ...base,
+          score: Math.round(normalised * 1e4) / 1e4,
+          raw_score: reply.value.score,
+          reasoning: reply.value.reasoning,
+          passed: meetsThreshold(normalised, config.threshold),
+          error: null,
+          retry_count: attempt,
+          evaluation_time_ms: Math.max(0, Math.round(now() - started)),
+        };
+      }
+      lastError = reply.error;
+      options.cache?.forget(llm, req);
+    } catch (err) {
+      lastError = err instanceof EvalTimeoutError ? `Metric timed out after ${timeoutMs} ms` : `Metric call failed: ${errorMessage(err)}`;
+      options.cache?.forget(llm, req);
+    }
+  }
+  return failed(lastError, attempts - 1);
+}
+
+export type MetricsContext = {
+  llm: EvalLlm;
+  /** Resolves a metric's `model` override (a model configuration id) to a client. */
+  metricLlm?: (modelConfigId: string) => EvalLlm | Promise<EvalLlm>;
+  cache?: EvalCache | null;
+  now?: () => number;
+};
+
+/** Evaluates the enabled metrics concurrently; disabled ones produce no result. */
+export function evaluateMetrics(configs: readonly MetricConfig[], inputs: MetricInputs, ctx: MetricsContext): Promise<MetricResult[]> {
+  return Promise.all(
+    configs
+      .filter((c) => c.enabled)
+      .map(async (config) => {
+        let llm = ctx.llm;
+        if (config.model && ctx.metricLlm) {
+          try {
+            llm = await ctx.metricLlm(config.model);
+          } catch (err) {
+            return {
+              metric_name: config.metric,
+              score: null,
+              raw_score: null,
+              reasoning: null,
+              threshold: config.threshold,
+              passed: false,
+              scale: config.scale,
+              error: `Model for this metric is unavailable: ${errorMessage(err)}`,
+              retry_count: 0,
+              evaluation_time_ms: 0,
+              model_used: null,
+            } satisfies MetricResult;
+          }
+        }
+        return evaluateMetric(config, inputs, llm, { cache: ctx.cache, now: ctx.now });
+      }),
+  );
+}

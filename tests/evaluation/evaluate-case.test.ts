@@ -1,0 +1,200 @@
+import { describe, expect, it } from "vitest";
+import { NOT_EVALUATED, evaluateCase, toolCallsFromTranscript } from "@/lib/evaluation/evaluate-case";
+import { createEvalCache } from "@/lib/evaluation/llm-json";
+import { metricConfigSchema } from "@/lib/evaluation/schemas";
+import type { EvalJsonRequest, TranscriptMessage } from "@/lib/evaluation/types";
+import { testCaseInput } from "@/lib/test-cases/schemas";
+import { caseData, fakeLlm, outcomeReply } from "./helpers";
+
+const transcript: TranscriptMessage[] = [
+  { role: "system", content: "You are a support agent." },
+  { role: "user", content: "Where is my order 42?" },
+  { role: "assistant", content: null, tool_calls: [{ id: "c1", name: "search_orders", arguments: '{"order_id":42}' }] },
+  { role: "tool", tool_call_id: "c1", content: '{"status":"shipped"}' },
+  { role: "assistant", content: "Your order 42 has shipped." },
+];
+const finalResponse = "Your order 42 has shipped.";
+
+const fullCase = caseData({
+  checks: [
+    { type: "contains_phrases", phrases: ["shipped"], case_sensitive: false },
+    { type: "llm_judge", expected_answer: "The order has shipped", criteria: null },
+    { type: "semantic_similarity", expected_answer: "Order 42 shipped", threshold: 0.5 },
+  ],
+  expected_tool_calls: [{ tool: "search_orders", expected_params: { order_id: 42 }, forbidden: undefined }],
+  expected_outcomes: { "agent looks up the order": true, "tells the status": "shipped" },
+  ground_truth: "Order 42 shipped yesterday.",
+});
+const metrics = [metricConfigSchema.parse({ metric: "relevance", threshold: 0.5 }), metricConfigSchema.parse({ metric: "correctness", threshold: 0.5 })];
+
+/** Answers by schema name, like the fake server's `match: {schemaName}` rules. */
+function byschema(replies: Record<string, string>) {
+  return (req: EvalJsonRequest) => {
+    const reply = replies[req.schemaName];
+    if (reply === undefined) throw new Error(`no reply scripted for ${req.schemaName}`);
+    return reply;
+  };
+}
+const goodReplies = {
+  check_verdict: JSON.stringify({ reasoning: "same meaning", verdict: "pass" }),
+  outcome_verdicts: outcomeReply(["pass", "pass"], [3, 5]),
+  metric_relevance: JSON.stringify({ reasoning: "on topic", score: 5 }),
+  metric_correctness: JSON.stringify({ reasoning: "matches", score: 4 }),
+};
+
+describe("evaluateCase", () => {
+  it("passes a case that meets everything", async () => {
+    const llm = fakeLlm(byschema(goodReplies));
+    const r = await evaluateCase({ testCase: fullCase, transcript, finalResponse, metrics, llm });
+    expect(r.status).toBe("passed");
+    expect(r.reason).toBeNull();
+    expect(r.judge_error).toBeNull();
+    expect(r.check_results.map((c) => c.passed)).toEqual([true, true, true]);
+    expect(r.tool_call_results?.matched).toHaveLength(1);
+    expect(r.outcome_results.map((o) => [o.key, o.passed, o.evidence_turns])).toEqual([
+      ["o1", true, [3, 5]],
+      ["o2", true, [3, 5]],
+    ]);
+    expect(r.metric_results.map((m) => [m.metric_name, m.score, m.passed])).toEqual([
+      ["relevance", 1, true],
+      ["correctness", 0.75, true],
+    ]);
+    // Tool calls were read from the transcript.
+    expect(toolCallsFromTranscript(transcript)).toEqual([{ name: "search_orders", arguments: '{"order_id":42}' }]);
+  });
+
+  it("fails with reasons when the agent misses outcomes and tool calls", async () => {
+    const llm = fakeLlm(byschema({ ...goodReplies, outcome_verdicts: outcomeReply(["pass", "fail"]) }));
+    const r = await evaluateCase({ testCase: fullCase, transcript, finalResponse, actualToolCalls: [], metrics: [], llm });
+    expect(r.status).toBe("failed");
+    expect(r.reason).toBe("Missing tool call search_orders; 1 of 2 outcomes not met");
+    expect(r.judge_error).toBeNull();
+  });
+
+  it("is an error (not a failure) when the judge answers garbage", async () => {
+    const llm = fakeLlm(byschema({ ...goodReplies, outcome_verdicts: "I think it passed" }));
+    const r = await evaluateCase({ testCase: fullCase, transcript, finalResponse, metrics, llm });
+    expect(r.status).toBe("error");
+    expect(r.judge_error).toMatch(/^Outcome judge: The judge reply is not valid JSON/);
+    expect(r.outcome_results.every((o) => !o.passed)).toBe(true);
+  });
+
+  it("ignores a metric error unless fail_on_error", async () => {
+    const broken = { ...goodReplies, metric_relevance: "??" };
+    const soft = await evaluateCase({ testCase: fullCase, transcript, finalResponse, metrics, llm: fakeLlm(byschema(broken)) });
+    expect(soft.status).toBe("passed");
+    expect(soft.metric_results[0]?.error).toBeTruthy();
+    const strict = [metricConfigSchema.parse({ metric: "relevance", threshold: 0.5, fail_on_error: true })];
+    const hard = await evaluateCase({ testCase: fullCase, transcript, finalResponse, metrics: strict, llm: fakeLlm(byschema(broken)) });
+    expect(hard.status).toBe("error");
+    expect(hard.judge_error).toMatch(/Metric relevance/);
+  });
+
+  it("on a conversation error runs only the deterministic evaluations", async () => {
+    const llm = fakeLlm(byschema(goodReplies));
+    const r = await evaluateCase({
+      testCase: fullCase,
+      transcript: transcript.slice(0, 2),
+      finalResponse: null,
+      actualToolCalls: [],
+      conversationError: { type: "agent", message: "HTTP 500 from agent" },
+      metrics,
+      llm,
+    });
+    expect(r.status).toBe("error");
+    expect(r.reason).toBe("agent error: HTTP 500 from agent");
+    expect(r.judge_error).toBeNull();
+    expect(llm.calls).toHaveLength(0);
+    expect(llm.embedCalls).toHaveLength(0);
+    expect(r.check_results[0]?.details.missing_phrases).toEqual(["shipped"]);
+    expect(r.check_results[1]?.details.reasoning).toBe(NOT_EVALUATED);
+    expect(r.outcome_results).toHaveLength(2);
+    expect(r.tool_call_results?.passed).toBe(false);
+    expect(r.metric_results).toEqual([]);
+  });
+
+  it("runs the judge calls concurrently", async () => {
+    let inFlight = 0;
+    let peak = 0;
+    const release: (() => void)[] = [];
+    const llm = fakeLlm(async (req) => {
+      inFlight++;
+      peak = Math.max(peak, inFlight);
+      // Hold every call until four are in flight (or give up after 2 s, which fails the test).
+      await new Promise<void>((resolve) => {
+        release.push(resolve);
+        if (release.length === 4) release.forEach((r) => r());
+        setTimeout(resolve, 2000);
+      });
+      inFlight--;
+      return byschema(goodReplies)(req);
+    });
+    const started = Date.now();
+    const r = await evaluateCase({ testCase: fullCase, transcript, finalResponse, metrics, llm });
+    expect(peak).toBe(4);
+    expect(Date.now() - started).toBeLessThan(1500);
+    expect(r.status).toBe("passed");
+  });
+
+  it("caches identical judge calls across cases within one run cache", async () => {
+    const cache = createEvalCache();
+    const llm = fakeLlm(byschema(goodReplies));
+    await evaluateCase({ testCase: fullCase, transcript, finalResponse, metrics, llm, cache });
+    const first = llm.calls.length;
+    await evaluateCase({ testCase: fullCase, transcript, finalResponse, metrics, llm, cache });
+    expect(first).toBe(4);
+    expect(llm.calls).toHaveLength(first);
+    expect(llm.embedCalls).toHaveLength(1);
+    // A different transcript is a different call.
+    await evaluateCase({ testCase: fullCase, transcript: [...transcript, { role: "user", content: "thanks" }], finalResponse, metrics, llm, cache });
+    expect(llm.calls.length).toBeGreaterThan(first);
+  });
+
+  it("passes a case with nothing to evaluate without any call", async () => {
+    const llm = fakeLlm(() => "{}");
+    const r = await evaluateCase({ testCase: caseData(), transcript, finalResponse, metrics: [], llm });
+    expect(r).toEqual({
+      status: "passed",
+      reason: null,
+      check_results: [],
+      tool_call_results: null,
+      outcome_results: [],
+      metric_results: [],
+      judge_error: null,
+    });
+    expect(llm.calls).toHaveLength(0);
+  });
+
+  it("can require tool calls in order", async () => {
+    const testCase = caseData({
+      expected_tool_calls: [
+        { tool: "a", expected_params: null },
+        { tool: "b", expected_params: null },
+      ],
+    });
+    const actualToolCalls = [
+      { name: "b", arguments: "{}" },
+      { name: "a", arguments: "{}" },
+    ];
+    const llm = fakeLlm(() => "{}");
+    const loose = await evaluateCase({ testCase, transcript, finalResponse, actualToolCalls, metrics: [], llm });
+    const strict = await evaluateCase({ testCase, transcript, finalResponse, actualToolCalls, metrics: [], llm, toolCallsOrdered: true });
+    expect(loose.status).toBe("passed");
+    expect(strict.status).toBe("failed");
+    expect(strict.tool_call_results?.ordered).toBe(true);
+  });
+
+  it("accepts a test case parsed by the shared schema (TestCaseData)", async () => {
+    const testCase = testCaseInput.parse({
+      name: "parsed",
+      initial_message: "Where is my order 42?",
+      checks: [{ type: "contains_phrases", phrases: ["SHIPPED"] }],
+      expected_tool_calls: [{ tool: "search_orders", expected_params: { order_id: 42 } }, { tool: "refund", forbidden: true }],
+      expected_outcomes: { "tells the status": true },
+    });
+    const llm = fakeLlm(byschema({ outcome_verdicts: outcomeReply(["pass"]) }));
+    const r = await evaluateCase({ testCase, transcript, finalResponse, metrics: [], llm });
+    expect(r.status).toBe("passed");
+    expect(r.check_results[0]?.details.case_sensitive).toBe(false);
+  });
+});

@@ -1,0 +1,50 @@
+// In-test EvalLlm and case builders for the evaluation tests.
+import type { EvalJsonRequest, EvalLlm, EvaluatedCase } from "@/lib/evaluation/types";
+
+export type JsonHandler = (req: EvalJsonRequest, callNo: number) => string | Promise<string>;
+
+export type FakeLlm = EvalLlm & { calls: EvalJsonRequest[]; embedCalls: string[][] };
+
+/** An EvalLlm whose replies come from `handler` (throw in it to simulate transport errors). */
+export function fakeLlm(
+  handler: JsonHandler,
+  embed: (texts: string[]) => number[][] | Promise<number[][]> = (texts) => texts.map(() => [1, 0]),
+  model = "judge-model",
+): FakeLlm {
+  const calls: EvalJsonRequest[] = [];
+  const embedCalls: string[][] = [];
+  return {
+    model,
+    calls,
+    embedCalls,
+    async json(req) {
+      calls.push(req);
+      return { raw: await handler(req, calls.length) };
+    },
+    async embed(texts) {
+      embedCalls.push(texts);
+      return embed(texts);
+    },
+  };
+}
+
+export function caseData(overrides: Partial<EvaluatedCase> = {}): EvaluatedCase {
+  return {
+    name: "case",
+    initial_message: "Where is my order 42?",
+    checks: [],
+    mode: "all",
+    expected_tool_calls: null,
+    expected_outcomes: null,
+    evaluation_criteria_override: null,
+    ground_truth: null,
+    ...overrides,
+  };
+}
+
+/** Verdicts for o1..oN as the outcome judge would answer. */
+export function outcomeReply(verdicts: ("pass" | "fail")[], evidence: number[] = [2]): string {
+  return JSON.stringify(
+    Object.fromEntries(verdicts.map((v, i) => [`o${i + 1}`, { reasoning: `reason ${i + 1}`, evidence_turns: evidence, verdict: v }])),
+  );
+}
