@@ -1,0 +1,165 @@
+import "server-only";
+import { z } from "zod";
+import { logger } from "@/lib/logger";
+import { endpointLimiter } from "@/lib/llm/concurrency";
+import { AttemptError, LlmError } from "@/lib/llm/errors";
+import { classifySdkError, preview, statusFailure } from "@/lib/llm/responses";
+import { runWithRetry, type RetryPolicy } from "@/lib/llm/retry";
+import type { CallRecord, OnRecord } from "@/lib/llm/types";
+import { createGuardedFetch, type FetchLike } from "@/lib/net/safe-fetch";
+import type { TranscriptMessage } from "./types";
+
+/** What an HTTP agent must answer (README: "HTTP agents"). */
+export const httpAgentResponseSchema = z.object({
+  reply: z.string({ error: "reply must be a string" }),
+  tool_calls: z
+    .array(
+      z.object({
+        name: z.string().min(1),
+        arguments: z.union([z.record(z.string(), z.unknown()), z.string()]).nullish(),
+        /** What the tool returned, shown in the transcript when given. */
+        result: z.unknown().optional(),
+      }),
+    )
+    .nullish(),
+  usage: z
+    .object({ prompt_tokens: z.number().int().min(0).nullish(), completion_tokens: z.number().int().min(0).nullish() })
+    .nullish(),
+  end: z.boolean().nullish(),
+});
+export type HttpAgentResponse = z.output<typeof httpAgentResponseSchema>;
+
+export type HttpAgentRequest = {
+  messages: TranscriptMessage[];
+  variables: Record<string, unknown>;
+  test_case: { id: string; name: string };
+  run_id: string;
+};
+
+export type HttpAgentCall = {
+  url: string;
+  headers: Record<string, string>;
+  timeoutMs: number;
+  allowPrivateNetworks: boolean;
+  body: HttpAgentRequest;
+  signal?: AbortSignal;
+  onRecord?: OnRecord;
+  fetch?: FetchLike;
+  retryPolicy?: Partial<RetryPolicy>;
+};
+
+export type HttpAgentResult = { response: HttpAgentResponse; latencyMs: number; attempts: number };
+
+const fetches = new Map<boolean, FetchLike>();
+function guardedFetch(allowPrivateNetworks: boolean): FetchLike {
+  let f = fetches.get(allowPrivateNetworks);
+  if (!f) fetches.set(allowPrivateNetworks, (f = createGuardedFetch({ allowPrivateNetworks })));
+  return f;
+}
+
+/** The URL without query string and credentials (for records: it may carry secrets). */
+function displayUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    return `${u.origin}${u.pathname}`;
+  } catch {
+    return url;
+  }
+}
+
+/**
+ * POSTs the conversation to an HTTP agent with the retry policy (timeouts, connection errors,
+ * 429 and 5xx retried; other 4xx and a bad response shape are not) and validates the answer.
+ */
+export async function callHttpAgent(call: HttpAgentCall): Promise<HttpAgentResult> {
+  const doFetch = call.fetch ?? guardedFetch(call.allowPrivateNetworks);
+  const requestText = JSON.stringify(call.body);
+  const capture: { status: number | null; text: string | null } = { status: null, text: null };
+  // Records and the concurrency key use the URL without its query (it may carry a token).
+  const shownUrl = displayUrl(call.url);
+  const base = {
+    purpose: "agent" as const,
+    model: shownUrl,
+    endpointId: `http:${shownUrl}`,
+    request: call.body,
+    cached: false,
+    startedAt: new Date().toISOString(),
+  };
+  try {
+    const out = await runWithRetry(
+      async ({ signal }) => {
+        capture.status = null;
+        capture.text = null;
+        const res = await doFetch(call.url, {
+          method: "POST",
+          headers: { "content-type": "application/json", accept: "application/json", ...call.headers },
+          body: requestText,
+          signal,
+        });
+        capture.status = res.status;
+        const text = await res.text();
+        capture.text = text;
+        if (!res.ok) throw statusFailure(res.status, res.headers, `The agent answered HTTP ${res.status}: ${preview(text, 200)}`);
+        let json: unknown;
+        try {
+          json = JSON.parse(text);
+        } catch {
+          throw new AttemptError("invalid_response", `The agent's response is not JSON: ${preview(text, 200)}`);
+        }
+        const parsed = httpAgentResponseSchema.safeParse(json);
+        if (!parsed.success) {
+          const issues = parsed.error.issues.map((i) => `${i.path.join(".") || "(body)"}: ${i.message}`).join("; ");
+          throw new AttemptError("invalid_response", `The agent's response does not match the HTTP agent contract (${issues})`, {
+            retryable: false,
+          });
+        }
+        return parsed.data;
+      },
+      {
+        policy: call.retryPolicy,
+        timeoutMs: call.timeoutMs,
+        signal: call.signal,
+        limiter: endpointLimiter(`http:${shownUrl}`),
+        classify: classifySdkError,
+      },
+    );
+    emit(call.onRecord, {
+      ...base,
+      response: capture.text,
+      error: null,
+      errorType: null,
+      status: capture.status,
+      attempts: out.attempts,
+      retries: out.attempts - 1,
+      attemptErrors: out.attemptErrors,
+      latencyMs: Math.round(out.latencyMs),
+      totalMs: Math.round(out.totalMs),
+    });
+    return { response: out.value, latencyMs: Math.round(out.latencyMs), attempts: out.attempts };
+  } catch (err) {
+    if (!(err instanceof LlmError)) throw err;
+    err.responseText = capture.text;
+    emit(call.onRecord, {
+      ...base,
+      response: capture.text,
+      error: err.message,
+      errorType: err.type,
+      status: capture.status,
+      attempts: err.attempts,
+      retries: err.retries,
+      attemptErrors: err.attemptErrors,
+      latencyMs: Math.round(err.latencyMs),
+      totalMs: Math.round(err.totalMs),
+    });
+    throw err;
+  }
+}
+
+function emit(sink: OnRecord | undefined, record: CallRecord) {
+  if (!sink) return;
+  try {
+    sink(record);
+  } catch (err) {
+    logger.warn({ err }, "onRecord failed");
+  }
+}

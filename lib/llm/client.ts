@@ -1,0 +1,379 @@
+import "server-only";
+import { createHash } from "node:crypto";
+import OpenAI from "openai";
+import type {
+  ChatCompletionCreateParamsNonStreaming,
+  ChatCompletionFunctionTool,
+  ChatCompletionMessageParam,
+  ChatCompletionToolChoiceOption,
+} from "openai/resources/chat/completions";
+import type { EmbeddingCreateParams } from "openai/resources/embeddings";
+import { logger } from "@/lib/logger";
+import { createGuardedFetch, type FetchLike } from "@/lib/net/safe-fetch";
+import { endpointLimiter } from "./concurrency";
+import { LlmError } from "./errors";
+import { classifySdkError, parseCompletion, parseEmbeddings, preview, type ChatReply } from "./responses";
+import { DEFAULT_RETRY_POLICY, runWithRetry, type RetryPolicy } from "./retry";
+import type { CallPurpose, CallRecord, Endpoint, OnRecord, TokenUsage } from "./types";
+
+export type ChatParams = {
+  messages: ChatCompletionMessageParam[];
+  tools?: ChatCompletionFunctionTool[];
+  tool_choice?: ChatCompletionToolChoiceOption;
+  /** undefined: the endpoint's default; null: not sent. */
+  temperature?: number | null;
+  /** undefined: the endpoint's default; null: not sent. */
+  max_tokens?: number | null;
+  response_format?: ChatCompletionCreateParamsNonStreaming["response_format"];
+};
+
+export type CallOptions = {
+  purpose: CallPurpose;
+  /** Per-attempt timeout (default 30 s). */
+  timeoutMs?: number;
+  /** Run cancelled: aborts at once, no retry. */
+  signal?: AbortSignal;
+  onRecord?: OnRecord;
+};
+
+export type ChatResult = {
+  message: ChatReply;
+  usage: TokenUsage;
+  finishReason: string | null;
+  /** Duration of the attempt that answered. */
+  latencyMs: number;
+  attempts: number;
+  retries: number;
+};
+
+export type JsonRequest = {
+  purpose: CallPurpose;
+  messages: { role: "system" | "user" | "assistant"; content: string }[];
+  schemaName: string;
+  schema: Record<string, unknown>;
+  timeoutMs?: number;
+  signal?: AbortSignal;
+  onRecord?: OnRecord;
+};
+
+export type JsonResult = { raw: string; usage: TokenUsage; attempts: number; retries: number; cached: boolean };
+
+type JsonAnswer = JsonResult & { response: string | null };
+
+export type EmbedOptions = { purpose?: CallPurpose; timeoutMs?: number; signal?: AbortSignal; onRecord?: OnRecord };
+
+export type LlmClientOptions = {
+  /** Defaults to the guarded fetch for the endpoint's network policy. */
+  fetch?: FetchLike;
+  retryPolicy?: Partial<RetryPolicy>;
+  /** Caches structured-output (judge/simulator/metric) calls, e.g. per run. */
+  cache?: LlmCallCache | null;
+  /** Receives every call's record, in addition to the per-call `onRecord`. */
+  onRecord?: OnRecord;
+};
+
+/** Caches `json` answers by (endpoint, model, request) — DESIGN.md: consistency and cost within a run. */
+export class LlmCallCache {
+  readonly #entries = new Map<string, { raw: string; response: string | null; usage: TokenUsage }>();
+  get size(): number {
+    return this.#entries.size;
+  }
+  get(key: string) {
+    return this.#entries.get(key);
+  }
+  set(key: string, value: { raw: string; response: string | null; usage: TokenUsage }) {
+    this.#entries.set(key, value);
+  }
+}
+
+const guardedFetches = new Map<boolean, FetchLike>();
+function guardedFetch(allowPrivateNetworks: boolean): FetchLike {
+  let f = guardedFetches.get(allowPrivateNetworks);
+  if (!f) {
+    f = createGuardedFetch({ allowPrivateNetworks });
+    guardedFetches.set(allowPrivateNetworks, f);
+  }
+  return f;
+}
+
+/** Endpoints that rejected `response_format: json_schema`: their json calls use a forced tool call. */
+const noJsonSchema = new Set<string>();
+
+type Capture = { body: string | null; status: number | null; text: string | null };
+
+/**
+ * Calls one OpenAI-compatible endpoint with Assay's retry policy (spec 003 §5), the
+ * per-endpoint concurrency cap, per-call timeouts and a CallRecord for every call.
+ */
+export class LlmClient {
+  readonly endpoint: Endpoint;
+  readonly #fetch: FetchLike;
+  readonly #policy: RetryPolicy;
+  readonly #cache: LlmCallCache | null;
+  readonly #onRecord: OnRecord | undefined;
+
+  constructor(endpoint: Endpoint, options: LlmClientOptions = {}) {
+    this.endpoint = endpoint;
+    this.#fetch = options.fetch ?? guardedFetch(endpoint.allowPrivateNetworks);
+    this.#policy = { ...DEFAULT_RETRY_POLICY, ...options.retryPolicy };
+    this.#cache = options.cache ?? null;
+    this.#onRecord = options.onRecord;
+  }
+
+  get model(): string {
+    return this.endpoint.model;
+  }
+
+  async chat(params: ChatParams, opts: CallOptions): Promise<ChatResult> {
+    const { endpoint } = this;
+    const temperature = params.temperature === undefined ? endpoint.temperature : params.temperature;
+    const maxTokens = params.max_tokens === undefined ? endpoint.maxTokens : params.max_tokens;
+    const body: ChatCompletionCreateParamsNonStreaming = {
+      model: endpoint.model,
+      messages: params.messages,
+      ...(temperature != null ? { temperature } : {}),
+      ...(maxTokens != null ? { max_tokens: maxTokens } : {}),
+      ...(params.tools && params.tools.length > 0 ? { tools: params.tools } : {}),
+      ...(params.tool_choice ? { tool_choice: params.tool_choice } : {}),
+      ...(params.response_format ? { response_format: params.response_format } : {}),
+    };
+    const out = await this.#call("chat", body, opts, endpoint.model, parseCompletion);
+    return {
+      message: out.value.message,
+      usage: out.value.usage,
+      finishReason: out.value.finishReason,
+      latencyMs: out.latencyMs,
+      attempts: out.attempts,
+      retries: out.attempts - 1,
+    };
+  }
+
+  /**
+   * Structured output at temperature 0: `response_format: json_schema` (strict). When the
+   * endpoint rejects that with a 400 about response_format, falls back once to one forced
+   * function call whose parameters are the schema (and remembers it for this endpoint).
+   * Returns the raw JSON text; the caller parses and validates it (fail closed).
+   */
+  async json(req: JsonRequest): Promise<JsonResult> {
+    const key = this.#cache ? cacheKey(this.endpoint, req) : null;
+    const hit = key ? this.#cache!.get(key) : undefined;
+    if (hit) {
+      this.#emit(req.onRecord, {
+        purpose: req.purpose,
+        model: this.endpoint.model,
+        endpointId: this.endpoint.id,
+        request: { model: this.endpoint.model, messages: req.messages, schema_name: req.schemaName },
+        response: hit.response,
+        error: null,
+        errorType: null,
+        status: null,
+        attempts: 0,
+        retries: 0,
+        attemptErrors: [],
+        latencyMs: 0,
+        totalMs: 0,
+        cached: true,
+        startedAt: new Date().toISOString(),
+      });
+      return { raw: hit.raw, usage: hit.usage, attempts: 0, retries: 0, cached: true };
+    }
+    const modeKey = `${this.endpoint.id}|${this.endpoint.baseUrl}|${this.endpoint.model}`;
+    let result: JsonAnswer;
+    if (noJsonSchema.has(modeKey)) {
+      result = await this.#jsonViaTool(req);
+    } else {
+      try {
+        result = await this.#jsonViaSchema(req);
+      } catch (err) {
+        if (!(err instanceof LlmError) || !rejectsJsonSchema(err)) throw err;
+        noJsonSchema.add(modeKey);
+        result = await this.#jsonViaTool(req);
+      }
+    }
+    if (key && this.#cache) this.#cache.set(key, { raw: result.raw, response: result.response, usage: result.usage });
+    const { response: _response, ...publicResult } = result;
+    return publicResult;
+  }
+
+  /** Embeddings from the endpoint's embedding model, in input order. */
+  async embed(texts: string[], opts: EmbedOptions = {}): Promise<number[][]> {
+    const model = this.endpoint.embeddingModel;
+    if (!model) {
+      throw new LlmError(
+        "client_error",
+        `The model configuration for ${this.endpoint.model} has no embedding model; set one to use semantic similarity`,
+        { attempts: 0, attemptErrors: [] },
+      );
+    }
+    if (texts.length === 0) return [];
+    const body: EmbeddingCreateParams = { model, input: texts, encoding_format: "float" };
+    const out = await this.#call(
+      "embeddings",
+      body,
+      { purpose: opts.purpose ?? "check", timeoutMs: opts.timeoutMs, signal: opts.signal, onRecord: opts.onRecord },
+      model,
+      (text) => parseEmbeddings(text, texts.length),
+      (text) => preview(text, 2000),
+    );
+    return out.value;
+  }
+
+  async #jsonViaSchema(req: JsonRequest): Promise<JsonAnswer> {
+    const body: ChatCompletionCreateParamsNonStreaming = {
+      model: this.endpoint.model,
+      messages: req.messages,
+      temperature: 0,
+      ...(this.endpoint.maxTokens != null ? { max_tokens: this.endpoint.maxTokens } : {}),
+      response_format: { type: "json_schema", json_schema: { name: req.schemaName, schema: req.schema, strict: true } },
+    };
+    const out = await this.#call("chat", body, req, this.endpoint.model, parseCompletion);
+    const { message } = out.value;
+    const raw = message.content ?? message.tool_calls[0]?.arguments ?? "";
+    return { raw, usage: out.value.usage, attempts: out.attempts, retries: out.attempts - 1, cached: false, response: out.responseText };
+  }
+
+  async #jsonViaTool(req: JsonRequest): Promise<JsonAnswer> {
+    const body: ChatCompletionCreateParamsNonStreaming = {
+      model: this.endpoint.model,
+      messages: req.messages,
+      temperature: 0,
+      ...(this.endpoint.maxTokens != null ? { max_tokens: this.endpoint.maxTokens } : {}),
+      tools: [{ type: "function", function: { name: req.schemaName, description: "Answer by calling this function.", parameters: req.schema } }],
+      tool_choice: { type: "function", function: { name: req.schemaName } },
+    };
+    const out = await this.#call("chat", body, req, this.endpoint.model, parseCompletion);
+    const { message } = out.value;
+    const call = message.tool_calls.find((c) => c.name === req.schemaName) ?? message.tool_calls[0];
+    const raw = call?.arguments ?? message.content ?? "";
+    return { raw, usage: out.value.usage, attempts: out.attempts, retries: out.attempts - 1, cached: false, response: out.responseText };
+  }
+
+  async #call<T>(
+    kind: "chat" | "embeddings",
+    body: ChatCompletionCreateParamsNonStreaming | EmbeddingCreateParams,
+    opts: CallOptions,
+    model: string,
+    parse: (text: string) => T,
+    recordText: (text: string) => string = (t) => t,
+  ): Promise<{ value: T; attempts: number; latencyMs: number; responseText: string | null }> {
+    const capture: Capture = { body: null, status: null, text: null };
+    const startedAt = new Date().toISOString();
+    const timeoutMs = opts.timeoutMs ?? this.#policy.timeoutMs;
+    const base: Omit<CallRecord, "response" | "error" | "errorType" | "status" | "attempts" | "retries" | "attemptErrors" | "latencyMs" | "totalMs"> = {
+      purpose: opts.purpose,
+      model,
+      endpointId: this.endpoint.id,
+      request: body,
+      cached: false,
+      startedAt,
+    };
+    try {
+      const out = await runWithRetry(
+        async ({ signal }) => {
+          capture.status = null;
+          capture.text = null;
+          const sdk = this.#sdk(capture, timeoutMs);
+          const promise =
+            kind === "chat"
+              ? sdk.chat.completions.create(body as ChatCompletionCreateParamsNonStreaming, { signal })
+              : sdk.embeddings.create(body as EmbeddingCreateParams, { signal });
+          const res = await promise.asResponse();
+          capture.status = res.status;
+          const text = await res.text();
+          capture.text = text;
+          return parse(text);
+        },
+        { policy: this.#policy, timeoutMs, signal: opts.signal, limiter: endpointLimiter(this.endpoint.id), classify: classifySdkError },
+      );
+      this.#emit(opts.onRecord, {
+        ...base,
+        request: sentBody(capture, body),
+        response: capture.text === null ? null : recordText(capture.text),
+        error: null,
+        errorType: null,
+        status: capture.status,
+        attempts: out.attempts,
+        retries: out.attempts - 1,
+        attemptErrors: out.attemptErrors,
+        latencyMs: Math.round(out.latencyMs),
+        totalMs: Math.round(out.totalMs),
+      });
+      return { value: out.value, attempts: out.attempts, latencyMs: Math.round(out.latencyMs), responseText: capture.text };
+    } catch (err) {
+      const e =
+        err instanceof LlmError
+          ? err
+          : new LlmError("connection", err instanceof Error ? err.message : String(err), { attempts: 1, attemptErrors: ["connection"], cause: err });
+      e.responseText = capture.text;
+      this.#emit(opts.onRecord, {
+        ...base,
+        request: sentBody(capture, body),
+        response: capture.text === null ? null : recordText(capture.text),
+        error: e.message,
+        errorType: e.type,
+        status: capture.status,
+        attempts: e.attempts,
+        retries: e.retries,
+        attemptErrors: e.attemptErrors,
+        latencyMs: Math.round(e.latencyMs),
+        totalMs: Math.round(e.totalMs),
+      });
+      throw e;
+    }
+  }
+
+  /** A fresh SDK client per attempt (cheap), whose fetch captures the exact body sent and error bodies. */
+  #sdk(capture: Capture, timeoutMs: number): OpenAI {
+    const base = this.#fetch;
+    const apiKey = this.endpoint.apiKey;
+    return new OpenAI({
+      apiKey: apiKey ?? "unused",
+      adminAPIKey: null,
+      organization: null,
+      project: null,
+      baseURL: this.endpoint.baseUrl,
+      maxRetries: 0,
+      // Our own timer (which also covers reading the body) fires first.
+      timeout: timeoutMs + 5_000,
+      ...(apiKey ? {} : { defaultHeaders: { Authorization: null } }),
+      fetch: async (input: string | URL | Request, init?: RequestInit) => {
+        capture.body = typeof init?.body === "string" ? init.body : null;
+        const res = await base(input, init);
+        capture.status = res.status;
+        if (!res.ok) capture.text = await res.clone().text().catch(() => null);
+        return res;
+      },
+    });
+  }
+
+  #emit(perCall: OnRecord | undefined, record: CallRecord) {
+    for (const sink of [this.#onRecord, perCall]) {
+      if (!sink) continue;
+      try {
+        sink(record);
+      } catch (err) {
+        logger.warn({ err }, "onRecord failed");
+      }
+    }
+  }
+}
+
+function sentBody(capture: Capture, fallback: unknown): unknown {
+  if (capture.body === null) return fallback;
+  try {
+    return JSON.parse(capture.body) as unknown;
+  } catch {
+    return capture.body;
+  }
+}
+
+function rejectsJsonSchema(err: LlmError): boolean {
+  if (err.type !== "client_error" || (err.status !== 400 && err.status !== 422)) return false;
+  return /response_format|json_schema|structured output/i.test(`${err.message} ${err.responseText ?? ""}`);
+}
+
+function cacheKey(endpoint: Endpoint, req: JsonRequest): string {
+  const material = JSON.stringify([endpoint.baseUrl, endpoint.model, req.schemaName, req.schema, req.messages]);
+  return createHash("sha256").update(material).digest("hex");
+}
+

@@ -1,0 +1,64 @@
+/** Shared types of the LLM client: endpoints, call purposes, error types and call records. */
+
+/** A model configuration resolved for calling (the API key already decrypted). */
+export type Endpoint = {
+  /** The model configuration id: the key of the per-endpoint concurrency cap. */
+  id: string;
+  baseUrl: string;
+  apiKey: string | null;
+  model: string;
+  embeddingModel: string | null;
+  temperature: number | null;
+  maxTokens: number | null;
+  allowPrivateNetworks: boolean;
+};
+
+export type CallPurpose = "agent" | "simulator" | "judge" | "metric" | "check";
+
+/** Why one attempt (or the whole call) failed. */
+export const LLM_ERROR_TYPES = [
+  "timeout",
+  "connection",
+  "rate_limited",
+  "server_error",
+  "client_error",
+  "invalid_response",
+  "aborted",
+] as const;
+export type LlmErrorType = (typeof LLM_ERROR_TYPES)[number];
+
+/**
+ * One logical call (all its attempts), reported through `onRecord`. The run view shows these
+ * for "why did the judge say that?"; ExecutionStats can be built from them.
+ */
+export type CallRecord = {
+  purpose: CallPurpose;
+  /** The model name, or the URL for HTTP agents. */
+  model: string;
+  /** Concurrency key (model configuration id, or `http:<url>`). */
+  endpointId: string;
+  /** The exact JSON body sent (of the last attempt). */
+  request: unknown;
+  /** The raw response body text of the last attempt, or null when none arrived. */
+  response: string | null;
+  /** Message of the final error, null on success. */
+  error: string | null;
+  errorType: LlmErrorType | null;
+  /** HTTP status of the last attempt, when one arrived. */
+  status: number | null;
+  attempts: number;
+  retries: number;
+  /** The error type of every failed attempt, in order (a successful call can have some). */
+  attemptErrors: LlmErrorType[];
+  /** Duration of the last attempt (the request that produced the answer or the final error). */
+  latencyMs: number;
+  /** Wall time of the whole call, including queueing for the concurrency cap and backoff. */
+  totalMs: number;
+  /** Served from the run's call cache, no request made. */
+  cached: boolean;
+  startedAt: string;
+};
+
+export type OnRecord = (record: CallRecord) => void;
+
+export type TokenUsage = { prompt_tokens: number; completion_tokens: number };

@@ -1,0 +1,156 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { startFakeOpenAI, type FakeOpenAI } from "../fake-openai/server";
+import { LlmClient } from "@/lib/llm/client";
+import { LlmError } from "@/lib/llm/errors";
+import type { CallRecord } from "@/lib/llm/types";
+import { fakeEndpoint, gaps } from "./helpers";
+
+let fake: FakeOpenAI;
+beforeAll(async () => {
+  fake = await startFakeOpenAI();
+});
+afterAll(async () => {
+  await fake.close();
+});
+beforeEach(() => fake.reset());
+
+const ask = { messages: [{ role: "user" as const, content: "hello" }] };
+
+async function failure(p: Promise<unknown>): Promise<LlmError> {
+  const err = await p.then(
+    () => null,
+    (e: unknown) => e,
+  );
+  expect(err).toBeInstanceOf(LlmError);
+  return err as LlmError;
+}
+
+describe("LlmClient retry policy", () => {
+  it("backs off 100 ms then 200 ms between attempts on 5xx, and succeeds on the third", async () => {
+    const client = new LlmClient(fakeEndpoint(fake));
+    await client.chat(ask, { purpose: "agent" }); // warm up the connection and code paths
+    fake.reset();
+    fake.addRule({ reply: { status: 500 }, times: 2 });
+    const records: CallRecord[] = [];
+    const res = await client.chat(ask, { purpose: "agent", onRecord: (r) => records.push(r) });
+    expect(res.message.content).toBe("Fake reply: hello");
+    expect(res.attempts).toBe(3);
+    expect(fake.requests).toHaveLength(3);
+    const [first, second] = gaps(fake);
+    // 100 ms then 200 ms, plus a request round trip (generous for a loaded 2-core machine)
+    expect(first).toBeGreaterThanOrEqual(95);
+    expect(first).toBeLessThan(190);
+    expect(second).toBeGreaterThanOrEqual(195);
+    expect(second).toBeLessThan(380);
+    expect(records).toHaveLength(1);
+    expect(records[0]).toMatchObject({ attempts: 3, retries: 2, attemptErrors: ["server_error", "server_error"], error: null, errorType: null });
+  });
+
+  it("gives up after 3 attempts on persistent 5xx with error type server_error", async () => {
+    fake.addRule({ reply: { status: 503 } });
+    const records: CallRecord[] = [];
+    const err = await failure(new LlmClient(fakeEndpoint(fake)).chat(ask, { purpose: "judge", onRecord: (r) => records.push(r) }));
+    expect(err.type).toBe("server_error");
+    expect(err.attempts).toBe(3);
+    expect(err.status).toBe(503);
+    expect(fake.requests).toHaveLength(3);
+    expect(records[0]).toMatchObject({ errorType: "server_error", attempts: 3, status: 503 });
+    expect(records[0]!.response).toContain("server had an error");
+  });
+
+  it("honours Retry-After on 429", async () => {
+    fake.addRule({ reply: { status: 429, retryAfter: 1 }, times: 1 });
+    const res = await new LlmClient(fakeEndpoint(fake)).chat(ask, { purpose: "agent" });
+    expect(res.attempts).toBe(2);
+    const [gap] = gaps(fake);
+    expect(gap).toBeGreaterThanOrEqual(990);
+    expect(gap).toBeLessThan(1300);
+  });
+
+  it.each([400, 401, 404])("does not retry a %i", async (status) => {
+    fake.addRule({ reply: { status } });
+    const err = await failure(new LlmClient(fakeEndpoint(fake)).chat(ask, { purpose: "agent" }));
+    expect(err.type).toBe("client_error");
+    expect(err.attempts).toBe(1);
+    expect(fake.requests).toHaveLength(1);
+  });
+
+  it("treats a garbled 200 as invalid_response and retries it", async () => {
+    fake.addRule({ reply: { garbled: true }, times: 1 });
+    const records: CallRecord[] = [];
+    const res = await new LlmClient(fakeEndpoint(fake)).chat(ask, { purpose: "agent", onRecord: (r) => records.push(r) });
+    expect(res.message.content).toBe("Fake reply: hello");
+    expect(records[0]!.attemptErrors).toEqual(["invalid_response"]);
+
+    fake.reset();
+    fake.addRule({ reply: { garbled: true } });
+    const err = await failure(new LlmClient(fakeEndpoint(fake)).chat(ask, { purpose: "agent" }));
+    expect(err.type).toBe("invalid_response");
+    expect(err.attempts).toBe(3);
+  });
+
+  it("times out each attempt, retries, then fails with error type timeout", async () => {
+    fake.addRule({ reply: { hang: true } });
+    const records: CallRecord[] = [];
+    const started = performance.now();
+    const err = await failure(
+      new LlmClient(fakeEndpoint(fake)).chat(ask, { purpose: "agent", timeoutMs: 150, onRecord: (r) => records.push(r) }),
+    );
+    const elapsed = performance.now() - started;
+    expect(err.type).toBe("timeout");
+    expect(err.attempts).toBe(3);
+    expect(fake.requests).toHaveLength(3);
+    // 3 × 150 ms attempts + 100 + 200 ms backoff
+    expect(elapsed).toBeGreaterThanOrEqual(740);
+    expect(elapsed).toBeLessThan(1500);
+    expect(records[0]).toMatchObject({ errorType: "timeout", attemptErrors: ["timeout", "timeout", "timeout"], response: null });
+  });
+
+  it("recovers when a slow first attempt times out and the retry is fast", async () => {
+    fake.addRule({ reply: { delayMs: 1000 }, times: 1 });
+    const res = await new LlmClient(fakeEndpoint(fake)).chat(ask, { purpose: "agent", timeoutMs: 200 });
+    expect(res.attempts).toBe(2);
+    expect(res.message.content).toBe("Fake reply: hello");
+  });
+
+  it("stops at once without retry when the external signal aborts", async () => {
+    fake.addRule({ reply: { hang: true } });
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 100);
+    const started = performance.now();
+    const err = await failure(new LlmClient(fakeEndpoint(fake)).chat(ask, { purpose: "agent", signal: controller.signal }));
+    expect(err.type).toBe("aborted");
+    expect(performance.now() - started).toBeLessThan(400);
+    expect(err.attempts).toBe(1);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(fake.requests).toHaveLength(1);
+  });
+
+  it("aborts during backoff without another attempt", async () => {
+    fake.addRule({ reply: { status: 429, retryAfter: 5 } });
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 150);
+    const started = performance.now();
+    const err = await failure(new LlmClient(fakeEndpoint(fake)).chat(ask, { purpose: "agent", signal: controller.signal }));
+    expect(err.type).toBe("aborted");
+    expect(performance.now() - started).toBeLessThan(500);
+    expect(fake.requests).toHaveLength(1);
+  });
+
+  it("reports a connection error (retried) when nothing listens", async () => {
+    const closed = await startFakeOpenAI();
+    const endpoint = fakeEndpoint(closed);
+    await closed.close();
+    const err = await failure(new LlmClient(endpoint).chat(ask, { purpose: "agent" }));
+    expect(err.type).toBe("connection");
+    expect(err.attempts).toBe(3);
+  });
+
+  it("refuses a blocked address without retrying", async () => {
+    const endpoint = { ...fakeEndpoint(fake), baseUrl: "http://169.254.169.254/v1" };
+    const err = await failure(new LlmClient(endpoint).chat(ask, { purpose: "agent" }));
+    expect(err.type).toBe("client_error");
+    expect(err.attempts).toBe(1);
+    expect(err.message).toMatch(/blocked/i);
+  });
+});
