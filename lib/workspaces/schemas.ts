@@ -39,3 +39,13 @@ export const apiKeyInput = z.object({
   name: z.string().trim().min(1, "Name is required").max(100),
   role: z.enum(["admin", "editor", "viewer"]),
 });
+
+/** Settings actions: a member (by user id) and an id of a workspace-scoped row. */
+export const memberRef = z.object({ userId: z.uuid() });
+export const memberRoleInput = z.object({ userId: z.uuid(), role: memberRole });
+export const rowRef = z.object({ id: z.uuid() });
+export const joinInviteInput = z.object({ token: z.string().min(10) });
+export type WorkspaceSettingsInput = z.input<typeof workspaceSettingsInput>;
+export type AcceptInviteInput = z.input<typeof acceptInviteInput>;
+export type ApiKeyInput = z.input<typeof apiKeyInput>;
+export type WorkspaceInput = z.input<typeof workspaceInput>;

@@ -1,0 +1,82 @@
+import Link from "next/link";
+import { connection } from "next/server";
+import { currentUserId } from "@/lib/auth";
+import { roleLabels } from "@/lib/auth/roles";
+import { getUser, normaliseEmail } from "@/lib/users/service";
+import { lookupInvitation } from "@/lib/workspaces/invitations";
+import { signOutAction } from "@/lib/workspaces/actions";
+import { AuthCard } from "@/components/auth/auth-card";
+import { Button, buttonClass } from "@/components/ui/button";
+import { AcceptInviteForm } from "@/components/workspaces/accept-invite-form";
+import { JoinInviteButton } from "@/components/workspaces/join-invite-button";
+
+export const metadata = { title: "Invitation" };
+
+const problems = {
+  invalid: "This invite link is not valid. It may have been revoked, or mistyped. Ask an admin of the workspace for a new one.",
+  expired: "This invite link has expired (links work for 7 days). Ask an admin of the workspace for a new one.",
+  used: "This invite link was already used. If it was you, sign in to open the workspace.",
+} as const;
+
+export default async function InvitePage({ params }: { params: Promise<{ token: string }> }) {
+  await connection();
+  const { token } = await params;
+  const invitation = await lookupInvitation(token);
+  if (invitation.state !== "valid") {
+    return (
+      <AuthCard title="Invitation unavailable">
+        <p className="text-sm text-slate-700">{problems[invitation.state]}</p>
+        <p className="mt-4 text-sm">
+          <Link href="/sign-in" className="text-indigo-700 hover:underline">
+            Go to sign in
+          </Link>
+        </p>
+      </AuthCard>
+    );
+  }
+
+  const title = `Join ${invitation.workspace.name}`;
+  const subtitle = `You are invited as ${roleLabels[invitation.role].toLowerCase()} with ${invitation.email}.`;
+  const userId = await currentUserId();
+  const user = userId ? await getUser(userId) : null;
+
+  if (!user) {
+    if (invitation.accountExists) {
+      return (
+        <AuthCard title={title} subtitle={subtitle}>
+          <p className="text-sm text-slate-700">An account for {invitation.email} already exists. Sign in with it to accept the invitation.</p>
+          <Link href={`/sign-in?callbackUrl=${encodeURIComponent(`/invite/${token}`)}`} className={`${buttonClass()} mt-4 w-full`}>
+            Sign in to join
+          </Link>
+        </AuthCard>
+      );
+    }
+    return (
+      <AuthCard title={title} subtitle={`${subtitle} Create your account to join.`}>
+        <AcceptInviteForm token={token} email={invitation.email} />
+      </AuthCard>
+    );
+  }
+
+  if (normaliseEmail(user.email) !== invitation.email) {
+    return (
+      <AuthCard title={title} subtitle={subtitle}>
+        <p className="text-sm text-slate-700">
+          This invitation is for <strong>{invitation.email}</strong>, but you are signed in as <strong>{user.email}</strong>. Sign out, then
+          open this link again to join with the invited address.
+        </p>
+        <form action={signOutAction} className="mt-4">
+          <Button type="submit" variant="secondary" className="w-full">
+            Sign out
+          </Button>
+        </form>
+      </AuthCard>
+    );
+  }
+
+  return (
+    <AuthCard title={title} subtitle={subtitle}>
+      <JoinInviteButton token={token} workspaceName={invitation.workspace.name} />
+    </AuthCard>
+  );
+}

@@ -1,0 +1,41 @@
+import { hasRole } from "@/lib/auth/roles";
+import { listMembers } from "@/lib/workspaces/members";
+import { listInvitations } from "@/lib/workspaces/invitations";
+import { Card } from "@/components/ui/card";
+import { MembersTable } from "@/components/workspaces/members-table";
+import { InviteForm } from "@/components/workspaces/invite-form";
+import { InvitationsList } from "@/components/workspaces/invitations-list";
+import { settingsContext } from "../settings-context";
+
+export const metadata = { title: "Members" };
+
+export default async function MembersPage({ params }: { params: Promise<{ workspaceId: string }> }) {
+  const { workspaceId } = await params;
+  const ctx = await settingsContext(workspaceId);
+  const isAdmin = hasRole(ctx.role, "admin");
+  const [members, invitations] = await Promise.all([listMembers(ctx), isAdmin ? listInvitations(ctx) : Promise.resolve([])]);
+  return (
+    <div className="space-y-6">
+      {isAdmin && (
+        <Card className="p-5">
+          <h2 className="text-base font-semibold">Invite or add members</h2>
+          <p className="mb-4 mt-1 text-sm text-slate-600">
+            Someone who already has an account is added at once. Anyone else gets an invite link to create their account.
+          </p>
+          <InviteForm workspaceId={workspaceId} actorRole={ctx.role} />
+        </Card>
+      )}
+      <Card className="p-5">
+        <h2 className="mb-3 text-base font-semibold">Members ({members.length})</h2>
+        {!isAdmin && <p className="mb-3 text-sm text-slate-600">Only admins can invite, remove or change the role of members.</p>}
+        <MembersTable workspaceId={workspaceId} members={members} actorRole={isAdmin ? ctx.role : "viewer"} actorUserId={ctx.userId ?? ""} />
+      </Card>
+      {isAdmin && (
+        <Card className="p-5">
+          <h2 className="mb-3 text-base font-semibold">Pending invitations</h2>
+          <InvitationsList workspaceId={workspaceId} invitations={invitations} />
+        </Card>
+      )}
+    </div>
+  );
+}

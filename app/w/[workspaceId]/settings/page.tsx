@@ -1,0 +1,27 @@
+import { hasRole } from "@/lib/auth/roles";
+import { getWorkspace } from "@/lib/workspaces/service";
+import { Card } from "@/components/ui/card";
+import { WorkspaceSettingsForm } from "@/components/workspaces/workspace-settings-form";
+import { LeaveWorkspace } from "@/components/workspaces/leave-workspace";
+import { settingsContext } from "./settings-context";
+
+export const metadata = { title: "Workspace settings" };
+
+export default async function GeneralSettingsPage({ params }: { params: Promise<{ workspaceId: string }> }) {
+  const { workspaceId } = await params;
+  const ctx = await settingsContext(workspaceId);
+  const workspace = await getWorkspace(ctx);
+  return (
+    <div className="space-y-6">
+      <Card className="p-5">
+        <h2 className="mb-4 text-base font-semibold">General</h2>
+        <WorkspaceSettingsForm workspace={workspace} canEdit={hasRole(ctx.role, "admin")} />
+      </Card>
+      <Card className="p-5">
+        <h2 className="text-base font-semibold">Leave this workspace</h2>
+        <p className="mb-3 mt-1 text-sm text-slate-600">The last owner cannot leave: make someone else an owner first.</p>
+        <LeaveWorkspace workspaceId={workspace.id} workspaceName={workspace.name} />
+      </Card>
+    </div>
+  );
+}

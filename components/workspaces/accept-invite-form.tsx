@@ -1,0 +1,41 @@
+"use client";
+import { useState } from "react";
+import { useForm } from "react-hook-form";
+import { zodResolver } from "@hookform/resolvers/zod";
+import { acceptInviteInput, type AcceptInviteInput } from "@/lib/workspaces/schemas";
+import { acceptInvitationAction } from "@/lib/workspaces/settings-actions";
+import { Field, FormError, Input } from "@/components/ui/field";
+import { Button } from "@/components/ui/button";
+import { applyServerIssues } from "@/components/forms/server-issues";
+
+/** Signed out: create the invited account (the email comes from the invitation). */
+export function AcceptInviteForm({ token, email }: { token: string; email: string }) {
+  const [formError, setFormError] = useState<string | null>(null);
+  const form = useForm<AcceptInviteInput>({ resolver: zodResolver(acceptInviteInput), defaultValues: { token, name: "", password: "" } });
+  const { errors, isSubmitting } = form.formState;
+  const onSubmit = form.handleSubmit(async (values) => {
+    setFormError(null);
+    const result = await acceptInvitationAction(values);
+    if (result && !result.ok) {
+      applyServerIssues(form.setError, result.issues, ["name", "password"]);
+      setFormError(result.error);
+    }
+  });
+  return (
+    <form onSubmit={onSubmit} noValidate className="space-y-4">
+      <FormError message={formError} />
+      <Field id="invite-account-email" label="Email">
+        <Input id="invite-account-email" type="email" value={email} readOnly disabled />
+      </Field>
+      <Field id="name" label="Your name" error={errors.name?.message}>
+        <Input id="name" autoComplete="name" {...form.register("name")} />
+      </Field>
+      <Field id="password" label="Password" required hint="At least 8 characters" error={errors.password?.message}>
+        <Input id="password" type="password" autoComplete="new-password" aria-invalid={!!errors.password} {...form.register("password")} />
+      </Field>
+      <Button type="submit" className="w-full" disabled={isSubmitting}>
+        {isSubmitting ? "Creating account…" : "Create account and join"}
+      </Button>
+    </form>
+  );
+}

@@ -1,0 +1,81 @@
+"use client";
+import { useState } from "react";
+import { useRouter } from "next/navigation";
+import { useForm } from "react-hook-form";
+import { zodResolver } from "@hookform/resolvers/zod";
+import { ROLES, roleLabels, type Role } from "@/lib/auth/roles";
+import { inviteInput, type InviteInput } from "@/lib/workspaces/schemas";
+import { inviteMemberAction } from "@/lib/workspaces/settings-actions";
+import { Field, FormError, Input, Select } from "@/components/ui/field";
+import { Button } from "@/components/ui/button";
+import { applyServerIssues } from "@/components/forms/server-issues";
+import { CopyField } from "./copy-field";
+
+type Outcome = { kind: "added"; email: string } | { kind: "invited"; email: string; link: string };
+
+export function InviteForm({ workspaceId, actorRole }: { workspaceId: string; actorRole: Role }) {
+  const router = useRouter();
+  const [formError, setFormError] = useState<string | null>(null);
+  const [outcome, setOutcome] = useState<Outcome | null>(null);
+  const form = useForm<InviteInput>({ resolver: zodResolver(inviteInput), defaultValues: { email: "", role: "editor" } });
+  const { errors, isSubmitting } = form.formState;
+  const roles = ROLES.filter((r) => actorRole === "owner" || r !== "owner");
+
+  const onSubmit = form.handleSubmit(async (values) => {
+    setFormError(null);
+    setOutcome(null);
+    const result = await inviteMemberAction(workspaceId, values);
+    if (!result.ok) {
+      const rest = applyServerIssues(form.setError, result.issues, ["email", "role"]);
+      if (rest.length > 0 || result.issues.length === 0) setFormError(result.error);
+      return;
+    }
+    const data = result.data;
+    setOutcome(
+      data.kind === "added"
+        ? { kind: "added", email: data.member.email }
+        : { kind: "invited", email: data.invitation.email, link: `${window.location.origin}/invite/${data.token}` },
+    );
+    form.reset({ email: "", role: values.role });
+    router.refresh();
+  });
+
+  return (
+    <div className="space-y-4">
+      <form onSubmit={onSubmit} noValidate className="flex flex-wrap items-start gap-3">
+        <Field id="invite-email" label="Email" error={errors.email?.message} className="min-w-64 flex-1">
+          <Input id="invite-email" type="email" autoComplete="off" aria-invalid={!!errors.email} {...form.register("email")} />
+        </Field>
+        <Field id="invite-role" label="Role" error={errors.role?.message}>
+          <Select id="invite-role" {...form.register("role")}>
+            {roles.map((r) => (
+              <option key={r} value={r}>
+                {roleLabels[r]}
+              </option>
+            ))}
+          </Select>
+        </Field>
+        <div className="pt-6">
+          <Button type="submit" disabled={isSubmitting}>
+            {isSubmitting ? "Adding…" : "Invite member"}
+          </Button>
+        </div>
+      </form>
+      <FormError message={formError} />
+      {outcome?.kind === "added" && (
+        <p role="status" className="rounded-md border border-green-200 bg-green-50 px-3 py-2 text-sm text-green-800">
+          {outcome.email} already has an account and was added to this workspace.
+        </p>
+      )}
+      {outcome?.kind === "invited" && (
+        <div role="status" className="space-y-2 rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900">
+          <p>
+            Invitation created for <strong>{outcome.email}</strong>. Assay does not send email: copy this link and send it yourself. It works
+            once, expires in 7 days, and is shown only now.
+          </p>
+          <CopyField label="Invite link" value={outcome.link} />
+        </div>
+      )}
+    </div>
+  );
+}

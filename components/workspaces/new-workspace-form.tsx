@@ -1,0 +1,34 @@
+"use client";
+import { useState } from "react";
+import { useForm } from "react-hook-form";
+import { zodResolver } from "@hookform/resolvers/zod";
+import { workspaceInput, type WorkspaceInput } from "@/lib/workspaces/schemas";
+import { createWorkspaceAction } from "@/lib/workspaces/settings-actions";
+import { Field, FormError, Input } from "@/components/ui/field";
+import { Button } from "@/components/ui/button";
+import { applyServerIssues } from "@/components/forms/server-issues";
+
+export function NewWorkspaceForm() {
+  const [formError, setFormError] = useState<string | null>(null);
+  const form = useForm<WorkspaceInput>({ resolver: zodResolver(workspaceInput), defaultValues: { name: "" } });
+  const { errors, isSubmitting } = form.formState;
+  const onSubmit = form.handleSubmit(async (values) => {
+    setFormError(null);
+    const result = await createWorkspaceAction(values);
+    if (result && !result.ok) {
+      applyServerIssues(form.setError, result.issues);
+      setFormError(result.error);
+    }
+  });
+  return (
+    <form onSubmit={onSubmit} noValidate className="space-y-4">
+      <FormError message={formError} />
+      <Field id="name" label="Workspace name" required hint="Usually a team or a product" error={errors.name?.message}>
+        <Input id="name" aria-invalid={!!errors.name} {...form.register("name")} />
+      </Field>
+      <Button type="submit" className="w-full" disabled={isSubmitting}>
+        {isSubmitting ? "Creating…" : "Create workspace"}
+      </Button>
+    </form>
+  );
+}

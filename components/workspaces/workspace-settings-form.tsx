@@ -1,0 +1,93 @@
+"use client";
+import { useState } from "react";
+import { useRouter } from "next/navigation";
+import { useForm } from "react-hook-form";
+import { zodResolver } from "@hookform/resolvers/zod";
+import type { z } from "zod";
+import { workspaceSettingsInput } from "@/lib/workspaces/schemas";
+import { updateWorkspaceSettingsAction } from "@/lib/workspaces/settings-actions";
+import { Field, FormError, Input } from "@/components/ui/field";
+import { Button } from "@/components/ui/button";
+import { applyServerIssues } from "@/components/forms/server-issues";
+
+type Values = z.input<typeof workspaceSettingsInput>;
+type Parsed = z.output<typeof workspaceSettingsInput>;
+
+export function WorkspaceSettingsForm({
+  workspace,
+  canEdit,
+}: {
+  workspace: { id: string; name: string; maxTurnsCap: number; allowPrivateNetworks: boolean };
+  canEdit: boolean;
+}) {
+  const router = useRouter();
+  const [formError, setFormError] = useState<string | null>(null);
+  const [saved, setSaved] = useState(false);
+  const form = useForm<Values, unknown, Parsed>({
+    resolver: zodResolver(workspaceSettingsInput),
+    defaultValues: { name: workspace.name, maxTurnsCap: workspace.maxTurnsCap, allowPrivateNetworks: workspace.allowPrivateNetworks },
+  });
+  const { errors, isSubmitting } = form.formState;
+  const allowPrivate = form.watch("allowPrivateNetworks");
+
+  const onSubmit = form.handleSubmit(async (values) => {
+    setFormError(null);
+    setSaved(false);
+    const result = await updateWorkspaceSettingsAction(workspace.id, values);
+    if (!result.ok) {
+      applyServerIssues(form.setError, result.issues);
+      setFormError(result.error);
+      return;
+    }
+    form.reset(values);
+    setSaved(true);
+    router.refresh();
+  });
+
+  return (
+    <form onSubmit={onSubmit} noValidate className="max-w-xl space-y-5">
+      {!canEdit && (
+        <p className="rounded-md border border-slate-200 bg-slate-50 px-3 py-2 text-sm text-slate-600">
+          Only admins can change workspace settings. You can read them here.
+        </p>
+      )}
+      <FormError message={formError} />
+      <fieldset disabled={!canEdit} className="space-y-5">
+        <Field id="name" label="Workspace name" required error={errors.name?.message}>
+          <Input id="name" aria-invalid={!!errors.name} {...form.register("name")} />
+        </Field>
+        <Field
+          id="maxTurnsCap"
+          label="Safety cap on turns when max_turns is empty"
+          hint="A multi-turn case without max_turns stops after this many turns (reported when hit), so a conversation never runs away."
+          error={errors.maxTurnsCap?.message}
+        >
+          <Input id="maxTurnsCap" type="number" min={1} max={500} className="w-32" aria-invalid={!!errors.maxTurnsCap} {...form.register("maxTurnsCap")} />
+        </Field>
+        <div className="space-y-2">
+          <label className="flex items-start gap-2 text-sm font-medium text-slate-700">
+            <input type="checkbox" className="mt-0.5 h-4 w-4" {...form.register("allowPrivateNetworks")} />
+            <span>Allow private networks</span>
+          </label>
+          <p className={allowPrivate ? "rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-xs text-amber-900" : "text-xs text-slate-500"}>
+            Lets model configurations and HTTP agents of this workspace call private, loopback and link-local addresses — including
+            cloud metadata endpoints such as 169.254.169.254, which can hand out credentials. Enable it only when everyone who can edit
+            this workspace is trusted with the network Assay runs in.
+          </p>
+        </div>
+      </fieldset>
+      {canEdit && (
+        <div className="flex items-center gap-3">
+          <Button type="submit" disabled={isSubmitting}>
+            {isSubmitting ? "Saving…" : "Save settings"}
+          </Button>
+          {saved && (
+            <span role="status" className="text-sm text-green-700">
+              Settings saved
+            </span>
+          )}
+        </div>
+      )}
+    </form>
+  );
+}

@@ -1,0 +1,121 @@
+import { expect, test } from "@playwright/test";
+import { ADMIN, openWorkspace, unique } from "./fixtures";
+
+const slug = (prefix: string) => unique(prefix).toLowerCase().replace(/[^a-z0-9]+/g, "-");
+
+test("an API key is shown once, then only by its prefix, and stops working when revoked", async ({ page }) => {
+  const workspaceId = await openWorkspace(page);
+  await page.goto(`/w/${workspaceId}/settings/api-keys`);
+  const name = unique("CI key");
+  await page.getByLabel("Name", { exact: true }).fill(name);
+  await page.getByLabel("Role", { exact: true }).selectOption("viewer");
+  await page.getByRole("button", { name: "Create API key" }).click();
+
+  const tokenField = page.getByLabel("New API key");
+  await expect(tokenField).toHaveValue(/^assay_\S{32,}$/);
+  const token = await tokenField.inputValue();
+  await expect(page.getByText("This is the only time it is shown")).toBeVisible();
+  const row = page.getByRole("row").filter({ hasText: name });
+  await expect(row).toContainText(`${token.slice(0, 12)}…`);
+
+  const authorization = { authorization: `Bearer ${token}` };
+  expect((await page.request.get("/api/v1/suites", { headers: authorization })).status()).toBe(200);
+
+  // After a reload the plaintext is gone for good: only the prefix remains.
+  await page.reload();
+  await expect(page.getByLabel("New API key")).toHaveCount(0);
+  await expect(page.getByText(token)).toHaveCount(0);
+  await expect(row).toContainText(`${token.slice(0, 12)}…`);
+  await expect(row).toContainText("Viewer");
+
+  await row.getByRole("button", { name: `Revoke ${name}` }).click();
+  await page.getByRole("dialog").getByRole("button", { name: "Revoke key" }).click();
+  await expect(row).toContainText("Revoked");
+  await expect(row.getByRole("button", { name: `Revoke ${name}` })).toHaveCount(0);
+  const refused = await page.request.get("/api/v1/suites", { headers: authorization });
+  expect(refused.status()).toBe(401);
+  expect((await refused.json()).error.code).toBe("unauthorized");
+});
+
+test("an invited person creates their account from the link and lands in the workspace", async ({ page, browser }) => {
+  const workspaceId = await openWorkspace(page);
+  await page.goto(`/w/${workspaceId}/settings/members`);
+  const email = `${slug("invitee")}@example.test`;
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Role", { exact: true }).selectOption("editor");
+  await page.getByRole("button", { name: "Invite member" }).click();
+  const link = await page.getByLabel("Invite link").inputValue();
+  expect(link).toMatch(/\/invite\/inv_\S+$/);
+  await expect(page.getByRole("listitem").filter({ hasText: email })).toBeVisible();
+
+  // A fresh browser without the admin's session opens the link.
+  const guest = await browser.newContext({ storageState: { cookies: [], origins: [] } });
+  const p2 = await guest.newPage();
+  await p2.goto(link);
+  await expect(p2.getByRole("heading", { name: /^Join / })).toBeVisible();
+  await expect(p2.getByLabel("Email")).toHaveValue(email);
+  await p2.getByLabel("Password").fill("short");
+  await p2.getByRole("button", { name: "Create account and join" }).click();
+  await expect(p2.getByText("Use at least 8 characters")).toBeVisible();
+  await p2.getByLabel("Your name").fill("Ivy Invitee");
+  await p2.getByLabel("Password").fill("invitee-password-1");
+  await p2.getByRole("button", { name: "Create account and join" }).click();
+  await expect(p2).toHaveURL(new RegExp(`/w/${workspaceId}`));
+
+  // Signed in as the new editor: members are readable, admin controls are not there.
+  await p2.goto(`/w/${workspaceId}/settings/members`);
+  await expect(p2.getByText("Only admins can invite, remove or change the role of members.")).toBeVisible();
+  await expect(p2.getByRole("button", { name: "Invite member" })).toHaveCount(0);
+  await expect(p2.getByRole("row").filter({ hasText: email })).toContainText("Editor");
+  await p2.goto(`/w/${workspaceId}/settings/api-keys`);
+  await expect(p2.getByText("Only admins can manage API keys")).toBeVisible();
+
+  // The link works once.
+  await p2.goto(link);
+  await expect(p2.getByText("This invite link was already used.")).toBeVisible();
+  await guest.close();
+
+  // The admin sees the new member and no pending invitation for them.
+  await page.reload();
+  await expect(page.getByRole("row").filter({ hasText: email })).toBeVisible();
+  await expect(page.getByRole("listitem").filter({ hasText: email })).toHaveCount(0);
+});
+
+test("a second workspace is separate from the first, and the switcher moves between them", async ({ page }) => {
+  const firstId = await openWorkspace(page);
+  await page.goto(`/w/${firstId}/settings`);
+  const firstName = await page.getByLabel("Workspace name").inputValue();
+  const switcher = page.getByLabel("Workspace", { exact: true });
+
+  await switcher.selectOption("__new");
+  await expect(page).toHaveURL(/\/workspaces\/new$/);
+  await page.getByRole("button", { name: "Create workspace" }).click();
+  await expect(page.getByText("Workspace name is required")).toBeVisible();
+  const secondName = unique("Second team");
+  await page.getByLabel("Workspace name").fill(secondName);
+  await page.getByRole("button", { name: "Create workspace" }).click();
+  await page.waitForURL((url) => /\/w\/[0-9a-f-]{36}/.test(url.pathname) && !url.pathname.includes(firstId));
+  const secondId = /\/w\/([0-9a-f-]{36})/.exec(page.url())![1]!;
+
+  // The second workspace has its own settings, members and keys: nothing of the first shows.
+  await page.goto(`/w/${secondId}/settings`);
+  await expect(page.getByLabel("Workspace name")).toHaveValue(secondName);
+  await page.goto(`/w/${secondId}/settings/members`);
+  const memberRows = page.getByRole("table").getByRole("row");
+  await expect(memberRows).toHaveCount(2); // header + the creator
+  await expect(memberRows.nth(1)).toContainText(ADMIN.email);
+  await expect(memberRows.nth(1)).toContainText("Owner");
+  await expect(page.getByText("invitee-")).toHaveCount(0);
+  await page.goto(`/w/${secondId}/settings/api-keys`);
+  await expect(page.getByText("No API keys yet.")).toBeVisible();
+
+  // Switch back with the sidebar switcher.
+  await expect(switcher).toHaveValue(secondId);
+  await switcher.selectOption(firstId);
+  await expect(page).toHaveURL(new RegExp(`/w/${firstId}`));
+  await page.goto(`/w/${firstId}/settings`);
+  await expect(page.getByLabel("Workspace name")).toHaveValue(firstName);
+  await expect(page.getByLabel("Workspace", { exact: true })).toHaveValue(firstId);
+  // Both workspaces are offered in the switcher.
+  await expect(page.getByLabel("Workspace", { exact: true }).getByRole("option", { name: secondName })).toHaveCount(1);
+});

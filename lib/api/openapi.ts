@@ -1,0 +1,272 @@
+import { z } from "zod";
+import { paginationQuery } from "@/lib/api/handler";
+import { modelConfigInput, modelConfigPatch } from "@/lib/model-configs/schemas";
+import { agentInput, agentPatch } from "@/lib/agents/schemas";
+import { suiteInput, suitePatch } from "@/lib/suites/schemas";
+import { testCaseInput, testCaseListQuery, testCasePatch } from "@/lib/test-cases/schemas";
+
+/**
+ * The OpenAPI 3.1 document of /api/v1, generated from the same zod schemas the API validates
+ * with (`z.toJSONSchema(..., { io: "input" })`: what a client may send). Served at
+ * GET /api/v1/openapi.json.
+ */
+
+type JsonSchema = Record<string, unknown>;
+
+function jsonSchema(schema: z.ZodType): JsonSchema {
+  const out = z.toJSONSchema(schema, { io: "input", unrepresentable: "any", target: "draft-2020-12" }) as JsonSchema;
+  delete out.$schema;
+  return out;
+}
+
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+
+// Server-set fields every single resource carries.
+const serverFields = z.object({
+  id: z.uuid(),
+  created_at: z.iso.datetime().describe("Set by the server on creation"),
+  updated_at: z.iso.datetime().describe("Set by the server on every update"),
+});
+
+const modelConfigResource = z.object({
+  id: z.uuid(),
+  name: z.string(),
+  base_url: z.string(),
+  model: z.string(),
+  embedding_model: z.string().nullable(),
+  api_key_hint: z.string().nullable().describe("A masked hint such as ••••abcd; the key itself is write-only and never returned"),
+  temperature: z.number().nullable(),
+  max_tokens: z.number().int().nullable(),
+  created_at: z.iso.datetime(),
+  updated_at: z.iso.datetime(),
+});
+
+const errorCodes = ["invalid_input", "unauthorized", "forbidden", "not_found", "conflict", "internal_error"] as const;
+const errorEnvelope = z.object({
+  error: z.object({
+    code: z.enum(errorCodes),
+    message: z.string(),
+    issues: z
+      .array(z.object({ path: z.string().describe("Dotted field path, e.g. checks.0.threshold (imports: <case index>.<field>)"), message: z.string() }))
+      .describe("One entry per invalid field; empty for errors that are not about a field"),
+  }),
+});
+
+const importResult = z
+  .looseObject({
+    imported: z.number().int().describe("Number of cases written"),
+    skipped: z.number().int().describe("Invalid cases left out (valid_only=true)"),
+    errors: z.array(z.object({ path: z.string(), message: z.string() })).describe("Issues of the skipped cases, paths start with the case index"),
+  })
+  .describe("Outcome of an import");
+
+const schemas: Record<string, JsonSchema> = {
+  ModelConfigInput: jsonSchema(modelConfigInput),
+  ModelConfigPatch: jsonSchema(modelConfigPatch),
+  ModelConfig: jsonSchema(modelConfigResource),
+  AgentInput: jsonSchema(agentInput),
+  AgentPatch: jsonSchema(agentPatch),
+  Agent: { allOf: [ref("AgentInput"), ref("ServerFields")] },
+  SuiteInput: jsonSchema(suiteInput),
+  SuitePatch: jsonSchema(suitePatch),
+  Suite: {
+    allOf: [
+      ref("SuiteInput"),
+      ref("ServerFields"),
+      { type: "object", properties: { deleted_at: { type: ["string", "null"], format: "date-time", description: "Set while the suite is in the trash" } } },
+    ],
+  },
+  TestCaseInput: jsonSchema(testCaseInput),
+  TestCasePatch: jsonSchema(testCasePatch),
+  TestCase: {
+    allOf: [ref("TestCaseInput"), ref("ServerFields"), { type: "object", properties: { suite_id: { type: "string", format: "uuid" }, sort_order: { type: "integer" } } }],
+  },
+  ImportResult: jsonSchema(importResult),
+  ServerFields: jsonSchema(serverFields),
+  Error: jsonSchema(errorEnvelope),
+};
+
+/** Query schema → OpenAPI parameters (one per property, `in: query`). */
+function queryParameters(schema: z.ZodType, descriptions: Record<string, string> = {}) {
+  const js = jsonSchema(schema) as { properties?: Record<string, JsonSchema>; required?: string[] };
+  return Object.entries(js.properties ?? {}).map(([name, s]) => ({
+    name,
+    in: "query",
+    required: js.required?.includes(name) && !("default" in s) ? true : false,
+    schema: s,
+    ...(descriptions[name] ? { description: descriptions[name] } : {}),
+  }));
+}
+
+const idParam = { name: "id", in: "path", required: true, schema: { type: "string", format: "uuid" } };
+const listQueryDocs = {
+  cursor: "Opaque cursor from the previous page's next_cursor",
+  limit: "Page size (1–200, default 50)",
+};
+const suiteListQuery = paginationQuery.extend({
+  agent_id: z.uuid().optional(),
+  deleted: z.enum(["true", "false"]).optional(),
+  q: z.string().max(200).optional(),
+});
+const importQuery = z.object({ valid_only: z.enum(["true", "false"]).optional() });
+const exportQuery = z.object({ format: z.enum(["yaml", "json"]).default("json") });
+
+const errorResponse = (description: string) => ({ description, content: { "application/json": { schema: ref("Error") } } });
+const errors = {
+  "400": errorResponse("Invalid input: `issues` lists every invalid field with its path"),
+  "401": errorResponse("Missing, malformed, unknown or revoked API key"),
+  "403": errorResponse("The key's role does not allow this"),
+  "404": errorResponse("Not found, or outside the key's workspace (never revealed)"),
+};
+const conflict = { "409": errorResponse("Conflicts with existing data (e.g. a duplicate name)") };
+const json = (schema: JsonSchema) => ({ content: { "application/json": { schema } } });
+const ok = (description: string, schema: JsonSchema) => ({ description, ...json(schema) });
+const list = (item: string) =>
+  ok(`A page of ${item} objects`, {
+    type: "object",
+    required: ["data", "next_cursor"],
+    properties: { data: { type: "array", items: ref(item) }, next_cursor: { type: ["string", "null"], description: "Pass as ?cursor= for the next page; null on the last page" } },
+  });
+const body = (name: string) => ({ required: true, ...json(ref(name)) });
+const noContent = { "204": { description: "Done; no body" } };
+
+type Crud = { tag: string; item: string; listParams?: unknown[]; deleteNote: string; writeRole?: string };
+
+function collection({ tag, item, listParams = queryParameters(paginationQuery, listQueryDocs), writeRole = "editor" }: Crud) {
+  return {
+    get: { tags: [tag], summary: `List ${tag.toLowerCase()}`, description: "Role: viewer.", parameters: listParams, responses: { "200": list(item), ...errors } },
+    post: {
+      tags: [tag],
+      summary: `Create a ${item}`,
+      description: `Role: ${writeRole}.`,
+      requestBody: body(`${item}Input`),
+      responses: { "201": ok(`The created ${item}`, ref(item)), ...errors, ...conflict },
+    },
+  };
+}
+
+function single({ tag, item, deleteNote, writeRole = "editor" }: Crud) {
+  return {
+    parameters: [idParam],
+    get: { tags: [tag], summary: `Get a ${item}`, description: "Role: viewer.", responses: { "200": ok(item, ref(item)), ...errors } },
+    patch: {
+      tags: [tag],
+      summary: `Update a ${item}`,
+      description: `Role: ${writeRole}. Send only the fields to change; the merged result is validated like a create.`,
+      requestBody: body(`${item}Patch`),
+      responses: { "200": ok(`The updated ${item}`, ref(item)), ...errors, ...conflict },
+    },
+    delete: { tags: [tag], summary: `Delete a ${item}`, description: `Role: ${writeRole}. ${deleteNote}`, responses: { ...noContent, ...errors, ...conflict } },
+  };
+}
+
+export function buildOpenApiDocument() {
+  return {
+    openapi: "3.1.0",
+    jsonSchemaDialect: "https://json-schema.org/draft/2020-12/schema",
+    info: {
+      title: "Assay API",
+      version: "1.0.0",
+      description:
+        "REST API of one Assay workspace. Authenticate with a workspace API key (Workspace settings → API keys) as `Authorization: Bearer <key>`; " +
+        "the key's role (viewer, editor, admin) decides what it may do. JSON fields are snake_case. Lists return `{data, next_cursor}`; " +
+        'errors return `{"error": {"code", "message", "issues": [{"path", "message"}]}}`.',
+    },
+    servers: [{ url: "/" }],
+    security: [{ bearerAuth: [] }],
+    tags: [{ name: "Model configurations" }, { name: "Agents" }, { name: "Suites" }, { name: "Test cases" }, { name: "Meta" }],
+    paths: {
+      "/api/health": {
+        get: { tags: ["Meta"], summary: "Health check", security: [], responses: { "200": ok("The database answers", { type: "object", properties: { status: { const: "ok" } } }), "503": { description: "The database does not answer" } } },
+      },
+      "/api/v1/openapi.json": {
+        get: { tags: ["Meta"], summary: "This document", security: [], responses: { "200": { description: "OpenAPI 3.1 document", content: { "application/json": {} } } } },
+      },
+      "/api/v1/model-configs": collection({ tag: "Model configurations", item: "ModelConfig", deleteNote: "", writeRole: "admin" }),
+      "/api/v1/model-configs/{id}": single({ tag: "Model configurations", item: "ModelConfig", writeRole: "admin", deleteNote: "Refused with 409 while agents or suites use it." }),
+      "/api/v1/agents": collection({ tag: "Agents", item: "Agent", deleteNote: "" }),
+      "/api/v1/agents/{id}": single({ tag: "Agents", item: "Agent", deleteNote: "Deletes the agent with its suites and cases." }),
+      "/api/v1/suites": collection({
+        tag: "Suites",
+        item: "Suite",
+        deleteNote: "",
+        listParams: queryParameters(suiteListQuery, {
+          ...listQueryDocs,
+          agent_id: "Only suites of this agent",
+          deleted: "true lists the trash (soft-deleted suites) instead of live suites",
+          q: "Text search in the name",
+        }),
+      }),
+      "/api/v1/suites/{id}": single({ tag: "Suites", item: "Suite", deleteNote: "Soft delete: the suite moves to the trash (GET /api/v1/suites?deleted=true) and can be restored." }),
+      "/api/v1/suites/{id}/restore": {
+        parameters: [idParam],
+        post: { tags: ["Suites"], summary: "Restore a suite from the trash", description: "Role: editor. 409 when a live suite of the agent has its name.", responses: { "200": ok("The restored Suite", ref("Suite")), ...errors, ...conflict } },
+      },
+      "/api/v1/suites/{id}/test-cases": {
+        parameters: [idParam],
+        get: {
+          tags: ["Test cases"],
+          summary: "List a suite's test cases",
+          description: "Role: viewer. Ordered by sort_order.",
+          parameters: queryParameters(testCaseListQuery, {
+            ...listQueryDocs,
+            tag: "Tag filter; repeat the parameter or separate tags with commas",
+            tag_match: "any (default): a case has one of the tags; all: it has every tag",
+            status: "draft, active or archived",
+            difficulty: "normal or hard",
+            q: "Text search in name, description and initial_message",
+          }),
+          responses: { "200": list("TestCase"), ...errors },
+        },
+        post: {
+          tags: ["Test cases"],
+          summary: "Create one test case",
+          description: "Role: editor. Only name is required; an active case needs initial_message or persona.",
+          requestBody: body("TestCaseInput"),
+          responses: { "201": ok("The created TestCase", ref("TestCase")), ...errors },
+        },
+      },
+      "/api/v1/suites/{id}/test-cases/import": {
+        parameters: [idParam],
+        post: {
+          tags: ["Test cases"],
+          summary: "Import test cases (JSON array or YAML)",
+          description:
+            "Role: editor. Every case is validated first; with any invalid case nothing is written and 400 lists every issue as `<index>.<field path>`, unless valid_only=true imports the valid ones.",
+          parameters: queryParameters(importQuery, { valid_only: "true: import the valid cases and report the invalid ones instead of refusing" }),
+          requestBody: {
+            required: true,
+            content: {
+              "application/json": { schema: { type: "array", items: ref("TestCaseInput") } },
+              "application/yaml": { schema: { type: "string", description: "A YAML list of test cases in the same format" } },
+            },
+          },
+          responses: { "200": ok("Import result", ref("ImportResult")), "201": ok("Import result", ref("ImportResult")), ...errors },
+        },
+      },
+      "/api/v1/suites/{id}/test-cases/export": {
+        parameters: [idParam],
+        get: {
+          tags: ["Test cases"],
+          summary: "Export a suite's test cases",
+          description: "Role: viewer. The spec 001 format plus checks, mode and ground_truth; importing the file back gives identical cases.",
+          parameters: queryParameters(exportQuery, { format: "json (default) or yaml" }),
+          responses: {
+            "200": {
+              description: "The cases as a file",
+              content: { "application/json": { schema: { type: "array", items: ref("TestCaseInput") } }, "application/yaml": { schema: { type: "string" } } },
+            },
+            ...errors,
+          },
+        },
+      },
+      "/api/v1/test-cases/{id}": single({ tag: "Test cases", item: "TestCase", deleteNote: "Soft delete: the case disappears from lists and runs." }),
+    },
+    components: {
+      securitySchemes: { bearerAuth: { type: "http", scheme: "bearer", description: "A workspace API key" } },
+      schemas,
+    },
+  };
+}
+
+export type OpenApiDocument = ReturnType<typeof buildOpenApiDocument>;

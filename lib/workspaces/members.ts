@@ -1,0 +1,98 @@
+import "server-only";
+import { db, type Tx } from "@/lib/db";
+import { ConflictError, ForbiddenError, NotFoundError } from "@/lib/errors";
+import type { Role, WorkspaceContext } from "@/lib/auth/roles";
+import type { Prisma } from "@/lib/generated/prisma/client";
+import { isUuid, requireRole } from "@/lib/workspaces/service";
+
+const memberSelect = {
+  role: true,
+  createdAt: true,
+  user: { select: { id: true, email: true, name: true } },
+} as const;
+
+export type Member = { userId: string; email: string; name: string | null; role: Role; joinedAt: Date };
+
+type MemberRow = Prisma.MembershipGetPayload<{ select: typeof memberSelect }>;
+
+function toMember(row: MemberRow): Member {
+  return { userId: row.user.id, email: row.user.email, name: row.user.name, role: row.role, joinedAt: row.createdAt };
+}
+
+const roleOrder: Record<Role, number> = { owner: 0, admin: 1, editor: 2, viewer: 3 };
+
+/** Every member can see who else is in the workspace (owners first, then by email). */
+export async function listMembers(ctx: WorkspaceContext): Promise<Member[]> {
+  const rows = await db.membership.findMany({
+    where: { workspaceId: ctx.workspaceId },
+    select: memberSelect,
+    orderBy: { user: { email: "asc" } },
+  });
+  return rows.map(toMember).sort((a, b) => roleOrder[a.role] - roleOrder[b.role]);
+}
+
+const LAST_OWNER = "A workspace needs at least one owner: make someone else an owner first";
+
+/**
+ * Locks the workspace row so concurrent role changes and removals that each check "is there
+ * another owner?" are serialised, then loads the target membership (NotFound outside ctx's workspace).
+ */
+async function lockAndLoad(tx: Tx, ctx: WorkspaceContext, userId: string) {
+  await tx.$queryRaw`SELECT id FROM "Workspace" WHERE id = ${ctx.workspaceId}::uuid FOR UPDATE`;
+  if (!isUuid(userId)) throw new NotFoundError("Member");
+  const target = await tx.membership.findUnique({
+    where: { workspaceId_userId: { workspaceId: ctx.workspaceId, userId } },
+    select: { id: true, role: true },
+  });
+  if (!target) throw new NotFoundError("Member");
+  return target;
+}
+
+async function otherOwners(tx: Tx, workspaceId: string, userId: string) {
+  return tx.membership.count({ where: { workspaceId, role: "owner", userId: { not: userId } } });
+}
+
+/**
+ * Admins manage members; only owners grant or revoke the owner role, and the last owner can
+ * never be demoted.
+ */
+export async function changeMemberRole(ctx: WorkspaceContext, userId: string, role: Role): Promise<Member> {
+  requireRole(ctx, "admin");
+  return db.$transaction(async (tx) => {
+    const target = await lockAndLoad(tx, ctx, userId);
+    if ((target.role === "owner" || role === "owner") && ctx.role !== "owner") {
+      throw new ForbiddenError("Only an owner can grant or revoke the owner role");
+    }
+    if (target.role === "owner" && role !== "owner" && (await otherOwners(tx, ctx.workspaceId, userId)) === 0) {
+      throw new ConflictError(LAST_OWNER, [{ path: "role", message: LAST_OWNER }]);
+    }
+    const row = await tx.membership.update({ where: { id: target.id }, data: { role }, select: memberSelect });
+    return toMember(row);
+  });
+}
+
+/** Admins remove members; only owners remove owners; the last owner stays. */
+export async function removeMember(ctx: WorkspaceContext, userId: string): Promise<void> {
+  requireRole(ctx, "admin");
+  await db.$transaction(async (tx) => {
+    const target = await lockAndLoad(tx, ctx, userId);
+    if (target.role === "owner") {
+      if (ctx.role !== "owner") throw new ForbiddenError("Only an owner can remove an owner");
+      if ((await otherOwners(tx, ctx.workspaceId, userId)) === 0) throw new ConflictError(LAST_OWNER);
+    }
+    await tx.membership.delete({ where: { id: target.id } });
+  });
+}
+
+/** Any member may leave, except the last owner. */
+export async function leaveWorkspace(ctx: WorkspaceContext): Promise<void> {
+  if (!ctx.userId) throw new ForbiddenError("Only a signed-in member can leave a workspace");
+  const userId = ctx.userId;
+  await db.$transaction(async (tx) => {
+    const target = await lockAndLoad(tx, ctx, userId);
+    if (target.role === "owner" && (await otherOwners(tx, ctx.workspaceId, userId)) === 0) {
+      throw new ConflictError(`You are the last owner. ${LAST_OWNER}.`);
+    }
+    await tx.membership.delete({ where: { id: target.id } });
+  });
+}
