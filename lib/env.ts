@@ -26,6 +26,10 @@ const envSchema = z.object({
   AUTH_OIDC_ID: optionalString,
   AUTH_OIDC_SECRET: optionalString,
   AUTH_OIDC_NAME: optionalString,
+  /** "off": the web process does not execute runs (use `npm run worker`). */
+  ASSAY_EXECUTOR: z.enum(["on", "off"]).default("on"),
+  /** Cases one process runs at once across all runs. */
+  ASSAY_WORKER_SLOTS: z.coerce.number().int().min(1).max(1000).default(64),
   ASSAY_DIST_DIR: z.string().default(".next"),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
 });

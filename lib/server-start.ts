@@ -17,4 +17,11 @@ export async function onServerStart() {
   } catch (err) {
     logger.error({ err }, "headless initialisation failed");
   }
+  if (env.ASSAY_EXECUTOR === "on") {
+    const { startExecutor, stopExecutor } = await import("@/lib/runs/worker");
+    startExecutor();
+    const stop = () => void stopExecutor(5_000).finally(() => process.exit(0));
+    process.once("SIGTERM", stop);
+    process.once("SIGINT", stop);
+  }
 }

@@ -1,0 +1,242 @@
+import "server-only";
+import { db } from "@/lib/db";
+import { env } from "@/lib/env";
+import { logger } from "@/lib/logger";
+import { DomainError } from "@/lib/errors";
+import { LlmCallCache, LlmClient, toEvalLlm, type CallRecord, type Endpoint } from "@/lib/llm";
+import { runConversation, type AgentRuntime, type AgentTool } from "@/lib/conversation";
+import { evaluateCase, metricConfigListSchema, type EvalLlm, type MetricConfig } from "@/lib/evaluation";
+import { testCaseFields, type TestCaseData } from "@/lib/test-cases/schemas";
+import { resolveModelEndpoint } from "@/lib/model-configs/service";
+import { resolveAgentForRun } from "@/lib/agents/service";
+import { demoFetch, isDemoUrl } from "@/lib/demo/model";
+import { errorOutcome, type CaseJob, type CaseOutcome, type CaseRunner, type LlmCallRecord, type RunContext } from "@/lib/runs/executor";
+
+type ModelSnapshot = { id: string; name: string; base_url: string; model: string; embedding_model: string | null; temperature: number | null; max_tokens: number | null };
+type AgentSnapshot = {
+  id: string;
+  kind: "chat" | "http";
+  system_prompt: string | null;
+  tools: AgentTool[];
+  model_config: ModelSnapshot | null;
+  http: { url: string; header_names: string[]; timeout_ms: number } | null;
+};
+type EvalSnapshot = { judge_model_config: ModelSnapshot | null; simulator_model_config: ModelSnapshot | null; metrics: unknown; max_turns_cap: number };
+
+/** What a run needs for all its cases: resolved endpoints (keys decrypted once) and a call cache. */
+type RunResources = {
+  agent: AgentRuntime;
+  judge: LlmClientFactory | null;
+  simulator: LlmClientFactory | null;
+  metrics: MetricConfig[];
+  safetyCap: number;
+  variables: Record<string, unknown>;
+  metricModels: Map<string, Promise<LlmClientFactory>>;
+  allowPrivateNetworks: boolean;
+  workspaceId: string;
+};
+type LlmClientFactory = (onRecord?: (r: CallRecord) => void) => LlmClient;
+
+const RESOURCE_CACHE_SIZE = 50;
+
+/**
+ * Runs one case end to end: converse with the agent (mocked tools, simulated user), evaluate
+ * (checks, tool calls, outcome judge, metrics, pass rule) and return everything the executor
+ * persists — including every LLM call with its exact request and raw response.
+ */
+export function createCaseRunner(): CaseRunner {
+  const resources = new Map<string, Promise<RunResources>>();
+
+  function resourcesFor(run: RunContext): Promise<RunResources> {
+    let r = resources.get(run.id);
+    if (!r) {
+      r = loadResources(run);
+      r.catch(() => resources.delete(run.id));
+      resources.set(run.id, r);
+      while (resources.size > RESOURCE_CACHE_SIZE) resources.delete(resources.keys().next().value!);
+    }
+    return r;
+  }
+
+  return async (job: CaseJob, run: RunContext, signal: AbortSignal): Promise<CaseOutcome> => {
+    const calls: LlmCallRecord[] = [];
+    const onRecord = (r: CallRecord) => calls.push(toCallRecord(r));
+    let res: RunResources;
+    try {
+      res = await resourcesFor(run);
+    } catch (err) {
+      return { ...errorOutcome("config", configMessage(err)), llmCalls: calls };
+    }
+    const parsedCase = testCaseFields.safeParse(job.caseSnapshot);
+    if (!parsedCase.success) return errorOutcome("config", "The case snapshot is not a valid test case");
+    const testCase: TestCaseData = parsedCase.data;
+    const caseId = (job.caseSnapshot as { id?: string }).id ?? job.caseResultId;
+
+    if (testCase.persona && !res.simulator) {
+      return errorOutcome("config", "This multi-turn case needs a simulated user, but the suite has no judge or simulator model configuration");
+    }
+    const conversation = await runConversation({
+      agent: res.agent,
+      testCase: { id: caseId, name: testCase.name, persona: testCase.persona, initial_message: testCase.initial_message, user_context: testCase.user_context, max_turns: testCase.max_turns },
+      variables: res.variables,
+      runId: run.id,
+      // runConversation reports its calls through `onRecord` itself: clients get no sink here.
+      simulator: res.simulator ? res.simulator() : null,
+      agentClient: res.agent.kind === "chat" ? agentClient(res.agent.endpoint) : undefined,
+      safetyCap: res.safetyCap,
+      signal,
+      onRecord,
+    });
+    if (conversation.error?.type === "cancelled" || signal.aborted) {
+      return {
+        ...errorOutcome("cancelled", "Run cancelled while this case was running"),
+        transcript: conversation.transcript,
+        actualResponse: conversation.finalResponse || null,
+        turns: conversation.turns,
+        llmCalls: calls,
+      };
+    }
+
+    const judge: EvalLlm = res.judge ? toEvalLlm(res.judge(onRecord), { signal }) : missingJudge;
+    const evaluation = await evaluateCase({
+      testCase,
+      transcript: conversation.transcript,
+      finalResponse: conversation.finalResponse,
+      actualToolCalls: conversation.toolCalls.map((c) => ({ name: c.name, arguments: c.arguments })),
+      conversationError: conversation.error ? { type: conversation.error.type, message: conversation.error.message } : null,
+      metrics: res.metrics,
+      llm: judge,
+      metricLlm: async (modelConfigId) => toEvalLlm((await metricModel(res, modelConfigId))(onRecord), { signal }),
+    });
+    const capNote = conversation.capHit ? ` (stopped by the ${conversation.endReason === "token_cap" ? "token" : "turn"} safety cap)` : "";
+    return {
+      status: evaluation.status,
+      transcript: conversation.transcript,
+      actualResponse: conversation.finalResponse || null,
+      checkResults: evaluation.check_results,
+      toolCallResults: evaluation.tool_call_results,
+      outcomeResults: evaluation.outcome_results,
+      metricResults: evaluation.metric_results,
+      promptTokens: conversation.promptTokens,
+      completionTokens: conversation.completionTokens,
+      latencyMs: conversation.agentLatencyMs,
+      retryCount: calls.reduce((a, c) => a + Math.max(0, c.attempts - 1), 0),
+      turns: conversation.turns,
+      errorMessage: conversation.error
+        ? conversation.error.message
+        : evaluation.judge_error
+          ? evaluation.judge_error
+          : evaluation.status === "failed"
+            ? `${evaluation.reason}${capNote}`
+            : capNote
+              ? capNote.trim()
+              : null,
+      errorType: conversation.error ? conversation.error.type : evaluation.judge_error ? "judge" : null,
+      llmCalls: calls,
+    };
+  };
+}
+
+const missingJudge: EvalLlm = {
+  model: "none",
+  json: () => Promise.reject(new Error("The suite has no judge model configuration")),
+  embed: () => Promise.reject(new Error("The suite has no judge model configuration")),
+};
+
+function configMessage(err: unknown): string {
+  if (err instanceof DomainError) return err.message;
+  logger.error({ err }, "could not prepare a run");
+  return "Could not prepare the run's agent and models";
+}
+
+function toCallRecord(r: CallRecord): LlmCallRecord {
+  return { purpose: r.purpose, model: r.model, request: r.request, response: r.response, error: r.error, attempts: r.attempts, latencyMs: r.latencyMs, cached: r.cached };
+}
+
+/** One LlmClient per call site binds the case's record sink; the run's cache is shared. */
+function clientFactory(endpoint: Endpoint, cache: LlmCallCache): LlmClientFactory {
+  const fetch = isDemoUrl(endpoint.baseUrl) ? demoFetch : undefined;
+  return (onRecord) => new LlmClient(endpoint, { cache, onRecord, ...(fetch ? { fetch } : {}) });
+}
+
+function agentClient(endpoint: Endpoint): LlmClient {
+  // Agent calls are never cached: each case must really ask the agent.
+  const fetch = isDemoUrl(endpoint.baseUrl) ? demoFetch : undefined;
+  return new LlmClient(endpoint, fetch ? { fetch } : {});
+}
+
+async function endpointFor(workspaceId: string, snap: ModelSnapshot, allowPrivateNetworks: boolean): Promise<Endpoint> {
+  // The snapshot fixes model and parameters as they were when the run started; the key is read now (it is never snapshotted).
+  const current = await resolveModelEndpoint(workspaceId, snap.id);
+  return {
+    id: snap.id,
+    baseUrl: snap.base_url,
+    apiKey: current.apiKey,
+    model: snap.model,
+    embeddingModel: snap.embedding_model,
+    temperature: snap.temperature,
+    maxTokens: snap.max_tokens,
+    allowPrivateNetworks,
+  };
+}
+
+async function metricModel(res: RunResources, modelConfigId: string): Promise<LlmClientFactory> {
+  let m = res.metricModels.get(modelConfigId);
+  if (!m) {
+    m = resolveModelEndpoint(res.workspaceId, modelConfigId).then((e) =>
+      clientFactory({ id: modelConfigId, ...e, allowPrivateNetworks: res.allowPrivateNetworks }, new LlmCallCache()),
+    );
+    res.metricModels.set(modelConfigId, m);
+  }
+  return m;
+}
+
+function numberVariable(values: Record<string, unknown>, ...names: string[]): number | null {
+  for (const n of names) {
+    const v = values[n];
+    if (typeof v === "number" && Number.isFinite(v)) return v;
+  }
+  return null;
+}
+
+async function loadResources(run: RunContext): Promise<RunResources> {
+  const agentSnap = run.agentSnapshot as AgentSnapshot;
+  const evalSnap = run.evalSnapshot as EvalSnapshot;
+  const variables = ((run.resolvedVariables as { values?: Record<string, unknown> } | null)?.values ?? {}) as Record<string, unknown>;
+  const workspace = await db.workspace.findUniqueOrThrow({ where: { id: run.workspaceId }, select: { allowPrivateNetworks: true } });
+  const allowPrivateNetworks = workspace.allowPrivateNetworks || env.ASSAY_ALLOW_PRIVATE_NETWORKS;
+  const cache = new LlmCallCache();
+
+  let agent: AgentRuntime;
+  if (agentSnap.kind === "chat") {
+    if (!agentSnap.model_config) throw new Error("The agent had no model configuration when the run started");
+    agent = {
+      kind: "chat",
+      endpoint: await endpointFor(run.workspaceId, agentSnap.model_config, allowPrivateNetworks),
+      systemPrompt: agentSnap.system_prompt,
+      tools: agentSnap.tools ?? [],
+      temperature: numberVariable(variables, "Temperature", "temperature"),
+      maxTokens: numberVariable(variables, "MaxTokens", "max_tokens"),
+    };
+  } else {
+    if (!agentSnap.http) throw new Error("The HTTP agent had no URL when the run started");
+    const current = await resolveAgentForRun(run.workspaceId, agentSnap.id);
+    agent = { kind: "http", url: agentSnap.http.url, headers: current.http?.headers ?? {}, timeoutMs: agentSnap.http.timeout_ms, allowPrivateNetworks };
+  }
+  const judgeSnap = evalSnap.judge_model_config;
+  const simSnap = evalSnap.simulator_model_config ?? judgeSnap;
+  const judgeEndpoint = judgeSnap ? await endpointFor(run.workspaceId, judgeSnap, allowPrivateNetworks) : null;
+  const simEndpoint = simSnap ? (simSnap.id === judgeSnap?.id ? judgeEndpoint : await endpointFor(run.workspaceId, simSnap, allowPrivateNetworks)) : null;
+  const metrics = metricConfigListSchema.safeParse(evalSnap.metrics ?? []);
+  return {
+    agent,
+    judge: judgeEndpoint ? clientFactory(judgeEndpoint, cache) : null,
+    simulator: simEndpoint ? clientFactory(simEndpoint, cache) : null,
+    metrics: metrics.success ? metrics.data : [],
+    safetyCap: evalSnap.max_turns_cap ?? 30,
+    variables,
+    metricModels: new Map(),
+    allowPrivateNetworks,
+    workspaceId: run.workspaceId,
+  };
+}

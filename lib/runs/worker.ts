@@ -1,0 +1,21 @@
+import "server-only";
+import { env } from "@/lib/env";
+import { Executor } from "@/lib/runs/executor";
+import { createCaseRunner } from "@/lib/runs/case-runner";
+
+const state = globalThis as unknown as { assayExecutor?: Executor };
+
+/** Starts this process's executor once (kept on globalThis so hot reload never starts a second). */
+export function startExecutor(): Executor {
+  if (!state.assayExecutor) {
+    state.assayExecutor = new Executor({ runner: createCaseRunner(), maxSlots: env.ASSAY_WORKER_SLOTS });
+    state.assayExecutor.start();
+  }
+  return state.assayExecutor;
+}
+
+export async function stopExecutor(graceMs?: number) {
+  const e = state.assayExecutor;
+  state.assayExecutor = undefined;
+  await e?.stop(graceMs);
+}
