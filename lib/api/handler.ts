@@ -21,23 +21,43 @@ type HandlerArgs<Q, B> = {
 
 type ApiResult = Response | { status?: number; json: unknown };
 
-/**
- * Route handler wrapper for /api/v1: bearer API key → workspace context (401), role (403),
- * path ids (404 when malformed), query and JSON body parsed with zod (400 with issue paths),
- * and one error envelope: `{"error": {"code", "message", "issues": [{path, message}]}}`.
- */
-export function withApi<QS extends z.ZodType = z.ZodUndefined, BS extends z.ZodType = z.ZodUndefined>(opts: {
+type HandlerOptions<QS extends z.ZodType, BS extends z.ZodType> = {
   role: Role;
   query?: QS;
   body?: BS;
   /** Accept a YAML body when the content type says so (imports). */
   allowYaml?: boolean;
   handler: (args: HandlerArgs<z.output<QS>, z.output<BS>>) => Promise<ApiResult>;
-}) {
+};
+
+/**
+ * Route handler wrapper for /api/v1: bearer API key → workspace context (401), role (403),
+ * path ids (404 when malformed), query and JSON body parsed with zod (400 with issue paths),
+ * and one error envelope: `{"error": {"code", "message", "issues": [{path, message}]}}`.
+ */
+export function withApi<QS extends z.ZodType = z.ZodUndefined, BS extends z.ZodType = z.ZodUndefined>(opts: HandlerOptions<QS, BS>) {
+  return routeHandler(opts, (req) => authenticate(req));
+}
+
+/**
+ * The same wrapper for the browser's own JSON routes (TanStack Query): the signed-in user's
+ * session instead of an API key, for the workspace named by the `workspaceId` path segment.
+ */
+export function withSession<QS extends z.ZodType = z.ZodUndefined, BS extends z.ZodType = z.ZodUndefined>(opts: HandlerOptions<QS, BS>) {
+  return routeHandler(opts, async (_req, params) => {
+    const { actionContext } = await import("@/lib/auth/context");
+    return actionContext(params.workspaceId ?? "", "viewer");
+  });
+}
+
+function routeHandler<QS extends z.ZodType, BS extends z.ZodType>(
+  opts: HandlerOptions<QS, BS>,
+  authenticateRequest: (req: NextRequest, params: Params) => Promise<WorkspaceContext>,
+) {
   return async (req: NextRequest, route: { params: Promise<Params> }): Promise<Response> => {
     try {
-      const ctx = await authenticate(req);
-      if (!hasRole(ctx.role, opts.role)) throw new ForbiddenError("This API key's role does not allow this");
+      const ctx = await authenticateRequest(req, (await route.params) ?? {});
+      if (!hasRole(ctx.role, opts.role)) throw new ForbiddenError("Your role does not allow this");
       const params = (await route.params) ?? {};
       for (const [name, value] of Object.entries(params)) {
         if (name === "id" || name.endsWith("Id")) {
