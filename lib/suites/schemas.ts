@@ -40,6 +40,23 @@ function refineSchedule(s: z.output<typeof suiteFields>, ctx: z.RefinementCtx) {
 export const suiteInput = suiteFields.superRefine(refineSchedule);
 export type SuiteInput = z.input<typeof suiteInput>;
 export type SuiteData = z.output<typeof suiteInput>;
-export const suitePatch = suiteFields.partial();
+/**
+ * PATCH body: every field optional and **without defaults** (zod 4's `.partial()` keeps
+ * `.default()`, which would silently reset omitted fields). Merge the defined keys over the
+ * stored suite, then re-validate with `suiteMerged`.
+ */
+const f = suiteFields.shape;
+export const suitePatch = suiteFields
+  .extend({
+    schedule_type: f.schedule_type.unwrap(),
+    alert_on_regression: f.alert_on_regression.unwrap(),
+    alert_threshold_percent: f.alert_threshold_percent.unwrap(),
+    is_enabled: f.is_enabled.unwrap(),
+    variables: f.variables.unwrap(),
+  })
+  .partial();
+export type SuitePatch = z.input<typeof suitePatch>;
+/** The public field names, in display order. */
+export const SUITE_FIELDS = Object.keys(suiteFields.shape) as (keyof z.output<typeof suiteFields>)[];
 /** Re-validates a merged suite (existing + patch). */
 export const suiteMerged = suiteInput;

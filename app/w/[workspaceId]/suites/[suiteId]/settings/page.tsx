@@ -1,0 +1,40 @@
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { pageContext } from "@/lib/auth/context";
+import { NotFoundError } from "@/lib/errors";
+import { loadSuiteForm } from "@/lib/suites/loaders";
+import { buttonClass } from "@/components/ui/button";
+import { Card, PageHeader } from "@/components/ui/card";
+import { SuiteForm } from "@/components/suites/suite-form";
+import { DeleteSuiteButton } from "@/components/suites/delete-suite-button";
+
+export default async function SuiteSettingsPage({ params }: { params: Promise<{ workspaceId: string; suiteId: string }> }) {
+  const { workspaceId, suiteId } = await params;
+  const ctx = await pageContext(workspaceId);
+  const data = await loadSuiteForm(ctx, suiteId).catch((err: unknown) => {
+    if (err instanceof NotFoundError) notFound();
+    throw err;
+  });
+  const suite = data.suite!;
+  return (
+    <div>
+      <PageHeader
+        title={`${suite.name} — settings`}
+        description={data.canEdit ? `Suite of agent ${suite.agent_name}` : "Read-only: your role (viewer) cannot change suites."}
+        actions={
+          <Link href={`/w/${workspaceId}/suites/${suite.id}`} className={buttonClass("secondary")}>
+            Back to test cases
+          </Link>
+        }
+      />
+      <SuiteForm workspaceId={workspaceId} agents={data.agents} modelConfigs={data.modelConfigs} suite={suite} readOnly={!data.canEdit} />
+      {data.canEdit && (
+        <Card className="mt-10 max-w-3xl border-red-200 p-5">
+          <h2 className="text-sm font-semibold text-red-800">Delete this suite</h2>
+          <p className="mb-3 mt-1 text-sm text-slate-600">The suite and its test cases move to the trash; you can restore them later.</p>
+          <DeleteSuiteButton workspaceId={workspaceId} suiteId={suite.id} suiteName={suite.name} />
+        </Card>
+      )}
+    </div>
+  );
+}

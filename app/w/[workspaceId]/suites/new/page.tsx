@@ -1,0 +1,51 @@
+import Link from "next/link";
+import { pageContext } from "@/lib/auth/context";
+import { loadSuiteForm } from "@/lib/suites/loaders";
+import { buttonClass } from "@/components/ui/button";
+import { EmptyState, PageHeader } from "@/components/ui/card";
+import { SuiteForm } from "@/components/suites/suite-form";
+
+type SearchParams = Promise<Record<string, string | string[] | undefined>>;
+
+export default async function NewSuitePage({ params, searchParams }: { params: Promise<{ workspaceId: string }>; searchParams: SearchParams }) {
+  const { workspaceId } = await params;
+  const { agent } = await searchParams;
+  const ctx = await pageContext(workspaceId);
+  const data = await loadSuiteForm(ctx);
+  const back = (
+    <Link href={`/w/${workspaceId}/suites`} className={buttonClass("secondary")}>
+      Back to suites
+    </Link>
+  );
+  if (!data.canEdit) {
+    return (
+      <div>
+        <PageHeader title="New suite" actions={back} />
+        <EmptyState title="Read-only access" description="Your role (viewer) can read suites but not create them. Ask an editor or admin." />
+      </div>
+    );
+  }
+  if (data.agents.length === 0) {
+    return (
+      <div>
+        <PageHeader title="New suite" actions={back} />
+        <EmptyState
+          title="Create an agent first"
+          description="A suite tests one agent."
+          action={
+            <Link href={`/w/${workspaceId}/agents/new`} className={buttonClass("primary")}>
+              New agent
+            </Link>
+          }
+        />
+      </div>
+    );
+  }
+  const defaultAgentId = typeof agent === "string" && data.agents.some((a) => a.id === agent) ? agent : data.agents.length === 1 ? data.agents[0]!.id : null;
+  return (
+    <div>
+      <PageHeader title="New suite" description="A suite groups test cases for one agent." actions={back} />
+      <SuiteForm workspaceId={workspaceId} agents={data.agents} modelConfigs={data.modelConfigs} defaultAgentId={defaultAgentId} />
+    </div>
+  );
+}

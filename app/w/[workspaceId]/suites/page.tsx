@@ -1,0 +1,88 @@
+import Link from "next/link";
+import { pageContext } from "@/lib/auth/context";
+import { loadSuitesPage } from "@/lib/suites/loaders";
+import { buttonClass } from "@/components/ui/button";
+import { EmptyState, PageHeader } from "@/components/ui/card";
+import { SuiteTable } from "@/components/suites/suite-table";
+import { AgentFilter } from "@/components/suites/agent-filter";
+
+type SearchParams = Promise<Record<string, string | string[] | undefined>>;
+const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
+
+export default async function SuitesPage({ params, searchParams }: { params: Promise<{ workspaceId: string }>; searchParams: SearchParams }) {
+  const { workspaceId } = await params;
+  const sp = await searchParams;
+  const ctx = await pageContext(workspaceId);
+  const data = await loadSuitesPage(ctx, { agent: one(sp.agent), cursor: one(sp.cursor) });
+  const base = `/w/${workspaceId}/suites`;
+  const filtered = data.agentId ? `?agent=${data.agentId}` : "";
+  const newHref = `${base}/new${filtered}`;
+
+  return (
+    <div>
+      <PageHeader
+        title="Suites"
+        description="Test cases grouped per agent, with schedule, judge and regression alerts."
+        actions={
+          <>
+            <Link href={`${base}/trash`} className={buttonClass("ghost")}>
+              Trash
+            </Link>
+            {/* When the list is empty, the empty state offers the button instead. */}
+            {data.canEdit && (data.suites.length > 0 || data.agents.length === 0) && (
+              <Link href={newHref} className={buttonClass("primary")}>
+                New suite
+              </Link>
+            )}
+          </>
+        }
+      />
+      {data.agents.length === 0 ? (
+        <EmptyState
+          title="No suites yet"
+          description="A suite tests one agent. Create an agent first, then add suites for it."
+          action={
+            data.canEdit ? (
+              <Link href={`/w/${workspaceId}/agents/new`} className={buttonClass("primary")}>
+                New agent
+              </Link>
+            ) : undefined
+          }
+        />
+      ) : (
+        <div className="space-y-4">
+          <AgentFilter basePath={base} agents={data.agents} value={data.agentId} />
+          {data.suites.length === 0 ? (
+            <EmptyState
+              title={data.agentId ? "This agent has no suites yet" : "No suites yet"}
+              description={data.canEdit ? "Create a suite, then add test cases to it." : "Editors can create suites."}
+              action={
+                data.canEdit ? (
+                  <Link href={newHref} className={buttonClass("primary")}>
+                    New suite
+                  </Link>
+                ) : undefined
+              }
+            />
+          ) : (
+            <SuiteTable workspaceId={workspaceId} suites={data.suites} canEdit={data.canEdit} />
+          )}
+          {(sp.cursor || data.nextCursor) && (
+            <nav aria-label="Pagination" className="flex justify-end gap-2">
+              {sp.cursor && (
+                <Link href={`${base}${filtered}`} className={buttonClass("secondary", "sm")}>
+                  First page
+                </Link>
+              )}
+              {data.nextCursor && (
+                <Link href={`${base}?${new URLSearchParams({ ...(data.agentId ? { agent: data.agentId } : {}), cursor: data.nextCursor })}`} className={buttonClass("secondary", "sm")}>
+                  Next page
+                </Link>
+              )}
+            </nav>
+          )}
+        </div>
+      )}
+    </div>
+  );
+}

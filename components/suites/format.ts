@@ -1,0 +1,18 @@
+export const DAYS_OF_WEEK = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"] as const;
+
+export const SCHEDULE_LABELS = { manual: "Manual", hourly: "Hourly", daily: "Daily", weekly: "Weekly" } as const;
+
+/** "Manual", "Hourly", "Daily at 09:00", "Weekly on Monday at 09:00". */
+export function scheduleSummary(s: { schedule_type: keyof typeof SCHEDULE_LABELS; schedule_time: string | null; schedule_day_of_week: number | null }): string {
+  switch (s.schedule_type) {
+    case "manual":
+    case "hourly":
+      return SCHEDULE_LABELS[s.schedule_type];
+    case "daily":
+      return s.schedule_time ? `Daily at ${s.schedule_time}` : "Daily";
+    case "weekly": {
+      const day = s.schedule_day_of_week === null ? null : DAYS_OF_WEEK[s.schedule_day_of_week];
+      return `Weekly${day ? ` on ${day}` : ""}${s.schedule_time ? ` at ${s.schedule_time}` : ""}`;
+    }
+  }
+}

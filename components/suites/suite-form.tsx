@@ -1,0 +1,212 @@
+"use client";
+import { useState } from "react";
+import { useRouter } from "next/navigation";
+import { Controller, useForm } from "react-hook-form";
+import { zodResolver } from "@hookform/resolvers/zod";
+import { Field, FormError, Input, Select, Textarea } from "@/components/ui/field";
+import { Button } from "@/components/ui/button";
+import { applyServerIssues } from "@/components/forms/server-issues";
+import { SCHEDULE_TYPES, suiteInput, type SuiteData, type SuiteInput } from "@/lib/suites/schemas";
+import { createSuiteAction, updateSuiteAction } from "@/lib/suites/actions";
+import type { AgentOption, ModelConfigOption } from "@/lib/suites/loaders";
+import type { SuiteDto } from "@/lib/suites/service";
+import { DAYS_OF_WEEK, SCHEDULE_LABELS } from "./format";
+import { VariableFields } from "./variable-fields";
+
+type Props = {
+  workspaceId: string;
+  agents: AgentOption[];
+  modelConfigs: ModelConfigOption[];
+  /** Edit mode when given. */
+  suite?: SuiteDto | null;
+  /** Preselected agent in create mode. */
+  defaultAgentId?: string | null;
+  readOnly?: boolean;
+};
+
+const emptyToNull = (v: unknown) => (v === "" || v === undefined ? null : v);
+
+function initialValues(suite: SuiteDto | null | undefined, defaultAgentId: string | null | undefined): SuiteInput {
+  if (!suite) {
+    return {
+      agent_id: defaultAgentId ?? "",
+      name: "",
+      description: "",
+      schedule_type: "manual",
+      schedule_time: "",
+      schedule_day_of_week: null,
+      llm_judge_model_config_id: null,
+      alert_on_regression: true,
+      alert_threshold_percent: 10,
+      is_enabled: true,
+      variables: {},
+    };
+  }
+  return {
+    agent_id: suite.agent_id,
+    name: suite.name,
+    description: suite.description ?? "",
+    schedule_type: suite.schedule_type,
+    schedule_time: suite.schedule_time ?? "",
+    schedule_day_of_week: suite.schedule_day_of_week,
+    llm_judge_model_config_id: suite.llm_judge_model_config_id,
+    alert_on_regression: suite.alert_on_regression,
+    alert_threshold_percent: suite.alert_threshold_percent,
+    is_enabled: suite.is_enabled,
+    variables: suite.variables,
+  };
+}
+
+/** Create or edit a suite; validates with the same zod schema as the server and shows errors at the fields. */
+export function SuiteForm({ workspaceId, agents, modelConfigs, suite, defaultAgentId, readOnly }: Props) {
+  const router = useRouter();
+  const [formError, setFormError] = useState<string | null>(null);
+  const [saved, setSaved] = useState(false);
+  const form = useForm<SuiteInput, unknown, SuiteData>({
+    resolver: zodResolver(suiteInput),
+    defaultValues: initialValues(suite, defaultAgentId),
+  });
+  const { errors, isSubmitting } = form.formState;
+  const scheduleType = form.watch("schedule_type");
+  const agentId = form.watch("agent_id");
+  const agent = agents.find((a) => a.id === agentId);
+  const variableErrors = Object.fromEntries(
+    Object.entries((errors.variables ?? {}) as Record<string, { message?: string } | undefined>).map(([k, v]) => [k, v?.message]),
+  );
+
+  const onSubmit = form.handleSubmit(async (values) => {
+    setFormError(null);
+    setSaved(false);
+    const result = suite ? await updateSuiteAction(workspaceId, { id: suite.id, patch: values }) : await createSuiteAction(workspaceId, values);
+    if (!result.ok) {
+      const rest = applyServerIssues(form.setError, result.issues);
+      setFormError(rest.length ? `${result.error}: ${rest.map((i) => i.message).join("; ")}` : result.error);
+      return;
+    }
+    if (suite) {
+      setSaved(true);
+      form.reset(initialValues(result.data, null));
+      router.refresh();
+    } else {
+      router.push(`/w/${workspaceId}/suites/${result.data.id}`);
+    }
+  });
+
+  return (
+    <form onSubmit={onSubmit} noValidate className="max-w-3xl space-y-6">
+      <FormError message={formError} />
+      <fieldset disabled={readOnly || isSubmitting} className="space-y-6">
+        <section className="space-y-4">
+          {suite ? (
+            <Field id="agent_id" label="Agent" hint="A suite belongs to one agent; it cannot move to another.">
+              <Input id="agent_id" value={agents.find((a) => a.id === suite.agent_id)?.name ?? ""} readOnly />
+            </Field>
+          ) : (
+            <Field id="agent_id" label="Agent" required error={errors.agent_id?.message}>
+              <Select id="agent_id" aria-invalid={!!errors.agent_id} {...form.register("agent_id", { onChange: () => form.setValue("variables", {}) })}>
+                <option value="">Choose an agent…</option>
+                {agents.map((a) => (
+                  <option key={a.id} value={a.id}>
+                    {a.name}
+                  </option>
+                ))}
+              </Select>
+            </Field>
+          )}
+          <Field id="name" label="Name" required hint="Unique among this agent's suites" error={errors.name?.message}>
+            <Input id="name" aria-invalid={!!errors.name} {...form.register("name")} />
+          </Field>
+          <Field id="description" label="Description" error={errors.description?.message}>
+            <Textarea id="description" rows={3} aria-invalid={!!errors.description} {...form.register("description")} />
+          </Field>
+        </section>
+
+        <section className="space-y-4 border-t border-slate-200 pt-5">
+          <h2 className="text-sm font-semibold text-slate-900">Schedule and judging</h2>
+          <div className="grid gap-4 sm:grid-cols-3">
+            <Field id="schedule_type" label="Schedule" error={errors.schedule_type?.message}>
+              <Select id="schedule_type" {...form.register("schedule_type")}>
+                {SCHEDULE_TYPES.map((t) => (
+                  <option key={t} value={t}>
+                    {SCHEDULE_LABELS[t]}
+                  </option>
+                ))}
+              </Select>
+            </Field>
+            {(scheduleType === "daily" || scheduleType === "weekly") && (
+              <Field id="schedule_time" label="Time (HH:MM)" required error={errors.schedule_time?.message}>
+                <Input id="schedule_time" type="time" aria-invalid={!!errors.schedule_time} {...form.register("schedule_time")} />
+              </Field>
+            )}
+            {scheduleType === "weekly" && (
+              <Field id="schedule_day_of_week" label="Day of week" required error={errors.schedule_day_of_week?.message}>
+                <Select id="schedule_day_of_week" aria-invalid={!!errors.schedule_day_of_week} {...form.register("schedule_day_of_week", { setValueAs: (v) => (v === "" || v === null ? null : Number(v)) })}>
+                  <option value="">Choose a day…</option>
+                  {DAYS_OF_WEEK.map((d, i) => (
+                    <option key={d} value={i}>
+                      {d}
+                    </option>
+                  ))}
+                </Select>
+              </Field>
+            )}
+          </div>
+          <Field id="llm_judge_model_config_id" label="Judge model configuration" hint="Evaluates expected outcomes and llm_judge checks" error={errors.llm_judge_model_config_id?.message}>
+            <Select id="llm_judge_model_config_id" aria-invalid={!!errors.llm_judge_model_config_id} {...form.register("llm_judge_model_config_id", { setValueAs: emptyToNull })}>
+              <option value="">None</option>
+              {modelConfigs.map((m) => (
+                <option key={m.id} value={m.id}>
+                  {m.name}
+                </option>
+              ))}
+            </Select>
+          </Field>
+          <div className="grid gap-4 sm:grid-cols-2">
+            <label className="flex items-center gap-2 text-sm text-slate-700">
+              <input type="checkbox" id="alert_on_regression" className="h-4 w-4" {...form.register("alert_on_regression")} />
+              Alert on regression
+            </label>
+            <Field id="alert_threshold_percent" label="Alert threshold (%)" hint="Alert when the pass rate drops by at least this many points" error={errors.alert_threshold_percent?.message}>
+              <Input id="alert_threshold_percent" type="number" min={1} max={100} step={1} aria-invalid={!!errors.alert_threshold_percent} {...form.register("alert_threshold_percent", { valueAsNumber: true })} />
+            </Field>
+            <label className="flex items-center gap-2 text-sm text-slate-700">
+              <input type="checkbox" id="is_enabled" className="h-4 w-4" {...form.register("is_enabled")} />
+              Enabled
+            </label>
+          </div>
+        </section>
+
+        <section className="space-y-3 border-t border-slate-200 pt-5">
+          <div>
+            <h2 className="text-sm font-semibold text-slate-900">Variables</h2>
+            <p className="text-xs text-slate-500">Suite values override the agent&apos;s defaults; a run can still override them.</p>
+          </div>
+          {agent ? (
+            <Controller
+              control={form.control}
+              name="variables"
+              render={({ field }) => (
+                <VariableFields definitions={agent.variables_schema} value={field.value ?? {}} onChange={field.onChange} errors={variableErrors} disabled={readOnly} />
+              )}
+            />
+          ) : (
+            <p className="text-sm text-slate-500">Choose an agent to set its variables.</p>
+          )}
+        </section>
+      </fieldset>
+
+      {!readOnly && (
+        <div className="flex items-center gap-3">
+          <Button type="submit" disabled={isSubmitting}>
+            {suite ? "Save" : "Create suite"}
+          </Button>
+          {saved && !form.formState.isDirty && (
+            <span role="status" className="text-sm text-green-700">
+              Saved
+            </span>
+          )}
+        </div>
+      )}
+    </form>
+  );
+}

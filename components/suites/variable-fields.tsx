@@ -1,0 +1,121 @@
+"use client";
+import { Field, Input, Select } from "@/components/ui/field";
+import type { VariableDefinition, VariableValue } from "@/lib/agents/schemas";
+
+type Values = Record<string, VariableValue>;
+
+/**
+ * Spec 004 suite-level values for the agent's declared variables: a select for static
+ * variables, a typed input for freeform ones. An empty field means "no suite value" (the
+ * test, run or default value applies), so its key is left out.
+ */
+export function VariableFields({
+  definitions,
+  value,
+  onChange,
+  errors,
+  disabled,
+}: {
+  definitions: VariableDefinition[];
+  value: Values;
+  onChange: (next: Values) => void;
+  errors: Record<string, string | undefined>;
+  disabled?: boolean;
+}) {
+  const set = (name: string, v: VariableValue | undefined) => {
+    const next = { ...value };
+    if (v === undefined) delete next[name];
+    else next[name] = v;
+    onChange(next);
+  };
+  // Values the agent no longer declares: shown so they can be removed (the server refuses them).
+  const stale = Object.keys(value).filter((k) => !definitions.some((d) => d.name === k));
+
+  if (definitions.length === 0 && stale.length === 0) {
+    return <p className="text-sm text-slate-500">This agent declares no variables.</p>;
+  }
+  return (
+    <div className="grid gap-4 sm:grid-cols-2">
+      {definitions.map((d) => {
+        const id = `var-${d.name}`;
+        const current = value[d.name];
+        const hint = [d.description, d.default_value !== null ? `Default: ${String(d.default_value)}` : null, d.required ? "Required at run time" : null]
+          .filter(Boolean)
+          .join(" · ");
+        return (
+          <Field key={d.name} id={id} label={d.display_name} hint={hint || undefined} error={errors[d.name]}>
+            <VariableInput id={id} def={d} current={current} invalid={!!errors[d.name]} disabled={disabled} onValue={(v) => set(d.name, v)} />
+          </Field>
+        );
+      })}
+      {stale.map((name) => (
+        <Field key={name} id={`var-${name}`} label={name} error={errors[name] ?? "The agent no longer declares this variable"}>
+          <div className="flex items-center gap-2">
+            <Input id={`var-${name}`} value={String(value[name])} readOnly aria-invalid />
+            {!disabled && (
+              <button type="button" className="text-xs text-red-700 hover:underline" onClick={() => set(name, undefined)}>
+                Remove
+              </button>
+            )}
+          </div>
+        </Field>
+      ))}
+    </div>
+  );
+}
+
+function VariableInput({
+  id,
+  def,
+  current,
+  invalid,
+  disabled,
+  onValue,
+}: {
+  id: string;
+  def: VariableDefinition;
+  current: VariableValue | undefined;
+  invalid: boolean;
+  disabled?: boolean;
+  onValue: (v: VariableValue | undefined) => void;
+}) {
+  const common = { id, disabled, "aria-invalid": invalid || undefined };
+  if (def.value_source === "static") {
+    // Options are addressed by index so numbers and booleans keep their type.
+    const index = def.possible_values.findIndex((pv) => pv.value === current);
+    return (
+      <Select {...common} value={index >= 0 ? String(index) : ""} onChange={(e) => onValue(e.target.value === "" ? undefined : def.possible_values[Number(e.target.value)]?.value)}>
+        <option value="">(not set)</option>
+        {def.possible_values.map((pv, i) => (
+          <option key={i} value={i}>
+            {pv.label ?? String(pv.value)}
+          </option>
+        ))}
+      </Select>
+    );
+  }
+  switch (def.data_type) {
+    case "boolean":
+      return (
+        <Select {...common} value={current === undefined ? "" : String(current)} onChange={(e) => onValue(e.target.value === "" ? undefined : e.target.value === "true")}>
+          <option value="">(not set)</option>
+          <option value="true">true</option>
+          <option value="false">false</option>
+        </Select>
+      );
+    case "number":
+      return (
+        <Input
+          {...common}
+          type="number"
+          step="any"
+          value={current === undefined ? "" : String(current)}
+          onChange={(e) => onValue(e.target.value === "" ? undefined : Number(e.target.value))}
+        />
+      );
+    case "date":
+      return <Input {...common} type="date" value={typeof current === "string" ? current.slice(0, 10) : ""} onChange={(e) => onValue(e.target.value || undefined)} />;
+    case "string":
+      return <Input {...common} value={current === undefined ? "" : String(current)} onChange={(e) => onValue(e.target.value === "" ? undefined : e.target.value)} />;
+  }
+}

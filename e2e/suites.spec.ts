@@ -1,0 +1,174 @@
+import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import { FAKE_OPENAI_URL, openWorkspace, unique } from "./fixtures";
+
+/**
+ * Suites: create (client-side and server-side errors at the fields), list, settings,
+ * delete → trash → restore (with a name conflict first), and a viewer's read-only view.
+ * Prerequisites (model configuration, agent with spec 004 variables) go through the REST API
+ * with an API key created in the UI.
+ */
+
+async function createApiKey(page: Page, workspaceId: string): Promise<string> {
+  await page.goto(`/w/${workspaceId}/settings/api-keys`);
+  await page.getByLabel("Name", { exact: true }).fill(unique("suites e2e"));
+  await page.getByLabel("Role", { exact: true }).selectOption("admin");
+  await page.getByRole("button", { name: "Create API key" }).click();
+  const field = page.getByLabel("New API key");
+  await expect(field).toHaveValue(/\S{32,}/);
+  return field.inputValue();
+}
+
+async function api(request: APIRequestContext, token: string, method: "post" | "patch" | "delete", url: string, data?: unknown) {
+  const res = await request[method](url, { headers: { authorization: `Bearer ${token}` }, data });
+  expect(res.status(), `${method.toUpperCase()} ${url}: ${await res.text()}`).toBeLessThan(300);
+  return res.status() === 204 ? null : ((await res.json()) as { id: string });
+}
+
+async function createPrerequisites(request: APIRequestContext, token: string) {
+  const judge = { name: unique("Judge"), base_url: FAKE_OPENAI_URL, model: "fake-judge" };
+  const mc = await api(request, token, "post", "/api/v1/model-configs", judge);
+  const agent = {
+    name: unique("Support bot"),
+    kind: "chat",
+    system_prompt: "You help customers.",
+    model_config_id: mc!.id,
+    variables_schema: [
+      {
+        name: "AIConfiguration",
+        display_name: "AI Configuration",
+        data_type: "string",
+        value_source: "static",
+        possible_values: [
+          { value: "gpt-4o", label: "GPT-4o" },
+          { value: "claude-opus", label: "Claude Opus" },
+        ],
+      },
+      { name: "Temperature", display_name: "Temperature", data_type: "number", value_source: "freeform", default_value: 0.7 },
+    ],
+  };
+  const created = await api(request, token, "post", "/api/v1/agents", agent);
+  return { judgeName: judge.name, agentName: agent.name, agentId: created!.id };
+}
+
+test("create, list, edit, delete, restore a suite", async ({ page }) => {
+  const workspaceId = await openWorkspace(page);
+  const token = await createApiKey(page, workspaceId);
+  const { judgeName, agentName, agentId } = await createPrerequisites(page.request, token);
+  const name = unique("Checkout regression");
+
+  // Create: a daily schedule without a time is refused at the field before anything is sent.
+  await page.goto(`/w/${workspaceId}/suites`);
+  await page.getByRole("link", { name: "New suite" }).click();
+  await expect(page).toHaveURL(/\/suites\/new/);
+  await page.getByLabel("Agent").selectOption({ label: agentName });
+  await page.getByLabel("Name").fill(name);
+  await page.getByLabel("Description").fill("Checkout flows");
+  await page.getByLabel("Schedule").selectOption("daily");
+  await page.getByRole("button", { name: "Create suite" }).click();
+  await expect(page.getByTestId("error-schedule_time")).toHaveText("A daily schedule needs a time (HH:MM)");
+  await page.getByLabel("Time (HH:MM)").fill("09:30");
+  await page.getByLabel("Judge model configuration").selectOption({ label: judgeName });
+  await page.getByLabel("Alert threshold (%)").fill("15");
+  // Variables come from the agent's variables_schema: a select for static, a number input for freeform.
+  await page.getByLabel("AI Configuration").selectOption({ label: "Claude Opus" });
+  await page.getByLabel("Temperature").fill("0.2");
+  await page.getByRole("button", { name: "Create suite" }).click();
+  await expect(page).toHaveURL(new RegExp(`/w/${workspaceId}/suites/[0-9a-f-]{36}$`));
+  const suiteId = /\/suites\/([0-9a-f-]{36})$/.exec(page.url())![1]!;
+
+  // The same name for the same agent is refused by the server, shown at the name field.
+  await page.goto(`/w/${workspaceId}/suites/new?agent=${agentId}`);
+  await page.getByLabel("Name").fill(name);
+  await page.getByRole("button", { name: "Create suite" }).click();
+  await expect(page.getByTestId("error-name")).toHaveText("This agent already has a suite with this name");
+
+  // The list shows it with agent, counts, schedule and status; the agent filter narrows it.
+  await page.goto(`/w/${workspaceId}/suites`);
+  const row = page.getByTestId("suite-row").filter({ hasText: name });
+  await expect(row).toContainText(agentName);
+  await expect(row).toContainText("Daily at 09:30");
+  await expect(row).toContainText("No cases");
+  await expect(row).toContainText("Enabled");
+  await page.getByLabel("Filter by agent").selectOption({ label: agentName });
+  await expect(page).toHaveURL(new RegExp(`agent=${agentId}`));
+  await expect(page.getByTestId("suite-row")).toHaveCount(1);
+  await expect(row.getByRole("link", { name, exact: true })).toHaveAttribute("href", `/w/${workspaceId}/suites/${suiteId}`);
+
+  // Settings: the stored values come back; edit and save.
+  await row.getByRole("link", { name: "Settings" }).click();
+  await expect(page).toHaveURL(`/w/${workspaceId}/suites/${suiteId}/settings`);
+  await expect(page.getByLabel("Agent")).toHaveValue(agentName);
+  await expect(page.getByLabel("Time (HH:MM)")).toHaveValue("09:30");
+  await expect(page.getByLabel("Alert threshold (%)")).toHaveValue("15");
+  await expect(page.getByLabel("Temperature")).toHaveValue("0.2");
+  await page.getByLabel("Schedule").selectOption("weekly");
+  await page.getByRole("button", { name: "Save" }).click();
+  await expect(page.getByTestId("error-schedule_day_of_week")).toHaveText("A weekly schedule needs a day of week");
+  await page.getByLabel("Day of week").selectOption({ label: "Monday" });
+  await page.getByLabel("Enabled").uncheck();
+  await page.getByLabel("Description").fill("Checkout and refunds");
+  await page.getByRole("button", { name: "Save" }).click();
+  await expect(page.getByText("Saved", { exact: true })).toBeVisible();
+  await page.reload();
+  await expect(page.getByLabel("Description")).toHaveValue("Checkout and refunds");
+  await expect(page.getByLabel("Day of week")).toHaveValue("1");
+  await expect(page.getByLabel("Enabled")).not.toBeChecked();
+  await expect(page.getByLabel("AI Configuration")).toHaveValue("1");
+
+  // Delete (after confirmation) → the suite leaves the list and appears in the trash.
+  await page.getByRole("button", { name: "Delete suite" }).click();
+  await page.getByRole("dialog").getByRole("button", { name: "Delete", exact: true }).click();
+  await expect(page).toHaveURL(new RegExp(`/w/${workspaceId}/suites$`));
+  await expect(page.getByTestId("suite-row").filter({ hasText: name })).toHaveCount(0);
+  await page.getByRole("link", { name: "Trash" }).click();
+  const trashRow = page.getByTestId("trash-row").filter({ hasText: name });
+  await expect(trashRow).toContainText(agentName);
+
+  // Meanwhile a new live suite took the name: restoring is refused with the reason inline.
+  const replacement = await api(page.request, token, "post", "/api/v1/suites", { agent_id: agentId, name });
+  await trashRow.getByRole("button", { name: "Restore" }).click();
+  await expect(trashRow).toContainText(`already has a suite named "${name}"`);
+  await api(page.request, token, "patch", `/api/v1/suites/${replacement!.id}`, { name: `${name} (new)` });
+  await trashRow.getByRole("button", { name: "Restore" }).click();
+  await expect(trashRow).toHaveCount(0);
+  await page.goto(`/w/${workspaceId}/suites`);
+  const restored = page.getByTestId("suite-row").filter({ has: page.getByRole("link", { name, exact: true }) });
+  await expect(restored).toContainText("Weekly on Monday at 09:30");
+  await expect(restored).toContainText("Disabled");
+});
+
+test("a viewer sees suites read-only", async ({ page, browser }) => {
+  const workspaceId = await openWorkspace(page);
+  const token = await createApiKey(page, workspaceId);
+  const { agentId } = await createPrerequisites(page.request, token);
+  const name = unique("Viewer visible");
+  const suite = await api(page.request, token, "post", "/api/v1/suites", { agent_id: agentId, name });
+
+  await page.goto(`/w/${workspaceId}/settings/members`);
+  const email = `${unique("viewer").toLowerCase().replace(/[^a-z0-9]+/g, "-")}@example.test`;
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Role", { exact: true }).selectOption("viewer");
+  await page.getByRole("button", { name: "Invite member" }).click();
+  const link = await page.getByLabel("Invite link").inputValue();
+
+  const guest = await browser.newContext({ storageState: { cookies: [], origins: [] } });
+  const p2 = await guest.newPage();
+  await p2.goto(link);
+  await p2.getByLabel("Your name").fill("Vera Viewer");
+  await p2.getByLabel("Password").fill("viewer-password-1");
+  await p2.getByRole("button", { name: "Create account and join" }).click();
+  await expect(p2).toHaveURL(new RegExp(`/w/${workspaceId}`));
+
+  await p2.goto(`/w/${workspaceId}/suites`);
+  await expect(p2.getByTestId("suite-row").filter({ hasText: name })).toBeVisible();
+  await expect(p2.getByRole("link", { name: "New suite" })).toHaveCount(0);
+  await p2.goto(`/w/${workspaceId}/suites/${suite!.id}/settings`);
+  await expect(p2.getByText("Read-only: your role (viewer) cannot change suites.")).toBeVisible();
+  await expect(p2.getByLabel("Name")).toBeDisabled();
+  await expect(p2.getByRole("button", { name: "Save" })).toHaveCount(0);
+  await expect(p2.getByRole("button", { name: "Delete suite" })).toHaveCount(0);
+  await p2.goto(`/w/${workspaceId}/suites/new`);
+  await expect(p2.getByText("Read-only access")).toBeVisible();
+  await expect(p2.getByRole("button", { name: "Create suite" })).toHaveCount(0);
+  await guest.close();
+});

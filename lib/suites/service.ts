@@ -1,0 +1,287 @@
+import "server-only";
+import { db } from "@/lib/db";
+import type { Prisma } from "@/lib/generated/prisma/client";
+import { ConflictError, NotFoundError, ValidationError, prismaErrorCode, zodIssues, type IssueList } from "@/lib/errors";
+import type { WorkspaceContext } from "@/lib/auth/roles";
+import { isUuid, requireRole } from "@/lib/workspaces/service";
+import { decodeCursor, encodeCursor, iso } from "@/lib/serialize";
+import type { VariableValue } from "@/lib/agents/schemas";
+import { SUITE_FIELDS, suiteMerged, type SuiteData } from "./schemas";
+import { checkSuiteVariables, parseVariableValues, parseVariablesSchema } from "./variables";
+
+export type ScheduleType = SuiteData["schedule_type"];
+
+export type SuiteDto = {
+  id: string;
+  agent_id: string;
+  name: string;
+  description: string | null;
+  schedule_type: ScheduleType;
+  schedule_time: string | null;
+  schedule_day_of_week: number | null;
+  llm_judge_model_config_id: string | null;
+  alert_on_regression: boolean;
+  alert_threshold_percent: number;
+  is_enabled: boolean;
+  variables: Record<string, VariableValue>;
+  created_at: string;
+  updated_at: string;
+  deleted_at: string | null;
+};
+export type CaseCounts = { draft: number; active: number; archived: number };
+export type SuiteWithAgent = SuiteDto & { agent_name: string };
+export type SuiteListItem = SuiteWithAgent & { case_counts: CaseCounts };
+export type SuiteListQuery = { agent_id?: string; deleted?: boolean; q?: string; cursor?: string; limit?: number };
+
+const suiteSelect = {
+  id: true,
+  agentId: true,
+  name: true,
+  description: true,
+  scheduleType: true,
+  scheduleTime: true,
+  scheduleDayOfWeek: true,
+  llmJudgeModelConfigId: true,
+  alertOnRegression: true,
+  alertThresholdPercent: true,
+  isEnabled: true,
+  variables: true,
+  createdAt: true,
+  updatedAt: true,
+  deletedAt: true,
+  agent: { select: { name: true } },
+} as const satisfies Prisma.SuiteSelect;
+type SuiteRow = Prisma.SuiteGetPayload<{ select: typeof suiteSelect }>;
+
+function toDto(row: SuiteRow): SuiteWithAgent {
+  return {
+    id: row.id,
+    agent_id: row.agentId,
+    name: row.name,
+    description: row.description,
+    schedule_type: row.scheduleType,
+    schedule_time: row.scheduleTime,
+    schedule_day_of_week: row.scheduleDayOfWeek,
+    llm_judge_model_config_id: row.llmJudgeModelConfigId,
+    alert_on_regression: row.alertOnRegression,
+    alert_threshold_percent: row.alertThresholdPercent,
+    is_enabled: row.isEnabled,
+    variables: parseVariableValues(row.variables),
+    created_at: iso(row.createdAt)!,
+    updated_at: iso(row.updatedAt)!,
+    deleted_at: iso(row.deletedAt),
+    agent_name: row.agent.name,
+  };
+}
+
+function withoutAgentName({ agent_name: _omit, ...dto }: SuiteWithAgent): SuiteDto {
+  return dto;
+}
+
+const DEFAULT_LIMIT = 50;
+const MAX_LIMIT = 200;
+type Cursor = { n: string; i: string };
+const isCursor = (v: unknown): v is Cursor =>
+  typeof v === "object" && v !== null && typeof (v as Cursor).n === "string" && typeof (v as Cursor).i === "string" && isUuid((v as Cursor).i);
+
+/** Suites ordered by name then id, keyset-paginated in SQL; case counts from one grouped query. */
+export async function listSuites(ctx: WorkspaceContext, q: SuiteListQuery = {}): Promise<{ data: SuiteListItem[]; next_cursor: string | null }> {
+  requireRole(ctx, "viewer");
+  const limit = Math.min(Math.max(Math.trunc(q.limit ?? DEFAULT_LIMIT), 1), MAX_LIMIT);
+  const cursor = decodeCursor(q.cursor, isCursor);
+  if (q.cursor && !cursor) throw new ValidationError("Invalid cursor", [{ path: "cursor", message: "Invalid cursor" }]);
+  if (q.agent_id !== undefined && !isUuid(q.agent_id)) {
+    throw new ValidationError("Invalid agent_id", [{ path: "agent_id", message: "agent_id must be a UUID" }]);
+  }
+  const where: Prisma.SuiteWhereInput = {
+    workspaceId: ctx.workspaceId,
+    deletedAt: q.deleted ? { not: null } : null,
+    ...(q.agent_id ? { agentId: q.agent_id } : {}),
+    ...(q.q?.trim() ? { name: { contains: q.q.trim(), mode: "insensitive" as const } } : {}),
+    ...(cursor ? { OR: [{ name: { gt: cursor.n } }, { name: cursor.n, id: { gt: cursor.i } }] } : {}),
+  };
+  const rows = await db.suite.findMany({ where, select: suiteSelect, orderBy: [{ name: "asc" }, { id: "asc" }], take: limit + 1 });
+  const page = rows.slice(0, limit);
+  const last = page.at(-1);
+  const next_cursor = rows.length > limit && last ? encodeCursor({ n: last.name, i: last.id } satisfies Cursor) : null;
+  const counts = await caseCounts(ctx.workspaceId, page.map((r) => r.id));
+  return {
+    data: page.map((r) => ({ ...toDto(r), case_counts: counts.get(r.id) ?? { draft: 0, active: 0, archived: 0 } })),
+    next_cursor,
+  };
+}
+
+/** Live test cases per suite and status: one GROUP BY query for the whole page. */
+async function caseCounts(workspaceId: string, suiteIds: string[]): Promise<Map<string, CaseCounts>> {
+  const out = new Map<string, CaseCounts>();
+  if (suiteIds.length === 0) return out;
+  const groups = await db.testCase.groupBy({
+    by: ["suiteId", "status"],
+    where: { workspaceId, suiteId: { in: suiteIds }, deletedAt: null },
+    _count: { _all: true },
+  });
+  for (const g of groups) {
+    const c = out.get(g.suiteId) ?? { draft: 0, active: 0, archived: 0 };
+    c[g.status] = g._count._all;
+    out.set(g.suiteId, c);
+  }
+  return out;
+}
+
+async function findSuite(ctx: WorkspaceContext, id: string, includeDeleted: boolean): Promise<SuiteRow> {
+  if (!isUuid(id)) throw new NotFoundError("Suite");
+  const row = await db.suite.findFirst({
+    where: { id, workspaceId: ctx.workspaceId, ...(includeDeleted ? {} : { deletedAt: null }) },
+    select: suiteSelect,
+  });
+  if (!row) throw new NotFoundError("Suite");
+  return row;
+}
+
+export async function getSuite(ctx: WorkspaceContext, id: string, opts: { includeDeleted?: boolean } = {}): Promise<SuiteWithAgent> {
+  requireRole(ctx, "viewer");
+  return toDto(await findSuite(ctx, id, opts.includeDeleted ?? false));
+}
+
+export async function createSuite(ctx: WorkspaceContext, raw: unknown): Promise<SuiteDto> {
+  requireRole(ctx, "editor");
+  const data = await validateSuite(ctx, raw);
+  try {
+    const row = await db.suite.create({
+      data: { workspaceId: ctx.workspaceId, createdById: ctx.userId, ...toColumns(data) },
+      select: suiteSelect,
+    });
+    return withoutAgentName(toDto(row));
+  } catch (err) {
+    throw translateWriteError(err);
+  }
+}
+
+/** PATCH semantics: the given fields over the stored suite, re-validated as a whole. */
+export async function updateSuite(ctx: WorkspaceContext, id: string, raw: unknown): Promise<SuiteDto> {
+  requireRole(ctx, "editor");
+  const existing = toDto(await findSuite(ctx, id, false));
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
+    throw new ValidationError("Please fix the highlighted fields", [{ path: "", message: "Expected an object with the fields to change" }]);
+  }
+  const patch = Object.fromEntries(
+    Object.entries(raw).filter(([k, v]) => (SUITE_FIELDS as string[]).includes(k) && v !== undefined),
+  );
+  if ("agent_id" in patch && patch.agent_id !== existing.agent_id) {
+    throw new ValidationError("A suite cannot move to another agent", [{ path: "agent_id", message: "A suite cannot move to another agent" }]);
+  }
+  const merged = { ...pickInput(existing), ...patch };
+  const data = await validateSuite(ctx, merged);
+  try {
+    const row = await db.suite.update({ where: { id: existing.id, workspaceId: ctx.workspaceId }, data: toColumns(data), select: suiteSelect });
+    return withoutAgentName(toDto(row));
+  } catch (err) {
+    throw translateWriteError(err);
+  }
+}
+
+/** Soft delete: the suite moves to the trash; its cases stay untouched. */
+export async function deleteSuite(ctx: WorkspaceContext, id: string): Promise<void> {
+  requireRole(ctx, "editor");
+  if (!isUuid(id)) throw new NotFoundError("Suite");
+  const { count } = await db.suite.updateMany({
+    where: { id, workspaceId: ctx.workspaceId, deletedAt: null },
+    data: { deletedAt: new Date() },
+  });
+  if (count === 0) throw new NotFoundError("Suite");
+}
+
+/** Brings a suite back from the trash; refused while a live suite of the agent has its name. */
+export async function restoreSuite(ctx: WorkspaceContext, id: string): Promise<SuiteDto> {
+  requireRole(ctx, "editor");
+  const row = await findSuite(ctx, id, true);
+  if (!row.deletedAt) return withoutAgentName(toDto(row));
+  try {
+    const restored = await db.suite.update({ where: { id: row.id, workspaceId: ctx.workspaceId }, data: { deletedAt: null }, select: suiteSelect });
+    return withoutAgentName(toDto(restored));
+  } catch (err) {
+    if (prismaErrorCode(err) === "P2002") {
+      const message = `Agent "${row.agent.name}" already has a suite named "${row.name}". Rename that suite, then restore this one.`;
+      throw new ConflictError(message, [{ path: "name", message }]);
+    }
+    throw err;
+  }
+}
+
+function pickInput(s: SuiteDto) {
+  return {
+    agent_id: s.agent_id,
+    name: s.name,
+    description: s.description,
+    schedule_type: s.schedule_type,
+    schedule_time: s.schedule_time,
+    schedule_day_of_week: s.schedule_day_of_week,
+    llm_judge_model_config_id: s.llm_judge_model_config_id,
+    alert_on_regression: s.alert_on_regression,
+    alert_threshold_percent: s.alert_threshold_percent,
+    is_enabled: s.is_enabled,
+    variables: s.variables,
+  };
+}
+
+/**
+ * Field rules (zod), then the rules that need the database: the agent and the judge model
+ * configuration must belong to the workspace, and the variable values must fit the agent's
+ * declared variables. All issues are reported together.
+ */
+async function validateSuite(ctx: WorkspaceContext, raw: unknown): Promise<SuiteData> {
+  const parsed = suiteMerged.safeParse(raw);
+  if (!parsed.success) throw new ValidationError("Please fix the highlighted fields", zodIssues(parsed.error));
+  const data = normaliseSchedule(parsed.data);
+  const [agent, judge] = await Promise.all([
+    db.agent.findFirst({ where: { id: data.agent_id, workspaceId: ctx.workspaceId }, select: { id: true, variablesSchema: true } }),
+    data.llm_judge_model_config_id
+      ? db.modelConfig.findFirst({ where: { id: data.llm_judge_model_config_id, workspaceId: ctx.workspaceId }, select: { id: true } })
+      : Promise.resolve(null),
+  ]);
+  const issues: IssueList = [];
+  if (!agent) issues.push({ path: "agent_id", message: "Choose an agent of this workspace" });
+  if (data.llm_judge_model_config_id && !judge) {
+    issues.push({ path: "llm_judge_model_config_id", message: "Choose a model configuration of this workspace" });
+  }
+  if (agent) issues.push(...checkSuiteVariables(parseVariablesSchema(agent.variablesSchema), data.variables));
+  if (issues.length) throw new ValidationError("Please fix the highlighted fields", issues);
+  return data;
+}
+
+/** A time only belongs to daily/weekly schedules and a day only to weekly ones. */
+function normaliseSchedule(s: SuiteData): SuiteData {
+  const timed = s.schedule_type === "daily" || s.schedule_type === "weekly";
+  return {
+    ...s,
+    schedule_time: timed ? s.schedule_time : null,
+    schedule_day_of_week: s.schedule_type === "weekly" ? s.schedule_day_of_week : null,
+  };
+}
+
+function toColumns(d: SuiteData) {
+  return {
+    agentId: d.agent_id,
+    name: d.name,
+    description: d.description,
+    scheduleType: d.schedule_type,
+    scheduleTime: d.schedule_time,
+    scheduleDayOfWeek: d.schedule_day_of_week,
+    llmJudgeModelConfigId: d.llm_judge_model_config_id,
+    alertOnRegression: d.alert_on_regression,
+    alertThresholdPercent: d.alert_threshold_percent,
+    isEnabled: d.is_enabled,
+    variables: d.variables,
+  };
+}
+
+function translateWriteError(err: unknown): unknown {
+  const code = prismaErrorCode(err);
+  if (code === "P2002") {
+    const message = "This agent already has a suite with this name";
+    return new ConflictError(message, [{ path: "name", message }]);
+  }
+  // The agent or judge configuration was deleted between the check and the write.
+  if (code === "P2003") return new ValidationError("Please fix the highlighted fields", [{ path: "agent_id", message: "Choose an agent of this workspace" }]);
+  return err;
+}
