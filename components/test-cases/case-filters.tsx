@@ -1,0 +1,112 @@
+"use client";
+import { useEffect, useRef, useState } from "react";
+import Link from "next/link";
+import { useRouter } from "next/navigation";
+import { Input, Select } from "@/components/ui/field";
+import { cn } from "@/components/ui/cn";
+import { hasFilters, listHref, type ListFilters } from "./list-url";
+
+/** Tag (any/all), difficulty and text search filters; every change updates the URL. */
+export function CaseFilters({ base, filters, suiteTags }: { base: string; filters: ListFilters; suiteTags: string[] }) {
+  const router = useRouter();
+  const go = (next: ListFilters) => router.replace(listHref(base, next), { scroll: false });
+  const [q, setQ] = useState(filters.q ?? "");
+  const latest = useRef(filters);
+  latest.current = filters;
+
+  // The radios answer at once; the URL (and so the list) follows.
+  const [match, setMatch] = useState(filters.match);
+  useEffect(() => setMatch(filters.match), [filters.match]);
+  const setTagMatch = (m: "any" | "all") => {
+    setMatch(m);
+    go({ ...filters, match: m });
+  };
+
+  const [difficulty, setDifficulty] = useState(filters.difficulty ?? "");
+  useEffect(() => setDifficulty(filters.difficulty ?? ""), [filters.difficulty]);
+
+  // Keep the box in step with the URL (e.g. "Clear filters"), and debounce typing into it.
+  useEffect(() => setQ(filters.q ?? ""), [filters.q]);
+  useEffect(() => {
+    const trimmed = q.trim();
+    if (trimmed === (latest.current.q ?? "")) return;
+    const timer = setTimeout(() => go({ ...latest.current, q: trimmed || undefined }), 300);
+    return () => clearTimeout(timer);
+  }, [q]);
+
+  const toggleTag = (tag: string) =>
+    go({ ...filters, tags: filters.tags.includes(tag) ? filters.tags.filter((t) => t !== tag) : [...filters.tags, tag] });
+  const tagOptions = [...new Set([...suiteTags, ...filters.tags])].sort();
+
+  return (
+    <div className="space-y-3 rounded-lg border border-slate-200 bg-white p-4 shadow-sm">
+      <div className="flex flex-wrap items-end gap-4">
+        <div className="min-w-56 flex-1 space-y-1">
+          <label htmlFor="case-search" className="block text-sm font-medium text-slate-700">
+            Search
+          </label>
+          <Input id="case-search" type="search" placeholder="Name, description or message" value={q} onChange={(e) => setQ(e.target.value)} />
+        </div>
+        <div className="space-y-1">
+          <label htmlFor="case-difficulty" className="block text-sm font-medium text-slate-700">
+            Difficulty
+          </label>
+          <Select
+            id="case-difficulty"
+            value={difficulty}
+            onChange={(e) => {
+              const v = e.target.value === "hard" || e.target.value === "normal" ? e.target.value : undefined;
+              setDifficulty(v ?? "");
+              go({ ...filters, difficulty: v });
+            }}
+          >
+            <option value="">Any</option>
+            <option value="normal">Normal</option>
+            <option value="hard">Hard</option>
+          </Select>
+        </div>
+        {hasFilters(filters) && (
+          <Link href={base} className="pb-2 text-sm font-medium text-indigo-700 hover:underline">
+            Clear filters
+          </Link>
+        )}
+      </div>
+      <div className="flex flex-wrap items-center gap-2">
+        <div role="group" aria-label="Filter by tag" className="flex flex-wrap items-center gap-1.5">
+          <span className="text-sm font-medium text-slate-700">Tags</span>
+          {tagOptions.length === 0 && <span className="text-sm text-slate-500">No tags in this suite yet</span>}
+          {tagOptions.map((tag) => {
+            const on = filters.tags.includes(tag);
+            return (
+              <button
+                key={tag}
+                type="button"
+                aria-pressed={on}
+                onClick={() => toggleTag(tag)}
+                className={cn(
+                  "rounded-full border px-2.5 py-0.5 text-xs font-medium",
+                  on ? "border-indigo-600 bg-indigo-600 text-white" : "border-slate-300 bg-white text-slate-700 hover:bg-slate-50",
+                )}
+              >
+                {tag}
+              </button>
+            );
+          })}
+        </div>
+        {tagOptions.length > 1 && (
+          <fieldset className="ml-2 flex items-center gap-3 text-sm text-slate-700">
+            <legend className="sr-only">Tag match</legend>
+            <label className="flex items-center gap-1">
+              <input type="radio" name="tag-match" checked={match === "any"} onChange={() => setTagMatch("any")} />
+              Any selected tag
+            </label>
+            <label className="flex items-center gap-1">
+              <input type="radio" name="tag-match" checked={match === "all"} onChange={() => setTagMatch("all")} />
+              All selected tags
+            </label>
+          </fieldset>
+        )}
+      </div>
+    </div>
+  );
+}

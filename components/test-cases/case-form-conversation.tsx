@@ -1,0 +1,57 @@
+"use client";
+import { useFormContext } from "react-hook-form";
+import { Field, Input, Textarea } from "@/components/ui/field";
+import { FormSection } from "./case-form-basics";
+import { JsonObjectField } from "./json-object-field";
+import type { CaseFormValues } from "./form-values";
+
+export function ConversationSection() {
+  const { register, watch, formState } = useFormContext<CaseFormValues>();
+  const { errors } = formState;
+  const multiTurn = watch("multi_turn");
+  return (
+    <FormSection
+      title="Conversation"
+      description="Without a persona the initial message is the single question. With a simulated user, an LLM plays the persona in a multi-turn conversation."
+    >
+      <Field
+        id="initial_message"
+        label="Initial message"
+        hint="First message the user sends to the agent. A case needs this or a persona to run."
+        error={errors.initial_message?.message}
+      >
+        <Textarea id="initial_message" rows={3} {...register("initial_message")} />
+      </Field>
+
+      <div className="rounded-md border border-slate-200 p-4">
+        <label className="flex items-center gap-2 text-sm font-medium text-slate-800">
+          <input type="checkbox" className="h-4 w-4 rounded border-slate-300" {...register("multi_turn")} />
+          Simulated user (multi-turn)
+        </label>
+        {multiTurn && (
+          <div className="mt-4 space-y-4">
+            <Field id="persona.type" label="Persona type" required hint='Short archetype label, e.g. "frustrated-user"' error={errors.persona?.type?.message}>
+              <Input id="persona.type" maxLength={100} aria-invalid={!!errors.persona?.type} {...register("persona.type")} />
+            </Field>
+            <Field id="persona.description" label="Persona description" required error={errors.persona?.description?.message}>
+              <Textarea id="persona.description" rows={2} aria-invalid={!!errors.persona?.description} {...register("persona.description")} />
+            </Field>
+            <Field id="persona.instructions" label="Persona instructions" required hint="Behavioural directives for the simulated user" error={errors.persona?.instructions?.message}>
+              <Textarea id="persona.instructions" rows={3} aria-invalid={!!errors.persona?.instructions} {...register("persona.instructions")} />
+            </Field>
+          </div>
+        )}
+      </div>
+
+      <JsonObjectField
+        name="user_context"
+        label="User context (JSON object)"
+        hint="What the simulated user knows, dumped into its prompt. Leave empty for none."
+        placeholder={'{\n  "account_id": "A-1001",\n  "plan": "pro"\n}'}
+      />
+      <Field id="max_turns" label="Max turns" hint="Leave empty for no cap: the conversation ends when the agent or the simulated user ends it" error={errors.max_turns?.message}>
+        <Input id="max_turns" inputMode="numeric" className="max-w-40" aria-invalid={!!errors.max_turns} aria-describedby={errors.max_turns ? "max_turns-error" : "max_turns-hint"} {...register("max_turns")} />
+      </Field>
+    </FormSection>
+  );
+}

@@ -1,0 +1,129 @@
+"use client";
+import { useFieldArray, useFormContext } from "react-hook-form";
+import { Field, Input, Textarea } from "@/components/ui/field";
+import { Button } from "@/components/ui/button";
+import { FormSection } from "./case-form-basics";
+import { JsonObjectField } from "./json-object-field";
+import { errorAt } from "./form-errors";
+import type { CaseFormValues } from "./form-values";
+import type { AgentToolOption } from "./types";
+
+function OutcomeRows() {
+  const { control, register, formState } = useFormContext<CaseFormValues>();
+  const { fields, append, remove } = useFieldArray({ control, name: "expected_outcomes" });
+  return (
+    <div className="space-y-2">
+      <h3 className="text-sm font-medium text-slate-800">Expected outcomes</h3>
+      <p className="text-xs text-slate-500">
+        Label → expected value; the judge interprets them semantically. Plain text is stored as text; JSON such as true, 3 or {'{"a": 1}'} is stored as
+        that value (wrap text in quotes to keep e.g. &quot;true&quot; as text).
+      </p>
+      {fields.map((f, i) => {
+        const labelError = errorAt(formState.errors, `expected_outcomes.${i}.label`);
+        return (
+          <fieldset key={f.id} className="grid gap-2 rounded-md border border-slate-200 p-3 sm:grid-cols-[1fr_1fr_auto] sm:items-start">
+            <legend className="px-1 text-xs font-medium text-slate-500">Outcome {i + 1}</legend>
+            <Field id={`expected_outcomes.${i}.label`} label="Label" error={labelError}>
+              <Input
+                id={`expected_outcomes.${i}.label`}
+                placeholder="refund_issued"
+                aria-invalid={!!labelError}
+                {...register(`expected_outcomes.${i}.label`)}
+              />
+            </Field>
+            <Field id={`expected_outcomes.${i}.value`} label="Expected value">
+              <Input id={`expected_outcomes.${i}.value`} placeholder="true" {...register(`expected_outcomes.${i}.value`)} />
+            </Field>
+            <Button variant="ghost" size="sm" className="sm:mt-6" onClick={() => remove(i)} aria-label={`Remove outcome ${i + 1}`}>
+              Remove
+            </Button>
+          </fieldset>
+        );
+      })}
+      <Button variant="secondary" size="sm" onClick={() => append({ label: "", value: "" })}>
+        Add outcome
+      </Button>
+    </div>
+  );
+}
+
+function ToolCallRows({ tools }: { tools: AgentToolOption[] }) {
+  const { control, register, formState, watch } = useFormContext<CaseFormValues>();
+  const { fields, append, remove } = useFieldArray({ control, name: "expected_tool_calls" });
+  const values = watch("expected_tool_calls");
+  const known = new Set(tools.map((t) => t.name));
+  return (
+    <div className="space-y-2">
+      <h3 className="text-sm font-medium text-slate-800">Expected tool calls</h3>
+      <p className="text-xs text-slate-500">
+        {tools.length > 0 ? `The agent's tools: ${tools.map((t) => t.name).join(", ")}.` : "This suite's agent declares no tools; you can still type a tool name."}{" "}
+        Leave the parameters empty to accept any.
+      </p>
+      <datalist id="agent-tools">
+        {tools.map((t) => (
+          <option key={t.name} value={t.name} label={t.description || undefined} />
+        ))}
+      </datalist>
+      {fields.map((f, i) => {
+        const toolError = errorAt(formState.errors, `expected_tool_calls.${i}.tool`);
+        const typed = values?.[i]?.tool?.trim() ?? "";
+        const unknownTool = tools.length > 0 && typed !== "" && !known.has(typed);
+        return (
+          <fieldset key={f.id} className="space-y-3 rounded-md border border-slate-200 p-3">
+            <legend className="px-1 text-xs font-medium text-slate-500">Tool call {i + 1}</legend>
+            <div className="grid gap-3 sm:grid-cols-[1fr_auto] sm:items-start">
+              <Field id={`expected_tool_calls.${i}.tool`} label="Tool" required error={toolError} hint={unknownTool ? "Not one of the agent's tools" : undefined}>
+                <Input
+                  id={`expected_tool_calls.${i}.tool`}
+                  list="agent-tools"
+                  autoComplete="off"
+                  aria-invalid={!!toolError}
+                  {...register(`expected_tool_calls.${i}.tool`)}
+                />
+              </Field>
+              <Button variant="ghost" size="sm" className="sm:mt-6" onClick={() => remove(i)} aria-label={`Remove tool call ${i + 1}`}>
+                Remove
+              </Button>
+            </div>
+            <JsonObjectField
+              name={`expected_tool_calls.${i}.expected_params`}
+              label="Expected parameters (JSON object)"
+              hint="Compared as a subset of the actual arguments. Empty = any parameters."
+              placeholder={'{"order_id": "A-1001"}'}
+              rows={3}
+            />
+            <label className="flex items-center gap-2 text-sm text-slate-700">
+              <input type="checkbox" className="h-4 w-4 rounded border-slate-300" {...register(`expected_tool_calls.${i}.forbidden`)} />
+              Must not be called
+            </label>
+          </fieldset>
+        );
+      })}
+      <Button variant="secondary" size="sm" onClick={() => append({ tool: "", expected_params: "", forbidden: false })}>
+        Add tool call
+      </Button>
+    </div>
+  );
+}
+
+export function ExpectationsSection({ tools }: { tools: AgentToolOption[] }) {
+  const { register, formState } = useFormContext<CaseFormValues>();
+  const { errors } = formState;
+  return (
+    <FormSection title="Expectations" description="What the judge checks at the end of the conversation.">
+      <OutcomeRows />
+      <ToolCallRows tools={tools} />
+      <Field
+        id="evaluation_criteria_override"
+        label="Evaluation criteria override"
+        hint="Replaces the default judge rubric for this case. Leave empty to use the default."
+        error={errors.evaluation_criteria_override?.message}
+      >
+        <Textarea id="evaluation_criteria_override" rows={3} {...register("evaluation_criteria_override")} />
+      </Field>
+      <Field id="ground_truth" label="Ground truth" hint="The reference answer, for metrics that compare against it" error={errors.ground_truth?.message}>
+        <Textarea id="ground_truth" rows={2} {...register("ground_truth")} />
+      </Field>
+    </FormSection>
+  );
+}

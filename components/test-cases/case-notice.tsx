@@ -1,0 +1,70 @@
+"use client";
+import { useEffect, useState, useTransition } from "react";
+import { useRouter } from "next/navigation";
+import { restoreTestCaseAction } from "@/lib/test-cases/actions";
+import { Button } from "@/components/ui/button";
+import { cn } from "@/components/ui/cn";
+
+const MESSAGES: Record<string, string> = {
+  created: "Test case created.",
+  saved: "Test case saved.",
+  duplicated: "Test case duplicated as a draft. You are editing the copy.",
+};
+
+/**
+ * One-off confirmations after a redirect (?notice=…), and "Undo" after a delete (?deleted=<id>).
+ * The parameters are dropped from the address bar at once, so the URL stays shareable; the
+ * message stays until the next navigation.
+ */
+export function CaseNotice({
+  workspaceId,
+  base,
+  notice,
+  deletedId,
+  canEdit,
+  className,
+}: {
+  workspaceId: string;
+  base: string;
+  notice?: string;
+  deletedId?: string;
+  canEdit: boolean;
+  className?: string;
+}) {
+  const router = useRouter();
+  const [pending, startTransition] = useTransition();
+  const [error, setError] = useState<string | null>(null);
+  const [shown] = useState(() => ({ text: notice ? MESSAGES[notice] : undefined, deletedId }));
+
+  useEffect(() => {
+    const url = new URL(window.location.href);
+    if (!url.searchParams.has("notice") && !url.searchParams.has("deleted")) return;
+    url.searchParams.delete("notice");
+    url.searchParams.delete("deleted");
+    window.history.replaceState(window.history.state, "", url.pathname + url.search);
+  }, []);
+
+  if (!shown.text && !shown.deletedId) return null;
+  return (
+    <div role="status" className={cn("flex flex-wrap items-center gap-3 rounded-md border border-green-200 bg-green-50 px-3 py-2 text-sm text-green-800", className)}>
+      <span>{shown.deletedId ? "Test case deleted." : shown.text}</span>
+      {shown.deletedId && canEdit && (
+        <Button
+          size="sm"
+          variant="secondary"
+          disabled={pending}
+          onClick={() =>
+            startTransition(async () => {
+              const r = await restoreTestCaseAction(workspaceId, { id: shown.deletedId! });
+              if (!r.ok) setError(r.error);
+              else router.push(`${base}/cases/${shown.deletedId}`);
+            })
+          }
+        >
+          Undo
+        </Button>
+      )}
+      {error && <span className="text-red-700">{error}</span>}
+    </div>
+  );
+}
