@@ -95,3 +95,14 @@ export async function listSuiteTags(ctx: WorkspaceContext, suiteId: string): Pro
     WHERE "workspaceId" = ${ctx.workspaceId}::uuid AND "suiteId" = ${suiteId}::uuid AND "deletedAt" IS NULL`;
   return [...new Set([...rows.map((r) => r.tag), ...PRESEEDED_TAGS])].sort();
 }
+
+/** Every live case id of a suite in list order (move up/down sends the whole order). One narrow query. */
+export async function listTestCaseIds(ctx: WorkspaceContext, suiteId: string): Promise<string[]> {
+  await requireLiveSuite(ctx, suiteId);
+  const rows = await db.testCase.findMany({
+    where: { suiteId, workspaceId: ctx.workspaceId, deletedAt: null },
+    orderBy: [{ sortOrder: "asc" }, { id: "asc" }],
+    select: { id: true },
+  });
+  return rows.map((r) => r.id);
+}

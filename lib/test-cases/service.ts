@@ -15,7 +15,7 @@ import { testCaseSelect, toColumns, toTestCaseDocument, toTestCaseDto, type Test
 import { liveCaseWhere, loadLiveCase, lockLiveSuite, nextSortOrder, parseTestCase } from "@/lib/test-cases/shared";
 
 export { toTestCaseDto, type TestCaseDto, type TestCaseDocument } from "@/lib/test-cases/dto";
-export { listTestCases, listSuiteTags, type TestCaseListPage } from "@/lib/test-cases/list";
+export { listTestCases, listSuiteTags, listTestCaseIds, type TestCaseListPage } from "@/lib/test-cases/list";
 export { reorderTestCases, bulkSetStatus, bulkTags } from "@/lib/test-cases/bulk";
 
 export const ARCHIVED_READ_ONLY = "Archived test cases are read-only; restore it first";

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
-import { createTestCase, deleteTestCase, getTestCase, listSuiteTags, listTestCases, type TestCaseDto } from "@/lib/test-cases/service";
+import { createTestCase, deleteTestCase, getTestCase, listSuiteTags, listTestCaseIds, listTestCases, type TestCaseDto } from "@/lib/test-cases/service";
 import { searchPredicate } from "@/lib/test-cases/list";
 import { testCaseListQuery } from "@/lib/test-cases/schemas";
 import { NotFoundError, ValidationError } from "@/lib/errors";
@@ -156,5 +156,14 @@ describe("listSuiteTags", () => {
     expect(await listSuiteTags(ctx, suiteId)).toEqual(["billing", "edge-case", "normal", "red-team", "tools"]);
     const empty = await makeSuite(ctx.workspaceId);
     expect(await listSuiteTags(ctx, empty.id)).toEqual(["edge-case", "normal", "red-team"]);
+  });
+});
+
+describe("listTestCaseIds", () => {
+  it("returns every live case id of the suite in list order, and nothing of other workspaces", async () => {
+    const all = await listTestCases(ctx, suiteId, query({ limit: 200 }));
+    expect(await listTestCaseIds(ctx, suiteId)).toEqual(all.data.map((c) => c.id));
+    const { ctx: stranger } = await makeWorkspace("owner");
+    await expect(listTestCaseIds(stranger, suiteId)).rejects.toBeInstanceOf(NotFoundError);
   });
 });

@@ -1,10 +1,10 @@
 import Link from "next/link";
 import { notFound, redirect } from "next/navigation";
 import { pageContext } from "@/lib/auth/context";
-import { hasRole, type WorkspaceContext } from "@/lib/auth/roles";
+import { hasRole } from "@/lib/auth/roles";
 import { NotFoundError, ValidationError } from "@/lib/errors";
 import { getSuite } from "@/lib/suites/service";
-import { listSuiteTags, listTestCases, type TestCaseDto } from "@/lib/test-cases/service";
+import { listSuiteTags, listTestCaseIds, listTestCases, type TestCaseDto } from "@/lib/test-cases/service";
 import { testCaseListQuery } from "@/lib/test-cases/schemas";
 import { EmptyState, PageHeader } from "@/components/ui/card";
 import { buttonClass } from "@/components/ui/button";
@@ -22,18 +22,6 @@ const dateFormat = new Intl.DateTimeFormat("en", { dateStyle: "medium", timeStyl
 
 function listQuery(f: ListFilters, cursor?: string, limit = PAGE_SIZE) {
   return testCaseListQuery.parse({ tag: f.tags, tag_match: f.match, status: f.status, difficulty: f.difficulty, q: f.q, cursor, limit });
-}
-
-/** Every live case id in order (for move up/down, which sends the whole order). */
-async function loadOrderedIds(ctx: WorkspaceContext, suiteId: string): Promise<string[]> {
-  const ids: string[] = [];
-  let cursor: string | undefined;
-  do {
-    const page = await listTestCases(ctx, suiteId, listQuery({ tags: [], match: "any" }, cursor, 200));
-    ids.push(...page.data.map((c) => c.id));
-    cursor = page.next_cursor ?? undefined;
-  } while (cursor);
-  return ids;
 }
 
 function toRow(c: TestCaseDto): CaseRow {
@@ -74,7 +62,7 @@ export default async function SuitePage({
     throw err;
   });
   const orderedIds =
-    canEdit && !filtered ? (!page.cursor && !list.next_cursor ? list.data.map((c) => c.id) : await loadOrderedIds(ctx, suiteId)) : null;
+    canEdit && !filtered ? (!page.cursor && !list.next_cursor ? list.data.map((c) => c.id) : await listTestCaseIds(ctx, suiteId)) : null;
   const rows = list.data.map(toRow);
   const notice = typeof sp.notice === "string" ? sp.notice : undefined;
   const deleted = typeof sp.deleted === "string" ? sp.deleted : undefined;
