@@ -1,0 +1,50 @@
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { pageContext } from "@/lib/auth/context";
+import { NotFoundError } from "@/lib/errors";
+import { loadAgentFormPage } from "@/lib/agents/loaders";
+import { Badge, PageHeader } from "@/components/ui/card";
+import { AgentForm } from "@/components/agents/agent-form";
+import { DeleteAgentButton } from "@/components/agents/delete-agent-button";
+import { ReadOnlyNotice } from "@/components/model-configs/read-only-notice";
+
+export const metadata = { title: "Agent" };
+
+export default async function AgentPage({ params }: { params: Promise<{ workspaceId: string; agentId: string }> }) {
+  const { workspaceId, agentId } = await params;
+  const ctx = await pageContext(workspaceId);
+  const page = await loadAgentFormPage(ctx, agentId).catch((err) => {
+    if (err instanceof NotFoundError) notFound();
+    throw err;
+  });
+  const agent = page.agent!;
+  return (
+    <div className="max-w-4xl">
+      <PageHeader
+        title={
+          <span className="flex items-center gap-2">
+            {agent.name} <Badge tone={agent.kind === "chat" ? "indigo" : "blue"}>{agent.kind}</Badge>
+          </span>
+        }
+        description={
+          <Link href={`/w/${workspaceId}/agents`} className="text-indigo-700 hover:underline">
+            ← Agents
+          </Link>
+        }
+        actions={
+          page.canEdit ? (
+            <DeleteAgentButton workspaceId={workspaceId} agent={{ id: agent.id, name: agent.name }} suiteCount={page.suiteCount} redirectTo={`/w/${workspaceId}/agents`} />
+          ) : null
+        }
+      />
+      {!page.canEdit && <div className="mb-4"><ReadOnlyNotice>You have read-only access to this agent.</ReadOnlyNotice></div>}
+      <AgentForm
+        workspaceId={workspaceId}
+        agent={agent}
+        modelConfigs={page.modelConfigs}
+        readOnly={!page.canEdit}
+        canCreateModelConfig={page.canCreateModelConfig}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,31 @@
+import Link from "next/link";
+import { pageContext } from "@/lib/auth/context";
+import { loadAgentFormPage } from "@/lib/agents/loaders";
+import { PageHeader } from "@/components/ui/card";
+import { AgentForm } from "@/components/agents/agent-form";
+import { ReadOnlyNotice } from "@/components/model-configs/read-only-notice";
+
+export const metadata = { title: "New agent" };
+
+export default async function NewAgentPage({ params }: { params: Promise<{ workspaceId: string }> }) {
+  const { workspaceId } = await params;
+  const ctx = await pageContext(workspaceId);
+  const page = await loadAgentFormPage(ctx);
+  return (
+    <div className="max-w-4xl">
+      <PageHeader
+        title="New agent"
+        description={
+          <Link href={`/w/${workspaceId}/agents`} className="text-indigo-700 hover:underline">
+            ← Agents
+          </Link>
+        }
+      />
+      {page.canEdit ? (
+        <AgentForm workspaceId={workspaceId} modelConfigs={page.modelConfigs} canCreateModelConfig={page.canCreateModelConfig} />
+      ) : (
+        <ReadOnlyNotice>Viewers can read agents but not create them. Ask a workspace admin for the editor role.</ReadOnlyNotice>
+      )}
+    </div>
+  );
+}

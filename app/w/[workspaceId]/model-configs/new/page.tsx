@@ -1,0 +1,32 @@
+import Link from "next/link";
+import { hasRole } from "@/lib/auth/roles";
+import { pageContext } from "@/lib/auth/context";
+import { Card, PageHeader } from "@/components/ui/card";
+import { ModelConfigForm } from "@/components/model-configs/model-config-form";
+import { ReadOnlyNotice } from "@/components/model-configs/read-only-notice";
+
+export const metadata = { title: "New model configuration" };
+
+export default async function NewModelConfigPage({ params }: { params: Promise<{ workspaceId: string }> }) {
+  const { workspaceId } = await params;
+  const ctx = await pageContext(workspaceId);
+  return (
+    <div>
+      <PageHeader
+        title="New model configuration"
+        description={
+          <Link href={`/w/${workspaceId}/model-configs`} className="text-indigo-700 hover:underline">
+            ← Model configurations
+          </Link>
+        }
+      />
+      {hasRole(ctx.role, "admin") ? (
+        <Card className="p-5">
+          <ModelConfigForm workspaceId={workspaceId} />
+        </Card>
+      ) : (
+        <ReadOnlyNotice>Only workspace admins can add model configurations.</ReadOnlyNotice>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,63 @@
+import Link from "next/link";
+import { pageContext } from "@/lib/auth/context";
+import { ValidationError } from "@/lib/errors";
+import { loadModelConfigsPage } from "@/lib/model-configs/loaders";
+import { buttonClass } from "@/components/ui/button";
+import { EmptyState, PageHeader } from "@/components/ui/card";
+import { ModelConfigTable } from "@/components/model-configs/model-config-table";
+
+export const metadata = { title: "Model configurations" };
+
+export default async function ModelConfigsPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ workspaceId: string }>;
+  searchParams: Promise<{ cursor?: string }>;
+}) {
+  const { workspaceId } = await params;
+  const { cursor } = await searchParams;
+  const ctx = await pageContext(workspaceId);
+  const page = await loadModelConfigsPage(ctx, cursor).catch((err) => {
+    if (err instanceof ValidationError) return loadModelConfigsPage(ctx);
+    throw err;
+  });
+  const base = `/w/${workspaceId}/model-configs`;
+  const newButton = page.canManage ? (
+    <Link href={`${base}/new`} className={buttonClass()}>
+      New model configuration
+    </Link>
+  ) : null;
+  return (
+    <div>
+      <PageHeader
+        title="Model configurations"
+        description="OpenAI-compatible endpoints used by chat agents, the judge and the simulated user. Admins manage them; API keys are stored encrypted and never shown again."
+        actions={newButton}
+      />
+      {page.configs.length === 0 && !cursor ? (
+        <EmptyState
+          title="No model configurations yet"
+          description={page.canManage ? "Add an endpoint (OpenAI, Azure, Ollama, vLLM, LM Studio…) to create chat agents." : "Ask a workspace admin to add one."}
+          action={newButton}
+        />
+      ) : (
+        <ModelConfigTable workspaceId={workspaceId} configs={page.configs} canManage={page.canManage} />
+      )}
+      {(cursor || page.nextCursor) && (
+        <div className="mt-4 flex gap-3 text-sm">
+          {cursor && (
+            <Link href={base} className="text-indigo-700 hover:underline">
+              First page
+            </Link>
+          )}
+          {page.nextCursor && (
+            <Link href={`${base}?cursor=${encodeURIComponent(page.nextCursor)}`} className="text-indigo-700 hover:underline">
+              Next page
+            </Link>
+          )}
+        </div>
+      )}
+    </div>
+  );
+}

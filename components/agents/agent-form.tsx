@@ -1,0 +1,148 @@
+"use client";
+import { useState } from "react";
+import Link from "next/link";
+import { useRouter } from "next/navigation";
+import { FormProvider, useForm } from "react-hook-form";
+import { zodResolver } from "@hookform/resolvers/zod";
+import { agentFormDefaults, agentFormSchema, formIssuePath, type AgentFormValues } from "@/lib/agents/form-schema";
+import type { AgentInput } from "@/lib/agents/schemas";
+import { createAgentAction, updateAgentAction } from "@/lib/agents/actions";
+import type { AgentJson } from "@/lib/agents/service";
+import { Field, FormError, Input, Select, Textarea } from "@/components/ui/field";
+import { Button } from "@/components/ui/button";
+import { Card } from "@/components/ui/card";
+import { applyServerIssues } from "@/components/forms/server-issues";
+import { ToolsEditor } from "./tools-editor";
+import { HttpFields } from "./http-fields";
+import { VariablesEditor } from "./variables-editor";
+
+export type ModelConfigOption = { id: string; name: string; model: string };
+
+/** Create or edit an agent; `readOnly` renders the same fields disabled (viewers). */
+export function AgentForm({
+  workspaceId,
+  agent,
+  modelConfigs,
+  readOnly = false,
+  canCreateModelConfig = false,
+}: {
+  workspaceId: string;
+  agent?: AgentJson;
+  modelConfigs: ModelConfigOption[];
+  readOnly?: boolean;
+  canCreateModelConfig?: boolean;
+}) {
+  const router = useRouter();
+  const [formError, setFormError] = useState<string | null>(null);
+  const [saved, setSaved] = useState(false);
+  const form = useForm<AgentFormValues, unknown, AgentInput>({ resolver: zodResolver(agentFormSchema), defaultValues: agentFormDefaults(agent) });
+  const { errors, isSubmitting } = form.formState;
+  const kind = form.watch("kind");
+  const configId = form.watch("model_config_id");
+  const selectedConfig = modelConfigs.find((c) => c.id === configId);
+
+  const onSubmit = form.handleSubmit(async (values) => {
+    setFormError(null);
+    setSaved(false);
+    const result = agent ? await updateAgentAction(workspaceId, { id: agent.id, patch: values }) : await createAgentAction(workspaceId, values);
+    if (!result.ok) {
+      const issues = result.issues.map((i) => ({ ...i, path: formIssuePath(i.path) }));
+      const rest = applyServerIssues(form.setError, issues, ["name", "description", "kind", "system_prompt", "model_config_id", "tools", "http", "variables_schema"]);
+      setFormError(rest.length ? `${result.error}: ${rest.map((i) => i.message).join("; ")}` : result.error);
+      return;
+    }
+    if (agent) {
+      form.reset(agentFormDefaults(result.data));
+      setSaved(true);
+      router.refresh();
+    } else {
+      router.push(`/w/${workspaceId}/agents/${result.data.id}`);
+    }
+  });
+
+  const invalid = (name: "name" | "description" | "system_prompt" | "model_config_id") => ({
+    "aria-invalid": !!errors[name],
+    "aria-describedby": errors[name] ? `agent-${name}-error` : undefined,
+  });
+
+  return (
+    <FormProvider {...form}>
+      <form onSubmit={onSubmit} noValidate className="space-y-5">
+        <fieldset disabled={readOnly || isSubmitting} className="space-y-5">
+          <FormError message={formError} />
+          <Card className="space-y-4 p-5">
+            <Field id="agent-name" label="Name" error={errors.name?.message}>
+              <Input id="agent-name" {...invalid("name")} {...form.register("name")} />
+            </Field>
+            <Field id="agent-description" label="Description" error={errors.description?.message}>
+              <Textarea id="agent-description" rows={2} {...invalid("description")} {...form.register("description")} />
+            </Field>
+            <Field id="agent-kind" label="Kind" hint="Chat agents are a model with a system prompt and mocked tools; HTTP agents are your own service behind a URL." error={errors.kind?.message}>
+              <Select id="agent-kind" {...form.register("kind")}>
+                <option value="chat">Chat (model configuration + system prompt + tools)</option>
+                <option value="http">HTTP (your agent behind a URL)</option>
+              </Select>
+            </Field>
+          </Card>
+
+          {kind === "chat" ? (
+            <>
+              <Card className="space-y-4 p-5">
+                <Field
+                  id="agent-model_config_id"
+                  label="Model configuration"
+                  hint={selectedConfig ? `Model: ${selectedConfig.model}` : "The endpoint and model this agent runs on"}
+                  error={errors.model_config_id?.message}
+                >
+                  <Select id="agent-model_config_id" {...invalid("model_config_id")} {...form.register("model_config_id")}>
+                    <option value="">Choose…</option>
+                    {modelConfigs.map((c) => (
+                      <option key={c.id} value={c.id}>
+                        {c.name}
+                      </option>
+                    ))}
+                  </Select>
+                </Field>
+                {modelConfigs.length === 0 && (
+                  <p className="text-sm text-slate-600">
+                    No model configurations yet.{" "}
+                    {canCreateModelConfig ? (
+                      <Link href={`/w/${workspaceId}/model-configs/new`} className="text-indigo-700 hover:underline">
+                        Create a model configuration
+                      </Link>
+                    ) : (
+                      "Ask a workspace admin to add one."
+                    )}
+                  </p>
+                )}
+                <Field id="agent-system_prompt" label="System prompt" error={errors.system_prompt?.message}>
+                  <Textarea id="agent-system_prompt" rows={8} className="font-mono text-xs" {...invalid("system_prompt")} {...form.register("system_prompt")} />
+                </Field>
+              </Card>
+              <ToolsEditor readOnly={readOnly} />
+            </>
+          ) : (
+            <HttpFields readOnly={readOnly} />
+          )}
+
+          <VariablesEditor readOnly={readOnly} />
+        </fieldset>
+        {!readOnly && (
+          <div className="flex gap-2">
+            <Button type="submit" disabled={isSubmitting}>
+              {isSubmitting ? "Saving…" : "Save"}
+            </Button>
+            <Button variant="secondary" onClick={() => router.push(`/w/${workspaceId}/agents`)}>
+              Cancel
+            </Button>
+            {saved && !form.formState.isDirty && (
+              <p aria-live="polite" className="self-center text-sm text-green-700">
+                Saved.
+              </p>
+            )}
+          </div>
+        )}
+      </form>
+    </FormProvider>
+  );
+}

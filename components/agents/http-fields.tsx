@@ -1,0 +1,58 @@
+"use client";
+import { useFieldArray, useFormContext } from "react-hook-form";
+import type { AgentFormValues } from "@/lib/agents/form-schema";
+import { Field, Input } from "@/components/ui/field";
+import { Button } from "@/components/ui/button";
+import { Card } from "@/components/ui/card";
+
+/** URL, headers (stored encrypted, shown masked) and timeout of an HTTP agent. */
+export function HttpFields({ readOnly }: { readOnly: boolean }) {
+  const { control, register, formState } = useFormContext<AgentFormValues>();
+  const { fields, append, remove } = useFieldArray({ control, name: "http.headers" });
+  const errors = formState.errors.http;
+  const headersError = errors?.headers?.message ?? errors?.headers?.root?.message;
+  return (
+    <Card className="space-y-4 p-5">
+      <h2 className="text-base font-semibold">HTTP endpoint</h2>
+      <Field id="http-url" label="URL" hint="Assay POSTs the conversation here and expects the reply, tool calls and token usage." error={errors?.url?.message}>
+        <Input id="http-url" inputMode="url" placeholder="https://agent.internal/chat" aria-invalid={!!errors?.url} {...register("http.url")} />
+      </Field>
+      <Field id="http-timeout_ms" label="Timeout (ms)" error={errors?.timeout_ms?.message}>
+        <Input id="http-timeout_ms" inputMode="numeric" className="max-w-40" aria-invalid={!!errors?.timeout_ms} {...register("http.timeout_ms")} />
+      </Field>
+      <div className="space-y-2">
+        <div className="flex items-center justify-between">
+          <div>
+            <p className="text-sm font-medium text-slate-700">Headers</p>
+            <p className="text-xs text-slate-500">Stored encrypted and shown masked; leave a masked value unchanged to keep it.</p>
+          </div>
+          {!readOnly && (
+            <Button variant="secondary" size="sm" onClick={() => append({ name: "", value: "" })}>
+              Add header
+            </Button>
+          )}
+        </div>
+        {fields.map((f, i) => (
+          <div key={f.id} className="grid grid-cols-[1fr_2fr_auto] items-start gap-2">
+            <Field id={`http-headers-${i}-name`} label="Header name" error={errors?.headers?.[i]?.name?.message}>
+              <Input id={`http-headers-${i}-name`} className="font-mono" placeholder="Authorization" {...register(`http.headers.${i}.name`)} />
+            </Field>
+            <Field id={`http-headers-${i}-value`} label="Header value" error={errors?.headers?.[i]?.value?.message}>
+              <Input id={`http-headers-${i}-value`} className="font-mono" autoComplete="off" {...register(`http.headers.${i}.value`)} />
+            </Field>
+            {!readOnly && (
+              <Button variant="ghost" size="sm" className="mt-6" onClick={() => remove(i)} aria-label={`Remove header ${i + 1}`}>
+                Remove
+              </Button>
+            )}
+          </div>
+        ))}
+        {headersError && (
+          <p className="text-xs text-red-600" data-testid="error-http-headers">
+            {headersError}
+          </p>
+        )}
+      </div>
+    </Card>
+  );
+}

@@ -1,0 +1,58 @@
+"use client";
+import { useFieldArray, useFormContext } from "react-hook-form";
+import { emptyTool, type AgentFormValues } from "@/lib/agents/form-schema";
+import { Field, Input, Textarea } from "@/components/ui/field";
+import { Button } from "@/components/ui/button";
+import { Card } from "@/components/ui/card";
+
+/** Tool definitions of a chat agent: name, description, JSON-schema parameters, mock response. */
+export function ToolsEditor({ readOnly }: { readOnly: boolean }) {
+  const { control, register, formState } = useFormContext<AgentFormValues>();
+  const { fields, append, remove } = useFieldArray({ control, name: "tools" });
+  const errors = formState.errors.tools;
+  return (
+    <Card className="space-y-4 p-5">
+      <div className="flex items-center justify-between">
+        <div>
+          <h2 className="text-base font-semibold">Tools</h2>
+          <p className="text-sm text-slate-600">The agent may call these; each call is answered with the mock response.</p>
+        </div>
+        {!readOnly && (
+          <Button variant="secondary" size="sm" onClick={() => append({ ...emptyTool })}>
+            Add tool
+          </Button>
+        )}
+      </div>
+      {fields.length === 0 && <p className="text-sm text-slate-500">No tools.</p>}
+      {fields.map((f, i) => {
+        const e = errors?.[i];
+        const id = (name: string) => `tools-${i}-${name}`;
+        return (
+          <fieldset key={f.id} className="space-y-3 rounded-md border border-slate-200 p-4" aria-label={`Tool ${i + 1}`}>
+            <div className="grid gap-3 md:grid-cols-2">
+              <Field id={id("name")} label="Tool name" error={e?.name?.message}>
+                <Input id={id("name")} className="font-mono" aria-invalid={!!e?.name} placeholder="get_weather" {...register(`tools.${i}.name`)} />
+              </Field>
+              <Field id={id("description")} label="Tool description" error={e?.description?.message}>
+                <Input id={id("description")} aria-invalid={!!e?.description} {...register(`tools.${i}.description`)} />
+              </Field>
+            </div>
+            <Field id={id("parameters")} label="Parameters (JSON schema)" hint='A JSON schema object, e.g. {"type": "object", "properties": {"city": {"type": "string"}}}' error={e?.parameters?.message}>
+              <Textarea id={id("parameters")} rows={6} spellCheck={false} className="font-mono text-xs" aria-invalid={!!e?.parameters} {...register(`tools.${i}.parameters`)} />
+            </Field>
+            <Field id={id("mock_response")} label="Mock response" hint="Plain text, or JSON when it starts with { or [. Returned to the agent for every call." error={e?.mock_response?.message}>
+              <Textarea id={id("mock_response")} rows={3} spellCheck={false} className="font-mono text-xs" aria-invalid={!!e?.mock_response} {...register(`tools.${i}.mock_response`)} />
+            </Field>
+            {!readOnly && (
+              <div className="flex justify-end">
+                <Button variant="ghost" size="sm" onClick={() => remove(i)}>
+                  Remove tool
+                </Button>
+              </div>
+            )}
+          </fieldset>
+        );
+      })}
+    </Card>
+  );
+}

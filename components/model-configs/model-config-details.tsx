@@ -1,0 +1,23 @@
+import type { ModelConfigJson } from "@/lib/model-configs/service";
+
+/** Read-only view of a model configuration (no secrets: only the key's hint). */
+export function ModelConfigDetails({ config }: { config: ModelConfigJson }) {
+  const rows: [string, React.ReactNode][] = [
+    ["Base URL", <code key="u" className="break-all">{config.base_url}</code>],
+    ["Model", config.model],
+    ["Embedding model", config.embedding_model ?? "—"],
+    ["API key", config.has_api_key ? config.api_key_hint : "None"],
+    ["Temperature", config.temperature ?? "Endpoint default"],
+    ["Max tokens", config.max_tokens ?? "Endpoint default"],
+  ];
+  return (
+    <dl className="grid grid-cols-[10rem_1fr] gap-x-4 gap-y-2 text-sm">
+      {rows.map(([label, value]) => (
+        <div key={label} className="contents">
+          <dt className="text-slate-500">{label}</dt>
+          <dd className="text-slate-900">{value}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}

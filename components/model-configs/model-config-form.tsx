@@ -1,0 +1,90 @@
+"use client";
+import { useState } from "react";
+import { useRouter } from "next/navigation";
+import { useForm } from "react-hook-form";
+import { zodResolver } from "@hookform/resolvers/zod";
+import { modelConfigFormDefaults, modelConfigFormSchema, type ModelConfigFormValues } from "@/lib/model-configs/form-schema";
+import type { ModelConfigInput } from "@/lib/model-configs/schemas";
+import { createModelConfigAction, updateModelConfigAction } from "@/lib/model-configs/actions";
+import type { ModelConfigJson } from "@/lib/model-configs/service";
+import { Field, FormError, Input } from "@/components/ui/field";
+import { Button } from "@/components/ui/button";
+import { applyServerIssues } from "@/components/forms/server-issues";
+
+/** Create or edit a model configuration. The API key is write-only: only its hint is shown. */
+export function ModelConfigForm({ workspaceId, config }: { workspaceId: string; config?: ModelConfigJson }) {
+  const router = useRouter();
+  const [formError, setFormError] = useState<string | null>(null);
+  const form = useForm<ModelConfigFormValues, unknown, ModelConfigInput>({
+    resolver: zodResolver(modelConfigFormSchema),
+    defaultValues: modelConfigFormDefaults(config),
+  });
+  const { errors, isSubmitting } = form.formState;
+  const removeKey = form.watch("remove_api_key");
+
+  const onSubmit = form.handleSubmit(async (values) => {
+    setFormError(null);
+    const result = config ? await updateModelConfigAction(workspaceId, { ...values, id: config.id }) : await createModelConfigAction(workspaceId, values);
+    if (!result.ok) {
+      const rest = applyServerIssues(form.setError, result.issues, Object.keys(modelConfigFormDefaults()));
+      setFormError(rest.length ? `${result.error}: ${rest.map((i) => i.message).join("; ")}` : result.error);
+      return;
+    }
+    router.push(`/w/${workspaceId}/model-configs`);
+    router.refresh();
+  });
+
+  const field = (name: keyof ModelConfigFormValues) => ({
+    id: `mc-${name}`,
+    "aria-invalid": !!errors[name],
+    "aria-describedby": errors[name] ? `mc-${name}-error` : `mc-${name}-hint`,
+  });
+
+  return (
+    <form onSubmit={onSubmit} className="max-w-xl space-y-4" noValidate>
+      <FormError message={formError} />
+      <Field id="mc-name" label="Name" error={errors.name?.message}>
+        <Input {...field("name")} {...form.register("name")} />
+      </Field>
+      <Field id="mc-base_url" label="Base URL" hint="An OpenAI-compatible API, e.g. https://api.openai.com/v1 or http://localhost:11434/v1" error={errors.base_url?.message}>
+        <Input {...field("base_url")} inputMode="url" placeholder="https://api.openai.com/v1" {...form.register("base_url")} />
+      </Field>
+      <Field id="mc-model" label="Model" hint="Sent as the model name, e.g. gpt-4o-mini or llama3.1" error={errors.model?.message}>
+        <Input {...field("model")} {...form.register("model")} />
+      </Field>
+      <Field id="mc-embedding_model" label="Embeddings" hint="Optional embedding model name for semantic similarity checks, e.g. text-embedding-3-small" error={errors.embedding_model?.message}>
+        <Input {...field("embedding_model")} {...form.register("embedding_model")} />
+      </Field>
+      <Field
+        id="mc-api_key"
+        label="API key"
+        hint={config?.has_api_key ? `Saved key ${config.api_key_hint}. Leave blank to keep it.` : "Optional for local endpoints. Stored encrypted; never shown again."}
+        error={errors.api_key?.message}
+      >
+        <Input {...field("api_key")} type="password" autoComplete="off" disabled={removeKey} {...form.register("api_key")} />
+      </Field>
+      {config?.has_api_key && (
+        <label className="flex items-center gap-2 text-sm text-slate-700">
+          <input type="checkbox" {...form.register("remove_api_key")} />
+          Remove the saved key
+        </label>
+      )}
+      <div className="grid grid-cols-2 gap-4">
+        <Field id="mc-temperature" label="Temperature" hint="0 to 2; empty uses the endpoint's default" error={errors.temperature?.message}>
+          <Input {...field("temperature")} inputMode="decimal" {...form.register("temperature")} />
+        </Field>
+        <Field id="mc-max_tokens" label="Max tokens" hint="Empty uses the endpoint's default" error={errors.max_tokens?.message}>
+          <Input {...field("max_tokens")} inputMode="numeric" {...form.register("max_tokens")} />
+        </Field>
+      </div>
+      <div className="flex gap-2">
+        <Button type="submit" disabled={isSubmitting}>
+          {isSubmitting ? "Saving…" : "Save"}
+        </Button>
+        <Button variant="secondary" onClick={() => router.push(`/w/${workspaceId}/model-configs`)}>
+          Cancel
+        </Button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,268 @@
+import "server-only";
+import { z } from "zod";
+import { db } from "@/lib/db";
+import { ConflictError, isUniqueViolation, NotFoundError, ValidationError, zodIssues } from "@/lib/errors";
+import { decryptSecret, encryptSecret, secretHint } from "@/lib/crypto";
+import { decodeCursor, encodeCursor, iso } from "@/lib/serialize";
+import { logger } from "@/lib/logger";
+import type { WorkspaceContext } from "@/lib/auth/roles";
+import { isUuid, requireRole } from "@/lib/workspaces/service";
+import { checkUrlStatically } from "@/lib/net/address-policy";
+import { BlockedAddressError } from "@/lib/net/safe-fetch";
+import { networkPolicy } from "@/lib/net/service";
+import type { Prisma } from "@/lib/generated/prisma/client";
+import { agentInput, toolSchema, variableDefinitionSchema, type AgentData, type Tool, type VariableDefinition } from "./schemas";
+import { headerIssues } from "./rules";
+
+/** Includes the encrypted headers: they are decrypted only to mask them or for a run. */
+const agentSelect = {
+  id: true,
+  name: true,
+  description: true,
+  kind: true,
+  systemPrompt: true,
+  modelConfigId: true,
+  tools: true,
+  httpUrl: true,
+  httpHeadersEncrypted: true,
+  httpHeaderNames: true,
+  httpTimeoutMs: true,
+  variablesSchema: true,
+  createdAt: true,
+  updatedAt: true,
+} as const;
+type AgentRow = Prisma.AgentGetPayload<{ select: typeof agentSelect }>;
+
+/** The public (API and page) representation: header values are masked. */
+export type AgentJson = {
+  id: string;
+  name: string;
+  description: string | null;
+  kind: "chat" | "http";
+  system_prompt: string | null;
+  model_config_id: string | null;
+  tools: Tool[];
+  http: { url: string; headers: Record<string, string>; timeout_ms: number } | null;
+  variables_schema: VariableDefinition[];
+  created_at: string;
+  updated_at: string;
+};
+
+/** What the executor needs: the agent with its real header values. Never send it to a client. */
+export type AgentForRun = Omit<AgentJson, "created_at"> & { http: { url: string; headers: Record<string, string>; timeout_ms: number } | null };
+
+const toolList = z.array(toolSchema);
+const variableList = z.array(variableDefinitionSchema);
+
+function storedList<T>(schema: z.ZodType<T[]>, value: unknown, what: string, id: string): T[] {
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  logger.warn({ agentId: id, issues: parsed.error.issues.slice(0, 3) }, `stored agent ${what} do not match the schema`);
+  return Array.isArray(value) ? (value as T[]) : [];
+}
+
+function storedHeaders(row: Pick<AgentRow, "id" | "httpHeadersEncrypted" | "httpHeaderNames">): Record<string, string> | null {
+  if (!row.httpHeadersEncrypted) return {};
+  try {
+    const value: unknown = JSON.parse(decryptSecret(row.httpHeadersEncrypted));
+    return z.record(z.string(), z.string()).parse(value);
+  } catch (err) {
+    logger.warn({ agentId: row.id, err }, "stored agent headers cannot be decrypted");
+    return null;
+  }
+}
+
+export function maskHeaderValue(value: string): string {
+  return secretHint(value);
+}
+
+function toAgentData(row: AgentRow, headers: Record<string, string> | null) {
+  return {
+    name: row.name,
+    description: row.description,
+    kind: row.kind,
+    system_prompt: row.systemPrompt,
+    model_config_id: row.modelConfigId,
+    tools: storedList(toolList, row.tools, "tools", row.id),
+    http: row.httpUrl
+      ? {
+          url: row.httpUrl,
+          // Undecryptable headers (secret rotated) show by name with an empty value to re-enter.
+          headers: headers ?? Object.fromEntries(row.httpHeaderNames.map((n) => [n, ""])),
+          timeout_ms: row.httpTimeoutMs ?? 30_000,
+        }
+      : null,
+    variables_schema: storedList(variableList, row.variablesSchema, "variables", row.id),
+  };
+}
+
+export function toAgentJson(row: AgentRow): AgentJson {
+  const data = toAgentData(row, storedHeaders(row));
+  const http = data.http && { ...data.http, headers: Object.fromEntries(Object.entries(data.http.headers).map(([k, v]) => [k, v ? maskHeaderValue(v) : ""])) };
+  return { id: row.id, ...data, http, created_at: iso(row.createdAt)!, updated_at: iso(row.updatedAt)! };
+}
+
+type NameCursor = { name: string; id: string };
+const isNameCursor = (v: unknown): v is NameCursor =>
+  typeof v === "object" && v !== null && typeof (v as NameCursor).name === "string" && typeof (v as NameCursor).id === "string" && isUuid((v as NameCursor).id);
+
+export async function listAgents(ctx: WorkspaceContext, opts: { cursor?: string; limit?: number } = {}) {
+  const limit = Math.min(Math.max(opts.limit ?? 50, 1), 200);
+  const after = decodeCursor(opts.cursor, isNameCursor);
+  if (opts.cursor && !after) throw new ValidationError("Invalid cursor", [{ path: "cursor", message: "Invalid cursor" }]);
+  const rows = await db.agent.findMany({
+    where: {
+      workspaceId: ctx.workspaceId,
+      ...(after ? { OR: [{ name: { gt: after.name } }, { name: after.name, id: { gt: after.id } }] } : {}),
+    },
+    select: agentSelect,
+    orderBy: [{ name: "asc" }, { id: "asc" }],
+    take: limit + 1,
+  });
+  const page = rows.slice(0, limit);
+  const last = page[page.length - 1];
+  return { data: page.map(toAgentJson), nextCursor: rows.length > limit && last ? encodeCursor({ name: last.name, id: last.id }) : null };
+}
+
+async function findRow(workspaceId: string, id: string): Promise<AgentRow> {
+  if (!isUuid(id)) throw new NotFoundError("Agent");
+  const row = await db.agent.findFirst({ where: { id, workspaceId }, select: agentSelect });
+  if (!row) throw new NotFoundError("Agent");
+  return row;
+}
+
+export async function getAgent(ctx: WorkspaceContext, id: string): Promise<AgentJson> {
+  return toAgentJson(await findRow(ctx.workspaceId, id));
+}
+
+/** Workspace checks the schema cannot do: the model configuration's workspace, the URL policy, headers. */
+async function assertWorkspaceRules(ctx: WorkspaceContext, data: AgentData) {
+  const issues = headerIssues(data.http?.headers);
+  if (data.model_config_id) {
+    const config = await db.modelConfig.findFirst({ where: { id: data.model_config_id, workspaceId: ctx.workspaceId }, select: { id: true } });
+    if (!config) issues.push({ path: "model_config_id", message: "Choose a model configuration of this workspace" });
+  }
+  if (data.http) {
+    try {
+      checkUrlStatically(data.http.url, await networkPolicy(ctx.workspaceId));
+    } catch (err) {
+      if (!(err instanceof BlockedAddressError)) throw err;
+      issues.push({ path: "http.url", message: err.message });
+    }
+  }
+  if (issues.length) throw new ValidationError("Please fix the highlighted fields", issues);
+}
+
+function rowData(data: AgentData) {
+  const headers = data.http?.headers ?? {};
+  return {
+    name: data.name,
+    description: data.description,
+    kind: data.kind,
+    systemPrompt: data.system_prompt,
+    modelConfigId: data.model_config_id,
+    tools: data.tools as Prisma.InputJsonValue,
+    httpUrl: data.http?.url ?? null,
+    httpHeadersEncrypted: Object.keys(headers).length ? encryptSecret(JSON.stringify(headers)) : null,
+    httpHeaderNames: Object.keys(headers),
+    httpTimeoutMs: data.http?.timeout_ms ?? null,
+    variablesSchema: data.variables_schema as Prisma.InputJsonValue,
+  };
+}
+
+function conflictOnName(err: unknown, name: string): never {
+  if (isUniqueViolation(err)) {
+    throw new ConflictError(`An agent named "${name}" already exists`, [{ path: "name", message: "An agent with this name already exists" }]);
+  }
+  throw err;
+}
+
+export async function createAgent(ctx: WorkspaceContext, data: AgentData): Promise<AgentJson> {
+  requireRole(ctx, "editor");
+  await assertWorkspaceRules(ctx, data);
+  try {
+    const row = await db.agent.create({ data: { workspaceId: ctx.workspaceId, ...rowData(data) }, select: agentSelect });
+    return toAgentJson(row);
+  } catch (err) {
+    conflictOnName(err, data.name);
+  }
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+
+/**
+ * PATCH semantics: the given fields replace the stored ones (`http` merges one level deep),
+ * then the whole agent is validated with `agentInput`. A header whose value equals its masked
+ * form ("••••1234") keeps the stored value, so a client can send back what it read.
+ */
+export async function updateAgent(ctx: WorkspaceContext, id: string, patch: unknown): Promise<AgentJson> {
+  requireRole(ctx, "editor");
+  if (!isObject(patch)) throw new ValidationError("The update must be a JSON object", [{ path: "", message: "Expected an object" }]);
+  const row = await findRow(ctx.workspaceId, id);
+  const storedHeaderValues = storedHeaders(row) ?? {};
+  const current: Record<string, unknown> = toAgentData(row, storedHeaderValues);
+  const merged: Record<string, unknown> = { ...current };
+  for (const [key, value] of Object.entries(patch)) {
+    merged[key] = key === "http" && isObject(value) && isObject(current.http) ? { ...current.http, ...value } : value;
+  }
+  if (isObject(merged.http) && isObject(merged.http.headers)) {
+    merged.http = { ...merged.http, headers: unmaskHeaders(merged.http.headers, storedHeaderValues) };
+  }
+  const parsed = agentInput.safeParse(merged);
+  if (!parsed.success) throw new ValidationError("Please fix the highlighted fields", zodIssues(parsed.error));
+  await assertWorkspaceRules(ctx, parsed.data);
+  try {
+    const { count } = await db.agent.updateMany({ where: { id, workspaceId: ctx.workspaceId }, data: rowData(parsed.data) });
+    if (count === 0) throw new NotFoundError("Agent");
+  } catch (err) {
+    conflictOnName(err, parsed.data.name);
+  }
+  return getAgent(ctx, id);
+}
+
+function unmaskHeaders(headers: Record<string, unknown>, stored: Record<string, string>): Record<string, unknown> {
+  const byLower = new Map(Object.entries(stored).map(([k, v]) => [k.toLowerCase(), v]));
+  return Object.fromEntries(
+    Object.entries(headers).map(([name, value]) => {
+      const original = stored[name] ?? byLower.get(name.toLowerCase());
+      return [name, original !== undefined && value === maskHeaderValue(original) ? original : value];
+    }),
+  );
+}
+
+/**
+ * Deleting an agent deletes its suites with their cases and run history (cascade), so it is
+ * refused with 409 while the agent has live suites. Suites already in the trash go with it.
+ */
+export async function deleteAgent(ctx: WorkspaceContext, id: string): Promise<void> {
+  requireRole(ctx, "editor");
+  await findRow(ctx.workspaceId, id);
+  await db.$transaction(async (tx) => {
+    const live = await tx.suite.count({ where: { workspaceId: ctx.workspaceId, agentId: id, deletedAt: null } });
+    if (live > 0) {
+      throw new ConflictError(`This agent has ${live} suite${live === 1 ? "" : "s"}. Delete ${live === 1 ? "it" : "them"} first; deleting the agent would remove their test cases and run history.`);
+    }
+    const { count } = await tx.agent.deleteMany({ where: { id, workspaceId: ctx.workspaceId } });
+    if (count === 0) throw new NotFoundError("Agent");
+  });
+}
+
+/** Service-only (the executor): the agent with decrypted header values. */
+export async function resolveAgentForRun(workspaceId: string, id: string): Promise<AgentForRun> {
+  const row = await findRow(workspaceId, id);
+  const headers = storedHeaders(row);
+  if (headers === null) {
+    throw new ValidationError("The agent's stored headers can no longer be decrypted (ASSAY_SECRET or AUTH_SECRET changed). Enter them again.", [
+      { path: "http.headers", message: "Enter the header values again" },
+    ]);
+  }
+  return { id: row.id, ...toAgentData(row, headers), updated_at: iso(row.updatedAt)! };
+}
+
+/** Live suites per agent (the list page shows them; delete is refused while there are any). */
+export async function agentSuiteCounts(ctx: WorkspaceContext, ids: string[]): Promise<Map<string, number>> {
+  const rows = ids.length
+    ? await db.suite.groupBy({ by: ["agentId"], where: { workspaceId: ctx.workspaceId, deletedAt: null, agentId: { in: ids } }, _count: { _all: true } })
+    : [];
+  return new Map(rows.map((r) => [r.agentId, r._count._all]));
+}

@@ -1,0 +1,66 @@
+import { z } from "zod";
+import { modelConfigInput, type ModelConfigInput } from "./schemas";
+
+/**
+ * The model configuration form edits strings; this schema turns them into `modelConfigInput`
+ * input and validates with it, so client and server report the same issues at the same fields.
+ * A blank API key keeps the stored one when editing; "Remove the saved key" sends null.
+ */
+export const modelConfigFormSchema = z
+  .object({
+    name: z.string(),
+    base_url: z.string(),
+    model: z.string(),
+    embedding_model: z.string(),
+    api_key: z.string(),
+    remove_api_key: z.boolean(),
+    temperature: z.string(),
+    max_tokens: z.string(),
+  })
+  .transform((v, ctx): ModelConfigInput => {
+    const number = (text: string, path: string, message: string): number | null => {
+      if (text.trim() === "") return null;
+      const n = Number(text.trim());
+      if (Number.isNaN(n)) {
+        ctx.addIssue({ code: "custom", path: [path], message });
+        return null;
+      }
+      return n;
+    };
+    const candidate: ModelConfigInput = {
+      name: v.name,
+      base_url: v.base_url,
+      model: v.model,
+      embedding_model: v.embedding_model,
+      api_key: v.remove_api_key ? null : v.api_key.trim() === "" ? undefined : v.api_key,
+      temperature: number(v.temperature, "temperature", "Temperature must be a number"),
+      max_tokens: number(v.max_tokens, "max_tokens", "Max tokens must be a whole number"),
+    };
+    const parsed = modelConfigInput.safeParse(candidate);
+    if (!parsed.success) {
+      for (const issue of parsed.error.issues) ctx.addIssue({ code: "custom", path: issue.path as (string | number)[], message: issue.message });
+    }
+    return candidate;
+  });
+
+export type ModelConfigFormValues = z.input<typeof modelConfigFormSchema>;
+
+export function modelConfigFormDefaults(config?: {
+  name: string;
+  base_url: string;
+  model: string;
+  embedding_model: string | null;
+  temperature: number | null;
+  max_tokens: number | null;
+}): ModelConfigFormValues {
+  return {
+    name: config?.name ?? "",
+    base_url: config?.base_url ?? "",
+    model: config?.model ?? "",
+    embedding_model: config?.embedding_model ?? "",
+    api_key: "",
+    remove_api_key: false,
+    temperature: config?.temperature == null ? "" : String(config.temperature),
+    max_tokens: config?.max_tokens == null ? "" : String(config.max_tokens),
+  };
+}

@@ -1,0 +1,273 @@
+import "server-only";
+import { db } from "@/lib/db";
+import { ConflictError, isUniqueViolation, NotFoundError, ValidationError } from "@/lib/errors";
+import { decryptSecret, encryptSecret, secretHint } from "@/lib/crypto";
+import { decodeCursor, encodeCursor, iso } from "@/lib/serialize";
+import type { WorkspaceContext } from "@/lib/auth/roles";
+import { isUuid, requireRole } from "@/lib/workspaces/service";
+import { checkUrlStatically } from "@/lib/net/address-policy";
+import { BlockedAddressError } from "@/lib/net/safe-fetch";
+import { networkPolicy } from "@/lib/net/service";
+import { checkConnection, type ConnectionResult, type ModelEndpoint } from "./connection";
+import type { ModelConfigData } from "./schemas";
+
+export type { ConnectionResult, ModelEndpoint } from "./connection";
+
+/** Everything but the encrypted key. */
+const modelConfigSelect = {
+  id: true,
+  name: true,
+  baseUrl: true,
+  model: true,
+  embeddingModel: true,
+  apiKeyHint: true,
+  temperature: true,
+  maxTokens: true,
+  createdAt: true,
+  updatedAt: true,
+} as const;
+
+type ModelConfigRow = {
+  id: string;
+  name: string;
+  baseUrl: string;
+  model: string;
+  embeddingModel: string | null;
+  apiKeyHint: string | null;
+  temperature: number | null;
+  maxTokens: number | null;
+  createdAt: Date;
+  updatedAt: Date;
+};
+
+/** The public (API and page) representation: the API key itself is never included. */
+export type ModelConfigJson = {
+  id: string;
+  name: string;
+  base_url: string;
+  model: string;
+  embedding_model: string | null;
+  api_key_hint: string | null;
+  has_api_key: boolean;
+  temperature: number | null;
+  max_tokens: number | null;
+  created_at: string;
+  updated_at: string;
+};
+
+export function toModelConfigJson(row: ModelConfigRow): ModelConfigJson {
+  return {
+    id: row.id,
+    name: row.name,
+    base_url: row.baseUrl,
+    model: row.model,
+    embedding_model: row.embeddingModel,
+    api_key_hint: row.apiKeyHint,
+    has_api_key: row.apiKeyHint !== null,
+    temperature: row.temperature,
+    max_tokens: row.maxTokens,
+    created_at: iso(row.createdAt)!,
+    updated_at: iso(row.updatedAt)!,
+  };
+}
+
+type NameCursor = { name: string; id: string };
+const isNameCursor = (v: unknown): v is NameCursor =>
+  typeof v === "object" && v !== null && typeof (v as NameCursor).name === "string" && typeof (v as NameCursor).id === "string" && isUuid((v as NameCursor).id);
+
+export async function listModelConfigs(ctx: WorkspaceContext, opts: { cursor?: string; limit?: number } = {}) {
+  const limit = Math.min(Math.max(opts.limit ?? 50, 1), 200);
+  const after = decodeCursor(opts.cursor, isNameCursor);
+  if (opts.cursor && !after) throw new ValidationError("Invalid cursor", [{ path: "cursor", message: "Invalid cursor" }]);
+  const rows = await db.modelConfig.findMany({
+    where: {
+      workspaceId: ctx.workspaceId,
+      ...(after ? { OR: [{ name: { gt: after.name } }, { name: after.name, id: { gt: after.id } }] } : {}),
+    },
+    select: modelConfigSelect,
+    orderBy: [{ name: "asc" }, { id: "asc" }],
+    take: limit + 1,
+  });
+  const page = rows.slice(0, limit);
+  const last = page[page.length - 1];
+  const nextCursor = rows.length > limit && last ? encodeCursor({ name: last.name, id: last.id }) : null;
+  return { data: page.map(toModelConfigJson), nextCursor };
+}
+
+/** Id, name and model of every configuration, for pickers. */
+export async function listModelConfigOptions(ctx: WorkspaceContext) {
+  return db.modelConfig.findMany({
+    where: { workspaceId: ctx.workspaceId },
+    select: { id: true, name: true, model: true },
+    orderBy: [{ name: "asc" }, { id: "asc" }],
+    take: 500,
+  });
+}
+
+export async function getModelConfig(ctx: WorkspaceContext, id: string): Promise<ModelConfigJson> {
+  if (!isUuid(id)) throw new NotFoundError("Model configuration");
+  const row = await db.modelConfig.findFirst({ where: { id, workspaceId: ctx.workspaceId }, select: modelConfigSelect });
+  if (!row) throw new NotFoundError("Model configuration");
+  return toModelConfigJson(row);
+}
+
+/** How many agents and live suites (as judge or simulator) use each configuration. */
+export async function modelConfigUsage(ctx: WorkspaceContext, ids: string[]): Promise<Map<string, { agents: number; suites: number }>> {
+  const usage = new Map(ids.map((id) => [id, { agents: 0, suites: 0 }]));
+  if (ids.length === 0) return usage;
+  const [agents, suites] = await Promise.all([
+    db.agent.groupBy({ by: ["modelConfigId"], where: { workspaceId: ctx.workspaceId, modelConfigId: { in: ids } }, _count: { _all: true } }),
+    db.suite.findMany({
+      where: { workspaceId: ctx.workspaceId, deletedAt: null, OR: [{ llmJudgeModelConfigId: { in: ids } }, { simulatorModelConfigId: { in: ids } }] },
+      select: { llmJudgeModelConfigId: true, simulatorModelConfigId: true },
+    }),
+  ]);
+  for (const a of agents) if (a.modelConfigId) usage.get(a.modelConfigId)!.agents = a._count._all;
+  for (const s of suites) {
+    const configs = new Set([s.llmJudgeModelConfigId, s.simulatorModelConfigId]);
+    for (const c of configs) if (c && usage.has(c)) usage.get(c)!.suites++;
+  }
+  return usage;
+}
+
+async function assertBaseUrlAllowed(workspaceId: string, baseUrl: string) {
+  try {
+    checkUrlStatically(baseUrl, await networkPolicy(workspaceId));
+  } catch (err) {
+    if (err instanceof BlockedAddressError) throw new ValidationError("This address is not allowed", [{ path: "base_url", message: err.message }]);
+    throw err;
+  }
+}
+
+function conflictOnName(err: unknown, name: string | undefined): never {
+  if (isUniqueViolation(err)) {
+    throw new ConflictError(`A model configuration named "${name}" already exists`, [
+      { path: "name", message: "A model configuration with this name already exists" },
+    ]);
+  }
+  throw err;
+}
+
+/** `undefined` keeps the stored key; null or blank removes it; a string replaces it. */
+function apiKeyData(apiKey: string | null | undefined) {
+  if (apiKey === undefined) return {};
+  const key = apiKey?.trim() ?? "";
+  if (key === "") return { apiKeyEncrypted: null, apiKeyHint: null };
+  return { apiKeyEncrypted: encryptSecret(key), apiKeyHint: secretHint(key) };
+}
+
+export async function createModelConfig(ctx: WorkspaceContext, input: ModelConfigData): Promise<ModelConfigJson> {
+  requireRole(ctx, "admin");
+  await assertBaseUrlAllowed(ctx.workspaceId, input.base_url);
+  try {
+    const row = await db.modelConfig.create({
+      data: {
+        workspaceId: ctx.workspaceId,
+        name: input.name,
+        baseUrl: input.base_url,
+        model: input.model,
+        embeddingModel: input.embedding_model,
+        temperature: input.temperature,
+        maxTokens: input.max_tokens,
+        ...apiKeyData(input.api_key),
+      },
+      select: modelConfigSelect,
+    });
+    return toModelConfigJson(row);
+  } catch (err) {
+    conflictOnName(err, input.name);
+  }
+}
+
+export type ModelConfigUpdate = Partial<ModelConfigData>;
+
+/** Partial update: fields left out keep their values (the API key too, see `apiKeyData`). */
+export async function updateModelConfig(ctx: WorkspaceContext, id: string, patch: ModelConfigUpdate): Promise<ModelConfigJson> {
+  requireRole(ctx, "admin");
+  await getModelConfig(ctx, id);
+  if (patch.base_url !== undefined) await assertBaseUrlAllowed(ctx.workspaceId, patch.base_url);
+  try {
+    const { count } = await db.modelConfig.updateMany({
+      where: { id, workspaceId: ctx.workspaceId },
+      data: {
+        name: patch.name,
+        baseUrl: patch.base_url,
+        model: patch.model,
+        embeddingModel: patch.embedding_model,
+        temperature: patch.temperature,
+        maxTokens: patch.max_tokens,
+        ...apiKeyData(patch.api_key),
+      },
+    });
+    if (count === 0) throw new NotFoundError("Model configuration");
+  } catch (err) {
+    conflictOnName(err, patch.name);
+  }
+  return getModelConfig(ctx, id);
+}
+
+/**
+ * Deleting a configuration that agents or live suites use would silently leave them without
+ * a model (the foreign keys are SET NULL), so it is refused with 409 and the usage counts
+ * unless `force` is set.
+ */
+export async function deleteModelConfig(ctx: WorkspaceContext, id: string, opts: { force?: boolean } = {}): Promise<void> {
+  requireRole(ctx, "admin");
+  await getModelConfig(ctx, id);
+  await db.$transaction(async (tx) => {
+    if (!opts.force) {
+      const [agents, suites] = await Promise.all([
+        tx.agent.count({ where: { workspaceId: ctx.workspaceId, modelConfigId: id } }),
+        tx.suite.count({
+          where: { workspaceId: ctx.workspaceId, deletedAt: null, OR: [{ llmJudgeModelConfigId: id }, { simulatorModelConfigId: id }] },
+        }),
+      ]);
+      if (agents + suites > 0) {
+        const parts = [agents ? `${agents} agent${agents === 1 ? "" : "s"}` : null, suites ? `${suites} suite${suites === 1 ? "" : "s"}` : null];
+        throw new ConflictError(
+          `This model configuration is used by ${parts.filter(Boolean).join(" and ")}. Delete with force to leave them without a model configuration.`,
+        );
+      }
+    }
+    const { count } = await tx.modelConfig.deleteMany({ where: { id, workspaceId: ctx.workspaceId } });
+    if (count === 0) throw new NotFoundError("Model configuration");
+  });
+}
+
+/**
+ * Service-only (the executor): the endpoint with its decrypted API key. Never send its
+ * result to a page or an API response.
+ */
+export async function resolveModelEndpoint(workspaceId: string, id: string): Promise<ModelEndpoint> {
+  if (!isUuid(id)) throw new NotFoundError("Model configuration");
+  const row = await db.modelConfig.findFirst({
+    where: { id, workspaceId },
+    select: { baseUrl: true, model: true, embeddingModel: true, apiKeyEncrypted: true, temperature: true, maxTokens: true },
+  });
+  if (!row) throw new NotFoundError("Model configuration");
+  return {
+    baseUrl: row.baseUrl,
+    model: row.model,
+    embeddingModel: row.embeddingModel,
+    apiKey: row.apiKeyEncrypted ? decryptStoredKey(row.apiKeyEncrypted) : null,
+    temperature: row.temperature,
+    maxTokens: row.maxTokens,
+  };
+}
+
+function decryptStoredKey(sealed: string): string {
+  try {
+    return decryptSecret(sealed);
+  } catch {
+    throw new ValidationError("The stored API key can no longer be decrypted (ASSAY_SECRET or AUTH_SECRET changed). Enter the API key again.", [
+      { path: "api_key", message: "Enter the API key again" },
+    ]);
+  }
+}
+
+/** Calls the saved endpoint with a one-token completion (admins only: it uses the stored key). */
+export async function testConnection(ctx: WorkspaceContext, id: string): Promise<ConnectionResult> {
+  requireRole(ctx, "admin");
+  const endpoint = await resolveModelEndpoint(ctx.workspaceId, id);
+  return checkConnection(endpoint, await networkPolicy(ctx.workspaceId));
+}
