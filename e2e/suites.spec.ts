@@ -3,14 +3,15 @@ import { FAKE_OPENAI_URL, openWorkspace, unique } from "./fixtures";
 
 /**
  * Suites: create (client-side and server-side errors at the fields), list, settings,
- * delete → trash → restore (with a name conflict first), and a viewer's read-only view.
+ * delete → trash → restore (with a name conflict first), metrics and the simulator model,
+ * and a viewer's read-only view.
  * Prerequisites (model configuration, agent with spec 004 variables) go through the REST API
  * with an API key created in the UI.
  */
 
 async function createApiKey(page: Page, workspaceId: string): Promise<string> {
   await page.goto(`/w/${workspaceId}/settings/api-keys`);
-  await page.getByLabel("Name", { exact: true }).fill(unique("suites e2e"));
+  await page.getByLabel(/^Name/).fill(unique("suites e2e"));
   await page.getByLabel("Role", { exact: true }).selectOption("admin");
   await page.getByRole("button", { name: "Create API key" }).click();
   const field = page.getByLabel("New API key");
@@ -18,7 +19,7 @@ async function createApiKey(page: Page, workspaceId: string): Promise<string> {
   return field.inputValue();
 }
 
-async function api(request: APIRequestContext, token: string, method: "post" | "patch" | "delete", url: string, data?: unknown) {
+async function api(request: APIRequestContext, token: string, method: "get" | "post" | "patch" | "delete", url: string, data?: unknown) {
   const res = await request[method](url, { headers: { authorization: `Bearer ${token}` }, data });
   expect(res.status(), `${method.toUpperCase()} ${url}: ${await res.text()}`).toBeLessThan(300);
   return res.status() === 204 ? null : ((await res.json()) as { id: string });
@@ -61,7 +62,7 @@ test("create, list, edit, delete, restore a suite", async ({ page }) => {
   await page.getByRole("link", { name: "New suite" }).click();
   await expect(page).toHaveURL(/\/suites\/new/);
   await page.getByLabel("Agent").selectOption({ label: agentName });
-  await page.getByLabel("Name").fill(name);
+  await page.getByLabel(/^Name/).fill(name);
   await page.getByLabel("Description").fill("Checkout flows");
   await page.getByLabel("Schedule").selectOption("daily");
   await page.getByRole("button", { name: "Create suite" }).click();
@@ -78,7 +79,7 @@ test("create, list, edit, delete, restore a suite", async ({ page }) => {
 
   // The same name for the same agent is refused by the server, shown at the name field.
   await page.goto(`/w/${workspaceId}/suites/new?agent=${agentId}`);
-  await page.getByLabel("Name").fill(name);
+  await page.getByLabel(/^Name/).fill(name);
   await page.getByRole("button", { name: "Create suite" }).click();
   await expect(page.getByTestId("error-name")).toHaveText("This agent already has a suite with this name");
 
@@ -105,14 +106,14 @@ test("create, list, edit, delete, restore a suite", async ({ page }) => {
   await page.getByRole("button", { name: "Save" }).click();
   await expect(page.getByTestId("error-schedule_day_of_week")).toHaveText("A weekly schedule needs a day of week");
   await page.getByLabel("Day of week").selectOption({ label: "Monday" });
-  await page.getByLabel("Enabled").uncheck();
+  await page.getByLabel("Enabled", { exact: true }).uncheck();
   await page.getByLabel("Description").fill("Checkout and refunds");
   await page.getByRole("button", { name: "Save" }).click();
   await expect(page.getByText("Saved", { exact: true })).toBeVisible();
   await page.reload();
   await expect(page.getByLabel("Description")).toHaveValue("Checkout and refunds");
   await expect(page.getByLabel("Day of week")).toHaveValue("1");
-  await expect(page.getByLabel("Enabled")).not.toBeChecked();
+  await expect(page.getByLabel("Enabled", { exact: true })).not.toBeChecked();
   await expect(page.getByLabel("AI Configuration")).toHaveValue("1");
 
   // Delete (after confirmation) → the suite leaves the list and appears in the trash.
@@ -164,11 +165,97 @@ test("a viewer sees suites read-only", async ({ page, browser }) => {
   await expect(p2.getByRole("link", { name: "New suite" })).toHaveCount(0);
   await p2.goto(`/w/${workspaceId}/suites/${suite!.id}/settings`);
   await expect(p2.getByText("Read-only: your role (viewer) cannot change suites.")).toBeVisible();
-  await expect(p2.getByLabel("Name")).toBeDisabled();
+  await expect(p2.getByLabel(/^Name/)).toBeDisabled();
   await expect(p2.getByRole("button", { name: "Save" })).toHaveCount(0);
   await expect(p2.getByRole("button", { name: "Delete suite" })).toHaveCount(0);
   await p2.goto(`/w/${workspaceId}/suites/new`);
   await expect(p2.getByText("Read-only access")).toBeVisible();
   await expect(p2.getByRole("button", { name: "Create suite" })).toHaveCount(0);
   await guest.close();
+});
+
+test("metrics, simulator model and an hourly schedule on the suite form", async ({ page }) => {
+  const workspaceId = await openWorkspace(page);
+  const token = await createApiKey(page, workspaceId);
+  const { judgeName, agentName } = await createPrerequisites(page.request, token);
+  const simName = unique("Simulator");
+  const sim = await api(page.request, token, "post", "/api/v1/model-configs", { name: simName, base_url: FAKE_OPENAI_URL, model: "fake-sim" });
+  const name = unique("Metrics suite");
+
+  await page.goto(`/w/${workspaceId}/suites/new`);
+  await page.getByLabel("Agent").selectOption({ label: agentName });
+  await page.getByLabel(/^Name/).fill(name);
+  await page.getByLabel("Schedule").selectOption("hourly");
+  await page.getByLabel("Minute past the hour").fill("15");
+  await page.getByLabel("Judge model configuration").selectOption({ label: judgeName });
+  await expect(page.getByLabel("Simulator model configuration")).toHaveValue("");
+  await page.getByLabel("Simulator model configuration").selectOption({ label: simName });
+
+  // Two metrics: a built-in with an out-of-range threshold, a custom one without its prompt.
+  await page.getByRole("button", { name: "Add metric" }).click();
+  await page.getByRole("button", { name: "Add metric" }).click();
+  const rows = page.getByTestId("metric-row");
+  await expect(rows).toHaveCount(2);
+  await rows.nth(0).getByLabel("Metric", { exact: true }).selectOption("relevance");
+  await rows.nth(0).getByLabel("Threshold (0–1)").fill("1.5");
+  await rows.nth(1).getByLabel("Metric", { exact: true }).selectOption("custom");
+  await rows.nth(1).getByLabel("Metric name").fill("politeness");
+  await page.getByRole("button", { name: "Create suite" }).click();
+  await expect(page.getByTestId("error-metrics.0.threshold")).toHaveText("Threshold is on the normalised 0..1 scale");
+  await expect(page.getByTestId("error-metrics.1.custom_prompt")).toContainText("custom prompt");
+
+  await rows.nth(0).getByLabel("Threshold (0–1)").fill("0.8");
+  await rows.nth(1).getByLabel("Custom prompt").fill("Is the reply polite? {{response}}");
+  await rows.nth(1).getByLabel("Threshold (0–1)").fill(""); // informational
+  await rows.nth(1).getByLabel("Model override").selectOption({ label: simName });
+  await rows.nth(1).getByLabel("Retry on failure").selectOption("2");
+  await rows.nth(1).getByLabel("Timeout (ms)").fill("5000");
+  await rows.nth(1).getByLabel("Fail on error").check();
+  await page.getByRole("button", { name: "Create suite" }).click();
+  await expect(page).toHaveURL(new RegExp(`/w/${workspaceId}/suites/[0-9a-f-]{36}$`));
+  const suiteId = /\/suites\/([0-9a-f-]{36})$/.exec(page.url())![1]!;
+
+  // The settings page shows what was stored.
+  await page.goto(`/w/${workspaceId}/suites/${suiteId}/settings`);
+  await expect(page.getByLabel("Minute past the hour")).toHaveValue("15");
+  await expect(page.getByLabel("Simulator model configuration")).toHaveValue(sim!.id);
+  await expect(rows).toHaveCount(2);
+  await expect(rows.nth(0).getByLabel("Metric", { exact: true })).toHaveValue("relevance");
+  await expect(rows.nth(0).getByLabel("Threshold (0–1)")).toHaveValue("0.8");
+  await expect(rows.nth(1).getByLabel("Metric name")).toHaveValue("politeness");
+  await expect(rows.nth(1).getByLabel("Custom prompt")).toHaveValue("Is the reply polite? {{response}}");
+  await expect(rows.nth(1).getByLabel("Threshold (0–1)")).toHaveValue("");
+  await expect(rows.nth(1).getByLabel("Model override")).toHaveValue(sim!.id);
+  await expect(rows.nth(1).getByLabel("Retry on failure")).toHaveValue("2");
+  await expect(rows.nth(1).getByLabel("Timeout (ms)")).toHaveValue("5000");
+  await expect(rows.nth(1).getByLabel("Fail on error")).toBeChecked();
+
+  // Remove the first metric and save; the API returns the rest.
+  await page.getByRole("button", { name: "Remove metric 1" }).click();
+  await expect(rows).toHaveCount(1);
+  await page.getByRole("button", { name: "Save" }).click();
+  await expect(page.getByText("Saved", { exact: true })).toBeVisible();
+  const stored = (await api(page.request, token, "get", `/api/v1/suites/${suiteId}`)) as unknown as Record<string, unknown>;
+  expect(stored).toMatchObject({
+    schedule_type: "hourly",
+    schedule_time: "00:15",
+    simulator_model_config_id: sim!.id,
+    metrics: [{ metric: "politeness", threshold: null, model: sim!.id, retry_on_failure: 2, timeout_ms: 5000, fail_on_error: true, enabled: true, scale: 5 }],
+  });
+
+  // A metric override whose configuration was deleted: shown as unavailable, refused at its field by the server.
+  const temp = await api(page.request, token, "post", "/api/v1/model-configs", { name: unique("Temp"), base_url: FAKE_OPENAI_URL, model: "fake-temp" });
+  await api(page.request, token, "patch", `/api/v1/suites/${suiteId}`, { metrics: [{ metric: "fluency", model: temp!.id }] });
+  await api(page.request, token, "delete", `/api/v1/model-configs/${temp!.id}`);
+  await page.reload();
+  await expect(rows.nth(0).getByLabel("Model override")).toHaveValue(temp!.id);
+  await expect(rows.nth(0).getByLabel("Model override").locator("option:checked")).toHaveText("Unavailable configuration");
+  await page.getByRole("button", { name: "Save" }).click();
+  await expect(page.getByTestId("error-metrics.0.model")).toHaveText("Choose a model configuration of this workspace");
+  await rows.nth(0).getByLabel("Model override").selectOption("");
+  await page.getByRole("button", { name: "Save" }).click();
+  await expect(page.getByText("Saved", { exact: true })).toBeVisible();
+
+  await page.goto(`/w/${workspaceId}/suites`);
+  await expect(page.getByTestId("suite-row").filter({ hasText: name })).toContainText("Hourly at :15 UTC");
 });

@@ -19,7 +19,9 @@ export async function onServerStart() {
   }
   if (env.ASSAY_EXECUTOR === "on") {
     const { startExecutor, stopExecutor } = await import("@/lib/runs/worker");
+    const { startScheduler } = await import("@/lib/runs/scheduler");
     startExecutor();
+    startScheduler();
     const stop = () => void stopExecutor(5_000).finally(() => process.exit(0));
     process.once("SIGTERM", stop);
     process.once("SIGINT", stop);

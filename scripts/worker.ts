@@ -2,8 +2,10 @@
 // database and the model endpoints allow; they share work through PostgreSQL.
 import { logger } from "@/lib/logger";
 import { startExecutor, stopExecutor } from "@/lib/runs/worker";
+import { startScheduler } from "@/lib/runs/scheduler";
 
 const executor = startExecutor();
+startScheduler();
 logger.info({ workerId: executor.workerId }, "worker ready");
 
 async function shutdown() {

@@ -12,6 +12,7 @@ import type { AgentOption, ModelConfigOption } from "@/lib/suites/loaders";
 import type { SuiteDto } from "@/lib/suites/service";
 import { DAYS_OF_WEEK, SCHEDULE_LABELS } from "./format";
 import { VariableFields } from "./variable-fields";
+import { MetricFields } from "./metric-fields";
 
 type Props = {
   workspaceId: string;
@@ -25,6 +26,8 @@ type Props = {
 };
 
 const emptyToNull = (v: unknown) => (v === "" || v === undefined ? null : v);
+/** Hourly schedules keep only minutes: "7" → "00:07" (invalid input stays invalid for zod to report). */
+const hourlyTime = (v: string) => (v === "" ? "" : /^\d{1,2}$/.test(v) && Number(v) < 60 ? `00:${v.padStart(2, "0")}` : `00:${v}`);
 
 function initialValues(suite: SuiteDto | null | undefined, defaultAgentId: string | null | undefined): SuiteInput {
   if (!suite) {
@@ -36,6 +39,8 @@ function initialValues(suite: SuiteDto | null | undefined, defaultAgentId: strin
       schedule_time: "",
       schedule_day_of_week: null,
       llm_judge_model_config_id: null,
+      simulator_model_config_id: null,
+      metrics: [],
       alert_on_regression: true,
       alert_threshold_percent: 10,
       is_enabled: true,
@@ -50,6 +55,8 @@ function initialValues(suite: SuiteDto | null | undefined, defaultAgentId: strin
     schedule_time: suite.schedule_time ?? "",
     schedule_day_of_week: suite.schedule_day_of_week,
     llm_judge_model_config_id: suite.llm_judge_model_config_id,
+    simulator_model_config_id: suite.simulator_model_config_id,
+    metrics: suite.metrics.map((m) => ({ ...m, custom_prompt: m.custom_prompt ?? "" })),
     alert_on_regression: suite.alert_on_regression,
     alert_threshold_percent: suite.alert_threshold_percent,
     is_enabled: suite.is_enabled,
@@ -122,7 +129,10 @@ export function SuiteForm({ workspaceId, agents, modelConfigs, suite, defaultAge
         </section>
 
         <section className="space-y-4 border-t border-slate-200 pt-5">
-          <h2 className="text-sm font-semibold text-slate-900">Schedule and judging</h2>
+          <div>
+            <h2 className="text-sm font-semibold text-slate-900">Schedule and judging</h2>
+            <p className="text-xs text-slate-500">Scheduled runs start at these times in UTC with the suite&apos;s active cases.</p>
+          </div>
           <div className="grid gap-4 sm:grid-cols-3">
             <Field id="schedule_type" label="Schedule" error={errors.schedule_type?.message}>
               <Select id="schedule_type" {...form.register("schedule_type")}>
@@ -133,8 +143,29 @@ export function SuiteForm({ workspaceId, agents, modelConfigs, suite, defaultAge
                 ))}
               </Select>
             </Field>
+            {scheduleType === "hourly" && (
+              <Controller
+                control={form.control}
+                name="schedule_time"
+                render={({ field }) => (
+                  <Field id="schedule_minute" label="Minute past the hour" hint="0–59, UTC; empty = on the hour" error={errors.schedule_time && "Use a whole minute from 0 to 59"}>
+                    <Input
+                      id="schedule_minute"
+                      type="number"
+                      min={0}
+                      max={59}
+                      step={1}
+                      aria-invalid={!!errors.schedule_time}
+                      value={field.value ? String(Number(field.value.slice(3))) : ""}
+                      onChange={(e) => field.onChange(hourlyTime(e.target.value))}
+                      onBlur={field.onBlur}
+                    />
+                  </Field>
+                )}
+              />
+            )}
             {(scheduleType === "daily" || scheduleType === "weekly") && (
-              <Field id="schedule_time" label="Time (HH:MM)" required error={errors.schedule_time?.message}>
+              <Field id="schedule_time" label="Time (HH:MM)" required hint="24-hour, UTC" error={errors.schedule_time?.message}>
                 <Input id="schedule_time" type="time" aria-invalid={!!errors.schedule_time} {...form.register("schedule_time")} />
               </Field>
             )}
@@ -161,6 +192,21 @@ export function SuiteForm({ workspaceId, agents, modelConfigs, suite, defaultAge
               ))}
             </Select>
           </Field>
+          <Field
+            id="simulator_model_config_id"
+            label="Simulator model configuration"
+            hint="Plays the user in multi-turn (persona) cases"
+            error={errors.simulator_model_config_id?.message}
+          >
+            <Select id="simulator_model_config_id" aria-invalid={!!errors.simulator_model_config_id} {...form.register("simulator_model_config_id", { setValueAs: emptyToNull })}>
+              <option value="">Same as judge</option>
+              {modelConfigs.map((m) => (
+                <option key={m.id} value={m.id}>
+                  {m.name}
+                </option>
+              ))}
+            </Select>
+          </Field>
           <div className="grid gap-4 sm:grid-cols-2">
             <label className="flex items-center gap-2 text-sm text-slate-700">
               <input type="checkbox" id="alert_on_regression" className="h-4 w-4" {...form.register("alert_on_regression")} />
@@ -175,6 +221,8 @@ export function SuiteForm({ workspaceId, agents, modelConfigs, suite, defaultAge
             </label>
           </div>
         </section>
+
+        <MetricFields form={form} modelConfigs={modelConfigs} readOnly={readOnly} />
 
         <section className="space-y-3 border-t border-slate-200 pt-5">
           <div>

@@ -37,7 +37,11 @@ export function Field({
     <div className={cn("space-y-1", className)}>
       <label htmlFor={id} className="block text-sm font-medium text-slate-700">
         {label}
-        {required && <span className="text-red-600"> *</span>}
+        {required && (
+          <span className="text-red-600" aria-hidden="true">
+            {" "}*
+          </span>
+        )}
       </label>
       {children}
       {hint && !error && (

@@ -2,6 +2,8 @@ import { z } from "zod";
 import { paginationQuery } from "@/lib/api/handler";
 import { modelConfigInput, modelConfigPatch } from "@/lib/model-configs/schemas";
 import { agentInput, agentPatch } from "@/lib/agents/schemas";
+import { caseResultListQuery, runListQuery, startRunInput } from "@/lib/runs/schemas";
+import { REPORT_FORMATS } from "@/lib/runs/report-formats";
 import { suiteInput, suitePatch } from "@/lib/suites/schemas";
 import { testCaseInput, testCaseListQuery, testCasePatch } from "@/lib/test-cases/schemas";
 
@@ -56,9 +58,55 @@ const importResult = z
   .looseObject({
     imported: z.number().int().describe("Number of cases written"),
     skipped: z.number().int().describe("Invalid cases left out (valid_only=true)"),
-    errors: z.array(z.object({ path: z.string(), message: z.string() })).describe("Issues of the skipped cases, paths start with the case index"),
+    errors: z
+      .array(z.object({ index: z.number().int(), path: z.string(), message: z.string() }))
+      .describe("Issues of the skipped cases: the case index and the field path within that case"),
   })
   .describe("Outcome of an import");
+
+const runResource = {
+  type: "object",
+  description: "A run. Totals update live while it executes; summary (spec 000 ReportSummary + execution stats) is set when it ends.",
+  properties: {
+    id: { type: "string", format: "uuid" },
+    suite_id: { type: "string", format: "uuid" },
+    status: { enum: ["pending", "running", "completed", "failed", "cancelled"] },
+    triggered_by: { enum: ["manual", "schedule", "api"] },
+    total_cases: { type: "integer" },
+    passed_cases: { type: "integer" },
+    failed_cases: { type: "integer" },
+    skipped_cases: { type: "integer" },
+    error_cases: { type: "integer" },
+    pass_rate: { type: "number", description: "passed / (total - skipped) × 100" },
+    started_at: { type: ["string", "null"], format: "date-time" },
+    completed_at: { type: ["string", "null"], format: "date-time" },
+    error_message: { type: ["string", "null"] },
+    summary: { type: ["object", "null"] },
+    agent_snapshot: { type: "object", description: "The agent as it was when the run started" },
+    resolved_variables: { type: "object", description: "Spec 004: {values, sources}" },
+  },
+};
+const caseResultResource = {
+  type: "object",
+  properties: {
+    id: { type: "string", format: "uuid" },
+    test_case_id: { type: ["string", "null"], format: "uuid" },
+    status: { enum: ["pending", "running", "passed", "failed", "skipped", "error"] },
+    transcript: { type: "array", items: { type: "object", properties: { role: { type: "string" }, content: { type: ["string", "null"] }, tool_calls: { type: "array" }, tool_call_id: { type: "string" } } } },
+    actual_response: { type: ["string", "null"] },
+    check_results: { type: "array" },
+    tool_call_results: { type: ["object", "null"] },
+    outcome_results: { type: "array" },
+    metric_results: { type: "array" },
+    prompt_tokens: { type: "integer" },
+    completion_tokens: { type: "integer" },
+    latency_ms: { type: ["integer", "null"] },
+    duration_ms: { type: ["integer", "null"] },
+    retry_count: { type: "integer" },
+    error_message: { type: ["string", "null"] },
+    error_type: { type: ["string", "null"], description: "agent, simulator, timeout, judge, cancelled, config, worker_lost" },
+  },
+};
 
 const schemas: Record<string, JsonSchema> = {
   ModelConfigInput: jsonSchema(modelConfigInput),
@@ -66,6 +114,9 @@ const schemas: Record<string, JsonSchema> = {
   ModelConfig: jsonSchema(modelConfigResource),
   AgentInput: jsonSchema(agentInput),
   AgentPatch: jsonSchema(agentPatch),
+  RunStartInput: jsonSchema(startRunInput),
+  Run: runResource,
+  CaseResult: caseResultResource,
   Agent: { allOf: [ref("AgentInput"), ref("ServerFields")] },
   SuiteInput: jsonSchema(suiteInput),
   SuitePatch: jsonSchema(suitePatch),
@@ -160,6 +211,46 @@ function single({ tag, item, deleteNote, writeRole = "editor" }: Crud) {
   };
 }
 
+function runPaths() {
+  const runId = idParam;
+  return {
+    "/api/v1/suites/{id}/runs": {
+      parameters: [idParam],
+      get: { tags: ["Runs"], summary: "List a suite's runs (newest first)", description: "Role: viewer.", parameters: queryParameters(runListQuery, listQueryDocs), responses: { "200": list("Run"), ...errors } },
+      post: {
+        tags: ["Runs"],
+        summary: "Start a run",
+        description: "Role: editor. Runs the suite's active cases, optionally narrowed by tags/difficulty; 202 with the pending run. 400 when no case matches.",
+        requestBody: { required: false, ...json(ref("RunStartInput")) },
+        responses: { "202": ok("The pending Run", ref("Run")), ...errors },
+      },
+    },
+    "/api/v1/runs/{id}": { parameters: [runId], get: { tags: ["Runs"], summary: "Get a run (status, totals, summary)", description: "Role: viewer.", responses: { "200": ok("Run", ref("Run")), ...errors } } },
+    "/api/v1/runs/{id}/results": {
+      parameters: [runId],
+      get: { tags: ["Runs"], summary: "A run's case results (paginated)", description: "Role: viewer.", parameters: queryParameters(caseResultListQuery, listQueryDocs), responses: { "200": list("CaseResult"), ...errors } },
+    },
+    "/api/v1/runs/{id}/cancel": {
+      parameters: [runId],
+      post: { tags: ["Runs"], summary: "Cancel a run", description: "Role: editor. No new cases start; pending ones are skipped; 409 when the run already ended.", responses: { "200": ok("The Run", ref("Run")), ...errors, ...conflict } },
+    },
+    "/api/v1/runs/{id}/report": {
+      parameters: [runId],
+      get: {
+        tags: ["Runs"],
+        summary: "A run report",
+        description: "Role: viewer. json (spec 000 report), markdown, csv or junit (JUnit XML for CI).",
+        parameters: queryParameters(z.object({ format: z.enum(REPORT_FORMATS).default("json") }), { format: "json, markdown, csv or junit" }),
+        responses: { "200": { description: "The report file" }, ...errors },
+      },
+    },
+    "/api/v1/case-results/{id}": {
+      parameters: [idParam],
+      get: { tags: ["Runs"], summary: "One case result with every LLM call's request and raw response", description: "Role: viewer.", responses: { "200": ok("CaseResult", ref("CaseResult")), ...errors } },
+    },
+  };
+}
+
 export function buildOpenApiDocument() {
   return {
     openapi: "3.1.0",
@@ -174,7 +265,7 @@ export function buildOpenApiDocument() {
     },
     servers: [{ url: "/" }],
     security: [{ bearerAuth: [] }],
-    tags: [{ name: "Model configurations" }, { name: "Agents" }, { name: "Suites" }, { name: "Test cases" }, { name: "Meta" }],
+    tags: [{ name: "Model configurations" }, { name: "Agents" }, { name: "Suites" }, { name: "Test cases" }, { name: "Runs" }, { name: "Meta" }],
     paths: {
       "/api/health": {
         get: { tags: ["Meta"], summary: "Health check", security: [], responses: { "200": ok("The database answers", { type: "object", properties: { status: { const: "ok" } } }), "503": { description: "The database does not answer" } } },
@@ -183,9 +274,30 @@ export function buildOpenApiDocument() {
         get: { tags: ["Meta"], summary: "This document", security: [], responses: { "200": { description: "OpenAPI 3.1 document", content: { "application/json": {} } } } },
       },
       "/api/v1/model-configs": collection({ tag: "Model configurations", item: "ModelConfig", deleteNote: "", writeRole: "admin" }),
-      "/api/v1/model-configs/{id}": single({ tag: "Model configurations", item: "ModelConfig", writeRole: "admin", deleteNote: "Refused with 409 while agents or suites use it." }),
+      "/api/v1/model-configs/{id}": single({
+        tag: "Model configurations",
+        item: "ModelConfig",
+        writeRole: "admin",
+        deleteNote: "Refused with 409 while agents or suites use it, unless ?force=true (their references are cleared).",
+      }),
+      "/api/v1/model-configs/{id}/test": {
+        parameters: [idParam],
+        post: {
+          tags: ["Model configurations"],
+          summary: "Test the connection",
+          description: "Role: admin. Sends a tiny chat completion with the stored key; 200 with ok=false and a readable message when the endpoint fails.",
+          responses: {
+            "200": ok("The connection check", {
+              type: "object",
+              required: ["ok", "latency_ms", "model", "message"],
+              properties: { ok: { type: "boolean" }, latency_ms: { type: "integer" }, model: { type: "string" }, message: { type: "string" } },
+            }),
+            ...errors,
+          },
+        },
+      },
       "/api/v1/agents": collection({ tag: "Agents", item: "Agent", deleteNote: "" }),
-      "/api/v1/agents/{id}": single({ tag: "Agents", item: "Agent", deleteNote: "Deletes the agent with its suites and cases." }),
+      "/api/v1/agents/{id}": single({ tag: "Agents", item: "Agent", deleteNote: "Refused with 409 while the agent has live suites; suites in the trash are deleted with it." }),
       "/api/v1/suites": collection({
         tag: "Suites",
         item: "Suite",
@@ -261,6 +373,11 @@ export function buildOpenApiDocument() {
         },
       },
       "/api/v1/test-cases/{id}": single({ tag: "Test cases", item: "TestCase", deleteNote: "Soft delete: the case disappears from lists and runs." }),
+      "/api/v1/test-cases/{id}/restore": {
+        parameters: [idParam],
+        post: { tags: ["Test cases"], summary: "Restore a deleted test case", description: "Role: editor.", responses: { "200": ok("The restored TestCase", ref("TestCase")), ...errors } },
+      },
+      ...runPaths(),
     },
     components: {
       securitySchemes: { bearerAuth: { type: "http", scheme: "bearer", description: "A workspace API key" } },

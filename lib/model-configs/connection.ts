@@ -1,6 +1,7 @@
 import "server-only";
 import OpenAI from "openai";
 import { createGuardedFetch, findCause, isBlockedAddressError, type NetworkPolicy } from "@/lib/net/safe-fetch";
+import { demoFetch, isDemoUrl } from "@/lib/demo/model";
 
 /** What the executor and "test connection" need to call a model configuration's endpoint. */
 export type ModelEndpoint = {
@@ -28,7 +29,8 @@ export function openAIClientFor(
     defaultHeaders: endpoint.apiKey ? undefined : { Authorization: null },
     organization: null,
     project: null,
-    fetch: createGuardedFetch(policy),
+    // The built-in demo model answers in process; everything else goes through the network guard.
+    fetch: isDemoUrl(endpoint.baseUrl) ? demoFetch : createGuardedFetch(policy),
     timeout: opts.timeoutMs ?? 60_000,
     maxRetries: opts.maxRetries ?? 2,
   });

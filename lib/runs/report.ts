@@ -7,8 +7,8 @@ import { getRun, listCaseResults } from "@/lib/runs/service";
 import type { CaseResultDto, RunDto } from "@/lib/runs/serialize";
 import { computeSummary } from "@/lib/runs/finalize";
 
-export const REPORT_FORMATS = ["json", "markdown", "csv", "junit"] as const;
-export type ReportFormat = (typeof REPORT_FORMATS)[number];
+import { REPORT_FORMATS, type ReportFormat } from "@/lib/runs/report-formats";
+export { REPORT_FORMATS, type ReportFormat };
 
 const contentTypes: Record<ReportFormat, string> = {
   json: "application/json; charset=utf-8",

@@ -1,4 +1,6 @@
 import { z } from "zod";
+// Directly from the schemas module: `@/lib/evaluation` pulls node:crypto into client bundles.
+import { metricConfigListSchema } from "@/lib/evaluation/schemas";
 
 export const SCHEDULE_TYPES = ["manual", "hourly", "daily", "weekly"] as const;
 
@@ -7,6 +9,7 @@ const suiteFields = z.object({
   name: z.string().trim().min(1, "Name is required").max(200, "Use at most 200 characters"),
   description: z.string().trim().max(5000).nullish().transform((v) => v || null),
   schedule_type: z.enum(SCHEDULE_TYPES, { error: "Schedule must be manual, hourly, daily or weekly" }).default("manual"),
+  /** "HH:MM" in UTC. Daily/weekly: the time of day; hourly: only the minutes count (null = on the hour). */
   schedule_time: z
     .string()
     .regex(/^([01]\d|2[0-3]):[0-5]\d$/, "Use HH:MM (24-hour)")
@@ -21,6 +24,10 @@ const suiteFields = z.object({
     .nullish()
     .transform((v) => v ?? null),
   llm_judge_model_config_id: z.uuid("Choose a model configuration").nullish().transform((v) => v ?? null),
+  /** The simulated user's model configuration; null = the judge's. */
+  simulator_model_config_id: z.uuid("Choose a model configuration").nullish().transform((v) => v ?? null),
+  /** Spec 000 EvaluationMetric list; each `model` override is checked against the workspace by the service. */
+  metrics: metricConfigListSchema.default([]),
   alert_on_regression: z.boolean().default(true),
   alert_threshold_percent: z.number({ error: "Threshold must be a whole number" }).int("Threshold must be a whole number").min(1, "Threshold must be between 1 and 100").max(100, "Threshold must be between 1 and 100").default(10),
   is_enabled: z.boolean().default(true),
@@ -53,6 +60,7 @@ export const suitePatch = suiteFields
     alert_threshold_percent: f.alert_threshold_percent.unwrap(),
     is_enabled: f.is_enabled.unwrap(),
     variables: f.variables.unwrap(),
+    metrics: f.metrics.unwrap(),
   })
   .partial();
 export type SuitePatch = z.input<typeof suitePatch>;

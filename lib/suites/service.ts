@@ -5,6 +5,8 @@ import { ConflictError, NotFoundError, ValidationError, prismaErrorCode, zodIssu
 import type { WorkspaceContext } from "@/lib/auth/roles";
 import { isUuid, requireRole } from "@/lib/workspaces/service";
 import { decodeCursor, encodeCursor, iso } from "@/lib/serialize";
+import { logger } from "@/lib/logger";
+import { metricConfigListSchema, type MetricConfig } from "@/lib/evaluation/schemas";
 import type { VariableValue } from "@/lib/agents/schemas";
 import { SUITE_FIELDS, suiteMerged, type SuiteData } from "./schemas";
 import { checkSuiteVariables, parseVariableValues, parseVariablesSchema } from "./variables";
@@ -20,6 +22,9 @@ export type SuiteDto = {
   schedule_time: string | null;
   schedule_day_of_week: number | null;
   llm_judge_model_config_id: string | null;
+  /** null = the judge's model configuration simulates users. */
+  simulator_model_config_id: string | null;
+  metrics: MetricConfig[];
   alert_on_regression: boolean;
   alert_threshold_percent: number;
   is_enabled: boolean;
@@ -42,6 +47,8 @@ const suiteSelect = {
   scheduleTime: true,
   scheduleDayOfWeek: true,
   llmJudgeModelConfigId: true,
+  simulatorModelConfigId: true,
+  metrics: true,
   alertOnRegression: true,
   alertThresholdPercent: true,
   isEnabled: true,
@@ -63,6 +70,8 @@ function toDto(row: SuiteRow): SuiteWithAgent {
     schedule_time: row.scheduleTime,
     schedule_day_of_week: row.scheduleDayOfWeek,
     llm_judge_model_config_id: row.llmJudgeModelConfigId,
+    simulator_model_config_id: row.simulatorModelConfigId,
+    metrics: parseStoredMetrics(row.id, row.metrics),
     alert_on_regression: row.alertOnRegression,
     alert_threshold_percent: row.alertThresholdPercent,
     is_enabled: row.isEnabled,
@@ -72,6 +81,14 @@ function toDto(row: SuiteRow): SuiteWithAgent {
     deleted_at: iso(row.deletedAt),
     agent_name: row.agent.name,
   };
+}
+
+/** Stored metrics were validated on write; anything unreadable is logged and shown as no metrics. */
+function parseStoredMetrics(suiteId: string, raw: unknown): MetricConfig[] {
+  const parsed = metricConfigListSchema.safeParse(raw ?? []);
+  if (parsed.success) return parsed.data;
+  logger.warn({ suiteId, issues: zodIssues(parsed.error) }, "suite has unreadable metrics");
+  return [];
 }
 
 function withoutAgentName({ agent_name: _omit, ...dto }: SuiteWithAgent): SuiteDto {
@@ -217,6 +234,8 @@ function pickInput(s: SuiteDto) {
     schedule_time: s.schedule_time,
     schedule_day_of_week: s.schedule_day_of_week,
     llm_judge_model_config_id: s.llm_judge_model_config_id,
+    simulator_model_config_id: s.simulator_model_config_id,
+    metrics: s.metrics,
     alert_on_regression: s.alert_on_regression,
     alert_threshold_percent: s.alert_threshold_percent,
     is_enabled: s.is_enabled,
@@ -225,36 +244,43 @@ function pickInput(s: SuiteDto) {
 }
 
 /**
- * Field rules (zod), then the rules that need the database: the agent and the judge model
- * configuration must belong to the workspace, and the variable values must fit the agent's
- * declared variables. All issues are reported together.
+ * Field rules (zod), then the rules that need the database: the agent and every model
+ * configuration (judge, simulator, per-metric overrides) must belong to the workspace, and the
+ * variable values must fit the agent's declared variables. All issues are reported together.
  */
 async function validateSuite(ctx: WorkspaceContext, raw: unknown): Promise<SuiteData> {
   const parsed = suiteMerged.safeParse(raw);
   if (!parsed.success) throw new ValidationError("Please fix the highlighted fields", zodIssues(parsed.error));
   const data = normaliseSchedule(parsed.data);
-  const [agent, judge] = await Promise.all([
+  const refs: { path: string; id: string | null }[] = [
+    { path: "llm_judge_model_config_id", id: data.llm_judge_model_config_id },
+    { path: "simulator_model_config_id", id: data.simulator_model_config_id },
+    ...data.metrics.map((m, i) => ({ path: `metrics.${i}.model`, id: m.model })),
+  ];
+  const wanted = [...new Set(refs.flatMap((r) => (r.id ? [r.id] : [])))];
+  const [agent, configs] = await Promise.all([
     db.agent.findFirst({ where: { id: data.agent_id, workspaceId: ctx.workspaceId }, select: { id: true, variablesSchema: true } }),
-    data.llm_judge_model_config_id
-      ? db.modelConfig.findFirst({ where: { id: data.llm_judge_model_config_id, workspaceId: ctx.workspaceId }, select: { id: true } })
-      : Promise.resolve(null),
+    wanted.length ? db.modelConfig.findMany({ where: { id: { in: wanted }, workspaceId: ctx.workspaceId }, select: { id: true } }) : Promise.resolve([]),
   ]);
+  const known = new Set(configs.map((c) => c.id));
   const issues: IssueList = [];
   if (!agent) issues.push({ path: "agent_id", message: "Choose an agent of this workspace" });
-  if (data.llm_judge_model_config_id && !judge) {
-    issues.push({ path: "llm_judge_model_config_id", message: "Choose a model configuration of this workspace" });
+  for (const r of refs) {
+    if (r.id && !known.has(r.id)) issues.push({ path: r.path, message: "Choose a model configuration of this workspace" });
   }
   if (agent) issues.push(...checkSuiteVariables(parseVariablesSchema(agent.variablesSchema), data.variables));
   if (issues.length) throw new ValidationError("Please fix the highlighted fields", issues);
   return data;
 }
 
-/** A time only belongs to daily/weekly schedules and a day only to weekly ones. */
+/**
+ * A day only belongs to weekly schedules; a time to daily/weekly ones and to hourly ones,
+ * where only its minutes count (see lib/runs/scheduler.ts). Manual suites keep neither.
+ */
 function normaliseSchedule(s: SuiteData): SuiteData {
-  const timed = s.schedule_type === "daily" || s.schedule_type === "weekly";
   return {
     ...s,
-    schedule_time: timed ? s.schedule_time : null,
+    schedule_time: s.schedule_type === "manual" ? null : s.schedule_time,
     schedule_day_of_week: s.schedule_type === "weekly" ? s.schedule_day_of_week : null,
   };
 }
@@ -268,6 +294,8 @@ function toColumns(d: SuiteData) {
     scheduleTime: d.schedule_time,
     scheduleDayOfWeek: d.schedule_day_of_week,
     llmJudgeModelConfigId: d.llm_judge_model_config_id,
+    simulatorModelConfigId: d.simulator_model_config_id,
+    metrics: d.metrics as Prisma.InputJsonValue,
     alertOnRegression: d.alert_on_regression,
     alertThresholdPercent: d.alert_threshold_percent,
     isEnabled: d.is_enabled,
@@ -281,7 +309,11 @@ function translateWriteError(err: unknown): unknown {
     const message = "This agent already has a suite with this name";
     return new ConflictError(message, [{ path: "name", message }]);
   }
-  // The agent or judge configuration was deleted between the check and the write.
-  if (code === "P2003") return new ValidationError("Please fix the highlighted fields", [{ path: "agent_id", message: "Choose an agent of this workspace" }]);
+  // The agent or a model configuration was deleted between the check and the write.
+  if (code === "P2003") {
+    return new ValidationError("The agent or a model configuration was deleted meanwhile; reload and try again", [
+      { path: "", message: "The agent or a model configuration was deleted meanwhile; reload and try again" },
+    ]);
+  }
   return err;
 }

@@ -6,6 +6,7 @@ import { createModelConfig, resolveModelEndpoint, testConnection } from "@/lib/m
 import { ForbiddenError, NotFoundError, ValidationError } from "@/lib/errors";
 import * as testRoute from "@/app/api/v1/model-configs/[id]/test/route";
 import { startFakeOpenAI, type FakeOpenAI } from "../fake-openai/server";
+import { DEMO_BASE_URL, DEMO_MODEL } from "@/lib/demo/model";
 import { addMember, makeApiKey, makeWorkspace } from "../helpers/factories";
 import { call } from "../helpers/api";
 
@@ -36,6 +37,12 @@ async function config(overrides: Partial<Parameters<typeof createModelConfig>[1]
 }
 
 describe("test connection", () => {
+  it("reaches the built-in demo model in process, without a key or the network", async () => {
+    const c = await config({ base_url: DEMO_BASE_URL, model: DEMO_MODEL, api_key: null });
+    expect(await testConnection(ws.ctx, c.id)).toMatchObject({ ok: true });
+    expect(fake.requests).toHaveLength(0);
+  });
+
   it("succeeds against the fake endpoint with a tiny completion and the stored key", async () => {
     const c = await config();
     const result = await testConnection(ws.ctx, c.id);
