@@ -5,6 +5,8 @@ import { buttonClass } from "@/components/ui/button";
 import { EmptyState, PageHeader } from "@/components/ui/card";
 import { SuiteTable } from "@/components/suites/suite-table";
 import { AgentFilter } from "@/components/suites/agent-filter";
+import { LoadDemoButton } from "@/components/demo/load-demo-button";
+import { hasRole } from "@/lib/auth/roles";
 
 type SearchParams = Promise<Record<string, string | string[] | undefined>>;
 const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
@@ -43,9 +45,12 @@ export default async function SuitesPage({ params, searchParams }: { params: Pro
           description="A suite tests one agent. Create an agent first, then add suites for it."
           action={
             data.canEdit ? (
-              <Link href={`/w/${workspaceId}/agents/new`} className={buttonClass("primary")}>
-                New agent
-              </Link>
+              <div className="flex flex-col items-center gap-4">
+                <Link href={`/w/${workspaceId}/agents/new`} className={buttonClass("primary")}>
+                  New agent
+                </Link>
+                {hasRole(ctx.role, "admin") && <LoadDemoButton workspaceId={workspaceId} />}
+              </div>
             ) : undefined
           }
         />
