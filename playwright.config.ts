@@ -5,6 +5,8 @@ import path from "node:path";
 
 const PORT = Number(process.env.E2E_PORT ?? 3100);
 export const FAKE_OPENAI_PORT = Number(process.env.E2E_FAKE_OPENAI_PORT ?? 3199);
+/** Signed-in state of the first-run admin, per port so parallel Playwright runs never share it. */
+export const ADMIN_STATE = `e2e/.auth/admin-${PORT}.json`;
 // A fresh data directory per run: first-run setup happens in the browser.
 const dataDir = process.env.E2E_DATA_DIR ?? mkdtempSync(path.join(os.tmpdir(), "assay-e2e-"));
 process.env.E2E_DATA_DIR = dataDir;
@@ -41,7 +43,7 @@ export default defineConfig({
       name: "app",
       testMatch: /.*\.spec\.ts/,
       dependencies: ["first-run"],
-      use: { storageState: "e2e/.auth/admin.json" },
+      use: { storageState: ADMIN_STATE },
     },
   ],
   webServer: {

@@ -1,5 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { ADMIN } from "./fixtures";
+import { ADMIN_STATE } from "../playwright.config";
 
 test("first run asks for the first admin and workspace, then signs in", async ({ page }) => {
   await page.goto("/");
@@ -37,5 +38,5 @@ test("first run asks for the first admin and workspace, then signs in", async ({
   await page.getByRole("button", { name: "Sign in" }).click();
   await expect(page).toHaveURL(/\/w\/[0-9a-f-]{36}/);
 
-  await page.context().storageState({ path: "e2e/.auth/admin.json" });
+  await page.context().storageState({ path: ADMIN_STATE });
 });

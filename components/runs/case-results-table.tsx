@@ -1,0 +1,211 @@
+"use client";
+import { useEffect, useId, useMemo, useState } from "react";
+import Link from "next/link";
+import { useRouter } from "next/navigation";
+import type { RunDto } from "@/lib/runs/serialize";
+import type { CaseResultStatus } from "@/lib/runs/schemas";
+import { useCaseResults } from "@/lib/runs/hooks";
+import { Badge, Card } from "@/components/ui/card";
+import { Button } from "@/components/ui/button";
+import { Select } from "@/components/ui/field";
+import { CaseStatusBadge, CASE_STATUS_LABELS } from "./status-badges";
+import { formatDuration, formatNumber } from "./format";
+import { CASE_PAGE_SIZE, type CaseResultPage } from "./case-result-row";
+
+const FILTER_STATUSES: CaseResultStatus[] = ["passed", "failed", "error", "skipped", "running", "pending"];
+
+export type CaseTableFilters = { status?: CaseResultStatus; tag?: string };
+
+type Props = {
+  workspaceId: string;
+  run: RunDto;
+  live: boolean;
+  tags: string[];
+  initial: CaseResultPage;
+  initialFilters: CaseTableFilters;
+};
+
+function countFor(run: RunDto, status: CaseResultStatus): number | null {
+  switch (status) {
+    case "passed":
+      return run.passed_cases;
+    case "failed":
+      return run.failed_cases;
+    case "error":
+      return run.error_cases;
+    case "skipped":
+      return run.skipped_cases;
+    default:
+      return null;
+  }
+}
+
+/** The run's case results: live, filterable by status and tag, paginated by cursor; a row opens the case. */
+export function CaseResultsTable({ workspaceId, run, live, tags, initial, initialFilters }: Props) {
+  const router = useRouter();
+  const uid = useId();
+  const [status, setStatus] = useState<CaseResultStatus | "">(initialFilters.status ?? "");
+  const [tag, setTag] = useState(initialFilters.tag ?? "");
+  // Cursor stack: the last entry is the current page's cursor; the first page has none.
+  const [cursors, setCursors] = useState<string[]>([]);
+  const cursor = cursors[cursors.length - 1];
+  const isInitial = status === (initialFilters.status ?? "") && tag === (initialFilters.tag ?? "") && !cursor;
+  const query = useCaseResults(
+    workspaceId,
+    run.id,
+    { status: status || undefined, tag: tag || undefined, cursor, limit: CASE_PAGE_SIZE },
+    { live, initial: isInitial ? initial : undefined },
+  );
+  const rows = query.data?.data ?? [];
+  const caseBase = `/w/${workspaceId}/runs/${run.id}/cases`;
+  const filtered = Boolean(status || tag);
+
+  const tagOptions = useMemo(() => [...new Set([...tags, ...rows.flatMap((r) => r.tags)])].sort(), [tags, rows]);
+
+  // Keep the filters in the address so a reload or a shared link shows the same list.
+  useEffect(() => {
+    const url = new URL(window.location.href);
+    for (const [k, v] of [["status", status], ["tag", tag]] as const) {
+      if (v) url.searchParams.set(k, v);
+      else url.searchParams.delete(k);
+    }
+    if (url.href !== window.location.href) window.history.replaceState(null, "", url);
+  }, [status, tag]);
+
+  const changeFilter = (next: { status?: CaseResultStatus | ""; tag?: string }) => {
+    if (next.status !== undefined) setStatus(next.status);
+    if (next.tag !== undefined) setTag(next.tag);
+    setCursors([]);
+  };
+
+  return (
+    <Card className="p-5">
+      <div className="mb-3 flex flex-wrap items-end justify-between gap-3">
+        <h2 className="text-base font-semibold">Case results</h2>
+        <div className="flex flex-wrap items-end gap-3">
+          <div className="text-xs text-slate-600">
+            <label htmlFor={`${uid}-status`}>Status</label>
+            <Select id={`${uid}-status`} className="mt-1 w-44" value={status} onChange={(e) => changeFilter({ status: e.target.value as CaseResultStatus | "" })}>
+              <option value="">All statuses ({run.total_cases})</option>
+              {FILTER_STATUSES.map((s) => {
+                const n = countFor(run, s);
+                return (
+                  <option key={s} value={s}>
+                    {CASE_STATUS_LABELS[s]}
+                    {n === null ? "" : ` (${n})`}
+                  </option>
+                );
+              })}
+            </Select>
+          </div>
+          <div className="text-xs text-slate-600">
+            <label htmlFor={`${uid}-tag`}>Tag</label>
+            <Select id={`${uid}-tag`} className="mt-1 w-44" value={tag} onChange={(e) => changeFilter({ tag: e.target.value })}>
+              <option value="">All tags</option>
+              {tagOptions.map((t) => (
+                <option key={t} value={t}>
+                  {t}
+                </option>
+              ))}
+            </Select>
+          </div>
+        </div>
+      </div>
+
+      {query.isError && (
+        <div role="status" className="mb-3 flex items-center justify-between rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-700">
+          <span>Could not load case results: {query.error.message}</span>
+          <Button size="sm" variant="secondary" onClick={() => query.refetch()}>
+            Retry
+          </Button>
+        </div>
+      )}
+
+      {!query.data && query.isPending ? (
+        <p className="py-6 text-center text-sm text-slate-500">Loading case results…</p>
+      ) : rows.length === 0 ? (
+        <div className="rounded-md border border-dashed border-slate-300 px-4 py-8 text-center text-sm text-slate-600">
+          {filtered ? (
+            <>
+              <p>No case results match these filters{live ? " yet" : ""}.</p>
+              <Button className="mt-3" size="sm" variant="secondary" onClick={() => changeFilter({ status: "", tag: "" })}>
+                Clear filters
+              </Button>
+            </>
+          ) : (
+            <p>This run has no case results.</p>
+          )}
+        </div>
+      ) : (
+        <div className="overflow-x-auto">
+          <table className="w-full text-left text-sm">
+            <thead className="border-b border-slate-200 text-xs uppercase text-slate-500">
+              <tr>
+                <th scope="col" className="py-2 pr-3 font-medium">Status</th>
+                <th scope="col" className="py-2 pr-3 font-medium">Name</th>
+                <th scope="col" className="py-2 pr-3 font-medium">Tags</th>
+                <th scope="col" className="py-2 pr-3 text-right font-medium">Latency</th>
+                <th scope="col" className="py-2 pr-3 text-right font-medium">Tokens</th>
+                <th scope="col" className="py-2 pr-3 text-right font-medium">Retries</th>
+                <th scope="col" className="py-2 text-right font-medium">Turns</th>
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-slate-100">
+              {rows.map((r) => (
+                <tr key={r.id} className="cursor-pointer hover:bg-slate-50" onClick={() => router.push(`${caseBase}/${r.id}`)}>
+                  <td className="py-2 pr-3 align-top">
+                    <CaseStatusBadge status={r.status} />
+                  </td>
+                  <td className="max-w-md py-2 pr-3 align-top">
+                    <Link href={`${caseBase}/${r.id}`} className="font-medium text-indigo-700 hover:underline" onClick={(e) => e.stopPropagation()}>
+                      {r.name}
+                    </Link>
+                    {r.variant === "variant" && (
+                      <Badge tone="indigo" className="ml-2">
+                        variant
+                      </Badge>
+                    )}
+                    {r.error_message && r.status !== "passed" && (
+                      <p className="mt-0.5 line-clamp-2 text-xs text-slate-600" title={r.error_message}>
+                        {r.error_type ? <span className="font-medium">{r.error_type} error: </span> : null}
+                        {r.error_message}
+                      </p>
+                    )}
+                  </td>
+                  <td className="py-2 pr-3 align-top">
+                    <div className="flex flex-wrap gap-1">
+                      {r.tags.map((t) => (
+                        <Badge key={t}>{t}</Badge>
+                      ))}
+                    </div>
+                  </td>
+                  <td className="py-2 pr-3 text-right align-top tabular-nums">{formatDuration(r.latency_ms)}</td>
+                  <td className="py-2 pr-3 text-right align-top tabular-nums">{formatNumber(r.prompt_tokens + r.completion_tokens)}</td>
+                  <td className="py-2 pr-3 text-right align-top tabular-nums">{formatNumber(r.retry_count)}</td>
+                  <td className="py-2 text-right align-top tabular-nums">{formatNumber(r.turns)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+
+      {(cursors.length > 0 || query.data?.next_cursor) && (
+        <nav aria-label="Pagination" className="mt-3 flex items-center justify-between text-sm">
+          <Button size="sm" variant="secondary" disabled={cursors.length === 0} onClick={() => setCursors((c) => c.slice(0, -1))}>
+            ← Previous page
+          </Button>
+          <span className="text-xs text-slate-500">Page {cursors.length + 1}</span>
+          <Button
+            size="sm"
+            variant="secondary"
+            disabled={!query.data?.next_cursor || query.isPlaceholderData}
+            onClick={() => query.data?.next_cursor && setCursors((c) => [...c, query.data.next_cursor!])}
+          >
+            Next page →
+          </Button>
+        </nav>
+      )}
+    </Card>
+  );
+}

@@ -1,0 +1,178 @@
+"use client";
+import Link from "next/link";
+import type { CheckResult, MetricResult, OutcomeResult, ToolCallResults, TranscriptMessage } from "@/lib/evaluation/types";
+import type { Check } from "@/lib/test-cases/schemas";
+import { isOpenCase, useCaseResult, type CaseResultDetail } from "@/lib/runs/hooks";
+import { Badge, Card } from "@/components/ui/card";
+import { buttonClass } from "@/components/ui/button";
+import { CaseStatusBadge } from "./status-badges";
+import { Transcript } from "./transcript";
+import { CheckResults, ToolCallResultsView } from "./check-results";
+import { MetricResults, OutcomeResults } from "./outcome-metric-results";
+import { LlmCalls } from "./llm-calls";
+import { CaseSnapshot } from "./case-snapshot";
+import { formatDateTime, formatDuration, formatNumber } from "./format";
+import type { RunSuiteInfo } from "./run-view";
+
+/** What kind of problem an error_type names: agent failures vs evaluator (judge/simulator) errors. */
+const ERROR_KINDS: Record<string, { title: string; note: string }> = {
+  agent: { title: "Agent error", note: "The agent under test failed to answer." },
+  timeout: { title: "Agent timeout", note: "A call timed out after its retries." },
+  simulator: { title: "Simulator error", note: "The simulated user failed — this is not an agent failure." },
+  judge: { title: "Judge error", note: "The evaluator could not decide — this is not an agent failure." },
+  config: { title: "Configuration error", note: "The run could not prepare the agent or its models." },
+  cancelled: { title: "Cancelled", note: "The run was cancelled while this case was running." },
+  worker_lost: { title: "Worker lost", note: "The process running this case stopped responding." },
+  internal: { title: "Internal error", note: "Something went wrong on our side while running this case." },
+};
+
+type Snapshot = Record<string, unknown> & { checks?: Check[]; mode?: string; persona?: unknown };
+
+export function CaseView({ workspaceId, initial, suite }: { workspaceId: string; initial: CaseResultDetail; suite: RunSuiteInfo }) {
+  const { data: r = initial, isError, error } = useCaseResult(workspaceId, initial.id, initial);
+  const runHref = `/w/${workspaceId}/runs/${r.run_id}`;
+  const suiteHref = `/w/${workspaceId}/suites/${suite.id}`;
+  const snapshot = (r.test_case ?? {}) as Snapshot;
+  const transcript = (r.transcript ?? []) as TranscriptMessage[];
+  const open = isOpenCase(r.status);
+  const kind = r.error_type ? (ERROR_KINDS[r.error_type] ?? { title: `${r.error_type} error`, note: "" }) : null;
+
+  return (
+    <div className="space-y-4">
+      <nav aria-label="Breadcrumb" className="text-sm text-slate-500">
+        <Link href={`/w/${workspaceId}/suites`} className="hover:underline">
+          Suites
+        </Link>{" "}
+        /{" "}
+        {suite.deleted ? (
+          <span>{suite.name} (deleted)</span>
+        ) : (
+          <Link href={suiteHref} className="hover:underline">
+            {suite.name}
+          </Link>
+        )}{" "}
+        /{" "}
+        <Link href={runHref} className="hover:underline">
+          Run {r.run_id.slice(0, 8)}
+        </Link>{" "}
+        / <span className="text-slate-700">{r.name}</span>
+      </nav>
+
+      <div className="flex flex-wrap items-start justify-between gap-4">
+        <div>
+          <h1 className="flex flex-wrap items-center gap-3 text-xl font-semibold text-slate-900">
+            {r.name}
+            <CaseStatusBadge status={r.status} />
+            {r.variant === "variant" && <Badge tone="indigo">variant</Badge>}
+          </h1>
+          <p className="mt-1 text-sm text-slate-600">
+            Case {r.position + 1} of the run{r.completed_at ? ` · finished ${formatDateTime(r.completed_at)}` : ""}
+          </p>
+        </div>
+        <div className="flex gap-2">
+          <Link href={runHref} className={buttonClass("secondary")}>
+            ← Back to the run
+          </Link>
+          {r.test_case_id && !suite.deleted && (
+            <Link href={`${suiteHref}/cases/${r.test_case_id}`} className={buttonClass("secondary")}>
+              Open the current test case
+            </Link>
+          )}
+        </div>
+      </div>
+
+      {isError && (
+        <p role="status" className="rounded-md border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-800">
+          Live updates paused: {error.message}
+        </p>
+      )}
+
+      <Card className="space-y-3 p-5">
+        <h2 className="text-base font-semibold">Result</h2>
+        {open ? (
+          <p className="text-sm text-slate-600">This case is {r.status === "running" ? "running" : "waiting to run"}; this page updates when it finishes.</p>
+        ) : r.status === "passed" ? (
+          <p className="text-sm text-green-800">Every check, tool call expectation, outcome and metric passed.</p>
+        ) : (
+          <div
+            className={`rounded-md border px-3 py-2 text-sm ${r.status === "error" ? "border-amber-200 bg-amber-50 text-amber-900" : r.status === "skipped" ? "border-slate-200 bg-slate-50 text-slate-800" : "border-red-200 bg-red-50 text-red-900"}`}
+            data-testid="case-reason"
+          >
+            <p className="font-medium">{kind ? kind.title : r.status === "skipped" ? "Skipped" : "Why it failed"}</p>
+            {kind?.note && <p className="text-xs opacity-80">{kind.note}</p>}
+            <p className="mt-1 whitespace-pre-wrap">{r.error_message ?? "No reason was recorded."}</p>
+          </div>
+        )}
+        <dl className="grid grid-cols-2 gap-x-6 gap-y-3 text-sm sm:grid-cols-4 lg:grid-cols-7">
+          <Stat label="Prompt tokens" value={formatNumber(r.prompt_tokens)} />
+          <Stat label="Completion tokens" value={formatNumber(r.completion_tokens)} />
+          <Stat label="Agent latency" value={formatDuration(r.latency_ms)} />
+          <Stat label="Duration" value={formatDuration(r.duration_ms)} />
+          <Stat label="Retries" value={formatNumber(r.retry_count)} />
+          <Stat label="Turns" value={formatNumber(r.turns)} />
+          <Stat label="Started" value={formatDateTime(r.started_at)} />
+        </dl>
+      </Card>
+
+      <div className="grid gap-4 xl:grid-cols-2">
+        <Card className="space-y-3 p-5">
+          <h2 className="text-base font-semibold">Transcript</h2>
+          <Transcript messages={transcript} simulated={Boolean(snapshot.persona)} />
+        </Card>
+        <div className="space-y-4">
+          <Card className="space-y-2 p-5">
+            <div className="flex flex-wrap items-center gap-2">
+              <h2 className="text-base font-semibold">Final response</h2>
+              {r.response_truncated && <Badge tone="amber">Truncated at 20,000 characters</Badge>}
+            </div>
+            {r.actual_response ? (
+              <p className="max-h-96 overflow-auto whitespace-pre-wrap break-words rounded-md bg-slate-50 p-3 text-sm">{r.actual_response}</p>
+            ) : (
+              <p className="text-sm text-slate-500">The agent gave no final response.</p>
+            )}
+          </Card>
+          <Section title="Checks">
+            <CheckResults results={(r.check_results ?? []) as CheckResult[]} checks={snapshot.checks ?? []} mode={snapshot.mode ?? null} />
+          </Section>
+          <Section title="Tool calls">
+            <ToolCallResultsView results={(r.tool_call_results ?? null) as ToolCallResults | null} />
+          </Section>
+          <Section title="Expected outcomes">
+            <OutcomeResults results={(r.outcome_results ?? []) as OutcomeResult[]} />
+          </Section>
+          <Section title="Metrics">
+            <MetricResults results={(r.metric_results ?? []) as MetricResult[]} />
+          </Section>
+        </div>
+      </div>
+
+      <Section title="LLM calls" description="Every model call of this case with its exact request and raw response — why did the judge say that?">
+        <LlmCalls calls={r.llm_calls} />
+      </Section>
+      <Section title="Test case as it ran" description="A snapshot taken when the run started; later edits to the test case do not change it.">
+        <CaseSnapshot snapshot={snapshot} />
+      </Section>
+    </div>
+  );
+}
+
+function Section({ title, description, children }: { title: string; description?: string; children: React.ReactNode }) {
+  return (
+    <Card className="space-y-3 p-5">
+      <div>
+        <h2 className="text-base font-semibold">{title}</h2>
+        {description && <p className="text-xs text-slate-500">{description}</p>}
+      </div>
+      {children}
+    </Card>
+  );
+}
+
+function Stat({ label, value }: { label: string; value: string }) {
+  return (
+    <div>
+      <dt className="text-xs text-slate-500">{label}</dt>
+      <dd className="mt-0.5 tabular-nums text-slate-900">{value}</dd>
+    </div>
+  );
+}

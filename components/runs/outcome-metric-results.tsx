@@ -1,0 +1,86 @@
+import type { MetricResult, OutcomeResult } from "@/lib/evaluation/types";
+import { formatDuration, formatScore, prettyJson } from "./format";
+import { PassBadge } from "./check-results";
+
+/** The judge's verdict per expected outcome, with reasoning and links to the evidence turns. */
+export function OutcomeResults({ results }: { results: OutcomeResult[] }) {
+  if (results.length === 0) return <p className="text-sm text-slate-500">This case has no expected outcomes.</p>;
+  return (
+    <ul className="space-y-2">
+      {results.map((o) => (
+        <li key={o.key} className="space-y-1 rounded-md border border-slate-200 p-3" aria-label={`Outcome ${o.label}`}>
+          <div className="flex flex-wrap items-center gap-2">
+            <span className="text-sm font-medium">{o.label}</span>
+            <PassBadge passed={o.passed} passLabel="Met" failLabel="Not met" />
+          </div>
+          <p className="text-xs text-slate-500">
+            Expected: <span className="font-mono text-slate-700">{typeof o.expected === "string" ? o.expected : prettyJson(o.expected)}</span>
+          </p>
+          {o.reasoning && (
+            <p className="whitespace-pre-wrap text-sm text-slate-700">
+              <span className="font-medium text-slate-900">Reasoning: </span>
+              {o.reasoning}
+            </p>
+          )}
+          {o.evidence_turns.length > 0 && (
+            <p className="text-xs text-slate-600">
+              Evidence:{" "}
+              {o.evidence_turns.map((t, i) => (
+                <span key={t}>
+                  {i > 0 && ", "}
+                  <a href={`#turn-${t}`} className="text-indigo-700 hover:underline">
+                    turn {t}
+                  </a>
+                </span>
+              ))}
+            </p>
+          )}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** Spec 000 metric results: score vs threshold, retries, evaluation time and model. */
+export function MetricResults({ results }: { results: MetricResult[] }) {
+  if (results.length === 0) return <p className="text-sm text-slate-500">No metrics are configured on this suite.</p>;
+  return (
+    <div className="overflow-x-auto">
+      <table className="w-full text-left text-sm">
+        <thead className="text-xs uppercase text-slate-500">
+          <tr>
+            <th scope="col" className="py-1 pr-3 font-medium">Metric</th>
+            <th scope="col" className="py-1 pr-3 font-medium">Score</th>
+            <th scope="col" className="py-1 pr-3 font-medium">Threshold</th>
+            <th scope="col" className="py-1 pr-3 font-medium">Result</th>
+            <th scope="col" className="py-1 pr-3 font-medium">Retries</th>
+            <th scope="col" className="py-1 pr-3 font-medium">Time</th>
+            <th scope="col" className="py-1 font-medium">Model</th>
+          </tr>
+        </thead>
+        <tbody className="divide-y divide-slate-100 align-top">
+          {results.map((m) => (
+            <tr key={m.metric_name}>
+              <td className="py-1.5 pr-3 font-medium">
+                {m.metric_name}
+                {m.reasoning && <p className="mt-0.5 max-w-md whitespace-pre-wrap text-xs font-normal text-slate-600">{m.reasoning}</p>}
+                {m.error && <p className="mt-0.5 max-w-md text-xs font-normal text-amber-800">Evaluation error: {m.error}</p>}
+              </td>
+              <td className="py-1.5 pr-3 tabular-nums">
+                {formatScore(m.score)}
+                {m.raw_score !== null && m.scale !== null && <span className="block text-xs text-slate-500">{m.raw_score} / {m.scale}</span>}
+              </td>
+              <td className="py-1.5 pr-3 tabular-nums">{formatScore(m.threshold)}</td>
+              <td className="py-1.5 pr-3">
+                <PassBadge passed={m.passed} />
+              </td>
+              <td className="py-1.5 pr-3 tabular-nums">{m.retry_count}</td>
+              <td className="py-1.5 pr-3 tabular-nums">{formatDuration(m.evaluation_time_ms)}</td>
+              <td className="py-1.5 font-mono text-xs">{m.model_used ?? "—"}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

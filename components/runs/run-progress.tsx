@@ -1,0 +1,95 @@
+"use client";
+import type { RunDto } from "@/lib/runs/serialize";
+import { isActiveRun } from "@/lib/runs/hooks";
+import { Card } from "@/components/ui/card";
+import { cn } from "@/components/ui/cn";
+import { formatDuration, formatNumber, formatPercent } from "./format";
+import { useNow } from "./use-now";
+
+/** Milliseconds the run has been going (or went), or null before it started. */
+export function elapsedMs(run: Pick<RunDto, "started_at" | "completed_at">, now: number | null): number | null {
+  if (!run.started_at) return null;
+  const start = Date.parse(run.started_at);
+  const end = run.completed_at ? Date.parse(run.completed_at) : now;
+  return end === null ? null : Math.max(0, end - start);
+}
+
+/**
+ * Remaining time from the average time per finished case so far (wall clock, so concurrency is
+ * included). Cases skipped up front (not runnable) finish instantly and are left out of the rate.
+ */
+export function etaMs(run: RunDto, elapsed: number | null): number | null {
+  const finished = run.passed_cases + run.failed_cases + run.error_cases;
+  const remaining = run.total_cases - run.done_cases;
+  if (elapsed === null || finished === 0 || remaining <= 0) return null;
+  return (elapsed / finished) * remaining;
+}
+
+export function RunProgress({ run }: { run: RunDto }) {
+  const active = isActiveRun(run.status);
+  const now = useNow(active);
+  const elapsed = elapsedMs(run, now);
+  const eta = active ? etaMs(run, elapsed) : null;
+  const pct = run.total_cases > 0 ? Math.round((run.done_cases / run.total_cases) * 100) : 0;
+  const tokens = run.prompt_tokens + run.completion_tokens;
+  const segments = [
+    { n: run.passed_cases, tone: "bg-green-500" },
+    { n: run.failed_cases, tone: "bg-red-500" },
+    { n: run.error_cases, tone: "bg-amber-500" },
+    { n: run.skipped_cases, tone: "bg-slate-400" },
+  ];
+
+  return (
+    <Card className="space-y-4 p-5">
+      <div className="flex flex-wrap items-baseline justify-between gap-2">
+        <h2 className="text-base font-semibold">Progress</h2>
+        <p className="text-sm text-slate-700" data-testid="run-done-count">
+          {run.done_cases} of {run.total_cases} cases done
+        </p>
+      </div>
+      <div
+        role="progressbar"
+        aria-label="Run progress"
+        aria-valuemin={0}
+        aria-valuemax={run.total_cases}
+        aria-valuenow={run.done_cases}
+        aria-valuetext={`${run.done_cases} of ${run.total_cases} cases done`}
+        className="h-3 w-full overflow-hidden rounded-full bg-slate-100"
+      >
+        <div className={cn("flex h-full transition-[width] duration-500", active && "animate-pulse")} style={{ width: `${pct}%` }}>
+          {segments.map((seg) =>
+            seg.n > 0 ? <div key={seg.tone} className={cn("h-full", seg.tone)} style={{ flexGrow: seg.n, flexBasis: 0 }} /> : null,
+          )}
+        </div>
+      </div>
+      <dl className="grid grid-cols-2 gap-x-6 gap-y-3 text-sm sm:grid-cols-4 lg:grid-cols-8">
+        <Stat label="Passed" value={formatNumber(run.passed_cases)} tone="text-green-700" />
+        <Stat label="Failed" value={formatNumber(run.failed_cases)} tone="text-red-700" />
+        <Stat label="Errors" value={formatNumber(run.error_cases)} tone="text-amber-700" />
+        <Stat label="Skipped" value={formatNumber(run.skipped_cases)} />
+        <Stat label="Elapsed" value={run.started_at ? formatDuration(elapsed) : run.status === "pending" ? "Waiting for a worker…" : "—"} />
+        <Stat label="ETA" value={active ? (eta === null ? (run.started_at ? "Estimating…" : "—") : `~${formatDuration(eta)}`) : "—"} />
+        <Stat label="Tokens" value={formatNumber(tokens)} title={`${formatNumber(run.prompt_tokens)} prompt + ${formatNumber(run.completion_tokens)} completion`} />
+        <Stat label="Pass rate" value={active ? "—" : formatPercent(run.pass_rate)} tone="font-semibold" />
+      </dl>
+      {run.cancel_requested_at && active && <p className="text-sm text-amber-700">Cancelling: no new cases start; running cases are finishing.</p>}
+      {run.error_message && (
+        <div role="status" className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800">
+          <span className="font-medium">The run failed: </span>
+          {run.error_message}
+        </div>
+      )}
+    </Card>
+  );
+}
+
+function Stat({ label, value, tone, title }: { label: string; value: string; tone?: string; title?: string }) {
+  return (
+    <div title={title}>
+      <dt className="text-xs text-slate-500">{label}</dt>
+      <dd className={cn("mt-0.5 tabular-nums text-slate-900", tone)} data-testid={`run-stat-${label.toLowerCase().replace(/\s+/g, "-")}`}>
+        {value}
+      </dd>
+    </div>
+  );
+}

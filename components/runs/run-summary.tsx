@@ -1,0 +1,106 @@
+import type { RunSummary } from "@/lib/runs/finalize";
+import { Card } from "@/components/ui/card";
+import { formatDuration, formatNumber, formatPercent, formatScore } from "./format";
+
+/** Metric averages, execution statistics and totals of a finished run (run.summary). */
+export function RunSummaryCard({ summary }: { summary: RunSummary }) {
+  const metrics = Object.keys(summary.metrics_evaluated ?? {}).sort();
+  const stats = summary.execution_stats;
+  const errorsByType = Object.entries(stats?.errors_by_type ?? {});
+  const byPurpose = Object.entries(stats?.by_purpose ?? {});
+  return (
+    <Card className="space-y-5 p-5">
+      <h2 className="text-base font-semibold">Summary</h2>
+      <dl className="grid grid-cols-2 gap-x-6 gap-y-3 text-sm sm:grid-cols-3 lg:grid-cols-6">
+        <Item label="Pass rate" value={formatPercent(summary.pass_rate)} />
+        <Item label="Wall time" value={formatDuration(summary.wall_time_ms)} />
+        <Item label="Total case time" value={formatDuration(summary.total_duration_ms)} />
+        <Item label="Average latency" value={formatDuration(summary.average_latency_ms)} />
+        <Item label="Total tokens" value={formatNumber(summary.total_tokens)} />
+        <Item label="Prompt / completion" value={`${formatNumber(summary.prompt_tokens)} / ${formatNumber(summary.completion_tokens)}`} />
+      </dl>
+
+      <section aria-labelledby="summary-metrics">
+        <h3 id="summary-metrics" className="mb-2 text-sm font-semibold text-slate-800">
+          Metrics
+        </h3>
+        {metrics.length === 0 ? (
+          <p className="text-sm text-slate-500">No metrics are configured on this suite.</p>
+        ) : (
+          <table className="w-full text-left text-sm">
+            <thead className="text-xs uppercase text-slate-500">
+              <tr>
+                <th className="py-1 pr-4 font-medium">Metric</th>
+                <th className="py-1 pr-4 font-medium">Average score</th>
+                <th className="py-1 pr-4 font-medium">Pass rate</th>
+                <th className="py-1 font-medium">Evaluated</th>
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-slate-100">
+              {metrics.map((m) => (
+                <tr key={m}>
+                  <td className="py-1.5 pr-4 font-medium">{m}</td>
+                  <td className="py-1.5 pr-4 tabular-nums">{formatScore(summary.average_scores?.[m])}</td>
+                  <td className="py-1.5 pr-4 tabular-nums">{formatPercent(summary.metric_pass_rates?.[m])}</td>
+                  <td className="py-1.5 tabular-nums">{formatNumber(summary.metrics_evaluated?.[m])}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </section>
+
+      {stats && (
+        <section aria-labelledby="summary-execution">
+          <h3 id="summary-execution" className="mb-2 text-sm font-semibold text-slate-800">
+            Execution
+          </h3>
+          <dl className="grid grid-cols-2 gap-x-6 gap-y-3 text-sm sm:grid-cols-3 lg:grid-cols-5">
+            <Item label="Model calls" value={formatNumber(stats.total_invocations)} />
+            <Item label="Succeeded" value={formatNumber(stats.successful_invocations)} />
+            <Item label="Failed calls" value={formatNumber(stats.failed_invocations)} />
+            <Item label="Retries" value={formatNumber(stats.retries)} />
+            <Item label="Cached" value={formatNumber(stats.cached_calls)} />
+          </dl>
+          <div className="mt-3 grid gap-4 sm:grid-cols-2">
+            <div>
+              <h4 className="text-xs font-medium uppercase text-slate-500">Case errors by type</h4>
+              {errorsByType.length === 0 ? (
+                <p className="mt-1 text-sm text-slate-500">None</p>
+              ) : (
+                <ul className="mt-1 space-y-0.5 text-sm">
+                  {errorsByType.map(([type, n]) => (
+                    <li key={type}>
+                      <span className="font-medium">{type}</span>: {formatNumber(n)}
+                    </li>
+                  ))}
+                </ul>
+              )}
+            </div>
+            {byPurpose.length > 0 && (
+              <div>
+                <h4 className="text-xs font-medium uppercase text-slate-500">Calls by purpose</h4>
+                <ul className="mt-1 space-y-0.5 text-sm">
+                  {byPurpose.map(([purpose, p]) => (
+                    <li key={purpose}>
+                      <span className="font-medium">{purpose}</span>: {formatNumber(p.invocations)} calls, {formatNumber(p.failed)} failed, {formatNumber(p.retries)} retries
+                    </li>
+                  ))}
+                </ul>
+              </div>
+            )}
+          </div>
+        </section>
+      )}
+    </Card>
+  );
+}
+
+function Item({ label, value }: { label: string; value: string }) {
+  return (
+    <div>
+      <dt className="text-xs text-slate-500">{label}</dt>
+      <dd className="mt-0.5 tabular-nums text-slate-900">{value}</dd>
+    </div>
+  );
+}

@@ -1,0 +1,119 @@
+"use client";
+import { useEffect, useRef } from "react";
+import Link from "next/link";
+import { useQueryClient } from "@tanstack/react-query";
+import type { RunDto } from "@/lib/runs/serialize";
+import type { RunSummary } from "@/lib/runs/finalize";
+import { isActiveRun, runKeys, useRun, type RunChanges } from "@/lib/runs/hooks";
+import { RunStatusBadge } from "./status-badges";
+import { CancelRunButton } from "./cancel-run-button";
+import { RunProgress, elapsedMs } from "./run-progress";
+import { RunSummaryCard } from "./run-summary";
+import { RunChangesCard } from "./run-changes";
+import { RunExports } from "./run-exports";
+import { CaseResultsTable, type CaseTableFilters } from "./case-results-table";
+import { formatDateTime, formatDuration, TRIGGER_LABELS } from "./format";
+import type { CaseResultPage } from "./case-result-row";
+
+export type RunSuiteInfo = { id: string; name: string; deleted: boolean; agentName: string | null };
+
+type Props = {
+  workspaceId: string;
+  initialRun: RunDto;
+  suite: RunSuiteInfo;
+  canEdit: boolean;
+  tags: string[];
+  initialResults: CaseResultPage;
+  initialFilters: CaseTableFilters;
+  initialChanges: RunChanges;
+};
+
+function isSummary(value: unknown): value is RunSummary {
+  return typeof value === "object" && value !== null && "total_tests" in value;
+}
+
+/** The live run page: polls the run every second while it is pending or running, then stops. */
+export function RunView({ workspaceId, initialRun, suite, canEdit, tags, initialResults, initialFilters, initialChanges }: Props) {
+  const queryClient = useQueryClient();
+  const { data: run = initialRun, isError, error } = useRun(workspaceId, initialRun.id, initialRun);
+  const active = isActiveRun(run.status);
+
+  // When the run finishes, refresh everything once more (last case rows, changes, summary).
+  const wasActive = useRef(active);
+  useEffect(() => {
+    if (wasActive.current && !active) void queryClient.invalidateQueries({ queryKey: runKeys.all(workspaceId, run.id) });
+    wasActive.current = active;
+  }, [active, queryClient, workspaceId, run.id]);
+
+  const suiteHref = `/w/${workspaceId}/suites/${suite.id}`;
+  const agentName = suite.agentName ?? (run.agent_snapshot as { name?: string } | null)?.name ?? null;
+  const duration = run.completed_at ? formatDuration(elapsedMs(run, null)) : null;
+
+  return (
+    <div className="space-y-4">
+      <nav aria-label="Breadcrumb" className="text-sm text-slate-500">
+        <Link href={`/w/${workspaceId}/suites`} className="hover:underline">
+          Suites
+        </Link>{" "}
+        /{" "}
+        {suite.deleted ? (
+          <span>{suite.name} (deleted)</span>
+        ) : (
+          <Link href={suiteHref} className="hover:underline">
+            {suite.name}
+          </Link>
+        )}{" "}
+        /{" "}
+        {suite.deleted ? (
+          <span>Runs</span>
+        ) : (
+          <Link href={`${suiteHref}/runs`} className="hover:underline">
+            Runs
+          </Link>
+        )}{" "}
+        / <span className="text-slate-700">Run {run.id.slice(0, 8)}</span>
+      </nav>
+
+      <div className="flex items-start justify-between gap-4">
+        <div className="min-w-0 flex-1">
+          <h1 className="flex flex-wrap items-center gap-3 text-xl font-semibold text-slate-900">
+            {suite.deleted ? (
+              suite.name
+            ) : (
+              <Link href={suiteHref} className="hover:underline">
+                {suite.name}
+              </Link>
+            )}
+            <RunStatusBadge status={run.status} />
+          </h1>
+          <p className="mt-1 text-sm text-slate-600">
+            {agentName && (
+              <>
+                Agent <span className="font-medium text-slate-800">{agentName}</span> ·{" "}
+              </>
+            )}
+            {TRIGGER_LABELS[run.triggered_by] ?? run.triggered_by} run · {run.started_at ? `started ${formatDateTime(run.started_at)}` : `queued ${formatDateTime(run.created_at)}`}
+            {duration && ` · took ${duration}`} · concurrency {run.concurrency}
+          </p>
+        </div>
+        {canEdit && active && (
+          <div className="shrink-0">
+            <CancelRunButton workspaceId={workspaceId} runId={run.id} />
+          </div>
+        )}
+      </div>
+      <RunExports workspaceId={workspaceId} runId={run.id} />
+
+      {isError && (
+        <p role="status" className="rounded-md border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-800">
+          Live updates paused: {error.message}. Retrying…
+        </p>
+      )}
+
+      <RunProgress run={run} />
+      {!active && isSummary(run.summary) && <RunSummaryCard summary={run.summary} />}
+      <RunChangesCard workspaceId={workspaceId} runId={run.id} live={active} initial={initialChanges} />
+      <CaseResultsTable workspaceId={workspaceId} run={run} live={active} tags={tags} initial={initialResults} initialFilters={initialFilters} />
+    </div>
+  );
+}

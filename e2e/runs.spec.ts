@@ -1,0 +1,189 @@
+import { readFile } from "node:fs/promises";
+import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import { FAKE_OPENAI_URL, openWorkspace, unique } from "./fixtures";
+
+/**
+ * Issue 3's Playwright path: start a run from the suite's runs page → watch the progress move to
+ * completed without reloading → open the failing case → see the transcript, the failure reason
+ * and the judge's reasoning (and the exact judge request) → download exports.
+ * The agent and judge talk to the fake OpenAI server, scripted over HTTP: every reply for this
+ * spec's marker is delayed so progress is visible, and the judge fails one outcome.
+ */
+
+const FAKE_CONTROL = FAKE_OPENAI_URL.replace(/\/v1$/, "");
+const JUDGE_REASONING = "The agent never explained the refund policy; it only echoed the question.";
+
+async function createApiKey(page: Page, workspaceId: string): Promise<string> {
+  await page.goto(`/w/${workspaceId}/settings/api-keys`);
+  await page.getByLabel("Name", { exact: true }).fill(unique("runs e2e"));
+  await page.getByLabel("Role", { exact: true }).selectOption("admin");
+  await page.getByRole("button", { name: "Create API key" }).click();
+  const field = page.getByLabel("New API key");
+  await expect(field).toHaveValue(/\S{32,}/);
+  return field.inputValue();
+}
+
+async function post(request: APIRequestContext, token: string, url: string, data: unknown): Promise<{ id: string }> {
+  const res = await request.post(url, { headers: { authorization: `Bearer ${token}` }, data });
+  expect(res.status(), `POST ${url}: ${await res.text()}`).toBeLessThan(300);
+  return (await res.json()) as { id: string };
+}
+
+/** A chat agent with a mocked tool, a suite judged by the same fake endpoint, and three cases (one fails). */
+async function createSuite(request: APIRequestContext, token: string, marker: string) {
+  const config = await post(request, token, "/api/v1/model-configs", {
+    name: unique("Fake model"),
+    base_url: FAKE_OPENAI_URL,
+    model: "gpt-4o-mini",
+    api_key: "sk-fake",
+  });
+  const agent = await post(request, token, "/api/v1/agents", {
+    name: unique("Runs bot"),
+    kind: "chat",
+    system_prompt: `You help customers. (${marker})`,
+    model_config_id: config.id,
+    tools: [
+      {
+        name: "lookup_order",
+        description: "Look up an order by id",
+        parameters: { type: "object", properties: { order_id: { type: "string" } } },
+        mock_response: { status: "shipped", eta: "tomorrow" },
+      },
+    ],
+  });
+  const suiteName = unique("Support runs");
+  const suite = await post(request, token, "/api/v1/suites", { agent_id: agent.id, name: suiteName, llm_judge_model_config_id: config.id });
+  const cases = [
+    { name: "Polite greeting", tags: ["smoke"], initial_message: "Hello there", checks: [{ type: "contains_phrases", phrases: ["Fake reply"] }] },
+    { name: "Order status", tags: ["smoke"], initial_message: "Please lookup_order for order 42", expected_tool_calls: [{ tool: "lookup_order" }] },
+    { name: "Refund policy", tags: ["refunds"], initial_message: `Can I get a refund? ${marker}-FAIL`, expected_outcomes: { "Explains the refund policy": true } },
+  ];
+  for (const c of cases) await post(request, token, `/api/v1/suites/${suite.id}/test-cases`, c);
+  return { suiteId: suite.id, suiteName };
+}
+
+async function scriptFakeServer(request: APIRequestContext, marker: string) {
+  const rules = [
+    // The judge fails the refund case's outcome (first matching rule wins).
+    {
+      match: { schemaName: "outcome_verdicts", anyContains: `${marker}-FAIL` },
+      reply: { json: { o1: { reasoning: JUDGE_REASONING, evidence_turns: [3], verdict: "fail" } }, delayMs: 400 },
+    },
+    // Every other call of this spec: the fake's default answer, slowed down so progress is visible.
+    { match: { anyContains: marker, endpoint: "chat" }, reply: { delayMs: 400 } },
+  ];
+  const res = await request.post(`${FAKE_CONTROL}/__fake/rules`, { data: rules });
+  expect(res.ok()).toBe(true);
+}
+
+test("start a run, watch it complete live, inspect the failing case and export the report", async ({ page }) => {
+  const workspaceId = await openWorkspace(page);
+  const token = await createApiKey(page, workspaceId);
+  const marker = `RUNSPEC${Date.now().toString(36)}`;
+  const { suiteId, suiteName } = await createSuite(page.request, token, marker);
+  await scriptFakeServer(page.request, marker);
+
+  // Start from the suite's runs page. A selection that matches no case is refused inline.
+  await page.goto(`/w/${workspaceId}/suites/${suiteId}/runs`);
+  await page.getByRole("button", { name: "Run suite" }).first().click();
+  const dialog = page.getByRole("dialog", { name: "Run suite" });
+  await expect(dialog).toBeVisible();
+  await dialog.getByRole("checkbox", { name: "red-team" }).check();
+  await dialog.getByRole("button", { name: "Start run" }).click();
+  await expect(dialog.getByText("No test cases match this selection")).toBeVisible();
+  await dialog.getByRole("checkbox", { name: "red-team" }).uncheck();
+  await dialog.getByLabel("Concurrency").fill("0");
+  await dialog.getByRole("button", { name: "Start run" }).click();
+  await expect(dialog.getByText("Use a whole number from 1 to 64")).toBeVisible();
+  await dialog.getByLabel("Concurrency").fill("1");
+  await dialog.getByRole("button", { name: "Start run" }).click();
+
+  await page.waitForURL(/\/runs\/[0-9a-f-]{36}$/);
+  const runId = /\/runs\/([0-9a-f-]{36})$/.exec(page.url())![1]!;
+  await expect(page.getByRole("heading", { level: 1 })).toContainText(suiteName);
+  // A marker on window proves the page is never reloaded while the run progresses.
+  await page.evaluate(() => ((window as unknown as { __runMarker: boolean }).__runMarker = true));
+
+  const done = page.getByTestId("run-done-count");
+  const seen = new Set<string>();
+  await expect
+    .poll(
+      async () => {
+        const text = (await done.textContent()) ?? "";
+        seen.add(text);
+        return text;
+      },
+      { timeout: 30_000, intervals: [100] },
+    )
+    .toBe("3 of 3 cases done");
+  expect(seen.size, `progress values seen: ${[...seen].join(" | ")}`).toBeGreaterThan(1);
+  await expect(page.getByRole("heading", { level: 1 }).getByText("Completed")).toBeVisible();
+  await expect(page.getByRole("progressbar", { name: "Run progress" })).toHaveAttribute("aria-valuenow", "3");
+  await expect(page.getByTestId("run-stat-passed")).toHaveText("2");
+  await expect(page.getByTestId("run-stat-failed")).toHaveText("1");
+  await expect(page.getByTestId("run-stat-pass-rate")).toHaveText("66.7%");
+  await expect(page.getByRole("heading", { name: "Summary" })).toBeVisible();
+  expect(await page.evaluate(() => (window as unknown as { __runMarker?: boolean }).__runMarker)).toBe(true);
+  await expect(page.getByText("No earlier completed run of this suite to compare with.")).toBeVisible();
+
+  // The table filters by status and by tag.
+  const table = page.getByRole("table");
+  await expect(table.getByRole("row")).toHaveCount(4);
+  await page.getByLabel("Tag", { exact: true }).selectOption("smoke");
+  await expect(table.getByRole("row")).toHaveCount(3);
+  await page.getByLabel("Tag", { exact: true }).selectOption("");
+  await page.getByLabel("Status", { exact: true }).selectOption("failed");
+  await expect(table.getByRole("row")).toHaveCount(2);
+  const failing = table.getByRole("row").filter({ hasText: "Refund policy" });
+  await expect(failing).toContainText("Failed");
+  await failing.getByRole("link", { name: "Refund policy" }).click();
+
+  // The case view: status with the reason, the transcript as a chat, the judge's verdict.
+  await page.waitForURL(new RegExp(`/runs/${runId}/cases/[0-9a-f-]{36}$`));
+  await expect(page.getByRole("heading", { level: 1 })).toContainText("Refund policy");
+  await expect(page.getByTestId("case-reason")).toContainText("Why it failed");
+  await expect(page.getByTestId("case-reason")).toContainText(/1 of 1 outcomes? not met/);
+  const transcript = page.getByRole("list", { name: "Transcript" });
+  await expect(transcript.getByText(`Can I get a refund? ${marker}-FAIL`, { exact: true })).toBeVisible();
+  await expect(transcript.getByText(/^Fake reply: Can I get a refund\?/)).toBeVisible();
+  const outcome = page.getByRole("listitem", { name: "Outcome Explains the refund policy" });
+  await expect(outcome).toContainText("Not met");
+  await expect(outcome).toContainText(JUDGE_REASONING);
+  await outcome.getByRole("link", { name: "turn 3" }).click();
+  await expect(page).toHaveURL(/#turn-3$/);
+
+  // "Why did the judge say that?": the judge call's exact request and raw response.
+  const calls = page.getByRole("list", { name: "LLM calls" });
+  const judgeCall = calls.getByRole("listitem").filter({ hasText: "judge" });
+  await judgeCall.getByText("judge").first().click();
+  await expect(judgeCall.getByLabel(/^Request of call/)).toContainText("outcome_verdicts");
+  await expect(judgeCall.getByLabel(/^Response of call/)).toContainText(JUDGE_REASONING);
+
+  // The passing tool case shows its tool call with arguments and the mocked response.
+  await page.getByRole("link", { name: "← Back to the run" }).click();
+  await expect(page.getByTestId("run-done-count")).toHaveText("3 of 3 cases done");
+  await page.getByLabel("Status", { exact: true }).selectOption("");
+  await page.getByRole("table").getByRole("link", { name: "Order status" }).click();
+  await expect(page.getByRole("heading", { level: 1 })).toContainText("Order status");
+  await page.getByText("Tool call: lookup_order").click();
+  await expect(page.getByLabel("Mocked response of lookup_order")).toContainText('"status": "shipped"');
+  await expect(page.getByRole("region", { name: "Matched" })).toContainText("lookup_order");
+
+  // Exports download as files.
+  await page.goto(`/w/${workspaceId}/runs/${runId}`);
+  const exports = page.getByRole("group", { name: "Export run" });
+  const [json] = await Promise.all([page.waitForEvent("download"), exports.getByRole("link", { name: "JSON" }).click()]);
+  expect(json.suggestedFilename()).toMatch(/^assay-run-.+\.json$/);
+  const report = JSON.parse(await readFile((await json.path())!, "utf8")) as { suite_name: string; results: { test_name: string; passed: boolean }[] };
+  expect(report.suite_name).toBe(suiteName);
+  expect(report.results.map((r) => [r.test_name, r.passed])).toEqual([
+    ["Polite greeting", true],
+    ["Order status", true],
+    ["Refund policy", false],
+  ]);
+  const [junit] = await Promise.all([page.waitForEvent("download"), exports.getByRole("link", { name: "JUnit XML" }).click()]);
+  expect(junit.suggestedFilename()).toMatch(/\.xml$/);
+  const xml = await readFile((await junit.path())!, "utf8");
+  expect(xml).toMatch(/<testcase [^>]*name="Refund policy"[^>]*><failure message="1 of 1 outcomes? not met"/);
+  expect(xml).toContain('failures="1"');
+});

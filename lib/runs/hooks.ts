@@ -1,0 +1,129 @@
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import type { RunDto } from "@/lib/runs/serialize";
+import type { CaseResultStatus, RunStatus } from "@/lib/runs/schemas";
+import type { changesSincePreviousRun, getCaseResult } from "@/lib/runs/service";
+import type { CaseResultPage } from "@/components/runs/case-result-row";
+
+/**
+ * Client data for the run pages: one typed fetch client for the session JSON routes under
+ * /api/w/{workspaceId}/ and TanStack Query hooks that poll while a run is active.
+ */
+
+export type CaseResultDetail = Awaited<ReturnType<typeof getCaseResult>>;
+export type RunChanges = Awaited<ReturnType<typeof changesSincePreviousRun>>;
+export type ReportFormat = "json" | "markdown" | "csv" | "junit";
+export type CaseResultFilters = { status?: CaseResultStatus; tag?: string; cursor?: string; limit?: number };
+
+/** How often live views refresh while a run is pending or running. */
+export const LIVE_INTERVAL_MS = 1_000;
+
+export class ApiError extends Error {
+  constructor(
+    message: string,
+    readonly status: number,
+    readonly code: string,
+  ) {
+    super(message);
+  }
+}
+
+export const isActiveRun = (status: RunStatus | undefined) => status === "pending" || status === "running";
+export const isOpenCase = (status: CaseResultStatus | undefined) => status === "pending" || status === "running";
+
+/** Paths of the session routes (also used for download links). */
+export const runApi = {
+  run: (w: string, runId: string) => `/api/w/${w}/runs/${runId}`,
+  results: (w: string, runId: string, f: CaseResultFilters = {}) => {
+    const q = new URLSearchParams();
+    if (f.status) q.set("status", f.status);
+    if (f.tag) q.set("tag", f.tag);
+    if (f.cursor) q.set("cursor", f.cursor);
+    if (f.limit) q.set("limit", String(f.limit));
+    const s = q.toString();
+    return `/api/w/${w}/runs/${runId}/results${s ? `?${s}` : ""}`;
+  },
+  changes: (w: string, runId: string) => `/api/w/${w}/runs/${runId}/changes`,
+  report: (w: string, runId: string, format: ReportFormat) => `/api/w/${w}/runs/${runId}/report?format=${format}`,
+  caseResult: (w: string, id: string) => `/api/w/${w}/case-results/${id}`,
+};
+
+/** GET a session JSON route; errors become ApiError with the envelope's message. */
+export async function apiGet<T>(path: string, signal?: AbortSignal): Promise<T> {
+  const res = await fetch(path, { signal, headers: { accept: "application/json" }, cache: "no-store" });
+  if (!res.ok) {
+    let message = `Request failed (${res.status})`;
+    let code = "http_error";
+    try {
+      const body = (await res.json()) as { error?: { message?: string; code?: string } };
+      message = body.error?.message ?? message;
+      code = body.error?.code ?? code;
+    } catch {
+      /* not JSON: keep the generic message */
+    }
+    throw new ApiError(message, res.status, code);
+  }
+  return (await res.json()) as T;
+}
+
+export const runKeys = {
+  all: (w: string, runId: string) => ["runs", w, runId] as const,
+  run: (w: string, runId: string) => ["runs", w, runId, "run"] as const,
+  results: (w: string, runId: string, f: CaseResultFilters) =>
+    ["runs", w, runId, "results", f.status ?? "", f.tag ?? "", f.cursor ?? "", f.limit ?? 0] as const,
+  changes: (w: string, runId: string) => ["runs", w, runId, "changes"] as const,
+  caseResult: (w: string, id: string) => ["case-results", w, id] as const,
+};
+
+/** The run, refreshed every second while it is pending or running. */
+export function useRun(workspaceId: string, runId: string, initial: RunDto) {
+  return useQuery({
+    queryKey: runKeys.run(workspaceId, runId),
+    queryFn: ({ signal }) => apiGet<RunDto>(runApi.run(workspaceId, runId), signal),
+    initialData: initial,
+    initialDataUpdatedAt: Date.now(),
+    staleTime: 0,
+    refetchInterval: (q) => (isActiveRun(q.state.data?.status) ? LIVE_INTERVAL_MS : false),
+  });
+}
+
+/** One page of the run's case results (slim rows); `live` polls while the run is active. */
+export function useCaseResults(
+  workspaceId: string,
+  runId: string,
+  filters: CaseResultFilters,
+  opts: { live: boolean; initial?: CaseResultPage },
+) {
+  return useQuery({
+    queryKey: runKeys.results(workspaceId, runId, filters),
+    queryFn: ({ signal }) => apiGet<CaseResultPage>(runApi.results(workspaceId, runId, filters), signal),
+    initialData: opts.initial,
+    initialDataUpdatedAt: opts.initial ? Date.now() : undefined,
+    placeholderData: keepPreviousData,
+    staleTime: 0,
+    refetchInterval: opts.live ? LIVE_INTERVAL_MS : false,
+  });
+}
+
+/** Regressions and fixes since the suite's previous completed run. */
+export function useRunChanges(workspaceId: string, runId: string, opts: { live: boolean; initial?: RunChanges }) {
+  return useQuery({
+    queryKey: runKeys.changes(workspaceId, runId),
+    queryFn: ({ signal }) => apiGet<RunChanges>(runApi.changes(workspaceId, runId), signal),
+    initialData: opts.initial,
+    initialDataUpdatedAt: opts.initial ? Date.now() : undefined,
+    staleTime: 0,
+    refetchInterval: opts.live ? 3 * LIVE_INTERVAL_MS : false,
+  });
+}
+
+/** One case result with its LLM calls, refreshed while the case is still pending or running. */
+export function useCaseResult(workspaceId: string, id: string, initial: CaseResultDetail) {
+  return useQuery({
+    queryKey: runKeys.caseResult(workspaceId, id),
+    queryFn: ({ signal }) => apiGet<CaseResultDetail>(runApi.caseResult(workspaceId, id), signal),
+    initialData: initial,
+    initialDataUpdatedAt: Date.now(),
+    staleTime: 0,
+    refetchInterval: (q) => (isOpenCase(q.state.data?.status) ? LIVE_INTERVAL_MS : false),
+  });
+}

@@ -1,0 +1,186 @@
+import { beforeEach, describe, expect, it, vi } from "vitest";
+import { db } from "@/lib/db";
+import type { WorkspaceContext } from "@/lib/auth/roles";
+import { addMember, makeWorkspace } from "../helpers/factories";
+import { call } from "../helpers/api";
+import { makeSuiteWithCases } from "./helpers";
+
+// The signed-in user is the only thing faked; membership, roles and scoping run for real.
+const session = vi.hoisted(() => ({ userId: null as string | null }));
+vi.mock("@/lib/auth", () => ({ auth: async () => (session.userId ? { user: { id: session.userId } } : null) }));
+vi.mock("next/cache", () => ({ revalidatePath: vi.fn() }));
+
+const { GET: runRoute } = await import("@/app/api/w/[workspaceId]/runs/[runId]/route");
+const { GET: resultsRoute } = await import("@/app/api/w/[workspaceId]/runs/[runId]/results/route");
+const { GET: changesRoute } = await import("@/app/api/w/[workspaceId]/runs/[runId]/changes/route");
+const { GET: reportRoute } = await import("@/app/api/w/[workspaceId]/runs/[runId]/report/route");
+const { GET: caseResultRoute } = await import("@/app/api/w/[workspaceId]/case-results/[id]/route");
+const { startRunAction, cancelRunAction } = await import("@/lib/runs/actions");
+
+type CaseStatus = "pending" | "running" | "passed" | "failed" | "skipped" | "error";
+
+/** A finished (or running) run of `suiteId` with one case result per entry, linked to `testCaseIds` by position. */
+async function makeRun(ctx: WorkspaceContext, suiteId: string, statuses: CaseStatus[], opts: { minute: number; testCaseIds?: string[]; status?: "running" | "completed" }) {
+  const count = (s: CaseStatus) => statuses.filter((x) => x === s).length;
+  const createdAt = new Date(Date.parse("2026-03-01T10:00:00Z") + opts.minute * 60_000);
+  return db.run.create({
+    data: {
+      workspaceId: ctx.workspaceId,
+      suiteId,
+      status: opts.status ?? "completed",
+      triggeredBy: "manual",
+      agentSnapshot: { name: "bot" },
+      totalCases: statuses.length,
+      passedCases: count("passed"),
+      failedCases: count("failed"),
+      errorCases: count("error"),
+      skippedCases: count("skipped"),
+      createdAt,
+      startedAt: createdAt,
+      completedAt: opts.status === "running" ? null : new Date(createdAt.getTime() + 5_000),
+      results: {
+        create: statuses.map((status, i) => ({
+          workspaceId: ctx.workspaceId,
+          testCaseId: opts.testCaseIds?.[i] ?? null,
+          position: i,
+          status,
+          caseSnapshot: { name: `case ${i}` },
+          name: `case ${i}`,
+          tags: i % 2 === 0 ? ["even"] : ["odd"],
+          transcript: [{ role: "user", content: `question ${i}` }],
+          errorMessage: status === "failed" ? "1 of 1 outcome not met" : null,
+        })),
+      },
+    },
+    include: { results: { orderBy: { position: "asc" } } },
+  });
+}
+
+let owner: Awaited<ReturnType<typeof makeWorkspace>>;
+
+beforeEach(async () => {
+  owner = await makeWorkspace("owner");
+  session.userId = owner.user.id;
+});
+
+const params = (runId: string) => ({ workspaceId: owner.workspace.id, runId });
+
+describe("run session routes", () => {
+  it("serve the run and slim, filterable, paginated case rows to a viewer", async () => {
+    const { suite } = await makeSuiteWithCases(owner.ctx, 0);
+    const run = await makeRun(owner.ctx, suite.id, ["passed", "failed", "passed", "error", "running"], { minute: 1, status: "running" });
+    const viewer = await addMember(owner.workspace.id, "viewer");
+    session.userId = viewer.user.id;
+
+    const got = await call(runRoute, { params: params(run.id) });
+    expect(got.status).toBe(200);
+    expect(got.json).toMatchObject({ id: run.id, status: "running", total_cases: 5, done_cases: 4, passed_cases: 2 });
+
+    const first = await call(resultsRoute, { url: "/?limit=2", params: params(run.id) });
+    expect(first.status).toBe(200);
+    expect(first.json.data.map((r: { name: string }) => r.name)).toEqual(["case 0", "case 1"]);
+    expect(first.json.data[1]).toMatchObject({ status: "failed", error_message: "1 of 1 outcome not met", tags: ["odd"] });
+    // Rows for the live table carry no transcript or snapshot.
+    expect(first.json.data[0]).not.toHaveProperty("transcript");
+    expect(first.json.data[0]).not.toHaveProperty("test_case");
+    const second = await call(resultsRoute, { url: `/?limit=2&cursor=${first.json.next_cursor}`, params: params(run.id) });
+    expect(second.json.data.map((r: { name: string }) => r.name)).toEqual(["case 2", "case 3"]);
+
+    const failed = await call(resultsRoute, { url: "/?status=failed", params: params(run.id) });
+    expect(failed.json.data.map((r: { name: string }) => r.name)).toEqual(["case 1"]);
+    const even = await call(resultsRoute, { url: "/?tag=even", params: params(run.id) });
+    expect(even.json.data.map((r: { name: string }) => r.name)).toEqual(["case 0", "case 2", "case 4"]);
+    const bad = await call(resultsRoute, { url: "/?status=bogus", params: params(run.id) });
+    expect(bad.status).toBe(400);
+  });
+
+  it("refuse signed-out users, non-members and runs of another workspace", async () => {
+    const { suite } = await makeSuiteWithCases(owner.ctx, 0);
+    const run = await makeRun(owner.ctx, suite.id, ["passed"], { minute: 1 });
+    const other = await makeWorkspace("owner");
+    const { suite: otherSuite } = await makeSuiteWithCases(other.ctx, 0);
+    const foreign = await makeRun(other.ctx, otherSuite.id, ["failed"], { minute: 1 });
+
+    session.userId = null;
+    expect((await call(runRoute, { params: params(run.id) })).status).toBe(401);
+    session.userId = other.user.id;
+    expect((await call(runRoute, { params: params(run.id) })).status).toBe(404);
+    session.userId = owner.user.id;
+    // The run exists, but not in the workspace named by the URL.
+    expect((await call(runRoute, { params: params(foreign.id) })).status).toBe(404);
+    expect((await call(resultsRoute, { params: params(foreign.id) })).status).toBe(404);
+    expect((await call(caseResultRoute, { params: { workspaceId: owner.workspace.id, id: foreign.results[0]!.id } })).status).toBe(404);
+    expect((await call(runRoute, { params: params("not-a-uuid") })).status).toBe(404);
+  });
+
+  it("serve a case result with its LLM calls", async () => {
+    const { suite } = await makeSuiteWithCases(owner.ctx, 0);
+    const run = await makeRun(owner.ctx, suite.id, ["failed"], { minute: 1 });
+    const result = run.results[0]!;
+    await db.llmCall.create({
+      data: { workspaceId: owner.workspace.id, runId: run.id, caseResultId: result.id, purpose: "judge", model: "gpt-4o-mini", request: { messages: [] }, response: '{"o1":{}}' },
+    });
+    const got = await call(caseResultRoute, { params: { workspaceId: owner.workspace.id, id: result.id } });
+    expect(got.status).toBe(200);
+    expect(got.json).toMatchObject({ id: result.id, run_id: run.id, status: "failed", transcript: [{ role: "user", content: "question 0" }] });
+    expect(got.json.llm_calls).toEqual([expect.objectContaining({ purpose: "judge", model: "gpt-4o-mini", request: { messages: [] }, response: '{"o1":{}}' })]);
+  });
+
+  it("list regressions and fixes since the previous completed run", async () => {
+    const { suite } = await makeSuiteWithCases(owner.ctx, 3);
+    const ids = (await db.testCase.findMany({ where: { suiteId: suite.id }, orderBy: { sortOrder: "asc" }, select: { id: true } })).map((t) => t.id);
+    await makeRun(owner.ctx, suite.id, ["passed", "failed", "passed"], { minute: 1, testCaseIds: ids });
+    const current = await makeRun(owner.ctx, suite.id, ["failed", "passed", "passed"], { minute: 2, testCaseIds: ids });
+    const got = await call(changesRoute, { params: params(current.id) });
+    expect(got.status).toBe(200);
+    expect(got.json.regressions).toEqual([expect.objectContaining({ id: current.results[0]!.id, name: "case 0", before: "passed", after: "failed" })]);
+    expect(got.json.fixes).toEqual([expect.objectContaining({ id: current.results[1]!.id, name: "case 1", before: "failed", after: "passed" })]);
+  });
+
+  it("serve reports as downloads", async () => {
+    const { suite } = await makeSuiteWithCases(owner.ctx, 0);
+    const run = await makeRun(owner.ctx, suite.id, ["passed", "failed"], { minute: 1 });
+    const csv = await call(reportRoute, { url: "/?format=csv", params: params(run.id) });
+    expect(csv.status).toBe(200);
+    expect(csv.headers.get("content-type")).toContain("text/csv");
+    expect(csv.headers.get("content-disposition")).toMatch(/^attachment; filename="assay-run-.+\.csv"$/);
+    expect(csv.text.split("\n")[0]).toContain("name");
+    expect(csv.text).toContain("case 1");
+    const junit = await call(reportRoute, { url: "/?format=junit", params: params(run.id) });
+    expect(junit.text).toContain('failures="1"');
+    expect((await call(reportRoute, { url: "/?format=pdf", params: params(run.id) })).status).toBe(400);
+  });
+});
+
+describe("run actions", () => {
+  it("start a manual run for editors with inline errors, and refuse viewers", async () => {
+    const { suite } = await makeSuiteWithCases(owner.ctx, 3, { tags: (i) => (i === 0 ? ["smoke"] : []) });
+    const started = await startRunAction(owner.workspace.id, { suite_id: suite.id, options: { tags: ["smoke"], concurrency: 2 } });
+    expect(started.ok).toBe(true);
+    if (!started.ok) return;
+    expect(started.data).toMatchObject({ suite_id: suite.id, status: "pending", triggered_by: "manual", total_cases: 1, concurrency: 2 });
+
+    const none = await startRunAction(owner.workspace.id, { suite_id: suite.id, options: { tags: ["no-such-tag"] } });
+    expect(none).toMatchObject({ ok: false, error: "No test cases match this selection", issues: [expect.objectContaining({ path: "tags" })] });
+    const badConcurrency = await startRunAction(owner.workspace.id, { suite_id: suite.id, options: { concurrency: 0 } });
+    expect(badConcurrency).toMatchObject({ ok: false, issues: [expect.objectContaining({ path: "concurrency" })] });
+    const unknownVariable = await startRunAction(owner.workspace.id, { suite_id: suite.id, options: { variables: { Nope: 1 } } });
+    expect(unknownVariable).toMatchObject({ ok: false, issues: [expect.objectContaining({ path: "variables.Nope" })] });
+
+    const viewer = await addMember(owner.workspace.id, "viewer");
+    session.userId = viewer.user.id;
+    const refused = await startRunAction(owner.workspace.id, { suite_id: suite.id, options: {} });
+    expect(refused.ok).toBe(false);
+    expect(await db.run.count({ where: { suiteId: suite.id } })).toBe(1);
+  });
+
+  it("cancel a pending run once", async () => {
+    const { suite } = await makeSuiteWithCases(owner.ctx, 2);
+    const started = await startRunAction(owner.workspace.id, { suite_id: suite.id, options: {} });
+    if (!started.ok) throw new Error(started.error);
+    const cancelled = await cancelRunAction(owner.workspace.id, { id: started.data.id });
+    expect(cancelled).toMatchObject({ ok: true, data: { status: "cancelled", skipped_cases: 2 } });
+    const again = await cancelRunAction(owner.workspace.id, { id: started.data.id });
+    expect(again).toMatchObject({ ok: false, error: "The run is already cancelled" });
+  });
+});
