@@ -14,7 +14,7 @@ test("a new workspace loads the demo suite and runs it end to end without any AP
   // The model configuration is clearly the built-in demo endpoint, with no key.
   const suiteUrl = page.url();
   await page.getByRole("link", { name: "Model configurations" }).click();
-  await expect(page.getByText("Demo model (built-in, no API key)")).toBeVisible();
+  await expect(page.getByRole("link", { name: "Demo model (built-in, no API key)" })).toBeVisible();
   await page.goto(suiteUrl);
 
   await page.getByRole("button", { name: "Run suite" }).click();
