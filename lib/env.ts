@@ -30,6 +30,8 @@ const envSchema = z.object({
   ASSAY_EXECUTOR: z.enum(["on", "off"]).default("on"),
   /** Cases one process runs at once across all runs. */
   ASSAY_WORKER_SLOTS: z.coerce.number().int().min(1).max(1000).default(64),
+  /** Requests in flight at once per model configuration (and per HTTP agent URL), per process. */
+  ASSAY_MODEL_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(64),
   ASSAY_DIST_DIR: z.string().default(".next"),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
 });

@@ -2,12 +2,14 @@ import "server-only";
 import { env } from "@/lib/env";
 import { Executor } from "@/lib/runs/executor";
 import { createCaseRunner } from "@/lib/runs/case-runner";
+import { setDefaultEndpointConcurrency } from "@/lib/llm";
 
 const state = globalThis as unknown as { assayExecutor?: Executor };
 
 /** Starts this process's executor once (kept on globalThis so hot reload never starts a second). */
 export function startExecutor(): Executor {
   if (!state.assayExecutor) {
+    setDefaultEndpointConcurrency(env.ASSAY_MODEL_CONCURRENCY);
     state.assayExecutor = new Executor({ runner: createCaseRunner(), maxSlots: env.ASSAY_WORKER_SLOTS });
     state.assayExecutor.start();
   }
