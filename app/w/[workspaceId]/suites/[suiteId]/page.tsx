@@ -16,6 +16,7 @@ import { hasFilters, listHref, parseListParams, type ListFilters } from "@/compo
 import type { CaseRow } from "@/components/test-cases/types";
 import { ImportDialog } from "@/components/suites/import-export-dialog";
 import { ExportButtons } from "@/components/suites/import-export-buttons";
+import { StartRunButton } from "@/components/runs/start-run-button";
 
 const PAGE_SIZE = 50;
 const dateFormat = new Intl.DateTimeFormat("en", { dateStyle: "medium", timeStyle: "short" });
@@ -85,16 +86,20 @@ export default async function SuitePage({
         }
         actions={
           <>
+            <Link href={`${base}/runs`} className={buttonClass("secondary")}>
+              Runs &amp; trends
+            </Link>
             <Link href={`${base}/settings`} className={buttonClass("secondary")}>
               Settings
             </Link>
             <ExportButtons workspaceId={workspaceId} suiteId={suiteId} />
             {canEdit && <ImportDialog workspaceId={workspaceId} suiteId={suiteId} />}
             {canEdit && (
-              <Link href={`${base}/cases/new`} className={buttonClass("primary")}>
+              <Link href={`${base}/cases/new`} className={buttonClass("secondary")}>
                 New test case
               </Link>
             )}
+            {canEdit && <StartRunButton workspaceId={workspaceId} suiteId={suiteId} tags={suiteTags} />}
           </>
         }
       />
