@@ -1,0 +1,231 @@
+"use client";
+import { useEffect, useId, useRef, useState } from "react";
+import Link from "next/link";
+import { useRouter } from "next/navigation";
+import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-query";
+import type { RunHistoryRow, SuiteAnalytics } from "@/lib/runs/analytics";
+import { RUN_STATUSES, type RunStatus } from "@/lib/runs/schemas";
+import { apiGet } from "@/lib/runs/hooks";
+import { EmptyState } from "@/components/ui/card";
+import { buttonClass } from "@/components/ui/button";
+import { Select } from "@/components/ui/field";
+import { RUN_STATUS_LABELS, RunStatusBadge } from "./status-badges";
+import { formatDateTime, formatPercent } from "./format";
+import { runHref } from "./charts-common";
+import { PassRateChart } from "./charts-pass-rate";
+import { MetricTrendChart } from "./charts-metrics";
+import { TagPassRateChart } from "./charts-tags";
+import { SuiteRunsTable } from "./suite-runs-table";
+import { DEFAULT_TREND_WINDOW, HISTORY_PAGE_SIZE, historyHref, type SuiteRunsLocation } from "./suite-runs-location";
+
+export type SuiteRunsPage = { data: RunHistoryRow[]; next_cursor: string | null };
+
+const WINDOWS = [20, 50, 100, 200, 500];
+const TAG_SCOPES = [1, 5, 10, 20];
+/** How often the charts and table refresh while a run of the suite is pending or running. */
+const LIVE_INTERVAL_MS = 5_000;
+
+const analyticsUrl = (w: string, s: string, runs: number, tagRuns: number) => `/api/w/${w}/suites/${s}/analytics?runs=${runs}&tag_runs=${tagRuns}`;
+function runsUrl(w: string, s: string, loc: SuiteRunsLocation) {
+  const q = new URLSearchParams({ limit: String(HISTORY_PAGE_SIZE) });
+  if (loc.cursor) q.set("cursor", loc.cursor);
+  if (loc.status) q.set("status", loc.status);
+  return `/api/w/${w}/suites/${s}/analytics/runs?${q}`;
+}
+
+const suiteKeys = {
+  all: (w: string, s: string) => ["suite-runs", w, s] as const,
+  analytics: (w: string, s: string, runs: number, tagRuns: number) => ["suite-runs", w, s, "analytics", runs, tagRuns] as const,
+  history: (w: string, s: string, loc: SuiteRunsLocation) => ["suite-runs", w, s, "history", loc.cursor ?? "", loc.status ?? ""] as const,
+};
+
+type Props = {
+  workspaceId: string;
+  suiteId: string;
+  initialAnalytics: SuiteAnalytics;
+  initialRuns: SuiteRunsPage;
+  location: SuiteRunsLocation;
+  /** The "Run suite" button (editors only), also offered by the empty state. */
+  startRun?: React.ReactNode;
+};
+
+/** Trend charts and run history of a suite; refreshes every 5 s while any of its runs is active. */
+export function SuiteRunsView({ workspaceId, suiteId, initialAnalytics, initialRuns, location, startRun }: Props) {
+  const router = useRouter();
+  const queryClient = useQueryClient();
+  const uid = useId();
+  const [loadedAt] = useState(() => Date.now());
+  const [windowSize, setWindowSize] = useState(DEFAULT_TREND_WINDOW);
+  const [tagRuns, setTagRuns] = useState(1);
+  const isInitial = windowSize === DEFAULT_TREND_WINDOW && tagRuns === 1;
+
+  const analyticsQuery = useQuery({
+    queryKey: suiteKeys.analytics(workspaceId, suiteId, windowSize, tagRuns),
+    queryFn: ({ signal }) => apiGet<SuiteAnalytics>(analyticsUrl(workspaceId, suiteId, windowSize, tagRuns), signal),
+    initialData: isInitial ? initialAnalytics : undefined,
+    initialDataUpdatedAt: isInitial ? loadedAt : undefined,
+    placeholderData: keepPreviousData,
+    staleTime: 0,
+    refetchInterval: (q) => ((q.state.data?.active_runs ?? 0) > 0 ? LIVE_INTERVAL_MS : false),
+  });
+  const analytics = analyticsQuery.data ?? initialAnalytics;
+  const live = analytics.active_runs > 0;
+
+  const runsQuery = useQuery({
+    queryKey: suiteKeys.history(workspaceId, suiteId, location),
+    queryFn: ({ signal }) => apiGet<SuiteRunsPage>(runsUrl(workspaceId, suiteId, location), signal),
+    initialData: initialRuns,
+    initialDataUpdatedAt: loadedAt,
+    staleTime: 0,
+    refetchInterval: live ? LIVE_INTERVAL_MS : false,
+  });
+  const runs = runsQuery.data ?? initialRuns;
+
+  // A run finished or a new one started: refresh the table (and charts) once more.
+  const signature = `${analytics.latest?.id ?? ""}:${analytics.latest?.status ?? ""}:${analytics.active_runs}`;
+  const lastSignature = useRef(signature);
+  useEffect(() => {
+    if (lastSignature.current !== signature) {
+      lastSignature.current = signature;
+      void queryClient.invalidateQueries({ queryKey: suiteKeys.all(workspaceId, suiteId) });
+    }
+  }, [signature, queryClient, workspaceId, suiteId]);
+
+  const base = `/w/${workspaceId}/suites/${suiteId}/runs`;
+  if (!analytics.latest) {
+    return (
+      <EmptyState
+        title="No runs yet — start one"
+        description={startRun ? "Run the suite's active test cases to see pass-rate trends here." : "Editors can start runs of this suite."}
+        action={startRun}
+      />
+    );
+  }
+
+  const latest = analytics.latest;
+  const error = analyticsQuery.isError || runsQuery.isError;
+  return (
+    <div className="space-y-4">
+      <div className="flex flex-wrap items-center gap-x-3 gap-y-1 text-sm text-slate-600">
+        <span>Latest run:</span>
+        <RunStatusBadge status={latest.status} />
+        <Link href={runHref(workspaceId, latest.id)} className="font-medium text-indigo-600 hover:underline">
+          {formatDateTime(latest.created_at)}
+        </Link>
+        <span>
+          {formatPercent(latest.pass_rate)} pass rate · {latest.done}/{latest.total} cases done
+        </span>
+        {live && (
+          <span role="status" className="text-blue-700">
+            {analytics.active_runs === 1 ? "1 run in progress" : `${analytics.active_runs} runs in progress`} — refreshing every 5 s
+          </span>
+        )}
+        {error && <span className="text-red-700">Could not refresh; showing the last loaded data.</span>}
+      </div>
+
+      {analytics.trend.length === 0 ? (
+        <EmptyState title="No finished runs yet" description="The trend appears when the first run finishes." />
+      ) : (
+        <>
+          <PassRateChart
+            workspaceId={workspaceId}
+            points={analytics.trend}
+            controls={
+              <label className="flex items-center gap-2 text-xs text-slate-600">
+                Show
+                <Select className="w-auto py-1 text-xs" value={windowSize} onChange={(e) => setWindowSize(Number(e.target.value))}>
+                  {WINDOWS.map((n) => (
+                    <option key={n} value={n}>
+                      last {n} runs
+                    </option>
+                  ))}
+                </Select>
+              </label>
+            }
+          />
+          <div className="grid gap-4 lg:grid-cols-2">
+            {analytics.metric_names.length > 0 && (
+              <MetricTrendChart workspaceId={workspaceId} points={analytics.metric_trend} names={analytics.metric_names} />
+            )}
+            <TagPassRateChart
+              tags={analytics.tag_pass_rates}
+              scope={analytics.tag_runs <= 1 ? "in the latest completed run" : `over the last ${analytics.tag_runs} completed runs`}
+              controls={
+                <label className="flex items-center gap-2 text-xs text-slate-600">
+                  Over
+                  <Select className="w-auto py-1 text-xs" value={tagRuns} onChange={(e) => setTagRuns(Number(e.target.value))}>
+                    {TAG_SCOPES.map((n) => (
+                      <option key={n} value={n}>
+                        {n === 1 ? "the latest run" : `last ${n} runs`}
+                      </option>
+                    ))}
+                  </Select>
+                </label>
+              }
+            />
+          </div>
+        </>
+      )}
+
+      <section aria-labelledby={`${uid}-history`} className="space-y-3">
+        <div className="flex flex-wrap items-end justify-between gap-2">
+          <h2 id={`${uid}-history`} className="text-base font-semibold text-slate-900">
+            Run history
+          </h2>
+          <div className="flex items-center gap-2 text-sm">
+            <label htmlFor={`${uid}-status`} className="text-slate-600">
+              Status
+            </label>
+            <Select
+              id={`${uid}-status`}
+              className="w-auto py-1"
+              value={location.status ?? ""}
+              onChange={(e) => router.push(historyHref(base, { prev: [], status: (e.target.value || undefined) as RunStatus | undefined }))}
+            >
+              <option value="">All</option>
+              {RUN_STATUSES.map((s) => (
+                <option key={s} value={s}>
+                  {RUN_STATUS_LABELS[s]}
+                </option>
+              ))}
+            </Select>
+          </div>
+        </div>
+        {runs.data.length === 0 ? (
+          <EmptyState
+            title={location.status ? `No ${RUN_STATUS_LABELS[location.status].toLowerCase()} runs` : "No runs on this page"}
+            action={
+              <Link href={base} className={buttonClass("secondary")}>
+                Show all runs
+              </Link>
+            }
+          />
+        ) : (
+          <SuiteRunsTable workspaceId={workspaceId} rows={runs.data} />
+        )}
+        {(location.cursor || runs.next_cursor) && (
+          <nav aria-label="Run history pages" className="flex items-center justify-between text-sm">
+            {location.cursor ? (
+              <Link
+                href={historyHref(base, { status: location.status, cursor: location.prev[location.prev.length - 1], prev: location.prev.slice(0, -1) })}
+                className={buttonClass("secondary", "sm")}
+              >
+                ← Newer runs
+              </Link>
+            ) : (
+              <span />
+            )}
+            {runs.next_cursor && (
+              <Link
+                href={historyHref(base, { status: location.status, cursor: runs.next_cursor, prev: [...location.prev, location.cursor ?? ""] })}
+                className={buttonClass("secondary", "sm")}
+              >
+                Older runs →
+              </Link>
+            )}
+          </nav>
+        )}
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,153 @@
+import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import { FAKE_OPENAI_URL, openWorkspace, unique } from "./fixtures";
+
+/** An admin API key created in the UI (shown once). */
+async function createApiKey(page: Page, workspaceId: string): Promise<string> {
+  await page.goto(`/w/${workspaceId}/settings/api-keys`);
+  await page.getByLabel("Name", { exact: true }).fill(unique("trends key"));
+  await page.getByLabel("Role", { exact: true }).selectOption("admin");
+  await page.getByRole("button", { name: "Create API key" }).click();
+  const token = page.getByLabel("New API key");
+  await expect(token).toHaveValue(/^assay_\S{32,}$/);
+  return token.inputValue();
+}
+
+function api(request: APIRequestContext, token: string) {
+  const headers = { authorization: `Bearer ${token}` };
+  return {
+    async post<T>(path: string, data: unknown, status = 201): Promise<T> {
+      const res = await request.post(`/api/v1${path}`, { headers, data });
+      expect(res.status(), `${path}: ${await res.text()}`).toBe(status);
+      return (await res.json()) as T;
+    },
+    async get<T>(path: string): Promise<T> {
+      const res = await request.get(`/api/v1${path}`, { headers });
+      expect(res.status(), path).toBe(200);
+      return (await res.json()) as T;
+    },
+  };
+}
+
+type Run = { id: string; status: string; passed_cases: number; failed_cases: number; pass_rate: number };
+
+test("the suite's runs page charts the pass-rate trend and lists every run", async ({ page, request }) => {
+  const workspaceId = await openWorkspace(page);
+  const v1 = api(request, await createApiKey(page, workspaceId));
+
+  // A model config at the fake OpenAI server, a chat agent, a suite with a judge and three cases.
+  // The fake answers "Fake reply: <question>", so the phrase checks decide pass/fail deterministically.
+  const model = await v1.post<{ id: string }>("/model-configs", { name: unique("Fake model"), base_url: FAKE_OPENAI_URL, model: "gpt-4o-mini" });
+  const agent = await v1.post<{ id: string }>("/agents", { name: unique("Trend agent"), kind: "chat", system_prompt: "Be brief.", model_config_id: model.id });
+  const suiteName = unique("Trend suite");
+  // One metric, judged by the fake's schema-shaped answer; threshold 0 keeps the checks in charge
+  // of pass/fail, and each run's summary gets an average score for the metric chart.
+  const suite = await v1.post<{ id: string }>("/suites", {
+    agent_id: agent.id,
+    name: suiteName,
+    llm_judge_model_config_id: model.id,
+    metrics: [{ metric: "relevance", threshold: 0 }],
+  });
+  const contains = (phrase: string) => [{ type: "contains_phrases", phrases: [phrase] }];
+  await v1.post(`/suites/${suite.id}/test-cases`, { name: "Greets", initial_message: "Say hello", tags: ["smoke", "greeting"], checks: contains("hello") });
+  await v1.post(`/suites/${suite.id}/test-cases`, { name: "Says goodbye", initial_message: "Say hi", tags: ["smoke"], checks: contains("goodbye") });
+  await v1.post(`/suites/${suite.id}/test-cases`, { name: "Fruit", initial_message: "Repeat banana", tags: ["fruit"], checks: contains("banana") });
+
+  const runToEnd = async (options: Record<string, unknown>) => {
+    const started = await v1.post<Run>(`/suites/${suite.id}/runs`, options, 202);
+    let run = started;
+    await expect
+      .poll(async () => (run = await v1.get<Run>(`/runs/${started.id}`)).status, { timeout: 30_000, intervals: [250] })
+      .toBe("completed");
+    return run;
+  };
+  // All three cases (2 of 3 pass), then only the "smoke" ones (1 of 2 pass).
+  const first = await runToEnd({});
+  expect(first).toMatchObject({ passed_cases: 2, failed_cases: 1, pass_rate: 66.7 });
+  const second = await runToEnd({ tags: ["smoke"] });
+  expect(second).toMatchObject({ passed_cases: 1, failed_cases: 1, pass_rate: 50 });
+
+  await page.goto(`/w/${workspaceId}/suites/${suite.id}/runs`);
+  await expect(page.getByRole("heading", { level: 1, name: suiteName })).toBeVisible();
+  await expect(page.getByRole("link", { name: "← Test cases" })).toHaveAttribute("href", `/w/${workspaceId}/suites/${suite.id}`);
+  await expect(page.getByRole("button", { name: "Run suite" })).toBeVisible();
+
+  // The trend chart: a heading, an image with a summary, and its data table (oldest first).
+  await expect(page.getByRole("heading", { name: "Pass rate trend" })).toBeVisible();
+  await expect(page.getByRole("img", { name: /over the last 2 finished runs: from 66\.7% to 50% in the latest run/ })).toBeVisible();
+  const trendRows = page.getByRole("table", { name: "Pass rate per run" }).getByRole("row");
+  await expect(trendRows).toHaveCount(3);
+  await expect(trendRows.nth(1)).toContainText("66.7%");
+  await expect(trendRows.nth(2)).toContainText("50%");
+
+  // Hovering near the newest point shows its counts; clicking opens that run.
+  const chart = page.getByRole("img", { name: /Pass rate per run/ });
+  const box = (await chart.boundingBox())!;
+  const x = box.x + box.width - 40;
+  const y = box.y + box.height / 2;
+  // Retried: the chart follows the mouse once the page has hydrated.
+  await expect(async () => {
+    await page.mouse.move(x - 20, y);
+    await page.mouse.move(x, y, { steps: 2 });
+    await expect(page.getByText("Click to open the run")).toBeVisible({ timeout: 1_000 });
+  }).toPass({ timeout: 15_000 });
+  await expect(page.getByText("1 passed · 1 failed · 0 errors · 0 skipped of 2")).toBeVisible();
+  await page.mouse.click(x, y);
+  await expect(page).toHaveURL(new RegExp(`/w/${workspaceId}/runs/${second.id}$`));
+  await page.goBack();
+  await expect(page.getByRole("heading", { name: "Pass rate trend" })).toBeVisible();
+
+  // Pass rate by tag, for the latest run: smoke 1 of 2.
+  await expect(page.getByRole("heading", { name: "Pass rate by tag" })).toBeVisible();
+  const tagRows = page.getByRole("table", { name: "Pass rate by tag" }).getByRole("row");
+  await expect(tagRows.filter({ hasText: "smoke" })).toContainText("50%");
+  await expect(tagRows.filter({ hasText: "greeting" })).toContainText("100%");
+  // Per-metric averages over time, from each run's summary.
+  await expect(page.getByRole("heading", { name: "Average metric scores" })).toBeVisible();
+  const metricTable = page.getByRole("table", { name: "Average metric scores per run" });
+  await expect(metricTable.getByRole("columnheader", { name: "relevance" })).toBeVisible();
+  await expect(metricTable.getByRole("row")).toHaveCount(3);
+
+  // The history table, newest first, with pass rates; a row opens its run page.
+  const history = page.getByRole("table", { name: "Run history, newest first" }).getByRole("row");
+  await expect(history).toHaveCount(3);
+  await expect(history.nth(1)).toContainText("Completed");
+  await expect(history.nth(1)).toContainText("API");
+  await expect(history.nth(1)).toContainText("50%");
+  await expect(history.nth(2)).toContainText("66.7%");
+  await history.nth(2).getByRole("link", { name: /^View/ }).click();
+  await expect(page).toHaveURL(new RegExp(`/w/${workspaceId}/runs/${first.id}$`));
+
+  // While a run is in progress the page polls: the new run appears as running, then completes
+  // in the table and the trend without a reload. The fake holds its one agent reply for 6 s.
+  const rules = `${FAKE_OPENAI_URL.replace(/\/v1$/, "")}/__fake/rules`;
+  expect((await request.post(rules, { data: { match: { lastUserContains: "Repeat banana" }, reply: { delayMs: 6_000 }, times: 1 } })).ok()).toBe(true);
+  const third = await v1.post<Run>(`/suites/${suite.id}/runs`, { tags: ["fruit"] }, 202);
+  await page.goto(`/w/${workspaceId}/suites/${suite.id}/runs`);
+  await expect(page.getByText("1 run in progress — refreshing every 5 s")).toBeVisible();
+  await expect(history).toHaveCount(4);
+  await expect(history.nth(1)).toContainText(/Pending|Running/);
+  await expect(trendRows).toHaveCount(3);
+  await expect(history.nth(1)).toContainText("Completed", { timeout: 30_000 });
+  await expect(history.nth(1)).toContainText("100%");
+  await expect(trendRows).toHaveCount(4);
+  await expect(page.getByText("1 run in progress — refreshing every 5 s")).toHaveCount(0);
+  expect((await v1.get<Run>(`/runs/${third.id}`)).status).toBe("completed");
+});
+
+test("a suite without runs offers to start one", async ({ page, request }) => {
+  const workspaceId = await openWorkspace(page);
+  const v1 = api(request, await createApiKey(page, workspaceId));
+  const model = await v1.post<{ id: string }>("/model-configs", { name: unique("Fake model"), base_url: FAKE_OPENAI_URL, model: "gpt-4o-mini" });
+  const agent = await v1.post<{ id: string }>("/agents", { name: unique("Idle agent"), kind: "chat", model_config_id: model.id });
+  const suite = await v1.post<{ id: string }>("/suites", { agent_id: agent.id, name: unique("Idle suite") });
+
+  await page.goto(`/w/${workspaceId}/suites/${suite.id}/runs`);
+  await expect(page.getByText("No runs yet — start one")).toBeVisible();
+  await expect(page.getByRole("button", { name: "Run suite" })).toHaveCount(2); // header and empty state
+  await expect(page.getByRole("table", { name: "Pass rate per run" })).toHaveCount(0);
+
+  // A stale or hand-edited history cursor falls back to the first page.
+  await page.goto(`/w/${workspaceId}/suites/${suite.id}/runs?cursor=not-a-cursor&status=completed`);
+  await expect(page).toHaveURL(new RegExp(`/suites/${suite.id}/runs\\?status=completed$`));
+  await expect(page.getByText("No runs yet — start one")).toBeVisible();
+});
