@@ -2,6 +2,10 @@
 // built-in demo model, no API key needed) to a workspace — the first one by default.
 import { db } from "@/lib/db";
 import { seedDemo } from "@/lib/demo/seed";
+import { headlessInit } from "@/lib/workspaces/headless-init";
+
+// Scripted installs: ASSAY_INIT_* create the first admin and workspace here too.
+await headlessInit();
 
 const arg = process.argv.indexOf("--workspace");
 const workspaceId = arg > 0 ? process.argv[arg + 1] : undefined;
