@@ -1,0 +1,87 @@
+// `npm run bench`: the executor benchmark of issue 3. Runs N single-turn cases against the fake
+// OpenAI server (200 ms a call) at concurrency C on a throwaway PostgreSQL, prints wall time,
+// ratio to ideal (target ≤ 1.25), peak RSS, and the suite page's query times with a history of
+// runs. Exits non-zero only when results are wrong (not when the target is missed).
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs, USAGE, type BenchArgs } from "./bench/args";
+import { openBenchDatabase, type BenchDatabase } from "./bench/database";
+import { startBenchFake, type BenchFake } from "./bench/fake";
+import { formatReport, loadAverage, TARGET_RATIO } from "./bench/report";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+
+let args: BenchArgs;
+try {
+  args = parseArgs(process.argv.slice(2));
+} catch (err) {
+  process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n`);
+  process.exit(2);
+}
+if (args.help) {
+  process.stdout.write(`${USAGE}\n`);
+  process.exit(0);
+}
+
+const say = (line: string) => {
+  if (!args.json) process.stderr.write(`${line}\n`);
+};
+
+let database: BenchDatabase | undefined;
+let fake: BenchFake | undefined;
+let disconnect: (() => Promise<void>) | undefined;
+let cleaning: Promise<void> | undefined;
+function cleanup(): Promise<void> {
+  cleaning ??= (async () => {
+    await disconnect?.().catch(() => undefined);
+    await fake?.close().catch(() => undefined);
+    await database?.dispose().catch(() => undefined);
+  })();
+  return cleaning;
+}
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.once(signal, () => void cleanup().finally(() => process.exit(130)));
+}
+
+let exitCode = 0;
+try {
+  const serverUrl = process.env.BENCH_DATABASE_URL || process.env.DATABASE_URL || undefined;
+  say(serverUrl ? "creating a throwaway database on the configured PostgreSQL…" : "starting an embedded PostgreSQL…");
+  database = await openBenchDatabase(root, serverUrl);
+  fake = await startBenchFake({ latencyMs: args.latencyMs, separate: args.separateFake, root });
+
+  // lib/env.ts parses process.env once, on first import: set everything before importing lib/.
+  process.env.DATABASE_URL = database.url;
+  process.env.AUTH_SECRET = "assay-bench-secret-assay-bench-secret-0123";
+  (process.env as Record<string, string>).NODE_ENV = "production";
+  process.env.LOG_LEVEL = process.env.BENCH_LOG_LEVEL ?? "warn";
+  const { db } = await import("@/lib/db");
+  disconnect = () => db.$disconnect();
+  const { benchExecutor, makeBenchWorkspace } = await import("./bench/executor-bench");
+  const { benchHistory } = await import("./bench/history-bench");
+
+  const ctx = await makeBenchWorkspace();
+  const loadBefore = loadAverage();
+  say(`running ${args.cases} cases at concurrency ${args.concurrency} (${args.latencyMs} ms a call)…`);
+  const executor = await benchExecutor({ ctx, fake, cases: args.cases, concurrency: args.concurrency, latencyMs: args.latencyMs, endpointCap: args.endpointCap, runner: args.runner, timelineFile: args.timelineFile, dbCpuMs: database.cpuMs });
+  const loadAfter = loadAverage();
+  let history = null;
+  if (args.history > 0) {
+    say(`inserting ${args.history} runs of history and timing the suite page's queries…`);
+    history = await benchHistory({ ctx, baseUrl: fake.url, runs: args.history, casesPerRun: args.historyCases });
+  }
+  const meta = { database: database.embedded ? "embedded PostgreSQL" : "BENCH_DATABASE_URL/DATABASE_URL server", loadBefore, loadAfter };
+  const failures = [...executor.failures, ...(history?.failures ?? [])];
+  if (args.json) {
+    process.stdout.write(`${JSON.stringify({ ...meta, target_ratio: TARGET_RATIO, target_met: executor.ratio <= TARGET_RATIO, executor, history, failures })}\n`);
+  } else {
+    process.stdout.write(`${formatReport(executor, history, meta)}\n`);
+  }
+  if (failures.length) exitCode = 1;
+} catch (err) {
+  process.stderr.write(`bench failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+  exitCode = 1;
+} finally {
+  await cleanup();
+}
+process.exit(exitCode);

@@ -1,0 +1,112 @@
+// Command-line flags of `npm run bench`.
+
+export type BenchArgs = {
+  cases: number;
+  concurrency: number;
+  latencyMs: number;
+  history: number;
+  historyCases: number;
+  /** Run the fake OpenAI server in its own process (default) so its CPU is not the executor's. */
+  separateFake: boolean;
+  /** Per-model-configuration request cap for the bench's model config; null: the product's (ASSAY_MODEL_CONCURRENCY). */
+  endpointCap: number | null;
+  /** "sleep": a runner that only sleeps, to measure the executor's own overhead. */
+  runner: "real" | "sleep";
+  timelineFile: string | undefined;
+  json: boolean;
+  help: boolean;
+};
+
+export const USAGE = `npm run bench -- [options]
+
+  --cases N            single-turn cases in the executor run (default 1000)
+  --concurrency C      run concurrency (default 50)
+  --latency MS         fake model latency per call (default 200)
+  --history N          completed runs of history for the suite-page query timing (default 500; 0 skips)
+  --history-cases N    case results per history run (default 20)
+  --in-process-fake    run the fake OpenAI server inside the bench process (default: its own process)
+  --endpoint-cap N     per-model-config request cap for the bench's model config
+                       (default: the product's, ASSAY_MODEL_CONCURRENCY, as the executor sets it)
+  --runner real|sleep  real: the case runner against the fake (default); sleep: a runner that only
+                       sleeps --latency ms, measuring the executor's own overhead (claims, writes)
+  --timeline FILE      write one CSV line per case (claimed/completed ms after the run was created)
+  --json               print one JSON object instead of the table
+
+Database: BENCH_DATABASE_URL (or DATABASE_URL) names a PostgreSQL server on which a throwaway
+database is created and dropped; without either an embedded PostgreSQL starts in a temp dir.`;
+
+export function parseArgs(argv: string[]): BenchArgs {
+  const out: BenchArgs = {
+    cases: 1000,
+    concurrency: 50,
+    latencyMs: 200,
+    history: 500,
+    historyCases: 20,
+    separateFake: true,
+    endpointCap: null,
+    runner: "real",
+    timelineFile: undefined,
+    json: false,
+    help: false,
+  };
+  const int = (name: string, raw: string | undefined, min: number): number => {
+    const n = Number(raw);
+    if (raw === undefined || !Number.isInteger(n) || n < min) throw new Error(`--${name} needs an integer ≥ ${min} (got ${raw ?? "nothing"})`);
+    return n;
+  };
+  for (let i = 0; i < argv.length; i++) {
+    const raw = argv[i]!;
+    const [flag, inline] = raw.includes("=") ? [raw.slice(0, raw.indexOf("=")), raw.slice(raw.indexOf("=") + 1)] : [raw, undefined];
+    const value = () => inline ?? argv[++i];
+    switch (flag) {
+      case "--cases":
+        out.cases = int("cases", value(), 1);
+        break;
+      case "--concurrency":
+        out.concurrency = int("concurrency", value(), 1);
+        break;
+      case "--latency":
+        out.latencyMs = int("latency", value(), 0);
+        break;
+      case "--history":
+        out.history = int("history", value(), 0);
+        break;
+      case "--history-cases":
+        out.historyCases = int("history-cases", value(), 1);
+        break;
+      case "--separate-fake":
+        out.separateFake = true;
+        break;
+      case "--in-process-fake":
+        out.separateFake = false;
+        break;
+      case "--endpoint-cap": {
+        const v = value();
+        out.endpointCap = int("endpoint-cap", v, 1);
+        break;
+      }
+      case "--runner": {
+        const v = value();
+        if (v !== "real" && v !== "sleep") throw new Error(`--runner is real or sleep (got ${v ?? "nothing"})`);
+        out.runner = v;
+        break;
+      }
+      case "--timeline": {
+        const v = value();
+        if (!v) throw new Error("--timeline needs a file name");
+        out.timelineFile = v;
+        break;
+      }
+      case "--json":
+        out.json = true;
+        break;
+      case "--help":
+      case "-h":
+        out.help = true;
+        break;
+      default:
+        throw new Error(`Unknown option ${raw}\n\n${USAGE}`);
+    }
+  }
+  return out;
+}

@@ -1,0 +1,264 @@
+// The executor half of `npm run bench`: N single-turn cases (one agent call each) against the
+// fake OpenAI server at a given concurrency, timed from startRun to the run's completion.
+// Imports lib/: load it only after DATABASE_URL is set.
+import { writeFileSync } from "node:fs";
+import { monitorEventLoopDelay } from "node:perf_hooks";
+import pg from "pg";
+import { db } from "@/lib/db";
+import { env } from "@/lib/env";
+import type { WorkspaceContext } from "@/lib/auth/roles";
+import { endpointLimiter, setDefaultEndpointConcurrency, setEndpointConcurrency } from "@/lib/llm";
+import { Executor, type CaseOutcome, type CaseRunner } from "@/lib/runs/executor";
+import { createCaseRunner } from "@/lib/runs/case-runner";
+import { getRun, startRun } from "@/lib/runs/service";
+import type { BenchFake, FakeStats } from "./fake";
+import { installQueryCounter, uncounted } from "./query-counter";
+
+const FINISHED = ["completed", "failed", "cancelled"];
+
+export type ExecutorBenchResult = {
+  cases: number;
+  concurrency: number;
+  latencyMs: number;
+  /** The per-model-config request cap in force, and whether it is the product's (ASSAY_MODEL_CONCURRENCY). */
+  endpointCap: number;
+  endpointCapIsProduct: boolean;
+  fakeSeparate: boolean;
+  runner: "real" | "sleep";
+  wallMs: number;
+  idealMs: number;
+  ratio: number;
+  /** Run row: createdAt → first case started. */
+  firstClaimMs: number | null;
+  /** Last case completed → run completedAt (finalize + summary). */
+  finalizeMs: number | null;
+  /** Average per case: duration (claim → runner done) and the agent call's latency. */
+  avgCaseDurationMs: number | null;
+  avgAgentLatencyMs: number | null;
+  /** Sum of case durations / wall: how many cases were in flight on average. */
+  effectiveConcurrency: number;
+  rssBaselineBytes: number;
+  rssPeakBytes: number;
+  fakePeakRssBytes: number | null;
+  cpuMs: number;
+  fakeCpuMs: number | null;
+  /** CPU of the embedded PostgreSQL (postmaster and backends) during the run. */
+  dbCpuMs: number | null;
+  eventLoopDelayP99Ms: number;
+  eventLoopDelayMaxMs: number;
+  /** SQL statements / transactions the executor sent, per case (the bench's polling excluded). */
+  statementsPerCase: number;
+  transactionsPerCase: number;
+  /** Client-observed time in SQL per case (statements overlap, so this is not wall time). */
+  sqlMsPerCase: number;
+  statuses: Record<string, number>;
+  runStatus: string;
+  chatRequests: number;
+  fakeMaxConcurrent: number;
+  failures: string[];
+};
+
+/**
+ * A runner that only sleeps `latencyMs` and returns a passed outcome with one recorded call: it
+ * isolates the executor's own cost (claims, persistence, finalize) from the case runner and the
+ * LLM client. Counts its calls like the fake does, for the same exactly-once checks.
+ */
+export function sleepRunner(latencyMs: number): { runner: CaseRunner; stats: () => FakeStats } {
+  const lastUserMessages = new Map<string, number>();
+  let inFlight = 0;
+  let maxConcurrent = 0;
+  let calls = 0;
+  const runner: CaseRunner = async (job) => {
+    const question = String((job.caseSnapshot as { initial_message?: unknown }).initial_message);
+    lastUserMessages.set(question, (lastUserMessages.get(question) ?? 0) + 1);
+    calls++;
+    maxConcurrent = Math.max(maxConcurrent, ++inFlight);
+    const started = performance.now();
+    await new Promise((r) => setTimeout(r, latencyMs));
+    inFlight--;
+    const reply = "A reply from the sleeping runner.";
+    const outcome: CaseOutcome = {
+      status: "passed",
+      transcript: [{ role: "user", content: question }, { role: "assistant", content: reply }],
+      actualResponse: reply,
+      checkResults: [],
+      toolCallResults: null,
+      outcomeResults: [],
+      metricResults: [],
+      promptTokens: 12,
+      completionTokens: 8,
+      latencyMs: performance.now() - started,
+      retryCount: 0,
+      turns: 1,
+      errorMessage: null,
+      errorType: null,
+      llmCalls: [{ purpose: "agent", model: "fake-model", request: { model: "fake-model", messages: [{ role: "user", content: question }] }, response: reply, error: null, attempts: 1, latencyMs: latencyMs, cached: false }],
+    };
+    return outcome;
+  };
+  return { runner, stats: () => ({ chatRequests: calls, maxConcurrent, lastUserMessages }) };
+}
+
+export async function makeBenchWorkspace(): Promise<WorkspaceContext> {
+  const tag = Math.random().toString(36).slice(2, 8);
+  const user = await db.user.create({ data: { email: `bench-${tag}@example.test`, name: "Bench" } });
+  const workspace = await db.workspace.create({
+    data: { name: `bench-${tag}`, allowPrivateNetworks: true, memberships: { create: { userId: user.id, role: "owner" } } },
+  });
+  return { workspaceId: workspace.id, role: "owner", userId: user.id, apiKeyId: null };
+}
+
+/** A chat agent without tools on a model config pointing at `baseUrl`, and a suite of `cases` single-turn cases. */
+export async function makeBenchSuite(ctx: WorkspaceContext, opts: { baseUrl: string; cases: number; name: string; tags?: (i: number) => string[] }) {
+  const modelConfig = await db.modelConfig.create({
+    data: { workspaceId: ctx.workspaceId, name: `${opts.name}-model`, baseUrl: opts.baseUrl, model: "fake-model" },
+  });
+  const agent = await db.agent.create({
+    data: { workspaceId: ctx.workspaceId, name: `${opts.name}-agent`, kind: "chat", systemPrompt: "You are a helpful assistant.", modelConfigId: modelConfig.id, tools: [] },
+  });
+  const suite = await db.suite.create({ data: { workspaceId: ctx.workspaceId, agentId: agent.id, name: opts.name } });
+  const batch = 5_000;
+  for (let start = 0; start < opts.cases; start += batch) {
+    await db.testCase.createMany({
+      data: Array.from({ length: Math.min(batch, opts.cases - start) }, (_, k) => {
+        const i = start + k;
+        return { workspaceId: ctx.workspaceId, suiteId: suite.id, name: `case ${i}`, initialMessage: `question ${i}`, sortOrder: i, tags: opts.tags?.(i) ?? [] };
+      }),
+    });
+  }
+  return { suiteId: suite.id, modelConfigId: modelConfig.id, agentId: agent.id };
+}
+
+export async function benchExecutor(opts: {
+  ctx: WorkspaceContext;
+  fake: BenchFake;
+  cases: number;
+  concurrency: number;
+  latencyMs: number;
+  /** null: the product's cap (ASSAY_MODEL_CONCURRENCY, set as lib/runs/worker.ts does). */
+  endpointCap: number | null;
+  /** "real": createCaseRunner() against the fake; "sleep": sleepRunner() (executor overhead only). */
+  runner?: "real" | "sleep";
+  /** Writes one CSV line per case: position, claimed and completed (ms after the run was created), duration. */
+  timelineFile?: string;
+  /** CPU (ms) of the database server's processes so far, when it can be read. */
+  dbCpuMs?: () => number | null;
+  maxSlots?: number;
+  pollMs?: number;
+}): Promise<ExecutorBenchResult> {
+  const { ctx, fake, cases, concurrency, latencyMs } = opts;
+  const failures: string[] = [];
+  const { suiteId, modelConfigId } = await makeBenchSuite(ctx, { baseUrl: fake.url, cases, name: `bench-${cases}x${concurrency}` });
+  // The agent's endpoint limiter is keyed by model configuration id (lib/llm/concurrency.ts).
+  setDefaultEndpointConcurrency(env.ASSAY_MODEL_CONCURRENCY); // as startExecutor() does
+  if (opts.endpointCap !== null) setEndpointConcurrency(modelConfigId, opts.endpointCap);
+  const endpointCap = endpointLimiter(modelConfigId).limit;
+
+  const sleeping = opts.runner === "sleep" ? sleepRunner(latencyMs) : null;
+  const executor = new Executor({ runner: sleeping?.runner ?? createCaseRunner(), maxSlots: opts.maxSlots ?? Math.max(64, concurrency) });
+  executor.start();
+  await new Promise((r) => setTimeout(r, 200)); // let the start-up recovery pass settle
+
+  const readCounts = installQueryCounter();
+  const countsBefore = readCounts();
+  const elDelay = monitorEventLoopDelay({ resolution: 10 });
+  let rssPeak = process.memoryUsage().rss;
+  const rssBaseline = rssPeak;
+  const sampler = setInterval(() => {
+    rssPeak = Math.max(rssPeak, process.memoryUsage().rss);
+  }, 50);
+  const fakeCpuBefore = fake.cpuMs();
+  const dbCpuBefore = opts.dbCpuMs?.() ?? null;
+  const cpuBefore = process.cpuUsage();
+  elDelay.enable();
+
+  // Completion is watched over a separate plain `pg` connection: polling through the Prisma
+  // client would add its own CPU and pool load to what is measured.
+  const watcher = new pg.Client({ connectionString: env.DATABASE_URL });
+  await watcher.connect();
+  const t0 = performance.now();
+  const started = await startRun(ctx, suiteId, { concurrency }, "api");
+  const deadline = Date.now() + Math.max(60_000, (cases / concurrency) * latencyMs * 10);
+  for (let status: string = started.status; !FINISHED.includes(status); ) {
+    if (Date.now() > deadline) {
+      failures.push(`the run did not finish in time (status ${status})`);
+      break;
+    }
+    await new Promise((r) => setTimeout(r, opts.pollMs ?? 20));
+    const res = await uncounted(() => watcher.query<{ status: string }>(`SELECT "status"::text AS status FROM "Run" WHERE "id" = $1`, [started.id]));
+    status = res.rows[0]?.status ?? "missing";
+  }
+  const wallMs = performance.now() - t0;
+  await watcher.end();
+
+  elDelay.disable();
+  const cpu = process.cpuUsage(cpuBefore);
+  const fakeCpuAfter = fake.cpuMs();
+  const dbCpuAfter = opts.dbCpuMs?.() ?? null;
+  clearInterval(sampler);
+  rssPeak = Math.max(rssPeak, process.memoryUsage().rss);
+  await executor.stop(5_000);
+  const countsAfter = readCounts();
+  const run = await getRun(ctx, started.id);
+
+  const grouped = await db.caseResult.groupBy({ by: ["status"], where: { runId: started.id }, _count: { _all: true } });
+  const statuses = Object.fromEntries(grouped.map((g) => [g.status, g._count._all]));
+  const [timing] = await db.$queryRaw<{ first_claim: number | null; finalize: number | null; avg_duration: number | null; avg_latency: number | null; sum_duration: number | null }[]>`
+    SELECT (extract(epoch FROM (min(c."startedAt") - r."createdAt")) * 1000)::float AS first_claim,
+           (extract(epoch FROM (r."completedAt" - max(c."completedAt"))) * 1000)::float AS finalize,
+           avg(c."durationMs")::float AS avg_duration, avg(c."latencyMs")::float AS avg_latency,
+           sum(c."durationMs")::float AS sum_duration
+    FROM "Run" r JOIN "CaseResult" c ON c."runId" = r."id"
+    WHERE r."id" = ${started.id}::uuid GROUP BY r."id"`;
+
+  if (opts.timelineFile) {
+    const rows = await db.$queryRaw<{ line: string }[]>`
+      SELECT concat_ws(',', c."position", round((extract(epoch FROM c."startedAt" - r."createdAt") * 1000)::numeric, 1),
+                       round((extract(epoch FROM c."completedAt" - r."createdAt") * 1000)::numeric, 1), c."durationMs") AS line
+      FROM "CaseResult" c JOIN "Run" r ON r."id" = c."runId" WHERE r."id" = ${started.id}::uuid ORDER BY c."startedAt", c."position"`;
+    writeFileSync(opts.timelineFile, `position,claimed_ms,completed_ms,duration_ms\n${rows.map((r) => r.line).join("\n")}\n`);
+  }
+  const fakeStats = sleeping ? sleeping.stats() : await fake.stats();
+  if (run.status !== "completed") failures.push(`run ended ${run.status}, expected completed`);
+  if ((statuses.passed ?? 0) !== cases) failures.push(`${statuses.passed ?? 0}/${cases} cases passed (${JSON.stringify(statuses)})`);
+  if (run.passed_cases !== cases) failures.push(`run.passed_cases = ${run.passed_cases}, expected ${cases}`);
+  if (fakeStats.chatRequests !== cases) failures.push(`the fake saw ${fakeStats.chatRequests} chat requests, expected exactly ${cases}`);
+  const missing = Array.from({ length: cases }, (_, i) => `question ${i}`).filter((q) => fakeStats.lastUserMessages.get(q) !== 1);
+  if (missing.length) failures.push(`${missing.length} cases were not asked exactly once (e.g. "${missing[0]}": ${fakeStats.lastUserMessages.get(missing[0]!) ?? 0}×)`);
+  if (fakeStats.maxConcurrent > concurrency) failures.push(`the fake saw ${fakeStats.maxConcurrent} concurrent requests, above the bound ${concurrency}`);
+
+  const idealMs = Math.ceil(cases / concurrency) * latencyMs;
+  return {
+    cases,
+    concurrency,
+    latencyMs,
+    endpointCap,
+    endpointCapIsProduct: opts.endpointCap === null,
+    fakeSeparate: fake.separate,
+    runner: sleeping ? "sleep" : "real",
+    wallMs,
+    idealMs,
+    ratio: idealMs > 0 ? wallMs / idealMs : NaN,
+    firstClaimMs: timing?.first_claim ?? null,
+    finalizeMs: timing?.finalize ?? null,
+    avgCaseDurationMs: timing?.avg_duration ?? null,
+    avgAgentLatencyMs: timing?.avg_latency ?? null,
+    effectiveConcurrency: (timing?.sum_duration ?? 0) / wallMs,
+    rssBaselineBytes: rssBaseline,
+    rssPeakBytes: rssPeak,
+    fakePeakRssBytes: fake.peakRssBytes(),
+    cpuMs: (cpu.user + cpu.system) / 1000,
+    fakeCpuMs: fakeCpuBefore !== null && fakeCpuAfter !== null ? fakeCpuAfter - fakeCpuBefore : null,
+    dbCpuMs: dbCpuBefore !== null && dbCpuAfter !== null ? dbCpuAfter - dbCpuBefore : null,
+    eventLoopDelayP99Ms: elDelay.percentile(99) / 1e6,
+    eventLoopDelayMaxMs: elDelay.max / 1e6,
+    statementsPerCase: (countsAfter.statements - countsBefore.statements) / cases,
+    transactionsPerCase: (countsAfter.transactions - countsBefore.transactions) / cases,
+    sqlMsPerCase: (countsAfter.busyMs - countsBefore.busyMs) / cases,
+    statuses,
+    runStatus: run.status,
+    chatRequests: fakeStats.chatRequests,
+    fakeMaxConcurrent: fakeStats.maxConcurrent,
+    failures,
+  };
+}

@@ -1,0 +1,132 @@
+// The fake OpenAI server for the bench: in this process, or in its own process
+// (tests/fake-openai/cli.ts) so that its CPU does not load the executor's event loop.
+import { spawn, type ChildProcess } from "node:child_process";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { createInterface } from "node:readline";
+import { startFakeOpenAI } from "../../tests/fake-openai/server";
+
+export type FakeStats = {
+  /** Chat completion requests received since start. */
+  chatRequests: number;
+  /** Highest number of requests in flight at once. */
+  maxConcurrent: number;
+  /** How often each last user message was asked (exactly-once check). */
+  lastUserMessages: Map<string, number>;
+};
+
+export type BenchFake = {
+  url: string;
+  separate: boolean;
+  stats: () => Promise<FakeStats>;
+  /** Peak resident set of the fake's own process (bytes), when it runs separately. */
+  peakRssBytes: () => number | null;
+  /** CPU time (user + system, ms) of the fake's own process so far, when it runs separately. */
+  cpuMs: () => number | null;
+  close: () => Promise<void>;
+};
+
+type RequestLike = { endpoint: string; body: unknown };
+
+function lastUserMessage(body: unknown): string {
+  const messages = (body as { messages?: { role?: string; content?: unknown }[] } | null)?.messages ?? [];
+  const last = [...messages].reverse().find((m) => m.role === "user");
+  return typeof last?.content === "string" ? last.content : JSON.stringify(last?.content ?? null);
+}
+
+function summarise(requests: RequestLike[], maxConcurrent: number): FakeStats {
+  const lastUserMessages = new Map<string, number>();
+  let chatRequests = 0;
+  for (const r of requests) {
+    if (r.endpoint !== "chat") continue;
+    chatRequests++;
+    const key = lastUserMessage(r.body);
+    lastUserMessages.set(key, (lastUserMessages.get(key) ?? 0) + 1);
+  }
+  return { chatRequests, maxConcurrent, lastUserMessages };
+}
+
+/** Peak RSS (VmHWM) of a Linux process, in bytes; null elsewhere. */
+export function procPeakRss(pid: number | "self"): number | null {
+  try {
+    const m = /VmHWM:\s+(\d+)\s+kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+    return m ? Number(m[1]) * 1024 : null;
+  } catch {
+    return null;
+  }
+}
+
+/** CPU time (user + system) of a Linux process in ms, assuming 100 clock ticks a second; null elsewhere. */
+export function procCpuMs(pid: number): number | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    // After the command name: state is field 3, utime 14 and stime 15 (1-based over the whole line).
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return null;
+  }
+}
+
+export async function startBenchFake(opts: { latencyMs: number; separate: boolean; root: string }): Promise<BenchFake> {
+  if (!opts.separate) {
+    const fake = await startFakeOpenAI({ latencyMs: opts.latencyMs });
+    return {
+      url: fake.url,
+      separate: false,
+      stats: async () => summarise(fake.requests, fake.maxConcurrent()),
+      peakRssBytes: () => null,
+      cpuMs: () => null,
+      close: () => fake.close(),
+    };
+  }
+  const child: ChildProcess = spawn(
+    process.execPath,
+    ["--import", "tsx", path.join(opts.root, "tests/fake-openai/cli.ts"), "--port", "0", "--latency", String(opts.latencyMs)],
+    { cwd: opts.root, stdio: ["ignore", "pipe", "inherit"] },
+  );
+  const url = await new Promise<string>((resolve, reject) => {
+    const lines = createInterface({ input: child.stdout! });
+    const timer = setTimeout(() => {
+      child.kill("SIGKILL");
+      reject(new Error("the fake OpenAI server did not start within 20 s"));
+    }, 20_000);
+    lines.once("line", (line) => {
+      clearTimeout(timer);
+      resolve(line.trim());
+    });
+    child.once("exit", (code) => {
+      clearTimeout(timer);
+      reject(new Error(`the fake OpenAI server exited with code ${code}`));
+    });
+  });
+  // Never leave the fake running when the bench dies.
+  const killChild = () => {
+    if (child.exitCode === null) child.kill("SIGKILL");
+  };
+  process.once("exit", killChild);
+  const base = url.replace(/\/v1$/, "");
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  // VmHWM is gone once the child exits: read it just before stopping it.
+  let peak: number | null = null;
+  return {
+    url,
+    separate: true,
+    async stats() {
+      const [requests, stats] = await Promise.all([
+        fetch(`${base}/__fake/requests`).then((r) => r.json() as Promise<RequestLike[]>),
+        fetch(`${base}/__fake/stats`).then((r) => r.json() as Promise<{ maxConcurrent: number }>),
+      ]);
+      return summarise(requests, stats.maxConcurrent);
+    },
+    peakRssBytes: () => peak ?? (child.pid ? procPeakRss(child.pid) : null),
+    cpuMs: () => (child.pid ? procCpuMs(child.pid) : null),
+    async close() {
+      if (child.pid) peak = procPeakRss(child.pid);
+      if (child.exitCode === null) child.kill("SIGTERM");
+      await Promise.race([exited, new Promise((r) => setTimeout(r, 5_000))]);
+      if (child.exitCode === null) child.kill("SIGKILL");
+      process.off("exit", killChild);
+    },
+  };
+}

@@ -1,0 +1,60 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parseArgs } from "../../scripts/bench/args";
+import { startBenchFake, type BenchFake } from "../../scripts/bench/fake";
+import { benchExecutor, makeBenchWorkspace } from "../../scripts/bench/executor-bench";
+import { benchHistory } from "../../scripts/bench/history-bench";
+import { formatReport } from "../../scripts/bench/report";
+
+// A small version of `npm run bench`, so the benchmark keeps working as the executor changes.
+let fake: BenchFake;
+beforeAll(async () => {
+  fake = await startBenchFake({ latencyMs: 20, separate: false, root: process.cwd() });
+});
+afterAll(async () => {
+  await fake.close();
+});
+
+describe("npm run bench", () => {
+  it("runs every case exactly once within the concurrency bound and reports the numbers", async () => {
+    const ctx = await makeBenchWorkspace();
+    const result = await benchExecutor({ ctx, fake, cases: 24, concurrency: 4, latencyMs: 20, endpointCap: 3 });
+    expect(result.failures).toEqual([]);
+    expect(result.statuses).toEqual({ passed: 24 });
+    expect(result.chatRequests).toBe(24);
+    // The per-model cap (3) binds before the run's concurrency (4).
+    expect(result.fakeMaxConcurrent).toBeLessThanOrEqual(3);
+    expect(result.endpointCap).toBe(3);
+    expect(result.idealMs).toBe(120);
+    expect(result.ratio).toBeGreaterThan(1);
+    expect(result.statementsPerCase).toBeGreaterThan(0);
+
+    const history = await benchHistory({ ctx, baseUrl: fake.url, runs: 6, casesPerRun: 5, repeat: 2 });
+    expect(history.failures).toEqual([]);
+    expect(history.queries.map((q) => q.rows)).toEqual([6, 6, 6, 6]);
+
+    const report = formatReport(result, history, { database: "test", loadBefore: "0", loadAfter: "0" });
+    expect(report).toMatch(/ratio to ideal\s+\d+\.\d{3}\s+\(target ≤ 1\.25: target (met|missed)\)/);
+    expect(report).toContain("correctness: all cases passed");
+  });
+
+  it("measures the executor alone with the sleeping runner, without calling the model", async () => {
+    const ctx = await makeBenchWorkspace();
+    const before = (await fake.stats()).chatRequests;
+    const result = await benchExecutor({ ctx, fake, cases: 10, concurrency: 5, latencyMs: 10, endpointCap: null, runner: "sleep" });
+    expect(result.failures).toEqual([]);
+    expect(result.chatRequests).toBe(10);
+    expect((await fake.stats()).chatRequests).toBe(before);
+  });
+
+  it("parses flags and rejects unknown ones", () => {
+    expect(parseArgs(["--cases", "10", "--concurrency=3", "--in-process-fake", "--endpoint-cap", "7", "--runner", "sleep"])).toMatchObject({
+      cases: 10,
+      concurrency: 3,
+      separateFake: false,
+      endpointCap: 7,
+      runner: "sleep",
+    });
+    expect(() => parseArgs(["--cases", "0"])).toThrow(/--cases/);
+    expect(() => parseArgs(["--bogus"])).toThrow(/Unknown option/);
+  });
+});
