@@ -55,8 +55,11 @@ try {
   process.env.AUTH_SECRET = "assay-bench-secret-assay-bench-secret-0123";
   (process.env as Record<string, string>).NODE_ENV = "production";
   process.env.LOG_LEVEL = process.env.BENCH_LOG_LEVEL ?? "warn";
-  const { db } = await import("@/lib/db");
-  disconnect = () => db.$disconnect();
+  const { db, pool } = await import("@/lib/db");
+  disconnect = async () => {
+    await db.$disconnect();
+    await pool.end();
+  };
   const { benchExecutor, makeBenchWorkspace } = await import("./bench/executor-bench");
   const { benchHistory } = await import("./bench/history-bench");
 

@@ -1,4 +1,5 @@
 import "server-only";
+import { AsyncLocalStorage } from "node:async_hooks";
 import { createHash } from "node:crypto";
 import OpenAI from "openai";
 import type {
@@ -100,6 +101,8 @@ function guardedFetch(allowPrivateNetworks: boolean): FetchLike {
 const noJsonSchema = new Set<string>();
 
 type Capture = { body: string | null; status: number | null; text: string | null };
+const captures = new AsyncLocalStorage<Capture>();
+const sdkClients = new WeakMap<FetchLike, Map<string, OpenAI>>();
 
 /**
  * Calls one OpenAI-compatible endpoint with Assay's retry policy (spec 003 §5), the
@@ -272,12 +275,15 @@ export class LlmClient {
         async ({ signal }) => {
           capture.status = null;
           capture.text = null;
-          const sdk = this.#sdk(capture, timeoutMs);
-          const promise =
-            kind === "chat"
-              ? sdk.chat.completions.create(body as ChatCompletionCreateParamsNonStreaming, { signal })
-              : sdk.embeddings.create(body as EmbeddingCreateParams, { signal });
-          const res = await promise.asResponse();
+          const sdk = this.#sdk();
+          // Our own timer (which also covers reading the body) fires first.
+          const options = { signal, timeout: timeoutMs + 5_000 };
+          const res = await captures.run(capture, () =>
+            (kind === "chat"
+              ? sdk.chat.completions.create(body as ChatCompletionCreateParamsNonStreaming, options)
+              : sdk.embeddings.create(body as EmbeddingCreateParams, options)
+            ).asResponse(),
+          );
           capture.status = res.status;
           const text = await res.text();
           capture.text = text;
@@ -322,28 +328,42 @@ export class LlmClient {
     }
   }
 
-  /** A fresh SDK client per attempt (cheap), whose fetch captures the exact body sent and error bodies. */
-  #sdk(capture: Capture, timeoutMs: number): OpenAI {
+  /**
+   * One SDK client per (fetch, base URL, key), shared by every call: creating one per attempt
+   * costs ~1.3 ms of CPU. Its fetch records the exact body sent (and error bodies) into the
+   * calling attempt's Capture, found through AsyncLocalStorage.
+   */
+  #sdk(): OpenAI {
     const base = this.#fetch;
     const apiKey = this.endpoint.apiKey;
-    return new OpenAI({
-      apiKey: apiKey ?? "unused",
-      adminAPIKey: null,
-      organization: null,
-      project: null,
-      baseURL: this.endpoint.baseUrl,
-      maxRetries: 0,
-      // Our own timer (which also covers reading the body) fires first.
-      timeout: timeoutMs + 5_000,
-      ...(apiKey ? {} : { defaultHeaders: { Authorization: null } }),
-      fetch: async (input: string | URL | Request, init?: RequestInit) => {
-        capture.body = typeof init?.body === "string" ? init.body : null;
-        const res = await base(input, init);
-        capture.status = res.status;
-        if (!res.ok) capture.text = await res.clone().text().catch(() => null);
-        return res;
-      },
-    });
+    let byEndpoint = sdkClients.get(base);
+    if (!byEndpoint) sdkClients.set(base, (byEndpoint = new Map()));
+    const key = `${this.endpoint.baseUrl}\u0000${apiKey ?? ""}`;
+    let sdk = byEndpoint.get(key);
+    if (!sdk) {
+      if (byEndpoint.size >= 100) byEndpoint.clear();
+      sdk = new OpenAI({
+        apiKey: apiKey ?? "unused",
+        adminAPIKey: null,
+        organization: null,
+        project: null,
+        baseURL: this.endpoint.baseUrl,
+        maxRetries: 0,
+        ...(apiKey ? {} : { defaultHeaders: { Authorization: null } }),
+        fetch: async (input: string | URL | Request, init?: RequestInit) => {
+          const capture = captures.getStore();
+          if (capture) capture.body = typeof init?.body === "string" ? init.body : null;
+          const res = await base(input, init);
+          if (capture) {
+            capture.status = res.status;
+            if (!res.ok) capture.text = await res.clone().text().catch(() => null);
+          }
+          return res;
+        },
+      });
+      byEndpoint.set(key, sdk);
+    }
+    return sdk;
   }
 
   #emit(perCall: OnRecord | undefined, record: CallRecord) {

@@ -1,7 +1,7 @@
 import "server-only";
 import os from "node:os";
 import { randomBytes } from "node:crypto";
-import { db } from "@/lib/db";
+import { db, pool } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { logger } from "@/lib/logger";
 import { runEvents } from "@/lib/runs/wakeup";
@@ -223,29 +223,45 @@ export class Executor {
 
   /** Claims up to `limit` pending cases of a run, respecting the run's concurrency across all workers. */
   private async claim(runId: string, limit: number): Promise<CaseJob[]> {
-    return db.$transaction(async (tx) => {
-      const [run] = await tx.$queryRaw<{ concurrency: number; status: string; cancelled: boolean }[]>`
-        SELECT "concurrency", "status"::text AS status, ("cancelRequestedAt" IS NOT NULL) AS cancelled
-        FROM "Run" WHERE "id" = ${runId}::uuid FOR UPDATE`;
-      if (!run || run.cancelled || !["pending", "running"].includes(run.status)) return [];
-      const [busy] = await tx.$queryRaw<{ n: number }[]>`
-        SELECT count(*)::int AS n FROM "CaseResult" WHERE "runId" = ${runId}::uuid AND "status" = 'running'`;
-      const take = Math.min(limit, run.concurrency - (busy?.n ?? 0));
-      if (take <= 0) return [];
-      const rows = await tx.$queryRaw<CaseJob[]>`
-        UPDATE "CaseResult" c SET "status" = 'running', "leaseOwner" = ${this.workerId},
-          "leaseExpiresAt" = now() + ${this.leaseMs} * interval '1 millisecond',
-          "attempts" = c."attempts" + 1, "startedAt" = now()
-        WHERE c."id" IN (
-          SELECT "id" FROM "CaseResult" WHERE "runId" = ${runId}::uuid AND "status" = 'pending'
-          ORDER BY "position", "variant" LIMIT ${take} FOR UPDATE SKIP LOCKED)
-        RETURNING c."id" AS "caseResultId", c."runId", c."workspaceId", c."position", c."variant"::text AS variant,
-          c."caseSnapshot", c."attempts"`;
-      if (run.status === "pending" && rows.length > 0) {
-        await tx.$executeRaw`UPDATE "Run" SET "status" = 'running', "startedAt" = coalesce("startedAt", now()) WHERE "id" = ${runId}::uuid`;
+    const client = await pool.connect();
+    try {
+      await client.query("BEGIN");
+      // The run's row lock serialises claims across workers; the next statement (a new snapshot
+      // in READ COMMITTED) then sees every case another worker claimed before it.
+      const { rows: [run] } = await client.query<{ concurrency: number; status: string; cancelled: boolean }>(
+        `SELECT "concurrency", "status"::text AS status, ("cancelRequestedAt" IS NOT NULL) AS cancelled FROM "Run" WHERE "id" = $1::uuid FOR UPDATE`,
+        [runId],
+      );
+      if (!run || run.cancelled || !["pending", "running"].includes(run.status)) {
+        await client.query("COMMIT");
+        return [];
       }
+      const { rows } = await client.query<CaseJob>(
+        `WITH picked AS (
+           SELECT "id" FROM "CaseResult" WHERE "runId" = $1::uuid AND "status" = 'pending'
+           ORDER BY "position", "variant"
+           LIMIT greatest(0, least($2::int, $3::int - (SELECT count(*) FROM "CaseResult" WHERE "runId" = $1::uuid AND "status" = 'running')))
+           FOR UPDATE SKIP LOCKED
+         ), claimed AS (
+           UPDATE "CaseResult" c SET "status" = 'running', "leaseOwner" = $4,
+             "leaseExpiresAt" = now() + $5::int * interval '1 millisecond', "attempts" = c."attempts" + 1, "startedAt" = now()
+           FROM picked WHERE c."id" = picked."id"
+           RETURNING c."id" AS "caseResultId", c."runId", c."workspaceId", c."position", c."variant"::text AS variant, c."caseSnapshot", c."attempts"
+         ), started AS (
+           UPDATE "Run" SET "status" = 'running', "startedAt" = coalesce("startedAt", now())
+           WHERE "id" = $1::uuid AND "status" = 'pending' AND EXISTS (SELECT 1 FROM claimed)
+         )
+         SELECT * FROM claimed`,
+        [runId, limit, run.concurrency, this.workerId, this.leaseMs],
+      );
+      await client.query("COMMIT");
       return rows;
-    });
+    } catch (err) {
+      await client.query("ROLLBACK").catch(() => undefined);
+      throw err;
+    } finally {
+      client.release();
+    }
   }
 
   private async loadRun(runId: string): Promise<RunContext> {
@@ -307,60 +323,55 @@ export class Executor {
   private async persist(job: CaseJob, o: CaseOutcome, durationMs: number) {
     const response = o.actualResponse;
     const truncated = response !== null && response.length > MAX_RESPONSE_CHARS;
-    const last = await db.$transaction(async (tx) => {
-      const { count } = await tx.caseResult.updateMany({
-        where: { id: job.caseResultId, leaseOwner: this.workerId, status: "running" },
-        data: {
-          status: o.status,
-          transcript: o.transcript as Prisma.InputJsonValue,
-          actualResponse: truncated ? response!.slice(0, MAX_RESPONSE_CHARS) : response,
-          responseTruncated: truncated,
-          checkResults: o.checkResults as Prisma.InputJsonValue,
-          toolCallResults: (o.toolCallResults ?? Prisma.DbNull) as Prisma.InputJsonValue,
-          outcomeResults: o.outcomeResults as Prisma.InputJsonValue,
-          metricResults: o.metricResults as Prisma.InputJsonValue,
-          promptTokens: o.promptTokens,
-          completionTokens: o.completionTokens,
-          latencyMs: o.latencyMs === null ? null : Math.round(o.latencyMs),
-          durationMs,
-          retryCount: o.retryCount,
-          turns: o.turns,
-          errorMessage: o.errorMessage,
-          errorType: o.errorType,
-          leaseOwner: null,
-          leaseExpiresAt: null,
-          completedAt: new Date(),
-        },
-      });
-      if (count === 0) return false; // the lease was lost: another worker owns this case now
-      if (o.llmCalls.length) {
-        await tx.llmCall.createMany({
-          data: o.llmCalls.map((c) => ({
-            workspaceId: job.workspaceId,
-            runId: job.runId,
-            caseResultId: job.caseResultId,
-            purpose: c.purpose,
-            model: c.model,
-            request: (c.request ?? {}) as Prisma.InputJsonValue,
-            response: c.response,
-            error: c.error,
-            attempts: c.attempts,
-            latencyMs: Math.round(c.latencyMs),
-            cached: c.cached,
-          })),
-        });
-      }
-      // Each case reaches a final status exactly once (guarded above), so increments are exact.
-      const column = { passed: "passedCases", failed: "failedCases", skipped: "skippedCases", error: "errorCases" }[o.status];
-      await tx.$executeRaw`
-        UPDATE "Run" SET ${Prisma.raw(`"${column}" = "${column}" + 1`)},
-          "promptTokens" = "promptTokens" + ${o.promptTokens}, "completionTokens" = "completionTokens" + ${o.completionTokens}
-        WHERE "id" = ${job.runId}::uuid`;
-      const [open] = await tx.$queryRaw<{ n: number }[]>`
-        SELECT count(*)::int AS n FROM "CaseResult" WHERE "runId" = ${job.runId}::uuid AND "status" IN ('pending', 'running')`;
-      return (open?.n ?? 0) === 0;
-    });
-    if (last) await finalizeRunIfDone(job.runId);
+    const column = { passed: "passedCases", failed: "failedCases", skipped: "skippedCases", error: "errorCases" }[o.status];
+    const calls = o.llmCalls.map((c) => ({
+      purpose: c.purpose,
+      model: c.model,
+      request: c.request ?? {},
+      response: c.response,
+      error: c.error,
+      attempts: c.attempts,
+      latency_ms: Math.round(c.latencyMs),
+      cached: c.cached,
+    }));
+    // One statement, no interactive transaction: the case result (only while this worker still
+    // holds the lease), its LLM calls and the run's counters. The Run row is locked only for the
+    // statement; its counters serialise on that lock, so `done >= total` is exact for the last case.
+    const sql = Prisma.sql`
+      WITH cr AS (
+        UPDATE "CaseResult" SET
+          "status" = ${o.status}::"CaseResultStatus",
+          "transcript" = ${JSON.stringify(o.transcript)}::jsonb,
+          "actualResponse" = ${truncated ? response!.slice(0, MAX_RESPONSE_CHARS) : response},
+          "responseTruncated" = ${truncated},
+          "checkResults" = ${JSON.stringify(o.checkResults)}::jsonb,
+          "toolCallResults" = ${o.toolCallResults === null || o.toolCallResults === undefined ? null : JSON.stringify(o.toolCallResults)}::jsonb,
+          "outcomeResults" = ${JSON.stringify(o.outcomeResults)}::jsonb,
+          "metricResults" = ${JSON.stringify(o.metricResults)}::jsonb,
+          "promptTokens" = ${o.promptTokens}::int, "completionTokens" = ${o.completionTokens}::int,
+          "latencyMs" = ${o.latencyMs === null ? null : Math.round(o.latencyMs)}::int, "durationMs" = ${durationMs}::int,
+          "retryCount" = ${o.retryCount}::int, "turns" = ${o.turns}::int,
+          "errorMessage" = ${o.errorMessage}, "errorType" = ${o.errorType},
+          "leaseOwner" = NULL, "leaseExpiresAt" = NULL, "completedAt" = now()
+        WHERE "id" = ${job.caseResultId}::uuid AND "leaseOwner" = ${this.workerId} AND "status" = 'running'
+        RETURNING "id", "runId", "workspaceId"
+      ), calls AS (
+        INSERT INTO "LlmCall" ("id", "workspaceId", "runId", "caseResultId", "purpose", "model", "request", "response", "error", "attempts", "latencyMs", "cached")
+        SELECT gen_random_uuid(), cr."workspaceId", cr."runId", cr."id", c.purpose, c.model, c.request, c.response, c.error, c.attempts, c.latency_ms, c.cached
+        FROM cr, jsonb_to_recordset(${JSON.stringify(calls)}::jsonb)
+          AS c(purpose text, model text, request jsonb, response text, error text, attempts int, latency_ms int, cached boolean)
+        RETURNING 1
+      ), run AS (
+        UPDATE "Run" r SET ${Prisma.raw(`"${column}" = r."${column}" + 1`)},
+          "promptTokens" = r."promptTokens" + ${o.promptTokens}::int, "completionTokens" = r."completionTokens" + ${o.completionTokens}::int
+        FROM cr WHERE r."id" = cr."runId"
+        RETURNING (r."passedCases" + r."failedCases" + r."skippedCases" + r."errorCases") >= r."totalCases" AS done
+      )
+      SELECT run.done FROM run`;
+    const { rows } = await pool.query<{ done: boolean }>({ name: `assay-persist-${column}`, text: sql.text, values: sql.values });
+    const row = rows[0];
+    // No row: the lease was lost and another worker owns this case now.
+    if (row?.done) await finalizeRunIfDone(job.runId);
   }
 
   /** Extends this worker's leases and aborts cases of runs that were cancelled. */
