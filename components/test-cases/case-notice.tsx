@@ -1,6 +1,6 @@
 "use client";
 import { useEffect, useState, useTransition } from "react";
-import { useRouter } from "next/navigation";
+import { useRouter, useSearchParams } from "next/navigation";
 import { restoreTestCaseAction } from "@/lib/test-cases/actions";
 import { Button } from "@/components/ui/button";
 import { cn } from "@/components/ui/cn";
@@ -36,13 +36,16 @@ export function CaseNotice({
   const [error, setError] = useState<string | null>(null);
   const [shown] = useState(() => ({ text: notice ? MESSAGES[notice] : undefined, deletedId }));
 
+  // Re-checked whenever the router's search params change: the navigation that brought the
+  // parameters may commit its URL after this component mounted.
+  const searchParams = useSearchParams();
   useEffect(() => {
     const url = new URL(window.location.href);
     if (!url.searchParams.has("notice") && !url.searchParams.has("deleted")) return;
     url.searchParams.delete("notice");
     url.searchParams.delete("deleted");
     window.history.replaceState(window.history.state, "", url.pathname + url.search);
-  }, []);
+  }, [searchParams]);
 
   if (!shown.text && !shown.deletedId) return null;
   return (
