@@ -13,6 +13,7 @@ import { LlmCalls } from "./llm-calls";
 import { CaseSnapshot } from "./case-snapshot";
 import { formatDateTime, formatDuration, formatNumber } from "./format";
 import type { RunSuiteInfo } from "./run-view";
+import { Breadcrumbs } from "@/components/ui/breadcrumbs";
 
 /** What kind of problem an error_type names: agent failures vs evaluator (judge/simulator) errors. */
 const ERROR_KINDS: Record<string, { title: string; note: string }> = {
@@ -39,24 +40,14 @@ export function CaseView({ workspaceId, initial, suite }: { workspaceId: string;
 
   return (
     <div className="space-y-4">
-      <nav aria-label="Breadcrumb" className="text-sm text-slate-500">
-        <Link href={`/w/${workspaceId}/suites`} className="hover:underline">
-          Suites
-        </Link>{" "}
-        /{" "}
-        {suite.deleted ? (
-          <span>{suite.name} (deleted)</span>
-        ) : (
-          <Link href={suiteHref} className="hover:underline">
-            {suite.name}
-          </Link>
-        )}{" "}
-        /{" "}
-        <Link href={runHref} className="hover:underline">
-          Run {r.run_id.slice(0, 8)}
-        </Link>{" "}
-        / <span className="text-slate-700">{r.name}</span>
-      </nav>
+      <Breadcrumbs
+        items={[
+          { label: "Suites", href: `/w/${workspaceId}/suites` },
+          { label: suite.deleted ? `${suite.name} (deleted)` : suite.name, href: suite.deleted ? null : suiteHref },
+          { label: `Run ${r.run_id.slice(0, 8)}`, href: runHref },
+          { label: r.name },
+        ]}
+      />
 
       <div className="flex flex-wrap items-start justify-between gap-4">
         <div>

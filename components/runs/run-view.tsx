@@ -14,6 +14,7 @@ import { RunExports } from "./run-exports";
 import { CaseResultsTable, type CaseTableFilters } from "./case-results-table";
 import { formatDateTime, formatDuration, TRIGGER_LABELS } from "./format";
 import type { CaseResultPage } from "./case-result-row";
+import { Breadcrumbs } from "@/components/ui/breadcrumbs";
 
 export type RunSuiteInfo = { id: string; name: string; deleted: boolean; agentName: string | null };
 
@@ -51,28 +52,14 @@ export function RunView({ workspaceId, initialRun, suite, canEdit, tags, initial
 
   return (
     <div className="space-y-4">
-      <nav aria-label="Breadcrumb" className="text-sm text-slate-500">
-        <Link href={`/w/${workspaceId}/suites`} className="hover:underline">
-          Suites
-        </Link>{" "}
-        /{" "}
-        {suite.deleted ? (
-          <span>{suite.name} (deleted)</span>
-        ) : (
-          <Link href={suiteHref} className="hover:underline">
-            {suite.name}
-          </Link>
-        )}{" "}
-        /{" "}
-        {suite.deleted ? (
-          <span>Runs</span>
-        ) : (
-          <Link href={`${suiteHref}/runs`} className="hover:underline">
-            Runs
-          </Link>
-        )}{" "}
-        / <span className="text-slate-700">Run {run.id.slice(0, 8)}</span>
-      </nav>
+      <Breadcrumbs
+        items={[
+          { label: "Suites", href: `/w/${workspaceId}/suites` },
+          { label: suite.deleted ? `${suite.name} (deleted)` : suite.name, href: suite.deleted ? null : suiteHref },
+          { label: "Runs", href: suite.deleted ? null : `${suiteHref}/runs` },
+          { label: `Run ${run.id.slice(0, 8)}` },
+        ]}
+      />
 
       <div className="flex items-start justify-between gap-4">
         <div className="min-w-0 flex-1">

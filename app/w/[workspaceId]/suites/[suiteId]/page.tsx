@@ -17,6 +17,7 @@ import type { CaseRow } from "@/components/test-cases/types";
 import { ImportDialog } from "@/components/suites/import-export-dialog";
 import { ExportButtons } from "@/components/suites/import-export-buttons";
 import { StartRunButton } from "@/components/runs/start-run-button";
+import { Breadcrumbs } from "@/components/ui/breadcrumbs";
 
 const PAGE_SIZE = 50;
 const dateFormat = new Intl.DateTimeFormat("en", { dateStyle: "medium", timeStyle: "short" });
@@ -70,12 +71,7 @@ export default async function SuitePage({
 
   return (
     <div className="space-y-4">
-      <nav aria-label="Breadcrumb" className="text-sm text-slate-500">
-        <Link href={`/w/${workspaceId}/suites`} className="hover:underline">
-          Suites
-        </Link>{" "}
-        / <span className="text-slate-700">{suite.name}</span>
-      </nav>
+      <Breadcrumbs items={[{ label: "Suites", href: `/w/${workspaceId}/suites` }, { label: suite.name }]} />
       <PageHeader
         title={suite.name}
         description={

@@ -12,6 +12,7 @@ import { buttonClass } from "@/components/ui/button";
 import { StartRunButton } from "@/components/runs/start-run-button";
 import { SuiteRunsView } from "@/components/runs/suite-runs-view";
 import { DEFAULT_TREND_WINDOW, HISTORY_PAGE_SIZE, historyHref, parseSuiteRunsLocation } from "@/components/runs/suite-runs-location";
+import { Breadcrumbs } from "@/components/ui/breadcrumbs";
 
 export const metadata: Metadata = { title: "Runs" };
 
@@ -46,16 +47,7 @@ export default async function SuiteRunsPage({
 
   return (
     <div className="space-y-4">
-      <nav aria-label="Breadcrumb" className="text-sm text-slate-500">
-        <Link href={`/w/${workspaceId}/suites`} className="hover:underline">
-          Suites
-        </Link>{" "}
-        /{" "}
-        <Link href={suiteHref} className="hover:underline">
-          {suite.name}
-        </Link>{" "}
-        / <span className="text-slate-700">Runs</span>
-      </nav>
+      <Breadcrumbs items={[{ label: "Suites", href: `/w/${workspaceId}/suites` }, { label: suite.name, href: suiteHref }, { label: "Runs" }]} />
       <PageHeader
         title={suite.name}
         description={

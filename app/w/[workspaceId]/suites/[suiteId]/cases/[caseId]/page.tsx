@@ -1,4 +1,3 @@
-import Link from "next/link";
 import { notFound } from "next/navigation";
 import { pageContext } from "@/lib/auth/context";
 import { hasRole } from "@/lib/auth/roles";
@@ -8,6 +7,7 @@ import { PageHeader } from "@/components/ui/card";
 import { CaseForm } from "@/components/test-cases/case-form";
 import { CaseNotice } from "@/components/test-cases/case-notice";
 import { loadCaseFormData } from "../form-data";
+import { Breadcrumbs } from "@/components/ui/breadcrumbs";
 
 export const metadata = { title: "Test case" };
 
@@ -32,16 +32,7 @@ export default async function EditTestCasePage({
   const canEdit = hasRole(ctx.role, "editor");
   return (
     <div className="max-w-4xl">
-      <nav aria-label="Breadcrumb" className="mb-3 text-sm text-slate-500">
-        <Link href={`/w/${workspaceId}/suites`} className="hover:underline">
-          Suites
-        </Link>{" "}
-        /{" "}
-        <Link href={base} className="hover:underline">
-          {suite.name}
-        </Link>{" "}
-        / <span className="text-slate-700">{testCase.name}</span>
-      </nav>
+      <Breadcrumbs className="mb-3" items={[{ label: "Suites", href: `/w/${workspaceId}/suites` }, { label: suite.name, href: base }, { label: testCase.name }]} />
       <PageHeader title={testCase.name} description={`In suite ${suite.name} · agent ${suite.agent_name}`} />
       <CaseNotice className="mb-4" workspaceId={workspaceId} base={base} notice={typeof sp.notice === "string" ? sp.notice : undefined} canEdit={canEdit} />
       {/* Remount after a status change or save so the form shows the stored case. */}

@@ -1,4 +1,3 @@
-import Link from "next/link";
 import { notFound } from "next/navigation";
 import { pageContext } from "@/lib/auth/context";
 import { hasRole } from "@/lib/auth/roles";
@@ -6,6 +5,7 @@ import { NotFoundError } from "@/lib/errors";
 import { PageHeader } from "@/components/ui/card";
 import { CaseForm } from "@/components/test-cases/case-form";
 import { loadCaseFormData } from "../form-data";
+import { Breadcrumbs } from "@/components/ui/breadcrumbs";
 
 export const metadata = { title: "New test case" };
 
@@ -19,16 +19,7 @@ export default async function NewTestCasePage({ params }: { params: Promise<{ wo
   const base = `/w/${workspaceId}/suites/${suiteId}`;
   return (
     <div className="max-w-4xl">
-      <nav aria-label="Breadcrumb" className="mb-3 text-sm text-slate-500">
-        <Link href={`/w/${workspaceId}/suites`} className="hover:underline">
-          Suites
-        </Link>{" "}
-        /{" "}
-        <Link href={base} className="hover:underline">
-          {suite.name}
-        </Link>{" "}
-        / <span className="text-slate-700">New test case</span>
-      </nav>
+      <Breadcrumbs className="mb-3" items={[{ label: "Suites", href: `/w/${workspaceId}/suites` }, { label: suite.name, href: base }, { label: "New test case" }]} />
       <PageHeader title="New test case" description={`In suite ${suite.name} · agent ${suite.agent_name}`} />
       {hasRole(ctx.role, "editor") ? (
         <CaseForm mode="create" workspaceId={workspaceId} suiteId={suiteId} suiteTags={suiteTags} tools={tools} canEdit />
