@@ -1,3 +1,10 @@
+/**
+ * The one wrapper for server actions: `workspaceAction(schema, minRole, fn)` checks the session,
+ * the membership and the role, parses the input with the form's zod schema, and returns an
+ * `ActionResult` the form shows at its fields. Every lib/<feature>/actions.ts builds on it. Key
+ * rule: domain errors reach the user with their message; unexpected ones are logged and shown as
+ * a generic message (Next.js redirects pass through).
+ */
 import "server-only";
 import { z } from "zod";
 import { DomainError, zodIssues, type IssueList } from "@/lib/errors";

@@ -1,3 +1,10 @@
+/**
+ * Agents: the chat and HTTP agents a workspace tests — list, read, create, update, delete, and
+ * `resolveAgentForRun`, the run-time view with HTTP header values decrypted. Called by the agent
+ * pages and actions, /api/v1/agents, the demo seed and the case runner. Every query is scoped by
+ * `workspaceId`; header values are stored encrypted and leave this module masked (only the
+ * executor gets them in clear), and HTTP URLs are checked against the workspace's network policy.
+ */
 import "server-only";
 import { z } from "zod";
 import { db } from "@/lib/db";

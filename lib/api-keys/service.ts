@@ -1,3 +1,9 @@
+/**
+ * Workspace API keys for /api/v1 and CI: create (the token is shown once; only its hash and
+ * prefix are stored), list, revoke, and `authenticateApiKey`, which turns a bearer token into a
+ * workspace context. Called by lib/api/handler.ts and the API key settings page and actions.
+ * Every query is scoped by `workspaceId`; a revoked key never authenticates.
+ */
 import "server-only";
 import { db } from "@/lib/db";
 import { NotFoundError } from "@/lib/errors";

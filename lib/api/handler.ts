@@ -1,3 +1,10 @@
+/**
+ * The one wrapper for route handlers: `withApi` (bearer API key, for /api/v1) and `withSession`
+ * (the signed-in user, for the browser's JSON routes under /api/w) do authentication, the role
+ * check, path ids, zod parsing of query and body, and one error envelope, so each route reads as
+ * its handler. Key rule: domain errors reach the client with their status and message; anything
+ * else is logged and answered with a generic 500.
+ */
 import "server-only";
 import { NextResponse, type NextRequest } from "next/server";
 import { z } from "zod";

@@ -1,3 +1,9 @@
+/**
+ * The demo: `seedDemo` creates the built-in demo model configuration (no API key; ./model.ts
+ * answers it in process), a support agent with a mocked tool, the demo suite and its cases, all
+ * through the same services as the UI. Called by the "Load the demo suite" action
+ * (./actions.ts). Admins only; idempotent — an existing demo suite is returned as is.
+ */
 import "server-only";
 import { db } from "@/lib/db";
 import type { WorkspaceContext } from "@/lib/auth/roles";

@@ -1,3 +1,8 @@
+/**
+ * Health: whether the database answers within a timeout. Called by GET /api/health, which the
+ * launcher, Playwright and container health checks poll. The route is public, so this reads
+ * nothing from any workspace.
+ */
 import "server-only";
 import { db } from "@/lib/db";
 

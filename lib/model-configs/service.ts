@@ -1,3 +1,11 @@
+/**
+ * Model configurations: the OpenAI-compatible endpoints (base URL, model, encrypted API key,
+ * default temperature and max tokens) that agents, judges and simulators use — list, read,
+ * create, update, delete, usage counts, the connection test, and `resolveModelEndpoint`, the one
+ * place a key is decrypted for a call. Called by the model configuration pages and actions,
+ * /api/v1/model-configs, the demo seed and the case runner. Every query is scoped by
+ * `workspaceId`; the API key never leaves in clear (only a hint).
+ */
 import "server-only";
 import { db } from "@/lib/db";
 import { ConflictError, isUniqueViolation, NotFoundError, ValidationError } from "@/lib/errors";

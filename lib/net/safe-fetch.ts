@@ -1,3 +1,11 @@
+/**
+ * Outbound HTTP to URLs users configure (model endpoints, HTTP agents): `createGuardedFetch`
+ * checks every resolved address at connect time (DNS rebinding safe) and re-checks each redirect
+ * hop; `assertUrlAllowed` gives an early, readable error. Called by the LLM client, the HTTP
+ * agent call and the model connection test; lib/net/service.ts supplies the workspace's policy.
+ * Key rule: never reach a user-supplied URL with plain `fetch` — private, loopback and link-local
+ * addresses are refused unless the workspace or ASSAY_ALLOW_PRIVATE_NETWORKS allows them.
+ */
 import "server-only";
 import dns from "node:dns";
 import http from "node:http";

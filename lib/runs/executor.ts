@@ -1,3 +1,11 @@
+/**
+ * The run executor: claims pending case results, runs each through a `CaseRunner`
+ * (./case-runner.ts), persists the result in one statement and finalizes the run; a heartbeat
+ * extends leases and aborts cancelled cases, and recovery hands back cases of dead workers.
+ * Started once per process by ./worker.ts (from lib/server-start.ts); tests build it directly.
+ * Key rule: only the worker holding a case's lease may write it, so every case is recorded
+ * exactly once and no run stays running. ./README.md maps the whole pipeline.
+ */
 import "server-only";
 import os from "node:os";
 import { randomBytes } from "node:crypto";

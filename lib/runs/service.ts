@@ -1,3 +1,10 @@
+/**
+ * Runs, from the caller's side: `startRun` (agent snapshot, resolved variables and one pending
+ * case result per selected case, then wake the executor), read, list, cancel, case results and
+ * the changes since the previous run. Called by the run actions, the /api/v1 run routes and the
+ * scheduler; the executor (./executor.ts) does the work. Every query is scoped by `workspaceId`.
+ * ./README.md maps the whole pipeline.
+ */
 import "server-only";
 import { db } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";

@@ -1,3 +1,10 @@
+/**
+ * Suites: the test cases for one agent with their schedule, judge and simulator models, metrics,
+ * regression alert settings and variable values — list, read, create, update, soft delete and
+ * restore. Called by the suite pages and actions, /api/v1/suites and the demo seed. Every query
+ * is scoped by `workspaceId`; names are unique per agent among live suites (a unique violation
+ * becomes a ConflictError), and variable values are checked against the agent's definitions.
+ */
 import "server-only";
 import { db } from "@/lib/db";
 import type { Prisma } from "@/lib/generated/prisma/client";

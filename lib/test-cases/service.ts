@@ -1,3 +1,10 @@
+/**
+ * Test cases: read, create, update, status changes (draft → active → archived, restore), soft
+ * delete and duplicate; listing and bulk edits live in ./list.ts and ./bulk.ts and are re-exported
+ * here so callers import one module. Called by the case pages and actions and the /api/v1
+ * test-case routes. Every query is scoped by `workspaceId`; input is validated with the same zod
+ * schema as the form and the import, and archived cases are read-only.
+ */
 import "server-only";
 import { isDeepStrictEqual } from "node:util";
 import { db } from "@/lib/db";

@@ -1,3 +1,9 @@
+/**
+ * Users: password sign-in (`authenticateWithPassword`, with the same timing for unknown emails),
+ * OIDC users found or created by email, and the public user fields. Called by Auth.js in
+ * lib/auth/index.ts, workspace setup, invitations and the workspace layout. Key rule: emails are
+ * normalised before every lookup, and password hashes never leave this module.
+ */
 import "server-only";
 import { db } from "@/lib/db";
 import { hashPassword, verifyPassword } from "@/lib/auth/password";

@@ -1,3 +1,10 @@
+/**
+ * Workspaces and membership: a member's context in a workspace (`memberContext`), the role check
+ * every service uses (`requireRole`), the user's workspaces, settings, creation and first-run
+ * setup (`createFirstAdmin`). Called by lib/auth/context.ts for pages and actions, the home
+ * redirect, setup and every other service (`requireRole`, `isUuid`). Key rule: a non-member gets
+ * NotFound, never a hint that the workspace exists; a member below the role gets Forbidden.
+ */
 import "server-only";
 import { db } from "@/lib/db";
 import { ForbiddenError, NotFoundError, ConflictError } from "@/lib/errors";
