@@ -3,7 +3,7 @@ import { expect, test, type APIRequestContext, type Page } from "@playwright/tes
 import { FAKE_OPENAI_URL, openWorkspace, unique } from "./fixtures";
 
 /**
- * Issue 3's Playwright path: start a run from the suite's runs page → watch the progress move to
+ * A run end to end in the browser: start a run from the suite's runs page → watch the progress move to
  * completed without reloading → open the failing case → see the transcript, the failure reason
  * and the judge's reasoning (and the exact judge request) → download exports.
  * The agent and judge talk to the fake OpenAI server, scripted over HTTP: every reply for this

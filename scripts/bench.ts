@@ -1,4 +1,4 @@
-// `npm run bench`: the executor benchmark of issue 3. Runs N single-turn cases against the fake
+// `npm run bench`: the executor benchmark. Runs N single-turn cases against the fake
 // OpenAI server (200 ms a call) at concurrency C on a throwaway PostgreSQL, prints wall time,
 // ratio to ideal (target ≤ 1.25), peak RSS, and the suite page's query times with a history of
 // runs. Exits non-zero only when results are wrong (not when the target is missed).
