@@ -47,6 +47,8 @@ export type RecordedRequest = {
   endpoint: "chat" | "embeddings" | "models" | "other";
   path: string;
   // The request body as the client sent it (parsed JSON, or the raw text when it is not JSON).
+  // `any` on purpose: tests assert on whatever shape the client sent (body.messages[0].content).
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   body: any;
   /** lower-cased header names */
   headers: Record<string, string>;
