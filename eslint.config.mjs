@@ -119,6 +119,29 @@ export default defineConfig([
     },
   },
 
+  // ── Habits from STYLE.md for app code (scripts, tests and e2e print and read env freely) ──
+  {
+    name: "assay/habits: env and logging in app code",
+    files: ["lib/**", "app/**", "components/**"],
+    rules: {
+      // Server code logs through the one pino logger (`logger.error({ err }, "...")`).
+      "no-console": "error",
+      "no-restricted-properties": [
+        "error",
+        {
+          object: "process",
+          property: "env",
+          message: "Read configuration from `env` in lib/env.ts (parsed once with zod), not process.env.",
+        },
+      ],
+    },
+  },
+  {
+    name: "assay/habits: the env module reads process.env",
+    files: ["lib/env.ts"],
+    rules: { "no-restricted-properties": "off" },
+  },
+
   // ── Layering (no-restricted-imports replaces its options per matching block, so each block
   // lists every pattern that applies to its files; later blocks win) ──
   {

@@ -11,14 +11,16 @@ beforeAll(() => {
   eslint = new ESLint({ cwd: path.resolve(import.meta.dirname, "../..") });
 });
 
-/** The layering findings for `code` as if it lived at `filePath`; fails on a parse error. */
-async function layering(filePath: string, code: string): Promise<string[]> {
+/** The findings of `rules` for `code` as if it lived at `filePath`; fails on a parse error. */
+async function findings(filePath: string, code: string, rules: Set<string>): Promise<string[]> {
   const [result] = await eslint.lintText(code, { filePath });
   if (!result) throw new Error("no lint result");
   const fatal = result.messages.find((m) => m.fatal);
   if (fatal) throw new Error(`${filePath}: ${fatal.message}`);
-  return result.messages.filter((m) => m.ruleId && LAYER_RULES.has(m.ruleId)).map((m) => `${m.ruleId}: ${m.message}`);
+  return result.messages.filter((m) => m.ruleId && rules.has(m.ruleId)).map((m) => `${m.ruleId}: ${m.message}`);
 }
+
+const layering = (filePath: string, code: string) => findings(filePath, code, LAYER_RULES);
 
 describe("lib/ may not import the UI", () => {
   it("reports @/components and @/app from a lib module", { timeout: 60_000 }, async () => {
@@ -96,5 +98,22 @@ export const s = agentInput;
   it("allows a server component to import a service", async () => {
     const code = `import { listAgents } from "@/lib/agents/service";\nexport const l = listAgents;\n`;
     expect(await layering("components/agents/agent-list.tsx", code)).toEqual([]);
+  });
+});
+
+describe("habits: env only through lib/env.ts, no console in app code", () => {
+  const HABIT_RULES = new Set(["no-restricted-properties", "no-console"]);
+  const code = `export const url = process.env.DATABASE_URL;\nconsole.log(url);\n`;
+
+  it("reports process.env and console in lib, app and components", async () => {
+    for (const file of ["lib/suites/format.ts", "app/w/[workspaceId]/page.tsx", "components/runs/run-view.tsx"]) {
+      expect(await findings(file, code, HABIT_RULES), file).toHaveLength(2);
+    }
+  });
+
+  it("allows lib/env.ts to read process.env, and scripts and tests both", async () => {
+    expect(await findings("lib/env.ts", `export const raw = process.env;\n`, HABIT_RULES)).toEqual([]);
+    expect(await findings("scripts/seed-demo.ts", code, HABIT_RULES)).toEqual([]);
+    expect(await findings("tests/helpers/api.ts", code, HABIT_RULES)).toEqual([]);
   });
 });
