@@ -1,8 +1,8 @@
 "use client";
-import { useState } from "react";
-import { useRouter } from "next/navigation";
 import { deleteModelConfigAction } from "@/lib/model-configs/actions";
-import { ConfirmButton } from "@/components/ui/confirm-button";
+import { ActionButton } from "@/components/ui/action-button";
+
+const count = (n: number, noun: string) => (n ? `${n} ${noun}${n === 1 ? "" : "s"}` : null);
 
 /**
  * Deletes after confirmation. When agents or suites use the configuration, the dialog says so
@@ -19,38 +19,22 @@ export function DeleteModelConfigButton({
   usage: { agents: number; suites: number };
   redirectTo?: string;
 }) {
-  const router = useRouter();
-  const [error, setError] = useState<string | null>(null);
   const inUse = usage.agents + usage.suites > 0;
-  const uses = [usage.agents ? `${usage.agents} agent${usage.agents === 1 ? "" : "s"}` : null, usage.suites ? `${usage.suites} suite${usage.suites === 1 ? "" : "s"}` : null]
-    .filter(Boolean)
-    .join(" and ");
+  const uses = [count(usage.agents, "agent"), count(usage.suites, "suite")].filter(Boolean).join(" and ");
   return (
-    <span className="inline-flex flex-col items-end gap-1">
-      <ConfirmButton
-        variant="danger"
-        size="sm"
-        title={`Delete "${config.name}"?`}
-        description={
-          inUse
-            ? `It is used by ${uses}. They will be left without a model configuration until you choose another one.`
-            : "This cannot be undone."
-        }
-        confirmLabel={inUse ? "Delete anyway" : "Delete"}
-        onConfirm={async () => {
-          setError(null);
-          const res = await deleteModelConfigAction(workspaceId, { id: config.id, force: inUse });
-          if (!res.ok) {
-            setError(res.error);
-            return;
-          }
-          if (redirectTo) router.push(redirectTo);
-          router.refresh();
-        }}
-      >
-        Delete
-      </ConfirmButton>
-      {error && <span className="text-xs text-red-700">{error}</span>}
-    </span>
+    <ActionButton
+      variant="danger"
+      size="sm"
+      align="end"
+      confirm={{
+        title: `Delete "${config.name}"?`,
+        description: inUse ? `It is used by ${uses}. They will be left without a model configuration until you choose another one.` : "This cannot be undone.",
+        confirmLabel: inUse ? "Delete anyway" : "Delete",
+      }}
+      action={() => deleteModelConfigAction(workspaceId, { id: config.id, force: inUse })}
+      redirectTo={redirectTo}
+    >
+      Delete
+    </ActionButton>
   );
 }

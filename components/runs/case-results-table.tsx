@@ -5,7 +5,9 @@ import { useRouter } from "next/navigation";
 import type { RunDto } from "@/lib/runs/serialize";
 import type { CaseResultStatus } from "@/lib/runs/schemas";
 import { useCaseResults } from "@/lib/runs/hooks";
-import { Badge, Card } from "@/components/ui/card";
+import { Badge, Section } from "@/components/ui/card";
+import { PrevNextPagination } from "@/components/ui/pagination";
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { Button } from "@/components/ui/button";
 import { Select } from "@/components/ui/field";
 import { CaseStatusBadge, CASE_STATUS_LABELS } from "./status-badges";
@@ -13,8 +15,6 @@ import { formatDuration, formatNumber } from "./format";
 import { CASE_PAGE_SIZE, type CaseResultPage } from "./case-result-row";
 
 const FILTER_STATUSES: CaseResultStatus[] = ["passed", "failed", "error", "skipped", "running", "pending"];
-
-export type CaseTableFilters = { status?: CaseResultStatus; tag?: string };
 
 type Props = {
   workspaceId: string;
@@ -59,6 +59,7 @@ export function CaseResultsTable({ workspaceId, run, live, tags, initial, initia
   const rows = query.data?.data ?? [];
   const caseBase = `/w/${workspaceId}/runs/${run.id}/cases`;
   const filtered = Boolean(status || tag);
+  const nextCursor = query.data?.next_cursor;
 
   const tagOptions = useMemo(() => [...new Set([...tags, ...rows.flatMap((r) => r.tags)])].sort(), [tags, rows]);
 
@@ -79,9 +80,9 @@ export function CaseResultsTable({ workspaceId, run, live, tags, initial, initia
   };
 
   return (
-    <Card className="p-5">
-      <div className="mb-3 flex flex-wrap items-end justify-between gap-3">
-        <h2 className="text-base font-semibold">Case results</h2>
+    <Section
+      title="Case results"
+      actions={
         <div className="flex flex-wrap items-end gap-3">
           <div className="text-xs text-slate-600">
             <label htmlFor={`${uid}-status`}>Status</label>
@@ -110,7 +111,8 @@ export function CaseResultsTable({ workspaceId, run, live, tags, initial, initia
             </Select>
           </div>
         </div>
-      </div>
+      }
+    >
 
       {query.isError && (
         <div role="status" className="mb-3 flex items-center justify-between rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-700">
@@ -137,75 +139,66 @@ export function CaseResultsTable({ workspaceId, run, live, tags, initial, initia
           )}
         </div>
       ) : (
-        <div className="overflow-x-auto">
-          <table className="w-full text-left text-sm">
-            <thead className="border-b border-slate-200 text-xs uppercase text-slate-500">
-              <tr>
-                <th scope="col" className="py-2 pr-3 font-medium">Status</th>
-                <th scope="col" className="py-2 pr-3 font-medium">Name</th>
-                <th scope="col" className="py-2 pr-3 font-medium">Tags</th>
-                <th scope="col" className="py-2 pr-3 text-right font-medium">Latency</th>
-                <th scope="col" className="py-2 pr-3 text-right font-medium">Tokens</th>
-                <th scope="col" className="py-2 pr-3 text-right font-medium">Retries</th>
-                <th scope="col" className="py-2 text-right font-medium">Turns</th>
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-slate-100">
-              {rows.map((r) => (
-                <tr key={r.id} className="cursor-pointer hover:bg-slate-50" onClick={() => router.push(`${caseBase}/${r.id}`)}>
-                  <td className="py-2 pr-3 align-top">
-                    <CaseStatusBadge status={r.status} />
-                  </td>
-                  <td className="max-w-md py-2 pr-3 align-top">
-                    <Link href={`${caseBase}/${r.id}`} className="font-medium text-indigo-700 hover:underline" onClick={(e) => e.stopPropagation()}>
-                      {r.name}
-                    </Link>
-                    {r.variant === "variant" && (
-                      <Badge tone="indigo" className="ml-2">
-                        variant
-                      </Badge>
-                    )}
-                    {r.error_message && r.status !== "passed" && (
-                      <p className="mt-0.5 line-clamp-2 text-xs text-slate-600" title={r.error_message}>
-                        {r.error_type ? <span className="font-medium">{r.error_type} error: </span> : null}
-                        {r.error_message}
-                      </p>
-                    )}
-                  </td>
-                  <td className="py-2 pr-3 align-top">
-                    <div className="flex flex-wrap gap-1">
-                      {r.tags.map((t) => (
-                        <Badge key={t}>{t}</Badge>
-                      ))}
-                    </div>
-                  </td>
-                  <td className="py-2 pr-3 text-right align-top tabular-nums">{formatDuration(r.latency_ms)}</td>
-                  <td className="py-2 pr-3 text-right align-top tabular-nums">{formatNumber(r.prompt_tokens + r.completion_tokens)}</td>
-                  <td className="py-2 pr-3 text-right align-top tabular-nums">{formatNumber(r.retry_count)}</td>
-                  <td className="py-2 text-right align-top tabular-nums">{formatNumber(r.turns)}</td>
-                </tr>
+        <Table variant="plain" density="compact">
+          <TableHeader>
+            <TableRow>
+              <TableHead>Status</TableHead>
+              <TableHead>Name</TableHead>
+              <TableHead>Tags</TableHead>
+              {["Latency", "Tokens", "Retries", "Turns"].map((h) => (
+                <TableHead key={h} className="text-right">
+                  {h}
+                </TableHead>
               ))}
-            </tbody>
-          </table>
-        </div>
+            </TableRow>
+          </TableHeader>
+          <TableBody>
+            {rows.map((r) => (
+              <TableRow key={r.id} className="cursor-pointer align-top hover:bg-slate-50" onClick={() => router.push(`${caseBase}/${r.id}`)}>
+                <TableCell>
+                  <CaseStatusBadge status={r.status} />
+                </TableCell>
+                <TableCell className="max-w-md">
+                  <Link href={`${caseBase}/${r.id}`} className="font-medium text-indigo-700 hover:underline" onClick={(e) => e.stopPropagation()}>
+                    {r.name}
+                  </Link>
+                  {r.variant === "variant" && (
+                    <Badge tone="indigo" className="ml-2">
+                      variant
+                    </Badge>
+                  )}
+                  {r.error_message && r.status !== "passed" && (
+                    <p className="mt-0.5 line-clamp-2 text-xs text-slate-600" title={r.error_message}>
+                      {r.error_type ? <span className="font-medium">{r.error_type} error: </span> : null}
+                      {r.error_message}
+                    </p>
+                  )}
+                </TableCell>
+                <TableCell>
+                  <div className="flex flex-wrap gap-1">
+                    {r.tags.map((t) => (
+                      <Badge key={t}>{t}</Badge>
+                    ))}
+                  </div>
+                </TableCell>
+                <TableCell className="text-right tabular-nums">{formatDuration(r.latency_ms)}</TableCell>
+                <TableCell className="text-right tabular-nums">{formatNumber(r.prompt_tokens + r.completion_tokens)}</TableCell>
+                <TableCell className="text-right tabular-nums">{formatNumber(r.retry_count)}</TableCell>
+                <TableCell className="text-right tabular-nums">{formatNumber(r.turns)}</TableCell>
+              </TableRow>
+            ))}
+          </TableBody>
+        </Table>
       )}
 
-      {(cursors.length > 0 || query.data?.next_cursor) && (
-        <nav aria-label="Pagination" className="mt-3 flex items-center justify-between text-sm">
-          <Button size="sm" variant="secondary" disabled={cursors.length === 0} onClick={() => setCursors((c) => c.slice(0, -1))}>
-            ← Previous page
-          </Button>
-          <span className="text-xs text-slate-500">Page {cursors.length + 1}</span>
-          <Button
-            size="sm"
-            variant="secondary"
-            disabled={!query.data?.next_cursor || query.isPlaceholderData}
-            onClick={() => query.data?.next_cursor && setCursors((c) => [...c, query.data.next_cursor!])}
-          >
-            Next page →
-          </Button>
-        </nav>
+      {(cursors.length > 0 || nextCursor) && (
+        <PrevNextPagination
+          className="mt-3"
+          prev={{ onClick: () => setCursors((c) => c.slice(0, -1)), disabled: cursors.length === 0 }}
+          status={`Page ${cursors.length + 1}`}
+          next={{ onClick: () => nextCursor && setCursors((c) => [...c, nextCursor]), disabled: !nextCursor || query.isPlaceholderData }}
+        />
       )}
-    </Card>
+    </Section>
   );
 }

@@ -1,5 +1,6 @@
 import { useId } from "react";
 import { Card } from "@/components/ui/card";
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 
 /** Shared pieces of the suite trend charts (client components; no Recharts import here). */
 
@@ -10,6 +11,9 @@ const shortTime = new Intl.DateTimeFormat("en", { month: "short", day: "numeric"
 export const formatShortTime = (iso: string) => shortTime.format(new Date(iso));
 
 export const runHref = (workspaceId: string, runId: string) => `/w/${workspaceId}/runs/${runId}`;
+
+/** The numbers behind a chart, as a table for screen readers: one row per data point. */
+export type ChartTable = { caption: string; columns: string[]; rows: { key: string; cells: React.ReactNode[] }[] };
 
 /**
  * A chart card: a heading, the chart as an image with a one-sentence summary for screen
@@ -26,7 +30,7 @@ export function ChartCard({
   title: string;
   description?: React.ReactNode;
   summary: string;
-  table: React.ReactNode;
+  table: ChartTable;
   controls?: React.ReactNode;
   children: React.ReactNode;
 }) {
@@ -46,7 +50,26 @@ export function ChartCard({
         <div role="img" aria-label={summary}>
           {children}
         </div>
-        <div className="sr-only">{table}</div>
+        <div className="sr-only">
+          <Table variant="plain" caption={table.caption}>
+            <TableHeader>
+              <TableRow>
+                {table.columns.map((c) => (
+                  <TableHead key={c}>{c}</TableHead>
+                ))}
+              </TableRow>
+            </TableHeader>
+            <TableBody>
+              {table.rows.map((r) => (
+                <TableRow key={r.key}>
+                  {r.cells.map((c, i) => (
+                    <TableCell key={i}>{c}</TableCell>
+                  ))}
+                </TableRow>
+              ))}
+            </TableBody>
+          </Table>
+        </div>
       </section>
     </Card>
   );

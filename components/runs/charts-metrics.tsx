@@ -45,31 +45,11 @@ export function MetricTrendChart({ workspaceId, points, names }: { workspaceId: 
       title="Average metric scores"
       description="Per-metric average score of each run's case results."
       summary={summarise(points, names)}
-      table={
-        <table>
-          <caption>Average metric scores per run</caption>
-          <thead>
-            <tr>
-              <th scope="col">Run started</th>
-              {names.map((n) => (
-                <th key={n} scope="col">
-                  {metricLabel(n)}
-                </th>
-              ))}
-            </tr>
-          </thead>
-          <tbody>
-            {points.map((p) => (
-              <tr key={p.run_id}>
-                <td>{formatDateTime(p.created_at)}</td>
-                {names.map((n) => (
-                  <td key={n}>{formatScore(p.averages[n])}</td>
-                ))}
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      }
+      table={{
+        caption: "Average metric scores per run",
+        columns: ["Run started", ...names.map(metricLabel)],
+        rows: points.map((p) => ({ key: p.run_id, cells: [formatDateTime(p.created_at), ...names.map((n) => formatScore(p.averages[n]))] })),
+      }}
     >
       <div className="h-60">
         <ResponsiveContainer width="100%" height="100%">

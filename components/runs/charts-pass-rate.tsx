@@ -51,37 +51,14 @@ export function PassRateChart({ workspaceId, points, controls }: { workspaceId: 
       description="Passed cases out of executed cases (skipped cases excluded), per finished run."
       summary={summarise(points)}
       controls={controls}
-      table={
-        <table>
-          <caption>Pass rate per run</caption>
-          <thead>
-            <tr>
-              <th scope="col">Run started</th>
-              <th scope="col">Status</th>
-              <th scope="col">Pass rate</th>
-              <th scope="col">Passed</th>
-              <th scope="col">Failed</th>
-              <th scope="col">Errors</th>
-              <th scope="col">Skipped</th>
-              <th scope="col">Total</th>
-            </tr>
-          </thead>
-          <tbody>
-            {points.map((p) => (
-              <tr key={p.run_id}>
-                <td>{formatDateTime(p.created_at)}</td>
-                <td>{RUN_STATUS_LABELS[p.status]}</td>
-                <td>{formatPercent(p.pass_rate)}</td>
-                <td>{p.passed}</td>
-                <td>{p.failed}</td>
-                <td>{p.errors}</td>
-                <td>{p.skipped}</td>
-                <td>{p.total}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      }
+      table={{
+        caption: "Pass rate per run",
+        columns: ["Run started", "Status", "Pass rate", "Passed", "Failed", "Errors", "Skipped", "Total"],
+        rows: points.map((p) => ({
+          key: p.run_id,
+          cells: [formatDateTime(p.created_at), RUN_STATUS_LABELS[p.status], formatPercent(p.pass_rate), p.passed, p.failed, p.errors, p.skipped, p.total],
+        })),
+      }}
     >
       <div className="h-60">
         <ResponsiveContainer width="100%" height="100%">

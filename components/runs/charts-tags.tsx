@@ -37,29 +37,11 @@ export function TagPassRateChart({ tags, scope, controls }: { tags: TagPassRate[
       description={`Cases with each tag, ${scope}. A case counts once for each of its tags; skipped cases are left out.`}
       summary={summarise(tags)}
       controls={controls}
-      table={
-        <table>
-          <caption>Pass rate by tag</caption>
-          <thead>
-            <tr>
-              <th scope="col">Tag</th>
-              <th scope="col">Pass rate</th>
-              <th scope="col">Passed</th>
-              <th scope="col">Executed</th>
-            </tr>
-          </thead>
-          <tbody>
-            {tags.map((t) => (
-              <tr key={t.tag}>
-                <td>{t.tag}</td>
-                <td>{formatPercent(t.pass_rate)}</td>
-                <td>{t.passed}</td>
-                <td>{t.total}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      }
+      table={{
+        caption: "Pass rate by tag",
+        columns: ["Tag", "Pass rate", "Passed", "Executed"],
+        rows: tags.map((t) => ({ key: t.tag, cells: [t.tag, formatPercent(t.pass_rate), t.passed, t.total] })),
+      }}
     >
       {tags.length === 0 ? (
         <p className="text-sm text-slate-500">No tagged cases in {scope}.</p>

@@ -1,6 +1,7 @@
 import type { MetricResult, OutcomeResult } from "@/lib/evaluation/types";
 import { formatDuration, formatScore, prettyJson } from "./format";
 import { PassBadge } from "./check-results";
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 
 /** The judge's verdict per expected outcome, with reasoning and links to the evidence turns. */
 export function OutcomeResults({ results }: { results: OutcomeResult[] }) {
@@ -45,42 +46,40 @@ export function OutcomeResults({ results }: { results: OutcomeResult[] }) {
 export function MetricResults({ results }: { results: MetricResult[] }) {
   if (results.length === 0) return <p className="text-sm text-slate-500">No metrics are configured on this suite.</p>;
   return (
-    <div className="overflow-x-auto">
-      <table className="w-full text-left text-sm">
-        <thead className="text-xs uppercase text-slate-500">
-          <tr>
-            <th scope="col" className="py-1 pr-3 font-medium">Metric</th>
-            <th scope="col" className="py-1 pr-3 font-medium">Score</th>
-            <th scope="col" className="py-1 pr-3 font-medium">Threshold</th>
-            <th scope="col" className="py-1 pr-3 font-medium">Result</th>
-            <th scope="col" className="py-1 pr-3 font-medium">Retries</th>
-            <th scope="col" className="py-1 pr-3 font-medium">Time</th>
-            <th scope="col" className="py-1 font-medium">Model</th>
-          </tr>
-        </thead>
-        <tbody className="divide-y divide-slate-100 align-top">
-          {results.map((m) => (
-            <tr key={m.metric_name}>
-              <td className="py-1.5 pr-3 font-medium">
-                {m.metric_name}
-                {m.reasoning && <p className="mt-0.5 max-w-md whitespace-pre-wrap text-xs font-normal text-slate-600">{m.reasoning}</p>}
-                {m.error && <p className="mt-0.5 max-w-md text-xs font-normal text-amber-800">Evaluation error: {m.error}</p>}
-              </td>
-              <td className="py-1.5 pr-3 tabular-nums">
-                {formatScore(m.score)}
-                {m.raw_score !== null && m.scale !== null && <span className="block text-xs text-slate-500">{m.raw_score} / {m.scale}</span>}
-              </td>
-              <td className="py-1.5 pr-3 tabular-nums">{formatScore(m.threshold)}</td>
-              <td className="py-1.5 pr-3">
-                <PassBadge passed={m.passed} />
-              </td>
-              <td className="py-1.5 pr-3 tabular-nums">{m.retry_count}</td>
-              <td className="py-1.5 pr-3 tabular-nums">{formatDuration(m.evaluation_time_ms)}</td>
-              <td className="py-1.5 font-mono text-xs">{m.model_used ?? "—"}</td>
-            </tr>
+    <Table variant="plain" density="compact">
+      <TableHeader>
+        <TableRow>
+          {["Metric", "Score", "Threshold", "Result", "Retries", "Time", "Model"].map((h) => (
+            <TableHead key={h}>{h}</TableHead>
           ))}
-        </tbody>
-      </table>
-    </div>
+        </TableRow>
+      </TableHeader>
+      <TableBody className="align-top">
+        {results.map((m) => (
+          <TableRow key={m.metric_name}>
+            <TableCell className="font-medium">
+              {m.metric_name}
+              {m.reasoning && <p className="mt-0.5 max-w-md whitespace-pre-wrap text-xs font-normal text-slate-600">{m.reasoning}</p>}
+              {m.error && <p className="mt-0.5 max-w-md text-xs font-normal text-amber-800">Evaluation error: {m.error}</p>}
+            </TableCell>
+            <TableCell className="tabular-nums">
+              {formatScore(m.score)}
+              {m.raw_score !== null && m.scale !== null && (
+                <span className="block text-xs text-slate-500">
+                  {m.raw_score} / {m.scale}
+                </span>
+              )}
+            </TableCell>
+            <TableCell className="tabular-nums">{formatScore(m.threshold)}</TableCell>
+            <TableCell>
+              <PassBadge passed={m.passed} />
+            </TableCell>
+            <TableCell className="tabular-nums">{m.retry_count}</TableCell>
+            <TableCell className="tabular-nums">{formatDuration(m.evaluation_time_ms)}</TableCell>
+            <TableCell className="font-mono text-xs">{m.model_used ?? "—"}</TableCell>
+          </TableRow>
+        ))}
+      </TableBody>
+    </Table>
   );
 }

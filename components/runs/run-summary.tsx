@@ -1,5 +1,6 @@
 import type { RunSummary } from "@/lib/runs/finalize";
 import { Card } from "@/components/ui/card";
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { formatDuration, formatNumber, formatPercent, formatScore } from "./format";
 
 /** Metric averages, execution statistics and totals of a finished run (run.summary). */
@@ -27,26 +28,25 @@ export function RunSummaryCard({ summary }: { summary: RunSummary }) {
         {metrics.length === 0 ? (
           <p className="text-sm text-slate-500">No metrics are configured on this suite.</p>
         ) : (
-          <table className="w-full text-left text-sm">
-            <thead className="text-xs uppercase text-slate-500">
-              <tr>
-                <th className="py-1 pr-4 font-medium">Metric</th>
-                <th className="py-1 pr-4 font-medium">Average score</th>
-                <th className="py-1 pr-4 font-medium">Pass rate</th>
-                <th className="py-1 font-medium">Evaluated</th>
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-slate-100">
+          <Table variant="plain" density="compact">
+            <TableHeader>
+              <TableRow>
+                {["Metric", "Average score", "Pass rate", "Evaluated"].map((h) => (
+                  <TableHead key={h}>{h}</TableHead>
+                ))}
+              </TableRow>
+            </TableHeader>
+            <TableBody>
               {metrics.map((m) => (
-                <tr key={m}>
-                  <td className="py-1.5 pr-4 font-medium">{m}</td>
-                  <td className="py-1.5 pr-4 tabular-nums">{formatScore(summary.average_scores?.[m])}</td>
-                  <td className="py-1.5 pr-4 tabular-nums">{formatPercent(summary.metric_pass_rates?.[m])}</td>
-                  <td className="py-1.5 tabular-nums">{formatNumber(summary.metrics_evaluated?.[m])}</td>
-                </tr>
+                <TableRow key={m}>
+                  <TableCell className="font-medium">{m}</TableCell>
+                  <TableCell className="tabular-nums">{formatScore(summary.average_scores?.[m])}</TableCell>
+                  <TableCell className="tabular-nums">{formatPercent(summary.metric_pass_rates?.[m])}</TableCell>
+                  <TableCell className="tabular-nums">{formatNumber(summary.metrics_evaluated?.[m])}</TableCell>
+                </TableRow>
               ))}
-            </tbody>
-          </table>
+            </TableBody>
+          </Table>
         )}
       </section>
 

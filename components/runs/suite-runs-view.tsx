@@ -8,6 +8,7 @@ import { RUN_STATUSES, type RunStatus } from "@/lib/runs/schemas";
 import { apiGet } from "@/lib/runs/hooks";
 import { EmptyState } from "@/components/ui/card";
 import { buttonClass } from "@/components/ui/button";
+import { PrevNextPagination } from "@/components/ui/pagination";
 import { Select } from "@/components/ui/field";
 import { RUN_STATUS_LABELS, RunStatusBadge } from "./status-badges";
 import { formatDateTime, formatPercent } from "./format";
@@ -16,7 +17,7 @@ import { PassRateChart } from "./charts-pass-rate";
 import { MetricTrendChart } from "./charts-metrics";
 import { TagPassRateChart } from "./charts-tags";
 import { SuiteRunsTable } from "./suite-runs-table";
-import { DEFAULT_TREND_WINDOW, HISTORY_PAGE_SIZE, historyHref, type SuiteRunsLocation } from "./suite-runs-location";
+import { DEFAULT_TREND_WINDOW, HISTORY_PAGE_SIZE, historyHref, type SuiteRunsLocation } from "@/lib/runs/suite-runs-location";
 
 export type SuiteRunsPage = { data: RunHistoryRow[]; next_cursor: string | null };
 
@@ -203,28 +204,13 @@ export function SuiteRunsView({ workspaceId, suiteId, initialAnalytics, initialR
         ) : (
           <SuiteRunsTable workspaceId={workspaceId} rows={runs.data} />
         )}
-        {(location.cursor || runs.next_cursor) && (
-          <nav aria-label="Run history pages" className="flex items-center justify-between text-sm">
-            {location.cursor ? (
-              <Link
-                href={historyHref(base, { status: location.status, cursor: location.prev[location.prev.length - 1], prev: location.prev.slice(0, -1) })}
-                className={buttonClass("secondary", "sm")}
-              >
-                ← Newer runs
-              </Link>
-            ) : (
-              <span />
-            )}
-            {runs.next_cursor && (
-              <Link
-                href={historyHref(base, { status: location.status, cursor: runs.next_cursor, prev: [...location.prev, location.cursor ?? ""] })}
-                className={buttonClass("secondary", "sm")}
-              >
-                Older runs →
-              </Link>
-            )}
-          </nav>
-        )}
+        <PrevNextPagination
+          label="Run history pages"
+          prev={location.cursor ? { href: historyHref(base, { status: location.status, cursor: location.prev[location.prev.length - 1], prev: location.prev.slice(0, -1) }) } : null}
+          prevLabel="← Newer runs"
+          next={runs.next_cursor ? { href: historyHref(base, { status: location.status, cursor: runs.next_cursor, prev: [...location.prev, location.cursor ?? ""] }) } : null}
+          nextLabel="Older runs →"
+        />
       </section>
     </div>
   );

@@ -4,6 +4,7 @@ import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { reorderTestCasesAction } from "@/lib/test-cases/actions";
 import { Badge } from "@/components/ui/card";
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { StatusBadge } from "./status-badge";
 import { BulkActions } from "./bulk-actions";
 import type { CaseRow } from "./types";
@@ -89,96 +90,79 @@ export function CaseTable({ workspaceId, suiteId, rows, canEdit, suiteTags, orde
           {reorderError}
         </p>
       )}
-      <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white shadow-sm">
-        <table className="w-full text-left text-sm">
-          <caption className="sr-only">Test cases</caption>
-          <thead className="border-b border-slate-200 bg-slate-50 text-xs font-medium uppercase tracking-wide text-slate-500">
-            <tr>
-              {canEdit && (
-                <th scope="col" className="w-10 px-3 py-2">
-                  <input
-                    type="checkbox"
-                    aria-label="Select all cases on this page"
-                    checked={allOnPage}
-                    onChange={() => setSelected(allOnPage ? new Set() : new Set(rows.map((r) => r.id)))}
-                  />
-                </th>
-              )}
-              <th scope="col" className="px-3 py-2">Name</th>
-              <th scope="col" className="px-3 py-2">Status</th>
-              <th scope="col" className="px-3 py-2">Difficulty</th>
-              <th scope="col" className="px-3 py-2">Tags</th>
-              <th scope="col" className="px-3 py-2">Type</th>
-              <th scope="col" className="px-3 py-2">Updated</th>
-              {canEdit && orderedIds && (
-                <th scope="col" className="px-3 py-2">
-                  <span className="sr-only">Order</span>
-                </th>
-              )}
-            </tr>
-          </thead>
-          <tbody className="divide-y divide-slate-100">
-            {rows.map((r) => {
-              const pos = orderedIds?.indexOf(r.id) ?? -1;
-              return (
-                <tr key={r.id} className={selected.has(r.id) ? "bg-indigo-50/40" : undefined}>
-                  {canEdit && (
-                    <td className="px-3 py-2">
-                      <input type="checkbox" aria-label={`Select ${r.name}`} checked={selected.has(r.id)} onChange={() => toggle(r.id)} />
-                    </td>
-                  )}
-                  <td className="max-w-md px-3 py-2">
-                    <Link href={`${base}/cases/${r.id}`} className="font-medium text-indigo-700 hover:underline">
-                      {r.name}
-                    </Link>
-                  </td>
-                  <td className="px-3 py-2">
-                    <StatusBadge status={r.status} />
-                  </td>
-                  <td className="px-3 py-2 capitalize text-slate-700">{r.difficulty}</td>
-                  <td className="px-3 py-2">
-                    <span className="flex flex-wrap gap-1">
-                      {r.tags.map((t) => (
-                        <Badge key={t} tone={t === "red-team" ? "red" : t === "edge-case" ? "amber" : "slate"}>
-                          {t}
-                        </Badge>
-                      ))}
-                    </span>
-                  </td>
-                  <td className="px-3 py-2 text-slate-700">{r.multi_turn ? "Multi-turn" : "Single-turn"}</td>
-                  <td className="whitespace-nowrap px-3 py-2 text-slate-600">
-                    <time dateTime={r.updated_at}>{r.updated_label}</time>
-                  </td>
-                  {canEdit && orderedIds && (
-                    <td className="whitespace-nowrap px-3 py-2">
+      <Table density="compact" caption="Test cases">
+        <TableHeader>
+          <TableRow>
+            {canEdit && (
+              <TableHead className="w-10">
+                <input
+                  type="checkbox"
+                  aria-label="Select all cases on this page"
+                  checked={allOnPage}
+                  onChange={() => setSelected(allOnPage ? new Set() : new Set(rows.map((r) => r.id)))}
+                />
+              </TableHead>
+            )}
+            {["Name", "Status", "Difficulty", "Tags", "Type", "Updated"].map((h) => (
+              <TableHead key={h}>{h}</TableHead>
+            ))}
+            {canEdit && orderedIds && <TableHead srLabel="Order" />}
+          </TableRow>
+        </TableHeader>
+        <TableBody>
+          {rows.map((r) => {
+            const pos = orderedIds?.indexOf(r.id) ?? -1;
+            return (
+              <TableRow key={r.id} className={selected.has(r.id) ? "bg-indigo-50/40" : undefined}>
+                {canEdit && (
+                  <TableCell>
+                    <input type="checkbox" aria-label={`Select ${r.name}`} checked={selected.has(r.id)} onChange={() => toggle(r.id)} />
+                  </TableCell>
+                )}
+                <TableCell className="max-w-md">
+                  <Link href={`${base}/cases/${r.id}`} className="font-medium text-indigo-700 hover:underline">
+                    {r.name}
+                  </Link>
+                </TableCell>
+                <TableCell>
+                  <StatusBadge status={r.status} />
+                </TableCell>
+                <TableCell className="capitalize text-slate-700">{r.difficulty}</TableCell>
+                <TableCell>
+                  <span className="flex flex-wrap gap-1">
+                    {r.tags.map((t) => (
+                      <Badge key={t} tone={t === "red-team" ? "red" : t === "edge-case" ? "amber" : "slate"}>
+                        {t}
+                      </Badge>
+                    ))}
+                  </span>
+                </TableCell>
+                <TableCell className="text-slate-700">{r.multi_turn ? "Multi-turn" : "Single-turn"}</TableCell>
+                <TableCell className="whitespace-nowrap text-slate-600">
+                  <time dateTime={r.updated_at}>{r.updated_label}</time>
+                </TableCell>
+                {canEdit && orderedIds && (
+                  <TableCell className="whitespace-nowrap">
+                    {(["up", "down"] as const).map((dir) => (
                       <button
-                        id={`move-up-${r.id}`}
+                        key={dir}
+                        id={`move-${dir}-${r.id}`}
                         type="button"
-                        aria-label={`Move ${r.name} up`}
-                        disabled={pending || pos <= 0}
-                        onClick={() => move(r.id, "up")}
+                        aria-label={`Move ${r.name} ${dir}`}
+                        disabled={pending || (dir === "up" ? pos <= 0 : pos < 0 || pos >= orderedIds.length - 1)}
+                        onClick={() => move(r.id, dir)}
                         className="rounded px-1.5 py-0.5 text-slate-600 hover:bg-slate-100 disabled:text-slate-300"
                       >
-                        ↑
+                        {dir === "up" ? "↑" : "↓"}
                       </button>
-                      <button
-                        id={`move-down-${r.id}`}
-                        type="button"
-                        aria-label={`Move ${r.name} down`}
-                        disabled={pending || pos < 0 || pos >= orderedIds.length - 1}
-                        onClick={() => move(r.id, "down")}
-                        className="rounded px-1.5 py-0.5 text-slate-600 hover:bg-slate-100 disabled:text-slate-300"
-                      >
-                        ↓
-                      </button>
-                    </td>
-                  )}
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
-      </div>
+                    ))}
+                  </TableCell>
+                )}
+              </TableRow>
+            );
+          })}
+        </TableBody>
+      </Table>
     </div>
   );
 }

@@ -1,18 +1,36 @@
+import { useId } from "react";
 import { cn } from "./cn";
 
 export function Card({ className, ...props }: React.HTMLAttributes<HTMLDivElement>) {
   return <div className={cn("rounded-lg border border-slate-200 bg-white shadow-sm", className)} {...props} />;
 }
 
-export function PageHeader({ title, description, actions }: { title: React.ReactNode; description?: React.ReactNode; actions?: React.ReactNode }) {
+/**
+ * A card with a heading: `title` (an `<h2>`, labelling the section), an optional description and
+ * actions on the right, then the body.
+ */
+export function Section({
+  title,
+  description,
+  actions,
+  className,
+  children,
+  ...props
+}: Omit<React.HTMLAttributes<HTMLElement>, "title"> & { title: React.ReactNode; description?: React.ReactNode; actions?: React.ReactNode }) {
+  const headingId = useId();
   return (
-    <div className="mb-6 flex flex-wrap items-start justify-between gap-4">
-      <div>
-        <h1 className="text-xl font-semibold text-slate-900">{title}</h1>
-        {description && <p className="mt-1 text-sm text-slate-600">{description}</p>}
+    <section aria-labelledby={headingId} className={cn("rounded-lg border border-slate-200 bg-white p-5 shadow-sm", className)} {...props}>
+      <div className="mb-3 flex flex-wrap items-end justify-between gap-3">
+        <div>
+          <h2 id={headingId} className="text-base font-semibold">
+            {title}
+          </h2>
+          {description && <p className="mt-1 text-sm text-slate-600">{description}</p>}
+        </div>
+        {actions}
       </div>
-      {actions && <div className="flex items-center gap-2">{actions}</div>}
-    </div>
+      {children}
+    </section>
   );
 }
 

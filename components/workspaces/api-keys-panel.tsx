@@ -8,8 +8,9 @@ import { apiKeyInput, type ApiKeyInput } from "@/lib/workspaces/schemas";
 import { createApiKeyAction, revokeApiKeyAction } from "@/lib/api-keys/actions";
 import { Field, FormError, Input, Select } from "@/components/ui/field";
 import { Button } from "@/components/ui/button";
-import { ConfirmButton } from "@/components/ui/confirm-button";
-import { Badge, Card } from "@/components/ui/card";
+import { ActionButton } from "@/components/ui/action-button";
+import { Badge, Section } from "@/components/ui/card";
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { applyServerIssues } from "@/components/forms/server-issues";
 import { CopyField } from "./copy-field";
 import { formatDate, formatDateTime } from "./format";
@@ -29,7 +30,6 @@ const KEY_ROLES = ["admin", "editor", "viewer"] as const;
 export function ApiKeysPanel({ workspaceId, keys }: { workspaceId: string; keys: ApiKeyRow[] }) {
   const router = useRouter();
   const [formError, setFormError] = useState<string | null>(null);
-  const [listError, setListError] = useState<string | null>(null);
   const [created, setCreated] = useState<{ name: string; token: string } | null>(null);
   const form = useForm<ApiKeyInput>({ resolver: zodResolver(apiKeyInput), defaultValues: { name: "", role: "editor" } });
   const { errors, isSubmitting } = form.formState;
@@ -50,13 +50,16 @@ export function ApiKeysPanel({ workspaceId, keys }: { workspaceId: string; keys:
 
   return (
     <div className="space-y-6">
-      <Card className="p-5">
-        <h2 className="text-base font-semibold">Create an API key</h2>
-        <p className="mt-1 text-sm text-slate-600">
-          Keys authenticate calls to <code>/api/v1</code> as <code>Authorization: Bearer &lt;key&gt;</code> and act with the role you
-          choose, in this workspace only.
-        </p>
-        <form onSubmit={onSubmit} noValidate className="mt-4 flex flex-wrap items-start gap-3">
+      <Section
+        title="Create an API key"
+        description={
+          <>
+            Keys authenticate calls to <code>/api/v1</code> as <code>Authorization: Bearer &lt;key&gt;</code> and act with the role you
+            choose, in this workspace only.
+          </>
+        }
+      >
+        <form onSubmit={onSubmit} noValidate className="flex flex-wrap items-start gap-3">
           <Field id="key-name" label="Name" error={errors.name?.message} className="min-w-64 flex-1">
             <Input id="key-name" placeholder="e.g. CI pipeline" aria-invalid={!!errors.name} {...form.register("name")} />
           </Field>
@@ -90,64 +93,58 @@ export function ApiKeysPanel({ workspaceId, keys }: { workspaceId: string; keys:
             </Button>
           </div>
         )}
-      </Card>
+      </Section>
 
-      <div className="space-y-3">
-        <FormError message={listError} />
-        {keys.length === 0 ? (
-          <p className="text-sm text-slate-500">No API keys yet.</p>
-        ) : (
-          <table className="w-full text-left text-sm">
-            <thead className="border-b border-slate-200 text-xs uppercase text-slate-500">
-              <tr>
-                <th className="py-2 pr-4 font-medium">Name</th>
-                <th className="py-2 pr-4 font-medium">Role</th>
-                <th className="py-2 pr-4 font-medium">Key</th>
-                <th className="py-2 pr-4 font-medium">Created</th>
-                <th className="py-2 pr-4 font-medium">Last used</th>
-                <th className="py-2 font-medium">
-                  <span className="sr-only">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {keys.map((k) => (
-                <tr key={k.id} className="border-b border-slate-100 last:border-0">
-                  <td className="py-2 pr-4 font-medium text-slate-900">{k.name}</td>
-                  <td className="py-2 pr-4">{roleLabels[k.role]}</td>
-                  <td className="py-2 pr-4 font-mono text-xs text-slate-600">{k.prefix}…</td>
-                  <td className="py-2 pr-4 text-slate-600">{formatDate(k.createdAt)}</td>
-                  <td className="py-2 pr-4 text-slate-600">{k.lastUsedAt ? formatDateTime(k.lastUsedAt) : "Never"}</td>
-                  <td className="py-2 text-right">
-                    {k.revokedAt ? (
-                      <Badge tone="red" title={`Revoked ${formatDateTime(k.revokedAt)}`}>
-                        Revoked
-                      </Badge>
-                    ) : (
-                      <ConfirmButton
-                        variant="ghost"
-                        size="sm"
-                        title={`Revoke the API key “${k.name}”?`}
-                        description="Every request made with this key is refused from now on. This cannot be undone."
-                        confirmLabel="Revoke key"
-                        aria-label={`Revoke ${k.name}`}
-                        onConfirm={async () => {
-                          setListError(null);
-                          const result = await revokeApiKeyAction(workspaceId, { id: k.id });
-                          if (!result.ok) setListError(result.error);
-                          router.refresh();
-                        }}
-                      >
-                        Revoke
-                      </ConfirmButton>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        )}
-      </div>
+      {keys.length === 0 ? (
+        <p className="text-sm text-slate-500">No API keys yet.</p>
+      ) : (
+        <Table variant="plain">
+          <TableHeader>
+            <TableRow>
+              <TableHead>Name</TableHead>
+              <TableHead>Role</TableHead>
+              <TableHead>Key</TableHead>
+              <TableHead>Created</TableHead>
+              <TableHead>Last used</TableHead>
+              <TableHead srLabel="Actions" />
+            </TableRow>
+          </TableHeader>
+          <TableBody>
+            {keys.map((k) => (
+              <TableRow key={k.id}>
+                <TableCell className="font-medium text-slate-900">{k.name}</TableCell>
+                <TableCell>{roleLabels[k.role]}</TableCell>
+                <TableCell className="font-mono text-xs text-slate-600">{k.prefix}…</TableCell>
+                <TableCell className="text-slate-600">{formatDate(k.createdAt)}</TableCell>
+                <TableCell className="text-slate-600">{k.lastUsedAt ? formatDateTime(k.lastUsedAt) : "Never"}</TableCell>
+                <TableCell className="text-right">
+                  {k.revokedAt ? (
+                    <Badge tone="red" title={`Revoked ${formatDateTime(k.revokedAt)}`}>
+                      Revoked
+                    </Badge>
+                  ) : (
+                    <ActionButton
+                      variant="ghost"
+                      size="sm"
+                      align="end"
+                      aria-label={`Revoke ${k.name}`}
+                      confirm={{
+                        title: `Revoke the API key “${k.name}”?`,
+                        description: "Every request made with this key is refused from now on. This cannot be undone.",
+                        confirmLabel: "Revoke key",
+                      }}
+                      action={() => revokeApiKeyAction(workspaceId, { id: k.id })}
+                      refresh="always"
+                    >
+                      Revoke
+                    </ActionButton>
+                  )}
+                </TableCell>
+              </TableRow>
+            ))}
+          </TableBody>
+        </Table>
+      )}
     </div>
   );
 }

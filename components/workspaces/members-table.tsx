@@ -3,7 +3,8 @@ import { useState, useTransition } from "react";
 import { useRouter } from "next/navigation";
 import { ROLES, roleLabels, type Role } from "@/lib/auth/roles";
 import { changeMemberRoleAction, removeMemberAction } from "@/lib/workspaces/settings-actions";
-import { ConfirmButton } from "@/components/ui/confirm-button";
+import { ActionButton } from "@/components/ui/action-button";
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { FormError, Select } from "@/components/ui/field";
 import { Badge } from "@/components/ui/card";
 import { formatDate } from "./format";
@@ -44,29 +45,27 @@ export function MembersTable({
   return (
     <div className="space-y-3">
       <FormError message={error} />
-      <table className="w-full text-left text-sm">
-        <thead className="border-b border-slate-200 text-xs uppercase text-slate-500">
-          <tr>
-            <th className="py-2 pr-4 font-medium">Member</th>
-            <th className="py-2 pr-4 font-medium">Role</th>
-            <th className="py-2 pr-4 font-medium">Joined</th>
-            <th className="py-2 font-medium">
-              <span className="sr-only">Actions</span>
-            </th>
-          </tr>
-        </thead>
-        <tbody>
+      <Table variant="plain">
+        <TableHeader>
+          <TableRow>
+            <TableHead>Member</TableHead>
+            <TableHead>Role</TableHead>
+            <TableHead>Joined</TableHead>
+            <TableHead srLabel="Actions" />
+          </TableRow>
+        </TableHeader>
+        <TableBody>
           {members.map((m) => {
             const manageable = canManage(actorRole, m.role);
             const label = m.name ? `${m.name} (${m.email})` : m.email;
             return (
-              <tr key={m.userId} className="border-b border-slate-100 last:border-0">
-                <td className="py-2 pr-4">
+              <TableRow key={m.userId}>
+                <TableCell>
                   <div className="font-medium text-slate-900">{m.name ?? m.email}</div>
                   {m.name && <div className="text-xs text-slate-500">{m.email}</div>}
                   {m.userId === actorUserId && <Badge className="mt-1">You</Badge>}
-                </td>
-                <td className="py-2 pr-4">
+                </TableCell>
+                <TableCell>
                   {manageable ? (
                     <Select
                       aria-label={`Role of ${m.email}`}
@@ -84,33 +83,32 @@ export function MembersTable({
                   ) : (
                     <Badge tone={m.role === "owner" ? "indigo" : "slate"}>{roleLabels[m.role]}</Badge>
                   )}
-                </td>
-                <td className="py-2 pr-4 text-slate-600">{formatDate(m.joinedAt)}</td>
-                <td className="py-2 text-right">
+                </TableCell>
+                <TableCell className="text-slate-600">{formatDate(m.joinedAt)}</TableCell>
+                <TableCell className="text-right">
                   {manageable && m.userId !== actorUserId && (
-                    <ConfirmButton
+                    <ActionButton
                       variant="ghost"
                       size="sm"
-                      title={`Remove ${label}?`}
-                      description="They lose access to this workspace at once. Their past runs stay."
-                      confirmLabel="Remove member"
+                      align="end"
                       aria-label={`Remove ${m.email}`}
-                      onConfirm={async () => {
-                        setError(null);
-                        const result = await removeMemberAction(workspaceId, { userId: m.userId });
-                        if (!result.ok) setError(result.error);
-                        router.refresh();
+                      confirm={{
+                        title: `Remove ${label}?`,
+                        description: "They lose access to this workspace at once. Their past runs stay.",
+                        confirmLabel: "Remove member",
                       }}
+                      action={() => removeMemberAction(workspaceId, { userId: m.userId })}
+                      refresh="always"
                     >
                       Remove
-                    </ConfirmButton>
+                    </ActionButton>
                   )}
-                </td>
-              </tr>
+                </TableCell>
+              </TableRow>
             );
           })}
-        </tbody>
-      </table>
+        </TableBody>
+      </Table>
     </div>
   );
 }

@@ -3,7 +3,7 @@ import { pageContext } from "@/lib/auth/context";
 import { ValidationError } from "@/lib/errors";
 import { loadAgentsPage } from "@/lib/agents/loaders";
 import { buttonClass } from "@/components/ui/button";
-import { EmptyState, PageHeader } from "@/components/ui/card";
+import { ListPage } from "@/components/ui/list-page";
 import { AgentTable } from "@/components/agents/agent-table";
 
 export const metadata = { title: "Agents" };
@@ -23,31 +23,20 @@ export default async function AgentsPage({ params, searchParams }: { params: Pro
     </Link>
   ) : null;
   return (
-    <div>
-      <PageHeader title="Agents" description="What you test: a chat model with a system prompt and mocked tools, or your own agent behind a URL." actions={newButton} />
-      {page.agents.length === 0 && !cursor ? (
-        <EmptyState
-          title="No agents yet"
-          description={page.canEdit ? "Create an agent, then add suites of test cases for it." : "Editors of this workspace can create agents."}
-          action={newButton}
-        />
-      ) : (
-        <AgentTable workspaceId={workspaceId} agents={page.agents} canEdit={page.canEdit} />
-      )}
-      {(cursor || page.nextCursor) && (
-        <div className="mt-4 flex gap-3 text-sm">
-          {cursor && (
-            <Link href={base} className="text-indigo-700 hover:underline">
-              First page
-            </Link>
-          )}
-          {page.nextCursor && (
-            <Link href={`${base}?cursor=${encodeURIComponent(page.nextCursor)}`} className="text-indigo-700 hover:underline">
-              Next page
-            </Link>
-          )}
-        </div>
-      )}
-    </div>
+    <ListPage
+      header={{ title: "Agents", description: "What you test: a chat model with a system prompt and mocked tools, or your own agent behind a URL.", actions: newButton }}
+      empty={
+        page.agents.length === 0 && !cursor
+          ? {
+              title: "No agents yet",
+              description: page.canEdit ? "Create an agent, then add suites of test cases for it." : "Editors of this workspace can create agents.",
+              action: newButton,
+            }
+          : null
+      }
+      pagination={{ base, cursor, nextCursor: page.nextCursor }}
+    >
+      <AgentTable workspaceId={workspaceId} agents={page.agents} canEdit={page.canEdit} />
+    </ListPage>
   );
 }

@@ -3,7 +3,7 @@ import { pageContext } from "@/lib/auth/context";
 import { ValidationError } from "@/lib/errors";
 import { loadModelConfigsPage } from "@/lib/model-configs/loaders";
 import { buttonClass } from "@/components/ui/button";
-import { EmptyState, PageHeader } from "@/components/ui/card";
+import { ListPage } from "@/components/ui/list-page";
 import { ModelConfigTable } from "@/components/model-configs/model-config-table";
 
 export const metadata = { title: "Model configurations" };
@@ -29,35 +29,25 @@ export default async function ModelConfigsPage({
     </Link>
   ) : null;
   return (
-    <div>
-      <PageHeader
-        title="Model configurations"
-        description="OpenAI-compatible endpoints used by chat agents, the judge and the simulated user. Admins manage them; API keys are stored encrypted and never shown again."
-        actions={newButton}
-      />
-      {page.configs.length === 0 && !cursor ? (
-        <EmptyState
-          title="No model configurations yet"
-          description={page.canManage ? "Add an endpoint (OpenAI, Azure, Ollama, vLLM, LM Studio…) to create chat agents." : "Ask a workspace admin to add one."}
-          action={newButton}
-        />
-      ) : (
-        <ModelConfigTable workspaceId={workspaceId} configs={page.configs} canManage={page.canManage} />
-      )}
-      {(cursor || page.nextCursor) && (
-        <div className="mt-4 flex gap-3 text-sm">
-          {cursor && (
-            <Link href={base} className="text-indigo-700 hover:underline">
-              First page
-            </Link>
-          )}
-          {page.nextCursor && (
-            <Link href={`${base}?cursor=${encodeURIComponent(page.nextCursor)}`} className="text-indigo-700 hover:underline">
-              Next page
-            </Link>
-          )}
-        </div>
-      )}
-    </div>
+    <ListPage
+      header={{
+        title: "Model configurations",
+        description:
+          "OpenAI-compatible endpoints used by chat agents, the judge and the simulated user. Admins manage them; API keys are stored encrypted and never shown again.",
+        actions: newButton,
+      }}
+      empty={
+        page.configs.length === 0 && !cursor
+          ? {
+              title: "No model configurations yet",
+              description: page.canManage ? "Add an endpoint (OpenAI, Azure, Ollama, vLLM, LM Studio…) to create chat agents." : "Ask a workspace admin to add one.",
+              action: newButton,
+            }
+          : null
+      }
+      pagination={{ base, cursor, nextCursor: page.nextCursor }}
+    >
+      <ModelConfigTable workspaceId={workspaceId} configs={page.configs} canManage={page.canManage} />
+    </ListPage>
   );
 }

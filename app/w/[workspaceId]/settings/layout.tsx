@@ -1,4 +1,4 @@
-import { PageHeader } from "@/components/ui/card";
+import { PageHeader } from "@/components/ui/page-header";
 import { SettingsTabs } from "@/components/workspaces/settings-tabs";
 
 export default async function SettingsLayout({ children, params }: { children: React.ReactNode; params: Promise<{ workspaceId: string }> }) {

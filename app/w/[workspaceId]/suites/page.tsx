@@ -2,7 +2,8 @@ import Link from "next/link";
 import { pageContext } from "@/lib/auth/context";
 import { loadSuitesPage } from "@/lib/suites/loaders";
 import { buttonClass } from "@/components/ui/button";
-import { EmptyState, PageHeader } from "@/components/ui/card";
+import { EmptyState } from "@/components/ui/card";
+import { ListPage } from "@/components/ui/list-page";
 import { SuiteTable } from "@/components/suites/suite-table";
 import { AgentFilter } from "@/components/suites/agent-filter";
 import { LoadDemoButton } from "@/components/demo/load-demo-button";
@@ -21,11 +22,11 @@ export default async function SuitesPage({ params, searchParams }: { params: Pro
   const newHref = `${base}/new${filtered}`;
 
   return (
-    <div>
-      <PageHeader
-        title="Suites"
-        description="Test cases grouped per agent, with schedule, judge and regression alerts."
-        actions={
+    <ListPage
+      header={{
+        title: "Suites",
+        description: "Test cases grouped per agent, with schedule, judge and regression alerts.",
+        actions: (
           <>
             <Link href={`${base}/trash`} className={buttonClass("ghost")}>
               Trash
@@ -37,57 +38,42 @@ export default async function SuitesPage({ params, searchParams }: { params: Pro
               </Link>
             )}
           </>
-        }
-      />
-      {data.agents.length === 0 ? (
+        ),
+      }}
+      empty={
+        data.agents.length === 0
+          ? {
+              title: "No suites yet",
+              description: "A suite tests one agent. Create an agent first, then add suites for it.",
+              action: data.canEdit ? (
+                <div className="flex flex-col items-center gap-4">
+                  <Link href={`/w/${workspaceId}/agents/new`} className={buttonClass("primary")}>
+                    New agent
+                  </Link>
+                  {hasRole(ctx.role, "admin") && <LoadDemoButton workspaceId={workspaceId} />}
+                </div>
+              ) : undefined,
+            }
+          : null
+      }
+      pagination={{ base, params: { agent: data.agentId }, cursor: one(sp.cursor), nextCursor: data.nextCursor }}
+    >
+      <AgentFilter basePath={base} agents={data.agents} value={data.agentId} />
+      {data.suites.length === 0 ? (
         <EmptyState
-          title="No suites yet"
-          description="A suite tests one agent. Create an agent first, then add suites for it."
+          title={data.agentId ? "This agent has no suites yet" : "No suites yet"}
+          description={data.canEdit ? "Create a suite, then add test cases to it." : "Editors can create suites."}
           action={
             data.canEdit ? (
-              <div className="flex flex-col items-center gap-4">
-                <Link href={`/w/${workspaceId}/agents/new`} className={buttonClass("primary")}>
-                  New agent
-                </Link>
-                {hasRole(ctx.role, "admin") && <LoadDemoButton workspaceId={workspaceId} />}
-              </div>
+              <Link href={newHref} className={buttonClass("primary")}>
+                New suite
+              </Link>
             ) : undefined
           }
         />
       ) : (
-        <div className="space-y-4">
-          <AgentFilter basePath={base} agents={data.agents} value={data.agentId} />
-          {data.suites.length === 0 ? (
-            <EmptyState
-              title={data.agentId ? "This agent has no suites yet" : "No suites yet"}
-              description={data.canEdit ? "Create a suite, then add test cases to it." : "Editors can create suites."}
-              action={
-                data.canEdit ? (
-                  <Link href={newHref} className={buttonClass("primary")}>
-                    New suite
-                  </Link>
-                ) : undefined
-              }
-            />
-          ) : (
-            <SuiteTable workspaceId={workspaceId} suites={data.suites} canEdit={data.canEdit} />
-          )}
-          {(sp.cursor || data.nextCursor) && (
-            <nav aria-label="Pagination" className="flex justify-end gap-2">
-              {sp.cursor && (
-                <Link href={`${base}${filtered}`} className={buttonClass("secondary", "sm")}>
-                  First page
-                </Link>
-              )}
-              {data.nextCursor && (
-                <Link href={`${base}?${new URLSearchParams({ ...(data.agentId ? { agent: data.agentId } : {}), cursor: data.nextCursor })}`} className={buttonClass("secondary", "sm")}>
-                  Next page
-                </Link>
-              )}
-            </nav>
-          )}
-        </div>
+        <SuiteTable workspaceId={workspaceId} suites={data.suites} canEdit={data.canEdit} />
       )}
-    </div>
+    </ListPage>
   );
 }

@@ -1,7 +1,7 @@
 import Link from "next/link";
 import { pageContext } from "@/lib/auth/context";
 import { loadAgentFormPage } from "@/lib/agents/loaders";
-import { PageHeader } from "@/components/ui/card";
+import { PageHeader } from "@/components/ui/page-header";
 import { AgentForm } from "@/components/agents/agent-form";
 import { ReadOnlyNotice } from "@/components/model-configs/read-only-notice";
 

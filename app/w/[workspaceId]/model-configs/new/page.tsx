@@ -1,7 +1,8 @@
 import Link from "next/link";
 import { hasRole } from "@/lib/auth/roles";
 import { pageContext } from "@/lib/auth/context";
-import { Card, PageHeader } from "@/components/ui/card";
+import { Card } from "@/components/ui/card";
+import { PageHeader } from "@/components/ui/page-header";
 import { ModelConfigForm } from "@/components/model-configs/model-config-form";
 import { ReadOnlyNotice } from "@/components/model-configs/read-only-notice";
 

@@ -2,7 +2,8 @@ import Link from "next/link";
 import { pageContext } from "@/lib/auth/context";
 import { loadSuiteForm } from "@/lib/suites/loaders";
 import { buttonClass } from "@/components/ui/button";
-import { EmptyState, PageHeader } from "@/components/ui/card";
+import { EmptyState } from "@/components/ui/card";
+import { PageHeader } from "@/components/ui/page-header";
 import { SuiteForm } from "@/components/suites/suite-form";
 
 type SearchParams = Promise<Record<string, string | string[] | undefined>>;

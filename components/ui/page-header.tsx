@@ -1,0 +1,25 @@
+import { Breadcrumbs, type Crumb } from "./breadcrumbs";
+
+export type PageHeaderProps = {
+  title: React.ReactNode;
+  description?: React.ReactNode;
+  actions?: React.ReactNode;
+  /** A trail shown above the title. */
+  breadcrumbs?: Crumb[];
+};
+
+/** The page's `<h1>` with its one-line description and the page-level actions on the right. */
+export function PageHeader({ title, description, actions, breadcrumbs }: PageHeaderProps) {
+  return (
+    <div className="mb-6 space-y-4">
+      {breadcrumbs && <Breadcrumbs items={breadcrumbs} />}
+      <div className="flex flex-wrap items-start justify-between gap-4">
+        <div>
+          <h1 className="text-xl font-semibold text-slate-900">{title}</h1>
+          {description && <p className="mt-1 text-sm text-slate-600">{description}</p>}
+        </div>
+        {actions && <div className="flex items-center gap-2">{actions}</div>}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,80 @@
+import { cn } from "./cn";
+
+/**
+ * Data table primitives. The look is chosen once on `Table` and reaches the cells through
+ * `data-*` attributes and Tailwind group variants (no React context, so server components can
+ * render tables too):
+ * - `variant="card"` (default): its own bordered card with a tinted header row;
+ *   `variant="plain"`: no frame, for a table inside a card or section — the first and last
+ *   columns lose their outer padding so the table lines up with the section's text.
+ * - `density="normal"` (default) or `"compact"` for long, number-heavy lists.
+ */
+export type TableProps = React.TableHTMLAttributes<HTMLTableElement> & {
+  variant?: "card" | "plain";
+  density?: "normal" | "compact";
+  /** Read by screen readers only; names the table. */
+  caption?: string;
+  /** Classes of the scrolling wrapper (margins, max height for a sticky header…). */
+  containerClassName?: string;
+};
+
+export function Table({ variant = "card", density = "normal", caption, containerClassName, className, children, ...props }: TableProps) {
+  return (
+    <div className={cn("overflow-x-auto", variant === "card" && "rounded-lg border border-slate-200 bg-white shadow-sm", containerClassName)}>
+      <table data-variant={variant} data-density={density} className={cn("group/table w-full text-left text-sm", className)} {...props}>
+        {caption && <caption className="sr-only">{caption}</caption>}
+        {children}
+      </table>
+    </div>
+  );
+}
+
+/** `sticky` keeps the header row visible while the wrapper (given a max height) scrolls. */
+export function TableHeader({ sticky = false, className, ...props }: React.HTMLAttributes<HTMLTableSectionElement> & { sticky?: boolean }) {
+  return (
+    <thead
+      className={cn(
+        "border-b border-slate-200 bg-slate-50 text-xs uppercase tracking-wide text-slate-500 group-data-[variant=plain]/table:bg-white",
+        sticky && "sticky top-0 z-10",
+        className,
+      )}
+      {...props}
+    />
+  );
+}
+
+export function TableBody({ className, ...props }: React.HTMLAttributes<HTMLTableSectionElement>) {
+  return <tbody className={cn("divide-y divide-slate-100", className)} {...props} />;
+}
+
+/** Pass `className="hover:bg-slate-50"` (or a selected tint) for interactive rows. */
+export function TableRow(props: React.HTMLAttributes<HTMLTableRowElement>) {
+  return <tr {...props} />;
+}
+
+const cellPadding =
+  "group-data-[density=compact]/table:px-3 group-data-[variant=plain]/table:first:pl-0 group-data-[variant=plain]/table:last:pr-0";
+
+/** A column header; `srLabel` gives a column without visible heading (actions, order) a screen-reader name. */
+export function TableHead({ className, srLabel, children, ...props }: React.ThHTMLAttributes<HTMLTableCellElement> & { srLabel?: string }) {
+  return (
+    <th scope="col" className={cn("px-4 py-2 font-medium", cellPadding, className)} {...props}>
+      {srLabel ? <span className="sr-only">{srLabel}</span> : children}
+    </th>
+  );
+}
+
+export function TableCell({ className, ...props }: React.TdHTMLAttributes<HTMLTableCellElement>) {
+  return <td className={cn("px-4 py-3 group-data-[density=compact]/table:py-2", cellPadding, className)} {...props} />;
+}
+
+/** A single full-width row with a message, for a table that has its header but no rows. */
+export function TableEmpty({ colSpan, children }: { colSpan: number; children: React.ReactNode }) {
+  return (
+    <TableRow>
+      <TableCell colSpan={colSpan} className="py-8 text-center text-slate-600">
+        {children}
+      </TableCell>
+    </TableRow>
+  );
+}
