@@ -19,7 +19,7 @@ function Phrases({ label, phrases, tone }: { label: string; phrases: string[]; t
     <div className="flex flex-wrap items-center gap-1 text-xs">
       <span className="text-slate-500">{label}:</span>
       {phrases.length === 0 ? (
-        <span className="text-slate-400">none</span>
+        <span className="text-slate-500">none</span>
       ) : (
         phrases.map((p, i) => (
           <Badge key={`${p}-${i}`} tone={tone}>
@@ -104,7 +104,7 @@ function CallList({ title, tone, items }: { title: string; tone: "green" | "red"
             {it.lines.map(([label, value]) => (
               <div key={label} className="mt-1">
                 <p className="text-xs text-slate-500">{label}</p>
-                {value === null || value === undefined ? <p className="text-xs text-slate-400">{label.startsWith("Expected") ? "any" : "none"}</p> : <JsonBlock value={value} className="max-h-48" />}
+                {value === null || value === undefined ? <p className="text-xs text-slate-500">{label.startsWith("Expected") ? "any" : "none"}</p> : <JsonBlock value={value} className="max-h-48" />}
               </div>
             ))}
           </li>
