@@ -113,3 +113,10 @@ export const agentInput = agentFields.superRefine(refineAgent);
 export type AgentInput = z.input<typeof agentInput>;
 export type AgentData = z.output<typeof agentInput>;
 export const agentPatch = agentFields.partial();
+
+/**
+ * PATCH /api/v1/agents/{id} as the route parses it: any JSON object (an empty body is `{}`).
+ * The service merges it over the stored agent and validates the result with `agentInput`;
+ * `agentPatch` describes the fields for the OpenAPI document.
+ */
+export const agentPatchBody = z.record(z.string(), z.unknown(), { error: "The body must be a JSON object" }).default({});

@@ -145,12 +145,6 @@ export function errorResponse(err: unknown): Response {
   );
 }
 
-/** Shared list query fields. */
-export const paginationQuery = z.object({
-  cursor: z.string().optional(),
-  limit: z.coerce.number().int().min(1).max(200).default(50),
-});
-
 export function listResponse<T>(data: T[], nextCursor: string | null) {
   return { json: { data, next_cursor: nextCursor } };
 }

@@ -1,23 +1,74 @@
 import { z } from "zod";
-import { paginationQuery } from "@/lib/api/handler";
-import { modelConfigInput, modelConfigPatch } from "@/lib/model-configs/schemas";
+import { paginationQuery } from "@/lib/api/query";
+import { modelConfigDeleteQuery, modelConfigInput, modelConfigPatch } from "@/lib/model-configs/schemas";
 import { agentInput, agentPatch } from "@/lib/agents/schemas";
-import { caseResultListQuery, runListQuery, startRunInput } from "@/lib/runs/schemas";
-import { REPORT_FORMATS } from "@/lib/runs/report-formats";
-import { suiteInput, suitePatch } from "@/lib/suites/schemas";
-import { testCaseInput, testCaseListQuery, testCasePatch } from "@/lib/test-cases/schemas";
+import { caseResultListQuery, runListQuery, runReportQuery, startRunInput } from "@/lib/runs/schemas";
+import { suiteInput, suiteListQuery, suitePatch } from "@/lib/suites/schemas";
+import { testCaseExportQuery, testCaseImportQuery, testCaseInput, testCaseListQuery, testCasePatch } from "@/lib/test-cases/schemas";
 
 /**
  * The OpenAPI 3.1 document of /api/v1, generated from the same zod schemas the API validates
- * with (`z.toJSONSchema(..., { io: "input" })`: what a client may send). Served at
- * GET /api/v1/openapi.json.
+ * with (the query and body schemas live in `lib/<feature>/schemas.ts`; the routes and this
+ * builder import the same objects). Served at GET /api/v1/openapi.json.
+ *
+ * Two views of one schema:
+ * - requests (bodies, query parameters): `io: "input"`, what a client may send, so a field with a
+ *   server default (`schedule_type`, `tags`, `concurrency`…) is optional;
+ * - responses: `io: "output"`, what the server returns after parsing, so those fields are
+ *   required. Our transforms only normalise values (`"" → null`, dedupe tags), so a transform's
+ *   output is described by its input schema (zod cannot see through a function).
  */
 
 type JsonSchema = Record<string, unknown>;
+type Io = "input" | "output";
 
-function jsonSchema(schema: z.ZodType): JsonSchema {
-  const out = z.toJSONSchema(schema, { io: "input", unrepresentable: "any", target: "draft-2020-12" }) as JsonSchema;
+function jsonSchema(schema: z.ZodType, io: Io = "input"): JsonSchema {
+  const out = z.toJSONSchema(schema, {
+    io,
+    unrepresentable: "any",
+    target: "draft-2020-12",
+    override: ({ zodSchema, jsonSchema: node }) => {
+      const def = (zodSchema as z.ZodType)._zod.def as { type: string; in?: z.ZodType; out?: z.ZodType };
+      if (io === "output" && def.type === "pipe" && def.in && def.out?._zod.def.type === "transform") {
+        const inner = jsonSchema(def.in, "output");
+        for (const key of Object.keys(node)) delete (node as JsonSchema)[key];
+        Object.assign(node, inner);
+      }
+    },
+  }) as JsonSchema;
   delete out.$schema;
+  return out;
+}
+
+/** Drops `additionalProperties: false` everywhere: responses may gain fields; clients must not reject them. */
+function openObjects(node: unknown): void {
+  if (Array.isArray(node)) return node.forEach(openObjects);
+  if (!node || typeof node !== "object") return;
+  const obj = node as JsonSchema;
+  if (obj.additionalProperties === false) delete obj.additionalProperties;
+  Object.values(obj).forEach(openObjects);
+}
+
+/**
+ * A response resource: the output view of `schema` plus the server-set fields, as one object
+ * (not `allOf`, so generated clients get one flat type).
+ */
+function resource(schema: z.ZodType, extra: z.ZodObject, opts: { omit?: string[]; description?: string } = {}): JsonSchema {
+  const base = jsonSchema(schema, "output") as { properties?: Record<string, JsonSchema>; required?: string[] };
+  const more = jsonSchema(extra, "output") as { properties?: Record<string, JsonSchema>; required?: string[] };
+  const properties: Record<string, JsonSchema> = { ...base.properties, ...more.properties };
+  for (const key of opts.omit ?? []) delete properties[key];
+  const required = [...new Set([...(base.required ?? []), ...(more.required ?? [])])].filter((k) => k in properties);
+  const out: JsonSchema = { type: "object", ...(opts.description ? { description: opts.description } : {}), properties, required };
+  openObjects(out);
+  return out;
+}
+
+/** A PATCH body: the fields of a create, none required, and no `default` (an omitted field keeps its stored value). */
+function patchBody(schema: z.ZodType): JsonSchema {
+  const out = jsonSchema(schema, "input") as { properties?: Record<string, JsonSchema>; required?: string[] };
+  for (const prop of Object.values(out.properties ?? {})) delete prop.default;
+  delete out.required;
   return out;
 }
 
@@ -108,33 +159,39 @@ const caseResultResource = {
   },
 };
 
+const suiteServerFields = serverFields.extend({
+  deleted_at: z.iso.datetime().nullable().describe("Set while the suite is in the trash"),
+});
+const testCaseServerFields = serverFields.extend({
+  suite_id: z.uuid(),
+  sort_order: z.number().int().describe("Position in the suite, set by the server"),
+});
+
 const schemas: Record<string, JsonSchema> = {
+  // Requests: what a client sends (input view).
   ModelConfigInput: jsonSchema(modelConfigInput),
-  ModelConfigPatch: jsonSchema(modelConfigPatch),
-  ModelConfig: jsonSchema(modelConfigResource),
+  ModelConfigPatch: patchBody(modelConfigPatch),
   AgentInput: jsonSchema(agentInput),
-  AgentPatch: jsonSchema(agentPatch),
+  AgentPatch: patchBody(agentPatch),
+  SuiteInput: jsonSchema(suiteInput),
+  SuitePatch: patchBody(suitePatch),
+  TestCaseInput: jsonSchema(testCaseInput),
+  TestCasePatch: patchBody(testCasePatch),
   RunStartInput: jsonSchema(startRunInput),
+  // Responses: what the server returns (output view).
+  ModelConfig: resource(modelConfigResource, z.object({})),
+  Agent: resource(agentInput, serverFields, { description: "An agent; HTTP header values are masked (••••1234)" }),
+  Suite: resource(suiteInput, suiteServerFields),
+  TestCase: resource(testCaseInput, testCaseServerFields),
+  TestCaseDocument: resource(testCaseInput, z.object({}), {
+    omit: ["sort_order"],
+    description: "One case as export writes it (spec 001 fields plus checks, mode and ground_truth); import accepts it back",
+  }),
   Run: runResource,
   CaseResult: caseResultResource,
-  Agent: { allOf: [ref("AgentInput"), ref("ServerFields")] },
-  SuiteInput: jsonSchema(suiteInput),
-  SuitePatch: jsonSchema(suitePatch),
-  Suite: {
-    allOf: [
-      ref("SuiteInput"),
-      ref("ServerFields"),
-      { type: "object", properties: { deleted_at: { type: ["string", "null"], format: "date-time", description: "Set while the suite is in the trash" } } },
-    ],
-  },
-  TestCaseInput: jsonSchema(testCaseInput),
-  TestCasePatch: jsonSchema(testCasePatch),
-  TestCase: {
-    allOf: [ref("TestCaseInput"), ref("ServerFields"), { type: "object", properties: { suite_id: { type: "string", format: "uuid" }, sort_order: { type: "integer" } } }],
-  },
-  ImportResult: jsonSchema(importResult),
-  ServerFields: jsonSchema(serverFields),
-  Error: jsonSchema(errorEnvelope),
+  ImportResult: jsonSchema(importResult, "output"),
+  ServerFields: resource(serverFields, z.object({})),
+  Error: jsonSchema(errorEnvelope, "output"),
 };
 
 /** Query schema → OpenAPI parameters (one per property, `in: query`). */
@@ -154,13 +211,6 @@ const listQueryDocs = {
   cursor: "Opaque cursor from the previous page's next_cursor",
   limit: "Page size (1–200, default 50)",
 };
-const suiteListQuery = paginationQuery.extend({
-  agent_id: z.uuid().optional(),
-  deleted: z.enum(["true", "false"]).optional(),
-  q: z.string().max(200).optional(),
-});
-const importQuery = z.object({ valid_only: z.enum(["true", "false"]).optional() });
-const exportQuery = z.object({ format: z.enum(["yaml", "json"]).default("json") });
 
 const errorResponse = (description: string) => ({ description, content: { "application/json": { schema: ref("Error") } } });
 const errors = {
@@ -181,12 +231,17 @@ const list = (item: string) =>
 const body = (name: string) => ({ required: true, ...json(ref(name)) });
 const noContent = { "204": { description: "Done; no body" } };
 
-type Crud = { tag: string; item: string; listParams?: unknown[]; deleteNote: string; writeRole?: string };
+/**
+ * `item` names the components (`${item}`, `${item}Input`, `${item}Patch`) and, with `plural`, the
+ * operationIds a client generator turns into method names (listSuites, createSuite, getSuite…).
+ */
+type Crud = { tag: string; item: string; plural: string; listParams?: unknown[]; deleteParams?: unknown[]; deleteNote: string; writeRole?: string };
 
-function collection({ tag, item, listParams = queryParameters(paginationQuery, listQueryDocs), writeRole = "editor" }: Crud) {
+function collection({ tag, item, plural, listParams = queryParameters(paginationQuery, listQueryDocs), writeRole = "editor" }: Crud) {
   return {
-    get: { tags: [tag], summary: `List ${tag.toLowerCase()}`, description: "Role: viewer.", parameters: listParams, responses: { "200": list(item), ...errors } },
+    get: { operationId: `list${plural}`, tags: [tag], summary: `List ${tag.toLowerCase()}`, description: "Role: viewer.", parameters: listParams, responses: { "200": list(item), ...errors } },
     post: {
+      operationId: `create${item}`,
       tags: [tag],
       summary: `Create a ${item}`,
       description: `Role: ${writeRole}.`,
@@ -196,18 +251,26 @@ function collection({ tag, item, listParams = queryParameters(paginationQuery, l
   };
 }
 
-function single({ tag, item, deleteNote, writeRole = "editor" }: Crud) {
+function single({ tag, item, deleteNote, deleteParams, writeRole = "editor" }: Crud) {
   return {
     parameters: [idParam],
-    get: { tags: [tag], summary: `Get a ${item}`, description: "Role: viewer.", responses: { "200": ok(item, ref(item)), ...errors } },
+    get: { operationId: `get${item}`, tags: [tag], summary: `Get a ${item}`, description: "Role: viewer.", responses: { "200": ok(item, ref(item)), ...errors } },
     patch: {
+      operationId: `update${item}`,
       tags: [tag],
       summary: `Update a ${item}`,
       description: `Role: ${writeRole}. Send only the fields to change; the merged result is validated like a create.`,
       requestBody: body(`${item}Patch`),
       responses: { "200": ok(`The updated ${item}`, ref(item)), ...errors, ...conflict },
     },
-    delete: { tags: [tag], summary: `Delete a ${item}`, description: `Role: ${writeRole}. ${deleteNote}`, responses: { ...noContent, ...errors, ...conflict } },
+    delete: {
+      operationId: `delete${item}`,
+      tags: [tag],
+      summary: `Delete a ${item}`,
+      description: `Role: ${writeRole}. ${deleteNote}`.trim(),
+      ...(deleteParams ? { parameters: deleteParams } : {}),
+      responses: { ...noContent, ...errors, ...conflict },
+    },
   };
 }
 
@@ -216,8 +279,9 @@ function runPaths() {
   return {
     "/api/v1/suites/{id}/runs": {
       parameters: [idParam],
-      get: { tags: ["Runs"], summary: "List a suite's runs (newest first)", description: "Role: viewer.", parameters: queryParameters(runListQuery, listQueryDocs), responses: { "200": list("Run"), ...errors } },
+      get: { operationId: "listRuns", tags: ["Runs"], summary: "List a suite's runs (newest first)", description: "Role: viewer.", parameters: queryParameters(runListQuery, listQueryDocs), responses: { "200": list("Run"), ...errors } },
       post: {
+        operationId: "startRun",
         tags: ["Runs"],
         summary: "Start a run",
         description: "Role: editor. Runs the suite's active cases, optionally narrowed by tags/difficulty; 202 with the pending run. 400 when no case matches.",
@@ -225,28 +289,29 @@ function runPaths() {
         responses: { "202": ok("The pending Run", ref("Run")), ...errors },
       },
     },
-    "/api/v1/runs/{id}": { parameters: [runId], get: { tags: ["Runs"], summary: "Get a run (status, totals, summary)", description: "Role: viewer.", responses: { "200": ok("Run", ref("Run")), ...errors } } },
+    "/api/v1/runs/{id}": { parameters: [runId], get: { operationId: "getRun", tags: ["Runs"], summary: "Get a run (status, totals, summary)", description: "Role: viewer.", responses: { "200": ok("Run", ref("Run")), ...errors } } },
     "/api/v1/runs/{id}/results": {
       parameters: [runId],
-      get: { tags: ["Runs"], summary: "A run's case results (paginated)", description: "Role: viewer.", parameters: queryParameters(caseResultListQuery, listQueryDocs), responses: { "200": list("CaseResult"), ...errors } },
+      get: { operationId: "listCaseResults", tags: ["Runs"], summary: "A run's case results (paginated)", description: "Role: viewer.", parameters: queryParameters(caseResultListQuery, listQueryDocs), responses: { "200": list("CaseResult"), ...errors } },
     },
     "/api/v1/runs/{id}/cancel": {
       parameters: [runId],
-      post: { tags: ["Runs"], summary: "Cancel a run", description: "Role: editor. No new cases start; pending ones are skipped; 409 when the run already ended.", responses: { "200": ok("The Run", ref("Run")), ...errors, ...conflict } },
+      post: { operationId: "cancelRun", tags: ["Runs"], summary: "Cancel a run", description: "Role: editor. No new cases start; pending ones are skipped; 409 when the run already ended.", responses: { "200": ok("The Run", ref("Run")), ...errors, ...conflict } },
     },
     "/api/v1/runs/{id}/report": {
       parameters: [runId],
       get: {
+        operationId: "getRunReport",
         tags: ["Runs"],
         summary: "A run report",
         description: "Role: viewer. json (spec 000 report), markdown, csv or junit (JUnit XML for CI).",
-        parameters: queryParameters(z.object({ format: z.enum(REPORT_FORMATS).default("json") }), { format: "json, markdown, csv or junit" }),
+        parameters: queryParameters(runReportQuery, { format: "json, markdown, csv or junit" }),
         responses: { "200": { description: "The report file" }, ...errors },
       },
     },
     "/api/v1/case-results/{id}": {
       parameters: [idParam],
-      get: { tags: ["Runs"], summary: "One case result with every LLM call's request and raw response", description: "Role: viewer.", responses: { "200": ok("CaseResult", ref("CaseResult")), ...errors } },
+      get: { operationId: "getCaseResult", tags: ["Runs"], summary: "One case result with every LLM call's request and raw response", description: "Role: viewer.", responses: { "200": ok("CaseResult", ref("CaseResult")), ...errors } },
     },
   };
 }
@@ -265,24 +330,34 @@ export function buildOpenApiDocument() {
     },
     servers: [{ url: "/" }],
     security: [{ bearerAuth: [] }],
-    tags: [{ name: "Model configurations" }, { name: "Agents" }, { name: "Suites" }, { name: "Test cases" }, { name: "Runs" }, { name: "Meta" }],
+    tags: [
+      { name: "Model configurations", description: "OpenAI-compatible endpoints (base URL, model, write-only API key) that agents, judges and simulated users call. Read: viewer; write: admin." },
+      { name: "Agents", description: "The systems under test: a chat agent (system prompt, model configuration, mocked tools) or an HTTP endpoint, with their variables. Read: viewer; write: editor." },
+      { name: "Suites", description: "Groups of test cases for one agent, with the judge model, metrics, schedule, alerting and variable values. Deleting moves a suite to the trash. Read: viewer; write: editor." },
+      { name: "Test cases", description: "Spec 001 cases of a suite (persona, opening message, expected outcomes and tool calls) plus checks; JSON/YAML import and export. Read: viewer; write: editor." },
+      { name: "Runs", description: "Executions of a suite's cases: start, follow, cancel, read the case results and download reports (JSON, Markdown, CSV, JUnit). Read: viewer; start/cancel: editor." },
+      { name: "Meta", description: "Service health and this document; no API key needed." },
+    ],
     paths: {
       "/api/health": {
-        get: { tags: ["Meta"], summary: "Health check", security: [], responses: { "200": ok("The database answers", { type: "object", properties: { status: { const: "ok" } } }), "503": { description: "The database does not answer" } } },
+        get: { operationId: "getHealth", tags: ["Meta"], summary: "Health check", security: [], responses: { "200": ok("The database answers", { type: "object", properties: { status: { const: "ok" } } }), "503": { description: "The database does not answer" } } },
       },
       "/api/v1/openapi.json": {
-        get: { tags: ["Meta"], summary: "This document", security: [], responses: { "200": { description: "OpenAPI 3.1 document", content: { "application/json": {} } } } },
+        get: { operationId: "getOpenApiDocument", tags: ["Meta"], summary: "This document", security: [], responses: { "200": { description: "OpenAPI 3.1 document", content: { "application/json": {} } } } },
       },
-      "/api/v1/model-configs": collection({ tag: "Model configurations", item: "ModelConfig", deleteNote: "", writeRole: "admin" }),
+      "/api/v1/model-configs": collection({ tag: "Model configurations", item: "ModelConfig", plural: "ModelConfigs", deleteNote: "", writeRole: "admin" }),
       "/api/v1/model-configs/{id}": single({
         tag: "Model configurations",
         item: "ModelConfig",
+        plural: "ModelConfigs",
         writeRole: "admin",
         deleteNote: "Refused with 409 while agents or suites use it, unless ?force=true (their references are cleared).",
+        deleteParams: queryParameters(modelConfigDeleteQuery, { force: "true: delete even while in use and clear the references" }),
       }),
       "/api/v1/model-configs/{id}/test": {
         parameters: [idParam],
         post: {
+          operationId: "testModelConfig",
           tags: ["Model configurations"],
           summary: "Test the connection",
           description: "Role: admin. Sends a tiny chat completion with the stored key; 200 with ok=false and a readable message when the endpoint fails.",
@@ -296,11 +371,12 @@ export function buildOpenApiDocument() {
           },
         },
       },
-      "/api/v1/agents": collection({ tag: "Agents", item: "Agent", deleteNote: "" }),
-      "/api/v1/agents/{id}": single({ tag: "Agents", item: "Agent", deleteNote: "Refused with 409 while the agent has live suites; suites in the trash are deleted with it." }),
+      "/api/v1/agents": collection({ tag: "Agents", item: "Agent", plural: "Agents", deleteNote: "" }),
+      "/api/v1/agents/{id}": single({ tag: "Agents", item: "Agent", plural: "Agents", deleteNote: "Refused with 409 while the agent has live suites; suites in the trash are deleted with it." }),
       "/api/v1/suites": collection({
         tag: "Suites",
         item: "Suite",
+        plural: "Suites",
         deleteNote: "",
         listParams: queryParameters(suiteListQuery, {
           ...listQueryDocs,
@@ -309,14 +385,15 @@ export function buildOpenApiDocument() {
           q: "Text search in the name",
         }),
       }),
-      "/api/v1/suites/{id}": single({ tag: "Suites", item: "Suite", deleteNote: "Soft delete: the suite moves to the trash (GET /api/v1/suites?deleted=true) and can be restored." }),
+      "/api/v1/suites/{id}": single({ tag: "Suites", item: "Suite", plural: "Suites", deleteNote: "Soft delete: the suite moves to the trash (GET /api/v1/suites?deleted=true) and can be restored." }),
       "/api/v1/suites/{id}/restore": {
         parameters: [idParam],
-        post: { tags: ["Suites"], summary: "Restore a suite from the trash", description: "Role: editor. 409 when a live suite of the agent has its name.", responses: { "200": ok("The restored Suite", ref("Suite")), ...errors, ...conflict } },
+        post: { operationId: "restoreSuite", tags: ["Suites"], summary: "Restore a suite from the trash", description: "Role: editor. 409 when a live suite of the agent has its name.", responses: { "200": ok("The restored Suite", ref("Suite")), ...errors, ...conflict } },
       },
       "/api/v1/suites/{id}/test-cases": {
         parameters: [idParam],
         get: {
+          operationId: "listTestCases",
           tags: ["Test cases"],
           summary: "List a suite's test cases",
           description: "Role: viewer. Ordered by sort_order.",
@@ -331,6 +408,7 @@ export function buildOpenApiDocument() {
           responses: { "200": list("TestCase"), ...errors },
         },
         post: {
+          operationId: "createTestCase",
           tags: ["Test cases"],
           summary: "Create one test case",
           description: "Role: editor. Only name is required; an active case needs initial_message or persona.",
@@ -341,11 +419,12 @@ export function buildOpenApiDocument() {
       "/api/v1/suites/{id}/test-cases/import": {
         parameters: [idParam],
         post: {
+          operationId: "importTestCases",
           tags: ["Test cases"],
           summary: "Import test cases (JSON array or YAML)",
           description:
             "Role: editor. Every case is validated first; with any invalid case nothing is written and 400 lists every issue as `<index>.<field path>`, unless valid_only=true imports the valid ones.",
-          parameters: queryParameters(importQuery, { valid_only: "true: import the valid cases and report the invalid ones instead of refusing" }),
+          parameters: queryParameters(testCaseImportQuery, { valid_only: "true: import the valid cases and report the invalid ones instead of refusing" }),
           requestBody: {
             required: true,
             content: {
@@ -359,23 +438,24 @@ export function buildOpenApiDocument() {
       "/api/v1/suites/{id}/test-cases/export": {
         parameters: [idParam],
         get: {
+          operationId: "exportTestCases",
           tags: ["Test cases"],
           summary: "Export a suite's test cases",
           description: "Role: viewer. The spec 001 format plus checks, mode and ground_truth; importing the file back gives identical cases.",
-          parameters: queryParameters(exportQuery, { format: "json (default) or yaml" }),
+          parameters: queryParameters(testCaseExportQuery, { format: "json (default) or yaml" }),
           responses: {
             "200": {
               description: "The cases as a file",
-              content: { "application/json": { schema: { type: "array", items: ref("TestCaseInput") } }, "application/yaml": { schema: { type: "string" } } },
+              content: { "application/json": { schema: { type: "array", items: ref("TestCaseDocument") } }, "application/yaml": { schema: { type: "string" } } },
             },
             ...errors,
           },
         },
       },
-      "/api/v1/test-cases/{id}": single({ tag: "Test cases", item: "TestCase", deleteNote: "Soft delete: the case disappears from lists and runs." }),
+      "/api/v1/test-cases/{id}": single({ tag: "Test cases", item: "TestCase", plural: "TestCases", deleteNote: "Soft delete: the case disappears from lists and runs." }),
       "/api/v1/test-cases/{id}/restore": {
         parameters: [idParam],
-        post: { tags: ["Test cases"], summary: "Restore a deleted test case", description: "Role: editor.", responses: { "200": ok("The restored TestCase", ref("TestCase")), ...errors } },
+        post: { operationId: "restoreTestCase", tags: ["Test cases"], summary: "Restore a deleted test case", description: "Role: editor.", responses: { "200": ok("The restored TestCase", ref("TestCase")), ...errors } },
       },
       ...runPaths(),
     },

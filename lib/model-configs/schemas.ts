@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { booleanQuery } from "@/lib/api/query";
 
 const httpUrl = z
   .url({ protocol: /^https?$/, error: "Enter an http(s) URL" })
@@ -25,3 +26,9 @@ export type ModelConfigInput = z.input<typeof modelConfigInput>;
 export type ModelConfigData = z.output<typeof modelConfigInput>;
 
 export const modelConfigPatch = modelConfigInput.partial();
+
+/** PATCH /api/v1/model-configs/{id}: an empty body changes nothing. */
+export const modelConfigPatchBody = modelConfigPatch.default({});
+
+/** DELETE /api/v1/model-configs/{id}: `force=true` clears the references of agents and suites that use it. */
+export const modelConfigDeleteQuery = z.object({ force: booleanQuery("force") });

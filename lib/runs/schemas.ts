@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { DIFFICULTIES } from "@/lib/test-cases/schemas";
+import { REPORT_FORMATS } from "@/lib/runs/report-formats";
 
 export const RUN_STATUSES = ["pending", "running", "completed", "failed", "cancelled"] as const;
 export const CASE_RESULT_STATUSES = ["pending", "running", "passed", "failed", "skipped", "error"] as const;
@@ -45,3 +46,6 @@ export const caseResultListQuery = z.object({
   limit: z.coerce.number().int().min(1).max(500).default(100),
 });
 export type CaseResultListQuery = z.output<typeof caseResultListQuery>;
+
+/** GET /api/v1/runs/{id}/report: the file format (json is the spec 000 report). */
+export const runReportQuery = z.object({ format: z.enum(REPORT_FORMATS).default("json") });

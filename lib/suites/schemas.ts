@@ -1,6 +1,7 @@
 import { z } from "zod";
 // Directly from the schemas module: `@/lib/evaluation` pulls node:crypto into client bundles.
 import { metricConfigListSchema } from "@/lib/evaluation/schemas";
+import { booleanQuery, paginationQuery } from "@/lib/api/query";
 
 export const SCHEDULE_TYPES = ["manual", "hourly", "daily", "weekly"] as const;
 
@@ -68,3 +69,12 @@ export type SuitePatch = z.input<typeof suitePatch>;
 export const SUITE_FIELDS = Object.keys(suiteFields.shape) as (keyof z.output<typeof suiteFields>)[];
 /** Re-validates a merged suite (existing + patch). */
 export const suiteMerged = suiteInput;
+
+/** GET /api/v1/suites: `agent_id`, a name search and `deleted=true` for the trash. */
+export const suiteListQuery = paginationQuery.extend({
+  agent_id: z.uuid("agent_id must be a UUID").optional(),
+  /** `deleted=true` lists the trash instead of live suites. */
+  deleted: booleanQuery("deleted"),
+  q: z.string().trim().max(200).optional(),
+});
+export type SuiteListQuery = z.output<typeof suiteListQuery>;

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { booleanQuery } from "@/lib/api/query";
 
 /**
  * The test case format: spec 001 (schema 1.0.0) plus spec 002's checks/mode and spec 000's
@@ -32,8 +33,12 @@ const jsonObject = (error = "Must be a JSON object") => z.record(z.string(), z.u
 export const expectedToolCallSchema = z.object({
   tool: z.string({ error: "Tool name is required" }).trim().min(1, "Tool name is required").max(64, "Tool names are at most 64 characters"),
   expected_params: jsonObject("Expected params must be a JSON object or empty").nullish().transform((v) => v ?? null),
-  /** true: the agent must NOT call this tool (an extension; spec 001 tools are expected calls). */
-  forbidden: z.boolean().optional().transform((v) => (v ? true : undefined)),
+  /**
+   * true: the agent must NOT call this tool (an extension; spec 001 tools are expected calls).
+   * The outer `.optional()` changes no value (undefined stays undefined); it tells the OpenAPI
+   * output schema that the key may be absent.
+   */
+  forbidden: z.boolean().optional().transform((v) => (v ? true : undefined)).optional(),
 });
 export type ExpectedToolCall = z.infer<typeof expectedToolCallSchema>;
 
@@ -145,6 +150,12 @@ export const testCaseListQuery = z.object({
   limit: z.coerce.number().int().min(1).max(200).default(50),
 });
 export type TestCaseListQuery = z.output<typeof testCaseListQuery>;
+
+/** POST /api/v1/suites/{id}/test-cases/import: `valid_only=true` imports the valid cases and reports the others. */
+export const testCaseImportQuery = z.object({ valid_only: booleanQuery("valid_only", { numeric: true }) });
+
+/** GET /api/v1/suites/{id}/test-cases/export: the file format. */
+export const testCaseExportQuery = z.object({ format: z.enum(["yaml", "json"], { error: "format must be yaml or json" }).default("json") });
 
 export const bulkStatusInput = z.object({
   ids: z.array(z.uuid()).min(1, "Select at least one case").max(1000),

@@ -1,4 +1,5 @@
-import { listResponse, paginationQuery, withApi } from "@/lib/api/handler";
+import { listResponse, withApi } from "@/lib/api/handler";
+import { paginationQuery } from "@/lib/api/query";
 import { agentInput } from "@/lib/agents/schemas";
 import { createAgent, listAgents } from "@/lib/agents/service";
 

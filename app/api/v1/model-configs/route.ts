@@ -1,4 +1,5 @@
-import { listResponse, paginationQuery, withApi } from "@/lib/api/handler";
+import { listResponse, withApi } from "@/lib/api/handler";
+import { paginationQuery } from "@/lib/api/query";
 import { modelConfigInput } from "@/lib/model-configs/schemas";
 import { createModelConfig, listModelConfigs } from "@/lib/model-configs/service";
 

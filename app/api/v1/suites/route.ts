@@ -1,17 +1,11 @@
 import { z } from "zod";
-import { listResponse, paginationQuery, withApi } from "@/lib/api/handler";
+import { listResponse, withApi } from "@/lib/api/handler";
+import { suiteListQuery } from "@/lib/suites/schemas";
 import { createSuite, listSuites } from "@/lib/suites/service";
-
-const listQuery = paginationQuery.extend({
-  agent_id: z.uuid("agent_id must be a UUID").optional(),
-  /** `deleted=true` lists the trash instead of live suites. */
-  deleted: z.enum(["true", "false"], { error: "deleted must be true or false" }).optional().transform((v) => v === "true"),
-  q: z.string().trim().max(200).optional(),
-});
 
 export const GET = withApi({
   role: "viewer",
-  query: listQuery,
+  query: suiteListQuery,
   handler: async ({ ctx, query }) => {
     const page = await listSuites(ctx, query);
     return listResponse(page.data, page.next_cursor);

@@ -1,5 +1,5 @@
-import { z } from "zod";
 import { withApi } from "@/lib/api/handler";
+import { agentPatchBody } from "@/lib/agents/schemas";
 import { deleteAgent, getAgent, updateAgent } from "@/lib/agents/service";
 
 export const GET = withApi({
@@ -13,7 +13,7 @@ export const GET = withApi({
  */
 export const PATCH = withApi({
   role: "editor",
-  body: z.record(z.string(), z.unknown(), { error: "The body must be a JSON object" }).default({}),
+  body: agentPatchBody,
   handler: async ({ ctx, params, body }) => ({ json: await updateAgent(ctx, params.id!, body) }),
 });
 

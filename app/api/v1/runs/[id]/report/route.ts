@@ -1,11 +1,11 @@
-import { z } from "zod";
 import { withApi } from "@/lib/api/handler";
-import { buildRunReport, REPORT_FORMATS } from "@/lib/runs/report";
+import { buildRunReport } from "@/lib/runs/report";
+import { runReportQuery } from "@/lib/runs/schemas";
 
 /** A run as JSON (spec 000 report), Markdown, CSV or JUnit XML. */
 export const GET = withApi({
   role: "viewer",
-  query: z.object({ format: z.enum(REPORT_FORMATS).default("json") }),
+  query: runReportQuery,
   handler: async ({ ctx, params, query }) => {
     const report = await buildRunReport(ctx, params.id!, query.format);
     return new Response(report.body, {

@@ -1,11 +1,11 @@
-import { z } from "zod";
 import { withApi } from "@/lib/api/handler";
 import { exportTestCases } from "@/lib/test-cases/import-export";
+import { testCaseExportQuery } from "@/lib/test-cases/schemas";
 
 /** GET ?format=json|yaml (default json): the suite's cases as a downloadable document. */
 export const GET = withApi({
   role: "viewer",
-  query: z.object({ format: z.enum(["yaml", "json"], { error: "format must be yaml or json" }).default("json") }),
+  query: testCaseExportQuery,
   handler: async ({ ctx, params, query }) => {
     const file = await exportTestCases(ctx, params.id ?? "", query.format);
     return new Response(file.body, {

@@ -1,6 +1,6 @@
-import { z } from "zod";
 import { withApi } from "@/lib/api/handler";
 import { formatFromContentType, importTestCases, parseCasesDocument } from "@/lib/test-cases/import-export";
+import { testCaseImportQuery } from "@/lib/test-cases/schemas";
 
 /**
  * POST a JSON array (or `{test_cases: [...]}`) with Content-Type application/json, or a YAML
@@ -8,12 +8,7 @@ import { formatFromContentType, importTestCases, parseCasesDocument } from "@/li
  */
 export const POST = withApi({
   role: "editor",
-  query: z.object({
-    valid_only: z
-      .enum(["true", "false", "1", "0"], { error: "valid_only must be true or false" })
-      .optional()
-      .transform((v) => v === "true" || v === "1"),
-  }),
+  query: testCaseImportQuery,
   handler: async ({ req, ctx, params, query }) => {
     const raw = parseCasesDocument(await req.text(), formatFromContentType(req.headers.get("content-type")));
     const result = await importTestCases(ctx, params.id ?? "", raw, { validOnly: query.valid_only });

@@ -1,0 +1,25 @@
+import { z } from "zod";
+
+/**
+ * Query-string building blocks shared by the route schemas in `lib/<feature>/schemas.ts`.
+ * No `server-only` here: the OpenAPI builder and client code import these too.
+ */
+
+/** `cursor` + `limit`: the page fields of every list route. */
+export const paginationQuery = z.object({
+  cursor: z.string().optional(),
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+});
+
+/**
+ * A boolean query flag: `?name=true|false` (absent = false). Query values are strings, so
+ * `z.coerce.boolean()` would read "false" as true; this accepts only the listed spellings and
+ * says so in the error. `numeric` also accepts `1`/`0` (kept where the API always took them).
+ */
+export function booleanQuery(name: string, { numeric = false }: { numeric?: boolean } = {}) {
+  const values = numeric ? (["true", "false", "1", "0"] as const) : (["true", "false"] as const);
+  return z
+    .enum(values, { error: `${name} must be true or false` })
+    .optional()
+    .transform((v) => v === "true" || v === "1");
+}
