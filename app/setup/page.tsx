@@ -1,6 +1,5 @@
-import { redirect } from "next/navigation";
 import { connection } from "next/server";
-import { isSetupNeeded } from "@/lib/workspaces/service";
+import { loadSetupPage } from "@/lib/auth/loaders";
 import { AuthCard } from "@/components/auth/auth-card";
 import { SetupForm } from "@/components/auth/setup-form";
 
@@ -8,7 +7,7 @@ export const metadata = { title: "Set up Assay" };
 
 export default async function SetupPage() {
   await connection();
-  if (!(await isSetupNeeded())) redirect("/");
+  await loadSetupPage();
   return (
     <AuthCard title="Welcome to Assay" subtitle="Create the first admin account and workspace.">
       <SetupForm />

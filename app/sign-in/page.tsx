@@ -1,8 +1,6 @@
-import { redirect } from "next/navigation";
 import { connection } from "next/server";
-import { isSetupNeeded } from "@/lib/workspaces/service";
-import { oidcEnabled, env } from "@/lib/env";
-import { oidcSignInAction } from "@/lib/workspaces/actions";
+import { loadSignInPage } from "@/lib/auth/loaders";
+import { oidcSignInAction } from "@/lib/auth/actions";
 import { AuthCard } from "@/components/auth/auth-card";
 import { SignInForm } from "@/components/auth/sign-in-form";
 import { Button } from "@/components/ui/button";
@@ -11,15 +9,15 @@ export const metadata = { title: "Sign in" };
 
 export default async function SignInPage({ searchParams }: { searchParams: Promise<{ callbackUrl?: string }> }) {
   await connection();
-  if (await isSetupNeeded()) redirect("/setup");
   const { callbackUrl } = await searchParams;
+  const page = await loadSignInPage();
   return (
     <AuthCard title="Sign in">
       <SignInForm callbackUrl={callbackUrl} />
-      {oidcEnabled && (
+      {page.oidcName && (
         <form action={oidcSignInAction} className="mt-4">
           <Button type="submit" variant="secondary" className="w-full">
-            Continue with {env.AUTH_OIDC_NAME ?? "single sign-on"}
+            Continue with {page.oidcName}
           </Button>
         </form>
       )}

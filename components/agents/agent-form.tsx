@@ -7,7 +7,7 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import { agentFormDefaults, agentFormSchema, formIssuePath, type AgentFormValues } from "@/lib/agents/form-schema";
 import type { AgentInput } from "@/lib/agents/schemas";
 import { createAgentAction, updateAgentAction } from "@/lib/agents/actions";
-import type { AgentJson } from "@/lib/agents/service";
+import type { AgentDto } from "@/lib/agents/dto";
 import { Field, FormError, Input, Select, Textarea } from "@/components/ui/field";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
@@ -27,7 +27,7 @@ export function AgentForm({
   canCreateModelConfig = false,
 }: {
   workspaceId: string;
-  agent?: AgentJson;
+  agent?: AgentDto;
   modelConfigs: ModelConfigOption[];
   readOnly?: boolean;
   canCreateModelConfig?: boolean;

@@ -3,7 +3,7 @@ import { useState } from "react";
 import { useForm } from "react-hook-form";
 import { zodResolver } from "@hookform/resolvers/zod";
 import { setupInput, type SetupInput } from "@/lib/workspaces/schemas";
-import { setupAction } from "@/lib/workspaces/actions";
+import { setupAction } from "@/lib/auth/actions";
 import { Field, FormError, Input } from "@/components/ui/field";
 import { Button } from "@/components/ui/button";
 import { applyServerIssues } from "@/components/forms/server-issues";

@@ -3,7 +3,7 @@ import { useState } from "react";
 import { useForm } from "react-hook-form";
 import { zodResolver } from "@hookform/resolvers/zod";
 import { signInInput, type SignInInput } from "@/lib/workspaces/schemas";
-import { signInAction } from "@/lib/workspaces/actions";
+import { signInAction } from "@/lib/auth/actions";
 import { Field, FormError, Input } from "@/components/ui/field";
 import { Button } from "@/components/ui/button";
 

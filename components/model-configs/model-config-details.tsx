@@ -1,7 +1,7 @@
-import type { ModelConfigJson } from "@/lib/model-configs/service";
+import type { ModelConfigDto } from "@/lib/model-configs/dto";
 
 /** Read-only view of a model configuration (no secrets: only the key's hint). */
-export function ModelConfigDetails({ config }: { config: ModelConfigJson }) {
+export function ModelConfigDetails({ config }: { config: ModelConfigDto }) {
   const rows: [string, React.ReactNode][] = [
     ["Base URL", <code key="u" className="break-all">{config.base_url}</code>],
     ["Model", config.model],

@@ -6,13 +6,13 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import { modelConfigFormDefaults, modelConfigFormSchema, type ModelConfigFormValues } from "@/lib/model-configs/form-schema";
 import type { ModelConfigInput } from "@/lib/model-configs/schemas";
 import { createModelConfigAction, updateModelConfigAction } from "@/lib/model-configs/actions";
-import type { ModelConfigJson } from "@/lib/model-configs/service";
+import type { ModelConfigDto } from "@/lib/model-configs/dto";
 import { Field, FormError, Input } from "@/components/ui/field";
 import { Button } from "@/components/ui/button";
 import { applyServerIssues } from "@/components/forms/server-issues";
 
 /** Create or edit a model configuration. The API key is write-only: only its hint is shown. */
-export function ModelConfigForm({ workspaceId, config }: { workspaceId: string; config?: ModelConfigJson }) {
+export function ModelConfigForm({ workspaceId, config }: { workspaceId: string; config?: ModelConfigDto }) {
   const router = useRouter();
   const [formError, setFormError] = useState<string | null>(null);
   const form = useForm<ModelConfigFormValues, unknown, ModelConfigInput>({

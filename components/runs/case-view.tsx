@@ -2,7 +2,8 @@
 import Link from "next/link";
 import type { CheckResult, MetricResult, OutcomeResult, ToolCallResults, TranscriptMessage } from "@/lib/evaluation/types";
 import type { Check } from "@/lib/test-cases/schemas";
-import { isOpenCase, useCaseResult, type CaseResultDetail } from "@/lib/runs/hooks";
+import type { CaseResultDetail, RunSuiteInfo } from "@/lib/runs/dto";
+import { isOpenCase, useCaseResult } from "@/lib/runs/hooks";
 import { Badge, Card } from "@/components/ui/card";
 import { buttonClass } from "@/components/ui/button";
 import { CaseStatusBadge } from "./status-badges";
@@ -12,7 +13,6 @@ import { MetricResults, OutcomeResults } from "./outcome-metric-results";
 import { LlmCalls } from "./llm-calls";
 import { CaseSnapshot } from "./case-snapshot";
 import { formatDateTime, formatDuration, formatNumber } from "./format";
-import type { RunSuiteInfo } from "./run-view";
 import { Breadcrumbs } from "@/components/ui/breadcrumbs";
 
 /** What kind of problem an error_type names: agent failures vs evaluator (judge/simulator) errors. */

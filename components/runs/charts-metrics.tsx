@@ -1,7 +1,7 @@
 "use client";
 import { useRouter } from "next/navigation";
 import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis, type TooltipContentProps } from "recharts";
-import type { MetricTrendPoint } from "@/lib/runs/analytics";
+import type { MetricTrendPoint } from "@/lib/runs/dto";
 import { formatDateTime, formatScore } from "./format";
 import { CHART_COLORS, ChartCard, TooltipBox, formatShortTime, runHref } from "./charts-common";
 

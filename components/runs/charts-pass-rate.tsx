@@ -1,7 +1,7 @@
 "use client";
 import { useRouter } from "next/navigation";
 import { Area, AreaChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis, type TooltipContentProps } from "recharts";
-import type { TrendPoint } from "@/lib/runs/analytics";
+import type { TrendPoint } from "@/lib/runs/dto";
 import { RUN_STATUS_LABELS } from "./status-badges";
 import { formatDateTime, formatDuration, formatPercent } from "./format";
 import { ChartCard, TooltipBox, formatShortTime, runHref } from "./charts-common";

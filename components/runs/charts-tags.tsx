@@ -1,6 +1,6 @@
 "use client";
 import { Bar, BarChart, CartesianGrid, Cell, ResponsiveContainer, Tooltip, XAxis, YAxis, type TooltipContentProps } from "recharts";
-import type { TagPassRate } from "@/lib/runs/analytics";
+import type { TagPassRate } from "@/lib/runs/dto";
 import { formatPercent } from "./format";
 import { ChartCard, TooltipBox } from "./charts-common";
 

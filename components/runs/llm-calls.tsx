@@ -1,4 +1,4 @@
-import type { CaseResultDetail } from "@/lib/runs/hooks";
+import type { CaseResultDetail } from "@/lib/runs/dto";
 import { Badge } from "@/components/ui/card";
 import { formatDuration } from "./format";
 import { Disclosure, JsonBlock } from "./json-block";

@@ -1,7 +1,8 @@
 "use client";
 import Link from "next/link";
 import type { CaseResultStatus } from "@/lib/runs/schemas";
-import { useRunChanges, type RunChanges } from "@/lib/runs/hooks";
+import type { RunChanges } from "@/lib/runs/dto";
+import { useRunChanges } from "@/lib/runs/hooks";
 import { Card } from "@/components/ui/card";
 import { CaseStatusBadge } from "./status-badges";
 

@@ -1,5 +1,5 @@
 "use client";
-import type { RunDto } from "@/lib/runs/serialize";
+import type { RunDto } from "@/lib/runs/dto";
 import { isActiveRun } from "@/lib/runs/hooks";
 import { Card } from "@/components/ui/card";
 import { cn } from "@/components/ui/cn";

@@ -2,21 +2,17 @@
 import { useEffect, useRef } from "react";
 import Link from "next/link";
 import { useQueryClient } from "@tanstack/react-query";
-import type { RunDto } from "@/lib/runs/serialize";
-import type { RunSummary } from "@/lib/runs/finalize";
-import { isActiveRun, runKeys, useRun, type RunChanges } from "@/lib/runs/hooks";
+import type { CaseResultPage, CaseTableFilters, RunChanges, RunDto, RunSuiteInfo, RunSummary } from "@/lib/runs/dto";
+import { isActiveRun, runKeys, useRun } from "@/lib/runs/hooks";
 import { RunStatusBadge } from "./status-badges";
 import { CancelRunButton } from "./cancel-run-button";
 import { RunProgress, elapsedMs } from "./run-progress";
 import { RunSummaryCard } from "./run-summary";
 import { RunChangesCard } from "./run-changes";
 import { RunExports } from "./run-exports";
-import { CaseResultsTable, type CaseTableFilters } from "./case-results-table";
+import { CaseResultsTable } from "./case-results-table";
 import { formatDateTime, formatDuration, TRIGGER_LABELS } from "./format";
-import type { CaseResultPage } from "./case-result-row";
 import { Breadcrumbs } from "@/components/ui/breadcrumbs";
-
-export type RunSuiteInfo = { id: string; name: string; deleted: boolean; agentName: string | null };
 
 type Props = {
   workspaceId: string;

@@ -3,7 +3,7 @@ import { useEffect, useId, useRef, useState } from "react";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-query";
-import type { RunHistoryRow, SuiteAnalytics } from "@/lib/runs/analytics";
+import type { RunHistoryRow, SuiteAnalytics } from "@/lib/runs/dto";
 import { RUN_STATUSES, type RunStatus } from "@/lib/runs/schemas";
 import { apiGet } from "@/lib/runs/hooks";
 import { EmptyState } from "@/components/ui/card";

@@ -1,5 +1,5 @@
 import Link from "next/link";
-import { signOutAction } from "@/lib/workspaces/actions";
+import { signOutAction } from "@/lib/auth/actions";
 import { roleLabels, type Role } from "@/lib/auth/roles";
 import { WorkspaceSwitcher } from "./workspace-switcher";
 import { NavLink } from "./nav-link";

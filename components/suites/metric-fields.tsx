@@ -14,7 +14,7 @@ import {
   type MetricConfigInput,
 } from "@/lib/evaluation/schemas";
 import type { SuiteData, SuiteInput } from "@/lib/suites/schemas";
-import type { ModelConfigOption } from "@/lib/suites/loaders";
+import type { ModelConfigOption } from "@/lib/suites/dto";
 
 type Form = UseFormReturn<SuiteInput, unknown, SuiteData>;
 type Props = { form: Form; modelConfigs: ModelConfigOption[]; readOnly?: boolean };

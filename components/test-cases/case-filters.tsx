@@ -4,7 +4,7 @@ import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { Input, Select } from "@/components/ui/field";
 import { cn } from "@/components/ui/cn";
-import { hasFilters, listHref, type ListFilters } from "./list-url";
+import { hasFilters, listHref, type ListFilters } from "@/lib/test-cases/list-url";
 
 /** Tag (any/all), difficulty and text search filters; every change updates the URL. */
 export function CaseFilters({ base, filters, suiteTags }: { base: string; filters: ListFilters; suiteTags: string[] }) {

@@ -6,7 +6,7 @@ import { FormSection } from "./case-form-basics";
 import { JsonObjectField } from "./json-object-field";
 import { errorAt } from "./form-errors";
 import type { CaseFormValues } from "./form-values";
-import type { AgentToolOption } from "./types";
+import type { AgentToolOption } from "@/lib/test-cases/dto";
 
 function OutcomeRows() {
   const { control, register, formState } = useFormContext<CaseFormValues>();

@@ -14,7 +14,7 @@ import { ExpectationsSection } from "./case-form-expectations";
 import { ChecksSection } from "./case-form-checks";
 import { CaseStatusBar } from "./case-status-bar";
 import { caseFormSchema, caseToFormValues, emptyFormValues, FORM_FIELDS, type CaseFormValues } from "./form-values";
-import type { AgentToolOption, TestCaseView } from "./types";
+import type { AgentToolOption, TestCaseDto } from "@/lib/test-cases/dto";
 
 type Props = {
   workspaceId: string;
@@ -22,7 +22,7 @@ type Props = {
   suiteTags: string[];
   tools: AgentToolOption[];
   canEdit: boolean;
-} & ({ mode: "create"; testCase?: undefined } | { mode: "edit"; testCase: TestCaseView });
+} & ({ mode: "create"; testCase?: undefined } | { mode: "edit"; testCase: TestCaseDto });
 
 function FormErrors({ message, details }: { message: string | null; details: string[] }) {
   if (!message) return null;

@@ -6,7 +6,7 @@ import type { TestCaseStatus } from "@/lib/test-cases/schemas";
 import { Button } from "@/components/ui/button";
 import { ConfirmButton } from "@/components/ui/confirm-button";
 import { StatusBadge } from "./status-badge";
-import type { TestCaseView } from "./types";
+import type { TestCaseDto } from "@/lib/test-cases/dto";
 
 const TRANSITIONS: Record<TestCaseStatus, { label: string; to: TestCaseStatus | "restore"; title?: string }[]> = {
   draft: [
@@ -21,7 +21,7 @@ const TRANSITIONS: Record<TestCaseStatus, { label: string; to: TestCaseStatus | 
 };
 
 /** One-click status changes, duplicate and delete for the edit page. */
-export function CaseStatusBar({ workspaceId, suiteId, testCase, dirty }: { workspaceId: string; suiteId: string; testCase: TestCaseView; dirty: boolean }) {
+export function CaseStatusBar({ workspaceId, suiteId, testCase, dirty }: { workspaceId: string; suiteId: string; testCase: TestCaseDto; dirty: boolean }) {
   const router = useRouter();
   const [error, setError] = useState<string | null>(null);
   const [pending, startTransition] = useTransition();

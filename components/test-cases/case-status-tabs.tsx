@@ -1,8 +1,8 @@
 import Link from "next/link";
 import { cn } from "@/components/ui/cn";
 import type { TestCaseStatus } from "@/lib/test-cases/schemas";
-import { listHref, type ListFilters } from "./list-url";
-import type { StatusCounts } from "./types";
+import { listHref, type ListFilters } from "@/lib/test-cases/list-url";
+import type { StatusCounts } from "@/lib/test-cases/dto";
 
 const TABS: { label: string; status?: TestCaseStatus; count: keyof StatusCounts }[] = [
   { label: "All", count: "total" },

@@ -7,7 +7,7 @@ import { Badge } from "@/components/ui/card";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { StatusBadge } from "./status-badge";
 import { BulkActions } from "./bulk-actions";
-import type { CaseRow } from "./types";
+import type { CaseRow } from "@/lib/test-cases/dto";
 
 type Props = {
   workspaceId: string;

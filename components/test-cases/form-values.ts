@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { testCaseInput, type Check, type TestCaseData, type TestCaseStatus } from "@/lib/test-cases/schemas";
-import type { TestCaseView } from "./types";
+import type { TestCaseDto } from "@/lib/test-cases/dto";
 
 /**
  * The test case form edits text (JSON editors, numbers as typed, outcome rows) and turns it
@@ -215,7 +215,7 @@ function checkToRow(c: Check): CheckRow {
 }
 
 /** A stored case → form values (the inverse of formToInput). */
-export function caseToFormValues(c: TestCaseView): CaseFormValues {
+export function caseToFormValues(c: TestCaseDto): CaseFormValues {
   return {
     name: c.name,
     description: c.description ?? "",

@@ -16,7 +16,11 @@ export function Section({
   className,
   children,
   ...props
-}: Omit<React.HTMLAttributes<HTMLElement>, "title"> & { title: React.ReactNode; description?: React.ReactNode; actions?: React.ReactNode }) {
+}: Omit<React.HTMLAttributes<HTMLElement>, "title"> & {
+  title: React.ReactNode;
+  description?: React.ReactNode;
+  actions?: React.ReactNode;
+}) {
   const headingId = useId();
   return (
     <section aria-labelledby={headingId} className={cn("rounded-lg border border-slate-200 bg-white p-5 shadow-sm", className)} {...props}>
@@ -44,7 +48,11 @@ export function EmptyState({ title, description, action }: { title: string; desc
   );
 }
 
-export function Badge({ className, tone = "slate", ...props }: React.HTMLAttributes<HTMLSpanElement> & { tone?: "slate" | "green" | "amber" | "red" | "indigo" | "blue" }) {
+export function Badge({
+  className,
+  tone = "slate",
+  ...props
+}: React.HTMLAttributes<HTMLSpanElement> & { tone?: "slate" | "green" | "amber" | "red" | "indigo" | "blue" }) {
   const tones = {
     slate: "bg-slate-100 text-slate-700",
     green: "bg-green-100 text-green-800",

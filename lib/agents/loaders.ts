@@ -1,12 +1,22 @@
 import "server-only";
 import { hasRole, type WorkspaceContext } from "@/lib/auth/roles";
+import { ValidationError } from "@/lib/errors";
 import { listModelConfigOptions } from "@/lib/model-configs/service";
 import { agentSuiteCounts, getAgent, listAgents } from "./service";
+import type { AgentListItem } from "./dto";
 
 /** Page loaders for the agent pages: one call per page, scoped by the member's workspace. */
 
-export async function loadAgentsPage(ctx: WorkspaceContext, cursor?: string) {
-  const [{ data, nextCursor }, configs] = await Promise.all([listAgents(ctx, { cursor, limit: 50 }), listModelConfigOptions(ctx)]);
+/** The agent list; a stale or hand-edited cursor shows the first page instead of an error page. */
+export async function loadAgentsPage(ctx: WorkspaceContext, cursor?: string): Promise<{ agents: AgentListItem[]; nextCursor: string | null; canEdit: boolean }> {
+  const listPage = (c?: string) => listAgents(ctx, { cursor: c, limit: 50 });
+  const [{ data, nextCursor }, configs] = await Promise.all([
+    listPage(cursor).catch((err: unknown) => {
+      if (err instanceof ValidationError && cursor) return listPage();
+      throw err;
+    }),
+    listModelConfigOptions(ctx),
+  ]);
   const suites = await agentSuiteCounts(ctx, data.map((a) => a.id));
   const configNames = new Map(configs.map((c) => [c.id, c.name]));
   return {
@@ -26,7 +36,6 @@ export async function loadAgentsPage(ctx: WorkspaceContext, cursor?: string) {
     canEdit: hasRole(ctx.role, "editor"),
   };
 }
-export type AgentListItem = Awaited<ReturnType<typeof loadAgentsPage>>["agents"][number];
 
 export async function loadAgentFormPage(ctx: WorkspaceContext, agentId?: string) {
   const [agent, modelConfigs, suites] = await Promise.all([
@@ -41,4 +50,10 @@ export async function loadAgentFormPage(ctx: WorkspaceContext, agentId?: string)
     canEdit: hasRole(ctx.role, "editor"),
     canCreateModelConfig: hasRole(ctx.role, "admin"),
   };
+}
+
+/** The agent page: the form data with the agent (NotFoundError when it is not in the workspace). */
+export async function loadAgentPage(ctx: WorkspaceContext, agentId: string) {
+  const page = await loadAgentFormPage(ctx, agentId);
+  return { ...page, agent: page.agent! };
 }

@@ -6,108 +6,19 @@
  * executor gets them in clear), and HTTP URLs are checked against the workspace's network policy.
  */
 import "server-only";
-import { z } from "zod";
 import { db } from "@/lib/db";
 import { ConflictError, isUniqueViolation, NotFoundError, ValidationError, zodIssues } from "@/lib/errors";
-import { decryptSecret, encryptSecret, secretHint } from "@/lib/crypto";
+import { encryptSecret } from "@/lib/crypto";
 import { decodeCursor, encodeCursor, iso } from "@/lib/serialize";
-import { logger } from "@/lib/logger";
 import type { WorkspaceContext } from "@/lib/auth/roles";
 import { isUuid, requireRole } from "@/lib/workspaces/service";
 import { checkUrlStatically } from "@/lib/net/address-policy";
 import { BlockedAddressError } from "@/lib/net/safe-fetch";
 import { networkPolicy } from "@/lib/net/service";
 import type { Prisma } from "@/lib/generated/prisma/client";
-import { agentInput, toolSchema, variableDefinitionSchema, type AgentData, type Tool, type VariableDefinition } from "./schemas";
+import { agentInput, type AgentData } from "./schemas";
+import { agentSelect, maskHeaderValue, storedHeaders, toAgentData, toAgentDto, type AgentDto, type AgentForRun, type AgentRow } from "./dto";
 import { headerIssues } from "./rules";
-
-/** Includes the encrypted headers: they are decrypted only to mask them or for a run. */
-const agentSelect = {
-  id: true,
-  name: true,
-  description: true,
-  kind: true,
-  systemPrompt: true,
-  modelConfigId: true,
-  tools: true,
-  httpUrl: true,
-  httpHeadersEncrypted: true,
-  httpHeaderNames: true,
-  httpTimeoutMs: true,
-  variablesSchema: true,
-  createdAt: true,
-  updatedAt: true,
-} as const;
-type AgentRow = Prisma.AgentGetPayload<{ select: typeof agentSelect }>;
-
-/** The public (API and page) representation: header values are masked. */
-export type AgentJson = {
-  id: string;
-  name: string;
-  description: string | null;
-  kind: "chat" | "http";
-  system_prompt: string | null;
-  model_config_id: string | null;
-  tools: Tool[];
-  http: { url: string; headers: Record<string, string>; timeout_ms: number } | null;
-  variables_schema: VariableDefinition[];
-  created_at: string;
-  updated_at: string;
-};
-
-/** What the executor needs: the agent with its real header values. Never send it to a client. */
-export type AgentForRun = Omit<AgentJson, "created_at"> & { http: { url: string; headers: Record<string, string>; timeout_ms: number } | null };
-
-const toolList = z.array(toolSchema);
-const variableList = z.array(variableDefinitionSchema);
-
-function storedList<T>(schema: z.ZodType<T[]>, value: unknown, what: string, id: string): T[] {
-  const parsed = schema.safeParse(value);
-  if (parsed.success) return parsed.data;
-  logger.warn({ agentId: id, issues: parsed.error.issues.slice(0, 3) }, `stored agent ${what} do not match the schema`);
-  return Array.isArray(value) ? (value as T[]) : [];
-}
-
-function storedHeaders(row: Pick<AgentRow, "id" | "httpHeadersEncrypted" | "httpHeaderNames">): Record<string, string> | null {
-  if (!row.httpHeadersEncrypted) return {};
-  try {
-    const value: unknown = JSON.parse(decryptSecret(row.httpHeadersEncrypted));
-    return z.record(z.string(), z.string()).parse(value);
-  } catch (err) {
-    logger.warn({ agentId: row.id, err }, "stored agent headers cannot be decrypted");
-    return null;
-  }
-}
-
-export function maskHeaderValue(value: string): string {
-  return secretHint(value);
-}
-
-function toAgentData(row: AgentRow, headers: Record<string, string> | null) {
-  return {
-    name: row.name,
-    description: row.description,
-    kind: row.kind,
-    system_prompt: row.systemPrompt,
-    model_config_id: row.modelConfigId,
-    tools: storedList(toolList, row.tools, "tools", row.id),
-    http: row.httpUrl
-      ? {
-          url: row.httpUrl,
-          // Undecryptable headers (secret rotated) show by name with an empty value to re-enter.
-          headers: headers ?? Object.fromEntries(row.httpHeaderNames.map((n) => [n, ""])),
-          timeout_ms: row.httpTimeoutMs ?? 30_000,
-        }
-      : null,
-    variables_schema: storedList(variableList, row.variablesSchema, "variables", row.id),
-  };
-}
-
-export function toAgentJson(row: AgentRow): AgentJson {
-  const data = toAgentData(row, storedHeaders(row));
-  const http = data.http && { ...data.http, headers: Object.fromEntries(Object.entries(data.http.headers).map(([k, v]) => [k, v ? maskHeaderValue(v) : ""])) };
-  return { id: row.id, ...data, http, created_at: iso(row.createdAt)!, updated_at: iso(row.updatedAt)! };
-}
 
 type NameCursor = { name: string; id: string };
 const isNameCursor = (v: unknown): v is NameCursor =>
@@ -128,7 +39,7 @@ export async function listAgents(ctx: WorkspaceContext, opts: { cursor?: string;
   });
   const page = rows.slice(0, limit);
   const last = page[page.length - 1];
-  return { data: page.map(toAgentJson), nextCursor: rows.length > limit && last ? encodeCursor({ name: last.name, id: last.id }) : null };
+  return { data: page.map(toAgentDto), nextCursor: rows.length > limit && last ? encodeCursor({ name: last.name, id: last.id }) : null };
 }
 
 async function findRow(workspaceId: string, id: string): Promise<AgentRow> {
@@ -138,8 +49,8 @@ async function findRow(workspaceId: string, id: string): Promise<AgentRow> {
   return row;
 }
 
-export async function getAgent(ctx: WorkspaceContext, id: string): Promise<AgentJson> {
-  return toAgentJson(await findRow(ctx.workspaceId, id));
+export async function getAgent(ctx: WorkspaceContext, id: string): Promise<AgentDto> {
+  return toAgentDto(await findRow(ctx.workspaceId, id));
 }
 
 /** Workspace checks the schema cannot do: the model configuration's workspace, the URL policy, headers. */
@@ -184,12 +95,12 @@ function conflictOnName(err: unknown, name: string): never {
   throw err;
 }
 
-export async function createAgent(ctx: WorkspaceContext, data: AgentData): Promise<AgentJson> {
+export async function createAgent(ctx: WorkspaceContext, data: AgentData): Promise<AgentDto> {
   requireRole(ctx, "editor");
   await assertWorkspaceRules(ctx, data);
   try {
     const row = await db.agent.create({ data: { workspaceId: ctx.workspaceId, ...rowData(data) }, select: agentSelect });
-    return toAgentJson(row);
+    return toAgentDto(row);
   } catch (err) {
     conflictOnName(err, data.name);
   }
@@ -202,7 +113,7 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "obj
  * then the whole agent is validated with `agentInput`. A header whose value equals its masked
  * form ("••••1234") keeps the stored value, so a client can send back what it read.
  */
-export async function updateAgent(ctx: WorkspaceContext, id: string, patch: unknown): Promise<AgentJson> {
+export async function updateAgent(ctx: WorkspaceContext, id: string, patch: unknown): Promise<AgentDto> {
   requireRole(ctx, "editor");
   if (!isObject(patch)) throw new ValidationError("The update must be a JSON object", [{ path: "", message: "Expected an object" }]);
   const row = await findRow(ctx.workspaceId, id);

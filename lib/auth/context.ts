@@ -1,9 +1,10 @@
 import "server-only";
-import { redirect } from "next/navigation";
+import { cache } from "react";
+import { notFound, redirect } from "next/navigation";
 import { auth } from "@/lib/auth";
-import { UnauthorizedError } from "@/lib/errors";
+import { NotFoundError, UnauthorizedError } from "@/lib/errors";
 import type { Role, WorkspaceContext } from "@/lib/auth/roles";
-import { memberContext } from "@/lib/workspaces/service";
+import { memberContext, requireRole } from "@/lib/workspaces/service";
 
 /** For server actions: the signed-in member's context, or a typed error. */
 export async function actionContext(workspaceId: string, minRole: Role): Promise<WorkspaceContext> {
@@ -13,17 +14,37 @@ export async function actionContext(workspaceId: string, minRole: Role): Promise
   return memberContext(userId, workspaceId, minRole);
 }
 
-/** For pages: redirects to sign-in when signed out; NotFound/Forbidden propagate to error pages. */
-export async function pageContext(workspaceId: string, minRole: Role = "viewer"): Promise<WorkspaceContext> {
+/**
+ * The session and the membership, looked up once per request: the workspace layout and the page
+ * both ask for the context, and React's `cache` lets the second call reuse the first. Cached by
+ * workspace only; the role is checked by `pageContext` on every call.
+ */
+const membershipForRequest = cache(async (workspaceId: string): Promise<WorkspaceContext> => {
   const session = await auth();
   const userId = session?.user?.id;
   if (!userId) redirect("/sign-in");
-  return memberContext(userId, workspaceId, minRole);
+  return memberContext(userId, workspaceId, "viewer");
+});
+
+/** For pages: redirects to sign-in when signed out; NotFound/Forbidden propagate to error pages. */
+export async function pageContext(workspaceId: string, minRole: Role = "viewer"): Promise<WorkspaceContext> {
+  const ctx = await membershipForRequest(workspaceId);
+  requireRole(ctx, minRole);
+  return ctx;
 }
 
-export async function requireUserId(): Promise<string> {
+/** For pages outside a workspace: the signed-in user's id, or a redirect to sign-in. */
+export const requireUserId = cache(async (): Promise<string> => {
   const session = await auth();
   const userId = session?.user?.id;
   if (!userId) redirect("/sign-in");
   return userId;
+});
+
+/** For pages: a NotFoundError (unknown or foreign id) becomes the 404 page; anything else propagates to the error boundary. */
+export function orNotFound<T>(promise: Promise<T>): Promise<T> {
+  return promise.catch((err: unknown) => {
+    if (err instanceof NotFoundError) notFound();
+    throw err;
+  });
 }

@@ -1,14 +1,21 @@
 import "server-only";
 import { hasRole, type WorkspaceContext } from "@/lib/auth/roles";
+import { ValidationError } from "@/lib/errors";
 import { getModelConfig, listModelConfigs, modelConfigUsage } from "./service";
+import type { ModelConfigListItem } from "./dto";
 
 /** Page loaders: one call per page, scoped by the member's workspace. No secrets leave here. */
 
+/** The model configuration list with usage counts; a stale or hand-edited cursor shows the first page. */
 export async function loadModelConfigsPage(ctx: WorkspaceContext, cursor?: string) {
-  const { data, nextCursor } = await listModelConfigs(ctx, { cursor, limit: 50 });
+  const listPage = (c?: string) => listModelConfigs(ctx, { cursor: c, limit: 50 });
+  const { data, nextCursor } = await listPage(cursor).catch((err: unknown) => {
+    if (err instanceof ValidationError && cursor) return listPage();
+    throw err;
+  });
   const usage = await modelConfigUsage(ctx, data.map((c) => c.id));
   return {
-    configs: data.map((c) => ({ ...c, usage: usage.get(c.id) ?? { agents: 0, suites: 0 } })),
+    configs: data.map((c): ModelConfigListItem => ({ ...c, usage: usage.get(c.id) ?? { agents: 0, suites: 0 } })),
     nextCursor,
     canManage: hasRole(ctx.role, "admin"),
   };
@@ -18,4 +25,9 @@ export async function loadModelConfigPage(ctx: WorkspaceContext, id: string) {
   const config = await getModelConfig(ctx, id);
   const usage = (await modelConfigUsage(ctx, [id])).get(id) ?? { agents: 0, suites: 0 };
   return { config, usage, canManage: hasRole(ctx.role, "admin") };
+}
+
+/** The new model configuration page: only admins get the form. */
+export async function loadNewModelConfigPage(ctx: WorkspaceContext) {
+  return { canManage: hasRole(ctx.role, "admin") };
 }

@@ -10,7 +10,7 @@ import "server-only";
 import { db } from "@/lib/db";
 import { ConflictError, isUniqueViolation, NotFoundError, ValidationError } from "@/lib/errors";
 import { decryptSecret, encryptSecret, secretHint } from "@/lib/crypto";
-import { decodeCursor, encodeCursor, iso } from "@/lib/serialize";
+import { decodeCursor, encodeCursor } from "@/lib/serialize";
 import type { WorkspaceContext } from "@/lib/auth/roles";
 import { isUuid, requireRole } from "@/lib/workspaces/service";
 import { checkUrlStatically } from "@/lib/net/address-policy";
@@ -18,66 +18,9 @@ import { BlockedAddressError } from "@/lib/net/safe-fetch";
 import { networkPolicy } from "@/lib/net/service";
 import { checkConnection, type ConnectionResult, type ModelEndpoint } from "./connection";
 import type { ModelConfigData } from "./schemas";
+import { modelConfigSelect, toModelConfigDto, type ModelConfigDto } from "./dto";
 
 export type { ConnectionResult, ModelEndpoint } from "./connection";
-
-/** Everything but the encrypted key. */
-const modelConfigSelect = {
-  id: true,
-  name: true,
-  baseUrl: true,
-  model: true,
-  embeddingModel: true,
-  apiKeyHint: true,
-  temperature: true,
-  maxTokens: true,
-  createdAt: true,
-  updatedAt: true,
-} as const;
-
-type ModelConfigRow = {
-  id: string;
-  name: string;
-  baseUrl: string;
-  model: string;
-  embeddingModel: string | null;
-  apiKeyHint: string | null;
-  temperature: number | null;
-  maxTokens: number | null;
-  createdAt: Date;
-  updatedAt: Date;
-};
-
-/** The public (API and page) representation: the API key itself is never included. */
-export type ModelConfigJson = {
-  id: string;
-  name: string;
-  base_url: string;
-  model: string;
-  embedding_model: string | null;
-  api_key_hint: string | null;
-  has_api_key: boolean;
-  temperature: number | null;
-  max_tokens: number | null;
-  created_at: string;
-  updated_at: string;
-};
-
-export function toModelConfigJson(row: ModelConfigRow): ModelConfigJson {
-  return {
-    id: row.id,
-    name: row.name,
-    base_url: row.baseUrl,
-    model: row.model,
-    embedding_model: row.embeddingModel,
-    api_key_hint: row.apiKeyHint,
-    has_api_key: row.apiKeyHint !== null,
-    temperature: row.temperature,
-    max_tokens: row.maxTokens,
-    created_at: iso(row.createdAt)!,
-    updated_at: iso(row.updatedAt)!,
-  };
-}
 
 type NameCursor = { name: string; id: string };
 const isNameCursor = (v: unknown): v is NameCursor =>
@@ -99,7 +42,7 @@ export async function listModelConfigs(ctx: WorkspaceContext, opts: { cursor?: s
   const page = rows.slice(0, limit);
   const last = page[page.length - 1];
   const nextCursor = rows.length > limit && last ? encodeCursor({ name: last.name, id: last.id }) : null;
-  return { data: page.map(toModelConfigJson), nextCursor };
+  return { data: page.map(toModelConfigDto), nextCursor };
 }
 
 /** Id, name and model of every configuration, for pickers. */
@@ -112,11 +55,11 @@ export async function listModelConfigOptions(ctx: WorkspaceContext) {
   });
 }
 
-export async function getModelConfig(ctx: WorkspaceContext, id: string): Promise<ModelConfigJson> {
+export async function getModelConfig(ctx: WorkspaceContext, id: string): Promise<ModelConfigDto> {
   if (!isUuid(id)) throw new NotFoundError("Model configuration");
   const row = await db.modelConfig.findFirst({ where: { id, workspaceId: ctx.workspaceId }, select: modelConfigSelect });
   if (!row) throw new NotFoundError("Model configuration");
-  return toModelConfigJson(row);
+  return toModelConfigDto(row);
 }
 
 /** How many agents and live suites (as judge or simulator) use each configuration. */
@@ -164,7 +107,7 @@ function apiKeyData(apiKey: string | null | undefined) {
   return { apiKeyEncrypted: encryptSecret(key), apiKeyHint: secretHint(key) };
 }
 
-export async function createModelConfig(ctx: WorkspaceContext, input: ModelConfigData): Promise<ModelConfigJson> {
+export async function createModelConfig(ctx: WorkspaceContext, input: ModelConfigData): Promise<ModelConfigDto> {
   requireRole(ctx, "admin");
   await assertBaseUrlAllowed(ctx.workspaceId, input.base_url);
   try {
@@ -181,7 +124,7 @@ export async function createModelConfig(ctx: WorkspaceContext, input: ModelConfi
       },
       select: modelConfigSelect,
     });
-    return toModelConfigJson(row);
+    return toModelConfigDto(row);
   } catch (err) {
     conflictOnName(err, input.name);
   }
@@ -190,7 +133,7 @@ export async function createModelConfig(ctx: WorkspaceContext, input: ModelConfi
 export type ModelConfigUpdate = Partial<ModelConfigData>;
 
 /** Partial update: fields left out keep their values (the API key too, see `apiKeyData`). */
-export async function updateModelConfig(ctx: WorkspaceContext, id: string, patch: ModelConfigUpdate): Promise<ModelConfigJson> {
+export async function updateModelConfig(ctx: WorkspaceContext, id: string, patch: ModelConfigUpdate): Promise<ModelConfigDto> {
   requireRole(ctx, "admin");
   await getModelConfig(ctx, id);
   if (patch.base_url !== undefined) await assertBaseUrlAllowed(ctx.workspaceId, patch.base_url);

@@ -6,6 +6,7 @@ import type { WorkspaceContext } from "@/lib/auth/roles";
 import { isUuid } from "@/lib/workspaces/service";
 import { listRuns } from "@/lib/runs/service";
 import { RUN_STATUSES, type RunStatus } from "@/lib/runs/schemas";
+import type { LatestRun, MetricTrendPoint, RunHistoryRow, SuiteAnalytics, TagPassRate, TrendPoint } from "@/lib/runs/dto";
 
 /**
  * Suite analytics for the run history page: pass-rate trend, per-metric averages over time and
@@ -31,64 +32,6 @@ export const suiteRunsQuery = z.object({
   cursor: z.string().optional(),
   limit: z.coerce.number().int().min(1).max(100).default(20),
 });
-
-export type TrendPoint = {
-  run_id: string;
-  created_at: string;
-  status: RunStatus;
-  /** Pass rate over executed (non-skipped) cases, 0–100; null when nothing was executed. */
-  pass_rate: number | null;
-  passed: number;
-  failed: number;
-  errors: number;
-  skipped: number;
-  total: number;
-  duration_ms: number | null;
-};
-export type MetricTrendPoint = { run_id: string; created_at: string; averages: Record<string, number> };
-export type TagPassRate = { tag: string; passed: number; failed: number; errors: number; total: number; pass_rate: number | null };
-export type LatestRun = {
-  id: string;
-  status: RunStatus;
-  created_at: string;
-  total: number;
-  done: number;
-  passed: number;
-  failed: number;
-  errors: number;
-  skipped: number;
-  pass_rate: number | null;
-};
-export type SuiteAnalytics = {
-  trend: TrendPoint[];
-  metric_trend: MetricTrendPoint[];
-  /** Every metric name seen in `metric_trend`, sorted. */
-  metric_names: string[];
-  tag_pass_rates: TagPassRate[];
-  /** How many completed runs `tag_pass_rates` aggregates (0 when the suite has none). */
-  tag_runs: number;
-  /** The suite's newest run of any status. */
-  latest: LatestRun | null;
-  /** Runs of the suite that are pending or running (the page polls while > 0). */
-  active_runs: number;
-};
-
-export type RunHistoryRow = {
-  id: string;
-  status: RunStatus;
-  triggered_by: string;
-  created_at: string;
-  started_at: string | null;
-  completed_at: string | null;
-  total: number;
-  done: number;
-  passed: number;
-  failed: number;
-  errors: number;
-  skipped: number;
-  pass_rate: number | null;
-  duration_ms: number | null;
-};
 
 /** Pass rate over executed cases, one decimal; null when no case was executed. */
 function rate(passed: number, executed: number): number | null {

@@ -1,7 +1,7 @@
 import "server-only";
 import { db, type Tx } from "@/lib/db";
 import { logger } from "@/lib/logger";
-import { passRate } from "@/lib/runs/serialize";
+import { passRate, type RunSummary } from "@/lib/runs/dto";
 
 /**
  * Recomputes a run's totals from its case results — always consistent, also after recovery.
@@ -58,10 +58,8 @@ export async function finalizeRunIfDone(runId: string) {
   return true;
 }
 
-export type RunSummary = Awaited<ReturnType<typeof computeSummary>>;
-
 /** Spec 000 ReportSummary plus token totals and spec 003 execution stats, aggregated in SQL. */
-export async function computeSummary(runId: string, client: Pick<Tx, "$queryRaw"> = db) {
+export async function computeSummary(runId: string, client: Pick<Tx, "$queryRaw"> = db): Promise<RunSummary> {
   const [totals] = await client.$queryRaw<
     { total: number; passed: number; failed: number; skipped: number; errors: number; duration: number; prompt: number; completion: number; retries: number; avg_latency: number | null; wall: number | null }[]
   >`

@@ -1,16 +1,12 @@
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import type { RunDto } from "@/lib/runs/serialize";
+import type { CaseResultDetail, CaseResultPage, RunChanges, RunDto } from "@/lib/runs/dto";
 import type { CaseResultStatus, RunStatus } from "@/lib/runs/schemas";
-import type { changesSincePreviousRun, getCaseResult } from "@/lib/runs/service";
-import type { CaseResultPage } from "@/components/runs/case-result-row";
 
 /**
  * Client data for the run pages: one typed fetch client for the session JSON routes under
  * /api/w/{workspaceId}/ and TanStack Query hooks that poll while a run is active.
  */
 
-export type CaseResultDetail = Awaited<ReturnType<typeof getCaseResult>>;
-export type RunChanges = Awaited<ReturnType<typeof changesSincePreviousRun>>;
 export type ReportFormat = "json" | "markdown" | "csv" | "junit";
 export type CaseResultFilters = { status?: CaseResultStatus; tag?: string; cursor?: string; limit?: number };
 

@@ -4,7 +4,7 @@ import { db } from "@/lib/db";
 import { NotFoundError } from "@/lib/errors";
 import type { WorkspaceContext } from "@/lib/auth/roles";
 import { getRun, listCaseResults } from "@/lib/runs/service";
-import type { CaseResultDto, RunDto } from "@/lib/runs/serialize";
+import type { CaseResultDto, RunDto } from "@/lib/runs/dto";
 import { computeSummary } from "@/lib/runs/finalize";
 
 import { REPORT_FORMATS, type ReportFormat } from "@/lib/runs/report-formats";

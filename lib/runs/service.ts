@@ -15,7 +15,7 @@ import { decodeCursor, encodeCursor } from "@/lib/serialize";
 import { variableDefinitionSchema, type VariableValue } from "@/lib/agents/schemas";
 import { startRunInput, type CaseResultListQuery } from "@/lib/runs/schemas";
 import { resolveVariables } from "@/lib/runs/variables";
-import { caseResultSelect, runSelect, toCaseResultDto, toRunDto } from "@/lib/runs/serialize";
+import { caseResultSelect, runSelect, toCaseResultDto, toRunDto, type CaseResultDetail, type RunChanges } from "@/lib/runs/dto";
 import { notifyRunQueued } from "@/lib/runs/wakeup";
 
 export type RunTrigger = "manual" | "api" | "schedule";
@@ -266,7 +266,7 @@ export async function listCaseResults(ctx: WorkspaceContext, runId: string, q: C
   return { data: page.map(toCaseResultDto), next_cursor: next };
 }
 
-export async function getCaseResult(ctx: WorkspaceContext, id: string) {
+export async function getCaseResult(ctx: WorkspaceContext, id: string): Promise<CaseResultDetail> {
   if (!isUuid(id)) throw new NotFoundError("Case result");
   const row = await db.caseResult.findFirst({ where: { id, workspaceId: ctx.workspaceId }, select: caseResultSelect });
   if (!row) throw new NotFoundError("Case result");
@@ -296,7 +296,7 @@ export async function getCaseResult(ctx: WorkspaceContext, id: string) {
  * Cases whose verdict changed since the suite's previous completed run:
  * pass→fail (regressions) and fail→pass (fixes), matched by test case id. One SQL query.
  */
-export async function changesSincePreviousRun(ctx: WorkspaceContext, runId: string) {
+export async function changesSincePreviousRun(ctx: WorkspaceContext, runId: string): Promise<RunChanges> {
   const run = await db.run.findFirst({ where: { id: runId, workspaceId: ctx.workspaceId }, select: { id: true, suiteId: true, createdAt: true } });
   if (!run) throw new NotFoundError("Run");
   const previous = await db.run.findFirst({

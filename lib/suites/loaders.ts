@@ -1,55 +1,56 @@
 import "server-only";
-import { db } from "@/lib/db";
 import { hasRole, type WorkspaceContext } from "@/lib/auth/roles";
 import { isUuid } from "@/lib/workspaces/service";
 import { ValidationError } from "@/lib/errors";
-import type { VariableDefinition } from "@/lib/agents/schemas";
-import { getSuite, listSuites, type SuiteListItem, type SuiteWithAgent } from "./service";
-import { parseVariablesSchema } from "./variables";
+import { getSuite, listAgentNames, listSuiteFormOptions, listSuites } from "./service";
+import type { AgentOption, ModelConfigOption, SuiteListItem, SuiteWithAgent } from "./dto";
 
 /** Page loaders for the suite pages: one call per page, scoped by the member's workspace. */
 
-export type AgentOption = { id: string; name: string; variables_schema: VariableDefinition[] };
-export type ModelConfigOption = { id: string; name: string };
-
-/** Agents of the workspace for selects (id, name and declared variables only). */
-async function agentOptions(ctx: WorkspaceContext): Promise<AgentOption[]> {
-  const rows = await db.agent.findMany({
-    where: { workspaceId: ctx.workspaceId },
-    select: { id: true, name: true, variablesSchema: true },
-    orderBy: [{ name: "asc" }, { id: "asc" }],
-  });
-  return rows.map((r) => ({ id: r.id, name: r.name, variables_schema: parseVariablesSchema(r.variablesSchema) }));
-}
-
-/** Model configurations for the judge select (no endpoint details, no secrets). */
-async function modelConfigOptions(ctx: WorkspaceContext): Promise<ModelConfigOption[]> {
-  return db.modelConfig.findMany({
-    where: { workspaceId: ctx.workspaceId },
-    select: { id: true, name: true },
-    orderBy: [{ name: "asc" }, { id: "asc" }],
-  });
-}
+type SearchParams = Record<string, string | string[] | undefined>;
+const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
 
 export type SuitesPageData = {
   suites: SuiteListItem[];
   nextCursor: string | null;
   agents: { id: string; name: string }[];
   agentId: string | null;
+  /** The cursor of this page (from the URL), even when it was stale and the first page is shown. */
+  cursor: string | undefined;
   canEdit: boolean;
+  canLoadDemo: boolean;
 };
 
-export async function loadSuitesPage(ctx: WorkspaceContext, opts: { agent?: string; cursor?: string; deleted?: boolean }): Promise<SuitesPageData> {
+async function suitesPage(ctx: WorkspaceContext, opts: { agent?: string; cursor?: string; deleted?: boolean }): Promise<SuitesPageData> {
   const agentId = opts.agent && isUuid(opts.agent) ? opts.agent : null;
   const [agents, page] = await Promise.all([
-    db.agent.findMany({ where: { workspaceId: ctx.workspaceId }, select: { id: true, name: true }, orderBy: [{ name: "asc" }, { id: "asc" }] }),
+    listAgentNames(ctx),
     // A stale or hand-edited cursor falls back to the first page instead of an error page.
     listSuites(ctx, { agent_id: agentId ?? undefined, deleted: opts.deleted, cursor: opts.cursor }).catch((err: unknown) => {
       if (err instanceof ValidationError) return listSuites(ctx, { agent_id: agentId ?? undefined, deleted: opts.deleted });
       throw err;
     }),
   ]);
-  return { suites: page.data, nextCursor: page.next_cursor, agents, agentId, canEdit: hasRole(ctx.role, "editor") };
+  return {
+    suites: page.data,
+    nextCursor: page.next_cursor,
+    agents,
+    agentId,
+    cursor: opts.cursor,
+    canEdit: hasRole(ctx.role, "editor"),
+    canLoadDemo: hasRole(ctx.role, "admin"),
+  };
+}
+
+/** The suite list, filtered by agent (`?agent=`), keyset-paginated (`?cursor=`). */
+export async function loadSuitesPage(ctx: WorkspaceContext, searchParams: SearchParams): Promise<SuitesPageData> {
+  return suitesPage(ctx, { agent: one(searchParams.agent), cursor: one(searchParams.cursor) });
+}
+
+/** The trash: deleted suites, keyset-paginated (`?cursor=`). */
+export async function loadSuiteTrashPage(ctx: WorkspaceContext, searchParams: SearchParams): Promise<SuitesPageData> {
+  const { cursor } = searchParams;
+  return suitesPage(ctx, { deleted: true, cursor: typeof cursor === "string" ? cursor : undefined });
 }
 
 export type SuiteFormData = {
@@ -61,10 +62,24 @@ export type SuiteFormData = {
 
 /** The suite form's options; with `suiteId`, the suite too (NotFoundError when deleted or foreign). */
 export async function loadSuiteForm(ctx: WorkspaceContext, suiteId?: string): Promise<SuiteFormData> {
-  const [agents, modelConfigs, suite] = await Promise.all([
-    agentOptions(ctx),
-    modelConfigOptions(ctx),
-    suiteId ? getSuite(ctx, suiteId) : Promise.resolve(null),
-  ]);
+  const [{ agents, modelConfigs }, suite] = await Promise.all([listSuiteFormOptions(ctx), suiteId ? getSuite(ctx, suiteId) : Promise.resolve(null)]);
   return { agents, modelConfigs, suite, canEdit: hasRole(ctx.role, "editor") };
+}
+
+/** The suite settings page: the form data with the (live) suite. */
+export async function loadSuiteSettingsPage(ctx: WorkspaceContext, suiteId: string) {
+  const data = await loadSuiteForm(ctx, suiteId);
+  return { ...data, suite: data.suite! };
+}
+
+/**
+ * The new suite page: the form's options and the agent to preselect — the one in `?agent=` when
+ * it exists, else the only agent, else none.
+ */
+export async function loadNewSuitePage(ctx: WorkspaceContext, searchParams: SearchParams) {
+  const data = await loadSuiteForm(ctx);
+  const { agent } = searchParams;
+  const defaultAgentId =
+    typeof agent === "string" && data.agents.some((a) => a.id === agent) ? agent : data.agents.length === 1 ? data.agents[0]!.id : null;
+  return { ...data, defaultAgentId };
 }

@@ -11,96 +11,12 @@ import type { Prisma } from "@/lib/generated/prisma/client";
 import { ConflictError, NotFoundError, ValidationError, prismaErrorCode, zodIssues, type IssueList } from "@/lib/errors";
 import type { WorkspaceContext } from "@/lib/auth/roles";
 import { isUuid, requireRole } from "@/lib/workspaces/service";
-import { decodeCursor, encodeCursor, iso } from "@/lib/serialize";
-import { logger } from "@/lib/logger";
-import { metricConfigListSchema, type MetricConfig } from "@/lib/evaluation/schemas";
-import type { VariableValue } from "@/lib/agents/schemas";
+import { decodeCursor, encodeCursor } from "@/lib/serialize";
 import { SUITE_FIELDS, suiteMerged, type SuiteData } from "./schemas";
-import { checkSuiteVariables, parseVariableValues, parseVariablesSchema } from "./variables";
+import { checkSuiteVariables, parseVariablesSchema } from "./variables";
+import { suiteSelect, toSuiteDto, withoutAgentName, type CaseCounts, type SuiteDto, type SuiteListItem, type SuiteRow, type SuiteWithAgent, type AgentOption, type ModelConfigOption } from "./dto";
 
-export type ScheduleType = SuiteData["schedule_type"];
-
-export type SuiteDto = {
-  id: string;
-  agent_id: string;
-  name: string;
-  description: string | null;
-  schedule_type: ScheduleType;
-  schedule_time: string | null;
-  schedule_day_of_week: number | null;
-  llm_judge_model_config_id: string | null;
-  /** null = the judge's model configuration simulates users. */
-  simulator_model_config_id: string | null;
-  metrics: MetricConfig[];
-  alert_on_regression: boolean;
-  alert_threshold_percent: number;
-  is_enabled: boolean;
-  variables: Record<string, VariableValue>;
-  created_at: string;
-  updated_at: string;
-  deleted_at: string | null;
-};
-export type CaseCounts = { draft: number; active: number; archived: number };
-export type SuiteWithAgent = SuiteDto & { agent_name: string };
-export type SuiteListItem = SuiteWithAgent & { case_counts: CaseCounts };
 export type SuiteListQuery = { agent_id?: string; deleted?: boolean; q?: string; cursor?: string; limit?: number };
-
-const suiteSelect = {
-  id: true,
-  agentId: true,
-  name: true,
-  description: true,
-  scheduleType: true,
-  scheduleTime: true,
-  scheduleDayOfWeek: true,
-  llmJudgeModelConfigId: true,
-  simulatorModelConfigId: true,
-  metrics: true,
-  alertOnRegression: true,
-  alertThresholdPercent: true,
-  isEnabled: true,
-  variables: true,
-  createdAt: true,
-  updatedAt: true,
-  deletedAt: true,
-  agent: { select: { name: true } },
-} as const satisfies Prisma.SuiteSelect;
-type SuiteRow = Prisma.SuiteGetPayload<{ select: typeof suiteSelect }>;
-
-function toDto(row: SuiteRow): SuiteWithAgent {
-  return {
-    id: row.id,
-    agent_id: row.agentId,
-    name: row.name,
-    description: row.description,
-    schedule_type: row.scheduleType,
-    schedule_time: row.scheduleTime,
-    schedule_day_of_week: row.scheduleDayOfWeek,
-    llm_judge_model_config_id: row.llmJudgeModelConfigId,
-    simulator_model_config_id: row.simulatorModelConfigId,
-    metrics: parseStoredMetrics(row.id, row.metrics),
-    alert_on_regression: row.alertOnRegression,
-    alert_threshold_percent: row.alertThresholdPercent,
-    is_enabled: row.isEnabled,
-    variables: parseVariableValues(row.variables),
-    created_at: iso(row.createdAt)!,
-    updated_at: iso(row.updatedAt)!,
-    deleted_at: iso(row.deletedAt),
-    agent_name: row.agent.name,
-  };
-}
-
-/** Stored metrics were validated on write; anything unreadable is logged and shown as no metrics. */
-function parseStoredMetrics(suiteId: string, raw: unknown): MetricConfig[] {
-  const parsed = metricConfigListSchema.safeParse(raw ?? []);
-  if (parsed.success) return parsed.data;
-  logger.warn({ suiteId, issues: zodIssues(parsed.error) }, "suite has unreadable metrics");
-  return [];
-}
-
-function withoutAgentName({ agent_name: _omit, ...dto }: SuiteWithAgent): SuiteDto {
-  return dto;
-}
 
 const DEFAULT_LIMIT = 50;
 const MAX_LIMIT = 200;
@@ -130,7 +46,7 @@ export async function listSuites(ctx: WorkspaceContext, q: SuiteListQuery = {}):
   const next_cursor = rows.length > limit && last ? encodeCursor({ n: last.name, i: last.id } satisfies Cursor) : null;
   const counts = await caseCounts(ctx.workspaceId, page.map((r) => r.id));
   return {
-    data: page.map((r) => ({ ...toDto(r), case_counts: counts.get(r.id) ?? { draft: 0, active: 0, archived: 0 } })),
+    data: page.map((r) => ({ ...toSuiteDto(r), case_counts: counts.get(r.id) ?? { draft: 0, active: 0, archived: 0 } })),
     next_cursor,
   };
 }
@@ -164,7 +80,7 @@ async function findSuite(ctx: WorkspaceContext, id: string, includeDeleted: bool
 
 export async function getSuite(ctx: WorkspaceContext, id: string, opts: { includeDeleted?: boolean } = {}): Promise<SuiteWithAgent> {
   requireRole(ctx, "viewer");
-  return toDto(await findSuite(ctx, id, opts.includeDeleted ?? false));
+  return toSuiteDto(await findSuite(ctx, id, opts.includeDeleted ?? false));
 }
 
 export async function createSuite(ctx: WorkspaceContext, raw: unknown): Promise<SuiteDto> {
@@ -175,7 +91,7 @@ export async function createSuite(ctx: WorkspaceContext, raw: unknown): Promise<
       data: { workspaceId: ctx.workspaceId, createdById: ctx.userId, ...toColumns(data) },
       select: suiteSelect,
     });
-    return withoutAgentName(toDto(row));
+    return withoutAgentName(toSuiteDto(row));
   } catch (err) {
     throw translateWriteError(err);
   }
@@ -184,7 +100,7 @@ export async function createSuite(ctx: WorkspaceContext, raw: unknown): Promise<
 /** PATCH semantics: the given fields over the stored suite, re-validated as a whole. */
 export async function updateSuite(ctx: WorkspaceContext, id: string, raw: unknown): Promise<SuiteDto> {
   requireRole(ctx, "editor");
-  const existing = toDto(await findSuite(ctx, id, false));
+  const existing = toSuiteDto(await findSuite(ctx, id, false));
   if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
     throw new ValidationError("Please fix the highlighted fields", [{ path: "", message: "Expected an object with the fields to change" }]);
   }
@@ -198,7 +114,7 @@ export async function updateSuite(ctx: WorkspaceContext, id: string, raw: unknow
   const data = await validateSuite(ctx, merged);
   try {
     const row = await db.suite.update({ where: { id: existing.id, workspaceId: ctx.workspaceId }, data: toColumns(data), select: suiteSelect });
-    return withoutAgentName(toDto(row));
+    return withoutAgentName(toSuiteDto(row));
   } catch (err) {
     throw translateWriteError(err);
   }
@@ -219,10 +135,10 @@ export async function deleteSuite(ctx: WorkspaceContext, id: string): Promise<vo
 export async function restoreSuite(ctx: WorkspaceContext, id: string): Promise<SuiteDto> {
   requireRole(ctx, "editor");
   const row = await findSuite(ctx, id, true);
-  if (!row.deletedAt) return withoutAgentName(toDto(row));
+  if (!row.deletedAt) return withoutAgentName(toSuiteDto(row));
   try {
     const restored = await db.suite.update({ where: { id: row.id, workspaceId: ctx.workspaceId }, data: { deletedAt: null }, select: suiteSelect });
-    return withoutAgentName(toDto(restored));
+    return withoutAgentName(toSuiteDto(restored));
   } catch (err) {
     if (prismaErrorCode(err) === "P2002") {
       const message = `Agent "${row.agent.name}" already has a suite named "${row.name}". Rename that suite, then restore this one.`;
@@ -323,4 +239,22 @@ function translateWriteError(err: unknown): unknown {
     ]);
   }
   return err;
+}
+
+/** The suite form's options: agents (with declared variables) and model configurations, by name. */
+export async function listSuiteFormOptions(ctx: WorkspaceContext): Promise<{ agents: AgentOption[]; modelConfigs: ModelConfigOption[] }> {
+  const [agents, modelConfigs] = await Promise.all([
+    db.agent.findMany({
+      where: { workspaceId: ctx.workspaceId },
+      select: { id: true, name: true, variablesSchema: true },
+      orderBy: [{ name: "asc" }, { id: "asc" }],
+    }),
+    db.modelConfig.findMany({ where: { workspaceId: ctx.workspaceId }, select: { id: true, name: true }, orderBy: [{ name: "asc" }, { id: "asc" }] }),
+  ]);
+  return { agents: agents.map((r) => ({ id: r.id, name: r.name, variables_schema: parseVariablesSchema(r.variablesSchema) })), modelConfigs };
+}
+
+/** Every agent of the workspace by name (the suite list's agent filter). */
+export async function listAgentNames(ctx: WorkspaceContext): Promise<{ id: string; name: string }[]> {
+  return db.agent.findMany({ where: { workspaceId: ctx.workspaceId }, select: { id: true, name: true }, orderBy: [{ name: "asc" }, { id: "asc" }] });
 }

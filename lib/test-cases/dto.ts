@@ -27,6 +27,24 @@ export type TestCaseDto = {
   updated_at: string;
 };
 
+/** A row of the suite page's case table (dates pre-formatted on the server). */
+export type CaseRow = {
+  id: string;
+  name: string;
+  status: TestCaseStatus;
+  difficulty: "normal" | "hard";
+  tags: string[];
+  multi_turn: boolean;
+  updated_label: string;
+  updated_at: string;
+};
+
+/** Live cases per status of a suite (for the status tabs), with their total. */
+export type StatusCounts = { draft: number; active: number; archived: number; total: number };
+
+/** A tool of the suite's agent, offered when a case expects tool calls. */
+export type AgentToolOption = { name: string; description: string };
+
 /** The spec 001 fields of a case (plus checks/mode/ground_truth), in the spec's order: what export writes. */
 export type TestCaseDocument = Omit<TestCaseDto, "id" | "suite_id" | "sort_order" | "created_at" | "updated_at">;
 

@@ -1,10 +1,8 @@
 import Link from "next/link";
 import { connection } from "next/server";
-import { currentUserId } from "@/lib/auth";
 import { roleLabels } from "@/lib/auth/roles";
-import { getUser, normaliseEmail } from "@/lib/users/service";
-import { lookupInvitation } from "@/lib/workspaces/invitations";
-import { signOutAction } from "@/lib/workspaces/actions";
+import { signOutAction } from "@/lib/auth/actions";
+import { loadInvitePage } from "@/lib/workspaces/loaders";
 import { AuthCard } from "@/components/auth/auth-card";
 import { Button, buttonClass } from "@/components/ui/button";
 import { AcceptInviteForm } from "@/components/workspaces/accept-invite-form";
@@ -21,11 +19,11 @@ const problems = {
 export default async function InvitePage({ params }: { params: Promise<{ token: string }> }) {
   await connection();
   const { token } = await params;
-  const invitation = await lookupInvitation(token);
-  if (invitation.state !== "valid") {
+  const page = await loadInvitePage(token);
+  if (page.view === "unavailable") {
     return (
       <AuthCard title="Invitation unavailable">
-        <p className="text-sm text-slate-700">{problems[invitation.state]}</p>
+        <p className="text-sm text-slate-700">{problems[page.reason]}</p>
         <p className="mt-4 text-sm">
           <Link href="/sign-in" className="text-indigo-700 hover:underline">
             Go to sign in
@@ -35,22 +33,22 @@ export default async function InvitePage({ params }: { params: Promise<{ token: 
     );
   }
 
+  const { invitation } = page;
   const title = `Join ${invitation.workspace.name}`;
   const subtitle = `You are invited as ${roleLabels[invitation.role].toLowerCase()} with ${invitation.email}.`;
-  const userId = await currentUserId();
-  const user = userId ? await getUser(userId) : null;
 
-  if (!user) {
-    if (invitation.accountExists) {
-      return (
-        <AuthCard title={title} subtitle={subtitle}>
-          <p className="text-sm text-slate-700">An account for {invitation.email} already exists. Sign in with it to accept the invitation.</p>
-          <Link href={`/sign-in?callbackUrl=${encodeURIComponent(`/invite/${token}`)}`} className={`${buttonClass()} mt-4 w-full`}>
-            Sign in to join
-          </Link>
-        </AuthCard>
-      );
-    }
+  if (page.view === "sign-in") {
+    return (
+      <AuthCard title={title} subtitle={subtitle}>
+        <p className="text-sm text-slate-700">An account for {invitation.email} already exists. Sign in with it to accept the invitation.</p>
+        <Link href={`/sign-in?callbackUrl=${encodeURIComponent(`/invite/${token}`)}`} className={`${buttonClass()} mt-4 w-full`}>
+          Sign in to join
+        </Link>
+      </AuthCard>
+    );
+  }
+
+  if (page.view === "create-account") {
     return (
       <AuthCard title={title} subtitle={`${subtitle} Create your account to join.`}>
         <AcceptInviteForm token={token} email={invitation.email} />
@@ -58,11 +56,11 @@ export default async function InvitePage({ params }: { params: Promise<{ token: 
     );
   }
 
-  if (normaliseEmail(user.email) !== invitation.email) {
+  if (page.view === "wrong-user") {
     return (
       <AuthCard title={title} subtitle={subtitle}>
         <p className="text-sm text-slate-700">
-          This invitation is for <strong>{invitation.email}</strong>, but you are signed in as <strong>{user.email}</strong>. Sign out, then
+          This invitation is for <strong>{invitation.email}</strong>, but you are signed in as <strong>{page.userEmail}</strong>. Sign out, then
           open this link again to join with the invited address.
         </p>
         <form action={signOutAction} className="mt-4">

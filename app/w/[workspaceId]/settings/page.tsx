@@ -1,21 +1,20 @@
-import { hasRole } from "@/lib/auth/roles";
-import { getWorkspace } from "@/lib/workspaces/service";
+import { orNotFound, pageContext } from "@/lib/auth/context";
+import { loadGeneralSettingsPage } from "@/lib/workspaces/loaders";
 import { Card } from "@/components/ui/card";
 import { WorkspaceSettingsForm } from "@/components/workspaces/workspace-settings-form";
 import { LeaveWorkspace } from "@/components/workspaces/leave-workspace";
-import { settingsContext } from "./settings-context";
 
 export const metadata = { title: "Workspace settings" };
 
 export default async function GeneralSettingsPage({ params }: { params: Promise<{ workspaceId: string }> }) {
   const { workspaceId } = await params;
-  const ctx = await settingsContext(workspaceId);
-  const workspace = await getWorkspace(ctx);
+  const ctx = await orNotFound(pageContext(workspaceId));
+  const { workspace, canEdit } = await loadGeneralSettingsPage(ctx);
   return (
     <div className="space-y-6">
       <Card className="p-5">
         <h2 className="mb-4 text-base font-semibold">General</h2>
-        <WorkspaceSettingsForm workspace={workspace} canEdit={hasRole(ctx.role, "admin")} />
+        <WorkspaceSettingsForm workspace={workspace} canEdit={canEdit} />
       </Card>
       <Card className="p-5">
         <h2 className="text-base font-semibold">Leave this workspace</h2>

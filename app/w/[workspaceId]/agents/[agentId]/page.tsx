@@ -1,8 +1,6 @@
 import Link from "next/link";
-import { notFound } from "next/navigation";
-import { pageContext } from "@/lib/auth/context";
-import { NotFoundError } from "@/lib/errors";
-import { loadAgentFormPage } from "@/lib/agents/loaders";
+import { orNotFound, pageContext } from "@/lib/auth/context";
+import { loadAgentPage } from "@/lib/agents/loaders";
 import { Badge } from "@/components/ui/card";
 import { PageHeader } from "@/components/ui/page-header";
 import { AgentForm } from "@/components/agents/agent-form";
@@ -14,11 +12,8 @@ export const metadata = { title: "Agent" };
 export default async function AgentPage({ params }: { params: Promise<{ workspaceId: string; agentId: string }> }) {
   const { workspaceId, agentId } = await params;
   const ctx = await pageContext(workspaceId);
-  const page = await loadAgentFormPage(ctx, agentId).catch((err) => {
-    if (err instanceof NotFoundError) notFound();
-    throw err;
-  });
-  const agent = page.agent!;
+  const page = await orNotFound(loadAgentPage(ctx, agentId));
+  const agent = page.agent;
   return (
     <div className="max-w-4xl">
       <PageHeader

@@ -1,7 +1,5 @@
 import Link from "next/link";
-import { notFound } from "next/navigation";
-import { pageContext } from "@/lib/auth/context";
-import { NotFoundError } from "@/lib/errors";
+import { orNotFound, pageContext } from "@/lib/auth/context";
 import { loadModelConfigPage } from "@/lib/model-configs/loaders";
 import { Card } from "@/components/ui/card";
 import { PageHeader } from "@/components/ui/page-header";
@@ -16,10 +14,7 @@ export const metadata = { title: "Model configuration" };
 export default async function ModelConfigPage({ params }: { params: Promise<{ workspaceId: string; configId: string }> }) {
   const { workspaceId, configId } = await params;
   const ctx = await pageContext(workspaceId);
-  const page = await loadModelConfigPage(ctx, configId).catch((err) => {
-    if (err instanceof NotFoundError) notFound();
-    throw err;
-  });
+  const page = await orNotFound(loadModelConfigPage(ctx, configId));
   const list = `/w/${workspaceId}/model-configs`;
   return (
     <div>

@@ -1,6 +1,6 @@
 import Link from "next/link";
-import { hasRole } from "@/lib/auth/roles";
 import { pageContext } from "@/lib/auth/context";
+import { loadNewModelConfigPage } from "@/lib/model-configs/loaders";
 import { Card } from "@/components/ui/card";
 import { PageHeader } from "@/components/ui/page-header";
 import { ModelConfigForm } from "@/components/model-configs/model-config-form";
@@ -11,6 +11,7 @@ export const metadata = { title: "New model configuration" };
 export default async function NewModelConfigPage({ params }: { params: Promise<{ workspaceId: string }> }) {
   const { workspaceId } = await params;
   const ctx = await pageContext(workspaceId);
+  const page = await loadNewModelConfigPage(ctx);
   return (
     <div>
       <PageHeader
@@ -21,7 +22,7 @@ export default async function NewModelConfigPage({ params }: { params: Promise<{
           </Link>
         }
       />
-      {hasRole(ctx.role, "admin") ? (
+      {page.canManage ? (
         <Card className="p-5">
           <ModelConfigForm workspaceId={workspaceId} />
         </Card>

@@ -1,19 +1,16 @@
-import { hasRole } from "@/lib/auth/roles";
-import { listMembers } from "@/lib/workspaces/members";
-import { listInvitations } from "@/lib/workspaces/invitations";
+import { orNotFound, pageContext } from "@/lib/auth/context";
+import { loadMembersPage } from "@/lib/workspaces/loaders";
 import { Card } from "@/components/ui/card";
 import { MembersTable } from "@/components/workspaces/members-table";
 import { InviteForm } from "@/components/workspaces/invite-form";
 import { InvitationsList } from "@/components/workspaces/invitations-list";
-import { settingsContext } from "../settings-context";
 
 export const metadata = { title: "Members" };
 
 export default async function MembersPage({ params }: { params: Promise<{ workspaceId: string }> }) {
   const { workspaceId } = await params;
-  const ctx = await settingsContext(workspaceId);
-  const isAdmin = hasRole(ctx.role, "admin");
-  const [members, invitations] = await Promise.all([listMembers(ctx), isAdmin ? listInvitations(ctx) : Promise.resolve([])]);
+  const ctx = await orNotFound(pageContext(workspaceId));
+  const { members, invitations, isAdmin, actorRole, actorUserId } = await loadMembersPage(ctx);
   return (
     <div className="space-y-6">
       {isAdmin && (
@@ -28,7 +25,7 @@ export default async function MembersPage({ params }: { params: Promise<{ worksp
       <Card className="p-5">
         <h2 className="mb-3 text-base font-semibold">Members ({members.length})</h2>
         {!isAdmin && <p className="mb-3 text-sm text-slate-600">Only admins can invite, remove or change the role of members.</p>}
-        <MembersTable workspaceId={workspaceId} members={members} actorRole={isAdmin ? ctx.role : "viewer"} actorUserId={ctx.userId ?? ""} />
+        <MembersTable workspaceId={workspaceId} members={members} actorRole={actorRole} actorUserId={actorUserId} />
       </Card>
       {isAdmin && (
         <Card className="p-5">

@@ -1,6 +1,6 @@
 import Link from "next/link";
 import { pageContext } from "@/lib/auth/context";
-import { loadSuiteForm } from "@/lib/suites/loaders";
+import { loadNewSuitePage } from "@/lib/suites/loaders";
 import { buttonClass } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/card";
 import { PageHeader } from "@/components/ui/page-header";
@@ -10,9 +10,9 @@ type SearchParams = Promise<Record<string, string | string[] | undefined>>;
 
 export default async function NewSuitePage({ params, searchParams }: { params: Promise<{ workspaceId: string }>; searchParams: SearchParams }) {
   const { workspaceId } = await params;
-  const { agent } = await searchParams;
+  const sp = await searchParams;
   const ctx = await pageContext(workspaceId);
-  const data = await loadSuiteForm(ctx);
+  const data = await loadNewSuitePage(ctx, sp);
   const back = (
     <Link href={`/w/${workspaceId}/suites`} className={buttonClass("secondary")}>
       Back to suites
@@ -42,11 +42,10 @@ export default async function NewSuitePage({ params, searchParams }: { params: P
       </div>
     );
   }
-  const defaultAgentId = typeof agent === "string" && data.agents.some((a) => a.id === agent) ? agent : data.agents.length === 1 ? data.agents[0]!.id : null;
   return (
     <div>
       <PageHeader title="New suite" description="A suite groups test cases for one agent." actions={back} />
-      <SuiteForm workspaceId={workspaceId} agents={data.agents} modelConfigs={data.modelConfigs} defaultAgentId={defaultAgentId} />
+      <SuiteForm workspaceId={workspaceId} agents={data.agents} modelConfigs={data.modelConfigs} defaultAgentId={data.defaultAgentId} />
     </div>
   );
 }

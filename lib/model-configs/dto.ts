@@ -1,0 +1,71 @@
+import { iso } from "@/lib/serialize";
+
+/**
+ * The model configuration's public shapes: the Prisma `select` (never the encrypted key), the
+ * row → DTO mapper and the DTO types. No server-only imports: client components may import them.
+ */
+
+/** Everything but the encrypted key. */
+export const modelConfigSelect = {
+  id: true,
+  name: true,
+  baseUrl: true,
+  model: true,
+  embeddingModel: true,
+  apiKeyHint: true,
+  temperature: true,
+  maxTokens: true,
+  createdAt: true,
+  updatedAt: true,
+} as const;
+
+type ModelConfigRow = {
+  id: string;
+  name: string;
+  baseUrl: string;
+  model: string;
+  embeddingModel: string | null;
+  apiKeyHint: string | null;
+  temperature: number | null;
+  maxTokens: number | null;
+  createdAt: Date;
+  updatedAt: Date;
+};
+
+/** The public (API and page) representation: the API key itself is never included. */
+export type ModelConfigDto = {
+  id: string;
+  name: string;
+  base_url: string;
+  model: string;
+  embedding_model: string | null;
+  api_key_hint: string | null;
+  has_api_key: boolean;
+  temperature: number | null;
+  max_tokens: number | null;
+  created_at: string;
+  updated_at: string;
+};
+
+export function toModelConfigDto(row: ModelConfigRow): ModelConfigDto {
+  return {
+    id: row.id,
+    name: row.name,
+    base_url: row.baseUrl,
+    model: row.model,
+    embedding_model: row.embeddingModel,
+    api_key_hint: row.apiKeyHint,
+    has_api_key: row.apiKeyHint !== null,
+    temperature: row.temperature,
+    max_tokens: row.maxTokens,
+    created_at: iso(row.createdAt)!,
+    updated_at: iso(row.updatedAt)!,
+  };
+}
+
+/** A row of the model configuration list: the DTO with how many agents and live suites use it. */
+export type ModelConfigListItem = ModelConfigDto & { usage: ModelConfigUsage };
+export type ModelConfigUsage = { agents: number; suites: number };
+
+/** A configuration in a picker (agent form). */
+export type ModelConfigPickerOption = { id: string; name: string; model: string };

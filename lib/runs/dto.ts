@@ -1,0 +1,305 @@
+import { iso } from "@/lib/serialize";
+import type { Prisma } from "@/lib/generated/prisma/client";
+import type { CaseResultStatus, RunStatus } from "@/lib/runs/schemas";
+
+/**
+ * The run feature's public shapes: Prisma `select` constants, row → DTO mappers and the DTO
+ * types the API, the pages and the client components share. No server-only imports, so client
+ * components may import the types (and the pure mappers) from here.
+ */
+
+export const runSelect = {
+  id: true,
+  suiteId: true,
+  status: true,
+  triggeredBy: true,
+  triggeredByUserId: true,
+  options: true,
+  concurrency: true,
+  resolvedVariables: true,
+  agentSnapshot: true,
+  variantSnapshot: true,
+  totalCases: true,
+  passedCases: true,
+  failedCases: true,
+  skippedCases: true,
+  errorCases: true,
+  promptTokens: true,
+  completionTokens: true,
+  summary: true,
+  errorMessage: true,
+  cancelRequestedAt: true,
+  startedAt: true,
+  completedAt: true,
+  createdAt: true,
+} as const satisfies Prisma.RunSelect;
+
+export type RunRow = Prisma.RunGetPayload<{ select: typeof runSelect }>;
+
+/** Pass rate over executed (non-skipped) cases, 0–100, one decimal. */
+export function passRate(passed: number, total: number, skipped: number): number {
+  const executed = total - skipped;
+  return executed > 0 ? Math.round((passed / executed) * 1000) / 10 : 0;
+}
+
+export function toRunDto(r: RunRow) {
+  const done = r.passedCases + r.failedCases + r.skippedCases + r.errorCases;
+  return {
+    id: r.id,
+    suite_id: r.suiteId,
+    status: r.status,
+    triggered_by: r.triggeredBy,
+    triggered_by_user_id: r.triggeredByUserId,
+    total_cases: r.totalCases,
+    passed_cases: r.passedCases,
+    failed_cases: r.failedCases,
+    skipped_cases: r.skippedCases,
+    error_cases: r.errorCases,
+    done_cases: done,
+    pass_rate: passRate(r.passedCases, r.totalCases, r.skippedCases),
+    prompt_tokens: r.promptTokens,
+    completion_tokens: r.completionTokens,
+    concurrency: r.concurrency,
+    options: r.options,
+    resolved_variables: r.resolvedVariables,
+    agent_snapshot: r.agentSnapshot,
+    variant_snapshot: r.variantSnapshot,
+    summary: r.summary,
+    error_message: r.errorMessage,
+    cancel_requested_at: iso(r.cancelRequestedAt),
+    started_at: iso(r.startedAt),
+    completed_at: iso(r.completedAt),
+    created_at: iso(r.createdAt),
+  };
+}
+export type RunDto = ReturnType<typeof toRunDto>;
+
+export const caseResultSelect = {
+  id: true,
+  runId: true,
+  testCaseId: true,
+  variant: true,
+  position: true,
+  status: true,
+  name: true,
+  tags: true,
+  caseSnapshot: true,
+  transcript: true,
+  actualResponse: true,
+  responseTruncated: true,
+  checkResults: true,
+  toolCallResults: true,
+  outcomeResults: true,
+  metricResults: true,
+  promptTokens: true,
+  completionTokens: true,
+  latencyMs: true,
+  durationMs: true,
+  retryCount: true,
+  turns: true,
+  errorMessage: true,
+  errorType: true,
+  startedAt: true,
+  completedAt: true,
+  createdAt: true,
+} as const satisfies Prisma.CaseResultSelect;
+
+type CaseResultRecord = Prisma.CaseResultGetPayload<{ select: typeof caseResultSelect }>;
+
+export function toCaseResultDto(r: CaseResultRecord) {
+  return {
+    id: r.id,
+    run_id: r.runId,
+    test_case_id: r.testCaseId,
+    variant: r.variant,
+    position: r.position,
+    status: r.status,
+    name: r.name,
+    tags: r.tags,
+    test_case: r.caseSnapshot,
+    transcript: r.transcript,
+    actual_response: r.actualResponse,
+    response_truncated: r.responseTruncated,
+    check_results: r.checkResults,
+    tool_call_results: r.toolCallResults,
+    outcome_results: r.outcomeResults,
+    metric_results: r.metricResults,
+    prompt_tokens: r.promptTokens,
+    completion_tokens: r.completionTokens,
+    latency_ms: r.latencyMs,
+    duration_ms: r.durationMs,
+    retry_count: r.retryCount,
+    turns: r.turns,
+    error_message: r.errorMessage,
+    error_type: r.errorType,
+    started_at: iso(r.startedAt),
+    completed_at: iso(r.completedAt),
+  };
+}
+export type CaseResultDto = ReturnType<typeof toCaseResultDto>;
+
+/** One LLM call of a case result, as the case page and the API show it. */
+export type LlmCallDto = {
+  id: string;
+  purpose: string;
+  model: string | null;
+  request: Prisma.JsonValue;
+  response: string | null;
+  error: string | null;
+  attempts: number;
+  latency_ms: number | null;
+  cached: boolean;
+  created_at: string;
+};
+
+/** A case result with its LLM calls (the case page and GET /case-results/{id}). */
+export type CaseResultDetail = CaseResultDto & { llm_calls: LlmCallDto[] };
+
+/** A case whose verdict changed since the suite's previous completed run. */
+export type VerdictChange = { id: string; test_case_id: string; name: string; before: string; after: string };
+export type RunChanges = { previous_run_id: string | null; regressions: VerdictChange[]; fixes: VerdictChange[] };
+
+/** Spec 000 ReportSummary plus token totals and spec 003 execution stats (`Run.summary`). */
+export type RunSummary = {
+  total_tests: number;
+  passed: number;
+  failed: number;
+  skipped: number;
+  errors: number;
+  pass_rate: number;
+  total_duration_ms: number;
+  wall_time_ms: number;
+  average_latency_ms: number | null;
+  prompt_tokens: number;
+  completion_tokens: number;
+  total_tokens: number;
+  metrics_evaluated: Record<string, number>;
+  average_scores: Record<string, number>;
+  metric_pass_rates: Record<string, number>;
+  execution_stats: {
+    total_invocations: number;
+    successful_invocations: number;
+    failed_invocations: number;
+    retries: number;
+    cached_calls: number;
+    by_purpose: Record<string, { invocations: number; failed: number; retries: number }>;
+    errors_by_type: Record<string, number>;
+  };
+};
+
+/** The run's suite for headers and links; a deleted suite still shows its name. */
+export type RunSuiteInfo = { id: string; name: string; deleted: boolean; agentName: string | null };
+
+/** The run page's case table filters (from the URL). */
+export type CaseTableFilters = { status?: CaseResultStatus; tag?: string };
+
+/**
+ * The slim case result the run page's table polls for: no transcript, snapshot or verdict
+ * details (those are loaded per case), so a live table stays cheap to refresh every second.
+ */
+export type CaseResultRow = {
+  id: string;
+  test_case_id: string | null;
+  variant: CaseResultDto["variant"];
+  position: number;
+  status: CaseResultDto["status"];
+  name: string;
+  tags: string[];
+  prompt_tokens: number;
+  completion_tokens: number;
+  latency_ms: number | null;
+  duration_ms: number | null;
+  retry_count: number;
+  turns: number;
+  error_message: string | null;
+  error_type: string | null;
+};
+
+/** Rows per page of the run page's case table. */
+export const CASE_PAGE_SIZE = 50;
+
+export type CaseResultPage = { data: CaseResultRow[]; next_cursor: string | null };
+
+export function toCaseResultRow(r: CaseResultDto): CaseResultRow {
+  return {
+    id: r.id,
+    test_case_id: r.test_case_id,
+    variant: r.variant,
+    position: r.position,
+    status: r.status,
+    name: r.name,
+    tags: r.tags,
+    prompt_tokens: r.prompt_tokens,
+    completion_tokens: r.completion_tokens,
+    latency_ms: r.latency_ms,
+    duration_ms: r.duration_ms,
+    retry_count: r.retry_count,
+    turns: r.turns,
+    error_message: r.error_message,
+    error_type: r.error_type,
+  };
+}
+
+export function toCaseResultPage(page: { data: CaseResultDto[]; next_cursor: string | null }): CaseResultPage {
+  return { data: page.data.map(toCaseResultRow), next_cursor: page.next_cursor };
+}
+
+/* Suite analytics (the suite runs page and GET /api/w/…/suites/{id}/analytics). */
+
+export type TrendPoint = {
+  run_id: string;
+  created_at: string;
+  status: RunStatus;
+  /** Pass rate over executed (non-skipped) cases, 0–100; null when nothing was executed. */
+  pass_rate: number | null;
+  passed: number;
+  failed: number;
+  errors: number;
+  skipped: number;
+  total: number;
+  duration_ms: number | null;
+};
+export type MetricTrendPoint = { run_id: string; created_at: string; averages: Record<string, number> };
+export type TagPassRate = { tag: string; passed: number; failed: number; errors: number; total: number; pass_rate: number | null };
+export type LatestRun = {
+  id: string;
+  status: RunStatus;
+  created_at: string;
+  total: number;
+  done: number;
+  passed: number;
+  failed: number;
+  errors: number;
+  skipped: number;
+  pass_rate: number | null;
+};
+export type SuiteAnalytics = {
+  trend: TrendPoint[];
+  metric_trend: MetricTrendPoint[];
+  /** Every metric name seen in `metric_trend`, sorted. */
+  metric_names: string[];
+  tag_pass_rates: TagPassRate[];
+  /** How many completed runs `tag_pass_rates` aggregates (0 when the suite has none). */
+  tag_runs: number;
+  /** The suite's newest run of any status. */
+  latest: LatestRun | null;
+  /** Runs of the suite that are pending or running (the page polls while > 0). */
+  active_runs: number;
+};
+
+export type RunHistoryRow = {
+  id: string;
+  status: RunStatus;
+  triggered_by: string;
+  created_at: string;
+  started_at: string | null;
+  completed_at: string | null;
+  total: number;
+  done: number;
+  passed: number;
+  failed: number;
+  errors: number;
+  skipped: number;
+  pass_rate: number | null;
+  duration_ms: number | null;
+};

@@ -1,0 +1,71 @@
+import "server-only";
+import { redirect } from "next/navigation";
+import { hasRole, type WorkspaceContext } from "@/lib/auth/roles";
+import { NotFoundError, ValidationError } from "@/lib/errors";
+import { getSuite } from "@/lib/suites/service";
+import { listSuiteTags } from "@/lib/test-cases/service";
+import { CASE_RESULT_STATUSES, caseResultListQuery, type CaseResultStatus } from "./schemas";
+import { changesSincePreviousRun, getCaseResult, getRun, listCaseResults } from "./service";
+import { getSuiteAnalytics, listSuiteRunsPage } from "./analytics";
+import { CASE_PAGE_SIZE, toCaseResultPage, type CaseTableFilters, type RunSuiteInfo } from "./dto";
+import { DEFAULT_TREND_WINDOW, HISTORY_PAGE_SIZE, historyHref, parseSuiteRunsLocation } from "./suite-runs-location";
+
+/** Page loaders for the run pages: one call per page, scoped by the member's workspace. */
+
+type SearchParams = Record<string, string | string[] | undefined>;
+
+function caseTableFilters(sp: SearchParams): CaseTableFilters {
+  const status = typeof sp.status === "string" && (CASE_RESULT_STATUSES as readonly string[]).includes(sp.status) ? (sp.status as CaseResultStatus) : undefined;
+  const tag = typeof sp.tag === "string" && sp.tag.trim() !== "" ? sp.tag.trim() : undefined;
+  return { status, tag };
+}
+
+/** The run's suite for headers and links; a deleted suite still shows its name. */
+async function suiteInfo(ctx: WorkspaceContext, suiteId: string): Promise<RunSuiteInfo> {
+  const suite = await getSuite(ctx, suiteId, { includeDeleted: true }).catch((err: unknown) => {
+    if (err instanceof NotFoundError) return null;
+    throw err;
+  });
+  if (!suite) return { id: suiteId, name: "Deleted suite", deleted: true, agentName: null };
+  return { id: suite.id, name: suite.name, deleted: suite.deleted_at !== null, agentName: suite.agent_name };
+}
+
+/** The run page: the run, its suite, the first page of case results (filtered from the URL) and the verdict changes. */
+export async function loadRunPage(ctx: WorkspaceContext, runId: string, searchParams: SearchParams) {
+  const filters = caseTableFilters(searchParams);
+  const run = await getRun(ctx, runId);
+  const [suite, results, changes] = await Promise.all([
+    suiteInfo(ctx, run.suite_id),
+    listCaseResults(ctx, run.id, caseResultListQuery.parse({ ...filters, limit: CASE_PAGE_SIZE })),
+    changesSincePreviousRun(ctx, run.id),
+  ]);
+  const tags = suite.deleted ? [] : await listSuiteTags(ctx, suite.id).catch(() => []);
+  return { run, suite, tags, results: toCaseResultPage(results), filters, changes, canEdit: hasRole(ctx.role, "editor") };
+}
+
+/** One case result of a run; NotFoundError when it belongs to another run. */
+export async function loadCaseResultPage(ctx: WorkspaceContext, runId: string, caseResultId: string) {
+  const [run, detail] = await Promise.all([getRun(ctx, runId), getCaseResult(ctx, caseResultId)]);
+  if (detail.run_id !== run.id) throw new NotFoundError("Case result");
+  return { detail, suite: await suiteInfo(ctx, run.suite_id) };
+}
+
+/**
+ * A suite's run history page: the suite, its analytics over the default trend window, one page of
+ * runs (location from the URL) and, for editors, the tags to start a run with. A stale or
+ * hand-edited cursor redirects to the first page of the same status filter.
+ */
+export async function loadSuiteRunsPage(ctx: WorkspaceContext, suiteId: string, searchParams: SearchParams) {
+  const location = parseSuiteRunsLocation(searchParams);
+  const canEdit = hasRole(ctx.role, "editor");
+  const [suite, analytics, runs, tags] = await Promise.all([
+    getSuite(ctx, suiteId),
+    getSuiteAnalytics(ctx, suiteId, { runs: DEFAULT_TREND_WINDOW }),
+    listSuiteRunsPage(ctx, suiteId, { cursor: location.cursor, status: location.status, limit: HISTORY_PAGE_SIZE }),
+    canEdit ? listSuiteTags(ctx, suiteId) : Promise.resolve([]),
+  ]).catch((err: unknown) => {
+    if (err instanceof ValidationError && location.cursor) redirect(historyHref(`/w/${ctx.workspaceId}/suites/${suiteId}/runs`, { prev: [], status: location.status }));
+    throw err;
+  });
+  return { suite, analytics, runs, tags, location, canEdit };
+}

@@ -1,0 +1,102 @@
+import "server-only";
+import type { Prisma } from "@/lib/generated/prisma/client";
+import { zodIssues } from "@/lib/errors";
+import { iso } from "@/lib/serialize";
+import { logger } from "@/lib/logger";
+import { metricConfigListSchema, type MetricConfig } from "@/lib/evaluation/schemas";
+import type { VariableDefinition, VariableValue } from "@/lib/agents/schemas";
+import type { SuiteData } from "./schemas";
+import { parseVariableValues } from "./variables";
+
+/**
+ * The suite's public shapes: the Prisma `select`, the row → DTO mapper and the DTO types, plus
+ * the option shapes of the suite form. Server-only because the mapper logs unreadable metrics;
+ * client components import the types with `import type`.
+ */
+
+export type ScheduleType = SuiteData["schedule_type"];
+
+export type SuiteDto = {
+  id: string;
+  agent_id: string;
+  name: string;
+  description: string | null;
+  schedule_type: ScheduleType;
+  schedule_time: string | null;
+  schedule_day_of_week: number | null;
+  llm_judge_model_config_id: string | null;
+  /** null = the judge's model configuration simulates users. */
+  simulator_model_config_id: string | null;
+  metrics: MetricConfig[];
+  alert_on_regression: boolean;
+  alert_threshold_percent: number;
+  is_enabled: boolean;
+  variables: Record<string, VariableValue>;
+  created_at: string;
+  updated_at: string;
+  deleted_at: string | null;
+};
+export type CaseCounts = { draft: number; active: number; archived: number };
+export type SuiteWithAgent = SuiteDto & { agent_name: string };
+export type SuiteListItem = SuiteWithAgent & { case_counts: CaseCounts };
+export const suiteSelect = {
+  id: true,
+  agentId: true,
+  name: true,
+  description: true,
+  scheduleType: true,
+  scheduleTime: true,
+  scheduleDayOfWeek: true,
+  llmJudgeModelConfigId: true,
+  simulatorModelConfigId: true,
+  metrics: true,
+  alertOnRegression: true,
+  alertThresholdPercent: true,
+  isEnabled: true,
+  variables: true,
+  createdAt: true,
+  updatedAt: true,
+  deletedAt: true,
+  agent: { select: { name: true } },
+} as const satisfies Prisma.SuiteSelect;
+export type SuiteRow = Prisma.SuiteGetPayload<{ select: typeof suiteSelect }>;
+
+export function toSuiteDto(row: SuiteRow): SuiteWithAgent {
+  return {
+    id: row.id,
+    agent_id: row.agentId,
+    name: row.name,
+    description: row.description,
+    schedule_type: row.scheduleType,
+    schedule_time: row.scheduleTime,
+    schedule_day_of_week: row.scheduleDayOfWeek,
+    llm_judge_model_config_id: row.llmJudgeModelConfigId,
+    simulator_model_config_id: row.simulatorModelConfigId,
+    metrics: parseStoredMetrics(row.id, row.metrics),
+    alert_on_regression: row.alertOnRegression,
+    alert_threshold_percent: row.alertThresholdPercent,
+    is_enabled: row.isEnabled,
+    variables: parseVariableValues(row.variables),
+    created_at: iso(row.createdAt)!,
+    updated_at: iso(row.updatedAt)!,
+    deleted_at: iso(row.deletedAt),
+    agent_name: row.agent.name,
+  };
+}
+
+/** Stored metrics were validated on write; anything unreadable is logged and shown as no metrics. */
+function parseStoredMetrics(suiteId: string, raw: unknown): MetricConfig[] {
+  const parsed = metricConfigListSchema.safeParse(raw ?? []);
+  if (parsed.success) return parsed.data;
+  logger.warn({ suiteId, issues: zodIssues(parsed.error) }, "suite has unreadable metrics");
+  return [];
+}
+
+export function withoutAgentName({ agent_name: _omit, ...dto }: SuiteWithAgent): SuiteDto {
+  return dto;
+}
+
+/** An agent in the suite form's select: id, name and declared variables only. */
+export type AgentOption = { id: string; name: string; variables_schema: VariableDefinition[] };
+/** A model configuration in the suite form's judge/simulator/metric selects (no endpoint, no secrets). */
+export type ModelConfigOption = { id: string; name: string };

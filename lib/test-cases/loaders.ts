@@ -1,0 +1,90 @@
+import "server-only";
+import { redirect } from "next/navigation";
+import { hasRole, type WorkspaceContext } from "@/lib/auth/roles";
+import { NotFoundError, ValidationError } from "@/lib/errors";
+import { getAgent } from "@/lib/agents/service";
+import { getSuite } from "@/lib/suites/service";
+import { testCaseListQuery } from "./schemas";
+import { getTestCase, listSuiteTags, listTestCaseIds, listTestCases } from "./service";
+import { hasFilters, listHref, parseListParams, type ListFilters } from "./list-url";
+import type { AgentToolOption, CaseRow, TestCaseDto } from "./dto";
+
+/** Page loaders for the suite page (its test cases) and the test case form pages. */
+
+type SearchParams = Record<string, string | string[] | undefined>;
+
+const PAGE_SIZE = 50;
+const dateFormat = new Intl.DateTimeFormat("en", { dateStyle: "medium", timeStyle: "short" });
+const one = (v: string | string[] | undefined) => (typeof v === "string" ? v : undefined);
+
+function listQuery(f: ListFilters, cursor?: string, limit = PAGE_SIZE) {
+  return testCaseListQuery.parse({ tag: f.tags, tag_match: f.match, status: f.status, difficulty: f.difficulty, q: f.q, cursor, limit });
+}
+
+function toRow(c: TestCaseDto): CaseRow {
+  return {
+    id: c.id,
+    name: c.name,
+    status: c.status,
+    difficulty: c.difficulty,
+    tags: c.tags,
+    multi_turn: c.persona !== null,
+    updated_at: c.updated_at,
+    updated_label: dateFormat.format(new Date(c.updated_at)),
+  };
+}
+
+/**
+ * The suite page: the suite, one page of its cases (filters and page from the URL), its tags and,
+ * for editors without filters, every case id in order (for drag-and-drop reordering). A stale or
+ * hand-edited cursor redirects to the first page of the same filters.
+ */
+export async function loadSuitePage(ctx: WorkspaceContext, suiteId: string, searchParams: SearchParams) {
+  const canEdit = hasRole(ctx.role, "editor");
+  const { filters, page } = parseListParams(searchParams);
+  const filtered = hasFilters(filters);
+  const [suite, list, suiteTags] = await Promise.all([
+    getSuite(ctx, suiteId),
+    listTestCases(ctx, suiteId, listQuery(filters, page.cursor)),
+    listSuiteTags(ctx, suiteId),
+  ]).catch((err: unknown) => {
+    if (err instanceof ValidationError && page.cursor) redirect(listHref(`/w/${ctx.workspaceId}/suites/${suiteId}`, filters));
+    throw err;
+  });
+  const orderedIds =
+    canEdit && !filtered ? (!page.cursor && !list.next_cursor ? list.data.map((c) => c.id) : await listTestCaseIds(ctx, suiteId)) : null;
+  return {
+    suite,
+    rows: list.data.map(toRow),
+    counts: list.counts,
+    nextCursor: list.next_cursor,
+    suiteTags,
+    orderedIds,
+    filters,
+    page,
+    filtered,
+    canEdit,
+    notice: one(searchParams.notice),
+    deletedId: one(searchParams.deleted),
+  };
+}
+
+/** What the test case form needs besides the case: the suite, its tags and its agent's tools. */
+async function caseFormData(ctx: WorkspaceContext, suiteId: string) {
+  const [suite, suiteTags] = await Promise.all([getSuite(ctx, suiteId), listSuiteTags(ctx, suiteId)]);
+  const agent = await getAgent(ctx, suite.agent_id);
+  const tools: AgentToolOption[] = agent.tools.map((t) => ({ name: t.name, description: t.description }));
+  return { suite, suiteTags, tools };
+}
+
+/** The new test case page. */
+export async function loadNewTestCasePage(ctx: WorkspaceContext, suiteId: string) {
+  return { ...(await caseFormData(ctx, suiteId)), canEdit: hasRole(ctx.role, "editor") };
+}
+
+/** The test case page; NotFoundError when the case belongs to another suite. */
+export async function loadTestCasePage(ctx: WorkspaceContext, suiteId: string, caseId: string, searchParams: SearchParams) {
+  const [testCase, form] = await Promise.all([getTestCase(ctx, caseId), caseFormData(ctx, suiteId)]);
+  if (testCase.suite_id !== suiteId) throw new NotFoundError("Test case");
+  return { testCase, ...form, canEdit: hasRole(ctx.role, "editor"), notice: one(searchParams.notice) };
+}

@@ -1,0 +1,57 @@
+import "server-only";
+import { currentUserId } from "@/lib/auth";
+import { hasRole, type WorkspaceContext } from "@/lib/auth/roles";
+import { getUser, normaliseEmail } from "@/lib/users/service";
+import { getWorkspace, isSetupNeeded, listWorkspacesForUser } from "./service";
+import { listMembers } from "./members";
+import { listInvitations, lookupInvitation, type InvitationLookup } from "./invitations";
+
+type ValidInvitation = Extract<InvitationLookup, { state: "valid" }>;
+
+/** Page loaders for the workspace shell, the workspace settings pages, the home redirect and invite links. */
+
+/** Where `/` sends the visitor: setup on an empty install, sign-in, the first workspace, or creating one. */
+export async function loadHomeTarget(): Promise<string> {
+  if (await isSetupNeeded()) return "/setup";
+  const userId = await currentUserId();
+  if (!userId) return "/sign-in";
+  const workspaces = await listWorkspacesForUser(userId);
+  return workspaces[0] ? `/w/${workspaces[0].id}` : "/workspaces/new";
+}
+
+/** The app shell around every workspace page: the workspace, the member's other workspaces and their email. */
+export async function loadWorkspaceShell(ctx: WorkspaceContext) {
+  const [workspace, workspaces, user] = await Promise.all([getWorkspace(ctx), listWorkspacesForUser(ctx.userId!), getUser(ctx.userId!)]);
+  return { workspace, workspaces, role: ctx.role, userEmail: user?.email ?? "" };
+}
+
+/** Settings → General. */
+export async function loadGeneralSettingsPage(ctx: WorkspaceContext) {
+  return { workspace: await getWorkspace(ctx), canEdit: hasRole(ctx.role, "admin") };
+}
+
+/** Settings → Members: every member sees the list; admins also get the pending invitations. */
+export async function loadMembersPage(ctx: WorkspaceContext) {
+  const isAdmin = hasRole(ctx.role, "admin");
+  const [members, invitations] = await Promise.all([listMembers(ctx), isAdmin ? listInvitations(ctx) : Promise.resolve([])]);
+  return { members, invitations, isAdmin, actorRole: isAdmin ? ctx.role : "viewer", actorUserId: ctx.userId ?? "" };
+}
+
+/**
+ * An invite link, as the visitor may act on it: unusable (invalid, expired, used), sign in first
+ * (an account exists), create an account, signed in with another address, or join.
+ */
+export type InvitePage =
+  | { view: "unavailable"; reason: "invalid" | "expired" | "used" }
+  | { view: "sign-in" | "create-account" | "join"; invitation: ValidInvitation }
+  | { view: "wrong-user"; invitation: ValidInvitation; userEmail: string };
+
+export async function loadInvitePage(token: string): Promise<InvitePage> {
+  const invitation = await lookupInvitation(token);
+  if (invitation.state !== "valid") return { view: "unavailable", reason: invitation.state };
+  const userId = await currentUserId();
+  const user = userId ? await getUser(userId) : null;
+  if (!user) return { view: invitation.accountExists ? "sign-in" : "create-account", invitation };
+  if (normaliseEmail(user.email) !== invitation.email) return { view: "wrong-user", invitation, userEmail: user.email };
+  return { view: "join", invitation };
+}
