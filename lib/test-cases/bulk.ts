@@ -13,7 +13,7 @@ import {
   type Persona,
   type TestCaseStatus,
 } from "@/lib/test-cases/schemas";
-import { lockLiveSuite, requireLiveSuite } from "@/lib/test-cases/shared";
+import { lockLiveSuite, requireLiveSuite } from "@/lib/test-cases/suite-guards";
 
 export const NOT_FOUND_REASON = "Test case not found in this suite";
 export const REORDER_MESSAGE = "Send every live case of the suite exactly once, in the new order";

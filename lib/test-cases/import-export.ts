@@ -6,7 +6,7 @@ import type { WorkspaceContext } from "@/lib/auth/roles";
 import { requireRole } from "@/lib/workspaces/service";
 import { testCaseInput, type TestCaseData } from "@/lib/test-cases/schemas";
 import { testCaseSelect, toColumns, toTestCaseDocument, toTestCaseDto } from "@/lib/test-cases/dto";
-import { lockLiveSuite, nextSortOrder, requireLiveSuite } from "@/lib/test-cases/shared";
+import { lockLiveSuite, nextSortOrder, requireLiveSuite } from "@/lib/test-cases/suite-guards";
 
 export type CasesFormat = "yaml" | "json";
 export type ImportIssue = { index: number; path: string; message: string };

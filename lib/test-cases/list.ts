@@ -7,7 +7,7 @@ import { decodeCursor, encodeCursor } from "@/lib/serialize";
 import { requireRole } from "@/lib/workspaces/service";
 import { PRESEEDED_TAGS, TEST_CASE_STATUSES, type TestCaseListQuery, type TestCaseStatus } from "@/lib/test-cases/schemas";
 import { toTestCaseDto, type TestCaseDto, type TestCaseRow } from "@/lib/test-cases/dto";
-import { requireLiveSuite } from "@/lib/test-cases/shared";
+import { requireLiveSuite } from "@/lib/test-cases/suite-guards";
 
 export type TestCaseListPage = {
   data: TestCaseDto[];

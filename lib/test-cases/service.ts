@@ -19,7 +19,7 @@ import {
   type TestCaseStatus,
 } from "@/lib/test-cases/schemas";
 import { testCaseSelect, toColumns, toTestCaseDocument, toTestCaseDto, type TestCaseDto } from "@/lib/test-cases/dto";
-import { liveCaseWhere, loadLiveCase, lockLiveSuite, nextSortOrder, parseTestCase } from "@/lib/test-cases/shared";
+import { liveCaseWhere, loadLiveCase, lockLiveSuite, nextSortOrder, parseTestCase } from "@/lib/test-cases/suite-guards";
 
 export { toTestCaseDto, type TestCaseDto, type TestCaseDocument } from "@/lib/test-cases/dto";
 export { listTestCases, listSuiteTags, listTestCaseIds, type TestCaseListPage } from "@/lib/test-cases/list";
