@@ -2,6 +2,7 @@ import "server-only";
 import { db, type Tx } from "@/lib/db";
 import { logger } from "@/lib/logger";
 import { passRate, type RunSummary } from "@/lib/runs/dto";
+import { checkRegression } from "@/lib/runs/alerts";
 
 /**
  * Recomputes a run's totals from its case results — always consistent, also after recovery.
@@ -118,26 +119,3 @@ export async function computeSummary(runId: string, client: Pick<Tx, "$queryRaw"
     },
   };
 }
-
-/** Raises a regression alert when the pass rate dropped by at least the suite's threshold (percentage points). */
-async function checkRegression(runId: string, suiteId: string, workspaceId: string) {
-  const suite = await db.suite.findFirst({ where: { id: suiteId, workspaceId }, select: { alertOnRegression: true, alertThresholdPercent: true } });
-  if (!suite?.alertOnRegression) return;
-  const [current, previous] = await db.run.findMany({
-    where: { suiteId, workspaceId, status: "completed", completedAt: { not: null } },
-    orderBy: { createdAt: "desc" },
-    take: 2,
-    select: { id: true, passedCases: true, totalCases: true, skippedCases: true },
-  });
-  if (!current || current.id !== runId || !previous) return;
-  const now = passRate(current.passedCases, current.totalCases, current.skippedCases);
-  const before = passRate(previous.passedCases, previous.totalCases, previous.skippedCases);
-  const drop = Math.round((before - now) * 10) / 10;
-  if (drop >= suite.alertThresholdPercent) {
-    await db.regressionAlert.create({
-      data: { workspaceId, suiteId, runId, previousRunId: previous.id, passRate: now, previousRate: before, dropPercent: drop },
-    });
-    logger.warn({ runId, suiteId, drop }, "regression alert raised");
-  }
-}
-
