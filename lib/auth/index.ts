@@ -2,7 +2,7 @@
  * Auth.js (next-auth) set-up: email + password credentials, an optional OIDC provider from env,
  * and JWT sessions that carry the local user id. Exports `auth`, `signIn`, `signOut`, the route
  * `handlers` and `currentUserId`. Called by app/api/auth, the home redirect, the sign-in and
- * sign-out actions (lib/workspaces/actions.ts) and ./context.ts. Key rule: this only says who the
+ * sign-out actions (./actions.ts) and ./context.ts. Key rule: this only says who the
  * user is — pages, actions and routes check the workspace and role themselves (./context.ts,
  * lib/api/handler.ts); middleware is never the guard.
  */
