@@ -1,6 +1,6 @@
 "use client";
 import { deleteAgentAction } from "@/lib/agents/actions";
-import { ActionButton } from "@/components/ui/action-button";
+import { DeleteButton } from "@/components/ui/delete-button";
 
 /** Deletes after confirmation; the server refuses while the agent has live suites. */
 export function DeleteAgentButton({
@@ -14,22 +14,15 @@ export function DeleteAgentButton({
   suiteCount: number;
   redirectTo?: string;
 }) {
-  const suites = `${suiteCount} suite${suiteCount === 1 ? "" : "s"}`;
+  const inUse = `It has ${suiteCount} suite${suiteCount === 1 ? "" : "s"}; delete ${suiteCount === 1 ? "it" : "them"} first.`;
   return (
-    <ActionButton
-      variant="danger"
+    <DeleteButton
       size="sm"
       align="end"
-      confirm={{
-        title: `Delete "${agent.name}"?`,
-        description:
-          suiteCount > 0 ? `It has ${suites}; delete ${suiteCount === 1 ? "it" : "them"} first.` : "This cannot be undone. Suites of this agent in the trash are deleted with it.",
-        confirmLabel: "Delete",
-      }}
+      name={agent.name}
+      description={suiteCount > 0 ? inUse : "This cannot be undone. Suites of this agent in the trash are deleted with it."}
       action={() => deleteAgentAction(workspaceId, { id: agent.id })}
       redirectTo={redirectTo}
-    >
-      Delete
-    </ActionButton>
+    />
   );
 }

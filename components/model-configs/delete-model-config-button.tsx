@@ -1,6 +1,6 @@
 "use client";
 import { deleteModelConfigAction } from "@/lib/model-configs/actions";
-import { ActionButton } from "@/components/ui/action-button";
+import { DeleteButton } from "@/components/ui/delete-button";
 
 const count = (n: number, noun: string) => (n ? `${n} ${noun}${n === 1 ? "" : "s"}` : null);
 
@@ -8,33 +8,27 @@ const count = (n: number, noun: string) => (n ? `${n} ${noun}${n === 1 ? "" : "s
  * Deletes after confirmation. When agents or suites use the configuration, the dialog says so
  * and confirming deletes anyway (force); otherwise a concurrent new use is refused by the server.
  */
-export function DeleteModelConfigButton({
-  workspaceId,
-  config,
-  usage,
-  redirectTo,
-}: {
+export function DeleteModelConfigButton(props: {
   workspaceId: string;
   config: { id: string; name: string };
   usage: { agents: number; suites: number };
   redirectTo?: string;
 }) {
+  const { workspaceId, config, usage } = props;
   const inUse = usage.agents + usage.suites > 0;
   const uses = [count(usage.agents, "agent"), count(usage.suites, "suite")].filter(Boolean).join(" and ");
+  const description = inUse
+    ? `It is used by ${uses}. They will be left without a model configuration until you choose another one.`
+    : "This cannot be undone.";
   return (
-    <ActionButton
-      variant="danger"
+    <DeleteButton
       size="sm"
       align="end"
-      confirm={{
-        title: `Delete "${config.name}"?`,
-        description: inUse ? `It is used by ${uses}. They will be left without a model configuration until you choose another one.` : "This cannot be undone.",
-        confirmLabel: inUse ? "Delete anyway" : "Delete",
-      }}
+      name={config.name}
+      description={description}
+      confirmLabel={inUse ? "Delete anyway" : "Delete"}
       action={() => deleteModelConfigAction(workspaceId, { id: config.id, force: inUse })}
-      redirectTo={redirectTo}
-    >
-      Delete
-    </ActionButton>
+      redirectTo={props.redirectTo}
+    />
   );
 }

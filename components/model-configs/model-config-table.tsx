@@ -1,32 +1,27 @@
-import Link from "next/link";
 import type { ModelConfigListItem } from "@/lib/model-configs/dto";
 import { Badge } from "@/components/ui/card";
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { Table, TableBody, TableCell, TableHeader, TableRow, TableTitleCell } from "@/components/ui/table";
 import { TestConnectionButton } from "./test-connection-button";
 import { DeleteModelConfigButton } from "./delete-model-config-button";
 
-export function ModelConfigTable({ workspaceId, configs, canManage }: { workspaceId: string; configs: ModelConfigListItem[]; canManage: boolean }) {
+export function ModelConfigTable({
+  workspaceId,
+  configs,
+  canManage,
+}: {
+  workspaceId: string;
+  configs: ModelConfigListItem[];
+  canManage: boolean;
+}) {
   return (
     <Table>
-      <TableHeader>
-        <TableRow>
-          <TableHead>Name</TableHead>
-          <TableHead>Endpoint</TableHead>
-          <TableHead>API key</TableHead>
-          <TableHead>Used by</TableHead>
-          {canManage && <TableHead>Actions</TableHead>}
-        </TableRow>
-      </TableHeader>
+      <TableHeader columns={["Name", "Endpoint", "API key", "Used by", ...(canManage ? ["Actions"] : [])]} />
       <TableBody>
         {configs.map((c) => (
           <TableRow key={c.id} data-testid="model-config-row" aria-label={c.name} className="align-top">
+            <TableTitleCell href={`/w/${workspaceId}/model-configs/${c.id}`} title={c.name} />
             <TableCell>
-              <Link href={`/w/${workspaceId}/model-configs/${c.id}`} className="font-medium text-indigo-700 hover:underline">
-                {c.name}
-              </Link>
-            </TableCell>
-            <TableCell>
-              <div className="break-all font-mono text-xs text-slate-600">{c.base_url}</div>
+              <div className="font-mono text-xs break-all text-slate-600">{c.base_url}</div>
               <div className="mt-0.5 text-slate-800">{c.model}</div>
             </TableCell>
             <TableCell>{c.has_api_key ? <code className="text-slate-700">{c.api_key_hint}</code> : <Badge>none</Badge>}</TableCell>

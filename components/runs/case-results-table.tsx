@@ -7,7 +7,7 @@ import type { CaseResultStatus } from "@/lib/runs/schemas";
 import { useCaseResults } from "@/lib/runs/hooks";
 import { Badge, Section } from "@/components/ui/card";
 import { PrevNextPagination } from "@/components/ui/pagination";
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { numeric, Table, TableBody, TableCell, TableHeader, TableRow } from "@/components/ui/table";
 import { Button } from "@/components/ui/button";
 import { Select } from "@/components/ui/field";
 import { CaseStatusBadge, CASE_STATUS_LABELS } from "./status-badges";
@@ -140,18 +140,7 @@ export function CaseResultsTable({ workspaceId, run, live, tags, initial, initia
         </div>
       ) : (
         <Table variant="plain" density="compact">
-          <TableHeader>
-            <TableRow>
-              <TableHead>Status</TableHead>
-              <TableHead>Name</TableHead>
-              <TableHead>Tags</TableHead>
-              {["Latency", "Tokens", "Retries", "Turns"].map((h) => (
-                <TableHead key={h} className="text-right">
-                  {h}
-                </TableHead>
-              ))}
-            </TableRow>
-          </TableHeader>
+          <TableHeader columns={["Status", "Name", "Tags", ...numeric(["Latency", "Tokens", "Retries", "Turns"])]} />
           <TableBody>
             {rows.map((r) => (
               <TableRow key={r.id} className="cursor-pointer align-top hover:bg-slate-50" onClick={() => router.push(`${caseBase}/${r.id}`)}>

@@ -1,6 +1,5 @@
-import { useId } from "react";
-import { Card } from "@/components/ui/card";
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { Section } from "@/components/ui/card";
+import { Table, TableBody, TableCell, TableHeader, TableRow } from "@/components/ui/table";
 
 /** Shared pieces of the suite trend charts (client components; no Recharts import here). */
 
@@ -34,44 +33,26 @@ export function ChartCard({
   controls?: React.ReactNode;
   children: React.ReactNode;
 }) {
-  const headingId = useId();
   return (
-    <Card className="p-4">
-      <section aria-labelledby={headingId} className="space-y-3">
-        <div className="flex flex-wrap items-start justify-between gap-2">
-          <div>
-            <h2 id={headingId} className="text-sm font-semibold text-slate-900">
-              {title}
-            </h2>
-            {description && <p className="text-xs text-slate-500">{description}</p>}
-          </div>
-          {controls}
-        </div>
-        <div role="img" aria-label={summary}>
-          {children}
-        </div>
-        <div className="sr-only">
-          <Table variant="plain" caption={table.caption}>
-            <TableHeader>
-              <TableRow>
-                {table.columns.map((c) => (
-                  <TableHead key={c}>{c}</TableHead>
+    <Section title={title} description={description} actions={controls} className="p-4">
+      <div role="img" aria-label={summary}>
+        {children}
+      </div>
+      <div className="sr-only">
+        <Table variant="plain" caption={table.caption}>
+          <TableHeader columns={table.columns} />
+          <TableBody>
+            {table.rows.map((r) => (
+              <TableRow key={r.key}>
+                {r.cells.map((c, i) => (
+                  <TableCell key={i}>{c}</TableCell>
                 ))}
               </TableRow>
-            </TableHeader>
-            <TableBody>
-              {table.rows.map((r) => (
-                <TableRow key={r.key}>
-                  {r.cells.map((c, i) => (
-                    <TableCell key={i}>{c}</TableCell>
-                  ))}
-                </TableRow>
-              ))}
-            </TableBody>
-          </Table>
-        </div>
-      </section>
-    </Card>
+            ))}
+          </TableBody>
+        </Table>
+      </div>
+    </Section>
   );
 }
 

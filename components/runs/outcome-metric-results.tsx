@@ -1,7 +1,7 @@
 import type { MetricResult, OutcomeResult } from "@/lib/evaluation/types";
 import { formatDuration, formatScore, prettyJson } from "./format";
 import { PassBadge } from "./check-results";
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { Table, TableBody, TableCell, TableHeader, TableRow } from "@/components/ui/table";
 
 /** The judge's verdict per expected outcome, with reasoning and links to the evidence turns. */
 export function OutcomeResults({ results }: { results: OutcomeResult[] }) {
@@ -15,10 +15,11 @@ export function OutcomeResults({ results }: { results: OutcomeResult[] }) {
             <PassBadge passed={o.passed} passLabel="Met" failLabel="Not met" />
           </div>
           <p className="text-xs text-slate-500">
-            Expected: <span className="font-mono text-slate-700">{typeof o.expected === "string" ? o.expected : prettyJson(o.expected)}</span>
+            Expected:{" "}
+            <span className="font-mono text-slate-700">{typeof o.expected === "string" ? o.expected : prettyJson(o.expected)}</span>
           </p>
           {o.reasoning && (
-            <p className="whitespace-pre-wrap text-sm text-slate-700">
+            <p className="text-sm whitespace-pre-wrap text-slate-700">
               <span className="font-medium text-slate-900">Reasoning: </span>
               {o.reasoning}
             </p>
@@ -47,19 +48,13 @@ export function MetricResults({ results }: { results: MetricResult[] }) {
   if (results.length === 0) return <p className="text-sm text-slate-500">No metrics are configured on this suite.</p>;
   return (
     <Table variant="plain" density="compact">
-      <TableHeader>
-        <TableRow>
-          {["Metric", "Score", "Threshold", "Result", "Retries", "Time", "Model"].map((h) => (
-            <TableHead key={h}>{h}</TableHead>
-          ))}
-        </TableRow>
-      </TableHeader>
+      <TableHeader columns={["Metric", "Score", "Threshold", "Result", "Retries", "Time", "Model"]} />
       <TableBody className="align-top">
         {results.map((m) => (
           <TableRow key={m.metric_name}>
             <TableCell className="font-medium">
               {m.metric_name}
-              {m.reasoning && <p className="mt-0.5 max-w-md whitespace-pre-wrap text-xs font-normal text-slate-600">{m.reasoning}</p>}
+              {m.reasoning && <p className="mt-0.5 max-w-md text-xs font-normal whitespace-pre-wrap text-slate-600">{m.reasoning}</p>}
               {m.error && <p className="mt-0.5 max-w-md text-xs font-normal text-amber-800">Evaluation error: {m.error}</p>}
             </TableCell>
             <TableCell className="tabular-nums">

@@ -1,6 +1,6 @@
 import type { RunSummary } from "@/lib/runs/finalize";
 import { Card } from "@/components/ui/card";
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { Table, TableBody, TableCell, TableHeader, TableRow } from "@/components/ui/table";
 import { formatDuration, formatNumber, formatPercent, formatScore } from "./format";
 
 /** Metric averages, execution statistics and totals of a finished run (run.summary). */
@@ -29,13 +29,7 @@ export function RunSummaryCard({ summary }: { summary: RunSummary }) {
           <p className="text-sm text-slate-500">No metrics are configured on this suite.</p>
         ) : (
           <Table variant="plain" density="compact">
-            <TableHeader>
-              <TableRow>
-                {["Metric", "Average score", "Pass rate", "Evaluated"].map((h) => (
-                  <TableHead key={h}>{h}</TableHead>
-                ))}
-              </TableRow>
-            </TableHeader>
+            <TableHeader columns={["Metric", "Average score", "Pass rate", "Evaluated"]} />
             <TableBody>
               {metrics.map((m) => (
                 <TableRow key={m}>

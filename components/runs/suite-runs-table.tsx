@@ -3,7 +3,7 @@ import type { RunHistoryRow } from "@/lib/runs/analytics";
 import { RunStatusBadge } from "./status-badges";
 import { formatDateTime, formatDuration, formatPercent, TRIGGER_LABELS } from "./format";
 import { runHref } from "./charts-common";
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { numeric, Table, TableBody, TableCell, TableHeader, TableRow } from "@/components/ui/table";
 
 const num = "text-right tabular-nums";
 
@@ -11,19 +11,7 @@ const num = "text-right tabular-nums";
 export function SuiteRunsTable({ workspaceId, rows }: { workspaceId: string; rows: RunHistoryRow[] }) {
   return (
     <Table density="compact" caption="Run history, newest first">
-      <TableHeader>
-        <TableRow>
-          <TableHead>Status</TableHead>
-          <TableHead>Started</TableHead>
-          <TableHead>Trigger</TableHead>
-          {["Passed", "Failed", "Errors", "Skipped", "Pass rate", "Duration"].map((h) => (
-            <TableHead key={h} className="text-right">
-              {h}
-            </TableHead>
-          ))}
-          <TableHead srLabel="Open" />
-        </TableRow>
-      </TableHeader>
+      <TableHeader columns={["Status", "Started", "Trigger", ...numeric(["Passed", "Failed", "Errors", "Skipped", "Pass rate", "Duration"]), { label: "Open", srOnly: true }]} />
       <TableBody>
         {rows.map((r) => {
           const active = r.status === "pending" || r.status === "running";

@@ -1,32 +1,18 @@
 import Link from "next/link";
 import { Badge } from "@/components/ui/card";
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
-import type { SuiteListItem } from "@/lib/suites/service";
+import { Table, TableBody, TableCell, TableHeader, TableRow, TableTitleCell } from "@/components/ui/table";
+import type { SuiteListItem } from "@/lib/suites/dto";
 import { scheduleSummary } from "./format";
 
 /** The live suites of a workspace: name (→ suite page), agent, case counts, schedule, enabled. */
 export function SuiteTable({ workspaceId, suites, canEdit }: { workspaceId: string; suites: SuiteListItem[]; canEdit: boolean }) {
   return (
     <Table>
-      <TableHeader>
-        <TableRow>
-          <TableHead>Suite</TableHead>
-          <TableHead>Agent</TableHead>
-          <TableHead>Test cases</TableHead>
-          <TableHead>Schedule</TableHead>
-          <TableHead>Status</TableHead>
-          <TableHead srLabel="Actions" />
-        </TableRow>
-      </TableHeader>
+      <TableHeader columns={["Suite", "Agent", "Test cases", "Schedule", "Status", { label: "Actions", srOnly: true }]} />
       <TableBody>
         {suites.map((s) => (
           <TableRow key={s.id} data-testid="suite-row">
-            <TableCell>
-              <Link href={`/w/${workspaceId}/suites/${s.id}`} className="font-medium text-indigo-700 hover:underline">
-                {s.name}
-              </Link>
-              {s.description && <p className="mt-0.5 line-clamp-1 text-xs text-slate-500">{s.description}</p>}
-            </TableCell>
+            <TableTitleCell href={`/w/${workspaceId}/suites/${s.id}`} title={s.name} description={s.description} />
             <TableCell className="text-slate-700">{s.agent_name}</TableCell>
             <TableCell>
               <CaseCounts counts={s.case_counts} />
@@ -34,7 +20,10 @@ export function SuiteTable({ workspaceId, suites, canEdit }: { workspaceId: stri
             <TableCell className="text-slate-700">{scheduleSummary(s)}</TableCell>
             <TableCell>{s.is_enabled ? <Badge tone="green">Enabled</Badge> : <Badge>Disabled</Badge>}</TableCell>
             <TableCell className="text-right">
-              <Link href={`/w/${workspaceId}/suites/${s.id}/settings`} className="text-xs text-slate-600 hover:text-indigo-700 hover:underline">
+              <Link
+                href={`/w/${workspaceId}/suites/${s.id}/settings`}
+                className="text-xs text-slate-600 hover:text-indigo-700 hover:underline"
+              >
                 {canEdit ? "Settings" : "Details"}
               </Link>
             </TableCell>

@@ -87,3 +87,11 @@ export function ActionButton<T>({
     </div>
   );
 }
+
+/**
+ * A small ghost button in a table row or list item (Remove, Revoke…) that confirms first and
+ * refreshes the list afterwards, whatever the outcome (a refusal often means the row changed).
+ */
+export function RowActionButton<T>(props: Omit<ActionButtonProps<T>, "variant" | "size" | "align" | "refresh">) {
+  return <ActionButton variant="ghost" size="sm" align="end" refresh="always" {...props} />;
+}

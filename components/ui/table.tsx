@@ -1,3 +1,4 @@
+import Link from "next/link";
 import { cn } from "./cn";
 
 /**
@@ -20,7 +21,9 @@ export type TableProps = React.TableHTMLAttributes<HTMLTableElement> & {
 
 export function Table({ variant = "card", density = "normal", caption, containerClassName, className, children, ...props }: TableProps) {
   return (
-    <div className={cn("overflow-x-auto", variant === "card" && "rounded-lg border border-slate-200 bg-white shadow-sm", containerClassName)}>
+    <div
+      className={cn("overflow-x-auto", variant === "card" && "rounded-lg border border-slate-200 bg-white shadow-sm", containerClassName)}
+    >
       <table data-variant={variant} data-density={density} className={cn("group/table w-full text-left text-sm", className)} {...props}>
         {caption && <caption className="sr-only">{caption}</caption>}
         {children}
@@ -29,17 +32,52 @@ export function Table({ variant = "card", density = "normal", caption, container
   );
 }
 
-/** `sticky` keeps the header row visible while the wrapper (given a max height) scrolls. */
-export function TableHeader({ sticky = false, className, ...props }: React.HTMLAttributes<HTMLTableSectionElement> & { sticky?: boolean }) {
+/** A header cell: its label, or `{ label, align: "right" }`, or `{ label, srOnly: true }` for a column without a visible heading. */
+export type TableColumn = string | { label: string; align?: "right"; srOnly?: boolean; className?: string };
+
+/** Right-aligned columns, for numbers. */
+export const numeric = (labels: string[]): TableColumn[] => labels.map((label) => ({ label, align: "right" }));
+
+/**
+ * The header row. Pass `columns` for plain text headings, or `children` (a `TableRow` of
+ * `TableHead`s) for anything else. `sticky` keeps it visible while the wrapper (given a max
+ * height) scrolls.
+ */
+export function TableHeader({
+  columns,
+  sticky = false,
+  className,
+  children,
+  ...props
+}: React.HTMLAttributes<HTMLTableSectionElement> & { columns?: TableColumn[]; sticky?: boolean }) {
   return (
     <thead
       className={cn(
-        "border-b border-slate-200 bg-slate-50 text-xs uppercase tracking-wide text-slate-500 group-data-[variant=plain]/table:bg-white",
+        "border-b border-slate-200 bg-slate-50 text-xs tracking-wide text-slate-500 uppercase group-data-[variant=plain]/table:bg-white",
         sticky && "sticky top-0 z-10",
         className,
       )}
       {...props}
-    />
+    >
+      {columns ? (
+        <TableRow>
+          {columns.map((c) => {
+            const col = typeof c === "string" ? { label: c } : c;
+            return (
+              <TableHead
+                key={col.label}
+                srLabel={col.srOnly ? col.label : undefined}
+                className={cn(col.align === "right" && "text-right", col.className)}
+              >
+                {col.label}
+              </TableHead>
+            );
+          })}
+        </TableRow>
+      ) : (
+        children
+      )}
+    </thead>
   );
 }
 
@@ -66,6 +104,28 @@ export function TableHead({ className, srLabel, children, ...props }: React.ThHT
 
 export function TableCell({ className, ...props }: React.TdHTMLAttributes<HTMLTableCellElement>) {
   return <td className={cn("px-4 py-3 group-data-[density=compact]/table:py-2", cellPadding, className)} {...props} />;
+}
+
+/** The first cell of a row that opens its item: the name as a link, then an optional clamped description. */
+export function TableTitleCell({
+  href,
+  title,
+  description,
+  className,
+}: {
+  href: string;
+  title: string;
+  description?: string | null;
+  className?: string;
+}) {
+  return (
+    <TableCell className={className}>
+      <Link href={href} className="font-medium text-indigo-700 hover:underline">
+        {title}
+      </Link>
+      {description && <p className="mt-0.5 line-clamp-2 text-xs text-slate-500">{description}</p>}
+    </TableCell>
+  );
 }
 
 /** A single full-width row with a message, for a table that has its header but no rows. */

@@ -8,9 +8,9 @@ import { apiKeyInput, type ApiKeyInput } from "@/lib/workspaces/schemas";
 import { createApiKeyAction, revokeApiKeyAction } from "@/lib/api-keys/actions";
 import { Field, FormError, Input, Select } from "@/components/ui/field";
 import { Button } from "@/components/ui/button";
-import { ActionButton } from "@/components/ui/action-button";
+import { RowActionButton } from "@/components/ui/action-button";
 import { Badge, Section } from "@/components/ui/card";
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { Table, TableBody, TableCell, TableHeader, TableRow } from "@/components/ui/table";
 import { applyServerIssues } from "@/components/forms/server-issues";
 import { CopyField } from "./copy-field";
 import { formatDate, formatDateTime } from "./format";
@@ -26,6 +26,12 @@ export type ApiKeyRow = {
 };
 
 const KEY_ROLES = ["admin", "editor", "viewer"] as const;
+
+const revokeConfirm = (name: string) => ({
+  title: `Revoke the API key “${name}”?`,
+  description: "Every request made with this key is refused from now on. This cannot be undone.",
+  confirmLabel: "Revoke key",
+});
 
 export function ApiKeysPanel({ workspaceId, keys }: { workspaceId: string; keys: ApiKeyRow[] }) {
   const router = useRouter();
@@ -99,16 +105,7 @@ export function ApiKeysPanel({ workspaceId, keys }: { workspaceId: string; keys:
         <p className="text-sm text-slate-500">No API keys yet.</p>
       ) : (
         <Table variant="plain">
-          <TableHeader>
-            <TableRow>
-              <TableHead>Name</TableHead>
-              <TableHead>Role</TableHead>
-              <TableHead>Key</TableHead>
-              <TableHead>Created</TableHead>
-              <TableHead>Last used</TableHead>
-              <TableHead srLabel="Actions" />
-            </TableRow>
-          </TableHeader>
+          <TableHeader columns={["Name", "Role", "Key", "Created", "Last used", { label: "Actions", srOnly: true }]} />
           <TableBody>
             {keys.map((k) => (
               <TableRow key={k.id}>
@@ -118,27 +115,7 @@ export function ApiKeysPanel({ workspaceId, keys }: { workspaceId: string; keys:
                 <TableCell className="text-slate-600">{formatDate(k.createdAt)}</TableCell>
                 <TableCell className="text-slate-600">{k.lastUsedAt ? formatDateTime(k.lastUsedAt) : "Never"}</TableCell>
                 <TableCell className="text-right">
-                  {k.revokedAt ? (
-                    <Badge tone="red" title={`Revoked ${formatDateTime(k.revokedAt)}`}>
-                      Revoked
-                    </Badge>
-                  ) : (
-                    <ActionButton
-                      variant="ghost"
-                      size="sm"
-                      align="end"
-                      aria-label={`Revoke ${k.name}`}
-                      confirm={{
-                        title: `Revoke the API key “${k.name}”?`,
-                        description: "Every request made with this key is refused from now on. This cannot be undone.",
-                        confirmLabel: "Revoke key",
-                      }}
-                      action={() => revokeApiKeyAction(workspaceId, { id: k.id })}
-                      refresh="always"
-                    >
-                      Revoke
-                    </ActionButton>
-                  )}
+                  <KeyAction workspaceId={workspaceId} apiKey={k} />
                 </TableCell>
               </TableRow>
             ))}
@@ -146,5 +123,25 @@ export function ApiKeysPanel({ workspaceId, keys }: { workspaceId: string; keys:
         </Table>
       )}
     </div>
+  );
+}
+
+/** "Revoked" for a revoked key, else its Revoke button. */
+function KeyAction({ workspaceId, apiKey }: { workspaceId: string; apiKey: ApiKeyRow }) {
+  if (apiKey.revokedAt) {
+    return (
+      <Badge tone="red" title={`Revoked ${formatDateTime(apiKey.revokedAt)}`}>
+        Revoked
+      </Badge>
+    );
+  }
+  return (
+    <RowActionButton
+      aria-label={`Revoke ${apiKey.name}`}
+      confirm={revokeConfirm(apiKey.name)}
+      action={() => revokeApiKeyAction(workspaceId, { id: apiKey.id })}
+    >
+      Revoke
+    </RowActionButton>
   );
 }

@@ -3,13 +3,19 @@ import { useState, useTransition } from "react";
 import { useRouter } from "next/navigation";
 import { ROLES, roleLabels, type Role } from "@/lib/auth/roles";
 import { changeMemberRoleAction, removeMemberAction } from "@/lib/workspaces/settings-actions";
-import { ActionButton } from "@/components/ui/action-button";
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { RowActionButton } from "@/components/ui/action-button";
+import { Table, TableBody, TableCell, TableHeader, TableRow } from "@/components/ui/table";
 import { FormError, Select } from "@/components/ui/field";
 import { Badge } from "@/components/ui/card";
 import { formatDate } from "./format";
 
 export type MemberRow = { userId: string; email: string; name: string | null; role: Role; joinedAt: Date };
+
+const removeConfirm = (label: string) => ({
+  title: `Remove ${label}?`,
+  description: "They lose access to this workspace at once. Their past runs stay.",
+  confirmLabel: "Remove member",
+});
 
 /** Owners manage everyone; admins manage everyone but owners and cannot grant the owner role. */
 function canManage(actorRole: Role, target: Role): boolean {
@@ -46,14 +52,7 @@ export function MembersTable({
     <div className="space-y-3">
       <FormError message={error} />
       <Table variant="plain">
-        <TableHeader>
-          <TableRow>
-            <TableHead>Member</TableHead>
-            <TableHead>Role</TableHead>
-            <TableHead>Joined</TableHead>
-            <TableHead srLabel="Actions" />
-          </TableRow>
-        </TableHeader>
+        <TableHeader columns={["Member", "Role", "Joined", { label: "Actions", srOnly: true }]} />
         <TableBody>
           {members.map((m) => {
             const manageable = canManage(actorRole, m.role);
@@ -87,21 +86,13 @@ export function MembersTable({
                 <TableCell className="text-slate-600">{formatDate(m.joinedAt)}</TableCell>
                 <TableCell className="text-right">
                   {manageable && m.userId !== actorUserId && (
-                    <ActionButton
-                      variant="ghost"
-                      size="sm"
-                      align="end"
+                    <RowActionButton
                       aria-label={`Remove ${m.email}`}
-                      confirm={{
-                        title: `Remove ${label}?`,
-                        description: "They lose access to this workspace at once. Their past runs stay.",
-                        confirmLabel: "Remove member",
-                      }}
+                      confirm={removeConfirm(label)}
                       action={() => removeMemberAction(workspaceId, { userId: m.userId })}
-                      refresh="always"
                     >
                       Remove
-                    </ActionButton>
+                    </RowActionButton>
                   )}
                 </TableCell>
               </TableRow>
