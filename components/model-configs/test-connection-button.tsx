@@ -1,7 +1,7 @@
 "use client";
 import { useState } from "react";
 import { testModelConfigAction } from "@/lib/model-configs/actions";
-import type { ConnectionResult } from "@/lib/model-configs/connection";
+import type { ConnectionResult } from "@/lib/model-configs/dto";
 import { Button } from "@/components/ui/button";
 import { cn } from "@/components/ui/cn";
 

@@ -10,16 +10,8 @@ import { NotFoundError } from "@/lib/errors";
 import { hashToken, randomToken } from "@/lib/crypto";
 import type { Role, WorkspaceContext } from "@/lib/auth/roles";
 import { requireRole } from "@/lib/workspaces/service";
+import { apiKeySelect, type ApiKeyDto } from "./dto";
 
-const apiKeySelect = {
-  id: true,
-  name: true,
-  role: true,
-  prefix: true,
-  lastUsedAt: true,
-  revokedAt: true,
-  createdAt: true,
-} as const;
 
 /** Bearer token → workspace context; null for unknown or revoked keys. */
 export async function authenticateApiKey(token: string): Promise<WorkspaceContext | null> {
@@ -36,7 +28,7 @@ export async function authenticateApiKey(token: string): Promise<WorkspaceContex
   return { workspaceId: key.workspaceId, role: key.role, userId: null, apiKeyId: key.id };
 }
 
-export async function listApiKeys(ctx: WorkspaceContext) {
+export async function listApiKeys(ctx: WorkspaceContext): Promise<ApiKeyDto[]> {
   requireRole(ctx, "admin");
   return db.apiKey.findMany({
     where: { workspaceId: ctx.workspaceId },

@@ -2,6 +2,7 @@ import "server-only";
 import OpenAI from "openai";
 import { createGuardedFetch, findCause, isBlockedAddressError, type NetworkPolicy } from "@/lib/net/safe-fetch";
 import { demoFetch, isDemoUrl } from "@/lib/demo/model";
+import type { ConnectionResult } from "./dto";
 
 /** What the executor and "test connection" need to call a model configuration's endpoint. */
 export type ModelEndpoint = {
@@ -35,13 +36,6 @@ export function openAIClientFor(
     maxRetries: opts.maxRetries ?? 2,
   });
 }
-
-export type ConnectionResult = {
-  ok: boolean;
-  latency_ms: number;
-  model: string;
-  message: string;
-};
 
 const TEST_TIMEOUT_MS = 10_000;
 

@@ -69,3 +69,11 @@ export type ModelConfigUsage = { agents: number; suites: number };
 
 /** A configuration in a picker (agent form). */
 export type ModelConfigPickerOption = { id: string; name: string; model: string };
+
+/** The outcome of "Test connection" (POST /api/v1/model-configs/{id}/test and the page button). */
+export type ConnectionResult = {
+  ok: boolean;
+  latency_ms: number;
+  model: string;
+  message: string;
+};

@@ -16,11 +16,11 @@ import { isUuid, requireRole } from "@/lib/workspaces/service";
 import { checkUrlStatically } from "@/lib/net/address-policy";
 import { BlockedAddressError } from "@/lib/net/safe-fetch";
 import { networkPolicy } from "@/lib/net/service";
-import { checkConnection, type ConnectionResult, type ModelEndpoint } from "./connection";
+import { checkConnection, type ModelEndpoint } from "./connection";
 import type { ModelConfigData } from "./schemas";
-import { modelConfigSelect, toModelConfigDto, type ModelConfigDto } from "./dto";
+import { modelConfigSelect, toModelConfigDto, type ConnectionResult, type ModelConfigDto } from "./dto";
 
-export type { ConnectionResult, ModelEndpoint } from "./connection";
+export type { ModelEndpoint } from "./connection";
 
 type NameCursor = { name: string; id: string };
 const isNameCursor = (v: unknown): v is NameCursor =>

@@ -6,12 +6,10 @@ import { hashToken, randomToken } from "@/lib/crypto";
 import { hashPassword } from "@/lib/auth/password";
 import { normaliseEmail } from "@/lib/users/service";
 import { isUuid, requireRole } from "@/lib/workspaces/service";
-import type { Member } from "@/lib/workspaces/members";
+import { invitationSelect, type Member, type PendingInvitation } from "@/lib/workspaces/dto";
 
 export const INVITATION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 
-const invitationSelect = { id: true, email: true, role: true, expiresAt: true, createdAt: true } as const;
-export type PendingInvitation = { id: string; email: string; role: Role; expiresAt: Date; createdAt: Date; expired: boolean };
 
 export type InviteResult =
   | { kind: "added"; member: Member }

@@ -2,22 +2,8 @@ import "server-only";
 import { db, type Tx } from "@/lib/db";
 import { ConflictError, ForbiddenError, NotFoundError } from "@/lib/errors";
 import type { Role, WorkspaceContext } from "@/lib/auth/roles";
-import type { Prisma } from "@/lib/generated/prisma/client";
 import { isUuid, requireRole } from "@/lib/workspaces/service";
-
-const memberSelect = {
-  role: true,
-  createdAt: true,
-  user: { select: { id: true, email: true, name: true } },
-} as const;
-
-export type Member = { userId: string; email: string; name: string | null; role: Role; joinedAt: Date };
-
-type MemberRow = Prisma.MembershipGetPayload<{ select: typeof memberSelect }>;
-
-function toMember(row: MemberRow): Member {
-  return { userId: row.user.id, email: row.user.email, name: row.user.name, role: row.role, joinedAt: row.createdAt };
-}
+import { memberSelect, toMember, type Member } from "@/lib/workspaces/dto";
 
 const roleOrder: Record<Role, number> = { owner: 0, admin: 1, editor: 2, viewer: 3 };
 
