@@ -22,14 +22,14 @@ import { testCaseExportQuery, testCaseImportQuery, testCaseInput, testCaseListQu
 type JsonSchema = Record<string, unknown>;
 type Io = "input" | "output";
 
-function jsonSchema(schema: z.ZodType, io: Io = "input"): JsonSchema {
+function jsonSchema(schema: z.core.$ZodType, io: Io = "input"): JsonSchema {
   const out = z.toJSONSchema(schema, {
     io,
     unrepresentable: "any",
     target: "draft-2020-12",
     override: ({ zodSchema, jsonSchema: node }) => {
-      const def = (zodSchema as z.ZodType)._zod.def as { type: string; in?: z.ZodType; out?: z.ZodType };
-      if (io === "output" && def.type === "pipe" && def.in && def.out?._zod.def.type === "transform") {
+      const def = zodSchema._zod.def;
+      if (io === "output" && def.type === "pipe" && def.out._zod.def.type === "transform") {
         const inner = jsonSchema(def.in, "output");
         for (const key of Object.keys(node)) delete (node as JsonSchema)[key];
         Object.assign(node, inner);

@@ -1,5 +1,9 @@
 import { describe, expect, it } from "vitest";
+import { z } from "zod";
 import { GET } from "@/app/api/v1/openapi.json/route";
+import { modelConfigDeleteQuery } from "@/lib/model-configs/schemas";
+import { suiteListQuery } from "@/lib/suites/schemas";
+import { testCaseExportQuery, testCaseImportQuery } from "@/lib/test-cases/schemas";
 
 const ISSUE_2_ROUTES: Record<string, string[]> = {
   "/api/v1/model-configs": ["get", "post"],
@@ -85,5 +89,85 @@ describe("GET /api/v1/openapi.json", () => {
     // Every $ref points at a defined component.
     const refs = JSON.stringify(doc).match(/#\/components\/schemas\/[A-Za-z]+/g) ?? [];
     for (const r of new Set(refs)) expect(s[r.split("/").pop()!], r).toBeDefined();
+  });
+
+  it("gives every operation a unique camelCase operationId", async () => {
+    const doc = await fetchDocument();
+    const ids: string[] = [];
+    for (const [path, item] of Object.entries<Record<string, { operationId?: string }>>(doc.paths)) {
+      for (const [method, op] of Object.entries(item)) {
+        if (method === "parameters") continue;
+        expect(op.operationId, `${method.toUpperCase()} ${path}`).toMatch(/^[a-z][A-Za-z]+$/);
+        ids.push(op.operationId!);
+      }
+    }
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(ids).toEqual(
+      expect.arrayContaining([
+        "listSuites", "createSuite", "getSuite", "updateSuite", "deleteSuite", "restoreSuite",
+        "listTestCases", "createTestCase", "importTestCases", "exportTestCases",
+        "listModelConfigs", "createModelConfig", "testModelConfig", "listAgents", "createAgent",
+        "startRun", "listRuns", "getRun", "cancelRun", "getRunReport", "listCaseResults", "getCaseResult",
+      ]),
+    );
+    expect(doc.paths["/api/v1/suites/{id}/runs"].post.operationId).toBe("startRun");
+    expect(doc.paths["/api/v1/runs/{id}/report"].get.operationId).toBe("getRunReport");
+  });
+
+  it("describes every tag an operation uses, once", async () => {
+    const doc = await fetchDocument();
+    const declared = doc.tags as { name: string; description?: string }[];
+    expect(new Set(declared.map((t) => t.name)).size).toBe(declared.length);
+    for (const tag of declared) expect(tag.description, tag.name).toEqual(expect.stringMatching(/\S/));
+    const used = new Set<string>();
+    for (const item of Object.values<Record<string, { tags?: string[] }>>(doc.paths)) {
+      for (const [method, op] of Object.entries(item)) if (method !== "parameters") (op.tags ?? []).forEach((t) => used.add(t));
+    }
+    expect(used.size).toBeGreaterThan(0);
+    for (const tag of used) expect(declared.map((t) => t.name), tag).toContain(tag);
+  });
+
+  it("leaves fields with server defaults optional in requests and required in responses", async () => {
+    const doc = await fetchDocument();
+    const s = doc.components.schemas;
+    const defaulted: Record<string, [string, string | null][]> = {
+      // request component → response component, for each defaulted field
+      SuiteInput: [["schedule_type", "Suite"], ["is_enabled", "Suite"], ["alert_on_regression", "Suite"], ["variables", "Suite"]],
+      TestCaseInput: [["difficulty", "TestCase"], ["tags", "TestCase"], ["status", "TestCase"]],
+      RunStartInput: [["tags", null], ["tag_match", null], ["concurrency", null], ["variables", null]],
+    };
+    for (const [input, fields] of Object.entries(defaulted)) {
+      for (const [field, output] of fields) {
+        expect(s[input].properties, `${input}.${field}`).toHaveProperty(field);
+        expect(s[input].required ?? [], `${input}.${field}`).not.toContain(field);
+        expect(s[input].properties[field], `${input}.${field}`).toHaveProperty("default");
+        if (output) expect(s[output].required, `${output}.${field}`).toContain(field);
+      }
+    }
+    expect(s.SuiteInput.required).toEqual(["agent_id", "name"]);
+    expect(s.RunStartInput.required ?? []).toEqual([]);
+    // Normalised fields are typed on the way out, not `{}`: "" / omitted become null.
+    expect(s.Suite.properties.description).toEqual({ anyOf: [{ type: "string", maxLength: 5000 }, { type: "null" }] });
+    expect(s.Suite.required).toEqual(expect.arrayContaining(["id", "created_at", "updated_at", "deleted_at", "description"]));
+    // A PATCH changes only what it names: nothing required, no defaults that would suggest a reset.
+    for (const patch of ["SuitePatch", "TestCasePatch", "AgentPatch", "ModelConfigPatch"]) {
+      expect(s[patch].required, patch).toBeUndefined();
+      for (const [field, schema] of Object.entries<Record<string, unknown>>(s[patch].properties)) expect(schema, `${patch}.${field}`).not.toHaveProperty("default");
+    }
+  });
+
+  it("takes query parameters from the schemas the routes parse with", async () => {
+    const doc = await fetchDocument();
+    type Parameter = { name: string; required: boolean; schema: unknown };
+    const param = (path: string, method: string, name: string) => (doc.paths[path][method] as { parameters: Parameter[] }).parameters.find((p) => p.name === name)!;
+    const inputProperty = (schema: z.ZodType, name: string) => (z.toJSONSchema(schema, { io: "input" }) as { properties: Record<string, unknown> }).properties[name];
+    // valid_only accepts 1/0 too (it once was documented as true|false only).
+    expect(param("/api/v1/suites/{id}/test-cases/import", "post", "valid_only").schema).toEqual(inputProperty(testCaseImportQuery, "valid_only"));
+    expect((param("/api/v1/suites/{id}/test-cases/import", "post", "valid_only").schema as { enum: string[] }).enum.toSorted()).toEqual(["0", "1", "false", "true"]);
+    expect(param("/api/v1/suites/{id}/test-cases/export", "get", "format").schema).toEqual(inputProperty(testCaseExportQuery, "format"));
+    expect(param("/api/v1/suites", "get", "deleted").schema).toEqual(inputProperty(suiteListQuery, "deleted"));
+    expect(param("/api/v1/suites", "get", "q").schema).toEqual(inputProperty(suiteListQuery, "q"));
+    expect(param("/api/v1/model-configs/{id}", "delete", "force")).toMatchObject({ required: false, schema: inputProperty(modelConfigDeleteQuery, "force") });
+    expect(param("/api/v1/suites", "get", "limit").required).toBe(false);
   });
 });
