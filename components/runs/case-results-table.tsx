@@ -2,7 +2,7 @@
 import { useEffect, useId, useMemo, useState } from "react";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
-import type { RunDto } from "@/lib/runs/serialize";
+import { CASE_PAGE_SIZE, type CaseResultPage, type CaseTableFilters, type RunDto } from "@/lib/runs/dto";
 import type { CaseResultStatus } from "@/lib/runs/schemas";
 import { useCaseResults } from "@/lib/runs/hooks";
 import { Badge, Section } from "@/components/ui/card";
@@ -12,7 +12,6 @@ import { Button } from "@/components/ui/button";
 import { Select } from "@/components/ui/field";
 import { CaseStatusBadge, CASE_STATUS_LABELS } from "./status-badges";
 import { formatDuration, formatNumber } from "./format";
-import { CASE_PAGE_SIZE, type CaseResultPage } from "./case-result-row";
 
 const FILTER_STATUSES: CaseResultStatus[] = ["passed", "failed", "error", "skipped", "running", "pending"];
 

@@ -1,4 +1,4 @@
-import type { RunSummary } from "@/lib/runs/finalize";
+import type { RunSummary } from "@/lib/runs/dto";
 import { Card } from "@/components/ui/card";
 import { Table, TableBody, TableCell, TableHeader, TableRow } from "@/components/ui/table";
 import { formatDuration, formatNumber, formatPercent, formatScore } from "./format";

@@ -1,5 +1,5 @@
 import Link from "next/link";
-import type { RunHistoryRow } from "@/lib/runs/analytics";
+import type { RunHistoryRow } from "@/lib/runs/dto";
 import { RunStatusBadge } from "./status-badges";
 import { formatDateTime, formatDuration, formatPercent, TRIGGER_LABELS } from "./format";
 import { runHref } from "./charts-common";
