@@ -7,16 +7,14 @@ import { ListPage } from "@/components/ui/list-page";
 import { SuiteTable } from "@/components/suites/suite-table";
 import { AgentFilter } from "@/components/suites/agent-filter";
 import { LoadDemoButton } from "@/components/demo/load-demo-button";
-import { hasRole } from "@/lib/auth/roles";
 
 type SearchParams = Promise<Record<string, string | string[] | undefined>>;
-const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
 
 export default async function SuitesPage({ params, searchParams }: { params: Promise<{ workspaceId: string }>; searchParams: SearchParams }) {
   const { workspaceId } = await params;
   const sp = await searchParams;
   const ctx = await pageContext(workspaceId);
-  const data = await loadSuitesPage(ctx, { agent: one(sp.agent), cursor: one(sp.cursor) });
+  const data = await loadSuitesPage(ctx, sp);
   const base = `/w/${workspaceId}/suites`;
   const filtered = data.agentId ? `?agent=${data.agentId}` : "";
   const newHref = `${base}/new${filtered}`;
@@ -50,13 +48,13 @@ export default async function SuitesPage({ params, searchParams }: { params: Pro
                   <Link href={`/w/${workspaceId}/agents/new`} className={buttonClass("primary")}>
                     New agent
                   </Link>
-                  {hasRole(ctx.role, "admin") && <LoadDemoButton workspaceId={workspaceId} />}
+                  {data.canLoadDemo && <LoadDemoButton workspaceId={workspaceId} />}
                 </div>
               ) : undefined,
             }
           : null
       }
-      pagination={{ base, params: { agent: data.agentId }, cursor: one(sp.cursor), nextCursor: data.nextCursor }}
+      pagination={{ base, params: { agent: data.agentId }, cursor: data.cursor, nextCursor: data.nextCursor }}
     >
       <AgentFilter basePath={base} agents={data.agents} value={data.agentId} />
       {data.suites.length === 0 ? (

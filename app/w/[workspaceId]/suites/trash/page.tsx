@@ -1,6 +1,6 @@
 import Link from "next/link";
 import { pageContext } from "@/lib/auth/context";
-import { loadSuitesPage } from "@/lib/suites/loaders";
+import { loadSuiteTrashPage } from "@/lib/suites/loaders";
 import { buttonClass } from "@/components/ui/button";
 import { ListPage } from "@/components/ui/list-page";
 import { TrashTable } from "@/components/suites/trash-table";
@@ -9,9 +9,9 @@ type SearchParams = Promise<Record<string, string | string[] | undefined>>;
 
 export default async function SuiteTrashPage({ params, searchParams }: { params: Promise<{ workspaceId: string }>; searchParams: SearchParams }) {
   const { workspaceId } = await params;
-  const { cursor } = await searchParams;
+  const sp = await searchParams;
   const ctx = await pageContext(workspaceId);
-  const data = await loadSuitesPage(ctx, { deleted: true, cursor: typeof cursor === "string" ? cursor : undefined });
+  const data = await loadSuiteTrashPage(ctx, sp);
   const base = `/w/${workspaceId}/suites`;
   return (
     <ListPage
@@ -25,7 +25,7 @@ export default async function SuiteTrashPage({ params, searchParams }: { params:
         ),
       }}
       empty={data.suites.length === 0 ? { title: "The trash is empty" } : null}
-      pagination={{ base: `${base}/trash`, cursor: typeof cursor === "string" ? cursor : undefined, nextCursor: data.nextCursor }}
+      pagination={{ base: `${base}/trash`, cursor: data.cursor, nextCursor: data.nextCursor }}
     >
       <TrashTable workspaceId={workspaceId} suites={data.suites} canEdit={data.canEdit} />
     </ListPage>

@@ -1,17 +1,11 @@
 import Link from "next/link";
-import { notFound, redirect } from "next/navigation";
 import type { Metadata } from "next";
-import { pageContext } from "@/lib/auth/context";
-import { hasRole } from "@/lib/auth/roles";
-import { NotFoundError, ValidationError } from "@/lib/errors";
-import { getSuite } from "@/lib/suites/service";
-import { listSuiteTags } from "@/lib/test-cases/service";
-import { getSuiteAnalytics, listSuiteRunsPage } from "@/lib/runs/analytics";
-import { PageHeader } from "@/components/ui/card";
+import { orNotFound, pageContext } from "@/lib/auth/context";
+import { loadSuiteRunsPage } from "@/lib/runs/loaders";
+import { PageHeader } from "@/components/ui/page-header";
 import { buttonClass } from "@/components/ui/button";
 import { StartRunButton } from "@/components/runs/start-run-button";
 import { SuiteRunsView } from "@/components/runs/suite-runs-view";
-import { DEFAULT_TREND_WINDOW, HISTORY_PAGE_SIZE, historyHref, parseSuiteRunsLocation } from "@/components/runs/suite-runs-location";
 import { Breadcrumbs } from "@/components/ui/breadcrumbs";
 
 export const metadata: Metadata = { title: "Runs" };
@@ -27,22 +21,10 @@ export default async function SuiteRunsPage({
   searchParams: Promise<SearchParams>;
 }) {
   const { workspaceId, suiteId } = await params;
+  const sp = await searchParams;
   const ctx = await pageContext(workspaceId);
-  const location = parseSuiteRunsLocation(await searchParams);
-  const canEdit = hasRole(ctx.role, "editor");
+  const { suite, analytics, runs, tags, location, canEdit } = await orNotFound(loadSuiteRunsPage(ctx, suiteId, sp));
   const suiteHref = `/w/${workspaceId}/suites/${suiteId}`;
-
-  const [suite, analytics, runs, tags] = await Promise.all([
-    getSuite(ctx, suiteId),
-    getSuiteAnalytics(ctx, suiteId, { runs: DEFAULT_TREND_WINDOW }),
-    listSuiteRunsPage(ctx, suiteId, { cursor: location.cursor, status: location.status, limit: HISTORY_PAGE_SIZE }),
-    canEdit ? listSuiteTags(ctx, suiteId) : Promise.resolve([]),
-  ]).catch((err: unknown) => {
-    if (err instanceof NotFoundError) notFound();
-    // A stale or hand-edited cursor: back to the first page.
-    if (err instanceof ValidationError && location.cursor) redirect(historyHref(`${suiteHref}/runs`, { prev: [], status: location.status }));
-    throw err;
-  });
   const startRun = canEdit ? <StartRunButton workspaceId={workspaceId} suiteId={suiteId} tags={tags} /> : undefined;
 
   return (

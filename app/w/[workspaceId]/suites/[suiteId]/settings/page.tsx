@@ -1,21 +1,17 @@
 import Link from "next/link";
-import { notFound } from "next/navigation";
-import { pageContext } from "@/lib/auth/context";
-import { NotFoundError } from "@/lib/errors";
-import { loadSuiteForm } from "@/lib/suites/loaders";
+import { orNotFound, pageContext } from "@/lib/auth/context";
+import { loadSuiteSettingsPage } from "@/lib/suites/loaders";
 import { buttonClass } from "@/components/ui/button";
-import { Card, PageHeader } from "@/components/ui/card";
+import { Card } from "@/components/ui/card";
+import { PageHeader } from "@/components/ui/page-header";
 import { SuiteForm } from "@/components/suites/suite-form";
 import { DeleteSuiteButton } from "@/components/suites/delete-suite-button";
 
 export default async function SuiteSettingsPage({ params }: { params: Promise<{ workspaceId: string; suiteId: string }> }) {
   const { workspaceId, suiteId } = await params;
   const ctx = await pageContext(workspaceId);
-  const data = await loadSuiteForm(ctx, suiteId).catch((err: unknown) => {
-    if (err instanceof NotFoundError) notFound();
-    throw err;
-  });
-  const suite = data.suite!;
+  const data = await orNotFound(loadSuiteSettingsPage(ctx, suiteId));
+  const suite = data.suite;
   return (
     <div>
       <PageHeader

@@ -1,10 +1,7 @@
-import { notFound } from "next/navigation";
-import { pageContext } from "@/lib/auth/context";
-import { hasRole } from "@/lib/auth/roles";
-import { NotFoundError } from "@/lib/errors";
-import { PageHeader } from "@/components/ui/card";
+import { orNotFound, pageContext } from "@/lib/auth/context";
+import { loadNewTestCasePage } from "@/lib/test-cases/loaders";
+import { PageHeader } from "@/components/ui/page-header";
 import { CaseForm } from "@/components/test-cases/case-form";
-import { loadCaseFormData } from "../form-data";
 import { Breadcrumbs } from "@/components/ui/breadcrumbs";
 
 export const metadata = { title: "New test case" };
@@ -12,16 +9,13 @@ export const metadata = { title: "New test case" };
 export default async function NewTestCasePage({ params }: { params: Promise<{ workspaceId: string; suiteId: string }> }) {
   const { workspaceId, suiteId } = await params;
   const ctx = await pageContext(workspaceId);
-  const { suite, suiteTags, tools } = await loadCaseFormData(ctx, suiteId).catch((err: unknown) => {
-    if (err instanceof NotFoundError) notFound();
-    throw err;
-  });
+  const { suite, suiteTags, tools, canEdit } = await orNotFound(loadNewTestCasePage(ctx, suiteId));
   const base = `/w/${workspaceId}/suites/${suiteId}`;
   return (
     <div className="max-w-4xl">
       <Breadcrumbs className="mb-3" items={[{ label: "Suites", href: `/w/${workspaceId}/suites` }, { label: suite.name, href: base }, { label: "New test case" }]} />
       <PageHeader title="New test case" description={`In suite ${suite.name} · agent ${suite.agent_name}`} />
-      {hasRole(ctx.role, "editor") ? (
+      {canEdit ? (
         <CaseForm mode="create" workspaceId={workspaceId} suiteId={suiteId} suiteTags={suiteTags} tools={tools} canEdit />
       ) : (
         <p className="rounded-md border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-800">
