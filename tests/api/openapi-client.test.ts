@@ -58,9 +58,11 @@ export async function main(client: Client<paths>) {
 
   const run = await client.POST("/api/v1/suites/{id}/runs", { params: { path: { id: suite.data.id } }, body: {} });
   if (!run.data) throw new Error("run: " + JSON.stringify(run.error));
+  const runStatus: "pending" | "running" | "completed" | "failed" | "cancelled" = run.data.status;
+  const totalCases: number = run.data.total_cases;
 
   const page = await client.GET("/api/v1/suites", { params: { query: { agent_id: agent.data.id } } });
-  return { schedule, enabled, sameSuite, tags, run: run.data, cases: testCase.data, suites: page.data?.data ?? [] };
+  return { schedule, enabled, sameSuite, tags, runStatus, totalCases, cases: testCase.data, suites: page.data?.data ?? [] };
 }
 `;
 
@@ -160,13 +162,13 @@ describe("a client generated from /api/v1/openapi.json", () => {
     const client = createClient({ baseUrl: "http://localhost", fetch: dispatch, headers: { authorization: `Bearer ${token}` } });
 
     const { main } = (await import(/* @vite-ignore */ path.join(dir, "client.ts"))) as {
-      main: (c: typeof client) => Promise<{ schedule: string; enabled: boolean; tags: string[]; run: { status: string; total_cases: number }; suites: unknown[] }>;
+      main: (c: typeof client) => Promise<{ schedule: string; enabled: boolean; tags: string[]; runStatus: string; totalCases: number; suites: unknown[] }>;
     };
     const result = await main(client);
     expect(result.schedule).toBe("manual");
     expect(result.enabled).toBe(true);
     expect(result.tags).toEqual([]);
-    expect(result.run).toMatchObject({ status: "pending", total_cases: 1 });
+    expect(result).toMatchObject({ runStatus: "pending", totalCases: 1 });
     expect(result.suites).toHaveLength(1);
   });
 });
