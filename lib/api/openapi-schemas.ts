@@ -164,8 +164,13 @@ const testCaseServerFields = serverFields.extend({
   sort_order: z.number().int().describe("Position in the suite, set by the server"),
 });
 
-export const componentSchemas: Record<string, JsonSchema> = {
-  // Requests: what a client sends (input view).
+/**
+ * Requests: what a client sends (input view). They are published under
+ * `components.requestBodies`, not `components.schemas`: generators such as openapi-typescript
+ * make a property with a `default` required in a schema component (a response, in their view)
+ * but never inside a request body, so defaulted fields stay optional in generated clients.
+ */
+export const requestSchemas = {
   ModelConfigInput: jsonSchema(modelConfigInput),
   ModelConfigPatch: patchBody(modelConfigPatch),
   AgentInput: jsonSchema(agentInput),
@@ -175,6 +180,10 @@ export const componentSchemas: Record<string, JsonSchema> = {
   TestCaseInput: jsonSchema(testCaseInput),
   TestCasePatch: patchBody(testCasePatch),
   RunStartInput: jsonSchema(startRunInput),
+} satisfies Record<string, JsonSchema>;
+export type RequestSchemaName = keyof typeof requestSchemas;
+
+export const componentSchemas: Record<string, JsonSchema> = {
   // Responses: what the server returns (output view).
   ModelConfig: resource(modelConfigResource, z.object({})),
   Agent: resource(agentInput, serverFields, { description: "An agent; HTTP header values are masked (••••1234)" }),

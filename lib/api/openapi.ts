@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { componentSchemas, jsonSchema, type JsonSchema } from "@/lib/api/openapi-schemas";
+import { componentSchemas, jsonSchema, requestSchemas, type JsonSchema, type RequestSchemaName } from "@/lib/api/openapi-schemas";
 import { paginationQuery } from "@/lib/api/query";
 import { modelConfigDeleteQuery } from "@/lib/model-configs/schemas";
 import { caseResultListQuery, runListQuery, runReportQuery } from "@/lib/runs/schemas";
@@ -49,7 +49,11 @@ const list = (item: string) =>
     required: ["data", "next_cursor"],
     properties: { data: { type: "array", items: ref(item) }, next_cursor: { type: ["string", "null"], description: "Pass as ?cursor= for the next page; null on the last page" } },
   });
-const body = (name: string) => ({ required: true, ...json(ref(name)) });
+const body = (name: RequestSchemaName) => ({ $ref: `#/components/requestBodies/${name}` });
+/** Every request schema as a reusable request body; starting a run needs no body at all. */
+const requestBodies = Object.fromEntries(
+  Object.entries(requestSchemas).map(([name, schema]) => [name, { required: name !== "RunStartInput", ...json(schema) }]),
+);
 const noContent = { "204": { description: "Done; no body" } };
 
 /**
@@ -66,7 +70,7 @@ function collection({ tag, item, plural, listParams = queryParameters(pagination
       tags: [tag],
       summary: `Create a ${item}`,
       description: `Role: ${writeRole}.`,
-      requestBody: body(`${item}Input`),
+      requestBody: body(`${item}Input` as RequestSchemaName),
       responses: { "201": ok(`The created ${item}`, ref(item)), ...errors, ...conflict },
     },
   };
@@ -81,7 +85,7 @@ function single({ tag, item, deleteNote, deleteParams, writeRole = "editor" }: C
       tags: [tag],
       summary: `Update a ${item}`,
       description: `Role: ${writeRole}. Send only the fields to change; the merged result is validated like a create.`,
-      requestBody: body(`${item}Patch`),
+      requestBody: body(`${item}Patch` as RequestSchemaName),
       responses: { "200": ok(`The updated ${item}`, ref(item)), ...errors, ...conflict },
     },
     delete: {
@@ -106,7 +110,7 @@ function runPaths() {
         tags: ["Runs"],
         summary: "Start a run",
         description: "Role: editor. Runs the suite's active cases, optionally narrowed by tags/difficulty; 202 with the pending run. 400 when no case matches.",
-        requestBody: { required: false, ...json(ref("RunStartInput")) },
+        requestBody: body("RunStartInput"),
         responses: { "202": ok("The pending Run", ref("Run")), ...errors },
       },
     },
@@ -249,7 +253,7 @@ export function buildOpenApiDocument() {
           requestBody: {
             required: true,
             content: {
-              "application/json": { schema: { type: "array", items: ref("TestCaseInput") } },
+              "application/json": { schema: { type: "array", items: requestSchemas.TestCaseInput } },
               "application/yaml": { schema: { type: "string", description: "A YAML list of test cases in the same format" } },
             },
           },
@@ -283,6 +287,7 @@ export function buildOpenApiDocument() {
     components: {
       securitySchemes: { bearerAuth: { type: "http", scheme: "bearer", description: "A workspace API key" } },
       schemas: componentSchemas,
+      requestBodies,
     },
   };
 }

@@ -82,10 +82,10 @@ let diagnostics: readonly ts.Diagnostic[];
 async function generateTypes(): Promise<string> {
   const res = await getDocument();
   const doc = JSON.parse(await res.text());
-  // defaultNonNullable: false — openapi-typescript would otherwise make every property with a
-  // `default` required, also in request bodies that $ref a component (openapi-ts/openapi-typescript
-  // #1741, #1903). Our responses list their always-present fields in `required` themselves.
-  const ast = await openapiTS(doc, { defaultNonNullable: false });
+  // Default settings, as a new user would run it: openapi-typescript makes a property with a
+  // `default` required in schema components but not inside request bodies, which is why the
+  // document publishes its request schemas under components.requestBodies.
+  const ast = await openapiTS(doc);
   return astToString(ast);
 }
 

@@ -5,7 +5,7 @@ import { modelConfigDeleteQuery } from "@/lib/model-configs/schemas";
 import { suiteListQuery } from "@/lib/suites/schemas";
 import { testCaseExportQuery, testCaseImportQuery } from "@/lib/test-cases/schemas";
 
-const ISSUE_2_ROUTES: Record<string, string[]> = {
+const V1_ROUTES: Record<string, string[]> = {
   "/api/v1/model-configs": ["get", "post"],
   "/api/v1/model-configs/{id}": ["get", "patch", "delete"],
   "/api/v1/agents": ["get", "post"],
@@ -27,6 +27,12 @@ async function fetchDocument() {
   return JSON.parse(await res.text());
 }
 
+/** The JSON schema of each reusable request body, by name (SuiteInput, TestCasePatch, …). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the document is arbitrary JSON here
+function requestSchemas(doc: any): Record<string, any> {
+  return Object.fromEntries(Object.entries<{ content: Record<string, { schema: unknown }> }>(doc.components.requestBodies).map(([name, b]) => [name, b.content["application/json"]!.schema]));
+}
+
 type Operation = { parameters?: { name: string; in: string }[]; requestBody?: { content: Record<string, { schema: unknown }> }; responses: Record<string, unknown>; security?: unknown[] };
 
 describe("GET /api/v1/openapi.json", () => {
@@ -40,7 +46,7 @@ describe("GET /api/v1/openapi.json", () => {
 
   it("lists every route of the API with its methods and the error responses", async () => {
     const doc = await fetchDocument();
-    for (const [path, methods] of Object.entries(ISSUE_2_ROUTES)) {
+    for (const [path, methods] of Object.entries(V1_ROUTES)) {
       expect(doc.paths[path], path).toBeDefined();
       for (const method of methods) {
         const op = doc.paths[path][method] as Operation | undefined;
@@ -67,7 +73,7 @@ describe("GET /api/v1/openapi.json", () => {
 
   it("derives request bodies and envelopes from the zod schemas", async () => {
     const doc = await fetchDocument();
-    const s = doc.components.schemas;
+    const s = { ...doc.components.schemas, ...requestSchemas(doc) };
     // Field rules come from lib/test-cases/schemas.ts: name required and ≤ 255.
     expect(s.TestCaseInput.required).toEqual(["name"]);
     expect(s.TestCaseInput.properties.name).toMatchObject({ type: "string", maxLength: 255 });
@@ -85,10 +91,14 @@ describe("GET /api/v1/openapi.json", () => {
     expect(s.Error.properties.error.properties.issues.items.required).toEqual(["path", "message"]);
     const listSchema = doc.paths["/api/v1/agents"].get.responses["200"].content["application/json"].schema;
     expect(listSchema.required).toEqual(["data", "next_cursor"]);
-    expect(doc.paths["/api/v1/suites/{id}/test-cases"].post.requestBody.content["application/json"].schema).toEqual({ $ref: "#/components/schemas/TestCaseInput" });
+    expect(doc.paths["/api/v1/suites/{id}/test-cases"].post.requestBody).toEqual({ $ref: "#/components/requestBodies/TestCaseInput" });
     // Every $ref points at a defined component.
-    const refs = JSON.stringify(doc).match(/#\/components\/schemas\/[A-Za-z]+/g) ?? [];
-    for (const r of new Set(refs)) expect(s[r.split("/").pop()!], r).toBeDefined();
+    const refs = JSON.stringify(doc).match(/#\/components\/(schemas|requestBodies)\/[A-Za-z]+/g) ?? [];
+    expect(refs.length).toBeGreaterThan(0);
+    for (const r of new Set(refs)) {
+      const [, , kind, name] = r.split("/");
+      expect(doc.components[kind!][name!], r).toBeDefined();
+    }
   });
 
   it("gives every operation a unique camelCase operationId", async () => {
@@ -129,7 +139,7 @@ describe("GET /api/v1/openapi.json", () => {
 
   it("leaves fields with server defaults optional in requests and required in responses", async () => {
     const doc = await fetchDocument();
-    const s = doc.components.schemas;
+    const s = { ...doc.components.schemas, ...requestSchemas(doc) };
     const defaulted: Record<string, [string, string | null][]> = {
       // request component → response component, for each defaulted field
       SuiteInput: [["schedule_type", "Suite"], ["is_enabled", "Suite"], ["alert_on_regression", "Suite"], ["variables", "Suite"]],
