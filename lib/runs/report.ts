@@ -8,6 +8,7 @@ import type { CaseResultDto, RunDto } from "@/lib/runs/dto";
 import { computeSummary } from "@/lib/runs/finalize";
 
 import { REPORT_FORMATS, type ReportFormat } from "@/lib/runs/report-formats";
+import { ASSAY_VERSION } from "@/lib/version";
 export { REPORT_FORMATS, type ReportFormat };
 
 const contentTypes: Record<ReportFormat, string> = {
@@ -96,7 +97,7 @@ function jsonReport(m: Meta, results: CaseResultDto[]) {
     }),
     summary: m.summary,
     timestamp: new Date().toISOString(),
-    assay_version: process.env.npm_package_version ?? "0.1.0",
+    assay_version: ASSAY_VERSION,
   };
   return JSON.stringify(report, null, 2);
 }
