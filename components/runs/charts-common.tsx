@@ -5,7 +5,14 @@ import { Table, TableBody, TableCell, TableHeader, TableRow } from "@/components
 
 export const CHART_COLORS = ["#4f46e5", "#0891b2", "#d97706", "#db2777", "#16a34a", "#7c3aed", "#dc2626", "#475569"];
 
-const shortTime = new Intl.DateTimeFormat("en", { month: "short", day: "numeric", hour: "2-digit", minute: "2-digit", hourCycle: "h23", timeZone: "UTC" });
+const shortTime = new Intl.DateTimeFormat("en", {
+  month: "short",
+  day: "numeric",
+  hour: "2-digit",
+  minute: "2-digit",
+  hourCycle: "h23",
+  timeZone: "UTC",
+});
 /** "Mar 1, 10:00" in UTC, so server and client markup agree. */
 export const formatShortTime = (iso: string) => shortTime.format(new Date(iso));
 
@@ -39,7 +46,7 @@ export function ChartCard({
         {children}
       </div>
       <div className="sr-only">
-        <Table variant="plain" caption={table.caption}>
+        <Table variant="plain" scroll={false} caption={table.caption}>
           <TableHeader columns={table.columns} />
           <TableBody>
             {table.rows.map((r) => (

@@ -17,17 +17,36 @@ export type TableProps = React.TableHTMLAttributes<HTMLTableElement> & {
   caption?: string;
   /** Classes of the scrolling wrapper (margins, max height for a sticky header…). */
   containerClassName?: string;
+  /**
+   * Wrap in a horizontally scrolling box (default). Turn off for a table that is never seen
+   * (a chart's screen-reader table): a scroll box without focusable content fails axe's
+   * scrollable-region-focusable rule.
+   */
+  scroll?: boolean;
 };
 
-export function Table({ variant = "card", density = "normal", caption, containerClassName, className, children, ...props }: TableProps) {
+export function Table({
+  variant = "card",
+  density = "normal",
+  caption,
+  containerClassName,
+  scroll = true,
+  className,
+  children,
+  ...props
+}: TableProps) {
+  const table = (
+    <table data-variant={variant} data-density={density} className={cn("group/table w-full text-left text-sm", className)} {...props}>
+      {caption && <caption className="sr-only">{caption}</caption>}
+      {children}
+    </table>
+  );
+  if (!scroll) return table;
   return (
     <div
       className={cn("overflow-x-auto", variant === "card" && "rounded-lg border border-slate-200 bg-white shadow-sm", containerClassName)}
     >
-      <table data-variant={variant} data-density={density} className={cn("group/table w-full text-left text-sm", className)} {...props}>
-        {caption && <caption className="sr-only">{caption}</caption>}
-        {children}
-      </table>
+      {table}
     </div>
   );
 }
@@ -53,7 +72,7 @@ export function TableHeader({
   return (
     <thead
       className={cn(
-        "border-b border-slate-200 bg-slate-50 text-xs tracking-wide text-slate-500 uppercase group-data-[variant=plain]/table:bg-white",
+        "border-b border-slate-200 bg-slate-50 text-xs tracking-wide text-slate-500 uppercase group-data-[variant=plain]/table:bg-transparent",
         sticky && "sticky top-0 z-10",
         className,
       )}
