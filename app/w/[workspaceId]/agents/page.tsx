@@ -1,6 +1,5 @@
 import Link from "next/link";
 import { pageContext } from "@/lib/auth/context";
-import { ValidationError } from "@/lib/errors";
 import { loadAgentsPage } from "@/lib/agents/loaders";
 import { buttonClass } from "@/components/ui/button";
 import { ListPage } from "@/components/ui/list-page";
@@ -14,10 +13,7 @@ export default async function AgentsPage({ params, searchParams }: { params: Pro
   const { workspaceId } = await params;
   const { cursor } = await searchParams;
   const ctx = await pageContext(workspaceId);
-  const page = await loadAgentsPage(ctx, cursor).catch((err) => {
-    if (err instanceof ValidationError) return loadAgentsPage(ctx);
-    throw err;
-  });
+  const page = await loadAgentsPage(ctx, cursor);
   const base = `/w/${workspaceId}/agents`;
   const newButton = page.canEdit ? (
     <Link href={`${base}/new`} className={buttonClass()}>
