@@ -7,13 +7,12 @@
  * exactly once and no run stays running. ./README.md maps the whole pipeline.
  */
 import "server-only";
-import os from "node:os";
-import { randomBytes } from "node:crypto";
 import { db, pool } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { logger } from "@/lib/logger";
 import { runEvents } from "@/lib/runs/wakeup";
 import { finalizeRunIfDone, refreshRunTotals } from "@/lib/runs/finalize";
+import { isLeaseOwnerDead, leaseOwnerHostPrefix, newLeaseOwnerId } from "@/lib/runs/lease-owner";
 
 /** A claimed case: everything a runner needs, loaded from the run and the case snapshot. */
 export type CaseJob = {
@@ -108,7 +107,7 @@ export class Executor {
 
   constructor(opts: ExecutorOptions) {
     this.runner = opts.runner;
-    this.workerId = opts.workerId ?? `${os.hostname()}:${process.pid}:${randomBytes(3).toString("hex")}`;
+    this.workerId = opts.workerId ?? newLeaseOwnerId();
     this.maxSlots = opts.maxSlots ?? 64;
     this.pollMs = opts.pollMs ?? 500;
     this.leaseMs = opts.leaseMs ?? 30_000;
@@ -186,6 +185,7 @@ export class Executor {
 
   /** Puts cases of dead workers back to pending (or errors them after maxAttempts) and finalizes orphaned runs. */
   async recoverExpired() {
+    await this.expireLeasesOfDeadOwners();
     const expired = await db.$queryRaw<{ runId: string }[]>`
       UPDATE "CaseResult" SET
         "status" = (CASE WHEN "attempts" >= ${this.maxAttempts} THEN 'error' ELSE 'pending' END)::"CaseResultStatus",
@@ -209,6 +209,27 @@ export class Executor {
       await refreshRunTotals(runId);
       await finalizeRunIfDone(runId);
     }
+  }
+
+  /**
+   * Expires now the leases of owners on this machine whose process has exited (./lease-owner.ts
+   * proves it), so that after a crash and restart their cases are recovered at once instead of
+   * after the lease (30 s). Safe for exactly-once: a dead process can neither write its result
+   * (persist needs the lease) nor run the case any more, so the case is never run twice at once;
+   * the recovery below then treats it exactly like an expired lease (attempts, maxAttempts).
+   * Only runs in progress are looked at, through the (runId, status) index.
+   */
+  private async expireLeasesOfDeadOwners() {
+    const owners = await db.$queryRaw<{ owner: string }[]>`
+      SELECT DISTINCT c."leaseOwner" AS owner FROM "Run" r JOIN "CaseResult" c ON c."runId" = r."id"
+      WHERE r."status" IN ('pending', 'running') AND c."status" = 'running'
+        AND c."leaseOwner" LIKE ${`${leaseOwnerHostPrefix()}%`} AND c."leaseExpiresAt" >= now()`;
+    const dead = owners.map((o) => o.owner).filter((owner) => isLeaseOwnerDead(owner, this.workerId));
+    if (dead.length === 0) return;
+    const released = await db.$executeRaw`
+      UPDATE "CaseResult" SET "leaseExpiresAt" = now() - interval '1 millisecond'
+      WHERE "status" = 'running' AND "leaseOwner" = ANY(${dead}::text[])`;
+    logger.warn({ workerId: this.workerId, deadOwners: dead, cases: released }, "released the leases of exited workers on this machine");
   }
 
   private async claimAndLaunch() {
@@ -236,7 +257,9 @@ export class Executor {
       await client.query("BEGIN");
       // The run's row lock serialises claims across workers; the next statement (a new snapshot
       // in READ COMMITTED) then sees every case another worker claimed before it.
-      const { rows: [run] } = await client.query<{ concurrency: number; status: string; cancelled: boolean }>(
+      const {
+        rows: [run],
+      } = await client.query<{ concurrency: number; status: string; cancelled: boolean }>(
         `SELECT "concurrency", "status"::text AS status, ("cancelRequestedAt" IS NOT NULL) AS cancelled FROM "Run" WHERE "id" = $1::uuid FOR UPDATE`,
         [runId],
       );
@@ -277,7 +300,15 @@ export class Executor {
     if (cached) return cached;
     const r = await db.run.findUniqueOrThrow({
       where: { id: runId },
-      select: { id: true, workspaceId: true, concurrency: true, agentSnapshot: true, evalSnapshot: true, variantSnapshot: true, resolvedVariables: true },
+      select: {
+        id: true,
+        workspaceId: true,
+        concurrency: true,
+        agentSnapshot: true,
+        evalSnapshot: true,
+        variantSnapshot: true,
+        resolvedVariables: true,
+      },
     });
     if (this.runCache.size > 100) this.runCache.clear();
     this.runCache.set(runId, r);
@@ -300,7 +331,10 @@ export class Executor {
       outcome = await this.runner(job, run, signal);
     } catch (err) {
       logger.error({ err, caseResultId: job.caseResultId }, "case runner crashed");
-      outcome = errorOutcome(signal.aborted ? "cancelled" : "internal", signal.aborted ? "Run cancelled while this case was running" : "Internal error while running this case");
+      outcome = errorOutcome(
+        signal.aborted ? "cancelled" : "internal",
+        signal.aborted ? "Run cancelled while this case was running" : "Internal error while running this case",
+      );
     }
     if (this.killed) return; // a crashed worker writes nothing
     if (signal.aborted && !this.running) {
