@@ -44,7 +44,7 @@ const dataAccessModules = [
   "lib/**/service.ts",
   "lib/**/loaders.ts",
   // The run pipeline uses the pg pool directly on its hot path (see lib/db.ts).
-  "lib/runs/{analytics,case-runner,executor,finalize,report,scheduler,worker,wakeup}.ts",
+  "lib/runs/{alerts,analytics,case-runner,executor,finalize,report,scheduler,worker,wakeup}.ts",
   "lib/test-cases/{bulk,list,import-export,shared,suite-guards}.ts",
   "lib/workspaces/{invitations,members}.ts",
   "lib/demo/seed.ts",

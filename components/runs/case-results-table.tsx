@@ -55,7 +55,7 @@ export function CaseResultsTable({ workspaceId, run, live, tags, initial, initia
     { status: status || undefined, tag: tag || undefined, cursor, limit: CASE_PAGE_SIZE },
     { live, initial: isInitial ? initial : undefined },
   );
-  const rows = query.data?.data ?? [];
+  const rows = useMemo(() => query.data?.data ?? [], [query.data]);
   const caseBase = `/w/${workspaceId}/runs/${run.id}/cases`;
   const filtered = Boolean(status || tag);
   const nextCursor = query.data?.next_cursor;

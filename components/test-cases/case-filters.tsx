@@ -1,5 +1,5 @@
 "use client";
-import { useEffect, useRef, useState } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { Input, Select } from "@/components/ui/field";
@@ -9,30 +9,37 @@ import { hasFilters, listHref, type ListFilters } from "@/lib/test-cases/list-ur
 /** Tag (any/all), difficulty and text search filters; every change updates the URL. */
 export function CaseFilters({ base, filters, suiteTags }: { base: string; filters: ListFilters; suiteTags: string[] }) {
   const router = useRouter();
-  const go = (next: ListFilters) => router.replace(listHref(base, next), { scroll: false });
-  const [q, setQ] = useState(filters.q ?? "");
+  const go = useCallback((next: ListFilters) => router.replace(listHref(base, next), { scroll: false }), [router, base]);
   const latest = useRef(filters);
-  latest.current = filters;
+  useEffect(() => {
+    latest.current = filters;
+  });
 
-  // The radios answer at once; the URL (and so the list) follows.
+  // The controls answer at once; the URL (and so the list) follows. When the URL changes from
+  // elsewhere (e.g. "Clear filters"), the controls take its values again (adjusted while
+  // rendering, as React recommends for state derived from changed props).
   const [match, setMatch] = useState(filters.match);
-  useEffect(() => setMatch(filters.match), [filters.match]);
+  const [difficulty, setDifficulty] = useState(filters.difficulty ?? "");
+  const [q, setQ] = useState(filters.q ?? "");
+  const [seen, setSeen] = useState({ match: filters.match, difficulty: filters.difficulty, q: filters.q });
+  if (seen.match !== filters.match || seen.difficulty !== filters.difficulty || seen.q !== filters.q) {
+    setSeen({ match: filters.match, difficulty: filters.difficulty, q: filters.q });
+    if (seen.match !== filters.match) setMatch(filters.match);
+    if (seen.difficulty !== filters.difficulty) setDifficulty(filters.difficulty ?? "");
+    if (seen.q !== filters.q) setQ(filters.q ?? "");
+  }
   const setTagMatch = (m: "any" | "all") => {
     setMatch(m);
     go({ ...filters, match: m });
   };
 
-  const [difficulty, setDifficulty] = useState(filters.difficulty ?? "");
-  useEffect(() => setDifficulty(filters.difficulty ?? ""), [filters.difficulty]);
-
-  // Keep the box in step with the URL (e.g. "Clear filters"), and debounce typing into it.
-  useEffect(() => setQ(filters.q ?? ""), [filters.q]);
+  // Debounce typing into the search box.
   useEffect(() => {
     const trimmed = q.trim();
     if (trimmed === (latest.current.q ?? "")) return;
     const timer = setTimeout(() => go({ ...latest.current, q: trimmed || undefined }), 300);
     return () => clearTimeout(timer);
-  }, [q]);
+  }, [q, go]);
 
   const toggleTag = (tag: string) =>
     go({ ...filters, tags: filters.tags.includes(tag) ? filters.tags.filter((t) => t !== tag) : [...filters.tags, tag] });

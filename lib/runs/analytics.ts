@@ -6,7 +6,7 @@ import type { WorkspaceContext } from "@/lib/auth/roles";
 import { isUuid } from "@/lib/workspaces/service";
 import { listRuns } from "@/lib/runs/service";
 import { RUN_STATUSES, type RunStatus } from "@/lib/runs/schemas";
-import type { LatestRun, MetricTrendPoint, RunHistoryRow, SuiteAnalytics, TagPassRate, TrendPoint } from "@/lib/runs/dto";
+import type { MetricTrendPoint, RunHistoryRow, SuiteAnalytics } from "@/lib/runs/dto";
 
 /**
  * Suite analytics for the run history page: pass-rate trend, per-metric averages over time and
@@ -19,7 +19,6 @@ export const MAX_TREND_RUNS = 500;
 export const MAX_TAG_RUNS = 50;
 /** Runs that ended: their totals are final. */
 export const FINISHED_RUN_STATUSES = ["completed", "failed", "cancelled"] as const satisfies readonly RunStatus[];
-const ACTIVE_RUN_STATUSES = ["pending", "running"] as const satisfies readonly RunStatus[];
 
 export const suiteAnalyticsQuery = z.object({
   runs: z.coerce.number().int().min(1).max(MAX_TREND_RUNS).default(DEFAULT_TREND_RUNS),

@@ -76,7 +76,6 @@ export function useRun(workspaceId: string, runId: string, initial: RunDto) {
     queryKey: runKeys.run(workspaceId, runId),
     queryFn: ({ signal }) => apiGet<RunDto>(runApi.run(workspaceId, runId), signal),
     initialData: initial,
-    initialDataUpdatedAt: Date.now(),
     staleTime: 0,
     refetchInterval: (q) => (isActiveRun(q.state.data?.status) ? LIVE_INTERVAL_MS : false),
   });
@@ -93,7 +92,6 @@ export function useCaseResults(
     queryKey: runKeys.results(workspaceId, runId, filters),
     queryFn: ({ signal }) => apiGet<CaseResultPage>(runApi.results(workspaceId, runId, filters), signal),
     initialData: opts.initial,
-    initialDataUpdatedAt: opts.initial ? Date.now() : undefined,
     placeholderData: keepPreviousData,
     staleTime: 0,
     refetchInterval: opts.live ? LIVE_INTERVAL_MS : false,
@@ -106,7 +104,6 @@ export function useRunChanges(workspaceId: string, runId: string, opts: { live: 
     queryKey: runKeys.changes(workspaceId, runId),
     queryFn: ({ signal }) => apiGet<RunChanges>(runApi.changes(workspaceId, runId), signal),
     initialData: opts.initial,
-    initialDataUpdatedAt: opts.initial ? Date.now() : undefined,
     staleTime: 0,
     refetchInterval: opts.live ? 3 * LIVE_INTERVAL_MS : false,
   });
@@ -118,7 +115,6 @@ export function useCaseResult(workspaceId: string, id: string, initial: CaseResu
     queryKey: runKeys.caseResult(workspaceId, id),
     queryFn: ({ signal }) => apiGet<CaseResultDetail>(runApi.caseResult(workspaceId, id), signal),
     initialData: initial,
-    initialDataUpdatedAt: Date.now(),
     staleTime: 0,
     refetchInterval: (q) => (isOpenCase(q.state.data?.status) ? LIVE_INTERVAL_MS : false),
   });
