@@ -22,6 +22,18 @@ const envSchema = z.object({
     .enum(["true", "false", "1", "0", ""])
     .optional()
     .transform((v) => v === "true" || v === "1"),
+  /** Outbound calls to loopback (local models such as Ollama); on unless "false". */
+  ASSAY_ALLOW_LOOPBACK: z
+    .enum(["true", "false", "1", "0", ""])
+    .optional()
+    .transform((v) => v !== "false" && v !== "0"),
+  /** Cap on every outbound response body after decompression (model endpoints, HTTP agents, file URLs). */
+  ASSAY_MAX_RESPONSE_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .max(1024 * 1024 * 1024)
+    .default(5 * 1024 * 1024),
   AUTH_OIDC_ISSUER: optionalString,
   AUTH_OIDC_ID: optionalString,
   AUTH_OIDC_SECRET: optionalString,

@@ -17,7 +17,7 @@ export function WorkspaceSettingsForm({
   workspace,
   canEdit,
 }: {
-  workspace: { id: string; name: string; maxTurnsCap: number; allowPrivateNetworks: boolean };
+  workspace: { id: string; name: string; maxTurnsCap: number };
   canEdit: boolean;
 }) {
   const router = useRouter();
@@ -25,10 +25,9 @@ export function WorkspaceSettingsForm({
   const [saved, setSaved] = useState(false);
   const form = useForm<Values, unknown, Parsed>({
     resolver: zodResolver(workspaceSettingsInput),
-    defaultValues: { name: workspace.name, maxTurnsCap: workspace.maxTurnsCap, allowPrivateNetworks: workspace.allowPrivateNetworks },
+    defaultValues: { name: workspace.name, maxTurnsCap: workspace.maxTurnsCap },
   });
   const { errors, isSubmitting } = form.formState;
-  const allowPrivate = form.watch("allowPrivateNetworks");
 
   const onSubmit = form.handleSubmit(async (values) => {
     setFormError(null);
@@ -64,17 +63,10 @@ export function WorkspaceSettingsForm({
         >
           <Input id="maxTurnsCap" type="number" min={1} max={500} className="w-32" aria-invalid={!!errors.maxTurnsCap} {...form.register("maxTurnsCap")} />
         </Field>
-        <div className="space-y-2">
-          <label className="flex items-start gap-2 text-sm font-medium text-slate-700">
-            <input type="checkbox" className="mt-0.5 h-4 w-4" {...form.register("allowPrivateNetworks")} />
-            <span>Allow private networks</span>
-          </label>
-          <p className={allowPrivate ? "rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-xs text-amber-900" : "text-xs text-slate-500"}>
-            Lets model configurations and HTTP agents of this workspace call private, loopback and link-local addresses — including
-            cloud metadata endpoints such as 169.254.169.254, which can hand out credentials. Enable it only when everyone who can edit
-            this workspace is trusted with the network Assay runs in.
-          </p>
-        </div>
+        <p className="text-xs text-slate-500">
+          Which networks model configurations and HTTP agents may reach is set for the whole Assay instance by its administrator
+          (ASSAY_ALLOW_PRIVATE_NETWORKS, ASSAY_ALLOW_LOOPBACK). Link-local and cloud metadata addresses are always refused.
+        </p>
       </fieldset>
       {canEdit && (
         <div className="flex items-center gap-3">

@@ -62,7 +62,7 @@ async function assertWorkspaceRules(ctx: WorkspaceContext, data: AgentData) {
   }
   if (data.http) {
     try {
-      checkUrlStatically(data.http.url, await networkPolicy(ctx.workspaceId));
+      checkUrlStatically(data.http.url, networkPolicy());
     } catch (err) {
       if (!(err instanceof BlockedAddressError)) throw err;
       issues.push({ path: "http.url", message: err.message });

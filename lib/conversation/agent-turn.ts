@@ -131,7 +131,6 @@ export async function httpAgentTurn(runtime: HttpRuntime, input: ConversationInp
       url: runtime.url,
       headers: runtime.headers,
       timeoutMs: runtime.timeoutMs,
-      allowPrivateNetworks: runtime.allowPrivateNetworks,
       body: {
         messages: state.transcript.filter((m) => m.role !== "system"),
         variables: input.variables ?? {},

@@ -6,7 +6,8 @@ import { AttemptError, LlmError } from "@/lib/llm/errors";
 import { classifySdkError, preview, statusFailure } from "@/lib/llm/responses";
 import { runWithRetry, type RetryPolicy } from "@/lib/llm/retry";
 import type { CallRecord, OnRecord } from "@/lib/llm/types";
-import { createGuardedFetch, type FetchLike } from "@/lib/net/safe-fetch";
+import type { FetchLike } from "@/lib/net/safe-fetch";
+import { guardedFetch } from "@/lib/net/service";
 import type { TranscriptMessage } from "./types";
 
 /** What an HTTP agent must answer (README: "HTTP agents"). */
@@ -40,7 +41,6 @@ export type HttpAgentCall = {
   url: string;
   headers: Record<string, string>;
   timeoutMs: number;
-  allowPrivateNetworks: boolean;
   body: HttpAgentRequest;
   signal?: AbortSignal;
   onRecord?: OnRecord;
@@ -49,13 +49,6 @@ export type HttpAgentCall = {
 };
 
 export type HttpAgentResult = { response: HttpAgentResponse; latencyMs: number; attempts: number };
-
-const fetches = new Map<boolean, FetchLike>();
-function guardedFetch(allowPrivateNetworks: boolean): FetchLike {
-  let f = fetches.get(allowPrivateNetworks);
-  if (!f) fetches.set(allowPrivateNetworks, (f = createGuardedFetch({ allowPrivateNetworks })));
-  return f;
-}
 
 /** The URL without query string and credentials (for records: it may carry secrets). */
 function displayUrl(url: string): string {
@@ -72,7 +65,8 @@ function displayUrl(url: string): string {
  * 429 and 5xx retried; other 4xx and a bad response shape are not) and validates the answer.
  */
 export async function callHttpAgent(call: HttpAgentCall): Promise<HttpAgentResult> {
-  const doFetch = call.fetch ?? guardedFetch(call.allowPrivateNetworks);
+  // The guarded fetch caps the body in bytes and aborts a trickling body with the attempt's signal.
+  const doFetch = call.fetch ?? guardedFetch();
   const requestText = JSON.stringify(call.body);
   const capture: { status: number | null; text: string | null } = { status: null, text: null };
   // Records and the concurrency key use the URL without its query (it may carry a token).

@@ -32,7 +32,7 @@ export type AgentRuntime =
       temperature?: number | null;
       maxTokens?: number | null;
     }
-  | { kind: "http"; url: string; headers: Record<string, string>; timeoutMs: number; allowPrivateNetworks: boolean };
+  | { kind: "http"; url: string; headers: Record<string, string>; timeoutMs: number };
 
 /** A tool call the agent made. `arguments` is the parsed JSON object when the agent sent valid JSON, else the raw string. */
 export type ConversationToolCall = {

@@ -10,7 +10,8 @@ import type {
 } from "openai/resources/chat/completions";
 import type { EmbeddingCreateParams } from "openai/resources/embeddings";
 import { logger } from "@/lib/logger";
-import { createGuardedFetch, type FetchLike } from "@/lib/net/safe-fetch";
+import type { FetchLike } from "@/lib/net/safe-fetch";
+import { guardedFetch } from "@/lib/net/service";
 import { endpointLimiter } from "./concurrency";
 import { LlmError } from "./errors";
 import { classifySdkError, parseCompletion, parseEmbeddings, preview, type ChatReply } from "./responses";
@@ -64,7 +65,7 @@ type JsonAnswer = JsonResult & { response: string | null };
 export type EmbedOptions = { purpose?: CallPurpose; timeoutMs?: number; signal?: AbortSignal; onRecord?: OnRecord };
 
 export type LlmClientOptions = {
-  /** Defaults to the guarded fetch for the endpoint's network policy. */
+  /** Defaults to the instance's guarded fetch (address policy, redirect rules, response byte cap). */
   fetch?: FetchLike;
   retryPolicy?: Partial<RetryPolicy>;
   /** Caches structured-output (judge/simulator/metric) calls, e.g. per run. */
@@ -87,16 +88,6 @@ export class LlmCallCache {
   }
 }
 
-const guardedFetches = new Map<boolean, FetchLike>();
-function guardedFetch(allowPrivateNetworks: boolean): FetchLike {
-  let f = guardedFetches.get(allowPrivateNetworks);
-  if (!f) {
-    f = createGuardedFetch({ allowPrivateNetworks });
-    guardedFetches.set(allowPrivateNetworks, f);
-  }
-  return f;
-}
-
 /** Endpoints that rejected `response_format: json_schema`: their json calls use a forced tool call. */
 const noJsonSchema = new Set<string>();
 
@@ -117,7 +108,7 @@ export class LlmClient {
 
   constructor(endpoint: Endpoint, options: LlmClientOptions = {}) {
     this.endpoint = endpoint;
-    this.#fetch = options.fetch ?? guardedFetch(endpoint.allowPrivateNetworks);
+    this.#fetch = options.fetch ?? guardedFetch();
     this.#policy = { ...DEFAULT_RETRY_POLICY, ...options.retryPolicy };
     this.#cache = options.cache ?? null;
     this.#onRecord = options.onRecord;

@@ -1,6 +1,6 @@
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from "openai";
 import { z } from "zod";
-import { findCause, isBlockedAddressError } from "@/lib/net/safe-fetch";
+import { findCause, isBlockedAddressError, isRedirectRefusedError, isResponseTooLargeError } from "@/lib/net/safe-fetch";
 import { AttemptError } from "./errors";
 import { parseRetryAfter } from "./retry";
 import type { TokenUsage } from "./types";
@@ -100,6 +100,11 @@ export function classifySdkError(err: unknown): AttemptError {
   if (err instanceof AttemptError) return err;
   const blocked = findCause(err, isBlockedAddressError);
   if (blocked) return new AttemptError("client_error", blocked.message, { retryable: false, cause: err });
+  const redirect = findCause(err, isRedirectRefusedError);
+  if (redirect) return new AttemptError("client_error", redirect.message, { retryable: false, cause: err });
+  // Asking again for an oversized (or bomb) body only downloads it again.
+  const tooLarge = findCause(err, isResponseTooLargeError);
+  if (tooLarge) return new AttemptError("invalid_response", tooLarge.message, { retryable: false, cause: err });
   if (err instanceof APIConnectionTimeoutError) return new AttemptError("timeout", "Request timed out", { cause: err });
   if (err instanceof APIUserAbortError) return new AttemptError("aborted", "Cancelled", { cause: err });
   if (err instanceof APIConnectionError) {

@@ -10,7 +10,6 @@ export type Endpoint = {
   embeddingModel: string | null;
   temperature: number | null;
   maxTokens: number | null;
-  allowPrivateNetworks: boolean;
 };
 
 export type CallPurpose = "agent" | "simulator" | "judge" | "metric" | "check";

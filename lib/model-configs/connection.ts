@@ -1,6 +1,13 @@
 import "server-only";
 import OpenAI from "openai";
-import { createGuardedFetch, findCause, isBlockedAddressError, type NetworkPolicy } from "@/lib/net/safe-fetch";
+import {
+  createGuardedFetch,
+  findCause,
+  isBlockedAddressError,
+  isRedirectRefusedError,
+  isResponseTooLargeError,
+  type NetworkPolicy,
+} from "@/lib/net/safe-fetch";
 import { demoFetch, isDemoUrl } from "@/lib/demo/model";
 import type { ConnectionResult } from "./dto";
 
@@ -15,8 +22,8 @@ export type ModelEndpoint = {
 };
 
 /**
- * An openai client for a user-configured endpoint: guarded outbound fetch (no link-local or
- * metadata addresses unless allowed), no credentials or base URL picked up from process env.
+ * An openai client for a user-configured endpoint: guarded outbound fetch (the instance's address
+ * policy, redirect rules and response byte cap), no credentials or base URL picked up from process env.
  */
 export function openAIClientFor(
   endpoint: Pick<ModelEndpoint, "baseUrl" | "apiKey">,
@@ -74,6 +81,8 @@ export async function checkConnection(endpoint: ModelEndpoint, policy: NetworkPo
 export function describeLlmError(err: unknown, endpoint: Pick<ModelEndpoint, "baseUrl" | "model" | "apiKey">): string {
   const blocked = findCause(err, isBlockedAddressError);
   if (blocked) return blocked.message;
+  const refused = findCause(err, isRedirectRefusedError) ?? findCause(err, isResponseTooLargeError);
+  if (refused) return refused.message;
   if (err instanceof OpenAI.APIConnectionTimeoutError) {
     return `The endpoint did not answer within ${TEST_TIMEOUT_MS / 1000} s. Check the base URL and that the server is reachable from Assay.`;
   }

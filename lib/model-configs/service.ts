@@ -81,9 +81,9 @@ export async function modelConfigUsage(ctx: WorkspaceContext, ids: string[]): Pr
   return usage;
 }
 
-async function assertBaseUrlAllowed(workspaceId: string, baseUrl: string) {
+function assertBaseUrlAllowed(baseUrl: string) {
   try {
-    checkUrlStatically(baseUrl, await networkPolicy(workspaceId));
+    checkUrlStatically(baseUrl, networkPolicy());
   } catch (err) {
     if (err instanceof BlockedAddressError) throw new ValidationError("This address is not allowed", [{ path: "base_url", message: err.message }]);
     throw err;
@@ -109,7 +109,7 @@ function apiKeyData(apiKey: string | null | undefined) {
 
 export async function createModelConfig(ctx: WorkspaceContext, input: ModelConfigData): Promise<ModelConfigDto> {
   requireRole(ctx, "admin");
-  await assertBaseUrlAllowed(ctx.workspaceId, input.base_url);
+  assertBaseUrlAllowed(input.base_url);
   try {
     const row = await db.modelConfig.create({
       data: {
@@ -136,7 +136,7 @@ export type ModelConfigUpdate = Partial<ModelConfigData>;
 export async function updateModelConfig(ctx: WorkspaceContext, id: string, patch: ModelConfigUpdate): Promise<ModelConfigDto> {
   requireRole(ctx, "admin");
   await getModelConfig(ctx, id);
-  if (patch.base_url !== undefined) await assertBaseUrlAllowed(ctx.workspaceId, patch.base_url);
+  if (patch.base_url !== undefined) assertBaseUrlAllowed(patch.base_url);
   try {
     const { count } = await db.modelConfig.updateMany({
       where: { id, workspaceId: ctx.workspaceId },
@@ -220,5 +220,5 @@ function decryptStoredKey(sealed: string): string {
 export async function testConnection(ctx: WorkspaceContext, id: string): Promise<ConnectionResult> {
   requireRole(ctx, "admin");
   const endpoint = await resolveModelEndpoint(ctx.workspaceId, id);
-  return checkConnection(endpoint, await networkPolicy(ctx.workspaceId));
+  return checkConnection(endpoint, networkPolicy());
 }

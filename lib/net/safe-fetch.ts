@@ -1,21 +1,22 @@
 /**
- * Outbound HTTP to URLs users configure (model endpoints, HTTP agents): `createGuardedFetch`
- * checks every resolved address at connect time (DNS rebinding safe) and re-checks each redirect
- * hop; `assertUrlAllowed` gives an early, readable error. Called by the LLM client, the HTTP
- * agent call and the model connection test; lib/net/service.ts supplies the workspace's policy.
- * Key rule: never reach a user-supplied URL with plain `fetch` — private, loopback and link-local
- * addresses are refused unless the workspace or ASSAY_ALLOW_PRIVATE_NETWORKS allows them.
+ * Outbound HTTP to URLs users configure (model endpoints, HTTP agents, file URLs):
+ * `createGuardedFetch` resolves each host itself, checks every resolved address against the
+ * address policy and connects to exactly the address it checked (DNS rebinding safe); it
+ * re-checks each redirect hop, and caps every response body in bytes after decompression.
+ * `assertUrlAllowed` gives an early, readable error. lib/net/service.ts supplies the instance's
+ * policy. Key rule: never reach a user-supplied URL with plain `fetch`.
  */
 import "server-only";
 import dns from "node:dns";
 import http from "node:http";
 import https from "node:https";
-import { isIP, type LookupFunction } from "node:net";
-import { Readable } from "node:stream";
+import net, { isIP } from "node:net";
+import { Readable, Transform, type TransformCallback } from "node:stream";
+import tls from "node:tls";
 import zlib from "node:zlib";
-import { BlockedAddressError, blockedAddressReason, checkUrlStatically, normaliseHost, type NetworkPolicy } from "./address-policy";
+import { assertAddressAllowed, BlockedAddressError, checkUrlStatically, normaliseHost, type NetworkPolicy } from "./address-policy";
 
-export { BlockedAddressError, blockedAddressReason, type NetworkPolicy } from "./address-policy";
+export { BlockedAddressError, type NetworkPolicy } from "./address-policy";
 
 /** The `fetch` signature the openai SDK accepts as its `fetch` option. */
 export type FetchLike = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
@@ -23,12 +24,60 @@ export type FetchLike = (input: string | URL | Request, init?: RequestInit) => P
 /** dns.lookup with `all: true`; injectable so tests can simulate DNS answers. */
 export type Resolver = (hostname: string, family: 0 | 4 | 6) => Promise<{ address: string; family: number }[]>;
 
-export type GuardedFetchOptions = NetworkPolicy & { resolver?: Resolver };
+/** Where a checked connection goes: `host` is the resolved IP address, `hostname` the URL's. */
+export type ConnectTarget = { host: string; port: number; hostname: string; tls: boolean; servername?: string };
+
+/** Opens the socket for a checked address; injectable so tests can refuse anything not loopback. */
+export type Connector = (target: ConnectTarget) => net.Socket;
+
+export type GuardedFetchOptions = NetworkPolicy & { resolver?: Resolver; connect?: Connector };
+
+/** Default cap on a response body after decompression (ASSAY_MAX_RESPONSE_BYTES overrides it). */
+export const DEFAULT_MAX_RESPONSE_BYTES = 5 * 1024 * 1024;
+export const MAX_REDIRECTS = 5;
 
 const systemResolver: Resolver = async (hostname, family) => dns.promises.lookup(hostname, { all: true, family });
+const systemConnector: Connector = (t) =>
+  t.tls
+    ? tls.connect({ host: t.host, port: t.port, servername: t.servername, ALPNProtocols: ["http/1.1"] })
+    : net.connect({ host: t.host, port: t.port });
 
-const MAX_REDIRECTS = 5;
 const NULL_BODY_STATUS = new Set([101, 103, 204, 205, 304]);
+
+/** A response body went over the byte cap (after decompression); the call fails, nothing more is read. */
+export class ResponseTooLargeError extends Error {
+  readonly code = "ERR_ASSAY_RESPONSE_TOO_LARGE";
+  constructor(readonly limit: number) {
+    super(`The response is larger than ${formatBytes(limit)} (ASSAY_MAX_RESPONSE_BYTES); it was not read further`);
+    this.name = "ResponseTooLargeError";
+  }
+}
+
+/** A redirect the guarded fetch does not follow (too many hops, https → http). */
+export class RedirectRefusedError extends Error {
+  readonly code = "ERR_ASSAY_REDIRECT_REFUSED";
+  constructor(message: string) {
+    super(message);
+    this.name = "RedirectRefusedError";
+  }
+}
+
+export function formatBytes(bytes: number): string {
+  if (bytes >= 1024 * 1024 && bytes % (1024 * 1024) === 0) return `${bytes / (1024 * 1024)} MB`;
+  if (bytes >= 1024 * 1024) return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+  if (bytes >= 1024) return `${Math.round(bytes / 1024)} KB`;
+  return `${bytes} bytes`;
+}
+
+/** Resolves `hostname` (or takes it as an IP literal) and checks every address; returns the checked addresses. */
+async function resolveChecked(hostname: string, opts: GuardedFetchOptions): Promise<{ address: string; family: number }[]> {
+  const host = normaliseHost(hostname);
+  const addresses = isIP(host) !== 0 ? [{ address: host, family: isIP(host) }] : await (opts.resolver ?? systemResolver)(host, 0);
+  if (addresses.length === 0) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${host}`), { code: "ENOTFOUND", hostname: host });
+  // One refused address refuses the host: a name that also points at metadata is not trusted.
+  for (const a of addresses) assertAddressAllowed(host, a.address, opts);
+  return addresses;
+}
 
 /**
  * Resolves the URL's host and throws BlockedAddressError when the URL or any of its addresses
@@ -37,75 +86,108 @@ const NULL_BODY_STATUS = new Set([101, 103, 204, 205, 304]);
  */
 export async function assertUrlAllowed(url: string | URL, opts: GuardedFetchOptions): Promise<void> {
   const parsed = checkUrlStatically(url, opts);
-  if (opts.allowPrivateNetworks) return;
-  const host = normaliseHost(parsed.hostname);
-  if (isIP(host) !== 0) return; // an IP literal: checked above
-  const addresses = await (opts.resolver ?? systemResolver)(host, 0);
-  for (const a of addresses) {
-    const reason = blockedAddressReason(a.address);
-    if (reason) throw new BlockedAddressError(host, a.address, reason);
-  }
+  await resolveChecked(parsed.hostname, opts);
 }
 
-/** A `lookup` for node:net that refuses a host when any of its resolved addresses is blocked. */
-function guardedLookup(opts: GuardedFetchOptions): LookupFunction {
-  const resolver = opts.resolver ?? systemResolver;
-  return (hostname, options, callback) => {
-    const family = options.family === 4 || options.family === 6 ? options.family : 0;
-    resolver(hostname, family).then(
+type ConnectOptions = { host?: string | null; hostname?: string | null; port?: number | string | null };
+
+/**
+ * An agent whose sockets go only to addresses this module resolved and checked: the check and
+ * the connection use the same address, so a DNS answer that changes in between cannot slip by.
+ */
+function guardedAgent(isHttps: boolean, opts: GuardedFetchOptions): http.Agent {
+  const agent = isHttps ? new https.Agent({ keepAlive: true }) : new http.Agent({ keepAlive: true });
+  const connect = opts.connect ?? systemConnector;
+  // Node's Agent accepts an asynchronous createConnection: return nothing, call back later.
+  (agent as unknown as { createConnection: unknown }).createConnection = (
+    options: ConnectOptions,
+    callback: (err: Error | null, socket?: net.Socket) => void,
+  ): undefined => {
+    const hostname = normaliseHost(String(options.hostname ?? options.host ?? ""));
+    const port = Number(options.port) || (isHttps ? 443 : 80);
+    resolveChecked(hostname, opts).then(
       (addresses) => {
-        if (addresses.length === 0) {
-          callback(Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: "ENOTFOUND", hostname }), "", 0);
-          return;
+        try {
+          const target: ConnectTarget = { host: addresses[0]!.address, port, hostname, tls: isHttps };
+          if (isHttps && isIP(hostname) === 0) target.servername = hostname;
+          callback(null, connect(target));
+        } catch (err) {
+          callback(err as Error);
         }
-        if (!opts.allowPrivateNetworks) {
-          for (const a of addresses) {
-            const reason = blockedAddressReason(a.address);
-            if (reason) {
-              callback(new BlockedAddressError(hostname, a.address, reason), "", 0);
-              return;
-            }
-          }
-        }
-        if (options.all) callback(null, addresses.map((a) => ({ address: a.address, family: a.family })));
-        else callback(null, addresses[0]!.address, addresses[0]!.family);
       },
-      (err: NodeJS.ErrnoException) => callback(err, "", 0),
+      (err: Error) => callback(err),
     );
+    return undefined;
   };
+  return agent;
 }
 
 type Agents = { http: http.Agent; https: https.Agent };
 
 /**
- * A WHATWG-style `fetch` built on node:http/https whose connections go through a lookup that
- * validates every resolved address (DNS rebinding safe), and whose redirects are re-checked
- * hop by hop. Pass it as the `fetch` option of the openai SDK, or call it directly.
+ * A WHATWG-style `fetch` built on node:http/https whose connections go only to checked
+ * addresses, whose redirects are re-checked hop by hop, and whose bodies stop at the byte cap.
+ * Pass it as the `fetch` option of the openai SDK, or call it directly.
  */
 export function createGuardedFetch(opts: GuardedFetchOptions): FetchLike {
-  const lookup = guardedLookup(opts);
   // Own keep-alive agents: sockets are never shared with unguarded requests.
-  const agents: Agents = {
-    http: new http.Agent({ keepAlive: true, lookup }),
-    https: new https.Agent({ keepAlive: true, lookup }),
-  };
+  const agents: Agents = { http: guardedAgent(false, opts), https: guardedAgent(true, opts) as https.Agent };
+  const maxBytes = opts.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
   return async (input, init) => {
     const request = new Request(input, init);
     const body = request.body ? Buffer.from(await request.arrayBuffer()) : undefined;
-    return send(request, new URL(request.url), request.method, body, new Headers(request.headers), agents, opts, 0);
+    const hop: Hop = { url: new URL(request.url), method: request.method, body, headers: new Headers(request.headers) };
+    return send(request, hop, agents, opts, maxBytes, 0);
   };
+}
+
+type Hop = { url: URL; method: string; body: Buffer | undefined; headers: Headers };
+
+/**
+ * Headers kept on a cross-origin redirect; everything else the caller set (Authorization,
+ * api-key, x-api-key, cookies, an HTTP agent's custom headers) stays with the origin it was meant for.
+ */
+const CROSS_ORIGIN_SAFE_HEADERS = new Set(["accept", "accept-encoding", "accept-language", "content-type", "content-length", "user-agent"]);
+
+/**
+ * The next hop of a redirect, or RedirectRefusedError. `redirects` is the number of hops
+ * already followed. Pure, so the rules are testable without a server.
+ */
+export function nextRedirectHop(hop: Hop, status: number, location: string, redirects: number): Hop {
+  if (redirects >= MAX_REDIRECTS)
+    throw new RedirectRefusedError(`Too many redirects (more than ${MAX_REDIRECTS}); last one to ${location}`);
+  let next: URL;
+  try {
+    next = new URL(location, hop.url);
+  } catch {
+    throw new RedirectRefusedError(`The server redirected to an invalid URL (${location})`);
+  }
+  if (hop.url.protocol === "https:" && next.protocol === "http:") {
+    throw new RedirectRefusedError(`Refused a redirect from https to http (${next.origin}): it would send the request unencrypted`);
+  }
+  const headers = new Headers(hop.headers);
+  let method = hop.method;
+  let body = hop.body;
+  if (status === 303 ? method !== "HEAD" : (status === 301 || status === 302) && method === "POST") {
+    method = "GET";
+    body = undefined;
+    for (const h of ["content-type", "content-length", "content-encoding", "content-language"]) headers.delete(h);
+  }
+  if (next.origin !== hop.url.origin) {
+    for (const name of [...headers.keys()]) if (!CROSS_ORIGIN_SAFE_HEADERS.has(name)) headers.delete(name);
+  }
+  return { url: next, method, body, headers };
 }
 
 async function send(
   request: Request,
-  url: URL,
-  method: string,
-  body: Buffer | undefined,
-  headers: Headers,
+  hop: Hop,
   agents: Agents,
   opts: GuardedFetchOptions,
+  maxBytes: number,
   redirects: number,
 ): Promise<Response> {
+  const { url, method, body, headers } = hop;
   try {
     checkUrlStatically(url, opts);
   } catch (err) {
@@ -140,47 +222,22 @@ async function send(
   const status = res.statusCode ?? 0;
   const location = res.headers.location;
   if ([301, 302, 303, 307, 308].includes(status) && location && request.redirect !== "manual") {
-    res.resume();
+    res.destroy(); // never read a redirect's body: it is not ours to buffer
     if (request.redirect === "error") throw new TypeError("fetch failed", { cause: new Error(`Redirected to ${location}`) });
-    if (redirects >= MAX_REDIRECTS) throw new TypeError("fetch failed", { cause: new Error("Too many redirects") });
-    const next = new URL(location, url);
-    const nextHeaders = new Headers(headers);
-    let nextMethod = method;
-    let nextBody = body;
-    if (status === 303 ? method !== "HEAD" : (status === 301 || status === 302) && method === "POST") {
-      nextMethod = "GET";
-      nextBody = undefined;
-      for (const h of ["content-type", "content-length", "content-encoding", "content-language"]) nextHeaders.delete(h);
+    let next: Hop;
+    try {
+      next = nextRedirectHop(hop, status, location, redirects);
+    } catch (err) {
+      throw new TypeError("fetch failed", { cause: err });
     }
-    if (next.origin !== url.origin) {
-      nextHeaders.delete("authorization");
-      nextHeaders.delete("cookie");
-      nextHeaders.delete("proxy-authorization");
-    }
-    return send(request, next, nextMethod, nextBody, nextHeaders, agents, opts, redirects + 1);
+    return send(request, next, agents, opts, maxBytes, redirects + 1);
   }
 
   const responseHeaders = new Headers();
   for (let i = 0; i + 1 < res.rawHeaders.length; i += 2) responseHeaders.append(res.rawHeaders[i]!, res.rawHeaders[i + 1]!);
-  let stream: Readable | null = res;
-  if (method === "HEAD" || NULL_BODY_STATUS.has(status)) {
-    res.resume();
-    stream = null;
-  } else {
-    const encoding = (res.headers["content-encoding"] ?? "").trim().toLowerCase();
-    const decoder =
-      encoding === "gzip" || encoding === "x-gzip"
-        ? zlib.createGunzip()
-        : encoding === "deflate"
-          ? zlib.createInflate()
-          : encoding === "br"
-            ? zlib.createBrotliDecompress()
-            : null;
-    if (decoder) {
-      res.once("error", (err) => decoder.destroy(err));
-      stream = res.pipe(decoder);
-    }
-  }
+  let stream: Readable | null = null;
+  if (method === "HEAD" || NULL_BODY_STATUS.has(status)) res.resume();
+  else stream = cappedBody(res, maxBytes, signal);
   const response = new Response(stream ? (Readable.toWeb(stream) as unknown as ReadableStream<Uint8Array>) : null, {
     status,
     statusText: res.statusMessage ?? "",
@@ -189,6 +246,48 @@ async function send(
   Object.defineProperty(response, "url", { value: url.toString() });
   Object.defineProperty(response, "redirected", { value: redirects > 0 });
   return response;
+}
+
+/**
+ * The decoded body, failing with ResponseTooLargeError as soon as more than `maxBytes` come out
+ * of the decoder (a 300 KB gzip bomb stops after `maxBytes`, not after 300 MB), and with an
+ * AbortError when the call's signal fires while the body is still trickling in.
+ */
+function cappedBody(res: http.IncomingMessage, maxBytes: number, signal: AbortSignal): Readable {
+  const encoding = (res.headers["content-encoding"] ?? "").trim().toLowerCase();
+  const decoder =
+    encoding === "gzip" || encoding === "x-gzip"
+      ? zlib.createGunzip()
+      : encoding === "deflate"
+        ? zlib.createInflate()
+        : encoding === "br"
+          ? zlib.createBrotliDecompress()
+          : null;
+  let seen = 0;
+  const counter = new Transform({
+    transform(chunk: Buffer, _enc: BufferEncoding, done: TransformCallback) {
+      seen += chunk.length;
+      if (seen > maxBytes) done(new ResponseTooLargeError(maxBytes));
+      else done(null, chunk);
+    },
+  });
+  const stages: (Readable | Transform)[] = decoder ? [res, decoder, counter] : [res, counter];
+  // Any stage failing (or the call aborting) tears the whole chain down, socket included.
+  const fail = (err: Error) => {
+    for (const s of stages) if (!s.destroyed) s.destroy(err);
+  };
+  for (const s of stages) s.once("error", fail);
+  const onAbort = () => fail(abortError(signal) as Error);
+  signal.addEventListener("abort", onAbort, { once: true });
+  counter.once("close", () => signal.removeEventListener("abort", onAbort));
+  const declared = Number(res.headers["content-length"]);
+  if (!decoder && Number.isFinite(declared) && declared > maxBytes) {
+    // Fail on the first read instead of downloading the first maxBytes for nothing.
+    queueMicrotask(() => fail(new ResponseTooLargeError(maxBytes)));
+  }
+  if (decoder) res.pipe(decoder).pipe(counter);
+  else res.pipe(counter);
+  return counter;
 }
 
 function abortError(signal: AbortSignal): Error {
@@ -209,4 +308,12 @@ export function findCause<T>(err: unknown, test: (e: unknown) => e is T): T | nu
 
 export function isBlockedAddressError(e: unknown): e is BlockedAddressError {
   return e instanceof BlockedAddressError;
+}
+
+export function isResponseTooLargeError(e: unknown): e is ResponseTooLargeError {
+  return e instanceof ResponseTooLargeError;
+}
+
+export function isRedirectRefusedError(e: unknown): e is RedirectRefusedError {
+  return e instanceof RedirectRefusedError;
 }

@@ -1,14 +1,24 @@
 import "server-only";
-import { db } from "@/lib/db";
 import { env } from "@/lib/env";
 import type { NetworkPolicy } from "./address-policy";
+import { createGuardedFetch, type FetchLike } from "./safe-fetch";
 
 /**
- * The outbound network policy of a workspace: private networks (link-local, cloud metadata)
- * are reachable only when the workspace setting or ASSAY_ALLOW_PRIVATE_NETWORKS allows them.
+ * The instance's outbound network policy. It is decided by the instance's environment only
+ * (ASSAY_ALLOW_PRIVATE_NETWORKS, ASSAY_ALLOW_LOOPBACK, ASSAY_MAX_RESPONSE_BYTES): no workspace
+ * setting can widen it, and link-local/metadata addresses are refused whatever it says.
  */
-export async function networkPolicy(workspaceId: string): Promise<NetworkPolicy> {
-  if (env.ASSAY_ALLOW_PRIVATE_NETWORKS) return { allowPrivateNetworks: true };
-  const ws = await db.workspace.findUnique({ where: { id: workspaceId }, select: { allowPrivateNetworks: true } });
-  return { allowPrivateNetworks: ws?.allowPrivateNetworks ?? false };
+export function networkPolicy(): NetworkPolicy {
+  return {
+    allowPrivateNetworks: env.ASSAY_ALLOW_PRIVATE_NETWORKS,
+    allowLoopback: env.ASSAY_ALLOW_LOOPBACK,
+    maxResponseBytes: env.ASSAY_MAX_RESPONSE_BYTES,
+  };
+}
+
+let shared: FetchLike | undefined;
+
+/** The process-wide guarded fetch under the instance policy (one pair of keep-alive agents). */
+export function guardedFetch(): FetchLike {
+  return (shared ??= createGuardedFetch(networkPolicy()));
 }

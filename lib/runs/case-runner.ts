@@ -1,6 +1,4 @@
 import "server-only";
-import { db } from "@/lib/db";
-import { env } from "@/lib/env";
 import { logger } from "@/lib/logger";
 import { DomainError } from "@/lib/errors";
 import { LlmCallCache, LlmClient, toEvalLlm, type CallRecord, type Endpoint } from "@/lib/llm";
@@ -32,7 +30,6 @@ type RunResources = {
   safetyCap: number;
   variables: Record<string, unknown>;
   metricModels: Map<string, Promise<LlmClientFactory>>;
-  allowPrivateNetworks: boolean;
   workspaceId: string;
 };
 type LlmClientFactory = (onRecord?: (r: CallRecord) => void) => LlmClient;
@@ -165,7 +162,7 @@ function agentClient(endpoint: Endpoint): LlmClient {
   return new LlmClient(endpoint, fetch ? { fetch } : {});
 }
 
-async function endpointFor(workspaceId: string, snap: ModelSnapshot, allowPrivateNetworks: boolean): Promise<Endpoint> {
+async function endpointFor(workspaceId: string, snap: ModelSnapshot): Promise<Endpoint> {
   // The snapshot fixes model and parameters as they were when the run started; the key is read now (it is never snapshotted).
   const current = await resolveModelEndpoint(workspaceId, snap.id);
   return {
@@ -176,7 +173,6 @@ async function endpointFor(workspaceId: string, snap: ModelSnapshot, allowPrivat
     embeddingModel: snap.embedding_model,
     temperature: snap.temperature,
     maxTokens: snap.max_tokens,
-    allowPrivateNetworks,
   };
 }
 
@@ -184,7 +180,7 @@ async function metricModel(res: RunResources, modelConfigId: string): Promise<Ll
   let m = res.metricModels.get(modelConfigId);
   if (!m) {
     m = resolveModelEndpoint(res.workspaceId, modelConfigId).then((e) =>
-      clientFactory({ id: modelConfigId, ...e, allowPrivateNetworks: res.allowPrivateNetworks }, new LlmCallCache()),
+      clientFactory({ id: modelConfigId, ...e }, new LlmCallCache()),
     );
     res.metricModels.set(modelConfigId, m);
   }
@@ -203,8 +199,6 @@ async function loadResources(run: RunContext): Promise<RunResources> {
   const agentSnap = run.agentSnapshot as AgentSnapshot;
   const evalSnap = run.evalSnapshot as EvalSnapshot;
   const variables = ((run.resolvedVariables as { values?: Record<string, unknown> } | null)?.values ?? {}) as Record<string, unknown>;
-  const workspace = await db.workspace.findUniqueOrThrow({ where: { id: run.workspaceId }, select: { allowPrivateNetworks: true } });
-  const allowPrivateNetworks = workspace.allowPrivateNetworks || env.ASSAY_ALLOW_PRIVATE_NETWORKS;
   const cache = new LlmCallCache();
 
   let agent: AgentRuntime;
@@ -212,7 +206,7 @@ async function loadResources(run: RunContext): Promise<RunResources> {
     if (!agentSnap.model_config) throw new Error("The agent had no model configuration when the run started");
     agent = {
       kind: "chat",
-      endpoint: await endpointFor(run.workspaceId, agentSnap.model_config, allowPrivateNetworks),
+      endpoint: await endpointFor(run.workspaceId, agentSnap.model_config),
       systemPrompt: agentSnap.system_prompt,
       tools: agentSnap.tools ?? [],
       temperature: numberVariable(variables, "Temperature", "temperature"),
@@ -221,12 +215,12 @@ async function loadResources(run: RunContext): Promise<RunResources> {
   } else {
     if (!agentSnap.http) throw new Error("The HTTP agent had no URL when the run started");
     const current = await resolveAgentForRun(run.workspaceId, agentSnap.id);
-    agent = { kind: "http", url: agentSnap.http.url, headers: current.http?.headers ?? {}, timeoutMs: agentSnap.http.timeout_ms, allowPrivateNetworks };
+    agent = { kind: "http", url: agentSnap.http.url, headers: current.http?.headers ?? {}, timeoutMs: agentSnap.http.timeout_ms };
   }
   const judgeSnap = evalSnap.judge_model_config;
   const simSnap = evalSnap.simulator_model_config ?? judgeSnap;
-  const judgeEndpoint = judgeSnap ? await endpointFor(run.workspaceId, judgeSnap, allowPrivateNetworks) : null;
-  const simEndpoint = simSnap ? (simSnap.id === judgeSnap?.id ? judgeEndpoint : await endpointFor(run.workspaceId, simSnap, allowPrivateNetworks)) : null;
+  const judgeEndpoint = judgeSnap ? await endpointFor(run.workspaceId, judgeSnap) : null;
+  const simEndpoint = simSnap ? (simSnap.id === judgeSnap?.id ? judgeEndpoint : await endpointFor(run.workspaceId, simSnap)) : null;
   const metrics = metricConfigListSchema.safeParse(evalSnap.metrics ?? []);
   return {
     agent,
@@ -236,7 +230,6 @@ async function loadResources(run: RunContext): Promise<RunResources> {
     safetyCap: evalSnap.max_turns_cap ?? 30,
     variables,
     metricModels: new Map(),
-    allowPrivateNetworks,
     workspaceId: run.workspaceId,
   };
 }

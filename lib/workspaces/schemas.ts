@@ -21,7 +21,6 @@ export const workspaceInput = z.object({ name: workspaceName });
 export const workspaceSettingsInput = z.object({
   name: workspaceName,
   maxTurnsCap: z.coerce.number().int().min(1, "At least 1").max(500, "At most 500"),
-  allowPrivateNetworks: z.boolean(),
 });
 
 export const memberRole = z.enum(ROLES);

@@ -44,7 +44,7 @@ export async function listWorkspacesForUser(userId: string) {
 export async function getWorkspace(ctx: WorkspaceContext) {
   const ws = await db.workspace.findUnique({
     where: { id: ctx.workspaceId },
-    select: { id: true, name: true, maxTurnsCap: true, allowPrivateNetworks: true },
+    select: { id: true, name: true, maxTurnsCap: true },
   });
   if (!ws) throw new NotFoundError("Workspace");
   return ws;
@@ -57,12 +57,11 @@ export async function createWorkspace(userId: string, name: string) {
   });
 }
 
-export async function updateWorkspaceSettings(
-  ctx: WorkspaceContext,
-  input: { name: string; maxTurnsCap: number; allowPrivateNetworks: boolean },
-) {
+/** Outbound network access is not a workspace setting: it is the instance's (lib/net/service.ts). */
+export async function updateWorkspaceSettings(ctx: WorkspaceContext, input: { name: string; maxTurnsCap: number }) {
   requireRole(ctx, "admin");
-  return db.workspace.update({ where: { id: ctx.workspaceId }, data: input, select: { id: true, name: true } });
+  const data = { name: input.name, maxTurnsCap: input.maxTurnsCap };
+  return db.workspace.update({ where: { id: ctx.workspaceId }, data, select: { id: true, name: true } });
 }
 
 export async function isSetupNeeded(): Promise<boolean> {

@@ -103,7 +103,7 @@ export async function makeBenchWorkspace(): Promise<WorkspaceContext> {
   const tag = Math.random().toString(36).slice(2, 8);
   const user = await db.user.create({ data: { email: `bench-${tag}@example.test`, name: "Bench" } });
   const workspace = await db.workspace.create({
-    data: { name: `bench-${tag}`, allowPrivateNetworks: true, memberships: { create: { userId: user.id, role: "owner" } } },
+    data: { name: `bench-${tag}`, memberships: { create: { userId: user.id, role: "owner" } } },
   });
   return { workspaceId: workspace.id, role: "owner", userId: user.id, apiKeyId: null };
 }

@@ -116,10 +116,10 @@ if (want("db")) {
 
 if (want("llm")) {
   setEndpointConcurrency(modelConfigId, 50);
-  const endpoint = { id: modelConfigId, baseUrl: fake.url, apiKey: null, model: "fake-model", embeddingModel: null, temperature: null, maxTokens: null, allowPrivateNetworks: true };
+  const endpoint = { id: modelConfigId, baseUrl: fake.url, apiKey: null, model: "fake-model", embeddingModel: null, temperature: null, maxTokens: null };
   const client = new LlmClient(endpoint);
   const body = JSON.stringify(request);
-  const guarded = createGuardedFetch({ allowPrivateNetworks: true });
+  const guarded = createGuardedFetch({ allowPrivateNetworks: false, allowLoopback: true });
   const sdk = new OpenAI({ apiKey: "unused", baseURL: fake.url, maxRetries: 0, fetch: guarded });
   const sdkNative = new OpenAI({ apiKey: "unused", baseURL: fake.url, maxRetries: 0 });
   const agent = new http.Agent({ keepAlive: true });

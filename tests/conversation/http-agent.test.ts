@@ -44,7 +44,7 @@ beforeEach(() => {
   resetEndpointLimiters();
 });
 
-const agent = (): AgentRuntime => ({ kind: "http", url, headers: { "x-agent-key": "k-123" }, timeoutMs: 2000, allowPrivateNetworks: false });
+const agent = (): AgentRuntime => ({ kind: "http", url, headers: { "x-agent-key": "k-123" }, timeoutMs: 2000 });
 const lastUser = (b: HttpAgentRequest) => b.messages.filter((m) => m.role === "user").at(-1)?.content ?? "";
 
 describe("HTTP agents", () => {

@@ -12,7 +12,6 @@ export function fakeEndpoint(fake: FakeOpenAI, overrides: Partial<Endpoint> = {}
     embeddingModel: "text-embedding-3-small",
     temperature: null,
     maxTokens: null,
-    allowPrivateNetworks: false,
     ...overrides,
   };
 }

@@ -151,6 +151,6 @@ describe("LlmClient retry policy", () => {
     const err = await failure(new LlmClient(endpoint).chat(ask, { purpose: "agent" }));
     expect(err.type).toBe("client_error");
     expect(err.attempts).toBe(1);
-    expect(err.message).toMatch(/blocked/i);
+    expect(err.message).toMatch(/refused: cloud metadata address/);
   });
 });

@@ -124,11 +124,11 @@ describe("test connection", () => {
     expect(Date.now() - started).toBeLessThan(15_000);
   });
 
-  it("refuses metadata addresses without connecting unless private networks are allowed", async () => {
+  it("refuses metadata addresses without connecting, whatever the instance allows", async () => {
     // Stored directly: the service refuses such base URLs at save time.
     const row = await db.modelConfig.create({ data: { workspaceId: ws.workspace.id, name: `meta${n++}`, baseUrl: "http://169.254.169.254/v1", model: "m" } });
     const result = await testConnection(ws.ctx, row.id);
-    expect(result).toMatchObject({ ok: false, message: expect.stringContaining("blocked: cloud metadata address") });
+    expect(result).toMatchObject({ ok: false, message: expect.stringContaining("refused: cloud metadata address") });
     expect(result.latency_ms).toBeLessThan(1_000);
   });
 

@@ -113,9 +113,9 @@ describe("workspace isolation", () => {
     expect((await listMembers(a.ctx)).map((m) => m.userId)).toEqual([a.user.id]);
     expect(await listApiKeys(a.ctx)).toEqual([]);
 
-    await updateWorkspaceSettings(a.ctx, { name: "Renamed A", maxTurnsCap: 12, allowPrivateNetworks: true });
+    await updateWorkspaceSettings(a.ctx, { name: "Renamed A", maxTurnsCap: 12 });
     const bRow = await db.workspace.findUniqueOrThrow({ where: { id: b.workspace.id } });
-    expect(bRow).toMatchObject({ name: "Workspace B", maxTurnsCap: 30, allowPrivateNetworks: false });
+    expect(bRow).toMatchObject({ name: "Workspace B", maxTurnsCap: 30 });
     expect(await roleOf(b.workspace.id, bEditor.user.id)).toBe("editor");
     expect((await db.apiKey.findUniqueOrThrow({ where: { id: bKey.id } })).revokedAt).toBeNull();
   });

@@ -37,22 +37,26 @@ describe("settings actions", () => {
   it("refuse signed-out callers and members below admin", async () => {
     const { workspace } = await makeWorkspace("owner");
     const editor = await addMember(workspace.id, "editor");
-    const input = { name: "X", maxTurnsCap: 5, allowPrivateNetworks: true };
+    const input = { name: "X", maxTurnsCap: 5 };
     expect(await updateWorkspaceSettingsAction(workspace.id, input)).toMatchObject({ ok: false, error: "Authentication required" });
     session.userId = editor.user.id;
     expect(await updateWorkspaceSettingsAction(workspace.id, input)).toMatchObject({ ok: false, error: "Your role does not allow this" });
     expect(await createApiKeyAction(workspace.id, { name: "k", role: "viewer" })).toMatchObject({ ok: false });
-    expect(await db.workspace.findUniqueOrThrow({ where: { id: workspace.id } })).toMatchObject({ maxTurnsCap: 30, allowPrivateNetworks: false });
+    expect(await db.workspace.findUniqueOrThrow({ where: { id: workspace.id } })).toMatchObject({ maxTurnsCap: 30 });
   });
 
   it("save workspace settings for admins and report field issues", async () => {
     const { workspace, user } = await makeWorkspace("admin");
     session.userId = user.id;
-    const bad = await updateWorkspaceSettingsAction(workspace.id, { name: "", maxTurnsCap: "0", allowPrivateNetworks: false });
+    const bad = await updateWorkspaceSettingsAction(workspace.id, { name: "", maxTurnsCap: "0" });
     expect(bad).toMatchObject({ ok: false, issues: expect.arrayContaining([expect.objectContaining({ path: "name" }), { path: "maxTurnsCap", message: "At least 1" }]) });
-    const good = await updateWorkspaceSettingsAction(workspace.id, { name: "Renamed", maxTurnsCap: "45", allowPrivateNetworks: true });
+    // Network access is an instance setting (ASSAY_ALLOW_PRIVATE_NETWORKS): the field an old form sent is ignored.
+    const stale = { allowPrivateNetworks: true } as object;
+    const good = await updateWorkspaceSettingsAction(workspace.id, { name: "Renamed", maxTurnsCap: "45", ...stale });
     expect(good).toMatchObject({ ok: true, data: { name: "Renamed" } });
-    expect(await db.workspace.findUniqueOrThrow({ where: { id: workspace.id } })).toMatchObject({ name: "Renamed", maxTurnsCap: 45, allowPrivateNetworks: true });
+    const row = await db.workspace.findUniqueOrThrow({ where: { id: workspace.id } });
+    expect(row).toMatchObject({ name: "Renamed", maxTurnsCap: 45 });
+    expect(row).not.toHaveProperty("allowPrivateNetworks");
   });
 
   it("never reach another workspace: every admin action on B answers not found for a member of A", async () => {
@@ -65,7 +69,7 @@ describe("settings actions", () => {
     session.userId = a.user.id;
 
     const results = [
-      await updateWorkspaceSettingsAction(b.workspace.id, { name: "Hijacked", maxTurnsCap: 1, allowPrivateNetworks: true }),
+      await updateWorkspaceSettingsAction(b.workspace.id, { name: "Hijacked", maxTurnsCap: 1 }),
       await inviteMemberAction(b.workspace.id, { email: "intruder@example.test", role: "admin" }),
       await changeMemberRoleAction(b.workspace.id, { userId: bViewer.user.id, role: "admin" }),
       await removeMemberAction(b.workspace.id, { userId: bViewer.user.id }),
