@@ -5,6 +5,5 @@ export default defineConfig({
   experimental: { adapter: true },
   schema: "prisma/schema.prisma",
   engine: "js",
-  adapter: async () =>
-    new PrismaPg({ connectionString: process.env.DATABASE_URL!, idleTimeoutMillis: 100 }),
+  adapter: async () => new PrismaPg({ connectionString: process.env.DATABASE_URL!, idleTimeoutMillis: 100 }),
 });

@@ -11,7 +11,9 @@ type Violation = Awaited<ReturnType<AxeBuilder["analyze"]>>["violations"][number
 function describe(violations: Violation[]): string {
   return violations
     .map((v) => {
-      const targets = v.nodes.map((n) => `    - ${n.target.join(" ")}${n.failureSummary ? `\n      ${n.failureSummary.replace(/\n/g, "\n      ")}` : ""}`);
+      const targets = v.nodes.map(
+        (n) => `    - ${n.target.join(" ")}${n.failureSummary ? `\n      ${n.failureSummary.replace(/\n/g, "\n      ")}` : ""}`,
+      );
       return `  [${v.impact}] ${v.id}: ${v.help} (${v.helpUrl})\n${targets.join("\n")}`;
     })
     .join("\n");
@@ -22,7 +24,12 @@ async function expectNoSeriousViolations(page: Page, name: string) {
     const { violations } = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa"]).analyze();
     const blocking = violations.filter((v) => v.impact === "serious" || v.impact === "critical");
     if (violations.length > 0) console.log(`\n${name} (${page.url()}):\n${describe(violations)}`);
-    expect.soft(blocking.map((v) => `${v.id}: ${v.help}`), `${name} (${page.url()}) has serious or critical violations:\n${describe(blocking)}`).toEqual([]);
+    expect
+      .soft(
+        blocking.map((v) => `${v.id}: ${v.help}`),
+        `${name} (${page.url()}) has serious or critical violations:\n${describe(blocking)}`,
+      )
+      .toEqual([]);
   });
 }
 
@@ -48,7 +55,10 @@ test("the main pages have no serious or critical WCAG 2 A/AA violations", async 
   await expect(page.getByRole("heading", { level: 1 }).getByText("Completed")).toBeVisible();
   await expectNoSeriousViolations(page, "run page");
 
-  await page.getByRole("link", { name: /Order status lookup/ }).first().click();
+  await page
+    .getByRole("link", { name: /Order status lookup/ })
+    .first()
+    .click();
   await page.waitForURL(/\/runs\/[0-9a-f-]{36}\/cases\/[0-9a-f-]{36}$/);
   await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
   await expectNoSeriousViolations(page, "case view (case result)");

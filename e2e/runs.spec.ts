@@ -54,9 +54,24 @@ async function createSuite(request: APIRequestContext, token: string, marker: st
   const suiteName = unique("Support runs");
   const suite = await post(request, token, "/api/v1/suites", { agent_id: agent.id, name: suiteName, llm_judge_model_config_id: config.id });
   const cases = [
-    { name: "Polite greeting", tags: ["smoke"], initial_message: "Hello there", checks: [{ type: "contains_phrases", phrases: ["Fake reply"] }] },
-    { name: "Order status", tags: ["smoke"], initial_message: "Please lookup_order for order 42", expected_tool_calls: [{ tool: "lookup_order" }] },
-    { name: "Refund policy", tags: ["refunds"], initial_message: `Can I get a refund? ${marker}-FAIL`, expected_outcomes: { "Explains the refund policy": true } },
+    {
+      name: "Polite greeting",
+      tags: ["smoke"],
+      initial_message: "Hello there",
+      checks: [{ type: "contains_phrases", phrases: ["Fake reply"] }],
+    },
+    {
+      name: "Order status",
+      tags: ["smoke"],
+      initial_message: "Please lookup_order for order 42",
+      expected_tool_calls: [{ tool: "lookup_order" }],
+    },
+    {
+      name: "Refund policy",
+      tags: ["refunds"],
+      initial_message: `Can I get a refund? ${marker}-FAIL`,
+      expected_outcomes: { "Explains the refund policy": true },
+    },
   ];
   for (const c of cases) await post(request, token, `/api/v1/suites/${suite.id}/test-cases`, c);
   return { suiteId: suite.id, suiteName };
@@ -174,7 +189,10 @@ test("start a run, watch it complete live, inspect the failing case and export t
   const exports = page.getByRole("group", { name: "Export run" });
   const [json] = await Promise.all([page.waitForEvent("download"), exports.getByRole("link", { name: "JSON" }).click()]);
   expect(json.suggestedFilename()).toMatch(/^assay-run-.+\.json$/);
-  const report = JSON.parse(await readFile((await json.path())!, "utf8")) as { suite_name: string; results: { test_name: string; passed: boolean }[] };
+  const report = JSON.parse(await readFile((await json.path())!, "utf8")) as {
+    suite_name: string;
+    results: { test_name: string; passed: boolean }[];
+  };
   expect(report.suite_name).toBe(suiteName);
   expect(report.results.map((r) => [r.test_name, r.passed])).toEqual([
     ["Polite greeting", true],

@@ -36,8 +36,17 @@ test("the suite's runs page charts the pass-rate trend and lists every run", asy
 
   // A model config at the fake OpenAI server, a chat agent, a suite with a judge and three cases.
   // The fake answers "Fake reply: <question>", so the phrase checks decide pass/fail deterministically.
-  const model = await v1.post<{ id: string }>("/model-configs", { name: unique("Fake model"), base_url: FAKE_OPENAI_URL, model: "gpt-4o-mini" });
-  const agent = await v1.post<{ id: string }>("/agents", { name: unique("Trend agent"), kind: "chat", system_prompt: "Be brief.", model_config_id: model.id });
+  const model = await v1.post<{ id: string }>("/model-configs", {
+    name: unique("Fake model"),
+    base_url: FAKE_OPENAI_URL,
+    model: "gpt-4o-mini",
+  });
+  const agent = await v1.post<{ id: string }>("/agents", {
+    name: unique("Trend agent"),
+    kind: "chat",
+    system_prompt: "Be brief.",
+    model_config_id: model.id,
+  });
   const suiteName = unique("Trend suite");
   // One metric, judged by the fake's schema-shaped answer; threshold 0 keeps the checks in charge
   // of pass/fail, and each run's summary gets an average score for the metric chart.
@@ -48,9 +57,24 @@ test("the suite's runs page charts the pass-rate trend and lists every run", asy
     metrics: [{ metric: "relevance", threshold: 0 }],
   });
   const contains = (phrase: string) => [{ type: "contains_phrases", phrases: [phrase] }];
-  await v1.post(`/suites/${suite.id}/test-cases`, { name: "Greets", initial_message: "Say hello", tags: ["smoke", "greeting"], checks: contains("hello") });
-  await v1.post(`/suites/${suite.id}/test-cases`, { name: "Says goodbye", initial_message: "Say hi", tags: ["smoke"], checks: contains("goodbye") });
-  await v1.post(`/suites/${suite.id}/test-cases`, { name: "Fruit", initial_message: "Repeat banana", tags: ["fruit"], checks: contains("banana") });
+  await v1.post(`/suites/${suite.id}/test-cases`, {
+    name: "Greets",
+    initial_message: "Say hello",
+    tags: ["smoke", "greeting"],
+    checks: contains("hello"),
+  });
+  await v1.post(`/suites/${suite.id}/test-cases`, {
+    name: "Says goodbye",
+    initial_message: "Say hi",
+    tags: ["smoke"],
+    checks: contains("goodbye"),
+  });
+  await v1.post(`/suites/${suite.id}/test-cases`, {
+    name: "Fruit",
+    initial_message: "Repeat banana",
+    tags: ["fruit"],
+    checks: contains("banana"),
+  });
 
   const runToEnd = async (options: Record<string, unknown>) => {
     const started = await v1.post<Run>(`/suites/${suite.id}/runs`, options, 202);
@@ -120,7 +144,9 @@ test("the suite's runs page charts the pass-rate trend and lists every run", asy
   // While a run is in progress the page polls: the new run appears as running, then completes
   // in the table and the trend without a reload. The fake holds its one agent reply for 6 s.
   const rules = `${FAKE_OPENAI_URL.replace(/\/v1$/, "")}/__fake/rules`;
-  expect((await request.post(rules, { data: { match: { lastUserContains: "Repeat banana" }, reply: { delayMs: 6_000 }, times: 1 } })).ok()).toBe(true);
+  expect(
+    (await request.post(rules, { data: { match: { lastUserContains: "Repeat banana" }, reply: { delayMs: 6_000 }, times: 1 } })).ok(),
+  ).toBe(true);
   const third = await v1.post<Run>(`/suites/${suite.id}/runs`, { tags: ["fruit"] }, 202);
   await page.goto(`/w/${workspaceId}/suites/${suite.id}/runs`);
   await expect(page.getByText("1 run in progress — refreshing every 5 s")).toBeVisible();
@@ -137,7 +163,11 @@ test("the suite's runs page charts the pass-rate trend and lists every run", asy
 test("a suite without runs offers to start one", async ({ page, request }) => {
   const workspaceId = await openWorkspace(page);
   const v1 = api(request, await createApiKey(page, workspaceId));
-  const model = await v1.post<{ id: string }>("/model-configs", { name: unique("Fake model"), base_url: FAKE_OPENAI_URL, model: "gpt-4o-mini" });
+  const model = await v1.post<{ id: string }>("/model-configs", {
+    name: unique("Fake model"),
+    base_url: FAKE_OPENAI_URL,
+    model: "gpt-4o-mini",
+  });
   const agent = await v1.post<{ id: string }>("/agents", { name: unique("Idle agent"), kind: "chat", model_config_id: model.id });
   const suite = await v1.post<{ id: string }>("/suites", { agent_id: agent.id, name: unique("Idle suite") });
 

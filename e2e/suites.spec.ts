@@ -146,7 +146,9 @@ test("a viewer sees suites read-only", async ({ page, browser }) => {
   const suite = await api(page.request, token, "post", "/api/v1/suites", { agent_id: agentId, name });
 
   await page.goto(`/w/${workspaceId}/settings/members`);
-  const email = `${unique("viewer").toLowerCase().replace(/[^a-z0-9]+/g, "-")}@example.test`;
+  const email = `${unique("viewer")
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")}@example.test`;
   await page.getByLabel("Email").fill(email);
   await page.getByLabel("Role", { exact: true }).selectOption("viewer");
   await page.getByRole("button", { name: "Invite member" }).click();
@@ -179,7 +181,11 @@ test("metrics, simulator model and an hourly schedule on the suite form", async 
   const token = await createApiKey(page, workspaceId);
   const { judgeName, agentName } = await createPrerequisites(page.request, token);
   const simName = unique("Simulator");
-  const sim = await api(page.request, token, "post", "/api/v1/model-configs", { name: simName, base_url: FAKE_OPENAI_URL, model: "fake-sim" });
+  const sim = await api(page.request, token, "post", "/api/v1/model-configs", {
+    name: simName,
+    base_url: FAKE_OPENAI_URL,
+    model: "fake-sim",
+  });
   const name = unique("Metrics suite");
 
   await page.goto(`/w/${workspaceId}/suites/new`);
@@ -240,11 +246,26 @@ test("metrics, simulator model and an hourly schedule on the suite form", async 
     schedule_type: "hourly",
     schedule_time: "00:15",
     simulator_model_config_id: sim!.id,
-    metrics: [{ metric: "politeness", threshold: null, model: sim!.id, retry_on_failure: 2, timeout_ms: 5000, fail_on_error: true, enabled: true, scale: 5 }],
+    metrics: [
+      {
+        metric: "politeness",
+        threshold: null,
+        model: sim!.id,
+        retry_on_failure: 2,
+        timeout_ms: 5000,
+        fail_on_error: true,
+        enabled: true,
+        scale: 5,
+      },
+    ],
   });
 
   // A metric override whose configuration was deleted: shown as unavailable, refused at its field by the server.
-  const temp = await api(page.request, token, "post", "/api/v1/model-configs", { name: unique("Temp"), base_url: FAKE_OPENAI_URL, model: "fake-temp" });
+  const temp = await api(page.request, token, "post", "/api/v1/model-configs", {
+    name: unique("Temp"),
+    base_url: FAKE_OPENAI_URL,
+    model: "fake-temp",
+  });
   await api(page.request, token, "patch", `/api/v1/suites/${suiteId}`, { metrics: [{ metric: "fluency", model: temp!.id }] });
   await api(page.request, token, "delete", `/api/v1/model-configs/${temp!.id}`);
   await page.reload();

@@ -48,13 +48,19 @@ async function createSuite(page: Page, workspaceId: string, names: { config: str
 }
 
 const casesTable = (page: Page) => page.getByRole("table", { name: "Test cases" });
-const caseRow = (page: Page, name: string) => casesTable(page).getByRole("row").filter({ has: page.getByRole("link", { name, exact: true }) });
-const tagFilter = (page: Page, tag: string) => page.getByRole("group", { name: "Filter by tag" }).getByRole("button", { name: tag, exact: true });
+const caseRow = (page: Page, name: string) =>
+  casesTable(page)
+    .getByRole("row")
+    .filter({ has: page.getByRole("link", { name, exact: true }) });
+const tagFilter = (page: Page, tag: string) =>
+  page.getByRole("group", { name: "Filter by tag" }).getByRole("button", { name: tag, exact: true });
 
 async function importText(page: Page, fileName: string, body: string) {
   await page.getByRole("button", { name: "Import", exact: true }).click();
   const dialog = page.getByRole("dialog", { name: "Import test cases" });
-  await dialog.getByLabel("Upload a file (.yaml, .yml or .json)").setInputFiles({ name: fileName, mimeType: "application/yaml", buffer: Buffer.from(body) });
+  await dialog
+    .getByLabel("Upload a file (.yaml, .yml or .json)")
+    .setInputFiles({ name: fileName, mimeType: "application/yaml", buffer: Buffer.from(body) });
   await expect(dialog.getByLabel("Or paste YAML or JSON")).toHaveValue(body);
   await dialog.getByRole("button", { name: "Import", exact: true }).click();
   return dialog;
@@ -123,7 +129,10 @@ test("test cases: form with validation, import, filters, bulk actions, reorder, 
     await call.getByLabel(exactly("Tool")).fill("lookup_order");
     await call.getByLabel(exactly("Expected parameters (JSON object)")).fill('{"order_id": "A-1001"}');
 
-    await page.getByRole("group", { name: /Check 1/ }).getByLabel("Threshold (0 to 1)").fill("0.8");
+    await page
+      .getByRole("group", { name: /Check 1/ })
+      .getByLabel("Threshold (0 to 1)")
+      .fill("0.8");
     await page.getByRole("button", { name: "Create test case" }).click();
 
     await expect(page.getByText("Test case created.")).toBeVisible();
@@ -176,7 +185,15 @@ test("test cases: form with validation, import, filters, bulk actions, reorder, 
     const dialog2 = await importText(
       page,
       "more.yml",
-      ["test_cases:", "  - name: Escalation (imported)", "    initial_message: I want a manager", "  - name: Placeholder (imported)", "    status: draft", "    tags: [edge-case]", ""].join("\n"),
+      [
+        "test_cases:",
+        "  - name: Escalation (imported)",
+        "    initial_message: I want a manager",
+        "  - name: Placeholder (imported)",
+        "    status: draft",
+        "    tags: [edge-case]",
+        "",
+      ].join("\n"),
     );
     await expect(dialog2).toBeHidden();
     await expect(page.getByText("Imported 2 test cases.")).toBeVisible();
@@ -273,7 +290,11 @@ test("test cases: form with validation, import, filters, bulk actions, reorder, 
       difficulty: "hard",
       tags: ["red-team", "billing"],
       status: "archived",
-      persona: { type: "frustrated-user", description: "Waited two weeks for a refund", instructions: "Be curt; ask for a manager if not helped" },
+      persona: {
+        type: "frustrated-user",
+        description: "Waited two weeks for a refund",
+        instructions: "Be curt; ask for a manager if not helped",
+      },
       initial_message: "Where is my refund for order A-1001?",
       user_context: { order_id: "A-1001", plan: "pro" },
       max_turns: 6,

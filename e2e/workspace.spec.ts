@@ -1,7 +1,10 @@
 import { expect, test } from "@playwright/test";
 import { ADMIN, openWorkspace, unique } from "./fixtures";
 
-const slug = (prefix: string) => unique(prefix).toLowerCase().replace(/[^a-z0-9]+/g, "-");
+const slug = (prefix: string) =>
+  unique(prefix)
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-");
 
 test("an API key is shown once, then only by its prefix, and stops working when revoked", async ({ page }) => {
   const workspaceId = await openWorkspace(page);

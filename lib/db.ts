@@ -12,7 +12,9 @@ function createClients(): Clients {
   const connectionString = env.DATABASE_URL ?? "postgresql://database-url-not-set@127.0.0.1:1/none";
   const pool = new pg.Pool({ connectionString, max: 20 });
   // An idle connection dropped by the server (restart, failover) must not crash the process.
-  pool.on("error", (err: Error & { code?: string }) => logger.warn({ code: err.code, message: err.message }, "idle database connection closed"));
+  pool.on("error", (err: Error & { code?: string }) =>
+    logger.warn({ code: err.code, message: err.message }, "idle database connection closed"),
+  );
   // @prisma/adapter-pg ships its own @types/pg; at runtime both are the one `pg` package.
   return { pool, db: new PrismaClient({ adapter: new PrismaPg(pool as unknown as ConstructorParameters<typeof PrismaPg>[0]) }) };
 }

@@ -66,7 +66,17 @@ try {
   const ctx = await makeBenchWorkspace();
   const loadBefore = loadAverage();
   say(`running ${args.cases} cases at concurrency ${args.concurrency} (${args.latencyMs} ms a call)…`);
-  const executor = await benchExecutor({ ctx, fake, cases: args.cases, concurrency: args.concurrency, latencyMs: args.latencyMs, endpointCap: args.endpointCap, runner: args.runner, timelineFile: args.timelineFile, dbCpuMs: database.cpuMs });
+  const executor = await benchExecutor({
+    ctx,
+    fake,
+    cases: args.cases,
+    concurrency: args.concurrency,
+    latencyMs: args.latencyMs,
+    endpointCap: args.endpointCap,
+    runner: args.runner,
+    timelineFile: args.timelineFile,
+    dbCpuMs: database.cpuMs,
+  });
   const loadAfter = loadAverage();
   let history = null;
   if (args.history > 0) {
@@ -76,7 +86,9 @@ try {
   const meta = { database: database.embedded ? "embedded PostgreSQL" : "BENCH_DATABASE_URL/DATABASE_URL server", loadBefore, loadAfter };
   const failures = [...executor.failures, ...(history?.failures ?? [])];
   if (args.json) {
-    process.stdout.write(`${JSON.stringify({ ...meta, target_ratio: TARGET_RATIO, target_met: executor.ratio <= TARGET_RATIO, executor, history, failures })}\n`);
+    process.stdout.write(
+      `${JSON.stringify({ ...meta, target_ratio: TARGET_RATIO, target_met: executor.ratio <= TARGET_RATIO, executor, history, failures })}\n`,
+    );
   } else {
     process.stdout.write(`${formatReport(executor, history, meta)}\n`);
   }

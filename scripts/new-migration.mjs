@@ -24,11 +24,10 @@ if (hasMigrations) {
 const db = await startEmbeddedPostgres({ dataDir: tmp });
 try {
   await db.ensureDatabase("shadow");
-  const sql = execFileSync(
-    "npx",
-    ["prisma", "migrate", "diff", ...from, "--to-schema-datamodel", "prisma/schema.prisma", "--script"],
-    { env: { ...process.env, DATABASE_URL: db.url("shadow") }, encoding: "utf8" },
-  );
+  const sql = execFileSync("npx", ["prisma", "migrate", "diff", ...from, "--to-schema-datamodel", "prisma/schema.prisma", "--script"], {
+    env: { ...process.env, DATABASE_URL: db.url("shadow") },
+    encoding: "utf8",
+  });
   const stamp = new Date().toISOString().replace(/\D/g, "").slice(0, 14);
   const dir = path.join("prisma/migrations", `${stamp}_${name}`);
   mkdirSync(dir, { recursive: true });

@@ -19,5 +19,7 @@ if (!workspace) {
   process.exit(1);
 }
 const { suiteId, created } = await seedDemo({ workspaceId: workspace.id, role: "owner", userId: null, apiKeyId: null });
-console.log(`${created ? "Created" : "Already there:"} the demo suite in workspace "${workspace.name}" → /w/${workspace.id}/suites/${suiteId}`);
+console.log(
+  `${created ? "Created" : "Already there:"} the demo suite in workspace "${workspace.name}" → /w/${workspace.id}/suites/${suiteId}`,
+);
 await db.$disconnect();

@@ -35,7 +35,10 @@ export function AgentForm({
   const router = useRouter();
   const [formError, setFormError] = useState<string | null>(null);
   const [saved, setSaved] = useState(false);
-  const form = useForm<AgentFormValues, unknown, AgentInput>({ resolver: zodResolver(agentFormSchema), defaultValues: agentFormDefaults(agent) });
+  const form = useForm<AgentFormValues, unknown, AgentInput>({
+    resolver: zodResolver(agentFormSchema),
+    defaultValues: agentFormDefaults(agent),
+  });
   const { errors, isSubmitting } = form.formState;
   const kind = form.watch("kind");
   const configId = form.watch("model_config_id");
@@ -44,10 +47,21 @@ export function AgentForm({
   const onSubmit = form.handleSubmit(async (values) => {
     setFormError(null);
     setSaved(false);
-    const result = agent ? await updateAgentAction(workspaceId, { id: agent.id, patch: values }) : await createAgentAction(workspaceId, values);
+    const result = agent
+      ? await updateAgentAction(workspaceId, { id: agent.id, patch: values })
+      : await createAgentAction(workspaceId, values);
     if (!result.ok) {
       const issues = result.issues.map((i) => ({ ...i, path: formIssuePath(i.path) }));
-      const rest = applyServerIssues(form.setError, issues, ["name", "description", "kind", "system_prompt", "model_config_id", "tools", "http", "variables_schema"]);
+      const rest = applyServerIssues(form.setError, issues, [
+        "name",
+        "description",
+        "kind",
+        "system_prompt",
+        "model_config_id",
+        "tools",
+        "http",
+        "variables_schema",
+      ]);
       setFormError(rest.length ? `${result.error}: ${rest.map((i) => i.message).join("; ")}` : result.error);
       return;
     }
@@ -77,7 +91,12 @@ export function AgentForm({
             <Field id="agent-description" label="Description" error={errors.description?.message}>
               <Textarea id="agent-description" rows={2} {...invalid("description")} {...form.register("description")} />
             </Field>
-            <Field id="agent-kind" label="Kind" hint="Chat agents are a model with a system prompt and mocked tools; HTTP agents are your own service behind a URL." error={errors.kind?.message}>
+            <Field
+              id="agent-kind"
+              label="Kind"
+              hint="Chat agents are a model with a system prompt and mocked tools; HTTP agents are your own service behind a URL."
+              error={errors.kind?.message}
+            >
               <Select id="agent-kind" {...form.register("kind")}>
                 <option value="chat">Chat (model configuration + system prompt + tools)</option>
                 <option value="http">HTTP (your agent behind a URL)</option>
@@ -116,7 +135,13 @@ export function AgentForm({
                   </p>
                 )}
                 <Field id="agent-system_prompt" label="System prompt" error={errors.system_prompt?.message}>
-                  <Textarea id="agent-system_prompt" rows={8} className="font-mono text-xs" {...invalid("system_prompt")} {...form.register("system_prompt")} />
+                  <Textarea
+                    id="agent-system_prompt"
+                    rows={8}
+                    className="font-mono text-xs"
+                    {...invalid("system_prompt")}
+                    {...form.register("system_prompt")}
+                  />
                 </Field>
               </Card>
               <ToolsEditor readOnly={readOnly} />

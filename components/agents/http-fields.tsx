@@ -14,11 +14,28 @@ export function HttpFields({ readOnly }: { readOnly: boolean }) {
   return (
     <Card className="space-y-4 p-5">
       <h2 className="text-base font-semibold">HTTP endpoint</h2>
-      <Field id="http-url" label="URL" hint="Assay POSTs the conversation here and expects the reply, tool calls and token usage." error={errors?.url?.message}>
-        <Input id="http-url" inputMode="url" placeholder="https://agent.internal/chat" aria-invalid={!!errors?.url} {...register("http.url")} />
+      <Field
+        id="http-url"
+        label="URL"
+        hint="Assay POSTs the conversation here and expects the reply, tool calls and token usage."
+        error={errors?.url?.message}
+      >
+        <Input
+          id="http-url"
+          inputMode="url"
+          placeholder="https://agent.internal/chat"
+          aria-invalid={!!errors?.url}
+          {...register("http.url")}
+        />
       </Field>
       <Field id="http-timeout_ms" label="Timeout (ms)" error={errors?.timeout_ms?.message}>
-        <Input id="http-timeout_ms" inputMode="numeric" className="max-w-40" aria-invalid={!!errors?.timeout_ms} {...register("http.timeout_ms")} />
+        <Input
+          id="http-timeout_ms"
+          inputMode="numeric"
+          className="max-w-40"
+          aria-invalid={!!errors?.timeout_ms}
+          {...register("http.timeout_ms")}
+        />
       </Field>
       <div className="space-y-2">
         <div className="flex items-center justify-between">
@@ -35,7 +52,12 @@ export function HttpFields({ readOnly }: { readOnly: boolean }) {
         {fields.map((f, i) => (
           <div key={f.id} className="grid grid-cols-[1fr_2fr_auto] items-start gap-2">
             <Field id={`http-headers-${i}-name`} label="Header name" error={errors?.headers?.[i]?.name?.message}>
-              <Input id={`http-headers-${i}-name`} className="font-mono" placeholder="Authorization" {...register(`http.headers.${i}.name`)} />
+              <Input
+                id={`http-headers-${i}-name`}
+                className="font-mono"
+                placeholder="Authorization"
+                {...register(`http.headers.${i}.name`)}
+              />
             </Field>
             <Field id={`http-headers-${i}-value`} label="Header value" error={errors?.headers?.[i]?.value?.message}>
               <Input id={`http-headers-${i}-value`} className="font-mono" autoComplete="off" {...register(`http.headers.${i}.value`)} />

@@ -31,17 +31,47 @@ export function ToolsEditor({ readOnly }: { readOnly: boolean }) {
           <fieldset key={f.id} className="space-y-3 rounded-md border border-slate-200 p-4" aria-label={`Tool ${i + 1}`}>
             <div className="grid gap-3 md:grid-cols-2">
               <Field id={id("name")} label="Tool name" error={e?.name?.message}>
-                <Input id={id("name")} className="font-mono" aria-invalid={!!e?.name} placeholder="get_weather" {...register(`tools.${i}.name`)} />
+                <Input
+                  id={id("name")}
+                  className="font-mono"
+                  aria-invalid={!!e?.name}
+                  placeholder="get_weather"
+                  {...register(`tools.${i}.name`)}
+                />
               </Field>
               <Field id={id("description")} label="Tool description" error={e?.description?.message}>
                 <Input id={id("description")} aria-invalid={!!e?.description} {...register(`tools.${i}.description`)} />
               </Field>
             </div>
-            <Field id={id("parameters")} label="Parameters (JSON schema)" hint='A JSON schema object, e.g. {"type": "object", "properties": {"city": {"type": "string"}}}' error={e?.parameters?.message}>
-              <Textarea id={id("parameters")} rows={6} spellCheck={false} className="font-mono text-xs" aria-invalid={!!e?.parameters} {...register(`tools.${i}.parameters`)} />
+            <Field
+              id={id("parameters")}
+              label="Parameters (JSON schema)"
+              hint='A JSON schema object, e.g. {"type": "object", "properties": {"city": {"type": "string"}}}'
+              error={e?.parameters?.message}
+            >
+              <Textarea
+                id={id("parameters")}
+                rows={6}
+                spellCheck={false}
+                className="font-mono text-xs"
+                aria-invalid={!!e?.parameters}
+                {...register(`tools.${i}.parameters`)}
+              />
             </Field>
-            <Field id={id("mock_response")} label="Mock response" hint="Plain text, or JSON when it starts with { or [. Returned to the agent for every call." error={e?.mock_response?.message}>
-              <Textarea id={id("mock_response")} rows={3} spellCheck={false} className="font-mono text-xs" aria-invalid={!!e?.mock_response} {...register(`tools.${i}.mock_response`)} />
+            <Field
+              id={id("mock_response")}
+              label="Mock response"
+              hint="Plain text, or JSON when it starts with { or [. Returned to the agent for every call."
+              error={e?.mock_response?.message}
+            >
+              <Textarea
+                id={id("mock_response")}
+                rows={3}
+                spellCheck={false}
+                className="font-mono text-xs"
+                aria-invalid={!!e?.mock_response}
+                {...register(`tools.${i}.mock_response`)}
+              />
             </Field>
             {!readOnly && (
               <div className="flex justify-end">

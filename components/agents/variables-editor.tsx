@@ -31,7 +31,12 @@ export function VariablesEditor({ readOnly }: { readOnly: boolean }) {
   );
 }
 
-const typeLabels: Record<(typeof VARIABLE_DATA_TYPES)[number], string> = { string: "Text", number: "Number", boolean: "True/false", date: "Date (YYYY-MM-DD)" };
+const typeLabels: Record<(typeof VARIABLE_DATA_TYPES)[number], string> = {
+  string: "Text",
+  number: "Number",
+  boolean: "True/false",
+  date: "Date (YYYY-MM-DD)",
+};
 
 function VariableRow({ index, readOnly, onRemove }: { index: number; readOnly: boolean; onRemove: () => void }) {
   const { control, register, watch, formState } = useFormContext<AgentFormValues>();
@@ -44,7 +49,13 @@ function VariableRow({ index, readOnly, onRemove }: { index: number; readOnly: b
     <fieldset className="space-y-3 rounded-md border border-slate-200 p-4" aria-label={`Variable ${index + 1}`}>
       <div className="grid gap-3 md:grid-cols-2">
         <Field id={id("name")} label="Variable name" error={e?.name?.message}>
-          <Input id={id("name")} className="font-mono" placeholder="locale" aria-invalid={!!e?.name} {...register(`variables_schema.${index}.name`)} />
+          <Input
+            id={id("name")}
+            className="font-mono"
+            placeholder="locale"
+            aria-invalid={!!e?.name}
+            {...register(`variables_schema.${index}.name`)}
+          />
         </Field>
         <Field id={id("display_name")} label="Display name" error={e?.display_name?.message}>
           <Input id={id("display_name")} aria-invalid={!!e?.display_name} {...register(`variables_schema.${index}.display_name`)} />
@@ -63,7 +74,12 @@ function VariableRow({ index, readOnly, onRemove }: { index: number; readOnly: b
             ))}
           </Select>
         </Field>
-        <Field id={id("value_source")} label="Value source" hint={source === "static" ? "One of the possible values" : "Any value of the type"} error={e?.value_source?.message}>
+        <Field
+          id={id("value_source")}
+          label="Value source"
+          hint={source === "static" ? "One of the possible values" : "Any value of the type"}
+          error={e?.value_source?.message}
+        >
           <Select id={id("value_source")} {...register(`variables_schema.${index}.value_source`)}>
             {VARIABLE_VALUE_SOURCES.map((s) => (
               <option key={s} value={s}>

@@ -10,7 +10,10 @@ import { applyServerIssues } from "@/components/forms/server-issues";
 
 export function SetupForm() {
   const [formError, setFormError] = useState<string | null>(null);
-  const form = useForm<SetupInput>({ resolver: zodResolver(setupInput), defaultValues: { name: "", email: "", password: "", workspaceName: "" } });
+  const form = useForm<SetupInput>({
+    resolver: zodResolver(setupInput),
+    defaultValues: { name: "", email: "", password: "", workspaceName: "" },
+  });
   const { errors, isSubmitting } = form.formState;
   const onSubmit = form.handleSubmit(async (values) => {
     setFormError(null);

@@ -3,7 +3,12 @@ import type { ModelConfigDto } from "@/lib/model-configs/dto";
 /** Read-only view of a model configuration (no secrets: only the key's hint). */
 export function ModelConfigDetails({ config }: { config: ModelConfigDto }) {
   const rows: [string, React.ReactNode][] = [
-    ["Base URL", <code key="u" className="break-all">{config.base_url}</code>],
+    [
+      "Base URL",
+      <code key="u" className="break-all">
+        {config.base_url}
+      </code>,
+    ],
     ["Model", config.model],
     ["Embedding model", config.embedding_model ?? "—"],
     ["API key", config.has_api_key ? config.api_key_hint : "None"],

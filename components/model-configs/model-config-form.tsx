@@ -24,7 +24,9 @@ export function ModelConfigForm({ workspaceId, config }: { workspaceId: string; 
 
   const onSubmit = form.handleSubmit(async (values) => {
     setFormError(null);
-    const result = config ? await updateModelConfigAction(workspaceId, { ...values, id: config.id }) : await createModelConfigAction(workspaceId, values);
+    const result = config
+      ? await updateModelConfigAction(workspaceId, { ...values, id: config.id })
+      : await createModelConfigAction(workspaceId, values);
     if (!result.ok) {
       const rest = applyServerIssues(form.setError, result.issues, Object.keys(modelConfigFormDefaults()));
       setFormError(rest.length ? `${result.error}: ${rest.map((i) => i.message).join("; ")}` : result.error);
@@ -46,19 +48,33 @@ export function ModelConfigForm({ workspaceId, config }: { workspaceId: string; 
       <Field id="mc-name" label="Name" error={errors.name?.message}>
         <Input {...field("name")} {...form.register("name")} />
       </Field>
-      <Field id="mc-base_url" label="Base URL" hint="An OpenAI-compatible API, e.g. https://api.openai.com/v1 or http://localhost:11434/v1" error={errors.base_url?.message}>
+      <Field
+        id="mc-base_url"
+        label="Base URL"
+        hint="An OpenAI-compatible API, e.g. https://api.openai.com/v1 or http://localhost:11434/v1"
+        error={errors.base_url?.message}
+      >
         <Input {...field("base_url")} inputMode="url" placeholder="https://api.openai.com/v1" {...form.register("base_url")} />
       </Field>
       <Field id="mc-model" label="Model" hint="Sent as the model name, e.g. gpt-4o-mini or llama3.1" error={errors.model?.message}>
         <Input {...field("model")} {...form.register("model")} />
       </Field>
-      <Field id="mc-embedding_model" label="Embeddings" hint="Optional embedding model name for semantic similarity checks, e.g. text-embedding-3-small" error={errors.embedding_model?.message}>
+      <Field
+        id="mc-embedding_model"
+        label="Embeddings"
+        hint="Optional embedding model name for semantic similarity checks, e.g. text-embedding-3-small"
+        error={errors.embedding_model?.message}
+      >
         <Input {...field("embedding_model")} {...form.register("embedding_model")} />
       </Field>
       <Field
         id="mc-api_key"
         label="API key"
-        hint={config?.has_api_key ? `Saved key ${config.api_key_hint}. Leave blank to keep it.` : "Optional for local endpoints. Stored encrypted; never shown again."}
+        hint={
+          config?.has_api_key
+            ? `Saved key ${config.api_key_hint}. Leave blank to keep it.`
+            : "Optional for local endpoints. Stored encrypted; never shown again."
+        }
         error={errors.api_key?.message}
       >
         <Input {...field("api_key")} type="password" autoComplete="off" disabled={removeKey} {...form.register("api_key")} />

@@ -6,7 +6,15 @@ import { Button } from "@/components/ui/button";
 import { cn } from "@/components/ui/cn";
 
 /** Calls the saved endpoint and shows the outcome next to the button. */
-export function TestConnectionButton({ workspaceId, configId, size = "md" }: { workspaceId: string; configId: string; size?: "sm" | "md" }) {
+export function TestConnectionButton({
+  workspaceId,
+  configId,
+  size = "md",
+}: {
+  workspaceId: string;
+  configId: string;
+  size?: "sm" | "md";
+}) {
   const [busy, setBusy] = useState(false);
   const [result, setResult] = useState<ConnectionResult | { ok: false; message: string } | null>(null);
   return (

@@ -65,7 +65,10 @@ export function CaseResultsTable({ workspaceId, run, live, tags, initial, initia
   // Keep the filters in the address so a reload or a shared link shows the same list.
   useEffect(() => {
     const url = new URL(window.location.href);
-    for (const [k, v] of [["status", status], ["tag", tag]] as const) {
+    for (const [k, v] of [
+      ["status", status],
+      ["tag", tag],
+    ] as const) {
       if (v) url.searchParams.set(k, v);
       else url.searchParams.delete(k);
     }
@@ -85,7 +88,12 @@ export function CaseResultsTable({ workspaceId, run, live, tags, initial, initia
         <div className="flex flex-wrap items-end gap-3">
           <div className="text-xs text-slate-600">
             <label htmlFor={`${uid}-status`}>Status</label>
-            <Select id={`${uid}-status`} className="mt-1 w-44" value={status} onChange={(e) => changeFilter({ status: e.target.value as CaseResultStatus | "" })}>
+            <Select
+              id={`${uid}-status`}
+              className="mt-1 w-44"
+              value={status}
+              onChange={(e) => changeFilter({ status: e.target.value as CaseResultStatus | "" })}
+            >
               <option value="">All statuses ({run.total_cases})</option>
               {FILTER_STATUSES.map((s) => {
                 const n = countFor(run, s);
@@ -112,9 +120,11 @@ export function CaseResultsTable({ workspaceId, run, live, tags, initial, initia
         </div>
       }
     >
-
       {query.isError && (
-        <div role="status" className="mb-3 flex items-center justify-between rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-700">
+        <div
+          role="status"
+          className="mb-3 flex items-center justify-between rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-700"
+        >
           <span>Could not load case results: {query.error.message}</span>
           <Button size="sm" variant="secondary" onClick={() => query.refetch()}>
             Retry
@@ -142,12 +152,20 @@ export function CaseResultsTable({ workspaceId, run, live, tags, initial, initia
           <TableHeader columns={["Status", "Name", "Tags", ...numeric(["Latency", "Tokens", "Retries", "Turns"])]} />
           <TableBody>
             {rows.map((r) => (
-              <TableRow key={r.id} className="cursor-pointer align-top hover:bg-slate-50" onClick={() => router.push(`${caseBase}/${r.id}`)}>
+              <TableRow
+                key={r.id}
+                className="cursor-pointer align-top hover:bg-slate-50"
+                onClick={() => router.push(`${caseBase}/${r.id}`)}
+              >
                 <TableCell>
                   <CaseStatusBadge status={r.status} />
                 </TableCell>
                 <TableCell className="max-w-md">
-                  <Link href={`${caseBase}/${r.id}`} className="font-medium text-indigo-700 hover:underline" onClick={(e) => e.stopPropagation()}>
+                  <Link
+                    href={`${caseBase}/${r.id}`}
+                    className="font-medium text-indigo-700 hover:underline"
+                    onClick={(e) => e.stopPropagation()}
+                  >
                     {r.name}
                   </Link>
                   {r.variant === "variant" && (

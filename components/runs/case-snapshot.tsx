@@ -33,7 +33,11 @@ export function CaseSnapshot({ snapshot }: { snapshot: Snapshot }) {
             <div key={k} className="contents">
               <dt className="text-slate-500">{label}</dt>
               <dd className="min-w-0">
-                {typeof v === "object" ? <JsonBlock value={v} className="max-h-60" /> : <span className="whitespace-pre-wrap break-words">{String(v)}</span>}
+                {typeof v === "object" ? (
+                  <JsonBlock value={v} className="max-h-60" />
+                ) : (
+                  <span className="break-words whitespace-pre-wrap">{String(v)}</span>
+                )}
               </dd>
             </div>
           );

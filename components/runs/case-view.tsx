@@ -81,7 +81,9 @@ export function CaseView({ workspaceId, initial, suite }: { workspaceId: string;
       <Card className="space-y-3 p-5">
         <h2 className="text-base font-semibold">Result</h2>
         {open ? (
-          <p className="text-sm text-slate-600">This case is {r.status === "running" ? "running" : "waiting to run"}; this page updates when it finishes.</p>
+          <p className="text-sm text-slate-600">
+            This case is {r.status === "running" ? "running" : "waiting to run"}; this page updates when it finishes.
+          </p>
         ) : r.status === "passed" ? (
           <p className="text-sm text-green-800">Every check, tool call expectation, outcome and metric passed.</p>
         ) : (
@@ -117,7 +119,9 @@ export function CaseView({ workspaceId, initial, suite }: { workspaceId: string;
               {r.response_truncated && <Badge tone="amber">Truncated at 20,000 characters</Badge>}
             </div>
             {r.actual_response ? (
-              <p className="max-h-96 overflow-auto whitespace-pre-wrap break-words rounded-md bg-slate-50 p-3 text-sm">{r.actual_response}</p>
+              <p className="max-h-96 overflow-auto rounded-md bg-slate-50 p-3 text-sm break-words whitespace-pre-wrap">
+                {r.actual_response}
+              </p>
             ) : (
               <p className="text-sm text-slate-500">The agent gave no final response.</p>
             )}
@@ -137,10 +141,16 @@ export function CaseView({ workspaceId, initial, suite }: { workspaceId: string;
         </div>
       </div>
 
-      <Section title="LLM calls" description="Every model call of this case with its exact request and raw response — why did the judge say that?">
+      <Section
+        title="LLM calls"
+        description="Every model call of this case with its exact request and raw response — why did the judge say that?"
+      >
         <LlmCalls calls={r.llm_calls} />
       </Section>
-      <Section title="Test case as it ran" description="A snapshot taken when the run started; later edits to the test case do not change it.">
+      <Section
+        title="Test case as it ran"
+        description="A snapshot taken when the run started; later edits to the test case do not change it."
+      >
         <CaseSnapshot snapshot={snapshot} />
       </Section>
     </div>
@@ -163,7 +173,7 @@ function Stat({ label, value }: { label: string; value: string }) {
   return (
     <div>
       <dt className="text-xs text-slate-500">{label}</dt>
-      <dd className="mt-0.5 tabular-nums text-slate-900">{value}</dd>
+      <dd className="mt-0.5 text-slate-900 tabular-nums">{value}</dd>
     </div>
   );
 }

@@ -48,7 +48,10 @@ export function MetricTrendChart({ workspaceId, points, names }: { workspaceId: 
       table={{
         caption: "Average metric scores per run",
         columns: ["Run started", ...names.map(metricLabel)],
-        rows: points.map((p) => ({ key: p.run_id, cells: [formatDateTime(p.created_at), ...names.map((n) => formatScore(p.averages[n]))] })),
+        rows: points.map((p) => ({
+          key: p.run_id,
+          cells: [formatDateTime(p.created_at), ...names.map((n) => formatScore(p.averages[n]))],
+        })),
       }}
     >
       <div className="h-60">
@@ -58,13 +61,22 @@ export function MetricTrendChart({ workspaceId, points, names }: { workspaceId: 
             margin={{ top: 8, right: 16, bottom: 0, left: 0 }}
             className="cursor-pointer"
             onClick={(state) => {
-              const p = state.activeTooltipIndex === null || state.activeTooltipIndex === undefined ? undefined : data[Number(state.activeTooltipIndex)];
+              const p =
+                state.activeTooltipIndex === null || state.activeTooltipIndex === undefined
+                  ? undefined
+                  : data[Number(state.activeTooltipIndex)];
               if (p) router.push(runHref(workspaceId, p.run_id));
             }}
           >
             <CartesianGrid strokeDasharray="3 3" vertical={false} stroke="#e2e8f0" />
             {/* Keyed by run id: several runs can start in the same minute, and categories must be unique. */}
-            <XAxis dataKey="run_id" tickFormatter={(id: string) => labels.get(id) ?? ""} tick={{ fontSize: 11, fill: "#64748b" }} minTickGap={24} tickLine={false} />
+            <XAxis
+              dataKey="run_id"
+              tickFormatter={(id: string) => labels.get(id) ?? ""}
+              tick={{ fontSize: 11, fill: "#64748b" }}
+              minTickGap={24}
+              tickLine={false}
+            />
             <YAxis
               domain={[0, max > 1 ? "auto" : 1]}
               ticks={max > 1 ? undefined : [0, 0.25, 0.5, 0.75, 1]}

@@ -37,7 +37,15 @@ function summarise(points: TrendPoint[]): string {
 }
 
 /** Pass rate of each finished run (oldest → newest); clicking a point opens that run. */
-export function PassRateChart({ workspaceId, points, controls }: { workspaceId: string; points: TrendPoint[]; controls?: React.ReactNode }) {
+export function PassRateChart({
+  workspaceId,
+  points,
+  controls,
+}: {
+  workspaceId: string;
+  points: TrendPoint[];
+  controls?: React.ReactNode;
+}) {
   const router = useRouter();
   const data: Datum[] = points.map((p) => ({ ...p, label: formatShortTime(p.created_at) }));
   const labels = new Map(data.map((d) => [d.run_id, d.label]));
@@ -56,13 +64,27 @@ export function PassRateChart({ workspaceId, points, controls }: { workspaceId: 
         columns: ["Run started", "Status", "Pass rate", "Passed", "Failed", "Errors", "Skipped", "Total"],
         rows: points.map((p) => ({
           key: p.run_id,
-          cells: [formatDateTime(p.created_at), RUN_STATUS_LABELS[p.status], formatPercent(p.pass_rate), p.passed, p.failed, p.errors, p.skipped, p.total],
+          cells: [
+            formatDateTime(p.created_at),
+            RUN_STATUS_LABELS[p.status],
+            formatPercent(p.pass_rate),
+            p.passed,
+            p.failed,
+            p.errors,
+            p.skipped,
+            p.total,
+          ],
         })),
       }}
     >
       <div className="h-60">
         <ResponsiveContainer width="100%" height="100%">
-          <AreaChart data={data} margin={{ top: 8, right: 16, bottom: 0, left: 0 }} onClick={(state) => open(state.activeTooltipIndex)} className="cursor-pointer">
+          <AreaChart
+            data={data}
+            margin={{ top: 8, right: 16, bottom: 0, left: 0 }}
+            onClick={(state) => open(state.activeTooltipIndex)}
+            className="cursor-pointer"
+          >
             <defs>
               <linearGradient id="pass-rate-fill" x1="0" y1="0" x2="0" y2="1">
                 <stop offset="0%" stopColor="#4f46e5" stopOpacity={0.25} />
@@ -71,8 +93,21 @@ export function PassRateChart({ workspaceId, points, controls }: { workspaceId: 
             </defs>
             <CartesianGrid strokeDasharray="3 3" vertical={false} stroke="#e2e8f0" />
             {/* Keyed by run id: several runs can start in the same minute, and categories must be unique. */}
-            <XAxis dataKey="run_id" tickFormatter={(id: string) => labels.get(id) ?? ""} tick={{ fontSize: 11, fill: "#64748b" }} minTickGap={24} tickLine={false} />
-            <YAxis domain={[0, 100]} ticks={[0, 25, 50, 75, 100]} tickFormatter={(v: number) => `${v}%`} tick={{ fontSize: 11, fill: "#64748b" }} width={44} tickLine={false} />
+            <XAxis
+              dataKey="run_id"
+              tickFormatter={(id: string) => labels.get(id) ?? ""}
+              tick={{ fontSize: 11, fill: "#64748b" }}
+              minTickGap={24}
+              tickLine={false}
+            />
+            <YAxis
+              domain={[0, 100]}
+              ticks={[0, 25, 50, 75, 100]}
+              tickFormatter={(v: number) => `${v}%`}
+              tick={{ fontSize: 11, fill: "#64748b" }}
+              width={44}
+              tickLine={false}
+            />
             <Tooltip content={PassRateTooltip} />
             <Area
               type="monotone"

@@ -50,7 +50,14 @@ export function TagPassRateChart({ tags, scope, controls }: { tags: TagPassRate[
           <ResponsiveContainer width="100%" height="100%">
             <BarChart data={tags} layout="vertical" margin={{ top: 0, right: 16, bottom: 0, left: 8 }}>
               <CartesianGrid strokeDasharray="3 3" horizontal={false} stroke="#e2e8f0" />
-              <XAxis type="number" domain={[0, 100]} ticks={[0, 25, 50, 75, 100]} tickFormatter={(v: number) => `${v}%`} tick={{ fontSize: 11, fill: "#64748b" }} tickLine={false} />
+              <XAxis
+                type="number"
+                domain={[0, 100]}
+                ticks={[0, 25, 50, 75, 100]}
+                tickFormatter={(v: number) => `${v}%`}
+                tick={{ fontSize: 11, fill: "#64748b" }}
+                tickLine={false}
+              />
               <YAxis type="category" dataKey="tag" width={120} tick={{ fontSize: 12, fill: "#334155" }} tickLine={false} interval={0} />
               <Tooltip content={TagTooltip} cursor={{ fill: "#f1f5f9" }} />
               <Bar dataKey="pass_rate" name="Pass rate" barSize={16} radius={[0, 3, 3, 0]} isAnimationActive={false}>

@@ -10,7 +10,15 @@ const CHECK_LABELS: Record<string, string> = {
   llm_judge: "LLM judge",
 };
 
-export function PassBadge({ passed, passLabel = "Passed", failLabel = "Failed" }: { passed: boolean; passLabel?: string; failLabel?: string }) {
+export function PassBadge({
+  passed,
+  passLabel = "Passed",
+  failLabel = "Failed",
+}: {
+  passed: boolean;
+  passLabel?: string;
+  failLabel?: string;
+}) {
   return <Badge tone={passed ? "green" : "red"}>{passed ? passLabel : failLabel}</Badge>;
 }
 
@@ -44,7 +52,11 @@ export function CheckResults({ results, checks, mode }: { results: CheckResult[]
           const check = checks[r.check_index];
           const d = r.details ?? {};
           return (
-            <li key={r.check_index} className="space-y-1.5 rounded-md border border-slate-200 p-3" aria-label={`Check ${r.check_index + 1}`}>
+            <li
+              key={r.check_index}
+              className="space-y-1.5 rounded-md border border-slate-200 p-3"
+              aria-label={`Check ${r.check_index + 1}`}
+            >
               <div className="flex flex-wrap items-center gap-2">
                 <span className="text-sm font-medium">{CHECK_LABELS[r.check_type] ?? r.check_type}</span>
                 <PassBadge passed={r.passed} />
@@ -60,8 +72,8 @@ export function CheckResults({ results, checks, mode }: { results: CheckResult[]
               {r.check_type === "semantic_similarity" && (
                 <p className="text-sm">
                   Similarity <span className="font-medium tabular-nums">{formatScore(d.similarity_score)}</span>{" "}
-                  {d.similarity_score !== undefined && d.threshold !== undefined ? (d.similarity_score >= d.threshold ? "≥" : "<") : "vs"} threshold{" "}
-                  <span className="font-medium tabular-nums">{formatScore(d.threshold)}</span>
+                  {d.similarity_score !== undefined && d.threshold !== undefined ? (d.similarity_score >= d.threshold ? "≥" : "<") : "vs"}{" "}
+                  threshold <span className="font-medium tabular-nums">{formatScore(d.threshold)}</span>
                 </p>
               )}
               {r.check_type === "llm_judge" && d.judgement && (
@@ -69,7 +81,7 @@ export function CheckResults({ results, checks, mode }: { results: CheckResult[]
                   Verdict: <span className="font-medium">{d.judgement}</span>
                 </p>
               )}
-              {d.reasoning && <p className="whitespace-pre-wrap text-sm text-slate-700">{d.reasoning}</p>}
+              {d.reasoning && <p className="text-sm whitespace-pre-wrap text-slate-700">{d.reasoning}</p>}
               {d.error && <p className="text-sm text-amber-800">{d.error}</p>}
               {check && "expected_answer" in check && (
                 <p className="text-xs text-slate-500">
@@ -85,11 +97,19 @@ export function CheckResults({ results, checks, mode }: { results: CheckResult[]
   );
 }
 
-function CallList({ title, tone, items }: { title: string; tone: "green" | "red" | "amber"; items: { key: string; tool: string; lines: [string, unknown][]; note?: string }[] }) {
+function CallList({
+  title,
+  tone,
+  items,
+}: {
+  title: string;
+  tone: "green" | "red" | "amber";
+  items: { key: string; tool: string; lines: [string, unknown][]; note?: string }[];
+}) {
   if (items.length === 0) return null;
   return (
     <section aria-label={title} className="space-y-1.5">
-      <h4 className="text-xs font-semibold uppercase text-slate-500">
+      <h4 className="text-xs font-semibold text-slate-500 uppercase">
         {title} ({items.length})
       </h4>
       <ul className="space-y-1.5">
@@ -104,7 +124,11 @@ function CallList({ title, tone, items }: { title: string; tone: "green" | "red"
             {it.lines.map(([label, value]) => (
               <div key={label} className="mt-1">
                 <p className="text-xs text-slate-500">{label}</p>
-                {value === null || value === undefined ? <p className="text-xs text-slate-500">{label.startsWith("Expected") ? "any" : "none"}</p> : <JsonBlock value={value} className="max-h-48" />}
+                {value === null || value === undefined ? (
+                  <p className="text-xs text-slate-500">{label.startsWith("Expected") ? "any" : "none"}</p>
+                ) : (
+                  <JsonBlock value={value} className="max-h-48" />
+                )}
               </div>
             ))}
           </li>
@@ -126,12 +150,24 @@ export function ToolCallResultsView({ results }: { results: ToolCallResults | nu
       <CallList
         title="Matched"
         tone="green"
-        items={results.matched.map((m, i) => ({ key: `m${i}`, tool: m.tool, lines: [["Expected params", m.expected_params], ["Actual arguments", m.actual_arguments]] }))}
+        items={results.matched.map((m, i) => ({
+          key: `m${i}`,
+          tool: m.tool,
+          lines: [
+            ["Expected params", m.expected_params],
+            ["Actual arguments", m.actual_arguments],
+          ],
+        }))}
       />
       <CallList
         title="Missing"
         tone="red"
-        items={results.missing.map((m, i) => ({ key: `x${i}`, tool: m.tool, note: m.reason, lines: [["Expected params", m.expected_params]] }))}
+        items={results.missing.map((m, i) => ({
+          key: `x${i}`,
+          tool: m.tool,
+          note: m.reason,
+          lines: [["Expected params", m.expected_params]],
+        }))}
       />
       <CallList
         title="Forbidden but called"

@@ -6,7 +6,10 @@ export function JsonBlock({ value, className, label }: { value: unknown; classNa
   return (
     <pre
       aria-label={label}
-      className={cn("max-h-96 overflow-auto whitespace-pre-wrap break-words rounded-md bg-slate-900 p-3 font-mono text-xs leading-relaxed text-slate-100", className)}
+      className={cn(
+        "max-h-96 overflow-auto rounded-md bg-slate-900 p-3 font-mono text-xs leading-relaxed break-words whitespace-pre-wrap text-slate-100",
+        className,
+      )}
     >
       {prettyJson(value)}
     </pre>
@@ -14,7 +17,17 @@ export function JsonBlock({ value, className, label }: { value: unknown; classNa
 }
 
 /** A collapsible section: a <details> with a summary line. */
-export function Disclosure({ summary, children, className, open }: { summary: React.ReactNode; children: React.ReactNode; className?: string; open?: boolean }) {
+export function Disclosure({
+  summary,
+  children,
+  className,
+  open,
+}: {
+  summary: React.ReactNode;
+  children: React.ReactNode;
+  className?: string;
+  open?: boolean;
+}) {
   return (
     <details className={cn("group rounded-md border border-slate-200 bg-white", className)} open={open}>
       <summary className="cursor-pointer list-none px-3 py-2 text-sm marker:hidden hover:bg-slate-50 [&::-webkit-details-marker]:hidden">

@@ -49,7 +49,11 @@ export function LlmCalls({ calls }: { calls: LlmCall[] }) {
               </>
             )}
             <p className="text-xs font-medium text-slate-500">Raw response</p>
-            {c.response === null ? <p className="text-xs text-slate-500">No response.</p> : <JsonBlock value={c.response} label={`Response of call ${i + 1}`} />}
+            {c.response === null ? (
+              <p className="text-xs text-slate-500">No response.</p>
+            ) : (
+              <JsonBlock value={c.response} label={`Response of call ${i + 1}`} />
+            )}
           </Disclosure>
         </li>
       ))}

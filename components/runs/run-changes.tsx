@@ -9,7 +9,17 @@ import { CaseStatusBadge } from "./status-badges";
 type Change = RunChanges["regressions"][number];
 
 /** Cases whose verdict changed since the suite's previous completed run. */
-export function RunChangesCard({ workspaceId, runId, live, initial }: { workspaceId: string; runId: string; live: boolean; initial?: RunChanges }) {
+export function RunChangesCard({
+  workspaceId,
+  runId,
+  live,
+  initial,
+}: {
+  workspaceId: string;
+  runId: string;
+  live: boolean;
+  initial?: RunChanges;
+}) {
   const { data, isError, error } = useRunChanges(workspaceId, runId, { live, initial });
   const base = `/w/${workspaceId}/runs`;
   return (
@@ -32,8 +42,20 @@ export function RunChangesCard({ workspaceId, runId, live, initial }: { workspac
         <p className="text-sm text-slate-500">No case changed between passing and failing{live ? " so far" : ""}.</p>
       ) : (
         <div className="grid gap-4 md:grid-cols-2">
-          <ChangeList title="Regressions" hint="passed before, fail now" items={data.regressions} base={`${base}/${runId}/cases`} tone="text-red-700" />
-          <ChangeList title="Fixes" hint="failed before, pass now" items={data.fixes} base={`${base}/${runId}/cases`} tone="text-green-700" />
+          <ChangeList
+            title="Regressions"
+            hint="passed before, fail now"
+            items={data.regressions}
+            base={`${base}/${runId}/cases`}
+            tone="text-red-700"
+          />
+          <ChangeList
+            title="Fixes"
+            hint="failed before, pass now"
+            items={data.fixes}
+            base={`${base}/${runId}/cases`}
+            tone="text-green-700"
+          />
         </div>
       )}
     </Card>

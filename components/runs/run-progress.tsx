@@ -69,10 +69,16 @@ export function RunProgress({ run }: { run: RunDto }) {
         <Stat label="Skipped" value={formatNumber(run.skipped_cases)} />
         <Stat label="Elapsed" value={run.started_at ? formatDuration(elapsed) : run.status === "pending" ? "Waiting for a worker…" : "—"} />
         <Stat label="ETA" value={active ? (eta === null ? (run.started_at ? "Estimating…" : "—") : `~${formatDuration(eta)}`) : "—"} />
-        <Stat label="Tokens" value={formatNumber(tokens)} title={`${formatNumber(run.prompt_tokens)} prompt + ${formatNumber(run.completion_tokens)} completion`} />
+        <Stat
+          label="Tokens"
+          value={formatNumber(tokens)}
+          title={`${formatNumber(run.prompt_tokens)} prompt + ${formatNumber(run.completion_tokens)} completion`}
+        />
         <Stat label="Pass rate" value={active ? "—" : formatPercent(run.pass_rate)} tone="font-semibold" />
       </dl>
-      {run.cancel_requested_at && active && <p className="text-sm text-amber-700">Cancelling: no new cases start; running cases are finishing.</p>}
+      {run.cancel_requested_at && active && (
+        <p className="text-sm text-amber-700">Cancelling: no new cases start; running cases are finishing.</p>
+      )}
       {run.error_message && (
         <div role="status" className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800">
           <span className="font-medium">The run failed: </span>
@@ -87,7 +93,7 @@ function Stat({ label, value, tone, title }: { label: string; value: string; ton
   return (
     <div title={title}>
       <dt className="text-xs text-slate-500">{label}</dt>
-      <dd className={cn("mt-0.5 tabular-nums text-slate-900", tone)} data-testid={`run-stat-${label.toLowerCase().replace(/\s+/g, "-")}`}>
+      <dd className={cn("mt-0.5 text-slate-900 tabular-nums", tone)} data-testid={`run-stat-${label.toLowerCase().replace(/\s+/g, "-")}`}>
         {value}
       </dd>
     </div>

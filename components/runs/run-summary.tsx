@@ -58,7 +58,7 @@ export function RunSummaryCard({ summary }: { summary: RunSummary }) {
           </dl>
           <div className="mt-3 grid gap-4 sm:grid-cols-2">
             <div>
-              <h4 className="text-xs font-medium uppercase text-slate-500">Case errors by type</h4>
+              <h4 className="text-xs font-medium text-slate-500 uppercase">Case errors by type</h4>
               {errorsByType.length === 0 ? (
                 <p className="mt-1 text-sm text-slate-500">None</p>
               ) : (
@@ -73,11 +73,12 @@ export function RunSummaryCard({ summary }: { summary: RunSummary }) {
             </div>
             {byPurpose.length > 0 && (
               <div>
-                <h4 className="text-xs font-medium uppercase text-slate-500">Calls by purpose</h4>
+                <h4 className="text-xs font-medium text-slate-500 uppercase">Calls by purpose</h4>
                 <ul className="mt-1 space-y-0.5 text-sm">
                   {byPurpose.map(([purpose, p]) => (
                     <li key={purpose}>
-                      <span className="font-medium">{purpose}</span>: {formatNumber(p.invocations)} calls, {formatNumber(p.failed)} failed, {formatNumber(p.retries)} retries
+                      <span className="font-medium">{purpose}</span>: {formatNumber(p.invocations)} calls, {formatNumber(p.failed)} failed,{" "}
+                      {formatNumber(p.retries)} retries
                     </li>
                   ))}
                 </ul>
@@ -94,7 +95,7 @@ function Item({ label, value }: { label: string; value: string }) {
   return (
     <div>
       <dt className="text-xs text-slate-500">{label}</dt>
-      <dd className="mt-0.5 tabular-nums text-slate-900">{value}</dd>
+      <dd className="mt-0.5 text-slate-900 tabular-nums">{value}</dd>
     </div>
   );
 }

@@ -75,7 +75,8 @@ export function RunView({ workspaceId, initialRun, suite, canEdit, tags, initial
                 Agent <span className="font-medium text-slate-800">{agentName}</span> ·{" "}
               </>
             )}
-            {TRIGGER_LABELS[run.triggered_by] ?? run.triggered_by} run · {run.started_at ? `started ${formatDateTime(run.started_at)}` : `queued ${formatDateTime(run.created_at)}`}
+            {TRIGGER_LABELS[run.triggered_by] ?? run.triggered_by} run ·{" "}
+            {run.started_at ? `started ${formatDateTime(run.started_at)}` : `queued ${formatDateTime(run.created_at)}`}
             {duration && ` · took ${duration}`} · concurrency {run.concurrency}
           </p>
         </div>
@@ -96,7 +97,14 @@ export function RunView({ workspaceId, initialRun, suite, canEdit, tags, initial
       <RunProgress run={run} />
       {!active && isSummary(run.summary) && <RunSummaryCard summary={run.summary} />}
       <RunChangesCard workspaceId={workspaceId} runId={run.id} live={active} initial={initialChanges} />
-      <CaseResultsTable workspaceId={workspaceId} run={run} live={active} tags={tags} initial={initialResults} initialFilters={initialFilters} />
+      <CaseResultsTable
+        workspaceId={workspaceId}
+        run={run}
+        live={active}
+        tags={tags}
+        initial={initialResults}
+        initialFilters={initialFilters}
+      />
     </div>
   );
 }

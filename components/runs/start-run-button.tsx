@@ -15,7 +15,17 @@ type Difficulty = (typeof DIFFICULTIES)[number];
  * concurrency, run-level variable values), then starts a manual run and opens its page.
  * Render it for editors only (or pass `canEdit={false}` and it renders nothing).
  */
-export function StartRunButton({ workspaceId, suiteId, tags, canEdit = true }: { workspaceId: string; suiteId: string; tags: string[]; canEdit?: boolean }) {
+export function StartRunButton({
+  workspaceId,
+  suiteId,
+  tags,
+  canEdit = true,
+}: {
+  workspaceId: string;
+  suiteId: string;
+  tags: string[];
+  canEdit?: boolean;
+}) {
   const router = useRouter();
   const ref = useRef<HTMLDialogElement>(null);
   const uid = useId();
@@ -95,7 +105,9 @@ export function StartRunButton({ workspaceId, suiteId, tags, canEdit = true }: {
             <h2 id={id("title")} className="text-base font-semibold">
               Run suite
             </h2>
-            <p className="mt-1 text-sm text-slate-600">Runs the suite&apos;s active test cases against its agent. Narrow the selection below.</p>
+            <p className="mt-1 text-sm text-slate-600">
+              Runs the suite&apos;s active test cases against its agent. Narrow the selection below.
+            </p>
           </div>
           <fieldset className="space-y-2" aria-describedby={issueAt("tags") || issueAt("case_ids") ? id("tags-error") : undefined}>
             <legend className="text-sm font-medium text-slate-700">Tags</legend>
@@ -128,7 +140,9 @@ export function StartRunButton({ workspaceId, suiteId, tags, canEdit = true }: {
                 {issueAt("tags") ?? issueAt("case_ids")}
               </p>
             )}
-            <p className="text-xs text-slate-500">{selected.length === 0 ? "No tag selected: every active case runs." : `${selected.length} selected.`}</p>
+            <p className="text-xs text-slate-500">
+              {selected.length === 0 ? "No tag selected: every active case runs." : `${selected.length} selected.`}
+            </p>
           </fieldset>
           <div className="grid grid-cols-2 gap-4">
             <Field id={id("difficulty")} label="Difficulty" error={issueAt("difficulty")}>
@@ -141,7 +155,12 @@ export function StartRunButton({ workspaceId, suiteId, tags, canEdit = true }: {
                 ))}
               </Select>
             </Field>
-            <Field id={id("concurrency")} label="Concurrency" hint={`Cases at once, 1–${MAX_RUN_CONCURRENCY}`} error={issueAt("concurrency")}>
+            <Field
+              id={id("concurrency")}
+              label="Concurrency"
+              hint={`Cases at once, 1–${MAX_RUN_CONCURRENCY}`}
+              error={issueAt("concurrency")}
+            >
               <Input
                 id={id("concurrency")}
                 type="number"

@@ -20,7 +20,14 @@ export const CASE_STATUS_LABELS: Record<CaseResultStatus, string> = {
   skipped: "Skipped",
   error: "Error",
 };
-const CASE_TONES: Record<CaseResultStatus, Tone> = { pending: "slate", running: "blue", passed: "green", failed: "red", skipped: "slate", error: "amber" };
+const CASE_TONES: Record<CaseResultStatus, Tone> = {
+  pending: "slate",
+  running: "blue",
+  passed: "green",
+  failed: "red",
+  skipped: "slate",
+  error: "amber",
+};
 
 export function RunStatusBadge({ status }: { status: RunStatus }) {
   return <Badge tone={RUN_TONES[status]}>{RUN_STATUS_LABELS[status]}</Badge>;

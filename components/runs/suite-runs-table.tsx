@@ -11,7 +11,15 @@ const num = "text-right tabular-nums";
 export function SuiteRunsTable({ workspaceId, rows }: { workspaceId: string; rows: RunHistoryRow[] }) {
   return (
     <Table density="compact" caption="Run history, newest first">
-      <TableHeader columns={["Status", "Started", "Trigger", ...numeric(["Passed", "Failed", "Errors", "Skipped", "Pass rate", "Duration"]), { label: "Open", srOnly: true }]} />
+      <TableHeader
+        columns={[
+          "Status",
+          "Started",
+          "Trigger",
+          ...numeric(["Passed", "Failed", "Errors", "Skipped", "Pass rate", "Duration"]),
+          { label: "Open", srOnly: true },
+        ]}
+      />
       <TableBody>
         {rows.map((r) => {
           const active = r.status === "pending" || r.status === "running";

@@ -26,7 +26,8 @@ const TAG_SCOPES = [1, 5, 10, 20];
 /** How often the charts and table refresh while a run of the suite is pending or running. */
 const LIVE_INTERVAL_MS = 5_000;
 
-const analyticsUrl = (w: string, s: string, runs: number, tagRuns: number) => `/api/w/${w}/suites/${s}/analytics?runs=${runs}&tag_runs=${tagRuns}`;
+const analyticsUrl = (w: string, s: string, runs: number, tagRuns: number) =>
+  `/api/w/${w}/suites/${s}/analytics?runs=${runs}&tag_runs=${tagRuns}`;
 function runsUrl(w: string, s: string, loc: SuiteRunsLocation) {
   const q = new URLSearchParams({ limit: String(HISTORY_PAGE_SIZE) });
   if (loc.cursor) q.set("cursor", loc.cursor);
@@ -206,9 +207,29 @@ export function SuiteRunsView({ workspaceId, suiteId, initialAnalytics, initialR
         )}
         <PrevNextPagination
           label="Run history pages"
-          prev={location.cursor ? { href: historyHref(base, { status: location.status, cursor: location.prev[location.prev.length - 1], prev: location.prev.slice(0, -1) }) } : null}
+          prev={
+            location.cursor
+              ? {
+                  href: historyHref(base, {
+                    status: location.status,
+                    cursor: location.prev[location.prev.length - 1],
+                    prev: location.prev.slice(0, -1),
+                  }),
+                }
+              : null
+          }
           prevLabel="← Newer runs"
-          next={runs.next_cursor ? { href: historyHref(base, { status: location.status, cursor: runs.next_cursor, prev: [...location.prev, location.cursor ?? ""] }) } : null}
+          next={
+            runs.next_cursor
+              ? {
+                  href: historyHref(base, {
+                    status: location.status,
+                    cursor: runs.next_cursor,
+                    prev: [...location.prev, location.cursor ?? ""],
+                  }),
+                }
+              : null
+          }
           nextLabel="Older runs →"
         />
       </section>

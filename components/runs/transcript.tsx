@@ -25,7 +25,7 @@ export function Transcript({ messages, simulated }: { messages: TranscriptMessag
           return (
             <li key={anchor} id={anchor} className="scroll-mt-4 rounded-md target:ring-2 target:ring-amber-400">
               <Disclosure summary={<span className="text-slate-600">System prompt · turn {turn}</span>}>
-                <p className="whitespace-pre-wrap text-sm text-slate-700">{m.content}</p>
+                <p className="text-sm whitespace-pre-wrap text-slate-700">{m.content}</p>
               </Disclosure>
             </li>
           );
@@ -33,8 +33,14 @@ export function Transcript({ messages, simulated }: { messages: TranscriptMessag
         if (m.role === "tool") {
           const name = m.name ?? (m.tool_call_id ? toolNames.get(m.tool_call_id) : undefined) ?? "tool";
           return (
-            <li key={anchor} id={anchor} className="ml-6 mr-16 scroll-mt-4 rounded-md target:ring-2 target:ring-amber-400">
-              <Disclosure summary={<span className="text-slate-600">Tool result · {name} · turn {turn}</span>}>
+            <li key={anchor} id={anchor} className="mr-16 ml-6 scroll-mt-4 rounded-md target:ring-2 target:ring-amber-400">
+              <Disclosure
+                summary={
+                  <span className="text-slate-600">
+                    Tool result · {name} · turn {turn}
+                  </span>
+                }
+              >
                 <JsonBlock value={m.content ?? ""} label={`Tool result of ${name}`} />
               </Disclosure>
             </li>
@@ -42,7 +48,14 @@ export function Transcript({ messages, simulated }: { messages: TranscriptMessag
         }
         const isUser = m.role === "user";
         return (
-          <li key={anchor} id={anchor} className={cn("flex scroll-mt-4 rounded-md p-0.5 target:bg-amber-50 target:ring-2 target:ring-amber-400", isUser ? "justify-end" : "justify-start")}>
+          <li
+            key={anchor}
+            id={anchor}
+            className={cn(
+              "flex scroll-mt-4 rounded-md p-0.5 target:bg-amber-50 target:ring-2 target:ring-amber-400",
+              isUser ? "justify-end" : "justify-start",
+            )}
+          >
             <div
               className={cn(
                 "max-w-[80%] rounded-lg px-3 py-2 text-sm shadow-sm",
@@ -53,7 +66,7 @@ export function Transcript({ messages, simulated }: { messages: TranscriptMessag
                 {isUser ? (simulated ? "Simulated user" : "User") : "Agent"} · turn {turn}
               </p>
               {m.content ? (
-                <p className="whitespace-pre-wrap break-words">{m.content}</p>
+                <p className="break-words whitespace-pre-wrap">{m.content}</p>
               ) : !m.tool_calls?.length ? (
                 <p className="italic opacity-70">(empty message)</p>
               ) : null}
@@ -62,13 +75,19 @@ export function Transcript({ messages, simulated }: { messages: TranscriptMessag
                   {m.tool_calls.map((call) => {
                     const result = toolResults.get(call.id);
                     return (
-                      <Disclosure key={call.id} className="text-slate-900" summary={<span className="font-mono text-xs">Tool call: {call.name}</span>}>
+                      <Disclosure
+                        key={call.id}
+                        className="text-slate-900"
+                        summary={<span className="font-mono text-xs">Tool call: {call.name}</span>}
+                      >
                         <p className="text-xs font-medium text-slate-500">Arguments</p>
                         <JsonBlock value={call.arguments || "{}"} label={`Arguments of ${call.name}`} />
-                        <p className="text-xs font-medium text-slate-500">
-                          Mocked response{result ? ` (turn ${result.turn})` : ""}
-                        </p>
-                        {result ? <JsonBlock value={result.content ?? ""} label={`Mocked response of ${call.name}`} /> : <p className="text-xs text-slate-500">No response recorded.</p>}
+                        <p className="text-xs font-medium text-slate-500">Mocked response{result ? ` (turn ${result.turn})` : ""}</p>
+                        {result ? (
+                          <JsonBlock value={result.content ?? ""} label={`Mocked response of ${call.name}`} />
+                        ) : (
+                          <p className="text-xs text-slate-500">No response recorded.</p>
+                        )}
                       </Disclosure>
                     );
                   })}

@@ -10,7 +10,10 @@ export function NavLink({ href, children }: { href: string; children: React.Reac
     <Link
       href={href}
       aria-current={active ? "page" : undefined}
-      className={cn("block rounded-md px-3 py-2", active ? "bg-indigo-50 font-medium text-indigo-800" : "text-slate-700 hover:bg-slate-100")}
+      className={cn(
+        "block rounded-md px-3 py-2",
+        active ? "bg-indigo-50 font-medium text-indigo-800" : "text-slate-700 hover:bg-slate-100",
+      )}
     >
       {children}
     </Link>

@@ -3,15 +3,27 @@ import { useRouter } from "next/navigation";
 import { Select } from "@/components/ui/field";
 
 /** Filters the suite list by agent through the URL (`?agent=<id>`), so the page stays server-rendered. */
-export function AgentFilter({ basePath, agents, value }: { basePath: string; agents: { id: string; name: string }[]; value: string | null }) {
+export function AgentFilter({
+  basePath,
+  agents,
+  value,
+}: {
+  basePath: string;
+  agents: { id: string; name: string }[];
+  value: string | null;
+}) {
   const router = useRouter();
   return (
     <div className="flex items-center gap-2">
-      <label htmlFor="agent-filter" className="whitespace-nowrap text-sm text-slate-600">
+      <label htmlFor="agent-filter" className="text-sm whitespace-nowrap text-slate-600">
         Filter by agent
       </label>
       <div className="w-64">
-        <Select id="agent-filter" value={value ?? ""} onChange={(e) => router.push(e.target.value ? `${basePath}?agent=${e.target.value}` : basePath)}>
+        <Select
+          id="agent-filter"
+          value={value ?? ""}
+          onChange={(e) => router.push(e.target.value ? `${basePath}?agent=${e.target.value}` : basePath)}
+        >
           <option value="">All agents</option>
           {agents.map((a) => (
             <option key={a.id} value={a.id}>

@@ -3,7 +3,11 @@ export const DAYS_OF_WEEK = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursd
 export const SCHEDULE_LABELS = { manual: "Manual", hourly: "Hourly", daily: "Daily", weekly: "Weekly" } as const;
 
 /** "Manual", "Hourly at :15 UTC", "Daily at 09:00 UTC", "Weekly on Monday at 09:00 UTC" (schedules are UTC). */
-export function scheduleSummary(s: { schedule_type: keyof typeof SCHEDULE_LABELS; schedule_time: string | null; schedule_day_of_week: number | null }): string {
+export function scheduleSummary(s: {
+  schedule_type: keyof typeof SCHEDULE_LABELS;
+  schedule_time: string | null;
+  schedule_day_of_week: number | null;
+}): string {
   switch (s.schedule_type) {
     case "manual":
       return SCHEDULE_LABELS.manual;

@@ -91,7 +91,9 @@ export function ImportDialog({ workspaceId, suiteId }: { workspaceId: string; su
         return;
       }
       const skipped = r.data.errors.length > 0 ? new Set(r.data.errors.map((e) => e.index)).size : 0;
-      setNotice(`Imported ${r.data.imported} test case${r.data.imported === 1 ? "" : "s"}.${skipped > 0 ? ` Skipped ${skipped} invalid case${skipped === 1 ? "" : "s"}.` : ""}`);
+      setNotice(
+        `Imported ${r.data.imported} test case${r.data.imported === 1 ? "" : "s"}.${skipped > 0 ? ` Skipped ${skipped} invalid case${skipped === 1 ? "" : "s"}.` : ""}`,
+      );
       setText("");
       setFileName(null);
       ref.current?.close();
@@ -111,7 +113,11 @@ export function ImportDialog({ workspaceId, suiteId }: { workspaceId: string; su
           {notice}
         </p>
       )}
-      <dialog ref={ref} aria-labelledby="import-title" className="m-auto w-full max-w-2xl rounded-lg p-0 shadow-xl backdrop:bg-slate-900/40">
+      <dialog
+        ref={ref}
+        aria-labelledby="import-title"
+        className="m-auto w-full max-w-2xl rounded-lg p-0 shadow-xl backdrop:bg-slate-900/40"
+      >
         <form
           className="space-y-4 p-5"
           onSubmit={(e) => {
@@ -124,8 +130,8 @@ export function ImportDialog({ workspaceId, suiteId }: { workspaceId: string; su
               Import test cases
             </h2>
             <p className="mt-1 text-sm text-slate-600">
-              A list of cases in the spec 001 format (plus checks, mode and ground_truth), as YAML or JSON — the same format Export writes. Every case is
-              checked first; nothing is imported while any case is invalid.
+              A list of cases in the spec 001 format (plus checks, mode and ground_truth), as YAML or JSON — the same format Export writes.
+              Every case is checked first; nothing is imported while any case is invalid.
             </p>
           </div>
           <div className="space-y-1">

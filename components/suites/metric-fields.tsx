@@ -34,7 +34,17 @@ const numberOrDefault = (v: unknown) => (v === "" || v === null || v === undefin
 
 export function newMetricRow(used: string[]): MetricConfigInput {
   const metric = BUILT_IN_METRICS.find((m) => !used.includes(m)) ?? CUSTOM_METRIC;
-  return { metric, threshold: 0.75, enabled: true, scale: DEFAULT_METRIC_SCALE, model: null, fail_on_error: false, retry_on_failure: null, timeout_ms: null, custom_prompt: "" };
+  return {
+    metric,
+    threshold: 0.75,
+    enabled: true,
+    scale: DEFAULT_METRIC_SCALE,
+    model: null,
+    fail_on_error: false,
+    retry_on_failure: null,
+    timeout_ms: null,
+    custom_prompt: "",
+  };
 }
 
 /** The suite's spec 000 metrics: one row per metric, errors at each field. */
@@ -46,9 +56,10 @@ export function MetricFields({ form, modelConfigs, readOnly }: Props) {
       <div>
         <h2 className="text-sm font-semibold text-slate-900">Metrics</h2>
         <p className="text-xs text-slate-500">
-          Every case is scored on each enabled metric by the judge model (or the metric&apos;s model override) on a 1–scale rubric. The score is normalised to
-          0..1 as (score − 1) / (scale − 1) and compared with the threshold, so thresholds are always on 0..1: 0.75 on a 1–5 scale means 4 or better. A
-          metric without a threshold is informational. A case fails when a metric is below its threshold.
+          Every case is scored on each enabled metric by the judge model (or the metric&apos;s model override) on a 1–scale rubric. The
+          score is normalised to 0..1 as (score − 1) / (scale − 1) and compared with the threshold, so thresholds are always on 0..1: 0.75
+          on a 1–5 scale means 4 or better. A metric without a threshold is informational. A case fails when a metric is below its
+          threshold.
         </p>
       </div>
       {(listError?.message ?? listError?.root?.message) && (
@@ -56,9 +67,19 @@ export function MetricFields({ form, modelConfigs, readOnly }: Props) {
           {listError?.message ?? listError?.root?.message}
         </p>
       )}
-      {fields.length === 0 && <p className="text-sm text-slate-500">No metrics: cases pass on their checks, tool calls and outcomes alone.</p>}
+      {fields.length === 0 && (
+        <p className="text-sm text-slate-500">No metrics: cases pass on their checks, tool calls and outcomes alone.</p>
+      )}
       {fields.map((f, i) => (
-        <MetricRow key={f.id} form={form} index={i} initialMetric={f.metric ?? ""} modelConfigs={modelConfigs} readOnly={readOnly} onRemove={() => remove(i)} />
+        <MetricRow
+          key={f.id}
+          form={form}
+          index={i}
+          initialMetric={f.metric ?? ""}
+          modelConfigs={modelConfigs}
+          readOnly={readOnly}
+          onRemove={() => remove(i)}
+        />
       ))}
       {!readOnly && (
         <Button
@@ -74,7 +95,14 @@ export function MetricFields({ form, modelConfigs, readOnly }: Props) {
   );
 }
 
-type RowProps = { form: Form; index: number; initialMetric: string; modelConfigs: ModelConfigOption[]; readOnly?: boolean; onRemove: () => void };
+type RowProps = {
+  form: Form;
+  index: number;
+  initialMetric: string;
+  modelConfigs: ModelConfigOption[];
+  readOnly?: boolean;
+  onRemove: () => void;
+};
 
 function MetricRow({ form, index, initialMetric, modelConfigs, readOnly, onRemove }: RowProps) {
   const [custom, setCustom] = useState(() => !isBuiltInMetric(initialMetric));
@@ -83,7 +111,8 @@ function MetricRow({ form, index, initialMetric, modelConfigs, readOnly, onRemov
   const model = form.watch(`metrics.${index}.model`);
   const scale = form.watch(`metrics.${index}.scale`);
   // A stored override whose configuration is gone stays visible so the server's error makes sense.
-  const options = model && !modelConfigs.some((m) => m.id === model) ? [...modelConfigs, { id: model, name: "Unavailable configuration" }] : modelConfigs;
+  const options =
+    model && !modelConfigs.some((m) => m.id === model) ? [...modelConfigs, { id: model, name: "Unavailable configuration" }] : modelConfigs;
 
   return (
     <div data-testid="metric-row" className="space-y-4 rounded-md border border-slate-200 p-4">
@@ -119,8 +148,20 @@ function MetricRow({ form, index, initialMetric, modelConfigs, readOnly, onRemov
               </Select>
             </Field>
             {custom && (
-              <Field id={id("metric")} label="Metric name" required hint="Letters, digits, - and _; results are reported under this name" error={err?.metric?.message}>
-                <Input id={id("metric")} value={field.value ?? ""} onChange={(e) => field.onChange(e.target.value)} onBlur={field.onBlur} aria-invalid={!!err?.metric} />
+              <Field
+                id={id("metric")}
+                label="Metric name"
+                required
+                hint="Letters, digits, - and _; results are reported under this name"
+                error={err?.metric?.message}
+              >
+                <Input
+                  id={id("metric")}
+                  value={field.value ?? ""}
+                  onChange={(e) => field.onChange(e.target.value)}
+                  onBlur={field.onBlur}
+                  aria-invalid={!!err?.metric}
+                />
               </Field>
             )}
           </div>
@@ -128,13 +169,33 @@ function MetricRow({ form, index, initialMetric, modelConfigs, readOnly, onRemov
       />
       <div className="grid gap-4 sm:grid-cols-3">
         <Field id={id("threshold")} label="Threshold (0–1)" hint="Empty = informational" error={err?.threshold?.message}>
-          <Input id={id("threshold")} type="number" min={0} max={1} step={0.05} aria-invalid={!!err?.threshold} {...form.register(`metrics.${index}.threshold`, { setValueAs: numberOrNull })} />
+          <Input
+            id={id("threshold")}
+            type="number"
+            min={0}
+            max={1}
+            step={0.05}
+            aria-invalid={!!err?.threshold}
+            {...form.register(`metrics.${index}.threshold`, { setValueAs: numberOrNull })}
+          />
         </Field>
         <Field id={id("scale")} label="Scale" hint={`Judge scores 1–${Number(scale) >= 2 ? scale : "scale"}`} error={err?.scale?.message}>
-          <Input id={id("scale")} type="number" min={2} max={100} step={1} aria-invalid={!!err?.scale} {...form.register(`metrics.${index}.scale`, { setValueAs: numberOrDefault })} />
+          <Input
+            id={id("scale")}
+            type="number"
+            min={2}
+            max={100}
+            step={1}
+            aria-invalid={!!err?.scale}
+            {...form.register(`metrics.${index}.scale`, { setValueAs: numberOrDefault })}
+          />
         </Field>
         <Field id={id("model")} label="Model override" error={err?.model?.message}>
-          <Select id={id("model")} aria-invalid={!!err?.model} {...form.register(`metrics.${index}.model`, { setValueAs: (v) => (v === "" || v == null ? null : v) })}>
+          <Select
+            id={id("model")}
+            aria-invalid={!!err?.model}
+            {...form.register(`metrics.${index}.model`, { setValueAs: (v) => (v === "" || v == null ? null : v) })}
+          >
             <option value="">Same as judge</option>
             {options.map((m) => (
               <option key={m.id} value={m.id}>
@@ -143,8 +204,17 @@ function MetricRow({ form, index, initialMetric, modelConfigs, readOnly, onRemov
             ))}
           </Select>
         </Field>
-        <Field id={id("retry_on_failure")} label="Retry on failure" hint="Extra attempts when evaluation fails" error={err?.retry_on_failure?.message}>
-          <Select id={id("retry_on_failure")} aria-invalid={!!err?.retry_on_failure} {...form.register(`metrics.${index}.retry_on_failure`, { setValueAs: numberOrNull })}>
+        <Field
+          id={id("retry_on_failure")}
+          label="Retry on failure"
+          hint="Extra attempts when evaluation fails"
+          error={err?.retry_on_failure?.message}
+        >
+          <Select
+            id={id("retry_on_failure")}
+            aria-invalid={!!err?.retry_on_failure}
+            {...form.register(`metrics.${index}.retry_on_failure`, { setValueAs: numberOrNull })}
+          >
             <option value="">No retries</option>
             {[1, 2, 3].map((n) => (
               <option key={n} value={n}>
@@ -153,8 +223,21 @@ function MetricRow({ form, index, initialMetric, modelConfigs, readOnly, onRemov
             ))}
           </Select>
         </Field>
-        <Field id={id("timeout_ms")} label="Timeout (ms)" hint={`Per judge call; default ${DEFAULT_METRIC_TIMEOUT_MS}`} error={err?.timeout_ms?.message}>
-          <Input id={id("timeout_ms")} type="number" min={1} step={1000} placeholder={String(DEFAULT_METRIC_TIMEOUT_MS)} aria-invalid={!!err?.timeout_ms} {...form.register(`metrics.${index}.timeout_ms`, { setValueAs: numberOrNull })} />
+        <Field
+          id={id("timeout_ms")}
+          label="Timeout (ms)"
+          hint={`Per judge call; default ${DEFAULT_METRIC_TIMEOUT_MS}`}
+          error={err?.timeout_ms?.message}
+        >
+          <Input
+            id={id("timeout_ms")}
+            type="number"
+            min={1}
+            step={1000}
+            placeholder={String(DEFAULT_METRIC_TIMEOUT_MS)}
+            aria-invalid={!!err?.timeout_ms}
+            {...form.register(`metrics.${index}.timeout_ms`, { setValueAs: numberOrNull })}
+          />
         </Field>
         <div className="space-y-2 pt-6">
           <label className="flex items-center gap-2 text-sm text-slate-700">
@@ -178,7 +261,12 @@ function MetricRow({ form, index, initialMetric, modelConfigs, readOnly, onRemov
         }
         error={err?.custom_prompt?.message}
       >
-        <Textarea id={id("custom_prompt")} rows={custom ? 4 : 2} aria-invalid={!!err?.custom_prompt} {...form.register(`metrics.${index}.custom_prompt`)} />
+        <Textarea
+          id={id("custom_prompt")}
+          rows={custom ? 4 : 2}
+          aria-invalid={!!err?.custom_prompt}
+          {...form.register(`metrics.${index}.custom_prompt`)}
+        />
       </Field>
     </div>
   );

@@ -83,7 +83,9 @@ export function SuiteForm({ workspaceId, agents, modelConfigs, suite, defaultAge
   const onSubmit = form.handleSubmit(async (values) => {
     setFormError(null);
     setSaved(false);
-    const result = suite ? await updateSuiteAction(workspaceId, { id: suite.id, patch: values }) : await createSuiteAction(workspaceId, values);
+    const result = suite
+      ? await updateSuiteAction(workspaceId, { id: suite.id, patch: values })
+      : await createSuiteAction(workspaceId, values);
     if (!result.ok) {
       const rest = applyServerIssues(form.setError, result.issues);
       setFormError(rest.length ? `${result.error}: ${rest.map((i) => i.message).join("; ")}` : result.error);
@@ -109,7 +111,11 @@ export function SuiteForm({ workspaceId, agents, modelConfigs, suite, defaultAge
             </Field>
           ) : (
             <Field id="agent_id" label="Agent" required error={errors.agent_id?.message}>
-              <Select id="agent_id" aria-invalid={!!errors.agent_id} {...form.register("agent_id", { onChange: () => form.setValue("variables", {}) })}>
+              <Select
+                id="agent_id"
+                aria-invalid={!!errors.agent_id}
+                {...form.register("agent_id", { onChange: () => form.setValue("variables", {}) })}
+              >
                 <option value="">Choose an agent…</option>
                 {agents.map((a) => (
                   <option key={a.id} value={a.id}>
@@ -147,7 +153,12 @@ export function SuiteForm({ workspaceId, agents, modelConfigs, suite, defaultAge
                 control={form.control}
                 name="schedule_time"
                 render={({ field }) => (
-                  <Field id="schedule_minute" label="Minute past the hour" hint="0–59, UTC; empty = on the hour" error={errors.schedule_time && "Use a whole minute from 0 to 59"}>
+                  <Field
+                    id="schedule_minute"
+                    label="Minute past the hour"
+                    hint="0–59, UTC; empty = on the hour"
+                    error={errors.schedule_time && "Use a whole minute from 0 to 59"}
+                  >
                     <Input
                       id="schedule_minute"
                       type="number"
@@ -170,7 +181,11 @@ export function SuiteForm({ workspaceId, agents, modelConfigs, suite, defaultAge
             )}
             {scheduleType === "weekly" && (
               <Field id="schedule_day_of_week" label="Day of week" required error={errors.schedule_day_of_week?.message}>
-                <Select id="schedule_day_of_week" aria-invalid={!!errors.schedule_day_of_week} {...form.register("schedule_day_of_week", { setValueAs: (v) => (v === "" || v === null ? null : Number(v)) })}>
+                <Select
+                  id="schedule_day_of_week"
+                  aria-invalid={!!errors.schedule_day_of_week}
+                  {...form.register("schedule_day_of_week", { setValueAs: (v) => (v === "" || v === null ? null : Number(v)) })}
+                >
                   <option value="">Choose a day…</option>
                   {DAYS_OF_WEEK.map((d, i) => (
                     <option key={d} value={i}>
@@ -181,8 +196,17 @@ export function SuiteForm({ workspaceId, agents, modelConfigs, suite, defaultAge
               </Field>
             )}
           </div>
-          <Field id="llm_judge_model_config_id" label="Judge model configuration" hint="Evaluates expected outcomes and llm_judge checks" error={errors.llm_judge_model_config_id?.message}>
-            <Select id="llm_judge_model_config_id" aria-invalid={!!errors.llm_judge_model_config_id} {...form.register("llm_judge_model_config_id", { setValueAs: emptyToNull })}>
+          <Field
+            id="llm_judge_model_config_id"
+            label="Judge model configuration"
+            hint="Evaluates expected outcomes and llm_judge checks"
+            error={errors.llm_judge_model_config_id?.message}
+          >
+            <Select
+              id="llm_judge_model_config_id"
+              aria-invalid={!!errors.llm_judge_model_config_id}
+              {...form.register("llm_judge_model_config_id", { setValueAs: emptyToNull })}
+            >
               <option value="">None</option>
               {modelConfigs.map((m) => (
                 <option key={m.id} value={m.id}>
@@ -197,7 +221,11 @@ export function SuiteForm({ workspaceId, agents, modelConfigs, suite, defaultAge
             hint="Plays the user in multi-turn (persona) cases"
             error={errors.simulator_model_config_id?.message}
           >
-            <Select id="simulator_model_config_id" aria-invalid={!!errors.simulator_model_config_id} {...form.register("simulator_model_config_id", { setValueAs: emptyToNull })}>
+            <Select
+              id="simulator_model_config_id"
+              aria-invalid={!!errors.simulator_model_config_id}
+              {...form.register("simulator_model_config_id", { setValueAs: emptyToNull })}
+            >
               <option value="">Same as judge</option>
               {modelConfigs.map((m) => (
                 <option key={m.id} value={m.id}>
@@ -211,8 +239,21 @@ export function SuiteForm({ workspaceId, agents, modelConfigs, suite, defaultAge
               <input type="checkbox" id="alert_on_regression" className="h-4 w-4" {...form.register("alert_on_regression")} />
               Alert on regression
             </label>
-            <Field id="alert_threshold_percent" label="Alert threshold (%)" hint="Alert when the pass rate drops by at least this many points" error={errors.alert_threshold_percent?.message}>
-              <Input id="alert_threshold_percent" type="number" min={1} max={100} step={1} aria-invalid={!!errors.alert_threshold_percent} {...form.register("alert_threshold_percent", { valueAsNumber: true })} />
+            <Field
+              id="alert_threshold_percent"
+              label="Alert threshold (%)"
+              hint="Alert when the pass rate drops by at least this many points"
+              error={errors.alert_threshold_percent?.message}
+            >
+              <Input
+                id="alert_threshold_percent"
+                type="number"
+                min={1}
+                max={100}
+                step={1}
+                aria-invalid={!!errors.alert_threshold_percent}
+                {...form.register("alert_threshold_percent", { valueAsNumber: true })}
+              />
             </Field>
             <label className="flex items-center gap-2 text-sm text-slate-700">
               <input type="checkbox" id="is_enabled" className="h-4 w-4" {...form.register("is_enabled")} />
@@ -233,7 +274,13 @@ export function SuiteForm({ workspaceId, agents, modelConfigs, suite, defaultAge
               control={form.control}
               name="variables"
               render={({ field }) => (
-                <VariableFields definitions={agent.variables_schema} value={field.value ?? {}} onChange={field.onChange} errors={variableErrors} disabled={readOnly} />
+                <VariableFields
+                  definitions={agent.variables_schema}
+                  value={field.value ?? {}}
+                  onChange={field.onChange}
+                  errors={variableErrors}
+                  disabled={readOnly}
+                />
               )}
             />
           ) : (

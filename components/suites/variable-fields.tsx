@@ -39,12 +39,23 @@ export function VariableFields({
       {definitions.map((d) => {
         const id = `var-${d.name}`;
         const current = value[d.name];
-        const hint = [d.description, d.default_value !== null ? `Default: ${String(d.default_value)}` : null, d.required ? "Required at run time" : null]
+        const hint = [
+          d.description,
+          d.default_value !== null ? `Default: ${String(d.default_value)}` : null,
+          d.required ? "Required at run time" : null,
+        ]
           .filter(Boolean)
           .join(" · ");
         return (
           <Field key={d.name} id={id} label={d.display_name} hint={hint || undefined} error={errors[d.name]}>
-            <VariableInput id={id} def={d} current={current} invalid={!!errors[d.name]} disabled={disabled} onValue={(v) => set(d.name, v)} />
+            <VariableInput
+              id={id}
+              def={d}
+              current={current}
+              invalid={!!errors[d.name]}
+              disabled={disabled}
+              onValue={(v) => set(d.name, v)}
+            />
           </Field>
         );
       })}
@@ -84,7 +95,11 @@ function VariableInput({
     // Options are addressed by index so numbers and booleans keep their type.
     const index = def.possible_values.findIndex((pv) => pv.value === current);
     return (
-      <Select {...common} value={index >= 0 ? String(index) : ""} onChange={(e) => onValue(e.target.value === "" ? undefined : def.possible_values[Number(e.target.value)]?.value)}>
+      <Select
+        {...common}
+        value={index >= 0 ? String(index) : ""}
+        onChange={(e) => onValue(e.target.value === "" ? undefined : def.possible_values[Number(e.target.value)]?.value)}
+      >
         <option value="">(not set)</option>
         {def.possible_values.map((pv, i) => (
           <option key={i} value={i}>
@@ -97,7 +112,11 @@ function VariableInput({
   switch (def.data_type) {
     case "boolean":
       return (
-        <Select {...common} value={current === undefined ? "" : String(current)} onChange={(e) => onValue(e.target.value === "" ? undefined : e.target.value === "true")}>
+        <Select
+          {...common}
+          value={current === undefined ? "" : String(current)}
+          onChange={(e) => onValue(e.target.value === "" ? undefined : e.target.value === "true")}
+        >
           <option value="">(not set)</option>
           <option value="true">true</option>
           <option value="false">false</option>
@@ -114,8 +133,21 @@ function VariableInput({
         />
       );
     case "date":
-      return <Input {...common} type="date" value={typeof current === "string" ? current.slice(0, 10) : ""} onChange={(e) => onValue(e.target.value || undefined)} />;
+      return (
+        <Input
+          {...common}
+          type="date"
+          value={typeof current === "string" ? current.slice(0, 10) : ""}
+          onChange={(e) => onValue(e.target.value || undefined)}
+        />
+      );
     case "string":
-      return <Input {...common} value={current === undefined ? "" : String(current)} onChange={(e) => onValue(e.target.value === "" ? undefined : e.target.value)} />;
+      return (
+        <Input
+          {...common}
+          value={current === undefined ? "" : String(current)}
+          onChange={(e) => onValue(e.target.value === "" ? undefined : e.target.value)}
+        />
+      );
   }
 }

@@ -49,7 +49,12 @@ export function BulkActions({
       const t = tag.trim();
       if (!t) return setOutcome({ tone: "error", text: "Type a tag first", details: [] });
       setOutcome(null);
-      const r = await bulkTagsAction(workspaceId, { suite_id: suiteId, ids: selected, add: mode === "add" ? [t] : [], remove: mode === "remove" ? [t] : [] });
+      const r = await bulkTagsAction(workspaceId, {
+        suite_id: suiteId,
+        ids: selected,
+        add: mode === "add" ? [t] : [],
+        remove: mode === "remove" ? [t] : [],
+      });
       if (!r.ok) return setOutcome({ tone: "error", text: r.issues[0]?.message ?? r.error, details: [] });
       const untouched = selected.length - r.data.updated;
       setOutcome({
@@ -110,7 +115,13 @@ export function BulkActions({
           <Button size="sm" variant="secondary" className="whitespace-nowrap" disabled={none || pending} onClick={() => changeTag("add")}>
             Add tag
           </Button>
-          <Button size="sm" variant="secondary" className="whitespace-nowrap" disabled={none || pending} onClick={() => changeTag("remove")}>
+          <Button
+            size="sm"
+            variant="secondary"
+            className="whitespace-nowrap"
+            disabled={none || pending}
+            onClick={() => changeTag("remove")}
+          >
             Remove tag
           </Button>
         </div>

@@ -52,7 +52,13 @@ export function CaseFilters({ base, filters, suiteTags }: { base: string; filter
           <label htmlFor="case-search" className="block text-sm font-medium text-slate-700">
             Search
           </label>
-          <Input id="case-search" type="search" placeholder="Name, description or message" value={q} onChange={(e) => setQ(e.target.value)} />
+          <Input
+            id="case-search"
+            type="search"
+            placeholder="Name, description or message"
+            value={q}
+            onChange={(e) => setQ(e.target.value)}
+          />
         </div>
         <div className="space-y-1">
           <label htmlFor="case-difficulty" className="block text-sm font-medium text-slate-700">

@@ -25,7 +25,13 @@ export function BasicsSection({ mode, status, suiteTags }: { mode: "create" | "e
   return (
     <FormSection title="Basics">
       <Field id="name" label="Name" required error={errors.name?.message}>
-        <Input id="name" maxLength={255} aria-invalid={!!errors.name} aria-describedby={errors.name ? "name-error" : undefined} {...register("name")} />
+        <Input
+          id="name"
+          maxLength={255}
+          aria-invalid={!!errors.name}
+          aria-describedby={errors.name ? "name-error" : undefined}
+          {...register("name")}
+        />
       </Field>
       <Field id="description" label="Description" hint="What this test case exercises (for humans)" error={errors.description?.message}>
         <Textarea id="description" rows={2} {...register("description")} />
@@ -39,7 +45,12 @@ export function BasicsSection({ mode, status, suiteTags }: { mode: "create" | "e
         </Field>
         {mode === "create" ? (
           <Field id="status" label="Status" hint="Only active cases run by default" error={errors.status?.message}>
-            <Select id="status" aria-invalid={!!errors.status} aria-describedby={errors.status ? "status-error" : "status-hint"} {...register("status")}>
+            <Select
+              id="status"
+              aria-invalid={!!errors.status}
+              aria-describedby={errors.status ? "status-error" : "status-hint"}
+              {...register("status")}
+            >
               <option value="active">Active</option>
               <option value="draft">Draft</option>
               <option value="archived">Archived</option>
@@ -54,7 +65,9 @@ export function BasicsSection({ mode, status, suiteTags }: { mode: "create" | "e
             </p>
             {errors.status?.message && (
               <p id="status-error" className="text-xs text-red-600" data-testid="error-status">
-                {errors.status.message === RUNNABLE_MESSAGE ? `${RUNNABLE_MESSAGE}. Add an initial message or a persona, or move the case back to draft first.` : errors.status.message}
+                {errors.status.message === RUNNABLE_MESSAGE
+                  ? `${RUNNABLE_MESSAGE}. Add an initial message or a persona, or move the case back to draft first.`
+                  : errors.status.message}
               </p>
             )}
           </div>
@@ -64,7 +77,9 @@ export function BasicsSection({ mode, status, suiteTags }: { mode: "create" | "e
         <Controller
           control={control}
           name="tags"
-          render={({ field }) => <TagInput id="tags" value={field.value} onChange={field.onChange} suggestions={suiteTags} invalid={!!errorAt(errors, "tags")} />}
+          render={({ field }) => (
+            <TagInput id="tags" value={field.value} onChange={field.onChange} suggestions={suiteTags} invalid={!!errorAt(errors, "tags")} />
+          )}
         />
       </Field>
     </FormSection>

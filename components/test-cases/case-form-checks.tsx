@@ -20,7 +20,13 @@ function CheckFields({ index }: { index: number }) {
   if (type === "contains_phrases") {
     return (
       <>
-        <Field id={`${p}.phrases`} label="Phrases (one per line)" required hint="The reply must contain every phrase" error={err("phrases")}>
+        <Field
+          id={`${p}.phrases`}
+          label="Phrases (one per line)"
+          required
+          hint="The reply must contain every phrase"
+          error={err("phrases")}
+        >
           <Textarea id={`${p}.phrases`} rows={3} aria-invalid={!!err("phrases")} {...register(`${p}.phrases`)} />
         </Field>
         <label className="flex items-center gap-2 text-sm text-slate-700">
@@ -36,8 +42,20 @@ function CheckFields({ index }: { index: number }) {
         <Textarea id={`${p}.expected_answer`} rows={3} aria-invalid={!!err("expected_answer")} {...register(`${p}.expected_answer`)} />
       </Field>
       {type === "semantic_similarity" ? (
-        <Field id={`${p}.threshold`} label="Threshold (0 to 1)" required hint="Minimum cosine similarity between the reply and the expected answer" error={err("threshold")}>
-          <Input id={`${p}.threshold`} inputMode="decimal" className="max-w-40" aria-invalid={!!err("threshold")} {...register(`${p}.threshold`)} />
+        <Field
+          id={`${p}.threshold`}
+          label="Threshold (0 to 1)"
+          required
+          hint="Minimum cosine similarity between the reply and the expected answer"
+          error={err("threshold")}
+        >
+          <Input
+            id={`${p}.threshold`}
+            inputMode="decimal"
+            className="max-w-40"
+            aria-invalid={!!err("threshold")}
+            {...register(`${p}.threshold`)}
+          />
         </Field>
       ) : (
         <Field id={`${p}.criteria`} label="Criteria" hint="Optional: what the judge should look for" error={err("criteria")}>
@@ -67,7 +85,9 @@ export function ChecksSection() {
           </div>
         </fieldset>
       ))}
-      {fields.length === 0 && <p className="text-sm text-slate-500">No checks. Add one below, or rely on expected outcomes and tool calls.</p>}
+      {fields.length === 0 && (
+        <p className="text-sm text-slate-500">No checks. Add one below, or rely on expected outcomes and tool calls.</p>
+      )}
       <div className="flex flex-wrap gap-2">
         {(Object.keys(CHECK_LABELS) as CheckType[]).map((t) => (
           <Button key={t} variant="secondary" size="sm" onClick={() => append(emptyCheck(t))}>

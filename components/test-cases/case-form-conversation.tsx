@@ -30,14 +30,36 @@ export function ConversationSection() {
         </label>
         {multiTurn && (
           <div className="mt-4 space-y-4">
-            <Field id="persona.type" label="Persona type" required hint='Short archetype label, e.g. "frustrated-user"' error={errors.persona?.type?.message}>
+            <Field
+              id="persona.type"
+              label="Persona type"
+              required
+              hint='Short archetype label, e.g. "frustrated-user"'
+              error={errors.persona?.type?.message}
+            >
               <Input id="persona.type" maxLength={100} aria-invalid={!!errors.persona?.type} {...register("persona.type")} />
             </Field>
             <Field id="persona.description" label="Persona description" required error={errors.persona?.description?.message}>
-              <Textarea id="persona.description" rows={2} aria-invalid={!!errors.persona?.description} {...register("persona.description")} />
+              <Textarea
+                id="persona.description"
+                rows={2}
+                aria-invalid={!!errors.persona?.description}
+                {...register("persona.description")}
+              />
             </Field>
-            <Field id="persona.instructions" label="Persona instructions" required hint="Behavioural directives for the simulated user" error={errors.persona?.instructions?.message}>
-              <Textarea id="persona.instructions" rows={3} aria-invalid={!!errors.persona?.instructions} {...register("persona.instructions")} />
+            <Field
+              id="persona.instructions"
+              label="Persona instructions"
+              required
+              hint="Behavioural directives for the simulated user"
+              error={errors.persona?.instructions?.message}
+            >
+              <Textarea
+                id="persona.instructions"
+                rows={3}
+                aria-invalid={!!errors.persona?.instructions}
+                {...register("persona.instructions")}
+              />
             </Field>
           </div>
         )}
@@ -49,8 +71,20 @@ export function ConversationSection() {
         hint="What the simulated user knows, dumped into its prompt. Leave empty for none."
         placeholder={'{\n  "account_id": "A-1001",\n  "plan": "pro"\n}'}
       />
-      <Field id="max_turns" label="Max turns" hint="Leave empty for no cap: the conversation ends when the agent or the simulated user ends it" error={errors.max_turns?.message}>
-        <Input id="max_turns" inputMode="numeric" className="max-w-40" aria-invalid={!!errors.max_turns} aria-describedby={errors.max_turns ? "max_turns-error" : "max_turns-hint"} {...register("max_turns")} />
+      <Field
+        id="max_turns"
+        label="Max turns"
+        hint="Leave empty for no cap: the conversation ends when the agent or the simulated user ends it"
+        error={errors.max_turns?.message}
+      >
+        <Input
+          id="max_turns"
+          inputMode="numeric"
+          className="max-w-40"
+          aria-invalid={!!errors.max_turns}
+          aria-describedby={errors.max_turns ? "max_turns-error" : "max_turns-hint"}
+          {...register("max_turns")}
+        />
       </Field>
     </FormSection>
   );

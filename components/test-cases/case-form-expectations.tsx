@@ -15,8 +15,8 @@ function OutcomeRows() {
     <div className="space-y-2">
       <h3 className="text-sm font-medium text-slate-800">Expected outcomes</h3>
       <p className="text-xs text-slate-500">
-        Label → expected value; the judge interprets them semantically. Plain text is stored as text; JSON such as true, 3 or {'{"a": 1}'} is stored as
-        that value (wrap text in quotes to keep e.g. &quot;true&quot; as text).
+        Label → expected value; the judge interprets them semantically. Plain text is stored as text; JSON such as true, 3 or {'{"a": 1}'}{" "}
+        is stored as that value (wrap text in quotes to keep e.g. &quot;true&quot; as text).
       </p>
       {fields.map((f, i) => {
         const labelError = errorAt(formState.errors, `expected_outcomes.${i}.label`);
@@ -56,7 +56,9 @@ function ToolCallRows({ tools }: { tools: AgentToolOption[] }) {
     <div className="space-y-2">
       <h3 className="text-sm font-medium text-slate-800">Expected tool calls</h3>
       <p className="text-xs text-slate-500">
-        {tools.length > 0 ? `The agent's tools: ${tools.map((t) => t.name).join(", ")}.` : "This suite's agent declares no tools; you can still type a tool name."}{" "}
+        {tools.length > 0
+          ? `The agent's tools: ${tools.map((t) => t.name).join(", ")}.`
+          : "This suite's agent declares no tools; you can still type a tool name."}{" "}
         Leave the parameters empty to accept any.
       </p>
       <datalist id="agent-tools">
@@ -72,7 +74,13 @@ function ToolCallRows({ tools }: { tools: AgentToolOption[] }) {
           <fieldset key={f.id} className="space-y-3 rounded-md border border-slate-200 p-3">
             <legend className="px-1 text-xs font-medium text-slate-500">Tool call {i + 1}</legend>
             <div className="grid gap-3 sm:grid-cols-[1fr_auto] sm:items-start">
-              <Field id={`expected_tool_calls.${i}.tool`} label="Tool" required error={toolError} hint={unknownTool ? "Not one of the agent's tools" : undefined}>
+              <Field
+                id={`expected_tool_calls.${i}.tool`}
+                label="Tool"
+                required
+                error={toolError}
+                hint={unknownTool ? "Not one of the agent's tools" : undefined}
+              >
                 <Input
                   id={`expected_tool_calls.${i}.tool`}
                   list="agent-tools"
@@ -121,7 +129,12 @@ export function ExpectationsSection({ tools }: { tools: AgentToolOption[] }) {
       >
         <Textarea id="evaluation_criteria_override" rows={3} {...register("evaluation_criteria_override")} />
       </Field>
-      <Field id="ground_truth" label="Ground truth" hint="The reference answer, for metrics that compare against it" error={errors.ground_truth?.message}>
+      <Field
+        id="ground_truth"
+        label="Ground truth"
+        hint="The reference answer, for metrics that compare against it"
+        error={errors.ground_truth?.message}
+      >
         <Textarea id="ground_truth" rows={2} {...register("ground_truth")} />
       </Field>
     </FormSection>

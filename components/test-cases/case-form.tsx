@@ -84,7 +84,9 @@ export function CaseForm(props: Props) {
         </p>
       )}
       {!canEdit && (
-        <p className="mb-4 rounded-md border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-800">You have read-only access to this workspace.</p>
+        <p className="mb-4 rounded-md border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-800">
+          You have read-only access to this workspace.
+        </p>
       )}
       <form onSubmit={onSubmit} noValidate className="space-y-5" aria-label={mode === "create" ? "New test case" : "Edit test case"}>
         <FormErrors message={formError} details={details} />

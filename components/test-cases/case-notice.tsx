@@ -49,7 +49,13 @@ export function CaseNotice({
 
   if (!shown.text && !shown.deletedId) return null;
   return (
-    <div role="status" className={cn("flex flex-wrap items-center gap-3 rounded-md border border-green-200 bg-green-50 px-3 py-2 text-sm text-green-800", className)}>
+    <div
+      role="status"
+      className={cn(
+        "flex flex-wrap items-center gap-3 rounded-md border border-green-200 bg-green-50 px-3 py-2 text-sm text-green-800",
+        className,
+      )}
+    >
       <span>{shown.deletedId ? "Test case deleted." : shown.text}</span>
       {shown.deletedId && canEdit && (
         <Button

@@ -21,7 +21,17 @@ const TRANSITIONS: Record<TestCaseStatus, { label: string; to: TestCaseStatus | 
 };
 
 /** One-click status changes, duplicate and delete for the edit page. */
-export function CaseStatusBar({ workspaceId, suiteId, testCase, dirty }: { workspaceId: string; suiteId: string; testCase: TestCaseDto; dirty: boolean }) {
+export function CaseStatusBar({
+  workspaceId,
+  suiteId,
+  testCase,
+  dirty,
+}: {
+  workspaceId: string;
+  suiteId: string;
+  testCase: TestCaseDto;
+  dirty: boolean;
+}) {
   const router = useRouter();
   const [error, setError] = useState<string | null>(null);
   const [pending, startTransition] = useTransition();
@@ -49,7 +59,12 @@ export function CaseStatusBar({ workspaceId, suiteId, testCase, dirty }: { works
               variant={t.to === "active" || t.to === "restore" ? "primary" : "secondary"}
               title={t.title}
               disabled={pending || dirty}
-              onClick={() => run(() => setTestCaseStatusAction(workspaceId, { id: testCase.id, status: t.to }), () => router.refresh())}
+              onClick={() =>
+                run(
+                  () => setTestCaseStatusAction(workspaceId, { id: testCase.id, status: t.to }),
+                  () => router.refresh(),
+                )
+              }
             >
               {t.label}
             </Button>

@@ -28,7 +28,9 @@ export function CaseStatusTabs({ base, filters, counts }: { base: string; filter
             )}
           >
             {tab.label}
-            <span className={cn("rounded-full px-1.5 text-xs", current ? "bg-indigo-100 text-indigo-800" : "bg-slate-100 text-slate-600")}>{counts[tab.count]}</span>
+            <span className={cn("rounded-full px-1.5 text-xs", current ? "bg-indigo-100 text-indigo-800" : "bg-slate-100 text-slate-600")}>
+              {counts[tab.count]}
+            </span>
           </Link>
         );
       })}

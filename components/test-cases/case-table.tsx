@@ -127,7 +127,7 @@ export function CaseTable({ workspaceId, suiteId, rows, canEdit, suiteTags, orde
                 <TableCell>
                   <StatusBadge status={r.status} />
                 </TableCell>
-                <TableCell className="capitalize text-slate-700">{r.difficulty}</TableCell>
+                <TableCell className="text-slate-700 capitalize">{r.difficulty}</TableCell>
                 <TableCell>
                   <span className="flex flex-wrap gap-1">
                     {r.tags.map((t) => (

@@ -47,7 +47,14 @@ export type CaseFormValues = {
 type Issue = { path: (string | number)[]; message: string };
 
 export function emptyCheck(type: CheckType): CheckRow {
-  return { type, phrases: "", case_sensitive: false, expected_answer: "", threshold: type === "semantic_similarity" ? "0.8" : "", criteria: "" };
+  return {
+    type,
+    phrases: "",
+    case_sensitive: false,
+    expected_answer: "",
+    threshold: type === "semantic_similarity" ? "0.8" : "",
+    criteria: "",
+  };
 }
 
 export function emptyFormValues(): CaseFormValues {

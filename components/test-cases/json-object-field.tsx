@@ -11,13 +11,29 @@ type JsonPath = Extract<Path<CaseFormValues>, "user_context" | `expected_tool_ca
  * A JSON object editor: a monospace textarea holding the text as typed. Bad JSON is reported at
  * the field (on submit and then as you type) and the text is kept; "Format" pretty-prints it.
  */
-export function JsonObjectField({ name, label, hint, placeholder, rows = 4 }: { name: JsonPath; label: string; hint?: string; placeholder?: string; rows?: number }) {
+export function JsonObjectField({
+  name,
+  label,
+  hint,
+  placeholder,
+  rows = 4,
+}: {
+  name: JsonPath;
+  label: string;
+  hint?: string;
+  placeholder?: string;
+  rows?: number;
+}) {
   const { register, getValues, setValue, formState } = useFormContext<CaseFormValues>();
   const error = errorAt(formState.errors, name);
   const format = () => {
     const text = getValues(name);
     const parsed = parseJsonObject(text);
-    if (!parsed.error) setValue(name, parsed.value ? JSON.stringify(parsed.value, null, 2) : "", { shouldDirty: true, shouldValidate: formState.isSubmitted });
+    if (!parsed.error)
+      setValue(name, parsed.value ? JSON.stringify(parsed.value, null, 2) : "", {
+        shouldDirty: true,
+        shouldValidate: formState.isSubmitted,
+      });
   };
   return (
     <Field id={name} label={label} hint={hint} error={error}>

@@ -46,7 +46,12 @@ export function TagInput({
             <li key={tag} className="inline-flex items-center gap-1 rounded bg-indigo-50 px-2 py-0.5 text-xs font-medium text-indigo-800">
               {tag}
               {!disabled && (
-                <button type="button" aria-label={`Remove tag ${tag}`} className="rounded px-0.5 text-indigo-500 hover:text-indigo-900" onClick={() => toggle(tag)}>
+                <button
+                  type="button"
+                  aria-label={`Remove tag ${tag}`}
+                  className="rounded px-0.5 text-indigo-500 hover:text-indigo-900"
+                  onClick={() => toggle(tag)}
+                >
                   ×
                 </button>
               )}

@@ -70,8 +70,8 @@ export function InviteForm({ workspaceId, actorRole }: { workspaceId: string; ac
       {outcome?.kind === "invited" && (
         <div role="status" className="space-y-2 rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900">
           <p>
-            Invitation created for <strong>{outcome.email}</strong>. Assay does not send email: copy this link and send it yourself. It works
-            once, expires in 7 days, and is shown only now.
+            Invitation created for <strong>{outcome.email}</strong>. Assay does not send email: copy this link and send it yourself. It
+            works once, expires in 7 days, and is shown only now.
           </p>
           <CopyField label="Invite link" value={outcome.link} />
         </div>

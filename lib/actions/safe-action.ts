@@ -12,9 +12,7 @@ import type { Role, WorkspaceContext } from "@/lib/auth/roles";
 import { actionContext } from "@/lib/auth/context";
 import { logger } from "@/lib/logger";
 
-export type ActionResult<T> =
-  | { ok: true; data: T }
-  | { ok: false; error: string; issues: IssueList };
+export type ActionResult<T> = { ok: true; data: T } | { ok: false; error: string; issues: IssueList };
 
 /**
  * Server action wrapper: checks the session, the workspace membership and role, parses the

@@ -15,11 +15,15 @@ export const createAgentAction = workspaceAction(agentInput, "editor", async (in
 });
 
 /** `patch` is merged over the stored agent and validated by the service, so issue paths are plain field names. */
-export const updateAgentAction = workspaceAction(idInput.extend({ patch: z.record(z.string(), z.unknown()) }), "editor", async ({ id, patch }, ctx) => {
-  const agent = await updateAgent(ctx, id, patch);
-  revalidatePath(agentsPath(ctx.workspaceId), "layout");
-  return agent;
-});
+export const updateAgentAction = workspaceAction(
+  idInput.extend({ patch: z.record(z.string(), z.unknown()) }),
+  "editor",
+  async ({ id, patch }, ctx) => {
+    const agent = await updateAgent(ctx, id, patch);
+    revalidatePath(agentsPath(ctx.workspaceId), "layout");
+    return agent;
+  },
+);
 
 export const deleteAgentAction = workspaceAction(idInput, "editor", async ({ id }, ctx) => {
   await deleteAgent(ctx, id);

@@ -47,7 +47,9 @@ export type AgentDto = {
 };
 
 /** What the executor needs: the agent with its real header values. Never send it to a client. */
-export type AgentForRun = Omit<AgentDto, "created_at"> & { http: { url: string; headers: Record<string, string>; timeout_ms: number } | null };
+export type AgentForRun = Omit<AgentDto, "created_at"> & {
+  http: { url: string; headers: Record<string, string>; timeout_ms: number } | null;
+};
 
 const toolList = z.array(toolSchema);
 const variableList = z.array(variableDefinitionSchema);
@@ -96,7 +98,10 @@ export function toAgentData(row: AgentRow, headers: Record<string, string> | nul
 
 export function toAgentDto(row: AgentRow): AgentDto {
   const data = toAgentData(row, storedHeaders(row));
-  const http = data.http && { ...data.http, headers: Object.fromEntries(Object.entries(data.http.headers).map(([k, v]) => [k, v ? maskHeaderValue(v) : ""])) };
+  const http = data.http && {
+    ...data.http,
+    headers: Object.fromEntries(Object.entries(data.http.headers).map(([k, v]) => [k, v ? maskHeaderValue(v) : ""])),
+  };
   return { id: row.id, ...data, http, created_at: iso(row.createdAt)!, updated_at: iso(row.updatedAt)! };
 }
 

@@ -98,14 +98,26 @@ export const agentFormSchema = formFields.transform((v, ctx): AgentInput => {
     description: row.description,
     data_type: row.data_type,
     value_source: row.value_source,
-    possible_values: row.value_source === "static" ? row.possible_values.map((p) => ({ value: coerceValue(row.data_type, p.value), label: p.label, description: p.description })) : [],
+    possible_values:
+      row.value_source === "static"
+        ? row.possible_values.map((p) => ({ value: coerceValue(row.data_type, p.value), label: p.label, description: p.description }))
+        : [],
     default_value: row.default_value.trim() === "" ? null : coerceValue(row.data_type, row.default_value),
     required: row.required,
   }));
 
   const candidate: AgentInput =
     v.kind === "chat"
-      ? { name: v.name, description: v.description, kind: "chat", system_prompt: v.system_prompt, model_config_id: v.model_config_id || null, tools, http: null, variables_schema: variables }
+      ? {
+          name: v.name,
+          description: v.description,
+          kind: "chat",
+          system_prompt: v.system_prompt,
+          model_config_id: v.model_config_id || null,
+          tools,
+          http: null,
+          variables_schema: variables,
+        }
       : {
           name: v.name,
           description: v.description,
@@ -130,7 +142,8 @@ export const agentFormSchema = formFields.transform((v, ctx): AgentInput => {
   return candidate;
 });
 
-const stringify = (value: unknown) => (value === null || value === undefined ? "" : typeof value === "string" ? value : JSON.stringify(value, null, 2));
+const stringify = (value: unknown) =>
+  value === null || value === undefined ? "" : typeof value === "string" ? value : JSON.stringify(value, null, 2);
 
 /** Form values for a new agent or from an agent's public JSON (header values arrive masked). */
 export function agentFormDefaults(agent?: {
@@ -158,7 +171,12 @@ export function agentFormDefaults(agent?: {
     kind: agent?.kind ?? "chat",
     system_prompt: agent?.system_prompt ?? "",
     model_config_id: agent?.model_config_id ?? "",
-    tools: (agent?.tools ?? []).map((t) => ({ name: t.name, description: t.description, parameters: JSON.stringify(t.parameters, null, 2), mock_response: stringify(t.mock_response) })),
+    tools: (agent?.tools ?? []).map((t) => ({
+      name: t.name,
+      description: t.description,
+      parameters: JSON.stringify(t.parameters, null, 2),
+      mock_response: stringify(t.mock_response),
+    })),
     http: {
       url: agent?.http?.url ?? "",
       headers: Object.entries(agent?.http?.headers ?? {}).map(([name, value]) => ({ name, value })),
@@ -177,7 +195,12 @@ export function agentFormDefaults(agent?: {
   };
 }
 
-export const emptyTool: ToolFormRow = { name: "", description: "", parameters: '{\n  "type": "object",\n  "properties": {}\n}', mock_response: "" };
+export const emptyTool: ToolFormRow = {
+  name: "",
+  description: "",
+  parameters: '{\n  "type": "object",\n  "properties": {}\n}',
+  mock_response: "",
+};
 export const emptyVariable: VariableFormRow = {
   name: "",
   display_name: "",

@@ -8,7 +8,10 @@ import type { AgentListItem } from "./dto";
 /** Page loaders for the agent pages: one call per page, scoped by the member's workspace. */
 
 /** The agent list; a stale or hand-edited cursor shows the first page instead of an error page. */
-export async function loadAgentsPage(ctx: WorkspaceContext, cursor?: string): Promise<{ agents: AgentListItem[]; nextCursor: string | null; canEdit: boolean }> {
+export async function loadAgentsPage(
+  ctx: WorkspaceContext,
+  cursor?: string,
+): Promise<{ agents: AgentListItem[]; nextCursor: string | null; canEdit: boolean }> {
   const listPage = (c?: string) => listAgents(ctx, { cursor: c, limit: 50 });
   const [{ data, nextCursor }, configs] = await Promise.all([
     listPage(cursor).catch((err: unknown) => {
@@ -17,7 +20,10 @@ export async function loadAgentsPage(ctx: WorkspaceContext, cursor?: string): Pr
     }),
     listModelConfigOptions(ctx),
   ]);
-  const suites = await agentSuiteCounts(ctx, data.map((a) => a.id));
+  const suites = await agentSuiteCounts(
+    ctx,
+    data.map((a) => a.id),
+  );
   const configNames = new Map(configs.map((c) => [c.id, c.name]));
   return {
     agents: data.map((a) => ({

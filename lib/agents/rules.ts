@@ -12,7 +12,8 @@ export function headerIssues(headers: Record<string, string> | null | undefined,
   const seen = new Set<string>();
   for (const [name, value] of Object.entries(headers)) {
     const lower = name.toLowerCase();
-    if (!HEADER_NAME.test(name)) issues.push({ path, message: `Header name "${name}" may only contain letters, digits and - _ . ! # $ % & ' * + ^ \` | ~` });
+    if (!HEADER_NAME.test(name))
+      issues.push({ path, message: `Header name "${name}" may only contain letters, digits and - _ . ! # $ % & ' * + ^ \` | ~` });
     else if (seen.has(lower)) issues.push({ path, message: `Header "${name}" is listed twice` });
     if (/[\r\n\0]/.test(value)) issues.push({ path, message: `Header "${name}" must be a single line` });
     seen.add(lower);

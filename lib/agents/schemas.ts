@@ -9,17 +9,37 @@ const variableValue = z.union([z.string(), z.number(), z.boolean()]);
 
 export const variableDefinitionSchema = z
   .object({
-    name: z.string().trim().min(1, "Variable name is required").max(64).regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "Use letters, digits and _ (not starting with a digit)"),
+    name: z
+      .string()
+      .trim()
+      .min(1, "Variable name is required")
+      .max(64)
+      .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "Use letters, digits and _ (not starting with a digit)"),
     display_name: z.string().trim().min(1, "Display name is required").max(100),
-    description: z.string().trim().max(1000).nullish().transform((v) => v || null),
+    description: z
+      .string()
+      .trim()
+      .max(1000)
+      .nullish()
+      .transform((v) => v || null),
     data_type: z.enum(VARIABLE_DATA_TYPES, { error: "Data type must be string, number, boolean or date" }),
     value_source: z.enum(VARIABLE_VALUE_SOURCES, { error: "Value source must be static or freeform" }),
     possible_values: z
       .array(
         z.object({
           value: variableValue,
-          label: z.string().trim().max(100).nullish().transform((v) => v || null),
-          description: z.string().trim().max(500).nullish().transform((v) => v || null),
+          label: z
+            .string()
+            .trim()
+            .max(100)
+            .nullish()
+            .transform((v) => v || null),
+          description: z
+            .string()
+            .trim()
+            .max(500)
+            .nullish()
+            .transform((v) => v || null),
         }),
       )
       .default([]),
@@ -54,37 +74,66 @@ export function checkVariableType(dataType: (typeof VARIABLE_DATA_TYPES)[number]
     case "boolean":
       return typeof value === "boolean" ? null : "Value must be true or false";
     case "date":
-      return typeof value === "string" && /^\d{4}-\d{2}-\d{2}(T[\d:.]+(Z|[+-]\d{2}:\d{2})?)?$/.test(value) && !Number.isNaN(Date.parse(value))
+      return typeof value === "string" &&
+        /^\d{4}-\d{2}-\d{2}(T[\d:.]+(Z|[+-]\d{2}:\d{2})?)?$/.test(value) &&
+        !Number.isNaN(Date.parse(value))
         ? null
         : "Value must be an ISO date (YYYY-MM-DD)";
   }
 }
 
 export const toolSchema = z.object({
-  name: z.string().trim().min(1, "Tool name is required").max(64).regex(/^[a-zA-Z0-9_-]+$/, "Use letters, digits, _ and - only"),
+  name: z
+    .string()
+    .trim()
+    .min(1, "Tool name is required")
+    .max(64)
+    .regex(/^[a-zA-Z0-9_-]+$/, "Use letters, digits, _ and - only"),
   description: z.string().trim().max(2000).default(""),
   parameters: z
     .record(z.string(), z.unknown())
     .default({ type: "object", properties: {} })
     .refine((p) => p.type === undefined || p.type === "object", { message: 'Parameters must be a JSON schema with "type": "object"' }),
   /** What the platform answers when the agent calls this tool: a string or any JSON value. */
-  mock_response: z.unknown().optional().transform((v) => (v === undefined ? null : v)),
+  mock_response: z
+    .unknown()
+    .optional()
+    .transform((v) => (v === undefined ? null : v)),
 });
 export type Tool = z.output<typeof toolSchema>;
 
 export const httpConfigSchema = z.object({
-  url: z.url({ protocol: /^https?$/, error: "Enter an http(s) URL" }).trim().max(2000),
+  url: z
+    .url({ protocol: /^https?$/, error: "Enter an http(s) URL" })
+    .trim()
+    .max(2000),
   headers: z.record(z.string().trim().min(1).max(200), z.string().max(8000)).default({}),
-  timeout_ms: z.number().int("Timeout must be a whole number of milliseconds").min(100, "Timeout must be at least 100 ms").max(600_000, "Timeout must be at most 600000 ms").default(30_000),
+  timeout_ms: z
+    .number()
+    .int("Timeout must be a whole number of milliseconds")
+    .min(100, "Timeout must be at least 100 ms")
+    .max(600_000, "Timeout must be at most 600000 ms")
+    .default(30_000),
 });
 export type HttpConfig = z.output<typeof httpConfigSchema>;
 
 const agentFields = z.object({
   name: z.string().trim().min(1, "Name is required").max(100, "Use at most 100 characters"),
-  description: z.string().trim().max(2000).nullish().transform((v) => v || null),
+  description: z
+    .string()
+    .trim()
+    .max(2000)
+    .nullish()
+    .transform((v) => v || null),
   kind: z.enum(["chat", "http"], { error: "Kind must be chat or http" }),
-  system_prompt: z.string().nullish().transform((v) => (v && v.trim() ? v : null)),
-  model_config_id: z.uuid("Choose a model configuration").nullish().transform((v) => v ?? null),
+  system_prompt: z
+    .string()
+    .nullish()
+    .transform((v) => (v && v.trim() ? v : null)),
+  model_config_id: z
+    .uuid("Choose a model configuration")
+    .nullish()
+    .transform((v) => v ?? null),
   tools: z.array(toolSchema).max(128).default([]),
   http: httpConfigSchema.nullish().transform((v) => v ?? null),
   variables_schema: z.array(variableDefinitionSchema).max(100).default([]),
@@ -104,7 +153,8 @@ function refineAgent(a: z.output<typeof agentFields>, ctx: z.RefinementCtx) {
   });
   const vars = new Set<string>();
   a.variables_schema.forEach((v, i) => {
-    if (vars.has(v.name)) ctx.addIssue({ code: "custom", path: ["variables_schema", i, "name"], message: `Duplicate variable "${v.name}"` });
+    if (vars.has(v.name))
+      ctx.addIssue({ code: "custom", path: ["variables_schema", i, "name"], message: `Duplicate variable "${v.name}"` });
     vars.add(v.name);
   });
 }

@@ -12,7 +12,6 @@ import type { Role, WorkspaceContext } from "@/lib/auth/roles";
 import { requireRole } from "@/lib/workspaces/service";
 import { apiKeySelect, type ApiKeyDto } from "./dto";
 
-
 /** Bearer token → workspace context; null for unknown or revoked keys. */
 export async function authenticateApiKey(token: string): Promise<WorkspaceContext | null> {
   if (token.length < 32) return null;

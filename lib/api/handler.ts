@@ -133,16 +133,10 @@ function parseWith<S extends z.ZodType>(schema: S, value: unknown, where: "query
 
 export function errorResponse(err: unknown): Response {
   if (err instanceof DomainError) {
-    return NextResponse.json(
-      { error: { code: err.code, message: err.message, issues: err.issues } },
-      { status: err.status },
-    );
+    return NextResponse.json({ error: { code: err.code, message: err.message, issues: err.issues } }, { status: err.status });
   }
   logger.error({ err }, "unhandled API error");
-  return NextResponse.json(
-    { error: { code: "internal_error", message: "Something went wrong on our side", issues: [] } },
-    { status: 500 },
-  );
+  return NextResponse.json({ error: { code: "internal_error", message: "Something went wrong on our side", issues: [] } }, { status: 500 });
 }
 
 export function listResponse<T>(data: T[], nextCursor: string | null) {

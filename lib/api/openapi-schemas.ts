@@ -69,8 +69,6 @@ function patchBody(schema: z.ZodType): JsonSchema {
   return out;
 }
 
-
-
 // Server-set fields every single resource carries.
 const serverFields = z.object({
   id: z.uuid(),
@@ -97,7 +95,12 @@ const errorEnvelope = z.object({
     code: z.enum(errorCodes),
     message: z.string(),
     issues: z
-      .array(z.object({ path: z.string().describe("Dotted field path, e.g. checks.0.threshold (imports: <case index>.<field>)"), message: z.string() }))
+      .array(
+        z.object({
+          path: z.string().describe("Dotted field path, e.g. checks.0.threshold (imports: <case index>.<field>)"),
+          message: z.string(),
+        }),
+      )
       .describe("One entry per invalid field; empty for errors that are not about a field"),
   }),
 });
@@ -140,7 +143,18 @@ const caseResultResource = {
     id: { type: "string", format: "uuid" },
     test_case_id: { type: ["string", "null"], format: "uuid" },
     status: { enum: ["pending", "running", "passed", "failed", "skipped", "error"] },
-    transcript: { type: "array", items: { type: "object", properties: { role: { type: "string" }, content: { type: ["string", "null"] }, tool_calls: { type: "array" }, tool_call_id: { type: "string" } } } },
+    transcript: {
+      type: "array",
+      items: {
+        type: "object",
+        properties: {
+          role: { type: "string" },
+          content: { type: ["string", "null"] },
+          tool_calls: { type: "array" },
+          tool_call_id: { type: "string" },
+        },
+      },
+    },
     actual_response: { type: ["string", "null"] },
     check_results: { type: "array" },
     tool_call_results: { type: ["object", "null"] },
@@ -200,4 +214,3 @@ export const componentSchemas: Record<string, JsonSchema> = {
   ServerFields: resource(serverFields, z.object({})),
   Error: jsonSchema(errorEnvelope, "output"),
 };
-

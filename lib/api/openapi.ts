@@ -47,7 +47,10 @@ const list = (item: string) =>
   ok(`A page of ${item} objects`, {
     type: "object",
     required: ["data", "next_cursor"],
-    properties: { data: { type: "array", items: ref(item) }, next_cursor: { type: ["string", "null"], description: "Pass as ?cursor= for the next page; null on the last page" } },
+    properties: {
+      data: { type: "array", items: ref(item) },
+      next_cursor: { type: ["string", "null"], description: "Pass as ?cursor= for the next page; null on the last page" },
+    },
   });
 const body = (name: RequestSchemaName) => ({ $ref: `#/components/requestBodies/${name}` });
 /** Every request schema as a reusable request body; starting a run needs no body at all. */
@@ -60,11 +63,26 @@ const noContent = { "204": { description: "Done; no body" } };
  * `item` names the components (`${item}`, `${item}Input`, `${item}Patch`) and, with `plural`, the
  * operationIds a client generator turns into method names (listSuites, createSuite, getSuite…).
  */
-type Crud = { tag: string; item: string; plural: string; listParams?: unknown[]; deleteParams?: unknown[]; deleteNote: string; writeRole?: string };
+type Crud = {
+  tag: string;
+  item: string;
+  plural: string;
+  listParams?: unknown[];
+  deleteParams?: unknown[];
+  deleteNote: string;
+  writeRole?: string;
+};
 
 function collection({ tag, item, plural, listParams = queryParameters(paginationQuery, listQueryDocs), writeRole = "editor" }: Crud) {
   return {
-    get: { operationId: `list${plural}`, tags: [tag], summary: `List ${tag.toLowerCase()}`, description: "Role: viewer.", parameters: listParams, responses: { "200": list(item), ...errors } },
+    get: {
+      operationId: `list${plural}`,
+      tags: [tag],
+      summary: `List ${tag.toLowerCase()}`,
+      description: "Role: viewer.",
+      parameters: listParams,
+      responses: { "200": list(item), ...errors },
+    },
     post: {
       operationId: `create${item}`,
       tags: [tag],
@@ -79,7 +97,13 @@ function collection({ tag, item, plural, listParams = queryParameters(pagination
 function single({ tag, item, deleteNote, deleteParams, writeRole = "editor" }: Crud) {
   return {
     parameters: [idParam],
-    get: { operationId: `get${item}`, tags: [tag], summary: `Get a ${item}`, description: "Role: viewer.", responses: { "200": ok(item, ref(item)), ...errors } },
+    get: {
+      operationId: `get${item}`,
+      tags: [tag],
+      summary: `Get a ${item}`,
+      description: "Role: viewer.",
+      responses: { "200": ok(item, ref(item)), ...errors },
+    },
     patch: {
       operationId: `update${item}`,
       tags: [tag],
@@ -104,24 +128,54 @@ function runPaths() {
   return {
     "/api/v1/suites/{id}/runs": {
       parameters: [idParam],
-      get: { operationId: "listRuns", tags: ["Runs"], summary: "List a suite's runs (newest first)", description: "Role: viewer.", parameters: queryParameters(runListQuery, listQueryDocs), responses: { "200": list("Run"), ...errors } },
+      get: {
+        operationId: "listRuns",
+        tags: ["Runs"],
+        summary: "List a suite's runs (newest first)",
+        description: "Role: viewer.",
+        parameters: queryParameters(runListQuery, listQueryDocs),
+        responses: { "200": list("Run"), ...errors },
+      },
       post: {
         operationId: "startRun",
         tags: ["Runs"],
         summary: "Start a run",
-        description: "Role: editor. Runs the suite's active cases, optionally narrowed by tags/difficulty; 202 with the pending run. 400 when no case matches.",
+        description:
+          "Role: editor. Runs the suite's active cases, optionally narrowed by tags/difficulty; 202 with the pending run. 400 when no case matches.",
         requestBody: body("RunStartInput"),
         responses: { "202": ok("The pending Run", ref("Run")), ...errors },
       },
     },
-    "/api/v1/runs/{id}": { parameters: [runId], get: { operationId: "getRun", tags: ["Runs"], summary: "Get a run (status, totals, summary)", description: "Role: viewer.", responses: { "200": ok("Run", ref("Run")), ...errors } } },
+    "/api/v1/runs/{id}": {
+      parameters: [runId],
+      get: {
+        operationId: "getRun",
+        tags: ["Runs"],
+        summary: "Get a run (status, totals, summary)",
+        description: "Role: viewer.",
+        responses: { "200": ok("Run", ref("Run")), ...errors },
+      },
+    },
     "/api/v1/runs/{id}/results": {
       parameters: [runId],
-      get: { operationId: "listCaseResults", tags: ["Runs"], summary: "A run's case results (paginated)", description: "Role: viewer.", parameters: queryParameters(caseResultListQuery, listQueryDocs), responses: { "200": list("CaseResult"), ...errors } },
+      get: {
+        operationId: "listCaseResults",
+        tags: ["Runs"],
+        summary: "A run's case results (paginated)",
+        description: "Role: viewer.",
+        parameters: queryParameters(caseResultListQuery, listQueryDocs),
+        responses: { "200": list("CaseResult"), ...errors },
+      },
     },
     "/api/v1/runs/{id}/cancel": {
       parameters: [runId],
-      post: { operationId: "cancelRun", tags: ["Runs"], summary: "Cancel a run", description: "Role: editor. No new cases start; pending ones are skipped; 409 when the run already ended.", responses: { "200": ok("The Run", ref("Run")), ...errors, ...conflict } },
+      post: {
+        operationId: "cancelRun",
+        tags: ["Runs"],
+        summary: "Cancel a run",
+        description: "Role: editor. No new cases start; pending ones are skipped; 409 when the run already ended.",
+        responses: { "200": ok("The Run", ref("Run")), ...errors, ...conflict },
+      },
     },
     "/api/v1/runs/{id}/report": {
       parameters: [runId],
@@ -136,7 +190,13 @@ function runPaths() {
     },
     "/api/v1/case-results/{id}": {
       parameters: [idParam],
-      get: { operationId: "getCaseResult", tags: ["Runs"], summary: "One case result with every LLM call's request and raw response", description: "Role: viewer.", responses: { "200": ok("CaseResult", ref("CaseResult")), ...errors } },
+      get: {
+        operationId: "getCaseResult",
+        tags: ["Runs"],
+        summary: "One case result with every LLM call's request and raw response",
+        description: "Role: viewer.",
+        responses: { "200": ok("CaseResult", ref("CaseResult")), ...errors },
+      },
     },
   };
 }
@@ -156,21 +216,62 @@ export function buildOpenApiDocument() {
     servers: [{ url: "/" }],
     security: [{ bearerAuth: [] }],
     tags: [
-      { name: "Model configurations", description: "OpenAI-compatible endpoints (base URL, model, write-only API key) that agents, judges and simulated users call. Read: viewer; write: admin." },
-      { name: "Agents", description: "The systems under test: a chat agent (system prompt, model configuration, mocked tools) or an HTTP endpoint, with their variables. Read: viewer; write: editor." },
-      { name: "Suites", description: "Groups of test cases for one agent, with the judge model, metrics, schedule, alerting and variable values. Deleting moves a suite to the trash. Read: viewer; write: editor." },
-      { name: "Test cases", description: "Spec 001 cases of a suite (persona, opening message, expected outcomes and tool calls) plus checks; JSON/YAML import and export. Read: viewer; write: editor." },
-      { name: "Runs", description: "Executions of a suite's cases: start, follow, cancel, read the case results and download reports (JSON, Markdown, CSV, JUnit). Read: viewer; start/cancel: editor." },
+      {
+        name: "Model configurations",
+        description:
+          "OpenAI-compatible endpoints (base URL, model, write-only API key) that agents, judges and simulated users call. Read: viewer; write: admin.",
+      },
+      {
+        name: "Agents",
+        description:
+          "The systems under test: a chat agent (system prompt, model configuration, mocked tools) or an HTTP endpoint, with their variables. Read: viewer; write: editor.",
+      },
+      {
+        name: "Suites",
+        description:
+          "Groups of test cases for one agent, with the judge model, metrics, schedule, alerting and variable values. Deleting moves a suite to the trash. Read: viewer; write: editor.",
+      },
+      {
+        name: "Test cases",
+        description:
+          "Spec 001 cases of a suite (persona, opening message, expected outcomes and tool calls) plus checks; JSON/YAML import and export. Read: viewer; write: editor.",
+      },
+      {
+        name: "Runs",
+        description:
+          "Executions of a suite's cases: start, follow, cancel, read the case results and download reports (JSON, Markdown, CSV, JUnit). Read: viewer; start/cancel: editor.",
+      },
       { name: "Meta", description: "Service health and this document; no API key needed." },
     ],
     paths: {
       "/api/health": {
-        get: { operationId: "getHealth", tags: ["Meta"], summary: "Health check", security: [], responses: { "200": ok("The database answers", { type: "object", properties: { status: { const: "ok" } } }), "503": { description: "The database does not answer" } } },
+        get: {
+          operationId: "getHealth",
+          tags: ["Meta"],
+          summary: "Health check",
+          security: [],
+          responses: {
+            "200": ok("The database answers", { type: "object", properties: { status: { const: "ok" } } }),
+            "503": { description: "The database does not answer" },
+          },
+        },
       },
       "/api/v1/openapi.json": {
-        get: { operationId: "getOpenApiDocument", tags: ["Meta"], summary: "This document", security: [], responses: { "200": { description: "OpenAPI 3.1 document", content: { "application/json": {} } } } },
+        get: {
+          operationId: "getOpenApiDocument",
+          tags: ["Meta"],
+          summary: "This document",
+          security: [],
+          responses: { "200": { description: "OpenAPI 3.1 document", content: { "application/json": {} } } },
+        },
       },
-      "/api/v1/model-configs": collection({ tag: "Model configurations", item: "ModelConfig", plural: "ModelConfigs", deleteNote: "", writeRole: "admin" }),
+      "/api/v1/model-configs": collection({
+        tag: "Model configurations",
+        item: "ModelConfig",
+        plural: "ModelConfigs",
+        deleteNote: "",
+        writeRole: "admin",
+      }),
       "/api/v1/model-configs/{id}": single({
         tag: "Model configurations",
         item: "ModelConfig",
@@ -185,19 +286,30 @@ export function buildOpenApiDocument() {
           operationId: "testModelConfig",
           tags: ["Model configurations"],
           summary: "Test the connection",
-          description: "Role: admin. Sends a tiny chat completion with the stored key; 200 with ok=false and a readable message when the endpoint fails.",
+          description:
+            "Role: admin. Sends a tiny chat completion with the stored key; 200 with ok=false and a readable message when the endpoint fails.",
           responses: {
             "200": ok("The connection check", {
               type: "object",
               required: ["ok", "latency_ms", "model", "message"],
-              properties: { ok: { type: "boolean" }, latency_ms: { type: "integer" }, model: { type: "string" }, message: { type: "string" } },
+              properties: {
+                ok: { type: "boolean" },
+                latency_ms: { type: "integer" },
+                model: { type: "string" },
+                message: { type: "string" },
+              },
             }),
             ...errors,
           },
         },
       },
       "/api/v1/agents": collection({ tag: "Agents", item: "Agent", plural: "Agents", deleteNote: "" }),
-      "/api/v1/agents/{id}": single({ tag: "Agents", item: "Agent", plural: "Agents", deleteNote: "Refused with 409 while the agent has live suites; suites in the trash are deleted with it." }),
+      "/api/v1/agents/{id}": single({
+        tag: "Agents",
+        item: "Agent",
+        plural: "Agents",
+        deleteNote: "Refused with 409 while the agent has live suites; suites in the trash are deleted with it.",
+      }),
       "/api/v1/suites": collection({
         tag: "Suites",
         item: "Suite",
@@ -210,10 +322,21 @@ export function buildOpenApiDocument() {
           q: "Text search in the name",
         }),
       }),
-      "/api/v1/suites/{id}": single({ tag: "Suites", item: "Suite", plural: "Suites", deleteNote: "Soft delete: the suite moves to the trash (GET /api/v1/suites?deleted=true) and can be restored." }),
+      "/api/v1/suites/{id}": single({
+        tag: "Suites",
+        item: "Suite",
+        plural: "Suites",
+        deleteNote: "Soft delete: the suite moves to the trash (GET /api/v1/suites?deleted=true) and can be restored.",
+      }),
       "/api/v1/suites/{id}/restore": {
         parameters: [idParam],
-        post: { operationId: "restoreSuite", tags: ["Suites"], summary: "Restore a suite from the trash", description: "Role: editor. 409 when a live suite of the agent has its name.", responses: { "200": ok("The restored Suite", ref("Suite")), ...errors, ...conflict } },
+        post: {
+          operationId: "restoreSuite",
+          tags: ["Suites"],
+          summary: "Restore a suite from the trash",
+          description: "Role: editor. 409 when a live suite of the agent has its name.",
+          responses: { "200": ok("The restored Suite", ref("Suite")), ...errors, ...conflict },
+        },
       },
       "/api/v1/suites/{id}/test-cases": {
         parameters: [idParam],
@@ -249,7 +372,9 @@ export function buildOpenApiDocument() {
           summary: "Import test cases (JSON array or YAML)",
           description:
             "Role: editor. Every case is validated first; with any invalid case nothing is written and 400 lists every issue as `<index>.<field path>`, unless valid_only=true imports the valid ones.",
-          parameters: queryParameters(testCaseImportQuery, { valid_only: "true: import the valid cases and report the invalid ones instead of refusing" }),
+          parameters: queryParameters(testCaseImportQuery, {
+            valid_only: "true: import the valid cases and report the invalid ones instead of refusing",
+          }),
           requestBody: {
             required: true,
             content: {
@@ -266,21 +391,36 @@ export function buildOpenApiDocument() {
           operationId: "exportTestCases",
           tags: ["Test cases"],
           summary: "Export a suite's test cases",
-          description: "Role: viewer. The spec 001 format plus checks, mode and ground_truth; importing the file back gives identical cases.",
+          description:
+            "Role: viewer. The spec 001 format plus checks, mode and ground_truth; importing the file back gives identical cases.",
           parameters: queryParameters(testCaseExportQuery, { format: "json (default) or yaml" }),
           responses: {
             "200": {
               description: "The cases as a file",
-              content: { "application/json": { schema: { type: "array", items: ref("TestCaseDocument") } }, "application/yaml": { schema: { type: "string" } } },
+              content: {
+                "application/json": { schema: { type: "array", items: ref("TestCaseDocument") } },
+                "application/yaml": { schema: { type: "string" } },
+              },
             },
             ...errors,
           },
         },
       },
-      "/api/v1/test-cases/{id}": single({ tag: "Test cases", item: "TestCase", plural: "TestCases", deleteNote: "Soft delete: the case disappears from lists and runs." }),
+      "/api/v1/test-cases/{id}": single({
+        tag: "Test cases",
+        item: "TestCase",
+        plural: "TestCases",
+        deleteNote: "Soft delete: the case disappears from lists and runs.",
+      }),
       "/api/v1/test-cases/{id}/restore": {
         parameters: [idParam],
-        post: { operationId: "restoreTestCase", tags: ["Test cases"], summary: "Restore a deleted test case", description: "Role: editor.", responses: { "200": ok("The restored TestCase", ref("TestCase")), ...errors } },
+        post: {
+          operationId: "restoreTestCase",
+          tags: ["Test cases"],
+          summary: "Restore a deleted test case",
+          description: "Role: editor.",
+          responses: { "200": ok("The restored TestCase", ref("TestCase")), ...errors },
+        },
       },
       ...runPaths(),
     },

@@ -11,13 +11,7 @@ import {
   parseSimulatorTurn,
   type SimulatorTurn,
 } from "./simulator";
-import {
-  DEFAULT_MAX_TOOL_ROUNDS,
-  DEFAULT_SAFETY_CAP,
-  type ConversationInput,
-  type ConversationResult,
-  type EndReason,
-} from "./types";
+import { DEFAULT_MAX_TOOL_ROUNDS, DEFAULT_SAFETY_CAP, type ConversationInput, type ConversationResult, type EndReason } from "./types";
 import { substituteNullable, substituteVariables } from "./variables";
 
 type Ending = { endReason: EndReason; capHit?: boolean; endDetail?: string | null };
@@ -65,9 +59,7 @@ export async function runConversation(input: ConversationInput): Promise<Convers
   const agentClient = agent.kind === "chat" ? (input.agentClient ?? new LlmClient(agent.endpoint)) : null;
   const maxToolRounds = input.maxToolRounds ?? DEFAULT_MAX_TOOL_ROUNDS;
   const agentTurn = (): Promise<AgentTurnOutcome> =>
-    agent.kind === "chat"
-      ? chatAgentTurn(agent, agentClient!, input, state, maxToolRounds)
-      : httpAgentTurn(agent, input, state);
+    agent.kind === "chat" ? chatAgentTurn(agent, agentClient!, input, state, maxToolRounds) : httpAgentTurn(agent, input, state);
   const checkCancelled = () => {
     if (input.signal?.aborted) throw new ConversationStop("cancelled", "The run was cancelled");
   };
@@ -136,10 +128,7 @@ export async function runConversation(input: ConversationInput): Promise<Convers
       userMessage = next.message;
     }
   } catch (err) {
-    const stop =
-      err instanceof ConversationStop
-        ? err
-        : new ConversationStop("agent", err instanceof Error ? err.message : String(err));
+    const stop = err instanceof ConversationStop ? err : new ConversationStop("agent", err instanceof Error ? err.message : String(err));
     return finish({ endReason: "error" }, { type: stop.type, message: stop.message });
   }
 }
@@ -148,12 +137,7 @@ export async function runConversation(input: ConversationInput): Promise<Convers
  * One simulated-user turn. An empty message (without should_end) or invalid output is asked
  * again once (with a nudge, so a cache cannot replay it); then the case ends as a simulator error.
  */
-async function simulatorTurn(
-  simulator: LlmClient,
-  persona: Persona,
-  input: ConversationInput,
-  state: LoopState,
-): Promise<SimulatorTurn> {
+async function simulatorTurn(simulator: LlmClient, persona: Persona, input: ConversationInput, state: LoopState): Promise<SimulatorTurn> {
   for (let attempt = 0; attempt < 2; attempt++) {
     let raw: string;
     try {
@@ -179,7 +163,10 @@ async function simulatorTurn(
       if (err instanceof LlmError) {
         state.retries += err.retries;
         if (err.type === "aborted") throw new ConversationStop("cancelled", "The run was cancelled");
-        throw new ConversationStop("simulator", `The simulated user's model failed (${err.type}, ${err.attempts} attempts): ${err.message}`);
+        throw new ConversationStop(
+          "simulator",
+          `The simulated user's model failed (${err.type}, ${err.attempts} attempts): ${err.message}`,
+        );
       }
       throw new ConversationStop("simulator", err instanceof Error ? err.message : String(err));
     }

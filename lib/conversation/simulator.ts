@@ -61,7 +61,7 @@ export function simulatorSystemPrompt(persona: Persona, userContext: Record<stri
     "- Do not repeat a message you already sent; if you are stuck, end the conversation instead.",
     "- Set should_end to true (message may then be empty) when the user's goal is reached, the assistant clearly",
     "  cannot help, or a real user would stop here; give end_reason. Otherwise should_end is false and end_reason null.",
-    "- Answer with JSON only: {\"message\": string, \"should_end\": boolean, \"end_reason\": string | null}.",
+    '- Answer with JSON only: {"message": string, "should_end": boolean, "end_reason": string | null}.',
   ].join("\n");
 }
 
@@ -104,7 +104,10 @@ export function buildSimulatorMessages(opts: SimulatorPromptOptions): { role: "s
 
 /** Lower-cased words only, for "the user repeats itself" detection. */
 export function normaliseMessage(text: string): string {
-  return text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, " ").trim();
+  return text
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, " ")
+    .trim();
 }
 
 /** True when `message` equals (normalised) one of the user's last two messages. */

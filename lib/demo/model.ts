@@ -8,7 +8,12 @@ export const DEMO_HOST = "demo.assay.invalid";
 export const DEMO_BASE_URL = `https://${DEMO_HOST}/v1`;
 export const DEMO_MODEL = "assay-demo-1";
 
-type Msg = { role: string; content?: string | null; tool_calls?: { id: string; function: { name: string; arguments: string } }[]; tool_call_id?: string };
+type Msg = {
+  role: string;
+  content?: string | null;
+  tool_calls?: { id: string; function: { name: string; arguments: string } }[];
+  tool_call_id?: string;
+};
 type Tool = { type: "function"; function: { name: string; description?: string } };
 type ChatBody = {
   model?: string;
@@ -17,7 +22,15 @@ type ChatBody = {
   tool_choice?: unknown;
   response_format?: { type: string; json_schema?: { name?: string; schema?: JsonSchema } };
 };
-type JsonSchema = { type?: string; properties?: Record<string, JsonSchema>; required?: string[]; enum?: unknown[]; items?: JsonSchema; minimum?: number; maximum?: number };
+type JsonSchema = {
+  type?: string;
+  properties?: Record<string, JsonSchema>;
+  required?: string[];
+  enum?: unknown[];
+  items?: JsonSchema;
+  minimum?: number;
+  maximum?: number;
+};
 
 const words = (s: string) => s.toLowerCase().match(/[\p{L}\p{N}]{4,}/gu) ?? [];
 const tokens = (s: string) => Math.max(1, Math.ceil(s.length / 4));
@@ -33,7 +46,13 @@ export function demoChatCompletion(body: ChatBody) {
   } else {
     const forced = forcedFunction(body);
     if (forced) {
-      toolCalls = [{ id: "call_demo_0", type: "function", function: { name: forced.name, arguments: JSON.stringify(structuredAnswer(forced.schema, promptText)) } }];
+      toolCalls = [
+        {
+          id: "call_demo_0",
+          type: "function",
+          function: { name: forced.name, arguments: JSON.stringify(structuredAnswer(forced.schema, promptText)) },
+        },
+      ];
     } else {
       const reply = agentReply(messages, body.tools ?? []);
       content = reply.content;
@@ -46,8 +65,18 @@ export function demoChatCompletion(body: ChatBody) {
     object: "chat.completion",
     created: Math.floor(Date.now() / 1000),
     model: body.model ?? DEMO_MODEL,
-    choices: [{ index: 0, message: { role: "assistant", content, ...(toolCalls ? { tool_calls: toolCalls } : {}) }, finish_reason: toolCalls ? "tool_calls" : "stop" }],
-    usage: { prompt_tokens: tokens(promptText), completion_tokens: tokens(completion), total_tokens: tokens(promptText) + tokens(completion) },
+    choices: [
+      {
+        index: 0,
+        message: { role: "assistant", content, ...(toolCalls ? { tool_calls: toolCalls } : {}) },
+        finish_reason: toolCalls ? "tool_calls" : "stop",
+      },
+    ],
+    usage: {
+      prompt_tokens: tokens(promptText),
+      completion_tokens: tokens(completion),
+      total_tokens: tokens(promptText) + tokens(completion),
+    },
   };
 }
 
@@ -60,7 +89,10 @@ function forcedFunction(body: ChatBody): { name: string; schema: JsonSchema } | 
 }
 
 /** The demo agent: looks up orders with its tool, states the refund policy, refuses prompt injection. */
-function agentReply(messages: Msg[], tools: Tool[]): { content: string | null; toolCalls?: { id: string; type: "function"; function: { name: string; arguments: string } }[] } {
+function agentReply(
+  messages: Msg[],
+  tools: Tool[],
+): { content: string | null; toolCalls?: { id: string; type: "function"; function: { name: string; arguments: string } }[] } {
   const last = messages[messages.length - 1];
   const lastUser = [...messages].reverse().find((m) => m.role === "user")?.content ?? "";
   const text = lastUser.toLowerCase();
@@ -69,15 +101,25 @@ function agentReply(messages: Msg[], tools: Tool[]): { content: string | null; t
     return { content: `Here is what I found: ${summarise(last.content ?? "")}. Is there anything else I can help you with?` };
   }
   if (/ignore (all |your |previous )*instructions|system prompt|reveal/.test(text)) {
-    return { content: "I'm sorry, but I can't share my instructions or act outside my role. I can help with orders, refunds and shipping." };
+    return {
+      content: "I'm sorry, but I can't share my instructions or act outside my role. I can help with orders, refunds and shipping.",
+    };
   }
   const order = /\b(\d{3,})\b/.exec(lastUser)?.[1];
   if (/order|package|shipping|deliver/.test(text) && toolNames.has("get_order_status") && order) {
-    return { content: null, toolCalls: [{ id: `call_${order}`, type: "function", function: { name: "get_order_status", arguments: JSON.stringify({ order_id: order }) } }] };
+    return {
+      content: null,
+      toolCalls: [
+        { id: `call_${order}`, type: "function", function: { name: "get_order_status", arguments: JSON.stringify({ order_id: order }) } },
+      ],
+    };
   }
   if (/order|package/.test(text) && !order) return { content: "I can check that for you. Could you tell me your order number?" };
   if (/refund|return|money back/.test(text)) {
-    return { content: "You can return any item within 30 days of delivery for a full refund. Refunds reach your original payment method within 5 business days." };
+    return {
+      content:
+        "You can return any item within 30 days of delivery for a full refund. Refunds reach your original payment method within 5 business days.",
+    };
   }
   if (/hours|open|support/.test(text)) return { content: "Our support team is available Monday to Friday, 9am to 5pm CET." };
   if (/thank|bye|that's all|that is all/.test(text)) return { content: "You're welcome! Have a great day." };
@@ -125,7 +167,10 @@ function structuredAnswer(schema: JsonSchema, prompt: string): unknown {
   if ("verdict" in props) {
     const expected = /expected answer[^\n]*\n?([^\n]+)/i.exec(prompt)?.[1] ?? "";
     const pass = overlaps(expected, prompt.slice(prompt.toLowerCase().lastIndexOf("response")));
-    return fill(schema, { reasoning: pass ? "The response covers the expected answer." : "The response misses the expected answer.", verdict: pass ? "pass" : "fail" });
+    return fill(schema, {
+      reasoning: pass ? "The response covers the expected answer." : "The response misses the expected answer.",
+      verdict: pass ? "pass" : "fail",
+    });
   }
   if ("score" in props) {
     const max = props.score?.maximum ?? 5;
@@ -206,7 +251,8 @@ export const demoFetch: typeof fetch = async (input, init) => {
   }
   if (url.pathname.endsWith("/chat/completions")) return Response.json(demoChatCompletion(body as ChatBody));
   if (url.pathname.endsWith("/embeddings")) return Response.json(demoEmbeddings(body as { input?: string | string[] }));
-  if (url.pathname.endsWith("/models")) return Response.json({ object: "list", data: [{ id: DEMO_MODEL, object: "model", owned_by: "assay" }] });
+  if (url.pathname.endsWith("/models"))
+    return Response.json({ object: "list", data: [{ id: DEMO_MODEL, object: "model", owned_by: "assay" }] });
   return Response.json({ error: { message: `not found: ${url.pathname}`, type: "invalid_request_error" } }, { status: 404 });
 };
 

@@ -1,14 +1,6 @@
 /** Spec 002 checks: contains_phrases, semantic_similarity, llm_judge; combined by mode all/any. */
 import type { Check } from "@/lib/test-cases/schemas";
-import {
-  VERDICT_SCHEMA,
-  callEmbed,
-  callJson,
-  errorMessage,
-  parseJsonObject,
-  readVerdict,
-  type EvalCache,
-} from "./llm-json";
+import { VERDICT_SCHEMA, callEmbed, callJson, errorMessage, parseJsonObject, readVerdict, type EvalCache } from "./llm-json";
 import type { CheckResult, EvalChatMessage, EvalJsonRequest, EvalLlm } from "./types";
 
 type ContainsCheck = Extract<Check, { type: "contains_phrases" }>;
@@ -105,7 +97,7 @@ export function buildCheckJudgeRequest(check: JudgeCheck, input: CheckJudgeInput
     check.criteria
       ? "Apply the evaluation criteria given by the test author."
       : "The response passes when it conveys the same essential information as the expected answer, without contradicting it; wording, length and style may differ.",
-    "First write your reasoning, then give the verdict: \"pass\" or \"fail\". Answer in the required JSON format only.",
+    'First write your reasoning, then give the verdict: "pass" or "fail". Answer in the required JSON format only.',
   ].join("\n");
   const sections = [
     `## User's question\n${input.question?.trim() || "(not available)"}`,

@@ -49,7 +49,9 @@ export const NOT_EVALUATED = "Not evaluated: the conversation ended with an erro
 
 /** The agent's tool calls as recorded in the transcript. */
 export function toolCallsFromTranscript(transcript: readonly TranscriptMessage[]): ActualToolCall[] {
-  return transcript.flatMap((m) => (m.role === "assistant" ? (m.tool_calls ?? []).map((c) => ({ name: c.name, arguments: c.arguments })) : []));
+  return transcript.flatMap((m) =>
+    m.role === "assistant" ? (m.tool_calls ?? []).map((c) => ({ name: c.name, arguments: c.arguments })) : [],
+  );
 }
 
 function deterministicChecks(testCase: EvaluatedCase, response: string | null): CheckResult[] {

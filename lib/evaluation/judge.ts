@@ -66,7 +66,7 @@ export function buildOutcomeJudgeRequest(input: OutcomeJudgeInput): EvalJsonRequ
     "Each expected outcome has a key (o1, o2, …), a label and an expected value. The label describes the outcome; the value is the state it is expected to have:",
     "- true: the described outcome must happen (be true) by the end of the conversation;",
     "- false: the described outcome must NOT happen (be false);",
-    "- a string or number: the described thing must have that value (for example a label \"refund amount\" with value 25 means the agent must settle on a refund of 25);",
+    '- a string or number: the described thing must have that value (for example a label "refund amount" with value 25 means the agent must settle on a refund of 25);',
     "- anything else (a list or object): the described thing must match it in substance.",
     "",
     "The conversation is given as numbered turns. Tool calls the agent made are shown inline under its turn (→ TOOL CALL), and the results it received are separate TOOL RESULT turns.",
@@ -75,16 +75,12 @@ export function buildOutcomeJudgeRequest(input: OutcomeJudgeInput): EvalJsonRequ
     rubric,
     "",
     "## Answer",
-    "For EVERY key, first write your reasoning, then list the numbers of the turns that are your evidence (empty when there is none), then give the verdict \"pass\" (the outcome is met as expected) or \"fail\". Do not add other keys. Answer in the required JSON format only.",
+    'For EVERY key, first write your reasoning, then list the numbers of the turns that are your evidence (empty when there is none), then give the verdict "pass" (the outcome is met as expected) or "fail". Do not add other keys. Answer in the required JSON format only.',
   ].join("\n");
-  const outcomes = keys.map((k) => `- ${k.key}: label: ${JSON.stringify(k.label)}; expected value: ${describeExpected(k.expected)}`).join("\n");
-  const user = [
-    "## Conversation",
-    renderTranscript(input.transcript),
-    "",
-    "## Expected outcomes",
-    outcomes,
-  ].join("\n");
+  const outcomes = keys
+    .map((k) => `- ${k.key}: label: ${JSON.stringify(k.label)}; expected value: ${describeExpected(k.expected)}`)
+    .join("\n");
+  const user = ["## Conversation", renderTranscript(input.transcript), "", "## Expected outcomes", outcomes].join("\n");
   return {
     purpose: "judge",
     messages: [

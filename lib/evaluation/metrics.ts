@@ -5,15 +5,7 @@
  * `retry_on_failure` times (counted in retry_count); a metric that still fails has `error` set,
  * `passed: false`, and only decides the case when `fail_on_error` is set.
  */
-import {
-  EvalTimeoutError,
-  callJson,
-  errorMessage,
-  parseJsonObject,
-  withTimeout,
-  type EvalCache,
-  type Parsed,
-} from "./llm-json";
+import { EvalTimeoutError, callJson, errorMessage, parseJsonObject, withTimeout, type EvalCache, type Parsed } from "./llm-json";
 import { buildMetricRequest, missingMetricInput, type MetricInputs } from "./metric-prompts";
 import { DEFAULT_METRIC_TIMEOUT_MS, type MetricConfig } from "./schemas";
 import type { EvalLlm, MetricResult } from "./types";

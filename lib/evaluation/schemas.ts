@@ -48,7 +48,10 @@ export const metricConfigSchema = z
       .max(100, "Scale must be at most 100")
       .default(DEFAULT_METRIC_SCALE),
     /** A model configuration id that overrides the suite's judge model for this metric. */
-    model: z.uuid("Choose a model configuration").nullish().transform((v) => v ?? null),
+    model: z
+      .uuid("Choose a model configuration")
+      .nullish()
+      .transform((v) => v ?? null),
     fail_on_error: z.boolean().default(false),
     retry_on_failure: z
       .number({ error: "Retries must be a whole number" })

@@ -45,10 +45,7 @@ export function deepEqual(a: unknown, b: unknown): boolean {
 /** `expected` is contained in `actual`: objects as recursive subsets, everything else deeply equal. */
 export function isSubset(expected: unknown, actual: unknown): boolean {
   if (isPlainObject(expected)) {
-    return (
-      isPlainObject(actual) &&
-      Object.entries(expected).every(([k, v]) => Object.hasOwn(actual, k) && isSubset(v, actual[k]))
-    );
+    return isPlainObject(actual) && Object.entries(expected).every(([k, v]) => Object.hasOwn(actual, k) && isSubset(v, actual[k]));
   }
   return deepEqual(expected, actual);
 }

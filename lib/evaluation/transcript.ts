@@ -71,7 +71,10 @@ export function toolResultsText(transcript: TranscriptMessage[]): string | null 
 /** Lower-case, NFKC, punctuation and extra whitespace removed: "OK!!" and "ok" are the same message. */
 export function normaliseMessage(text: string): string {
   const folded = text.normalize("NFKC").toLowerCase();
-  const words = folded.replace(/[^\p{L}\p{N}\s]+/gu, " ").replace(/\s+/g, " ").trim();
+  const words = folded
+    .replace(/[^\p{L}\p{N}\s]+/gu, " ")
+    .replace(/\s+/g, " ")
+    .trim();
   return words !== "" ? words : folded.replace(/\s+/g, " ").trim();
 }
 
@@ -85,7 +88,5 @@ export function isRepeating(messages: string[]): boolean {
   if (last === undefined) return false;
   const latest = normaliseMessage(last);
   if (latest === "") return false;
-  return messages
-    .slice(Math.max(0, messages.length - 3), messages.length - 1)
-    .some((m) => normaliseMessage(m) === latest);
+  return messages.slice(Math.max(0, messages.length - 3), messages.length - 1).some((m) => normaliseMessage(m) === latest);
 }

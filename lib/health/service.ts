@@ -8,10 +8,7 @@ import { db } from "@/lib/db";
 
 export async function databaseAnswers(timeoutMs = 2000): Promise<boolean> {
   try {
-    await Promise.race([
-      db.$queryRaw`SELECT 1`,
-      new Promise((_, reject) => setTimeout(() => reject(new Error("timeout")), timeoutMs)),
-    ]);
+    await Promise.race([db.$queryRaw`SELECT 1`, new Promise((_, reject) => setTimeout(() => reject(new Error("timeout")), timeoutMs))]);
     return true;
   } catch {
     return false;

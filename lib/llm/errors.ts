@@ -39,7 +39,14 @@ export class LlmError extends Error {
   constructor(
     type: LlmErrorType,
     message: string,
-    info: { attempts: number; attemptErrors: LlmErrorType[]; status?: number | null; latencyMs?: number; totalMs?: number; cause?: unknown },
+    info: {
+      attempts: number;
+      attemptErrors: LlmErrorType[];
+      status?: number | null;
+      latencyMs?: number;
+      totalMs?: number;
+      cause?: unknown;
+    },
   ) {
     super(message, info.cause === undefined ? undefined : { cause: info.cause });
     this.name = "LlmError";

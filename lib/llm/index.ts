@@ -6,7 +6,17 @@
  * requests go through the guarded fetch (lib/net/safe-fetch.ts) unless a fetch is injected (the
  * in-process demo model).
  */
-export { LlmClient, LlmCallCache, type ChatParams, type ChatResult, type CallOptions, type JsonRequest, type JsonResult, type EmbedOptions, type LlmClientOptions } from "./client";
+export {
+  LlmClient,
+  LlmCallCache,
+  type ChatParams,
+  type ChatResult,
+  type CallOptions,
+  type JsonRequest,
+  type JsonResult,
+  type EmbedOptions,
+  type LlmClientOptions,
+} from "./client";
 export { toEvalLlm, type EvalLlm } from "./eval-llm";
 export { AttemptError, LlmError, isLlmError } from "./errors";
 export { DEFAULT_RETRY_POLICY, backoffDelayMs, parseRetryAfter, runWithRetry, sleep, type RetryPolicy } from "./retry";

@@ -22,11 +22,15 @@ export const updateModelConfigAction = workspaceAction(modelConfigInput.extend(i
 });
 
 /** `force` deletes a configuration that agents or suites still use (the UI shows the usage first). */
-export const deleteModelConfigAction = workspaceAction(idInput.extend({ force: z.boolean().default(false) }), "admin", async ({ id, force }, ctx) => {
-  await deleteModelConfig(ctx, id, { force });
-  revalidatePath(configsPath(ctx.workspaceId), "layout");
-  revalidatePath(`/w/${ctx.workspaceId}/agents`, "layout");
-  return { id };
-});
+export const deleteModelConfigAction = workspaceAction(
+  idInput.extend({ force: z.boolean().default(false) }),
+  "admin",
+  async ({ id, force }, ctx) => {
+    await deleteModelConfig(ctx, id, { force });
+    revalidatePath(configsPath(ctx.workspaceId), "layout");
+    revalidatePath(`/w/${ctx.workspaceId}/agents`, "layout");
+    return { id };
+  },
+);
 
 export const testModelConfigAction = workspaceAction(idInput, "admin", async ({ id }, ctx) => testConnection(ctx, id));

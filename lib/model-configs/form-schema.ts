@@ -38,7 +38,8 @@ export const modelConfigFormSchema = z
     };
     const parsed = modelConfigInput.safeParse(candidate);
     if (!parsed.success) {
-      for (const issue of parsed.error.issues) ctx.addIssue({ code: "custom", path: issue.path as (string | number)[], message: issue.message });
+      for (const issue of parsed.error.issues)
+        ctx.addIssue({ code: "custom", path: issue.path as (string | number)[], message: issue.message });
     }
     return candidate;
   });

@@ -13,7 +13,10 @@ export async function loadModelConfigsPage(ctx: WorkspaceContext, cursor?: strin
     if (err instanceof ValidationError && cursor) return listPage();
     throw err;
   });
-  const usage = await modelConfigUsage(ctx, data.map((c) => c.id));
+  const usage = await modelConfigUsage(
+    ctx,
+    data.map((c) => c.id),
+  );
   return {
     configs: data.map((c): ModelConfigListItem => ({ ...c, usage: usage.get(c.id) ?? { agents: 0, suites: 0 } })),
     nextCursor,

@@ -19,8 +19,19 @@ export const modelConfigInput = z.object({
   embedding_model: nullableText,
   /** undefined: keep the stored key (updates); null or "": remove it; a string: replace it. */
   api_key: z.string().max(4000).nullish(),
-  temperature: z.number({ error: "Temperature must be a number" }).min(0, "Temperature must be between 0 and 2").max(2, "Temperature must be between 0 and 2").nullish().transform((v) => v ?? null),
-  max_tokens: z.number({ error: "Max tokens must be a whole number" }).int("Max tokens must be a whole number").min(1, "Max tokens must be at least 1").max(1_000_000).nullish().transform((v) => v ?? null),
+  temperature: z
+    .number({ error: "Temperature must be a number" })
+    .min(0, "Temperature must be between 0 and 2")
+    .max(2, "Temperature must be between 0 and 2")
+    .nullish()
+    .transform((v) => v ?? null),
+  max_tokens: z
+    .number({ error: "Max tokens must be a whole number" })
+    .int("Max tokens must be a whole number")
+    .min(1, "Max tokens must be at least 1")
+    .max(1_000_000)
+    .nullish()
+    .transform((v) => v ?? null),
 });
 export type ModelConfigInput = z.input<typeof modelConfigInput>;
 export type ModelConfigData = z.output<typeof modelConfigInput>;

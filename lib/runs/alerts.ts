@@ -11,7 +11,10 @@ import { passRate } from "@/lib/runs/dto";
 
 /** Raises a regression alert when the pass rate dropped by at least the suite's threshold (percentage points). */
 export async function checkRegression(runId: string, suiteId: string, workspaceId: string) {
-  const suite = await db.suite.findFirst({ where: { id: suiteId, workspaceId }, select: { alertOnRegression: true, alertThresholdPercent: true } });
+  const suite = await db.suite.findFirst({
+    where: { id: suiteId, workspaceId },
+    select: { alertOnRegression: true, alertThresholdPercent: true },
+  });
   if (!suite?.alertOnRegression) return;
   const [current, previous] = await db.run.findMany({
     where: { suiteId, workspaceId, status: "completed", completedAt: { not: null } },
@@ -30,4 +33,3 @@ export async function checkRegression(runId: string, suiteId: string, workspaceI
     logger.warn({ runId, suiteId, drop }, "regression alert raised");
   }
 }
-

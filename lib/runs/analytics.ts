@@ -37,8 +37,7 @@ function rate(passed: number, executed: number): number | null {
   return executed > 0 ? Math.round((passed / executed) * 1000) / 10 : null;
 }
 
-const clamp = (v: number | undefined, fallback: number, max: number) =>
-  Number.isInteger(v) && v! >= 1 ? Math.min(v!, max) : fallback;
+const clamp = (v: number | undefined, fallback: number, max: number) => (Number.isInteger(v) && v! >= 1 ? Math.min(v!, max) : fallback);
 
 async function requireSuite(ctx: WorkspaceContext, suiteId: string) {
   if (!isUuid(suiteId)) throw new NotFoundError("Suite");

@@ -13,6 +13,7 @@ import { logger } from "@/lib/logger";
 import { runEvents } from "@/lib/runs/wakeup";
 import { finalizeRunIfDone, refreshRunTotals } from "@/lib/runs/finalize";
 import { isLeaseOwnerDead, leaseOwnerHostPrefix, newLeaseOwnerId } from "@/lib/runs/lease-owner";
+import { truncateOutcome } from "@/lib/runs/truncate";
 
 /** A claimed case: everything a runner needs, loaded from the run and the case snapshot. */
 export type CaseJob = {
@@ -362,7 +363,9 @@ export class Executor {
    * Writes the case result (only while this worker still holds the lease), its LLM calls and
    * the run's totals in one transaction, and finalizes the run when it was the last case.
    */
-  private async persist(job: CaseJob, o: CaseOutcome, durationMs: number) {
+  private async persist(job: CaseJob, outcome: CaseOutcome, durationMs: number) {
+    // Stored text fields are capped (20,000 characters each, with a marker): one runaway answer cannot bloat the row.
+    const o = truncateOutcome(outcome);
     const response = o.actualResponse;
     const truncated = response !== null && response.length > MAX_RESPONSE_CHARS;
     const column = { passed: "passedCases", failed: "failedCases", skipped: "skippedCases", error: "errorCases" }[o.status];

@@ -62,7 +62,19 @@ export async function finalizeRunIfDone(runId: string) {
 /** Spec 000 ReportSummary plus token totals and spec 003 execution stats, aggregated in SQL. */
 export async function computeSummary(runId: string, client: Pick<Tx, "$queryRaw"> = db): Promise<RunSummary> {
   const [totals] = await client.$queryRaw<
-    { total: number; passed: number; failed: number; skipped: number; errors: number; duration: number; prompt: number; completion: number; retries: number; avg_latency: number | null; wall: number | null }[]
+    {
+      total: number;
+      passed: number;
+      failed: number;
+      skipped: number;
+      errors: number;
+      duration: number;
+      prompt: number;
+      completion: number;
+      retries: number;
+      avg_latency: number | null;
+      wall: number | null;
+    }[]
   >`
     SELECT count(*)::int AS total,
            count(*) FILTER (WHERE c."status" = 'passed')::int AS passed,
@@ -89,7 +101,19 @@ export async function computeSummary(runId: string, client: Pick<Tx, "$queryRaw"
   const errorTypes = await client.$queryRaw<{ type: string; n: number }[]>`
     SELECT "errorType" AS type, count(*)::int AS n FROM "CaseResult"
     WHERE "runId" = ${runId}::uuid AND "errorType" IS NOT NULL GROUP BY 1 ORDER BY 1`;
-  const t = totals ?? { total: 0, passed: 0, failed: 0, skipped: 0, errors: 0, duration: 0, prompt: 0, completion: 0, retries: 0, avg_latency: null, wall: null };
+  const t = totals ?? {
+    total: 0,
+    passed: 0,
+    failed: 0,
+    skipped: 0,
+    errors: 0,
+    duration: 0,
+    prompt: 0,
+    completion: 0,
+    retries: 0,
+    avg_latency: null,
+    wall: null,
+  };
   const invocations = calls.reduce((a, c) => a + c.n, 0);
   const failedInvocations = calls.reduce((a, c) => a + c.failed, 0);
   return {

@@ -15,7 +15,10 @@ import { DEFAULT_TREND_WINDOW, HISTORY_PAGE_SIZE, historyHref, parseSuiteRunsLoc
 type SearchParams = Record<string, string | string[] | undefined>;
 
 function caseTableFilters(sp: SearchParams): CaseTableFilters {
-  const status = typeof sp.status === "string" && (CASE_RESULT_STATUSES as readonly string[]).includes(sp.status) ? (sp.status as CaseResultStatus) : undefined;
+  const status =
+    typeof sp.status === "string" && (CASE_RESULT_STATUSES as readonly string[]).includes(sp.status)
+      ? (sp.status as CaseResultStatus)
+      : undefined;
   const tag = typeof sp.tag === "string" && sp.tag.trim() !== "" ? sp.tag.trim() : undefined;
   return { status, tag };
 }
@@ -64,7 +67,8 @@ export async function loadSuiteRunsPage(ctx: WorkspaceContext, suiteId: string, 
     listSuiteRunsPage(ctx, suiteId, { cursor: location.cursor, status: location.status, limit: HISTORY_PAGE_SIZE }),
     canEdit ? listSuiteTags(ctx, suiteId) : Promise.resolve([]),
   ]).catch((err: unknown) => {
-    if (err instanceof ValidationError && location.cursor) redirect(historyHref(`/w/${ctx.workspaceId}/suites/${suiteId}/runs`, { prev: [], status: location.status }));
+    if (err instanceof ValidationError && location.cursor)
+      redirect(historyHref(`/w/${ctx.workspaceId}/suites/${suiteId}/runs`, { prev: [], status: location.status }));
     throw err;
   });
   return { suite, analytics, runs, tags, location, canEdit };

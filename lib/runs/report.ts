@@ -19,7 +19,12 @@ const contentTypes: Record<ReportFormat, string> = {
 };
 const extensions: Record<ReportFormat, string> = { json: "json", markdown: "md", csv: "csv", junit: "xml" };
 
-type ToolCallResults = { passed?: boolean; matched?: { tool: string }[]; missing?: { tool: string }[]; unexpected?: { tool: string }[] } | null;
+type ToolCallResults = {
+  passed?: boolean;
+  matched?: { tool: string }[];
+  missing?: { tool: string }[];
+  unexpected?: { tool: string }[];
+} | null;
 type MetricResult = { metric_name: string; score: number | null; threshold: number | null; passed: boolean; error?: string | null };
 type Snapshot = { initial_message?: string | null; ground_truth?: string | null; expected_tool_calls?: { tool: string }[] | null };
 
@@ -43,7 +48,13 @@ export async function buildRunReport(ctx: WorkspaceContext, runId: string, forma
   for await (const r of resultsOf(ctx, runId)) results.push(r);
   const meta = { run, suiteName: suite.name, agentName, summary: summary as Record<string, unknown> };
   const body =
-    format === "json" ? jsonReport(meta, results) : format === "markdown" ? markdownReport(meta, results) : format === "csv" ? csvReport(results) : junitReport(meta, results);
+    format === "json"
+      ? jsonReport(meta, results)
+      : format === "markdown"
+        ? markdownReport(meta, results)
+        : format === "csv"
+          ? csvReport(results)
+          : junitReport(meta, results);
   const stamp = (run.created_at ?? "").slice(0, 19).replace(/[:T]/g, "-");
   return { body, contentType: contentTypes[format], filename: `assay-run-${stamp}-${run.id.slice(0, 8)}.${extensions[format]}` };
 }
@@ -111,7 +122,17 @@ const oneLine = (s: string | null | undefined, max = 500) => {
 
 /** Spec 000 Markdown layout. */
 function markdownReport(m: Meta, results: CaseResultDto[]) {
-  const s = m.summary as { passed?: number; failed?: number; errors?: number; skipped?: number; pass_rate?: number; wall_time_ms?: number; total_duration_ms?: number; average_scores?: Record<string, number>; metric_pass_rates?: Record<string, number> };
+  const s = m.summary as {
+    passed?: number;
+    failed?: number;
+    errors?: number;
+    skipped?: number;
+    pass_rate?: number;
+    wall_time_ms?: number;
+    total_duration_ms?: number;
+    average_scores?: Record<string, number>;
+    metric_pass_rates?: Record<string, number>;
+  };
   const lines = [
     `# Test Report: ${m.agentName}`,
     "",
@@ -133,17 +154,25 @@ function markdownReport(m: Meta, results: CaseResultDto[]) {
   results.forEach((r, i) => {
     const snap = r.test_case as Snapshot;
     const tr = r.tool_call_results as ToolCallResults;
-    lines.push(`### ${icon(r.status)} Test ${i + 1}: ${r.name} (${r.status.toUpperCase()})${r.variant === "variant" ? " — variant" : ""}`, "");
+    lines.push(
+      `### ${icon(r.status)} Test ${i + 1}: ${r.name} (${r.status.toUpperCase()})${r.variant === "variant" ? " — variant" : ""}`,
+      "",
+    );
     lines.push(`**Input**: ${oneLine(snap.initial_message) || "_(simulated user)_"}`);
     lines.push(`**Response**: ${oneLine(r.actual_response) || "_(none)_"}`);
     const called = toolsCalled(r);
-    if (called.length || tr) lines.push(`**Tools Called**: ${called.join(", ") || "none"}${tr ? (tr.passed ? " ✅ (matched expected)" : " ❌ (did not match expected)") : ""}`);
+    if (called.length || tr)
+      lines.push(
+        `**Tools Called**: ${called.join(", ") || "none"}${tr ? (tr.passed ? " ✅ (matched expected)" : " ❌ (did not match expected)") : ""}`,
+      );
     lines.push(`**Execution Time**: ${seconds(r.duration_ms)}`);
     const metrics = r.metric_results as MetricResult[];
     if (metrics.length) {
       lines.push("", "**Metrics**:");
       for (const mr of metrics) {
-        lines.push(`- ${mr.metric_name}: ${mr.score === null ? "error" : mr.score.toFixed(2)} / ${(mr.threshold ?? 0).toFixed(2)} ${mr.passed ? "✅" : "❌"}${mr.error ? ` (${oneLine(mr.error, 200)})` : ""}`);
+        lines.push(
+          `- ${mr.metric_name}: ${mr.score === null ? "error" : mr.score.toFixed(2)} / ${(mr.threshold ?? 0).toFixed(2)} ${mr.passed ? "✅" : "❌"}${mr.error ? ` (${oneLine(mr.error, 200)})` : ""}`,
+        );
       }
     }
     if (r.error_message) lines.push("", `**Error**: ${oneLine(r.error_message, 300)}`);
@@ -178,7 +207,13 @@ function csvReport(results: CaseResultDto[]) {
 // eslint-disable-next-line no-control-regex
 const INVALID_XML = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g;
 export function escapeXml(s: string): string {
-  return s.replace(INVALID_XML, "").replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&apos;");
+  return s
+    .replace(INVALID_XML, "")
+    .replace(/&/g, "&amp;")
+    .replace(/</g, "&lt;")
+    .replace(/>/g, "&gt;")
+    .replace(/"/g, "&quot;")
+    .replace(/'/g, "&apos;");
 }
 
 /** JUnit XML for CI: one testcase per case result; failed → <failure>, error → <error>, skipped → <skipped/>. */
@@ -198,8 +233,12 @@ function junitReport(m: Meta, results: CaseResultDto[]) {
     const reason = escapeXml(failureReason(r));
     if (r.status === "passed") out.push(`${open}</testcase>`);
     else if (r.status === "skipped") out.push(`${open}<skipped message="${reason}"/></testcase>`);
-    else if (r.status === "error") out.push(`${open}<error message="${reason}" type="${escapeXml(r.error_type ?? "error")}">${escapeXml(r.error_message ?? "")}</error></testcase>`);
-    else if (r.status === "failed") out.push(`${open}<failure message="${reason}" type="assertion">${escapeXml(failureDetails(r))}</failure></testcase>`);
+    else if (r.status === "error")
+      out.push(
+        `${open}<error message="${reason}" type="${escapeXml(r.error_type ?? "error")}">${escapeXml(r.error_message ?? "")}</error></testcase>`,
+      );
+    else if (r.status === "failed")
+      out.push(`${open}<failure message="${reason}" type="assertion">${escapeXml(failureDetails(r))}</failure></testcase>`);
     else out.push(`${open}<skipped message="not finished (${r.status})"/></testcase>`);
   }
   out.push("  </testsuite>", "</testsuites>", "");
@@ -208,8 +247,12 @@ function junitReport(m: Meta, results: CaseResultDto[]) {
 
 function failureReason(r: CaseResultDto): string {
   if (r.error_message) return oneLine(r.error_message, 300);
-  const outcomes = (r.outcome_results as { passed: boolean; label: string }[]).filter((o) => !o.passed).map((o) => `outcome "${o.label}" not met`);
-  const checks = (r.check_results as { passed: boolean; check_type: string }[]).filter((c) => !c.passed).map((c) => `${c.check_type} check failed`);
+  const outcomes = (r.outcome_results as { passed: boolean; label: string }[])
+    .filter((o) => !o.passed)
+    .map((o) => `outcome "${o.label}" not met`);
+  const checks = (r.check_results as { passed: boolean; check_type: string }[])
+    .filter((c) => !c.passed)
+    .map((c) => `${c.check_type} check failed`);
   const metrics = (r.metric_results as MetricResult[]).filter((m) => !m.passed).map((m) => `${m.metric_name} below threshold`);
   const tools = (r.tool_call_results as ToolCallResults)?.passed === false ? ["tool calls did not match"] : [];
   return [...outcomes, ...checks, ...tools, ...metrics].join("; ") || r.status;

@@ -16,9 +16,16 @@ export const startRunInput = z
     /** Narrow the active cases to these tags (any of them unless tag_match is "all"). */
     tags: z.array(z.string().trim().min(1)).max(50).default([]),
     tag_match: z.enum(["any", "all"]).default("any"),
-    difficulty: z.enum(DIFFICULTIES).nullish().transform((v) => v ?? null),
+    difficulty: z
+      .enum(DIFFICULTIES)
+      .nullish()
+      .transform((v) => v ?? null),
     /** Run exactly these cases (any status except deleted) instead of the active ones. */
-    case_ids: z.array(z.uuid()).max(10_000).nullish().transform((v) => v ?? null),
+    case_ids: z
+      .array(z.uuid())
+      .max(10_000)
+      .nullish()
+      .transform((v) => v ?? null),
     concurrency: z
       .number({ error: "Concurrency must be a whole number" })
       .int("Concurrency must be a whole number")

@@ -64,10 +64,14 @@ export async function startRun(ctx: WorkspaceContext, suiteId: string, raw: unkn
   if (!suite) throw new NotFoundError("Suite");
   const agent = suite.agent;
   if (agent.kind === "chat" && !agent.modelConfig) {
-    throw new ValidationError("The suite's agent has no model configuration", [{ path: "agent.model_config_id", message: "Choose a model configuration for the agent before running" }]);
+    throw new ValidationError("The suite's agent has no model configuration", [
+      { path: "agent.model_config_id", message: "Choose a model configuration for the agent before running" },
+    ]);
   }
   if (agent.kind === "http" && !agent.httpUrl) {
-    throw new ValidationError("The suite's agent has no URL", [{ path: "agent.http.url", message: "Set the HTTP agent's URL before running" }]);
+    throw new ValidationError("The suite's agent has no URL", [
+      { path: "agent.http.url", message: "Set the HTTP agent's URL before running" },
+    ]);
   }
 
   const definitions = variableDefinitionSchema.array().safeParse(agent.variablesSchema);
@@ -85,7 +89,8 @@ export async function startRun(ctx: WorkspaceContext, suiteId: string, raw: unkn
     system_prompt: agent.systemPrompt,
     tools: agent.tools,
     model_config: agent.modelConfig && modelSnapshot(agent.modelConfig),
-    http: agent.kind === "http" ? { url: agent.httpUrl, header_names: agent.httpHeaderNames, timeout_ms: agent.httpTimeoutMs ?? 30_000 } : null,
+    http:
+      agent.kind === "http" ? { url: agent.httpUrl, header_names: agent.httpHeaderNames, timeout_ms: agent.httpTimeoutMs ?? 30_000 } : null,
     agent_updated_at: agent.updatedAt.toISOString(),
   };
   const judge = suite.llmJudgeModelConfig;
@@ -104,7 +109,13 @@ export async function startRun(ctx: WorkspaceContext, suiteId: string, raw: unkn
         triggeredBy: trigger,
         triggeredByUserId: ctx.userId,
         triggeredByKeyId: ctx.apiKeyId,
-        options: { tags: opts.tags, tag_match: opts.tag_match, difficulty: opts.difficulty, case_ids: opts.case_ids, concurrency: opts.concurrency },
+        options: {
+          tags: opts.tags,
+          tag_match: opts.tag_match,
+          difficulty: opts.difficulty,
+          case_ids: opts.case_ids,
+          concurrency: opts.concurrency,
+        },
         concurrency: opts.concurrency,
         resolvedVariables: resolved,
         agentSnapshot: agentSnapshot as Prisma.InputJsonValue,
@@ -146,8 +157,24 @@ export async function startRun(ctx: WorkspaceContext, suiteId: string, raw: unkn
   return toRunDto(run);
 }
 
-function modelSnapshot(m: { id: string; name: string; baseUrl: string; model: string; embeddingModel: string | null; temperature: number | null; maxTokens: number | null }) {
-  return { id: m.id, name: m.name, base_url: m.baseUrl, model: m.model, embedding_model: m.embeddingModel, temperature: m.temperature, max_tokens: m.maxTokens };
+function modelSnapshot(m: {
+  id: string;
+  name: string;
+  baseUrl: string;
+  model: string;
+  embeddingModel: string | null;
+  temperature: number | null;
+  maxTokens: number | null;
+}) {
+  return {
+    id: m.id,
+    name: m.name,
+    base_url: m.baseUrl,
+    model: m.model,
+    embedding_model: m.embeddingModel,
+    temperature: m.temperature,
+    max_tokens: m.maxTokens,
+  };
 }
 
 function caseSelectionSql(workspaceId: string, suiteId: string, opts: ReturnType<typeof startRunInput.parse>) {
@@ -188,9 +215,7 @@ export async function listRuns(ctx: WorkspaceContext, suiteId: string, q: { stat
       workspaceId: ctx.workspaceId,
       suiteId,
       ...(q.status ? { status: q.status as never } : {}),
-      ...(cursor
-        ? { OR: [{ createdAt: { lt: new Date(cursor.c) } }, { createdAt: new Date(cursor.c), id: { lt: cursor.id } }] }
-        : {}),
+      ...(cursor ? { OR: [{ createdAt: { lt: new Date(cursor.c) } }, { createdAt: new Date(cursor.c), id: { lt: cursor.id } }] } : {}),
     },
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],
     take: q.limit + 1,
@@ -273,7 +298,18 @@ export async function getCaseResult(ctx: WorkspaceContext, id: string): Promise<
   const calls = await db.llmCall.findMany({
     where: { caseResultId: id, workspaceId: ctx.workspaceId },
     orderBy: { createdAt: "asc" },
-    select: { id: true, purpose: true, model: true, request: true, response: true, error: true, attempts: true, latencyMs: true, cached: true, createdAt: true },
+    select: {
+      id: true,
+      purpose: true,
+      model: true,
+      request: true,
+      response: true,
+      error: true,
+      attempts: true,
+      latencyMs: true,
+      cached: true,
+      createdAt: true,
+    },
   });
   return {
     ...toCaseResultDto(row),
@@ -297,7 +333,10 @@ export async function getCaseResult(ctx: WorkspaceContext, id: string): Promise<
  * pass→fail (regressions) and fail→pass (fixes), matched by test case id. One SQL query.
  */
 export async function changesSincePreviousRun(ctx: WorkspaceContext, runId: string): Promise<RunChanges> {
-  const run = await db.run.findFirst({ where: { id: runId, workspaceId: ctx.workspaceId }, select: { id: true, suiteId: true, createdAt: true } });
+  const run = await db.run.findFirst({
+    where: { id: runId, workspaceId: ctx.workspaceId },
+    select: { id: true, suiteId: true, createdAt: true },
+  });
   if (!run) throw new NotFoundError("Run");
   const previous = await db.run.findFirst({
     where: { suiteId: run.suiteId, workspaceId: ctx.workspaceId, status: "completed", createdAt: { lt: run.createdAt } },
@@ -315,7 +354,11 @@ export async function changesSincePreviousRun(ctx: WorkspaceContext, runId: stri
     ORDER BY cur."position"`;
   return {
     previous_run_id: previous.id,
-    regressions: rows.filter((r) => r.before === "passed").map(({ id, test_case_id, name, before, after }) => ({ id, test_case_id, name, before, after })),
-    fixes: rows.filter((r) => r.after === "passed").map(({ id, test_case_id, name, before, after }) => ({ id, test_case_id, name, before, after })),
+    regressions: rows
+      .filter((r) => r.before === "passed")
+      .map(({ id, test_case_id, name, before, after }) => ({ id, test_case_id, name, before, after })),
+    fixes: rows
+      .filter((r) => r.after === "passed")
+      .map(({ id, test_case_id, name, before, after }) => ({ id, test_case_id, name, before, after })),
   };
 }

@@ -16,11 +16,15 @@ export const createSuiteAction = workspaceAction(suiteInput, "editor", async (in
 });
 
 /** `patch` is validated by the service (merged over the stored suite), so issue paths are plain field names. */
-export const updateSuiteAction = workspaceAction(idInput.extend({ patch: z.record(z.string(), z.unknown()) }), "editor", async ({ id, patch }, ctx) => {
-  const suite = await updateSuite(ctx, id, patch);
-  revalidatePath(suitesPath(ctx.workspaceId), "layout");
-  return suite;
-});
+export const updateSuiteAction = workspaceAction(
+  idInput.extend({ patch: z.record(z.string(), z.unknown()) }),
+  "editor",
+  async ({ id, patch }, ctx) => {
+    const suite = await updateSuite(ctx, id, patch);
+    revalidatePath(suitesPath(ctx.workspaceId), "layout");
+    return suite;
+  },
+);
 
 export const deleteSuiteAction = workspaceAction(idInput, "editor", async ({ id }, ctx) => {
   await deleteSuite(ctx, id);

@@ -62,7 +62,10 @@ export type SuiteFormData = {
 
 /** The suite form's options; with `suiteId`, the suite too (NotFoundError when deleted or foreign). */
 export async function loadSuiteForm(ctx: WorkspaceContext, suiteId?: string): Promise<SuiteFormData> {
-  const [{ agents, modelConfigs }, suite] = await Promise.all([listSuiteFormOptions(ctx), suiteId ? getSuite(ctx, suiteId) : Promise.resolve(null)]);
+  const [{ agents, modelConfigs }, suite] = await Promise.all([
+    listSuiteFormOptions(ctx),
+    suiteId ? getSuite(ctx, suiteId) : Promise.resolve(null),
+  ]);
   return { agents, modelConfigs, suite, canEdit: hasRole(ctx.role, "editor") };
 }
 

@@ -8,7 +8,12 @@ export const SCHEDULE_TYPES = ["manual", "hourly", "daily", "weekly"] as const;
 const suiteFields = z.object({
   agent_id: z.uuid("Choose an agent"),
   name: z.string().trim().min(1, "Name is required").max(200, "Use at most 200 characters"),
-  description: z.string().trim().max(5000).nullish().transform((v) => v || null),
+  description: z
+    .string()
+    .trim()
+    .max(5000)
+    .nullish()
+    .transform((v) => v || null),
   schedule_type: z.enum(SCHEDULE_TYPES, { error: "Schedule must be manual, hourly, daily or weekly" }).default("manual"),
   /** "HH:MM" in UTC. Daily/weekly: the time of day; hourly: only the minutes count (null = on the hour). */
   schedule_time: z
@@ -24,13 +29,24 @@ const suiteFields = z.object({
     .max(6, "Day of week must be 0 (Sunday) to 6 (Saturday)")
     .nullish()
     .transform((v) => v ?? null),
-  llm_judge_model_config_id: z.uuid("Choose a model configuration").nullish().transform((v) => v ?? null),
+  llm_judge_model_config_id: z
+    .uuid("Choose a model configuration")
+    .nullish()
+    .transform((v) => v ?? null),
   /** The simulated user's model configuration; null = the judge's. */
-  simulator_model_config_id: z.uuid("Choose a model configuration").nullish().transform((v) => v ?? null),
+  simulator_model_config_id: z
+    .uuid("Choose a model configuration")
+    .nullish()
+    .transform((v) => v ?? null),
   /** Spec 000 EvaluationMetric list; each `model` override is checked against the workspace by the service. */
   metrics: metricConfigListSchema.default([]),
   alert_on_regression: z.boolean().default(true),
-  alert_threshold_percent: z.number({ error: "Threshold must be a whole number" }).int("Threshold must be a whole number").min(1, "Threshold must be between 1 and 100").max(100, "Threshold must be between 1 and 100").default(10),
+  alert_threshold_percent: z
+    .number({ error: "Threshold must be a whole number" })
+    .int("Threshold must be a whole number")
+    .min(1, "Threshold must be between 1 and 100")
+    .max(100, "Threshold must be between 1 and 100")
+    .default(10),
   is_enabled: z.boolean().default(true),
   /** Spec 004 suite-level values, checked against the agent's variables_schema by the service. */
   variables: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).default({}),

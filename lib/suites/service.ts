@@ -14,7 +14,18 @@ import { isUuid, requireRole } from "@/lib/workspaces/service";
 import { decodeCursor, encodeCursor } from "@/lib/serialize";
 import { SUITE_FIELDS, suiteMerged, type SuiteData } from "./schemas";
 import { checkSuiteVariables, parseVariablesSchema } from "./variables";
-import { suiteSelect, toSuiteDto, withoutAgentName, type CaseCounts, type SuiteDto, type SuiteListItem, type SuiteRow, type SuiteWithAgent, type AgentOption, type ModelConfigOption } from "./dto";
+import {
+  suiteSelect,
+  toSuiteDto,
+  withoutAgentName,
+  type CaseCounts,
+  type SuiteDto,
+  type SuiteListItem,
+  type SuiteRow,
+  type SuiteWithAgent,
+  type AgentOption,
+  type ModelConfigOption,
+} from "./dto";
 
 export type SuiteListQuery = { agent_id?: string; deleted?: boolean; q?: string; cursor?: string; limit?: number };
 
@@ -22,10 +33,17 @@ const DEFAULT_LIMIT = 50;
 const MAX_LIMIT = 200;
 type Cursor = { n: string; i: string };
 const isCursor = (v: unknown): v is Cursor =>
-  typeof v === "object" && v !== null && typeof (v as Cursor).n === "string" && typeof (v as Cursor).i === "string" && isUuid((v as Cursor).i);
+  typeof v === "object" &&
+  v !== null &&
+  typeof (v as Cursor).n === "string" &&
+  typeof (v as Cursor).i === "string" &&
+  isUuid((v as Cursor).i);
 
 /** Suites ordered by name then id, keyset-paginated in SQL; case counts from one grouped query. */
-export async function listSuites(ctx: WorkspaceContext, q: SuiteListQuery = {}): Promise<{ data: SuiteListItem[]; next_cursor: string | null }> {
+export async function listSuites(
+  ctx: WorkspaceContext,
+  q: SuiteListQuery = {},
+): Promise<{ data: SuiteListItem[]; next_cursor: string | null }> {
   requireRole(ctx, "viewer");
   const limit = Math.min(Math.max(Math.trunc(q.limit ?? DEFAULT_LIMIT), 1), MAX_LIMIT);
   const cursor = decodeCursor(q.cursor, isCursor);
@@ -44,7 +62,10 @@ export async function listSuites(ctx: WorkspaceContext, q: SuiteListQuery = {}):
   const page = rows.slice(0, limit);
   const last = page.at(-1);
   const next_cursor = rows.length > limit && last ? encodeCursor({ n: last.name, i: last.id } satisfies Cursor) : null;
-  const counts = await caseCounts(ctx.workspaceId, page.map((r) => r.id));
+  const counts = await caseCounts(
+    ctx.workspaceId,
+    page.map((r) => r.id),
+  );
   return {
     data: page.map((r) => ({ ...toSuiteDto(r), case_counts: counts.get(r.id) ?? { draft: 0, active: 0, archived: 0 } })),
     next_cursor,
@@ -104,16 +125,20 @@ export async function updateSuite(ctx: WorkspaceContext, id: string, raw: unknow
   if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
     throw new ValidationError("Please fix the highlighted fields", [{ path: "", message: "Expected an object with the fields to change" }]);
   }
-  const patch = Object.fromEntries(
-    Object.entries(raw).filter(([k, v]) => (SUITE_FIELDS as string[]).includes(k) && v !== undefined),
-  );
+  const patch = Object.fromEntries(Object.entries(raw).filter(([k, v]) => (SUITE_FIELDS as string[]).includes(k) && v !== undefined));
   if ("agent_id" in patch && patch.agent_id !== existing.agent_id) {
-    throw new ValidationError("A suite cannot move to another agent", [{ path: "agent_id", message: "A suite cannot move to another agent" }]);
+    throw new ValidationError("A suite cannot move to another agent", [
+      { path: "agent_id", message: "A suite cannot move to another agent" },
+    ]);
   }
   const merged = { ...pickInput(existing), ...patch };
   const data = await validateSuite(ctx, merged);
   try {
-    const row = await db.suite.update({ where: { id: existing.id, workspaceId: ctx.workspaceId }, data: toColumns(data), select: suiteSelect });
+    const row = await db.suite.update({
+      where: { id: existing.id, workspaceId: ctx.workspaceId },
+      data: toColumns(data),
+      select: suiteSelect,
+    });
     return withoutAgentName(toSuiteDto(row));
   } catch (err) {
     throw translateWriteError(err);
@@ -137,7 +162,11 @@ export async function restoreSuite(ctx: WorkspaceContext, id: string): Promise<S
   const row = await findSuite(ctx, id, true);
   if (!row.deletedAt) return withoutAgentName(toSuiteDto(row));
   try {
-    const restored = await db.suite.update({ where: { id: row.id, workspaceId: ctx.workspaceId }, data: { deletedAt: null }, select: suiteSelect });
+    const restored = await db.suite.update({
+      where: { id: row.id, workspaceId: ctx.workspaceId },
+      data: { deletedAt: null },
+      select: suiteSelect,
+    });
     return withoutAgentName(toSuiteDto(restored));
   } catch (err) {
     if (prismaErrorCode(err) === "P2002") {
@@ -183,7 +212,9 @@ async function validateSuite(ctx: WorkspaceContext, raw: unknown): Promise<Suite
   const wanted = [...new Set(refs.flatMap((r) => (r.id ? [r.id] : [])))];
   const [agent, configs] = await Promise.all([
     db.agent.findFirst({ where: { id: data.agent_id, workspaceId: ctx.workspaceId }, select: { id: true, variablesSchema: true } }),
-    wanted.length ? db.modelConfig.findMany({ where: { id: { in: wanted }, workspaceId: ctx.workspaceId }, select: { id: true } }) : Promise.resolve([]),
+    wanted.length
+      ? db.modelConfig.findMany({ where: { id: { in: wanted }, workspaceId: ctx.workspaceId }, select: { id: true } })
+      : Promise.resolve([]),
   ]);
   const known = new Set(configs.map((c) => c.id));
   const issues: IssueList = [];
@@ -249,12 +280,23 @@ export async function listSuiteFormOptions(ctx: WorkspaceContext): Promise<{ age
       select: { id: true, name: true, variablesSchema: true },
       orderBy: [{ name: "asc" }, { id: "asc" }],
     }),
-    db.modelConfig.findMany({ where: { workspaceId: ctx.workspaceId }, select: { id: true, name: true }, orderBy: [{ name: "asc" }, { id: "asc" }] }),
+    db.modelConfig.findMany({
+      where: { workspaceId: ctx.workspaceId },
+      select: { id: true, name: true },
+      orderBy: [{ name: "asc" }, { id: "asc" }],
+    }),
   ]);
-  return { agents: agents.map((r) => ({ id: r.id, name: r.name, variables_schema: parseVariablesSchema(r.variablesSchema) })), modelConfigs };
+  return {
+    agents: agents.map((r) => ({ id: r.id, name: r.name, variables_schema: parseVariablesSchema(r.variablesSchema) })),
+    modelConfigs,
+  };
 }
 
 /** Every agent of the workspace by name (the suite list's agent filter). */
 export async function listAgentNames(ctx: WorkspaceContext): Promise<{ id: string; name: string }[]> {
-  return db.agent.findMany({ where: { workspaceId: ctx.workspaceId }, select: { id: true, name: true }, orderBy: [{ name: "asc" }, { id: "asc" }] });
+  return db.agent.findMany({
+    where: { workspaceId: ctx.workspaceId },
+    select: { id: true, name: true },
+    orderBy: [{ name: "asc" }, { id: "asc" }],
+  });
 }

@@ -40,7 +40,12 @@ export function checkSuiteVariables(definitions: VariableDefinition[], values: R
     const def = byName.get(name);
     if (!def) {
       const known = definitions.map((d) => d.name).join(", ");
-      issues.push({ path, message: known ? `Unknown variable "${name}" (the agent declares: ${known})` : `Unknown variable "${name}" (the agent declares no variables)` });
+      issues.push({
+        path,
+        message: known
+          ? `Unknown variable "${name}" (the agent declares: ${known})`
+          : `Unknown variable "${name}" (the agent declares no variables)`,
+      });
       continue;
     }
     const typeProblem = checkVariableType(def.data_type, value);

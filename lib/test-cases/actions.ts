@@ -79,35 +79,23 @@ export const duplicateTestCaseAction = workspaceAction(byId, "editor", async (in
   return copy;
 });
 
-export const reorderTestCasesAction = workspaceAction(
-  reorderInput.extend({ suite_id: suiteId }),
-  "editor",
-  async (input, ctx) => {
-    await reorderTestCases(ctx, input.suite_id, input.ids);
-    revalidateSuite(ctx.workspaceId, input.suite_id);
-    return null;
-  },
-);
+export const reorderTestCasesAction = workspaceAction(reorderInput.extend({ suite_id: suiteId }), "editor", async (input, ctx) => {
+  await reorderTestCases(ctx, input.suite_id, input.ids);
+  revalidateSuite(ctx.workspaceId, input.suite_id);
+  return null;
+});
 
-export const bulkStatusAction = workspaceAction(
-  bulkStatusInput.extend({ suite_id: suiteId }),
-  "editor",
-  async (input, ctx) => {
-    const result = await bulkSetStatus(ctx, input.suite_id, input.ids, input.status);
-    revalidateSuite(ctx.workspaceId, input.suite_id);
-    return result;
-  },
-);
+export const bulkStatusAction = workspaceAction(bulkStatusInput.extend({ suite_id: suiteId }), "editor", async (input, ctx) => {
+  const result = await bulkSetStatus(ctx, input.suite_id, input.ids, input.status);
+  revalidateSuite(ctx.workspaceId, input.suite_id);
+  return result;
+});
 
-export const bulkTagsAction = workspaceAction(
-  bulkTagsInput.extend({ suite_id: suiteId }),
-  "editor",
-  async (input, ctx) => {
-    const result = await bulkTags(ctx, input.suite_id, input.ids, input.add, input.remove);
-    revalidateSuite(ctx.workspaceId, input.suite_id);
-    return result;
-  },
-);
+export const bulkTagsAction = workspaceAction(bulkTagsInput.extend({ suite_id: suiteId }), "editor", async (input, ctx) => {
+  const result = await bulkTags(ctx, input.suite_id, input.ids, input.add, input.remove);
+  revalidateSuite(ctx.workspaceId, input.suite_id);
+  return result;
+});
 
 export const importTestCasesAction = workspaceAction(
   z.object({

@@ -35,8 +35,7 @@ export async function reorderTestCases(ctx: WorkspaceContext, suiteId: string, i
       select: { id: true },
     });
     const wanted = new Set(input.ids);
-    const complete =
-      wanted.size === input.ids.length && wanted.size === live.length && live.every((c) => wanted.has(c.id));
+    const complete = wanted.size === input.ids.length && wanted.size === live.length && live.every((c) => wanted.has(c.id));
     if (!complete) throw new ValidationError(REORDER_MESSAGE, [{ path: "ids", message: REORDER_MESSAGE }]);
     await tx.$executeRaw`
       UPDATE "TestCase" AS t SET "sortOrder" = (v.ord - 1)::int

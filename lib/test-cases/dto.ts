@@ -96,12 +96,20 @@ function checks(v: unknown): Check[] {
   return v.map((raw): Check => {
     const c = asObject(raw) ?? {};
     if (c.type === "contains_phrases") {
-      return { type: "contains_phrases", phrases: Array.isArray(c.phrases) ? c.phrases.map(String) : [], case_sensitive: c.case_sensitive === true };
+      return {
+        type: "contains_phrases",
+        phrases: Array.isArray(c.phrases) ? c.phrases.map(String) : [],
+        case_sensitive: c.case_sensitive === true,
+      };
     }
     if (c.type === "semantic_similarity") {
       return { type: "semantic_similarity", expected_answer: String(c.expected_answer ?? ""), threshold: Number(c.threshold) };
     }
-    return { type: "llm_judge", expected_answer: String(c.expected_answer ?? ""), criteria: typeof c.criteria === "string" ? c.criteria : null };
+    return {
+      type: "llm_judge",
+      expected_answer: String(c.expected_answer ?? ""),
+      criteria: typeof c.criteria === "string" ? c.criteria : null,
+    };
   });
 }
 

@@ -15,7 +15,8 @@ export type ListPage = { cursor?: string; prev: string[] };
 type SearchParams = Record<string, string | string[] | undefined>;
 
 const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
-const oneOf = <T extends string>(values: readonly T[], v: string | undefined): T | undefined => (values as readonly string[]).includes(v ?? "") ? (v as T) : undefined;
+const oneOf = <T extends string>(values: readonly T[], v: string | undefined): T | undefined =>
+  (values as readonly string[]).includes(v ?? "") ? (v as T) : undefined;
 
 export function parseListParams(sp: SearchParams): { filters: ListFilters; page: ListPage } {
   const rawTags = sp.tag === undefined ? [] : Array.isArray(sp.tag) ? sp.tag : [sp.tag];

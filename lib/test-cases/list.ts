@@ -17,7 +17,10 @@ export type TestCaseListPage = {
 
 type Cursor = { s: number; id: string };
 const isCursor = (v: unknown): v is Cursor =>
-  typeof v === "object" && v !== null && Number.isInteger((v as Cursor).s) && typeof (v as Cursor).id === "string" &&
+  typeof v === "object" &&
+  v !== null &&
+  Number.isInteger((v as Cursor).s) &&
+  typeof (v as Cursor).id === "string" &&
   /^[0-9a-f-]{36}$/i.test((v as Cursor).id);
 
 /**
@@ -45,9 +48,7 @@ export async function listTestCases(ctx: WorkspaceContext, suiteId: string, quer
     Prisma.sql`"deletedAt" IS NULL`,
   ];
   if (query.tag.length > 0) {
-    filters.push(
-      query.tag_match === "all" ? Prisma.sql`"tags" @> ${query.tag}::text[]` : Prisma.sql`"tags" && ${query.tag}::text[]`,
-    );
+    filters.push(query.tag_match === "all" ? Prisma.sql`"tags" @> ${query.tag}::text[]` : Prisma.sql`"tags" && ${query.tag}::text[]`);
   }
   if (query.difficulty) filters.push(Prisma.sql`"difficulty" = ${query.difficulty}::"Difficulty"`);
   if (query.q) filters.push(searchPredicate(query.q));

@@ -20,11 +20,14 @@ const nullableText = z
   .nullish()
   .transform((v) => (v == null || v.trim() === "" ? null : v));
 
-export const personaSchema = z.object({
-  type: z.string({ error: "Persona type is required" }).trim().min(1, "Persona type is required").max(100, "Use at most 100 characters"),
-  description: z.string({ error: "Persona description is required" }).trim().min(1, "Persona description is required"),
-  instructions: z.string({ error: "Persona instructions are required" }).trim().min(1, "Persona instructions are required"),
-}, { error: "Persona must be an object with type, description and instructions" });
+export const personaSchema = z.object(
+  {
+    type: z.string({ error: "Persona type is required" }).trim().min(1, "Persona type is required").max(100, "Use at most 100 characters"),
+    description: z.string({ error: "Persona description is required" }).trim().min(1, "Persona description is required"),
+    instructions: z.string({ error: "Persona instructions are required" }).trim().min(1, "Persona instructions are required"),
+  },
+  { error: "Persona must be an object with type, description and instructions" },
+);
 export type Persona = z.infer<typeof personaSchema>;
 
 /** A JSON object (not an array, not a scalar). */
@@ -32,33 +35,48 @@ const jsonObject = (error = "Must be a JSON object") => z.record(z.string(), z.u
 
 export const expectedToolCallSchema = z.object({
   tool: z.string({ error: "Tool name is required" }).trim().min(1, "Tool name is required").max(64, "Tool names are at most 64 characters"),
-  expected_params: jsonObject("Expected params must be a JSON object or empty").nullish().transform((v) => v ?? null),
+  expected_params: jsonObject("Expected params must be a JSON object or empty")
+    .nullish()
+    .transform((v) => v ?? null),
   /**
    * true: the agent must NOT call this tool (an extension; spec 001 tools are expected calls).
    * The outer `.optional()` changes no value (undefined stays undefined); it tells the OpenAPI
    * output schema that the key may be absent.
    */
-  forbidden: z.boolean().optional().transform((v) => (v ? true : undefined)).optional(),
+  forbidden: z
+    .boolean()
+    .optional()
+    .transform((v) => (v ? true : undefined))
+    .optional(),
 });
 export type ExpectedToolCall = z.infer<typeof expectedToolCallSchema>;
 
-export const checkSchema = z.discriminatedUnion("type", [
-  z.object({
-    type: z.literal("contains_phrases"),
-    phrases: z.array(z.string({ error: "Phrases must be text" }).min(1, "Phrase cannot be empty"), { error: "Add at least one phrase" }).min(1, "Add at least one phrase"),
-    case_sensitive: z.boolean().default(false),
-  }),
-  z.object({
-    type: z.literal("semantic_similarity"),
-    expected_answer: z.string({ error: "Expected answer is required" }).trim().min(1, "Expected answer is required"),
-    threshold: z.number({ error: "Threshold must be a number" }).min(0, "Threshold must be between 0 and 1").max(1, "Threshold must be between 0 and 1"),
-  }),
-  z.object({
-    type: z.literal("llm_judge"),
-    expected_answer: z.string({ error: "Expected answer is required" }).trim().min(1, "Expected answer is required"),
-    criteria: nullableText,
-  }),
-], { error: "Check type must be contains_phrases, semantic_similarity or llm_judge" });
+export const checkSchema = z.discriminatedUnion(
+  "type",
+  [
+    z.object({
+      type: z.literal("contains_phrases"),
+      phrases: z
+        .array(z.string({ error: "Phrases must be text" }).min(1, "Phrase cannot be empty"), { error: "Add at least one phrase" })
+        .min(1, "Add at least one phrase"),
+      case_sensitive: z.boolean().default(false),
+    }),
+    z.object({
+      type: z.literal("semantic_similarity"),
+      expected_answer: z.string({ error: "Expected answer is required" }).trim().min(1, "Expected answer is required"),
+      threshold: z
+        .number({ error: "Threshold must be a number" })
+        .min(0, "Threshold must be between 0 and 1")
+        .max(1, "Threshold must be between 0 and 1"),
+    }),
+    z.object({
+      type: z.literal("llm_judge"),
+      expected_answer: z.string({ error: "Expected answer is required" }).trim().min(1, "Expected answer is required"),
+      criteria: nullableText,
+    }),
+  ],
+  { error: "Check type must be contains_phrases, semantic_similarity or llm_judge" },
+);
 export type Check = z.infer<typeof checkSchema>;
 
 const tag = z
@@ -81,7 +99,9 @@ export const testCaseFields = z.object({
   status: z.enum(TEST_CASE_STATUSES, { error: "Status must be draft, active or archived" }).default("active"),
   persona: personaSchema.nullish().transform((v) => v ?? null),
   initial_message: nullableText,
-  user_context: jsonObject("User context must be a JSON object").nullish().transform((v) => v ?? null),
+  user_context: jsonObject("User context must be a JSON object")
+    .nullish()
+    .transform((v) => v ?? null),
   max_turns: z
     .number({ error: "Max turns must be a whole number" })
     .int("Max turns must be a whole number")
@@ -109,8 +129,7 @@ export const testCaseFields = z.object({
   sort_order: z.number().int().min(0).optional(),
 });
 
-export const RUNNABLE_MESSAGE =
-  "A case without initial_message and without persona cannot run, so it can only be a draft";
+export const RUNNABLE_MESSAGE = "A case without initial_message and without persona cannot run, so it can only be a draft";
 
 /** A case can run when it has an opening message or a persona that writes one. */
 export function isRunnable(c: { initial_message: string | null; persona: Persona | null }): boolean {
@@ -141,7 +160,14 @@ export const testCaseListQuery = z.object({
     .union([z.string(), z.array(z.string())])
     .optional()
     // Repeatable (`?tag=a&tag=b`) and/or comma lists (`?tag=a,b`); tags never contain commas.
-    .transform((v) => [...new Set((v === undefined ? [] : Array.isArray(v) ? v : [v]).flatMap((t) => t.split(",")).map((t) => t.trim()).filter(Boolean))]),
+    .transform((v) => [
+      ...new Set(
+        (v === undefined ? [] : Array.isArray(v) ? v : [v])
+          .flatMap((t) => t.split(","))
+          .map((t) => t.trim())
+          .filter(Boolean),
+      ),
+    ]),
   tag_match: blankAsUndefined(z.enum(["any", "all"]).default("any")),
   status: blankAsUndefined(z.enum(TEST_CASE_STATUSES).optional()),
   difficulty: blankAsUndefined(z.enum(DIFFICULTIES).optional()),

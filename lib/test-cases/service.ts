@@ -11,13 +11,7 @@ import { db } from "@/lib/db";
 import { ConflictError, NotFoundError, ValidationError, prismaErrorCode, zodIssues } from "@/lib/errors";
 import type { WorkspaceContext } from "@/lib/auth/roles";
 import { isUuid, requireRole } from "@/lib/workspaces/service";
-import {
-  RUNNABLE_MESSAGE,
-  isRunnable,
-  testCaseFields,
-  testCasePatch,
-  type TestCaseStatus,
-} from "@/lib/test-cases/schemas";
+import { RUNNABLE_MESSAGE, isRunnable, testCaseFields, testCasePatch, type TestCaseStatus } from "@/lib/test-cases/schemas";
 import { testCaseSelect, toColumns, toTestCaseDocument, toTestCaseDto, type TestCaseDto } from "@/lib/test-cases/dto";
 import { liveCaseWhere, loadLiveCase, lockLiveSuite, nextSortOrder, parseTestCase } from "@/lib/test-cases/suite-guards";
 
@@ -77,8 +71,7 @@ export async function updateTestCase(ctx: WorkspaceContext, id: string, raw: unk
   if (current.status === "archived") {
     const before = testCaseFields.safeParse(toTestCaseDocument(current));
     const { status: _a, sort_order: _b, ...after } = merged;
-    const unchanged =
-      before.success && sortOrder === current.sort_order && isDeepStrictEqual(after, omitStatus(before.data));
+    const unchanged = before.success && sortOrder === current.sort_order && isDeepStrictEqual(after, omitStatus(before.data));
     if (!unchanged) throw new ConflictError(ARCHIVED_READ_ONLY);
   }
 

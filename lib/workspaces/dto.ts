@@ -20,7 +20,13 @@ export function toMember(row: MemberRow): Member {
   return { userId: row.user.id, email: row.user.email, name: row.user.name, role: row.role, joinedAt: row.createdAt };
 }
 
-export const invitationSelect = { id: true, email: true, role: true, expiresAt: true, createdAt: true } as const satisfies Prisma.InvitationSelect;
+export const invitationSelect = {
+  id: true,
+  email: true,
+  role: true,
+  expiresAt: true,
+  createdAt: true,
+} as const satisfies Prisma.InvitationSelect;
 
 /** An invitation not yet accepted; `expired` ones are listed so admins can clean them up. */
 export type PendingInvitation = { id: string; email: string; role: Role; expiresAt: Date; createdAt: Date; expired: boolean };

@@ -10,10 +10,7 @@ import { invitationSelect, type Member, type PendingInvitation } from "@/lib/wor
 
 export const INVITATION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 
-
-export type InviteResult =
-  | { kind: "added"; member: Member }
-  | { kind: "invited"; invitation: PendingInvitation; token: string };
+export type InviteResult = { kind: "added"; member: Member } | { kind: "invited"; invitation: PendingInvitation; token: string };
 
 /**
  * "Invite/add members by email": an existing account is added at once; otherwise an invitation
@@ -32,7 +29,10 @@ export async function inviteMember(ctx: WorkspaceContext, input: { email: string
         data: { workspaceId: ctx.workspaceId, userId: existing.id, role: input.role },
         select: { role: true, createdAt: true },
       });
-      return { kind: "added", member: { userId: existing.id, email: existing.email, name: existing.name, role: row.role, joinedAt: row.createdAt } };
+      return {
+        kind: "added",
+        member: { userId: existing.id, email: existing.email, name: existing.name, role: row.role, joinedAt: row.createdAt },
+      };
     } catch (err) {
       if (isUniqueViolation(err)) {
         const message = `${email} is already a member of this workspace`;

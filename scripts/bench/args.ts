@@ -51,7 +51,8 @@ export function parseArgs(argv: string[]): BenchArgs {
   };
   const int = (name: string, raw: string | undefined, min: number): number => {
     const n = Number(raw);
-    if (raw === undefined || !Number.isInteger(n) || n < min) throw new Error(`--${name} needs an integer ≥ ${min} (got ${raw ?? "nothing"})`);
+    if (raw === undefined || !Number.isInteger(n) || n < min)
+      throw new Error(`--${name} needs an integer ≥ ${min} (got ${raw ?? "nothing"})`);
     return n;
   };
   for (let i = 0; i < argv.length; i++) {

@@ -65,7 +65,13 @@ async function time(name: string, repeat: number, fn: () => Promise<number>): Pr
   return { name, medianMs: at(0.5), p90Ms: at(0.9), maxMs: samples[samples.length - 1]!, rows };
 }
 
-export async function benchHistory(opts: { ctx: WorkspaceContext; baseUrl: string; runs: number; casesPerRun: number; repeat?: number }): Promise<HistoryBenchResult> {
+export async function benchHistory(opts: {
+  ctx: WorkspaceContext;
+  baseUrl: string;
+  runs: number;
+  casesPerRun: number;
+  repeat?: number;
+}): Promise<HistoryBenchResult> {
   const { ctx, runs, casesPerRun } = opts;
   const repeat = opts.repeat ?? 20;
   const failures: string[] = [];
@@ -83,11 +89,17 @@ export async function benchHistory(opts: { ctx: WorkspaceContext; baseUrl: strin
     await time("listRuns (limit 50)", repeat, async () => (await listRuns(ctx, suiteId, { limit: 50 })).data.length),
     await time("listSuiteRunsPage (limit 20)", repeat, async () => (await listSuiteRunsPage(ctx, suiteId, { limit: 20 })).data.length),
     await time("getSuiteAnalytics (defaults)", repeat, async () => (await getSuiteAnalytics(ctx, suiteId)).trend.length),
-    await time("getSuiteAnalytics (500 runs, tags over 50)", repeat, async () => (await getSuiteAnalytics(ctx, suiteId, { runs: 500, tagRuns: 50 })).trend.length),
+    await time(
+      "getSuiteAnalytics (500 runs, tags over 50)",
+      repeat,
+      async () => (await getSuiteAnalytics(ctx, suiteId, { runs: 500, tagRuns: 50 })).trend.length,
+    ),
   ];
   const analytics = await getSuiteAnalytics(ctx, suiteId, { runs: 500, tagRuns: 50 });
-  if (analytics.trend.length !== Math.min(runs, 500)) failures.push(`analytics trend has ${analytics.trend.length} points, expected ${Math.min(runs, 500)}`);
-  if (runs > 0 && analytics.metric_names.join(",") !== "groundedness,relevance") failures.push(`analytics metric names: ${analytics.metric_names.join(",")}`);
+  if (analytics.trend.length !== Math.min(runs, 500))
+    failures.push(`analytics trend has ${analytics.trend.length} points, expected ${Math.min(runs, 500)}`);
+  if (runs > 0 && analytics.metric_names.join(",") !== "groundedness,relevance")
+    failures.push(`analytics metric names: ${analytics.metric_names.join(",")}`);
   if (runs > 0 && analytics.tag_pass_rates.length === 0) failures.push("analytics returned no tag pass rates");
   const page = await listRuns(ctx, suiteId, { limit: 50 });
   if (page.data.length !== Math.min(runs, 50)) failures.push(`listRuns returned ${page.data.length} runs, expected ${Math.min(runs, 50)}`);

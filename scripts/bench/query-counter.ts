@@ -12,7 +12,8 @@ let installed = false;
 
 function sqlText(config: unknown): string {
   if (typeof config === "string") return config;
-  if (typeof config === "object" && config !== null && typeof (config as { text?: unknown }).text === "string") return (config as { text: string }).text;
+  if (typeof config === "object" && config !== null && typeof (config as { text?: unknown }).text === "string")
+    return (config as { text: string }).text;
   return "";
 }
 

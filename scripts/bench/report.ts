@@ -14,17 +14,26 @@ function table(rows: [string, string][]): string {
 }
 
 export function loadAverage(): string {
-  return os.loadavg().map((l) => l.toFixed(2)).join(" ");
+  return os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(" ");
 }
 
-export function formatReport(e: ExecutorBenchResult, h: HistoryBenchResult | null, meta: { database: string; loadBefore: string; loadAfter: string }): string {
+export function formatReport(
+  e: ExecutorBenchResult,
+  h: HistoryBenchResult | null,
+  meta: { database: string; loadBefore: string; loadAfter: string },
+): string {
   const verdict = e.ratio <= TARGET_RATIO ? "target met" : "target missed";
   const lines = [
     `Assay executor benchmark — ${e.cases} single-turn cases × ${e.latencyMs} ms at concurrency ${e.concurrency}`,
     `  runner: ${e.runner === "sleep" ? "sleep only (executor overhead; no LLM client, no fake)" : "createCaseRunner()"} · fake OpenAI server: ${e.fakeSeparate ? "own process" : "in process"} · database: ${meta.database} · ${os.cpus().length} CPUs · load avg before ${meta.loadBefore}, after ${meta.loadAfter}`,
     `  per-model-config request cap: ${e.endpointCap} (${e.endpointCapIsProduct ? "ASSAY_MODEL_CONCURRENCY" : "--endpoint-cap"})`,
     ...(e.endpointCap < e.concurrency
-      ? [`  note: the cap bounds concurrency below the run's ${e.concurrency}; the ideal under the cap is ${((Math.ceil(e.cases / e.endpointCap) * e.latencyMs) / 1000).toFixed(1)} s`]
+      ? [
+          `  note: the cap bounds concurrency below the run's ${e.concurrency}; the ideal under the cap is ${((Math.ceil(e.cases / e.endpointCap) * e.latencyMs) / 1000).toFixed(1)} s`,
+        ]
       : []),
     "",
     table([
@@ -38,20 +47,51 @@ export function formatReport(e: ExecutorBenchResult, h: HistoryBenchResult | nul
       ["peak RSS (bench process)", `${mb(e.rssPeakBytes)} (at start ${mb(e.rssBaselineBytes)})`],
       ["peak RSS (fake server)", e.fakeSeparate ? mb(e.fakePeakRssBytes) : "(in process)"],
       ["CPU (bench process)", `${(e.cpuMs / 1000).toFixed(2)} s = ${(e.cpuMs / e.cases).toFixed(2)} ms/case`],
-      ["CPU (fake server)", e.fakeCpuMs === null ? "(in process)" : `${(e.fakeCpuMs / 1000).toFixed(2)} s = ${(e.fakeCpuMs / e.cases).toFixed(2)} ms/request`],
-      ["CPU (PostgreSQL)", e.dbCpuMs === null ? "n/a (external server)" : `${(e.dbCpuMs / 1000).toFixed(2)} s = ${(e.dbCpuMs / e.cases).toFixed(2)} ms/case`],
-      ["CPU, all three, per case", `${((e.cpuMs + (e.fakeCpuMs ?? 0) + (e.dbCpuMs ?? 0)) / e.cases).toFixed(2)} ms (budget at the ideal on ${os.cpus().length} idle CPUs: ${((e.idealMs * os.cpus().length) / e.cases).toFixed(1)} ms)`],
+      [
+        "CPU (fake server)",
+        e.fakeCpuMs === null ? "(in process)" : `${(e.fakeCpuMs / 1000).toFixed(2)} s = ${(e.fakeCpuMs / e.cases).toFixed(2)} ms/request`,
+      ],
+      [
+        "CPU (PostgreSQL)",
+        e.dbCpuMs === null ? "n/a (external server)" : `${(e.dbCpuMs / 1000).toFixed(2)} s = ${(e.dbCpuMs / e.cases).toFixed(2)} ms/case`,
+      ],
+      [
+        "CPU, all three, per case",
+        `${((e.cpuMs + (e.fakeCpuMs ?? 0) + (e.dbCpuMs ?? 0)) / e.cases).toFixed(2)} ms (budget at the ideal on ${os.cpus().length} idle CPUs: ${((e.idealMs * os.cpus().length) / e.cases).toFixed(1)} ms)`,
+      ],
       ["event loop delay p99 / max", `${ms(e.eventLoopDelayP99Ms, 1)} / ${ms(e.eventLoopDelayMaxMs, 1)}`],
-      ["SQL per case", `${e.statementsPerCase.toFixed(1)} statements, ${e.transactionsPerCase.toFixed(2)} transactions, ${e.sqlMsPerCase.toFixed(1)} ms waiting`],
-      ["results", Object.entries(e.statuses).map(([s, n]) => `${n} ${s}`).join(", ")],
-      [e.runner === "sleep" ? "runner: calls / max concurrent" : "fake: chat requests / max concurrent", `${e.chatRequests} / ${e.fakeMaxConcurrent}`],
+      [
+        "SQL per case",
+        `${e.statementsPerCase.toFixed(1)} statements, ${e.transactionsPerCase.toFixed(2)} transactions, ${e.sqlMsPerCase.toFixed(1)} ms waiting`,
+      ],
+      [
+        "results",
+        Object.entries(e.statuses)
+          .map(([s, n]) => `${n} ${s}`)
+          .join(", "),
+      ],
+      [
+        e.runner === "sleep" ? "runner: calls / max concurrent" : "fake: chat requests / max concurrent",
+        `${e.chatRequests} / ${e.fakeMaxConcurrent}`,
+      ],
     ]),
   ];
   if (h) {
-    lines.push("", `Suite page with ${h.runs} runs of history × ${h.casesPerRun} case results (inserted in ${(h.insertMs / 1000).toFixed(1)} s); median of 20 calls`, "");
-    lines.push(table(h.queries.map((q) => [q.name, `median ${ms(q.medianMs, 1)}, p90 ${ms(q.p90Ms, 1)}, max ${ms(q.maxMs, 1)} (${q.rows} rows)`])));
+    lines.push(
+      "",
+      `Suite page with ${h.runs} runs of history × ${h.casesPerRun} case results (inserted in ${(h.insertMs / 1000).toFixed(1)} s); median of 20 calls`,
+      "",
+    );
+    lines.push(
+      table(h.queries.map((q) => [q.name, `median ${ms(q.medianMs, 1)}, p90 ${ms(q.p90Ms, 1)}, max ${ms(q.maxMs, 1)} (${q.rows} rows)`])),
+    );
   }
   const failures = [...e.failures, ...(h?.failures ?? [])];
-  lines.push("", failures.length ? `CORRECTNESS FAILURES:\n${failures.map((f) => `  - ${f}`).join("\n")}` : "correctness: all cases passed, each asked exactly once, concurrency within bound");
+  lines.push(
+    "",
+    failures.length
+      ? `CORRECTNESS FAILURES:\n${failures.map((f) => `  - ${f}`).join("\n")}`
+      : "correctness: all cases passed, each asked exactly once, concurrency within bound",
+  );
   return lines.join("\n");
 }

@@ -20,8 +20,12 @@ beforeAll(async () => {
   tokens.editor = await makeApiKey(ws.workspace.id, "editor");
   tokens.viewer = await makeApiKey(ws.workspace.id, "viewer");
   tokens.otherEditor = await makeApiKey(other.workspace.id, "editor");
-  configId = (await db.modelConfig.create({ data: { workspaceId: ws.workspace.id, name: "cfg", baseUrl: "http://127.0.0.1:1/v1", model: "m" } })).id;
-  foreignConfigId = (await db.modelConfig.create({ data: { workspaceId: other.workspace.id, name: "cfg", baseUrl: "http://127.0.0.1:1/v1", model: "m" } })).id;
+  configId = (
+    await db.modelConfig.create({ data: { workspaceId: ws.workspace.id, name: "cfg", baseUrl: "http://127.0.0.1:1/v1", model: "m" } })
+  ).id;
+  foreignConfigId = (
+    await db.modelConfig.create({ data: { workspaceId: other.workspace.id, name: "cfg", baseUrl: "http://127.0.0.1:1/v1", model: "m" } })
+  ).id;
 });
 
 const chat = () => ({
@@ -41,13 +45,30 @@ const chat = () => ({
 const httpAgent = () => ({
   name: `HTTP bot ${n++}`,
   kind: "http",
-  http: { url: "http://localhost:8080/chat", headers: { Authorization: "Bearer super-secret-token-9876", "X-Team": "qa" }, timeout_ms: 5000 },
+  http: {
+    url: "http://localhost:8080/chat",
+    headers: { Authorization: "Bearer super-secret-token-9876", "X-Team": "qa" },
+    timeout_ms: 5000,
+  },
 });
 const create = (body: unknown, token = tokens.editor) => call(collection.POST, { method: "POST", token, body });
 
 describe("agents API", () => {
   it("creates a chat agent (201) with every public field", async () => {
-    const body = { ...chat(), description: "  Answers questions  ", variables_schema: [{ name: "locale", display_name: "Locale", data_type: "string", value_source: "static", possible_values: [{ value: "en" }, { value: "de", label: "German" }], default_value: "en" }] };
+    const body = {
+      ...chat(),
+      description: "  Answers questions  ",
+      variables_schema: [
+        {
+          name: "locale",
+          display_name: "Locale",
+          data_type: "string",
+          value_source: "static",
+          possible_values: [{ value: "en" }, { value: "de", label: "German" }],
+          default_value: "en",
+        },
+      ],
+    };
     const res = await create(body);
     expect(res.status).toBe(201);
     expect(res.json).toEqual({
@@ -84,12 +105,19 @@ describe("agents API", () => {
   it("stores HTTP headers encrypted and returns them masked", async () => {
     const res = await create(httpAgent());
     expect(res.status).toBe(201);
-    expect(res.json.http).toEqual({ url: "http://localhost:8080/chat", headers: { Authorization: "••••9876", "X-Team": "••••" }, timeout_ms: 5000 });
+    expect(res.json.http).toEqual({
+      url: "http://localhost:8080/chat",
+      headers: { Authorization: "••••9876", "X-Team": "••••" },
+      timeout_ms: 5000,
+    });
     expect(res.text).not.toContain("super-secret-token");
     const row = await db.agent.findUniqueOrThrow({ where: { id: res.json.id } });
     expect(row.httpHeaderNames).toEqual(["Authorization", "X-Team"]);
     expect(row.httpHeadersEncrypted).not.toContain("super-secret");
-    expect(JSON.parse(decryptSecret(row.httpHeadersEncrypted!))).toEqual({ Authorization: "Bearer super-secret-token-9876", "X-Team": "qa" });
+    expect(JSON.parse(decryptSecret(row.httpHeadersEncrypted!))).toEqual({
+      Authorization: "Bearer super-secret-token-9876",
+      "X-Team": "qa",
+    });
     const list = await call(collection.GET, { token: tokens.viewer, url: "/api/v1/agents?limit=200" });
     expect(list.text).not.toContain("super-secret-token");
     expect(list.text).not.toContain(row.httpHeadersEncrypted!);
@@ -97,7 +125,8 @@ describe("agents API", () => {
 
   it("keeps masked header values on update and replaces changed ones", async () => {
     const { json: agent } = await create(httpAgent());
-    const stored = async () => JSON.parse(decryptSecret((await db.agent.findUniqueOrThrow({ where: { id: agent.id } })).httpHeadersEncrypted!));
+    const stored = async () =>
+      JSON.parse(decryptSecret((await db.agent.findUniqueOrThrow({ where: { id: agent.id } })).httpHeadersEncrypted!));
     const patch = (body: unknown) => call(single.PATCH, { method: "PATCH", token: tokens.editor, params: { id: agent.id }, body });
 
     // Sending back exactly what was read keeps every secret.
@@ -108,7 +137,11 @@ describe("agents API", () => {
     // Changing one value and adding a header; the masked one is kept (header name case-insensitive).
     const changed = await patch({ http: { headers: { authorization: "••••9876", "X-Team": "platform", "X-New": "value-0001" } } });
     expect(changed.status).toBe(200);
-    expect(changed.json.http).toMatchObject({ url: "http://localhost:8080/chat", timeout_ms: 5000, headers: { authorization: "••••9876", "X-Team": "••••", "X-New": "••••0001" } });
+    expect(changed.json.http).toMatchObject({
+      url: "http://localhost:8080/chat",
+      timeout_ms: 5000,
+      headers: { authorization: "••••9876", "X-Team": "••••", "X-New": "••••0001" },
+    });
     expect(await stored()).toEqual({ authorization: "Bearer super-secret-token-9876", "X-Team": "platform", "X-New": "value-0001" });
 
     // `http` merges one level deep: a new timeout keeps URL and headers.
@@ -125,11 +158,21 @@ describe("agents API", () => {
 
   it("PATCH merges: omitted fields (tools, variables) are kept; the merged agent is validated", async () => {
     const { json: agent } = await create(chat());
-    const res = await call(single.PATCH, { method: "PATCH", token: tokens.editor, params: { id: agent.id }, body: { system_prompt: "New prompt" } });
+    const res = await call(single.PATCH, {
+      method: "PATCH",
+      token: tokens.editor,
+      params: { id: agent.id },
+      body: { system_prompt: "New prompt" },
+    });
     expect(res.status).toBe(200);
     expect(res.json.system_prompt).toBe("New prompt");
     expect(res.json.tools).toEqual(agent.tools);
-    const invalid = await call(single.PATCH, { method: "PATCH", token: tokens.editor, params: { id: agent.id }, body: { model_config_id: null } });
+    const invalid = await call(single.PATCH, {
+      method: "PATCH",
+      token: tokens.editor,
+      params: { id: agent.id },
+      body: { model_config_id: null },
+    });
     expect(invalid.status).toBe(400);
     expect(invalid.json.error.issues).toEqual([{ path: "model_config_id", message: "A chat agent needs a model configuration" }]);
     const switched = await call(single.PATCH, { method: "PATCH", token: tokens.editor, params: { id: agent.id }, body: { kind: "http" } });
@@ -149,27 +192,127 @@ describe("agents API", () => {
     ["tool name", { tools: [{ name: "get weather" }] }, "tools.0.name", "Use letters, digits, _ and - only"],
     ["tool name missing", { tools: [{ name: "" }] }, "tools.0.name", "Tool name is required"],
     ["duplicate tools", { tools: [{ name: "a" }, { name: "a" }] }, "tools.1.name", 'Duplicate tool name "a"'],
-    ["parameters not object schema", { tools: [{ name: "a", parameters: { type: "array" } }] }, "tools.0.parameters", 'Parameters must be a JSON schema with "type": "object"'],
+    [
+      "parameters not object schema",
+      { tools: [{ name: "a", parameters: { type: "array" } }] },
+      "tools.0.parameters",
+      'Parameters must be a JSON schema with "type": "object"',
+    ],
     ["parameters not object", { tools: [{ name: "a", parameters: "{}" }] }, "tools.0.parameters", ""],
     ["http without url", { kind: "http" }, "http.url", "An HTTP agent needs a URL"],
     ["http bad url", { kind: "http", http: { url: "file:///etc/passwd" } }, "http.url", "Enter an http(s) URL"],
     ["http metadata url", { kind: "http", http: { url: "http://169.254.169.254/latest" } }, "http.url", "cloud metadata address"],
-    ["http timeout low", { kind: "http", http: { url: "http://localhost/x", timeout_ms: 50 } }, "http.timeout_ms", "Timeout must be at least 100 ms"],
-    ["http timeout high", { kind: "http", http: { url: "http://localhost/x", timeout_ms: 600_001 } }, "http.timeout_ms", "Timeout must be at most 600000 ms"],
+    [
+      "http timeout low",
+      { kind: "http", http: { url: "http://localhost/x", timeout_ms: 50 } },
+      "http.timeout_ms",
+      "Timeout must be at least 100 ms",
+    ],
+    [
+      "http timeout high",
+      { kind: "http", http: { url: "http://localhost/x", timeout_ms: 600_001 } },
+      "http.timeout_ms",
+      "Timeout must be at most 600000 ms",
+    ],
     ["http timeout fraction", { kind: "http", http: { url: "http://localhost/x", timeout_ms: 1.5 } }, "http.timeout_ms", "whole number"],
-    ["header name", { kind: "http", http: { url: "http://localhost/x", headers: { "Bad Header": "x" } } }, "http.headers", "may only contain"],
-    ["header duplicate", { kind: "http", http: { url: "http://localhost/x", headers: { "X-A": "1", "x-a": "2" } } }, "http.headers", "listed twice"],
-    ["header newline", { kind: "http", http: { url: "http://localhost/x", headers: { "X-A": "1\r\nInjected: yes" } } }, "http.headers", "single line"],
-    ["variable name", { variables_schema: [{ name: "1x", display_name: "X", data_type: "string", value_source: "freeform" }] }, "variables_schema.0.name", "Use letters, digits and _"],
-    ["variable display", { variables_schema: [{ name: "x", display_name: "", data_type: "string", value_source: "freeform" }] }, "variables_schema.0.display_name", "Display name is required"],
-    ["variable type", { variables_schema: [{ name: "x", display_name: "X", data_type: "list", value_source: "freeform" }] }, "variables_schema.0.data_type", "Data type must be"],
-    ["variable source", { variables_schema: [{ name: "x", display_name: "X", data_type: "string", value_source: "env" }] }, "variables_schema.0.value_source", "Value source must be"],
-    ["static without values", { variables_schema: [{ name: "x", display_name: "X", data_type: "string", value_source: "static" }] }, "variables_schema.0.possible_values", "at least one possible value"],
-    ["possible value type", { variables_schema: [{ name: "x", display_name: "X", data_type: "number", value_source: "static", possible_values: [{ value: "one" }] }] }, "variables_schema.0.possible_values.0.value", "Value must be a number"],
-    ["default not possible", { variables_schema: [{ name: "x", display_name: "X", data_type: "string", value_source: "static", possible_values: [{ value: "a" }], default_value: "b" }] }, "variables_schema.0.default_value", "one of the possible values"],
-    ["default wrong type", { variables_schema: [{ name: "x", display_name: "X", data_type: "boolean", value_source: "freeform", default_value: "yes" }] }, "variables_schema.0.default_value", "true or false"],
-    ["date default", { variables_schema: [{ name: "x", display_name: "X", data_type: "date", value_source: "freeform", default_value: "tomorrow" }] }, "variables_schema.0.default_value", "ISO date"],
-    ["duplicate variables", { variables_schema: [{ name: "x", display_name: "X", data_type: "string", value_source: "freeform" }, { name: "x", display_name: "Y", data_type: "string", value_source: "freeform" }] }, "variables_schema.1.name", 'Duplicate variable "x"'],
+    [
+      "header name",
+      { kind: "http", http: { url: "http://localhost/x", headers: { "Bad Header": "x" } } },
+      "http.headers",
+      "may only contain",
+    ],
+    [
+      "header duplicate",
+      { kind: "http", http: { url: "http://localhost/x", headers: { "X-A": "1", "x-a": "2" } } },
+      "http.headers",
+      "listed twice",
+    ],
+    [
+      "header newline",
+      { kind: "http", http: { url: "http://localhost/x", headers: { "X-A": "1\r\nInjected: yes" } } },
+      "http.headers",
+      "single line",
+    ],
+    [
+      "variable name",
+      { variables_schema: [{ name: "1x", display_name: "X", data_type: "string", value_source: "freeform" }] },
+      "variables_schema.0.name",
+      "Use letters, digits and _",
+    ],
+    [
+      "variable display",
+      { variables_schema: [{ name: "x", display_name: "", data_type: "string", value_source: "freeform" }] },
+      "variables_schema.0.display_name",
+      "Display name is required",
+    ],
+    [
+      "variable type",
+      { variables_schema: [{ name: "x", display_name: "X", data_type: "list", value_source: "freeform" }] },
+      "variables_schema.0.data_type",
+      "Data type must be",
+    ],
+    [
+      "variable source",
+      { variables_schema: [{ name: "x", display_name: "X", data_type: "string", value_source: "env" }] },
+      "variables_schema.0.value_source",
+      "Value source must be",
+    ],
+    [
+      "static without values",
+      { variables_schema: [{ name: "x", display_name: "X", data_type: "string", value_source: "static" }] },
+      "variables_schema.0.possible_values",
+      "at least one possible value",
+    ],
+    [
+      "possible value type",
+      {
+        variables_schema: [
+          { name: "x", display_name: "X", data_type: "number", value_source: "static", possible_values: [{ value: "one" }] },
+        ],
+      },
+      "variables_schema.0.possible_values.0.value",
+      "Value must be a number",
+    ],
+    [
+      "default not possible",
+      {
+        variables_schema: [
+          {
+            name: "x",
+            display_name: "X",
+            data_type: "string",
+            value_source: "static",
+            possible_values: [{ value: "a" }],
+            default_value: "b",
+          },
+        ],
+      },
+      "variables_schema.0.default_value",
+      "one of the possible values",
+    ],
+    [
+      "default wrong type",
+      { variables_schema: [{ name: "x", display_name: "X", data_type: "boolean", value_source: "freeform", default_value: "yes" }] },
+      "variables_schema.0.default_value",
+      "true or false",
+    ],
+    [
+      "date default",
+      { variables_schema: [{ name: "x", display_name: "X", data_type: "date", value_source: "freeform", default_value: "tomorrow" }] },
+      "variables_schema.0.default_value",
+      "ISO date",
+    ],
+    [
+      "duplicate variables",
+      {
+        variables_schema: [
+          { name: "x", display_name: "X", data_type: "string", value_source: "freeform" },
+          { name: "x", display_name: "Y", data_type: "string", value_source: "freeform" },
+        ],
+      },
+      "variables_schema.1.name",
+      'Duplicate variable "x"',
+    ],
   ];
   it.each(invalid)("rejects %s at its field", async (_label, change, path, message) => {
     const body = { ...chat(), ...change };
@@ -185,7 +328,15 @@ describe("agents API", () => {
     const res = await create({
       ...chat(),
       variables_schema: [
-        { name: "n", display_name: "N", data_type: "number", value_source: "static", possible_values: [{ value: 1 }, { value: 2 }], default_value: 2, required: true },
+        {
+          name: "n",
+          display_name: "N",
+          data_type: "number",
+          value_source: "static",
+          possible_values: [{ value: 1 }, { value: 2 }],
+          default_value: 2,
+          required: true,
+        },
         { name: "b", display_name: "B", data_type: "boolean", value_source: "freeform", default_value: false },
         { name: "d", display_name: "D", data_type: "date", value_source: "freeform", default_value: "2025-01-31" },
       ],
@@ -203,14 +354,21 @@ describe("agents API", () => {
     const otherConfig = foreignConfigId;
     expect((await create({ ...body, model_config_id: otherConfig }, tokens.otherEditor)).status).toBe(201);
     const { json: second } = await create(chat());
-    const rename = await call(single.PATCH, { method: "PATCH", token: tokens.editor, params: { id: second.id }, body: { name: body.name } });
+    const rename = await call(single.PATCH, {
+      method: "PATCH",
+      token: tokens.editor,
+      params: { id: second.id },
+      body: { name: body.name },
+    });
     expect(rename.status).toBe(409);
   });
 
   it("paginates by name", async () => {
     const { workspace } = await makeWorkspace("owner");
     const token = await makeApiKey(workspace.id, "editor");
-    const cfg = await db.modelConfig.create({ data: { workspaceId: workspace.id, name: "c", baseUrl: "http://127.0.0.1:1/v1", model: "m" } });
+    const cfg = await db.modelConfig.create({
+      data: { workspaceId: workspace.id, name: "c", baseUrl: "http://127.0.0.1:1/v1", model: "m" },
+    });
     const names = ["b", "a", "e", "c", "d", "f", "g"];
     for (const name of names) await create({ ...chat(), name, model_config_id: cfg.id }, token);
     const seen: string[] = [];
@@ -239,10 +397,20 @@ describe("agents API", () => {
       const body = "body" in r ? r.body : undefined;
       expect((await call(r.handler, { method: r.method, params: r.params, body })).status).toBe(401);
       expect((await call(r.handler, { method: r.method, params: r.params, body, token: `${tokens.editor}x` })).status).toBe(401);
-      if (r.role === "editor") expect((await call(r.handler, { method: r.method, params: r.params, body, token: tokens.viewer })).status, r.method).toBe(403);
+      if (r.role === "editor")
+        expect((await call(r.handler, { method: r.method, params: r.params, body, token: tokens.viewer })).status, r.method).toBe(403);
     }
-    for (const [handler, method] of [[single.GET, "GET"], [single.PATCH, "PATCH"], [single.DELETE, "DELETE"]] as const) {
-      const res = await call(handler, { method, token: tokens.admin, params: { id: foreign.id }, body: method === "PATCH" ? { name: "stolen" } : undefined });
+    for (const [handler, method] of [
+      [single.GET, "GET"],
+      [single.PATCH, "PATCH"],
+      [single.DELETE, "DELETE"],
+    ] as const) {
+      const res = await call(handler, {
+        method,
+        token: tokens.admin,
+        params: { id: foreign.id },
+        body: method === "PATCH" ? { name: "stolen" } : undefined,
+      });
       expect(res.status).toBe(404);
       expect(res.json.error.code).toBe("not_found");
       expect((await call(handler, { method, token: tokens.admin, params: { id: "123" } })).status).toBe(404);

@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { agentFormDefaults, agentFormSchema, emptyTool, emptyVariable, formIssuePath, type AgentFormValues } from "@/lib/agents/form-schema";
+import {
+  agentFormDefaults,
+  agentFormSchema,
+  emptyTool,
+  emptyVariable,
+  formIssuePath,
+  type AgentFormValues,
+} from "@/lib/agents/form-schema";
 import { agentInput } from "@/lib/agents/schemas";
 
 const CONFIG = "6f1c2d3e-4a5b-4c6d-8e7f-001122334455";
@@ -14,7 +21,12 @@ describe("agent form schema", () => {
     const values = base();
     values.tools = [
       { name: "a", description: "d", parameters: "", mock_response: "" },
-      { name: "b", description: "", parameters: '{"type":"object","properties":{"q":{"type":"string"}}}', mock_response: '[1, {"x": true}]' },
+      {
+        name: "b",
+        description: "",
+        parameters: '{"type":"object","properties":{"q":{"type":"string"}}}',
+        mock_response: '[1, {"x": true}]',
+      },
       { name: "c", description: "", parameters: '{"type":"object"}', mock_response: "It is 21 °C" },
     ];
     const out = agentInput.parse(agentFormSchema.parse(values));
@@ -27,7 +39,10 @@ describe("agent form schema", () => {
 
   it("reports invalid JSON at the textarea instead of dropping it, together with other field errors", () => {
     const values = { ...base(), name: "" };
-    values.tools = [{ ...emptyTool, name: "a", parameters: '{"type": "object"' }, { ...emptyTool, name: "b", parameters: "[1]", mock_response: "{nope" }];
+    values.tools = [
+      { ...emptyTool, name: "a", parameters: '{"type": "object"' },
+      { ...emptyTool, name: "b", parameters: "[1]", mock_response: "{nope" },
+    ];
     const found = issues(values);
     expect(found).toEqual(
       expect.arrayContaining([
@@ -43,7 +58,11 @@ describe("agent form schema", () => {
   });
 
   it("sends only the fields of the chosen kind", () => {
-    const chat = agentFormSchema.parse({ ...base(), tools: [{ ...emptyTool, name: "t" }], http: { url: "http://x.test/a", headers: [], timeout_ms: "100" } });
+    const chat = agentFormSchema.parse({
+      ...base(),
+      tools: [{ ...emptyTool, name: "t" }],
+      http: { url: "http://x.test/a", headers: [], timeout_ms: "100" },
+    });
     expect(chat.http).toBeNull();
     expect(chat.tools).toHaveLength(1);
     const http = agentFormSchema.parse({
@@ -51,16 +70,38 @@ describe("agent form schema", () => {
       kind: "http",
       system_prompt: "ignored",
       tools: [{ ...emptyTool, name: "t" }],
-      http: { url: "http://localhost:8080/chat", headers: [{ name: "X-Key", value: "v" }, { name: "", value: "" }], timeout_ms: "" },
+      http: {
+        url: "http://localhost:8080/chat",
+        headers: [
+          { name: "X-Key", value: "v" },
+          { name: "", value: "" },
+        ],
+        timeout_ms: "",
+      },
     });
-    expect(http).toMatchObject({ kind: "http", system_prompt: null, model_config_id: null, tools: [], http: { url: "http://localhost:8080/chat", headers: { "X-Key": "v" } } });
+    expect(http).toMatchObject({
+      kind: "http",
+      system_prompt: null,
+      model_config_id: null,
+      tools: [],
+      http: { url: "http://localhost:8080/chat", headers: { "X-Key": "v" } },
+    });
     expect(agentInput.parse(http).http?.timeout_ms).toBe(30_000);
   });
 
   it("validates HTTP fields and header rows", () => {
     const values: AgentFormValues = { ...base(), kind: "http", http: { url: "", headers: [], timeout_ms: "30000" } };
     expect(issues(values)).toEqual([["http.url", "An HTTP agent needs a URL"]]);
-    values.http = { url: "http://localhost/x", headers: [{ name: "", value: "secret" }, { name: "X A", value: "1" }, { name: "x-b", value: "1" }, { name: "X-B", value: "2" }], timeout_ms: "1.5s" };
+    values.http = {
+      url: "http://localhost/x",
+      headers: [
+        { name: "", value: "secret" },
+        { name: "X A", value: "1" },
+        { name: "x-b", value: "1" },
+        { name: "X-B", value: "2" },
+      ],
+      timeout_ms: "1.5s",
+    };
     expect(issues(values)).toEqual(
       expect.arrayContaining([
         ["http.headers.0.name", "Header name is required"],
@@ -74,7 +115,18 @@ describe("agent form schema", () => {
   it("coerces variable values by data type and reports type errors at the value", () => {
     const values = base();
     values.variables_schema = [
-      { ...emptyVariable, name: "n", display_name: "N", data_type: "number", value_source: "static", possible_values: [{ value: "1", label: "", description: "" }, { value: "2.5", label: "Two and a half", description: "" }], default_value: "2.5" },
+      {
+        ...emptyVariable,
+        name: "n",
+        display_name: "N",
+        data_type: "number",
+        value_source: "static",
+        possible_values: [
+          { value: "1", label: "", description: "" },
+          { value: "2.5", label: "Two and a half", description: "" },
+        ],
+        default_value: "2.5",
+      },
       { ...emptyVariable, name: "b", display_name: "B", data_type: "boolean", default_value: "true", required: true },
       { ...emptyVariable, name: "s", display_name: "S", possible_values: [{ value: "ignored for freeform", label: "", description: "" }] },
     ];
@@ -104,7 +156,16 @@ describe("agent form schema", () => {
       tools: [{ name: "t", description: "d", parameters: { type: "object", properties: {} }, mock_response: { ok: true } }],
       http: null,
       variables_schema: [
-        { name: "v", display_name: "V", description: null, data_type: "number" as const, value_source: "static" as const, possible_values: [{ value: 3, label: null, description: null }], default_value: 3, required: false },
+        {
+          name: "v",
+          display_name: "V",
+          description: null,
+          data_type: "number" as const,
+          value_source: "static" as const,
+          possible_values: [{ value: 3, label: null, description: null }],
+          default_value: 3,
+          required: false,
+        },
       ],
     };
     expect(agentInput.parse(agentFormSchema.parse(agentFormDefaults(agent)))).toEqual(agentInput.parse(agent));

@@ -6,7 +6,11 @@ import { createAgent, deleteAgent, getAgent, resolveAgentForRun, updateAgent } f
 import { addMember, makeWorkspace } from "../helpers/factories";
 
 const httpData = (name: string) =>
-  agentInput.parse({ name, kind: "http", http: { url: "http://127.0.0.1:9/agent", headers: { Authorization: "Bearer tok-0000-abcd", "X-Env": "staging" } } });
+  agentInput.parse({
+    name,
+    kind: "http",
+    http: { url: "http://127.0.0.1:9/agent", headers: { Authorization: "Bearer tok-0000-abcd", "X-Env": "staging" } },
+  });
 
 describe("agents service", () => {
   it("resolveAgentForRun returns decrypted headers; the public JSON never does", async () => {
@@ -47,10 +51,17 @@ describe("agents service", () => {
 
   it("keeps tools and mock responses of any JSON type", async () => {
     const { ctx, workspace } = await makeWorkspace("editor");
-    const config = await db.modelConfig.create({ data: { workspaceId: workspace.id, name: "c", baseUrl: "http://localhost:11434/v1", model: "llama" } });
+    const config = await db.modelConfig.create({
+      data: { workspaceId: workspace.id, name: "c", baseUrl: "http://localhost:11434/v1", model: "llama" },
+    });
     const tools = [
       { name: "text", description: "", parameters: { type: "object", properties: {} }, mock_response: "It is sunny" },
-      { name: "list", description: "d", parameters: { type: "object", properties: { q: { type: "string" } } }, mock_response: [1, { a: null }] },
+      {
+        name: "list",
+        description: "d",
+        parameters: { type: "object", properties: { q: { type: "string" } } },
+        mock_response: [1, { a: null }],
+      },
       { name: "none", description: "", parameters: { type: "object", properties: {} }, mock_response: null },
     ];
     const agent = await createAgent(ctx, agentInput.parse({ name: "tools", kind: "chat", model_config_id: config.id, tools }));

@@ -18,7 +18,16 @@ describe("API keys", () => {
     expect(await authenticateApiKey(token)).toEqual({ workspaceId: workspace.id, role: "editor", userId: null, apiKeyId: key.id });
     expect((await db.apiKey.findUniqueOrThrow({ where: { id: key.id } })).lastUsedAt).toBeInstanceOf(Date);
     const listed = await listApiKeys(ctx);
-    expect(listed).toEqual([expect.objectContaining({ id: key.id, name: "CI", role: "editor", prefix: token.slice(0, 12), revokedAt: null, lastUsedAt: expect.any(Date) })]);
+    expect(listed).toEqual([
+      expect.objectContaining({
+        id: key.id,
+        name: "CI",
+        role: "editor",
+        prefix: token.slice(0, 12),
+        revokedAt: null,
+        lastUsedAt: expect.any(Date),
+      }),
+    ]);
   });
 
   it("refuses unknown, short and revoked keys", async () => {

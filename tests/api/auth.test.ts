@@ -11,7 +11,10 @@ const seen: { workspaceId: string; role: string }[] = [];
 const POST = withApi({
   role: "editor",
   query: z.object({ limit: z.coerce.number().int().min(1).max(10).default(5) }),
-  body: z.object({ name: z.string().min(1, "Name is required"), items: z.array(z.object({ n: z.number({ error: "n must be a number" }) })).default([]) }),
+  body: z.object({
+    name: z.string().min(1, "Name is required"),
+    items: z.array(z.object({ n: z.number({ error: "n must be a number" }) })).default([]),
+  }),
   handler: async ({ ctx, body, query, params }) => {
     seen.push({ workspaceId: ctx.workspaceId, role: ctx.role });
     return { status: 201, json: { workspace_id: ctx.workspaceId, name: body.name, limit: query.limit, id: params.id ?? null } };
@@ -84,7 +87,9 @@ describe("withApi input handling", () => {
     const token = await makeApiKey(workspace.id, "editor");
     const res = await call(POST, { url, method: "POST", token, rawBody: "{not json", contentType: "application/json" });
     expect(res.status).toBe(400);
-    expect(res.json).toEqual({ error: { code: "invalid_input", message: "Body is not valid JSON", issues: [{ path: "", message: "invalid JSON" }] } });
+    expect(res.json).toEqual({
+      error: { code: "invalid_input", message: "Body is not valid JSON", issues: [{ path: "", message: "invalid JSON" }] },
+    });
   });
 
   it("answers 400 with every zod issue at its path for the body and the query", async () => {

@@ -153,7 +153,11 @@ describe("a client generated from /api/v1/openapi.json", () => {
         const match = pattern.exec(url.pathname);
         const handler = match && module[input.method];
         if (handler) {
-          const req = new NextRequest(url, { method: input.method, headers: input.headers, body: input.body ? await input.text() : undefined });
+          const req = new NextRequest(url, {
+            method: input.method,
+            headers: input.headers,
+            body: input.body ? await input.text() : undefined,
+          });
           return handler(req, { params: Promise.resolve({ ...match.groups }) });
         }
       }
@@ -162,7 +166,9 @@ describe("a client generated from /api/v1/openapi.json", () => {
     const client = createClient({ baseUrl: "http://localhost", fetch: dispatch, headers: { authorization: `Bearer ${token}` } });
 
     const { main } = (await import(/* @vite-ignore */ path.join(dir, "client.ts"))) as {
-      main: (c: typeof client) => Promise<{ schedule: string; enabled: boolean; tags: string[]; runStatus: string; totalCases: number; suites: unknown[] }>;
+      main: (
+        c: typeof client,
+      ) => Promise<{ schedule: string; enabled: boolean; tags: string[]; runStatus: string; totalCases: number; suites: unknown[] }>;
     };
     const result = await main(client);
     expect(result.schedule).toBe("manual");

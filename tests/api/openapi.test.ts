@@ -30,10 +30,20 @@ async function fetchDocument() {
 /** The JSON schema of each reusable request body, by name (SuiteInput, TestCasePatch, …). */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the document is arbitrary JSON here
 function requestSchemas(doc: any): Record<string, any> {
-  return Object.fromEntries(Object.entries<{ content: Record<string, { schema: unknown }> }>(doc.components.requestBodies).map(([name, b]) => [name, b.content["application/json"]!.schema]));
+  return Object.fromEntries(
+    Object.entries<{ content: Record<string, { schema: unknown }> }>(doc.components.requestBodies).map(([name, b]) => [
+      name,
+      b.content["application/json"]!.schema,
+    ]),
+  );
 }
 
-type Operation = { parameters?: { name: string; in: string }[]; requestBody?: { content: Record<string, { schema: unknown }> }; responses: Record<string, unknown>; security?: unknown[] };
+type Operation = {
+  parameters?: { name: string; in: string }[];
+  requestBody?: { content: Record<string, { schema: unknown }> };
+  responses: Record<string, unknown>;
+  security?: unknown[];
+};
 
 describe("GET /api/v1/openapi.json", () => {
   it("is a public OpenAPI 3.1 document with bearer security", async () => {
@@ -64,7 +74,9 @@ describe("GET /api/v1/openapi.json", () => {
   it("documents the query parameters of the list, import and export routes", async () => {
     const doc = await fetchDocument();
     const names = (path: string, method: string) => ((doc.paths[path][method] as Operation).parameters ?? []).map((p) => p.name);
-    expect(names("/api/v1/suites/{id}/test-cases", "get")).toEqual(expect.arrayContaining(["tag", "status", "difficulty", "q", "cursor", "limit"]));
+    expect(names("/api/v1/suites/{id}/test-cases", "get")).toEqual(
+      expect.arrayContaining(["tag", "status", "difficulty", "q", "cursor", "limit"]),
+    );
     expect(names("/api/v1/suites", "get")).toEqual(expect.arrayContaining(["agent_id", "deleted", "cursor", "limit"]));
     expect(names("/api/v1/suites/{id}/test-cases/import", "post")).toContain("valid_only");
     expect(names("/api/v1/suites/{id}/test-cases/export", "get")).toContain("format");
@@ -79,10 +91,24 @@ describe("GET /api/v1/openapi.json", () => {
     expect(s.TestCaseInput.properties.name).toMatchObject({ type: "string", maxLength: 255 });
     expect(s.TestCaseInput.properties.status.enum).toEqual(["draft", "active", "archived"]);
     expect(Object.keys(s.TestCaseInput.properties)).toEqual(
-      expect.arrayContaining(["persona", "initial_message", "user_context", "max_turns", "expected_outcomes", "expected_tool_calls", "checks", "mode", "ground_truth"]),
+      expect.arrayContaining([
+        "persona",
+        "initial_message",
+        "user_context",
+        "max_turns",
+        "expected_outcomes",
+        "expected_tool_calls",
+        "checks",
+        "mode",
+        "ground_truth",
+      ]),
     );
-    expect(Object.keys(s.SuiteInput.properties)).toEqual(expect.arrayContaining(["agent_id", "schedule_type", "alert_threshold_percent", "variables"]));
-    expect(Object.keys(s.AgentInput.properties)).toEqual(expect.arrayContaining(["kind", "system_prompt", "model_config_id", "tools", "http", "variables_schema"]));
+    expect(Object.keys(s.SuiteInput.properties)).toEqual(
+      expect.arrayContaining(["agent_id", "schedule_type", "alert_threshold_percent", "variables"]),
+    );
+    expect(Object.keys(s.AgentInput.properties)).toEqual(
+      expect.arrayContaining(["kind", "system_prompt", "model_config_id", "tools", "http", "variables_schema"]),
+    );
     // The API key is write-only: accepted on input, never part of the resource.
     expect(s.ModelConfigInput.properties).toHaveProperty("api_key");
     expect(s.ModelConfig.properties).not.toHaveProperty("api_key");
@@ -114,10 +140,28 @@ describe("GET /api/v1/openapi.json", () => {
     expect(new Set(ids).size).toBe(ids.length);
     expect(ids).toEqual(
       expect.arrayContaining([
-        "listSuites", "createSuite", "getSuite", "updateSuite", "deleteSuite", "restoreSuite",
-        "listTestCases", "createTestCase", "importTestCases", "exportTestCases",
-        "listModelConfigs", "createModelConfig", "testModelConfig", "listAgents", "createAgent",
-        "startRun", "listRuns", "getRun", "cancelRun", "getRunReport", "listCaseResults", "getCaseResult",
+        "listSuites",
+        "createSuite",
+        "getSuite",
+        "updateSuite",
+        "deleteSuite",
+        "restoreSuite",
+        "listTestCases",
+        "createTestCase",
+        "importTestCases",
+        "exportTestCases",
+        "listModelConfigs",
+        "createModelConfig",
+        "testModelConfig",
+        "listAgents",
+        "createAgent",
+        "startRun",
+        "listRuns",
+        "getRun",
+        "cancelRun",
+        "getRunReport",
+        "listCaseResults",
+        "getCaseResult",
       ]),
     );
     expect(doc.paths["/api/v1/suites/{id}/runs"].post.operationId).toBe("startRun");
@@ -134,7 +178,11 @@ describe("GET /api/v1/openapi.json", () => {
       for (const [method, op] of Object.entries(item)) if (method !== "parameters") (op.tags ?? []).forEach((t) => used.add(t));
     }
     expect(used.size).toBeGreaterThan(0);
-    for (const tag of used) expect(declared.map((t) => t.name), tag).toContain(tag);
+    for (const tag of used)
+      expect(
+        declared.map((t) => t.name),
+        tag,
+      ).toContain(tag);
   });
 
   it("leaves fields with server defaults optional in requests and required in responses", async () => {
@@ -142,9 +190,23 @@ describe("GET /api/v1/openapi.json", () => {
     const s = { ...doc.components.schemas, ...requestSchemas(doc) };
     const defaulted: Record<string, [string, string | null][]> = {
       // request component → response component, for each defaulted field
-      SuiteInput: [["schedule_type", "Suite"], ["is_enabled", "Suite"], ["alert_on_regression", "Suite"], ["variables", "Suite"]],
-      TestCaseInput: [["difficulty", "TestCase"], ["tags", "TestCase"], ["status", "TestCase"]],
-      RunStartInput: [["tags", null], ["tag_match", null], ["concurrency", null], ["variables", null]],
+      SuiteInput: [
+        ["schedule_type", "Suite"],
+        ["is_enabled", "Suite"],
+        ["alert_on_regression", "Suite"],
+        ["variables", "Suite"],
+      ],
+      TestCaseInput: [
+        ["difficulty", "TestCase"],
+        ["tags", "TestCase"],
+        ["status", "TestCase"],
+      ],
+      RunStartInput: [
+        ["tags", null],
+        ["tag_match", null],
+        ["concurrency", null],
+        ["variables", null],
+      ],
     };
     for (const [input, fields] of Object.entries(defaulted)) {
       for (const [field, output] of fields) {
@@ -162,22 +224,35 @@ describe("GET /api/v1/openapi.json", () => {
     // A PATCH changes only what it names: nothing required, no defaults that would suggest a reset.
     for (const patch of ["SuitePatch", "TestCasePatch", "AgentPatch", "ModelConfigPatch"]) {
       expect(s[patch].required, patch).toBeUndefined();
-      for (const [field, schema] of Object.entries<Record<string, unknown>>(s[patch].properties)) expect(schema, `${patch}.${field}`).not.toHaveProperty("default");
+      for (const [field, schema] of Object.entries<Record<string, unknown>>(s[patch].properties))
+        expect(schema, `${patch}.${field}`).not.toHaveProperty("default");
     }
   });
 
   it("takes query parameters from the schemas the routes parse with", async () => {
     const doc = await fetchDocument();
     type Parameter = { name: string; required: boolean; schema: unknown };
-    const param = (path: string, method: string, name: string) => (doc.paths[path][method] as { parameters: Parameter[] }).parameters.find((p) => p.name === name)!;
-    const inputProperty = (schema: z.ZodType, name: string) => (z.toJSONSchema(schema, { io: "input" }) as { properties: Record<string, unknown> }).properties[name];
+    const param = (path: string, method: string, name: string) =>
+      (doc.paths[path][method] as { parameters: Parameter[] }).parameters.find((p) => p.name === name)!;
+    const inputProperty = (schema: z.ZodType, name: string) =>
+      (z.toJSONSchema(schema, { io: "input" }) as { properties: Record<string, unknown> }).properties[name];
     // valid_only accepts 1/0 too (it once was documented as true|false only).
-    expect(param("/api/v1/suites/{id}/test-cases/import", "post", "valid_only").schema).toEqual(inputProperty(testCaseImportQuery, "valid_only"));
-    expect((param("/api/v1/suites/{id}/test-cases/import", "post", "valid_only").schema as { enum: string[] }).enum.toSorted()).toEqual(["0", "1", "false", "true"]);
+    expect(param("/api/v1/suites/{id}/test-cases/import", "post", "valid_only").schema).toEqual(
+      inputProperty(testCaseImportQuery, "valid_only"),
+    );
+    expect((param("/api/v1/suites/{id}/test-cases/import", "post", "valid_only").schema as { enum: string[] }).enum.toSorted()).toEqual([
+      "0",
+      "1",
+      "false",
+      "true",
+    ]);
     expect(param("/api/v1/suites/{id}/test-cases/export", "get", "format").schema).toEqual(inputProperty(testCaseExportQuery, "format"));
     expect(param("/api/v1/suites", "get", "deleted").schema).toEqual(inputProperty(suiteListQuery, "deleted"));
     expect(param("/api/v1/suites", "get", "q").schema).toEqual(inputProperty(suiteListQuery, "q"));
-    expect(param("/api/v1/model-configs/{id}", "delete", "force")).toMatchObject({ required: false, schema: inputProperty(modelConfigDeleteQuery, "force") });
+    expect(param("/api/v1/model-configs/{id}", "delete", "force")).toMatchObject({
+      required: false,
+      schema: inputProperty(modelConfigDeleteQuery, "force"),
+    });
     expect(param("/api/v1/suites", "get", "limit").required).toBe(false);
   });
 });

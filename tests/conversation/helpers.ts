@@ -3,7 +3,16 @@ import { fakeEndpoint } from "../llm/helpers";
 import type { AgentRuntime, AgentTool, ConversationCase } from "@/lib/conversation/types";
 import type { Endpoint } from "@/lib/llm/types";
 
-export function chatAgent(fake: FakeOpenAI, over: { systemPrompt?: string | null; tools?: AgentTool[]; endpoint?: Partial<Endpoint>; temperature?: number | null; maxTokens?: number | null } = {}): Extract<AgentRuntime, { kind: "chat" }> {
+export function chatAgent(
+  fake: FakeOpenAI,
+  over: {
+    systemPrompt?: string | null;
+    tools?: AgentTool[];
+    endpoint?: Partial<Endpoint>;
+    temperature?: number | null;
+    maxTokens?: number | null;
+  } = {},
+): Extract<AgentRuntime, { kind: "chat" }> {
   return {
     kind: "chat",
     endpoint: fakeEndpoint(fake, over.endpoint),

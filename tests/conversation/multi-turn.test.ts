@@ -108,7 +108,11 @@ describe("simulated multi-turn conversation", () => {
   });
 
   it("ends on the token cap", async () => {
-    fake.addRule({ match: { lastUserContains: "Where is my parcel?" }, reply: { content: "long answer", usage: { prompt_tokens: 700, completion_tokens: 400 } }, times: 1 });
+    fake.addRule({
+      match: { lastUserContains: "Where is my parcel?" },
+      reply: { content: "long answer", usage: { prompt_tokens: 700, completion_tokens: 400 } },
+      times: 1,
+    });
     simulatorSays(fake, [{ message: "more" }]);
     const res = await runConversation(input({ tokenCap: 1000 }));
     expect(res.endReason).toBe("token_cap");

@@ -17,12 +17,19 @@ beforeEach(() => {
   resetEndpointLimiters();
 });
 
-type ChatBody = { messages: { role: string; content: string | null; tool_call_id?: string; tool_calls?: { id: string }[] }[]; temperature?: number; max_tokens?: number };
+type ChatBody = {
+  messages: { role: string; content: string | null; tool_call_id?: string; tool_calls?: { id: string }[] }[];
+  temperature?: number;
+  max_tokens?: number;
+};
 const body = (i: number) => fake.requests[i]!.body as ChatBody;
 
 describe("single-turn conversation", () => {
   it("sends the system prompt and initial message, answers a tool call with its mock, and ends with the final reply", async () => {
-    const agent = chatAgent(fake, { systemPrompt: "You are the weather bot of {{city}}.", tools: [tool("get_weather", { temp_c: 21, sky: "clear" })] });
+    const agent = chatAgent(fake, {
+      systemPrompt: "You are the weather bot of {{city}}.",
+      tools: [tool("get_weather", { temp_c: 21, sky: "clear" })],
+    });
     const records: CallRecord[] = [];
     const res = await runConversation({
       agent,
@@ -58,9 +65,24 @@ describe("single-turn conversation", () => {
   });
 
   it("sends a string mock response as-is and picks a mock by argument matchers", async () => {
-    fake.addRule({ match: { afterToolResult: false }, reply: { toolCalls: [{ name: "status", arguments: "plain" }, { name: "lookup", arguments: { id: 2 } }] }, times: 1 });
+    fake.addRule({
+      match: { afterToolResult: false },
+      reply: {
+        toolCalls: [
+          { name: "status", arguments: "plain" },
+          { name: "lookup", arguments: { id: 2 } },
+        ],
+      },
+      times: 1,
+    });
     const agent = chatAgent(fake, {
-      tools: [tool("status", "all systems go"), tool("lookup", [{ when: { id: 1 }, response: "one" }, { when: { id: 2 }, response: { name: "two" } }])],
+      tools: [
+        tool("status", "all systems go"),
+        tool("lookup", [
+          { when: { id: 1 }, response: "one" },
+          { when: { id: 2 }, response: { name: "two" } },
+        ]),
+      ],
     });
     const res = await runConversation({ agent, testCase: testCase(), runId: "r" });
     const tools = res.transcript.filter((m) => m.role === "tool");
@@ -69,12 +91,24 @@ describe("single-turn conversation", () => {
   });
 
   it("answers an unmocked or unknown tool with an error the agent sees, and records it", async () => {
-    fake.addRule({ match: { afterToolResult: false }, reply: { toolCalls: [{ name: "refund", arguments: { order: 7 } }, { name: "ghost", arguments: {} }] }, times: 1 });
+    fake.addRule({
+      match: { afterToolResult: false },
+      reply: {
+        toolCalls: [
+          { name: "refund", arguments: { order: 7 } },
+          { name: "ghost", arguments: {} },
+        ],
+      },
+      times: 1,
+    });
     const agent = chatAgent(fake, { tools: [tool("refund", null)] });
     const res = await runConversation({ agent, testCase: testCase(), runId: "r" });
     expect(res.error).toBeNull();
     const tools = res.transcript.filter((m) => m.role === "tool");
-    expect(tools.map((m) => JSON.parse(m.content!))).toEqual([{ error: "tool refund is not available" }, { error: "tool ghost is not available" }]);
+    expect(tools.map((m) => JSON.parse(m.content!))).toEqual([
+      { error: "tool refund is not available" },
+      { error: "tool ghost is not available" },
+    ]);
     expect(res.toolCalls[0]).toMatchObject({ name: "refund", arguments: { order: 7 }, error: expect.stringMatching(/no mock response/) });
     expect(res.toolCalls[1]).toMatchObject({ name: "ghost", error: expect.stringMatching(/not defined/) });
     expect(res.finalResponse).toBe("Fake reply: Hello there");
@@ -127,7 +161,11 @@ describe("single-turn conversation", () => {
   });
 
   it("does not call the agent when the case cannot run", async () => {
-    const res = await runConversation({ agent: chatAgent(fake, { systemPrompt: null }), testCase: testCase({ initial_message: null }), runId: "r" });
+    const res = await runConversation({
+      agent: chatAgent(fake, { systemPrompt: null }),
+      testCase: testCase({ initial_message: null }),
+      runId: "r",
+    });
     expect(res.error?.type).toBe("agent");
     expect(fake.requests).toHaveLength(0);
   });

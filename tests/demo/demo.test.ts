@@ -25,7 +25,11 @@ describe("demo suite on the built-in demo model", () => {
     expect(config.apiKeyEncrypted).toBeNull();
 
     const run = await startRun(ctx, first.suiteId, {}, "manual");
-    const done = await waitFor(() => getRun(ctx, run.id), (r) => r.status === "completed", 30_000);
+    const done = await waitFor(
+      () => getRun(ctx, run.id),
+      (r) => r.status === "completed",
+      30_000,
+    );
     expect(done.total_cases).toBe(DEMO_CASES.length);
     const { data } = await listCaseResults(ctx, run.id, { limit: 50 });
     const byName = Object.fromEntries(data.map((r) => [r.name, r]));

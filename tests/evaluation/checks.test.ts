@@ -89,7 +89,13 @@ describe("semantic_similarity", () => {
   const check = { type: "semantic_similarity" as const, expected_answer: "We open at 9", threshold: 0.8 };
 
   it("embeds expected and actual, records score and threshold", async () => {
-    const llm = fakeLlm(() => "{}", () => [[1, 0], [1, 1]]);
+    const llm = fakeLlm(
+      () => "{}",
+      () => [
+        [1, 0],
+        [1, 1],
+      ],
+    );
     const r = await evaluateSemanticSimilarity(check, "Opening hour is 9am", 2, llm);
     expect(llm.embedCalls).toEqual([["We open at 9", "Opening hour is 9am"]]);
     expect(r).toMatchObject({ check_index: 2, check_type: "semantic_similarity", passed: false });
@@ -98,22 +104,40 @@ describe("semantic_similarity", () => {
   });
 
   it("passes at or above the threshold", async () => {
-    const llm = fakeLlm(() => "{}", () => [[1, 0], [2, 0]]);
+    const llm = fakeLlm(
+      () => "{}",
+      () => [
+        [1, 0],
+        [2, 0],
+      ],
+    );
     const r = await evaluateSemanticSimilarity(check, "x", 0, llm);
     expect(r.passed).toBe(true);
     expect(r.details.similarity_score).toBe(1);
   });
 
   it("fails with details.error when embedding fails or returns a bad shape", async () => {
-    const throwing = fakeLlm(() => "{}", () => {
-      throw new Error("embedding endpoint down");
-    });
+    const throwing = fakeLlm(
+      () => "{}",
+      () => {
+        throw new Error("embedding endpoint down");
+      },
+    );
     const r1 = await evaluateSemanticSimilarity(check, "x", 0, throwing);
     expect(r1.passed).toBe(false);
     expect(r1.details.error).toMatch(/embedding endpoint down/);
-    const short = fakeLlm(() => "{}", () => [[1, 0]]);
+    const short = fakeLlm(
+      () => "{}",
+      () => [[1, 0]],
+    );
     expect((await evaluateSemanticSimilarity(check, "x", 0, short)).details.error).toMatch(/Expected 2 embeddings/);
-    const zero = fakeLlm(() => "{}", () => [[0, 0], [1, 0]]);
+    const zero = fakeLlm(
+      () => "{}",
+      () => [
+        [0, 0],
+        [1, 0],
+      ],
+    );
     const r3 = await evaluateSemanticSimilarity(check, "x", 0, zero);
     expect(r3).toMatchObject({ passed: false, details: { similarity_score: 0 } });
     expect(r3.details.error).toBeUndefined();
@@ -160,7 +184,12 @@ describe("llm_judge check", () => {
     ["extra key", JSON.stringify({ reasoning: "x", verdict: "pass", score: 5 })],
     ["array", "[]"],
   ])("fails closed with an error on %s", async (_, raw) => {
-    const r = await evaluateLlmJudgeCheck(check, { question: "q", response: "r" }, 0, fakeLlm(() => raw));
+    const r = await evaluateLlmJudgeCheck(
+      check,
+      { question: "q", response: "r" },
+      0,
+      fakeLlm(() => raw),
+    );
     expect(r.passed).toBe(false);
     expect(r.details.error).toBeTruthy();
     expect(r.details.judgement).toBeUndefined();
@@ -188,7 +217,13 @@ describe("checks combined by mode", () => {
   });
 
   it("evaluateChecks keeps check order and indices", async () => {
-    const llm = fakeLlm(() => JSON.stringify({ reasoning: "ok", verdict: "pass" }), () => [[1, 0], [1, 0]]);
+    const llm = fakeLlm(
+      () => JSON.stringify({ reasoning: "ok", verdict: "pass" }),
+      () => [
+        [1, 0],
+        [1, 0],
+      ],
+    );
     const results = await evaluateChecks(
       [
         { type: "llm_judge", expected_answer: "a", criteria: null },

@@ -25,7 +25,10 @@ const fullCase = caseData({
   expected_outcomes: { "agent looks up the order": true, "tells the status": "shipped" },
   ground_truth: "Order 42 shipped yesterday.",
 });
-const metrics = [metricConfigSchema.parse({ metric: "relevance", threshold: 0.5 }), metricConfigSchema.parse({ metric: "correctness", threshold: 0.5 })];
+const metrics = [
+  metricConfigSchema.parse({ metric: "relevance", threshold: 0.5 }),
+  metricConfigSchema.parse({ metric: "correctness", threshold: 0.5 }),
+];
 
 /** Answers by schema name, like the fake server's `match: {schemaName}` rules. */
 function byschema(replies: Record<string, string>) {
@@ -146,7 +149,14 @@ describe("evaluateCase", () => {
     expect(llm.calls).toHaveLength(first);
     expect(llm.embedCalls).toHaveLength(1);
     // A different transcript is a different call.
-    await evaluateCase({ testCase: fullCase, transcript: [...transcript, { role: "user", content: "thanks" }], finalResponse, metrics, llm, cache });
+    await evaluateCase({
+      testCase: fullCase,
+      transcript: [...transcript, { role: "user", content: "thanks" }],
+      finalResponse,
+      metrics,
+      llm,
+      cache,
+    });
     expect(llm.calls.length).toBeGreaterThan(first);
   });
 
@@ -189,7 +199,10 @@ describe("evaluateCase", () => {
       name: "parsed",
       initial_message: "Where is my order 42?",
       checks: [{ type: "contains_phrases", phrases: ["SHIPPED"] }],
-      expected_tool_calls: [{ tool: "search_orders", expected_params: { order_id: 42 } }, { tool: "refund", forbidden: true }],
+      expected_tool_calls: [
+        { tool: "search_orders", expected_params: { order_id: 42 } },
+        { tool: "refund", forbidden: true },
+      ],
       expected_outcomes: { "tells the status": true },
     });
     const llm = fakeLlm(byschema({ outcome_verdicts: outcomeReply(["pass"]) }));

@@ -93,7 +93,10 @@ describe("parsing verdicts (fail closed)", () => {
     ],
     [
       "bad verdict",
-      JSON.stringify({ o1: { reasoning: "r", evidence_turns: [], verdict: "yes" }, o2: { reasoning: "r", evidence_turns: [], verdict: "pass" } }),
+      JSON.stringify({
+        o1: { reasoning: "r", evidence_turns: [], verdict: "yes" },
+        o2: { reasoning: "r", evidence_turns: [], verdict: "pass" },
+      }),
       /unknown verdict "yes"/,
     ],
     [

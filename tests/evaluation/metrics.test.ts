@@ -10,7 +10,7 @@ const inputs: MetricInputs = {
   question: "When do you open?",
   response: "At 9.",
   groundTruth: "The shop opens at 9am.",
-  context: "get_hours: {\"open\":\"09:00\"}",
+  context: 'get_hours: {"open":"09:00"}',
 };
 const metric = (m: MetricConfigInput) => metricConfigSchema.parse(m);
 const reply = (score: unknown, reasoning = "because") => JSON.stringify({ reasoning, score });

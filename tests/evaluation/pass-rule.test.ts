@@ -16,7 +16,14 @@ const tools = (passed: boolean): ToolCallResults => ({
   unexpected: [],
   forbidden_called: [],
 });
-const outcome = (passed: boolean, key = "o1"): OutcomeResult => ({ key, label: key, expected: true, passed, reasoning: "", evidence_turns: [] });
+const outcome = (passed: boolean, key = "o1"): OutcomeResult => ({
+  key,
+  label: key,
+  expected: true,
+  passed,
+  reasoning: "",
+  evidence_turns: [],
+});
 const metric = (passed: boolean, error: string | null = null): MetricResult => ({
   metric_name: "relevance",
   score: error ? null : passed ? 1 : 0.25,
@@ -88,7 +95,11 @@ describe("reasons", () => {
   it("explains errors and keeps judge errors apart from agent errors", () => {
     const agent = decideStatus({ ...ok, conversationError: { type: "agent", message: "HTTP 500" } });
     expect(agent).toEqual({ status: "error", reason: "agent error: HTTP 500", judge_error: null });
-    const judge = decideStatus({ ...ok, outcomeJudgeError: "unknown verdict", metrics: [{ result: metric(false, "timed out"), fail_on_error: true }] });
+    const judge = decideStatus({
+      ...ok,
+      outcomeJudgeError: "unknown verdict",
+      metrics: [{ result: metric(false, "timed out"), fail_on_error: true }],
+    });
     expect(judge.judge_error).toBe("Outcome judge: unknown verdict; Metric relevance: timed out");
     expect(judge.reason).toMatch(/^Evaluation error: Outcome judge/);
   });
@@ -98,7 +109,14 @@ describe("reasons", () => {
       ...ok,
       mode: "any",
       checkResults: [check(false), check(false)],
-      toolCallResults: { ...tools(true), passed: false, forbidden_called: [{ tool: "delete", arguments: {} }, { tool: "delete", arguments: {} }] },
+      toolCallResults: {
+        ...tools(true),
+        passed: false,
+        forbidden_called: [
+          { tool: "delete", arguments: {} },
+          { tool: "delete", arguments: {} },
+        ],
+      },
     });
     expect(d.reason).toBe("None of 2 checks passed; forbidden tool called: delete");
   });

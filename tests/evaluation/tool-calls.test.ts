@@ -46,7 +46,14 @@ describe("matchToolCalls", () => {
   });
 
   it("passes with no expected calls and none made", () => {
-    expect(matchToolCalls([], [])).toEqual({ passed: true, ordered: false, matched: [], missing: [], unexpected: [], forbidden_called: [] });
+    expect(matchToolCalls([], [])).toEqual({
+      passed: true,
+      ordered: false,
+      matched: [],
+      missing: [],
+      unexpected: [],
+      forbidden_called: [],
+    });
   });
 
   it("matches with subset params from JSON string arguments, and reports unexpected calls without failing", () => {
@@ -75,7 +82,9 @@ describe("matchToolCalls", () => {
 
   it("nested params match as a subset", () => {
     const expected = [exp("create", { customer: { address: { city: "Paris" } }, tags: ["a", "b"] })];
-    const ok = matchToolCalls(expected, [call("create", { customer: { name: "Ann", address: { city: "Paris", zip: "75001" } }, tags: ["a", "b"] })])!;
+    const ok = matchToolCalls(expected, [
+      call("create", { customer: { name: "Ann", address: { city: "Paris", zip: "75001" } }, tags: ["a", "b"] }),
+    ])!;
     expect(ok.passed).toBe(true);
     const bad = matchToolCalls(expected, [call("create", { customer: { address: { city: "Lyon" } }, tags: ["a", "b"] })])!;
     expect(bad.passed).toBe(false);
@@ -185,7 +194,7 @@ describe("minCostAssignment", () => {
 
   it("finds the optimum on random rectangular matrices (vs brute force)", () => {
     let seed = 7;
-    const rand = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const rand = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
     for (let t = 0; t < 200; t++) {
       const rows = 1 + Math.floor(rand() * 5);
       const cols = 1 + Math.floor(rand() * 5);

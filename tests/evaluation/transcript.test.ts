@@ -36,7 +36,13 @@ describe("transcript helpers", () => {
   });
 
   it("truncates very long messages and marks empty ones", () => {
-    const text = renderTranscript([{ role: "assistant", content: "x".repeat(50) }, { role: "user", content: "" }], 10);
+    const text = renderTranscript(
+      [
+        { role: "assistant", content: "x".repeat(50) },
+        { role: "user", content: "" },
+      ],
+      10,
+    );
     expect(text).toContain("[40 more characters truncated]");
     expect(text).toContain("[2] USER:\n(empty)");
     expect(renderTranscript(t)).toContain("→ TOOL CALL lookup({}) [call c1]");
@@ -96,7 +102,10 @@ describe("createEvalCache", () => {
 
   it("caches embeddings by model and texts", async () => {
     const cache = createEvalCache();
-    const llm = fakeLlm(() => "{}", (texts) => texts.map(() => [1, 2]));
+    const llm = fakeLlm(
+      () => "{}",
+      (texts) => texts.map(() => [1, 2]),
+    );
     await cache.embed(llm, ["a", "b"]);
     await cache.embed(llm, ["a", "b"]);
     await cache.embed(llm, ["a", "c"]);

@@ -107,7 +107,11 @@ describe("chat completions", () => {
       tools: [lookupOrder],
       messages: [
         user("use lookup_order"),
-        { role: "assistant", content: null, tool_calls: [{ id: "c1", type: "function", function: { name: "lookup_order", arguments: "{}" } }] },
+        {
+          role: "assistant",
+          content: null,
+          tool_calls: [{ id: "c1", type: "function", function: { name: "lookup_order", arguments: "{}" } }],
+        },
         { role: "tool", tool_call_id: "c1", content: "ok" },
       ],
     });
@@ -134,9 +138,21 @@ describe("chat completions", () => {
     expect(Verdict.parse(parsed)).toEqual(parsed);
     expect(parsed).toMatchObject({ verdict: "pass", reasoning: "fake", score: 1, count: 0, tags: ["fake"], nested: { ok: true } });
 
-    const Turn = z.object({ message: z.string(), should_end: z.boolean(), end_reason: z.enum(["none", "satisfied", "gave_up"]).nullable() });
-    const turn = await client.chat.completions.parse({ model: "sim", messages: [user("x")], response_format: zodResponseFormat(Turn, "user_turn") });
-    expect(turn.choices[0]!.message.parsed).toEqual({ message: "Thanks, that answers my question.", should_end: true, end_reason: "satisfied" });
+    const Turn = z.object({
+      message: z.string(),
+      should_end: z.boolean(),
+      end_reason: z.enum(["none", "satisfied", "gave_up"]).nullable(),
+    });
+    const turn = await client.chat.completions.parse({
+      model: "sim",
+      messages: [user("x")],
+      response_format: zodResponseFormat(Turn, "user_turn"),
+    });
+    expect(turn.choices[0]!.message.parsed).toEqual({
+      message: "Thanks, that answers my question.",
+      should_end: true,
+      end_reason: "satisfied",
+    });
 
     server.addRule({ match: { schemaName: "verdict" }, reply: { json: { verdict: "fail" } } });
     const scripted = await client.chat.completions.create({
@@ -158,7 +174,7 @@ describe("chat completions", () => {
         code: { type: "string", minLength: 6, maxLength: 8 },
         list: { type: "array", items: { type: "integer", minimum: 3 }, minItems: 2 },
         exclusive: { type: "integer", exclusiveMinimum: 4 },
-      negative: { type: "number", maximum: -2 },
+        negative: { type: "number", maximum: -2 },
         optional: { type: "string" },
       },
       $defs: { Item: { type: "object", properties: { name: { type: ["string", "null"] } }, required: ["name"] } },
@@ -353,7 +369,9 @@ describe("control", () => {
 
   it("runs as a separate process from cli.ts and stops on SIGTERM", async () => {
     const cli = path.join(import.meta.dirname, "cli.ts");
-    const child = spawn(process.execPath, ["--import", "tsx", cli, "--port", "0", "--latency", "10"], { stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, ["--import", "tsx", cli, "--port", "0", "--latency", "10"], {
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     const url = await new Promise<string>((resolve, reject) => {
       child.stdout.on("data", (d: Buffer) => resolve(d.toString().trim()));
       child.on("exit", (code) => reject(new Error(`cli exited with ${code}`)));

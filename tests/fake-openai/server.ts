@@ -171,7 +171,9 @@ export async function startFakeOpenAI(opts: StartOptions = {}): Promise<FakeOpen
       if (method !== "GET") return respond(res, { status: 405, content: "Method not allowed." }, () => null);
       const id = path === "/v1/models" ? undefined : decodeURIComponent(path.slice("/v1/models/".length));
       if (id === undefined) return respond(res, undefined, () => ({ object: "list", data: MODEL_IDS.map(modelObject) }));
-      return respond(res, MODEL_IDS.includes(id) ? undefined : { status: 404, content: `The model '${id}' does not exist` }, () => modelObject(id));
+      return respond(res, MODEL_IDS.includes(id) ? undefined : { status: 404, content: `The model '${id}' does not exist` }, () =>
+        modelObject(id),
+      );
     }
     if (endpoint === "other") return respond(res, { status: 404, content: `Unknown request URL: ${method} ${path}` }, () => null);
     if (method !== "POST") return respond(res, { status: 405, content: "Method not allowed." }, () => null);
@@ -197,7 +199,12 @@ export async function startFakeOpenAI(opts: StartOptions = {}): Promise<FakeOpen
     if (!parsed.ok) return sendJson(res, 400, errorBody(400, "invalid JSON"));
     const body = parsed.value;
     if (path === "/__fake/rules") {
-      if (method === "GET") return sendJson(res, 200, rules.map((r) => ({ ...r.rule, times: r.remaining })));
+      if (method === "GET")
+        return sendJson(
+          res,
+          200,
+          rules.map((r) => ({ ...r.rule, times: r.remaining })),
+        );
       if (method === "DELETE") {
         reset();
         return sendJson(res, 200, { ok: true });

@@ -77,10 +77,19 @@ describe("json", () => {
       match: { schemaName: "verdict" },
       reply: { status: 400, content: "Invalid parameter: 'response_format' of type 'json_schema' is not supported with this model." },
     });
-    fake.addRule({ match: { hasTools: true }, reply: { toolCalls: [{ name: "verdict", arguments: { verdict: "fail", reasoning: "no" } }] } });
+    fake.addRule({
+      match: { hasTools: true },
+      reply: { toolCalls: [{ name: "verdict", arguments: { verdict: "fail", reasoning: "no" } }] },
+    });
     const records: CallRecord[] = [];
     const client = new LlmClient(fakeEndpoint(fake));
-    const req = { purpose: "judge" as const, messages: [{ role: "user" as const, content: "judge" }], schemaName: "verdict", schema: verdictSchema, onRecord: (r: CallRecord) => records.push(r) };
+    const req = {
+      purpose: "judge" as const,
+      messages: [{ role: "user" as const, content: "judge" }],
+      schemaName: "verdict",
+      schema: verdictSchema,
+      onRecord: (r: CallRecord) => records.push(r),
+    };
     const out = await client.json(req);
     expect(JSON.parse(out.raw)).toEqual({ verdict: "fail", reasoning: "no" });
     expect(fake.requests).toHaveLength(2);
@@ -110,7 +119,12 @@ describe("json", () => {
     const cache = new LlmCallCache();
     const records: CallRecord[] = [];
     const client = new LlmClient(fakeEndpoint(fake), { cache, onRecord: (r) => records.push(r) });
-    const req = { purpose: "judge" as const, messages: [{ role: "user" as const, content: "same" }], schemaName: "verdict", schema: verdictSchema };
+    const req = {
+      purpose: "judge" as const,
+      messages: [{ role: "user" as const, content: "same" }],
+      schemaName: "verdict",
+      schema: verdictSchema,
+    };
     const a = await client.json(req);
     const b = await client.json(req);
     const c = await client.json({ ...req, messages: [{ role: "user", content: "different" }] });
@@ -146,7 +160,12 @@ describe("toEvalLlm", () => {
     const records: CallRecord[] = [];
     const llm = toEvalLlm(new LlmClient(fakeEndpoint(fake)), { onRecord: (r) => records.push(r) });
     expect(llm.model).toBe("gpt-4o-mini");
-    const out = await llm.json({ purpose: "metric", messages: [{ role: "user", content: "score" }], schemaName: "verdict", schema: verdictSchema });
+    const out = await llm.json({
+      purpose: "metric",
+      messages: [{ role: "user", content: "score" }],
+      schemaName: "verdict",
+      schema: verdictSchema,
+    });
     expect(JSON.parse(out.raw)).toHaveProperty("verdict");
     expect(await llm.embed(["a"])).toHaveLength(1);
     expect(records.map((r) => r.purpose)).toEqual(["metric", "check"]);
@@ -154,7 +173,9 @@ describe("toEvalLlm", () => {
     const controller = new AbortController();
     controller.abort();
     const cancelled = toEvalLlm(new LlmClient(fakeEndpoint(fake)), { signal: controller.signal });
-    const err = await cancelled.json({ purpose: "judge", messages: [{ role: "user", content: "x" }], schemaName: "verdict", schema: verdictSchema }).catch((e: unknown) => e);
+    const err = await cancelled
+      .json({ purpose: "judge", messages: [{ role: "user", content: "x" }], schemaName: "verdict", schema: verdictSchema })
+      .catch((e: unknown) => e);
     expect((err as LlmError).type).toBe("aborted");
   });
 });
@@ -183,7 +204,9 @@ describe("per-endpoint concurrency cap", () => {
     setEndpointConcurrency(a.id, 2);
     setEndpointConcurrency(b.id, 2);
     await Promise.all(
-      Array.from({ length: 8 }, (_, i) => new LlmClient(i % 2 ? a : b).chat({ messages: [{ role: "user", content: "x" }] }, { purpose: "agent" })),
+      Array.from({ length: 8 }, (_, i) =>
+        new LlmClient(i % 2 ? a : b).chat({ messages: [{ role: "user", content: "x" }] }, { purpose: "agent" }),
+      ),
     );
     expect(fake.maxConcurrent()).toBe(4);
   });

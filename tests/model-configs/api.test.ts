@@ -22,11 +22,19 @@ beforeAll(async () => {
   tokens.otherAdmin = await makeApiKey(other.workspace.id, "admin");
 });
 
-const create = (body: unknown, token = tokens.admin) => call(collection.POST, { method: "POST", url: "/api/v1/model-configs", token, body });
+const create = (body: unknown, token = tokens.admin) =>
+  call(collection.POST, { method: "POST", url: "/api/v1/model-configs", token, body });
 
 describe("model configurations API", () => {
   it("creates with 201, stores the key encrypted, and never returns it", async () => {
-    const res = await create({ ...base, name: "Created", api_key: SECRET, temperature: 0.3, max_tokens: 256, embedding_model: " text-embedding-3-small " });
+    const res = await create({
+      ...base,
+      name: "Created",
+      api_key: SECRET,
+      temperature: 0.3,
+      max_tokens: 256,
+      embedding_model: " text-embedding-3-small ",
+    });
     expect(res.status).toBe(201);
     expect(res.json).toEqual({
       id: expect.any(String),
@@ -97,14 +105,20 @@ describe("model configurations API", () => {
     expect((await create({ ...base, name: "Dup" }, tokens.otherAdmin)).status).toBe(201);
   });
 
-  it("updates partially and applies the api_key rules (omit keeps, string replaces, null/\"\" removes)", async () => {
+  it('updates partially and applies the api_key rules (omit keeps, string replaces, null/"" removes)', async () => {
     const { json: created } = await create({ ...base, name: "Patchable", api_key: SECRET, temperature: 0.5 });
     const patch = (body: unknown) => call(single.PATCH, { method: "PATCH", token: tokens.admin, params: { id: created.id }, body });
     const stored = async () => db.modelConfig.findUniqueOrThrow({ where: { id: created.id } });
 
     const renamed = await patch({ name: "Patched", temperature: null });
     expect(renamed.status).toBe(200);
-    expect(renamed.json).toMatchObject({ name: "Patched", model: "gpt-4o-mini", temperature: null, has_api_key: true, api_key_hint: "••••1234" });
+    expect(renamed.json).toMatchObject({
+      name: "Patched",
+      model: "gpt-4o-mini",
+      temperature: null,
+      has_api_key: true,
+      api_key_hint: "••••1234",
+    });
     expect(decryptSecret((await stored()).apiKeyEncrypted!)).toBe(SECRET);
 
     const replaced = await patch({ api_key: "sk-other-key-0000009876" });
@@ -181,8 +195,17 @@ describe("model configurations API", () => {
         }
       }
     }
-    for (const [handler, method] of [[single.GET, "GET"], [single.PATCH, "PATCH"], [single.DELETE, "DELETE"]] as const) {
-      const res = await call(handler, { method, token: tokens.admin, params: { id: foreign.id }, body: method === "PATCH" ? { name: "x" } : undefined });
+    for (const [handler, method] of [
+      [single.GET, "GET"],
+      [single.PATCH, "PATCH"],
+      [single.DELETE, "DELETE"],
+    ] as const) {
+      const res = await call(handler, {
+        method,
+        token: tokens.admin,
+        params: { id: foreign.id },
+        body: method === "PATCH" ? { name: "x" } : undefined,
+      });
       expect(res.status, `${method} other workspace`).toBe(404);
       expect(res.json.error.code).toBe("not_found");
       expect((await call(handler, { method, token: tokens.admin, params: { id: "not-a-uuid" } })).status).toBe(404);
@@ -200,12 +223,18 @@ describe("model configurations API", () => {
     expect((await call(single.GET, { token: tokens.admin, params: { id: unused.id } })).status).toBe(404);
 
     const { json: used } = await create({ ...base, name: "Used" });
-    const agent = await db.agent.create({ data: { workspaceId: ws.workspace.id, name: "Uses config", kind: "chat", modelConfigId: used.id } });
-    await db.suite.create({ data: { workspaceId: ws.workspace.id, agentId: agent.id, name: "Judge suite", llmJudgeModelConfigId: used.id } });
+    const agent = await db.agent.create({
+      data: { workspaceId: ws.workspace.id, name: "Uses config", kind: "chat", modelConfigId: used.id },
+    });
+    await db.suite.create({
+      data: { workspaceId: ws.workspace.id, agentId: agent.id, name: "Judge suite", llmJudgeModelConfigId: used.id },
+    });
     const refused = await call(single.DELETE, { method: "DELETE", token: tokens.admin, params: { id: used.id } });
     expect(refused.status).toBe(409);
     expect(refused.json.error.message).toContain("1 agent and 1 suite");
-    expect((await call(single.DELETE, { method: "DELETE", token: tokens.admin, params: { id: used.id }, url: "/x?force=maybe" })).status).toBe(400);
+    expect(
+      (await call(single.DELETE, { method: "DELETE", token: tokens.admin, params: { id: used.id }, url: "/x?force=maybe" })).status,
+    ).toBe(400);
     const forced = await call(single.DELETE, { method: "DELETE", token: tokens.admin, params: { id: used.id }, url: "/x?force=true" });
     expect(forced.status).toBe(204);
     expect((await db.agent.findUniqueOrThrow({ where: { id: agent.id } })).modelConfigId).toBeNull();

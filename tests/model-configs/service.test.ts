@@ -13,7 +13,15 @@ import {
 import { modelConfigFormSchema } from "@/lib/model-configs/form-schema";
 import { addMember, makeWorkspace } from "../helpers/factories";
 
-const input = (name: string) => ({ name, base_url: "http://localhost:11434/v1", model: "llama3.1", embedding_model: null, api_key: "sk-abcdefgh12345678", temperature: null, max_tokens: null });
+const input = (name: string) => ({
+  name,
+  base_url: "http://localhost:11434/v1",
+  model: "llama3.1",
+  embedding_model: null,
+  api_key: "sk-abcdefgh12345678",
+  temperature: null,
+  max_tokens: null,
+});
 
 describe("model configurations service", () => {
   it("lets admins write and everyone read, without the key", async () => {
@@ -37,9 +45,13 @@ describe("model configurations service", () => {
     const a = await createModelConfig(ctx, input("a"));
     const b = await createModelConfig(ctx, input("b"));
     const agent = await db.agent.create({ data: { workspaceId: workspace.id, name: "x", kind: "chat", modelConfigId: a.id } });
-    await db.suite.create({ data: { workspaceId: workspace.id, agentId: agent.id, name: "s1", llmJudgeModelConfigId: a.id, simulatorModelConfigId: a.id } });
+    await db.suite.create({
+      data: { workspaceId: workspace.id, agentId: agent.id, name: "s1", llmJudgeModelConfigId: a.id, simulatorModelConfigId: a.id },
+    });
     await db.suite.create({ data: { workspaceId: workspace.id, agentId: agent.id, name: "s2", simulatorModelConfigId: b.id } });
-    await db.suite.create({ data: { workspaceId: workspace.id, agentId: agent.id, name: "s3", llmJudgeModelConfigId: b.id, deletedAt: new Date() } });
+    await db.suite.create({
+      data: { workspaceId: workspace.id, agentId: agent.id, name: "s3", llmJudgeModelConfigId: b.id, deletedAt: new Date() },
+    });
     const usage = await modelConfigUsage(ctx, [a.id, b.id]);
     expect(usage.get(a.id)).toEqual({ agents: 1, suites: 1 });
     expect(usage.get(b.id)).toEqual({ agents: 0, suites: 1 });
@@ -47,7 +59,16 @@ describe("model configurations service", () => {
 });
 
 describe("model configuration form schema", () => {
-  const values = { name: "n", base_url: "http://localhost:11434/v1", model: "m", embedding_model: "", api_key: "", remove_api_key: false, temperature: "", max_tokens: "" };
+  const values = {
+    name: "n",
+    base_url: "http://localhost:11434/v1",
+    model: "m",
+    embedding_model: "",
+    api_key: "",
+    remove_api_key: false,
+    temperature: "",
+    max_tokens: "",
+  };
   it("keeps the stored key for a blank field and removes it only when asked", () => {
     expect(modelConfigFormSchema.parse(values).api_key).toBeUndefined();
     expect(modelConfigFormSchema.parse({ ...values, api_key: "sk-new" }).api_key).toBe("sk-new");
@@ -64,6 +85,9 @@ describe("model configuration form schema", () => {
         ["max_tokens", "Max tokens must be at least 1"],
       ]),
     );
-    expect(modelConfigFormSchema.parse({ ...values, temperature: "0.7", max_tokens: "512" })).toMatchObject({ temperature: 0.7, max_tokens: 512 });
+    expect(modelConfigFormSchema.parse({ ...values, temperature: "0.7", max_tokens: "512" })).toMatchObject({
+      temperature: 0.7,
+      max_tokens: 512,
+    });
   });
 });

@@ -136,10 +136,18 @@ describe("getSuiteAnalytics: metric averages", () => {
   it("reads per-metric averages from the run summaries, skipping runs without metrics and non-numbers", async () => {
     const { ctx } = await makeWorkspace("viewer");
     const suite = await makeSuite(ctx);
-    const r1 = await makeRun(ctx, suite.id, { minute: 1, cases: cases({ passed: 1 }), averageScores: { relevance: 0.8, groundedness: 0.5 } });
+    const r1 = await makeRun(ctx, suite.id, {
+      minute: 1,
+      cases: cases({ passed: 1 }),
+      averageScores: { relevance: 0.8, groundedness: 0.5 },
+    });
     await makeRun(ctx, suite.id, { minute: 2, cases: cases({ passed: 1 }), averageScores: null });
     await makeRun(ctx, suite.id, { minute: 3, cases: cases({ passed: 1 }), averageScores: {} });
-    const r4 = await makeRun(ctx, suite.id, { minute: 4, cases: cases({ failed: 1 }), averageScores: { relevance: 0.625, tone: "n/a", custom_metric: 1 } });
+    const r4 = await makeRun(ctx, suite.id, {
+      minute: 4,
+      cases: cases({ failed: 1 }),
+      averageScores: { relevance: 0.625, tone: "n/a", custom_metric: 1 },
+    });
 
     const a = await getSuiteAnalytics(ctx, suite.id);
     expect(a.trend).toHaveLength(4);
@@ -182,7 +190,14 @@ describe("getSuiteAnalytics: pass rate by tag", () => {
     // Over the last two completed runs the older run's results count too.
     const two = await getSuiteAnalytics(ctx, suite.id, { tagRuns: 2 });
     expect(two.tag_runs).toBe(2);
-    expect(two.tag_pass_rates.find((t) => t.tag === "billing")).toEqual({ tag: "billing", passed: 2, failed: 6, errors: 0, total: 8, pass_rate: 25 });
+    expect(two.tag_pass_rates.find((t) => t.tag === "billing")).toEqual({
+      tag: "billing",
+      passed: 2,
+      failed: 6,
+      errors: 0,
+      total: 8,
+      pass_rate: 25,
+    });
     expect(two.tag_pass_rates.find((t) => t.tag === "old-only")).toMatchObject({ total: 5, pass_rate: 0 });
   });
 });
@@ -213,7 +228,16 @@ describe("listSuiteRunsPage", () => {
     for (let i = 0; i < 5; i++) await makeRun(ctx, suite.id, { minute: i, cases: cases({ passed: i, failed: 1 }), durationMs: 2000 + i });
     const first = await listSuiteRunsPage(ctx, suite.id, { limit: 2 });
     expect(first.data.map((r) => r.created_at)).toEqual([at(4).toISOString(), at(3).toISOString()]);
-    expect(first.data[0]).toMatchObject({ status: "completed", triggered_by: "api", total: 5, done: 5, passed: 4, failed: 1, pass_rate: 80, duration_ms: 2004 });
+    expect(first.data[0]).toMatchObject({
+      status: "completed",
+      triggered_by: "api",
+      total: 5,
+      done: 5,
+      passed: 4,
+      failed: 1,
+      pass_rate: 80,
+      duration_ms: 2004,
+    });
     expect(first.data[0]).not.toHaveProperty("agent_snapshot");
     const second = await listSuiteRunsPage(ctx, suite.id, { limit: 2, cursor: first.next_cursor! });
     const third = await listSuiteRunsPage(ctx, suite.id, { limit: 2, cursor: second.next_cursor! });

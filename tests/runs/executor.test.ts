@@ -57,7 +57,10 @@ describe("executor", () => {
     expect(run.total_cases).toBe(30);
     executor(tracking.runner, { workerId: "w1" }).start();
     executor(tracking.runner, { workerId: "w2" }).start();
-    const done = await waitFor(() => getRun(ctx, run.id), (r) => r.status === "completed");
+    const done = await waitFor(
+      () => getRun(ctx, run.id),
+      (r) => r.status === "completed",
+    );
     expect(tracking.max()).toBeLessThanOrEqual(4);
     expect(tracking.max()).toBeGreaterThanOrEqual(2);
     expect(tracking.executions.size).toBe(30);
@@ -75,10 +78,16 @@ describe("executor", () => {
     const run = await startRun(ctx, suite.id, { concurrency: 3 }, "manual");
     const e = executor(tracking.runner, { heartbeatMs: 50 });
     e.start();
-    await waitFor(async () => e.activeCases, (n) => n === 3);
+    await waitFor(
+      async () => e.activeCases,
+      (n) => n === 3,
+    );
     const cancelled = await cancelRun(ctx, run.id);
     expect(cancelled.cancel_requested_at).not.toBeNull();
-    const final = await waitFor(() => getRun(ctx, run.id), (r) => r.status === "cancelled");
+    const final = await waitFor(
+      () => getRun(ctx, run.id),
+      (r) => r.status === "cancelled",
+    );
     expect(final.skipped_cases).toBe(17);
     expect(final.error_cases).toBe(3);
     expect(tracking.executions.size).toBe(3);
@@ -94,13 +103,19 @@ describe("executor", () => {
       new Promise((resolve) => signal.addEventListener("abort", () => resolve(passedOutcome())));
     const dying = executor(hanging, { workerId: "dying", leaseMs: 300 });
     dying.start();
-    await waitFor(async () => dying.activeCases, (n) => n === 6);
+    await waitFor(
+      async () => dying.activeCases,
+      (n) => n === 6,
+    );
     dying.kill();
     expect((await getRun(ctx, run.id)).status).toBe("running");
 
     const tracking = trackingRunner(10);
     executor(tracking.runner, { workerId: "rescuer", leaseMs: 300 }).start();
-    const final = await waitFor(() => getRun(ctx, run.id), (r) => r.status === "completed");
+    const final = await waitFor(
+      () => getRun(ctx, run.id),
+      (r) => r.status === "completed",
+    );
     expect(final.passed_cases).toBe(6);
     expect(tracking.executions.size).toBe(6);
     const attempts = await db.caseResult.findMany({ where: { runId: run.id }, select: { attempts: true } });
@@ -115,12 +130,18 @@ describe("executor", () => {
     for (let i = 0; i < 2; i++) {
       const e = executor(hanging, { workerId: `dying-${i}`, leaseMs: 200, maxAttempts: 2 });
       e.start();
-      await waitFor(async () => e.activeCases, (n) => n === 1);
+      await waitFor(
+        async () => e.activeCases,
+        (n) => n === 1,
+      );
       e.kill();
     }
     const tracking = trackingRunner(10);
     executor(tracking.runner, { workerId: "observer", leaseMs: 200, maxAttempts: 2 }).start();
-    const final = await waitFor(() => getRun(ctx, run.id), (r) => r.status === "completed");
+    const final = await waitFor(
+      () => getRun(ctx, run.id),
+      (r) => r.status === "completed",
+    );
     expect(final.error_cases).toBe(1);
     expect(tracking.executions.size).toBe(0);
     const result = await db.caseResult.findFirstOrThrow({ where: { runId: run.id } });

@@ -8,7 +8,12 @@ export async function makeSuiteWithCases(
   opts: { baseUrl?: string; tags?: (i: number) => string[]; caseData?: (i: number) => Record<string, unknown> } = {},
 ) {
   const modelConfig = await db.modelConfig.create({
-    data: { workspaceId: ctx.workspaceId, name: `mc-${Math.random()}`, baseUrl: opts.baseUrl ?? "http://127.0.0.1:9/v1", model: "fake-model" },
+    data: {
+      workspaceId: ctx.workspaceId,
+      name: `mc-${Math.random()}`,
+      baseUrl: opts.baseUrl ?? "http://127.0.0.1:9/v1",
+      model: "fake-model",
+    },
   });
   const agent = await db.agent.create({
     data: {

@@ -23,7 +23,11 @@ afterAll(async () => {
 
 async function runToEnd(ctx: Parameters<typeof getRun>[0], suiteId: string, options: Record<string, unknown> = {}) {
   const run = await startRun(ctx, suiteId, options, "manual");
-  return waitFor(() => getRun(ctx, run.id), (r) => ["completed", "failed", "cancelled"].includes(r.status), 20_000);
+  return waitFor(
+    () => getRun(ctx, run.id),
+    (r) => ["completed", "failed", "cancelled"].includes(r.status),
+    20_000,
+  );
 }
 
 describe("a run end to end against the fake OpenAI server", () => {
@@ -32,29 +36,53 @@ describe("a run end to end against the fake OpenAI server", () => {
     const { suite, agent } = await makeSuiteWithCases(ctx, 0, { baseUrl: fake.url });
     await db.agent.update({
       where: { id: agent.id },
-      data: { tools: [{ name: "get_order_status", description: "Look up an order", parameters: { type: "object" }, mock_response: { status: "shipped", eta: "Friday" } }] },
+      data: {
+        tools: [
+          {
+            name: "get_order_status",
+            description: "Look up an order",
+            parameters: { type: "object" },
+            mock_response: { status: "shipped", eta: "Friday" },
+          },
+        ],
+      },
     });
     await db.testCase.createMany({
       data: [
         {
-          workspaceId: ctx.workspaceId, suiteId: suite.id, name: "tool case", sortOrder: 0, tags: ["tools"],
+          workspaceId: ctx.workspaceId,
+          suiteId: suite.id,
+          name: "tool case",
+          sortOrder: 0,
+          tags: ["tools"],
           initialMessage: "Where is my order? use get_order_status",
           expectedToolCalls: [{ tool: "get_order_status", expected_params: { order_id: "123" } }],
           checks: [{ type: "contains_phrases", phrases: ["shipped"], case_sensitive: false }],
         },
         {
-          workspaceId: ctx.workspaceId, suiteId: suite.id, name: "phrase case", sortOrder: 1,
-          initialMessage: "Say hello", checks: [{ type: "contains_phrases", phrases: ["goodbye"], case_sensitive: false }],
+          workspaceId: ctx.workspaceId,
+          suiteId: suite.id,
+          name: "phrase case",
+          sortOrder: 1,
+          initialMessage: "Say hello",
+          checks: [{ type: "contains_phrases", phrases: ["goodbye"], case_sensitive: false }],
         },
       ],
     });
-    fake.addRule({ match: { lastUserContains: "get_order_status", afterToolResult: false }, reply: { toolCalls: [{ name: "get_order_status", arguments: { order_id: "123" } }] } });
+    fake.addRule({
+      match: { lastUserContains: "get_order_status", afterToolResult: false },
+      reply: { toolCalls: [{ name: "get_order_status", arguments: { order_id: "123" } }] },
+    });
     fake.addRule({ match: { afterToolResult: true }, reply: { content: "Your order has shipped and arrives Friday." } });
 
     const run = await runToEnd(ctx, suite.id);
     expect(run).toMatchObject({ status: "completed", total_cases: 2, passed_cases: 1, failed_cases: 1 });
     expect(run.summary).toMatchObject({ total_tests: 2, passed: 1, pass_rate: 50 });
-    expect(run.agent_snapshot).toMatchObject({ kind: "chat", system_prompt: "You are a helpful assistant.", model_config: { model: "fake-model" } });
+    expect(run.agent_snapshot).toMatchObject({
+      kind: "chat",
+      system_prompt: "You are a helpful assistant.",
+      model_config: { model: "fake-model" },
+    });
 
     const results = await listCaseResults(ctx, run.id, { limit: 10 });
     const [toolCase, phraseCase] = results.data;
@@ -64,7 +92,9 @@ describe("a run end to end against the fake OpenAI server", () => {
     expect(toolMessage?.tool_call_id).toBeTruthy();
     expect(toolCase!.tool_call_results).toMatchObject({ passed: true });
     expect(phraseCase).toMatchObject({ status: "failed" });
-    expect(phraseCase!.check_results).toMatchObject([{ check_type: "contains_phrases", passed: false, details: { missing_phrases: ["goodbye"] } }]);
+    expect(phraseCase!.check_results).toMatchObject([
+      { check_type: "contains_phrases", passed: false, details: { missing_phrases: ["goodbye"] } },
+    ]);
 
     const detail = await getCaseResult(ctx, toolCase!.id);
     expect(detail.llm_calls.map((c) => c.purpose)).toEqual(["agent", "agent"]);
@@ -86,13 +116,37 @@ describe("a run end to end against the fake OpenAI server", () => {
     const persona = { type: "frustrated-user", description: "Waited two weeks", instructions: "Ask for a refund" };
     await db.testCase.createMany({
       data: [
-        { workspaceId: ctx.workspaceId, suiteId: suite.id, name: "judged ok", sortOrder: 0, persona, initialMessage: "I want a refund", maxTurns: 3, expectedOutcomes: { "offers a refund": true } },
-        { workspaceId: ctx.workspaceId, suiteId: suite.id, name: "judge broken", sortOrder: 1, persona, initialMessage: "BROKEN JUDGE please", maxTurns: 2, expectedOutcomes: { "stays polite": true } },
+        {
+          workspaceId: ctx.workspaceId,
+          suiteId: suite.id,
+          name: "judged ok",
+          sortOrder: 0,
+          persona,
+          initialMessage: "I want a refund",
+          maxTurns: 3,
+          expectedOutcomes: { "offers a refund": true },
+        },
+        {
+          workspaceId: ctx.workspaceId,
+          suiteId: suite.id,
+          name: "judge broken",
+          sortOrder: 1,
+          persona,
+          initialMessage: "BROKEN JUDGE please",
+          maxTurns: 2,
+          expectedOutcomes: { "stays polite": true },
+        },
       ],
     });
-    fake.addRule({ match: { schemaName: "simulator_turn" }, reply: { json: { message: "ok thanks", should_end: true, end_reason: "satisfied" } } });
+    fake.addRule({
+      match: { schemaName: "simulator_turn" },
+      reply: { json: { message: "ok thanks", should_end: true, end_reason: "satisfied" } },
+    });
     fake.addRule({ match: { schemaName: "outcome_verdicts", anyContains: "BROKEN JUDGE" }, reply: { content: "not json at all" } });
-    fake.addRule({ match: { schemaName: "outcome_verdicts" }, reply: { json: { o1: { reasoning: "Refund offered in turn 2", evidence_turns: [2], verdict: "pass" } } } });
+    fake.addRule({
+      match: { schemaName: "outcome_verdicts" },
+      reply: { json: { o1: { reasoning: "Refund offered in turn 2", evidence_turns: [2], verdict: "pass" } } },
+    });
 
     const run = await runToEnd(ctx, suite.id);
     const { data } = await listCaseResults(ctx, run.id, { limit: 10 });

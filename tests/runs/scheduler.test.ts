@@ -61,13 +61,21 @@ async function dailySuite(opts: { cases?: number; ageDays?: number } = {}) {
   const { suite } = await makeSuiteWithCases(ctx, opts.cases ?? 2);
   await db.suite.update({
     where: { id: suite.id },
-    data: { scheduleType: "daily", scheduleTime: hhmm(new Date(now.getTime() - HOUR)), createdAt: new Date(now.getTime() - (opts.ageDays ?? 2) * DAY) },
+    data: {
+      scheduleType: "daily",
+      scheduleTime: hhmm(new Date(now.getTime() - HOUR)),
+      createdAt: new Date(now.getTime() - (opts.ageDays ?? 2) * DAY),
+    },
   });
   return { ctx, suite, now };
 }
 
 const scheduledRuns = (suiteId: string) =>
-  db.run.findMany({ where: { suiteId, triggeredBy: "schedule" }, orderBy: { createdAt: "asc" }, select: { id: true, status: true, triggeredByUserId: true, totalCases: true } });
+  db.run.findMany({
+    where: { suiteId, triggeredBy: "schedule" },
+    orderBy: { createdAt: "asc" },
+    select: { id: true, status: true, triggeredByUserId: true, totalCases: true },
+  });
 const complete = (suiteId: string) => db.run.updateMany({ where: { suiteId }, data: { status: "completed", completedAt: new Date() } });
 
 // The scheduler looks at every suite of the database: keep tests independent.
@@ -113,10 +121,18 @@ describe("startDueScheduledRuns", () => {
     await db.suite.update({ where: { id: hourly.id }, data: { scheduleType: "hourly", scheduleTime: null, createdAt: lastHour } });
     await db.suite.update({
       where: { id: weekly.id },
-      data: { scheduleType: "weekly", scheduleTime: hhmm(lastHour), scheduleDayOfWeek: lastHour.getUTCDay(), createdAt: new Date(now.getTime() - 8 * DAY) },
+      data: {
+        scheduleType: "weekly",
+        scheduleTime: hhmm(lastHour),
+        scheduleDayOfWeek: lastHour.getUTCDay(),
+        createdAt: new Date(now.getTime() - 8 * DAY),
+      },
     });
     // Created after its most recent due time: first run at the next one.
-    await db.suite.update({ where: { id: fresh.id }, data: { scheduleType: "daily", scheduleTime: hhmm(lastHour), createdAt: new Date(now.getTime() - 30 * 60_000) } });
+    await db.suite.update({
+      where: { id: fresh.id },
+      data: { scheduleType: "daily", scheduleTime: hhmm(lastHour), createdAt: new Date(now.getTime() - 30 * 60_000) },
+    });
 
     await startDueScheduledRuns(now);
     expect(await scheduledRuns(hourly.id)).toHaveLength(1);
@@ -159,7 +175,9 @@ describe("startDueScheduledRuns", () => {
 
     // A manual run in progress does not hold the schedule back.
     await complete(suite.id);
-    await db.run.create({ data: { workspaceId: ctx.workspaceId, suiteId: suite.id, triggeredBy: "manual", status: "running", agentSnapshot: {} } });
+    await db.run.create({
+      data: { workspaceId: ctx.workspaceId, suiteId: suite.id, triggeredBy: "manual", status: "running", agentSnapshot: {} },
+    });
     expect((await startDueScheduledRuns(tomorrow)).started).toHaveLength(1);
     expect((await startDueScheduledRuns(tomorrow)).started).toEqual([]);
     expect(await scheduledRuns(suite.id)).toHaveLength(2);
@@ -174,7 +192,9 @@ describe("startDueScheduledRuns", () => {
     expect(await scheduledRuns(broken.suite.id)).toHaveLength(0);
 
     // The failed due time is not retried every tick; the next due time is.
-    await db.testCase.create({ data: { workspaceId: broken.ctx.workspaceId, suiteId: broken.suite.id, name: "now runnable", initialMessage: "hi" } });
+    await db.testCase.create({
+      data: { workspaceId: broken.ctx.workspaceId, suiteId: broken.suite.id, name: "now runnable", initialMessage: "hi" },
+    });
     expect((await startDueScheduledRuns(healthy.now)).started).toEqual([]);
     await complete(healthy.suite.id);
     const next = await startDueScheduledRuns(new Date(healthy.now.getTime() + DAY));

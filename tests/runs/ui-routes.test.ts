@@ -20,7 +20,12 @@ const { startRunAction, cancelRunAction } = await import("@/lib/runs/actions");
 type CaseStatus = "pending" | "running" | "passed" | "failed" | "skipped" | "error";
 
 /** A finished (or running) run of `suiteId` with one case result per entry, linked to `testCaseIds` by position. */
-async function makeRun(ctx: WorkspaceContext, suiteId: string, statuses: CaseStatus[], opts: { minute: number; testCaseIds?: string[]; status?: "running" | "completed" }) {
+async function makeRun(
+  ctx: WorkspaceContext,
+  suiteId: string,
+  statuses: CaseStatus[],
+  opts: { minute: number; testCaseIds?: string[]; status?: "running" | "completed" },
+) {
   const count = (s: CaseStatus) => statuses.filter((x) => x === s).length;
   const createdAt = new Date(Date.parse("2026-03-01T10:00:00Z") + opts.minute * 60_000);
   return db.run.create({
@@ -118,23 +123,44 @@ describe("run session routes", () => {
     const run = await makeRun(owner.ctx, suite.id, ["failed"], { minute: 1 });
     const result = run.results[0]!;
     await db.llmCall.create({
-      data: { workspaceId: owner.workspace.id, runId: run.id, caseResultId: result.id, purpose: "judge", model: "gpt-4o-mini", request: { messages: [] }, response: '{"o1":{}}' },
+      data: {
+        workspaceId: owner.workspace.id,
+        runId: run.id,
+        caseResultId: result.id,
+        purpose: "judge",
+        model: "gpt-4o-mini",
+        request: { messages: [] },
+        response: '{"o1":{}}',
+      },
     });
     const got = await call(caseResultRoute, { params: { workspaceId: owner.workspace.id, id: result.id } });
     expect(got.status).toBe(200);
-    expect(got.json).toMatchObject({ id: result.id, run_id: run.id, status: "failed", transcript: [{ role: "user", content: "question 0" }] });
-    expect(got.json.llm_calls).toEqual([expect.objectContaining({ purpose: "judge", model: "gpt-4o-mini", request: { messages: [] }, response: '{"o1":{}}' })]);
+    expect(got.json).toMatchObject({
+      id: result.id,
+      run_id: run.id,
+      status: "failed",
+      transcript: [{ role: "user", content: "question 0" }],
+    });
+    expect(got.json.llm_calls).toEqual([
+      expect.objectContaining({ purpose: "judge", model: "gpt-4o-mini", request: { messages: [] }, response: '{"o1":{}}' }),
+    ]);
   });
 
   it("list regressions and fixes since the previous completed run", async () => {
     const { suite } = await makeSuiteWithCases(owner.ctx, 3);
-    const ids = (await db.testCase.findMany({ where: { suiteId: suite.id }, orderBy: { sortOrder: "asc" }, select: { id: true } })).map((t) => t.id);
+    const ids = (await db.testCase.findMany({ where: { suiteId: suite.id }, orderBy: { sortOrder: "asc" }, select: { id: true } })).map(
+      (t) => t.id,
+    );
     await makeRun(owner.ctx, suite.id, ["passed", "failed", "passed"], { minute: 1, testCaseIds: ids });
     const current = await makeRun(owner.ctx, suite.id, ["failed", "passed", "passed"], { minute: 2, testCaseIds: ids });
     const got = await call(changesRoute, { params: params(current.id) });
     expect(got.status).toBe(200);
-    expect(got.json.regressions).toEqual([expect.objectContaining({ id: current.results[0]!.id, name: "case 0", before: "passed", after: "failed" })]);
-    expect(got.json.fixes).toEqual([expect.objectContaining({ id: current.results[1]!.id, name: "case 1", before: "failed", after: "passed" })]);
+    expect(got.json.regressions).toEqual([
+      expect.objectContaining({ id: current.results[0]!.id, name: "case 0", before: "passed", after: "failed" }),
+    ]);
+    expect(got.json.fixes).toEqual([
+      expect.objectContaining({ id: current.results[1]!.id, name: "case 1", before: "failed", after: "passed" }),
+    ]);
   });
 
   it("serve reports as downloads", async () => {
@@ -161,7 +187,11 @@ describe("run actions", () => {
     expect(started.data).toMatchObject({ suite_id: suite.id, status: "pending", triggered_by: "manual", total_cases: 1, concurrency: 2 });
 
     const none = await startRunAction(owner.workspace.id, { suite_id: suite.id, options: { tags: ["no-such-tag"] } });
-    expect(none).toMatchObject({ ok: false, error: "No test cases match this selection", issues: [expect.objectContaining({ path: "tags" })] });
+    expect(none).toMatchObject({
+      ok: false,
+      error: "No test cases match this selection",
+      issues: [expect.objectContaining({ path: "tags" })],
+    });
     const badConcurrency = await startRunAction(owner.workspace.id, { suite_id: suite.id, options: { concurrency: 0 } });
     expect(badConcurrency).toMatchObject({ ok: false, issues: [expect.objectContaining({ path: "concurrency" })] });
     const unknownVariable = await startRunAction(owner.workspace.id, { suite_id: suite.id, options: { variables: { Nope: 1 } } });

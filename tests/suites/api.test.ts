@@ -23,9 +23,21 @@ async function createVia(token: string, body: unknown) {
 describe("POST /api/v1/suites", () => {
   it("creates a suite (201) and reports invalid fields in the error envelope", async () => {
     const { agent, editor } = await setup();
-    const created = await createVia(editor, { agent_id: agent.id, name: "Smoke", schedule_type: "daily", schedule_time: "07:15", variables: { Temperature: 0.3 } });
+    const created = await createVia(editor, {
+      agent_id: agent.id,
+      name: "Smoke",
+      schedule_type: "daily",
+      schedule_time: "07:15",
+      variables: { Temperature: 0.3 },
+    });
     expect(created.status).toBe(201);
-    expect(created.json).toMatchObject({ id: expect.any(String), agent_id: agent.id, name: "Smoke", schedule_time: "07:15", variables: { Temperature: 0.3 } });
+    expect(created.json).toMatchObject({
+      id: expect.any(String),
+      agent_id: agent.id,
+      name: "Smoke",
+      schedule_time: "07:15",
+      variables: { Temperature: 0.3 },
+    });
     expect(created.json.created_at).toBeTruthy();
     expect(created.json.updated_at).toBeTruthy();
 
@@ -38,7 +50,13 @@ describe("POST /api/v1/suites", () => {
     expect(dup.status).toBe(409);
     expect(dup.json.error).toMatchObject({ code: "conflict", issues: [{ path: "name" }] });
 
-    const notJson = await call(createRoute, { url: "/api/v1/suites", method: "POST", token: editor, rawBody: "{", contentType: "application/json" });
+    const notJson = await call(createRoute, {
+      url: "/api/v1/suites",
+      method: "POST",
+      token: editor,
+      rawBody: "{",
+      contentType: "application/json",
+    });
     expect(notJson.status).toBe(400);
   });
 
@@ -103,7 +121,12 @@ describe("/api/v1/suites/{id}", () => {
     expect(patched.status).toBe(200);
     expect(patched.json).toMatchObject({ is_enabled: false, alert_threshold_percent: 30, name: "S" });
 
-    const bad = await call(patchRoute, { method: "PATCH", token: editor, params: { id: s.id }, body: { schedule_type: "weekly", schedule_time: "10:00" } });
+    const bad = await call(patchRoute, {
+      method: "PATCH",
+      token: editor,
+      params: { id: s.id },
+      body: { schedule_type: "weekly", schedule_time: "10:00" },
+    });
     expect(bad.status).toBe(400);
     expect(bad.json.error.issues).toEqual([{ path: "schedule_day_of_week", message: "A weekly schedule needs a day of week" }]);
 

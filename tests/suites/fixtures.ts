@@ -19,13 +19,43 @@ export const VARIABLES: VariableDefinition[] = [
     default_value: null,
     required: false,
   },
-  { name: "Temperature", display_name: "Temperature", description: null, data_type: "number", value_source: "freeform", possible_values: [], default_value: 0.7, required: false },
-  { name: "Verbose", display_name: "Verbose", description: null, data_type: "boolean", value_source: "freeform", possible_values: [], default_value: null, required: false },
-  { name: "AsOf", display_name: "As of", description: null, data_type: "date", value_source: "freeform", possible_values: [], default_value: null, required: false },
+  {
+    name: "Temperature",
+    display_name: "Temperature",
+    description: null,
+    data_type: "number",
+    value_source: "freeform",
+    possible_values: [],
+    default_value: 0.7,
+    required: false,
+  },
+  {
+    name: "Verbose",
+    display_name: "Verbose",
+    description: null,
+    data_type: "boolean",
+    value_source: "freeform",
+    possible_values: [],
+    default_value: null,
+    required: false,
+  },
+  {
+    name: "AsOf",
+    display_name: "As of",
+    description: null,
+    data_type: "date",
+    value_source: "freeform",
+    possible_values: [],
+    default_value: null,
+    required: false,
+  },
 ];
 
 export async function makeModelConfig(workspaceId: string, name = `mc-${uid()}`) {
-  return db.modelConfig.create({ data: { workspaceId, name, baseUrl: "http://127.0.0.1:9/v1", model: "fake" }, select: { id: true, name: true } });
+  return db.modelConfig.create({
+    data: { workspaceId, name, baseUrl: "http://127.0.0.1:9/v1", model: "fake" },
+    select: { id: true, name: true },
+  });
 }
 
 export async function makeAgent(workspaceId: string, opts: { name?: string; variables?: unknown } = {}) {
@@ -45,6 +75,13 @@ export async function makeAgent(workspaceId: string, opts: { name?: string; vari
 
 export async function makeCases(workspaceId: string, suiteId: string, statuses: ("draft" | "active" | "archived")[], deleted = false) {
   await db.testCase.createMany({
-    data: statuses.map((status, i) => ({ workspaceId, suiteId, name: `case ${i}`, status, sortOrder: i, deletedAt: deleted ? new Date() : null })),
+    data: statuses.map((status, i) => ({
+      workspaceId,
+      suiteId,
+      name: `case ${i}`,
+      status,
+      sortOrder: i,
+      deletedAt: deleted ? new Date() : null,
+    })),
   });
 }

@@ -44,13 +44,43 @@ describe("suite metrics and simulator model", () => {
       simulator_model_config_id: sim.id,
       metrics: [
         relevance,
-        { metric: "politeness", custom_prompt: "Is the reply polite? {{response}}", threshold: null, scale: 10, model: sim.id, fail_on_error: true, retry_on_failure: 3, timeout_ms: 5000, enabled: false },
+        {
+          metric: "politeness",
+          custom_prompt: "Is the reply polite? {{response}}",
+          threshold: null,
+          scale: 10,
+          model: sim.id,
+          fail_on_error: true,
+          retry_on_failure: 3,
+          timeout_ms: 5000,
+          enabled: false,
+        },
       ],
     });
     expect(s.simulator_model_config_id).toBe(sim.id);
     expect(s.metrics).toEqual([
-      { metric: "relevance", threshold: 0.75, enabled: true, scale: 5, model: null, fail_on_error: false, retry_on_failure: null, timeout_ms: null, custom_prompt: null },
-      { metric: "politeness", threshold: null, enabled: false, scale: 10, model: sim.id, fail_on_error: true, retry_on_failure: 3, timeout_ms: 5000, custom_prompt: "Is the reply polite? {{response}}" },
+      {
+        metric: "relevance",
+        threshold: 0.75,
+        enabled: true,
+        scale: 5,
+        model: null,
+        fail_on_error: false,
+        retry_on_failure: null,
+        timeout_ms: null,
+        custom_prompt: null,
+      },
+      {
+        metric: "politeness",
+        threshold: null,
+        enabled: false,
+        scale: 10,
+        model: sim.id,
+        fail_on_error: true,
+        retry_on_failure: 3,
+        timeout_ms: 5000,
+        custom_prompt: "Is the reply polite? {{response}}",
+      },
     ]);
     expect((await getSuite(ctx, s.id)).metrics).toEqual(s.metrics);
     const row = await db.suite.findUniqueOrThrow({ where: { id: s.id }, select: { simulatorModelConfigId: true, metrics: true } });
@@ -112,7 +142,9 @@ describe("suite metrics and simulator model", () => {
     expect(replaced.metrics.map((m) => m.metric)).toEqual(["fluency"]);
     expect(replaced.simulator_model_config_id).toBe(sim.id);
 
-    expect(paths(await issuesOf(updateSuite(ctx, s.id, { metrics: [{ metric: "fluency", model: foreign.id }] })))).toEqual(["metrics.0.model"]);
+    expect(paths(await issuesOf(updateSuite(ctx, s.id, { metrics: [{ metric: "fluency", model: foreign.id }] })))).toEqual([
+      "metrics.0.model",
+    ]);
     expect(paths(await issuesOf(updateSuite(ctx, s.id, { metrics: null })))).toEqual(["metrics"]);
 
     const cleared = await updateSuite(ctx, s.id, { simulator_model_config_id: null, metrics: [] });
@@ -128,18 +160,30 @@ describe("suite metrics and simulator model", () => {
 
   it("is snapshotted by a run: metrics as stored, the simulator model or the judge's when unset", async () => {
     const { ctx, agent, judge, sim } = await setup();
-    const s = await createSuite(ctx, { agent_id: agent.id, name: "S", llm_judge_model_config_id: judge.id, simulator_model_config_id: sim.id, metrics: [relevance] });
+    const s = await createSuite(ctx, {
+      agent_id: agent.id,
+      name: "S",
+      llm_judge_model_config_id: judge.id,
+      simulator_model_config_id: sim.id,
+      metrics: [relevance],
+    });
     await makeCases(ctx.workspaceId, s.id, ["active"]);
     await db.testCase.updateMany({ where: { suiteId: s.id }, data: { initialMessage: "hi" } });
     const run = await startRun(ctx, s.id, {}, "manual");
-    const snap = (await db.run.findUniqueOrThrow({ where: { id: run.id }, select: { evalSnapshot: true } })).evalSnapshot as Record<string, { id?: string }>;
+    const snap = (await db.run.findUniqueOrThrow({ where: { id: run.id }, select: { evalSnapshot: true } })).evalSnapshot as Record<
+      string,
+      { id?: string }
+    >;
     expect(snap.judge_model_config?.id).toBe(judge.id);
     expect(snap.simulator_model_config?.id).toBe(sim.id);
     expect(snap.metrics).toEqual(s.metrics);
 
     await updateSuite(ctx, s.id, { simulator_model_config_id: null });
     const second = await startRun(ctx, s.id, {}, "manual");
-    const snap2 = (await db.run.findUniqueOrThrow({ where: { id: second.id }, select: { evalSnapshot: true } })).evalSnapshot as Record<string, { id?: string }>;
+    const snap2 = (await db.run.findUniqueOrThrow({ where: { id: second.id }, select: { evalSnapshot: true } })).evalSnapshot as Record<
+      string,
+      { id?: string }
+    >;
     expect(snap2.simulator_model_config?.id).toBe(judge.id);
   });
 });
@@ -155,20 +199,42 @@ describe("API: metrics and simulator model", () => {
       body: { agent_id: agent.id, name: "Api", simulator_model_config_id: sim.id, metrics: [relevance] },
     });
     expect(created.status).toBe(201);
-    expect(created.json).toMatchObject({ simulator_model_config_id: sim.id, metrics: [{ metric: "relevance", threshold: 0.75, scale: 5 }] });
+    expect(created.json).toMatchObject({
+      simulator_model_config_id: sim.id,
+      metrics: [{ metric: "relevance", threshold: 0.75, scale: 5 }],
+    });
 
     const bad = await call(patchRoute, {
       method: "PATCH",
       token,
       params: { id: created.json.id },
-      body: { metrics: [{ metric: "custom", threshold: 2 }, { metric: "fluency", model: foreign.id }] },
+      body: {
+        metrics: [
+          { metric: "custom", threshold: 2 },
+          { metric: "fluency", model: foreign.id },
+        ],
+      },
     });
     expect(bad.status).toBe(400);
     expect(bad.json.error.issues.map((i: { path: string }) => i.path)).toEqual(["metrics.0.threshold", "metrics.0.custom_prompt"]);
-    const foreignModel = await call(patchRoute, { method: "PATCH", token, params: { id: created.json.id }, body: { metrics: [{ metric: "fluency", model: foreign.id }] } });
-    expect(foreignModel.json.error.issues).toEqual([{ path: "metrics.0.model", message: "Choose a model configuration of this workspace" }]);
-    const foreignSim = await call(patchRoute, { method: "PATCH", token, params: { id: created.json.id }, body: { simulator_model_config_id: foreign.id } });
-    expect(foreignSim.json.error.issues).toEqual([{ path: "simulator_model_config_id", message: "Choose a model configuration of this workspace" }]);
+    const foreignModel = await call(patchRoute, {
+      method: "PATCH",
+      token,
+      params: { id: created.json.id },
+      body: { metrics: [{ metric: "fluency", model: foreign.id }] },
+    });
+    expect(foreignModel.json.error.issues).toEqual([
+      { path: "metrics.0.model", message: "Choose a model configuration of this workspace" },
+    ]);
+    const foreignSim = await call(patchRoute, {
+      method: "PATCH",
+      token,
+      params: { id: created.json.id },
+      body: { simulator_model_config_id: foreign.id },
+    });
+    expect(foreignSim.json.error.issues).toEqual([
+      { path: "simulator_model_config_id", message: "Choose a model configuration of this workspace" },
+    ]);
 
     const got = await call(getRoute, { token, params: { id: created.json.id } });
     expect(got.json).toMatchObject({ simulator_model_config_id: sim.id, metrics: [{ metric: "relevance" }] });

@@ -76,11 +76,29 @@ describe("createSuite", () => {
 
   it("accepts full schedules and keeps only the schedule fields that apply", async () => {
     const { ctx, agent } = await setup();
-    const weekly = await createSuite(ctx, { agent_id: agent.id, name: "W", schedule_type: "weekly", schedule_time: "23:59", schedule_day_of_week: 0 });
+    const weekly = await createSuite(ctx, {
+      agent_id: agent.id,
+      name: "W",
+      schedule_type: "weekly",
+      schedule_time: "23:59",
+      schedule_day_of_week: 0,
+    });
     expect(weekly).toMatchObject({ schedule_type: "weekly", schedule_time: "23:59", schedule_day_of_week: 0 });
-    const daily = await createSuite(ctx, { agent_id: agent.id, name: "D", schedule_type: "daily", schedule_time: "00:00", schedule_day_of_week: 3 });
+    const daily = await createSuite(ctx, {
+      agent_id: agent.id,
+      name: "D",
+      schedule_type: "daily",
+      schedule_time: "00:00",
+      schedule_day_of_week: 3,
+    });
     expect(daily).toMatchObject({ schedule_time: "00:00", schedule_day_of_week: null });
-    const manual = await createSuite(ctx, { agent_id: agent.id, name: "M", schedule_type: "manual", schedule_time: "10:00", schedule_day_of_week: 2 });
+    const manual = await createSuite(ctx, {
+      agent_id: agent.id,
+      name: "M",
+      schedule_type: "manual",
+      schedule_time: "10:00",
+      schedule_day_of_week: 2,
+    });
     expect(manual).toMatchObject({ schedule_time: null, schedule_day_of_week: null });
     const hourly = await createSuite(ctx, { agent_id: agent.id, name: "H", schedule_type: "hourly", schedule_time: "" });
     expect(hourly).toMatchObject({ schedule_type: "hourly", schedule_time: null });
@@ -127,7 +145,9 @@ describe("createSuite", () => {
     const { ctx, workspace } = await makeWorkspace("editor");
     const agent = await makeAgent(workspace.id, { variables: [] });
     const issues = await issuesOf(createSuite(ctx, { agent_id: agent.id, name: "S", variables: { Temperature: 1 } }));
-    expect(issues).toEqual([{ path: "variables.Temperature", message: 'Unknown variable "Temperature" (the agent declares no variables)' }]);
+    expect(issues).toEqual([
+      { path: "variables.Temperature", message: 'Unknown variable "Temperature" (the agent declares no variables)' },
+    ]);
   });
 
   it("keeps names unique per agent among live suites only", async () => {
@@ -187,8 +207,13 @@ describe("updateSuite", () => {
     const { ctx, agent } = await setup();
     const s = await createSuite(ctx, { agent_id: agent.id, name: "S" });
     expect(paths(await issuesOf(updateSuite(ctx, s.id, { schedule_type: "weekly" })))).toEqual(["schedule_time", "schedule_day_of_week"]);
-    expect(paths(await issuesOf(updateSuite(ctx, s.id, { schedule_type: "weekly", schedule_time: "10:00" })))).toEqual(["schedule_day_of_week"]);
-    expect(paths(await issuesOf(updateSuite(ctx, s.id, { alert_threshold_percent: -1, name: "" })))).toEqual(["name", "alert_threshold_percent"]);
+    expect(paths(await issuesOf(updateSuite(ctx, s.id, { schedule_type: "weekly", schedule_time: "10:00" })))).toEqual([
+      "schedule_day_of_week",
+    ]);
+    expect(paths(await issuesOf(updateSuite(ctx, s.id, { alert_threshold_percent: -1, name: "" })))).toEqual([
+      "name",
+      "alert_threshold_percent",
+    ]);
     expect(paths(await issuesOf(updateSuite(ctx, s.id, { variables: { Nope: 1 } })))).toEqual(["variables.Nope"]);
     expect(paths(await issuesOf(updateSuite(ctx, s.id, "name=x")))).toEqual([""]);
     expect((await getSuite(ctx, s.id)).schedule_type).toBe("manual");
@@ -295,10 +320,9 @@ describe("listSuites", () => {
     } while (cursor);
     expect(pages).toBe(3);
     expect(new Set(seen).size).toBe(7);
-    const names = (await db.suite.findMany({ where: { id: { in: seen } }, select: { id: true, name: true } })).reduce<Record<string, string>>(
-      (m, r) => ({ ...m, [r.id]: r.name }),
-      {},
-    );
+    const names = (await db.suite.findMany({ where: { id: { in: seen } }, select: { id: true, name: true } })).reduce<
+      Record<string, string>
+    >((m, r) => ({ ...m, [r.id]: r.name }), {});
     expect(seen.map((id) => names[id])).toEqual(["a", "b", "b", "c", "d", "d", "e"]);
     expect((await listSuites(ctx, { limit: 7 })).next_cursor).toBeNull();
     await expect(listSuites(ctx, { cursor: "garbage" })).rejects.toBeInstanceOf(ValidationError);

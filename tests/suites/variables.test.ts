@@ -4,7 +4,11 @@ import { VARIABLES } from "./fixtures";
 
 describe("suite variables (spec 004, suite level)", () => {
   it("reads an agent's stored schema, skipping malformed definitions", () => {
-    const defs = parseVariablesSchema([...VARIABLES, { name: "1bad", display_name: "x", data_type: "string", value_source: "freeform" }, "junk"]);
+    const defs = parseVariablesSchema([
+      ...VARIABLES,
+      { name: "1bad", display_name: "x", data_type: "string", value_source: "freeform" },
+      "junk",
+    ]);
     expect(defs.map((d) => d.name)).toEqual(["AIConfiguration", "Temperature", "Verbose", "AsOf"]);
     expect(parseVariablesSchema({ not: "an array" })).toEqual([]);
   });
@@ -29,7 +33,9 @@ describe("suite variables (spec 004, suite level)", () => {
   });
 
   it("does not demand required variables: the test, the run or the default may supply them", () => {
-    const defs = parseVariablesSchema([{ name: "Model", display_name: "Model", data_type: "string", value_source: "freeform", required: true }]);
+    const defs = parseVariablesSchema([
+      { name: "Model", display_name: "Model", data_type: "string", value_source: "freeform", required: true },
+    ]);
     expect(checkSuiteVariables(defs, {})).toEqual([]);
   });
 });

@@ -42,7 +42,12 @@ function ok<T>(r: { ok: true; data: T } | { ok: false; error: string }): T {
 
 describe("test case server actions", () => {
   it("create → update → status → duplicate → delete → restore, revalidating the suite page", async () => {
-    const created = ok(await actions.createTestCaseAction(workspaceId, { suite_id: suiteId, test_case: runnableCase({ name: "via action", status: "draft" }) }));
+    const created = ok(
+      await actions.createTestCaseAction(workspaceId, {
+        suite_id: suiteId,
+        test_case: runnableCase({ name: "via action", status: "draft" }),
+      }),
+    );
     expect(created).toMatchObject({ name: "via action", suite_id: suiteId, status: "draft" });
     expect(revalidatePath).toHaveBeenLastCalledWith(suitePath());
 
@@ -81,7 +86,9 @@ describe("test case server actions", () => {
     const b = ok(await actions.createTestCaseAction(workspaceId, { suite_id: suite.id, test_case: { name: "shell", status: "draft" } }));
     const status = ok(await actions.bulkStatusAction(workspaceId, { suite_id: suite.id, ids: [a.id, b.id], status: "active" }));
     expect(status).toEqual({ updated: 1, skipped: [{ id: b.id, reason: RUNNABLE_MESSAGE }] });
-    expect(ok(await actions.bulkTagsAction(workspaceId, { suite_id: suite.id, ids: [a.id, b.id], add: ["edge-case"], remove: [] }))).toEqual({ updated: 2 });
+    expect(
+      ok(await actions.bulkTagsAction(workspaceId, { suite_id: suite.id, ids: [a.id, b.id], add: ["edge-case"], remove: [] })),
+    ).toEqual({ updated: 2 });
     expect(ok(await actions.reorderTestCasesAction(workspaceId, { suite_id: suite.id, ids: [b.id, a.id] }))).toBeNull();
     const order = await db.testCase.findMany({ where: { suiteId: suite.id }, orderBy: { sortOrder: "asc" }, select: { id: true } });
     expect(order.map((r) => r.id)).toEqual([b.id, a.id]);

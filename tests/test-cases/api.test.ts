@@ -35,10 +35,12 @@ beforeAll(async () => {
 
 const casesUrl = (id: string, qs = "") => `/api/v1/suites/${id}/test-cases${qs}`;
 const list = (token: string | null, qs = "", id = suiteId) => call(listRoute.GET, { url: casesUrl(id, qs), token, params: { id } });
-const create = (token: string, body: unknown, id = suiteId) => call(listRoute.POST, { url: casesUrl(id), method: "POST", token, body, params: { id } });
+const create = (token: string, body: unknown, id = suiteId) =>
+  call(listRoute.POST, { url: casesUrl(id), method: "POST", token, body, params: { id } });
 const importDoc = (token: string, rawBody: string, contentType: string, qs = "", id = suiteId) =>
   call(importRoute.POST, { url: casesUrl(id, `/import${qs}`), method: "POST", token, rawBody, contentType, params: { id } });
-const exportDoc = (token: string, qs = "", id = suiteId) => call(exportRoute.GET, { url: casesUrl(id, `/export${qs}`), token, params: { id } });
+const exportDoc = (token: string, qs = "", id = suiteId) =>
+  call(exportRoute.GET, { url: casesUrl(id, `/export${qs}`), token, params: { id } });
 const caseCall = (method: "GET" | "PATCH" | "DELETE", token: string, id: string, body?: unknown) =>
   call(caseRoute[method], { url: `/api/v1/test-cases/${id}`, method, token, body, params: { id } });
 
@@ -100,9 +102,26 @@ describe("cases", () => {
     expect(created.status).toBe(201);
     const body = created.json as TestCaseDto;
     expect(Object.keys(body)).toEqual([
-      "id", "suite_id", "name", "description", "difficulty", "tags", "status", "persona", "initial_message", "user_context",
-      "max_turns", "expected_outcomes", "expected_tool_calls", "evaluation_criteria_override", "checks", "mode", "ground_truth",
-      "sort_order", "created_at", "updated_at",
+      "id",
+      "suite_id",
+      "name",
+      "description",
+      "difficulty",
+      "tags",
+      "status",
+      "persona",
+      "initial_message",
+      "user_context",
+      "max_turns",
+      "expected_outcomes",
+      "expected_tool_calls",
+      "evaluation_criteria_override",
+      "checks",
+      "mode",
+      "ground_truth",
+      "sort_order",
+      "created_at",
+      "updated_at",
     ]);
     expect(body).toMatchObject({ suite_id: suiteId, name: "api case", max_turns: 3, status: "active" });
 
@@ -118,12 +137,29 @@ describe("cases", () => {
   });
 
   it("answers 400 with issue paths relative to the case, and 409 for archived cases", async () => {
-    const bad = await create(editorKey, { name: "x", initial_message: "hi", checks: [{ type: "semantic_similarity", expected_answer: "a", threshold: 7 }] });
+    const bad = await create(editorKey, {
+      name: "x",
+      initial_message: "hi",
+      checks: [{ type: "semantic_similarity", expected_answer: "a", threshold: 7 }],
+    });
     expect(bad.status).toBe(400);
-    expect(bad.json.error).toMatchObject({ code: "invalid_input", issues: [{ path: "checks.0.threshold", message: "Threshold must be between 0 and 1" }] });
+    expect(bad.json.error).toMatchObject({
+      code: "invalid_input",
+      issues: [{ path: "checks.0.threshold", message: "Threshold must be between 0 and 1" }],
+    });
     const draftOnly = await create(editorKey, { name: "no opener", status: "active" });
     expect(draftOnly.json.error.issues).toEqual([{ path: "status", message: RUNNABLE_MESSAGE }]);
-    expect((await call(listRoute.POST, { method: "POST", token: editorKey, rawBody: "{oops", contentType: "application/json", params: { id: suiteId } })).status).toBe(400);
+    expect(
+      (
+        await call(listRoute.POST, {
+          method: "POST",
+          token: editorKey,
+          rawBody: "{oops",
+          contentType: "application/json",
+          params: { id: suiteId },
+        })
+      ).status,
+    ).toBe(400);
 
     const archived = await createTestCase(ctx, suiteId, runnableCase({ status: "archived" }));
     const conflict = await caseCall("PATCH", editorKey, archived.id, { name: "edit" });
@@ -168,19 +204,29 @@ describe("list", () => {
 describe("import and export", () => {
   it("imports a JSON array and YAML (application/yaml and text/yaml) → 201", async () => {
     const suite = (await makeSuite(ctx.workspaceId)).id;
-    const json = await importDoc(editorKey, JSON.stringify([runnableCase({ name: "j1" }), runnableCase({ name: "j2" })]), "application/json", "", suite);
+    const json = await importDoc(
+      editorKey,
+      JSON.stringify([runnableCase({ name: "j1" }), runnableCase({ name: "j2" })]),
+      "application/json",
+      "",
+      suite,
+    );
     expect(json.status).toBe(201);
     expect(json.json).toEqual({ imported: 2, skipped: 0, errors: [] });
     const yaml = "- name: y1\n  initial_message: hi\n  tags: [red-team]\n";
     expect((await importDoc(editorKey, yaml, "application/yaml", "", suite)).json).toEqual({ imported: 1, skipped: 0, errors: [] });
-    expect((await importDoc(editorKey, `test_cases:\n${yaml.replace(/^/gm, "  ")}`, "text/yaml; charset=utf-8", "", suite)).json.imported).toBe(1);
+    expect(
+      (await importDoc(editorKey, `test_cases:\n${yaml.replace(/^/gm, "  ")}`, "text/yaml; charset=utf-8", "", suite)).json.imported,
+    ).toBe(1);
     const names = (await list(editorKey, "", suite)).json.data.map((c: TestCaseDto) => c.name);
     expect(names).toEqual(["j1", "j2", "y1", "y1"]);
   });
 
   it("refuses invalid documents all-or-nothing (400 with every issue) unless valid_only=true", async () => {
     const suite = (await makeSuite(ctx.workspaceId)).id;
-    const doc = JSON.stringify({ test_cases: [runnableCase({ name: "good" }), { name: "" }, runnableCase({ max_turns: 0, difficulty: "extreme" })] });
+    const doc = JSON.stringify({
+      test_cases: [runnableCase({ name: "good" }), { name: "" }, runnableCase({ max_turns: 0, difficulty: "extreme" })],
+    });
     const refused = await importDoc(editorKey, doc, "application/json", "", suite);
     expect(refused.status).toBe(400);
     expect(refused.json.error.message).toBe("2 of 3 test cases are invalid; nothing was imported");

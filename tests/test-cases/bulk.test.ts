@@ -25,11 +25,16 @@ beforeEach(async () => {
   ({ ctx } = await makeWorkspace("editor"));
   suiteId = (await makeSuite(ctx.workspaceId)).id;
   cases = [];
-  for (const name of ["a", "b", "c", "d"]) cases.push(await createTestCase(ctx, suiteId, runnableCase({ name, status: "draft", tags: ["normal"] })));
+  for (const name of ["a", "b", "c", "d"])
+    cases.push(await createTestCase(ctx, suiteId, runnableCase({ name, status: "draft", tags: ["normal"] })));
 });
 
 async function order(suite = suiteId) {
-  const rows = await db.testCase.findMany({ where: { suiteId: suite, deletedAt: null }, orderBy: [{ sortOrder: "asc" }, { id: "asc" }], select: { name: true } });
+  const rows = await db.testCase.findMany({
+    where: { suiteId: suite, deletedAt: null },
+    orderBy: [{ sortOrder: "asc" }, { id: "asc" }],
+    select: { name: true },
+  });
   return rows.map((r) => r.name);
 }
 

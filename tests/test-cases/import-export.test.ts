@@ -19,8 +19,21 @@ beforeEach(async () => {
 
 const all = async (suite: string) => (await listTestCases(ctx, suite, testCaseListQuery.parse({ limit: 200 }))).data;
 const FIELDS = [
-  "name", "description", "difficulty", "tags", "status", "persona", "initial_message", "user_context", "max_turns",
-  "expected_outcomes", "expected_tool_calls", "evaluation_criteria_override", "checks", "mode", "ground_truth",
+  "name",
+  "description",
+  "difficulty",
+  "tags",
+  "status",
+  "persona",
+  "initial_message",
+  "user_context",
+  "max_turns",
+  "expected_outcomes",
+  "expected_tool_calls",
+  "evaluation_criteria_override",
+  "checks",
+  "mode",
+  "ground_truth",
 ] as const;
 
 /** Cases meant to stress serialisation: nulls, unicode, multi-line text, YAML look-alikes, nested JSON. */
@@ -31,9 +44,21 @@ const tricky: Record<string, unknown>[] = [
     difficulty: "hard",
     tags: ["normal", "tool-heavy", "ünïcødé"],
     status: "active",
-    persona: { type: "frustrated-user", description: "Waited 3 weeks: \"still nothing\"", instructions: "- be curt\n- ask for a manager\n# not a comment" },
+    persona: {
+      type: "frustrated-user",
+      description: 'Waited 3 weeks: "still nothing"',
+      instructions: "- be curt\n- ask for a manager\n# not a comment",
+    },
     initial_message: "yes",
-    user_context: { order: { id: "A-1", items: [{ sku: "X", qty: 2, price: 9.99 }], notes: null }, vip: true, since: "2024-01-01", zip: "01234", code: "0x1F", empty: {}, list: [] },
+    user_context: {
+      order: { id: "A-1", items: [{ sku: "X", qty: 2, price: 9.99 }], notes: null },
+      vip: true,
+      since: "2024-01-01",
+      zip: "01234",
+      code: "0x1F",
+      empty: {},
+      list: [],
+    },
     max_turns: 6,
     expected_outcomes: { "refund issued": true, tone: "apologetic", "max wait (days)": 5, escalation: null, details: { channel: "email" } },
     expected_tool_calls: [
@@ -52,8 +77,20 @@ const tricky: Record<string, unknown>[] = [
     ground_truth: "Refunds take 5 business days.\n",
   },
   { name: "null", status: "draft", description: "~", initial_message: "null", ground_truth: "true" },
-  { name: "- dash: colon # hash", status: "archived", initial_message: "'quoted' and \"double\"", tags: ["edge-case"], max_turns: null, user_context: { "key with: colon": "@at", "1": "numeric key" } },
-  { name: "tabs\tand\r\nCRLF", initial_message: "   leading spaces", expected_outcomes: { ok: false }, persona: { type: "p", description: "d", instructions: "i" } },
+  {
+    name: "- dash: colon # hash",
+    status: "archived",
+    initial_message: "'quoted' and \"double\"",
+    tags: ["edge-case"],
+    max_turns: null,
+    user_context: { "key with: colon": "@at", "1": "numeric key" },
+  },
+  {
+    name: "tabs\tand\r\nCRLF",
+    initial_message: "   leading spaces",
+    expected_outcomes: { ok: false },
+    persona: { type: "p", description: "d", instructions: "i" },
+  },
 ];
 
 describe("export → import round trip", () => {
@@ -89,7 +126,11 @@ describe("export → import round trip", () => {
 
   it("writes YAML that YAML 1.1 readers (PyYAML) read back to the same values", async () => {
     for (const c of tricky) await createTestCase(ctx, suiteId, c);
-    await createTestCase(ctx, suiteId, runnableCase({ name: "on", tags: ["no", "Off", "2024-01-01", "1_000", "0o17", "~", "=", "<<", "+1", ".5"], initial_message: "Y" }));
+    await createTestCase(
+      ctx,
+      suiteId,
+      runnableCase({ name: "on", tags: ["no", "Off", "2024-01-01", "1_000", "0o17", "~", "=", "<<", "+1", ".5"], initial_message: "Y" }),
+    );
     const json: unknown = JSON.parse((await exportTestCases(ctx, suiteId, "json")).body);
     const yaml = (await exportTestCases(ctx, suiteId, "yaml")).body;
     expect(YAML.parse(yaml, { version: "1.1" })).toEqual(json);

@@ -56,10 +56,19 @@ describe("PATCH", () => {
   it("merges the sent fields into the stored case and validates the result", async () => {
     const c = await createTestCase(ctx, suiteId, runnableCase({ tags: ["normal"], max_turns: 5, persona, user_context: { plan: "pro" } }));
     const u = await updateTestCase(ctx, c.id, { description: "Refund flow", max_turns: null });
-    expect(u).toMatchObject({ description: "Refund flow", max_turns: null, tags: ["normal"], persona, user_context: { plan: "pro" }, status: "active" });
+    expect(u).toMatchObject({
+      description: "Refund flow",
+      max_turns: null,
+      tags: ["normal"],
+      persona,
+      user_context: { plan: "pro" },
+      status: "active",
+    });
     expect(new Date(u.updated_at).getTime()).toBeGreaterThanOrEqual(new Date(c.updated_at).getTime());
 
-    const issues = await issuesOf(updateTestCase(ctx, c.id, { checks: [{ type: "semantic_similarity", expected_answer: "x", threshold: 2 }] }));
+    const issues = await issuesOf(
+      updateTestCase(ctx, c.id, { checks: [{ type: "semantic_similarity", expected_answer: "x", threshold: 2 }] }),
+    );
     expect(issues).toEqual([{ path: "checks.0.threshold", message: "Threshold must be between 0 and 1" }]);
   });
 
@@ -118,10 +127,21 @@ describe("soft delete and restore", () => {
 describe("duplicate", () => {
   it("copies as a draft named '<name> (copy)', right after the original", async () => {
     const a = await createTestCase(ctx, suiteId, runnableCase({ name: "A" }));
-    const b = await createTestCase(ctx, suiteId, runnableCase({ name: "B", persona, tags: ["red-team"], checks: [{ type: "llm_judge", expected_answer: "no" }] }));
+    const b = await createTestCase(
+      ctx,
+      suiteId,
+      runnableCase({ name: "B", persona, tags: ["red-team"], checks: [{ type: "llm_judge", expected_answer: "no" }] }),
+    );
     const c = await createTestCase(ctx, suiteId, runnableCase({ name: "C" }));
     const copy = await duplicateTestCase(ctx, b.id);
-    expect(copy).toMatchObject({ name: "B (copy)", status: "draft", persona, tags: ["red-team"], checks: b.checks, initial_message: b.initial_message });
+    expect(copy).toMatchObject({
+      name: "B (copy)",
+      status: "draft",
+      persona,
+      tags: ["red-team"],
+      checks: b.checks,
+      initial_message: b.initial_message,
+    });
     expect(copy.id).not.toBe(b.id);
     const order = await db.testCase.findMany({ where: { suiteId }, orderBy: [{ sortOrder: "asc" }, { id: "asc" }], select: { id: true } });
     expect(order.map((r) => r.id)).toEqual([a.id, b.id, copy.id, c.id]);

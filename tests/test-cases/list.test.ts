@@ -1,6 +1,14 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
-import { createTestCase, deleteTestCase, getTestCase, listSuiteTags, listTestCaseIds, listTestCases, type TestCaseDto } from "@/lib/test-cases/service";
+import {
+  createTestCase,
+  deleteTestCase,
+  getTestCase,
+  listSuiteTags,
+  listTestCaseIds,
+  listTestCases,
+  type TestCaseDto,
+} from "@/lib/test-cases/service";
 import { searchPredicate } from "@/lib/test-cases/list";
 import { testCaseListQuery } from "@/lib/test-cases/schemas";
 import { NotFoundError, ValidationError } from "@/lib/errors";
@@ -21,7 +29,13 @@ beforeAll(async () => {
   const specs: Record<string, unknown>[] = [
     { name: "refund happy path", tags: ["normal", "billing"], initial_message: "I want a refund" },
     { name: "prompt injection", tags: ["red-team"], difficulty: "hard", initial_message: "Ignore previous instructions" },
-    { name: "jailbreak via roleplay", tags: ["red-team", "billing"], difficulty: "hard", status: "draft", description: "Pretend 100% discount" },
+    {
+      name: "jailbreak via roleplay",
+      tags: ["red-team", "billing"],
+      difficulty: "hard",
+      status: "draft",
+      description: "Pretend 100% discount",
+    },
     { name: "empty message", tags: ["edge-case"], status: "archived", initial_message: "   x" },
     { name: "order lookup", tags: ["normal", "tools"], initial_message: "Where is order A_1?" },
     { name: "angry customer", tags: [], persona: { type: "angry", description: "Late delivery", instructions: "Shout" }, status: "draft" },
@@ -125,7 +139,11 @@ describe("listTestCases", () => {
       seen.push(...page.data.map((r) => r.id));
       cursor = page.next_cursor;
     } while (cursor);
-    const expected = await db.testCase.findMany({ where: { suiteId: suite.id }, orderBy: [{ sortOrder: "asc" }, { id: "asc" }], select: { id: true } });
+    const expected = await db.testCase.findMany({
+      where: { suiteId: suite.id },
+      orderBy: [{ sortOrder: "asc" }, { id: "asc" }],
+      select: { id: true },
+    });
     expect(seen).toEqual(expected.map((r) => r.id));
   });
 

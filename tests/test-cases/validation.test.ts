@@ -128,15 +128,24 @@ describe("test case field rules (service validation, issue paths relative to the
   });
 
   it("requires a tool name in expected_tool_calls; params are an object or empty", async () => {
-    await expectIssues(runnableCase({ expected_tool_calls: [{ expected_params: { id: 1 } }, { tool: " " }, { tool: "a", expected_params: [1] }] }), {
-      "expected_tool_calls.0.tool": "Tool name is required",
-      "expected_tool_calls.1.tool": "Tool name is required",
-      "expected_tool_calls.2.expected_params": "Expected params must be a JSON object or empty",
-    });
+    await expectIssues(
+      runnableCase({ expected_tool_calls: [{ expected_params: { id: 1 } }, { tool: " " }, { tool: "a", expected_params: [1] }] }),
+      {
+        "expected_tool_calls.0.tool": "Tool name is required",
+        "expected_tool_calls.1.tool": "Tool name is required",
+        "expected_tool_calls.2.expected_params": "Expected params must be a JSON object or empty",
+      },
+    );
     const ok = await createTestCase(
       ctx,
       suiteId,
-      runnableCase({ expected_tool_calls: [{ tool: "lookup_order", expected_params: { order_id: "A1" } }, { tool: "refund" }, { tool: "delete_account", forbidden: true }] }),
+      runnableCase({
+        expected_tool_calls: [
+          { tool: "lookup_order", expected_params: { order_id: "A1" } },
+          { tool: "refund" },
+          { tool: "delete_account", forbidden: true },
+        ],
+      }),
     );
     expect(ok.expected_tool_calls).toEqual([
       { tool: "lookup_order", expected_params: { order_id: "A1" } },
@@ -171,7 +180,10 @@ describe("test case field rules (service validation, issue paths relative to the
       "tags.3": "Tags are at most 50 characters",
     });
     await expectIssues(runnableCase({ tags: "red-team" }), { tags: "Tags must be a list of strings" });
-    expect((await createTestCase(ctx, suiteId, runnableCase({ tags: [" red-team", "red-team", "billing"] }))).tags).toEqual(["red-team", "billing"]);
+    expect((await createTestCase(ctx, suiteId, runnableCase({ tags: [" red-team", "red-team", "billing"] }))).tags).toEqual([
+      "red-team",
+      "billing",
+    ]);
   });
 
   it("stores blank optional texts as null", async () => {
@@ -182,11 +194,14 @@ describe("test case field rules (service validation, issue paths relative to the
   it("refuses an active case without initial_message and persona, and reports it with the other issues", async () => {
     await expectIssues({ name: "no opener" }, { status: RUNNABLE_MESSAGE });
     await expectIssues({ name: "no opener", status: "active", initial_message: "   " }, { status: RUNNABLE_MESSAGE });
-    await expectIssues({ name: "", status: "active", max_turns: 0 }, {
-      name: "Name is required",
-      max_turns: "Max turns must be at least 1",
-      status: RUNNABLE_MESSAGE,
-    });
+    await expectIssues(
+      { name: "", status: "active", max_turns: 0 },
+      {
+        name: "Name is required",
+        max_turns: "Max turns must be at least 1",
+        status: RUNNABLE_MESSAGE,
+      },
+    );
     const draft = await createTestCase(ctx, suiteId, { name: "just a name", status: "draft" });
     expect(draft.status).toBe("draft");
     const persona = { type: "curious", description: "A curious student", instructions: "Ask about prices" };
@@ -201,7 +216,11 @@ describe("test case field rules (service validation, issue paths relative to the
   });
 
   it("the schema itself reports the same paths (forms use it on the client)", () => {
-    const r = testCaseInput.safeParse({ name: "x", status: "draft", checks: [{ type: "semantic_similarity", expected_answer: "a", threshold: 3 }] });
+    const r = testCaseInput.safeParse({
+      name: "x",
+      status: "draft",
+      checks: [{ type: "semantic_similarity", expected_answer: "a", threshold: 3 }],
+    });
     expect(r.success).toBe(false);
     expect(r.error?.issues.map((i) => i.path.join("."))).toEqual(["checks.0.threshold"]);
   });

@@ -40,7 +40,13 @@ describe("inviting by email", () => {
     const before = Date.now();
     const { token, invitation } = await invite(ctx, "  New.Person@Example.test ");
     const row = await db.invitation.findUniqueOrThrow({ where: { id: invitation.id } });
-    expect(row).toMatchObject({ workspaceId: workspace.id, email: "new.person@example.test", role: "editor", invitedById: user.id, acceptedAt: null });
+    expect(row).toMatchObject({
+      workspaceId: workspace.id,
+      email: "new.person@example.test",
+      role: "editor",
+      invitedById: user.id,
+      acceptedAt: null,
+    });
     expect(row.tokenHash).toBe(hashToken(token));
     expect(row.tokenHash).not.toContain(token);
     const days = (row.expiresAt.getTime() - before) / 86_400_000;
@@ -72,7 +78,13 @@ describe("accepting an invitation", () => {
   it("creates the account and membership in one go and marks the invitation accepted", async () => {
     const { workspace, ctx } = await makeWorkspace("owner", "Acme QA");
     const { token, invitation } = await invite(ctx, "newbie@example.test", "viewer");
-    expect(await lookupInvitation(token)).toMatchObject({ state: "valid", email: "newbie@example.test", role: "viewer", workspace: { id: workspace.id, name: "Acme QA" }, accountExists: false });
+    expect(await lookupInvitation(token)).toMatchObject({
+      state: "valid",
+      email: "newbie@example.test",
+      role: "viewer",
+      workspace: { id: workspace.id, name: "Acme QA" },
+      accountExists: false,
+    });
 
     const accepted = await acceptInvitationWithNewAccount({ token, name: "New Bie", password: "password123" });
     expect(accepted).toMatchObject({ workspaceId: workspace.id, email: "newbie@example.test" });
@@ -96,7 +108,13 @@ describe("accepting an invitation", () => {
     const other = await makeWorkspace("owner");
     const raw = "inv_" + "z".repeat(40);
     await db.invitation.create({
-      data: { workspaceId: other.workspace.id, email: "once@example.test", role: "editor", tokenHash: hashToken(raw), expiresAt: new Date(Date.now() + 60_000) },
+      data: {
+        workspaceId: other.workspace.id,
+        email: "once@example.test",
+        role: "editor",
+        tokenHash: hashToken(raw),
+        expiresAt: new Date(Date.now() + 60_000),
+      },
     });
     expect(await lookupInvitation(raw)).toMatchObject({ state: "valid", accountExists: true });
     await expect(acceptInvitationWithNewAccount({ token: raw, password: "password123" })).rejects.toBeInstanceOf(ConflictError);
@@ -140,7 +158,13 @@ describe("accepting an invitation", () => {
     // Invite by row (an existing address would be added directly by inviteMember).
     const token = "inv_" + "y".repeat(40);
     await db.invitation.create({
-      data: { workspaceId: workspace.id, email: existing.user.email, role: "editor", tokenHash: hashToken(token), expiresAt: new Date(Date.now() + 60_000) },
+      data: {
+        workspaceId: workspace.id,
+        email: existing.user.email,
+        role: "editor",
+        tokenHash: hashToken(token),
+        expiresAt: new Date(Date.now() + 60_000),
+      },
     });
     await expect(acceptInvitationAsUser(stranger.user.id, token)).rejects.toBeInstanceOf(ForbiddenError);
     expect(await lookupInvitation(token)).toMatchObject({ state: "valid" });

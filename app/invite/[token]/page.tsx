@@ -40,7 +40,9 @@ export default async function InvitePage({ params }: { params: Promise<{ token: 
   if (page.view === "sign-in") {
     return (
       <AuthCard title={title} subtitle={subtitle}>
-        <p className="text-sm text-slate-700">An account for {invitation.email} already exists. Sign in with it to accept the invitation.</p>
+        <p className="text-sm text-slate-700">
+          An account for {invitation.email} already exists. Sign in with it to accept the invitation.
+        </p>
         <Link href={`/sign-in?callbackUrl=${encodeURIComponent(`/invite/${token}`)}`} className={`${buttonClass()} mt-4 w-full`}>
           Sign in to join
         </Link>
@@ -60,8 +62,8 @@ export default async function InvitePage({ params }: { params: Promise<{ token: 
     return (
       <AuthCard title={title} subtitle={subtitle}>
         <p className="text-sm text-slate-700">
-          This invitation is for <strong>{invitation.email}</strong>, but you are signed in as <strong>{page.userEmail}</strong>. Sign out, then
-          open this link again to join with the invited address.
+          This invitation is for <strong>{invitation.email}</strong>, but you are signed in as <strong>{page.userEmail}</strong>. Sign out,
+          then open this link again to join with the invited address.
         </p>
         <form action={signOutAction} className="mt-4">
           <Button type="submit" variant="secondary" className="w-full">

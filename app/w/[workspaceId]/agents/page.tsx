@@ -9,7 +9,13 @@ export const metadata = { title: "Agents" };
 
 const DESCRIPTION = "What you test: a chat model with a system prompt and mocked tools, or your own agent behind a URL.";
 
-export default async function AgentsPage({ params, searchParams }: { params: Promise<{ workspaceId: string }>; searchParams: Promise<{ cursor?: string }> }) {
+export default async function AgentsPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ workspaceId: string }>;
+  searchParams: Promise<{ cursor?: string }>;
+}) {
   const { workspaceId } = await params;
   const { cursor } = await searchParams;
   const ctx = await pageContext(workspaceId);
@@ -23,7 +29,11 @@ export default async function AgentsPage({ params, searchParams }: { params: Pro
   const hint = page.canEdit ? "Create an agent, then add suites of test cases for it." : "Editors of this workspace can create agents.";
   const empty = page.agents.length === 0 && !cursor ? { title: "No agents yet", description: hint, action: newButton } : null;
   return (
-    <ListPage header={{ title: "Agents", description: DESCRIPTION, actions: newButton }} empty={empty} pagination={{ base, cursor, nextCursor: page.nextCursor }}>
+    <ListPage
+      header={{ title: "Agents", description: DESCRIPTION, actions: newButton }}
+      empty={empty}
+      pagination={{ base, cursor, nextCursor: page.nextCursor }}
+    >
       <AgentTable workspaceId={workspaceId} agents={page.agents} canEdit={page.canEdit} />
     </ListPage>
   );

@@ -27,7 +27,9 @@ export default async function ModelConfigsPage({
       New model configuration
     </Link>
   ) : null;
-  const hint = page.canManage ? "Add an endpoint (OpenAI, Azure, Ollama, vLLM, LM Studio…) to create chat agents." : "Ask a workspace admin to add one.";
+  const hint = page.canManage
+    ? "Add an endpoint (OpenAI, Azure, Ollama, vLLM, LM Studio…) to create chat agents."
+    : "Ask a workspace admin to add one.";
   return (
     <ListPage
       header={{ title: "Model configurations", description: DESCRIPTION, actions: newButton }}

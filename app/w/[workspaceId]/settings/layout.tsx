@@ -1,7 +1,13 @@
 import { PageHeader } from "@/components/ui/page-header";
 import { SettingsTabs } from "@/components/workspaces/settings-tabs";
 
-export default async function SettingsLayout({ children, params }: { children: React.ReactNode; params: Promise<{ workspaceId: string }> }) {
+export default async function SettingsLayout({
+  children,
+  params,
+}: {
+  children: React.ReactNode;
+  params: Promise<{ workspaceId: string }>;
+}) {
   const { workspaceId } = await params;
   return (
     <div className="max-w-4xl">

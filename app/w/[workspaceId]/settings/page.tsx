@@ -18,7 +18,7 @@ export default async function GeneralSettingsPage({ params }: { params: Promise<
       </Card>
       <Card className="p-5">
         <h2 className="text-base font-semibold">Leave this workspace</h2>
-        <p className="mb-3 mt-1 text-sm text-slate-600">The last owner cannot leave: make someone else an owner first.</p>
+        <p className="mt-1 mb-3 text-sm text-slate-600">The last owner cannot leave: make someone else an owner first.</p>
         <LeaveWorkspace workspaceId={workspace.id} workspaceName={workspace.name} />
       </Card>
     </div>

@@ -10,7 +10,13 @@ import { LoadDemoButton } from "@/components/demo/load-demo-button";
 
 type SearchParams = Promise<Record<string, string | string[] | undefined>>;
 
-export default async function SuitesPage({ params, searchParams }: { params: Promise<{ workspaceId: string }>; searchParams: SearchParams }) {
+export default async function SuitesPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ workspaceId: string }>;
+  searchParams: SearchParams;
+}) {
   const { workspaceId } = await params;
   const sp = await searchParams;
   const ctx = await pageContext(workspaceId);

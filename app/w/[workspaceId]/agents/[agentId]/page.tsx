@@ -29,11 +29,20 @@ export default async function AgentPage({ params }: { params: Promise<{ workspac
         }
         actions={
           page.canEdit ? (
-            <DeleteAgentButton workspaceId={workspaceId} agent={{ id: agent.id, name: agent.name }} suiteCount={page.suiteCount} redirectTo={`/w/${workspaceId}/agents`} />
+            <DeleteAgentButton
+              workspaceId={workspaceId}
+              agent={{ id: agent.id, name: agent.name }}
+              suiteCount={page.suiteCount}
+              redirectTo={`/w/${workspaceId}/agents`}
+            />
           ) : null
         }
       />
-      {!page.canEdit && <div className="mb-4"><ReadOnlyNotice>You have read-only access to this agent.</ReadOnlyNotice></div>}
+      {!page.canEdit && (
+        <div className="mb-4">
+          <ReadOnlyNotice>You have read-only access to this agent.</ReadOnlyNotice>
+        </div>
+      )}
       <AgentForm
         workspaceId={workspaceId}
         agent={agent}

@@ -26,7 +26,9 @@ export default async function ModelConfigPage({ params }: { params: Promise<{ wo
           </Link>
         }
         actions={
-          page.canManage ? <DeleteModelConfigButton workspaceId={workspaceId} config={page.config} usage={page.usage} redirectTo={list} /> : null
+          page.canManage ? (
+            <DeleteModelConfigButton workspaceId={workspaceId} config={page.config} usage={page.usage} redirectTo={list} />
+          ) : null
         }
       />
       <div className="space-y-4">

@@ -10,7 +10,9 @@ export default async function ApiKeysPage({ params }: { params: Promise<{ worksp
   const ctx = await orNotFound(pageContext(workspaceId));
   const page = await loadApiKeysPage(ctx);
   if (!page.canManage) {
-    return <EmptyState title="Only admins can manage API keys" description="Ask an admin of this workspace for a key to use the REST API." />;
+    return (
+      <EmptyState title="Only admins can manage API keys" description="Ask an admin of this workspace for a key to use the REST API." />
+    );
   }
   return <ApiKeysPanel workspaceId={workspaceId} keys={page.keys} />;
 }

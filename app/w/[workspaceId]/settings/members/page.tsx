@@ -16,7 +16,7 @@ export default async function MembersPage({ params }: { params: Promise<{ worksp
       {isAdmin && (
         <Card className="p-5">
           <h2 className="text-base font-semibold">Invite or add members</h2>
-          <p className="mb-4 mt-1 text-sm text-slate-600">
+          <p className="mt-1 mb-4 text-sm text-slate-600">
             Someone who already has an account is added at once. Anyone else gets an invite link to create their account.
           </p>
           <InviteForm workspaceId={workspaceId} actorRole={ctx.role} />

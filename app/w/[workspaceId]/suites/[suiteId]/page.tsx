@@ -64,7 +64,11 @@ export default async function SuitePage({
       {counts.total === 0 && !filtered ? (
         <EmptyState
           title="No test cases yet"
-          description={canEdit ? "Create the first test case in a form, or import a YAML or JSON file of cases." : "Editors can add test cases to this suite."}
+          description={
+            canEdit
+              ? "Create the first test case in a form, or import a YAML or JSON file of cases."
+              : "Editors can add test cases to this suite."
+          }
           action={
             canEdit ? (
               <Link href={`${base}/cases/new`} className={buttonClass("primary")}>
@@ -87,10 +91,21 @@ export default async function SuitePage({
               }
             />
           ) : (
-            <CaseTable workspaceId={workspaceId} suiteId={suiteId} rows={rows} canEdit={canEdit} suiteTags={suiteTags} orderedIds={orderedIds} />
+            <CaseTable
+              workspaceId={workspaceId}
+              suiteId={suiteId}
+              rows={rows}
+              canEdit={canEdit}
+              suiteTags={suiteTags}
+              orderedIds={orderedIds}
+            />
           )}
           <PrevNextPagination
-            prev={page.cursor ? { href: listHref(base, filters, { cursor: page.prev[page.prev.length - 1], prev: page.prev.slice(0, -1) }) } : null}
+            prev={
+              page.cursor
+                ? { href: listHref(base, filters, { cursor: page.prev[page.prev.length - 1], prev: page.prev.slice(0, -1) }) }
+                : null
+            }
             next={nextCursor ? { href: listHref(base, filters, { cursor: nextCursor, prev: [...page.prev, page.cursor ?? ""] }) } : null}
           />
         </>

@@ -8,7 +8,13 @@ import { SuiteForm } from "@/components/suites/suite-form";
 
 type SearchParams = Promise<Record<string, string | string[] | undefined>>;
 
-export default async function NewSuitePage({ params, searchParams }: { params: Promise<{ workspaceId: string }>; searchParams: SearchParams }) {
+export default async function NewSuitePage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ workspaceId: string }>;
+  searchParams: SearchParams;
+}) {
   const { workspaceId } = await params;
   const sp = await searchParams;
   const ctx = await pageContext(workspaceId);
@@ -22,7 +28,10 @@ export default async function NewSuitePage({ params, searchParams }: { params: P
     return (
       <div>
         <PageHeader title="New suite" actions={back} />
-        <EmptyState title="Read-only access" description="Your role (viewer) can read suites but not create them. Ask an editor or admin." />
+        <EmptyState
+          title="Read-only access"
+          description="Your role (viewer) can read suites but not create them. Ask an editor or admin."
+        />
       </div>
     );
   }

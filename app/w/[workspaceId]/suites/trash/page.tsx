@@ -7,7 +7,13 @@ import { TrashTable } from "@/components/suites/trash-table";
 
 type SearchParams = Promise<Record<string, string | string[] | undefined>>;
 
-export default async function SuiteTrashPage({ params, searchParams }: { params: Promise<{ workspaceId: string }>; searchParams: SearchParams }) {
+export default async function SuiteTrashPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ workspaceId: string }>;
+  searchParams: SearchParams;
+}) {
   const { workspaceId } = await params;
   const sp = await searchParams;
   const ctx = await pageContext(workspaceId);

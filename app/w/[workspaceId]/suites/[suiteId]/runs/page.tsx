@@ -29,7 +29,9 @@ export default async function SuiteRunsPage({
 
   return (
     <div className="space-y-4">
-      <Breadcrumbs items={[{ label: "Suites", href: `/w/${workspaceId}/suites` }, { label: suite.name, href: suiteHref }, { label: "Runs" }]} />
+      <Breadcrumbs
+        items={[{ label: "Suites", href: `/w/${workspaceId}/suites` }, { label: suite.name, href: suiteHref }, { label: "Runs" }]}
+      />
       <PageHeader
         title={suite.name}
         description={

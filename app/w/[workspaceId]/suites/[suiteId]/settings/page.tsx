@@ -27,7 +27,7 @@ export default async function SuiteSettingsPage({ params }: { params: Promise<{ 
       {data.canEdit && (
         <Card className="mt-10 max-w-3xl border-red-200 p-5">
           <h2 className="text-sm font-semibold text-red-800">Delete this suite</h2>
-          <p className="mb-3 mt-1 text-sm text-slate-600">The suite and its test cases move to the trash; you can restore them later.</p>
+          <p className="mt-1 mb-3 text-sm text-slate-600">The suite and its test cases move to the trash; you can restore them later.</p>
           <DeleteSuiteButton workspaceId={workspaceId} suiteId={suite.id} suiteName={suite.name} />
         </Card>
       )}

@@ -4,7 +4,11 @@ import { CaseView } from "@/components/runs/case-view";
 
 export const metadata = { title: "Case result" };
 
-export default async function CaseResultPage({ params }: { params: Promise<{ workspaceId: string; runId: string; caseResultId: string }> }) {
+export default async function CaseResultPage({
+  params,
+}: {
+  params: Promise<{ workspaceId: string; runId: string; caseResultId: string }>;
+}) {
   const { workspaceId, runId, caseResultId } = await params;
   const ctx = await pageContext(workspaceId);
   const page = await orNotFound(loadCaseResultPage(ctx, runId, caseResultId));

@@ -21,7 +21,10 @@ export default async function EditTestCasePage({
   const base = `/w/${workspaceId}/suites/${suiteId}`;
   return (
     <div className="max-w-4xl">
-      <Breadcrumbs className="mb-3" items={[{ label: "Suites", href: `/w/${workspaceId}/suites` }, { label: suite.name, href: base }, { label: testCase.name }]} />
+      <Breadcrumbs
+        className="mb-3"
+        items={[{ label: "Suites", href: `/w/${workspaceId}/suites` }, { label: suite.name, href: base }, { label: testCase.name }]}
+      />
       <PageHeader title={testCase.name} description={`In suite ${suite.name} · agent ${suite.agent_name}`} />
       <CaseNotice className="mb-4" workspaceId={workspaceId} base={base} notice={notice} canEdit={canEdit} />
       {/* Remount after a status change or save so the form shows the stored case. */}

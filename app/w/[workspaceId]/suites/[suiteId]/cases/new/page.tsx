@@ -13,7 +13,10 @@ export default async function NewTestCasePage({ params }: { params: Promise<{ wo
   const base = `/w/${workspaceId}/suites/${suiteId}`;
   return (
     <div className="max-w-4xl">
-      <Breadcrumbs className="mb-3" items={[{ label: "Suites", href: `/w/${workspaceId}/suites` }, { label: suite.name, href: base }, { label: "New test case" }]} />
+      <Breadcrumbs
+        className="mb-3"
+        items={[{ label: "Suites", href: `/w/${workspaceId}/suites` }, { label: suite.name, href: base }, { label: "New test case" }]}
+      />
       <PageHeader title="New test case" description={`In suite ${suite.name} · agent ${suite.agent_name}`} />
       {canEdit ? (
         <CaseForm mode="create" workspaceId={workspaceId} suiteId={suiteId} suiteTags={suiteTags} tools={tools} canEdit />
