@@ -4,18 +4,13 @@ import { loadAgentsPage } from "@/lib/agents/loaders";
 import { buttonClass } from "@/components/ui/button";
 import { ListPage } from "@/components/ui/list-page";
 import { AgentTable } from "@/components/agents/agent-table";
+import type { WorkspacePageProps } from "@/lib/pages/props";
 
 export const metadata = { title: "Agents" };
 
 const DESCRIPTION = "What you test: a chat model with a system prompt and mocked tools, or your own agent behind a URL.";
 
-export default async function AgentsPage({
-  params,
-  searchParams,
-}: {
-  params: Promise<{ workspaceId: string }>;
-  searchParams: Promise<{ cursor?: string }>;
-}) {
+export default async function AgentsPage({ params, searchParams }: WorkspacePageProps<Record<never, string>, { cursor?: string }>) {
   const { workspaceId } = await params;
   const { cursor } = await searchParams;
   const ctx = await pageContext(workspaceId);

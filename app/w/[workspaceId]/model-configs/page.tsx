@@ -4,19 +4,14 @@ import { loadModelConfigsPage } from "@/lib/model-configs/loaders";
 import { buttonClass } from "@/components/ui/button";
 import { ListPage } from "@/components/ui/list-page";
 import { ModelConfigTable } from "@/components/model-configs/model-config-table";
+import type { WorkspacePageProps } from "@/lib/pages/props";
 
 export const metadata = { title: "Model configurations" };
 
 const DESCRIPTION =
   "OpenAI-compatible endpoints used by chat agents, the judge and the simulated user. Admins manage them; API keys are stored encrypted and never shown again.";
 
-export default async function ModelConfigsPage({
-  params,
-  searchParams,
-}: {
-  params: Promise<{ workspaceId: string }>;
-  searchParams: Promise<{ cursor?: string }>;
-}) {
+export default async function ModelConfigsPage({ params, searchParams }: WorkspacePageProps<Record<never, string>, { cursor?: string }>) {
   const { workspaceId } = await params;
   const { cursor } = await searchParams;
   const ctx = await pageContext(workspaceId);

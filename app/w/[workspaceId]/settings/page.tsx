@@ -3,10 +3,11 @@ import { loadGeneralSettingsPage } from "@/lib/workspaces/loaders";
 import { Card } from "@/components/ui/card";
 import { WorkspaceSettingsForm } from "@/components/workspaces/workspace-settings-form";
 import { LeaveWorkspace } from "@/components/workspaces/leave-workspace";
+import type { WorkspaceParams } from "@/lib/pages/props";
 
 export const metadata = { title: "Workspace settings" };
 
-export default async function GeneralSettingsPage({ params }: { params: Promise<{ workspaceId: string }> }) {
+export default async function GeneralSettingsPage({ params }: WorkspaceParams) {
   const { workspaceId } = await params;
   const ctx = await orNotFound(pageContext(workspaceId));
   const { workspace, canEdit } = await loadGeneralSettingsPage(ctx);

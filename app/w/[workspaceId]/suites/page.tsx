@@ -7,16 +7,9 @@ import { ListPage } from "@/components/ui/list-page";
 import { SuiteTable } from "@/components/suites/suite-table";
 import { AgentFilter } from "@/components/suites/agent-filter";
 import { LoadDemoButton } from "@/components/demo/load-demo-button";
+import type { WorkspacePageProps } from "@/lib/pages/props";
 
-type SearchParams = Promise<Record<string, string | string[] | undefined>>;
-
-export default async function SuitesPage({
-  params,
-  searchParams,
-}: {
-  params: Promise<{ workspaceId: string }>;
-  searchParams: SearchParams;
-}) {
+export default async function SuitesPage({ params, searchParams }: WorkspacePageProps) {
   const { workspaceId } = await params;
   const sp = await searchParams;
   const ctx = await pageContext(workspaceId);

@@ -6,10 +6,11 @@ import { PageHeader } from "@/components/ui/page-header";
 import { AgentForm } from "@/components/agents/agent-form";
 import { DeleteAgentButton } from "@/components/agents/delete-agent-button";
 import { ReadOnlyNotice } from "@/components/model-configs/read-only-notice";
+import type { WorkspaceParams } from "@/lib/pages/props";
 
 export const metadata = { title: "Agent" };
 
-export default async function AgentPage({ params }: { params: Promise<{ workspaceId: string; agentId: string }> }) {
+export default async function AgentPage({ params }: WorkspaceParams<{ agentId: string }>) {
   const { workspaceId, agentId } = await params;
   const ctx = await pageContext(workspaceId);
   const page = await orNotFound(loadAgentPage(ctx, agentId));

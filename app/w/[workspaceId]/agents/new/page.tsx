@@ -4,10 +4,11 @@ import { loadAgentFormPage } from "@/lib/agents/loaders";
 import { PageHeader } from "@/components/ui/page-header";
 import { AgentForm } from "@/components/agents/agent-form";
 import { ReadOnlyNotice } from "@/components/model-configs/read-only-notice";
+import type { WorkspaceParams } from "@/lib/pages/props";
 
 export const metadata = { title: "New agent" };
 
-export default async function NewAgentPage({ params }: { params: Promise<{ workspaceId: string }> }) {
+export default async function NewAgentPage({ params }: WorkspaceParams) {
   const { workspaceId } = await params;
   const ctx = await pageContext(workspaceId);
   const page = await loadAgentFormPage(ctx);

@@ -8,10 +8,11 @@ import { ModelConfigDetails } from "@/components/model-configs/model-config-deta
 import { TestConnectionButton } from "@/components/model-configs/test-connection-button";
 import { DeleteModelConfigButton } from "@/components/model-configs/delete-model-config-button";
 import { ReadOnlyNotice } from "@/components/model-configs/read-only-notice";
+import type { WorkspaceParams } from "@/lib/pages/props";
 
 export const metadata = { title: "Model configuration" };
 
-export default async function ModelConfigPage({ params }: { params: Promise<{ workspaceId: string; configId: string }> }) {
+export default async function ModelConfigPage({ params }: WorkspaceParams<{ configId: string }>) {
   const { workspaceId, configId } = await params;
   const ctx = await pageContext(workspaceId);
   const page = await orNotFound(loadModelConfigPage(ctx, configId));

@@ -5,10 +5,11 @@ import { Card } from "@/components/ui/card";
 import { PageHeader } from "@/components/ui/page-header";
 import { ModelConfigForm } from "@/components/model-configs/model-config-form";
 import { ReadOnlyNotice } from "@/components/model-configs/read-only-notice";
+import type { WorkspaceParams } from "@/lib/pages/props";
 
 export const metadata = { title: "New model configuration" };
 
-export default async function NewModelConfigPage({ params }: { params: Promise<{ workspaceId: string }> }) {
+export default async function NewModelConfigPage({ params }: WorkspaceParams) {
   const { workspaceId } = await params;
   const ctx = await pageContext(workspaceId);
   const page = await loadNewModelConfigPage(ctx);

@@ -1,16 +1,11 @@
 import { orNotFound, pageContext } from "@/lib/auth/context";
 import { loadRunPage } from "@/lib/runs/loaders";
 import { RunView } from "@/components/runs/run-view";
+import type { WorkspacePageProps } from "@/lib/pages/props";
 
 export const metadata = { title: "Run" };
 
-export default async function RunPage({
-  params,
-  searchParams,
-}: {
-  params: Promise<{ workspaceId: string; runId: string }>;
-  searchParams: Promise<Record<string, string | string[] | undefined>>;
-}) {
+export default async function RunPage({ params, searchParams }: WorkspacePageProps<{ runId: string }>) {
   const { workspaceId, runId } = await params;
   const sp = await searchParams;
   const ctx = await pageContext(workspaceId);

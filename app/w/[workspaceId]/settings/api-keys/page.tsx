@@ -2,10 +2,11 @@ import { orNotFound, pageContext } from "@/lib/auth/context";
 import { loadApiKeysPage } from "@/lib/api-keys/loaders";
 import { EmptyState } from "@/components/ui/card";
 import { ApiKeysPanel } from "@/components/workspaces/api-keys-panel";
+import type { WorkspaceParams } from "@/lib/pages/props";
 
 export const metadata = { title: "API keys" };
 
-export default async function ApiKeysPage({ params }: { params: Promise<{ workspaceId: string }> }) {
+export default async function ApiKeysPage({ params }: WorkspaceParams) {
   const { workspaceId } = await params;
   const ctx = await orNotFound(pageContext(workspaceId));
   const page = await loadApiKeysPage(ctx);

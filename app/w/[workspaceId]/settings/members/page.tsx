@@ -4,10 +4,11 @@ import { Card } from "@/components/ui/card";
 import { MembersTable } from "@/components/workspaces/members-table";
 import { InviteForm } from "@/components/workspaces/invite-form";
 import { InvitationsList } from "@/components/workspaces/invitations-list";
+import type { WorkspaceParams } from "@/lib/pages/props";
 
 export const metadata = { title: "Members" };
 
-export default async function MembersPage({ params }: { params: Promise<{ workspaceId: string }> }) {
+export default async function MembersPage({ params }: WorkspaceParams) {
   const { workspaceId } = await params;
   const ctx = await orNotFound(pageContext(workspaceId));
   const { members, invitations, isAdmin, actorRole, actorUserId } = await loadMembersPage(ctx);

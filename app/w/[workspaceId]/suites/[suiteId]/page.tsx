@@ -14,14 +14,9 @@ import { ImportDialog } from "@/components/suites/import-export-dialog";
 import { ExportButtons } from "@/components/suites/import-export-buttons";
 import { StartRunButton } from "@/components/runs/start-run-button";
 import { Breadcrumbs } from "@/components/ui/breadcrumbs";
+import type { WorkspacePageProps } from "@/lib/pages/props";
 
-export default async function SuitePage({
-  params,
-  searchParams,
-}: {
-  params: Promise<{ workspaceId: string; suiteId: string }>;
-  searchParams: Promise<Record<string, string | string[] | undefined>>;
-}) {
+export default async function SuitePage({ params, searchParams }: WorkspacePageProps<{ suiteId: string }>) {
   const { workspaceId, suiteId } = await params;
   const sp = await searchParams;
   const ctx = await pageContext(workspaceId);

@@ -5,16 +5,9 @@ import { buttonClass } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/card";
 import { PageHeader } from "@/components/ui/page-header";
 import { SuiteForm } from "@/components/suites/suite-form";
+import type { WorkspacePageProps } from "@/lib/pages/props";
 
-type SearchParams = Promise<Record<string, string | string[] | undefined>>;
-
-export default async function NewSuitePage({
-  params,
-  searchParams,
-}: {
-  params: Promise<{ workspaceId: string }>;
-  searchParams: SearchParams;
-}) {
+export default async function NewSuitePage({ params, searchParams }: WorkspacePageProps) {
   const { workspaceId } = await params;
   const sp = await searchParams;
   const ctx = await pageContext(workspaceId);

@@ -4,16 +4,9 @@ import { loadSuiteTrashPage } from "@/lib/suites/loaders";
 import { buttonClass } from "@/components/ui/button";
 import { ListPage } from "@/components/ui/list-page";
 import { TrashTable } from "@/components/suites/trash-table";
+import type { WorkspacePageProps } from "@/lib/pages/props";
 
-type SearchParams = Promise<Record<string, string | string[] | undefined>>;
-
-export default async function SuiteTrashPage({
-  params,
-  searchParams,
-}: {
-  params: Promise<{ workspaceId: string }>;
-  searchParams: SearchParams;
-}) {
+export default async function SuiteTrashPage({ params, searchParams }: WorkspacePageProps) {
   const { workspaceId } = await params;
   const sp = await searchParams;
   const ctx = await pageContext(workspaceId);

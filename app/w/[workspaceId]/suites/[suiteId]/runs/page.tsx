@@ -7,19 +7,12 @@ import { buttonClass } from "@/components/ui/button";
 import { StartRunButton } from "@/components/runs/start-run-button";
 import { SuiteRunsView } from "@/components/runs/suite-runs-view";
 import { Breadcrumbs } from "@/components/ui/breadcrumbs";
+import type { WorkspacePageProps } from "@/lib/pages/props";
 
 export const metadata: Metadata = { title: "Runs" };
 
-type SearchParams = Record<string, string | string[] | undefined>;
-
 /** A suite's run history: pass-rate trend, metric averages, pass rate by tag and every run. */
-export default async function SuiteRunsPage({
-  params,
-  searchParams,
-}: {
-  params: Promise<{ workspaceId: string; suiteId: string }>;
-  searchParams: Promise<SearchParams>;
-}) {
+export default async function SuiteRunsPage({ params, searchParams }: WorkspacePageProps<{ suiteId: string }>) {
   const { workspaceId, suiteId } = await params;
   const sp = await searchParams;
   const ctx = await pageContext(workspaceId);

@@ -6,8 +6,9 @@ import { Card } from "@/components/ui/card";
 import { PageHeader } from "@/components/ui/page-header";
 import { SuiteForm } from "@/components/suites/suite-form";
 import { DeleteSuiteButton } from "@/components/suites/delete-suite-button";
+import type { WorkspaceParams } from "@/lib/pages/props";
 
-export default async function SuiteSettingsPage({ params }: { params: Promise<{ workspaceId: string; suiteId: string }> }) {
+export default async function SuiteSettingsPage({ params }: WorkspaceParams<{ suiteId: string }>) {
   const { workspaceId, suiteId } = await params;
   const ctx = await pageContext(workspaceId);
   const data = await orNotFound(loadSuiteSettingsPage(ctx, suiteId));

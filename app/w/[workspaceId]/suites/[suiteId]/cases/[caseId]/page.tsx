@@ -4,16 +4,11 @@ import { PageHeader } from "@/components/ui/page-header";
 import { CaseForm } from "@/components/test-cases/case-form";
 import { CaseNotice } from "@/components/test-cases/case-notice";
 import { Breadcrumbs } from "@/components/ui/breadcrumbs";
+import type { WorkspacePageProps } from "@/lib/pages/props";
 
 export const metadata = { title: "Test case" };
 
-export default async function EditTestCasePage({
-  params,
-  searchParams,
-}: {
-  params: Promise<{ workspaceId: string; suiteId: string; caseId: string }>;
-  searchParams: Promise<Record<string, string | string[] | undefined>>;
-}) {
+export default async function EditTestCasePage({ params, searchParams }: WorkspacePageProps<{ suiteId: string; caseId: string }>) {
   const { workspaceId, suiteId, caseId } = await params;
   const sp = await searchParams;
   const ctx = await pageContext(workspaceId);

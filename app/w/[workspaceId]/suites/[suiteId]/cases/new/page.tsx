@@ -3,10 +3,11 @@ import { loadNewTestCasePage } from "@/lib/test-cases/loaders";
 import { PageHeader } from "@/components/ui/page-header";
 import { CaseForm } from "@/components/test-cases/case-form";
 import { Breadcrumbs } from "@/components/ui/breadcrumbs";
+import type { WorkspaceParams } from "@/lib/pages/props";
 
 export const metadata = { title: "New test case" };
 
-export default async function NewTestCasePage({ params }: { params: Promise<{ workspaceId: string; suiteId: string }> }) {
+export default async function NewTestCasePage({ params }: WorkspaceParams<{ suiteId: string }>) {
   const { workspaceId, suiteId } = await params;
   const ctx = await pageContext(workspaceId);
   const { suite, suiteTags, tools, canEdit } = await orNotFound(loadNewTestCasePage(ctx, suiteId));
