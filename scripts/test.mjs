@@ -12,7 +12,8 @@ const only = process.argv[2]; // "unit" | "e2e" | undefined
 
 function run(cmd, args, env = {}) {
   return new Promise((resolve) => {
-    const child = spawn(cmd, args, { cwd: root, stdio: "inherit", env: { ...process.env, ...env } });
+    // Tests reach nothing beyond loopback: Next's build would otherwise phone home with telemetry.
+    const child = spawn(cmd, args, { cwd: root, stdio: "inherit", env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1", ...env } });
     child.on("exit", (code, signal) => resolve(code ?? (signal ? 1 : 0)));
   });
 }
