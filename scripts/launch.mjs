@@ -4,6 +4,7 @@
 //  2. database: DATABASE_URL from env, or an embedded PostgreSQL in ASSAY_DATA_DIR (.data);
 //  3. migrations: `prisma migrate deploy` when a migration is not yet applied;
 //  4. the mode's process, with signals forwarded; the embedded database stops when it exits.
+import "./check-node.mjs";
 import { spawn } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
 import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";

@@ -1,6 +1,7 @@
 // `npm test`: the whole suite — Vitest (unit + integration on a real PostgreSQL), then a
 // production build and the Playwright browser tests in Chromium. Prints one closing line
 // "N passed, N failed" over both runners.
+import "./check-node.mjs";
 import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import os from "node:os";
