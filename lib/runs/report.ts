@@ -9,6 +9,7 @@ import { computeSummary } from "@/lib/runs/finalize";
 
 import { REPORT_FORMATS, type ReportFormat } from "@/lib/runs/report-formats";
 import { ASSAY_VERSION } from "@/lib/version";
+import { escapeCsvCell, escapeMarkdown } from "@/lib/runs/report-escape";
 export { REPORT_FORMATS, type ReportFormat };
 
 const contentTypes: Record<ReportFormat, string> = {
@@ -119,6 +120,8 @@ const oneLine = (s: string | null | undefined, max = 500) => {
   const t = (s ?? "").replace(/\s+/g, " ").trim();
   return t.length > max ? `${t.slice(0, max)}…` : t;
 };
+/** Model, agent and user text on one Markdown line (a field or a table cell): shortened, then made inert. */
+const md = (s: string | null | undefined, max = 500) => escapeMarkdown(oneLine(s, max), { oneLine: true });
 
 /** Spec 000 Markdown layout. */
 function markdownReport(m: Meta, results: CaseResultDto[]) {
@@ -134,9 +137,9 @@ function markdownReport(m: Meta, results: CaseResultDto[]) {
     metric_pass_rates?: Record<string, number>;
   };
   const lines = [
-    `# Test Report: ${m.agentName}`,
+    `# Test Report: ${md(m.agentName, 200)}`,
     "",
-    `**Suite**: ${m.suiteName}`,
+    `**Suite**: ${md(m.suiteName, 200)}`,
     `**Date**: ${(m.run.completed_at ?? m.run.created_at ?? "").replace("T", " ").slice(0, 19)} UTC`,
     `**Run**: ${m.run.id} (${m.run.status}, ${m.run.triggered_by})`,
     `**Tests**: ${s.passed ?? 0} passed, ${(s.failed ?? 0) + (s.errors ?? 0)} failed${s.skipped ? `, ${s.skipped} skipped` : ""} (${s.pass_rate ?? 0}% pass rate)`,
@@ -146,7 +149,9 @@ function markdownReport(m: Meta, results: CaseResultDto[]) {
     "",
     "| Metric | Avg Score | Pass Rate |",
     "|--------|-----------|-----------|",
-    ...Object.entries(s.average_scores ?? {}).map(([k, v]) => `| ${k} | ${v.toFixed(2)} | ${Math.round(s.metric_pass_rates?.[k] ?? 0)}% |`),
+    ...Object.entries(s.average_scores ?? {}).map(
+      ([k, v]) => `| ${md(k, 100)} | ${v.toFixed(2)} | ${Math.round(s.metric_pass_rates?.[k] ?? 0)}% |`,
+    ),
     "",
     "## Test Results",
     "",
@@ -155,15 +160,15 @@ function markdownReport(m: Meta, results: CaseResultDto[]) {
     const snap = r.test_case as Snapshot;
     const tr = r.tool_call_results as ToolCallResults;
     lines.push(
-      `### ${icon(r.status)} Test ${i + 1}: ${r.name} (${r.status.toUpperCase()})${r.variant === "variant" ? " — variant" : ""}`,
+      `### ${icon(r.status)} Test ${i + 1}: ${md(r.name, 200)} (${r.status.toUpperCase()})${r.variant === "variant" ? " — variant" : ""}`,
       "",
     );
-    lines.push(`**Input**: ${oneLine(snap.initial_message) || "_(simulated user)_"}`);
-    lines.push(`**Response**: ${oneLine(r.actual_response) || "_(none)_"}`);
+    lines.push(`**Input**: ${md(snap.initial_message) || "_(simulated user)_"}`);
+    lines.push(`**Response**: ${md(r.actual_response) || "_(none)_"}`);
     const called = toolsCalled(r);
     if (called.length || tr)
       lines.push(
-        `**Tools Called**: ${called.join(", ") || "none"}${tr ? (tr.passed ? " ✅ (matched expected)" : " ❌ (did not match expected)") : ""}`,
+        `**Tools Called**: ${called.map((c) => md(c, 100)).join(", ") || "none"}${tr ? (tr.passed ? " ✅ (matched expected)" : " ❌ (did not match expected)") : ""}`,
       );
     lines.push(`**Execution Time**: ${seconds(r.duration_ms)}`);
     const metrics = r.metric_results as MetricResult[];
@@ -171,11 +176,11 @@ function markdownReport(m: Meta, results: CaseResultDto[]) {
       lines.push("", "**Metrics**:");
       for (const mr of metrics) {
         lines.push(
-          `- ${mr.metric_name}: ${mr.score === null ? "error" : mr.score.toFixed(2)} / ${(mr.threshold ?? 0).toFixed(2)} ${mr.passed ? "✅" : "❌"}${mr.error ? ` (${oneLine(mr.error, 200)})` : ""}`,
+          `- ${md(mr.metric_name, 100)}: ${mr.score === null ? "error" : mr.score.toFixed(2)} / ${(mr.threshold ?? 0).toFixed(2)} ${mr.passed ? "✅" : "❌"}${mr.error ? ` (${md(mr.error, 200)})` : ""}`,
         );
       }
     }
-    if (r.error_message) lines.push("", `**Error**: ${oneLine(r.error_message, 300)}`);
+    if (r.error_message) lines.push("", `**Error**: ${md(r.error_message, 300)}`);
     lines.push("");
   });
   return lines.join("\n");
@@ -199,7 +204,8 @@ function csvReport(results: CaseResultDto[]) {
       error_message: r.error_message ?? "",
       test_case_id: r.test_case_id ?? "",
     })),
-    { header: true },
+    // Every string cell that a spreadsheet would read as a formula gets a leading quote.
+    { header: true, cast: { string: escapeCsvCell } },
   );
 }
 
