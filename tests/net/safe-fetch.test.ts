@@ -4,6 +4,8 @@ import { Readable } from "node:stream";
 import zlib from "node:zlib";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import OpenAI from "openai";
+import { LlmClient } from "@/lib/llm/client";
+import { LlmError } from "@/lib/llm/errors";
 import {
   assertUrlAllowed,
   BlockedAddressError,
@@ -430,6 +432,24 @@ describe("response size and time caps", () => {
     const client = new OpenAI({ apiKey: "k", baseURL: `${base}/big-sdk/v1`, fetch: small, maxRetries: 0 });
     const err = await failure(client.chat.completions.create({ model: "m", messages: [{ role: "user", content: "hi" }] }));
     expect(findCause(err, isResponseTooLargeError)?.message).toMatch(/larger than 1 KB/);
+  });
+
+  it("through LlmClient: one attempt, not retried, with the clear message", async () => {
+    const endpoint = {
+      id: "cap-test",
+      baseUrl: `${base}/big-sdk/v1`,
+      apiKey: null,
+      model: "m",
+      embeddingModel: null,
+      temperature: null,
+      maxTokens: null,
+    };
+    const err = await failure(
+      new LlmClient(endpoint, { fetch: small }).chat({ messages: [{ role: "user", content: "hi" }] }, { purpose: "agent" }),
+    );
+    expect(err).toBeInstanceOf(LlmError);
+    expect(err).toMatchObject({ type: "invalid_response", attempts: 1 });
+    expect((err as LlmError).message).toBe("The response is larger than 1 KB (ASSAY_MAX_RESPONSE_BYTES); it was not read further");
   });
 
   it("a trickling body is cut off by the call's signal, and the connection is closed", async () => {
