@@ -54,14 +54,18 @@ export function freePort() {
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const isRoot = () => process.getuid?.() === 0;
 
-/** True when a process with this pid exists (EPERM: it exists but belongs to another user). */
+/**
+ * True when a process with this pid exists and has not exited (EPERM: it exists but belongs to
+ * another user). A zombie — exited, waiting for its new parent (init) to reap it, which can take
+ * seconds after a crash — holds nothing any more and counts as gone.
+ */
 export function pidAlive(pid) {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (err) {
     return err.code === "EPERM";
   }
+  return processState(pid) !== "Z";
 }
 
 /** Start time of a Linux process in clock ticks since boot (tells a reused pid apart); null elsewhere. */
@@ -178,6 +182,16 @@ function shmAttachCount(shmId) {
   }
 }
 
+/** A Linux process's state letter (R, S, Z for a zombie…), or null. */
+function processState(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2).split(" ")[0];
+  } catch {
+    return null;
+  }
+}
+
 /** Whether a process's parent is a Node.js process (a live launcher or test runner owns it). */
 function parentIsNode(pid) {
   try {
@@ -224,8 +238,9 @@ async function clearLeftovers(pgDir, ownerFile, log) {
   if (attached) return `old server's shared memory still in use by ${attached} process(es)`;
   // Safe to remove only now that its process is gone and nothing uses its memory; PostgreSQL
   // would also remove it, except when the pid has been reused by another `postgres` process.
-  if (pidAlive(lock.pid)) {
-    log(`removing a stale postmaster.pid (pid ${lock.pid} is now another process)`);
+  // (A zombie postmaster is dead too, but PostgreSQL's own check, kill(pid, 0), sees it alive.)
+  if (pidAlive(lock.pid) || processState(lock.pid) === "Z") {
+    log(`removing a stale postmaster.pid (its pid ${lock.pid} has exited or belongs to another process now)`);
     rmSync(path.join(pgDir, "postmaster.pid"), { force: true });
   }
   return null;

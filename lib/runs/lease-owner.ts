@@ -62,9 +62,9 @@ export function leaseOwnerHostPrefix(): string {
 
 /**
  * True only when `ownerId` names a process of this machine (same host, boot and pid namespace)
- * that has exited: its pid no longer exists (ESRCH), or now belongs to a process that started
- * at another time. A zombie, a process of another user (EPERM) or one we cannot inspect counts
- * as alive.
+ * that has exited: its pid no longer exists (ESRCH), is a zombie, or now belongs to a process
+ * that started at another time. A process of another user (EPERM) or one we cannot inspect
+ * counts as alive.
  */
 export function isLeaseOwnerDead(ownerId: string, selfId: string): boolean {
   const owner = parseLeaseOwnerId(ownerId);
@@ -78,6 +78,9 @@ export function isLeaseOwnerDead(ownerId: string, selfId: string): boolean {
   } catch (err) {
     return (err as NodeJS.ErrnoException).code === "ESRCH";
   }
-  const start = processStartTicks(owner.pid);
-  return start !== null && start !== owner.start;
+  const stat = read(() => readFileSync(`/proc/${owner.pid}/stat`, "utf8"));
+  if (!stat) return false;
+  const [state, ...rest] = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  // A zombie has exited (init reaps it, sometimes seconds later); a new start time means a reused pid.
+  return state === "Z" || Number(rest[18]) !== owner.start;
 }
