@@ -10,7 +10,7 @@ import "server-only";
 import dns from "node:dns";
 import http from "node:http";
 import https from "node:https";
-import net, { isIP } from "node:net";
+import net, { isIP, type LookupFunction } from "node:net";
 import { Readable, Transform, type TransformCallback } from "node:stream";
 import tls from "node:tls";
 import zlib from "node:zlib";
@@ -24,8 +24,18 @@ export type FetchLike = (input: string | URL | Request, init?: RequestInit) => P
 /** dns.lookup with `all: true`; injectable so tests can simulate DNS answers. */
 export type Resolver = (hostname: string, family: 0 | 4 | 6) => Promise<{ address: string; family: number }[]>;
 
-/** Where a checked connection goes: `host` is the resolved IP address, `hostname` the URL's. */
-export type ConnectTarget = { host: string; port: number; hostname: string; tls: boolean; servername?: string };
+/**
+ * Where a checked connection goes: `addresses` are the resolved addresses, every one already
+ * allowed by the policy (`host` is the first); `hostname` is the URL's.
+ */
+export type ConnectTarget = {
+  host: string;
+  addresses: { address: string; family: number }[];
+  port: number;
+  hostname: string;
+  tls: boolean;
+  servername?: string;
+};
 
 /** Opens the socket for a checked address; injectable so tests can refuse anything not loopback. */
 export type Connector = (target: ConnectTarget) => net.Socket;
@@ -37,10 +47,20 @@ export const DEFAULT_MAX_RESPONSE_BYTES = 5 * 1024 * 1024;
 export const MAX_REDIRECTS = 5;
 
 const systemResolver: Resolver = async (hostname, family) => dns.promises.lookup(hostname, { all: true, family });
-const systemConnector: Connector = (t) =>
-  t.tls
-    ? tls.connect({ host: t.host, port: t.port, servername: t.servername, ALPNProtocols: ["http/1.1"] })
-    : net.connect({ host: t.host, port: t.port });
+/**
+ * Connects with Node's own happy eyeballs (IPv6 first, IPv4 fallback) over the checked addresses
+ * only: the lookup answers from the list, so no second DNS answer can slip in.
+ */
+const systemConnector: Connector = (t) => {
+  const lookup: LookupFunction = (_hostname, options, callback) => {
+    const list = t.addresses.filter((a) => !options.family || a.family === options.family);
+    if (list.length === 0) callback(Object.assign(new Error(`getaddrinfo ENOTFOUND ${t.hostname}`), { code: "ENOTFOUND" }), "", 0);
+    else if (options.all) callback(null, list);
+    else callback(null, list[0]!.address, list[0]!.family);
+  };
+  const common = { host: t.hostname, port: t.port, lookup, autoSelectFamily: true };
+  return t.tls ? tls.connect({ ...common, servername: t.servername, ALPNProtocols: ["http/1.1"] }) : net.connect(common);
+};
 
 const NULL_BODY_STATUS = new Set([101, 103, 204, 205, 304]);
 
@@ -108,7 +128,7 @@ function guardedAgent(isHttps: boolean, opts: GuardedFetchOptions): http.Agent {
     resolveChecked(hostname, opts).then(
       (addresses) => {
         try {
-          const target: ConnectTarget = { host: addresses[0]!.address, port, hostname, tls: isHttps };
+          const target: ConnectTarget = { host: addresses[0]!.address, addresses, port, hostname, tls: isHttps };
           if (isHttps && isIP(hostname) === 0) target.servername = hostname;
           callback(null, connect(target));
         } catch (err) {

@@ -30,8 +30,9 @@ import {
 const connected: ConnectTarget[] = [];
 const loopbackOnly: Connector = (target) => {
   connected.push(target);
-  if (target.host !== "127.0.0.1" && target.host !== "::1") {
-    throw new Error(`test connector: refusing to connect to non-loopback ${target.host}`);
+  const outside = target.addresses.map((a) => a.address).find((a) => a !== "127.0.0.1" && a !== "::1");
+  if (outside || (target.host !== "127.0.0.1" && target.host !== "::1")) {
+    throw new Error(`test connector: refusing to connect to non-loopback ${outside ?? target.host}`);
   }
   return net.connect({ host: target.host, port: target.port });
 };
@@ -260,7 +261,9 @@ describe("guarded fetch", () => {
     const guarded = createGuardedFetch({ ...deny, resolver: async () => [{ address: "203.0.114.7", family: 4 }] });
     const err = await failure(guarded("http://public.example.test/"));
     expect(String((err as Error).cause)).toContain("test connector: refusing to connect to non-loopback 203.0.114.7");
-    expect(connected).toEqual([{ host: "203.0.114.7", port: 80, hostname: "public.example.test", tls: false }]);
+    expect(connected).toEqual([
+      { host: "203.0.114.7", addresses: [{ address: "203.0.114.7", family: 4 }], port: 80, hostname: "public.example.test", tls: false },
+    ]);
   });
 
   it("checks every resolved address at connect time (DNS rebinding)", async () => {
