@@ -1,6 +1,6 @@
 "use client";
 import { useEffect, useState, useTransition } from "react";
-import { useRouter, useSearchParams } from "next/navigation";
+import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { restoreTestCaseAction } from "@/lib/test-cases/actions";
 import { Button } from "@/components/ui/button";
 import { cn } from "@/components/ui/cn";
@@ -36,16 +36,19 @@ export function CaseNotice({
   const [error, setError] = useState<string | null>(null);
   const [shown] = useState(() => ({ text: notice ? MESSAGES[notice] : undefined, deletedId }));
 
-  // Re-checked whenever the router's search params change: the navigation that brought the
-  // parameters may commit its URL after this component mounted.
+  // Drop the one-off parameters through the router, not window.history: the router keeps its own
+  // copy of the URL and writes it back to the address bar on its next update, so a history-only
+  // edit could be undone (seen under load). The notice stays: `shown` keeps it for this mount.
   const searchParams = useSearchParams();
+  const pathname = usePathname();
   useEffect(() => {
-    const url = new URL(window.location.href);
-    if (!url.searchParams.has("notice") && !url.searchParams.has("deleted")) return;
-    url.searchParams.delete("notice");
-    url.searchParams.delete("deleted");
-    window.history.replaceState(window.history.state, "", url.pathname + url.search);
-  }, [searchParams]);
+    if (!searchParams.has("notice") && !searchParams.has("deleted")) return;
+    const rest = new URLSearchParams(searchParams);
+    rest.delete("notice");
+    rest.delete("deleted");
+    const query = rest.toString();
+    router.replace(query ? `${pathname}?${query}` : pathname, { scroll: false });
+  }, [searchParams, pathname, router]);
 
   if (!shown.text && !shown.deletedId) return null;
   return (
