@@ -383,6 +383,9 @@ export async function startEmbeddedPostgres({ dataDir, port, log = () => {}, ser
     let ready;
     const readyP = new Promise((r) => (ready = r));
     const flags = ["-D", pgDir, "-p", String(chosenPort), "-c", "listen_addresses=127.0.0.1", "-c", "max_connections=300"];
+    // After a crash PostgreSQL first fsyncs every file of the cluster (1.5 s here); Linux's
+    // syncfs() does the same durability work in one call (~0.1 s).
+    if (process.platform === "linux") flags.push("-c", "recovery_init_sync_method=syncfs");
     // No Unix socket: clients use TCP on loopback, and a socket lock in /tmp outlives a crash.
     server = runBinary(bins.postgres, [...flags, "-c", "unix_socket_directories="], user, {
       onLine: serverLog,
