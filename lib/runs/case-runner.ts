@@ -1,6 +1,6 @@
 import "server-only";
 import { logger } from "@/lib/logger";
-import { DomainError } from "@/lib/errors";
+import { DomainError, NotFoundError } from "@/lib/errors";
 import { LlmCallCache, LlmClient, toEvalLlm, type CallRecord, type Endpoint } from "@/lib/llm";
 import { runConversation, type AgentRuntime, type AgentTool } from "@/lib/conversation";
 import { evaluateCase, metricConfigListSchema, type EvalLlm, type MetricConfig } from "@/lib/evaluation";
@@ -10,16 +10,30 @@ import { resolveAgentForRun } from "@/lib/agents/service";
 import { demoFetch, isDemoUrl } from "@/lib/demo/model";
 import { errorOutcome, type CaseJob, type CaseOutcome, type CaseRunner, type LlmCallRecord, type RunContext } from "@/lib/runs/executor";
 
-type ModelSnapshot = { id: string; name: string; base_url: string; model: string; embedding_model: string | null; temperature: number | null; max_tokens: number | null };
+type ModelSnapshot = {
+  id: string;
+  name: string;
+  base_url: string;
+  model: string;
+  embedding_model: string | null;
+  temperature: number | null;
+  max_tokens: number | null;
+};
 type AgentSnapshot = {
   id: string;
+  name?: string;
   kind: "chat" | "http";
   system_prompt: string | null;
   tools: AgentTool[];
   model_config: ModelSnapshot | null;
   http: { url: string; header_names: string[]; timeout_ms: number } | null;
 };
-type EvalSnapshot = { judge_model_config: ModelSnapshot | null; simulator_model_config: ModelSnapshot | null; metrics: unknown; max_turns_cap: number };
+type EvalSnapshot = {
+  judge_model_config: ModelSnapshot | null;
+  simulator_model_config: ModelSnapshot | null;
+  metrics: unknown;
+  max_turns_cap: number;
+};
 
 /** What a run needs for all its cases: resolved endpoints (keys decrypted once) and a call cache. */
 type RunResources = {
@@ -62,7 +76,10 @@ export function createCaseRunner(): CaseRunner {
     try {
       res = await resourcesFor(run);
     } catch (err) {
-      return { ...errorOutcome("config", configMessage(err)), llmCalls: calls };
+      // A missing agent or model configuration (or an undecryptable key) fails every case the
+      // same way: the executor fails the run once instead. Anything else may be passing.
+      const message = configMessage(err);
+      return { ...errorOutcome("config", message), llmCalls: calls, ...(err instanceof DomainError ? { runError: message } : {}) };
     }
     const parsedCase = testCaseFields.safeParse(job.caseSnapshot);
     if (!parsedCase.success) return errorOutcome("config", "The case snapshot is not a valid test case");
@@ -70,11 +87,21 @@ export function createCaseRunner(): CaseRunner {
     const caseId = (job.caseSnapshot as { id?: string }).id ?? job.caseResultId;
 
     if (testCase.persona && !res.simulator) {
-      return errorOutcome("config", "This multi-turn case needs a simulated user, but the suite has no judge or simulator model configuration");
+      return errorOutcome(
+        "config",
+        "This multi-turn case needs a simulated user, but the suite has no judge or simulator model configuration",
+      );
     }
     const conversation = await runConversation({
       agent: res.agent,
-      testCase: { id: caseId, name: testCase.name, persona: testCase.persona, initial_message: testCase.initial_message, user_context: testCase.user_context, max_turns: testCase.max_turns },
+      testCase: {
+        id: caseId,
+        name: testCase.name,
+        persona: testCase.persona,
+        initial_message: testCase.initial_message,
+        user_context: testCase.user_context,
+        max_turns: testCase.max_turns,
+      },
       variables: res.variables,
       runId: run.id,
       // runConversation reports its calls through `onRecord` itself: clients get no sink here.
@@ -134,6 +161,9 @@ export function createCaseRunner(): CaseRunner {
   };
 }
 
+/** Something the run needs is gone for good (a deleted agent or model configuration). */
+class RunSetupError extends DomainError {}
+
 const missingJudge: EvalLlm = {
   model: "none",
   json: () => Promise.reject(new Error("The suite has no judge model configuration")),
@@ -147,7 +177,16 @@ function configMessage(err: unknown): string {
 }
 
 function toCallRecord(r: CallRecord): LlmCallRecord {
-  return { purpose: r.purpose, model: r.model, request: r.request, response: r.response, error: r.error, attempts: r.attempts, latencyMs: r.latencyMs, cached: r.cached };
+  return {
+    purpose: r.purpose,
+    model: r.model,
+    request: r.request,
+    response: r.response,
+    error: r.error,
+    attempts: r.attempts,
+    latencyMs: r.latencyMs,
+    cached: r.cached,
+  };
 }
 
 /** One LlmClient per call site binds the case's record sink; the run's cache is shared. */
@@ -162,9 +201,12 @@ function agentClient(endpoint: Endpoint): LlmClient {
   return new LlmClient(endpoint, fetch ? { fetch } : {});
 }
 
-async function endpointFor(workspaceId: string, snap: ModelSnapshot): Promise<Endpoint> {
+async function endpointFor(workspaceId: string, snap: ModelSnapshot, role: string): Promise<Endpoint> {
   // The snapshot fixes model and parameters as they were when the run started; the key is read now (it is never snapshotted).
-  const current = await resolveModelEndpoint(workspaceId, snap.id);
+  const current = await resolveModelEndpoint(workspaceId, snap.id).catch((err: unknown) => {
+    if (err instanceof NotFoundError) throw new RunSetupError(`The ${role} model configuration "${snap.name}" was deleted`);
+    throw err;
+  });
   return {
     id: snap.id,
     baseUrl: snap.base_url,
@@ -179,9 +221,7 @@ async function endpointFor(workspaceId: string, snap: ModelSnapshot): Promise<En
 async function metricModel(res: RunResources, modelConfigId: string): Promise<LlmClientFactory> {
   let m = res.metricModels.get(modelConfigId);
   if (!m) {
-    m = resolveModelEndpoint(res.workspaceId, modelConfigId).then((e) =>
-      clientFactory({ id: modelConfigId, ...e }, new LlmCallCache()),
-    );
+    m = resolveModelEndpoint(res.workspaceId, modelConfigId).then((e) => clientFactory({ id: modelConfigId, ...e }, new LlmCallCache()));
     res.metricModels.set(modelConfigId, m);
   }
   return m;
@@ -206,7 +246,7 @@ async function loadResources(run: RunContext): Promise<RunResources> {
     if (!agentSnap.model_config) throw new Error("The agent had no model configuration when the run started");
     agent = {
       kind: "chat",
-      endpoint: await endpointFor(run.workspaceId, agentSnap.model_config),
+      endpoint: await endpointFor(run.workspaceId, agentSnap.model_config, "agent's"),
       systemPrompt: agentSnap.system_prompt,
       tools: agentSnap.tools ?? [],
       temperature: numberVariable(variables, "Temperature", "temperature"),
@@ -214,13 +254,20 @@ async function loadResources(run: RunContext): Promise<RunResources> {
     };
   } else {
     if (!agentSnap.http) throw new Error("The HTTP agent had no URL when the run started");
-    const current = await resolveAgentForRun(run.workspaceId, agentSnap.id);
+    const current = await resolveAgentForRun(run.workspaceId, agentSnap.id).catch((err: unknown) => {
+      if (err instanceof NotFoundError) throw new RunSetupError(`The agent "${agentSnap.name ?? agentSnap.id}" was deleted`);
+      throw err;
+    });
     agent = { kind: "http", url: agentSnap.http.url, headers: current.http?.headers ?? {}, timeoutMs: agentSnap.http.timeout_ms };
   }
   const judgeSnap = evalSnap.judge_model_config;
   const simSnap = evalSnap.simulator_model_config ?? judgeSnap;
-  const judgeEndpoint = judgeSnap ? await endpointFor(run.workspaceId, judgeSnap) : null;
-  const simEndpoint = simSnap ? (simSnap.id === judgeSnap?.id ? judgeEndpoint : await endpointFor(run.workspaceId, simSnap)) : null;
+  const judgeEndpoint = judgeSnap ? await endpointFor(run.workspaceId, judgeSnap, "judge") : null;
+  const simEndpoint = simSnap
+    ? simSnap.id === judgeSnap?.id
+      ? judgeEndpoint
+      : await endpointFor(run.workspaceId, simSnap, "simulator")
+    : null;
   const metrics = metricConfigListSchema.safeParse(evalSnap.metrics ?? []);
   return {
     agent,

@@ -11,9 +11,9 @@ import { db, pool } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { logger } from "@/lib/logger";
 import { runEvents } from "@/lib/runs/wakeup";
-import { finalizeRunIfDone, refreshRunTotals } from "@/lib/runs/finalize";
+import { failRun, finalizeRunIfDone, refreshRunTotals } from "@/lib/runs/finalize";
 import { isLeaseOwnerDead, leaseOwnerHostPrefix, newLeaseOwnerId } from "@/lib/runs/lease-owner";
-import { truncateOutcome } from "@/lib/runs/truncate";
+import { storedOutcome } from "@/lib/runs/truncate";
 
 /** A claimed case: everything a runner needs, loaded from the run and the case snapshot. */
 export type CaseJob = {
@@ -65,6 +65,11 @@ export type CaseOutcome = {
   llmCalls: LlmCallRecord[];
   /** Spec 003 ExecutionStats of this case's calls (merged into the run summary). */
   stats?: unknown;
+  /**
+   * Set when the run itself cannot proceed (its agent or a model configuration was deleted):
+   * the executor then fails the run with this message instead of trying every other case.
+   */
+  runError?: string;
 };
 
 export type CaseRunner = (job: CaseJob, run: RunContext, signal: AbortSignal) => Promise<CaseOutcome>;
@@ -184,20 +189,35 @@ export class Executor {
     }
   }
 
-  /** Puts cases of dead workers back to pending (or errors them after maxAttempts) and finalizes orphaned runs. */
+  /**
+   * Puts cases of dead workers back to pending (or errors them after maxAttempts) and finalizes
+   * orphaned runs. A run with a cancel request gets nothing back to run: its recovered (and any
+   * still pending) cases become skipped, so the run ends `cancelled` instead of waiting for
+   * cases no worker will ever claim (claims skip cancelled runs).
+   */
   async recoverExpired() {
     await this.expireLeasesOfDeadOwners();
     const expired = await db.$queryRaw<{ runId: string }[]>`
-      UPDATE "CaseResult" SET
-        "status" = (CASE WHEN "attempts" >= ${this.maxAttempts} THEN 'error' ELSE 'pending' END)::"CaseResultStatus",
-        "errorMessage" = CASE WHEN "attempts" >= ${this.maxAttempts}
-          THEN 'The worker running this case stopped ' || "attempts" || ' times' ELSE "errorMessage" END,
-        "errorType" = CASE WHEN "attempts" >= ${this.maxAttempts} THEN 'worker_lost' ELSE "errorType" END,
-        "completedAt" = CASE WHEN "attempts" >= ${this.maxAttempts} THEN now() ELSE NULL END,
+      UPDATE "CaseResult" c SET
+        "status" = (CASE WHEN r."cancelRequestedAt" IS NOT NULL THEN 'skipped'
+          WHEN c."attempts" >= ${this.maxAttempts} THEN 'error' ELSE 'pending' END)::"CaseResultStatus",
+        "errorMessage" = CASE WHEN r."cancelRequestedAt" IS NOT NULL THEN 'Run cancelled while this case was running'
+          WHEN c."attempts" >= ${this.maxAttempts} THEN 'The worker running this case stopped ' || c."attempts" || ' times'
+          ELSE c."errorMessage" END,
+        "errorType" = CASE WHEN r."cancelRequestedAt" IS NOT NULL THEN 'cancelled'
+          WHEN c."attempts" >= ${this.maxAttempts} THEN 'worker_lost' ELSE c."errorType" END,
+        "completedAt" = CASE WHEN r."cancelRequestedAt" IS NOT NULL OR c."attempts" >= ${this.maxAttempts} THEN now() ELSE NULL END,
         "leaseOwner" = NULL, "leaseExpiresAt" = NULL
-      WHERE "status" = 'running' AND "leaseExpiresAt" < now()
-      RETURNING "runId"`;
-    const runIds = new Set(expired.map((r) => r.runId));
+      FROM "Run" r
+      WHERE r."id" = c."runId" AND c."status" = 'running' AND c."leaseExpiresAt" < now()
+      RETURNING c."runId"`;
+    // Pending cases of a cancelled run (handed back by a shutdown racing the cancel) never run either.
+    const orphaned = await db.$queryRaw<{ runId: string }[]>`
+      UPDATE "CaseResult" c SET "status" = 'skipped', "errorMessage" = 'Run cancelled before this case started', "completedAt" = now()
+      FROM "Run" r
+      WHERE r."id" = c."runId" AND r."cancelRequestedAt" IS NOT NULL AND r."status" IN ('pending', 'running') AND c."status" = 'pending'
+      RETURNING c."runId"`;
+    const runIds = new Set([...expired, ...orphaned].map((r) => r.runId));
     // Runs left "running" (or cancelled mid-flight) with nothing in progress: finalize them.
     const stale = await db.$queryRaw<{ id: string }[]>`
       SELECT r."id" FROM "Run" r
@@ -238,7 +258,7 @@ export class Executor {
     if (free <= 0) return;
     const candidates = await db.$queryRaw<{ id: string }[]>`
       SELECT r."id" FROM "Run" r
-      WHERE r."status" IN ('pending', 'running') AND r."cancelRequestedAt" IS NULL
+      WHERE r."status" IN ('pending', 'running') AND r."cancelRequestedAt" IS NULL AND r."errorMessage" IS NULL
         AND EXISTS (SELECT 1 FROM "CaseResult" c WHERE c."runId" = r."id" AND c."status" = 'pending')
       ORDER BY r."createdAt" LIMIT 20`;
     for (const { id: runId } of candidates) {
@@ -260,11 +280,12 @@ export class Executor {
       // in READ COMMITTED) then sees every case another worker claimed before it.
       const {
         rows: [run],
-      } = await client.query<{ concurrency: number; status: string; cancelled: boolean }>(
-        `SELECT "concurrency", "status"::text AS status, ("cancelRequestedAt" IS NOT NULL) AS cancelled FROM "Run" WHERE "id" = $1::uuid FOR UPDATE`,
+      } = await client.query<{ concurrency: number; status: string; cancelled: boolean; failing: boolean }>(
+        `SELECT "concurrency", "status"::text AS status, ("cancelRequestedAt" IS NOT NULL) AS cancelled, ("errorMessage" IS NOT NULL) AS failing
+         FROM "Run" WHERE "id" = $1::uuid FOR UPDATE`,
         [runId],
       );
-      if (!run || run.cancelled || !["pending", "running"].includes(run.status)) {
+      if (!run || run.cancelled || run.failing || !["pending", "running"].includes(run.status)) {
         await client.query("COMMIT");
         return [];
       }
@@ -352,10 +373,26 @@ export class Executor {
       await finalizeRunIfDone(job.runId);
       return;
     }
+    const durationMs = Date.now() - started;
     try {
-      await this.persist(job, outcome, Date.now() - started);
+      await this.persist(job, outcome, durationMs);
     } catch (err) {
-      logger.error({ err, caseResultId: job.caseResultId }, "could not persist a case result");
+      // The database refused the result (a value it rejects, a constraint, a serialization
+      // failure): record an error result instead, so the case never stays `running` under a
+      // lease this process keeps extending. If even that fails (database gone), the lease
+      // expires and recovery hands the case back.
+      logger.error({ err, caseResultId: job.caseResultId, runId: job.runId }, "could not persist a case result; storing an error result");
+      const code = (err as { code?: unknown } | null)?.code;
+      const detail = typeof code === "string" && /^[0-9A-Z]{5}$/.test(code) ? ` (database error ${code})` : "";
+      try {
+        await this.persist(
+          job,
+          { ...errorOutcome("persist", `The result of this case could not be saved${detail}`), runError: outcome.runError },
+          durationMs,
+        );
+      } catch (err2) {
+        logger.error({ err: err2, caseResultId: job.caseResultId }, "could not store the error result either; the lease will expire");
+      }
     }
   }
 
@@ -364,8 +401,9 @@ export class Executor {
    * the run's totals in one transaction, and finalizes the run when it was the last case.
    */
   private async persist(job: CaseJob, outcome: CaseOutcome, durationMs: number) {
-    // Stored text fields are capped (20,000 characters each, with a marker): one runaway answer cannot bloat the row.
-    const o = truncateOutcome(outcome);
+    // Stored text fields are cleaned (NUL and lone surrogates removed: PostgreSQL refuses them, and a
+    // refused write would leave the case running) and capped (20,000 characters each, with a marker).
+    const o = storedOutcome(outcome);
     const response = o.actualResponse;
     const truncated = response !== null && response.length > MAX_RESPONSE_CHARS;
     const column = { passed: "passedCases", failed: "failedCases", skipped: "skippedCases", error: "errorCases" }[o.status];
@@ -408,7 +446,9 @@ export class Executor {
         RETURNING 1
       ), run AS (
         UPDATE "Run" r SET ${Prisma.raw(`"${column}" = r."${column}" + 1`)},
-          "promptTokens" = r."promptTokens" + ${o.promptTokens}::int, "completionTokens" = r."completionTokens" + ${o.completionTokens}::int
+          "promptTokens" = r."promptTokens" + ${o.promptTokens}::int, "completionTokens" = r."completionTokens" + ${o.completionTokens}::int,
+          -- A run that cannot proceed records why at once, so no worker claims another case of it.
+          "errorMessage" = coalesce(r."errorMessage", ${o.runError ?? null})
         FROM cr WHERE r."id" = cr."runId"
         RETURNING (r."passedCases" + r."failedCases" + r."skippedCases" + r."errorCases") >= r."totalCases" AS done
       )
@@ -416,24 +456,30 @@ export class Executor {
     const { rows } = await pool.query<{ done: boolean }>({ name: `assay-persist-${column}`, text: sql.text, values: sql.values });
     const row = rows[0];
     // No row: the lease was lost and another worker owns this case now.
-    if (row?.done) await finalizeRunIfDone(job.runId);
+    if (row && o.runError) await failRun(job.runId, o.runError);
+    else if (row?.done) await finalizeRunIfDone(job.runId);
   }
 
-  /** Extends this worker's leases and aborts cases of runs that were cancelled. */
+  /**
+   * Extends the leases of the cases this process is still running, and aborts cases of runs that
+   * were cancelled. Only those: a case whose result write failed (or that was dropped any other
+   * way) must not keep a live lease, or recovery would never hand it back.
+   */
   private async heartbeat() {
     if (!this.running || this.inFlight.size === 0) return;
     try {
+      const ids = [...this.inFlight.keys()];
       await db.$executeRaw`
         UPDATE "CaseResult" SET "leaseExpiresAt" = now() + ${this.leaseMs} * interval '1 millisecond'
-        WHERE "leaseOwner" = ${this.workerId} AND "status" = 'running'`;
+        WHERE "id" = ANY(${ids}::uuid[]) AND "leaseOwner" = ${this.workerId} AND "status" = 'running'`;
       const runIds = [...new Set([...this.inFlight.values()].map((f) => f.runId))];
       const cancelled = await db.run.findMany({
         where: { id: { in: runIds }, cancelRequestedAt: { not: null } },
         select: { id: true },
       });
-      const ids = new Set(cancelled.map((r) => r.id));
+      const cancelledIds = new Set(cancelled.map((r) => r.id));
       for (const f of this.inFlight.values()) {
-        if (ids.has(f.runId)) f.controller.abort(new Error("run cancelled"));
+        if (cancelledIds.has(f.runId)) f.controller.abort(new Error("run cancelled"));
       }
     } catch (err) {
       logger.error({ err, workerId: this.workerId }, "executor heartbeat failed");

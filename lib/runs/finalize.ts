@@ -28,15 +28,19 @@ export async function refreshRunTotals(runId: string, tx?: Tx): Promise<void> {
 }
 
 /**
- * Ends a run when no case is pending or running: `completed` (or `cancelled` when a cancel was
- * requested), with the spec 000 summary computed in SQL. Only one caller wins the update.
- * Then checks for a regression against the previous completed run.
+ * Ends a run when no case is pending or running, with the spec 000 summary computed in SQL:
+ * `cancelled` when a cancel was requested; `failed` with its `errorMessage` when the run could
+ * not proceed at all (`failRun` recorded why, or every case that ran errored for one and the
+ * same configuration reason); otherwise `completed`. Only one caller wins the update. Then
+ * checks a completed run for a regression against the previous completed run.
  */
 export async function finalizeRunIfDone(runId: string) {
   const run = await db.$transaction(async (tx) => {
     // The row lock serialises finalizers; after it, every finished case is visible.
-    const [locked] = await tx.$queryRaw<{ status: string; suiteId: string; workspaceId: string; cancelled: boolean }[]>`
-      SELECT "status"::text AS status, "suiteId", "workspaceId", ("cancelRequestedAt" IS NOT NULL) AS cancelled
+    const [locked] = await tx.$queryRaw<
+      { status: string; suiteId: string; workspaceId: string; cancelled: boolean; errorMessage: string | null }[]
+    >`
+      SELECT "status"::text AS status, "suiteId", "workspaceId", ("cancelRequestedAt" IS NOT NULL) AS cancelled, "errorMessage"
       FROM "Run" WHERE "id" = ${runId}::uuid FOR UPDATE`;
     if (!locked || !["pending", "running"].includes(locked.status)) return null;
     const [open] = await tx.$queryRaw<{ n: number }[]>`
@@ -44,19 +48,55 @@ export async function finalizeRunIfDone(runId: string) {
     if ((open?.n ?? 0) > 0) return null;
     await refreshRunTotals(runId, tx);
     const summary = await computeSummary(runId, tx);
-    const status = locked.cancelled ? "cancelled" : "completed";
+    const failure = locked.cancelled ? null : (locked.errorMessage ?? (await sharedConfigError(runId, tx)));
+    const status = locked.cancelled ? "cancelled" : failure ? "failed" : "completed";
     await tx.$executeRaw`
       UPDATE "Run" SET "status" = ${status}::"RunStatus", "completedAt" = now(), "startedAt" = coalesce("startedAt", now()),
-        "summary" = ${JSON.stringify(summary)}::jsonb, "leaseOwner" = NULL, "leaseExpiresAt" = NULL
+        "summary" = ${JSON.stringify(summary)}::jsonb, "leaseOwner" = NULL, "leaseExpiresAt" = NULL,
+        "errorMessage" = ${failure}
       WHERE "id" = ${runId}::uuid`;
     return { ...locked, status, passRate: summary.pass_rate };
   });
   if (!run) return false;
-  logger.info({ runId, status: run.status, passRate: run.passRate }, "run finished");
+  logger[run.status === "failed" ? "warn" : "info"]({ runId, status: run.status, passRate: run.passRate }, "run finished");
   if (run.status === "completed") {
     await checkRegression(runId, run.suiteId, run.workspaceId).catch((err) => logger.error({ err, runId }, "regression check failed"));
   }
   return true;
+}
+
+/**
+ * The one configuration reason shared by every case that ran, when each of them errored with it
+ * (a missing simulator, an undecryptable key): the run as a whole could not proceed. Null
+ * otherwise, also when no case ran at all.
+ */
+async function sharedConfigError(runId: string, tx: Tx): Promise<string | null> {
+  const [row] = await tx.$queryRaw<{ ran: number; config: number; reasons: number; reason: string | null }[]>`
+    SELECT count(*) FILTER (WHERE "status" <> 'skipped')::int AS ran,
+           count(*) FILTER (WHERE "status" = 'error' AND "errorType" = 'config')::int AS config,
+           count(DISTINCT "errorMessage") FILTER (WHERE "status" = 'error' AND "errorType" = 'config')::int AS reasons,
+           min("errorMessage") FILTER (WHERE "status" = 'error' AND "errorType" = 'config') AS reason
+    FROM "CaseResult" WHERE "runId" = ${runId}::uuid`;
+  return row && row.ran > 0 && row.config === row.ran && row.reasons === 1 ? row.reason : null;
+}
+
+/**
+ * Fails a run that cannot proceed (its agent or a model configuration is gone): the reason is
+ * recorded, the cases not started yet are skipped, and the run ends `failed` as soon as the
+ * cases still in flight on any worker have written their results.
+ */
+export async function failRun(runId: string, message: string): Promise<void> {
+  await db.$transaction(async (tx: Tx) => {
+    const [locked] = await tx.$queryRaw<{ status: string }[]>`
+      SELECT "status"::text AS status FROM "Run" WHERE "id" = ${runId}::uuid FOR UPDATE`;
+    if (!locked || !["pending", "running"].includes(locked.status)) return;
+    await tx.$executeRaw`
+      UPDATE "CaseResult" SET "status" = 'skipped', "errorMessage" = ${`Not run: ${message}`}, "completedAt" = now()
+      WHERE "runId" = ${runId}::uuid AND "status" = 'pending'`;
+    await tx.$executeRaw`UPDATE "Run" SET "errorMessage" = coalesce("errorMessage", ${message}) WHERE "id" = ${runId}::uuid`;
+  });
+  logger.warn({ runId, reason: message }, "run cannot proceed");
+  await finalizeRunIfDone(runId);
 }
 
 /** Spec 000 ReportSummary plus token totals and spec 003 execution stats, aggregated in SQL. */
