@@ -17,6 +17,21 @@ export class ValidationError extends DomainError {
   }
 }
 
+/** A request body over the size limit, refused before it is read in full. */
+export class PayloadTooLargeError extends DomainError {
+  override readonly status = 413;
+  override readonly code = "payload_too_large";
+  override readonly issues: IssueList;
+  constructor(limitBytes: number) {
+    super(`The request body is larger than ${formatBytes(limitBytes)}`);
+    this.issues = [{ path: "", message: `At most ${formatBytes(limitBytes)}` }];
+  }
+}
+
+function formatBytes(n: number): string {
+  return n >= 1024 * 1024 && n % (1024 * 1024) === 0 ? `${n / (1024 * 1024)} MB` : `${n} bytes`;
+}
+
 export class UnauthorizedError extends DomainError {
   override readonly status = 401;
   override readonly code = "unauthorized";

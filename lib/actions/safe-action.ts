@@ -11,13 +11,16 @@ import { DomainError, zodIssues, type IssueList } from "@/lib/errors";
 import type { Role, WorkspaceContext } from "@/lib/auth/roles";
 import { actionContext } from "@/lib/auth/context";
 import { logger } from "@/lib/logger";
+import { findInvalidText } from "@/lib/validation/text";
 
 export type ActionResult<T> = { ok: true; data: T } | { ok: false; error: string; issues: IssueList };
 
 /**
  * Server action wrapper: checks the session, the workspace membership and role, parses the
  * input with the same zod schema the form uses, and maps errors to a result the form shows
- * next to its fields. Unexpected errors are logged and reported generically.
+ * next to its fields. Text PostgreSQL cannot store (a NUL character, a lone surrogate) or too
+ * deep nesting anywhere in the input is refused at its field first, as the API does. Unexpected
+ * errors are logged and reported generically.
  */
 export function workspaceAction<S extends z.ZodType, R>(
   schema: S,
@@ -27,6 +30,8 @@ export function workspaceAction<S extends z.ZodType, R>(
   return async (workspaceId: string, raw: z.input<S>): Promise<ActionResult<R>> => {
     try {
       const ctx = await actionContext(workspaceId, minRole);
+      const invalidText = findInvalidText(raw);
+      if (invalidText.length > 0) return { ok: false, error: "Please fix the highlighted fields", issues: invalidText };
       const parsed = schema.safeParse(raw);
       if (!parsed.success) {
         return { ok: false, error: "Please fix the highlighted fields", issues: zodIssues(parsed.error) };

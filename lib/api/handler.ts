@@ -9,12 +9,14 @@ import "server-only";
 import { NextResponse, type NextRequest } from "next/server";
 import { z } from "zod";
 import YAML from "yaml";
-import { DomainError, NotFoundError, UnauthorizedError, ValidationError, zodIssues } from "@/lib/errors";
+import { DomainError, NotFoundError, PayloadTooLargeError, UnauthorizedError, ValidationError, zodIssues } from "@/lib/errors";
 import { hasRole, type Role, type WorkspaceContext } from "@/lib/auth/roles";
 import { ForbiddenError } from "@/lib/errors";
 import { authenticateApiKey } from "@/lib/api-keys/service";
 import { isUuid } from "@/lib/workspaces/service";
 import { logger } from "@/lib/logger";
+import { MAX_BODY_BYTES } from "@/lib/validation/limits";
+import { findInvalidText } from "@/lib/validation/text";
 
 type Params = Record<string, string>;
 
@@ -34,13 +36,16 @@ type HandlerOptions<QS extends z.ZodType, BS extends z.ZodType> = {
   body?: BS;
   /** Accept a YAML body when the content type says so (imports). */
   allowYaml?: boolean;
+  /** Largest body accepted, in bytes (default MAX_BODY_BYTES, 1 MB); larger ones get a 413 before they are read in full. */
+  maxBytes?: number;
   handler: (args: HandlerArgs<z.output<QS>, z.output<BS>>) => Promise<ApiResult>;
 };
 
 /**
  * Route handler wrapper for /api/v1: bearer API key → workspace context (401), role (403),
- * path ids (404 when malformed), query and JSON body parsed with zod (400 with issue paths),
- * and one error envelope: `{"error": {"code", "message", "issues": [{path, message}]}}`.
+ * path ids (404 when malformed), bodies over 1 MB refused (413) before they are read in full,
+ * query and JSON body parsed with zod (400 with issue paths; a NUL character, a lone surrogate or
+ * nesting deeper than 64 levels anywhere is a 400 naming each path), and one error envelope: `{"error": {"code", "message", "issues": [{path, message}]}}`.
  */
 export function withApi<QS extends z.ZodType = z.ZodUndefined, BS extends z.ZodType = z.ZodUndefined>(opts: HandlerOptions<QS, BS>) {
   return routeHandler(opts, (req) => authenticate(req));
@@ -71,8 +76,16 @@ function routeHandler<QS extends z.ZodType, BS extends z.ZodType>(
           if (!isUuid(value)) throw new NotFoundError();
         }
       }
+      // Every query value, also those a route reads itself (repeated `tag`s), before anything uses one.
+      rejectInvalidQuery(req.nextUrl.searchParams);
       const query = opts.query ? parseWith(opts.query, Object.fromEntries(req.nextUrl.searchParams), "query") : undefined;
-      const body = opts.body ? parseWith(opts.body, await readBody(req, opts.allowYaml ?? false), "body") : undefined;
+      const body = opts.body
+        ? parseWith(
+            opts.body,
+            rejectInvalidText(await readBody(req, opts.allowYaml ?? false, opts.maxBytes ?? MAX_BODY_BYTES), "body"),
+            "body",
+          )
+        : undefined;
       const result = await opts.handler({
         req,
         ctx,
@@ -98,8 +111,46 @@ async function authenticate(req: NextRequest): Promise<WorkspaceContext> {
   return ctx;
 }
 
-async function readBody(req: NextRequest, allowYaml: boolean): Promise<unknown> {
-  const text = await req.text();
+/** A NUL character or lone surrogate in any query name or value (repeated ones too) → 400 naming the parameter. */
+function rejectInvalidQuery(params: URLSearchParams) {
+  const issues = [...params].flatMap(([name, value]) => findInvalidText({ [name]: value }));
+  if (issues.length > 0) throw new ValidationError("Invalid query", issues);
+}
+
+/** 400 naming every path with a NUL character, a lone surrogate or too deep nesting (PostgreSQL cannot store the first two). */
+function rejectInvalidText<T>(value: T, where: "query" | "body"): T {
+  const issues = findInvalidText(value);
+  if (issues.length > 0) throw new ValidationError(`Invalid ${where}`, issues);
+  return value;
+}
+
+/**
+ * The body as text, refused with a 413 once it is known to exceed `maxBytes`: from its
+ * Content-Length before reading anything, else (chunked) as soon as the running byte count
+ * passes the limit, so an oversized body is never buffered or parsed in full.
+ */
+export async function readBodyText(req: Request, maxBytes: number): Promise<string> {
+  const declared = req.headers.get("content-length");
+  if (declared !== null && /^\s*\d+\s*$/.test(declared) && Number(declared) > maxBytes) throw new PayloadTooLargeError(maxBytes);
+  if (!req.body) return "";
+  const reader = req.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > maxBytes) {
+      await reader.cancel().catch(() => undefined);
+      throw new PayloadTooLargeError(maxBytes);
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks, total).toString("utf8");
+}
+
+async function readBody(req: NextRequest, allowYaml: boolean, maxBytes: number): Promise<unknown> {
+  const text = await readBodyText(req, maxBytes);
   if (text.trim() === "") return undefined;
   const type = req.headers.get("content-type") ?? "";
   if (allowYaml && /yaml|yml/i.test(type)) {

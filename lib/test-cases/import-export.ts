@@ -7,12 +7,14 @@ import { requireRole } from "@/lib/workspaces/service";
 import { testCaseInput, type TestCaseData } from "@/lib/test-cases/schemas";
 import { testCaseSelect, toColumns, toTestCaseDocument, toTestCaseDto } from "@/lib/test-cases/dto";
 import { lockLiveSuite, nextSortOrder, requireLiveSuite } from "@/lib/test-cases/suite-guards";
+import { MAX_IMPORT_BYTES, MAX_YAML_ALIASES } from "@/lib/validation/limits";
+import { findInvalidText } from "@/lib/validation/text";
 
 export type CasesFormat = "yaml" | "json";
 export type ImportIssue = { index: number; path: string; message: string };
 
 export const MAX_IMPORT_CASES = 5000;
-const MAX_DOCUMENT_CHARS = 10_000_000;
+const TOO_LARGE = `At most ${MAX_IMPORT_BYTES / (1024 * 1024)} MB`;
 const SHAPE_MESSAGE = "Expected a list of test cases, or an object with a test_cases list";
 
 function lineColumn(text: string, position: number) {
@@ -31,10 +33,14 @@ export function formatFromContentType(contentType: string | null | undefined): C
 
 /**
  * Parses a YAML or JSON document of test cases (a top-level list or `{test_cases: [...]}`).
- * Syntax errors → ValidationError with the line and column where known.
+ * Syntax errors → ValidationError with the line and column where known. The same limits for
+ * the API and the UI's import dialog: at most MAX_IMPORT_BYTES of text, and — since a few
+ * hundred bytes of YAML anchors can expand into gigabytes — at most MAX_YAML_ALIASES aliases
+ * and at most MAX_IMPORT_BYTES once expanded, each refused with a 400 that says so.
  */
 export function parseCasesDocument(text: string, format?: CasesFormat): unknown {
-  if (text.length > MAX_DOCUMENT_CHARS) throw new ValidationError("The document is too large", [{ path: "", message: "At most 10 MB" }]);
+  if (Buffer.byteLength(text, "utf8") > MAX_IMPORT_BYTES)
+    throw new ValidationError("The document is too large", [{ path: "", message: TOO_LARGE }]);
   if (text.trim() === "") throw new ValidationError("The document is empty", [{ path: "", message: SHAPE_MESSAGE }]);
   const fmt = format ?? (/^\s*[[{]/.test(text) ? "json" : "yaml");
   let value: unknown;
@@ -49,6 +55,7 @@ export function parseCasesDocument(text: string, format?: CasesFormat): unknown 
       throw new ValidationError(`The JSON document is invalid: ${detail}`, [{ path: "", message: detail }]);
     }
   } else {
+    refuseManyAliases(text);
     const doc = YAML.parseDocument(text, { prettyErrors: true, uniqueKeys: true });
     if (doc.errors.length > 0) {
       const issues = doc.errors.map((e) => {
@@ -58,9 +65,48 @@ export function parseCasesDocument(text: string, format?: CasesFormat): unknown 
       });
       throw new ValidationError(`The YAML document is invalid: ${issues[0]!.message}`, issues);
     }
-    value = doc.toJS({ maxAliasCount: 1000 });
+    try {
+      value = doc.toJS({ maxAliasCount: MAX_YAML_ALIASES });
+    } catch (err) {
+      // yaml throws a ReferenceError for excessive aliasing; a RangeError for nesting deeper than the stack.
+      const message =
+        err instanceof RangeError
+          ? "The document is nested too deeply"
+          : `The document's YAML aliases expand too much (at most ${MAX_YAML_ALIASES} resolved aliases); write the values out instead`;
+      if (err instanceof ReferenceError || err instanceof RangeError) throw new ValidationError(message, [{ path: "", message }]);
+      throw err;
+    }
+    checkExpandedSize(value);
   }
   return casesList(value);
+}
+
+/**
+ * Counts alias tokens (`*name`) with yaml's lexer before the document is composed: composing a
+ * 1 MB alias bomb takes seconds even when toJS's maxAliasCount refuses it afterwards, while
+ * lexing stops at the first alias over the limit (a plain scalar cannot start with `*`).
+ */
+function refuseManyAliases(text: string) {
+  let aliases = 0;
+  for (const token of new YAML.Lexer().lex(text)) {
+    if (token.startsWith("*") && ++aliases > MAX_YAML_ALIASES) {
+      const message = `The document uses more than ${MAX_YAML_ALIASES} YAML aliases; write the values out instead`;
+      throw new ValidationError(message, [{ path: "", message }]);
+    }
+  }
+}
+
+/** Aliases within the count can still repeat large nodes: the expanded document must fit the same limit. */
+function checkExpandedSize(value: unknown) {
+  let size: number;
+  try {
+    size = JSON.stringify(value)?.length ?? 0;
+  } catch {
+    size = Infinity; // nested too deeply to serialise
+  }
+  if (size > MAX_IMPORT_BYTES) {
+    throw new ValidationError("The document is too large once its YAML aliases are expanded", [{ path: "", message: TOO_LARGE }]);
+  }
 }
 
 /** Accepts a list or `{test_cases: [...]}`. */
@@ -81,6 +127,12 @@ export function validateImport(raw: unknown): { valid: { index: number; data: Te
   const valid: { index: number; data: TestCaseData }[] = [];
   const errors: ImportIssue[] = [];
   list.forEach((item, index) => {
+    // Text PostgreSQL cannot store (NUL, lone surrogates) or too deep nesting: named per case like any other issue.
+    const invalidText = findInvalidText(item);
+    if (invalidText.length > 0) {
+      for (const issue of invalidText) errors.push({ index, ...issue });
+      return;
+    }
     const input = item && typeof item === "object" && !Array.isArray(item) ? { ...item, sort_order: undefined } : item;
     const parsed = testCaseInput.safeParse(input);
     if (parsed.success) valid.push({ index, data: parsed.data });
