@@ -208,13 +208,15 @@ describe("a hostile HTTP agent", () => {
     expect(cases[0]!.responseTruncated).toBe(true);
   });
 
-  // Item 3 of issue 7 (NUL and invalid text) belongs to another change. Until outputs are stored
-  // with NUL removed, a NUL reply leaves its case `running` (PostgreSQL refuses \u0000 in jsonb):
-  // `it.fails` records that; drop `.fails` when that lands.
-  it.fails("a NUL byte in the reply is stored with the character removed and the run ends", async () => {
+  // PostgreSQL refuses \u0000 in text and jsonb; before outputs were cleaned, this case stayed `running`.
+  it("a NUL byte in the reply is stored with the character removed and the run ends", async () => {
     const { run, cases } = await finished((await startAgainst("/nul")).id, 6_000);
-    expect(run.status).not.toBe("running");
+    expect(run.status).toBe("completed");
+    expect(cases[0]!.status).not.toBe("running");
+    expect(cases[0]!.completedAt).not.toBeNull();
     const transcript = cases[0]!.transcript as { role: string; content: string }[];
     expect(transcript.find((m) => m.role === "assistant")?.content).toBe("ab");
+    expect(cases[0]!.actualResponse).toBe("ab");
+    expect(cases[0]!.llmCalls[0]?.response).not.toContain("\u0000");
   });
 });
