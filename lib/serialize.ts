@@ -1,4 +1,9 @@
 /** Shared pieces of the public (snake_case) JSON representation. */
+import { z } from "zod";
+import { ValidationError } from "@/lib/errors";
+import { TEXT_LIMITS } from "@/lib/validation/limits";
+import { findInvalidText } from "@/lib/validation/text";
+
 export function iso(d: Date | null | undefined): string | null {
   return d ? d.toISOString() : null;
 }
@@ -8,12 +13,37 @@ export function encodeCursor(value: unknown): string {
   return Buffer.from(JSON.stringify(value), "utf8").toString("base64url");
 }
 
-export function decodeCursor<T>(cursor: string | undefined, isValid: (v: unknown) => v is T): T | null {
+const CURSOR_MESSAGE = "Invalid cursor: pass the next_cursor of the previous page unchanged";
+
+/**
+ * The cursor's value, checked by `schema` (uuids, ISO dates, integers in range: every field the
+ * query will use), or null when there is none. Anything else — not base64url, not JSON, the
+ * wrong shape, text PostgreSQL cannot compare (NUL) — is a ValidationError naming `cursor`
+ * (400), never a database error. Loaders catch it to show the first page for a stale link.
+ */
+export function decodeCursor<T>(cursor: string | undefined, schema: z.ZodType<T>): T | null {
   if (!cursor) return null;
+  const invalid = () => new ValidationError("Invalid cursor", [{ path: "cursor", message: CURSOR_MESSAGE }]);
+  if (cursor.length > TEXT_LIMITS.cursor || !/^[A-Za-z0-9_-]+={0,2}$/.test(cursor)) throw invalid();
+  let value: unknown;
   try {
-    const v: unknown = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
-    return isValid(v) ? v : null;
+    value = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
   } catch {
-    return null;
+    throw invalid();
   }
+  if (findInvalidText(value).length > 0) throw invalid();
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) throw invalid();
+  return parsed.data;
 }
+
+/** Cursor field building blocks: a row id and a timestamp as the list encoded them, an int4 sort key. */
+export const cursorFields = {
+  id: z.uuid(),
+  timestamp: z.iso.datetime({ offset: true }),
+  int: z
+    .number()
+    .int()
+    .min(-(2 ** 31))
+    .max(2 ** 31 - 1),
+};

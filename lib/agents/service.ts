@@ -6,10 +6,11 @@
  * executor gets them in clear), and HTTP URLs are checked against the workspace's network policy.
  */
 import "server-only";
+import { z } from "zod";
 import { db } from "@/lib/db";
 import { ConflictError, isUniqueViolation, NotFoundError, ValidationError, zodIssues } from "@/lib/errors";
 import { encryptSecret } from "@/lib/crypto";
-import { decodeCursor, encodeCursor, iso } from "@/lib/serialize";
+import { cursorFields, decodeCursor, encodeCursor, iso } from "@/lib/serialize";
 import type { WorkspaceContext } from "@/lib/auth/roles";
 import { isUuid, requireRole } from "@/lib/workspaces/service";
 import { checkUrlStatically } from "@/lib/net/address-policy";
@@ -20,14 +21,11 @@ import { agentInput, type AgentData } from "./schemas";
 import { agentSelect, maskHeaderValue, storedHeaders, toAgentData, toAgentDto, type AgentDto, type AgentForRun, type AgentRow } from "./dto";
 import { headerIssues } from "./rules";
 
-type NameCursor = { name: string; id: string };
-const isNameCursor = (v: unknown): v is NameCursor =>
-  typeof v === "object" && v !== null && typeof (v as NameCursor).name === "string" && typeof (v as NameCursor).id === "string" && isUuid((v as NameCursor).id);
+const nameCursor = z.object({ name: z.string(), id: cursorFields.id });
 
 export async function listAgents(ctx: WorkspaceContext, opts: { cursor?: string; limit?: number } = {}) {
   const limit = Math.min(Math.max(opts.limit ?? 50, 1), 200);
-  const after = decodeCursor(opts.cursor, isNameCursor);
-  if (opts.cursor && !after) throw new ValidationError("Invalid cursor", [{ path: "cursor", message: "Invalid cursor" }]);
+  const after = decodeCursor(opts.cursor, nameCursor);
   const rows = await db.agent.findMany({
     where: {
       workspaceId: ctx.workspaceId,

@@ -7,10 +7,11 @@
  * `workspaceId`; the API key never leaves in clear (only a hint).
  */
 import "server-only";
+import { z } from "zod";
 import { db } from "@/lib/db";
 import { ConflictError, isUniqueViolation, NotFoundError, ValidationError } from "@/lib/errors";
 import { decryptSecret, encryptSecret, secretHint } from "@/lib/crypto";
-import { decodeCursor, encodeCursor } from "@/lib/serialize";
+import { cursorFields, decodeCursor, encodeCursor } from "@/lib/serialize";
 import type { WorkspaceContext } from "@/lib/auth/roles";
 import { isUuid, requireRole } from "@/lib/workspaces/service";
 import { checkUrlStatically } from "@/lib/net/address-policy";
@@ -22,14 +23,11 @@ import { modelConfigSelect, toModelConfigDto, type ConnectionResult, type ModelC
 
 export type { ModelEndpoint } from "./connection";
 
-type NameCursor = { name: string; id: string };
-const isNameCursor = (v: unknown): v is NameCursor =>
-  typeof v === "object" && v !== null && typeof (v as NameCursor).name === "string" && typeof (v as NameCursor).id === "string" && isUuid((v as NameCursor).id);
+const nameCursor = z.object({ name: z.string(), id: cursorFields.id });
 
 export async function listModelConfigs(ctx: WorkspaceContext, opts: { cursor?: string; limit?: number } = {}) {
   const limit = Math.min(Math.max(opts.limit ?? 50, 1), 200);
-  const after = decodeCursor(opts.cursor, isNameCursor);
-  if (opts.cursor && !after) throw new ValidationError("Invalid cursor", [{ path: "cursor", message: "Invalid cursor" }]);
+  const after = decodeCursor(opts.cursor, nameCursor);
   const rows = await db.modelConfig.findMany({
     where: {
       workspaceId: ctx.workspaceId,

@@ -6,12 +6,13 @@
  * ./README.md maps the whole pipeline.
  */
 import "server-only";
+import { z } from "zod";
 import { db } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { NotFoundError, ValidationError, ConflictError, zodIssues } from "@/lib/errors";
 import type { WorkspaceContext } from "@/lib/auth/roles";
 import { requireRole, isUuid } from "@/lib/workspaces/service";
-import { decodeCursor, encodeCursor } from "@/lib/serialize";
+import { cursorFields, decodeCursor, encodeCursor } from "@/lib/serialize";
 import { variableDefinitionSchema, type VariableValue } from "@/lib/agents/schemas";
 import { startRunInput, type CaseResultListQuery } from "@/lib/runs/schemas";
 import { resolveVariables } from "@/lib/runs/variables";
@@ -199,17 +200,14 @@ export async function getRun(ctx: WorkspaceContext, id: string) {
   return toRunDto(run);
 }
 
-type RunCursor = { c: string; id: string };
-const isRunCursor = (v: unknown): v is RunCursor =>
-  typeof v === "object" && v !== null && typeof (v as RunCursor).c === "string" && typeof (v as RunCursor).id === "string";
+const runCursor = z.object({ c: cursorFields.timestamp, id: cursorFields.id });
 
 /** Newest first, keyset-paginated on (createdAt, id). */
 export async function listRuns(ctx: WorkspaceContext, suiteId: string, q: { status?: string; cursor?: string; limit: number }) {
   if (!isUuid(suiteId)) throw new NotFoundError("Suite");
   const suite = await db.suite.findFirst({ where: { id: suiteId, workspaceId: ctx.workspaceId }, select: { id: true } });
   if (!suite) throw new NotFoundError("Suite");
-  const cursor = decodeCursor(q.cursor, isRunCursor);
-  if (q.cursor && !cursor) throw new ValidationError("Invalid cursor", [{ path: "cursor", message: "Invalid cursor" }]);
+  const cursor = decodeCursor(q.cursor, runCursor);
   const rows = await db.run.findMany({
     where: {
       workspaceId: ctx.workspaceId,
@@ -259,15 +257,12 @@ export async function cancelRun(ctx: WorkspaceContext, id: string) {
   });
 }
 
-type ResultCursor = { p: number; v: string };
-const isResultCursor = (v: unknown): v is ResultCursor =>
-  typeof v === "object" && v !== null && typeof (v as ResultCursor).p === "number" && typeof (v as ResultCursor).v === "string";
+const resultCursor = z.object({ p: cursorFields.int, v: z.enum(["baseline", "variant"]) });
 
 /** Case results of a run in case order, filterable by status and tag, keyset-paginated. */
 export async function listCaseResults(ctx: WorkspaceContext, runId: string, q: CaseResultListQuery) {
   await getRun(ctx, runId);
-  const cursor = decodeCursor(q.cursor, isResultCursor);
-  if (q.cursor && !cursor) throw new ValidationError("Invalid cursor", [{ path: "cursor", message: "Invalid cursor" }]);
+  const cursor = decodeCursor(q.cursor, resultCursor);
   const rows = await db.caseResult.findMany({
     where: {
       runId,

@@ -6,12 +6,13 @@
  * becomes a ConflictError), and variable values are checked against the agent's definitions.
  */
 import "server-only";
+import { z } from "zod";
 import { db } from "@/lib/db";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { ConflictError, NotFoundError, ValidationError, prismaErrorCode, zodIssues, type IssueList } from "@/lib/errors";
 import type { WorkspaceContext } from "@/lib/auth/roles";
 import { isUuid, requireRole } from "@/lib/workspaces/service";
-import { decodeCursor, encodeCursor } from "@/lib/serialize";
+import { cursorFields, decodeCursor, encodeCursor } from "@/lib/serialize";
 import { SUITE_FIELDS, suiteMerged, type SuiteData } from "./schemas";
 import { checkSuiteVariables, parseVariablesSchema } from "./variables";
 import {
@@ -31,13 +32,8 @@ export type SuiteListQuery = { agent_id?: string; deleted?: boolean; q?: string;
 
 const DEFAULT_LIMIT = 50;
 const MAX_LIMIT = 200;
-type Cursor = { n: string; i: string };
-const isCursor = (v: unknown): v is Cursor =>
-  typeof v === "object" &&
-  v !== null &&
-  typeof (v as Cursor).n === "string" &&
-  typeof (v as Cursor).i === "string" &&
-  isUuid((v as Cursor).i);
+const cursorSchema = z.object({ n: z.string(), i: cursorFields.id });
+type Cursor = z.output<typeof cursorSchema>;
 
 /** Suites ordered by name then id, keyset-paginated in SQL; case counts from one grouped query. */
 export async function listSuites(
@@ -46,8 +42,7 @@ export async function listSuites(
 ): Promise<{ data: SuiteListItem[]; next_cursor: string | null }> {
   requireRole(ctx, "viewer");
   const limit = Math.min(Math.max(Math.trunc(q.limit ?? DEFAULT_LIMIT), 1), MAX_LIMIT);
-  const cursor = decodeCursor(q.cursor, isCursor);
-  if (q.cursor && !cursor) throw new ValidationError("Invalid cursor", [{ path: "cursor", message: "Invalid cursor" }]);
+  const cursor = decodeCursor(q.cursor, cursorSchema);
   if (q.agent_id !== undefined && !isUuid(q.agent_id)) {
     throw new ValidationError("Invalid agent_id", [{ path: "agent_id", message: "agent_id must be a UUID" }]);
   }

@@ -1,9 +1,9 @@
 import "server-only";
+import { z } from "zod";
 import { db } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
-import { ValidationError } from "@/lib/errors";
 import type { WorkspaceContext } from "@/lib/auth/roles";
-import { decodeCursor, encodeCursor } from "@/lib/serialize";
+import { cursorFields, decodeCursor, encodeCursor } from "@/lib/serialize";
 import { requireRole } from "@/lib/workspaces/service";
 import { PRESEEDED_TAGS, TEST_CASE_STATUSES, type TestCaseListQuery, type TestCaseStatus } from "@/lib/test-cases/schemas";
 import { toTestCaseDto, type TestCaseDto, type TestCaseRow } from "@/lib/test-cases/dto";
@@ -15,13 +15,7 @@ export type TestCaseListPage = {
   counts: Record<TestCaseStatus, number> & { total: number };
 };
 
-type Cursor = { s: number; id: string };
-const isCursor = (v: unknown): v is Cursor =>
-  typeof v === "object" &&
-  v !== null &&
-  Number.isInteger((v as Cursor).s) &&
-  typeof (v as Cursor).id === "string" &&
-  /^[0-9a-f-]{36}$/i.test((v as Cursor).id);
+const cursorSchema = z.object({ s: cursorFields.int, id: cursorFields.id });
 
 /**
  * The text search predicate. The expression is exactly the one of the trigram GIN index
@@ -39,8 +33,7 @@ export function searchPredicate(q: string): Prisma.Sql {
 export async function listTestCases(ctx: WorkspaceContext, suiteId: string, query: TestCaseListQuery): Promise<TestCaseListPage> {
   requireRole(ctx, "viewer");
   await requireLiveSuite(ctx, suiteId);
-  const cursor = decodeCursor(query.cursor, isCursor);
-  if (query.cursor && !cursor) throw new ValidationError("Invalid cursor", [{ path: "cursor", message: "Invalid cursor" }]);
+  const cursor = decodeCursor(query.cursor, cursorSchema);
 
   const filters: Prisma.Sql[] = [
     Prisma.sql`"workspaceId" = ${ctx.workspaceId}::uuid`,
