@@ -1,11 +1,13 @@
 import { z } from "zod";
+import { TEXT_LIMITS } from "@/lib/validation/limits";
+import { JSON_TOO_LARGE_MESSAGE, jsonFits } from "@/lib/validation/text";
 
 /** Spec 004 "test type" level: the variables an agent's tests may use. */
 export const VARIABLE_DATA_TYPES = ["string", "number", "boolean", "date"] as const;
 export const VARIABLE_VALUE_SOURCES = ["static", "freeform"] as const;
 
 export type VariableValue = string | number | boolean;
-const variableValue = z.union([z.string(), z.number(), z.boolean()]);
+const variableValue = z.union([z.string().max(TEXT_LIMITS.description), z.number(), z.boolean()]);
 
 export const variableDefinitionSchema = z
   .object({
@@ -13,7 +15,7 @@ export const variableDefinitionSchema = z
       .string()
       .trim()
       .min(1, "Variable name is required")
-      .max(64)
+      .max(TEXT_LIMITS.identifier)
       .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "Use letters, digits and _ (not starting with a digit)"),
     display_name: z.string().trim().min(1, "Display name is required").max(100),
     description: z
@@ -87,16 +89,18 @@ export const toolSchema = z.object({
     .string()
     .trim()
     .min(1, "Tool name is required")
-    .max(64)
+    .max(TEXT_LIMITS.identifier)
     .regex(/^[a-zA-Z0-9_-]+$/, "Use letters, digits, _ and - only"),
-  description: z.string().trim().max(2000).default(""),
+  description: z.string().trim().max(TEXT_LIMITS.shortDescription).default(""),
   parameters: z
     .record(z.string(), z.unknown())
     .default({ type: "object", properties: {} })
-    .refine((p) => p.type === undefined || p.type === "object", { message: 'Parameters must be a JSON schema with "type": "object"' }),
+    .refine((p) => p.type === undefined || p.type === "object", { message: 'Parameters must be a JSON schema with "type": "object"' })
+    .refine((p) => jsonFits(p), JSON_TOO_LARGE_MESSAGE),
   /** What the platform answers when the agent calls this tool: a string or any JSON value. */
   mock_response: z
     .unknown()
+    .refine((v) => jsonFits(v), JSON_TOO_LARGE_MESSAGE)
     .optional()
     .transform((v) => (v === undefined ? null : v)),
 });
@@ -106,8 +110,8 @@ export const httpConfigSchema = z.object({
   url: z
     .url({ protocol: /^https?$/, error: "Enter an http(s) URL" })
     .trim()
-    .max(2000),
-  headers: z.record(z.string().trim().min(1).max(200), z.string().max(8000)).default({}),
+    .max(TEXT_LIMITS.url),
+  headers: z.record(z.string().trim().min(1).max(TEXT_LIMITS.headerName), z.string().max(TEXT_LIMITS.headerValue)).default({}),
   timeout_ms: z
     .number()
     .int("Timeout must be a whole number of milliseconds")
@@ -118,16 +122,17 @@ export const httpConfigSchema = z.object({
 export type HttpConfig = z.output<typeof httpConfigSchema>;
 
 const agentFields = z.object({
-  name: z.string().trim().min(1, "Name is required").max(100, "Use at most 100 characters"),
+  name: z.string().trim().min(1, "Name is required").max(TEXT_LIMITS.shortName, `Use at most ${TEXT_LIMITS.shortName} characters`),
   description: z
     .string()
     .trim()
-    .max(2000)
+    .max(TEXT_LIMITS.shortDescription)
     .nullish()
     .transform((v) => v || null),
   kind: z.enum(["chat", "http"], { error: "Kind must be chat or http" }),
   system_prompt: z
     .string()
+    .max(TEXT_LIMITS.prompt, `Use at most ${TEXT_LIMITS.prompt.toLocaleString("en-US")} characters`)
     .nullish()
     .transform((v) => (v && v.trim() ? v : null)),
   model_config_id: z

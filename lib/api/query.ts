@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { TEXT_LIMITS } from "@/lib/validation/limits";
 
 /**
  * Query-string building blocks shared by the route schemas in `lib/<feature>/schemas.ts`.
@@ -7,7 +8,7 @@ import { z } from "zod";
 
 /** `cursor` + `limit`: the page fields of every list route. */
 export const paginationQuery = z.object({
-  cursor: z.string().optional(),
+  cursor: z.string().max(TEXT_LIMITS.cursor).optional(),
   limit: z.coerce.number().int().min(1).max(200).default(50),
 });
 

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { TEXT_LIMITS } from "@/lib/validation/limits";
 
 /**
  * Spec 000 EvaluationMetric as stored on a suite (`Suite.metrics`, a list of these).
@@ -32,7 +33,7 @@ export const metricConfigSchema = z
       .string({ error: "Metric name is required" })
       .trim()
       .min(1, "Metric name is required")
-      .max(64, "Use at most 64 characters")
+      .max(TEXT_LIMITS.identifier, `Use at most ${TEXT_LIMITS.identifier} characters`)
       .regex(/^[A-Za-z0-9_-]+$/, "Use letters, digits, - and _ only"),
     threshold: z
       .number({ error: "Threshold must be a number" })
@@ -67,7 +68,9 @@ export const metricConfigSchema = z
       .max(600_000, "Timeout must be at most 600000 ms")
       .nullish()
       .transform((v) => v ?? null),
-    custom_prompt: nullableText.pipe(z.string().max(20_000, "Use at most 20000 characters").nullable()),
+    custom_prompt: nullableText.pipe(
+      z.string().max(TEXT_LIMITS.description, `Use at most ${TEXT_LIMITS.description} characters`).nullable(),
+    ),
   })
   .superRefine((m, ctx) => {
     if (!isBuiltInMetric(m.metric) && !m.custom_prompt) {

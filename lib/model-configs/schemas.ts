@@ -1,24 +1,26 @@
 import { z } from "zod";
 import { booleanQuery } from "@/lib/api/query";
+import { TEXT_LIMITS } from "@/lib/validation/limits";
 
 const httpUrl = z
   .url({ protocol: /^https?$/, error: "Enter an http(s) URL" })
   .trim()
-  .max(2000);
+  .max(TEXT_LIMITS.url);
 
 const nullableText = z
   .string()
+  .max(TEXT_LIMITS.modelName)
   .nullish()
   .transform((v) => (v == null || v.trim() === "" ? null : v.trim()));
 
 /** A named OpenAI-compatible endpoint. `api_key` is write-only: never returned. */
 export const modelConfigInput = z.object({
-  name: z.string().trim().min(1, "Name is required").max(100, "Use at most 100 characters"),
+  name: z.string().trim().min(1, "Name is required").max(TEXT_LIMITS.shortName, `Use at most ${TEXT_LIMITS.shortName} characters`),
   base_url: httpUrl,
-  model: z.string().trim().min(1, "Model is required").max(200),
+  model: z.string().trim().min(1, "Model is required").max(TEXT_LIMITS.modelName),
   embedding_model: nullableText,
   /** undefined: keep the stored key (updates); null or "": remove it; a string: replace it. */
-  api_key: z.string().max(4000).nullish(),
+  api_key: z.string().max(TEXT_LIMITS.secret).nullish(),
   temperature: z
     .number({ error: "Temperature must be a number" })
     .min(0, "Temperature must be between 0 and 2")

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { DIFFICULTIES } from "@/lib/test-cases/schemas";
 import { REPORT_FORMATS } from "@/lib/runs/report-formats";
+import { TEXT_LIMITS } from "@/lib/validation/limits";
 
 export const RUN_STATUSES = ["pending", "running", "completed", "failed", "cancelled"] as const;
 export const CASE_RESULT_STATUSES = ["pending", "running", "passed", "failed", "skipped", "error"] as const;
@@ -14,7 +15,7 @@ export const DEFAULT_RUN_CONCURRENCY = 8;
 export const startRunInput = z
   .object({
     /** Narrow the active cases to these tags (any of them unless tag_match is "all"). */
-    tags: z.array(z.string().trim().min(1)).max(50).default([]),
+    tags: z.array(z.string().trim().min(1).max(TEXT_LIMITS.tag)).max(50).default([]),
     tag_match: z.enum(["any", "all"]).default("any"),
     difficulty: z
       .enum(DIFFICULTIES)
@@ -33,7 +34,9 @@ export const startRunInput = z
       .max(MAX_RUN_CONCURRENCY, `Concurrency must be at most ${MAX_RUN_CONCURRENCY}`)
       .default(DEFAULT_RUN_CONCURRENCY),
     /** Spec 004 run-level variable values (highest priority). */
-    variables: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).default({}),
+    variables: z
+      .record(z.string().max(TEXT_LIMITS.identifier), z.union([z.string().max(TEXT_LIMITS.description), z.number(), z.boolean()]))
+      .default({}),
   })
   .strict();
 export type StartRunInput = z.input<typeof startRunInput>;
@@ -41,15 +44,15 @@ export type StartRunOptions = z.output<typeof startRunInput>;
 
 export const runListQuery = z.object({
   status: z.enum(RUN_STATUSES).optional(),
-  cursor: z.string().optional(),
+  cursor: z.string().max(TEXT_LIMITS.cursor).optional(),
   limit: z.coerce.number().int().min(1).max(200).default(50),
 });
 
 export const caseResultListQuery = z.object({
   status: z.enum(CASE_RESULT_STATUSES).optional(),
-  tag: z.string().trim().min(1).optional(),
+  tag: z.string().trim().min(1).max(TEXT_LIMITS.tag).optional(),
   variant: z.enum(["baseline", "variant"]).optional(),
-  cursor: z.string().optional(),
+  cursor: z.string().max(TEXT_LIMITS.cursor).optional(),
   limit: z.coerce.number().int().min(1).max(500).default(100),
 });
 export type CaseResultListQuery = z.output<typeof caseResultListQuery>;

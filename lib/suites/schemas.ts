@@ -2,16 +2,17 @@ import { z } from "zod";
 // Directly from the schemas module: `@/lib/evaluation` pulls node:crypto into client bundles.
 import { metricConfigListSchema } from "@/lib/evaluation/schemas";
 import { booleanQuery, paginationQuery } from "@/lib/api/query";
+import { TEXT_LIMITS } from "@/lib/validation/limits";
 
 export const SCHEDULE_TYPES = ["manual", "hourly", "daily", "weekly"] as const;
 
 const suiteFields = z.object({
   agent_id: z.uuid("Choose an agent"),
-  name: z.string().trim().min(1, "Name is required").max(200, "Use at most 200 characters"),
+  name: z.string().trim().min(1, "Name is required").max(TEXT_LIMITS.suiteName, `Use at most ${TEXT_LIMITS.suiteName} characters`),
   description: z
     .string()
     .trim()
-    .max(5000)
+    .max(TEXT_LIMITS.suiteDescription)
     .nullish()
     .transform((v) => v || null),
   schedule_type: z.enum(SCHEDULE_TYPES, { error: "Schedule must be manual, hourly, daily or weekly" }).default("manual"),
@@ -49,7 +50,9 @@ const suiteFields = z.object({
     .default(10),
   is_enabled: z.boolean().default(true),
   /** Spec 004 suite-level values, checked against the agent's variables_schema by the service. */
-  variables: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).default({}),
+  variables: z
+    .record(z.string().max(TEXT_LIMITS.identifier), z.union([z.string().max(TEXT_LIMITS.description), z.number(), z.boolean()]))
+    .default({}),
 });
 
 function refineSchedule(s: z.output<typeof suiteFields>, ctx: z.RefinementCtx) {
@@ -91,6 +94,6 @@ export const suiteListQuery = paginationQuery.extend({
   agent_id: z.uuid("agent_id must be a UUID").optional(),
   /** `deleted=true` lists the trash instead of live suites. */
   deleted: booleanQuery("deleted"),
-  q: z.string().trim().max(200).optional(),
+  q: z.string().trim().max(TEXT_LIMITS.search).optional(),
 });
 export type SuiteListQuery = z.output<typeof suiteListQuery>;

@@ -1,5 +1,7 @@
 import { z } from "zod";
 import { booleanQuery } from "@/lib/api/query";
+import { TEXT_LIMITS } from "@/lib/validation/limits";
+import { JSON_TOO_LARGE_MESSAGE, jsonFits } from "@/lib/validation/text";
 
 /**
  * The test case format: spec 001 (schema 1.0.0) plus spec 002's checks/mode and spec 000's
@@ -15,26 +17,48 @@ export const CHECK_TYPES = ["contains_phrases", "semantic_similarity", "llm_judg
 
 export type TestCaseStatus = (typeof TEST_CASE_STATUSES)[number];
 
-const nullableText = z
-  .string()
-  .nullish()
-  .transform((v) => (v == null || v.trim() === "" ? null : v));
+const atMost = (max: number) => `Use at most ${max.toLocaleString("en-US")} characters`;
+
+/** Optional text up to `max` characters; blank → null. */
+const nullableText = (max: number) =>
+  z
+    .string()
+    .max(max, atMost(max))
+    .nullish()
+    .transform((v) => (v == null || v.trim() === "" ? null : v));
 
 export const personaSchema = z.object(
   {
-    type: z.string({ error: "Persona type is required" }).trim().min(1, "Persona type is required").max(100, "Use at most 100 characters"),
-    description: z.string({ error: "Persona description is required" }).trim().min(1, "Persona description is required"),
-    instructions: z.string({ error: "Persona instructions are required" }).trim().min(1, "Persona instructions are required"),
+    type: z
+      .string({ error: "Persona type is required" })
+      .trim()
+      .min(1, "Persona type is required")
+      .max(TEXT_LIMITS.shortName, atMost(TEXT_LIMITS.shortName)),
+    description: z
+      .string({ error: "Persona description is required" })
+      .trim()
+      .min(1, "Persona description is required")
+      .max(TEXT_LIMITS.description, atMost(TEXT_LIMITS.description)),
+    instructions: z
+      .string({ error: "Persona instructions are required" })
+      .trim()
+      .min(1, "Persona instructions are required")
+      .max(TEXT_LIMITS.prompt, atMost(TEXT_LIMITS.prompt)),
   },
   { error: "Persona must be an object with type, description and instructions" },
 );
 export type Persona = z.infer<typeof personaSchema>;
 
-/** A JSON object (not an array, not a scalar). */
-const jsonObject = (error = "Must be a JSON object") => z.record(z.string(), z.unknown(), { error });
+/** A JSON object (not an array, not a scalar) of at most MAX_JSON_FIELD_CHARS serialised. */
+const jsonObject = (error = "Must be a JSON object") =>
+  z.record(z.string(), z.unknown(), { error }).refine((v) => jsonFits(v), JSON_TOO_LARGE_MESSAGE);
 
 export const expectedToolCallSchema = z.object({
-  tool: z.string({ error: "Tool name is required" }).trim().min(1, "Tool name is required").max(64, "Tool names are at most 64 characters"),
+  tool: z
+    .string({ error: "Tool name is required" })
+    .trim()
+    .min(1, "Tool name is required")
+    .max(TEXT_LIMITS.identifier, `Tool names are at most ${TEXT_LIMITS.identifier} characters`),
   expected_params: jsonObject("Expected params must be a JSON object or empty")
     .nullish()
     .transform((v) => v ?? null),
@@ -57,13 +81,24 @@ export const checkSchema = z.discriminatedUnion(
     z.object({
       type: z.literal("contains_phrases"),
       phrases: z
-        .array(z.string({ error: "Phrases must be text" }).min(1, "Phrase cannot be empty"), { error: "Add at least one phrase" })
-        .min(1, "Add at least one phrase"),
+        .array(
+          z
+            .string({ error: "Phrases must be text" })
+            .min(1, "Phrase cannot be empty")
+            .max(TEXT_LIMITS.description, atMost(TEXT_LIMITS.description)),
+          { error: "Add at least one phrase" },
+        )
+        .min(1, "Add at least one phrase")
+        .max(100, "At most 100 phrases"),
       case_sensitive: z.boolean().default(false),
     }),
     z.object({
       type: z.literal("semantic_similarity"),
-      expected_answer: z.string({ error: "Expected answer is required" }).trim().min(1, "Expected answer is required"),
+      expected_answer: z
+        .string({ error: "Expected answer is required" })
+        .trim()
+        .min(1, "Expected answer is required")
+        .max(TEXT_LIMITS.prompt, atMost(TEXT_LIMITS.prompt)),
       threshold: z
         .number({ error: "Threshold must be a number" })
         .min(0, "Threshold must be between 0 and 1")
@@ -71,8 +106,12 @@ export const checkSchema = z.discriminatedUnion(
     }),
     z.object({
       type: z.literal("llm_judge"),
-      expected_answer: z.string({ error: "Expected answer is required" }).trim().min(1, "Expected answer is required"),
-      criteria: nullableText,
+      expected_answer: z
+        .string({ error: "Expected answer is required" })
+        .trim()
+        .min(1, "Expected answer is required")
+        .max(TEXT_LIMITS.prompt, atMost(TEXT_LIMITS.prompt)),
+      criteria: nullableText(TEXT_LIMITS.description),
     }),
   ],
   { error: "Check type must be contains_phrases, semantic_similarity or llm_judge" },
@@ -83,13 +122,17 @@ const tag = z
   .string()
   .trim()
   .min(1, "Tags cannot be empty")
-  .max(50, "Tags are at most 50 characters")
+  .max(TEXT_LIMITS.tag, `Tags are at most ${TEXT_LIMITS.tag} characters`)
   .regex(/^[^,]*$/, "Tags cannot contain commas");
 
 /** Fields as written by a client; every field but `name` is optional (spec 001). */
 export const testCaseFields = z.object({
-  name: z.string({ error: "Name is required" }).trim().min(1, "Name is required").max(255, "Name must be at most 255 characters"),
-  description: nullableText,
+  name: z
+    .string({ error: "Name is required" })
+    .trim()
+    .min(1, "Name is required")
+    .max(TEXT_LIMITS.name, `Name must be at most ${TEXT_LIMITS.name} characters`),
+  description: nullableText(TEXT_LIMITS.description),
   difficulty: z.enum(DIFFICULTIES, { error: "Difficulty must be normal or hard" }).default("normal"),
   tags: z
     .array(tag, { error: "Tags must be a list of strings" })
@@ -98,7 +141,7 @@ export const testCaseFields = z.object({
     .transform((tags) => [...new Set(tags)]),
   status: z.enum(TEST_CASE_STATUSES, { error: "Status must be draft, active or archived" }).default("active"),
   persona: personaSchema.nullish().transform((v) => v ?? null),
-  initial_message: nullableText,
+  initial_message: nullableText(TEXT_LIMITS.prompt),
   user_context: jsonObject("User context must be a JSON object")
     .nullish()
     .transform((v) => v ?? null),
@@ -114,7 +157,9 @@ export const testCaseFields = z.object({
     .superRefine((v, ctx) => {
       for (const label of Object.keys(v ?? {})) {
         if (label.trim() === "") ctx.addIssue({ code: "custom", message: "Outcome labels cannot be empty" });
-        else if (label.trim().length > 500) ctx.addIssue({ code: "custom", message: "Outcome labels are at most 500 characters" });
+        else if (label.trim().length > TEXT_LIMITS.label) {
+          ctx.addIssue({ code: "custom", message: `Outcome labels are at most ${TEXT_LIMITS.label} characters` });
+        }
       }
     })
     .transform((v) => (v && Object.keys(v).length > 0 ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k.trim(), x])) : null)),
@@ -122,10 +167,10 @@ export const testCaseFields = z.object({
     .array(expectedToolCallSchema, { error: "Expected tool calls must be a list" })
     .nullish()
     .transform((v) => (v && v.length > 0 ? v : null)),
-  evaluation_criteria_override: nullableText,
+  evaluation_criteria_override: nullableText(TEXT_LIMITS.description),
   checks: z.array(checkSchema, { error: "Checks must be a list" }).max(50, "At most 50 checks").default([]),
   mode: z.enum(CHECK_MODES, { error: "Mode must be all or any" }).default("all"),
-  ground_truth: nullableText,
+  ground_truth: nullableText(TEXT_LIMITS.prompt),
   sort_order: z.number().int().min(0).optional(),
 });
 
@@ -171,8 +216,8 @@ export const testCaseListQuery = z.object({
   tag_match: blankAsUndefined(z.enum(["any", "all"]).default("any")),
   status: blankAsUndefined(z.enum(TEST_CASE_STATUSES).optional()),
   difficulty: blankAsUndefined(z.enum(DIFFICULTIES).optional()),
-  q: z.string().trim().max(200).optional(),
-  cursor: blankAsUndefined(z.string().optional()),
+  q: z.string().trim().max(TEXT_LIMITS.search).optional(),
+  cursor: blankAsUndefined(z.string().max(TEXT_LIMITS.cursor).optional()),
   limit: z.coerce.number().int().min(1).max(200).default(50),
 });
 export type TestCaseListQuery = z.output<typeof testCaseListQuery>;
