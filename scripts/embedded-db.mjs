@@ -221,9 +221,9 @@ async function clearLeftovers(pgDir, ownerFile, log) {
   if (isPostmasterOf(lock.pid, pgDir)) {
     const owner = readJson(ownerFile);
     // Without an owner record (a server started by an older launcher) its parent tells.
-    if (owner ? owner.pid !== process.pid && sameProcessAlive(owner) : parentIsNode(lock.pid)) {
+    if (owner ? sameProcessAlive(owner) : parentIsNode(lock.pid)) {
       throw new EmbeddedDbError(
-        `another process (pid ${owner?.pid ?? "?"}) is running PostgreSQL on ${pgDir}; stop it first (or use another ASSAY_DATA_DIR)`,
+        `a running process (pid ${owner?.pid ?? `${lock.pid}'s parent`}) has PostgreSQL on ${pgDir}; stop it first (or use another ASSAY_DATA_DIR)`,
         [],
       );
     }
