@@ -46,7 +46,10 @@ const dataAccessModules = [
   // The run pipeline uses the pg pool directly on its hot path (see lib/db.ts).
   "lib/runs/{alerts,analytics,case-runner,executor,finalize,report,scheduler,worker,wakeup}.ts",
   "lib/test-cases/{bulk,list,import-export,shared,suite-guards}.ts",
-  "lib/workspaces/{invitations,members}.ts",
+  "lib/workspaces/{invitations,members,creation}.ts",
+  // Auth data access: the attempt counters and OIDC account linking.
+  "lib/auth/rate-limit.ts",
+  "lib/users/oidc.ts",
   "lib/demo/seed.ts",
 ];
 

@@ -38,6 +38,28 @@ const envSchema = z.object({
   AUTH_OIDC_ID: optionalString,
   AUTH_OIDC_SECRET: optionalString,
   AUTH_OIDC_NAME: optionalString,
+  /** Comma-separated email domains an OIDC sign-in must belong to (exact match); unset: any verified email. */
+  AUTH_OIDC_ALLOWED_DOMAINS: optionalString.transform((v) =>
+    (v ?? "")
+      .split(",")
+      .map((d) => d.trim().toLowerCase().replace(/^@/, ""))
+      .filter(Boolean),
+  ),
+  /** Who may create a workspace: "admins" = owners/admins of any existing workspace. */
+  ASSAY_WORKSPACE_CREATION: z.enum(["anyone", "admins"]).default("admins"),
+  /** "true": the client IP is the first X-Forwarded-For entry (set by your reverse proxy). */
+  ASSAY_TRUST_PROXY: z
+    .enum(["true", "false", "1", "0", ""])
+    .optional()
+    .transform((v) => v === "true" || v === "1"),
+  /** Sessions end after this many hours without a request (rolling). */
+  ASSAY_SESSION_IDLE_HOURS: z.coerce
+    .number()
+    .min(0.1)
+    .max(24 * 30)
+    .default(12),
+  /** argon2 hashes/verifications running at once per process; more wait in line. */
+  ASSAY_PASSWORD_HASH_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
   /** "off": the web process does not execute runs (use `npm run worker`). */
   ASSAY_EXECUTOR: z.enum(["on", "off"]).default("on"),
   /** Cases one process runs at once across all runs. */

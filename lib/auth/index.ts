@@ -1,6 +1,6 @@
 /**
  * Auth.js (next-auth) set-up: email + password credentials, an optional OIDC provider from env,
- * and JWT sessions that carry the local user id. Exports `auth`, `signIn`, `signOut`, the route
+ * and JWT sessions that carry the local user id and session version (rules in ./callbacks.ts). Exports `auth`, `signIn`, `signOut`, the route
  * `handlers` and `currentUserId`. Called by app/api/auth, the home redirect, the sign-in and
  * sign-out actions (./actions.ts) and ./context.ts. Key rule: this only says who the
  * user is — pages, actions and routes check the workspace and role themselves (./context.ts,
@@ -9,21 +9,13 @@
 import "server-only";
 import NextAuth, { type NextAuthConfig } from "next-auth";
 import Credentials from "next-auth/providers/credentials";
-import { z } from "zod";
 import { env, oidcEnabled } from "@/lib/env";
-import { authenticateWithPassword, findOrCreateOidcUser } from "@/lib/users/service";
-
-const credentialsInput = z.object({ email: z.email(), password: z.string().min(1) });
+import { authCallbacks, authorizeCredentials } from "./callbacks";
 
 const providers: NextAuthConfig["providers"] = [
   Credentials({
     credentials: { email: { label: "Email", type: "email" }, password: { label: "Password", type: "password" } },
-    async authorize(raw) {
-      const parsed = credentialsInput.safeParse(raw);
-      if (!parsed.success) return null;
-      const user = await authenticateWithPassword(parsed.data.email, parsed.data.password);
-      return user ? { id: user.id, email: user.email, name: user.name } : null;
-    },
+    authorize: authorizeCredentials,
   }),
 ];
 
@@ -41,24 +33,12 @@ if (oidcEnabled) {
 export const { handlers, auth, signIn, signOut } = NextAuth({
   trustHost: true,
   secret: env.AUTH_SECRET ?? env.ASSAY_SECRET,
-  session: { strategy: "jwt" },
+  // Rolling idle timeout: each session request re-issues the cookie for another maxAge
+  // (components/auth/session-keepalive.tsx asks for it while the app is in use).
+  session: { strategy: "jwt", maxAge: Math.round(env.ASSAY_SESSION_IDLE_HOURS * 3600), updateAge: 0 },
   pages: { signIn: "/sign-in" },
   providers,
-  callbacks: {
-    async jwt({ token, user, account }) {
-      if (account?.provider === "oidc" && token.email) {
-        const local = await findOrCreateOidcUser(token.email, token.name ?? null);
-        token.uid = local.id;
-      } else if (user?.id) {
-        token.uid = user.id;
-      }
-      return token;
-    },
-    session({ session, token }) {
-      if (typeof token.uid === "string") session.user.id = token.uid;
-      return session;
-    },
-  },
+  callbacks: authCallbacks,
 });
 
 /** The signed-in user's id, or null. */

@@ -1,11 +1,13 @@
 /**
  * Users: password sign-in (`authenticateWithPassword`, with the same timing for unknown emails),
- * OIDC users found or created by email, and the public user fields. Called by Auth.js in
- * lib/auth/index.ts, workspace setup, invitations and the workspace layout. Key rule: emails are
- * normalised before every lookup, and password hashes never leave this module.
+ * password changes, the per-user session version that signs a user out everywhere, and the
+ * public user fields. OIDC sign-in lives in ./oidc.ts. Called by Auth.js in lib/auth, workspace
+ * setup, invitations, member removal and the workspace layout. Key rule: emails are normalised
+ * before every lookup, and password hashes never leave this module.
  */
 import "server-only";
-import { db } from "@/lib/db";
+import { db, type Tx } from "@/lib/db";
+import { ValidationError } from "@/lib/errors";
 import { hashPassword, verifyPassword } from "@/lib/auth/password";
 
 export const userPublicSelect = { id: true, email: true, name: true } as const;
@@ -23,15 +25,26 @@ export async function authenticateWithPassword(email: string, password: string) 
 
 const DUMMY_HASH = "$argon2id$v=19$m=19456,t=2,p=1$c29tZXNhbHRzb21lc2FsdA$0wJ8M1y0o3Kk8yI6b0tN0m3f1m8r9q7Jb8aZ8o6m1Uc";
 
-/** OIDC sign-in: the account is identified by its verified email. */
-export async function findOrCreateOidcUser(email: string, name: string | null) {
-  const normalised = normaliseEmail(email);
-  return db.user.upsert({
-    where: { email: normalised },
-    create: { email: normalised, name },
-    update: {},
-    select: userPublicSelect,
-  });
+/** The version every session of this user must carry; null when the user no longer exists. */
+export async function sessionVersionOf(userId: string): Promise<number | null> {
+  const row = await db.user.findUnique({ where: { id: userId }, select: { sessionVersion: true } });
+  return row?.sessionVersion ?? null;
+}
+
+/** Ends every session of the user (each is refused on its next request). */
+export async function revokeSessions(userId: string, tx: Tx | typeof db = db): Promise<void> {
+  await tx.user.updateMany({ where: { id: userId }, data: { sessionVersion: { increment: 1 } } });
+}
+
+/** Changes a password after checking the current one; every existing session ends. */
+export async function changePassword(userId: string, input: { currentPassword: string; newPassword: string }): Promise<void> {
+  const user = await db.user.findUnique({ where: { id: userId }, select: { passwordHash: true } });
+  if (!user || !(await verifyPassword(user.passwordHash, input.currentPassword))) {
+    const message = "The current password is not correct";
+    throw new ValidationError(message, [{ path: "currentPassword", message }]);
+  }
+  const passwordHash = await hashPassword(input.newPassword);
+  await db.user.update({ where: { id: userId }, data: { passwordHash, sessionVersion: { increment: 1 } } });
 }
 
 export async function getUser(id: string) {

@@ -75,6 +75,8 @@ export type FirstAdminInput = { email: string; password: string; name?: string |
  * serialises concurrent attempts; the second one sees a user and is refused.
  */
 export async function createFirstAdmin(input: FirstAdminInput) {
+  // Refuse before hashing: argon2 is the expensive part, and a set-up instance needs none of it.
+  if (!(await isSetupNeeded())) throw new ConflictError("Assay is already set up");
   const passwordHash = await hashPassword(input.password);
   return db.$transaction(async (tx) => {
     await tx.$executeRaw`SELECT pg_advisory_xact_lock(424242)`;

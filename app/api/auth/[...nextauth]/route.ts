@@ -1,3 +1,1 @@
-import { handlers } from "@/lib/auth";
-
-export const { GET, POST } = handlers;
+export { GET, POST } from "@/lib/auth/route-handlers";
