@@ -3,30 +3,34 @@ import { signOutAction } from "@/lib/auth/actions";
 import { roleLabels, type Role } from "@/lib/auth/roles";
 import { WorkspaceSwitcher } from "./workspace-switcher";
 import { NavLink } from "./nav-link";
+import { SessionKeepalive } from "@/components/auth/session-keepalive";
 
 export function AppShell({
   workspace,
   workspaces,
   role,
   userEmail,
+  canCreateWorkspace = true,
   children,
 }: {
   workspace: { id: string; name: string };
   workspaces: { id: string; name: string }[];
   role: Role;
   userEmail: string;
+  canCreateWorkspace?: boolean;
   children: React.ReactNode;
 }) {
   const base = `/w/${workspace.id}`;
   return (
     <div className="flex min-h-screen">
+      <SessionKeepalive />
       <aside className="flex w-60 shrink-0 flex-col border-r border-slate-200 bg-white">
         <div className="border-b border-slate-200 p-4">
           <Link href={base} className="text-lg font-bold tracking-tight text-indigo-700">
             Assay
           </Link>
           <div className="mt-3">
-            <WorkspaceSwitcher current={workspace.id} workspaces={workspaces} />
+            <WorkspaceSwitcher current={workspace.id} workspaces={workspaces} canCreate={canCreateWorkspace} />
           </div>
         </div>
         <nav aria-label="Main" className="flex-1 space-y-1 p-3 text-sm">

@@ -1,7 +1,16 @@
 "use client";
 import { useRouter } from "next/navigation";
 
-export function WorkspaceSwitcher({ current, workspaces }: { current: string; workspaces: { id: string; name: string }[] }) {
+/** `canCreate` false (ASSAY_WORKSPACE_CREATION=admins, not an owner/admin anywhere): the entry stays, disabled, saying why. */
+export function WorkspaceSwitcher({
+  current,
+  workspaces,
+  canCreate = true,
+}: {
+  current: string;
+  workspaces: { id: string; name: string }[];
+  canCreate?: boolean;
+}) {
   const router = useRouter();
   return (
     <label className="block text-xs text-slate-500">
@@ -20,7 +29,9 @@ export function WorkspaceSwitcher({ current, workspaces }: { current: string; wo
             {w.name}
           </option>
         ))}
-        <option value="__new">+ New workspace…</option>
+        <option value="__new" disabled={!canCreate}>
+          {canCreate ? "+ New workspace…" : "New workspace (owners and admins only)"}
+        </option>
       </select>
     </label>
   );

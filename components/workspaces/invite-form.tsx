@@ -11,7 +11,7 @@ import { Button } from "@/components/ui/button";
 import { applyServerIssues } from "@/components/forms/server-issues";
 import { CopyField } from "./copy-field";
 
-type Outcome = { kind: "added"; email: string } | { kind: "invited"; email: string; link: string };
+type Outcome = { email: string; link: string };
 
 export function InviteForm({ workspaceId, actorRole }: { workspaceId: string; actorRole: Role }) {
   const router = useRouter();
@@ -31,11 +31,8 @@ export function InviteForm({ workspaceId, actorRole }: { workspaceId: string; ac
       return;
     }
     const data = result.data;
-    setOutcome(
-      data.kind === "added"
-        ? { kind: "added", email: data.member.email }
-        : { kind: "invited", email: data.invitation.email, link: `${window.location.origin}/invite/${data.token}` },
-    );
+    // The same answer whether or not the address has an account: an existing user signs in and joins.
+    setOutcome({ email: data.invitation.email, link: `${window.location.origin}/invite/${data.token}` });
     form.reset({ email: "", role: values.role });
     router.refresh();
   });
@@ -57,21 +54,17 @@ export function InviteForm({ workspaceId, actorRole }: { workspaceId: string; ac
         </Field>
         <div className="pt-6">
           <Button type="submit" disabled={isSubmitting}>
-            {isSubmitting ? "Adding…" : "Invite member"}
+            {isSubmitting ? "Inviting…" : "Invite member"}
           </Button>
         </div>
       </form>
       <FormError message={formError} />
-      {outcome?.kind === "added" && (
-        <p role="status" className="rounded-md border border-green-200 bg-green-50 px-3 py-2 text-sm text-green-800">
-          {outcome.email} already has an account and was added to this workspace.
-        </p>
-      )}
-      {outcome?.kind === "invited" && (
+      {outcome && (
         <div role="status" className="space-y-2 rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900">
           <p>
             Invitation created for <strong>{outcome.email}</strong>. Assay does not send email: copy this link and send it yourself. It
-            works once, expires in 7 days, and is shown only now.
+            works once, expires in 7 days, and is shown only now. Treat it like a password: whoever opens it can join as this address (with
+            an account, they sign in first and then join).
           </p>
           <CopyField label="Invite link" value={outcome.link} />
         </div>

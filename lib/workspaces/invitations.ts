@@ -4,17 +4,20 @@ import { ConflictError, ForbiddenError, NotFoundError, ValidationError, isUnique
 import type { Role, WorkspaceContext } from "@/lib/auth/roles";
 import { hashToken, randomToken } from "@/lib/crypto";
 import { hashPassword } from "@/lib/auth/password";
+import { attemptKeys, requireAttempt } from "@/lib/auth/rate-limit";
 import { normaliseEmail } from "@/lib/users/service";
 import { isUuid, requireRole } from "@/lib/workspaces/service";
-import { invitationSelect, type Member, type PendingInvitation } from "@/lib/workspaces/dto";
+import { invitationSelect, type PendingInvitation } from "@/lib/workspaces/dto";
 
 export const INVITATION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 
-export type InviteResult = { kind: "added"; member: Member } | { kind: "invited"; invitation: PendingInvitation; token: string };
+export type InviteResult = { kind: "invited"; invitation: PendingInvitation; token: string };
 
 /**
- * "Invite/add members by email": an existing account is added at once; otherwise an invitation
- * is created and its token (stored only as a SHA-256) is returned once to build the link.
+ * "Invite members by email": always a pending invitation whose token (stored only as a SHA-256)
+ * is returned once to build the link, whether or not the address already has an account, so
+ * the answer never tells the inviter which addresses are registered. An existing user accepts
+ * it after signing in (the invite page shows "Join"); nobody is added without accepting.
  */
 export async function inviteMember(ctx: WorkspaceContext, input: { email: string; role: Role }): Promise<InviteResult> {
   requireRole(ctx, "admin");
@@ -22,24 +25,11 @@ export async function inviteMember(ctx: WorkspaceContext, input: { email: string
     throw new ForbiddenError("Only an owner can invite an owner");
   }
   const email = normaliseEmail(input.email);
-  const existing = await db.user.findUnique({ where: { email }, select: { id: true, email: true, name: true } });
-  if (existing) {
-    try {
-      const row = await db.membership.create({
-        data: { workspaceId: ctx.workspaceId, userId: existing.id, role: input.role },
-        select: { role: true, createdAt: true },
-      });
-      return {
-        kind: "added",
-        member: { userId: existing.id, email: existing.email, name: existing.name, role: row.role, joinedAt: row.createdAt },
-      };
-    } catch (err) {
-      if (isUniqueViolation(err)) {
-        const message = `${email} is already a member of this workspace`;
-        throw new ConflictError(message, [{ path: "email", message }]);
-      }
-      throw err;
-    }
+  // Members are listed on the same page, so saying so reveals nothing new.
+  const member = await db.membership.findFirst({ where: { workspaceId: ctx.workspaceId, user: { email } }, select: { id: true } });
+  if (member) {
+    const message = `${email} is already a member of this workspace`;
+    throw new ConflictError(message, [{ path: "email", message }]);
   }
   const token = randomToken("inv_", 32);
   const invitation = await db.$transaction(async (tx) => {
@@ -114,11 +104,23 @@ async function claim(tx: Tx, token: string) {
   return inv;
 }
 
+const ACCOUNT_EXISTS = "An account with this email already exists: sign in to accept the invitation";
+
 /**
  * Signed out: creates the account for the invited address and its membership in one
- * transaction, and marks the invitation accepted.
+ * transaction, and marks the invitation accepted. The link is the credential: whoever holds it
+ * creates the invited account. Before any password hashing the token must be usable and the
+ * address free, and, with `limit`, the attempt is counted per IP and per invited address.
  */
-export async function acceptInvitationWithNewAccount(input: { token: string; name?: string | null; password: string }) {
+export async function acceptInvitationWithNewAccount(
+  input: { token: string; name?: string | null; password: string },
+  limit?: { ip: string | null },
+) {
+  if (limit) await requireAttempt(attemptKeys({ ip: limit.ip }));
+  const found = await lookupInvitation(input.token);
+  if (found.state !== "valid") throw new ValidationError(UNUSABLE, [{ path: "token", message: UNUSABLE }]);
+  if (found.accountExists) throw new ConflictError(ACCOUNT_EXISTS);
+  if (limit) await requireAttempt(attemptKeys({ email: found.email }));
   const passwordHash = await hashPassword(input.password);
   return db.$transaction(async (tx) => {
     const inv = await claim(tx, input.token);
@@ -130,7 +132,7 @@ export async function acceptInvitationWithNewAccount(input: { token: string; nam
       });
       userId = user.id;
     } catch (err) {
-      if (isUniqueViolation(err)) throw new ConflictError("An account with this email already exists: sign in to accept the invitation");
+      if (isUniqueViolation(err)) throw new ConflictError(ACCOUNT_EXISTS);
       throw err;
     }
     await tx.membership.create({ data: { workspaceId: inv.workspaceId, userId, role: inv.role } });

@@ -5,6 +5,7 @@ import { getUser, normaliseEmail } from "@/lib/users/service";
 import { getWorkspace, isSetupNeeded, listWorkspacesForUser } from "./service";
 import { listMembers } from "./members";
 import { listInvitations, lookupInvitation, type InvitationLookup } from "./invitations";
+import { canCreateWorkspace, WORKSPACE_CREATION_REFUSED } from "./creation";
 
 type ValidInvitation = Extract<InvitationLookup, { state: "valid" }>;
 
@@ -19,10 +20,22 @@ export async function loadHomeTarget(): Promise<string> {
   return workspaces[0] ? `/w/${workspaces[0].id}` : "/workspaces/new";
 }
 
-/** The app shell around every workspace page: the workspace, the member's other workspaces and their email. */
+/** The app shell around every workspace page: the workspace, the member's other workspaces, their email, and whether they may create one. */
 export async function loadWorkspaceShell(ctx: WorkspaceContext) {
-  const [workspace, workspaces, user] = await Promise.all([getWorkspace(ctx), listWorkspacesForUser(ctx.userId!), getUser(ctx.userId!)]);
-  return { workspace, workspaces, role: ctx.role, userEmail: user?.email ?? "" };
+  const [workspace, workspaces, user, canCreate] = await Promise.all([
+    getWorkspace(ctx),
+    listWorkspacesForUser(ctx.userId!),
+    getUser(ctx.userId!),
+    canCreateWorkspace(ctx.userId!),
+  ]);
+  return { workspace, workspaces, role: ctx.role, userEmail: user?.email ?? "", canCreateWorkspace: canCreate };
+}
+
+/** New workspace: the form, or why this user may not create one (ASSAY_WORKSPACE_CREATION). */
+export async function loadNewWorkspacePage(userId: string) {
+  return (await canCreateWorkspace(userId))
+    ? ({ canCreate: true } as const)
+    : ({ canCreate: false, reason: WORKSPACE_CREATION_REFUSED } as const);
 }
 
 /** Settings → General. */

@@ -3,6 +3,7 @@ import { db, type Tx } from "@/lib/db";
 import { ConflictError, ForbiddenError, NotFoundError } from "@/lib/errors";
 import type { Role, WorkspaceContext } from "@/lib/auth/roles";
 import { isUuid, requireRole } from "@/lib/workspaces/service";
+import { revokeSessions } from "@/lib/users/service";
 import { memberSelect, toMember, type Member } from "@/lib/workspaces/dto";
 
 const roleOrder: Record<Role, number> = { owner: 0, admin: 1, editor: 2, viewer: 3 };
@@ -57,7 +58,11 @@ export async function changeMemberRole(ctx: WorkspaceContext, userId: string, ro
   });
 }
 
-/** Admins remove members; only owners remove owners; the last owner stays. */
+/**
+ * Admins remove members; only owners remove owners; the last owner stays. The removed user's
+ * sessions end (session version bumped), and API keys they created stop working
+ * (lib/api-keys/service.ts checks the creator's membership).
+ */
 export async function removeMember(ctx: WorkspaceContext, userId: string): Promise<void> {
   requireRole(ctx, "admin");
   await db.$transaction(async (tx) => {
@@ -67,6 +72,7 @@ export async function removeMember(ctx: WorkspaceContext, userId: string): Promi
       if ((await otherOwners(tx, ctx.workspaceId, userId)) === 0) throw new ConflictError(LAST_OWNER);
     }
     await tx.membership.delete({ where: { id: target.id } });
+    await revokeSessions(userId, tx);
   });
 }
 

@@ -6,6 +6,8 @@ import { auth, signIn } from "@/lib/auth";
 import { UnauthorizedError, zodIssues } from "@/lib/errors";
 import { actionError, workspaceAction, type ActionResult } from "@/lib/actions/safe-action";
 import { createWorkspace, updateWorkspaceSettings } from "@/lib/workspaces/service";
+import { requireCanCreateWorkspace } from "@/lib/workspaces/creation";
+import { requestIp } from "@/lib/auth/client-ip";
 import { changeMemberRole, leaveWorkspace, removeMember } from "@/lib/workspaces/members";
 import { acceptInvitationAsUser, acceptInvitationWithNewAccount, inviteMember, revokeInvitation } from "@/lib/workspaces/invitations";
 import {
@@ -69,13 +71,14 @@ async function signedInUserId(): Promise<string> {
   return userId;
 }
 
-/** Creates another workspace; its creator becomes the owner. */
+/** Creates another workspace (if ASSAY_WORKSPACE_CREATION allows this user); its creator becomes the owner. */
 export async function createWorkspaceAction(raw: WorkspaceInput): Promise<ActionResult<never>> {
   const parsed = workspaceInput.safeParse(raw);
   if (!parsed.success) return { ok: false, error: "Please fix the highlighted fields", issues: zodIssues(parsed.error) };
   let workspaceId: string;
   try {
     const userId = await signedInUserId();
+    await requireCanCreateWorkspace(userId);
     workspaceId = (await createWorkspace(userId, parsed.data.name)).id;
   } catch (err) {
     return actionError(err);
@@ -90,7 +93,8 @@ export async function acceptInvitationAction(raw: AcceptInviteInput): Promise<Ac
   if (!parsed.success) return { ok: false, error: "Please fix the highlighted fields", issues: zodIssues(parsed.error) };
   let workspaceId: string;
   try {
-    const accepted = await acceptInvitationWithNewAccount(parsed.data);
+    // Rate-limited per IP and per invited address, and checked before the password is hashed.
+    const accepted = await acceptInvitationWithNewAccount(parsed.data, { ip: await requestIp() });
     workspaceId = accepted.workspaceId;
     await signIn("credentials", { email: accepted.email, password: parsed.data.password, redirect: false });
   } catch (err) {

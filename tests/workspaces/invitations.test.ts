@@ -20,15 +20,25 @@ async function invite(ctx: Parameters<typeof inviteMember>[0], email: string, ro
 }
 
 describe("inviting by email", () => {
-  it("adds an existing account directly", async () => {
+  it("invites an existing account like a new address: a pending invitation, the same answer, no membership yet", async () => {
     const { workspace, ctx } = await makeWorkspace("admin");
     const other = await makeWorkspace("owner");
-    const result = await inviteMember(ctx, { email: other.user.email.toUpperCase(), role: "viewer" });
-    expect(result).toMatchObject({ kind: "added", member: { userId: other.user.id, role: "viewer" } });
+    const existing = await inviteMember(ctx, { email: other.user.email.toUpperCase(), role: "viewer" });
+    const fresh = await inviteMember(ctx, { email: "nobody-yet@example.test", role: "viewer" });
+    // The answers have the same shape and keys: nothing tells the inviter which address is registered.
+    const shape = (r: typeof existing) => ({ kind: r.kind, keys: Object.keys(r).sort(), invitationKeys: Object.keys(r.invitation).sort() });
+    expect(shape(existing)).toEqual(shape(fresh));
+    expect(existing).toMatchObject({ kind: "invited", invitation: { email: other.user.email, role: "viewer", expired: false } });
+    expect(
+      await db.membership.findUnique({ where: { workspaceId_userId: { workspaceId: workspace.id, userId: other.user.id } } }),
+    ).toBeNull();
+    expect(await lookupInvitation(existing.token)).toMatchObject({ state: "valid", accountExists: true });
+
+    // The existing user accepts after signing in, and only then becomes a member.
+    await expect(acceptInvitationAsUser(other.user.id, existing.token)).resolves.toEqual({ workspaceId: workspace.id });
     const m = await db.membership.findUnique({ where: { workspaceId_userId: { workspaceId: workspace.id, userId: other.user.id } } });
     expect(m?.role).toBe("viewer");
-    expect(await db.invitation.count()).toBe(0);
-    // Adding them twice is a conflict at the email field.
+    // Inviting a member again is a conflict at the email field (members are listed on the same page).
     await expect(inviteMember(ctx, { email: other.user.email, role: "editor" })).rejects.toMatchObject({
       constructor: ConflictError,
       issues: [{ path: "email", message: expect.stringContaining("already a member") }],
@@ -155,7 +165,7 @@ describe("accepting an invitation", () => {
     const { workspace } = await makeWorkspace("owner");
     const existing = await makeWorkspace("owner");
     const stranger = await makeWorkspace("owner");
-    // Invite by row (an existing address would be added directly by inviteMember).
+    // Invite by row, to control the token.
     const token = "inv_" + "y".repeat(40);
     await db.invitation.create({
       data: {

@@ -24,6 +24,8 @@ import {
 import { createApiKeyAction, revokeApiKeyAction } from "@/lib/api-keys/actions";
 import { createApiKey } from "@/lib/api-keys/service";
 import { inviteMember } from "@/lib/workspaces/invitations";
+import { canCreateWorkspace } from "@/lib/workspaces/creation";
+import { loadNewWorkspacePage } from "@/lib/workspaces/loaders";
 import { addMember, makeWorkspace } from "../helpers/factories";
 
 beforeEach(() => {
@@ -49,7 +51,10 @@ describe("settings actions", () => {
     const { workspace, user } = await makeWorkspace("admin");
     session.userId = user.id;
     const bad = await updateWorkspaceSettingsAction(workspace.id, { name: "", maxTurnsCap: "0" });
-    expect(bad).toMatchObject({ ok: false, issues: expect.arrayContaining([expect.objectContaining({ path: "name" }), { path: "maxTurnsCap", message: "At least 1" }]) });
+    expect(bad).toMatchObject({
+      ok: false,
+      issues: expect.arrayContaining([expect.objectContaining({ path: "name" }), { path: "maxTurnsCap", message: "At least 1" }]),
+    });
     // Network access is an instance setting (ASSAY_ALLOW_PRIVATE_NETWORKS): the field an old form sent is ignored.
     const stale = { allowPrivateNetworks: true } as object;
     const good = await updateWorkspaceSettingsAction(workspace.id, { name: "Renamed", maxTurnsCap: "45", ...stale });
@@ -99,13 +104,16 @@ describe("settings actions", () => {
     expect(result.data.token).toMatch(/^assay_/);
     expect(result.data.key).toMatchObject({ name: "CI", role: "editor", prefix: result.data.token.slice(0, 12) });
     expect(JSON.stringify(result.data.key)).not.toContain(result.data.token);
-    expect(await createApiKeyAction(workspace.id, { name: "x", role: "owner" as "admin" })).toMatchObject({ ok: false, issues: [expect.objectContaining({ path: "role" })] });
+    expect(await createApiKeyAction(workspace.id, { name: "x", role: "owner" as "admin" })).toMatchObject({
+      ok: false,
+      issues: [expect.objectContaining({ path: "role" })],
+    });
   });
 });
 
 describe("creating a workspace", () => {
   it("makes the creator its owner and redirects to it", async () => {
-    const { user } = await makeWorkspace("viewer");
+    const { user } = await makeWorkspace("admin");
     session.userId = user.id;
     expect(await createWorkspaceAction({ name: "  " })).toMatchObject({ ok: false, issues: [expect.objectContaining({ path: "name" })] });
     const err = await createWorkspaceAction({ name: "Second team" }).catch((e: unknown) => e);
@@ -113,6 +121,25 @@ describe("creating a workspace", () => {
     expect(redirectTarget(err)).toBe(`/w/${ws.id}`);
     const m = await db.membership.findUniqueOrThrow({ where: { workspaceId_userId: { workspaceId: ws.id, userId: user.id } } });
     expect(m.role).toBe("owner");
+  });
+
+  it("is for owners and admins of a workspace by default (ASSAY_WORKSPACE_CREATION=admins)", async () => {
+    const viewer = await makeWorkspace("viewer");
+    const loner = await db.user.create({ data: { email: "loner@example.test" } });
+    for (const userId of [viewer.user.id, loner.id]) {
+      session.userId = userId;
+      expect(await createWorkspaceAction({ name: "Not allowed" })).toMatchObject({
+        ok: false,
+        error: expect.stringContaining("only owners and admins of an existing workspace can create workspaces"),
+      });
+      expect(await canCreateWorkspace(userId)).toBe(false);
+      expect(await canCreateWorkspace(userId, "anyone")).toBe(true);
+    }
+    expect(await db.workspace.count({ where: { name: "Not allowed" } })).toBe(0);
+    const owner = await makeWorkspace("owner");
+    expect(await canCreateWorkspace(owner.user.id)).toBe(true);
+    expect(await loadNewWorkspacePage(viewer.user.id)).toMatchObject({ canCreate: false, reason: expect.any(String) });
+    expect(await loadNewWorkspacePage(owner.user.id)).toEqual({ canCreate: true });
   });
 
   it("needs a signed-in user", async () => {
@@ -134,6 +161,9 @@ describe("accepting an invitation from the invite page", () => {
     expect(redirectTarget(err)).toBe(`/w/${workspace.id}`);
     expect(signIn).toHaveBeenCalledWith("credentials", { email: "fresh@example.test", password: "password123", redirect: false });
     // A second use of the link is refused with a clear message.
-    expect(await acceptInvitationAction({ token: inv.token, password: "password123" })).toMatchObject({ ok: false, error: expect.stringMatching(/invalid, has expired/) });
+    expect(await acceptInvitationAction({ token: inv.token, password: "password123" })).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/invalid, has expired/),
+    });
   });
 });

@@ -13,7 +13,13 @@ export default async function WorkspaceLayout({
   const ctx = await orNotFound(pageContext(workspaceId));
   const shell = await loadWorkspaceShell(ctx);
   return (
-    <AppShell workspace={shell.workspace} workspaces={shell.workspaces} role={shell.role} userEmail={shell.userEmail}>
+    <AppShell
+      workspace={shell.workspace}
+      workspaces={shell.workspaces}
+      role={shell.role}
+      userEmail={shell.userEmail}
+      canCreateWorkspace={shell.canCreateWorkspace}
+    >
       {children}
     </AppShell>
   );

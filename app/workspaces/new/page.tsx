@@ -1,12 +1,28 @@
 import Link from "next/link";
 import { requireUserId } from "@/lib/auth/context";
+import { signOutAction } from "@/lib/auth/actions";
+import { loadNewWorkspacePage } from "@/lib/workspaces/loaders";
 import { AuthCard } from "@/components/auth/auth-card";
+import { Button } from "@/components/ui/button";
 import { NewWorkspaceForm } from "@/components/workspaces/new-workspace-form";
 
 export const metadata = { title: "New workspace" };
 
 export default async function NewWorkspacePage() {
-  await requireUserId();
+  const page = await loadNewWorkspacePage(await requireUserId());
+  if (!page.canCreate) {
+    // Reached from the home redirect too (no workspace yet), so "back" could loop: offer sign-out.
+    return (
+      <AuthCard title="Create a workspace">
+        <p className="text-sm text-slate-700">{page.reason}</p>
+        <form action={signOutAction} className="mt-4">
+          <Button type="submit" variant="secondary" className="w-full">
+            Sign out
+          </Button>
+        </form>
+      </AuthCard>
+    );
+  }
   return (
     <AuthCard title="Create a workspace" subtitle="You become its owner and can invite your team from its settings.">
       <NewWorkspaceForm />
