@@ -4,7 +4,7 @@ import { useRouter } from "next/navigation";
 import { useForm } from "react-hook-form";
 import { zodResolver } from "@hookform/resolvers/zod";
 import { roleLabels, type Role } from "@/lib/auth/roles";
-import { apiKeyInput, type ApiKeyInput } from "@/lib/workspaces/schemas";
+import { API_KEY_EXPIRY_DAYS, apiKeyInput, type ApiKeyInput } from "@/lib/workspaces/schemas";
 import { createApiKeyAction, revokeApiKeyAction } from "@/lib/api-keys/actions";
 import { Field, FormError, Input, Select } from "@/components/ui/field";
 import { Button } from "@/components/ui/button";
@@ -23,6 +23,17 @@ export type ApiKeyRow = {
   createdAt: Date;
   lastUsedAt: Date | null;
   revokedAt: Date | null;
+  expiresAt: Date | null;
+  /** Decided by the server when the page loads (lib/api-keys/loaders.ts). */
+  expired: boolean;
+};
+
+const expiryLabels: Record<(typeof API_KEY_EXPIRY_DAYS)[number], string> = {
+  never: "Never",
+  "7": "In 7 days",
+  "30": "In 30 days",
+  "90": "In 90 days",
+  "365": "In 1 year",
 };
 
 const KEY_ROLES = ["admin", "editor", "viewer"] as const;
@@ -37,7 +48,10 @@ export function ApiKeysPanel({ workspaceId, keys }: { workspaceId: string; keys:
   const router = useRouter();
   const [formError, setFormError] = useState<string | null>(null);
   const [created, setCreated] = useState<{ name: string; token: string } | null>(null);
-  const form = useForm<ApiKeyInput>({ resolver: zodResolver(apiKeyInput), defaultValues: { name: "", role: "editor" } });
+  const form = useForm<ApiKeyInput>({
+    resolver: zodResolver(apiKeyInput),
+    defaultValues: { name: "", role: "editor", expiresInDays: "90" },
+  });
   const { errors, isSubmitting } = form.formState;
 
   const onSubmit = form.handleSubmit(async (values) => {
@@ -45,12 +59,12 @@ export function ApiKeysPanel({ workspaceId, keys }: { workspaceId: string; keys:
     setCreated(null);
     const result = await createApiKeyAction(workspaceId, values);
     if (!result.ok) {
-      const rest = applyServerIssues(form.setError, result.issues, ["name", "role"]);
+      const rest = applyServerIssues(form.setError, result.issues, ["name", "role", "expiresInDays"]);
       if (rest.length > 0 || result.issues.length === 0) setFormError(result.error);
       return;
     }
     setCreated({ name: result.data.key.name, token: result.data.token });
-    form.reset({ name: "", role: values.role });
+    form.reset({ name: "", role: values.role, expiresInDays: values.expiresInDays });
     router.refresh();
   });
 
@@ -61,7 +75,8 @@ export function ApiKeysPanel({ workspaceId, keys }: { workspaceId: string; keys:
         description={
           <>
             Keys authenticate calls to <code>/api/v1</code> as <code>Authorization: Bearer &lt;key&gt;</code> and act with the role you
-            choose, in this workspace only.
+            choose, in this workspace only. A key stops working when it expires, when it is revoked, or when the member who created it
+            leaves or is removed from the workspace.
           </>
         }
       >
@@ -74,6 +89,15 @@ export function ApiKeysPanel({ workspaceId, keys }: { workspaceId: string; keys:
               {KEY_ROLES.map((r) => (
                 <option key={r} value={r}>
                   {roleLabels[r]}
+                </option>
+              ))}
+            </Select>
+          </Field>
+          <Field id="key-expiry" label="Expires" error={errors.expiresInDays?.message}>
+            <Select id="key-expiry" {...form.register("expiresInDays")}>
+              {API_KEY_EXPIRY_DAYS.map((d) => (
+                <option key={d} value={d}>
+                  {expiryLabels[d]}
                 </option>
               ))}
             </Select>
@@ -105,7 +129,7 @@ export function ApiKeysPanel({ workspaceId, keys }: { workspaceId: string; keys:
         <p className="text-sm text-slate-500">No API keys yet.</p>
       ) : (
         <Table variant="plain">
-          <TableHeader columns={["Name", "Role", "Key", "Created", "Last used", { label: "Actions", srOnly: true }]} />
+          <TableHeader columns={["Name", "Role", "Key", "Created", "Expires", "Last used", { label: "Actions", srOnly: true }]} />
           <TableBody>
             {keys.map((k) => (
               <TableRow key={k.id}>
@@ -113,6 +137,7 @@ export function ApiKeysPanel({ workspaceId, keys }: { workspaceId: string; keys:
                 <TableCell>{roleLabels[k.role]}</TableCell>
                 <TableCell className="font-mono text-xs text-slate-600">{k.prefix}…</TableCell>
                 <TableCell className="text-slate-600">{formatDate(k.createdAt)}</TableCell>
+                <TableCell className="text-slate-600">{k.expiresAt ? formatDate(k.expiresAt) : "Never"}</TableCell>
                 <TableCell className="text-slate-600">{k.lastUsedAt ? formatDateTime(k.lastUsedAt) : "Never"}</TableCell>
                 <TableCell className="text-right">
                   <KeyAction workspaceId={workspaceId} apiKey={k} />
@@ -126,12 +151,19 @@ export function ApiKeysPanel({ workspaceId, keys }: { workspaceId: string; keys:
   );
 }
 
-/** "Revoked" for a revoked key, else its Revoke button. */
+/** "Revoked" for a revoked key, "Expired" for an expired one, else its Revoke button. */
 function KeyAction({ workspaceId, apiKey }: { workspaceId: string; apiKey: ApiKeyRow }) {
   if (apiKey.revokedAt) {
     return (
       <Badge tone="red" title={`Revoked ${formatDateTime(apiKey.revokedAt)}`}>
         Revoked
+      </Badge>
+    );
+  }
+  if (apiKey.expired && apiKey.expiresAt) {
+    return (
+      <Badge tone="red" title={`Expired ${formatDateTime(apiKey.expiresAt)}`}>
+        Expired
       </Badge>
     );
   }

@@ -12,6 +12,7 @@ export const apiKeySelect = {
   prefix: true,
   lastUsedAt: true,
   revokedAt: true,
+  expiresAt: true,
   createdAt: true,
 } as const satisfies Prisma.ApiKeySelect;
 

@@ -5,5 +5,7 @@ import { listApiKeys } from "./service";
 /** Settings → API keys: admins only; others see an explanation instead of the keys. */
 export async function loadApiKeysPage(ctx: WorkspaceContext) {
   if (!hasRole(ctx.role, "admin")) return { canManage: false, keys: [] } as const;
-  return { canManage: true, keys: await listApiKeys(ctx) } as const;
+  const now = Date.now();
+  const keys = (await listApiKeys(ctx)).map((k) => ({ ...k, expired: k.expiresAt !== null && k.expiresAt.getTime() <= now }));
+  return { canManage: true, keys } as const;
 }

@@ -34,9 +34,13 @@ export const acceptInviteInput = z.object({
   password,
 });
 
+/** Days until an API key expires; "never" keeps it until revoked. */
+export const API_KEY_EXPIRY_DAYS = ["never", "7", "30", "90", "365"] as const;
+
 export const apiKeyInput = z.object({
   name: z.string().trim().min(1, "Name is required").max(100),
   role: z.enum(["admin", "editor", "viewer"]),
+  expiresInDays: z.enum(API_KEY_EXPIRY_DAYS).default("never"),
 });
 
 /** Settings actions: a member (by user id) and an id of a workspace-scoped row. */
