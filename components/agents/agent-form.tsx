@@ -35,6 +35,7 @@ export function AgentForm({
   const router = useRouter();
   const [formError, setFormError] = useState<string | null>(null);
   const [saved, setSaved] = useState(false);
+  const [savedWarnings, setSavedWarnings] = useState<string[]>([]);
   const form = useForm<AgentFormValues, unknown, AgentInput>({
     resolver: zodResolver(agentFormSchema),
     defaultValues: agentFormDefaults(agent),
@@ -68,6 +69,7 @@ export function AgentForm({
     if (agent) {
       form.reset(agentFormDefaults(result.data));
       setSaved(true);
+      setSavedWarnings("warnings" in result.data && Array.isArray(result.data.warnings) ? result.data.warnings : []);
       router.refresh();
     } else {
       router.push(`/w/${workspaceId}/agents/${result.data.id}`);
@@ -147,7 +149,7 @@ export function AgentForm({
               <ToolsEditor readOnly={readOnly} />
             </>
           ) : (
-            <HttpFields readOnly={readOnly} />
+            <HttpFields readOnly={readOnly} saved={agent?.http} />
           )}
 
           <VariablesEditor readOnly={readOnly} />
@@ -162,7 +164,7 @@ export function AgentForm({
             </Button>
             {saved && !form.formState.isDirty && (
               <p aria-live="polite" className="self-center text-sm text-green-700">
-                Saved.
+                Saved.{savedWarnings.length > 0 && ` Note: ${savedWarnings.join("; ")}.`}
               </p>
             )}
           </div>

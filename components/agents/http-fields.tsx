@@ -4,10 +4,25 @@ import type { AgentFormValues } from "@/lib/agents/form-schema";
 import { Field, Input } from "@/components/ui/field";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
+import { sameOrigin } from "@/lib/url-secrets";
 
 /** URL, headers (stored encrypted, shown masked) and timeout of an HTTP agent. */
-export function HttpFields({ readOnly }: { readOnly: boolean }) {
-  const { control, register, formState } = useFormContext<AgentFormValues>();
+export function HttpFields({
+  readOnly,
+  saved,
+}: {
+  readOnly: boolean;
+  /** The stored URL and (masked) headers, to warn that a new host drops the saved header values. */
+  saved?: { url: string; headers: Record<string, string> } | null;
+}) {
+  const { control, register, formState, watch } = useFormContext<AgentFormValues>();
+  const url = watch("http.url");
+  const rows = watch("http.headers");
+  // Secrets follow their host: header values still shown masked are dropped when the origin changes.
+  const dropped =
+    saved && url.trim() !== "" && !sameOrigin(url, saved.url)
+      ? rows.filter((h) => h.value !== "" && saved.headers[h.name.trim()] === h.value).map((h) => h.name.trim())
+      : [];
   const { fields, append, remove } = useFieldArray({ control, name: "http.headers" });
   const errors = formState.errors.http;
   const headersError = errors?.headers?.message ?? errors?.headers?.root?.message;
@@ -28,6 +43,12 @@ export function HttpFields({ readOnly }: { readOnly: boolean }) {
           {...register("http.url")}
         />
       </Field>
+      {!readOnly && dropped.length > 0 && (
+        <p className="rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-900" data-testid="headers-host-warning">
+          The URL points to another host, so the saved values of {dropped.join(", ")} will be removed when you save. Enter them again to
+          send them to the new host.
+        </p>
+      )}
       <Field id="http-timeout_ms" label="Timeout (ms)" error={errors?.timeout_ms?.message}>
         <Input
           id="http-timeout_ms"

@@ -10,6 +10,7 @@ import type { ModelConfigDto } from "@/lib/model-configs/dto";
 import { Field, FormError, Input } from "@/components/ui/field";
 import { Button } from "@/components/ui/button";
 import { applyServerIssues } from "@/components/forms/server-issues";
+import { sameOrigin } from "@/lib/url-secrets";
 
 /** Create or edit a model configuration. The API key is write-only: only its hint is shown. */
 export function ModelConfigForm({ workspaceId, config }: { workspaceId: string; config?: ModelConfigDto }) {
@@ -21,6 +22,12 @@ export function ModelConfigForm({ workspaceId, config }: { workspaceId: string; 
   });
   const { errors, isSubmitting } = form.formState;
   const removeKey = form.watch("remove_api_key");
+  const baseUrl = form.watch("base_url");
+  const newKey = form.watch("api_key");
+  // Secrets follow their host: saving a base URL on another origin without a new key drops the saved one.
+  const keyWillBeDropped = Boolean(
+    config?.has_api_key && !removeKey && newKey.trim() === "" && baseUrl.trim() !== "" && !sameOrigin(baseUrl, config.base_url),
+  );
 
   const onSubmit = form.handleSubmit(async (values) => {
     setFormError(null);
@@ -79,6 +86,12 @@ export function ModelConfigForm({ workspaceId, config }: { workspaceId: string; 
       >
         <Input {...field("api_key")} type="password" autoComplete="off" disabled={removeKey} {...form.register("api_key")} />
       </Field>
+      {keyWillBeDropped && (
+        <p className="rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-900" data-testid="api-key-host-warning">
+          The base URL points to another host, so the saved key ({config?.api_key_hint}) will be removed when you save. Enter the key again
+          to keep using one.
+        </p>
+      )}
       {config?.has_api_key && (
         <label className="flex items-center gap-2 text-sm text-slate-700">
           <input type="checkbox" {...form.register("remove_api_key")} />

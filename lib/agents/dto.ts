@@ -3,6 +3,7 @@ import { z } from "zod";
 import { decryptSecret, secretHint } from "@/lib/crypto";
 import { iso } from "@/lib/serialize";
 import { logger } from "@/lib/logger";
+import { maskUrl } from "@/lib/url-secrets";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { toolSchema, variableDefinitionSchema, type Tool, type VariableDefinition } from "./schemas";
 
@@ -45,6 +46,9 @@ export type AgentDto = {
   created_at: string;
   updated_at: string;
 };
+
+/** What an update answers: the agent, plus what the update did that was not asked (headers dropped). */
+export type AgentUpdateResult = AgentDto & { warnings?: string[] };
 
 /** What the executor needs: the agent with its real header values. Never send it to a client. */
 export type AgentForRun = Omit<AgentDto, "created_at"> & {
@@ -96,10 +100,15 @@ export function toAgentData(row: AgentRow, headers: Record<string, string> | nul
   };
 }
 
-export function toAgentDto(row: AgentRow): AgentDto {
+/**
+ * `maskUrl` (members below admin): the HTTP URL's userinfo and query values show as "••••",
+ * since agents behind Azure Functions and signed URLs carry their key there.
+ */
+export function toAgentDto(row: AgentRow, opts: { maskUrl?: boolean } = {}): AgentDto {
   const data = toAgentData(row, storedHeaders(row));
   const http = data.http && {
     ...data.http,
+    url: opts.maskUrl ? maskUrl(data.http.url) : data.http.url,
     headers: Object.fromEntries(Object.entries(data.http.headers).map(([k, v]) => [k, v ? maskHeaderValue(v) : ""])),
   };
   return { id: row.id, ...data, http, created_at: iso(row.createdAt)!, updated_at: iso(row.updatedAt)! };

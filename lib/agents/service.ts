@@ -11,14 +11,31 @@ import { db } from "@/lib/db";
 import { ConflictError, isUniqueViolation, NotFoundError, ValidationError, zodIssues } from "@/lib/errors";
 import { encryptSecret } from "@/lib/crypto";
 import { cursorFields, decodeCursor, encodeCursor, iso } from "@/lib/serialize";
-import type { WorkspaceContext } from "@/lib/auth/roles";
+import { hasRole, type WorkspaceContext } from "@/lib/auth/roles";
+import { maskUrl, sameOrigin } from "@/lib/url-secrets";
 import { isUuid, requireRole } from "@/lib/workspaces/service";
 import { checkUrlStatically } from "@/lib/net/address-policy";
 import { BlockedAddressError } from "@/lib/net/safe-fetch";
 import { networkPolicy } from "@/lib/net/service";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { agentInput, type AgentData } from "./schemas";
-import { agentSelect, maskHeaderValue, storedHeaders, toAgentData, toAgentDto, type AgentDto, type AgentForRun, type AgentRow } from "./dto";
+import {
+  agentSelect,
+  maskHeaderValue,
+  storedHeaders,
+  toAgentData,
+  toAgentDto,
+  type AgentDto,
+  type AgentForRun,
+  type AgentRow,
+  type AgentUpdateResult,
+} from "./dto";
+
+/** Only admins see HTTP URLs unmasked (their query may hold a key); editors send the masked form back to keep it. */
+const dtoFor = (ctx: WorkspaceContext) => {
+  const mask = !hasRole(ctx.role, "admin");
+  return (row: AgentRow) => toAgentDto(row, { maskUrl: mask });
+};
 import { headerIssues } from "./rules";
 
 const nameCursor = z.object({ name: z.string(), id: cursorFields.id });
@@ -37,7 +54,7 @@ export async function listAgents(ctx: WorkspaceContext, opts: { cursor?: string;
   });
   const page = rows.slice(0, limit);
   const last = page[page.length - 1];
-  return { data: page.map(toAgentDto), nextCursor: rows.length > limit && last ? encodeCursor({ name: last.name, id: last.id }) : null };
+  return { data: page.map(dtoFor(ctx)), nextCursor: rows.length > limit && last ? encodeCursor({ name: last.name, id: last.id }) : null };
 }
 
 async function findRow(workspaceId: string, id: string): Promise<AgentRow> {
@@ -48,14 +65,17 @@ async function findRow(workspaceId: string, id: string): Promise<AgentRow> {
 }
 
 export async function getAgent(ctx: WorkspaceContext, id: string): Promise<AgentDto> {
-  return toAgentDto(await findRow(ctx.workspaceId, id));
+  return dtoFor(ctx)(await findRow(ctx.workspaceId, id));
 }
 
 /** Workspace checks the schema cannot do: the model configuration's workspace, the URL policy, headers. */
 async function assertWorkspaceRules(ctx: WorkspaceContext, data: AgentData) {
   const issues = headerIssues(data.http?.headers);
   if (data.model_config_id) {
-    const config = await db.modelConfig.findFirst({ where: { id: data.model_config_id, workspaceId: ctx.workspaceId }, select: { id: true } });
+    const config = await db.modelConfig.findFirst({
+      where: { id: data.model_config_id, workspaceId: ctx.workspaceId },
+      select: { id: true },
+    });
     if (!config) issues.push({ path: "model_config_id", message: "Choose a model configuration of this workspace" });
   }
   if (data.http) {
@@ -88,7 +108,9 @@ function rowData(data: AgentData) {
 
 function conflictOnName(err: unknown, name: string): never {
   if (isUniqueViolation(err)) {
-    throw new ConflictError(`An agent named "${name}" already exists`, [{ path: "name", message: "An agent with this name already exists" }]);
+    throw new ConflictError(`An agent named "${name}" already exists`, [
+      { path: "name", message: "An agent with this name already exists" },
+    ]);
   }
   throw err;
 }
@@ -98,7 +120,7 @@ export async function createAgent(ctx: WorkspaceContext, data: AgentData): Promi
   await assertWorkspaceRules(ctx, data);
   try {
     const row = await db.agent.create({ data: { workspaceId: ctx.workspaceId, ...rowData(data) }, select: agentSelect });
-    return toAgentDto(row);
+    return dtoFor(ctx)(row);
   } catch (err) {
     conflictOnName(err, data.name);
   }
@@ -109,9 +131,12 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "obj
 /**
  * PATCH semantics: the given fields replace the stored ones (`http` merges one level deep),
  * then the whole agent is validated with `agentInput`. A header whose value equals its masked
- * form ("••••1234") keeps the stored value, so a client can send back what it read.
+ * form ("••••1234") keeps the stored value, and a URL equal to its masked form keeps the stored
+ * URL, so a client can send back what it read. Secrets follow their host: when the URL moves to
+ * another origin (scheme, host, port), stored header values are dropped unless the request gives
+ * new ones; the answer lists what was dropped in `warnings`.
  */
-export async function updateAgent(ctx: WorkspaceContext, id: string, patch: unknown): Promise<AgentDto> {
+export async function updateAgent(ctx: WorkspaceContext, id: string, patch: unknown): Promise<AgentUpdateResult> {
   requireRole(ctx, "editor");
   if (!isObject(patch)) throw new ValidationError("The update must be a JSON object", [{ path: "", message: "Expected an object" }]);
   const row = await findRow(ctx.workspaceId, id);
@@ -121,8 +146,22 @@ export async function updateAgent(ctx: WorkspaceContext, id: string, patch: unkn
   for (const [key, value] of Object.entries(patch)) {
     merged[key] = key === "http" && isObject(value) && isObject(current.http) ? { ...current.http, ...value } : value;
   }
+  const storedUrl = row.httpUrl;
+  const warnings: string[] = [];
+  if (isObject(merged.http) && storedUrl) {
+    const url = merged.http.url;
+    if (typeof url === "string" && url !== storedUrl && url === maskUrl(storedUrl)) merged.http = { ...merged.http, url: storedUrl };
+  }
+  const movedOrigin =
+    isObject(merged.http) && typeof merged.http.url === "string" && storedUrl !== null && !sameOrigin(merged.http.url, storedUrl);
   if (isObject(merged.http) && isObject(merged.http.headers)) {
-    merged.http = { ...merged.http, headers: unmaskHeaders(merged.http.headers, storedHeaderValues) };
+    if (movedOrigin) {
+      const { headers, dropped } = dropStoredHeaders(merged.http.headers, storedHeaderValues, hasHttpHeaders(patch));
+      merged.http = { ...merged.http, headers };
+      if (dropped.length) warnings.push(`http.headers ${dropped.join(", ")} cleared because http.url changed origin`);
+    } else {
+      merged.http = { ...merged.http, headers: unmaskHeaders(merged.http.headers, storedHeaderValues) };
+    }
   }
   const parsed = agentInput.safeParse(merged);
   if (!parsed.success) throw new ValidationError("Please fix the highlighted fields", zodIssues(parsed.error));
@@ -133,7 +172,28 @@ export async function updateAgent(ctx: WorkspaceContext, id: string, patch: unkn
   } catch (err) {
     conflictOnName(err, parsed.data.name);
   }
-  return getAgent(ctx, id);
+  const agent = await getAgent(ctx, id);
+  return warnings.length ? { ...agent, warnings } : agent;
+}
+
+const hasHttpHeaders = (patch: Record<string, unknown>) => isObject(patch.http) && patch.http.headers !== undefined;
+
+/**
+ * The headers to keep when the URL moved to another origin: only values given in this request.
+ * Headers carried over from the stored agent (no `headers` in the patch) and values sent back in
+ * their masked form are the old host's secrets, so they are dropped (by name, for `warnings`).
+ */
+function dropStoredHeaders(headers: Record<string, unknown>, stored: Record<string, string>, given: boolean) {
+  const byLower = new Map(Object.entries(stored).map(([k, v]) => [k.toLowerCase(), v]));
+  const kept: Record<string, unknown> = {};
+  const dropped: string[] = [];
+  for (const [name, value] of Object.entries(headers)) {
+    const original = stored[name] ?? byLower.get(name.toLowerCase());
+    const isStored = original !== undefined && (!given || value === maskHeaderValue(original));
+    if (isStored) dropped.push(name);
+    else kept[name] = value;
+  }
+  return { headers: kept, dropped };
 }
 
 function unmaskHeaders(headers: Record<string, unknown>, stored: Record<string, string>): Record<string, unknown> {
@@ -156,7 +216,9 @@ export async function deleteAgent(ctx: WorkspaceContext, id: string): Promise<vo
   await db.$transaction(async (tx) => {
     const live = await tx.suite.count({ where: { workspaceId: ctx.workspaceId, agentId: id, deletedAt: null } });
     if (live > 0) {
-      throw new ConflictError(`This agent has ${live} suite${live === 1 ? "" : "s"}. Delete ${live === 1 ? "it" : "them"} first; deleting the agent would remove their test cases and run history.`);
+      throw new ConflictError(
+        `This agent has ${live} suite${live === 1 ? "" : "s"}. Delete ${live === 1 ? "it" : "them"} first; deleting the agent would remove their test cases and run history.`,
+      );
     }
     const { count } = await tx.agent.deleteMany({ where: { id, workspaceId: ctx.workspaceId } });
     if (count === 0) throw new NotFoundError("Agent");
@@ -168,9 +230,10 @@ export async function resolveAgentForRun(workspaceId: string, id: string): Promi
   const row = await findRow(workspaceId, id);
   const headers = storedHeaders(row);
   if (headers === null) {
-    throw new ValidationError("The agent's stored headers can no longer be decrypted (ASSAY_SECRET or AUTH_SECRET changed). Enter them again.", [
-      { path: "http.headers", message: "Enter the header values again" },
-    ]);
+    throw new ValidationError(
+      "The agent's stored headers can no longer be decrypted (ASSAY_SECRET or AUTH_SECRET changed). Enter them again.",
+      [{ path: "http.headers", message: "Enter the header values again" }],
+    );
   }
   return { id: row.id, ...toAgentData(row, headers), updated_at: iso(row.updatedAt)! };
 }
@@ -178,7 +241,11 @@ export async function resolveAgentForRun(workspaceId: string, id: string): Promi
 /** Live suites per agent (the list page shows them; delete is refused while there are any). */
 export async function agentSuiteCounts(ctx: WorkspaceContext, ids: string[]): Promise<Map<string, number>> {
   const rows = ids.length
-    ? await db.suite.groupBy({ by: ["agentId"], where: { workspaceId: ctx.workspaceId, deletedAt: null, agentId: { in: ids } }, _count: { _all: true } })
+    ? await db.suite.groupBy({
+        by: ["agentId"],
+        where: { workspaceId: ctx.workspaceId, deletedAt: null, agentId: { in: ids } },
+        _count: { _all: true },
+      })
     : [];
   return new Map(rows.map((r) => [r.agentId, r._count._all]));
 }

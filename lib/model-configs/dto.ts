@@ -1,4 +1,5 @@
 import { iso } from "@/lib/serialize";
+import { maskUrl } from "@/lib/url-secrets";
 
 /**
  * The model configuration's public shapes: the Prisma `select` (never the encrypted key), the
@@ -47,11 +48,15 @@ export type ModelConfigDto = {
   updated_at: string;
 };
 
-export function toModelConfigDto(row: ModelConfigRow): ModelConfigDto {
+/**
+ * `maskUrl` (members who cannot manage configurations): the base URL's userinfo and query values
+ * show as "••••", since some endpoints carry their key there (Azure-style `?code=`).
+ */
+export function toModelConfigDto(row: ModelConfigRow, opts: { maskUrl?: boolean } = {}): ModelConfigDto {
   return {
     id: row.id,
     name: row.name,
-    base_url: row.baseUrl,
+    base_url: opts.maskUrl ? maskUrl(row.baseUrl) : row.baseUrl,
     model: row.model,
     embedding_model: row.embeddingModel,
     api_key_hint: row.apiKeyHint,
@@ -62,6 +67,9 @@ export function toModelConfigDto(row: ModelConfigRow): ModelConfigDto {
     updated_at: iso(row.updatedAt)!,
   };
 }
+
+/** What an update answers: the configuration, plus what the update did that was not asked (a key dropped). */
+export type ModelConfigUpdateResult = ModelConfigDto & { warnings?: string[] };
 
 /** A row of the model configuration list: the DTO with how many agents and live suites use it. */
 export type ModelConfigListItem = ModelConfigDto & { usage: ModelConfigUsage };

@@ -12,14 +12,21 @@ import { db } from "@/lib/db";
 import { ConflictError, isUniqueViolation, NotFoundError, ValidationError } from "@/lib/errors";
 import { decryptSecret, encryptSecret, secretHint } from "@/lib/crypto";
 import { cursorFields, decodeCursor, encodeCursor } from "@/lib/serialize";
-import type { WorkspaceContext } from "@/lib/auth/roles";
+import { hasRole, type WorkspaceContext } from "@/lib/auth/roles";
+import { maskUrl, sameOrigin } from "@/lib/url-secrets";
 import { isUuid, requireRole } from "@/lib/workspaces/service";
 import { checkUrlStatically } from "@/lib/net/address-policy";
 import { BlockedAddressError } from "@/lib/net/safe-fetch";
 import { networkPolicy } from "@/lib/net/service";
 import { checkConnection, type ModelEndpoint } from "./connection";
 import type { ModelConfigData } from "./schemas";
-import { modelConfigSelect, toModelConfigDto, type ConnectionResult, type ModelConfigDto } from "./dto";
+import { modelConfigSelect, toModelConfigDto, type ConnectionResult, type ModelConfigDto, type ModelConfigUpdateResult } from "./dto";
+
+/** Only those who manage configurations (admins) see base URLs unmasked. */
+const dtoFor = (ctx: WorkspaceContext) => {
+  const mask = !hasRole(ctx.role, "admin");
+  return (row: Parameters<typeof toModelConfigDto>[0]) => toModelConfigDto(row, { maskUrl: mask });
+};
 
 export type { ModelEndpoint } from "./connection";
 
@@ -40,7 +47,7 @@ export async function listModelConfigs(ctx: WorkspaceContext, opts: { cursor?: s
   const page = rows.slice(0, limit);
   const last = page[page.length - 1];
   const nextCursor = rows.length > limit && last ? encodeCursor({ name: last.name, id: last.id }) : null;
-  return { data: page.map(toModelConfigDto), nextCursor };
+  return { data: page.map(dtoFor(ctx)), nextCursor };
 }
 
 /** Id, name and model of every configuration, for pickers. */
@@ -57,7 +64,7 @@ export async function getModelConfig(ctx: WorkspaceContext, id: string): Promise
   if (!isUuid(id)) throw new NotFoundError("Model configuration");
   const row = await db.modelConfig.findFirst({ where: { id, workspaceId: ctx.workspaceId }, select: modelConfigSelect });
   if (!row) throw new NotFoundError("Model configuration");
-  return toModelConfigDto(row);
+  return dtoFor(ctx)(row);
 }
 
 /** How many agents and live suites (as judge or simulator) use each configuration. */
@@ -65,9 +72,17 @@ export async function modelConfigUsage(ctx: WorkspaceContext, ids: string[]): Pr
   const usage = new Map(ids.map((id) => [id, { agents: 0, suites: 0 }]));
   if (ids.length === 0) return usage;
   const [agents, suites] = await Promise.all([
-    db.agent.groupBy({ by: ["modelConfigId"], where: { workspaceId: ctx.workspaceId, modelConfigId: { in: ids } }, _count: { _all: true } }),
+    db.agent.groupBy({
+      by: ["modelConfigId"],
+      where: { workspaceId: ctx.workspaceId, modelConfigId: { in: ids } },
+      _count: { _all: true },
+    }),
     db.suite.findMany({
-      where: { workspaceId: ctx.workspaceId, deletedAt: null, OR: [{ llmJudgeModelConfigId: { in: ids } }, { simulatorModelConfigId: { in: ids } }] },
+      where: {
+        workspaceId: ctx.workspaceId,
+        deletedAt: null,
+        OR: [{ llmJudgeModelConfigId: { in: ids } }, { simulatorModelConfigId: { in: ids } }],
+      },
       select: { llmJudgeModelConfigId: true, simulatorModelConfigId: true },
     }),
   ]);
@@ -83,7 +98,8 @@ function assertBaseUrlAllowed(baseUrl: string) {
   try {
     checkUrlStatically(baseUrl, networkPolicy());
   } catch (err) {
-    if (err instanceof BlockedAddressError) throw new ValidationError("This address is not allowed", [{ path: "base_url", message: err.message }]);
+    if (err instanceof BlockedAddressError)
+      throw new ValidationError("This address is not allowed", [{ path: "base_url", message: err.message }]);
     throw err;
   }
 }
@@ -130,10 +146,33 @@ export async function createModelConfig(ctx: WorkspaceContext, input: ModelConfi
 
 export type ModelConfigUpdate = Partial<ModelConfigData>;
 
-/** Partial update: fields left out keep their values (the API key too, see `apiKeyData`). */
-export async function updateModelConfig(ctx: WorkspaceContext, id: string, patch: ModelConfigUpdate): Promise<ModelConfigDto> {
+/**
+ * Partial update: fields left out keep their values (the API key too, see `apiKeyData`), except
+ * that a base URL on another origin (scheme, host, port) drops the stored key unless the same
+ * request gives one: the key was meant for the old host. The answer then lists it in `warnings`.
+ * A base URL sent back in its masked form ("?code=••••") keeps the stored URL.
+ */
+export async function updateModelConfig(ctx: WorkspaceContext, id: string, input: ModelConfigUpdate): Promise<ModelConfigUpdateResult> {
   requireRole(ctx, "admin");
-  await getModelConfig(ctx, id);
+  if (!isUuid(id)) throw new NotFoundError("Model configuration");
+  const stored = await db.modelConfig.findFirst({
+    where: { id, workspaceId: ctx.workspaceId },
+    select: { baseUrl: true, apiKeyHint: true },
+  });
+  if (!stored) throw new NotFoundError("Model configuration");
+  const patch = { ...input };
+  if (patch.base_url !== undefined && patch.base_url !== stored.baseUrl && patch.base_url === maskUrl(stored.baseUrl))
+    patch.base_url = stored.baseUrl;
+  const warnings: string[] = [];
+  if (
+    patch.base_url !== undefined &&
+    !sameOrigin(patch.base_url, stored.baseUrl) &&
+    patch.api_key === undefined &&
+    stored.apiKeyHint !== null
+  ) {
+    patch.api_key = null;
+    warnings.push("api_key cleared because base_url changed origin");
+  }
   if (patch.base_url !== undefined) assertBaseUrlAllowed(patch.base_url);
   try {
     const { count } = await db.modelConfig.updateMany({
@@ -152,7 +191,8 @@ export async function updateModelConfig(ctx: WorkspaceContext, id: string, patch
   } catch (err) {
     conflictOnName(err, patch.name);
   }
-  return getModelConfig(ctx, id);
+  const config = await getModelConfig(ctx, id);
+  return warnings.length ? { ...config, warnings } : config;
 }
 
 /**
@@ -172,7 +212,10 @@ export async function deleteModelConfig(ctx: WorkspaceContext, id: string, opts:
         }),
       ]);
       if (agents + suites > 0) {
-        const parts = [agents ? `${agents} agent${agents === 1 ? "" : "s"}` : null, suites ? `${suites} suite${suites === 1 ? "" : "s"}` : null];
+        const parts = [
+          agents ? `${agents} agent${agents === 1 ? "" : "s"}` : null,
+          suites ? `${suites} suite${suites === 1 ? "" : "s"}` : null,
+        ];
         throw new ConflictError(
           `This model configuration is used by ${parts.filter(Boolean).join(" and ")}. Delete with force to leave them without a model configuration.`,
         );
@@ -208,9 +251,10 @@ function decryptStoredKey(sealed: string): string {
   try {
     return decryptSecret(sealed);
   } catch {
-    throw new ValidationError("The stored API key can no longer be decrypted (ASSAY_SECRET or AUTH_SECRET changed). Enter the API key again.", [
-      { path: "api_key", message: "Enter the API key again" },
-    ]);
+    throw new ValidationError(
+      "The stored API key can no longer be decrypted (ASSAY_SECRET or AUTH_SECRET changed). Enter the API key again.",
+      [{ path: "api_key", message: "Enter the API key again" }],
+    );
   }
 }
 

@@ -1,4 +1,5 @@
 import { iso } from "@/lib/serialize";
+import { maskSnapshotUrls } from "@/lib/url-secrets";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import type { CaseResultStatus, RunStatus } from "@/lib/runs/schemas";
 
@@ -62,8 +63,9 @@ export function toRunDto(r: RunRow) {
     concurrency: r.concurrency,
     options: r.options,
     resolved_variables: r.resolvedVariables,
-    agent_snapshot: r.agentSnapshot,
-    variant_snapshot: r.variantSnapshot,
+    // Snapshot URLs may carry keys (userinfo, `?code=`): the executor reads the row, readers never need them.
+    agent_snapshot: maskSnapshotUrls(r.agentSnapshot),
+    variant_snapshot: maskSnapshotUrls(r.variantSnapshot),
     summary: r.summary,
     error_message: r.errorMessage,
     cancel_requested_at: iso(r.cancelRequestedAt),
