@@ -35,6 +35,14 @@ async function lockAndLoad(tx: Tx, ctx: WorkspaceContext, userId: string) {
   return target;
 }
 
+/**
+ * A member leaving (or being removed) takes their API keys in this workspace with them: revoked
+ * here so that joining again does not bring them back (the key lookup also checks the creator).
+ */
+async function revokeKeysOf(tx: Tx, workspaceId: string, userId: string) {
+  await tx.apiKey.updateMany({ where: { workspaceId, createdById: userId, revokedAt: null }, data: { revokedAt: new Date() } });
+}
+
 async function otherOwners(tx: Tx, workspaceId: string, userId: string) {
   return tx.membership.count({ where: { workspaceId, role: "owner", userId: { not: userId } } });
 }
@@ -72,6 +80,7 @@ export async function removeMember(ctx: WorkspaceContext, userId: string): Promi
       if ((await otherOwners(tx, ctx.workspaceId, userId)) === 0) throw new ConflictError(LAST_OWNER);
     }
     await tx.membership.delete({ where: { id: target.id } });
+    await revokeKeysOf(tx, ctx.workspaceId, userId);
     await revokeSessions(userId, tx);
   });
 }
@@ -86,5 +95,6 @@ export async function leaveWorkspace(ctx: WorkspaceContext): Promise<void> {
       throw new ConflictError(`You are the last owner. ${LAST_OWNER}.`);
     }
     await tx.membership.delete({ where: { id: target.id } });
+    await revokeKeysOf(tx, ctx.workspaceId, userId);
   });
 }

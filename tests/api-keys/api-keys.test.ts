@@ -3,6 +3,9 @@ import { db } from "@/lib/db";
 import { hashToken } from "@/lib/crypto";
 import { ForbiddenError, NotFoundError } from "@/lib/errors";
 import { authenticateApiKey, createApiKey, listApiKeys, revokeApiKey } from "@/lib/api-keys/service";
+import { removeMember, leaveWorkspace } from "@/lib/workspaces/members";
+import { withApi } from "@/lib/api/handler";
+import { call } from "../helpers/api";
 import { addMember, makeWorkspace } from "../helpers/factories";
 
 describe("API keys", () => {
@@ -60,5 +63,60 @@ describe("API keys", () => {
     await expect(revokeApiKey(a.ctx, bKey.id)).rejects.toBeInstanceOf(NotFoundError);
     expect(await listApiKeys(a.ctx)).toEqual([]);
     expect((await authenticateApiKey(bToken))?.workspaceId).toBe(b.workspace.id);
+  });
+});
+
+describe("API key expiry and creator", () => {
+  const GET = withApi({ role: "viewer", handler: async ({ ctx }) => ({ json: { workspace_id: ctx.workspaceId } }) });
+
+  it("sets an optional expiry on creation; an expired key answers 401 like a revoked one", async () => {
+    const { workspace, ctx } = await makeWorkspace("owner");
+    const before = Date.now();
+    const { key, token } = await createApiKey(ctx, { name: "30 days", role: "viewer", expiresInDays: 30 });
+    const days = (key.expiresAt!.getTime() - before) / 86_400_000;
+    expect(days).toBeGreaterThan(29.99);
+    expect(days).toBeLessThan(30.01);
+    expect((await createApiKey(ctx, { name: "forever", role: "viewer" })).key.expiresAt).toBeNull();
+    expect((await call(GET, { token })).status).toBe(200);
+
+    await db.apiKey.update({ where: { id: key.id }, data: { expiresAt: new Date(Date.now() - 1000) } });
+    expect(await authenticateApiKey(token)).toBeNull();
+    const res = await call(GET, { token });
+    expect(res.status).toBe(401);
+    expect(res.json.error.code).toBe("unauthorized");
+    expect((await listApiKeys(ctx)).find((k) => k.id === key.id)?.expiresAt).toBeInstanceOf(Date);
+    expect(workspace.id).toBe(ctx.workspaceId);
+  });
+
+  it("stops working when the member who created it is removed or leaves", async () => {
+    const { workspace, ctx: owner } = await makeWorkspace("owner");
+    const admin = await addMember(workspace.id, "admin");
+    const other = await addMember(workspace.id, "admin");
+    const byAdmin = await createApiKey(admin.ctx, { name: "admin's", role: "editor" });
+    const byOther = await createApiKey(other.ctx, { name: "other's", role: "editor" });
+    const byOwner = await createApiKey(owner, { name: "owner's", role: "editor" });
+    expect((await call(GET, { token: byAdmin.token })).status).toBe(200);
+
+    await removeMember(owner, admin.user.id);
+    expect(await authenticateApiKey(byAdmin.token)).toBeNull();
+    expect((await call(GET, { token: byAdmin.token })).status).toBe(401);
+    await leaveWorkspace(other.ctx);
+    expect(await authenticateApiKey(byOther.token)).toBeNull();
+    // Other members' keys keep working.
+    expect((await authenticateApiKey(byOwner.token))?.workspaceId).toBe(workspace.id);
+    // The keys were revoked with the membership: joining again does not bring them back.
+    expect(
+      (await listApiKeys(owner))
+        .filter((k) => k.revokedAt)
+        .map((k) => k.name)
+        .sort(),
+    ).toEqual(["admin's", "other's"]);
+    await db.membership.create({ data: { workspaceId: workspace.id, userId: admin.user.id, role: "viewer" } });
+    expect(await authenticateApiKey(byAdmin.token)).toBeNull();
+    // A creator removed behind the service's back (no revocation) is still caught by the lookup.
+    const third = await addMember(workspace.id, "admin");
+    const byThird = await createApiKey(third.ctx, { name: "third's", role: "viewer" });
+    await db.membership.deleteMany({ where: { workspaceId: workspace.id, userId: third.user.id } });
+    expect(await authenticateApiKey(byThird.token)).toBeNull();
   });
 });
