@@ -88,3 +88,12 @@ export function jsonFits(value: unknown, max = MAX_JSON_FIELD_CHARS): boolean {
 }
 
 export const JSON_TOO_LARGE_MESSAGE = `Use at most ${MAX_JSON_FIELD_CHARS.toLocaleString("en-US")} characters of JSON`;
+
+/**
+ * The same rule as a zod refinement, for the few schemas parsed outside withApi and the action
+ * client (sign-in, setup and invitation forms): `z.string().superRefine(storableText)`.
+ */
+export function storableText(s: string, ctx: { addIssue: (issue: { code: "custom"; message: string }) => void }) {
+  const problem = invalidTextProblem(s);
+  if (problem) ctx.addIssue({ code: "custom", message: problem });
+}

@@ -1,12 +1,21 @@
 import { z } from "zod";
 import { ROLES } from "@/lib/auth/roles";
+import { TEXT_LIMITS } from "@/lib/validation/limits";
+import { storableText } from "@/lib/validation/text";
 
 const email = z.email("Enter a valid email address").trim().max(320);
 const password = z.string().min(8, "Use at least 8 characters").max(200, "Use at most 200 characters");
-const workspaceName = z.string().trim().min(1, "Workspace name is required").max(100, "Use at most 100 characters");
+// These forms are parsed by their own actions (not the action client), so the NUL/surrogate rule is on the fields.
+const workspaceName = z
+  .string()
+  .trim()
+  .min(1, "Workspace name is required")
+  .max(TEXT_LIMITS.shortName, `Use at most ${TEXT_LIMITS.shortName} characters`)
+  .superRefine(storableText);
+const personName = z.string().trim().max(TEXT_LIMITS.shortName).superRefine(storableText);
 
 export const setupInput = z.object({
-  name: z.string().trim().max(100).optional(),
+  name: personName.optional(),
   email,
   password,
   workspaceName,
@@ -30,7 +39,7 @@ export type InviteInput = z.input<typeof inviteInput>;
 
 export const acceptInviteInput = z.object({
   token: z.string().min(10),
-  name: z.string().trim().max(100).optional(),
+  name: personName.optional(),
   password,
 });
 
