@@ -122,3 +122,47 @@ test("a second workspace is separate from the first, and the switcher moves betw
   // Both workspaces are offered in the switcher.
   await expect(page.getByLabel("Workspace", { exact: true }).getByRole("option", { name: secondName })).toHaveCount(1);
 });
+
+test("an invited address that already has an account gets a pending invitation and joins after signing in", async ({ page, browser }) => {
+  const firstId = await openWorkspace(page);
+  // A second workspace the person will be invited to once they have an account.
+  await page.goto("/workspaces/new");
+  // Named to sort after the admin's first workspace, which "/" opens for the other specs.
+  const secondName = unique("Team to join");
+  await page.getByLabel("Workspace name").fill(secondName);
+  await page.getByRole("button", { name: "Create workspace" }).click();
+  await page.waitForURL((url) => /\/w\/[0-9a-f-]{36}/.test(url.pathname) && !url.pathname.includes(firstId));
+  const secondId = /\/w\/([0-9a-f-]{36})/.exec(page.url())![1]!;
+
+  async function invite(workspaceId: string, email: string) {
+    await page.goto(`/w/${workspaceId}/settings/members`);
+    await page.getByLabel("Email").fill(email);
+    await page.getByRole("button", { name: "Invite member" }).click();
+    await expect(page.getByText(`Invitation created for ${email}`)).toBeVisible();
+    return page.getByLabel("Invite link").inputValue();
+  }
+
+  // The person gets an account through a first invitation.
+  const email = `${slug("existing")}@example.test`;
+  const firstLink = await invite(firstId, email);
+  const guest = await browser.newContext({ storageState: { cookies: [], origins: [] } });
+  const p2 = await guest.newPage();
+  await p2.goto(firstLink);
+  await p2.getByLabel("Password").fill("existing-password-1");
+  await p2.getByRole("button", { name: "Create account and join" }).click();
+  await expect(p2).toHaveURL(new RegExp(`/w/${firstId}`));
+
+  // Inviting the now existing address answers exactly as for a new one, and adds nobody yet.
+  const secondLink = await invite(secondId, email);
+  await expect(page.getByText("was added to this workspace")).toHaveCount(0);
+  await expect(page.getByRole("listitem").filter({ hasText: email })).toBeVisible();
+  await expect(page.getByRole("row").filter({ hasText: email })).toHaveCount(0);
+
+  // Signed in as that address, the link offers Join; joining lands in the workspace.
+  await p2.goto(secondLink);
+  await p2.getByRole("button", { name: `Join ${secondName}` }).click();
+  await expect(p2).toHaveURL(new RegExp(`/w/${secondId}`));
+  await guest.close();
+  await page.reload();
+  await expect(page.getByRole("row").filter({ hasText: email })).toContainText("Editor");
+});
