@@ -1,6 +1,7 @@
 import type { NextConfig } from "next";
 // Parse the environment at startup so a bad configuration fails fast.
 import { env } from "./lib/env";
+import { API_CONTENT_SECURITY_POLICY, STATIC_SECURITY_HEADERS } from "./lib/security-headers";
 
 const nextConfig: NextConfig = {
   poweredByHeader: false,
@@ -12,6 +13,16 @@ const nextConfig: NextConfig = {
   // limit (MAX_IMPORT_BYTES, checked by parseCasesDocument) plus room for the action's envelope.
   // Next's defaults (1 MB for actions, 10 MB through proxy.ts) would cut it off first.
   experimental: { serverActions: { bodySizeLimit: "11mb" }, proxyClientMaxBodySize: "11mb" },
+  // Frame, sniffing and referrer protection on every response; pages get their nonce-based
+  // Content-Security-Policy from proxy.ts, API responses a policy that allows nothing (not
+  // /api/auth: Auth.js may answer with its own HTML pages and forms).
+  async headers() {
+    const apiPolicy = [{ key: "Content-Security-Policy", value: API_CONTENT_SECURITY_POLICY }];
+    return [
+      { source: "/:path*", headers: STATIC_SECURITY_HEADERS },
+      ...["/api/v1/:path*", "/api/w/:path*", "/api/health"].map((source) => ({ source, headers: apiPolicy })),
+    ];
+  },
 };
 
 export default nextConfig;
