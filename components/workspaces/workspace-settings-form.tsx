@@ -61,7 +61,15 @@ export function WorkspaceSettingsForm({
           hint="A multi-turn case without max_turns stops after this many turns (reported when hit), so a conversation never runs away."
           error={errors.maxTurnsCap?.message}
         >
-          <Input id="maxTurnsCap" type="number" min={1} max={500} className="w-32" aria-invalid={!!errors.maxTurnsCap} {...form.register("maxTurnsCap")} />
+          <Input
+            id="maxTurnsCap"
+            type="number"
+            min={1}
+            max={500}
+            className="w-32"
+            aria-invalid={!!errors.maxTurnsCap}
+            {...form.register("maxTurnsCap")}
+          />
         </Field>
         <p className="text-xs text-slate-500">
           Which networks model configurations and HTTP agents may reach is set for the whole Assay instance by its administrator

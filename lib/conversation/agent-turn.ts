@@ -36,7 +36,8 @@ export function agentFailure(err: unknown): ConversationStop {
   if (err instanceof ConversationStop) return err;
   if (err instanceof LlmError) {
     if (err.type === "aborted") return new ConversationStop("cancelled", "The run was cancelled");
-    if (err.type === "timeout") return new ConversationStop("timeout", `The agent did not answer in time (${err.attempts} attempts): ${err.message}`);
+    if (err.type === "timeout")
+      return new ConversationStop("timeout", `The agent did not answer in time (${err.attempts} attempts): ${err.message}`);
     return new ConversationStop("agent", `The agent call failed (${err.type}, ${err.attempts} attempts): ${err.message}`);
   }
   return new ConversationStop("agent", err instanceof Error ? err.message : String(err));
@@ -56,7 +57,13 @@ export function toChatMessages(transcript: TranscriptMessage[]): ChatCompletionM
           role: "assistant",
           content: m.content,
           ...(m.tool_calls && m.tool_calls.length > 0
-            ? { tool_calls: m.tool_calls.map((c) => ({ id: c.id, type: "function" as const, function: { name: c.name, arguments: c.arguments } })) }
+            ? {
+                tool_calls: m.tool_calls.map((c) => ({
+                  id: c.id,
+                  type: "function" as const,
+                  function: { name: c.name, arguments: c.arguments },
+                })),
+              }
             : {}),
         };
     }
@@ -106,7 +113,7 @@ export async function chatAgentTurn(
     const calls = res.message.tool_calls;
     state.transcript.push({
       role: "assistant",
-      content: res.message.content ?? (calls.length === 0 ? res.message.refusal ?? "" : null),
+      content: res.message.content ?? (calls.length === 0 ? (res.message.refusal ?? "") : null),
       ...(calls.length > 0 ? { tool_calls: calls.map((c) => ({ id: c.id, name: c.name, arguments: c.arguments })) } : {}),
     });
     if (calls.length === 0) return { reply: res.message.content ?? res.message.refusal ?? "", end: false };
@@ -158,7 +165,11 @@ export async function httpAgentTurn(runtime: HttpRuntime, input: ConversationInp
     result: c.result,
   }));
   if (calls.length > 0) {
-    state.transcript.push({ role: "assistant", content: null, tool_calls: calls.map(({ id, name, arguments: a }) => ({ id, name, arguments: a })) });
+    state.transcript.push({
+      role: "assistant",
+      content: null,
+      tool_calls: calls.map(({ id, name, arguments: a }) => ({ id, name, arguments: a })),
+    });
     for (const c of calls) {
       state.toolCalls.push(toolCallRecord(c, null));
       if (c.result !== undefined) {

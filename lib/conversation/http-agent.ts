@@ -23,9 +23,7 @@ export const httpAgentResponseSchema = z.object({
       }),
     )
     .nullish(),
-  usage: z
-    .object({ prompt_tokens: z.number().int().min(0).nullish(), completion_tokens: z.number().int().min(0).nullish() })
-    .nullish(),
+  usage: z.object({ prompt_tokens: z.number().int().min(0).nullish(), completion_tokens: z.number().int().min(0).nullish() }).nullish(),
   end: z.boolean().nullish(),
 });
 export type HttpAgentResponse = z.output<typeof httpAgentResponseSchema>;

@@ -44,14 +44,7 @@ export type ConversationToolCall = {
 };
 
 export type EndReason =
-  | "single_turn"
-  | "simulator_ended"
-  | "agent_ended"
-  | "max_turns"
-  | "safety_cap"
-  | "repetition"
-  | "token_cap"
-  | "error";
+  "single_turn" | "simulator_ended" | "agent_ended" | "max_turns" | "safety_cap" | "repetition" | "token_cap" | "error";
 
 export type ConversationErrorType = "agent" | "simulator" | "timeout" | "cancelled";
 

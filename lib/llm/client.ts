@@ -232,7 +232,9 @@ export class LlmClient {
       messages: req.messages,
       temperature: 0,
       ...(this.endpoint.maxTokens != null ? { max_tokens: this.endpoint.maxTokens } : {}),
-      tools: [{ type: "function", function: { name: req.schemaName, description: "Answer by calling this function.", parameters: req.schema } }],
+      tools: [
+        { type: "function", function: { name: req.schemaName, description: "Answer by calling this function.", parameters: req.schema } },
+      ],
       tool_choice: { type: "function", function: { name: req.schemaName } },
     };
     const out = await this.#call("chat", body, req, this.endpoint.model, parseCompletion);
@@ -253,7 +255,10 @@ export class LlmClient {
     const capture: Capture = { body: null, status: null, text: null };
     const startedAt = new Date().toISOString();
     const timeoutMs = opts.timeoutMs ?? this.#policy.timeoutMs;
-    const base: Omit<CallRecord, "response" | "error" | "errorType" | "status" | "attempts" | "retries" | "attemptErrors" | "latencyMs" | "totalMs"> = {
+    const base: Omit<
+      CallRecord,
+      "response" | "error" | "errorType" | "status" | "attempts" | "retries" | "attemptErrors" | "latencyMs" | "totalMs"
+    > = {
       purpose: opts.purpose,
       model,
       endpointId: this.endpoint.id,
@@ -300,7 +305,11 @@ export class LlmClient {
       const e =
         err instanceof LlmError
           ? err
-          : new LlmError("connection", err instanceof Error ? err.message : String(err), { attempts: 1, attemptErrors: ["connection"], cause: err });
+          : new LlmError("connection", err instanceof Error ? err.message : String(err), {
+              attempts: 1,
+              attemptErrors: ["connection"],
+              cause: err,
+            });
       e.responseText = capture.text;
       this.#emit(opts.onRecord, {
         ...base,
@@ -347,7 +356,11 @@ export class LlmClient {
           const res = await base(input, init);
           if (capture) {
             capture.status = res.status;
-            if (!res.ok) capture.text = await res.clone().text().catch(() => null);
+            if (!res.ok)
+              capture.text = await res
+                .clone()
+                .text()
+                .catch(() => null);
           }
           return res;
         },
@@ -387,4 +400,3 @@ function cacheKey(endpoint: Endpoint, req: JsonRequest): string {
   const material = JSON.stringify([endpoint.baseUrl, endpoint.model, req.schemaName, req.schema, req.messages]);
   return createHash("sha256").update(material).digest("hex");
 }
-

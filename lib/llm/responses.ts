@@ -63,8 +63,7 @@ export function parseCompletion(text: string): ParsedCompletion {
       tool_calls: (choice.message.tool_calls ?? []).map((c, i) => ({
         id: c.id || `call_${i + 1}`,
         name: c.function.name,
-        arguments:
-          typeof c.function.arguments === "string" ? c.function.arguments : JSON.stringify(c.function.arguments ?? {}),
+        arguments: typeof c.function.arguments === "string" ? c.function.arguments : JSON.stringify(c.function.arguments ?? {}),
       })),
     },
     usage: { prompt_tokens: usage?.prompt_tokens ?? 0, completion_tokens: usage?.completion_tokens ?? 0 },

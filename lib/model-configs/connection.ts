@@ -67,7 +67,8 @@ export async function checkConnection(endpoint: ModelEndpoint, policy: NetworkPo
         ok: false,
         latency_ms: latency,
         model: endpoint.model,
-        message: "The endpoint answered, but not like an OpenAI-compatible chat completions API. Check the base URL (it usually ends in /v1).",
+        message:
+          "The endpoint answered, but not like an OpenAI-compatible chat completions API. Check the base URL (it usually ends in /v1).",
       };
     }
     const model = completion.model || endpoint.model;
@@ -117,7 +118,10 @@ export function describeLlmError(err: unknown, endpoint: Pick<ModelEndpoint, "ba
 }
 
 function describeNetworkFailure(err: unknown, baseUrl: string): string {
-  const errno = findCause(err, (e): e is NodeJS.ErrnoException => e instanceof Error && typeof (e as NodeJS.ErrnoException).code === "string");
+  const errno = findCause(
+    err,
+    (e): e is NodeJS.ErrnoException => e instanceof Error && typeof (e as NodeJS.ErrnoException).code === "string",
+  );
   let host = baseUrl;
   try {
     host = new URL(baseUrl).host;

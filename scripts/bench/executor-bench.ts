@@ -79,7 +79,10 @@ export function sleepRunner(latencyMs: number): { runner: CaseRunner; stats: () 
     const reply = "A reply from the sleeping runner.";
     const outcome: CaseOutcome = {
       status: "passed",
-      transcript: [{ role: "user", content: question }, { role: "assistant", content: reply }],
+      transcript: [
+        { role: "user", content: question },
+        { role: "assistant", content: reply },
+      ],
       actualResponse: reply,
       checkResults: [],
       toolCallResults: null,
@@ -92,7 +95,18 @@ export function sleepRunner(latencyMs: number): { runner: CaseRunner; stats: () 
       turns: 1,
       errorMessage: null,
       errorType: null,
-      llmCalls: [{ purpose: "agent", model: "fake-model", request: { model: "fake-model", messages: [{ role: "user", content: question }] }, response: reply, error: null, attempts: 1, latencyMs: latencyMs, cached: false }],
+      llmCalls: [
+        {
+          purpose: "agent",
+          model: "fake-model",
+          request: { model: "fake-model", messages: [{ role: "user", content: question }] },
+          response: reply,
+          error: null,
+          attempts: 1,
+          latencyMs: latencyMs,
+          cached: false,
+        },
+      ],
     };
     return outcome;
   };
@@ -109,12 +123,22 @@ export async function makeBenchWorkspace(): Promise<WorkspaceContext> {
 }
 
 /** A chat agent without tools on a model config pointing at `baseUrl`, and a suite of `cases` single-turn cases. */
-export async function makeBenchSuite(ctx: WorkspaceContext, opts: { baseUrl: string; cases: number; name: string; tags?: (i: number) => string[] }) {
+export async function makeBenchSuite(
+  ctx: WorkspaceContext,
+  opts: { baseUrl: string; cases: number; name: string; tags?: (i: number) => string[] },
+) {
   const modelConfig = await db.modelConfig.create({
     data: { workspaceId: ctx.workspaceId, name: `${opts.name}-model`, baseUrl: opts.baseUrl, model: "fake-model" },
   });
   const agent = await db.agent.create({
-    data: { workspaceId: ctx.workspaceId, name: `${opts.name}-agent`, kind: "chat", systemPrompt: "You are a helpful assistant.", modelConfigId: modelConfig.id, tools: [] },
+    data: {
+      workspaceId: ctx.workspaceId,
+      name: `${opts.name}-agent`,
+      kind: "chat",
+      systemPrompt: "You are a helpful assistant.",
+      modelConfigId: modelConfig.id,
+      tools: [],
+    },
   });
   const suite = await db.suite.create({ data: { workspaceId: ctx.workspaceId, agentId: agent.id, name: opts.name } });
   const batch = 5_000;
@@ -122,7 +146,14 @@ export async function makeBenchSuite(ctx: WorkspaceContext, opts: { baseUrl: str
     await db.testCase.createMany({
       data: Array.from({ length: Math.min(batch, opts.cases - start) }, (_, k) => {
         const i = start + k;
-        return { workspaceId: ctx.workspaceId, suiteId: suite.id, name: `case ${i}`, initialMessage: `question ${i}`, sortOrder: i, tags: opts.tags?.(i) ?? [] };
+        return {
+          workspaceId: ctx.workspaceId,
+          suiteId: suite.id,
+          name: `case ${i}`,
+          initialMessage: `question ${i}`,
+          sortOrder: i,
+          tags: opts.tags?.(i) ?? [],
+        };
       }),
     });
   }
@@ -179,13 +210,15 @@ export async function benchExecutor(opts: {
   const t0 = performance.now();
   const started = await startRun(ctx, suiteId, { concurrency }, "api");
   const deadline = Date.now() + Math.max(60_000, (cases / concurrency) * latencyMs * 10);
-  for (let status: string = started.status; !FINISHED.includes(status); ) {
+  for (let status: string = started.status; !FINISHED.includes(status);) {
     if (Date.now() > deadline) {
       failures.push(`the run did not finish in time (status ${status})`);
       break;
     }
     await new Promise((r) => setTimeout(r, opts.pollMs ?? 20));
-    const res = await uncounted(() => watcher.query<{ status: string }>(`SELECT "status"::text AS status FROM "Run" WHERE "id" = $1`, [started.id]));
+    const res = await uncounted(() =>
+      watcher.query<{ status: string }>(`SELECT "status"::text AS status FROM "Run" WHERE "id" = $1`, [started.id]),
+    );
     status = res.rows[0]?.status ?? "missing";
   }
   const wallMs = performance.now() - t0;
@@ -203,7 +236,15 @@ export async function benchExecutor(opts: {
 
   const grouped = await db.caseResult.groupBy({ by: ["status"], where: { runId: started.id }, _count: { _all: true } });
   const statuses = Object.fromEntries(grouped.map((g) => [g.status, g._count._all]));
-  const [timing] = await db.$queryRaw<{ first_claim: number | null; finalize: number | null; avg_duration: number | null; avg_latency: number | null; sum_duration: number | null }[]>`
+  const [timing] = await db.$queryRaw<
+    {
+      first_claim: number | null;
+      finalize: number | null;
+      avg_duration: number | null;
+      avg_latency: number | null;
+      sum_duration: number | null;
+    }[]
+  >`
     SELECT (extract(epoch FROM (min(c."startedAt") - r."createdAt")) * 1000)::float AS first_claim,
            (extract(epoch FROM (r."completedAt" - max(c."completedAt"))) * 1000)::float AS finalize,
            avg(c."durationMs")::float AS avg_duration, avg(c."latencyMs")::float AS avg_latency,
@@ -224,8 +265,12 @@ export async function benchExecutor(opts: {
   if (run.passed_cases !== cases) failures.push(`run.passed_cases = ${run.passed_cases}, expected ${cases}`);
   if (fakeStats.chatRequests !== cases) failures.push(`the fake saw ${fakeStats.chatRequests} chat requests, expected exactly ${cases}`);
   const missing = Array.from({ length: cases }, (_, i) => `question ${i}`).filter((q) => fakeStats.lastUserMessages.get(q) !== 1);
-  if (missing.length) failures.push(`${missing.length} cases were not asked exactly once (e.g. "${missing[0]}": ${fakeStats.lastUserMessages.get(missing[0]!) ?? 0}×)`);
-  if (fakeStats.maxConcurrent > concurrency) failures.push(`the fake saw ${fakeStats.maxConcurrent} concurrent requests, above the bound ${concurrency}`);
+  if (missing.length)
+    failures.push(
+      `${missing.length} cases were not asked exactly once (e.g. "${missing[0]}": ${fakeStats.lastUserMessages.get(missing[0]!) ?? 0}×)`,
+    );
+  if (fakeStats.maxConcurrent > concurrency)
+    failures.push(`the fake saw ${fakeStats.maxConcurrent} concurrent requests, above the bound ${concurrency}`);
 
   const idealMs = Math.ceil(cases / concurrency) * latencyMs;
   return {

@@ -42,7 +42,9 @@ async function measure(name: string, conc: number, fn: (i: number) => Promise<un
   const cpu = process.cpuUsage(cpu0);
   const wall = performance.now() - t0;
   const cpuMs = (cpu.user + cpu.system) / 1000 / N;
-  process.stdout.write(`${name.padEnd(60)} ${cpuMs.toFixed(2).padStart(6)} ms CPU/op ${(wall / N).toFixed(2).padStart(7)} ms wall/op  (concurrency ${conc})\n`);
+  process.stdout.write(
+    `${name.padEnd(60)} ${cpuMs.toFixed(2).padStart(6)} ms CPU/op ${(wall / N).toFixed(2).padStart(7)} ms wall/op  (concurrency ${conc})\n`,
+  );
 }
 
 const ctx = await makeBenchWorkspace();
@@ -56,13 +58,17 @@ const request = { model: "fake-model", messages: transcript.slice(0, 2) };
 
 if (want("db")) {
   const run = await startRun(ctx, suiteId, { concurrency: 50 }, "api");
-  const ids = (await db.caseResult.findMany({ where: { runId: run.id }, select: { id: true }, orderBy: { position: "asc" } })).map((r) => r.id);
+  const ids = (await db.caseResult.findMany({ where: { runId: run.id }, select: { id: true }, orderBy: { position: "asc" } })).map(
+    (r) => r.id,
+  );
   await db.caseResult.updateMany({ where: { runId: run.id }, data: { status: "running", leaseOwner: "w" } });
   const pool = new pg.Pool({ connectionString: database.url, max: 20 });
 
   await measure("raw pg: SELECT 1", 1, () => pool.query("SELECT 1"));
   await measure("prisma: $queryRaw SELECT 1", 1, () => db.$queryRaw`SELECT 1`);
-  await measure("prisma: run.findUnique (select 2 columns)", 1, () => db.run.findUnique({ where: { id: run.id }, select: { id: true, status: true } }));
+  await measure("prisma: run.findUnique (select 2 columns)", 1, () =>
+    db.run.findUnique({ where: { id: run.id }, select: { id: true, status: true } }),
+  );
   await measure("prisma: $transaction(async tx => SELECT 1)", 1, () => db.$transaction(async (tx) => tx.$queryRaw`SELECT 1`));
 
   // The executor's persist() today: an interactive transaction of four statements.
@@ -71,13 +77,41 @@ if (want("db")) {
       await tx.caseResult.updateMany({
         where: { id: ids[i]!, leaseOwner: "w" },
         data: {
-          status: "running", transcript, actualResponse: "x", checkResults: [], toolCallResults: Prisma.DbNull, outcomeResults: [], metricResults: [],
-          promptTokens: 10, completionTokens: 5, latencyMs: 200, durationMs: 210, retryCount: 0, turns: 1, errorMessage: null, errorType: null,
-          leaseExpiresAt: null, completedAt: new Date(),
+          status: "running",
+          transcript,
+          actualResponse: "x",
+          checkResults: [],
+          toolCallResults: Prisma.DbNull,
+          outcomeResults: [],
+          metricResults: [],
+          promptTokens: 10,
+          completionTokens: 5,
+          latencyMs: 200,
+          durationMs: 210,
+          retryCount: 0,
+          turns: 1,
+          errorMessage: null,
+          errorType: null,
+          leaseExpiresAt: null,
+          completedAt: new Date(),
         },
       });
       await tx.llmCall.createMany({
-        data: [{ workspaceId: ctx.workspaceId, runId: run.id, caseResultId: ids[i]!, purpose: "agent", model: "fake-model", request, response: '{"id":"x"}', error: null, attempts: 1, latencyMs: 200, cached: false }],
+        data: [
+          {
+            workspaceId: ctx.workspaceId,
+            runId: run.id,
+            caseResultId: ids[i]!,
+            purpose: "agent",
+            model: "fake-model",
+            request,
+            response: '{"id":"x"}',
+            error: null,
+            attempts: 1,
+            latencyMs: 200,
+            cached: false,
+          },
+        ],
       });
       await tx.$executeRaw`UPDATE "Run" SET "passedCases" = "passedCases" + 0, "promptTokens" = "promptTokens" + ${10} WHERE "id" = ${run.id}::uuid`;
       await tx.$queryRaw`SELECT count(*)::int AS n FROM "CaseResult" WHERE "runId" = ${run.id}::uuid AND "status" IN ('pending', 'running')`;
@@ -116,7 +150,15 @@ if (want("db")) {
 
 if (want("llm")) {
   setEndpointConcurrency(modelConfigId, 50);
-  const endpoint = { id: modelConfigId, baseUrl: fake.url, apiKey: null, model: "fake-model", embeddingModel: null, temperature: null, maxTokens: null };
+  const endpoint = {
+    id: modelConfigId,
+    baseUrl: fake.url,
+    apiKey: null,
+    model: "fake-model",
+    embeddingModel: null,
+    temperature: null,
+    maxTokens: null,
+  };
   const client = new LlmClient(endpoint);
   const body = JSON.stringify(request);
   const guarded = createGuardedFetch({ allowPrivateNetworks: false, allowLoopback: true });
@@ -126,21 +168,37 @@ if (want("llm")) {
   const url = new URL(`${fake.url}/chat/completions`);
   const rawHttp = () =>
     new Promise<string>((resolve, reject) => {
-      const req = http.request({ hostname: url.hostname, port: url.port, path: url.pathname, method: "POST", agent, headers: { "content-type": "application/json", "content-length": Buffer.byteLength(body) } }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on("data", (c: Buffer) => chunks.push(c));
-        res.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
-        res.on("error", reject);
-      });
+      const req = http.request(
+        {
+          hostname: url.hostname,
+          port: url.port,
+          path: url.pathname,
+          method: "POST",
+          agent,
+          headers: { "content-type": "application/json", "content-length": Buffer.byteLength(body) },
+        },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on("data", (c: Buffer) => chunks.push(c));
+          res.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
+          res.on("error", reject);
+        },
+      );
       req.on("error", reject);
       req.end(body);
     });
   for (const conc of [1, 50]) {
-    await measure("agent call: LlmClient.chat (today)", conc, () => client.chat({ messages: request.messages as never }, { purpose: "agent" }));
+    await measure("agent call: LlmClient.chat (today)", conc, () =>
+      client.chat({ messages: request.messages as never }, { purpose: "agent" }),
+    );
     await measure("openai SDK, one reused client, guarded fetch", conc, () => sdk.chat.completions.create(request as never));
     await measure("openai SDK, one reused client, global fetch (undici)", conc, () => sdkNative.chat.completions.create(request as never));
-    await measure("guarded fetch alone (WHATWG Request/Response over node:http)", conc, () => guarded(url, { method: "POST", headers: { "content-type": "application/json" }, body }).then((r) => r.text()));
-    await measure("global fetch alone (undici)", conc, () => fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body }).then((r) => r.text()));
+    await measure("guarded fetch alone (WHATWG Request/Response over node:http)", conc, () =>
+      guarded(url, { method: "POST", headers: { "content-type": "application/json" }, body }).then((r) => r.text()),
+    );
+    await measure("global fetch alone (undici)", conc, () =>
+      fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body }).then((r) => r.text()),
+    );
     await measure("node:http request with a keep-alive agent", conc, rawHttp);
   }
   agent.destroy();

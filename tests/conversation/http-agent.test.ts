@@ -52,7 +52,10 @@ describe("HTTP agents", () => {
     handler = (b) => ({
       json: {
         reply: `Echo: ${lastUser(b)}`,
-        tool_calls: [{ name: "lookup_order", arguments: { id: 42 }, result: { status: "shipped" } }, { name: "notify", arguments: '{"x":1}' }],
+        tool_calls: [
+          { name: "lookup_order", arguments: { id: 42 }, result: { status: "shipped" } },
+          { name: "notify", arguments: '{"x":1}' },
+        ],
         usage: { prompt_tokens: 11, completion_tokens: 5 },
       },
     });

@@ -43,7 +43,13 @@ describe("LlmClient retry policy", () => {
     expect(second).toBeGreaterThanOrEqual(195);
     expect(second).toBeLessThan(380);
     expect(records).toHaveLength(1);
-    expect(records[0]).toMatchObject({ attempts: 3, retries: 2, attemptErrors: ["server_error", "server_error"], error: null, errorType: null });
+    expect(records[0]).toMatchObject({
+      attempts: 3,
+      retries: 2,
+      attemptErrors: ["server_error", "server_error"],
+      error: null,
+      errorType: null,
+    });
   });
 
   it("gives up after 3 attempts on persistent 5xx with error type server_error", async () => {

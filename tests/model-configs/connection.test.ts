@@ -126,7 +126,9 @@ describe("test connection", () => {
 
   it("refuses metadata addresses without connecting, whatever the instance allows", async () => {
     // Stored directly: the service refuses such base URLs at save time.
-    const row = await db.modelConfig.create({ data: { workspaceId: ws.workspace.id, name: `meta${n++}`, baseUrl: "http://169.254.169.254/v1", model: "m" } });
+    const row = await db.modelConfig.create({
+      data: { workspaceId: ws.workspace.id, name: `meta${n++}`, baseUrl: "http://169.254.169.254/v1", model: "m" },
+    });
     const result = await testConnection(ws.ctx, row.id);
     expect(result).toMatchObject({ ok: false, message: expect.stringContaining("refused: cloud metadata address") });
     expect(result.latency_ms).toBeLessThan(1_000);
@@ -155,9 +157,13 @@ describe("test connection", () => {
     expect(rejected.json).toMatchObject({ ok: false, message: expect.stringContaining("rejected the API key") });
 
     expect((await call(testRoute.POST, { method: "POST", params: { id: c.id } })).status).toBe(401);
-    expect((await call(testRoute.POST, { method: "POST", token: await makeApiKey(ws.workspace.id, "editor"), params: { id: c.id } })).status).toBe(403);
+    expect(
+      (await call(testRoute.POST, { method: "POST", token: await makeApiKey(ws.workspace.id, "editor"), params: { id: c.id } })).status,
+    ).toBe(403);
     const other = await makeWorkspace("owner");
-    expect((await call(testRoute.POST, { method: "POST", token: await makeApiKey(other.workspace.id, "admin"), params: { id: c.id } })).status).toBe(404);
+    expect(
+      (await call(testRoute.POST, { method: "POST", token: await makeApiKey(other.workspace.id, "admin"), params: { id: c.id } })).status,
+    ).toBe(404);
   });
 });
 

@@ -30,7 +30,9 @@ export default async function setup(project: TestProject) {
   const client = new pg.Client({ connectionString: templateUrl });
   await client.connect();
   const dir = path.resolve("prisma/migrations");
-  for (const name of readdirSync(dir).filter((d) => /^\d/.test(d)).sort()) {
+  for (const name of readdirSync(dir)
+    .filter((d) => /^\d/.test(d))
+    .sort()) {
     await client.query(readFileSync(path.join(dir, name, "migration.sql"), "utf8"));
   }
   await client.end();
