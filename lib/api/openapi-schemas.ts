@@ -197,10 +197,20 @@ export const requestSchemas = {
 } satisfies Record<string, JsonSchema>;
 export type RequestSchemaName = keyof typeof requestSchemas;
 
+/** Only on an update that moved the endpoint to another origin: the stored secrets it dropped. */
+const secretWarnings = z
+  .array(z.string())
+  .optional()
+  .describe(
+    'Set when an update moved the URL to another origin and stored secrets were cleared, e.g. "api_key cleared because base_url changed origin"',
+  );
+
 export const componentSchemas: Record<string, JsonSchema> = {
   // Responses: what the server returns (output view).
-  ModelConfig: resource(modelConfigResource, z.object({})),
-  Agent: resource(agentInput, serverFields, { description: "An agent; HTTP header values are masked (••••1234)" }),
+  ModelConfig: resource(modelConfigResource, z.object({ warnings: secretWarnings })),
+  Agent: resource(agentInput, serverFields.extend({ warnings: secretWarnings }), {
+    description: "An agent; HTTP header values are masked (••••1234)",
+  }),
   Suite: resource(suiteInput, suiteServerFields),
   TestCase: resource(testCaseInput, testCaseServerFields),
   TestCaseDocument: resource(testCaseInput, z.object({}), {

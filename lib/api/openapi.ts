@@ -41,6 +41,9 @@ const errors = {
   "404": errorResponse("Not found, or outside the key's workspace (never revealed)"),
 };
 const conflict = { "409": errorResponse("Conflicts with existing data (e.g. a duplicate name)") };
+const tooLarge = (limit = "1 MB") => ({
+  "413": errorResponse(`The body is larger than ${limit}; refused before it is read in full (code payload_too_large)`),
+});
 const json = (schema: JsonSchema) => ({ content: { "application/json": { schema } } });
 const ok = (description: string, schema: JsonSchema) => ({ description, ...json(schema) });
 const list = (item: string) =>
@@ -89,7 +92,7 @@ function collection({ tag, item, plural, listParams = queryParameters(pagination
       summary: `Create a ${item}`,
       description: `Role: ${writeRole}.`,
       requestBody: body(`${item}Input` as RequestSchemaName),
-      responses: { "201": ok(`The created ${item}`, ref(item)), ...errors, ...conflict },
+      responses: { "201": ok(`The created ${item}`, ref(item)), ...errors, ...conflict, ...tooLarge() },
     },
   };
 }
@@ -110,7 +113,7 @@ function single({ tag, item, deleteNote, deleteParams, writeRole = "editor" }: C
       summary: `Update a ${item}`,
       description: `Role: ${writeRole}. Send only the fields to change; the merged result is validated like a create.`,
       requestBody: body(`${item}Patch` as RequestSchemaName),
-      responses: { "200": ok(`The updated ${item}`, ref(item)), ...errors, ...conflict },
+      responses: { "200": ok(`The updated ${item}`, ref(item)), ...errors, ...conflict, ...tooLarge() },
     },
     delete: {
       operationId: `delete${item}`,
@@ -143,7 +146,7 @@ function runPaths() {
         description:
           "Role: editor. Runs the suite's active cases, optionally narrowed by tags/difficulty; 202 with the pending run. 400 when no case matches.",
         requestBody: body("RunStartInput"),
-        responses: { "202": ok("The pending Run", ref("Run")), ...errors },
+        responses: { "202": ok("The pending Run", ref("Run")), ...errors, ...tooLarge() },
       },
     },
     "/api/v1/runs/{id}": {
@@ -361,7 +364,7 @@ export function buildOpenApiDocument() {
           summary: "Create one test case",
           description: "Role: editor. Only name is required; an active case needs initial_message or persona.",
           requestBody: body("TestCaseInput"),
-          responses: { "201": ok("The created TestCase", ref("TestCase")), ...errors },
+          responses: { "201": ok("The created TestCase", ref("TestCase")), ...errors, ...tooLarge() },
         },
       },
       "/api/v1/suites/{id}/test-cases/import": {
@@ -382,7 +385,12 @@ export function buildOpenApiDocument() {
               "application/yaml": { schema: { type: "string", description: "A YAML list of test cases in the same format" } },
             },
           },
-          responses: { "200": ok("Import result", ref("ImportResult")), "201": ok("Import result", ref("ImportResult")), ...errors },
+          responses: {
+            "200": ok("Import result", ref("ImportResult")),
+            "201": ok("Import result", ref("ImportResult")),
+            ...errors,
+            ...tooLarge("10 MB"),
+          },
         },
       },
       "/api/v1/suites/{id}/test-cases/export": {

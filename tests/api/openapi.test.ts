@@ -127,6 +127,24 @@ describe("GET /api/v1/openapi.json", () => {
     }
   });
 
+  it("documents 413 on every operation that takes a body, and the secret-clearing warnings", async () => {
+    const doc = await fetchDocument();
+    let withBody = 0;
+    for (const [path, item] of Object.entries<Record<string, Operation>>(doc.paths)) {
+      for (const [method, op] of Object.entries(item)) {
+        if (method === "parameters" || !op.requestBody) continue;
+        withBody++;
+        expect(op.responses, `${method.toUpperCase()} ${path}`).toHaveProperty("413");
+      }
+    }
+    expect(withBody).toBeGreaterThanOrEqual(10);
+    for (const name of ["Agent", "ModelConfig"]) {
+      const schema = doc.components.schemas[name];
+      expect(schema.properties.warnings, name).toMatchObject({ type: "array", items: { type: "string" } });
+      expect(schema.required, name).not.toContain("warnings");
+    }
+  });
+
   it("gives every operation a unique camelCase operationId", async () => {
     const doc = await fetchDocument();
     const ids: string[] = [];
