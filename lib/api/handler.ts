@@ -107,7 +107,7 @@ async function authenticate(req: NextRequest): Promise<WorkspaceContext> {
   const match = /^Bearer\s+(\S+)$/i.exec(header.trim());
   if (!match) throw new UnauthorizedError("Missing bearer API key (Authorization: Bearer <key>)");
   const ctx = await authenticateApiKey(match[1]!);
-  if (!ctx) throw new UnauthorizedError("Invalid or revoked API key");
+  if (!ctx) throw new UnauthorizedError("Invalid, expired or revoked API key");
   return ctx;
 }
 

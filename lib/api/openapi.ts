@@ -36,7 +36,7 @@ const listQueryDocs = {
 const errorResponse = (description: string) => ({ description, content: { "application/json": { schema: ref("Error") } } });
 const errors = {
   "400": errorResponse("Invalid input: `issues` lists every invalid field with its path"),
-  "401": errorResponse("Missing, malformed, unknown or revoked API key"),
+  "401": errorResponse("Missing, malformed, unknown, expired or revoked API key"),
   "403": errorResponse("The key's role does not allow this"),
   "404": errorResponse("Not found, or outside the key's workspace (never revealed)"),
 };
