@@ -10,7 +10,7 @@
 // "N passed, N failed".
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { chmodSync, createWriteStream, existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { chmodSync, createWriteStream, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import os from "node:os";
 import path from "node:path";
@@ -274,10 +274,17 @@ async function cleanup() {
   log.end();
 }
 
+/** The closing line; with CRASH_RESULT_FILE (set by `npm test`) also the counts as JSON. */
+function report(passedChecks: number, failedChecks: number) {
+  console.log(`\n${passedChecks} passed, ${failedChecks} failed`);
+  if (process.env.CRASH_RESULT_FILE)
+    writeFileSync(process.env.CRASH_RESULT_FILE, JSON.stringify({ passed: passedChecks, failed: failedChecks }));
+}
+
 const timer = setTimeout(() => {
   console.error(`crash test: over ${DEADLINE_MS} ms, giving up`);
   if (app) killGroup(app, "SIGKILL");
-  console.log(`\n${passed} passed, ${failed + 1} failed`);
+  report(passed, failed + 1);
   process.exit(1);
 }, DEADLINE_MS + 20_000);
 timer.unref();
@@ -293,5 +300,5 @@ if (failed) {
   console.log(readFileSync(logFile, "utf8").split("\n").slice(-40).join("\n"));
 }
 rmSync(tmp, { recursive: true, force: true });
-console.log(`\n${passed} passed, ${failed} failed`);
+report(passed, failed);
 process.exit(failed ? 1 : 0);

@@ -1,6 +1,6 @@
 // `npm test`: the whole suite — Vitest (unit + integration on a real PostgreSQL), then a
-// production build and the Playwright browser tests in Chromium. Prints one closing line
-// "N passed, N failed" over both runners.
+// production build, the Playwright browser tests in Chromium and the crash-restart test. Prints
+// one closing line "N passed, N failed" over all of them.
 import "./check-node.mjs";
 import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync } from "node:fs";
@@ -59,6 +59,19 @@ if (only !== "unit") {
   if (code !== 0) {
     exit = exit || code;
     if (!report || report.stats?.unexpected === 0) failed += 1;
+  }
+
+  // The crash test reuses the build above: SIGKILL of the whole app mid-run, immediate restart.
+  const crashOut = path.join(tmp, "crash.json");
+  const crash = await run("npm", ["run", "test:crash"], { CRASH_RESULT_FILE: crashOut });
+  const crashReport = readJson(crashOut);
+  if (crashReport) {
+    passed += crashReport.passed;
+    failed += crashReport.failed;
+  }
+  if (crash !== 0) {
+    exit = exit || crash;
+    if (!crashReport || crashReport.failed === 0) failed += 1;
   }
 }
 
