@@ -2,8 +2,12 @@
 // `npm run seed:demo` and `npm run worker`.
 //  1. secret: AUTH_SECRET/ASSAY_SECRET from env, or one generated once into the data dir;
 //  2. database: DATABASE_URL from env, or an embedded PostgreSQL in ASSAY_DATA_DIR (.data);
-//  3. migrations: `prisma migrate deploy` when a migration is not yet applied;
-//  4. the mode's process, with signals forwarded; the embedded database stops when it exits.
+//  3. migrations: `prisma migrate deploy` when a migration is not yet applied, as the tables'
+//     owner (the embedded superuser, or DATABASE_MIGRATION_URL when set, else DATABASE_URL);
+//  4. embedded only: the app role `assay_app` (no superuser, owns nothing, no BYPASSRLS, so
+//     row-level security applies to it) is ensured after every migrate, and the app processes
+//     get a DATABASE_URL for it, never the owner's;
+//  5. the mode's process, with signals forwarded; the embedded database stops when it exits.
 import "./check-node.mjs";
 import { spawn } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
@@ -11,6 +15,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, st
 import path from "node:path";
 import pg from "pg";
 import { postgresUser, startEmbeddedPostgres, userCanReach } from "./embedded-db.mjs";
+import { APP_ROLE, appRoleUrl, ensureAppRole } from "./app-role.mjs";
 import { processStartTicks, sameProcessAlive } from "./processes.mjs";
 
 const MODES = ["dev", "start", "migrate", "db", "seed-demo", "worker"];
@@ -47,19 +52,24 @@ function makeDataDir() {
   if (!existsSync(dataDir)) mkdirSync(dataDir, { mode: 0o700 });
 }
 
+/** A secret generated once into the data directory, mode 0600 (also fixed on older files). */
+function dataDirSecret(name, bytes = 32) {
+  makeDataDir();
+  const file = path.join(dataDir, name);
+  if (!existsSync(file)) writeFileSync(file, randomBytes(bytes).toString("base64url"), { mode: 0o600 });
+  if ((statSync(file).mode & 0o777) !== 0o600) chmodSync(file, 0o600); // older installs, odd umasks
+  return { file, value: readFileSync(file, "utf8").trim() };
+}
+
 function ensureSecret() {
   if (env.AUTH_SECRET || env.ASSAY_SECRET) {
     env.AUTH_SECRET ??= env.ASSAY_SECRET;
     return;
   }
-  makeDataDir();
-  const file = path.join(dataDir, "secret");
-  if (!existsSync(file)) {
-    writeFileSync(file, randomBytes(32).toString("base64url"), { mode: 0o600 });
-    log(`generated a secret in ${file} (set AUTH_SECRET in production and keep it: it encrypts stored API keys)`);
-  }
-  if ((statSync(file).mode & 0o777) !== 0o600) chmodSync(file, 0o600); // older installs, odd umasks
-  env.AUTH_SECRET = readFileSync(file, "utf8").trim();
+  const isNew = !existsSync(path.join(dataDir, "secret"));
+  const { file, value } = dataDirSecret("secret");
+  if (isNew) log(`generated a secret in ${file} (set AUTH_SECRET in production and keep it: it encrypts stored API keys)`);
+  env.AUTH_SECRET = value;
 }
 
 /**
@@ -122,11 +132,11 @@ function run(cmd, args, extraEnv = {}) {
   });
 }
 
-async function migrate() {
-  const pending = await pendingMigrations(env.DATABASE_URL);
+async function migrate(ownerUrl) {
+  const pending = await pendingMigrations(ownerUrl);
   if (pending.length === 0) return;
   log(`applying ${pending.length} migration(s)`);
-  const code = await run(path.join(root, "node_modules/.bin/prisma"), ["migrate", "deploy"]);
+  const code = await run(path.join(root, "node_modules/.bin/prisma"), ["migrate", "deploy"], { DATABASE_URL: ownerUrl });
   if (code !== 0) throw new Error("prisma migrate deploy failed");
 }
 
@@ -164,15 +174,24 @@ try {
   ensureSecret();
   makeDataDir();
   await stopOrphanedChild();
+  // Migrations run as the tables' owner; the app processes never get the owner's URL.
+  let ownerUrl = env.DATABASE_MIGRATION_URL || env.DATABASE_URL;
+  delete env.DATABASE_MIGRATION_URL;
   if (!env.DATABASE_URL) {
     const port = env.ASSAY_DB_PORT ? Number(env.ASSAY_DB_PORT) : undefined;
     // PostgreSQL's own lines stay quiet; a failed start reports its last ones.
     db = await startEmbeddedPostgres({ dataDir, port, log });
     await db.ensureDatabase("assay");
-    env.DATABASE_URL = db.url("assay");
+    ownerUrl = db.url("assay");
     log(`embedded PostgreSQL on 127.0.0.1:${db.port} (data in ${path.join(dataDir, "pg")})`);
   }
-  await migrate();
+  await migrate(ownerUrl);
+  if (db) {
+    // After every migrate, so tables added by a new migration are granted too.
+    const password = dataDirSecret("app-db-password", 24).value;
+    await ensureAppRole(ownerUrl, { password });
+    env.DATABASE_URL = appRoleUrl(ownerUrl, password);
+  }
 
   const port = env.PORT || "3000";
   const bin = (name) => path.join(root, "node_modules/.bin", name);
@@ -183,6 +202,7 @@ try {
       break;
     case "db":
       log(`DATABASE_URL=${env.DATABASE_URL}`);
+      if (db) log(`owner (migrations, tests' TEST_DATABASE_URL): ${ownerUrl} — the app connects as ${APP_ROLE}`);
       log("press Ctrl+C to stop");
       break;
     case "seed-demo":

@@ -1,12 +1,16 @@
 // Starts one PostgreSQL for the whole Vitest run (embedded, or TEST_DATABASE_URL's server),
 // and builds a template database by applying prisma/migrations/*/migration.sql directly
-// (`prisma migrate deploy` takes 11 s). Each test file then clones the template.
+// (`prisma migrate deploy` takes 11 s), then the app role as the launcher makes it (cloned
+// databases keep its grants). Each test file then clones the template; fixtures connect as the
+// superuser, tests/db/row-level-security.test.ts as the app role.
+import { randomBytes } from "node:crypto";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import type { TestProject } from "vitest/node";
 import { startEmbeddedPostgres } from "../../scripts/embedded-db.mjs";
+import { ensureAppRole } from "../../scripts/app-role.mjs";
 
 const TEMPLATE = "assay_test_template";
 
@@ -36,9 +40,12 @@ export default async function setup(project: TestProject) {
     await client.query(readFileSync(path.join(dir, name, "migration.sql"), "utf8"));
   }
   await client.end();
+  const appRolePassword = randomBytes(18).toString("base64url");
+  await ensureAppRole(templateUrl, { password: appRolePassword });
 
   project.provide("adminDatabaseUrl", adminUrl);
   project.provide("templateDatabase", TEMPLATE);
+  project.provide("appRolePassword", appRolePassword);
 
   return async () => {
     await stop?.();
@@ -56,5 +63,6 @@ declare module "vitest" {
   export interface ProvidedContext {
     adminDatabaseUrl: string;
     templateDatabase: string;
+    appRolePassword: string;
   }
 }
