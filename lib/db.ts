@@ -1,9 +1,10 @@
 import "server-only";
 import pg from "pg";
 import { PrismaPg } from "@prisma/adapter-pg";
-import { PrismaClient } from "@/lib/generated/prisma/client";
+import { PrismaClient, type Prisma } from "@/lib/generated/prisma/client";
 import { env } from "@/lib/env";
 import { logger } from "@/lib/logger";
+import { currentWorkspaceScope, inScopedTransaction, runInScopedTransaction } from "@/lib/tenant-scope";
 
 type Clients = { pool: pg.Pool; db: PrismaClient };
 
@@ -16,18 +17,77 @@ function createClients(): Clients {
     logger.warn({ code: err.code, message: err.message }, "idle database connection closed"),
   );
   // @prisma/adapter-pg ships its own @types/pg; at runtime both are the one `pg` package.
-  return { pool, db: new PrismaClient({ adapter: new PrismaPg(pool as unknown as ConstructorParameters<typeof PrismaPg>[0]) }) };
+  const base = new PrismaClient({ adapter: new PrismaPg(pool as unknown as ConstructorParameters<typeof PrismaPg>[0]) });
+  return { pool, db: workspaceScoped(base) };
+}
+
+/**
+ * Row-level security, client side (issue 7 item 15). Inside `withWorkspaceScope(id, …)` (an API
+ * request, a server action) every query declares its workspace to PostgreSQL first, in the same
+ * transaction: `set_config('app.workspace_id', id, true)`, transaction-local so nothing leaks to
+ * the next user of the pooled connection. The policies of migration `row_level_security` then
+ * return and accept only that workspace's rows, whatever the query's `where` forgot. Outside a
+ * scope (executor, scheduler, sign-in, API-key lookup, invitations by token, seeds, tests'
+ * fixtures) nothing is declared and nothing is filtered: defence in depth against a missing
+ * filter in request code, not a boundary against SQL the app itself runs (and the raw `pool`
+ * below is never scoped).
+ *
+ * - A single operation becomes a batch transaction `[set_config, operation]` (Prisma's
+ *   row-level-security extension pattern): about +0.5 ms per query on a local database.
+ * - `$transaction(async (tx) => …)` declares the workspace once at its start; operations on `tx`
+ *   are not wrapped again (they run inside it). Caveat: a query through `db` (not `tx`) inside
+ *   such a callback is not wrapped either, so it runs unfiltered — services use `tx` there.
+ * - `$transaction([...])` gets the declaration prepended to its batch.
+ * Query extensions change no types, so `db` keeps the PrismaClient type (and `Tx`).
+ */
+function workspaceScoped(base: PrismaClient): PrismaClient {
+  const declare = (client: Pick<PrismaClient, "$executeRaw">, workspaceId: string) =>
+    client.$executeRaw`SELECT set_config('app.workspace_id', ${workspaceId}, true)`;
+  const extended = base.$extends({
+    query: {
+      async $allOperations({ args, query }) {
+        const scope = currentWorkspaceScope();
+        if (!scope || inScopedTransaction()) return query(args);
+        const [, result] = await base.$transaction([declare(base, scope.workspaceId), query(args) as Prisma.PrismaPromise<unknown>]);
+        return result;
+      },
+    },
+  }) as unknown as PrismaClient;
+  const transaction = (arg: unknown, options?: Parameters<PrismaClient["$transaction"]>[1]) => {
+    const scope = currentWorkspaceScope();
+    if (typeof arg === "function") {
+      const fn = arg as (tx: Tx) => Promise<unknown>;
+      if (!scope) return extended.$transaction(fn, options);
+      return runInScopedTransaction(() =>
+        extended.$transaction(async (tx) => {
+          await declare(tx, scope.workspaceId);
+          return fn(tx);
+        }, options),
+      );
+    }
+    const batch = arg as Prisma.PrismaPromise<unknown>[];
+    if (!scope) return extended.$transaction(batch, options);
+    return runInScopedTransaction(() => extended.$transaction([declare(extended, scope.workspaceId), ...batch], options)).then((results) =>
+      results.slice(1),
+    );
+  };
+  return new Proxy(extended, {
+    get: (target, prop, receiver) => (prop === "$transaction" ? transaction : Reflect.get(target, prop, receiver)),
+  });
 }
 
 const globalForDb = globalThis as unknown as { assayDbClients?: Clients };
 const clients = globalForDb.assayDbClients ?? createClients();
 if (env.NODE_ENV === "development") globalForDb.assayDbClients = clients;
 
-/** The one Prisma client. Cached on globalThis in development so hot reload does not leak pools. */
+/**
+ * The one Prisma client, workspace-scoped inside `withWorkspaceScope` (see workspaceScoped).
+ * Cached on globalThis in development so hot reload does not leak pools.
+ */
 export const db: PrismaClient = clients.db;
 /**
  * The pg pool under `db`, for the executor's hot path only (claim, persist, heartbeat): a
- * statement through Prisma costs ~0.7–1 ms of CPU, through pg ~0.1 ms.
+ * statement through Prisma costs ~0.7–1 ms of CPU, through pg ~0.1 ms. Never workspace-scoped.
  */
 export const pool: pg.Pool = clients.pool;
 

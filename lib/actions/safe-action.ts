@@ -12,6 +12,7 @@ import type { Role, WorkspaceContext } from "@/lib/auth/roles";
 import { actionContext } from "@/lib/auth/context";
 import { logger } from "@/lib/logger";
 import { findInvalidText } from "@/lib/validation/text";
+import { withWorkspaceScope } from "@/lib/tenant-scope";
 
 export type ActionResult<T> = { ok: true; data: T } | { ok: false; error: string; issues: IssueList };
 
@@ -19,8 +20,9 @@ export type ActionResult<T> = { ok: true; data: T } | { ok: false; error: string
  * Server action wrapper: checks the session, the workspace membership and role, parses the
  * input with the same zod schema the form uses, and maps errors to a result the form shows
  * next to its fields. Text PostgreSQL cannot store (a NUL character, a lone surrogate) or too
- * deep nesting anywhere in the input is refused at its field first, as the API does. Unexpected
- * errors are logged and reported generically.
+ * deep nesting anywhere in the input is refused at its field first, as the API does. The action
+ * runs in the member's workspace scope (row-level security). Unexpected errors are logged and
+ * reported generically.
  */
 export function workspaceAction<S extends z.ZodType, R>(
   schema: S,
@@ -36,7 +38,8 @@ export function workspaceAction<S extends z.ZodType, R>(
       if (!parsed.success) {
         return { ok: false, error: "Please fix the highlighted fields", issues: zodIssues(parsed.error) };
       }
-      return { ok: true, data: await fn(parsed.data, ctx) };
+      // Every query of the action is limited to this workspace by PostgreSQL too (lib/tenant-scope.ts).
+      return { ok: true, data: await withWorkspaceScope(ctx.workspaceId, () => fn(parsed.data, ctx)) };
     } catch (err) {
       return actionError(err);
     }

@@ -15,6 +15,7 @@ import { ForbiddenError } from "@/lib/errors";
 import { authenticateApiKey } from "@/lib/api-keys/service";
 import { isUuid } from "@/lib/workspaces/service";
 import { logger } from "@/lib/logger";
+import { withWorkspaceScope } from "@/lib/tenant-scope";
 import { MAX_BODY_BYTES } from "@/lib/validation/limits";
 import { findInvalidText } from "@/lib/validation/text";
 
@@ -46,6 +47,7 @@ type HandlerOptions<QS extends z.ZodType, BS extends z.ZodType> = {
  * path ids (404 when malformed), bodies over 1 MB refused (413) before they are read in full,
  * query and JSON body parsed with zod (400 with issue paths; a NUL character, a lone surrogate or
  * nesting deeper than 64 levels anywhere is a 400 naming each path), and one error envelope: `{"error": {"code", "message", "issues": [{path, message}]}}`.
+ * The handler runs in the key's workspace scope (row-level security, lib/tenant-scope.ts).
  */
 export function withApi<QS extends z.ZodType = z.ZodUndefined, BS extends z.ZodType = z.ZodUndefined>(opts: HandlerOptions<QS, BS>) {
   return routeHandler(opts, (req) => authenticate(req));
@@ -86,13 +88,17 @@ function routeHandler<QS extends z.ZodType, BS extends z.ZodType>(
             "body",
           )
         : undefined;
-      const result = await opts.handler({
-        req,
-        ctx,
-        params,
-        query: query as z.output<QS>,
-        body: body as z.output<BS>,
-      });
+      // The key (or session) lookup above ran unscoped; from here every query through `db` is
+      // limited to this workspace's rows by PostgreSQL as well (lib/tenant-scope.ts).
+      const result = await withWorkspaceScope(ctx.workspaceId, () =>
+        opts.handler({
+          req,
+          ctx,
+          params,
+          query: query as z.output<QS>,
+          body: body as z.output<BS>,
+        }),
+      );
       if (result instanceof Response) return result;
       if (result.status === 204) return new Response(null, { status: 204 });
       return NextResponse.json(result.json, { status: result.status ?? 200 });
