@@ -22,7 +22,7 @@ function createClients(): Clients {
 }
 
 /**
- * Row-level security, client side (issue 7 item 15). Inside `withWorkspaceScope(id, …)` (an API
+ * Row-level security, client side. Inside `withWorkspaceScope(id, …)` (an API
  * request, a server action) every query declares its workspace to PostgreSQL first, in the same
  * transaction: `set_config('app.workspace_id', id, true)`, transaction-local so nothing leaks to
  * the next user of the pooled connection. The policies of migration `row_level_security` then

@@ -58,3 +58,14 @@ export function inScopedTransaction(): boolean {
 export function runInScopedTransaction<T>(fn: () => T): T {
   return scopedTransaction.run(true, fn);
 }
+
+/**
+ * A page loader whose queries run in its workspace's scope (`ctx.workspaceId`): pages get the
+ * same row-level defence as API requests and actions. Not for loaders that read across the
+ * user's workspaces (the shell's workspace switcher).
+ */
+export function scopedLoader<C extends { workspaceId: string }, A extends unknown[], R>(
+  load: (ctx: C, ...args: A) => Promise<R>,
+): (ctx: C, ...args: A) => Promise<R> {
+  return (ctx, ...args) => withWorkspaceScope(ctx.workspaceId, () => load(ctx, ...args));
+}

@@ -1,4 +1,4 @@
-// The database role the app connects as (issue 7 item 15): `assay_app` may log in and read and
+// The database role the app connects as: `assay_app` may log in and read and
 // write the tables, and nothing else — no superuser (superusers skip row-level security), no
 // BYPASSRLS, owns no table (owners may drop and alter them), cannot create databases or roles.
 // Migrations keep running as the owner. The embedded launcher and the Vitest setup both call

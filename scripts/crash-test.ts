@@ -256,7 +256,7 @@ async function main() {
     `${twice.length} asked twice`,
   );
 
-  // Item 15: nothing world-writable, the secret private.
+  // Nothing world-writable, the secret private.
   const mode = (p: string) => statSync(p).mode & 0o777;
   check(mode(path.join(dataDir, "secret")) === 0o600, "the secret file is 0600", mode(path.join(dataDir, "secret")).toString(8));
   check((mode(dataDir) & 0o022) === 0, "the data directory is not group/world-writable", mode(dataDir).toString(8));

@@ -4,11 +4,12 @@ import { ValidationError } from "@/lib/errors";
 import { listModelConfigOptions } from "@/lib/model-configs/service";
 import { agentSuiteCounts, getAgent, listAgents } from "./service";
 import type { AgentListItem } from "./dto";
+import { scopedLoader } from "@/lib/tenant-scope";
 
 /** Page loaders for the agent pages: one call per page, scoped by the member's workspace. */
 
 /** The agent list; a stale or hand-edited cursor shows the first page instead of an error page. */
-export async function loadAgentsPage(
+async function loadAgentsPageUnscoped(
   ctx: WorkspaceContext,
   cursor?: string,
 ): Promise<{ agents: AgentListItem[]; nextCursor: string | null; canEdit: boolean }> {
@@ -43,7 +44,7 @@ export async function loadAgentsPage(
   };
 }
 
-export async function loadAgentFormPage(ctx: WorkspaceContext, agentId?: string) {
+async function loadAgentFormPageUnscoped(ctx: WorkspaceContext, agentId?: string) {
   const [agent, modelConfigs, suites] = await Promise.all([
     agentId ? getAgent(ctx, agentId) : Promise.resolve(undefined),
     listModelConfigOptions(ctx),
@@ -59,7 +60,12 @@ export async function loadAgentFormPage(ctx: WorkspaceContext, agentId?: string)
 }
 
 /** The agent page: the form data with the agent (NotFoundError when it is not in the workspace). */
-export async function loadAgentPage(ctx: WorkspaceContext, agentId: string) {
+async function loadAgentPageUnscoped(ctx: WorkspaceContext, agentId: string) {
   const page = await loadAgentFormPage(ctx, agentId);
   return { ...page, agent: page.agent! };
 }
+
+// Each page loader runs its queries in the workspace's row-level scope (lib/tenant-scope.ts).
+export const loadAgentsPage = scopedLoader(loadAgentsPageUnscoped);
+export const loadAgentFormPage = scopedLoader(loadAgentFormPageUnscoped);
+export const loadAgentPage = scopedLoader(loadAgentPageUnscoped);

@@ -9,6 +9,7 @@ import { changesSincePreviousRun, getCaseResult, getRun, listCaseResults } from 
 import { getSuiteAnalytics, listSuiteRunsPage } from "./analytics";
 import { CASE_PAGE_SIZE, toCaseResultPage, type CaseTableFilters, type RunSuiteInfo } from "./dto";
 import { DEFAULT_TREND_WINDOW, HISTORY_PAGE_SIZE, historyHref, parseSuiteRunsLocation } from "./suite-runs-location";
+import { scopedLoader } from "@/lib/tenant-scope";
 
 /** Page loaders for the run pages: one call per page, scoped by the member's workspace. */
 
@@ -34,7 +35,7 @@ async function suiteInfo(ctx: WorkspaceContext, suiteId: string): Promise<RunSui
 }
 
 /** The run page: the run, its suite, the first page of case results (filtered from the URL) and the verdict changes. */
-export async function loadRunPage(ctx: WorkspaceContext, runId: string, searchParams: SearchParams) {
+async function loadRunPageUnscoped(ctx: WorkspaceContext, runId: string, searchParams: SearchParams) {
   const filters = caseTableFilters(searchParams);
   const run = await getRun(ctx, runId);
   const [suite, results, changes] = await Promise.all([
@@ -47,7 +48,7 @@ export async function loadRunPage(ctx: WorkspaceContext, runId: string, searchPa
 }
 
 /** One case result of a run; NotFoundError when it belongs to another run. */
-export async function loadCaseResultPage(ctx: WorkspaceContext, runId: string, caseResultId: string) {
+async function loadCaseResultPageUnscoped(ctx: WorkspaceContext, runId: string, caseResultId: string) {
   const [run, detail] = await Promise.all([getRun(ctx, runId), getCaseResult(ctx, caseResultId)]);
   if (detail.run_id !== run.id) throw new NotFoundError("Case result");
   return { detail, suite: await suiteInfo(ctx, run.suite_id) };
@@ -58,7 +59,7 @@ export async function loadCaseResultPage(ctx: WorkspaceContext, runId: string, c
  * runs (location from the URL) and, for editors, the tags to start a run with. A stale or
  * hand-edited cursor redirects to the first page of the same status filter.
  */
-export async function loadSuiteRunsPage(ctx: WorkspaceContext, suiteId: string, searchParams: SearchParams) {
+async function loadSuiteRunsPageUnscoped(ctx: WorkspaceContext, suiteId: string, searchParams: SearchParams) {
   const location = parseSuiteRunsLocation(searchParams);
   const canEdit = hasRole(ctx.role, "editor");
   const [suite, analytics, runs, tags] = await Promise.all([
@@ -73,3 +74,8 @@ export async function loadSuiteRunsPage(ctx: WorkspaceContext, suiteId: string, 
   });
   return { suite, analytics, runs, tags, location, canEdit };
 }
+
+// Each page loader runs its queries in the workspace's row-level scope (lib/tenant-scope.ts).
+export const loadRunPage = scopedLoader(loadRunPageUnscoped);
+export const loadCaseResultPage = scopedLoader(loadCaseResultPageUnscoped);
+export const loadSuiteRunsPage = scopedLoader(loadSuiteRunsPageUnscoped);

@@ -4,6 +4,7 @@ import { isUuid } from "@/lib/workspaces/service";
 import { ValidationError } from "@/lib/errors";
 import { getSuite, listAgentNames, listSuiteFormOptions, listSuites } from "./service";
 import type { AgentOption, ModelConfigOption, SuiteListItem, SuiteWithAgent } from "./dto";
+import { scopedLoader } from "@/lib/tenant-scope";
 
 /** Page loaders for the suite pages: one call per page, scoped by the member's workspace. */
 
@@ -43,12 +44,12 @@ async function suitesPage(ctx: WorkspaceContext, opts: { agent?: string; cursor?
 }
 
 /** The suite list, filtered by agent (`?agent=`), keyset-paginated (`?cursor=`). */
-export async function loadSuitesPage(ctx: WorkspaceContext, searchParams: SearchParams): Promise<SuitesPageData> {
+async function loadSuitesPageUnscoped(ctx: WorkspaceContext, searchParams: SearchParams): Promise<SuitesPageData> {
   return suitesPage(ctx, { agent: one(searchParams.agent), cursor: one(searchParams.cursor) });
 }
 
 /** The trash: deleted suites, keyset-paginated (`?cursor=`). */
-export async function loadSuiteTrashPage(ctx: WorkspaceContext, searchParams: SearchParams): Promise<SuitesPageData> {
+async function loadSuiteTrashPageUnscoped(ctx: WorkspaceContext, searchParams: SearchParams): Promise<SuitesPageData> {
   const { cursor } = searchParams;
   return suitesPage(ctx, { deleted: true, cursor: typeof cursor === "string" ? cursor : undefined });
 }
@@ -61,7 +62,7 @@ export type SuiteFormData = {
 };
 
 /** The suite form's options; with `suiteId`, the suite too (NotFoundError when deleted or foreign). */
-export async function loadSuiteForm(ctx: WorkspaceContext, suiteId?: string): Promise<SuiteFormData> {
+async function loadSuiteFormUnscoped(ctx: WorkspaceContext, suiteId?: string): Promise<SuiteFormData> {
   const [{ agents, modelConfigs }, suite] = await Promise.all([
     listSuiteFormOptions(ctx),
     suiteId ? getSuite(ctx, suiteId) : Promise.resolve(null),
@@ -70,7 +71,7 @@ export async function loadSuiteForm(ctx: WorkspaceContext, suiteId?: string): Pr
 }
 
 /** The suite settings page: the form data with the (live) suite. */
-export async function loadSuiteSettingsPage(ctx: WorkspaceContext, suiteId: string) {
+async function loadSuiteSettingsPageUnscoped(ctx: WorkspaceContext, suiteId: string) {
   const data = await loadSuiteForm(ctx, suiteId);
   return { ...data, suite: data.suite! };
 }
@@ -79,10 +80,17 @@ export async function loadSuiteSettingsPage(ctx: WorkspaceContext, suiteId: stri
  * The new suite page: the form's options and the agent to preselect — the one in `?agent=` when
  * it exists, else the only agent, else none.
  */
-export async function loadNewSuitePage(ctx: WorkspaceContext, searchParams: SearchParams) {
+async function loadNewSuitePageUnscoped(ctx: WorkspaceContext, searchParams: SearchParams) {
   const data = await loadSuiteForm(ctx);
   const { agent } = searchParams;
   const defaultAgentId =
     typeof agent === "string" && data.agents.some((a) => a.id === agent) ? agent : data.agents.length === 1 ? data.agents[0]!.id : null;
   return { ...data, defaultAgentId };
 }
+
+// Each page loader runs its queries in the workspace's row-level scope (lib/tenant-scope.ts).
+export const loadSuitesPage = scopedLoader(loadSuitesPageUnscoped);
+export const loadSuiteTrashPage = scopedLoader(loadSuiteTrashPageUnscoped);
+export const loadSuiteForm = scopedLoader(loadSuiteFormUnscoped);
+export const loadSuiteSettingsPage = scopedLoader(loadSuiteSettingsPageUnscoped);
+export const loadNewSuitePage = scopedLoader(loadNewSuitePageUnscoped);

@@ -8,6 +8,7 @@ import { testCaseListQuery } from "./schemas";
 import { getTestCase, listSuiteTags, listTestCaseIds, listTestCases } from "./service";
 import { hasFilters, listHref, parseListParams, type ListFilters } from "./list-url";
 import type { AgentToolOption, CaseRow, TestCaseDto } from "./dto";
+import { scopedLoader } from "@/lib/tenant-scope";
 
 /** Page loaders for the suite page (its test cases) and the test case form pages. */
 
@@ -39,7 +40,7 @@ function toRow(c: TestCaseDto): CaseRow {
  * for editors without filters, every case id in order (for drag-and-drop reordering). A stale or
  * hand-edited cursor redirects to the first page of the same filters.
  */
-export async function loadSuitePage(ctx: WorkspaceContext, suiteId: string, searchParams: SearchParams) {
+async function loadSuitePageUnscoped(ctx: WorkspaceContext, suiteId: string, searchParams: SearchParams) {
   const canEdit = hasRole(ctx.role, "editor");
   const { filters, page } = parseListParams(searchParams);
   const filtered = hasFilters(filters);
@@ -78,13 +79,18 @@ async function caseFormData(ctx: WorkspaceContext, suiteId: string) {
 }
 
 /** The new test case page. */
-export async function loadNewTestCasePage(ctx: WorkspaceContext, suiteId: string) {
+async function loadNewTestCasePageUnscoped(ctx: WorkspaceContext, suiteId: string) {
   return { ...(await caseFormData(ctx, suiteId)), canEdit: hasRole(ctx.role, "editor") };
 }
 
 /** The test case page; NotFoundError when the case belongs to another suite. */
-export async function loadTestCasePage(ctx: WorkspaceContext, suiteId: string, caseId: string, searchParams: SearchParams) {
+async function loadTestCasePageUnscoped(ctx: WorkspaceContext, suiteId: string, caseId: string, searchParams: SearchParams) {
   const [testCase, form] = await Promise.all([getTestCase(ctx, caseId), caseFormData(ctx, suiteId)]);
   if (testCase.suite_id !== suiteId) throw new NotFoundError("Test case");
   return { testCase, ...form, canEdit: hasRole(ctx.role, "editor"), notice: one(searchParams.notice) };
 }
+
+// Each page loader runs its queries in the workspace's row-level scope (lib/tenant-scope.ts).
+export const loadSuitePage = scopedLoader(loadSuitePageUnscoped);
+export const loadNewTestCasePage = scopedLoader(loadNewTestCasePageUnscoped);
+export const loadTestCasePage = scopedLoader(loadTestCasePageUnscoped);

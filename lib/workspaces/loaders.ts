@@ -6,6 +6,7 @@ import { getWorkspace, isSetupNeeded, listWorkspacesForUser } from "./service";
 import { listMembers } from "./members";
 import { listInvitations, lookupInvitation, type InvitationLookup } from "./invitations";
 import { canCreateWorkspace, WORKSPACE_CREATION_REFUSED } from "./creation";
+import { scopedLoader } from "@/lib/tenant-scope";
 
 type ValidInvitation = Extract<InvitationLookup, { state: "valid" }>;
 
@@ -39,12 +40,12 @@ export async function loadNewWorkspacePage(userId: string) {
 }
 
 /** Settings → General. */
-export async function loadGeneralSettingsPage(ctx: WorkspaceContext) {
+async function loadGeneralSettingsPageUnscoped(ctx: WorkspaceContext) {
   return { workspace: await getWorkspace(ctx), canEdit: hasRole(ctx.role, "admin") };
 }
 
 /** Settings → Members: every member sees the list; admins also get the pending invitations. */
-export async function loadMembersPage(ctx: WorkspaceContext) {
+async function loadMembersPageUnscoped(ctx: WorkspaceContext) {
   const isAdmin = hasRole(ctx.role, "admin");
   const [members, invitations] = await Promise.all([listMembers(ctx), isAdmin ? listInvitations(ctx) : Promise.resolve([])]);
   return { members, invitations, isAdmin, actorRole: isAdmin ? ctx.role : "viewer", actorUserId: ctx.userId ?? "" };
@@ -68,3 +69,7 @@ export async function loadInvitePage(token: string): Promise<InvitePage> {
   if (normaliseEmail(user.email) !== invitation.email) return { view: "wrong-user", invitation, userEmail: user.email };
   return { view: "join", invitation };
 }
+
+// Each page loader runs its queries in the workspace's row-level scope (lib/tenant-scope.ts).
+export const loadGeneralSettingsPage = scopedLoader(loadGeneralSettingsPageUnscoped);
+export const loadMembersPage = scopedLoader(loadMembersPageUnscoped);

@@ -132,7 +132,7 @@ describe("API fuzz (OpenAPI-driven)", () => {
   });
 
   afterAll(() => {
-    // The request count for the closing note of issue 7.
+    // The request count, for the record.
     console.info(`[fuzz] ${sent.length} requests over ${operations().length} operations in ${Date.now() - started} ms`);
   });
 

@@ -1,5 +1,5 @@
 /**
- * Issue 7, items 3-5 through the real route handlers: text PostgreSQL cannot store (NUL, lone
+ * Input hardening through the real route handlers: text PostgreSQL cannot store (NUL, lone
  * surrogates) is a 400 naming the field, forged cursors are a 400 naming `cursor`, bodies over
  * the limit are a 413 before they are read in full, free-text fields have maximum lengths, and a
  * YAML alias bomb is refused quickly.

@@ -1,4 +1,4 @@
-// Issue 7 item 15: row-level security as defence in depth. Connected as the app role (created
+// Row-level security as defence in depth. Connected as the app role (created
 // by tests/setup/global-setup.ts with the launcher's ensureAppRole), a query that forgets its
 // workspace filter still returns and writes only the declared workspace's rows.
 import { randomBytes } from "node:crypto";
@@ -11,7 +11,7 @@ const ownerUrl = process.env.DATABASE_URL!;
 const appUrl = appRoleUrl(ownerUrl, inject("appRolePassword"));
 process.env.DATABASE_URL = appUrl;
 const { db } = await import("@/lib/db");
-const { withWorkspaceScope, withoutWorkspaceScope } = await import("@/lib/tenant-scope");
+const { scopedLoader, withWorkspaceScope, withoutWorkspaceScope } = await import("@/lib/tenant-scope");
 
 const uid = () => randomBytes(4).toString("hex");
 
@@ -157,5 +157,14 @@ describe("the app's db client inside withWorkspaceScope", () => {
     const deleted = await withWorkspaceScope(a.id, () => db.suite.deleteMany({ where: { id: { in: b.suiteIds } } }));
     expect(deleted.count).toBe(0);
     expect(await db.suite.count({ where: { workspaceId: b.id } })).toBe(2);
+  });
+});
+
+describe("page loaders", () => {
+  it("run their queries in the workspace of their context", async () => {
+    // A loader that forgot its filter still sees only its own workspace's suites.
+    const loadAllSuites = scopedLoader(async (_ctx: { workspaceId: string }) => db.suite.findMany({ select: { id: true } }));
+    expect(ids(await loadAllSuites({ workspaceId: a.id }))).toEqual(a.suiteIds);
+    expect(ids(await loadAllSuites({ workspaceId: b.id }))).toEqual(b.suiteIds);
   });
 });
