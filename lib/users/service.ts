@@ -36,15 +36,29 @@ export async function revokeSessions(userId: string, tx: Tx | typeof db = db): P
   await tx.user.updateMany({ where: { id: userId }, data: { sessionVersion: { increment: 1 } } });
 }
 
-/** Changes a password after checking the current one; every existing session ends. */
-export async function changePassword(userId: string, input: { currentPassword: string; newPassword: string }): Promise<void> {
-  const user = await db.user.findUnique({ where: { id: userId }, select: { passwordHash: true } });
+/**
+ * Changes a password after checking the current one; every existing session ends (the caller
+ * re-issues its own). Returns the email so the caller can sign the user in again. An account
+ * that signs in only through OIDC has no password to change.
+ */
+export async function changePassword(userId: string, input: { currentPassword: string; newPassword: string }): Promise<{ email: string }> {
+  const user = await db.user.findUnique({ where: { id: userId }, select: { email: true, passwordHash: true } });
+  if (user && !user.passwordHash) {
+    throw new ValidationError("This account signs in with single sign-on and has no password to change");
+  }
   if (!user || !(await verifyPassword(user.passwordHash, input.currentPassword))) {
     const message = "The current password is not correct";
     throw new ValidationError(message, [{ path: "currentPassword", message }]);
   }
   const passwordHash = await hashPassword(input.newPassword);
   await db.user.update({ where: { id: userId }, data: { passwordHash, sessionVersion: { increment: 1 } } });
+  return { email: user.email };
+}
+
+/** The account page: who is signed in and whether they have a password (OIDC-only accounts do not). */
+export async function accountOf(userId: string): Promise<{ email: string; name: string | null; hasPassword: boolean } | null> {
+  const row = await db.user.findUnique({ where: { id: userId }, select: { email: true, name: true, passwordHash: true } });
+  return row && { email: row.email, name: row.name, hasPassword: row.passwordHash !== null };
 }
 
 export async function getUser(id: string) {

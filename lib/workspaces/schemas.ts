@@ -25,6 +25,16 @@ export type SetupInput = z.input<typeof setupInput>;
 export const signInInput = z.object({ email, password: z.string().min(1, "Password is required") });
 export type SignInInput = z.input<typeof signInInput>;
 
+/** The account page: the new password follows the setup/invite rule; `confirm` must repeat it. */
+export const changePasswordInput = z
+  .object({
+    currentPassword: z.string().min(1, "Enter your current password").max(200, "Use at most 200 characters"),
+    newPassword: password,
+    confirm: z.string(),
+  })
+  .refine((v) => v.newPassword === v.confirm, { path: ["confirm"], message: "The passwords do not match" });
+export type ChangePasswordInput = z.input<typeof changePasswordInput>;
+
 export const workspaceInput = z.object({ name: workspaceName });
 
 export const workspaceSettingsInput = z.object({
