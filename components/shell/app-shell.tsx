@@ -44,11 +44,16 @@ export function AppShell({
             {userEmail}
           </p>
           <p className="mt-0.5">{roleLabels[role]}</p>
-          <form action={signOutAction} className="mt-2">
-            <button type="submit" className="text-indigo-700 hover:underline">
-              Sign out
-            </button>
-          </form>
+          <div className="mt-2 flex gap-3">
+            <Link href="/account" className="text-indigo-700 hover:underline">
+              Account
+            </Link>
+            <form action={signOutAction}>
+              <button type="submit" className="text-indigo-700 hover:underline">
+                Sign out
+              </button>
+            </form>
+          </div>
         </div>
       </aside>
       <main className="min-w-0 flex-1 px-8 py-6">{children}</main>

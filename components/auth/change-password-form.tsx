@@ -1,0 +1,73 @@
+"use client";
+import { useState } from "react";
+import { useForm } from "react-hook-form";
+import { zodResolver } from "@hookform/resolvers/zod";
+import { changePasswordInput, type ChangePasswordInput } from "@/lib/workspaces/schemas";
+import { changePasswordAction } from "@/lib/auth/actions";
+import { Field, FormError, Input } from "@/components/ui/field";
+import { SubmitButton } from "@/components/ui/submit-button";
+import { applyServerIssues } from "@/components/forms/server-issues";
+
+const FIELDS = ["currentPassword", "newPassword", "confirm"];
+
+/** `changed`: a change succeeded and the action redirected here (see changePasswordAction); hidden again once a later attempt fails. */
+export function ChangePasswordForm({ changed }: { changed: boolean }) {
+  const [formError, setFormError] = useState<string | null>(null);
+  const form = useForm<ChangePasswordInput>({
+    resolver: zodResolver(changePasswordInput),
+    defaultValues: { currentPassword: "", newPassword: "", confirm: "" },
+  });
+  const { errors, isSubmitting, isSubmitSuccessful } = form.formState;
+  const onSubmit = form.handleSubmit(async (values) => {
+    setFormError(null);
+    let result: Awaited<ReturnType<typeof changePasswordAction>>;
+    try {
+      result = await changePasswordAction(values);
+    } catch (err) {
+      // Success ends in a redirect to this page (thrown here): clear the typed passwords.
+      form.reset();
+      throw err;
+    }
+    if (result && !result.ok) {
+      const rest = applyServerIssues(form.setError, result.issues, FIELDS);
+      if (rest.length > 0 || result.issues.length === 0) setFormError(result.error);
+    }
+  });
+  return (
+    <form onSubmit={onSubmit} className="space-y-4" noValidate aria-labelledby="change-password-heading">
+      <h2 id="change-password-heading" className="text-sm font-semibold text-slate-900">
+        Change password
+      </h2>
+      {changed && !isSubmitSuccessful && !formError && (
+        <p role="status" className="rounded-md border border-green-200 bg-green-50 px-3 py-2 text-sm text-green-800">
+          Your password was changed. Every other session was signed out.
+        </p>
+      )}
+      <FormError message={formError} />
+      <Field id="currentPassword" label="Current password" required error={errors.currentPassword?.message}>
+        <Input
+          id="currentPassword"
+          type="password"
+          autoComplete="current-password"
+          aria-invalid={!!errors.currentPassword}
+          {...form.register("currentPassword")}
+        />
+      </Field>
+      <Field id="newPassword" label="New password" required hint="At least 8 characters" error={errors.newPassword?.message}>
+        <Input
+          id="newPassword"
+          type="password"
+          autoComplete="new-password"
+          aria-invalid={!!errors.newPassword}
+          {...form.register("newPassword")}
+        />
+      </Field>
+      <Field id="confirm" label="Confirm new password" required error={errors.confirm?.message}>
+        <Input id="confirm" type="password" autoComplete="new-password" aria-invalid={!!errors.confirm} {...form.register("confirm")} />
+      </Field>
+      <SubmitButton pending={isSubmitting} pendingLabel="Changing…" className="w-full">
+        Change password
+      </SubmitButton>
+    </form>
+  );
+}
