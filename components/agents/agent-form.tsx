@@ -10,6 +10,7 @@ import { createAgentAction, updateAgentAction } from "@/lib/agents/actions";
 import type { AgentDto } from "@/lib/agents/dto";
 import { Field, FormError, Input, Select, Textarea } from "@/components/ui/field";
 import { Button } from "@/components/ui/button";
+import { SubmitButton } from "@/components/ui/submit-button";
 import { Card } from "@/components/ui/card";
 import { applyServerIssues } from "@/components/forms/server-issues";
 import { ToolsEditor } from "./tools-editor";
@@ -156,9 +157,9 @@ export function AgentForm({
         </fieldset>
         {!readOnly && (
           <div className="flex gap-2">
-            <Button type="submit" disabled={isSubmitting}>
-              {isSubmitting ? "Saving…" : "Save"}
-            </Button>
+            <SubmitButton pending={isSubmitting} pendingLabel="Saving…">
+              Save
+            </SubmitButton>
             <Button variant="secondary" onClick={() => router.push(`/w/${workspaceId}/agents`)}>
               Cancel
             </Button>

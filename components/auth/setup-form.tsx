@@ -5,7 +5,7 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import { setupInput, type SetupInput } from "@/lib/workspaces/schemas";
 import { setupAction } from "@/lib/auth/actions";
 import { Field, FormError, Input } from "@/components/ui/field";
-import { Button } from "@/components/ui/button";
+import { SubmitButton } from "@/components/ui/submit-button";
 import { applyServerIssues } from "@/components/forms/server-issues";
 
 export function SetupForm() {
@@ -38,9 +38,9 @@ export function SetupForm() {
       <Field id="workspaceName" label="Workspace name" required hint="Usually your team or product" error={errors.workspaceName?.message}>
         <Input id="workspaceName" aria-invalid={!!errors.workspaceName} {...form.register("workspaceName")} />
       </Field>
-      <Button type="submit" className="w-full" disabled={isSubmitting}>
-        {isSubmitting ? "Creating…" : "Create admin and workspace"}
-      </Button>
+      <SubmitButton pending={isSubmitting} pendingLabel="Creating…" className="w-full">
+        Create admin and workspace
+      </SubmitButton>
     </form>
   );
 }

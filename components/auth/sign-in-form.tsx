@@ -5,7 +5,7 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import { signInInput, type SignInInput } from "@/lib/workspaces/schemas";
 import { signInAction } from "@/lib/auth/actions";
 import { Field, FormError, Input } from "@/components/ui/field";
-import { Button } from "@/components/ui/button";
+import { SubmitButton } from "@/components/ui/submit-button";
 
 export function SignInForm({ callbackUrl }: { callbackUrl?: string }) {
   const [formError, setFormError] = useState<string | null>(null);
@@ -31,9 +31,9 @@ export function SignInForm({ callbackUrl }: { callbackUrl?: string }) {
           {...form.register("password")}
         />
       </Field>
-      <Button type="submit" className="w-full" disabled={isSubmitting}>
-        {isSubmitting ? "Signing in…" : "Sign in"}
-      </Button>
+      <SubmitButton pending={isSubmitting} pendingLabel="Signing in…" className="w-full">
+        Sign in
+      </SubmitButton>
     </form>
   );
 }

@@ -9,6 +9,7 @@ import { createModelConfigAction, updateModelConfigAction } from "@/lib/model-co
 import type { ModelConfigDto } from "@/lib/model-configs/dto";
 import { Field, FormError, Input } from "@/components/ui/field";
 import { Button } from "@/components/ui/button";
+import { SubmitButton } from "@/components/ui/submit-button";
 import { applyServerIssues } from "@/components/forms/server-issues";
 import { sameOrigin } from "@/lib/url-secrets";
 
@@ -107,9 +108,9 @@ export function ModelConfigForm({ workspaceId, config }: { workspaceId: string; 
         </Field>
       </div>
       <div className="flex gap-2">
-        <Button type="submit" disabled={isSubmitting}>
-          {isSubmitting ? "Saving…" : "Save"}
-        </Button>
+        <SubmitButton pending={isSubmitting} pendingLabel="Saving…">
+          Save
+        </SubmitButton>
         <Button variant="secondary" onClick={() => router.push(`/w/${workspaceId}/model-configs`)}>
           Cancel
         </Button>

@@ -4,6 +4,7 @@ import { useRouter } from "next/navigation";
 import { parse as parseYaml } from "yaml";
 import { importTestCasesAction } from "@/lib/test-cases/actions";
 import { Button } from "@/components/ui/button";
+import { SubmitButton } from "@/components/ui/submit-button";
 import { Textarea } from "@/components/ui/field";
 
 type Format = "yaml" | "json";
@@ -194,9 +195,9 @@ export function ImportDialog({ workspaceId, suiteId }: { workspaceId: string; su
                 Import only the {validCount} valid case{validCount === 1 ? "" : "s"}
               </Button>
             )}
-            <Button type="submit" disabled={pending}>
-              {pending ? "Importing…" : "Import"}
-            </Button>
+            <SubmitButton pending={pending} pendingLabel="Importing…">
+              Import
+            </SubmitButton>
           </div>
         </form>
       </dialog>

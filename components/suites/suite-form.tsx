@@ -4,7 +4,7 @@ import { useRouter } from "next/navigation";
 import { Controller, useForm } from "react-hook-form";
 import { zodResolver } from "@hookform/resolvers/zod";
 import { Field, FormError, Input, Select, Textarea } from "@/components/ui/field";
-import { Button } from "@/components/ui/button";
+import { SubmitButton } from "@/components/ui/submit-button";
 import { applyServerIssues } from "@/components/forms/server-issues";
 import { SCHEDULE_TYPES, suiteInput, type SuiteData, type SuiteInput } from "@/lib/suites/schemas";
 import { createSuiteAction, updateSuiteAction } from "@/lib/suites/actions";
@@ -291,9 +291,7 @@ export function SuiteForm({ workspaceId, agents, modelConfigs, suite, defaultAge
 
       {!readOnly && (
         <div className="flex items-center gap-3">
-          <Button type="submit" disabled={isSubmitting}>
-            {suite ? "Save" : "Create suite"}
-          </Button>
+          <SubmitButton pending={isSubmitting}>{suite ? "Save" : "Create suite"}</SubmitButton>
           {saved && !form.formState.isDirty && (
             <span role="status" className="text-sm text-green-700">
               Saved

@@ -7,7 +7,8 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import type { TestCaseData } from "@/lib/test-cases/schemas";
 import { createTestCaseAction, updateTestCaseAction } from "@/lib/test-cases/actions";
 import { applyServerIssues } from "@/components/forms/server-issues";
-import { Button, buttonClass } from "@/components/ui/button";
+import { buttonClass } from "@/components/ui/button";
+import { SubmitButton } from "@/components/ui/submit-button";
 import { BasicsSection } from "./case-form-basics";
 import { ConversationSection } from "./case-form-conversation";
 import { ExpectationsSection } from "./case-form-expectations";
@@ -98,9 +99,9 @@ export function CaseForm(props: Props) {
         </fieldset>
         {!readOnly && (
           <div className="flex items-center gap-2">
-            <Button type="submit" disabled={isSubmitting}>
-              {isSubmitting ? "Saving…" : mode === "create" ? "Create test case" : "Save changes"}
-            </Button>
+            <SubmitButton pending={isSubmitting} pendingLabel="Saving…">
+              {mode === "create" ? "Create test case" : "Save changes"}
+            </SubmitButton>
             <Link href={suiteUrl} className={buttonClass("secondary")}>
               Cancel
             </Link>

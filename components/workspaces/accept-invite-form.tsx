@@ -5,7 +5,7 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import { acceptInviteInput, type AcceptInviteInput } from "@/lib/workspaces/schemas";
 import { acceptInvitationAction } from "@/lib/workspaces/settings-actions";
 import { Field, FormError, Input } from "@/components/ui/field";
-import { Button } from "@/components/ui/button";
+import { SubmitButton } from "@/components/ui/submit-button";
 import { applyServerIssues } from "@/components/forms/server-issues";
 
 /** Signed out: create the invited account (the email comes from the invitation). */
@@ -33,9 +33,9 @@ export function AcceptInviteForm({ token, email }: { token: string; email: strin
       <Field id="password" label="Password" required hint="At least 8 characters" error={errors.password?.message}>
         <Input id="password" type="password" autoComplete="new-password" aria-invalid={!!errors.password} {...form.register("password")} />
       </Field>
-      <Button type="submit" className="w-full" disabled={isSubmitting}>
-        {isSubmitting ? "Creating account…" : "Create account and join"}
-      </Button>
+      <SubmitButton pending={isSubmitting} pendingLabel="Creating account…" className="w-full">
+        Create account and join
+      </SubmitButton>
     </form>
   );
 }

@@ -5,7 +5,7 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import { workspaceInput, type WorkspaceInput } from "@/lib/workspaces/schemas";
 import { createWorkspaceAction } from "@/lib/workspaces/settings-actions";
 import { Field, FormError, Input } from "@/components/ui/field";
-import { Button } from "@/components/ui/button";
+import { SubmitButton } from "@/components/ui/submit-button";
 import { applyServerIssues } from "@/components/forms/server-issues";
 
 export function NewWorkspaceForm() {
@@ -26,9 +26,9 @@ export function NewWorkspaceForm() {
       <Field id="name" label="Workspace name" required hint="Usually a team or a product" error={errors.name?.message}>
         <Input id="name" aria-invalid={!!errors.name} {...form.register("name")} />
       </Field>
-      <Button type="submit" className="w-full" disabled={isSubmitting}>
-        {isSubmitting ? "Creating…" : "Create workspace"}
-      </Button>
+      <SubmitButton pending={isSubmitting} pendingLabel="Creating…" className="w-full">
+        Create workspace
+      </SubmitButton>
     </form>
   );
 }

@@ -7,7 +7,7 @@ import type { z } from "zod";
 import { workspaceSettingsInput } from "@/lib/workspaces/schemas";
 import { updateWorkspaceSettingsAction } from "@/lib/workspaces/settings-actions";
 import { Field, FormError, Input } from "@/components/ui/field";
-import { Button } from "@/components/ui/button";
+import { SubmitButton } from "@/components/ui/submit-button";
 import { applyServerIssues } from "@/components/forms/server-issues";
 
 type Values = z.input<typeof workspaceSettingsInput>;
@@ -78,9 +78,9 @@ export function WorkspaceSettingsForm({
       </fieldset>
       {canEdit && (
         <div className="flex items-center gap-3">
-          <Button type="submit" disabled={isSubmitting}>
-            {isSubmitting ? "Saving…" : "Save settings"}
-          </Button>
+          <SubmitButton pending={isSubmitting} pendingLabel="Saving…">
+            Save settings
+          </SubmitButton>
           {saved && (
             <span role="status" className="text-sm text-green-700">
               Settings saved
