@@ -8,11 +8,13 @@ import { API_KEY_EXPIRY_DAYS, apiKeyInput, type ApiKeyInput } from "@/lib/worksp
 import { createApiKeyAction, revokeApiKeyAction } from "@/lib/api-keys/actions";
 import { Field, FormError, Input, Select } from "@/components/ui/field";
 import { Button } from "@/components/ui/button";
+import { SubmitButton } from "@/components/ui/submit-button";
 import { RowActionButton } from "@/components/ui/action-button";
 import { Badge, Section } from "@/components/ui/card";
 import { Table, TableBody, TableCell, TableHeader, TableRow } from "@/components/ui/table";
 import { applyServerIssues } from "@/components/forms/server-issues";
 import { CopyField } from "./copy-field";
+import { RoleSelect } from "./role-select";
 import { formatDate, formatDateTime } from "./format";
 
 export type ApiKeyRow = {
@@ -84,15 +86,7 @@ export function ApiKeysPanel({ workspaceId, keys }: { workspaceId: string; keys:
           <Field id="key-name" label="Name" error={errors.name?.message} className="min-w-64 flex-1">
             <Input id="key-name" placeholder="e.g. CI pipeline" aria-invalid={!!errors.name} {...form.register("name")} />
           </Field>
-          <Field id="key-role" label="Role" error={errors.role?.message}>
-            <Select id="key-role" {...form.register("role")}>
-              {KEY_ROLES.map((r) => (
-                <option key={r} value={r}>
-                  {roleLabels[r]}
-                </option>
-              ))}
-            </Select>
-          </Field>
+          <RoleSelect id="key-role" roles={KEY_ROLES} error={errors.role?.message} {...form.register("role")} />
           <Field id="key-expiry" label="Expires" error={errors.expiresInDays?.message}>
             <Select id="key-expiry" {...form.register("expiresInDays")}>
               {API_KEY_EXPIRY_DAYS.map((d) => (
@@ -103,9 +97,9 @@ export function ApiKeysPanel({ workspaceId, keys }: { workspaceId: string; keys:
             </Select>
           </Field>
           <div className="pt-6">
-            <Button type="submit" disabled={isSubmitting}>
-              {isSubmitting ? "Creating…" : "Create API key"}
-            </Button>
+            <SubmitButton pending={isSubmitting} pendingLabel="Creating…">
+              Create API key
+            </SubmitButton>
           </div>
         </form>
         <div className="mt-3">

@@ -3,13 +3,14 @@ import { useState } from "react";
 import { useRouter } from "next/navigation";
 import { useForm } from "react-hook-form";
 import { zodResolver } from "@hookform/resolvers/zod";
-import { ROLES, roleLabels, type Role } from "@/lib/auth/roles";
+import { ROLES, type Role } from "@/lib/auth/roles";
 import { inviteInput, type InviteInput } from "@/lib/workspaces/schemas";
 import { inviteMemberAction } from "@/lib/workspaces/settings-actions";
-import { Field, FormError, Input, Select } from "@/components/ui/field";
-import { Button } from "@/components/ui/button";
+import { Field, FormError, Input } from "@/components/ui/field";
+import { SubmitButton } from "@/components/ui/submit-button";
 import { applyServerIssues } from "@/components/forms/server-issues";
 import { CopyField } from "./copy-field";
+import { RoleSelect } from "./role-select";
 
 type Outcome = { email: string; link: string };
 
@@ -43,19 +44,11 @@ export function InviteForm({ workspaceId, actorRole }: { workspaceId: string; ac
         <Field id="invite-email" label="Email" error={errors.email?.message} className="min-w-64 flex-1">
           <Input id="invite-email" type="email" autoComplete="off" aria-invalid={!!errors.email} {...form.register("email")} />
         </Field>
-        <Field id="invite-role" label="Role" error={errors.role?.message}>
-          <Select id="invite-role" {...form.register("role")}>
-            {roles.map((r) => (
-              <option key={r} value={r}>
-                {roleLabels[r]}
-              </option>
-            ))}
-          </Select>
-        </Field>
+        <RoleSelect id="invite-role" roles={roles} error={errors.role?.message} {...form.register("role")} />
         <div className="pt-6">
-          <Button type="submit" disabled={isSubmitting}>
-            {isSubmitting ? "Inviting…" : "Invite member"}
-          </Button>
+          <SubmitButton pending={isSubmitting} pendingLabel="Inviting…">
+            Invite member
+          </SubmitButton>
         </div>
       </form>
       <FormError message={formError} />
