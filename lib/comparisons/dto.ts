@@ -1,0 +1,186 @@
+import { iso } from "@/lib/serialize";
+import type { Prisma } from "@/lib/generated/prisma/client";
+import type { ExecutionStatsJson } from "@/lib/llm/stats";
+import type { ArmStatus, VerdictChange } from "./diffs";
+import type { ComparisonSummary } from "./summary";
+import type { ArmInput, ArmRole, ComparisonOrdering, ComparisonSource, ComparisonStatus, RetryPolicyInput } from "./schemas";
+
+/**
+ * The comparison feature's public shapes: Prisma selects, row → DTO mappers and the DTO types
+ * the API, the pages and client components share. No server-only imports.
+ */
+
+/** One arm's execution of one case (spec 003 AgentResponse + Assay's verdict), as a pair stores it. */
+export type ExecutionDto = {
+  case_result_id: string | null;
+  response: string;
+  prompt_tokens: number;
+  completion_tokens: number;
+  total_tokens: number;
+  latency_ms: number;
+  /** Per-turn agent latencies (multi-turn cases; one entry for a single turn). */
+  turn_latencies_ms: number[];
+  tokens_per_ms: number;
+  model: string;
+  timestamp: string | null;
+  error: string | null;
+  retry_count: number;
+  status: ArmStatus;
+};
+
+/** Stored form of an execution in `ComparisonPair.executions` (index = arm index; null while the arm has not finished). */
+export type StoredExecution = Omit<ExecutionDto, "total_tokens" | "tokens_per_ms">;
+
+export type ArmExecutionStats = Pick<
+  ExecutionStatsJson,
+  | "total_invocations"
+  | "successful_invocations"
+  | "failed_invocations"
+  | "retry_successes"
+  | "timeouts"
+  | "errors_by_type"
+  | "total_retries"
+> & { success_rate: number | null };
+
+export type ComparisonSummaryDto = ComparisonSummary & {
+  baseline: ComparisonSummary["baseline"] & { execution_stats: ArmExecutionStats };
+  variant: ComparisonSummary["variant"] & { execution_stats: ArmExecutionStats };
+  verdict: string;
+};
+
+export type ArmDto = ArmInput & {
+  role: ArmRole | string;
+  label: string;
+  /** The arm's run (executed comparisons and compare-two-runs), null for imported sessions. */
+  run_id: string | null;
+  /** What the arm resolved to: agent, model and base URL (never a key). */
+  resolved: { agent_id?: string | null; agent_name?: string | null; model?: string | null; base_url?: string | null; kind?: string };
+};
+
+export const comparisonSelect = {
+  id: true,
+  suiteId: true,
+  name: true,
+  notes: true,
+  source: true,
+  status: true,
+  ordering: true,
+  seed: true,
+  resetWindowMs: true,
+  repetitions: true,
+  concurrency: true,
+  retryPolicy: true,
+  options: true,
+  environment: true,
+  summary: true,
+  totalPairs: true,
+  completedPairs: true,
+  sessionId: true,
+  errorMessage: true,
+  cancelRequestedAt: true,
+  startedAt: true,
+  completedAt: true,
+  createdAt: true,
+  arms: { select: { index: true, role: true, label: true, config: true, resolved: true, runId: true }, orderBy: { index: "asc" } },
+} as const satisfies Prisma.ComparisonSelect;
+
+export type ComparisonRow = Prisma.ComparisonGetPayload<{ select: typeof comparisonSelect }>;
+
+function toArmDto(a: ComparisonRow["arms"][number]): ArmDto {
+  return {
+    ...(a.config as ArmInput),
+    role: a.role,
+    label: a.label,
+    run_id: a.runId,
+    resolved: (a.resolved ?? {}) as ArmDto["resolved"],
+  };
+}
+
+export function toComparisonDto(c: ComparisonRow) {
+  const arms = c.arms.map(toArmDto);
+  const start = c.startedAt ?? (c.source === "executed" ? null : c.createdAt);
+  return {
+    id: c.id,
+    suite_id: c.suiteId,
+    name: c.name,
+    notes: c.notes,
+    source: c.source as ComparisonSource,
+    status: c.status as ComparisonStatus,
+    ordering: c.ordering as ComparisonOrdering,
+    seed: c.seed,
+    reset_window_ms: c.resetWindowMs,
+    repetitions: c.repetitions,
+    concurrency: c.concurrency,
+    retry: c.retryPolicy as RetryPolicyInput,
+    selection: c.options as { tags?: string[]; tag_match?: string; difficulty?: string | null; case_ids?: string[] | null },
+    baseline: arms[0] ?? null,
+    variant: arms[1] ?? null,
+    arms,
+    total_pairs: c.totalPairs,
+    completed_pairs: c.completedPairs,
+    session_id: c.sessionId,
+    error_message: c.errorMessage,
+    cancel_requested: c.cancelRequestedAt !== null,
+    started_at: iso(c.startedAt),
+    completed_at: iso(c.completedAt),
+    duration_ms: start && c.completedAt ? c.completedAt.getTime() - start.getTime() : null,
+    environment: c.environment as Record<string, unknown>,
+    summary: (c.summary ?? null) as ComparisonSummaryDto | null,
+    created_at: iso(c.createdAt)!,
+  };
+}
+export type ComparisonDto = ReturnType<typeof toComparisonDto>;
+
+export const pairSelect = {
+  index: true,
+  testCaseId: true,
+  testCaseName: true,
+  question: true,
+  repetition: true,
+  order: true,
+  executions: true,
+  metadata: true,
+  tokenOverhead: true,
+  tokenOverheadPct: true,
+  latencyDiffMs: true,
+  latencyImprovementPct: true,
+  responseLengthRatio: true,
+  bothSuccessful: true,
+  verdictChange: true,
+  completedAt: true,
+} as const satisfies Prisma.ComparisonPairSelect;
+
+export type PairRow = Prisma.ComparisonPairGetPayload<{ select: typeof pairSelect }>;
+
+export function toExecutionDto(e: StoredExecution | null | undefined): ExecutionDto | null {
+  if (!e) return null;
+  return {
+    ...e,
+    total_tokens: e.prompt_tokens + e.completion_tokens,
+    tokens_per_ms: e.latency_ms === 0 ? 0 : e.completion_tokens / e.latency_ms,
+  };
+}
+
+export function toPairDto(p: PairRow) {
+  const executions = (Array.isArray(p.executions) ? p.executions : []) as (StoredExecution | null)[];
+  return {
+    index: p.index,
+    test_case_id: p.testCaseId,
+    test_case_name: p.testCaseName,
+    question: p.question,
+    repetition: p.repetition,
+    order: p.order,
+    baseline: toExecutionDto(executions[0]),
+    variant: toExecutionDto(executions[1]),
+    token_overhead: p.tokenOverhead,
+    token_overhead_pct: p.tokenOverheadPct,
+    latency_diff_ms: p.latencyDiffMs,
+    latency_improvement_pct: p.latencyImprovementPct,
+    response_length_ratio: p.responseLengthRatio,
+    both_successful: p.bothSuccessful,
+    verdict_change: p.verdictChange as VerdictChange | null,
+    metadata: p.metadata as Record<string, unknown>,
+    completed_at: iso(p.completedAt),
+  };
+}
+export type ComparisonPairDto = ReturnType<typeof toPairDto>;
