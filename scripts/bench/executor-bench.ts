@@ -51,12 +51,59 @@ export type ExecutorBenchResult = {
   transactionsPerCase: number;
   /** Client-observed time in SQL per case (statements overlap, so this is not wall time). */
   sqlMsPerCase: number;
+  /**
+   * Recorded agent-call latency (CaseResult.latencyMs) minus the fake's own time for the same
+   * question, per case (spec 003 wants it within ±10 ms); null with the sleeping runner.
+   */
+  latencyError: LatencyError | null;
   statuses: Record<string, number>;
   runStatus: string;
   chatRequests: number;
   fakeMaxConcurrent: number;
   failures: string[];
 };
+
+export type LatencyError = {
+  /** Cases with both a recorded latency and a server time. */
+  matched: number;
+  p50Ms: number;
+  p95Ms: number;
+  maxMs: number;
+  minMs: number;
+  /** The fake's own time per request (its timer plus its own event-loop lag): median and p95. */
+  serverP50Ms: number;
+  serverP95Ms: number;
+};
+
+/** The q-quantile (0..1) of sorted samples, nearest rank. */
+export function quantile(sorted: number[], q: number): number {
+  if (sorted.length === 0) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))]!;
+}
+
+/** Pairs recorded latencies with the server's times by question. */
+export function latencyError(recorded: { question: string; latencyMs: number }[], server: Map<string, number>): LatencyError | null {
+  const errors: number[] = [];
+  const serverMs: number[] = [];
+  for (const r of recorded) {
+    const s = server.get(r.question);
+    if (s === undefined) continue;
+    errors.push(r.latencyMs - s);
+    serverMs.push(s);
+  }
+  if (errors.length === 0) return null;
+  errors.sort((a, b) => a - b);
+  serverMs.sort((a, b) => a - b);
+  return {
+    matched: errors.length,
+    p50Ms: quantile(errors, 0.5),
+    p95Ms: quantile(errors, 0.95),
+    maxMs: errors[errors.length - 1]!,
+    minMs: errors[0]!,
+    serverP50Ms: quantile(serverMs, 0.5),
+    serverP95Ms: quantile(serverMs, 0.95),
+  };
+}
 
 /**
  * A runner that only sleeps `latencyMs` and returns a passed outcome with one recorded call: it
@@ -260,6 +307,18 @@ export async function benchExecutor(opts: {
     writeFileSync(opts.timelineFile, `position,claimed_ms,completed_ms,duration_ms\n${rows.map((r) => r.line).join("\n")}\n`);
   }
   const fakeStats = sleeping ? sleeping.stats() : await fake.stats();
+  let accuracy: LatencyError | null = null;
+  if (!sleeping) {
+    const recorded = await db.$queryRaw<{ question: string; latency_ms: number }[]>`
+      SELECT "caseSnapshot"->>'initial_message' AS question, "latencyMs" AS latency_ms
+      FROM "CaseResult" WHERE "runId" = ${started.id}::uuid AND "latencyMs" IS NOT NULL`;
+    const server = await fake.serverTimes(cases);
+    accuracy = latencyError(
+      recorded.map((r) => ({ question: r.question, latencyMs: Number(r.latency_ms) })),
+      server,
+    );
+    if (!accuracy) failures.push("no case could be paired with the fake's own time");
+  }
   if (run.status !== "completed") failures.push(`run ended ${run.status}, expected completed`);
   if ((statuses.passed ?? 0) !== cases) failures.push(`${statuses.passed ?? 0}/${cases} cases passed (${JSON.stringify(statuses)})`);
   if (run.passed_cases !== cases) failures.push(`run.passed_cases = ${run.passed_cases}, expected ${cases}`);
@@ -300,6 +359,7 @@ export async function benchExecutor(opts: {
     statementsPerCase: (countsAfter.statements - countsBefore.statements) / cases,
     transactionsPerCase: (countsAfter.transactions - countsBefore.transactions) / cases,
     sqlMsPerCase: (countsAfter.busyMs - countsBefore.busyMs) / cases,
+    latencyError: accuracy,
     statuses,
     runStatus: run.status,
     chatRequests: fakeStats.chatRequests,

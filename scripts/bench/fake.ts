@@ -1,10 +1,12 @@
 // The fake OpenAI server for the bench: in this process, or in its own process
-// (tests/fake-openai/cli.ts) so that its CPU does not load the executor's event loop.
+// (scripts/bench/fake-process.ts) so that its CPU does not load the executor's event loop.
+// Either way it reports its own time per chat request, keyed by the question asked.
 import { spawn, type ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { createInterface } from "node:readline";
 import { startFakeOpenAI } from "../../tests/fake-openai/server";
+import { recordServerTimes, type ServerTime } from "./fake-timing";
 
 export type FakeStats = {
   /** Chat completion requests received since start. */
@@ -23,6 +25,11 @@ export type BenchFake = {
   peakRssBytes: () => number | null;
   /** CPU time (user + system, ms) of the fake's own process so far, when it runs separately. */
   cpuMs: () => number | null;
+  /**
+   * The server's own time (request headers parsed → response handed to the socket) per question
+   * answered so far; waits up to `waitMs` for `expected` entries (the child's lines may lag).
+   */
+  serverTimes: (expected: number, waitMs?: number) => Promise<Map<string, number>>;
   close: () => Promise<void>;
 };
 
@@ -69,7 +76,14 @@ export function procCpuMs(pid: number): number | null {
 }
 
 export async function startBenchFake(opts: { latencyMs: number; separate: boolean; root: string }): Promise<BenchFake> {
+  const times = new Map<string, number>();
+  const onTime = (t: ServerTime) => times.set(t.question, t.serverMs);
+  const serverTimes = async (expected: number, waitMs = 2_000) => {
+    for (const until = Date.now() + waitMs; times.size < expected && Date.now() < until;) await new Promise((r) => setTimeout(r, 20));
+    return new Map(times);
+  };
   if (!opts.separate) {
+    const stopTiming = recordServerTimes(onTime);
     const fake = await startFakeOpenAI({ latencyMs: opts.latencyMs });
     return {
       url: fake.url,
@@ -77,12 +91,16 @@ export async function startBenchFake(opts: { latencyMs: number; separate: boolea
       stats: async () => summarise(fake.requests, fake.maxConcurrent()),
       peakRssBytes: () => null,
       cpuMs: () => null,
-      close: () => fake.close(),
+      serverTimes,
+      close: () => {
+        stopTiming();
+        return fake.close();
+      },
     };
   }
   const child: ChildProcess = spawn(
     process.execPath,
-    ["--import", "tsx", path.join(opts.root, "tests/fake-openai/cli.ts"), "--port", "0", "--latency", String(opts.latencyMs)],
+    ["--import", "tsx", path.join(opts.root, "scripts/bench/fake-process.ts"), "--latency", String(opts.latencyMs)],
     { cwd: opts.root, stdio: ["ignore", "pipe", "inherit"] },
   );
   const url = await new Promise<string>((resolve, reject) => {
@@ -94,6 +112,7 @@ export async function startBenchFake(opts: { latencyMs: number; separate: boolea
     lines.once("line", (line) => {
       clearTimeout(timer);
       resolve(line.trim());
+      lines.on("line", (next) => onTime(JSON.parse(next) as ServerTime));
     });
     child.once("exit", (code) => {
       clearTimeout(timer);
@@ -121,6 +140,7 @@ export async function startBenchFake(opts: { latencyMs: number; separate: boolea
     },
     peakRssBytes: () => peak ?? (child.pid ? procPeakRss(child.pid) : null),
     cpuMs: () => (child.pid ? procCpuMs(child.pid) : null),
+    serverTimes,
     async close() {
       if (child.pid) peak = procPeakRss(child.pid);
       if (child.exitCode === null) child.kill("SIGTERM");

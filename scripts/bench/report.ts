@@ -59,6 +59,12 @@ export function formatReport(
         "CPU, all three, per case",
         `${((e.cpuMs + (e.fakeCpuMs ?? 0) + (e.dbCpuMs ?? 0)) / e.cases).toFixed(2)} ms (budget at the ideal on ${os.cpus().length} idle CPUs: ${((e.idealMs * os.cpus().length) / e.cases).toFixed(1)} ms)`,
       ],
+      [
+        "recorded − server latency",
+        e.latencyError
+          ? `p50 ${ms(e.latencyError.p50Ms, 1)}, p95 ${ms(e.latencyError.p95Ms, 1)}, min ${ms(e.latencyError.minMs, 1)}, max ${ms(e.latencyError.maxMs, 1)} (${e.latencyError.matched} cases; target |p95| ≤ 10 ms; server p50/p95 ${ms(e.latencyError.serverP50Ms, 1)} / ${ms(e.latencyError.serverP95Ms, 1)})`
+          : "n/a",
+      ],
       ["event loop delay p99 / max", `${ms(e.eventLoopDelayP99Ms, 1)} / ${ms(e.eventLoopDelayMaxMs, 1)}`],
       [
         "SQL per case",

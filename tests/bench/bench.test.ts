@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseArgs } from "../../scripts/bench/args";
 import { startBenchFake, type BenchFake } from "../../scripts/bench/fake";
-import { benchExecutor, makeBenchWorkspace } from "../../scripts/bench/executor-bench";
+import { benchExecutor, latencyError, makeBenchWorkspace, quantile } from "../../scripts/bench/executor-bench";
 import { benchHistory } from "../../scripts/bench/history-bench";
 import { formatReport } from "../../scripts/bench/report";
 
@@ -27,6 +27,9 @@ describe("npm run bench", () => {
     expect(result.idealMs).toBe(120);
     expect(result.ratio).toBeGreaterThan(1);
     expect(result.statementsPerCase).toBeGreaterThan(0);
+    // Every case is paired with the fake's own time for its question.
+    expect(result.latencyError?.matched).toBe(24);
+    expect(result.latencyError?.serverP50Ms).toBeGreaterThanOrEqual(19);
 
     const history = await benchHistory({ ctx, baseUrl: fake.url, runs: 6, casesPerRun: 5, repeat: 2 });
     expect(history.failures).toEqual([]);
@@ -35,6 +38,7 @@ describe("npm run bench", () => {
     const report = formatReport(result, history, { database: "test", loadBefore: "0", loadAfter: "0" });
     expect(report).toMatch(/ratio to ideal\s+\d+\.\d{3}\s+\(target ≤ 1\.25: target (met|missed)\)/);
     expect(report).toContain("correctness: all cases passed");
+    expect(report).toMatch(/recorded − server latency\s+p50 -?\d+\.\d ms, p95/);
   });
 
   it("measures the executor alone with the sleeping runner, without calling the model", async () => {
@@ -44,6 +48,25 @@ describe("npm run bench", () => {
     expect(result.failures).toEqual([]);
     expect(result.chatRequests).toBe(10);
     expect((await fake.stats()).chatRequests).toBe(before);
+  });
+
+  it("pairs recorded latencies with the server's times by question", () => {
+    expect(quantile([1, 2, 3, 4], 0.5)).toBe(2);
+    expect(quantile([1, 2, 3, 4], 0.95)).toBe(4);
+    const server = new Map([
+      ["a", 200.5],
+      ["b", 201],
+    ]);
+    const error = latencyError(
+      [
+        { question: "a", latencyMs: 202 },
+        { question: "b", latencyMs: 211 },
+        { question: "c", latencyMs: 500 },
+      ],
+      server,
+    );
+    expect(error).toMatchObject({ matched: 2, p50Ms: 1.5, p95Ms: 10, minMs: 1.5, maxMs: 10 });
+    expect(latencyError([], server)).toBeNull();
   });
 
   it("parses flags and rejects unknown ones", () => {
