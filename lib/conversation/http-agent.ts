@@ -5,6 +5,7 @@ import { endpointLimiter } from "@/lib/llm/concurrency";
 import { AttemptError, LlmError } from "@/lib/llm/errors";
 import { classifySdkError, preview, statusFailure } from "@/lib/llm/responses";
 import { runWithRetry, type RetryPolicy } from "@/lib/llm/retry";
+import { ExchangeTimer } from "@/lib/llm/timing";
 import type { CallRecord, OnRecord } from "@/lib/llm/types";
 import type { FetchLike } from "@/lib/net/safe-fetch";
 import { guardedFetch } from "@/lib/net/service";
@@ -46,6 +47,7 @@ export type HttpAgentCall = {
   retryPolicy?: Partial<RetryPolicy>;
 };
 
+/** `latencyMs`: the answering attempt's request written → last byte (ms, float; lib/llm/timing.ts). */
 export type HttpAgentResult = { response: HttpAgentResponse; latencyMs: number; attempts: number };
 
 /** The URL without query string and credentials (for records: it may carry secrets). */
@@ -79,18 +81,29 @@ export async function callHttpAgent(call: HttpAgentCall): Promise<HttpAgentResul
   };
   try {
     const out = await runWithRetry(
-      async ({ signal }) => {
+      async ({ signal, reportLatency }) => {
         capture.status = null;
         capture.text = null;
-        const res = await doFetch(call.url, {
-          method: "POST",
-          headers: { "content-type": "application/json", accept: "application/json", ...call.headers },
-          body: requestText,
-          signal,
-        });
-        capture.status = res.status;
-        const text = await res.text();
-        capture.text = text;
+        const timer = new ExchangeTimer();
+        let text: string;
+        let res: Response;
+        try {
+          timer.fetchStarted();
+          res = await doFetch(call.url, {
+            method: "POST",
+            headers: { "content-type": "application/json", accept: "application/json", ...call.headers },
+            body: requestText,
+            signal,
+          });
+          timer.responded(res);
+          capture.status = res.status;
+          text = await res.text();
+          timer.bodyRead();
+          capture.text = text;
+        } finally {
+          const latency = timer.latencyMs;
+          if (latency !== null) reportLatency(latency);
+        }
         if (!res.ok) throw statusFailure(res.status, res.headers, `The agent answered HTTP ${res.status}: ${preview(text, 200)}`);
         let json: unknown;
         try {
@@ -127,7 +140,7 @@ export async function callHttpAgent(call: HttpAgentCall): Promise<HttpAgentResul
       latencyMs: Math.round(out.latencyMs),
       totalMs: Math.round(out.totalMs),
     });
-    return { response: out.value, latencyMs: Math.round(out.latencyMs), attempts: out.attempts };
+    return { response: out.value, latencyMs: out.latencyMs, attempts: out.attempts };
   } catch (err) {
     if (!(err instanceof LlmError)) throw err;
     err.responseText = capture.text;

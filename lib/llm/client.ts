@@ -16,6 +16,7 @@ import { endpointLimiter } from "./concurrency";
 import { LlmError } from "./errors";
 import { classifySdkError, parseCompletion, parseEmbeddings, preview, type ChatReply } from "./responses";
 import { DEFAULT_RETRY_POLICY, runWithRetry, type RetryPolicy } from "./retry";
+import { ExchangeTimer } from "./timing";
 import type { CallPurpose, CallRecord, Endpoint, OnRecord, TokenUsage } from "./types";
 
 export type ChatParams = {
@@ -42,7 +43,10 @@ export type ChatResult = {
   message: ChatReply;
   usage: TokenUsage;
   finishReason: string | null;
-  /** Duration of the attempt that answered. */
+  /**
+   * Duration of the attempt that answered (ms, float): request written to the socket → last byte
+   * of the response received (lib/llm/timing.ts); no limiter wait, backoff, request building or parsing.
+   */
   latencyMs: number;
   attempts: number;
   retries: number;
@@ -91,7 +95,7 @@ export class LlmCallCache {
 /** Endpoints that rejected `response_format: json_schema`: their json calls use a forced tool call. */
 const noJsonSchema = new Set<string>();
 
-type Capture = { body: string | null; status: number | null; text: string | null };
+type Capture = { body: string | null; status: number | null; text: string | null; timer: ExchangeTimer };
 const captures = new AsyncLocalStorage<Capture>();
 const sdkClients = new WeakMap<FetchLike, Map<string, OpenAI>>();
 
@@ -252,7 +256,7 @@ export class LlmClient {
     parse: (text: string) => T,
     recordText: (text: string) => string = (t) => t,
   ): Promise<{ value: T; attempts: number; latencyMs: number; responseText: string | null }> {
-    const capture: Capture = { body: null, status: null, text: null };
+    const capture: Capture = { body: null, status: null, text: null, timer: new ExchangeTimer() };
     const startedAt = new Date().toISOString();
     const timeoutMs = opts.timeoutMs ?? this.#policy.timeoutMs;
     const base: Omit<
@@ -268,21 +272,28 @@ export class LlmClient {
     };
     try {
       const out = await runWithRetry(
-        async ({ signal }) => {
+        async ({ signal, reportLatency }) => {
           capture.status = null;
           capture.text = null;
           const sdk = this.#sdk();
           // Our own timer (which also covers reading the body) fires first.
           const options = { signal, timeout: timeoutMs + 5_000 };
-          const res = await captures.run(capture, () =>
-            (kind === "chat"
-              ? sdk.chat.completions.create(body as ChatCompletionCreateParamsNonStreaming, options)
-              : sdk.embeddings.create(body as EmbeddingCreateParams, options)
-            ).asResponse(),
-          );
-          capture.status = res.status;
-          const text = await res.text();
-          capture.text = text;
+          let text: string;
+          try {
+            const res = await captures.run(capture, () =>
+              (kind === "chat"
+                ? sdk.chat.completions.create(body as ChatCompletionCreateParamsNonStreaming, options)
+                : sdk.embeddings.create(body as EmbeddingCreateParams, options)
+              ).asResponse(),
+            );
+            capture.status = res.status;
+            text = await res.text();
+            capture.timer.bodyRead();
+            capture.text = text;
+          } finally {
+            const latency = capture.timer.latencyMs;
+            if (latency !== null) reportLatency(latency);
+          }
           return parse(text);
         },
         { policy: this.#policy, timeoutMs, signal: opts.signal, limiter: endpointLimiter(this.endpoint.id), classify: classifySdkError },
@@ -300,7 +311,7 @@ export class LlmClient {
         latencyMs: Math.round(out.latencyMs),
         totalMs: Math.round(out.totalMs),
       });
-      return { value: out.value, attempts: out.attempts, latencyMs: Math.round(out.latencyMs), responseText: capture.text };
+      return { value: out.value, attempts: out.attempts, latencyMs: out.latencyMs, responseText: capture.text };
     } catch (err) {
       const e =
         err instanceof LlmError
@@ -330,8 +341,8 @@ export class LlmClient {
 
   /**
    * One SDK client per (fetch, base URL, key), shared by every call: creating one per attempt
-   * costs ~1.3 ms of CPU. Its fetch records the exact body sent (and error bodies) into the
-   * calling attempt's Capture, found through AsyncLocalStorage.
+   * costs ~1.3 ms of CPU. Its fetch records the exact body sent (and error bodies) and times the
+   * exchange into the calling attempt's Capture, found through AsyncLocalStorage.
    */
   #sdk(): OpenAI {
     const base = this.#fetch;
@@ -353,14 +364,18 @@ export class LlmClient {
         fetch: async (input: string | URL | Request, init?: RequestInit) => {
           const capture = captures.getStore();
           if (capture) capture.body = typeof init?.body === "string" ? init.body : null;
+          capture?.timer.fetchStarted();
           const res = await base(input, init);
           if (capture) {
+            capture.timer.responded(res);
             capture.status = res.status;
-            if (!res.ok)
+            if (!res.ok) {
               capture.text = await res
                 .clone()
                 .text()
                 .catch(() => null);
+              capture.timer.bodyRead();
+            }
           }
           return res;
         },

@@ -46,7 +46,11 @@ export type RetryOutcome<T> = {
   value: T;
   attempts: number;
   attemptErrors: LlmErrorType[];
-  /** Duration of the successful attempt. */
+  /**
+   * Duration of the successful attempt (ms, float): what the attempt reported through
+   * `reportLatency` (request written → last byte, lib/llm/timing.ts), else the attempt's own wall
+   * time. Never includes the limiter wait or backoff.
+   */
   latencyMs: number;
   /** Wall time including queueing and backoff. */
   totalMs: number;
@@ -66,16 +70,23 @@ export type RetryOptions = {
   onAttemptError?: (err: AttemptError, attempt: number) => void;
 };
 
+export type AttemptContext = {
+  signal: AbortSignal;
+  attempt: number;
+  /**
+   * The attempt's own measure of its latency (ms): request written → last byte received, without
+   * request building or parsing. The last report before the attempt settles counts.
+   */
+  reportLatency: (ms: number) => void;
+};
+
 /**
  * Runs `attempt` with the retry policy: a per-attempt timeout (the attempt's signal aborts and
  * the attempt is abandoned), retries with exponential backoff on retryable errors (Retry-After
  * honoured, capped), no retry on client errors, and immediate stop on the external signal.
  * Throws LlmError when the call fails for good.
  */
-export async function runWithRetry<T>(
-  attempt: (ctx: { signal: AbortSignal; attempt: number }) => Promise<T>,
-  opts: RetryOptions = {},
-): Promise<RetryOutcome<T>> {
+export async function runWithRetry<T>(attempt: (ctx: AttemptContext) => Promise<T>, opts: RetryOptions = {}): Promise<RetryOutcome<T>> {
   const policy = { ...DEFAULT_RETRY_POLICY, ...opts.policy };
   const timeoutMs = opts.timeoutMs ?? policy.timeoutMs;
   const maxAttempts = Math.max(1, Math.floor(policy.maxAttempts));
@@ -110,14 +121,18 @@ export async function runWithRetry<T>(
     }, timeoutMs);
     const onAbort = () => controller.abort(new AttemptError("aborted", "Cancelled"));
     signal?.addEventListener("abort", onAbort, { once: true });
+    let reported: number | null = null;
+    const reportLatency = (ms: number) => {
+      if (Number.isFinite(ms) && ms >= 0) reported = ms;
+    };
     const attemptStart = performance.now();
     let failure: AttemptError;
     try {
-      const value = await raceAbort(attempt({ signal: controller.signal, attempt: n }), controller.signal);
-      lastLatency = performance.now() - attemptStart;
+      const value = await raceAbort(attempt({ signal: controller.signal, attempt: n, reportLatency }), controller.signal);
+      lastLatency = reported ?? performance.now() - attemptStart;
       return { value, attempts: n, attemptErrors, latencyMs: lastLatency, totalMs: performance.now() - started };
     } catch (err) {
-      lastLatency = performance.now() - attemptStart;
+      lastLatency = reported ?? performance.now() - attemptStart;
       if (signal?.aborted) failure = new AttemptError("aborted", "Cancelled", { cause: err });
       else if (timedOut) failure = new AttemptError("timeout", `Timed out after ${timeoutMs} ms`, { cause: err });
       else if (err instanceof AttemptError) failure = err;

@@ -5,6 +5,8 @@
  * re-checks each redirect hop, and caps every response body in bytes after decompression.
  * `assertUrlAllowed` gives an early, readable error. lib/net/service.ts supplies the instance's
  * policy. Key rule: never reach a user-supplied URL with plain `fetch`.
+ * Each response also carries its wire timing (`wireTiming`): when the request went out and when
+ * its last byte came in, for latencies that leave out queueing, parsing and our own code.
  */
 import "server-only";
 import dns from "node:dns";
@@ -89,6 +91,54 @@ export function formatBytes(bytes: number): string {
   return `${bytes} bytes`;
 }
 
+/**
+ * When (performance.now()) the request was handed to the socket and when its response's last
+ * byte was read from the socket. Both are stamped in node:http's own callbacks for the socket
+ * (no stream hop, no promise, no timer in between), so neither queueing for a connection, nor
+ * building the request, nor decoding or parsing the body is inside. With redirects, `sentAt` is
+ * the first hop's and `lastByteAt` the final response's. null until it happens.
+ */
+export type WireTiming = { sentAt: number | null; lastByteAt: number | null };
+
+const wireTimings = new WeakMap<Response, WireTiming>();
+
+/**
+ * The wire timing of a response from a guarded fetch (undefined for any other Response).
+ * `lastByteAt` is set once the whole body has arrived, i.e. by the time reading it resolves.
+ */
+export function wireTiming(response: Response): WireTiming | undefined {
+  return wireTimings.get(response);
+}
+
+/**
+ * Stamps `timing.lastByteAt` when the response's last byte is parsed: node:http sets
+ * `res.complete` inside its socket 'data' handler, so a listener added after it on the same
+ * socket (or, for a body that came with the headers, a tick after the 'response' event) sees it
+ * in the same turn of the event loop the bytes were read in, whoever reads the body and when.
+ */
+function stampLastByte(res: http.IncomingMessage, timing: WireTiming): void {
+  const socket = res.socket;
+  const check = () => {
+    if (!res.complete) return;
+    timing.lastByteAt ??= performance.now();
+    stop();
+  };
+  const onEnd = () => {
+    // A body delimited by the connection closing: its end is the last byte.
+    timing.lastByteAt ??= performance.now();
+    stop();
+  };
+  const stop = () => {
+    socket?.off("data", check);
+    res.off("end", onEnd);
+    res.off("close", stop);
+  };
+  socket?.on("data", check);
+  res.once("end", onEnd);
+  res.once("close", stop);
+  process.nextTick(check);
+}
+
 /** Resolves `hostname` (or takes it as an IP literal) and checks every address; returns the checked addresses. */
 async function resolveChecked(hostname: string, opts: GuardedFetchOptions): Promise<{ address: string; family: number }[]> {
   const host = normaliseHost(hostname);
@@ -157,7 +207,10 @@ export function createGuardedFetch(opts: GuardedFetchOptions): FetchLike {
     const request = new Request(input, init);
     const body = request.body ? Buffer.from(await request.arrayBuffer()) : undefined;
     const hop: Hop = { url: new URL(request.url), method: request.method, body, headers: new Headers(request.headers) };
-    return send(request, hop, agents, opts, maxBytes, 0);
+    const timing: WireTiming = { sentAt: null, lastByteAt: null };
+    const response = await send(request, hop, agents, opts, maxBytes, 0, timing);
+    wireTimings.set(response, timing);
+    return response;
   };
 }
 
@@ -206,6 +259,7 @@ async function send(
   opts: GuardedFetchOptions,
   maxBytes: number,
   redirects: number,
+  timing: WireTiming,
 ): Promise<Response> {
   const { url, method, body, headers } = hop;
   try {
@@ -234,7 +288,15 @@ async function send(
       agent: isHttps ? agents.https : agents.http,
       signal,
     });
-    req.once("response", resolve);
+    // 'finish': the request's last byte was handed to the socket (after connecting, if it had to).
+    req.once("finish", () => {
+      timing.sentAt ??= performance.now();
+    });
+    req.once("response", (res: http.IncomingMessage) => {
+      timing.lastByteAt = null; // a redirect's body does not count
+      stampLastByte(res, timing);
+      resolve(res);
+    });
     req.once("error", (err) => reject(signal.aborted ? abortError(signal) : new TypeError("fetch failed", { cause: err })));
     req.end(body);
   });
@@ -250,7 +312,7 @@ async function send(
     } catch (err) {
       throw new TypeError("fetch failed", { cause: err });
     }
-    return send(request, next, agents, opts, maxBytes, redirects + 1);
+    return send(request, next, agents, opts, maxBytes, redirects + 1, timing);
   }
 
   const responseHeaders = new Headers();

@@ -1,0 +1,44 @@
+/**
+ * The latency of one model or HTTP-agent call attempt, as spec 003 defines it: from the request
+ * being written to the socket to the last byte of the response body being received, on the
+ * monotonic clock (performance.now()). Outside it: waiting for the concurrency limiter, backoff
+ * before a retry, building the request (SDK, headers, body), connecting, decoding and parsing the
+ * body, and whatever our code does after. The guarded fetch stamps both ends in node:http's own
+ * socket callbacks (lib/net/safe-fetch.ts `wireTiming`); a fetch without wire timing (an injected
+ * one, the in-process demo model) falls back to the fetch call → body read.
+ */
+import { wireTiming, type WireTiming } from "@/lib/net/safe-fetch";
+
+export class ExchangeTimer {
+  #fetchStartedAt: number | null = null;
+  #bodyReadAt: number | null = null;
+  #wire: WireTiming | undefined;
+
+  /** Call right before handing the request to fetch. */
+  fetchStarted(): void {
+    this.#fetchStartedAt = performance.now();
+    this.#bodyReadAt = null;
+    this.#wire = undefined;
+  }
+
+  /** Call with the Response fetch returned (before reading its body). */
+  responded(response: Response): void {
+    this.#wire = wireTiming(response);
+  }
+
+  /** Call right after the body has been read in full (before parsing it). */
+  bodyRead(): void {
+    this.#bodyReadAt ??= performance.now();
+  }
+
+  /** Request written → last byte (ms, float); null when no request went out. */
+  get latencyMs(): number | null {
+    const wire = this.#wire;
+    if (wire?.sentAt != null) {
+      const end = wire.lastByteAt ?? this.#bodyReadAt;
+      if (end !== null && end >= wire.sentAt) return end - wire.sentAt;
+    }
+    if (this.#fetchStartedAt === null || this.#bodyReadAt === null) return null;
+    return this.#bodyReadAt - this.#fetchStartedAt;
+  }
+}
