@@ -51,6 +51,8 @@ const dataAccessModules = [
   "lib/auth/rate-limit.ts",
   "lib/users/oidc.ts",
   "lib/demo/seed.ts",
+  // The comparison engine: pairs built from case results in SQL, finished by the executor.
+  "lib/comparisons/{engine,pairs}.ts",
 ];
 
 const SERVER_ONLY_SOURCE = /^@\/lib\/.*\/(service|loaders)$|^@\/lib\/db$/;

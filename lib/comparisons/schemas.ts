@@ -148,6 +148,17 @@ const sessionResponse = z.object({
   case_result_id: z.string().nullish(),
 });
 
+const count = z.number().int().min(0);
+const executionStatsDocument = z.object({
+  total_invocations: count,
+  successful_invocations: count,
+  failed_invocations: count,
+  total_retries: count.default(0),
+  retry_successes: z.record(z.string().max(8), count).default({}),
+  timeouts: count.default(0),
+  errors_by_type: z.record(z.string().max(TEXT_LIMITS.identifier), count).default({}),
+});
+
 /** POST /api/v1/suites/{id}/comparisons/import: spec 003 `TestSession.to_dict()` (Assay's export adds fields; all optional). */
 export const sessionDocument = z.object({
   session_id: z.string().min(1).max(TEXT_LIMITS.name),
@@ -160,6 +171,8 @@ export const sessionDocument = z.object({
   environment: z.record(z.string(), z.unknown()).default({}),
   notes: z.string().max(TEXT_LIMITS.prompt).default(""),
   name: z.string().trim().min(1).max(TEXT_LIMITS.name).optional(),
+  /** Assay's export: each arm's spec 003 ExecutionStats as the engine counted them (kept on import). */
+  execution_stats: z.object({ baseline: executionStatsDocument, variant: executionStatsDocument }).optional(),
   results: z
     .array(
       z

@@ -26,6 +26,7 @@ export type LoopState = {
   simulatorPromptTokens: number;
   simulatorCompletionTokens: number;
   agentLatencyMs: number;
+  turnLatenciesMs: number[];
   retries: number;
 };
 

@@ -35,6 +35,7 @@ export async function runConversation(input: ConversationInput): Promise<Convers
     simulatorPromptTokens: 0,
     simulatorCompletionTokens: 0,
     agentLatencyMs: 0,
+    turnLatenciesMs: [],
     retries: 0,
   };
   let turns = 0;
@@ -51,6 +52,8 @@ export async function runConversation(input: ConversationInput): Promise<Convers
     simulatorPromptTokens: state.simulatorPromptTokens,
     simulatorCompletionTokens: state.simulatorCompletionTokens,
     agentLatencyMs: Math.round(state.agentLatencyMs),
+    agentLatencyExactMs: state.agentLatencyMs,
+    turnLatenciesMs: state.turnLatenciesMs,
     retries: state.retries,
     error,
   });
@@ -58,8 +61,16 @@ export async function runConversation(input: ConversationInput): Promise<Convers
   const { agent, testCase, variables } = input;
   const agentClient = agent.kind === "chat" ? (input.agentClient ?? new LlmClient(agent.endpoint)) : null;
   const maxToolRounds = input.maxToolRounds ?? DEFAULT_MAX_TOOL_ROUNDS;
-  const agentTurn = (): Promise<AgentTurnOutcome> =>
-    agent.kind === "chat" ? chatAgentTurn(agent, agentClient!, input, state, maxToolRounds) : httpAgentTurn(agent, input, state);
+  const agentTurn = async (): Promise<AgentTurnOutcome> => {
+    const before = state.agentLatencyMs;
+    try {
+      return await (agent.kind === "chat"
+        ? chatAgentTurn(agent, agentClient!, input, state, maxToolRounds)
+        : httpAgentTurn(agent, input, state));
+    } finally {
+      state.turnLatenciesMs.push(state.agentLatencyMs - before);
+    }
+  };
   const checkCancelled = () => {
     if (input.signal?.aborted) throw new ConversationStop("cancelled", "The run was cancelled");
   };

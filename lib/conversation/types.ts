@@ -66,8 +66,12 @@ export type ConversationResult = {
   /** Simulated-user tokens (counted against the token cap, not the agent). */
   simulatorPromptTokens: number;
   simulatorCompletionTokens: number;
-  /** Sum of the agent calls' latencies. */
+  /** Sum of the agent calls' latencies, whole milliseconds. */
   agentLatencyMs: number;
+  /** The same sum unrounded (spec 003 keeps float milliseconds). */
+  agentLatencyExactMs: number;
+  /** Agent latency per turn (all agent calls of one turn, tool rounds included). */
+  turnLatenciesMs: number[];
   /** Retries of all calls (agent and simulator). */
   retries: number;
   error: { type: ConversationErrorType; message: string } | null;

@@ -1,14 +1,23 @@
 import "server-only";
 import { logger } from "@/lib/logger";
 import { DomainError, NotFoundError } from "@/lib/errors";
-import { LlmCallCache, LlmClient, toEvalLlm, type CallRecord, type Endpoint } from "@/lib/llm";
+import { ExecutionStats, LlmCallCache, LlmClient, toEvalLlm, type CallRecord, type Endpoint } from "@/lib/llm";
+import type { RetryPolicy } from "@/lib/llm/retry";
 import { runConversation, type AgentRuntime, type AgentTool } from "@/lib/conversation";
 import { evaluateCase, metricConfigListSchema, type EvalLlm, type MetricConfig } from "@/lib/evaluation";
 import { testCaseFields, type TestCaseData } from "@/lib/test-cases/schemas";
 import { resolveModelEndpoint } from "@/lib/model-configs/service";
 import { resolveAgentForRun } from "@/lib/agents/service";
 import { demoFetch, isDemoUrl } from "@/lib/demo/model";
-import { errorOutcome, type CaseJob, type CaseOutcome, type CaseRunner, type LlmCallRecord, type RunContext } from "@/lib/runs/executor";
+import {
+  errorOutcome,
+  type AgentStats,
+  type CaseJob,
+  type CaseOutcome,
+  type CaseRunner,
+  type LlmCallRecord,
+  type RunContext,
+} from "@/lib/runs/executor";
 
 type ModelSnapshot = {
   id: string;
@@ -23,6 +32,10 @@ type AgentSnapshot = {
   id: string;
   name?: string;
   kind: "chat" | "http";
+  /** Comparison arms: request parameters that win over the Temperature/MaxTokens variables and the model's defaults. */
+  overrides?: { temperature?: number | null; max_tokens?: number | null } | null;
+  /** Comparisons: spec 003 RetryPolicy for the agent calls (absent: Assay's default policy). */
+  retry_policy?: { max_attempts: number; initial_delay_ms: number; backoff_factor: number; timeout_ms: number } | null;
   system_prompt: string | null;
   tools: AgentTool[];
   model_config: ModelSnapshot | null;
@@ -38,6 +51,7 @@ type EvalSnapshot = {
 /** What a run needs for all its cases: resolved endpoints (keys decrypted once) and a call cache. */
 type RunResources = {
   agent: AgentRuntime;
+  agentRetry: Partial<RetryPolicy> | undefined;
   judge: LlmClientFactory | null;
   simulator: LlmClientFactory | null;
   metrics: MetricConfig[];
@@ -106,11 +120,13 @@ export function createCaseRunner(): CaseRunner {
       runId: run.id,
       // runConversation reports its calls through `onRecord` itself: clients get no sink here.
       simulator: res.simulator ? res.simulator() : null,
-      agentClient: res.agent.kind === "chat" ? agentClient(res.agent.endpoint) : undefined,
+      agentClient: res.agent.kind === "chat" ? agentClient(res.agent.endpoint, res.agentRetry) : undefined,
+      ...(res.agentRetry ? { retryPolicy: res.agentRetry, callTimeoutMs: res.agentRetry.timeoutMs } : {}),
       safetyCap: res.safetyCap,
       signal,
       onRecord,
     });
+    const agentStats = agentStatsOf(conversation, calls, res.agent);
     if (conversation.error?.type === "cancelled" || signal.aborted) {
       return {
         ...errorOutcome("cancelled", "Run cancelled while this case was running"),
@@ -118,6 +134,7 @@ export function createCaseRunner(): CaseRunner {
         actualResponse: conversation.finalResponse || null,
         turns: conversation.turns,
         llmCalls: calls,
+        agentStats,
       };
     }
 
@@ -145,6 +162,7 @@ export function createCaseRunner(): CaseRunner {
       completionTokens: conversation.completionTokens,
       latencyMs: conversation.agentLatencyMs,
       retryCount: calls.reduce((a, c) => a + Math.max(0, c.attempts - 1), 0),
+      agentStats,
       turns: conversation.turns,
       errorMessage: conversation.error
         ? conversation.error.message
@@ -178,6 +196,9 @@ function configMessage(err: unknown): string {
 
 function toCallRecord(r: CallRecord): LlmCallRecord {
   return {
+    attemptErrors: r.attemptErrors,
+    errorType: r.errorType,
+    startedAt: r.startedAt,
     purpose: r.purpose,
     model: r.model,
     request: r.request,
@@ -195,10 +216,47 @@ function clientFactory(endpoint: Endpoint, cache: LlmCallCache): LlmClientFactor
   return (onRecord) => new LlmClient(endpoint, { cache, onRecord, ...(fetch ? { fetch } : {}) });
 }
 
-function agentClient(endpoint: Endpoint): LlmClient {
+function agentClient(endpoint: Endpoint, retryPolicy: Partial<RetryPolicy> | undefined): LlmClient {
   // Agent calls are never cached: each case must really ask the agent.
   const fetch = isDemoUrl(endpoint.baseUrl) ? demoFetch : undefined;
-  return new LlmClient(endpoint, fetch ? { fetch } : {});
+  return new LlmClient(endpoint, { ...(fetch ? { fetch } : {}), ...(retryPolicy ? { retryPolicy } : {}) });
+}
+
+/**
+ * Spec 003 AgentResponse extras of one execution, from the agent calls only (never the
+ * simulator or judge): exact latency and per-turn latencies, retries, the ExecutionStats of those
+ * calls, the model that answered and when the execution started.
+ */
+function agentStatsOf(
+  conversation: { agentLatencyExactMs: number; turnLatenciesMs: number[] },
+  calls: LlmCallRecord[],
+  agent: AgentRuntime,
+): AgentStats {
+  const stats = new ExecutionStats();
+  let retries = 0;
+  let model: string | null = null;
+  let startedAt: string | null = null;
+  for (const c of calls) {
+    if (c.purpose !== "agent") continue;
+    stats.record({
+      purpose: c.purpose,
+      attempts: c.attempts,
+      attemptErrors: c.attemptErrors ?? [],
+      errorType: c.errorType ?? null,
+      cached: c.cached,
+    });
+    retries += Math.max(0, c.attempts - 1);
+    model ??= c.model;
+    startedAt ??= c.startedAt ?? null;
+  }
+  return {
+    latency_ms: conversation.agentLatencyExactMs,
+    turn_latencies_ms: conversation.turnLatenciesMs,
+    retry_count: retries,
+    model: model ?? (agent.kind === "chat" ? agent.endpoint.model : "http"),
+    timestamp: startedAt,
+    stats: stats.data,
+  };
 }
 
 async function endpointFor(workspaceId: string, snap: ModelSnapshot, role: string): Promise<Endpoint> {
@@ -249,8 +307,8 @@ async function loadResources(run: RunContext): Promise<RunResources> {
       endpoint: await endpointFor(run.workspaceId, agentSnap.model_config, "agent's"),
       systemPrompt: agentSnap.system_prompt,
       tools: agentSnap.tools ?? [],
-      temperature: numberVariable(variables, "Temperature", "temperature"),
-      maxTokens: numberVariable(variables, "MaxTokens", "max_tokens"),
+      temperature: agentSnap.overrides?.temperature ?? numberVariable(variables, "Temperature", "temperature"),
+      maxTokens: agentSnap.overrides?.max_tokens ?? numberVariable(variables, "MaxTokens", "max_tokens"),
     };
   } else {
     if (!agentSnap.http) throw new Error("The HTTP agent had no URL when the run started");
@@ -269,8 +327,17 @@ async function loadResources(run: RunContext): Promise<RunResources> {
       : await endpointFor(run.workspaceId, simSnap, "simulator")
     : null;
   const metrics = metricConfigListSchema.safeParse(evalSnap.metrics ?? []);
+  const retry = agentSnap.retry_policy;
   return {
     agent,
+    agentRetry: retry
+      ? {
+          maxAttempts: retry.max_attempts,
+          initialDelayMs: retry.initial_delay_ms,
+          backoffFactor: retry.backoff_factor,
+          timeoutMs: retry.timeout_ms,
+        }
+      : undefined,
     judge: judgeEndpoint ? clientFactory(judgeEndpoint, cache) : null,
     simulator: simEndpoint ? clientFactory(simEndpoint, cache) : null,
     metrics: metrics.success ? metrics.data : [],

@@ -33,6 +33,8 @@ export const runSelect = {
   startedAt: true,
   completedAt: true,
   createdAt: true,
+  comparisonId: true,
+  armIndex: true,
 } as const satisfies Prisma.RunSelect;
 
 export type RunRow = Prisma.RunGetPayload<{ select: typeof runSelect }>;
@@ -72,6 +74,9 @@ export function toRunDto(r: RunRow) {
     started_at: iso(r.startedAt),
     completed_at: iso(r.completedAt),
     created_at: iso(r.createdAt),
+    /** Set on the arm runs a comparison executed (arm 0 = baseline, 1 = variant). */
+    comparison_id: r.comparisonId,
+    arm_index: r.armIndex,
   };
 }
 export type RunDto = ReturnType<typeof toRunDto>;
@@ -304,4 +309,7 @@ export type RunHistoryRow = {
   skipped: number;
   pass_rate: number | null;
   duration_ms: number | null;
+  /** The comparison this run is an arm of (and which arm), when it is one. */
+  comparison_id?: string | null;
+  arm_index?: number | null;
 };

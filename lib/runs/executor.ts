@@ -14,6 +14,10 @@ import { runEvents } from "@/lib/runs/wakeup";
 import { failRun, finalizeRunIfDone, refreshRunTotals } from "@/lib/runs/finalize";
 import { isLeaseOwnerDead, leaseOwnerHostPrefix, newLeaseOwnerId } from "@/lib/runs/lease-owner";
 import { storedOutcome } from "@/lib/runs/truncate";
+import type { CallRecord } from "@/lib/llm/types";
+import { armOrder } from "@/lib/comparisons/ordering";
+import { recordPairs } from "@/lib/comparisons/engine";
+import type { ExecutionStatsJson } from "@/lib/llm/stats";
 
 /** A claimed case: everything a runner needs, loaded from the run and the case snapshot. */
 export type CaseJob = {
@@ -37,6 +41,10 @@ export type RunContext = {
 };
 
 export type LlmCallRecord = {
+  /** Error type of each failed attempt, the final error type, when the call started (spec 003 stats). */
+  attemptErrors?: CallRecord["attemptErrors"];
+  errorType?: CallRecord["errorType"];
+  startedAt?: string;
   purpose: string;
   model: string | null;
   request: unknown;
@@ -63,13 +71,26 @@ export type CaseOutcome = {
   errorMessage: string | null;
   errorType: string | null;
   llmCalls: LlmCallRecord[];
-  /** Spec 003 ExecutionStats of this case's calls (merged into the run summary). */
-  stats?: unknown;
+  /** Spec 003 AgentResponse extras, measured on the agent calls only (stored in `CaseResult.agentStats`). */
+  agentStats?: AgentStats | null;
   /**
    * Set when the run itself cannot proceed (its agent or a model configuration was deleted):
    * the executor then fails the run with this message instead of trying every other case.
    */
   runError?: string;
+};
+
+/** `CaseResult.agentStats`: what spec 003 records per execution beyond Assay's columns. */
+export type AgentStats = {
+  /** Sum of the agent calls' durations, float milliseconds (the whole-ms `latencyMs` column rounds it). */
+  latency_ms: number;
+  turn_latencies_ms: number[];
+  /** Retries of the agent calls only. */
+  retry_count: number;
+  model: string;
+  /** When the first agent call started (ISO 8601). */
+  timestamp: string | null;
+  stats: ExecutionStatsJson;
 };
 
 export type CaseRunner = (job: CaseJob, run: RunContext, signal: AbortSignal) => Promise<CaseOutcome>;
@@ -104,6 +125,9 @@ export class Executor {
   private readonly heartbeatMs: number;
   private readonly maxAttempts: number;
   private readonly inFlight = new Map<string, { runId: string; controller: AbortController; done: Promise<void> }>();
+  /** Slots taken by comparison pairs: a sequential pair takes one (its arms run one after the other), a concurrent pair one per arm. */
+  private pairSlots = 0;
+  private pairCases = 0;
   private readonly runCache = new Map<string, RunContext>();
   private timers: NodeJS.Timeout[] = [];
   private running = false;
@@ -159,6 +183,11 @@ export class Executor {
 
   get activeCases() {
     return this.inFlight.size;
+  }
+
+  /** Slots in use: plain cases plus comparison pairs (see `pairSlots`). */
+  private get usedSlots() {
+    return this.inFlight.size - this.pairCases + this.pairSlots;
   }
 
   async tick(): Promise<void> {
@@ -254,21 +283,171 @@ export class Executor {
   }
 
   private async claimAndLaunch() {
-    let free = this.maxSlots - this.inFlight.size;
+    let free = this.maxSlots - this.usedSlots;
     if (free <= 0) return;
-    const candidates = await db.$queryRaw<{ id: string }[]>`
-      SELECT r."id" FROM "Run" r
-      WHERE r."status" IN ('pending', 'running') AND r."cancelRequestedAt" IS NULL AND r."errorMessage" IS NULL
-        AND EXISTS (SELECT 1 FROM "CaseResult" c WHERE c."runId" = r."id" AND c."status" = 'pending')
-      ORDER BY r."createdAt" LIMIT 20`;
-    for (const { id: runId } of candidates) {
+    // Plain runs and comparisons in creation order. A comparison's arm runs are claimed only
+    // through the comparison: its pairs (ordering, reset window) are the unit of work.
+    const candidates = await db.$queryRaw<{ id: string; kind: "run" | "comparison" }[]>`
+      (SELECT r."id", 'run' AS kind, r."createdAt" FROM "Run" r
+       WHERE r."status" IN ('pending', 'running') AND r."cancelRequestedAt" IS NULL AND r."errorMessage" IS NULL AND r."comparisonId" IS NULL
+         AND EXISTS (SELECT 1 FROM "CaseResult" c WHERE c."runId" = r."id" AND c."status" = 'pending')
+       ORDER BY r."createdAt" LIMIT 20)
+      UNION ALL
+      (SELECT cmp."id", 'comparison' AS kind, cmp."createdAt" FROM "Comparison" cmp
+       WHERE cmp."status" IN ('pending', 'running') AND cmp."cancelRequestedAt" IS NULL
+         AND EXISTS (SELECT 1 FROM "Run" r JOIN "CaseResult" c ON c."runId" = r."id"
+                     WHERE r."comparisonId" = cmp."id" AND r."errorMessage" IS NULL AND c."status" = 'pending')
+       ORDER BY cmp."createdAt" LIMIT 20)
+      ORDER BY "createdAt" LIMIT 20`;
+    for (const { id, kind } of candidates) {
       if (free <= 0 || !this.running) break;
-      const jobs = await this.claim(runId, free);
+      if (kind === "comparison") {
+        const claimed = await this.claimPairs(id, free);
+        free -= claimed.slots;
+        for (const pair of claimed.pairs) this.launchPair(pair, claimed.settings);
+        continue;
+      }
+      const jobs = await this.claim(id, free);
       free -= jobs.length;
       if (jobs.length === 0) continue;
-      const run = await this.loadRun(runId);
+      const run = await this.loadRun(id);
       for (const job of jobs) this.launch(job, run);
     }
+  }
+
+  /**
+   * Claims whole pairs of a comparison: every pending case result at the same position of its
+   * arm runs, under the comparison's row lock (so its concurrency, counted in pairs, holds
+   * across workers). A sequential/randomized pair takes one slot, a concurrent pair one per arm.
+   */
+  private async claimPairs(
+    comparisonId: string,
+    freeSlots: number,
+  ): Promise<{ pairs: CaseJob[][]; slots: number; settings: PairSettings }> {
+    const none = { pairs: [], slots: 0, settings: { ordering: "sequential", seed: 0, resetWindowMs: 0, comparisonId } as PairSettings };
+    const client = await pool.connect();
+    try {
+      await client.query("BEGIN");
+      const {
+        rows: [cmp],
+      } = await client.query<{
+        concurrency: number;
+        status: string;
+        cancelled: boolean;
+        ordering: PairSettings["ordering"];
+        seed: number;
+        reset: number;
+        arms: number;
+      }>(
+        `SELECT "concurrency", "status"::text AS status, ("cancelRequestedAt" IS NOT NULL) AS cancelled, "ordering"::text AS ordering, "seed",
+                "resetWindowMs" AS reset, (SELECT count(*)::int FROM "Run" WHERE "comparisonId" = $1::uuid) AS arms
+         FROM "Comparison" WHERE "id" = $1::uuid FOR UPDATE`,
+        [comparisonId],
+      );
+      if (!cmp || cmp.cancelled || !["pending", "running"].includes(cmp.status)) {
+        await client.query("COMMIT");
+        return none;
+      }
+      const perPair = cmp.ordering === "concurrent" ? Math.max(1, cmp.arms) : 1;
+      const {
+        rows: [busy],
+      } = await client.query<{ n: number }>(
+        `SELECT count(DISTINCT c."position")::int AS n FROM "Run" r JOIN "CaseResult" c ON c."runId" = r."id"
+         WHERE r."comparisonId" = $1::uuid AND c."status" = 'running'`,
+        [comparisonId],
+      );
+      const limit = Math.max(0, Math.min(Math.floor(freeSlots / perPair), cmp.concurrency - (busy?.n ?? 0)));
+      if (limit === 0) {
+        await client.query("COMMIT");
+        return none;
+      }
+      const { rows } = await client.query<CaseJob & { armIndex: number }>(
+        `WITH picked AS (
+           SELECT DISTINCT c."position" FROM "Run" r JOIN "CaseResult" c ON c."runId" = r."id"
+           WHERE r."comparisonId" = $1::uuid AND r."errorMessage" IS NULL AND c."status" = 'pending'
+           ORDER BY c."position" LIMIT $2::int
+         ), claimed AS (
+           UPDATE "CaseResult" c SET "status" = 'running', "leaseOwner" = $3,
+             "leaseExpiresAt" = now() + $4::int * interval '1 millisecond', "attempts" = c."attempts" + 1, "startedAt" = now()
+           FROM "Run" r, picked
+           WHERE r."id" = c."runId" AND r."comparisonId" = $1::uuid AND c."position" = picked."position" AND c."status" = 'pending'
+           RETURNING c."id" AS "caseResultId", c."runId", c."workspaceId", c."position", c."variant"::text AS variant, c."caseSnapshot",
+                     c."attempts", r."armIndex" AS "armIndex"
+         ), started AS (
+           UPDATE "Run" SET "status" = 'running', "startedAt" = coalesce("startedAt", now())
+           WHERE "comparisonId" = $1::uuid AND "status" = 'pending' AND EXISTS (SELECT 1 FROM claimed)
+         ), cmp AS (
+           UPDATE "Comparison" SET "status" = 'running', "startedAt" = coalesce("startedAt", now())
+           WHERE "id" = $1::uuid AND "status" = 'pending' AND EXISTS (SELECT 1 FROM claimed)
+         )
+         SELECT * FROM claimed`,
+        [comparisonId, limit, this.workerId, this.leaseMs],
+      );
+      await client.query("COMMIT");
+      const byPosition = new Map<number, (CaseJob & { armIndex: number })[]>();
+      for (const row of rows) {
+        const group = byPosition.get(row.position) ?? [];
+        group.push(row);
+        byPosition.set(row.position, group);
+      }
+      const pairs = [...byPosition.values()].map((jobs) => {
+        const order = armOrder(cmp.ordering, cmp.seed, jobs[0]!.position, cmp.arms);
+        return jobs.sort((a, b) => order.indexOf(a.armIndex) - order.indexOf(b.armIndex));
+      });
+      const settings: PairSettings = { ordering: cmp.ordering, seed: cmp.seed, resetWindowMs: cmp.reset, comparisonId };
+      return { pairs, slots: pairs.reduce((n, p) => n + (cmp.ordering === "concurrent" ? p.length : 1), 0), settings };
+    } catch (err) {
+      await client.query("ROLLBACK").catch(() => undefined);
+      throw err;
+    } finally {
+      client.release();
+    }
+  }
+
+  /**
+   * Runs the arms of one pair (spec 003 §3): one after the other in the pair's order with the
+   * reset window between them (sequential, randomized), or all at once (concurrent); each arm is
+   * written the moment it finishes, exactly like a plain case. Then the pair is recorded.
+   */
+  private launchPair(jobs: CaseJob[], settings: PairSettings) {
+    const slots = settings.ordering === "concurrent" ? jobs.length : 1;
+    this.pairSlots += slots;
+    this.pairCases += jobs.length;
+    const controllers = jobs.map(() => new AbortController());
+    const run = async () => {
+      const contexts = await Promise.all(jobs.map((j) => this.loadRun(j.runId)));
+      if (settings.ordering === "concurrent") {
+        await Promise.all(jobs.map((job, i) => this.execute(job, contexts[i]!, controllers[i]!.signal)));
+        return;
+      }
+      for (const [i, job] of jobs.entries()) {
+        const signal = controllers[i]!.signal;
+        if (i > 0 && settings.resetWindowMs > 0) await abortableSleep(settings.resetWindowMs, signal);
+        if (signal.aborted && this.running) {
+          // Cancelled before this arm started: it never ran.
+          await this.persist(job, { ...errorOutcome("cancelled", "Comparison cancelled before this arm ran"), status: "skipped" }, 0).catch(
+            (err: unknown) => logger.error({ err, caseResultId: job.caseResultId }, "could not record a skipped arm"),
+          );
+          continue;
+        }
+        await this.execute(job, contexts[i]!, signal);
+      }
+    };
+    const done = run()
+      .catch((err: unknown) => logger.error({ err, comparisonId: settings.comparisonId }, "comparison pair failed"))
+      .then(async () => {
+        if (this.killed) return;
+        await recordPairs(settings.comparisonId, [jobs[0]!.position]).catch((err: unknown) =>
+          logger.error({ err, comparisonId: settings.comparisonId }, "could not record a pair"),
+        );
+      })
+      .finally(() => {
+        for (const job of jobs) this.inFlight.delete(job.caseResultId);
+        this.pairSlots -= slots;
+        this.pairCases -= jobs.length;
+        if (this.running) void this.tick();
+      });
+    jobs.forEach((job, i) => this.inFlight.set(job.caseResultId, { runId: job.runId, controller: controllers[i]!, done }));
   }
 
   /** Claims up to `limit` pending cases of a run, respecting the run's concurrency across all workers. */
@@ -434,6 +613,7 @@ export class Executor {
           "promptTokens" = ${o.promptTokens}::int, "completionTokens" = ${o.completionTokens}::int,
           "latencyMs" = ${o.latencyMs === null ? null : Math.round(o.latencyMs)}::int, "durationMs" = ${durationMs}::int,
           "retryCount" = ${o.retryCount}::int, "turns" = ${o.turns}::int,
+          "agentStats" = ${o.agentStats ? JSON.stringify(o.agentStats) : null}::jsonb,
           "errorMessage" = ${o.errorMessage}, "errorType" = ${o.errorType},
           "leaseOwner" = NULL, "leaseExpiresAt" = NULL, "completedAt" = now()
         WHERE "id" = ${job.caseResultId}::uuid AND "leaseOwner" = ${this.workerId} AND "status" = 'running'
@@ -510,3 +690,20 @@ export function errorOutcome(errorType: string, message: string): CaseOutcome {
 function sleep(ms: number) {
   return new Promise((r) => setTimeout(r, ms));
 }
+
+/** Waits `ms` (the reset window) unless the signal aborts first. */
+function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
+  if (signal.aborted) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal.removeEventListener("abort", done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener("abort", done, { once: true });
+  });
+}
+
+/** How a comparison's pairs run, read with the claim. */
+type PairSettings = { comparisonId: string; ordering: "sequential" | "randomized" | "concurrent"; seed: number; resetWindowMs: number };

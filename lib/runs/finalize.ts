@@ -38,9 +38,16 @@ export async function finalizeRunIfDone(runId: string) {
   const run = await db.$transaction(async (tx) => {
     // The row lock serialises finalizers; after it, every finished case is visible.
     const [locked] = await tx.$queryRaw<
-      { status: string; suiteId: string; workspaceId: string; cancelled: boolean; errorMessage: string | null }[]
+      {
+        status: string;
+        suiteId: string;
+        workspaceId: string;
+        cancelled: boolean;
+        errorMessage: string | null;
+        comparisonId: string | null;
+      }[]
     >`
-      SELECT "status"::text AS status, "suiteId", "workspaceId", ("cancelRequestedAt" IS NOT NULL) AS cancelled, "errorMessage"
+      SELECT "status"::text AS status, "suiteId", "workspaceId", ("cancelRequestedAt" IS NOT NULL) AS cancelled, "errorMessage", "comparisonId"
       FROM "Run" WHERE "id" = ${runId}::uuid FOR UPDATE`;
     if (!locked || !["pending", "running"].includes(locked.status)) return null;
     const [open] = await tx.$queryRaw<{ n: number }[]>`
@@ -59,7 +66,12 @@ export async function finalizeRunIfDone(runId: string) {
   });
   if (!run) return false;
   logger[run.status === "failed" ? "warn" : "info"]({ runId, status: run.status, passRate: run.passRate }, "run finished");
-  if (run.status === "completed") {
+  if (run.comparisonId) {
+    // An arm of a comparison: no regression alert (an arm is not the suite's next run); the
+    // comparison ends with its last arm. Imported lazily: the comparison engine imports this module.
+    const { finishComparisonIfDone } = await import("@/lib/comparisons/engine");
+    await finishComparisonIfDone(run.comparisonId).catch((err) => logger.error({ err, runId }, "could not finish the comparison"));
+  } else if (run.status === "completed") {
     await checkRegression(runId, run.suiteId, run.workspaceId).catch((err) => logger.error({ err, runId }, "regression check failed"));
   }
   return true;
@@ -86,17 +98,22 @@ async function sharedConfigError(runId: string, tx: Tx): Promise<string | null> 
  * cases still in flight on any worker have written their results.
  */
 export async function failRun(runId: string, message: string): Promise<void> {
-  await db.$transaction(async (tx: Tx) => {
-    const [locked] = await tx.$queryRaw<{ status: string }[]>`
-      SELECT "status"::text AS status FROM "Run" WHERE "id" = ${runId}::uuid FOR UPDATE`;
-    if (!locked || !["pending", "running"].includes(locked.status)) return;
+  const comparisonId = await db.$transaction(async (tx: Tx) => {
+    const [locked] = await tx.$queryRaw<{ status: string; comparisonId: string | null }[]>`
+      SELECT "status"::text AS status, "comparisonId" FROM "Run" WHERE "id" = ${runId}::uuid FOR UPDATE`;
+    if (!locked || !["pending", "running"].includes(locked.status)) return null;
     await tx.$executeRaw`
       UPDATE "CaseResult" SET "status" = 'skipped', "errorMessage" = ${`Not run: ${message}`}, "completedAt" = now()
       WHERE "runId" = ${runId}::uuid AND "status" = 'pending'`;
     await tx.$executeRaw`UPDATE "Run" SET "errorMessage" = coalesce("errorMessage", ${message}) WHERE "id" = ${runId}::uuid`;
+    return locked.comparisonId;
   });
   logger.warn({ runId, reason: message }, "run cannot proceed");
   await finalizeRunIfDone(runId);
+  if (comparisonId) {
+    const { failSiblingArms } = await import("@/lib/comparisons/engine");
+    await failSiblingArms(comparisonId, message);
+  }
 }
 
 /** Spec 000 ReportSummary plus token totals and spec 003 execution stats, aggregated in SQL. */

@@ -7,14 +7,14 @@
  */
 import "server-only";
 import { z } from "zod";
-import { db } from "@/lib/db";
+import { db, type Tx } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { NotFoundError, ValidationError, ConflictError, zodIssues } from "@/lib/errors";
 import type { WorkspaceContext } from "@/lib/auth/roles";
 import { requireRole, isUuid } from "@/lib/workspaces/service";
 import { cursorFields, decodeCursor, encodeCursor } from "@/lib/serialize";
 import { variableDefinitionSchema, type VariableValue } from "@/lib/agents/schemas";
-import { startRunInput, type CaseResultListQuery } from "@/lib/runs/schemas";
+import { startRunInput, type CaseResultListQuery, type StartRunOptions } from "@/lib/runs/schemas";
 import { resolveVariables } from "@/lib/runs/variables";
 import { caseResultSelect, runSelect, toCaseResultDto, toRunDto, type CaseResultDetail, type RunChanges } from "@/lib/runs/dto";
 import { notifyRunQueued } from "@/lib/runs/wakeup";
@@ -28,13 +28,25 @@ const modelSelect = { id: true, name: true, baseUrl: true, model: true, embeddin
  * result per selected case (inserted by one INSERT … SELECT: nothing is held in memory),
  * then wakes the executor. Cases that cannot run are recorded as skipped.
  */
-export async function startRun(ctx: WorkspaceContext, suiteId: string, raw: unknown, trigger: RunTrigger) {
-  requireRole(ctx, "editor");
-  const parsed = startRunInput.safeParse(raw ?? {});
-  if (!parsed.success) throw new ValidationError("Invalid run options", zodIssues(parsed.error));
-  const opts = parsed.data;
-  if (!isUuid(suiteId)) throw new NotFoundError("Suite");
+/** What a run (or a comparison arm) snapshots from the suite and its agent. */
+const agentForRunSelect = {
+  id: true,
+  name: true,
+  kind: true,
+  systemPrompt: true,
+  tools: true,
+  httpUrl: true,
+  httpHeaderNames: true,
+  httpTimeoutMs: true,
+  variablesSchema: true,
+  updatedAt: true,
+  modelConfig: { select: modelSelect },
+} as const;
+export type AgentForRun = Prisma.AgentGetPayload<{ select: typeof agentForRunSelect }>;
 
+/** The suite as a run needs it (agent, judge, simulator, metrics, variable values); NotFoundError when absent or deleted. */
+export async function loadSuiteForRun(ctx: WorkspaceContext, suiteId: string) {
+  if (!isUuid(suiteId)) throw new NotFoundError("Suite");
   const suite = await db.suite.findFirst({
     where: { id: suiteId, workspaceId: ctx.workspaceId, deletedAt: null },
     select: {
@@ -45,62 +57,141 @@ export async function startRun(ctx: WorkspaceContext, suiteId: string, raw: unkn
       llmJudgeModelConfig: { select: modelSelect },
       simulatorModelConfig: { select: modelSelect },
       workspace: { select: { maxTurnsCap: true } },
-      agent: {
-        select: {
-          id: true,
-          name: true,
-          kind: true,
-          systemPrompt: true,
-          tools: true,
-          httpUrl: true,
-          httpHeaderNames: true,
-          httpTimeoutMs: true,
-          variablesSchema: true,
-          updatedAt: true,
-          modelConfig: { select: modelSelect },
-        },
-      },
+      agent: { select: agentForRunSelect },
     },
   });
   if (!suite) throw new NotFoundError("Suite");
-  const agent = suite.agent;
+  return suite;
+}
+export type SuiteForRun = Awaited<ReturnType<typeof loadSuiteForRun>>;
+
+/** An agent of the workspace in the shape a run snapshots; null when absent. */
+export async function loadAgentForRun(ctx: WorkspaceContext, agentId: string): Promise<AgentForRun | null> {
+  if (!isUuid(agentId)) return null;
+  return db.agent.findFirst({ where: { id: agentId, workspaceId: ctx.workspaceId }, select: agentForRunSelect });
+}
+
+/** A model configuration of the workspace in the shape a run snapshots; null when absent. */
+export async function loadModelConfigForRun(ctx: WorkspaceContext, id: string): Promise<ModelForRun | null> {
+  if (!isUuid(id)) return null;
+  return db.modelConfig.findFirst({ where: { id, workspaceId: ctx.workspaceId }, select: modelSelect });
+}
+
+/** Why an agent cannot run (null when it can), with the path of the field to fix. */
+export function agentRunIssue(agent: Pick<AgentForRun, "kind" | "modelConfig" | "httpUrl">, path = "agent") {
   if (agent.kind === "chat" && !agent.modelConfig) {
-    throw new ValidationError("The suite's agent has no model configuration", [
-      { path: "agent.model_config_id", message: "Choose a model configuration for the agent before running" },
-    ]);
+    return {
+      message: "The agent has no model configuration",
+      path: `${path}.model_config_id`,
+      hint: "Choose a model configuration for the agent before running",
+    };
   }
   if (agent.kind === "http" && !agent.httpUrl) {
-    throw new ValidationError("The suite's agent has no URL", [
-      { path: "agent.http.url", message: "Set the HTTP agent's URL before running" },
-    ]);
+    return { message: "The agent has no URL", path: `${path}.http.url`, hint: "Set the HTTP agent's URL before running" };
   }
+  return null;
+}
 
-  const definitions = variableDefinitionSchema.array().safeParse(agent.variablesSchema);
-  const { resolved, issues } = resolveVariables(
-    definitions.success ? definitions.data : [],
-    (suite.variables ?? {}) as Record<string, VariableValue>,
-    opts.variables,
-  );
-  if (issues.length) throw new ValidationError("Variables do not resolve", issues);
-
-  const agentSnapshot = {
+/** The agent as a run records it (`Run.agentSnapshot`); the model may be overridden (comparison arms). */
+export function agentSnapshotOf(agent: AgentForRun, model: ModelForRun | null = agent.modelConfig) {
+  return {
     id: agent.id,
     name: agent.name,
     kind: agent.kind,
     system_prompt: agent.systemPrompt,
     tools: agent.tools,
-    model_config: agent.modelConfig && modelSnapshot(agent.modelConfig),
+    model_config: model && modelSnapshot(model),
     http:
       agent.kind === "http" ? { url: agent.httpUrl, header_names: agent.httpHeaderNames, timeout_ms: agent.httpTimeoutMs ?? 30_000 } : null,
     agent_updated_at: agent.updatedAt.toISOString(),
   };
+}
+
+/** Judge/simulator models and metrics as a run records them (`Run.evalSnapshot`). */
+export function evalSnapshotOf(suite: SuiteForRun) {
   const judge = suite.llmJudgeModelConfig;
-  const evalSnapshot = {
+  return {
     judge_model_config: judge && modelSnapshot(judge),
     simulator_model_config: suite.simulatorModelConfig ? modelSnapshot(suite.simulatorModelConfig) : judge && modelSnapshot(judge),
     metrics: suite.metrics,
     max_turns_cap: suite.workspace.maxTurnsCap,
   };
+}
+
+/** The agent's variable definitions (spec 004), ignoring a malformed stored list. */
+export function agentVariableDefinitions(agent: Pick<AgentForRun, "variablesSchema">) {
+  const definitions = variableDefinitionSchema.array().safeParse(agent.variablesSchema);
+  return definitions.success ? definitions.data : [];
+}
+
+export type CaseSelection = Pick<StartRunOptions, "tags" | "tag_match" | "difficulty" | "case_ids">;
+
+/**
+ * Inserts one case result per selected case (× `repetitions`) of the suite into a run, in one
+ * `INSERT … SELECT`; position = case index × repetitions + repetition. A case with neither
+ * initial message nor persona is inserted as skipped. Returns how many rows were inserted.
+ */
+export async function insertCaseResults(
+  tx: Tx,
+  args: {
+    runId: string;
+    workspaceId: string;
+    suiteId: string;
+    selection: CaseSelection;
+    repetitions?: number;
+    variant?: "baseline" | "variant";
+  },
+): Promise<number> {
+  const repetitions = args.repetitions ?? 1;
+  const where = caseSelectionSql(args.workspaceId, args.suiteId, args.selection);
+  return tx.$executeRaw`
+    INSERT INTO "CaseResult" ("id", "workspaceId", "runId", "testCaseId", "variant", "position", "repetition", "status", "caseSnapshot", "name", "tags",
+                              "errorMessage", "completedAt")
+    SELECT gen_random_uuid(), tc."workspaceId", ${args.runId}::uuid, tc."id", ${args.variant ?? "baseline"}::"Variant",
+           (tc.idx * ${repetitions}::int + rep)::int, rep::int,
+           (CASE WHEN tc."initialMessage" IS NULL AND tc."persona" IS NULL THEN 'skipped' ELSE 'pending' END)::"CaseResultStatus",
+           tc.snapshot, tc."name", coalesce(tc."tags", ARRAY[]::text[]),
+           CASE WHEN tc."initialMessage" IS NULL AND tc."persona" IS NULL THEN 'Not runnable: no initial_message and no persona' END,
+           CASE WHEN tc."initialMessage" IS NULL AND tc."persona" IS NULL THEN now() END
+    FROM (
+      SELECT tc.*, (row_number() OVER (ORDER BY tc."sortOrder", tc."id") - 1)::int AS idx,
+             json_build_object(
+               'id', tc."id", 'name', tc."name", 'description', tc."description", 'difficulty', tc."difficulty", 'tags', to_json(tc."tags"),
+               'status', tc."status", 'persona', tc."persona", 'initial_message', tc."initialMessage", 'user_context', tc."userContext",
+               'max_turns', tc."maxTurns", 'expected_outcomes', tc."expectedOutcomes", 'expected_tool_calls', tc."expectedToolCalls",
+               'evaluation_criteria_override', tc."evaluationCriteriaOverride", 'checks', tc."checks", 'mode', tc."mode",
+               'ground_truth', tc."groundTruth") AS snapshot
+      FROM "TestCase" tc WHERE ${where}
+    ) tc CROSS JOIN generate_series(0, ${repetitions - 1}::int) AS rep`;
+}
+
+/**
+ * Creates a pending run with its agent snapshot, resolved variables and one pending case
+ * result per selected case (inserted by one INSERT … SELECT: nothing is held in memory),
+ * then wakes the executor. Cases that cannot run are recorded as skipped.
+ */
+export async function startRun(ctx: WorkspaceContext, suiteId: string, raw: unknown, trigger: RunTrigger) {
+  requireRole(ctx, "editor");
+  const parsed = startRunInput.safeParse(raw ?? {});
+  if (!parsed.success) throw new ValidationError("Invalid run options", zodIssues(parsed.error));
+  const opts = parsed.data;
+  const suite = await loadSuiteForRun(ctx, suiteId);
+  const agent = suite.agent;
+  const problem = agentRunIssue(agent);
+  if (problem)
+    throw new ValidationError(`The suite's agent ${problem.message.slice("The agent ".length)}`, [
+      { path: problem.path, message: problem.hint },
+    ]);
+
+  const { resolved, issues } = resolveVariables(
+    agentVariableDefinitions(agent),
+    (suite.variables ?? {}) as Record<string, VariableValue>,
+    opts.variables,
+  );
+  if (issues.length) throw new ValidationError("Variables do not resolve", issues);
+
+  const agentSnapshot = agentSnapshotOf(agent);
+  const evalSnapshot = evalSnapshotOf(suite);
 
   const run = await db.$transaction(async (tx) => {
     const created = await tx.run.create({
@@ -124,29 +215,8 @@ export async function startRun(ctx: WorkspaceContext, suiteId: string, raw: unkn
       },
       select: { id: true },
     });
-    const selection = caseSelectionSql(ctx.workspaceId, suite.id, opts);
-    const inserted = await tx.$executeRaw`
-      INSERT INTO "CaseResult" ("id", "workspaceId", "runId", "testCaseId", "variant", "position", "status", "caseSnapshot", "name", "tags",
-                                "errorMessage", "completedAt")
-      SELECT gen_random_uuid(), tc."workspaceId", ${created.id}::uuid, tc."id", 'baseline',
-             (row_number() OVER (ORDER BY tc."sortOrder", tc."id") - 1)::int,
-             (CASE WHEN tc."initialMessage" IS NULL AND tc."persona" IS NULL THEN 'skipped' ELSE 'pending' END)::"CaseResultStatus",
-             json_build_object(
-               'id', tc."id", 'name', tc."name", 'description', tc."description", 'difficulty', tc."difficulty", 'tags', to_json(tc."tags"),
-               'status', tc."status", 'persona', tc."persona", 'initial_message', tc."initialMessage", 'user_context', tc."userContext",
-               'max_turns', tc."maxTurns", 'expected_outcomes', tc."expectedOutcomes", 'expected_tool_calls', tc."expectedToolCalls",
-               'evaluation_criteria_override', tc."evaluationCriteriaOverride", 'checks', tc."checks", 'mode', tc."mode",
-               'ground_truth', tc."groundTruth"),
-             tc."name", coalesce(tc."tags", ARRAY[]::text[]),
-             CASE WHEN tc."initialMessage" IS NULL AND tc."persona" IS NULL THEN 'Not runnable: no initial_message and no persona' END,
-             CASE WHEN tc."initialMessage" IS NULL AND tc."persona" IS NULL THEN now() END
-      FROM "TestCase" tc
-      WHERE ${selection}`;
-    if (inserted === 0) {
-      throw new ValidationError("No test cases match this selection", [
-        { path: opts.case_ids ? "case_ids" : "tags", message: "No test cases match: only active cases run by default" },
-      ]);
-    }
+    const inserted = await insertCaseResults(tx, { runId: created.id, workspaceId: ctx.workspaceId, suiteId: suite.id, selection: opts });
+    if (inserted === 0) throw noCasesError(opts);
     const skipped = await tx.caseResult.count({ where: { runId: created.id, status: "skipped" } });
     return tx.run.update({
       where: { id: created.id },
@@ -158,7 +228,13 @@ export async function startRun(ctx: WorkspaceContext, suiteId: string, raw: unkn
   return toRunDto(run);
 }
 
-function modelSnapshot(m: {
+export function noCasesError(selection: CaseSelection) {
+  return new ValidationError("No test cases match this selection", [
+    { path: selection.case_ids ? "case_ids" : "tags", message: "No test cases match: only active cases run by default" },
+  ]);
+}
+
+type ModelForRun = {
   id: string;
   name: string;
   baseUrl: string;
@@ -166,7 +242,9 @@ function modelSnapshot(m: {
   embeddingModel: string | null;
   temperature: number | null;
   maxTokens: number | null;
-}) {
+};
+
+export function modelSnapshot(m: ModelForRun) {
   return {
     id: m.id,
     name: m.name,
@@ -178,7 +256,7 @@ function modelSnapshot(m: {
   };
 }
 
-function caseSelectionSql(workspaceId: string, suiteId: string, opts: ReturnType<typeof startRunInput.parse>) {
+function caseSelectionSql(workspaceId: string, suiteId: string, opts: CaseSelection) {
   const parts: Prisma.Sql[] = [
     Prisma.sql`tc."workspaceId" = ${workspaceId}::uuid`,
     Prisma.sql`tc."suiteId" = ${suiteId}::uuid`,

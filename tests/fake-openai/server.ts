@@ -163,7 +163,11 @@ export async function startFakeOpenAI(opts: StartOptions = {}): Promise<FakeOpen
     const parsed = parseJson(raw);
     const endpoint = endpointOf(path);
     const body = parsed.ok ? parsed.value : raw;
-    requests.push({ endpoint, path, body, headers: recordHeaders(req), at: Date.now() });
+    const record: RecordedRequest = { endpoint, path, body, headers: recordHeaders(req), at: Date.now() };
+    requests.push(record);
+    res.on("finish", () => {
+      record.respondedAt = Date.now();
+    });
     const method = req.method ?? "GET";
     const invalid = (message: string) => respond(res, { status: 400, content: message }, () => null);
 

@@ -54,6 +54,8 @@ export type RecordedRequest = {
   headers: Record<string, string>;
   /** Date.now() when the request arrived */
   at: number;
+  /** Date.now() when the response was fully handed to the socket (absent while pending or for hung requests) */
+  respondedAt?: number;
 };
 
 export interface FakeOpenAI {

@@ -1,0 +1,79 @@
+/**
+ * The comparison side of the executor (issue 8, spec 003). The executor claims a comparison's
+ * pairs and runs their arms in order (lib/runs/executor.ts `claimPairs`/`runPair`); this module
+ * records a pair the moment its arms finished and ends the comparison when its arm runs have
+ * ended: pairs rebuilt from the case results, summary (statistics, ExecutionStats per arm,
+ * verdict) computed once and stored.
+ */
+import "server-only";
+import { db, type Tx } from "@/lib/db";
+import { logger } from "@/lib/logger";
+import { finalizeRunIfDone, refreshRunTotals } from "@/lib/runs/finalize";
+import { armRunIds, armStatsFromResults, finishedPairs, refreshExecutedPairs, summaryOf } from "./pairs";
+
+/** Records the pairs at these positions (called by the executor once all arms of a pair have run). */
+export async function recordPairs(comparisonId: string, positions: number[]) {
+  await refreshExecutedPairs(comparisonId, positions);
+}
+
+/** Ends the arm runs that have nothing in flight (after a cancel), then the comparison if all ended. */
+export async function finishArmRuns(comparisonId: string) {
+  const runs = await db.run.findMany({ where: { comparisonId, status: { in: ["pending", "running"] } }, select: { id: true } });
+  for (const r of runs) {
+    await refreshRunTotals(r.id);
+    await finalizeRunIfDone(r.id);
+  }
+  await finishComparisonIfDone(comparisonId);
+}
+
+/**
+ * An arm cannot run at all (its agent or model configuration was deleted): the other arms stop
+ * too — a comparison with one arm is no comparison. Their pending cases are skipped.
+ */
+export async function failSiblingArms(comparisonId: string, message: string) {
+  await db.$transaction(async (tx: Tx) => {
+    await tx.$executeRaw`
+      UPDATE "CaseResult" c SET "status" = 'skipped', "errorMessage" = ${`Not run: ${message}`}, "completedAt" = now()
+      FROM "Run" r WHERE r."id" = c."runId" AND r."comparisonId" = ${comparisonId}::uuid AND c."status" = 'pending'`;
+    await tx.$executeRaw`
+      UPDATE "Run" SET "errorMessage" = coalesce("errorMessage", ${message})
+      WHERE "comparisonId" = ${comparisonId}::uuid AND "status" IN ('pending', 'running')`;
+  });
+  await finishArmRuns(comparisonId);
+}
+
+/**
+ * Ends the comparison once none of its arm runs is pending or running: rebuilds every pair from
+ * the case results (so pairs recovered after a worker died are counted too), computes the summary
+ * and sets `completed`, `cancelled` (a cancel was requested, or an arm run was cancelled) or
+ * `failed` (an arm run failed; its reason is kept). Only one caller wins (row lock).
+ */
+export async function finishComparisonIfDone(comparisonId: string): Promise<boolean> {
+  const done = await db.$transaction(
+    async (tx: Tx) => {
+      const [locked] = await tx.$queryRaw<{ status: string; cancelled: boolean }[]>`
+        SELECT "status"::text AS status, ("cancelRequestedAt" IS NOT NULL) AS cancelled FROM "Comparison" WHERE "id" = ${comparisonId}::uuid FOR UPDATE`;
+      if (!locked || !["pending", "running"].includes(locked.status)) return null;
+      const arms = await tx.$queryRaw<{ status: string; errorMessage: string | null }[]>`
+        SELECT r."status"::text AS status, r."errorMessage" FROM "ComparisonArm" a JOIN "Run" r ON r."id" = a."runId"
+        WHERE a."comparisonId" = ${comparisonId}::uuid ORDER BY a."index"`;
+      if (arms.length === 0 || arms.some((a) => a.status === "pending" || a.status === "running")) return null;
+      const rows = await refreshExecutedPairs(comparisonId, undefined, tx);
+      const runIds = await armRunIds(tx, comparisonId);
+      const pairs = await finishedPairs(tx, comparisonId);
+      const summary = summaryOf(pairs, [armStatsFromResults(rows, runIds[0]!), armStatsFromResults(rows, runIds[1]!)]);
+      const failed = arms.find((a) => a.status === "failed");
+      const status = locked.cancelled || arms.some((a) => a.status === "cancelled") ? "cancelled" : failed ? "failed" : "completed";
+      const errorMessage = status === "failed" ? (failed?.errorMessage ?? "An arm of the comparison failed") : null;
+      await tx.$executeRaw`
+        UPDATE "Comparison" SET "status" = ${status}::"ComparisonStatus", "summary" = ${JSON.stringify(summary)}::jsonb,
+          "errorMessage" = ${errorMessage}, "completedAt" = now(), "startedAt" = coalesce("startedAt", now())
+        WHERE "id" = ${comparisonId}::uuid`;
+      return { status, pairs: pairs.length };
+    },
+    { timeout: 120_000 },
+  );
+  if (!done) return false;
+  logger.info({ comparisonId, ...done }, "comparison finished");
+  return true;
+}
