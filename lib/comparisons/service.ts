@@ -8,7 +8,7 @@
 import "server-only";
 import { randomInt } from "node:crypto";
 import { stringify } from "csv-stringify/sync";
-import { db } from "@/lib/db";
+import { db, type Tx } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { ConflictError, NotFoundError, ValidationError, zodIssues, type IssueList } from "@/lib/errors";
 import type { WorkspaceContext } from "@/lib/auth/roles";
@@ -45,7 +45,15 @@ import {
   type ExecuteComparisonInput,
   type PairListQuery,
 } from "./schemas";
-import { comparisonSelect, pairSelect, toComparisonDto, toPairDto, type ComparisonDto, type StoredExecution } from "./dto";
+import {
+  comparisonSelect,
+  pairSelect,
+  toComparisonDto,
+  toPairDto,
+  type ComparisonDto,
+  type ComparisonSummaryDto,
+  type StoredExecution,
+} from "./dto";
 import { tokensPerMs, totalTokens } from "./diffs";
 
 /** Arm fields that make two arms different (the label does not). */
@@ -355,7 +363,6 @@ async function compareRuns(ctx: WorkspaceContext, suiteId: string, input: Compar
           status: "completed",
           repetitions: 1,
           environment: { assay_version: ASSAY_VERSION, node_version: process.version, arms: armsResolved } as Prisma.InputJsonValue,
-          summary: summary as unknown as Prisma.InputJsonValue,
           totalPairs: pairs.length,
           completedPairs: pairs.length,
           createdByUserId: ctx.userId,
@@ -380,11 +387,21 @@ async function compareRuns(ctx: WorkspaceContext, suiteId: string, input: Compar
         });
       }
       await writePairs(tx, comparison.id, ctx.workspaceId, pairs);
+      await storeSummary(tx, comparison.id, summary);
       return comparison.id;
     },
     { timeout: 60_000 },
   );
   return getComparisonUnchecked(ctx, id);
+}
+
+/**
+ * Stores a summary as JSON text cast in SQL, as the engine does: Prisma's Json parameter
+ * serialisation rounds some doubles to 16 digits, and an export re-imported must give a
+ * summary identical to the bit.
+ */
+async function storeSummary(tx: Pick<Tx, "$executeRaw">, id: string, summary: ComparisonSummaryDto) {
+  await tx.$executeRaw`UPDATE "Comparison" SET "summary" = ${JSON.stringify(summary)}::jsonb WHERE "id" = ${id}::uuid`;
 }
 
 async function getComparisonUnchecked(ctx: WorkspaceContext, id: string): Promise<ComparisonDto> {
@@ -710,7 +727,6 @@ export async function importComparison(ctx: WorkspaceContext, suiteId: string, r
           status: "completed",
           sessionId: doc.session_id,
           environment: doc.environment as Prisma.InputJsonValue,
-          summary: summary as unknown as Prisma.InputJsonValue,
           totalPairs: pairs.length,
           completedPairs: pairs.length,
           createdByUserId: ctx.userId,
@@ -734,6 +750,7 @@ export async function importComparison(ctx: WorkspaceContext, suiteId: string, r
         });
       }
       await writePairs(tx, comparison.id, ctx.workspaceId, pairs);
+      await storeSummary(tx, comparison.id, summary);
       return comparison.id;
     },
     { timeout: 60_000 },

@@ -249,9 +249,12 @@ function agentStatsOf(
     model ??= c.model;
     startedAt ??= c.startedAt ?? null;
   }
+  // Microsecond precision: far below the spec's ±10 ms, and a value with three decimals survives
+  // every JSON and jsonb round trip bit for bit (an export re-imported gives identical statistics).
+  const micro = (ms: number) => Math.round(ms * 1000) / 1000;
   return {
-    latency_ms: conversation.agentLatencyExactMs,
-    turn_latencies_ms: conversation.turnLatenciesMs,
+    latency_ms: micro(conversation.agentLatencyExactMs),
+    turn_latencies_ms: conversation.turnLatenciesMs.map(micro),
     retry_count: retries,
     model: model ?? (agent.kind === "chat" ? agent.endpoint.model : "http"),
     timestamp: startedAt,

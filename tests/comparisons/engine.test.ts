@@ -1,0 +1,435 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { db } from "@/lib/db";
+import { Executor } from "@/lib/runs/executor";
+import { createCaseRunner } from "@/lib/runs/case-runner";
+import { getRun, startRun } from "@/lib/runs/service";
+import {
+  cancelComparison,
+  comparisonReport,
+  createComparison,
+  getComparison,
+  importComparison,
+  listPairs,
+} from "@/lib/comparisons/service";
+import type { ComparisonDto } from "@/lib/comparisons/dto";
+import type { WorkspaceContext } from "@/lib/auth/roles";
+import { ValidationError } from "@/lib/errors";
+import { startFakeOpenAI, type FakeOpenAI, type RecordedRequest } from "../fake-openai/server";
+import { makeWorkspace } from "../helpers/factories";
+import { makeSuiteWithCases, waitFor } from "../runs/helpers";
+
+let fake: FakeOpenAI;
+let executor: Executor;
+beforeAll(async () => {
+  fake = await startFakeOpenAI();
+  executor = new Executor({ runner: createCaseRunner(), pollMs: 50, heartbeatMs: 50 });
+  executor.start();
+});
+afterEach(() => fake.reset());
+afterAll(async () => {
+  await executor.stop(1000);
+  await fake.close();
+});
+
+/** A suite of `count` single-turn cases whose agent uses model-a; a second configuration answers as model-b. */
+async function setup(count: number) {
+  const { ctx } = await makeWorkspace("editor");
+  const made = await makeSuiteWithCases(ctx, count, { baseUrl: fake.url });
+  await db.modelConfig.update({ where: { id: made.modelConfig.id }, data: { model: "model-a" } });
+  const variantModel = await db.modelConfig.create({
+    data: { workspaceId: ctx.workspaceId, name: `mc-b-${Math.random()}`, baseUrl: fake.url, model: "model-b" },
+  });
+  // The judge is a third model, so agent requests can be told apart by model.
+  const judge = await db.modelConfig.create({
+    data: { workspaceId: ctx.workspaceId, name: `judge-${Math.random()}`, baseUrl: fake.url, model: "judge-model" },
+  });
+  await db.suite.update({ where: { id: made.suite.id }, data: { llmJudgeModelConfigId: judge.id } });
+  return { ctx, ...made, variantModel };
+}
+
+async function finished(ctx: WorkspaceContext, id: string, timeoutMs = 20_000): Promise<ComparisonDto> {
+  return waitFor(
+    () => getComparison(ctx, id),
+    (c) => ["completed", "failed", "cancelled"].includes(c.status),
+    timeoutMs,
+  );
+}
+
+async function allPairs(ctx: WorkspaceContext, id: string) {
+  return (await listPairs(ctx, id, { sort: "index", limit: 500 })).data;
+}
+
+/** The agent request (by model) for question `i`. */
+function agentRequest(model: string, question: string): RecordedRequest {
+  const found = fake.requests.filter(
+    (r) =>
+      r.endpoint === "chat" &&
+      r.body.model === model &&
+      r.body.messages.some((m: { role: string; content: string }) => m.role === "user" && m.content === question),
+  );
+  expect(found, `${model} asked "${question}" once`).toHaveLength(1);
+  return found[0]!;
+}
+
+describe("comparison engine against the fake OpenAI server", () => {
+  it("sequential: per case the baseline runs, then the reset window, then the variant; diffs and summary follow", async () => {
+    const { ctx, suite, variantModel } = await setup(3);
+    fake.setLatency(40);
+    fake.addRule({
+      match: { model: "model-b" },
+      reply: { content: "A longer answer from the variant model.", usage: { prompt_tokens: 20, completion_tokens: 12 } },
+    });
+    fake.addRule({ match: { model: "model-a" }, reply: { content: "Short answer.", usage: { prompt_tokens: 10, completion_tokens: 5 } } });
+    const created = await createComparison(ctx, suite.id, {
+      baseline: { label: "A" },
+      variant: { label: "B", model_config_id: variantModel.id },
+      reset_window_ms: 150,
+    });
+    expect(created).toMatchObject({ status: "pending", ordering: "sequential", reset_window_ms: 150, total_pairs: 3, repetitions: 1 });
+    expect(created.baseline).toMatchObject({ role: "baseline", label: "A" });
+    expect(created.variant).toMatchObject({ role: "variant", label: "B", model_config_id: variantModel.id });
+    const done = await finished(ctx, created.id);
+    expect(done.status).toBe("completed");
+    expect(done.completed_pairs).toBe(3);
+
+    for (let i = 0; i < 3; i++) {
+      const a = agentRequest("model-a", `question ${i}`);
+      const b = agentRequest("model-b", `question ${i}`);
+      // The variant is asked only after the baseline answered and the reset window passed.
+      expect(b.at - a.respondedAt!).toBeGreaterThanOrEqual(150 - 5);
+    }
+    const pairs = await allPairs(ctx, created.id);
+    expect(pairs).toHaveLength(3);
+    for (const p of pairs) {
+      expect(p.order).toEqual(["baseline", "variant"]);
+      expect(p.baseline).toMatchObject({
+        prompt_tokens: 10,
+        completion_tokens: 5,
+        total_tokens: 15,
+        model: "model-a",
+        status: "passed",
+        error: null,
+        retry_count: 0,
+      });
+      expect(p.variant).toMatchObject({ prompt_tokens: 20, completion_tokens: 12, total_tokens: 32, model: "model-b", status: "passed" });
+      expect(p.token_overhead).toBe(17);
+      expect(p.token_overhead_pct).toBeCloseTo((17 / 15) * 100, 6);
+      expect(p.response_length_ratio).toBeCloseTo("A longer answer from the variant model.".length / "Short answer.".length, 6);
+      expect(p.latency_diff_ms).toBeCloseTo(p.variant!.latency_ms - p.baseline!.latency_ms, 6);
+      expect(p.both_successful).toBe(true);
+      expect(p.verdict_change).toBe("same");
+      // Latency is the agent call only: about the server's 40 ms, never the reset window or judging.
+      expect(p.baseline!.latency_ms).toBeGreaterThanOrEqual(35);
+      expect(p.baseline!.latency_ms).toBeLessThan(140);
+      expect(p.baseline!.turn_latencies_ms).toHaveLength(1);
+      expect(p.baseline!.case_result_id).toBeTruthy();
+    }
+    expect(done.summary).toMatchObject({
+      pairs: 3,
+      comparable_pairs: 3,
+      baseline: { pass_rate: 100, passed: 3, tokens: { total: 45 } },
+      variant: { pass_rate: 100, passed: 3, tokens: { total: 96 } },
+      verdict_changes: { same: 3, pass_to_fail: 0, fail_to_pass: 0, error: 0 },
+      success_rate: 100,
+    });
+    expect(done.summary!.diffs.token_overhead.mean).toBe(17);
+    expect(done.summary!.baseline.execution_stats).toMatchObject({
+      total_invocations: 3,
+      successful_invocations: 3,
+      failed_invocations: 0,
+      success_rate: 100,
+    });
+    expect(typeof done.summary!.verdict).toBe("string");
+    expect(done.environment).toMatchObject({ node_version: process.version });
+    // The arm runs are ordinary runs of the suite, with their own results.
+    const armRun = await getRun(ctx, done.variant!.run_id!);
+    expect(armRun).toMatchObject({ status: "completed", total_cases: 3, passed_cases: 3 });
+  });
+
+  it("randomized: orders are drawn from the recorded seed (same seed, same orders) and the stored order is the order that ran", async () => {
+    const { ctx, suite, variantModel } = await setup(8);
+    fake.setLatency(5);
+    const first = await createComparison(ctx, suite.id, {
+      baseline: {},
+      variant: { model_config_id: variantModel.id },
+      ordering: "randomized",
+      seed: 4242,
+      reset_window_ms: 0,
+      concurrency: 1,
+    });
+    expect(first.seed).toBe(4242);
+    await finished(ctx, first.id);
+    const pairs = await allPairs(ctx, first.id);
+    const orders = pairs.map((p) => p.order.join(","));
+    expect(new Set(orders).size).toBe(2); // both orders occur across 8 pairs for this seed
+    for (const [i, p] of pairs.entries()) {
+      const a = agentRequest("model-a", `question ${i}`);
+      const b = agentRequest("model-b", `question ${i}`);
+      expect(p.order[0] === "baseline" ? a.at <= b.at : b.at <= a.at).toBe(true);
+    }
+    fake.reset();
+    fake.setLatency(5);
+    const second = await createComparison(ctx, suite.id, {
+      baseline: {},
+      variant: { model_config_id: variantModel.id },
+      ordering: "randomized",
+      seed: 4242,
+      reset_window_ms: 0,
+    });
+    await finished(ctx, second.id);
+    expect((await allPairs(ctx, second.id)).map((p) => p.order.join(","))).toEqual(orders);
+    const unseeded = await createComparison(ctx, suite.id, { baseline: {}, variant: { temperature: 0.5 }, ordering: "randomized" });
+    expect(Number.isInteger(unseeded.seed)).toBe(true);
+    await finished(ctx, unseeded.id);
+  });
+
+  it("concurrent: both arms of a case are asked at once", async () => {
+    const { ctx, suite, variantModel } = await setup(2);
+    fake.setLatency(200);
+    const c = await createComparison(ctx, suite.id, {
+      baseline: {},
+      variant: { model_config_id: variantModel.id },
+      ordering: "concurrent",
+    });
+    await finished(ctx, c.id);
+    for (let i = 0; i < 2; i++) {
+      const a = agentRequest("model-a", `question ${i}`);
+      const b = agentRequest("model-b", `question ${i}`);
+      expect(Math.abs(a.at - b.at)).toBeLessThan(100);
+      expect(b.at).toBeLessThan(a.respondedAt!);
+    }
+  });
+
+  it("repetitions: every case runs once per arm per repetition", async () => {
+    const { ctx, suite } = await setup(2);
+    fake.setLatency(0);
+    const c = await createComparison(ctx, suite.id, {
+      baseline: {},
+      variant: { system_prompt: "Be brief." },
+      repetitions: 3,
+      reset_window_ms: 0,
+    });
+    expect(c.total_pairs).toBe(6);
+    const done = await finished(ctx, c.id);
+    expect(done.completed_pairs).toBe(6);
+    const pairs = await allPairs(ctx, c.id);
+    expect(pairs.map((p) => [p.test_case_name, p.repetition])).toEqual([
+      ["case 0", 0],
+      ["case 0", 1],
+      ["case 0", 2],
+      ["case 1", 0],
+      ["case 1", 1],
+      ["case 1", 2],
+    ]);
+    // The variant's system prompt override reached the agent calls.
+    const variantCalls = fake.requests.filter((r) => r.body?.messages?.[0]?.content === "Be brief.");
+    expect(variantCalls).toHaveLength(6);
+  });
+
+  it("counts retries per arm on the agent calls only, and keeps backoff sleeps out of the latency", async () => {
+    const { ctx, suite, variantModel } = await setup(1);
+    fake.setLatency(30);
+    fake.addRule({ match: { model: "model-b" }, reply: { status: 500 }, times: 1 });
+    const c = await createComparison(ctx, suite.id, {
+      baseline: {},
+      variant: { model_config_id: variantModel.id },
+      retry: { max_attempts: 3, initial_delay_ms: 300, backoff_factor: 2, timeout_ms: 5000 },
+      reset_window_ms: 0,
+    });
+    expect(c.retry).toEqual({ max_attempts: 3, initial_delay_ms: 300, backoff_factor: 2, timeout_ms: 5000 });
+    const done = await finished(ctx, c.id);
+    const [pair] = await allPairs(ctx, c.id);
+    expect(pair!.baseline!.retry_count).toBe(0);
+    expect(pair!.variant!.retry_count).toBe(1);
+    expect(pair!.variant!.status).toBe("passed");
+    expect(pair!.variant!.latency_ms).toBeLessThan(300); // the 300 ms backoff is not agent time
+    expect(done.summary!.variant.execution_stats).toMatchObject({
+      total_invocations: 1,
+      successful_invocations: 1,
+      total_retries: 1,
+      retry_successes: { "1": 1 },
+    });
+    expect(done.summary!.baseline.execution_stats).toMatchObject({ total_retries: 0, retry_successes: {} });
+  });
+
+  it("an error in one arm: both_successful false, verdict change error, and the other arm still counts", async () => {
+    const { ctx, suite, variantModel } = await setup(3);
+    fake.setLatency(0);
+    fake.addRule({ match: { model: "model-b", lastUserContains: "question 1" }, reply: { status: 401, content: "bad key" } });
+    const c = await createComparison(ctx, suite.id, { baseline: {}, variant: { model_config_id: variantModel.id }, reset_window_ms: 0 });
+    const done = await finished(ctx, c.id);
+    expect(done.status).toBe("completed");
+    const pairs = await allPairs(ctx, c.id);
+    expect(pairs[1]).toMatchObject({ both_successful: false, verdict_change: "error" });
+    expect(pairs[1]!.variant).toMatchObject({ status: "error" });
+    expect(pairs[1]!.variant!.error).toMatch(/401|bad key|key/i);
+    expect(pairs[0]!.both_successful).toBe(true);
+    expect(done.summary).toMatchObject({
+      comparable_pairs: 2,
+      verdict_changes: { same: 2, error: 1 },
+      success_rate: 66.7,
+      variant: { errors: 1, passed: 2 },
+      baseline: { errors: 0, passed: 3 },
+    });
+    expect(done.summary!.variant.execution_stats.failed_invocations).toBe(1);
+    const errorsOnly = await listPairs(ctx, c.id, { verdict_change: "error", sort: "index", limit: 50 });
+    expect(errorsOnly.data.map((p) => p.index)).toEqual([1]);
+  });
+
+  it("cancel: no new pair starts, in-flight arms are aborted, the comparison ends cancelled", async () => {
+    const { ctx, suite, variantModel } = await setup(6);
+    fake.setLatency(3000);
+    const c = await createComparison(ctx, suite.id, { baseline: {}, variant: { model_config_id: variantModel.id }, concurrency: 2 });
+    await waitFor(
+      () => getComparison(ctx, c.id),
+      (x) => x.status === "running",
+    );
+    const cancelled = await cancelComparison(ctx, c.id);
+    expect(cancelled.cancel_requested).toBe(true);
+    const done = await finished(ctx, c.id, 10_000);
+    expect(done.status).toBe("cancelled");
+    const results = await db.caseResult.groupBy({ by: ["status"], where: { run: { comparisonId: c.id } }, _count: true });
+    expect(results.every((r) => ["skipped", "error"].includes(r.status))).toBe(true);
+    await expect(cancelComparison(ctx, c.id)).rejects.toThrow(/already cancelled/);
+  });
+
+  it("compares two existing runs: pairs matched by test case, no execution", async () => {
+    const { ctx, suite, variantModel, agent } = await setup(3);
+    fake.setLatency(0);
+    const runA = await startRun(ctx, suite.id, {}, "manual");
+    await waitFor(
+      () => getRun(ctx, runA.id),
+      (r) => r.status === "completed",
+    );
+    await db.agent.update({ where: { id: agent.id }, data: { modelConfigId: variantModel.id } });
+    const runB = await startRun(ctx, suite.id, {}, "manual");
+    await waitFor(
+      () => getRun(ctx, runB.id),
+      (r) => r.status === "completed",
+    );
+    const before = fake.requests.length;
+    const c = await createComparison(ctx, suite.id, { baseline_run_id: runA.id, variant_run_id: runB.id, name: "A vs B" });
+    expect(fake.requests.length).toBe(before);
+    expect(c).toMatchObject({ source: "runs", status: "completed", name: "A vs B", total_pairs: 3, completed_pairs: 3 });
+    expect(c.baseline!.run_id).toBe(runA.id);
+    const pairs = await allPairs(ctx, c.id);
+    expect(pairs.map((p) => p.test_case_name)).toEqual(["case 0", "case 1", "case 2"]);
+    expect(pairs.every((p) => p.baseline!.model === "model-a" && p.variant!.model === "model-b")).toBe(true);
+    await expect(createComparison(ctx, suite.id, { baseline_run_id: runA.id, variant_run_id: runA.id })).rejects.toThrow(ValidationError);
+  });
+
+  it("export → import gives back the same pairs and an identical summary", async () => {
+    const { ctx, suite, variantModel } = await setup(7);
+    fake.setLatency(0);
+    fake.addRule({ match: { model: "model-b", lastUserContains: "question 3" }, reply: { status: 400, content: "nope" } });
+    const c = await createComparison(ctx, suite.id, {
+      baseline: {},
+      variant: { model_config_id: variantModel.id },
+      reset_window_ms: 0,
+      notes: "n1",
+    });
+    const done = await finished(ctx, c.id);
+    const report = await comparisonReport(ctx, c.id, "json");
+    const doc = JSON.parse(report.body);
+    expect(doc).toMatchObject({ session_id: c.id, baseline_model: "model-a", variant_model: "model-b", notes: "n1" });
+    expect(doc.results).toHaveLength(7);
+    expect(doc.results[0].baseline).toHaveProperty("tokens_per_ms");
+    const imported = await importComparison(ctx, suite.id, doc);
+    expect(imported).toMatchObject({ source: "imported", status: "completed", total_pairs: 7 });
+    expect(imported.summary).toEqual(done.summary);
+    const a = await allPairs(ctx, c.id);
+    const b = await allPairs(ctx, imported.id);
+    const strip = (p: (typeof a)[number]) => ({
+      ...p,
+      baseline: { ...p.baseline, case_result_id: null, turn_latencies_ms: [] },
+      variant: { ...p.variant, case_result_id: null, turn_latencies_ms: [] },
+      completed_at: null,
+    });
+    expect(b.map(strip)).toEqual(a.map(strip));
+
+    const csv = await comparisonReport(ctx, c.id, "csv");
+    const lines = csv.body.trim().split("\n");
+    expect(lines[0]).toBe(
+      "question,baseline_tokens,variant_tokens,token_overhead,baseline_latency_ms,variant_latency_ms,latency_diff_ms,response_length_ratio,baseline_status,variant_status,verdict_change",
+    );
+    expect(lines).toHaveLength(8);
+    expect(lines[4]).toMatch(/,passed,error,error$/);
+    expect(lines[1]!.split(",")[4]).toMatch(/^\d+\.\d{2}$/);
+  });
+
+  it("imports the spec's own document (docstratum, no verdicts)", async () => {
+    const { ctx, suite } = await setup(0);
+    const response = (latency: number, tokens: number, error: string | null = null) => ({
+      response: error ? "" : "x".repeat(tokens),
+      prompt_tokens: tokens,
+      completion_tokens: tokens,
+      latency_ms: latency,
+      model: "m",
+      timestamp: "2026-01-01T00:00:00",
+      error,
+      retry_count: 0,
+    });
+    const c = await importComparison(ctx, suite.id, {
+      session_id: "s-1",
+      start_time: "2026-01-01T00:00:00",
+      end_time: "2026-01-01T00:01:00",
+      baseline_model: "claude-baseline",
+      docstratum_model: "claude-docstratum",
+      results: [
+        {
+          question: "q1",
+          baseline: response(100, 10),
+          docstratum: response(150, 20),
+          context_tokens: 0,
+          timestamp: "2026-01-01T00:00:01",
+          session_id: "s-1",
+        },
+        { question: "q2", baseline: response(0, 0), docstratum: response(0, 0, "Timeout after 30000ms") },
+      ],
+    });
+    expect(c).toMatchObject({ source: "imported", session_id: "s-1", total_pairs: 2, duration_ms: 60_000 });
+    expect(c.baseline!.label).toBe("claude-baseline");
+    expect(c.variant!.label).toBe("claude-docstratum");
+    const pairs = await allPairs(ctx, c.id);
+    expect(pairs[0]).toMatchObject({
+      token_overhead: 20,
+      latency_diff_ms: 50,
+      latency_improvement_pct: 50,
+      response_length_ratio: 2,
+      both_successful: true,
+    });
+    expect(pairs[1]).toMatchObject({
+      token_overhead_pct: 0,
+      latency_improvement_pct: 0,
+      response_length_ratio: 1,
+      both_successful: false,
+      verdict_change: "error",
+    });
+    expect(c.summary).toMatchObject({ success_rate: 50 });
+    await expect(
+      importComparison(ctx, suite.id, { session_id: "x", start_time: "t", results: [{ question: "q", baseline: response(1, 1) }] }),
+    ).rejects.toThrow(ValidationError);
+  });
+
+  it("refuses identical arms, bad repetitions and agents of another workspace, naming the field", async () => {
+    const { ctx, suite } = await setup(1);
+    const { ctx: other } = await makeWorkspace("editor");
+    const foreign = await makeSuiteWithCases(other, 0);
+    const issues = async (body: unknown) => {
+      try {
+        await createComparison(ctx, suite.id, body);
+      } catch (err) {
+        if (err instanceof ValidationError) return err.issues.map((i) => i.path);
+        throw err;
+      }
+      throw new Error("accepted");
+    };
+    expect(await issues({ baseline: { label: "A" }, variant: { label: "B" } })).toEqual(["variant"]);
+    expect(await issues({ baseline: {}, variant: { temperature: 1 }, repetitions: 0 })).toEqual(["repetitions"]);
+    expect(await issues({ baseline: {}, variant: { temperature: 1 }, repetitions: 21 })).toEqual(["repetitions"]);
+    expect(await issues({ baseline: {}, variant: { agent_id: foreign.agent.id } })).toEqual(["variant.agent_id"]);
+    expect(await issues({ baseline: { model_config_id: foreign.modelConfig.id }, variant: {} })).toEqual(["baseline.model_config_id"]);
+    expect(await issues({ baseline: {}, variant: { temperature: 3 } })).toEqual(["variant.temperature"]);
+    expect(await db.comparison.count({ where: { workspaceId: ctx.workspaceId } })).toBe(0);
+  });
+});
