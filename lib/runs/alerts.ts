@@ -17,7 +17,8 @@ export async function checkRegression(runId: string, suiteId: string, workspaceI
   });
   if (!suite?.alertOnRegression) return;
   const [current, previous] = await db.run.findMany({
-    where: { suiteId, workspaceId, status: "completed", completedAt: { not: null } },
+    // A comparison's arm runs are experiments, not the suite's history: never a baseline for an alert.
+    where: { suiteId, workspaceId, status: "completed", completedAt: { not: null }, comparisonId: null },
     orderBy: { createdAt: "desc" },
     take: 2,
     select: { id: true, passedCases: true, totalCases: true, skippedCases: true },
