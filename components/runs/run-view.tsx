@@ -13,6 +13,7 @@ import { RunExports } from "./run-exports";
 import { CaseResultsTable } from "./case-results-table";
 import { formatDateTime, formatDuration, TRIGGER_LABELS } from "./format";
 import { Breadcrumbs } from "@/components/ui/breadcrumbs";
+import { CompareRunsButton } from "@/components/comparisons/compare-runs-button";
 
 type Props = {
   workspaceId: string;
@@ -86,7 +87,10 @@ export function RunView({ workspaceId, initialRun, suite, canEdit, tags, initial
           </div>
         )}
       </div>
-      <RunExports workspaceId={workspaceId} runId={run.id} />
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <RunExports workspaceId={workspaceId} runId={run.id} />
+        {canEdit && run.status === "completed" && !suite.deleted && <CompareRunsButton workspaceId={workspaceId} runId={run.id} />}
+      </div>
 
       {isError && (
         <p role="status" className="rounded-md border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-800">

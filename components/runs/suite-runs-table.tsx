@@ -35,7 +35,19 @@ export function SuiteRunsTable({ workspaceId, rows }: { workspaceId: string; row
                 )}
               </TableCell>
               <TableCell className="whitespace-nowrap text-slate-700">{started}</TableCell>
-              <TableCell className="text-slate-700">{TRIGGER_LABELS[r.triggered_by] ?? r.triggered_by}</TableCell>
+              <TableCell className="text-slate-700">
+                {TRIGGER_LABELS[r.triggered_by] ?? r.triggered_by}
+                {r.comparison_id && (
+                  <Link
+                    href={`/w/${workspaceId}/comparisons/${r.comparison_id}`}
+                    className="ml-2 inline-flex rounded bg-indigo-100 px-1.5 py-0.5 text-xs font-medium text-indigo-800 hover:underline"
+                    title="This run is an arm of an A/B comparison"
+                  >
+                    A/B{r.arm_index === 0 ? " · A" : r.arm_index === 1 ? " · B" : ""}
+                    <span className="sr-only">: open the comparison this run belongs to</span>
+                  </Link>
+                )}
+              </TableCell>
               <TableCell className={num}>{r.passed}</TableCell>
               <TableCell className={num}>{r.failed}</TableCell>
               <TableCell className={num}>{r.errors}</TableCell>

@@ -13,6 +13,7 @@ import { CaseNotice } from "@/components/test-cases/case-notice";
 import { ImportDialog } from "@/components/suites/import-export-dialog";
 import { ExportButtons } from "@/components/suites/import-export-buttons";
 import { StartRunButton } from "@/components/runs/start-run-button";
+import { CompareButton } from "@/components/comparisons/compare-dialog";
 import { Breadcrumbs } from "@/components/ui/breadcrumbs";
 import type { WorkspacePageProps } from "@/lib/pages/props";
 
@@ -41,6 +42,9 @@ export default async function SuitePage({ params, searchParams }: WorkspacePageP
             <Link href={`${base}/runs`} className={buttonClass("secondary")}>
               Runs &amp; trends
             </Link>
+            <Link href={`${base}/comparisons`} className={buttonClass("secondary")}>
+              Comparisons
+            </Link>
             <Link href={`${base}/settings`} className={buttonClass("secondary")}>
               Settings
             </Link>
@@ -51,6 +55,7 @@ export default async function SuitePage({ params, searchParams }: WorkspacePageP
                 New test case
               </Link>
             )}
+            {canEdit && <CompareButton workspaceId={workspaceId} suiteId={suiteId} />}
             {canEdit && <StartRunButton workspaceId={workspaceId} suiteId={suiteId} tags={suiteTags} />}
           </>
         }

@@ -1,0 +1,59 @@
+"use client";
+import type { ComparisonDto } from "@/lib/comparisons/dto";
+import { Card } from "@/components/ui/card";
+import { cn } from "@/components/ui/cn";
+import { formatDuration } from "@/components/runs/format";
+import { useNow } from "@/components/runs/use-now";
+import { isActiveComparison } from "./format";
+
+/** Completed pairs of all pairs, elapsed time and an estimate of the rest while live. */
+export function ComparisonProgress({ comparison: c }: { comparison: ComparisonDto }) {
+  const active = isActiveComparison(c.status);
+  const now = useNow(active);
+  const start = c.started_at ? Date.parse(c.started_at) : null;
+  const end = c.completed_at ? Date.parse(c.completed_at) : now;
+  const elapsed = start !== null && end !== null ? Math.max(0, end - start) : null;
+  const remaining = c.total_pairs - c.completed_pairs;
+  const eta = active && elapsed !== null && c.completed_pairs > 0 && remaining > 0 ? (elapsed / c.completed_pairs) * remaining : null;
+  const pct = c.total_pairs > 0 ? Math.round((c.completed_pairs / c.total_pairs) * 100) : 0;
+  const text = `${c.completed_pairs} of ${c.total_pairs} pairs done`;
+
+  return (
+    <Card className="space-y-3 p-5">
+      <div className="flex flex-wrap items-baseline justify-between gap-2">
+        <h2 className="text-base font-semibold">Progress</h2>
+        <p className="text-sm text-slate-700" data-testid="comparison-done-count">
+          {text}
+        </p>
+      </div>
+      <div
+        role="progressbar"
+        aria-label="Comparison progress"
+        aria-valuemin={0}
+        aria-valuemax={c.total_pairs}
+        aria-valuenow={c.completed_pairs}
+        aria-valuetext={text}
+        className="h-3 w-full overflow-hidden rounded-full bg-slate-100"
+      >
+        <div
+          className={cn("h-full bg-indigo-500 transition-[width] duration-500", active && "animate-pulse")}
+          style={{ width: `${pct}%` }}
+        />
+      </div>
+      <p className="text-sm text-slate-600">
+        {c.status === "pending" && !c.started_at
+          ? "Waiting for a worker…"
+          : `Elapsed ${formatDuration(elapsed)}${active ? ` · ETA ${eta === null ? "estimating…" : `~${formatDuration(eta)}`}` : ""}`}
+      </p>
+      {c.cancel_requested && active && (
+        <p className="text-sm text-amber-700">Cancelling: no new pairs start; running pairs are finishing.</p>
+      )}
+      {c.error_message && (
+        <div role="status" className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800">
+          <span className="font-medium">The comparison failed: </span>
+          {c.error_message}
+        </div>
+      )}
+    </Card>
+  );
+}

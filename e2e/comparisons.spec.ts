@@ -1,0 +1,196 @@
+import { readFile } from "node:fs/promises";
+import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import { FAKE_OPENAI_URL, openWorkspace, unique } from "./fixtures";
+
+/**
+ * An A/B comparison end to end in the browser: build the two arms in the suite's Compare dialog
+ * (refused inline while identical or out of range) → watch it complete live → read the headline
+ * and the verdict → filter the pairs to the flips and open one (both transcripts and verdicts) →
+ * export CSV → "Compare with…" the two arm runs from a run page.
+ * The fake OpenAI server answers the baseline after 100 ms and the variant (whose prompt carries
+ * a marker) after 300 ms, and the variant fails one case, so the numbers are known in advance.
+ */
+
+const FAKE_CONTROL = FAKE_OPENAI_URL.replace(/\/v1$/, "");
+const CSV_HEADER =
+  "question,baseline_tokens,variant_tokens,token_overhead,baseline_latency_ms,variant_latency_ms,latency_diff_ms,response_length_ratio,baseline_status,variant_status,verdict_change";
+
+async function createApiKey(page: Page, workspaceId: string): Promise<string> {
+  await page.goto(`/w/${workspaceId}/settings/api-keys`);
+  await page.getByLabel("Name", { exact: true }).fill(unique("comparisons e2e"));
+  await page.getByLabel("Role", { exact: true }).selectOption("admin");
+  await page.getByRole("button", { name: "Create API key" }).click();
+  const field = page.getByLabel("New API key");
+  await expect(field).toHaveValue(/\S{32,}/);
+  return field.inputValue();
+}
+
+async function post(request: APIRequestContext, token: string, url: string, data: unknown): Promise<{ id: string }> {
+  const res = await request.post(url, { headers: { authorization: `Bearer ${token}` }, data });
+  expect(res.status(), `POST ${url}: ${await res.text()}`).toBeLessThan(300);
+  return (await res.json()) as { id: string };
+}
+
+/** A chat agent and a suite of three single-turn cases that pass when the reply is the fake's default. */
+async function createSuite(request: APIRequestContext, token: string, marker: string) {
+  const config = await post(request, token, "/api/v1/model-configs", {
+    name: unique("Fake model"),
+    base_url: FAKE_OPENAI_URL,
+    model: "gpt-4o-mini",
+    api_key: "sk-fake",
+  });
+  const agent = await post(request, token, "/api/v1/agents", {
+    name: unique("AB bot"),
+    kind: "chat",
+    system_prompt: `You help customers. (${marker})`,
+    model_config_id: config.id,
+  });
+  const suiteName = unique("AB support");
+  const suite = await post(request, token, "/api/v1/suites", { agent_id: agent.id, name: suiteName, llm_judge_model_config_id: config.id });
+  for (const [name, question] of [
+    ["Greeting", "Hello there"],
+    ["Opening hours", "When are you open?"],
+    ["Cancel order", "Please cancel my order"],
+  ]) {
+    await post(request, token, `/api/v1/suites/${suite.id}/test-cases`, {
+      name,
+      tags: ["smoke"],
+      initial_message: question,
+      checks: [{ type: "contains_phrases", phrases: ["Fake reply"] }],
+    });
+  }
+  return { suiteId: suite.id, suiteName };
+}
+
+async function scriptFakeServer(request: APIRequestContext, marker: string) {
+  const variant = `${marker}-VARIANT`;
+  const rules = [
+    // The variant fails the cancel case (its reply lacks the checked phrase); first matching rule wins.
+    {
+      match: { anyContains: variant, lastUserContains: "cancel my order", endpoint: "chat" },
+      reply: { content: "Sorry, I cannot do that.", delayMs: 300 },
+    },
+    { match: { anyContains: variant, endpoint: "chat" }, reply: { delayMs: 300 } },
+    { match: { anyContains: marker, endpoint: "chat" }, reply: { delayMs: 100 } },
+  ];
+  const res = await request.post(`${FAKE_CONTROL}/__fake/rules`, { data: rules });
+  expect(res.ok()).toBe(true);
+}
+
+test("build a comparison in the dialog, watch it complete, read the verdict, open a pair and export CSV", async ({ page }) => {
+  test.setTimeout(120_000);
+  const workspaceId = await openWorkspace(page);
+  const token = await createApiKey(page, workspaceId);
+  const marker = `ABSPEC${Date.now().toString(36)}`;
+  const { suiteId, suiteName } = await createSuite(page.request, token, marker);
+  await scriptFakeServer(page.request, marker);
+
+  // The suite's Comparisons tab starts empty.
+  await page.goto(`/w/${workspaceId}/suites/${suiteId}`);
+  await page.getByRole("link", { name: "Comparisons" }).click();
+  await expect(page.getByText("No comparisons yet")).toBeVisible();
+  await page.goto(`/w/${workspaceId}/suites/${suiteId}`);
+
+  // The dialog: two arms side by side, prefilled with the suite's agent.
+  await page.getByRole("button", { name: "Compare", exact: true }).click();
+  const dialog = page.getByRole("dialog", { name: "New A/B comparison" });
+  await expect(dialog).toBeVisible();
+  const baseline = dialog.getByRole("group", { name: "Baseline (A)" });
+  const variant = dialog.getByRole("group", { name: "Variant (B)" });
+  await expect(variant.getByLabel("System prompt")).toHaveValue(`You help customers. (${marker})`);
+  await expect(baseline.getByLabel("Agent")).toHaveValue(/[0-9a-f-]{36}/);
+  await dialog.getByLabel("Repetitions").fill("2");
+  await dialog.getByLabel("Concurrency").fill("2");
+  await expect(dialog.getByTestId("compare-estimate")).toHaveText("3 active cases × 2 repetitions × 2 arms = 12 estimated agent calls");
+
+  // Identical arms are refused, and so is an out-of-range value, at its field.
+  await expect(dialog.getByTestId("arm-differences")).toContainText("The two arms are identical");
+  await dialog.getByRole("button", { name: "Start comparison" }).click();
+  await expect(dialog.getByText(/must differ from the baseline/)).toBeVisible();
+  await variant.getByLabel("Temperature").fill("5");
+  await dialog.getByRole("button", { name: "Start comparison" }).click();
+  await expect(variant.getByText("Temperature must be between 0 and 2")).toBeVisible();
+  await variant.getByLabel("Temperature").fill("");
+
+  // The variant: a longer prompt (marked as changed), its own label.
+  await variant.getByLabel("Label").fill("Thorough prompt");
+  await variant.getByLabel("System prompt").fill(`You help customers. Be thorough and kind. (${marker}-VARIANT)`);
+  await expect(variant.getByText("Changed from the agent's prompt")).toBeVisible();
+  await expect(baseline.getByText("Changed from the agent's prompt")).toHaveCount(0);
+  await expect(dialog.getByTestId("arm-differences")).toHaveText("Variant differs in: system prompt.");
+  await dialog.getByRole("button", { name: "Start comparison" }).click();
+
+  // Live: the page polls until every pair is done, without a reload.
+  await page.waitForURL(/\/comparisons\/[0-9a-f-]{36}$/);
+  const comparisonUrl = page.url();
+  await expect(page.getByRole("heading", { level: 1 })).toContainText("Baseline vs Thorough prompt");
+  await page.evaluate(() => ((window as unknown as { __abMarker: boolean }).__abMarker = true));
+  await expect(page.getByTestId("comparison-done-count")).toHaveText("6 of 6 pairs done", { timeout: 60_000 });
+  await expect(page.getByRole("heading", { level: 1 }).getByText("Completed")).toBeVisible({ timeout: 15_000 });
+  expect(await page.evaluate(() => (window as unknown as { __abMarker?: boolean }).__abMarker)).toBe(true);
+
+  // Headline and verdict: the variant is ~200 ms slower on every pair and fails the cancel case twice.
+  await expect(page.getByTestId("comparison-verdict")).toContainText(/^Variant is \d+ ms slower \(95 % CI \d+–\d+, p [<=] 0\.0\d+\)/);
+  await expect(page.getByTestId("comparison-verdict")).toContainText("pass rate 100 % vs 66.7 %");
+  const passRate = page.getByTestId("headline-pass-rate");
+  await expect(passRate).toContainText("100 % → 66.7 %");
+  await expect(passRate).toContainText("0 fail → pass · 2 pass → fail");
+  await expect(page.getByTestId("headline-latency")).toContainText(/\+\d+ ms/);
+  await expect(page.getByTestId("headline-latency")).toContainText("Wilcoxon p");
+  await expect(page.getByTestId("headline-success")).toContainText("100 %");
+  await expect(page.getByTestId("arm-variant")).toContainText("Thorough prompt");
+  await expect(
+    page.getByRole("img", { name: /^Latency diff per case, variant minus baseline, sorted: 6 of 6 pairs slower/ }),
+  ).toBeVisible();
+  await expect(page.getByRole("img", { name: /^Baseline vs variant latency for 6 pairs: 6 above/ })).toBeVisible();
+
+  // The pairs table filters by verdict change; a flip opens the pair view.
+  const pairs = page.getByRole("table", { name: "Pairs of the comparison" });
+  await expect(pairs.getByRole("row")).toHaveCount(7);
+  await page.getByLabel("Verdict change").selectOption("pass_to_fail");
+  await expect(pairs.getByRole("row")).toHaveCount(3);
+  await pairs.getByRole("button", { name: /Latency diff/ }).click();
+  await expect(pairs.getByRole("columnheader", { name: /Latency diff/ })).toHaveAttribute("aria-sort", "ascending");
+  await pairs.getByRole("link", { name: "Cancel order (rep 1)" }).click();
+
+  await page.waitForURL(/\/comparisons\/[0-9a-f-]{36}\/pairs\/\d+$/);
+  await expect(page.getByRole("heading", { level: 1 })).toContainText("Cancel order (rep 1)");
+  await expect(page.getByRole("heading", { level: 1 })).toContainText("Pass → fail");
+  const armA = page.getByTestId("pair-arm-A");
+  const armB = page.getByTestId("pair-arm-B");
+  await expect(armA.getByRole("heading", { level: 2 })).toContainText("Passed");
+  await expect(armB.getByRole("heading", { level: 2 })).toContainText("Failed");
+  await expect(armA.getByText("Fake reply: Please cancel my order").first()).toBeVisible();
+  await expect(armB.getByText("Sorry, I cannot do that.").first()).toBeVisible();
+
+  // CSV export: the spec's columns, one row per pair.
+  await page.goto(comparisonUrl);
+  const exports = page.getByRole("group", { name: "Export comparison" });
+  const [csv] = await Promise.all([page.waitForEvent("download"), exports.getByRole("link", { name: "CSV" }).click()]);
+  expect(csv.suggestedFilename()).toMatch(/^comparison-.+\.csv$/);
+  const lines = (await readFile((await csv.path())!, "utf8")).trim().split(/\r?\n/);
+  expect(lines[0]).toBe(CSV_HEADER);
+  expect(lines).toHaveLength(7);
+
+  // The suite's Comparisons tab lists it with its headline numbers.
+  await page.goto(`/w/${workspaceId}/suites/${suiteId}/comparisons`);
+  const row = page.getByRole("row").filter({ hasText: "Baseline vs Thorough prompt" });
+  await expect(row).toContainText("Completed");
+  await expect(row).toContainText("100 % → 66.7 %");
+
+  // "Compare with…": the baseline arm's run against the variant arm's run, without executing again.
+  await page.goto(comparisonUrl);
+  await page.getByTestId("arm-baseline").getByRole("link", { name: /^Run / }).click();
+  await page.waitForURL(/\/runs\/[0-9a-f-]{36}$/);
+  await expect(page.getByRole("heading", { level: 1 })).toContainText(suiteName);
+  await page.getByRole("button", { name: "Compare with…" }).click();
+  const runsDialog = page.getByRole("dialog", { name: "Compare with another run" });
+  await runsDialog.getByRole("radio", { name: "Baseline (A)" }).check();
+  await runsDialog.getByLabel("Name (optional)").fill("Arm runs");
+  await runsDialog.getByRole("button", { name: "Compare runs" }).click();
+  await page.waitForURL(/\/comparisons\/[0-9a-f-]{36}$/);
+  expect(page.url()).not.toBe(comparisonUrl);
+  await expect(page.getByRole("heading", { level: 1 })).toContainText("Arm runs");
+  await expect(page.getByRole("heading", { level: 1 })).toContainText("Completed");
+  await expect(page.getByTestId("headline-pass-rate")).toContainText("100 % → 66.7 %");
+});

@@ -1,0 +1,127 @@
+"use server";
+import { revalidatePath } from "next/cache";
+import { z } from "zod";
+import { workspaceAction } from "@/lib/actions/safe-action";
+import { ValidationError } from "@/lib/errors";
+import { listAgents } from "@/lib/agents/service";
+import { listModelConfigOptions } from "@/lib/model-configs/service";
+import { getSuite } from "@/lib/suites/service";
+import { listSuiteTags, listTestCases } from "@/lib/test-cases/service";
+import { testCaseListQuery, DIFFICULTIES } from "@/lib/test-cases/schemas";
+import { getRun, listRuns } from "@/lib/runs/service";
+import type { VariableDefinition } from "@/lib/agents/schemas";
+import { cancelComparison, createComparison } from "./service";
+
+/**
+ * Server actions of the comparison pages: create (the Compare dialog and "Compare with…"),
+ * cancel, and the reads the two dialogs need when they open (so the suite and run pages load
+ * nothing for a dialog that is never opened). All go through the comparison, agent, suite and
+ * run services, which check the workspace and the role.
+ */
+
+/** What the Compare dialog offers per arm. */
+export type CompareAgentOption = {
+  id: string;
+  name: string;
+  kind: "chat" | "http";
+  system_prompt: string | null;
+  model_config_id: string | null;
+  variables_schema: VariableDefinition[];
+};
+export type CompareOptions = {
+  suite_agent_id: string;
+  agents: CompareAgentOption[];
+  model_configs: { id: string; name: string; model: string }[];
+  tags: string[];
+};
+
+/** A completed run the "Compare with…" dialog offers. */
+export type ComparableRun = { id: string; created_at: string; completed_at: string | null; pass_rate: number; total_cases: number };
+
+const suiteRef = z.object({ suite_id: z.uuid("Unknown suite") });
+
+/** Agents (with their prompts, to prefill the arms), model configurations and tags for the Compare dialog. */
+export const compareOptionsAction = workspaceAction(suiteRef, "editor", async ({ suite_id }, ctx): Promise<CompareOptions> => {
+  const [suite, agents, modelConfigs, tags] = await Promise.all([
+    getSuite(ctx, suite_id),
+    listAgents(ctx, { limit: 200 }),
+    listModelConfigOptions(ctx),
+    listSuiteTags(ctx, suite_id),
+  ]);
+  return {
+    suite_agent_id: suite.agent_id,
+    agents: agents.data.map((a) => ({
+      id: a.id,
+      name: a.name,
+      kind: a.kind,
+      system_prompt: a.system_prompt,
+      model_config_id: a.model_config_id,
+      variables_schema: a.variables_schema,
+    })),
+    model_configs: modelConfigs,
+    tags,
+  };
+});
+
+/** Active cases the dialog's tag/difficulty selection would run (the estimate before starting). */
+export const countComparisonCasesAction = workspaceAction(
+  suiteRef.extend({
+    tags: z.array(z.string().max(200)).max(50).default([]),
+    tag_match: z.enum(["any", "all"]).default("any"),
+    difficulty: z.enum(DIFFICULTIES).nullish(),
+  }),
+  "viewer",
+  async ({ suite_id, tags, tag_match, difficulty }, ctx) => {
+    const page = await listTestCases(
+      ctx,
+      suite_id,
+      testCaseListQuery.parse({ tag: tags, tag_match, difficulty: difficulty ?? undefined, limit: 1 }),
+    );
+    return page.counts.active;
+  },
+);
+
+/**
+ * Creates a comparison of the suite. `input` is validated by the service (executeComparisonInput
+ * or compareRunsInput), so issue paths are the body's (`baseline.temperature`, `repetitions`).
+ */
+export const createComparisonAction = workspaceAction(
+  z.object({ suite_id: z.uuid("Unknown suite"), input: z.unknown() }),
+  "editor",
+  async ({ suite_id, input }, ctx) => {
+    const comparison = await createComparison(ctx, suite_id, input ?? {});
+    revalidatePath(`/w/${ctx.workspaceId}/suites/${suite_id}`, "layout");
+    return { id: comparison.id };
+  },
+);
+
+/** The other completed runs of a run's suite, newest first, for "Compare with…". */
+export const comparableRunsAction = workspaceAction(
+  z.object({ run_id: z.uuid("Unknown run") }),
+  "editor",
+  async ({ run_id }, ctx): Promise<{ suite_id: string; runs: ComparableRun[] }> => {
+    const run = await getRun(ctx, run_id);
+    if (run.status !== "completed") throw new ValidationError("Only a completed run can be compared");
+    const page = await listRuns(ctx, run.suite_id, { status: "completed", limit: 50 });
+    return {
+      suite_id: run.suite_id,
+      runs: page.data
+        .filter((r) => r.id !== run.id)
+        .map((r) => ({
+          id: r.id,
+          created_at: r.created_at!,
+          completed_at: r.completed_at,
+          pass_rate: r.pass_rate,
+          total_cases: r.total_cases,
+        })),
+    };
+  },
+);
+
+/** Cancels a pending or running comparison: no new pairs start; running ones finish or abort. */
+export const cancelComparisonAction = workspaceAction(z.object({ id: z.uuid("Unknown comparison") }), "editor", async ({ id }, ctx) => {
+  const comparison = await cancelComparison(ctx, id);
+  revalidatePath(`/w/${ctx.workspaceId}/suites/${comparison.suite_id}`, "layout");
+  revalidatePath(`/w/${ctx.workspaceId}/comparisons/${id}`);
+  return { id: comparison.id, status: comparison.status };
+});
