@@ -5,7 +5,7 @@ import { endpointLimiter } from "@/lib/llm/concurrency";
 import { AttemptError, LlmError } from "@/lib/llm/errors";
 import { classifySdkError, preview, statusFailure } from "@/lib/llm/responses";
 import { runWithRetry, type RetryPolicy } from "@/lib/llm/retry";
-import { ExchangeTimer } from "@/lib/llm/timing";
+import { ExchangeTimer, yieldToIo } from "@/lib/llm/timing";
 import type { CallRecord, OnRecord } from "@/lib/llm/types";
 import type { FetchLike } from "@/lib/net/safe-fetch";
 import { guardedFetch } from "@/lib/net/service";
@@ -104,6 +104,7 @@ export async function callHttpAgent(call: HttpAgentCall): Promise<HttpAgentResul
           const latency = timer.latencyMs;
           if (latency !== null) reportLatency(latency);
         }
+        await yieldToIo();
         if (!res.ok) throw statusFailure(res.status, res.headers, `The agent answered HTTP ${res.status}: ${preview(text, 200)}`);
         let json: unknown;
         try {

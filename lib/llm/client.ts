@@ -16,7 +16,7 @@ import { endpointLimiter } from "./concurrency";
 import { LlmError } from "./errors";
 import { classifySdkError, parseCompletion, parseEmbeddings, preview, type ChatReply } from "./responses";
 import { DEFAULT_RETRY_POLICY, runWithRetry, type RetryPolicy } from "./retry";
-import { ExchangeTimer } from "./timing";
+import { ExchangeTimer, yieldToIo } from "./timing";
 import type { CallPurpose, CallRecord, Endpoint, OnRecord, TokenUsage } from "./types";
 
 export type ChatParams = {
@@ -294,6 +294,7 @@ export class LlmClient {
             const latency = capture.timer.latencyMs;
             if (latency !== null) reportLatency(latency);
           }
+          await yieldToIo();
           return parse(text);
         },
         { policy: this.#policy, timeoutMs, signal: opts.signal, limiter: endpointLimiter(this.endpoint.id), classify: classifySdkError },
