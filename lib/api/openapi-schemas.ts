@@ -1,6 +1,17 @@
 import { z } from "zod";
 import { modelConfigInput, modelConfigPatch } from "@/lib/model-configs/schemas";
 import { agentInput, agentPatch } from "@/lib/agents/schemas";
+import type { ArmDto, ComparisonDto, ComparisonPairDto, ComparisonSummaryDto, ExecutionDto } from "@/lib/comparisons/dto";
+import {
+  armInput,
+  COMPARISON_ORDERINGS,
+  COMPARISON_SOURCES,
+  COMPARISON_STATUSES,
+  createComparisonInput,
+  retryPolicyInput,
+  sessionDocument,
+  VERDICT_CHANGES,
+} from "@/lib/comparisons/schemas";
 import { startRunInput } from "@/lib/runs/schemas";
 import { suiteInput, suitePatch } from "@/lib/suites/schemas";
 import { testCaseInput, testCasePatch } from "@/lib/test-cases/schemas";
@@ -89,7 +100,7 @@ const modelConfigResource = z.object({
   updated_at: z.iso.datetime(),
 });
 
-const errorCodes = ["invalid_input", "unauthorized", "forbidden", "not_found", "conflict", "internal_error"] as const;
+const errorCodes = ["invalid_input", "unauthorized", "forbidden", "not_found", "conflict", "payload_too_large", "internal_error"] as const;
 const errorEnvelope = z.object({
   error: z.object({
     code: z.enum(errorCodes),
@@ -178,6 +189,216 @@ const testCaseServerFields = serverFields.extend({
   sort_order: z.number().int().describe("Position in the suite, set by the server"),
 });
 
+// ── Comparisons (issue 8, spec 003) ─────────────────────────────────────────────────────────
+// Response shapes of the comparison DTOs (lib/comparisons/dto.ts), written as zod so the nested
+// components reference each other ($ref) through one registry; `satisfies z.ZodType<…Dto>` makes
+// the compiler fail when a DTO gains a field these do not describe.
+
+const nullableNumber = z.number().nullable();
+const interval = z.tuple([z.number(), z.number()]).nullable();
+
+const execution = z
+  .object({
+    case_result_id: z
+      .string()
+      .nullable()
+      .describe("The arm's case result (its transcript, checks and LLM calls); null for imported sessions"),
+    response: z.string().describe("The agent's final answer"),
+    prompt_tokens: z.number().int(),
+    completion_tokens: z.number().int(),
+    total_tokens: z.number().int().describe("prompt_tokens + completion_tokens"),
+    latency_ms: z
+      .number()
+      .describe("Sum of the agent call durations only (no queue, limiter, backoff or judging time); 0 when the call failed"),
+    turn_latencies_ms: z.array(z.number()).describe("Agent latency per turn (one entry for a single-turn case)"),
+    tokens_per_ms: z.number().describe("completion_tokens / latency_ms; 0 when latency_ms is 0"),
+    model: z.string(),
+    timestamp: z.string().nullable(),
+    error: z.string().nullable(),
+    retry_count: z.number().int().describe("Retries of the agent calls only"),
+    status: z.enum(["passed", "failed", "error", "skipped"]).describe("Assay's verdict for this execution"),
+  })
+  .describe("One arm's execution of one case (spec 003 AgentResponse plus Assay's verdict)") satisfies z.ZodType<ExecutionDto>;
+
+const locationEstimate = z
+  .object({
+    n: z.number().int().describe("Pairs where both arms succeeded"),
+    mean: nullableNumber,
+    median: nullableNumber,
+    ci95: interval.describe("95 % percentile-bootstrap interval of the mean (fixed seed); null without data"),
+    median_ci95: interval.describe("95 % bootstrap interval of the median; null without data"),
+  })
+  .describe("Location of one per-pair diff (variant − baseline) over the pairs where both arms succeeded");
+
+const wilcoxon = z.object({
+  method: z.literal("wilcoxon_signed_rank"),
+  p_value: nullableNumber.describe("Two-sided; null when every difference is zero or there is no data"),
+  statistic: nullableNumber.describe("V, the sum of the ranks of the positive differences"),
+  n: z.number().int(),
+  zeros: z.number().int(),
+  exact: z.boolean().describe("true: exact null distribution; false: normal approximation"),
+});
+
+const armExecutionStats = z
+  .object({
+    total_invocations: z.number().int(),
+    successful_invocations: z.number().int(),
+    failed_invocations: z.number().int(),
+    retry_successes: z.record(z.string(), z.number().int()).describe("Calls that succeeded after retrying, by attempt number"),
+    timeouts: z.number().int(),
+    errors_by_type: z.record(z.string(), z.number().int()),
+    total_retries: z.number().int(),
+    success_rate: nullableNumber,
+  })
+  .describe("Spec 003 ExecutionStats of one arm's agent calls");
+
+const armSummary = z.object({
+  pass_rate: nullableNumber.describe("passed / (passed + failed + errors) × 100, one decimal"),
+  passed: z.number().int(),
+  failed: z.number().int(),
+  errors: z.number().int(),
+  skipped: z.number().int(),
+  tokens: z.object({ prompt: z.number().int(), completion: z.number().int(), total: z.number().int(), mean_total: nullableNumber }),
+  latency_ms: z.object({ mean: nullableNumber, p50: nullableNumber, p95: nullableNumber }),
+  execution_stats: armExecutionStats,
+});
+
+const comparisonSummary = z
+  .object({
+    pairs: z.number().int(),
+    comparable_pairs: z.number().int().describe("Pairs where both arms succeeded: the n behind diffs and the latency/token tests"),
+    baseline: armSummary,
+    variant: armSummary,
+    diffs: z.object({
+      token_overhead: locationEstimate,
+      token_overhead_pct: locationEstimate,
+      latency_diff_ms: locationEstimate,
+      response_length_ratio: locationEstimate,
+    }),
+    verdict_changes: z.object({
+      same: z.number().int(),
+      pass_to_fail: z.number().int(),
+      fail_to_pass: z.number().int(),
+      error: z.number().int(),
+    }),
+    success_rate: nullableNumber.describe("Share of pairs where both arms succeeded, as a percentage"),
+    tests: z.object({
+      latency: wilcoxon,
+      tokens: wilcoxon,
+      pass_fail: z.object({
+        method: z.literal("mcnemar_exact"),
+        p_value: nullableNumber.describe("Two-sided; null when no pair flipped"),
+        b: z.number().int().describe("pass → fail"),
+        c: z.number().int().describe("fail → pass"),
+      }),
+    }),
+    verdict: z.string().describe("The page's one-sentence verdict in plain language"),
+  })
+  .describe("Statistics over the pairs, computed when the comparison ends (and on import)") satisfies z.ZodType<ComparisonSummaryDto>;
+
+const comparisonArm = armInput
+  .extend({
+    role: z.string().describe("baseline or variant"),
+    label: z.string(),
+    run_id: z.uuid().nullable().describe("The run that executed this arm (or the paired run); null for imported sessions"),
+    resolved: z
+      .object({
+        agent_id: z.uuid().nullish(),
+        agent_name: z.string().nullish(),
+        model: z.string().nullish(),
+        base_url: z.string().nullish(),
+        kind: z.string().optional(),
+      })
+      .describe("What the arm resolved to (never a key)"),
+  })
+  .describe("One arm as given (the suite's agent with these overrides), with its label") satisfies z.ZodType<ArmDto>;
+
+const comparison = z
+  .object({
+    id: z.uuid(),
+    suite_id: z.uuid(),
+    name: z.string(),
+    notes: z.string(),
+    source: z.enum(COMPARISON_SOURCES).describe("executed: both arms ran; runs: two existing runs paired; imported: a session document"),
+    status: z.enum(COMPARISON_STATUSES),
+    ordering: z.enum(COMPARISON_ORDERINGS),
+    seed: z.number().int().describe("Seed of the randomized order and of the bootstrap"),
+    reset_window_ms: z.number().int(),
+    repetitions: z.number().int(),
+    concurrency: z.number().int(),
+    retry: retryPolicyInput,
+    selection: z.object({
+      tags: z.array(z.string()).optional(),
+      tag_match: z.string().optional(),
+      difficulty: z.string().nullish(),
+      case_ids: z.array(z.string()).nullish(),
+    }),
+    baseline: comparisonArm.nullable(),
+    variant: comparisonArm.nullable(),
+    arms: z.array(comparisonArm).describe("Every arm in order (baseline, variant)"),
+    total_pairs: z.number().int(),
+    completed_pairs: z.number().int(),
+    session_id: z.string().nullable().describe("Imported sessions: the document's session_id"),
+    error_message: z.string().nullable(),
+    cancel_requested: z.boolean(),
+    started_at: z.iso.datetime().nullable(),
+    completed_at: z.iso.datetime().nullable(),
+    duration_ms: z.number().int().nullable(),
+    environment: z.record(z.string(), z.unknown()).describe("Assay and Node versions, the arms' models and base URLs (no secrets)"),
+    summary: comparisonSummary.nullable().describe("Set when the comparison ends"),
+    created_at: z.iso.datetime(),
+  })
+  .describe("A/B comparison of a suite: baseline vs variant on the same cases") satisfies z.ZodType<ComparisonDto>;
+
+const comparisonPair = z
+  .object({
+    index: z.number().int(),
+    test_case_id: z.uuid().nullable(),
+    test_case_name: z.string(),
+    question: z.string(),
+    repetition: z.number().int(),
+    order: z.array(z.string()).describe('Arm roles in the order they ran, e.g. ["variant", "baseline"]'),
+    baseline: execution.nullable().describe("null until the arm finished"),
+    variant: execution.nullable(),
+    token_overhead: z.number().int().nullable().describe("variant.total_tokens − baseline.total_tokens"),
+    token_overhead_pct: nullableNumber.describe("token_overhead / baseline.total_tokens × 100; 0 when the baseline used no tokens"),
+    latency_diff_ms: nullableNumber.describe("variant.latency_ms − baseline.latency_ms"),
+    latency_improvement_pct: nullableNumber.describe(
+      "latency_diff_ms / baseline.latency_ms × 100 (positive: the variant was slower); 0 when the baseline took 0 ms",
+    ),
+    response_length_ratio: nullableNumber.describe("len(variant.response) / len(baseline.response); 1 when the baseline response is empty"),
+    both_successful: z.boolean().nullable(),
+    verdict_change: z.enum(VERDICT_CHANGES).nullable(),
+    metadata: z.record(z.string(), z.unknown()),
+    completed_at: z.iso.datetime().nullable(),
+  })
+  .describe("One case × repetition with both executions and spec 003's diffs (variant − baseline)") satisfies z.ZodType<ComparisonPairDto>;
+
+/** The comparison components, nested ones as $refs (`#/components/schemas/<name>`). */
+function comparisonComponents(): Record<string, JsonSchema> {
+  const registry = z.registry<{ id: string }>();
+  registry.add(execution, { id: "Execution" });
+  registry.add(locationEstimate, { id: "LocationEstimate" });
+  registry.add(armExecutionStats, { id: "ArmExecutionStats" });
+  registry.add(armSummary, { id: "ComparisonArmSummary" });
+  registry.add(comparisonSummary, { id: "ComparisonSummary" });
+  registry.add(comparisonArm, { id: "ComparisonArm" });
+  registry.add(comparison, { id: "Comparison" });
+  registry.add(comparisonPair, { id: "ComparisonPair" });
+  const { schemas } = z.toJSONSchema(registry, {
+    io: "output",
+    target: "draft-2020-12",
+    unrepresentable: "any",
+    uri: (id) => `#/components/schemas/${id}`,
+  }) as { schemas: Record<string, JsonSchema> };
+  for (const schema of Object.values(schemas)) {
+    delete schema.$schema;
+    delete schema.$id;
+    openObjects(schema);
+  }
+  return schemas;
+}
+
 /**
  * Requests: what a client sends (input view). They are published under
  * `components.requestBodies`, not `components.schemas`: generators such as openapi-typescript
@@ -194,6 +415,8 @@ export const requestSchemas = {
   TestCaseInput: jsonSchema(testCaseInput),
   TestCasePatch: patchBody(testCasePatch),
   RunStartInput: jsonSchema(startRunInput),
+  ComparisonInput: jsonSchema(createComparisonInput),
+  ComparisonSessionDocument: jsonSchema(sessionDocument),
 } satisfies Record<string, JsonSchema>;
 export type RequestSchemaName = keyof typeof requestSchemas;
 
@@ -221,6 +444,12 @@ export const componentSchemas: Record<string, JsonSchema> = {
   Run: { ...runResource, required: Object.keys(runResource.properties) },
   CaseResult: { ...caseResultResource, required: Object.keys(caseResultResource.properties) },
   ImportResult: jsonSchema(importResult, "output"),
+  ...comparisonComponents(),
+  ComparisonSession: {
+    ...jsonSchema(sessionDocument),
+    description:
+      "Spec 003 session document (TestSession.to_dict()): what the JSON report writes and the import reads back. Assay's report adds fields (test_case_id, repetition, order, status); all are optional on import.",
+  },
   ServerFields: resource(serverFields, z.object({})),
   Error: jsonSchema(errorEnvelope, "output"),
 };

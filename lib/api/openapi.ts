@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { componentSchemas, jsonSchema, requestSchemas, type JsonSchema, type RequestSchemaName } from "@/lib/api/openapi-schemas";
 import { paginationQuery } from "@/lib/api/query";
+import { comparisonListQuery, comparisonReportQuery, pairListQuery } from "@/lib/comparisons/schemas";
 import { modelConfigDeleteQuery } from "@/lib/model-configs/schemas";
 import { caseResultListQuery, runListQuery, runReportQuery } from "@/lib/runs/schemas";
 import { suiteListQuery } from "@/lib/suites/schemas";
@@ -204,6 +205,100 @@ function runPaths() {
   };
 }
 
+function comparisonPaths() {
+  const tags = ["Comparisons"];
+  return {
+    "/api/v1/suites/{id}/comparisons": {
+      parameters: [idParam],
+      get: {
+        operationId: "listComparisons",
+        tags,
+        summary: "List a suite's comparisons (newest first)",
+        description: "Role: viewer.",
+        parameters: queryParameters(comparisonListQuery, listQueryDocs),
+        responses: { "200": list("Comparison"), ...errors },
+      },
+      post: {
+        operationId: "createComparison",
+        tags,
+        summary: "Start a comparison",
+        description:
+          "Role: editor. Either two arms to execute on the suite's selected cases (`baseline`, `variant`: the suite's agent with overrides; they must differ in at least one field), " +
+          "or two completed runs of this suite to pair by test case (`baseline_run_id`, `variant_run_id`; nothing is executed). 202 with the pending comparison; poll GET /api/v1/comparisons/{id}.",
+        requestBody: body("ComparisonInput"),
+        responses: { "202": ok("The pending Comparison", ref("Comparison")), ...errors, ...tooLarge() },
+      },
+    },
+    "/api/v1/suites/{id}/comparisons/import": {
+      parameters: [idParam],
+      post: {
+        operationId: "importComparison",
+        tags,
+        summary: "Import a session document as a comparison",
+        description:
+          "Role: editor. Loads a spec 003 session document (the JSON report of a comparison, or TestSession.to_dict()) as a read-only comparison with the same diffs and statistics.",
+        requestBody: body("ComparisonSessionDocument"),
+        responses: { "201": ok("The imported Comparison", ref("Comparison")), ...errors, ...tooLarge("10 MB") },
+      },
+    },
+    "/api/v1/comparisons/{id}": {
+      parameters: [idParam],
+      get: {
+        operationId: "getComparison",
+        tags,
+        summary: "Get a comparison (status, progress, summary)",
+        description: "Role: viewer. `summary` is set when the comparison ends.",
+        responses: { "200": ok("Comparison", ref("Comparison")), ...errors },
+      },
+    },
+    "/api/v1/comparisons/{id}/pairs": {
+      parameters: [idParam],
+      get: {
+        operationId: "listComparisonPairs",
+        tags,
+        summary: "A comparison's pairs (case × repetition, paginated)",
+        description: "Role: viewer.",
+        parameters: queryParameters(pairListQuery, {
+          verdict_change: "Only pairs with this verdict change",
+          sort: "index (default, the run order) or a diff, ascending; prefix - for descending",
+          cursor: listQueryDocs.cursor,
+          limit: "Page size (1–500, default 50)",
+        }),
+        responses: { "200": list("ComparisonPair"), ...errors },
+      },
+    },
+    "/api/v1/comparisons/{id}/cancel": {
+      parameters: [idParam],
+      post: {
+        operationId: "cancelComparison",
+        tags,
+        summary: "Cancel a comparison",
+        description: "Role: editor. No new executions start; 409 when the comparison already ended.",
+        responses: { "200": ok("The Comparison", ref("Comparison")), ...errors, ...conflict },
+      },
+    },
+    "/api/v1/comparisons/{id}/report": {
+      parameters: [idParam],
+      get: {
+        operationId: "getComparisonReport",
+        tags,
+        summary: "A comparison report",
+        description:
+          "Role: viewer. json: the spec 003 session document (importable back); csv: one row per pair with the columns question, baseline_tokens, variant_tokens, token_overhead, " +
+          "baseline_latency_ms, variant_latency_ms, latency_diff_ms, response_length_ratio, baseline_status, variant_status, verdict_change (latencies with two decimals). Sent as an attachment.",
+        parameters: queryParameters(comparisonReportQuery, { format: "json (default) or csv" }),
+        responses: {
+          "200": {
+            description: "The report file",
+            content: { "application/json": { schema: ref("ComparisonSession") }, "text/csv": { schema: { type: "string" } } },
+          },
+          ...errors,
+        },
+      },
+    },
+  };
+}
+
 export function buildOpenApiDocument() {
   return {
     openapi: "3.1.0",
@@ -243,6 +338,12 @@ export function buildOpenApiDocument() {
         name: "Runs",
         description:
           "Executions of a suite's cases: start, follow, cancel, read the case results and download reports (JSON, Markdown, CSV, JUnit). Read: viewer; start/cancel: editor.",
+      },
+      {
+        name: "Comparisons",
+        description:
+          "A/B comparisons (spec 003): baseline vs variant on the same cases, or two runs paired by test case, with per-pair latency and token diffs, " +
+          "bootstrap intervals and Wilcoxon/McNemar tests; JSON session and CSV reports, session import. Read: viewer; start/cancel/import: editor.",
       },
       { name: "Meta", description: "Service health and this document; no API key needed." },
     ],
@@ -431,6 +532,7 @@ export function buildOpenApiDocument() {
         },
       },
       ...runPaths(),
+      ...comparisonPaths(),
     },
     components: {
       securitySchemes: { bearerAuth: { type: "http", scheme: "bearer", description: "A workspace API key" } },

@@ -64,6 +64,27 @@ export async function main(client: Client<paths>) {
   const page = await client.GET("/api/v1/suites", { params: { query: { agent_id: agent.data.id } } });
   return { schedule, enabled, sameSuite, tags, runStatus, totalCases, cases: testCase.data, suites: page.data?.data ?? [] };
 }
+
+// Type-checked only: either comparison body, the summary's numbers and the pairs query.
+export async function compare(client: Client<paths>, suiteId: string, runIds: [string, string]) {
+  const executed = await client.POST("/api/v1/suites/{id}/comparisons", {
+    params: { path: { id: suiteId } },
+    body: { baseline: {}, variant: { system_prompt: "Be brief." } },
+  });
+  const paired = await client.POST("/api/v1/suites/{id}/comparisons", {
+    params: { path: { id: suiteId } },
+    body: { baseline_run_id: runIds[0], variant_run_id: runIds[1] },
+  });
+  if (!executed.data || !paired.data) throw new Error("comparison");
+  const comparison = await client.GET("/api/v1/comparisons/{id}", { params: { path: { id: executed.data.id } } });
+  const median: number | null | undefined = comparison.data?.summary?.diffs.latency_diff_ms.median;
+  const pValue: number | null | undefined = comparison.data?.summary?.tests.pass_fail.p_value;
+  const pairs = await client.GET("/api/v1/comparisons/{id}/pairs", {
+    params: { path: { id: executed.data.id }, query: { sort: "-latency_diff_ms", verdict_change: "pass_to_fail" } },
+  });
+  const latency: number | undefined = pairs.data?.data[0]?.variant?.latency_ms;
+  return { median, pValue, latency, status: paired.data.status };
+}
 `;
 
 // The same call without a required field: the type-check must reject it, or the test above proves nothing.

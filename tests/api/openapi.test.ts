@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { GET } from "@/app/api/v1/openapi.json/route";
+import { pairListQuery } from "@/lib/comparisons/schemas";
 import { modelConfigDeleteQuery } from "@/lib/model-configs/schemas";
 import { suiteListQuery } from "@/lib/suites/schemas";
 import { testCaseExportQuery, testCaseImportQuery } from "@/lib/test-cases/schemas";
@@ -17,6 +18,12 @@ const V1_ROUTES: Record<string, string[]> = {
   "/api/v1/suites/{id}/test-cases/import": ["post"],
   "/api/v1/suites/{id}/test-cases/export": ["get"],
   "/api/v1/test-cases/{id}": ["get", "patch", "delete"],
+  "/api/v1/suites/{id}/comparisons": ["get", "post"],
+  "/api/v1/suites/{id}/comparisons/import": ["post"],
+  "/api/v1/comparisons/{id}": ["get"],
+  "/api/v1/comparisons/{id}/pairs": ["get"],
+  "/api/v1/comparisons/{id}/cancel": ["post"],
+  "/api/v1/comparisons/{id}/report": ["get"],
 };
 
 async function fetchDocument() {
@@ -180,6 +187,13 @@ describe("GET /api/v1/openapi.json", () => {
         "getRunReport",
         "listCaseResults",
         "getCaseResult",
+        "createComparison",
+        "listComparisons",
+        "importComparison",
+        "getComparison",
+        "listComparisonPairs",
+        "cancelComparison",
+        "getComparisonReport",
       ]),
     );
     expect(doc.paths["/api/v1/suites/{id}/runs"].post.operationId).toBe("startRun");
@@ -245,6 +259,33 @@ describe("GET /api/v1/openapi.json", () => {
       for (const [field, schema] of Object.entries<Record<string, unknown>>(s[patch].properties))
         expect(schema, `${patch}.${field}`).not.toHaveProperty("default");
     }
+  });
+
+  it("documents the comparison routes: both create bodies, the pairs query and the nested response components", async () => {
+    const doc = await fetchDocument();
+    const s = { ...doc.components.schemas, ...requestSchemas(doc) };
+    const create = doc.paths["/api/v1/suites/{id}/comparisons"].post;
+    expect(create.requestBody).toEqual({ $ref: "#/components/requestBodies/ComparisonInput" });
+    expect(Object.keys(create.responses)).toEqual(expect.arrayContaining(["202", "400", "403", "404", "413"]));
+    expect(s.ComparisonInput.anyOf.map((o: { required: string[] }) => o.required.toSorted())).toEqual([
+      ["baseline", "variant"],
+      ["baseline_run_id", "variant_run_id"],
+    ]);
+    expect(doc.paths["/api/v1/suites/{id}/comparisons/import"].post.requestBody).toEqual({
+      $ref: "#/components/requestBodies/ComparisonSessionDocument",
+    });
+    const sort = doc.paths["/api/v1/comparisons/{id}/pairs"].get.parameters.find((p: { name: string }) => p.name === "sort");
+    expect(sort.schema).toEqual(
+      (z.toJSONSchema(pairListQuery, { io: "input" }) as { properties: Record<string, unknown> }).properties.sort,
+    );
+    expect(Object.keys(doc.paths["/api/v1/comparisons/{id}/report"].get.responses["200"].content)).toEqual([
+      "application/json",
+      "text/csv",
+    ]);
+    expect(s.ComparisonPair.properties.baseline.anyOf).toContainEqual({ $ref: "#/components/schemas/Execution" });
+    expect(s.Comparison.properties.summary.anyOf).toContainEqual({ $ref: "#/components/schemas/ComparisonSummary" });
+    expect(s.Execution.required).toEqual(expect.arrayContaining(["case_result_id", "latency_ms", "retry_count", "status"]));
+    expect(s.ComparisonSummary.properties.tests.properties.pass_fail.properties.method).toEqual({ type: "string", const: "mcnemar_exact" });
   });
 
   it("takes query parameters from the schemas the routes parse with", async () => {
