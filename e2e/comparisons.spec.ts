@@ -1,4 +1,5 @@
 import { readFile } from "node:fs/promises";
+import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import { FAKE_OPENAI_URL, openWorkspace, unique } from "./fixtures";
 
@@ -14,6 +15,20 @@ import { FAKE_OPENAI_URL, openWorkspace, unique } from "./fixtures";
 const FAKE_CONTROL = FAKE_OPENAI_URL.replace(/\/v1$/, "");
 const CSV_HEADER =
   "question,baseline_tokens,variant_tokens,token_overhead,baseline_latency_ms,variant_latency_ms,latency_diff_ms,response_length_ratio,baseline_status,variant_status,verdict_change";
+
+/** axe (WCAG 2 A/AA) on the current page: no serious or critical violation. */
+async function expectAccessible(page: Page, name: string) {
+  await test.step(`axe: ${name}`, async () => {
+    const { violations } = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa"]).analyze();
+    const blocking = violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+    expect
+      .soft(
+        blocking.map((v) => `${v.id}: ${v.help} at ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`),
+        `${name} has serious or critical violations`,
+      )
+      .toEqual([]);
+  });
+}
 
 async function createApiKey(page: Page, workspaceId: string): Promise<string> {
   await page.goto(`/w/${workspaceId}/settings/api-keys`);
@@ -118,6 +133,7 @@ test("build a comparison in the dialog, watch it complete, read the verdict, ope
   await expect(variant.getByText("Changed from the agent's prompt")).toBeVisible();
   await expect(baseline.getByText("Changed from the agent's prompt")).toHaveCount(0);
   await expect(dialog.getByTestId("arm-differences")).toHaveText("Variant differs in: system prompt.");
+  await expectAccessible(page, "Compare dialog");
   await dialog.getByRole("button", { name: "Start comparison" }).click();
 
   // Live: the page polls until every pair is done, without a reload.
@@ -143,6 +159,7 @@ test("build a comparison in the dialog, watch it complete, read the verdict, ope
     page.getByRole("img", { name: /^Latency diff per case, variant minus baseline, sorted: 6 of 6 pairs slower/ }),
   ).toBeVisible();
   await expect(page.getByRole("img", { name: /^Baseline vs variant latency for 6 pairs: 6 above/ })).toBeVisible();
+  await expectAccessible(page, "comparison page");
 
   // The pairs table filters by verdict change; a flip opens the pair view.
   const pairs = page.getByRole("table", { name: "Pairs of the comparison" });
@@ -162,6 +179,7 @@ test("build a comparison in the dialog, watch it complete, read the verdict, ope
   await expect(armB.getByRole("heading", { level: 2 })).toContainText("Failed");
   await expect(armA.getByText("Fake reply: Please cancel my order").first()).toBeVisible();
   await expect(armB.getByText("Sorry, I cannot do that.").first()).toBeVisible();
+  await expectAccessible(page, "pair view");
 
   // CSV export: the spec's columns, one row per pair.
   await page.goto(comparisonUrl);
@@ -177,6 +195,7 @@ test("build a comparison in the dialog, watch it complete, read the verdict, ope
   const row = page.getByRole("row").filter({ hasText: "Baseline vs Thorough prompt" });
   await expect(row).toContainText("Completed");
   await expect(row).toContainText("100 % → 66.7 %");
+  await expectAccessible(page, "suite comparisons list");
 
   // "Compare with…": the baseline arm's run against the variant arm's run, without executing again.
   await page.goto(comparisonUrl);
