@@ -178,7 +178,7 @@ function PairRow({
   return (
     <TableRow className="hover:bg-slate-50">
       <TableCell className="text-slate-500 tabular-nums">{p.index + 1}</TableCell>
-      <TableCell className="max-w-64">
+      <TableCell className="max-w-64 min-w-40">
         <Link href={pairHref(workspaceId, comparisonId, p.index)} className="font-medium text-indigo-700 hover:underline">
           {label}
         </Link>
