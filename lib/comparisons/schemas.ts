@@ -191,6 +191,7 @@ export const sessionDocument = z.object({
         })
         .refine((r) => r.variant ?? r.docstratum, { message: "Each result needs a variant (or docstratum) response", path: ["variant"] }),
     )
+    .min(1, "A session needs at least one result")
     .max(50_000),
 });
 export type SessionDocument = z.output<typeof sessionDocument>;
