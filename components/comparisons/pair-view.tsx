@@ -157,7 +157,11 @@ function ArmColumn({
         <>
           <Card className="space-y-3 p-5">
             <h3 className="text-sm font-semibold">Transcript</h3>
-            <Transcript messages={(r.transcript ?? []) as TranscriptMessage[]} simulated={Boolean(snapshot.persona)} />
+            <Transcript
+              messages={(r.transcript ?? []) as TranscriptMessage[]}
+              simulated={Boolean(snapshot.persona)}
+              idPrefix={`${letter.toLowerCase()}-`}
+            />
           </Card>
           <Card className="space-y-3 p-5">
             <h3 className="text-sm font-semibold">Checks</h3>

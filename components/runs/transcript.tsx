@@ -7,7 +7,16 @@ import { Disclosure, JsonBlock } from "./json-block";
  * expandable with their arguments and the mocked tool response. Turn N (`#turn-N`) is
  * transcript[N - 1], the numbering the judge's evidence turns use.
  */
-export function Transcript({ messages, simulated }: { messages: TranscriptMessage[]; simulated: boolean }) {
+export function Transcript({
+  messages,
+  simulated,
+  idPrefix = "",
+}: {
+  messages: TranscriptMessage[];
+  simulated: boolean;
+  /** Prefixes the turn anchors when several transcripts share a page (`baseline-turn-3`). */
+  idPrefix?: string;
+}) {
   if (messages.length === 0) return <p className="text-sm text-slate-500">No messages: the conversation did not take place.</p>;
   const toolResults = new Map<string, { content: string | null; turn: number }>();
   messages.forEach((m, i) => {
@@ -20,7 +29,7 @@ export function Transcript({ messages, simulated }: { messages: TranscriptMessag
     <ol className="space-y-3" aria-label="Transcript">
       {messages.map((m, i) => {
         const turn = i + 1;
-        const anchor = `turn-${turn}`;
+        const anchor = `${idPrefix}turn-${turn}`;
         if (m.role === "system") {
           return (
             <li key={anchor} id={anchor} className="scroll-mt-4 rounded-md target:ring-2 target:ring-amber-400">

@@ -18,7 +18,7 @@ export function PageHeader({ title, description, actions, breadcrumbs }: PageHea
           <h1 className="text-xl font-semibold text-slate-900">{title}</h1>
           {description && <p className="mt-1 text-sm text-slate-600">{description}</p>}
         </div>
-        {actions && <div className="flex items-center gap-2">{actions}</div>}
+        {actions && <div className="flex flex-wrap items-center justify-end gap-2">{actions}</div>}
       </div>
     </div>
   );

@@ -146,6 +146,8 @@ const runResource = {
     summary: { type: ["object", "null"] },
     agent_snapshot: { type: "object", description: "The agent as it was when the run started" },
     resolved_variables: { type: "object", description: "Spec 004: {values, sources}" },
+    comparison_id: { type: ["string", "null"], format: "uuid", description: "Set on a comparison's arm runs" },
+    arm_index: { type: ["integer", "null"], description: "0 for a comparison's baseline arm, 1 for its variant" },
   },
 };
 const caseResultResource = {

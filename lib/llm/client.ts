@@ -275,6 +275,8 @@ export class LlmClient {
         async ({ signal, reportLatency }) => {
           capture.status = null;
           capture.text = null;
+          // A fresh timer per attempt: an abandoned (timed-out) attempt cannot stamp the next one's.
+          capture.timer = new ExchangeTimer();
           const sdk = this.#sdk();
           // Our own timer (which also covers reading the body) fires first.
           const options = { signal, timeout: timeoutMs + 5_000 };

@@ -234,6 +234,8 @@ export async function listSuiteRunsPage(
         skipped: r.skipped_cases,
         pass_rate: rate(r.passed_cases, r.passed_cases + r.failed_cases + r.error_cases),
         duration_ms: started !== null && completed !== null ? completed - started : null,
+        comparison_id: r.comparison_id,
+        arm_index: r.arm_index,
       };
     }),
   };
