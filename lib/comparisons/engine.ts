@@ -9,11 +9,31 @@ import "server-only";
 import { db, type Tx } from "@/lib/db";
 import { logger } from "@/lib/logger";
 import { finalizeRunIfDone, refreshRunTotals } from "@/lib/runs/finalize";
-import { armRunIds, armStatsFromResults, finishedPairs, refreshExecutedPairs, summaryOf } from "./pairs";
+import { armRunIds, armStatsFromExecutions, armStatsFromResults, finishedPairs, refreshExecutedPairs, summaryOf } from "./pairs";
+import type { StoredExecution } from "./dto";
 
-/** Records the pairs at these positions (called by the executor once all arms of a pair have run). */
+/** Live summaries are recomputed at most this often per comparison and process (the bootstrap is O(pairs)). */
+const LIVE_SUMMARY_INTERVAL_MS = 3_000;
+const lastLiveSummary = new Map<string, number>();
+
+/**
+ * Records the pairs at these positions (called by the executor once all arms of a pair have
+ * run) and, every few seconds, a provisional summary of the pairs finished so far so the page's
+ * headline fills in while the comparison runs. Its ExecutionStats are counted from the
+ * executions; the final summary (from the agent calls) replaces it when the comparison ends.
+ */
 export async function recordPairs(comparisonId: string, positions: number[]) {
   await refreshExecutedPairs(comparisonId, positions);
+  const now = Date.now();
+  if (now - (lastLiveSummary.get(comparisonId) ?? 0) < LIVE_SUMMARY_INTERVAL_MS) return;
+  lastLiveSummary.set(comparisonId, now);
+  if (lastLiveSummary.size > 1000) lastLiveSummary.clear();
+  const pairs = await finishedPairs(db, comparisonId);
+  const arm = (i: 0 | 1) => armStatsFromExecutions(pairs.map((p) => p.executions[i]).filter((e): e is StoredExecution => !!e));
+  const summary = summaryOf(pairs, [arm(0), arm(1)]);
+  await db.$executeRaw`
+    UPDATE "Comparison" SET "summary" = ${JSON.stringify(summary)}::jsonb
+    WHERE "id" = ${comparisonId}::uuid AND "status" IN ('pending', 'running')`;
 }
 
 /** Ends the arm runs that have nothing in flight (after a cancel), then the comparison if all ended. */
@@ -74,6 +94,7 @@ export async function finishComparisonIfDone(comparisonId: string): Promise<bool
     { timeout: 120_000 },
   );
   if (!done) return false;
+  lastLiveSummary.delete(comparisonId);
   logger.info({ comparisonId, ...done }, "comparison finished");
   return true;
 }

@@ -276,6 +276,26 @@ describe("comparison engine against the fake OpenAI server", () => {
     expect(errorsOnly.data.map((p) => p.index)).toEqual([1]);
   });
 
+  it("shows a provisional summary while running, replaced by the final one", async () => {
+    const { ctx, suite, variantModel } = await setup(3);
+    fake.setLatency(250);
+    const c = await createComparison(ctx, suite.id, {
+      baseline: {},
+      variant: { model_config_id: variantModel.id },
+      concurrency: 1,
+      reset_window_ms: 0,
+    });
+    const live = await waitFor(
+      () => getComparison(ctx, c.id),
+      (x) => x.summary !== null || x.status === "completed",
+    );
+    expect(live.status).toBe("running");
+    expect(live.summary!.pairs).toBeGreaterThanOrEqual(1);
+    expect(live.summary!.pairs).toBeLessThan(3);
+    const done = await finished(ctx, c.id);
+    expect(done.summary!.pairs).toBe(3);
+  });
+
   it("cancel: no new pair starts, in-flight arms are aborted, the comparison ends cancelled", async () => {
     const { ctx, suite, variantModel } = await setup(6);
     fake.setLatency(3000);
