@@ -276,9 +276,9 @@ export class LlmClient {
           capture.status = null;
           capture.text = null;
           // A fresh timer per attempt: an abandoned (timed-out) attempt cannot stamp the next one's.
-          capture.timer = new ExchangeTimer();
+          const timer = (capture.timer = new ExchangeTimer());
           const sdk = this.#sdk();
-          // Our own timer (which also covers reading the body) fires first.
+          // Our own timeout (which also covers reading the body) fires first.
           const options = { signal, timeout: timeoutMs + 5_000 };
           let text: string;
           try {
@@ -290,10 +290,10 @@ export class LlmClient {
             );
             capture.status = res.status;
             text = await res.text();
-            capture.timer.bodyRead();
+            timer.bodyRead();
             capture.text = text;
           } finally {
-            const latency = capture.timer.latencyMs;
+            const latency = timer.latencyMs;
             if (latency !== null) reportLatency(latency);
           }
           await yieldToIo();
@@ -367,17 +367,18 @@ export class LlmClient {
         fetch: async (input: string | URL | Request, init?: RequestInit) => {
           const capture = captures.getStore();
           if (capture) capture.body = typeof init?.body === "string" ? init.body : null;
-          capture?.timer.fetchStarted();
+          const timer = capture?.timer;
+          timer?.fetchStarted();
           const res = await base(input, init);
           if (capture) {
-            capture.timer.responded(res);
+            timer?.responded(res);
             capture.status = res.status;
             if (!res.ok) {
               capture.text = await res
                 .clone()
                 .text()
                 .catch(() => null);
-              capture.timer.bodyRead();
+              timer?.bodyRead();
             }
           }
           return res;

@@ -91,6 +91,13 @@ describe("recorded agent-call latency", () => {
     }
   });
 
+  it("falls back to fetch call → body read for an injected fetch without wire timing", timing, async () => {
+    const client = new LlmClient(fakeEndpoint(fake), { fetch: (input, init) => fetch(input, init) });
+    await timedChat(client, "warm-up");
+    const { res } = await timedChat(client, "injected");
+    expect(Math.abs(res.latencyMs - serverTime("injected"))).toBeLessThanOrEqual(TOLERANCE_MS);
+  });
+
   it("leaves out the wait for the endpoint's concurrency limiter", timing, async () => {
     const endpoint = fakeEndpoint(fake);
     setEndpointConcurrency(endpoint.id, 1);
