@@ -7,6 +7,7 @@ import { startFakeOpenAI, type FakeOpenAI } from "../fake-openai/server";
 import { callHttpAgent } from "@/lib/conversation/http-agent";
 import { LlmClient } from "@/lib/llm/client";
 import { resetEndpointLimiters, setEndpointConcurrency } from "@/lib/llm/concurrency";
+import { yieldToIo } from "@/lib/llm/timing";
 import type { CallRecord } from "@/lib/llm/types";
 import { fakeEndpoint } from "./helpers";
 
@@ -180,5 +181,22 @@ describe("recorded HTTP-agent latency", () => {
     } finally {
       block = false;
     }
+  });
+});
+
+describe("yieldToIo", () => {
+  it("releases waiting continuations one per turn of the event loop, in order", async () => {
+    const order: string[] = [];
+    await Promise.all(
+      [1, 2, 3].map(async (n) => {
+        await yieldToIo();
+        order.push(`continuation ${n}`);
+        // Work queued by a continuation (a timer here, a socket read in production) runs before the next one.
+        setTimeout(() => order.push(`timer from ${n}`), 0);
+        busyWait(2);
+      }),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(order).toEqual(["continuation 1", "timer from 1", "continuation 2", "timer from 2", "continuation 3", "timer from 3"]);
   });
 });
