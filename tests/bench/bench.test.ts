@@ -59,13 +59,14 @@ describe("npm run bench", () => {
     ]);
     const error = latencyError(
       [
-        { question: "a", latencyMs: 202 },
-        { question: "b", latencyMs: 211 },
+        { question: "a", latencyMs: 202, startedMs: 1_500 },
+        { question: "b", latencyMs: 211, startedMs: 10 },
         { question: "c", latencyMs: 500 },
       ],
       server,
     );
     expect(error).toMatchObject({ matched: 2, p50Ms: 1.5, p95Ms: 10, minMs: 1.5, maxMs: 10 });
+    expect(error?.warm).toMatchObject({ afterMs: 1_000, matched: 1, p50Ms: 1.5, p95Ms: 1.5 });
     expect(latencyError([], server)).toBeNull();
   });
 
