@@ -61,38 +61,63 @@ try {
     await pool.end();
   };
   const { benchExecutor, makeBenchWorkspace } = await import("./bench/executor-bench");
-  const { benchHistory } = await import("./bench/history-bench");
-
-  const ctx = await makeBenchWorkspace();
-  const loadBefore = loadAverage();
-  say(`running ${args.cases} cases at concurrency ${args.concurrency} (${args.latencyMs} ms a call)…`);
-  const executor = await benchExecutor({
-    ctx,
-    fake,
-    cases: args.cases,
-    concurrency: args.concurrency,
-    latencyMs: args.latencyMs,
-    endpointCap: args.endpointCap,
-    runner: args.runner,
-    timelineFile: args.timelineFile,
-    dbCpuMs: database.cpuMs,
-  });
-  const loadAfter = loadAverage();
-  let history = null;
-  if (args.history > 0) {
-    say(`inserting ${args.history} runs of history and timing the suite page's queries…`);
-    history = await benchHistory({ ctx, baseUrl: fake.url, runs: args.history, casesPerRun: args.historyCases });
-  }
-  const meta = { database: database.embedded ? "embedded PostgreSQL" : "BENCH_DATABASE_URL/DATABASE_URL server", loadBefore, loadAfter };
-  const failures = [...executor.failures, ...(history?.failures ?? [])];
-  if (args.json) {
-    process.stdout.write(
-      `${JSON.stringify({ ...meta, target_ratio: TARGET_RATIO, target_met: executor.ratio <= TARGET_RATIO, executor, history, failures })}\n`,
+  if (args.ab) {
+    const { benchAb, formatAbReport } = await import("./bench/ab-bench");
+    const ctx = await makeBenchWorkspace();
+    const loadBefore = loadAverage();
+    say(
+      `comparing ${args.cases} cases: baseline ${args.latencyMs} ms vs variant ${args.variantLatencyMs} ms, ${args.ordering}, concurrency ${args.concurrency}…`,
     );
+    const ab = await benchAb({
+      ctx,
+      fake,
+      cases: args.cases,
+      concurrency: args.concurrency,
+      baselineLatencyMs: args.latencyMs,
+      variantLatencyMs: args.variantLatencyMs,
+      ordering: args.ordering,
+    });
+    const meta = {
+      database: database.embedded ? "embedded PostgreSQL" : "BENCH_DATABASE_URL/DATABASE_URL server",
+      loadBefore,
+      loadAfter: loadAverage(),
+    };
+    process.stdout.write(args.json ? `${JSON.stringify({ ...meta, ab })}\n` : `${formatAbReport(ab, meta)}\n`);
+    if (ab.failures.length) exitCode = 1;
   } else {
-    process.stdout.write(`${formatReport(executor, history, meta)}\n`);
+    const { benchHistory } = await import("./bench/history-bench");
+
+    const ctx = await makeBenchWorkspace();
+    const loadBefore = loadAverage();
+    say(`running ${args.cases} cases at concurrency ${args.concurrency} (${args.latencyMs} ms a call)…`);
+    const executor = await benchExecutor({
+      ctx,
+      fake,
+      cases: args.cases,
+      concurrency: args.concurrency,
+      latencyMs: args.latencyMs,
+      endpointCap: args.endpointCap,
+      runner: args.runner,
+      timelineFile: args.timelineFile,
+      dbCpuMs: database.cpuMs,
+    });
+    const loadAfter = loadAverage();
+    let history = null;
+    if (args.history > 0) {
+      say(`inserting ${args.history} runs of history and timing the suite page's queries…`);
+      history = await benchHistory({ ctx, baseUrl: fake.url, runs: args.history, casesPerRun: args.historyCases });
+    }
+    const meta = { database: database.embedded ? "embedded PostgreSQL" : "BENCH_DATABASE_URL/DATABASE_URL server", loadBefore, loadAfter };
+    const failures = [...executor.failures, ...(history?.failures ?? [])];
+    if (args.json) {
+      process.stdout.write(
+        `${JSON.stringify({ ...meta, target_ratio: TARGET_RATIO, target_met: executor.ratio <= TARGET_RATIO, executor, history, failures })}\n`,
+      );
+    } else {
+      process.stdout.write(`${formatReport(executor, history, meta)}\n`);
+    }
+    if (failures.length) exitCode = 1;
   }
-  if (failures.length) exitCode = 1;
 } catch (err) {
   process.stderr.write(`bench failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
   exitCode = 1;

@@ -259,14 +259,14 @@ function publicStats(s: ExecutionStatsJson, errors: Record<string, number>): Arm
 export function summaryOf(
   pairs: { executions: (StoredExecution | null)[] }[],
   armStats: [ExecutionStatsJson, ExecutionStatsJson],
-  seed?: number,
+  options: { resamples?: number } = {},
 ): ComparisonSummaryDto {
   const complete: ComparisonPair[] = [];
   for (const p of pairs) {
     const [a, b] = p.executions;
     if (a && b) complete.push({ baseline: a, variant: b });
   }
-  const base = summarize(complete, seed === undefined ? {} : { seed });
+  const base = summarize(complete, options.resamples === undefined ? {} : { resamples: options.resamples });
   const errorsOf = (arm: 0 | 1) => {
     const counts: Record<string, number> = {};
     for (const p of complete) {

@@ -70,6 +70,10 @@ export type CaseOutcome = {
   turns: number;
   errorMessage: string | null;
   errorType: string | null;
+  /** Why a failed case failed (errors stay in errorMessage); how the conversation ended; evaluator (non-agent) retries. */
+  failureReasons?: string[];
+  endReason?: string | null;
+  evaluatorRetryCount?: number;
   llmCalls: LlmCallRecord[];
   /** Spec 003 AgentResponse extras, measured on the agent calls only (stored in `CaseResult.agentStats`). */
   agentStats?: AgentStats | null;
@@ -152,8 +156,20 @@ export class Executor {
     this.timers.push(setInterval(() => void this.tick(), this.pollMs));
     this.timers.push(setInterval(() => void this.heartbeat(), this.heartbeatMs));
     this.timers.push(setInterval(() => void this.recover(), Math.max(100, Math.min(this.leaseMs / 2, 2_000))));
-    void this.recover().then(() => this.tick());
+    void this.warmUp()
+      .then(() => this.recover())
+      .then(() => this.tick());
     logger.info({ workerId: this.workerId }, "executor started");
+  }
+
+  /**
+   * Opens the pool's connections before the first claim: a fresh process otherwise pays the
+   * connection handshakes (SCRAM) on the event loop while the first wave of agent responses
+   * arrives, which delays reading them and inflates their recorded latency.
+   */
+  private async warmUp() {
+    const connections = Math.min(this.maxSlots, pool.options.max ?? 10);
+    await Promise.all(Array.from({ length: connections }, () => pool.query("SELECT 1").catch(() => undefined)));
   }
 
   /** Stops claiming; waits for in-flight cases up to `graceMs`, then aborts them and releases their leases. */
@@ -615,6 +631,7 @@ export class Executor {
           "retryCount" = ${o.retryCount}::int, "turns" = ${o.turns}::int,
           "agentStats" = ${o.agentStats ? JSON.stringify(o.agentStats) : null}::jsonb,
           "errorMessage" = ${o.errorMessage}, "errorType" = ${o.errorType},
+          "failureReasons" = ${o.failureReasons ?? []}::text[], "endReason" = ${o.endReason ?? null}, "evaluatorRetryCount" = ${o.evaluatorRetryCount ?? 0}::int,
           "leaseOwner" = NULL, "leaseExpiresAt" = NULL, "completedAt" = now()
         WHERE "id" = ${job.caseResultId}::uuid AND "leaseOwner" = ${this.workerId} AND "status" = 'running'
         RETURNING "id", "runId", "workspaceId"

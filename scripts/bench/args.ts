@@ -13,6 +13,10 @@ export type BenchArgs = {
   /** "sleep": a runner that only sleeps, to measure the executor's own overhead. */
   runner: "real" | "sleep";
   timelineFile: string | undefined;
+  /** A/B mode (issue 8): a comparison of two arms instead of a run. */
+  ab: boolean;
+  variantLatencyMs: number;
+  ordering: "sequential" | "randomized" | "concurrent";
   json: boolean;
   help: boolean;
 };
@@ -30,6 +34,11 @@ export const USAGE = `npm run bench -- [options]
   --runner real|sleep  real: the case runner against the fake (default); sleep: a runner that only
                        sleeps --latency ms, measuring the executor's own overhead (claims, writes)
   --timeline FILE      write one CSV line per case (claimed/completed ms after the run was created)
+  --ab                 A/B mode: a comparison of two arms on the same cases (default 500 cases;
+                       baseline at --latency, variant at --variant-latency), reporting the error of
+                       the recorded latency diff against the true one
+  --variant-latency MS the variant model's latency in A/B mode (default 260)
+  --ordering O         A/B ordering: sequential (default), randomized or concurrent
   --json               print one JSON object instead of the table
 
 Database: BENCH_DATABASE_URL (or DATABASE_URL) names a PostgreSQL server on which a throwaway
@@ -46,6 +55,9 @@ export function parseArgs(argv: string[]): BenchArgs {
     endpointCap: null,
     runner: "real",
     timelineFile: undefined,
+    ab: false,
+    variantLatencyMs: 260,
+    ordering: "sequential",
     json: false,
     help: false,
   };
@@ -55,6 +67,7 @@ export function parseArgs(argv: string[]): BenchArgs {
       throw new Error(`--${name} needs an integer ≥ ${min} (got ${raw ?? "nothing"})`);
     return n;
   };
+  let casesGiven = false;
   for (let i = 0; i < argv.length; i++) {
     const raw = argv[i]!;
     const [flag, inline] = raw.includes("=") ? [raw.slice(0, raw.indexOf("=")), raw.slice(raw.indexOf("=") + 1)] : [raw, undefined];
@@ -62,6 +75,7 @@ export function parseArgs(argv: string[]): BenchArgs {
     switch (flag) {
       case "--cases":
         out.cases = int("cases", value(), 1);
+        casesGiven = true;
         break;
       case "--concurrency":
         out.concurrency = int("concurrency", value(), 1);
@@ -98,6 +112,19 @@ export function parseArgs(argv: string[]): BenchArgs {
         out.timelineFile = v;
         break;
       }
+      case "--ab":
+        out.ab = true;
+        break;
+      case "--variant-latency":
+        out.variantLatencyMs = int("variant-latency", value(), 0);
+        break;
+      case "--ordering": {
+        const v = value();
+        if (v !== "sequential" && v !== "randomized" && v !== "concurrent")
+          throw new Error(`--ordering is sequential, randomized or concurrent (got ${v ?? "nothing"})`);
+        out.ordering = v;
+        break;
+      }
       case "--json":
         out.json = true;
         break;
@@ -109,5 +136,7 @@ export function parseArgs(argv: string[]): BenchArgs {
         throw new Error(`Unknown option ${raw}\n\n${USAGE}`);
     }
   }
+  if (out.ab && !casesGiven) out.cases = 500;
+  if (out.ab && out.variantLatencyMs < out.latencyMs) throw new Error("--variant-latency must be ≥ --latency");
   return out;
 }

@@ -5,7 +5,7 @@ import { subscribe, unsubscribe } from "node:diagnostics_channel";
 import type { IncomingMessage, ServerResponse } from "node:http";
 
 /** One answered request: the last user message it asked (the bench's case key) and the server's time. */
-export type ServerTime = { question: string; serverMs: number };
+export type ServerTime = { question: string; model?: string; serverMs: number };
 
 type Started = { at: number; chunks: Buffer[] };
 
@@ -17,6 +17,16 @@ export function lastUserQuestion(raw: string): string | null {
     return typeof last?.content === "string" ? last.content : null;
   } catch {
     return null;
+  }
+}
+
+/** The `model` of a chat request body (the A/B bench tells its arms apart by it). */
+export function requestModel(raw: string): string | undefined {
+  try {
+    const model = (JSON.parse(raw) as { model?: unknown } | null)?.model;
+    return typeof model === "string" ? model : undefined;
+  } catch {
+    return undefined;
   }
 }
 
@@ -40,8 +50,9 @@ export function recordServerTimes(onTime: (t: ServerTime) => void): () => void {
     if (!entry) return;
     const serverMs = performance.now() - entry.at;
     started.delete(request);
-    const question = lastUserQuestion(Buffer.concat(entry.chunks).toString("utf8"));
-    if (question !== null) onTime({ question, serverMs });
+    const raw = Buffer.concat(entry.chunks).toString("utf8");
+    const question = lastUserQuestion(raw);
+    if (question !== null) onTime({ question, model: requestModel(raw), serverMs });
   };
   subscribe("http.server.request.start", onStart);
   subscribe("http.server.response.finish", onFinish);

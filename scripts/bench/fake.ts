@@ -5,7 +5,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { createInterface } from "node:readline";
-import { startFakeOpenAI } from "../../tests/fake-openai/server";
+import { startFakeOpenAI, type FakeRule } from "../../tests/fake-openai/server";
 import { recordServerTimes, type ServerTime } from "./fake-timing";
 
 export type FakeStats = {
@@ -30,6 +30,10 @@ export type BenchFake = {
    * answered so far; waits up to `waitMs` for `expected` entries (the child's lines may lag).
    */
   serverTimes: (expected: number, waitMs?: number) => Promise<Map<string, number>>;
+  /** The same keyed by `model` + NUL + question (both arms of an A/B bench ask the same question). */
+  serverTimesByModel: (expected: number, waitMs?: number) => Promise<Map<string, number>>;
+  /** Replaces the fake's rules (e.g. a slower model for the A/B bench's variant). */
+  setRules: (rules: FakeRule[]) => Promise<void>;
   close: () => Promise<void>;
 };
 
@@ -77,11 +81,17 @@ export function procCpuMs(pid: number): number | null {
 
 export async function startBenchFake(opts: { latencyMs: number; separate: boolean; root: string }): Promise<BenchFake> {
   const times = new Map<string, number>();
-  const onTime = (t: ServerTime) => times.set(t.question, t.serverMs);
-  const serverTimes = async (expected: number, waitMs = 2_000) => {
-    for (const until = Date.now() + waitMs; times.size < expected && Date.now() < until;) await new Promise((r) => setTimeout(r, 20));
-    return new Map(times);
+  const byModel = new Map<string, number>();
+  const onTime = (t: ServerTime) => {
+    times.set(t.question, t.serverMs);
+    byModel.set(`${t.model ?? ""}\u0000${t.question}`, t.serverMs);
   };
+  const waitFor = async (map: Map<string, number>, expected: number, waitMs: number) => {
+    for (const until = Date.now() + waitMs; map.size < expected && Date.now() < until;) await new Promise((r) => setTimeout(r, 20));
+    return new Map(map);
+  };
+  const serverTimes = (expected: number, waitMs = 2_000) => waitFor(times, expected, waitMs);
+  const serverTimesByModel = (expected: number, waitMs = 2_000) => waitFor(byModel, expected, waitMs);
   if (!opts.separate) {
     const stopTiming = recordServerTimes(onTime);
     const fake = await startFakeOpenAI({ latencyMs: opts.latencyMs });
@@ -92,6 +102,8 @@ export async function startBenchFake(opts: { latencyMs: number; separate: boolea
       peakRssBytes: () => null,
       cpuMs: () => null,
       serverTimes,
+      serverTimesByModel,
+      setRules: async (rules) => fake.setRules(rules),
       close: () => {
         stopTiming();
         return fake.close();
@@ -141,6 +153,15 @@ export async function startBenchFake(opts: { latencyMs: number; separate: boolea
     peakRssBytes: () => peak ?? (child.pid ? procPeakRss(child.pid) : null),
     cpuMs: () => (child.pid ? procCpuMs(child.pid) : null),
     serverTimes,
+    serverTimesByModel,
+    async setRules(rules) {
+      const res = await fetch(`${base}/__fake/rules`, {
+        method: "PUT",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(rules),
+      });
+      if (!res.ok) throw new Error(`the fake refused the rules: ${res.status} ${await res.text()}`);
+    },
     async close() {
       if (child.pid) peak = procPeakRss(child.pid);
       if (child.exitCode === null) child.kill("SIGTERM");
