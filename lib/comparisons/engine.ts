@@ -11,20 +11,51 @@ import { logger } from "@/lib/logger";
 import { finalizeRunIfDone, refreshRunTotals } from "@/lib/runs/finalize";
 import { armRunIds, armStatsFromExecutions, armStatsFromResults, finishedPairs, refreshExecutedPairs, summaryOf } from "./pairs";
 import type { StoredExecution } from "./dto";
+import { emitComparisonFinished } from "@/lib/webhooks/events";
 
 /** Live summaries are recomputed at most this often per comparison and process (the bootstrap is O(pairs)). */
 const LIVE_SUMMARY_INTERVAL_MS = 3_000;
 const lastLiveSummary = new Map<string, number>();
 const LIVE_RESAMPLES = 200;
 
+/** Finished pairs are written in batches, at most this long after they finished. */
+const RECORD_DELAY_MS = 250;
+const queued = new Map<string, { positions: Set<number>; timer: NodeJS.Timeout }>();
+
 /**
- * Records the pairs at these positions (called by the executor once all arms of a pair have
- * run) and, every few seconds, a provisional summary of the pairs finished so far so the page's
- * headline fills in while the comparison runs. Its ExecutionStats are counted from the
- * executions; the final summary (from the agent calls) replaces it when the comparison ends.
+ * Queues the pairs at these positions for recording (called by the executor once all arms of a
+ * pair have run). Pairs are written in batches a moment later — one set of statements per batch
+ * instead of per pair keeps the event loop free while other pairs' agent calls are being timed —
+ * and, every few seconds, a provisional summary of the pairs finished so far is stored so the
+ * page's headline fills in while the comparison runs. Nothing is lost if the process dies before
+ * a batch: the comparison's finish rebuilds every pair from the case results.
  */
-export async function recordPairs(comparisonId: string, positions: number[]) {
-  await refreshExecutedPairs(comparisonId, positions);
+export function recordPairs(comparisonId: string, positions: number[]) {
+  let entry = queued.get(comparisonId);
+  if (!entry) {
+    entry = {
+      positions: new Set(),
+      timer: setTimeout(() => void flushPairs(comparisonId), RECORD_DELAY_MS),
+    };
+    queued.set(comparisonId, entry);
+  }
+  for (const p of positions) entry.positions.add(p);
+}
+
+async function flushPairs(comparisonId: string) {
+  const entry = queued.get(comparisonId);
+  queued.delete(comparisonId);
+  if (!entry) return;
+  try {
+    await refreshExecutedPairs(comparisonId, [...entry.positions]);
+    await storeLiveSummary(comparisonId);
+  } catch (err) {
+    logger.error({ err, comparisonId }, "could not record finished pairs");
+  }
+}
+
+/** The provisional summary, at most every few seconds per comparison and process. */
+async function storeLiveSummary(comparisonId: string) {
   const now = Date.now();
   if (now - (lastLiveSummary.get(comparisonId) ?? 0) < LIVE_SUMMARY_INTERVAL_MS) return;
   lastLiveSummary.set(comparisonId, now);
@@ -98,6 +129,13 @@ export async function finishComparisonIfDone(comparisonId: string): Promise<bool
   );
   if (!done) return false;
   lastLiveSummary.delete(comparisonId);
+  // Every pair was just rebuilt: a batch still queued has nothing left to write.
+  const pending = queued.get(comparisonId);
+  if (pending) {
+    clearTimeout(pending.timer);
+    queued.delete(comparisonId);
+  }
   logger.info({ comparisonId, ...done }, "comparison finished");
+  await emitComparisonFinished(comparisonId, done.status); // comparison.completed webhooks; never throws
   return true;
 }

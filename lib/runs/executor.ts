@@ -451,11 +451,8 @@ export class Executor {
     };
     const done = run()
       .catch((err: unknown) => logger.error({ err, comparisonId: settings.comparisonId }, "comparison pair failed"))
-      .then(async () => {
-        if (this.killed) return;
-        await recordPairs(settings.comparisonId, [jobs[0]!.position]).catch((err: unknown) =>
-          logger.error({ err, comparisonId: settings.comparisonId }, "could not record a pair"),
-        );
+      .then(() => {
+        if (!this.killed) recordPairs(settings.comparisonId, [jobs[0]!.position]);
       })
       .finally(() => {
         for (const job of jobs) this.inFlight.delete(job.caseResultId);
