@@ -31,6 +31,7 @@ import {
 } from "@/lib/runs/service";
 import { notifyRunQueued } from "@/lib/runs/wakeup";
 import { escapeCsvCell } from "@/lib/runs/report-escape";
+import { maskUrl } from "@/lib/url-secrets";
 import { emptyStats } from "@/lib/llm/stats";
 import { ASSAY_VERSION } from "@/lib/version";
 import { z } from "zod";
@@ -162,22 +163,11 @@ async function resolveArm(
         agent_name: agent.name,
         kind: agent.kind,
         model: agent.kind === "chat" ? (model?.model ?? null) : null,
-        base_url: agent.kind === "chat" ? (model?.baseUrl ?? null) : stripSecrets(agent.httpUrl),
+        base_url: agent.kind === "chat" ? (model ? maskUrl(model.baseUrl) : null) : agent.httpUrl ? maskUrl(agent.httpUrl) : null,
         model_config_id: agent.kind === "chat" ? (model?.id ?? null) : null,
       },
     },
   };
-}
-
-/** A URL without credentials, query or fragment (the environment never records secrets). */
-function stripSecrets(url: string | null): string | null {
-  if (!url) return null;
-  try {
-    const u = new URL(url);
-    return `${u.protocol}//${u.host}${u.pathname}`;
-  } catch {
-    return null;
-  }
 }
 
 async function executeComparison(ctx: WorkspaceContext, suiteId: string, input: ExecuteComparisonInput): Promise<ComparisonDto> {
@@ -339,7 +329,7 @@ async function compareRuns(ctx: WorkspaceContext, suiteId: string, input: Compar
           agent_name: snap.name ?? null,
           kind: snap.kind ?? "chat",
           model: snap.model_config?.model ?? null,
-          base_url: snap.model_config?.base_url ?? null,
+          base_url: snap.model_config?.base_url ? maskUrl(snap.model_config.base_url) : null,
           model_config_id: snap.model_config?.id ?? null,
           run_id: run.id,
           role: armRole(index),

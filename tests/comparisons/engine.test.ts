@@ -431,6 +431,24 @@ describe("comparison engine against the fake OpenAI server", () => {
     ).rejects.toThrow(ValidationError);
   });
 
+  it("records the environment without secrets in base URLs", async () => {
+    const { ctx, suite } = await setup(1);
+    const leaky = await db.modelConfig.create({
+      data: {
+        workspaceId: ctx.workspaceId,
+        name: `leaky-${Math.random()}`,
+        baseUrl: "http://user:pw@127.0.0.1:9/v1?api-key=topsecret",
+        model: "m",
+      },
+    });
+    const c = await createComparison(ctx, suite.id, { baseline: {}, variant: { model_config_id: leaky.id }, concurrency: 1 });
+    await cancelComparison(ctx, c.id);
+    const text = JSON.stringify(c.environment) + JSON.stringify(c.variant);
+    expect(text).not.toContain("topsecret");
+    expect(text).not.toContain("pw@");
+    expect(c.environment).toMatchObject({ assay_version: expect.any(String), node_version: process.version });
+  });
+
   it("refuses identical arms, bad repetitions and agents of another workspace, naming the field", async () => {
     const { ctx, suite } = await setup(1);
     const { ctx: other } = await makeWorkspace("editor");
