@@ -51,6 +51,8 @@ const dataAccessModules = [
   "lib/auth/rate-limit.ts",
   "lib/users/oidc.ts",
   "lib/demo/seed.ts",
+  // The retention cleanup: batched deletes in SQL, run by the scheduler's ticker and the admin route.
+  "lib/retention/cleanup.ts",
   // The comparison engine: pairs built from case results in SQL, finished by the executor.
   "lib/comparisons/{engine,pairs}.ts",
 ];

@@ -9,6 +9,10 @@ const optionalString = z
   .optional()
   .transform((v) => (v && v.trim() !== "" ? v : undefined));
 
+const optionalNonNegativeInt = optionalString
+  .transform((v) => (v === undefined ? undefined : Number(v)))
+  .pipe(z.number("Use a whole number ≥ 0").int("Use a whole number ≥ 0").min(0, "Use a whole number ≥ 0").max(1_000_000).optional());
+
 const envSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
   DATABASE_URL: optionalString,
@@ -67,6 +71,17 @@ const envSchema = z.object({
   /** Requests in flight at once per model configuration (and per HTTP agent URL), per process. */
   ASSAY_MODEL_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(64),
   ASSAY_DIST_DIR: z.string().default(".next"),
+  /** Retention (spec 002), used when the database has no value (lib/retention/settings.ts): nightly cleanup time "HH:MM" (UTC). */
+  TEST_SUITES_RETENTION_CLEANUP_TIME: optionalString.pipe(
+    z
+      .string()
+      .regex(/^([01]\d|2[0-3]):[0-5]\d$/, "Use HH:MM (24-hour, UTC)")
+      .optional(),
+  ),
+  /** Days a run is kept by age (0: age alone keeps no run). */
+  TEST_SUITES_RETENTION_DAYS: optionalNonNegativeInt,
+  /** Newest completed runs kept per suite whatever their age. */
+  TEST_SUITES_RETENTION_RUNS: optionalNonNegativeInt,
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
 });
 

@@ -1,39 +1,51 @@
 import "server-only";
+import { Cron } from "croner";
 import { db, type Tx } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
-import { DomainError } from "@/lib/errors";
+import { DomainError, NotFoundError } from "@/lib/errors";
 import { logger } from "@/lib/logger";
 import type { WorkspaceContext } from "@/lib/auth/roles";
 import { startRun } from "@/lib/runs/service";
+import { finalizeRunIfDone } from "@/lib/runs/finalize";
+import { withoutWorkspaceScope } from "@/lib/tenant-scope";
 
 /**
- * Starts the runs of scheduled suites.
- *
- * Schedules are in UTC:
+ * Starts the runs of scheduled suites, on wall-clock time in the workspace's time zone
+ * (`Workspace.timeZone`, IANA, default UTC):
  * - hourly: every hour at minute MM of `schedule_time` ("HH:MM", the hour part is ignored);
  *   on the hour (minute 0) when `schedule_time` is null;
  * - daily: every day at `schedule_time`;
  * - weekly: every `schedule_day_of_week` (0 = Sunday … 6 = Saturday) at `schedule_time`.
  *
- * Due times are plain UTC date arithmetic (no dependency): UTC has no DST and the four
- * schedule kinds are "the latest HH:MM on a matching hour/day/weekday", which is shorter and
- * easier to test than translating them to cron expressions for a parser.
+ * Time-zone and DST arithmetic is croner's (a schedule is a cron pattern evaluated in the
+ * zone), never hand-written. Its DST rules: a daily/weekly time (one hour, one minute: a
+ * "fixed-time" job) that falls in a spring-forward gap runs once, when the clock has jumped
+ * (02:30 → 03:00 in Berlin); one that occurs twice on a fall-back night runs once, at its first
+ * occurrence. Hourly schedules follow real hours: the skipped hour has no slot and the repeated
+ * hour has two (one per real hour).
  *
- * A suite is due when its most recent due time (≤ now) is later than its last
- * schedule-triggered run's `createdAt` (or the suite's `createdAt` when it has none). Only the
- * most recent due time counts, so due times missed while the app was down give at most one
- * catch-up run. `now` defaults to the database clock, the same clock that stamps
- * `Run.createdAt`, so app/database clock skew cannot start a due time twice.
+ * A **slot** is one due time. A suite is due when its most recent slot (≤ now) is later than
+ * `lastScheduledSlot` (the last slot claimed), `scheduleChangedAt` (set whenever the schedule or
+ * its enabled flag changes, so enabling a schedule on an old suite never starts a catch-up run)
+ * and the suite's `createdAt`. Only the most recent slot counts: slots missed while every
+ * process was down give exactly one catch-up run at start-up, never a pile-up.
+ *
+ * Exactly one run per slot across processes: the slot is claimed with a conditional
+ * `UPDATE … SET lastScheduledSlot = slot WHERE lastScheduledSlot < slot RETURNING`. Under READ
+ * COMMITTED a second process's UPDATE waits on the first one's row lock, then re-checks its
+ * WHERE against the committed row and matches nothing. The claim's transaction stays open while
+ * the run is created (startRun commits on its own connection), so a crash before the run exists
+ * releases the slot for the next tick instead of losing it.
+ *
+ * A start that fails (no active cases, variables that do not resolve, an agent without a model
+ * configuration, …) is recorded as a `failed` run with its `errorMessage`, finished through
+ * `finalizeRunIfDone` (which raises the run.failed event), and the slot counts as used.
  */
 
 export type ScheduleType = "manual" | "hourly" | "daily" | "weekly";
 export type Schedule = { type: ScheduleType; time: string | null; dayOfWeek: number | null };
-
-const MINUTE = 60_000;
-const HOUR = 60 * MINUTE;
-const DAY = 24 * HOUR;
-/** First key of the two-key advisory lock (its own key space, apart from single-key locks). */
-const LOCK_CLASS = 0x5c4ed;
+/** The scheduler's clock; tests inject one. Defaults to the database clock (the one stamping rows). */
+export type Clock = () => Date | Promise<Date>;
 
 function parseTime(time: string | null): { h: number; m: number } | null {
   const match = time ? /^(\d{2}):(\d{2})$/.exec(time) : null;
@@ -43,31 +55,59 @@ function parseTime(time: string | null): { h: number; m: number } | null {
   return h < 24 && m < 60 ? { h, m } : null;
 }
 
-/** The latest due time at or before `now` (UTC), or null for manual/incomplete schedules. */
-export function mostRecentDueTime(schedule: Schedule, now: Date): Date | null {
-  const t = now.getTime();
+/** The schedule as a 5-field cron pattern, or null for manual/incomplete schedules. */
+export function cronPattern(schedule: Schedule): string | null {
   switch (schedule.type) {
     case "manual":
       return null;
-    case "hourly": {
-      const minute = parseTime(schedule.time)?.m ?? 0;
-      const due = Math.floor(t / HOUR) * HOUR + minute * MINUTE;
-      return new Date(due <= t ? due : due - HOUR);
-    }
+    case "hourly":
+      return `${parseTime(schedule.time)?.m ?? 0} * * * *`;
     case "daily": {
-      const time = parseTime(schedule.time);
-      if (!time) return null;
-      const due = Math.floor(t / DAY) * DAY + time.h * HOUR + time.m * MINUTE;
-      return new Date(due <= t ? due : due - DAY);
+      const t = parseTime(schedule.time);
+      return t ? `${t.m} ${t.h} * * *` : null;
     }
     case "weekly": {
-      const time = parseTime(schedule.time);
+      const t = parseTime(schedule.time);
       const dow = schedule.dayOfWeek;
-      if (!time || dow === null || !Number.isInteger(dow) || dow < 0 || dow > 6) return null;
-      const back = (now.getUTCDay() - dow + 7) % 7;
-      const due = Math.floor(t / DAY) * DAY - back * DAY + time.h * HOUR + time.m * MINUTE;
-      return new Date(due <= t ? due : due - 7 * DAY);
+      if (!t || dow === null || !Number.isInteger(dow) || dow < 0 || dow > 6) return null;
+      return `${t.m} ${t.h} * * ${dow}`;
     }
+  }
+}
+
+const crons = new Map<string, Cron>();
+function cronFor(schedule: Schedule, timeZone: string): Cron | null {
+  const pattern = cronPattern(schedule);
+  if (!pattern) return null;
+  const key = `${pattern}|${timeZone}`;
+  let cron = crons.get(key);
+  if (!cron) {
+    // No callback: croner only computes times and never starts a timer.
+    cron = new Cron(pattern, { timezone: timeZone, mode: "5-part" });
+    if (crons.size > 1000) crons.clear();
+    crons.set(key, cron);
+  }
+  return cron;
+}
+
+/** The latest slot at or before `now`, or null for manual/incomplete schedules. */
+export function mostRecentDueTime(schedule: Schedule, now: Date, timeZone = "UTC"): Date | null {
+  // croner counts a run earlier than the reference; +1 ms makes a slot at exactly `now` count.
+  return cronFor(schedule, timeZone)?.previousRuns(1, new Date(now.getTime() + 1))[0] ?? null;
+}
+
+/** The first slot strictly after `after`, or null for manual/incomplete schedules. */
+export function nextDueTime(schedule: Schedule, after: Date, timeZone = "UTC"): Date | null {
+  return cronFor(schedule, timeZone)?.nextRun(after) ?? null;
+}
+
+/** Whether `timeZone` is an IANA zone this runtime knows (Intl's list: what croner uses too). */
+export function isValidTimeZone(timeZone: string): boolean {
+  try {
+    new Intl.DateTimeFormat("en-US", { timeZone });
+    return timeZone.length > 0;
+  } catch {
+    return false;
   }
 }
 
@@ -77,19 +117,22 @@ type SuiteRow = {
   scheduleType: ScheduleType;
   scheduleTime: string | null;
   scheduleDayOfWeek: number | null;
+  timeZone: string;
   createdAt: Date;
+  scheduleChangedAt: Date | null;
+  lastScheduledSlot: Date | null;
   lastScheduledAt: Date | null;
-  lastScheduledStatus: string | null;
 };
 
-/** Enabled, live, scheduled suites with their latest schedule-triggered run (one query). */
+/** Enabled, live, scheduled suites with their zone and latest schedule-triggered run (one query). */
 function scheduledSuites(client: Pick<Tx, "$queryRaw"> = db, suiteId?: string): Promise<SuiteRow[]> {
   return client.$queryRaw<SuiteRow[]>`
-    SELECT s."id", s."workspaceId", s."scheduleType"::text AS "scheduleType", s."scheduleTime", s."scheduleDayOfWeek", s."createdAt",
-           r."createdAt" AS "lastScheduledAt", r."status"::text AS "lastScheduledStatus"
+    SELECT s."id", s."workspaceId", s."scheduleType"::text AS "scheduleType", s."scheduleTime", s."scheduleDayOfWeek",
+           w."timeZone", s."createdAt", s."scheduleChangedAt", s."lastScheduledSlot", r."createdAt" AS "lastScheduledAt"
     FROM "Suite" s
+    JOIN "Workspace" w ON w."id" = s."workspaceId"
     LEFT JOIN LATERAL (
-      SELECT "createdAt", "status" FROM "Run"
+      SELECT "createdAt" FROM "Run"
       WHERE "suiteId" = s."id" AND "triggeredBy" = 'schedule'
       ORDER BY "createdAt" DESC, "id" DESC LIMIT 1
     ) r ON true
@@ -103,86 +146,193 @@ async function dbNow(): Promise<Date> {
   return row!.now;
 }
 
-function dueFor(row: SuiteRow, now: Date): Date | null {
-  const due = mostRecentDueTime({ type: row.scheduleType, time: row.scheduleTime, dayOfWeek: row.scheduleDayOfWeek }, now);
-  if (!due) return null;
-  return due.getTime() > (row.lastScheduledAt ?? row.createdAt).getTime() ? due : null;
+function scheduleOf(row: Pick<SuiteRow, "scheduleType" | "scheduleTime" | "scheduleDayOfWeek">): Schedule {
+  return { type: row.scheduleType, time: row.scheduleTime, dayOfWeek: row.scheduleDayOfWeek };
 }
 
 /**
- * Per-process memory of due times whose start failed for a reason that will not go away by
- * retrying every tick (e.g. no active cases): logged once, retried at the next due time.
+ * Due times at or before this instant never start a run: the suite's creation, the last schedule
+ * change, the last claimed slot. Suites scheduled before slots were recorded (no
+ * `lastScheduledSlot` yet) fall back to their latest scheduled run's creation time.
  */
-const state = globalThis as unknown as {
-  assaySchedulerFailed?: Map<string, number>;
-  assayScheduler?: { timer: NodeJS.Timeout; busy: boolean };
-};
-const failedDue = (state.assaySchedulerFailed ??= new Map<string, number>());
+function floorOf(row: SuiteRow): number {
+  const times = [row.createdAt, row.scheduleChangedAt, row.lastScheduledSlot ?? row.lastScheduledAt];
+  return Math.max(...times.map((t) => t?.getTime() ?? -Infinity));
+}
 
-/**
- * Starts one run for every suite whose schedule is due. Safe with several processes: the
- * check and the start happen under a transaction-scoped advisory lock per suite, and the check
- * is repeated under the lock. A failing suite is logged and skipped; it never blocks others.
- */
-export async function startDueScheduledRuns(now?: Date): Promise<{ started: string[] }> {
-  const at = now ?? (await dbNow());
-  const started: string[] = [];
-  for (const row of await scheduledSuites()) {
-    const due = dueFor(row, at);
-    if (!due) continue;
-    if (failedDue.get(row.id) === due.getTime()) continue;
-    try {
-      const runId = await startIfStillDue(row.id, at);
-      if (runId) started.push(runId);
-      failedDue.delete(row.id);
-    } catch (err) {
-      const permanent = err instanceof DomainError && err.status < 500;
-      if (permanent) failedDue.set(row.id, due.getTime());
-      logger.warn(
-        { err, suiteId: row.id, workspaceId: row.workspaceId, due: due.toISOString(), retry: permanent ? "next due time" : "next tick" },
-        "scheduled run could not start",
-      );
-    }
+function slotFor(row: SuiteRow, now: Date): Date | null {
+  let slot: Date | null;
+  try {
+    slot = mostRecentDueTime(scheduleOf(row), now, row.timeZone);
+  } catch (err) {
+    // Only a zone this runtime does not know (validated on write) gets here.
+    logger.error({ err, suiteId: row.id, timeZone: row.timeZone }, "schedule has no valid time zone");
+    return null;
   }
-  return { started };
+  return slot && slot.getTime() > floorOf(row) ? slot : null;
 }
 
-/** Under the suite's advisory lock: re-read, re-check, start. Returns the run id or null (skipped). */
-async function startIfStillDue(suiteId: string, now: Date): Promise<string | null> {
-  return db.$transaction(
-    async (tx) => {
-      // Blocks while another process handles this suite; its run is committed before the lock is released.
-      await tx.$executeRaw`SELECT pg_advisory_xact_lock(${LOCK_CLASS}::int, hashtext(${suiteId}::text))`;
-      const [row] = await scheduledSuites(tx, suiteId);
-      const due = row ? dueFor(row, now) : null;
-      if (!row || !due) return null;
-      if (row.lastScheduledStatus === "pending" || row.lastScheduledStatus === "running") {
-        logger.info({ suiteId, due: due.toISOString() }, "scheduled run skipped: the previous scheduled run is still active");
-        return null;
+/**
+ * Starts one run for every suite whose schedule has a new slot. Safe with any number of
+ * processes (see the header); one suite's failure never blocks the others. `now` defaults to
+ * the database clock.
+ */
+export async function startDueScheduledRuns(now?: Date): Promise<{ started: string[]; failed: string[] }> {
+  return withoutWorkspaceScope(async () => {
+    const at = now ?? (await dbNow());
+    const started: string[] = [];
+    const failed: string[] = [];
+    for (const row of await scheduledSuites()) {
+      const slot = slotFor(row, at);
+      if (!slot) continue;
+      try {
+        const outcome = await claimAndStart(row, slot);
+        if (outcome?.status === "started") started.push(outcome.runId);
+        if (outcome?.status === "failed") failed.push(outcome.runId);
+      } catch (err) {
+        logger.error({ err, suiteId: row.id, slot: slot.toISOString() }, "scheduled slot could not be handled; retried at the next tick");
       }
+    }
+    return { started, failed };
+  });
+}
+
+type Outcome = { status: "started" | "failed"; runId: string } | null;
+
+/** Claims `slot` for the suite and starts its run (or records why it could not start). Null: another process has it, or skipped. */
+async function claimAndStart(row: SuiteRow, slot: Date): Promise<Outcome> {
+  const result = await db.$transaction(
+    async (tx): Promise<Outcome> => {
+      // The claim: one process wins (row lock + re-check). A scheduled run still pending or
+      // running holds the schedule back without using the slot: it starts when that run ends.
+      const claimed = await tx.$queryRaw<{ id: string }[]>`
+        UPDATE "Suite" s SET "lastScheduledSlot" = ${slot}
+        WHERE s."id" = ${row.id}::uuid AND s."isEnabled" AND s."deletedAt" IS NULL
+          AND s."scheduleType"::text = ${row.scheduleType}
+          AND s."scheduleTime" IS NOT DISTINCT FROM ${row.scheduleTime}
+          AND s."scheduleDayOfWeek" IS NOT DISTINCT FROM ${row.scheduleDayOfWeek}::int
+          AND (s."lastScheduledSlot" IS NULL OR s."lastScheduledSlot" < ${slot})
+          AND (s."scheduleChangedAt" IS NULL OR s."scheduleChangedAt" < ${slot})
+          AND NOT EXISTS (
+            SELECT 1 FROM "Run" r WHERE r."suiteId" = s."id" AND r."triggeredBy" = 'schedule' AND r."status" IN ('pending', 'running')
+          )
+        RETURNING s."id"`;
+      if (claimed.length === 0) return null;
       const ctx: WorkspaceContext = { workspaceId: row.workspaceId, role: "editor", userId: null, apiKeyId: null };
-      // startRun commits on its own connection while this transaction still holds the lock.
-      const run = await startRun(ctx, suiteId, {}, "schedule");
-      logger.info({ suiteId, runId: run.id, due: due.toISOString() }, "scheduled run started");
-      return run.id;
+      try {
+        // startRun commits on its own connection while this transaction still holds the claim.
+        const run = await startRun(ctx, row.id, {}, "schedule");
+        logger.info({ suiteId: row.id, runId: run.id, slot: slot.toISOString() }, "scheduled run started");
+        return { status: "started", runId: run.id };
+      } catch (err) {
+        const message = startFailureMessage(err);
+        if (!(err instanceof DomainError && err.status < 500)) logger.error({ err, suiteId: row.id }, "scheduled run failed to start");
+        const failed = await tx.run.create({
+          data: {
+            workspaceId: row.workspaceId,
+            suiteId: row.id,
+            triggeredBy: "schedule",
+            status: "pending",
+            totalCases: 0,
+            agentSnapshot: {},
+            errorMessage: message,
+          },
+          select: { id: true },
+        });
+        logger.warn({ suiteId: row.id, runId: failed.id, slot: slot.toISOString(), reason: message }, "scheduled run could not start");
+        return { status: "failed", runId: failed.id };
+      }
     },
     { maxWait: 10_000, timeout: 120_000 },
   );
+  // After the commit: no case is open, so this ends the run as failed (errorMessage) and raises run.failed.
+  if (result?.status === "failed") await finalizeRunIfDone(result.runId);
+  return result;
 }
 
+/** What a failed start tells the team: the domain error with its field issues, never an internal message. */
+function startFailureMessage(err: unknown): string {
+  if (err instanceof DomainError && err.status < 500) {
+    const details = err.issues.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).filter((d) => d !== err.message);
+    return `Scheduled run could not start: ${err.message}${details.length ? ` (${details.join("; ")})` : ""}`;
+  }
+  return "Scheduled run could not start because of an internal error (see the server log)";
+}
+
+export type ScheduleStatus = {
+  /** The next slot (ISO), null for manual or disabled suites. */
+  next_run_at: string | null;
+  time_zone: string;
+  /** The latest schedule-triggered run, with its outcome. */
+  last_run: { id: string; status: string; created_at: string; error_message: string | null; pass_rate: number | null } | null;
+};
+
+/** The suite page's schedule line: the next slot in the workspace's zone and the last scheduled run's outcome. */
+export async function getScheduleStatus(ctx: WorkspaceContext, suiteId: string, now: Date = new Date()): Promise<ScheduleStatus> {
+  const suite = await db.suite.findFirst({
+    where: { id: suiteId, workspaceId: ctx.workspaceId },
+    select: {
+      scheduleType: true,
+      scheduleTime: true,
+      scheduleDayOfWeek: true,
+      isEnabled: true,
+      deletedAt: true,
+      workspace: { select: { timeZone: true } },
+    },
+  });
+  if (!suite) throw new NotFoundError("Suite");
+  const last = await db.run.findFirst({
+    where: { suiteId, workspaceId: ctx.workspaceId, triggeredBy: "schedule" },
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    select: { id: true, status: true, createdAt: true, errorMessage: true, totalCases: true, passedCases: true, skippedCases: true },
+  });
+  const timeZone = suite.workspace.timeZone;
+  const active = suite.isEnabled && !suite.deletedAt;
+  let next: Date | null = null;
+  try {
+    next = active ? nextDueTime(scheduleOf(suite), now, timeZone) : null;
+  } catch {
+    next = null;
+  }
+  const ran = last ? last.totalCases - last.skippedCases : 0;
+  return {
+    next_run_at: next?.toISOString() ?? null,
+    time_zone: timeZone,
+    last_run: last
+      ? {
+          id: last.id,
+          status: last.status,
+          created_at: last.createdAt.toISOString(),
+          error_message: last.errorMessage,
+          pass_rate: last.status === "completed" && ran > 0 ? last.passedCases / ran : null,
+        }
+      : null,
+  };
+}
+
+const state = globalThis as unknown as {
+  assayScheduler?: { timer: NodeJS.Timeout; busy: boolean };
+};
+
 /**
- * Checks schedules every `intervalMs` in this process (idempotent: one timer per process, kept
- * on globalThis so hot reload never adds a second). Several processes may each run it.
+ * Checks schedules, and the nightly retention cleanup (lib/retention/cleanup.ts), every
+ * `intervalMs` in this process (idempotent: one timer per process, kept on globalThis so hot
+ * reload never adds a second). Several processes may each run it.
  */
-export function startScheduler(intervalMs = 30_000): void {
+export function startScheduler(opts: { intervalMs?: number; clock?: Clock } | number = {}): void {
   if (state.assayScheduler) return;
+  const { intervalMs = 30_000, clock } = typeof opts === "number" ? { intervalMs: opts } : opts;
   const scheduler = { timer: undefined as unknown as NodeJS.Timeout, busy: false };
   const tick = async () => {
     if (scheduler.busy) return; // a slow tick never overlaps the next one
     scheduler.busy = true;
     try {
-      const { started } = await startDueScheduledRuns();
-      if (started.length) logger.info({ started }, "scheduler started runs");
+      const now = clock ? await clock() : await dbNow();
+      const { started, failed } = await startDueScheduledRuns(now);
+      if (started.length || failed.length) logger.info({ started, failed }, "scheduler handled due slots");
+      // Imported lazily: the cleanup module imports this one for its slot arithmetic.
+      const { runNightlyCleanupIfDue } = await import("@/lib/retention/cleanup");
+      await runNightlyCleanupIfDue(now);
     } catch (err) {
       logger.error({ err }, "scheduler tick failed");
     } finally {

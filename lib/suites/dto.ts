@@ -32,6 +32,9 @@ export type SuiteDto = {
   alert_threshold_percent: number;
   is_enabled: boolean;
   variables: Record<string, VariableValue>;
+  /** Retention overrides; null = the instance settings. */
+  retention_days: number | null;
+  retention_runs: number | null;
   created_at: string;
   updated_at: string;
   deleted_at: string | null;
@@ -54,6 +57,8 @@ export const suiteSelect = {
   alertThresholdPercent: true,
   isEnabled: true,
   variables: true,
+  retentionDays: true,
+  retentionRuns: true,
   createdAt: true,
   updatedAt: true,
   deletedAt: true,
@@ -77,6 +82,8 @@ export function toSuiteDto(row: SuiteRow): SuiteWithAgent {
     alert_threshold_percent: row.alertThresholdPercent,
     is_enabled: row.isEnabled,
     variables: parseVariableValues(row.variables),
+    retention_days: row.retentionDays,
+    retention_runs: row.retentionRuns,
     created_at: iso(row.createdAt)!,
     updated_at: iso(row.updatedAt)!,
     deleted_at: iso(row.deletedAt),

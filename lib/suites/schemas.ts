@@ -16,7 +16,7 @@ const suiteFields = z.object({
     .nullish()
     .transform((v) => v || null),
   schedule_type: z.enum(SCHEDULE_TYPES, { error: "Schedule must be manual, hourly, daily or weekly" }).default("manual"),
-  /** "HH:MM" in UTC. Daily/weekly: the time of day; hourly: only the minutes count (null = on the hour). */
+  /** "HH:MM" in the workspace's time zone. Daily/weekly: the time of day; hourly: only the minutes count (null = on the hour). */
   schedule_time: z
     .string()
     .regex(/^([01]\d|2[0-3]):[0-5]\d$/, "Use HH:MM (24-hour)")
@@ -53,6 +53,22 @@ const suiteFields = z.object({
   variables: z
     .record(z.string().max(TEXT_LIMITS.identifier), z.union([z.string().max(TEXT_LIMITS.description), z.number(), z.boolean()]))
     .default({}),
+  /** Retention override (spec 002): runs younger than this many days are kept; null = the instance setting. */
+  retention_days: z
+    .number({ error: "Retention days must be a whole number" })
+    .int("Retention days must be a whole number")
+    .min(0, "Retention days must be 0 or more")
+    .max(36_500, "Retention days must be at most 36500")
+    .nullish()
+    .transform((v) => v ?? null),
+  /** Retention override: the newest this many completed runs are kept whatever their age; null = the instance setting. */
+  retention_runs: z
+    .number({ error: "Retention runs must be a whole number" })
+    .int("Retention runs must be a whole number")
+    .min(0, "Retention runs must be 0 or more")
+    .max(100_000, "Retention runs must be at most 100000")
+    .nullish()
+    .transform((v) => v ?? null),
 });
 
 function refineSchedule(s: z.output<typeof suiteFields>, ctx: z.RefinementCtx) {

@@ -128,10 +128,16 @@ export async function updateSuite(ctx: WorkspaceContext, id: string, raw: unknow
   }
   const merged = { ...pickInput(existing), ...patch };
   const data = await validateSuite(ctx, merged);
+  // Due times before a schedule change (enabling included) never start a catch-up run (lib/runs/scheduler.ts).
+  const scheduleChanged =
+    data.schedule_type !== existing.schedule_type ||
+    data.schedule_time !== existing.schedule_time ||
+    data.schedule_day_of_week !== existing.schedule_day_of_week ||
+    data.is_enabled !== existing.is_enabled;
   try {
     const row = await db.suite.update({
       where: { id: existing.id, workspaceId: ctx.workspaceId },
-      data: toColumns(data),
+      data: { ...toColumns(data), ...(scheduleChanged ? { scheduleChangedAt: new Date() } : {}) },
       select: suiteSelect,
     });
     return withoutAgentName(toSuiteDto(row));
@@ -159,7 +165,8 @@ export async function restoreSuite(ctx: WorkspaceContext, id: string): Promise<S
   try {
     const restored = await db.suite.update({
       where: { id: row.id, workspaceId: ctx.workspaceId },
-      data: { deletedAt: null },
+      // Slots missed while in the trash never start a catch-up run.
+      data: { deletedAt: null, scheduleChangedAt: new Date() },
       select: suiteSelect,
     });
     return withoutAgentName(toSuiteDto(restored));
@@ -187,6 +194,8 @@ function pickInput(s: SuiteDto) {
     alert_threshold_percent: s.alert_threshold_percent,
     is_enabled: s.is_enabled,
     variables: s.variables,
+    retention_days: s.retention_days,
+    retention_runs: s.retention_runs,
   };
 }
 
@@ -249,6 +258,8 @@ function toColumns(d: SuiteData) {
     alertThresholdPercent: d.alert_threshold_percent,
     isEnabled: d.is_enabled,
     variables: d.variables,
+    retentionDays: d.retention_days,
+    retentionRuns: d.retention_runs,
   };
 }
 

@@ -1,0 +1,83 @@
+import { z } from "zod";
+import { booleanQuery } from "@/lib/api/query";
+
+/**
+ * Retention (spec 002): the instance settings, their PATCH body, the cleanup route's query and
+ * the response shapes (for the OpenAPI document). No `server-only`: the settings form and the
+ * OpenAPI builder import these.
+ */
+
+/** The spec's system-settings keys (InstanceSetting.key). */
+export const RETENTION_KEYS = {
+  cleanup_time: "test_suites.retention_cleanup_time",
+  days: "test_suites.retention_days",
+  runs: "test_suites.retention_runs",
+} as const;
+export type RetentionField = keyof typeof RETENTION_KEYS;
+export const RETENTION_DEFAULTS = { cleanup_time: "02:00", days: 30, runs: 30 } as const;
+export const RETENTION_SOURCES = ["database", "env", "default"] as const;
+export type RetentionSource = (typeof RETENTION_SOURCES)[number];
+
+export const MAX_RETENTION_DAYS = 36_500;
+export const MAX_RETENTION_RUNS = 100_000;
+
+export const cleanupTime = z.string("cleanup_time must be a string HH:MM").regex(/^([01]\d|2[0-3]):[0-5]\d$/, "Use HH:MM (24-hour, UTC)");
+export const retentionDays = z
+  .number("days must be a whole number")
+  .int("days must be a whole number")
+  .min(0, "days must be 0 or more (0: age alone keeps no run)")
+  .max(MAX_RETENTION_DAYS, `days must be at most ${MAX_RETENTION_DAYS}`);
+export const retentionRuns = z
+  .number("runs must be a whole number")
+  .int("runs must be a whole number")
+  .min(0, "runs must be 0 or more")
+  .max(MAX_RETENTION_RUNS, `runs must be at most ${MAX_RETENTION_RUNS}`);
+
+/**
+ * PATCH /api/v1/settings/retention: each field optional; `null` clears the database value so the
+ * env/default applies again. Unknown fields are refused (a typo must not be a silent no-op).
+ */
+export const retentionSettingsPatch = z.strictObject({
+  cleanup_time: cleanupTime.nullable().optional().describe('Nightly cleanup time "HH:MM" in UTC; null clears the database value'),
+  days: retentionDays.nullable().optional().describe("Runs younger than this many days are kept; 0 = age alone keeps no run; null clears"),
+  runs: retentionRuns
+    .nullable()
+    .optional()
+    .describe("The newest this many completed runs of each suite are kept whatever their age; null clears"),
+});
+export type RetentionSettingsPatch = z.input<typeof retentionSettingsPatch>;
+
+/** The settings form: empty inputs mean "no database value" (null). */
+export const retentionSettingsForm = z.object({
+  cleanup_time: z
+    .string()
+    .transform((v) => v.trim())
+    .pipe(z.union([z.literal("").transform(() => null), cleanupTime])),
+  days: z
+    .string()
+    .transform((v) => (v.trim() === "" ? null : Number(v.trim())))
+    .pipe(retentionDays.nullable()),
+  runs: z
+    .string()
+    .transform((v) => (v.trim() === "" ? null : Number(v.trim())))
+    .pipe(retentionRuns.nullable()),
+});
+export type RetentionSettingsFormInput = z.input<typeof retentionSettingsForm>;
+
+/** POST /api/v1/admin/cleanup?dry_run=true|false (absent = false). */
+export const cleanupQuery = z.object({ dry_run: booleanQuery("dry_run") });
+
+const setting = <T extends z.ZodType>(value: T) => z.object({ value, source: z.enum(RETENTION_SOURCES) });
+/** GET/PATCH response: every value with where it came from. */
+export const retentionSettingsResponse = z.object({
+  cleanup_time: setting(z.string()).describe("HH:MM, UTC"),
+  days: setting(z.number().int()),
+  runs: setting(z.number().int()),
+});
+export const cleanupResponse = z.object({
+  dry_run: z.boolean(),
+  runs_deleted: z.number().int().describe("Runs deleted (or that a dry run would delete), comparison arm runs included"),
+  results_deleted: z.number().int().describe("Case results deleted with them"),
+  llm_calls_deleted: z.number().int().describe("LLM call logs deleted with them"),
+  bytes_freed_estimate: z.number().int().describe("Sum of pg_column_size over the deleted rows: an estimate of the space freed"),
+});

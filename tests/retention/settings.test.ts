@@ -1,0 +1,83 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { db } from "@/lib/db";
+import type { WorkspaceContext } from "@/lib/auth/roles";
+import { getRetentionSettings, isInstanceAdmin, resolveRetentionSettings, updateRetentionSettings } from "@/lib/retention/service";
+import { retentionSettingsForm } from "@/lib/retention/schemas";
+import { makeWorkspace } from "../helpers/factories";
+
+let admin: WorkspaceContext;
+beforeAll(async () => {
+  // The instance's first workspace: its admins administer instance-wide settings.
+  admin = (await makeWorkspace("owner", "first")).ctx;
+});
+
+describe("retention settings precedence", () => {
+  it("resolves database > env > default, per field, with the source", () => {
+    expect(resolveRetentionSettings({}, {})).toEqual({
+      cleanup_time: { value: "02:00", source: "default" },
+      days: { value: 30, source: "default" },
+      runs: { value: 30, source: "default" },
+    });
+    expect(resolveRetentionSettings({ days: 7 }, { cleanup_time: "04:15", days: 14, runs: 0 })).toEqual({
+      cleanup_time: { value: "04:15", source: "env" },
+      days: { value: 7, source: "database" },
+      runs: { value: 0, source: "env" },
+    });
+    // A stored value that no longer validates falls through to env/default.
+    expect(resolveRetentionSettings({ cleanup_time: "25:99", runs: -1 }, { runs: 3 })).toMatchObject({
+      cleanup_time: { value: "02:00", source: "default" },
+      runs: { value: 3, source: "env" },
+    });
+  });
+
+  it("stores, reads and clears database values (null → env/default again); omitted fields are untouched", async () => {
+    const env = { days: 14 };
+    expect(await getRetentionSettings(env)).toMatchObject({ days: { value: 14, source: "env" }, runs: { value: 30, source: "default" } });
+
+    const set = await updateRetentionSettings(admin, { cleanup_time: "03:30", days: 0, runs: 5 }, env);
+    expect(set).toEqual({
+      cleanup_time: { value: "03:30", source: "database" },
+      days: { value: 0, source: "database" },
+      runs: { value: 5, source: "database" },
+    });
+    expect(await db.instanceSetting.findUnique({ where: { key: "test_suites.retention_days" } })).toMatchObject({ value: 0 });
+
+    const cleared = await updateRetentionSettings(admin, { days: null }, env);
+    expect(cleared).toEqual({
+      cleanup_time: { value: "03:30", source: "database" },
+      days: { value: 14, source: "env" },
+      runs: { value: 5, source: "database" },
+    });
+    const allCleared = await updateRetentionSettings(admin, { cleanup_time: null, runs: null }, {});
+    expect(Object.values(allCleared).map((s) => s.source)).toEqual(["default", "default", "default"]);
+    expect(await db.instanceSetting.count()).toBe(0);
+  });
+
+  it("refuses invalid values naming the field, and unknown fields", async () => {
+    const issues = async (body: unknown) =>
+      updateRetentionSettings(admin, body).then(
+        () => [],
+        (err: { issues: { path: string }[] }) => err.issues.map((i) => i.path),
+      );
+    expect(await issues({ days: -1 })).toEqual(["days"]);
+    expect(await issues({ runs: 1.5 })).toEqual(["runs"]);
+    expect(await issues({ cleanup_time: "2:00" })).toEqual(["cleanup_time"]);
+    expect(await issues({ cleanup_time: "24:00", days: "7" })).toEqual(["cleanup_time", "days"]);
+    expect(await issues({ retention_days: 3 })).toEqual([""]);
+  });
+
+  it("only admins of the instance's first workspace administer them", async () => {
+    expect(await isInstanceAdmin(admin)).toBe(true);
+    expect(await isInstanceAdmin({ ...admin, role: "editor" })).toBe(false);
+    const other = (await makeWorkspace("owner")).ctx;
+    expect(await isInstanceAdmin(other)).toBe(false);
+    await expect(updateRetentionSettings(other, { days: 1 })).rejects.toMatchObject({ status: 403 });
+  });
+
+  it("the page form: empty inputs clear, numbers are checked", () => {
+    expect(retentionSettingsForm.parse({ cleanup_time: "", days: " 12 ", runs: "" })).toEqual({ cleanup_time: null, days: 12, runs: null });
+    const bad = retentionSettingsForm.safeParse({ cleanup_time: "9am", days: "-3", runs: "x" });
+    expect(bad.success).toBe(false);
+    expect(bad.error!.issues.map((i) => i.path.join("."))).toEqual(["cleanup_time", "days", "runs"]);
+  });
+});
