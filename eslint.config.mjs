@@ -55,6 +55,8 @@ const dataAccessModules = [
   "lib/retention/cleanup.ts",
   // The comparison engine: pairs built from case results in SQL, finished by the executor.
   "lib/comparisons/{engine,pairs}.ts",
+  // Webhook events (one INSERT … SELECT per event) and the delivery worker's claim/record queries.
+  "lib/webhooks/{events,worker}.ts",
 ];
 
 const SERVER_ONLY_SOURCE = /^@\/lib\/.*\/(service|loaders)$|^@\/lib\/db$/;

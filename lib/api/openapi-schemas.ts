@@ -13,6 +13,9 @@ import {
   VERDICT_CHANGES,
 } from "@/lib/comparisons/schemas";
 import { startRunInput } from "@/lib/runs/schemas";
+import type { AlertDto } from "@/lib/alerts/dto";
+import type { WebhookDeliveryDto, WebhookDto } from "@/lib/webhooks/dto";
+import { DELIVERY_STATUSES, webhookInput, webhookPatch } from "@/lib/webhooks/schemas";
 import { suiteInput, suitePatch } from "@/lib/suites/schemas";
 import { testCaseInput, testCasePatch } from "@/lib/test-cases/schemas";
 
@@ -454,4 +457,96 @@ export const componentSchemas: Record<string, JsonSchema> = {
   },
   ServerFields: resource(serverFields, z.object({})),
   Error: jsonSchema(errorEnvelope, "output"),
+// ── Regression alerts and webhooks (issue 10) ────────────────────────────────────────────────
+
+const iso = z.iso.datetime();
+const alertResource = z
+  .object({
+    id: z.uuid(),
+    suite_id: z.uuid(),
+    suite_name: z.string(),
+    run_id: z.uuid().describe("The run whose pass rate dropped"),
+    baseline_run_id: z
+      .uuid()
+      .nullable()
+      .describe("The run it was compared with: the pinned baseline or the previous run with the same case selection"),
+    previous_pass_rate: z.number().describe("The baseline's pass rate, in percent"),
+    pass_rate: z.number().describe("The run's pass rate, in percent"),
+    drop_points: z.number().describe("previous_pass_rate − pass_rate, in percentage points"),
+    flipped_cases: z
+      .array(
+        z.object({
+          test_case_id: z.uuid(),
+          name: z.string(),
+          from: z.literal("passed"),
+          to: z.enum(["failed", "error"]),
+          case_result_id: z.uuid().describe("The case's result in the alerted run"),
+        }),
+      )
+      .describe("Cases that passed in the baseline and failed or errored in this run (at most 1,000)"),
+    acknowledged_at: iso.nullable(),
+    acknowledged_by: z
+      .object({ type: z.enum(["user", "api_key"]), id: z.uuid(), name: z.string().nullable() })
+      .nullable()
+      .describe("The member or API key that acknowledged the alert"),
+    created_at: iso,
+  })
+  .describe("A regression alert: a completed run's pass rate dropped by at least the suite's threshold") satisfies z.ZodType<AlertDto>;
+
+const webhookResource = z
+  .object({
+    id: z.uuid(),
+    url: z.string(),
+    events: z.array(z.string()),
+    enabled: z.boolean(),
+    description: z.string(),
+    has_secret: z.literal(true).describe("The signing secret is write-only: it is never returned"),
+    created_at: iso,
+    updated_at: iso,
+  })
+  .describe("A webhook endpoint of the workspace") satisfies z.ZodType<WebhookDto>;
+
+const deliveryResource = z
+  .object({
+    id: z.uuid().describe("Sent as X-Assay-Delivery"),
+    webhook_id: z.uuid(),
+    event: z.string(),
+    status: z.enum(DELIVERY_STATUSES),
+    attempts: z.int(),
+    next_attempt_at: iso.nullable().describe("When the next attempt is due (pending deliveries only)"),
+    last_status_code: z.int().nullable(),
+    last_duration_ms: z.int().nullable(),
+    last_response: z.string().nullable().describe("The first 1 KB of the last response body"),
+    last_error: z.string().nullable(),
+    attempt_log: z.array(
+      z.object({
+        at: iso,
+        status_code: z.int().nullable(),
+        duration_ms: z.int(),
+        error: z.string().nullable(),
+        response_excerpt: z.string().nullable(),
+      }),
+    ),
+    payload: z.unknown().describe("The JSON body sent: {event, created_at, text, <object>}"),
+    created_at: iso,
+    delivered_at: iso.nullable(),
+  })
+  .describe("One event sent (or to be sent) to one webhook, with every attempt") satisfies z.ZodType<WebhookDeliveryDto>;
+
+const baselinePin = z.object({ suite_id: z.uuid(), baseline_run_id: z.uuid().nullable() });
+
+function alertWebhookComponents(): Record<string, JsonSchema> {
+  const out: Record<string, JsonSchema> = {
+    Alert: jsonSchema(alertResource, "output"),
+    Webhook: jsonSchema(webhookResource, "output"),
+    WebhookDelivery: jsonSchema(deliveryResource, "output"),
+    BaselinePin: jsonSchema(baselinePin, "output"),
+  };
+  Object.values(out).forEach(openObjects);
+  return out;
+}
+
 };
+  WebhookInput: jsonSchema(webhookInput),
+  WebhookPatch: patchBody(webhookPatch),
+  ...alertWebhookComponents(),

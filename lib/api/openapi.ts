@@ -2,6 +2,8 @@ import { z } from "zod";
 import { componentSchemas, jsonSchema, requestSchemas, type JsonSchema, type RequestSchemaName } from "@/lib/api/openapi-schemas";
 import { paginationQuery } from "@/lib/api/query";
 import { comparisonListQuery, comparisonReportQuery, pairListQuery } from "@/lib/comparisons/schemas";
+import { alertListQuery } from "@/lib/alerts/schemas";
+import { deliveryListQuery } from "@/lib/webhooks/schemas";
 import { modelConfigDeleteQuery } from "@/lib/model-configs/schemas";
 import { caseResultListQuery, runListQuery, runReportQuery } from "@/lib/runs/schemas";
 import { suiteListQuery } from "@/lib/suites/schemas";
@@ -299,6 +301,133 @@ function comparisonPaths() {
   };
 }
 
+/** Regression alerts, baseline pinning and webhooks (issue 10). */
+function alertWebhookPaths() {
+  const alerts = ["Alerts"];
+  const webhooks = ["Webhooks"];
+  const webhookId = idParam;
+  return {
+    "/api/v1/alerts": {
+      get: {
+        operationId: "listAlerts",
+        tags: alerts,
+        summary: "List regression alerts (newest first)",
+        description: "Role: viewer.",
+        parameters: queryParameters(alertListQuery, {
+          ...listQueryDocs,
+          suite_id: "Only this suite's alerts",
+          acknowledged: "true: acknowledged alerts only; false: open alerts only; absent: both",
+        }),
+        responses: { "200": list("Alert"), ...errors },
+      },
+    },
+    "/api/v1/alerts/{id}/acknowledge": {
+      parameters: [idParam],
+      post: {
+        operationId: "acknowledgeAlert",
+        tags: alerts,
+        summary: "Acknowledge an alert",
+        description:
+          "Role: viewer (any member: acknowledging records that someone looked, it changes no data). Records who (the key) and when; acknowledging again keeps the first acknowledgement.",
+        responses: { "200": ok("The acknowledged Alert", ref("Alert")), ...errors },
+      },
+    },
+    "/api/v1/runs/{id}/pin-baseline": {
+      parameters: [idParam],
+      post: {
+        operationId: "pinBaselineRun",
+        tags: alerts,
+        summary: "Pin a run as its suite's regression baseline",
+        description:
+          "Role: editor. Later runs over the same case selection are compared with this run instead of their previous run. 409 when the run is not completed or belongs to a comparison.",
+        responses: { "200": ok("The suite's baseline", ref("BaselinePin")), ...errors, ...conflict },
+      },
+      delete: {
+        operationId: "unpinBaselineRun",
+        tags: alerts,
+        summary: "Unpin a run as its suite's baseline",
+        description: "Role: editor. A no-op when the run is not the suite's baseline; answers with the suite's baseline afterwards.",
+        responses: { "200": ok("The suite's baseline", ref("BaselinePin")), ...errors },
+      },
+    },
+    "/api/v1/webhooks": {
+      get: {
+        operationId: "listWebhooks",
+        tags: webhooks,
+        summary: "List the workspace's webhooks",
+        description: "Role: admin. Never returns secrets. One page (next_cursor is always null).",
+        responses: { "200": list("Webhook"), ...errors },
+      },
+      post: {
+        operationId: "createWebhook",
+        tags: webhooks,
+        summary: "Add a webhook",
+        description:
+          "Role: admin. The URL must be http(s) and pass the network guard (never link-local or cloud metadata; private networks only when the instance allows them). " +
+          "The secret (16–256 characters) signs every delivery and is write-only.",
+        requestBody: body("WebhookInput"),
+        responses: { "201": ok("The created Webhook", ref("Webhook")), ...errors, ...conflict, ...tooLarge() },
+      },
+    },
+    "/api/v1/webhooks/{id}": {
+      parameters: [webhookId],
+      get: {
+        operationId: "getWebhook",
+        tags: webhooks,
+        summary: "Get a webhook",
+        description: "Role: admin.",
+        responses: { "200": ok("Webhook", ref("Webhook")), ...errors },
+      },
+      patch: {
+        operationId: "updateWebhook",
+        tags: webhooks,
+        summary: "Update a webhook",
+        description: "Role: admin. Send only the fields to change; a new secret replaces the stored one.",
+        requestBody: body("WebhookPatch"),
+        responses: { "200": ok("The updated Webhook", ref("Webhook")), ...errors, ...tooLarge() },
+      },
+      delete: {
+        operationId: "deleteWebhook",
+        tags: webhooks,
+        summary: "Delete a webhook",
+        description: "Role: admin. Its delivery log and queued deliveries are deleted with it.",
+        responses: { ...noContent, ...errors },
+      },
+    },
+    "/api/v1/webhooks/{id}/deliveries": {
+      parameters: [webhookId],
+      get: {
+        operationId: "listWebhookDeliveries",
+        tags: webhooks,
+        summary: "A webhook's delivery log (newest first)",
+        description: "Role: admin. Status, attempts, last response code, time and body excerpt, and every attempt.",
+        parameters: queryParameters(deliveryListQuery, listQueryDocs),
+        responses: { "200": list("WebhookDelivery"), ...errors },
+      },
+    },
+    "/api/v1/webhooks/{id}/test": {
+      parameters: [webhookId],
+      post: {
+        operationId: "testWebhook",
+        tags: webhooks,
+        summary: "Send a test event",
+        description: "Role: admin. Queues a `webhook.test` delivery (whatever the webhook's events); 202 with the pending delivery.",
+        responses: { "202": ok("The queued WebhookDelivery", ref("WebhookDelivery")), ...errors },
+      },
+    },
+    "/api/v1/webhooks/{id}/deliveries/{deliveryId}/redeliver": {
+      parameters: [webhookId, { name: "deliveryId", in: "path", required: true, schema: { type: "string", format: "uuid" } }],
+      post: {
+        operationId: "redeliverWebhookDelivery",
+        tags: webhooks,
+        summary: "Redeliver a delivery",
+        description: "Role: admin. Queues the delivery's payload again as a new delivery (the old one keeps its log); 202 with it.",
+        responses: { "202": ok("The queued WebhookDelivery", ref("WebhookDelivery")), ...errors },
+      },
+    },
+  };
+}
+
 export function buildOpenApiDocument() {
   return {
     openapi: "3.1.0",
@@ -344,6 +473,18 @@ export function buildOpenApiDocument() {
         description:
           "A/B comparisons (spec 003): baseline vs variant on the same cases, or two runs paired by test case, with per-pair latency and token diffs, " +
           "bootstrap intervals and Wilcoxon/McNemar tests; JSON session and CSV reports, session import. Read: viewer; start/cancel/import: editor.",
+      },
+      {
+        name: "Alerts",
+        description:
+          "Regression alerts: a completed run whose pass rate dropped by at least the suite's threshold (percentage points) against its baseline — the pinned run, " +
+          "else the previous completed run over the same case selection — with the cases that flipped from passed to failed or error. Read/acknowledge: viewer; pin a baseline: editor.",
+      },
+      {
+        name: "Webhooks",
+        description:
+          'Endpoints that receive alert.raised, run.completed, run.failed and comparison.completed as signed JSON POSTs (X-Assay-Signature: v1=HMAC-SHA256 of "<timestamp>.<body>"), ' +
+          "retried with exponential backoff (1 min × 3ⁿ up to 6 h, 8 attempts), with a delivery log. Admin only.",
       },
       { name: "Meta", description: "Service health and this document; no API key needed." },
     ],
@@ -533,6 +674,7 @@ export function buildOpenApiDocument() {
       },
       ...runPaths(),
       ...comparisonPaths(),
+      ...alertWebhookPaths(),
     },
     components: {
       securitySchemes: { bearerAuth: { type: "http", scheme: "bearer", description: "A workspace API key" } },

@@ -3,6 +3,7 @@ import { db, type Tx } from "@/lib/db";
 import { logger } from "@/lib/logger";
 import { passRate, type RunSummary } from "@/lib/runs/dto";
 import { checkRegression } from "@/lib/runs/alerts";
+import { emitRunFinished } from "@/lib/webhooks/events";
 
 /**
  * Recomputes a run's totals from its case results — always consistent, also after recovery.
@@ -66,6 +67,8 @@ export async function finalizeRunIfDone(runId: string) {
   });
   if (!run) return false;
   logger[run.status === "failed" ? "warn" : "info"]({ runId, status: run.status, passRate: run.passRate }, "run finished");
+  // run.completed / run.failed webhooks (not for comparison arms or cancelled runs); never throws.
+  await emitRunFinished(runId);
   if (run.comparisonId) {
     // An arm of a comparison: no regression alert (an arm is not the suite's next run); the
     // comparison ends with its last arm. Imported lazily: the comparison engine imports this module.

@@ -18,6 +18,7 @@ import { startRunInput, type CaseResultListQuery, type StartRunOptions } from "@
 import { resolveVariables } from "@/lib/runs/variables";
 import { caseResultSelect, runSelect, toCaseResultDto, toRunDto, type CaseResultDetail, type RunChanges } from "@/lib/runs/dto";
 import { notifyRunQueued } from "@/lib/runs/wakeup";
+import { selectionKeyOf } from "@/lib/alerts/selection";
 
 export type RunTrigger = "manual" | "api" | "schedule";
 
@@ -216,6 +217,8 @@ export async function startRun(ctx: WorkspaceContext, suiteId: string, raw: unkn
       select: { id: true },
     });
     const inserted = await insertCaseResults(tx, { runId: created.id, workspaceId: ctx.workspaceId, suiteId: suite.id, selection: opts });
+        // Regression alerts compare runs over the same selection only (lib/runs/alerts.ts).
+        selectionKey: selectionKeyOf(opts),
     if (inserted === 0) throw noCasesError(opts);
     const skipped = await tx.caseResult.count({ where: { runId: created.id, status: "skipped" } });
     return tx.run.update({

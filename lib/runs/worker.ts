@@ -3,6 +3,7 @@ import { env } from "@/lib/env";
 import { Executor } from "@/lib/runs/executor";
 import { createCaseRunner } from "@/lib/runs/case-runner";
 import { setDefaultEndpointConcurrency } from "@/lib/llm";
+import { startWebhookWorker, stopWebhookWorker } from "@/lib/webhooks/worker";
 
 const state = globalThis as unknown as { assayExecutor?: Executor };
 
@@ -12,6 +13,8 @@ export function startExecutor(): Executor {
     setDefaultEndpointConcurrency(env.ASSAY_MODEL_CONCURRENCY);
     state.assayExecutor = new Executor({ runner: createCaseRunner(), maxSlots: env.ASSAY_WORKER_SLOTS });
     state.assayExecutor.start();
+    // Webhook deliveries go out from every process that executes runs (their queue is in PostgreSQL).
+    startWebhookWorker();
   }
   return state.assayExecutor;
 }
@@ -19,5 +22,5 @@ export function startExecutor(): Executor {
 export async function stopExecutor(graceMs?: number) {
   const e = state.assayExecutor;
   state.assayExecutor = undefined;
-  await e?.stop(graceMs);
+  await Promise.all([e?.stop(graceMs), stopWebhookWorker()]);
 }

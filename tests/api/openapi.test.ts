@@ -24,6 +24,14 @@ const V1_ROUTES: Record<string, string[]> = {
   "/api/v1/comparisons/{id}/pairs": ["get"],
   "/api/v1/comparisons/{id}/cancel": ["post"],
   "/api/v1/comparisons/{id}/report": ["get"],
+  "/api/v1/alerts": ["get"],
+  "/api/v1/alerts/{id}/acknowledge": ["post"],
+  "/api/v1/runs/{id}/pin-baseline": ["post", "delete"],
+  "/api/v1/webhooks": ["get", "post"],
+  "/api/v1/webhooks/{id}": ["get", "patch", "delete"],
+  "/api/v1/webhooks/{id}/deliveries": ["get"],
+  "/api/v1/webhooks/{id}/test": ["post"],
+  "/api/v1/webhooks/{id}/deliveries/{deliveryId}/redeliver": ["post"],
 };
 
 async function fetchDocument() {
@@ -194,6 +202,18 @@ describe("GET /api/v1/openapi.json", () => {
         "listComparisonPairs",
         "cancelComparison",
         "getComparisonReport",
+        "listAlerts",
+        "acknowledgeAlert",
+        "pinBaselineRun",
+        "unpinBaselineRun",
+        "listWebhooks",
+        "createWebhook",
+        "getWebhook",
+        "updateWebhook",
+        "deleteWebhook",
+        "listWebhookDeliveries",
+        "testWebhook",
+        "redeliverWebhookDelivery",
       ]),
     );
     expect(doc.paths["/api/v1/suites/{id}/runs"].post.operationId).toBe("startRun");
@@ -286,6 +306,37 @@ describe("GET /api/v1/openapi.json", () => {
     expect(s.Comparison.properties.summary.anyOf).toContainEqual({ $ref: "#/components/schemas/ComparisonSummary" });
     expect(s.Execution.required).toEqual(expect.arrayContaining(["case_result_id", "latency_ms", "retry_count", "status"]));
     expect(s.ComparisonSummary.properties.tests.properties.pass_fail.properties.method).toEqual({ type: "string", const: "mcnemar_exact" });
+  });
+
+  it("documents alerts and webhooks: the issue's alert fields, a write-only webhook secret, the filters", async () => {
+    const doc = await fetchDocument();
+    const s = { ...doc.components.schemas, ...requestSchemas(doc) };
+    expect(s.Alert.required).toEqual(
+      expect.arrayContaining([
+        "id",
+        "suite_id",
+        "run_id",
+        "baseline_run_id",
+        "previous_pass_rate",
+        "pass_rate",
+        "drop_points",
+        "flipped_cases",
+        "acknowledged_at",
+        "acknowledged_by",
+        "created_at",
+      ]),
+    );
+    expect(s.Alert.properties.flipped_cases.items.required).toEqual(expect.arrayContaining(["test_case_id", "name", "from", "to"]));
+    expect(s.WebhookInput.required).toEqual(expect.arrayContaining(["url", "secret", "events"]));
+    expect(s.WebhookInput.properties.events.items.enum).toEqual(["alert.raised", "run.completed", "run.failed", "comparison.completed"]);
+    expect(s.Webhook.properties).not.toHaveProperty("secret");
+    expect(s.WebhookPatch.required).toBeUndefined();
+    const names = (doc.paths["/api/v1/alerts"].get as Operation).parameters!.map((p) => p.name);
+    expect(names).toEqual(expect.arrayContaining(["suite_id", "acknowledged", "cursor", "limit"]));
+    expect(doc.paths["/api/v1/webhooks/{id}/deliveries"].get.responses["200"].content["application/json"].schema.required).toEqual([
+      "data",
+      "next_cursor",
+    ]);
   });
 
   it("takes query parameters from the schemas the routes parse with", async () => {

@@ -1,0 +1,134 @@
+/**
+ * Regression alerts, from the reader's side: list (API, alerts page), the bell's count, the
+ * suite page's open alert, acknowledge (any member: who and when are recorded), and pinning a
+ * run as its suite's baseline. Raising alerts is lib/runs/alerts.ts (after a run completes).
+ * Every query is scoped by `workspaceId`.
+ */
+import "server-only";
+import { z } from "zod";
+import { db } from "@/lib/db";
+import { ConflictError, NotFoundError } from "@/lib/errors";
+import type { WorkspaceContext } from "@/lib/auth/roles";
+import { isUuid, requireRole } from "@/lib/workspaces/service";
+import { cursorFields, decodeCursor, encodeCursor } from "@/lib/serialize";
+import { alertSelect, toAlertDto, type AlertDto, type AlertRow } from "./dto";
+import type { AlertListQuery } from "./schemas";
+
+const listCursor = z.object({ c: cursorFields.timestamp, id: cursorFields.id });
+
+/** Display names of the members and keys that acknowledged these alerts (one query each, only when needed). */
+async function actorNames(workspaceId: string, rows: AlertRow[]): Promise<Map<string, string>> {
+  const userIds = [...new Set(rows.flatMap((r) => (r.acknowledgedByUserId ? [r.acknowledgedByUserId] : [])))];
+  const keyIds = [...new Set(rows.flatMap((r) => (r.acknowledgedByKeyId ? [r.acknowledgedByKeyId] : [])))];
+  const [users, keys] = await Promise.all([
+    userIds.length ? db.user.findMany({ where: { id: { in: userIds } }, select: { id: true, name: true, email: true } }) : [],
+    keyIds.length ? db.apiKey.findMany({ where: { id: { in: keyIds }, workspaceId }, select: { id: true, name: true } }) : [],
+  ]);
+  return new Map([...users.map((u) => [u.id, u.name || u.email] as const), ...keys.map((k) => [k.id, `API key “${k.name}”`] as const)]);
+}
+
+/** GET /api/v1/alerts and the alerts page: newest first, filtered by suite and acknowledged state. */
+export async function listAlerts(ctx: WorkspaceContext, q: AlertListQuery): Promise<{ data: AlertDto[]; next_cursor: string | null }> {
+  requireRole(ctx, "viewer");
+  const cursor = decodeCursor(q.cursor, listCursor);
+  const rows = await db.regressionAlert.findMany({
+    where: {
+      workspaceId: ctx.workspaceId,
+      ...(q.suite_id ? { suiteId: q.suite_id } : {}),
+      ...(q.acknowledged === "true" ? { acknowledgedAt: { not: null } } : q.acknowledged === "false" ? { acknowledgedAt: null } : {}),
+      ...(cursor ? { OR: [{ createdAt: { lt: new Date(cursor.c) } }, { createdAt: new Date(cursor.c), id: { lt: cursor.id } }] } : {}),
+    },
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    take: q.limit + 1,
+    select: alertSelect,
+  });
+  const page = rows.slice(0, q.limit);
+  const last = page[page.length - 1];
+  const next = rows.length > q.limit && last ? encodeCursor({ c: last.createdAt.toISOString(), id: last.id }) : null;
+  const names = await actorNames(ctx.workspaceId, page);
+  return { data: page.map((r) => toAlertDto(r, names)), next_cursor: next };
+}
+
+/** The bell: unacknowledged alerts of the workspace (index on workspaceId, acknowledgedAt). */
+export async function countOpenAlerts(ctx: WorkspaceContext): Promise<number> {
+  requireRole(ctx, "viewer");
+  return db.regressionAlert.count({ where: { workspaceId: ctx.workspaceId, acknowledgedAt: null } });
+}
+
+/** The suite page's banner: the newest unacknowledged alert of the suite and how many are open. */
+export async function openSuiteAlert(ctx: WorkspaceContext, suiteId: string): Promise<{ alert: AlertDto; open: number } | null> {
+  requireRole(ctx, "viewer");
+  if (!isUuid(suiteId)) return null;
+  const where = { workspaceId: ctx.workspaceId, suiteId, acknowledgedAt: null };
+  const [row, open] = await Promise.all([
+    db.regressionAlert.findFirst({ where, orderBy: [{ createdAt: "desc" }, { id: "desc" }], select: alertSelect }),
+    db.regressionAlert.count({ where }),
+  ]);
+  return row ? { alert: toAlertDto(row), open } : null;
+}
+
+/**
+ * Acknowledges an alert for the member (or API key) acting: records who and when. Any member
+ * may acknowledge (viewers included: it says "I have seen it", it changes no data). Acknowledging
+ * twice keeps the first acknowledgement.
+ */
+export async function acknowledgeAlert(ctx: WorkspaceContext, id: string): Promise<AlertDto> {
+  requireRole(ctx, "viewer");
+  if (!isUuid(id)) throw new NotFoundError("Alert");
+  await db.regressionAlert.updateMany({
+    where: { id, workspaceId: ctx.workspaceId, acknowledgedAt: null },
+    data: { acknowledgedAt: new Date(), acknowledgedByUserId: ctx.userId, acknowledgedByKeyId: ctx.userId ? null : ctx.apiKeyId },
+  });
+  const row = await db.regressionAlert.findFirst({ where: { id, workspaceId: ctx.workspaceId }, select: alertSelect });
+  if (!row) throw new NotFoundError("Alert");
+  return toAlertDto(row, await actorNames(ctx.workspaceId, [row]));
+}
+
+export type BaselinePin = { suite_id: string; baseline_run_id: string | null };
+
+async function pinnableRun(ctx: WorkspaceContext, runId: string) {
+  if (!isUuid(runId)) throw new NotFoundError("Run");
+  const run = await db.run.findFirst({
+    where: { id: runId, workspaceId: ctx.workspaceId },
+    select: { id: true, status: true, comparisonId: true, suiteId: true, suite: { select: { deletedAt: true, baselineRunId: true } } },
+  });
+  if (!run) throw new NotFoundError("Run");
+  return run;
+}
+
+/**
+ * Pins a completed run as its suite's regression baseline: later runs over the same case
+ * selection compare with it instead of with their previous run. A comparison arm run cannot be
+ * a baseline (it is an experiment, not the suite's history).
+ */
+export async function pinBaseline(ctx: WorkspaceContext, runId: string): Promise<BaselinePin> {
+  requireRole(ctx, "editor");
+  const run = await pinnableRun(ctx, runId);
+  if (run.comparisonId) throw new ConflictError("A comparison's run cannot be the suite's baseline");
+  if (run.status !== "completed") throw new ConflictError("Only a completed run can be pinned as the baseline");
+  if (run.suite.deletedAt) throw new ConflictError("The suite is in the trash");
+  await db.suite.updateMany({ where: { id: run.suiteId, workspaceId: ctx.workspaceId }, data: { baselineRunId: run.id } });
+  return { suite_id: run.suiteId, baseline_run_id: run.id };
+}
+
+/** Unpins the run when it is its suite's baseline (a no-op otherwise): the previous run with the same selection applies again. */
+export async function unpinBaseline(ctx: WorkspaceContext, runId: string): Promise<BaselinePin> {
+  requireRole(ctx, "editor");
+  const run = await pinnableRun(ctx, runId);
+  await db.suite.updateMany({
+    where: { id: run.suiteId, workspaceId: ctx.workspaceId, baselineRunId: run.id },
+    data: { baselineRunId: null },
+  });
+  const suite = await db.suite.findFirst({ where: { id: run.suiteId, workspaceId: ctx.workspaceId }, select: { baselineRunId: true } });
+  return { suite_id: run.suiteId, baseline_run_id: suite?.baselineRunId ?? null };
+}
+
+/** Whether the run is its suite's pinned baseline, and whether it could be pinned (run page). */
+export async function baselineState(ctx: WorkspaceContext, runId: string): Promise<{ pinned: boolean; pinnable: boolean }> {
+  requireRole(ctx, "viewer");
+  const run = await pinnableRun(ctx, runId);
+  return {
+    pinned: run.suite.baselineRunId === run.id,
+    pinnable: run.status === "completed" && !run.comparisonId && !run.suite.deletedAt,
+  };
+}

@@ -1,0 +1,165 @@
+/**
+ * Webhook endpoints, from the admin's side: create, list, read, update, delete, the delivery
+ * log, "send test event" and "redeliver". Admins only (a webhook sends the workspace's results
+ * to a URL of their choosing). The URL is checked against the network guard's rules when it is
+ * saved (never link-local or cloud metadata; private networks only when the instance allows
+ * them; the worker checks again when it connects). The secret is stored encrypted and never
+ * returned. Emitting events is ./events.ts; sending them is ./worker.ts.
+ */
+import "server-only";
+import { z } from "zod";
+import { db } from "@/lib/db";
+import { ConflictError, NotFoundError, ValidationError, zodIssues } from "@/lib/errors";
+import { encryptSecret } from "@/lib/crypto";
+import type { WorkspaceContext } from "@/lib/auth/roles";
+import { isUuid, requireRole } from "@/lib/workspaces/service";
+import { cursorFields, decodeCursor, encodeCursor } from "@/lib/serialize";
+import { checkUrlStatically } from "@/lib/net/address-policy";
+import { BlockedAddressError } from "@/lib/net/safe-fetch";
+import { networkPolicy } from "@/lib/net/service";
+import type { Prisma } from "@/lib/generated/prisma/client";
+import { deliverySelect, toDeliveryDto, toWebhookDto, webhookSelect, type WebhookDeliveryDto, type WebhookDto } from "./dto";
+import { MAX_WEBHOOKS_PER_WORKSPACE, TEST_EVENT, webhookInput, webhookPatch } from "./schemas";
+import { deliveryBody } from "./events";
+import { notifyDeliveryQueued } from "./wakeup";
+
+/** The network guard's static rules, at save time: a refused URL is a 400 on `url`. */
+function assertUrlAllowed(url: string) {
+  try {
+    checkUrlStatically(url, networkPolicy());
+  } catch (err) {
+    if (err instanceof BlockedAddressError)
+      throw new ValidationError("Please fix the highlighted fields", [{ path: "url", message: err.message }]);
+    if (err instanceof TypeError) throw new ValidationError("Please fix the highlighted fields", [{ path: "url", message: err.message }]);
+    throw err;
+  }
+}
+
+async function findWebhook(ctx: WorkspaceContext, id: string) {
+  if (!isUuid(id)) throw new NotFoundError("Webhook");
+  const row = await db.webhook.findFirst({ where: { id, workspaceId: ctx.workspaceId }, select: webhookSelect });
+  if (!row) throw new NotFoundError("Webhook");
+  return row;
+}
+
+export async function listWebhooks(ctx: WorkspaceContext): Promise<WebhookDto[]> {
+  requireRole(ctx, "admin");
+  const rows = await db.webhook.findMany({
+    where: { workspaceId: ctx.workspaceId },
+    orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+    select: webhookSelect,
+  });
+  return rows.map(toWebhookDto);
+}
+
+export async function getWebhook(ctx: WorkspaceContext, id: string): Promise<WebhookDto> {
+  requireRole(ctx, "admin");
+  return toWebhookDto(await findWebhook(ctx, id));
+}
+
+export async function createWebhook(ctx: WorkspaceContext, raw: unknown): Promise<WebhookDto> {
+  requireRole(ctx, "admin");
+  const parsed = webhookInput.safeParse(raw);
+  if (!parsed.success) throw new ValidationError("Please fix the highlighted fields", zodIssues(parsed.error));
+  const data = parsed.data;
+  assertUrlAllowed(data.url);
+  const count = await db.webhook.count({ where: { workspaceId: ctx.workspaceId } });
+  if (count >= MAX_WEBHOOKS_PER_WORKSPACE) throw new ConflictError(`A workspace can have at most ${MAX_WEBHOOKS_PER_WORKSPACE} webhooks`);
+  const row = await db.webhook.create({
+    data: {
+      workspaceId: ctx.workspaceId,
+      url: data.url,
+      secretEncrypted: encryptSecret(data.secret),
+      events: data.events,
+      enabled: data.enabled,
+      description: data.description,
+    },
+    select: webhookSelect,
+  });
+  return toWebhookDto(row);
+}
+
+/** PATCH: only the given fields change; a new secret replaces the stored one. */
+export async function updateWebhook(ctx: WorkspaceContext, id: string, raw: unknown): Promise<WebhookDto> {
+  requireRole(ctx, "admin");
+  await findWebhook(ctx, id);
+  const parsed = webhookPatch.safeParse(raw ?? {});
+  if (!parsed.success) throw new ValidationError("Please fix the highlighted fields", zodIssues(parsed.error));
+  const patch = parsed.data;
+  if (patch.url !== undefined) assertUrlAllowed(patch.url);
+  const data: Prisma.WebhookUpdateManyMutationInput = {
+    ...(patch.url !== undefined ? { url: patch.url } : {}),
+    ...(patch.secret !== undefined ? { secretEncrypted: encryptSecret(patch.secret) } : {}),
+    ...(patch.events !== undefined ? { events: patch.events } : {}),
+    ...(patch.enabled !== undefined ? { enabled: patch.enabled } : {}),
+    ...(patch.description !== undefined ? { description: patch.description } : {}),
+  };
+  await db.webhook.updateMany({ where: { id, workspaceId: ctx.workspaceId }, data });
+  return toWebhookDto(await findWebhook(ctx, id));
+}
+
+/** Deletes the webhook and its delivery log; queued deliveries are dropped with it. */
+export async function deleteWebhook(ctx: WorkspaceContext, id: string): Promise<void> {
+  requireRole(ctx, "admin");
+  await findWebhook(ctx, id);
+  await db.webhook.deleteMany({ where: { id, workspaceId: ctx.workspaceId } });
+}
+
+const deliveryCursor = z.object({ c: cursorFields.timestamp, id: cursorFields.id });
+
+/** The webhook's delivery log, newest first. */
+export async function listDeliveries(
+  ctx: WorkspaceContext,
+  webhookId: string,
+  q: { cursor?: string; limit: number },
+): Promise<{ data: WebhookDeliveryDto[]; next_cursor: string | null }> {
+  requireRole(ctx, "admin");
+  await findWebhook(ctx, webhookId);
+  const cursor = decodeCursor(q.cursor, deliveryCursor);
+  const rows = await db.webhookDelivery.findMany({
+    where: {
+      webhookId,
+      workspaceId: ctx.workspaceId,
+      ...(cursor ? { OR: [{ createdAt: { lt: new Date(cursor.c) } }, { createdAt: new Date(cursor.c), id: { lt: cursor.id } }] } : {}),
+    },
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    take: q.limit + 1,
+    select: deliverySelect,
+  });
+  const page = rows.slice(0, q.limit);
+  const last = page[page.length - 1];
+  const next = rows.length > q.limit && last ? encodeCursor({ c: last.createdAt.toISOString(), id: last.id }) : null;
+  return { data: page.map(toDeliveryDto), next_cursor: next };
+}
+
+async function queueDelivery(ctx: WorkspaceContext, webhookId: string, event: string, payload: Prisma.InputJsonValue) {
+  const row = await db.webhookDelivery.create({
+    data: { workspaceId: ctx.workspaceId, webhookId, event, payload },
+    select: deliverySelect,
+  });
+  notifyDeliveryQueued();
+  return toDeliveryDto(row);
+}
+
+/** "Send test event": queues a `webhook.test` delivery to this webhook (whatever its events, enabled or not). */
+export async function sendTestEvent(ctx: WorkspaceContext, id: string): Promise<WebhookDeliveryDto> {
+  requireRole(ctx, "admin");
+  const hook = await findWebhook(ctx, id);
+  const body = deliveryBody(TEST_EVENT, "Assay: test event. This webhook is set up correctly.", {
+    webhook: { id: hook.id, events: hook.events },
+  });
+  return queueDelivery(ctx, hook.id, TEST_EVENT, body);
+}
+
+/** "Redeliver": queues the delivery's payload again as a new delivery (the old one keeps its log). */
+export async function redeliver(ctx: WorkspaceContext, webhookId: string, deliveryId: string): Promise<WebhookDeliveryDto> {
+  requireRole(ctx, "admin");
+  await findWebhook(ctx, webhookId);
+  if (!isUuid(deliveryId)) throw new NotFoundError("Delivery");
+  const old = await db.webhookDelivery.findFirst({
+    where: { id: deliveryId, webhookId, workspaceId: ctx.workspaceId },
+    select: { event: true, payload: true },
+  });
+  if (!old) throw new NotFoundError("Delivery");
+  return queueDelivery(ctx, webhookId, old.event, old.payload as Prisma.InputJsonValue);
+}

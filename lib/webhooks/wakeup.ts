@@ -1,0 +1,12 @@
+import { EventEmitter } from "node:events";
+import { withoutWorkspaceScope } from "@/lib/tenant-scope";
+
+/** In-process wake-up for the delivery worker when this process queues a delivery (others poll). */
+const state = globalThis as unknown as { assayWebhookEvents?: EventEmitter };
+export const webhookEvents = (state.assayWebhookEvents ??= new EventEmitter());
+webhookEvents.setMaxListeners(50);
+
+export function notifyDeliveryQueued() {
+  // The worker serves every workspace: it must not inherit a request's workspace scope.
+  withoutWorkspaceScope(() => webhookEvents.emit("queued"));
+}
