@@ -25,6 +25,7 @@ import {
   loadAgentForRun,
   loadModelConfigForRun,
   loadSuiteForRun,
+  modelForVariables,
   noCasesError,
   type AgentForRun,
   type SuiteForRun,
@@ -136,14 +137,23 @@ async function resolveArm(
       }
     }
   }
-  const problem = agentRunIssue({ ...agent, modelConfig: model }, `${role}.agent`);
-  if (problem) issues.push({ path: problem.path, message: `${problem.message.replace("The agent", `"${agent.name}"`)}: ${problem.hint}` });
   const { resolved, issues: variableIssues } = resolveVariables(
     agentVariableDefinitions(agent),
     (suite.variables ?? {}) as Record<string, VariableValue>,
     (input.variables ?? {}) as Record<string, VariableValue>,
   );
   issues.push(...variableIssues.map((i) => ({ ...i, path: `${role}.${i.path}` })));
+  if (!input.model_config_id && !variableIssues.length) {
+    // Spec 004: an AIConfiguration variable picks the model configuration by name.
+    try {
+      model = await modelForVariables(ctx, { ...agent, modelConfig: model }, resolved.values, `${role}.variables`);
+    } catch (err) {
+      if (!(err instanceof ValidationError)) throw err;
+      issues.push(...err.issues);
+    }
+  }
+  const problem = agentRunIssue({ ...agent, modelConfig: model }, `${role}.agent`);
+  if (problem) issues.push({ path: problem.path, message: `${problem.message.replace("The agent", `"${agent.name}"`)}: ${problem.hint}` });
   if (issues.length) return { issues };
   const snapshot = agentSnapshotOf(agent, model);
   return {

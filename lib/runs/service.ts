@@ -159,9 +159,13 @@ export async function insertCaseResults(
              json_build_object(
                'id', tc."id", 'name', tc."name", 'description', tc."description", 'difficulty', tc."difficulty", 'tags', to_json(tc."tags"),
                'status', tc."status", 'persona', tc."persona", 'initial_message', tc."initialMessage", 'user_context', tc."userContext",
-               'max_turns', tc."maxTurns", 'expected_outcomes', tc."expectedOutcomes", 'expected_tool_calls', tc."expectedToolCalls",
+               'max_turns', tc."maxTurns",
+               -- jsonb reorders keys: rebuild a json object (json keeps order) in the authored label order.
+               'expected_outcomes', (SELECT json_object_agg(o.k, o.v ORDER BY coalesce(array_position(tc."expectedOutcomeLabels", o.k), 2147483647), o.k)
+                                     FROM jsonb_each(CASE WHEN jsonb_typeof(tc."expectedOutcomes") = 'object' THEN tc."expectedOutcomes" END) AS o(k, v)),
+               'expected_tool_calls', tc."expectedToolCalls",
                'evaluation_criteria_override', tc."evaluationCriteriaOverride", 'checks', tc."checks", 'mode', tc."mode",
-               'ground_truth', tc."groundTruth") AS snapshot
+               'ground_truth', tc."groundTruth", 'evaluations', tc."evaluations") AS snapshot
       FROM "TestCase" tc WHERE ${where}
     ) tc CROSS JOIN generate_series(0, ${repetitions - 1}::int) AS rep`;
 }
@@ -191,7 +195,8 @@ export async function startRun(ctx: WorkspaceContext, suiteId: string, raw: unkn
   );
   if (issues.length) throw new ValidationError("Variables do not resolve", issues);
 
-  const agentSnapshot = agentSnapshotOf(agent);
+  const model = await modelForVariables(ctx, agent, resolved.values);
+  const agentSnapshot = agentSnapshotOf(agent, model);
   const evalSnapshot = evalSnapshotOf(suite);
 
   const run = await db.$transaction(async (tx) => {
@@ -213,12 +218,12 @@ export async function startRun(ctx: WorkspaceContext, suiteId: string, raw: unkn
         resolvedVariables: resolved,
         agentSnapshot: agentSnapshot as Prisma.InputJsonValue,
         evalSnapshot: evalSnapshot as Prisma.InputJsonValue,
+        // Regression alerts compare runs over the same selection only (lib/runs/alerts.ts).
+        selectionKey: selectionKeyOf(opts),
       },
       select: { id: true },
     });
     const inserted = await insertCaseResults(tx, { runId: created.id, workspaceId: ctx.workspaceId, suiteId: suite.id, selection: opts });
-        // Regression alerts compare runs over the same selection only (lib/runs/alerts.ts).
-        selectionKey: selectionKeyOf(opts),
     if (inserted === 0) throw noCasesError(opts);
     const skipped = await tx.caseResult.count({ where: { runId: created.id, status: "skipped" } });
     return tx.run.update({
@@ -229,6 +234,26 @@ export async function startRun(ctx: WorkspaceContext, suiteId: string, raw: unkn
   });
   notifyRunQueued(run.id);
   return toRunDto(run);
+}
+
+/** Spec 004: the variable that selects the agent's model configuration, by name. */
+export const MODEL_VARIABLE = "AIConfiguration";
+
+/**
+ * The model configuration a run uses: the one named by the `AIConfiguration` variable when it
+ * resolved to a name (spec 004: possible values are model configuration names of the
+ * workspace), else the agent's own. An unknown name is a validation error naming the variable.
+ */
+export async function modelForVariables(ctx: WorkspaceContext, agent: AgentForRun, values: Record<string, unknown>, path = "variables") {
+  const name = values[MODEL_VARIABLE];
+  if (typeof name !== "string" || name === "" || agent.kind !== "chat") return agent.modelConfig;
+  const model = await db.modelConfig.findFirst({ where: { workspaceId: ctx.workspaceId, name }, select: modelSelect });
+  if (!model) {
+    throw new ValidationError("Variables do not resolve", [
+      { path: `${path}.${MODEL_VARIABLE}`, message: `No model configuration named "${name}" in this workspace` },
+    ]);
+  }
+  return model;
 }
 
 export function noCasesError(selection: CaseSelection) {

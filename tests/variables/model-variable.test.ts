@@ -1,0 +1,83 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { db } from "@/lib/db";
+import { Executor } from "@/lib/runs/executor";
+import { createCaseRunner } from "@/lib/runs/case-runner";
+import { getRun, startRun } from "@/lib/runs/service";
+import { ValidationError } from "@/lib/errors";
+import { startFakeOpenAI, type FakeOpenAI } from "../fake-openai/server";
+import { makeWorkspace } from "../helpers/factories";
+import { makeSuiteWithCases, waitFor } from "../runs/helpers";
+
+let fake: FakeOpenAI;
+let executor: Executor;
+beforeAll(async () => {
+  fake = await startFakeOpenAI();
+  executor = new Executor({ runner: createCaseRunner(), pollMs: 50 });
+  executor.start();
+});
+afterEach(() => fake.reset());
+afterAll(async () => {
+  await executor.stop(1000);
+  await fake.close();
+});
+
+/** A suite whose agent declares spec 004's default Agent Eval variables (AIConfiguration, Temperature). */
+async function setup() {
+  const { ctx } = await makeWorkspace("editor");
+  const made = await makeSuiteWithCases(ctx, 2, { baseUrl: fake.url });
+  const other = await db.modelConfig.create({
+    data: { workspaceId: ctx.workspaceId, name: "gpt-b", baseUrl: fake.url, model: "model-b" },
+  });
+  await db.agent.update({
+    where: { id: made.agent.id },
+    data: {
+      variablesSchema: [
+        {
+          name: "AIConfiguration",
+          display_name: "AI configuration",
+          data_type: "string",
+          value_source: "static",
+          possible_values: [{ value: made.modelConfig.name }, { value: "gpt-b" }],
+          default_value: made.modelConfig.name,
+          required: false,
+        },
+        {
+          name: "Temperature",
+          display_name: "Temperature",
+          data_type: "number",
+          value_source: "freeform",
+          possible_values: [],
+          required: false,
+        },
+      ],
+    },
+  });
+  return { ctx, ...made, other };
+}
+
+describe("spec 004 variables with effects", () => {
+  it("AIConfiguration selects the model configuration by name and Temperature reaches the request", async () => {
+    const { ctx, suite } = await setup();
+    const run = await startRun(ctx, suite.id, { variables: { AIConfiguration: "gpt-b", Temperature: 0.3 } }, "api");
+    expect(run.agent_snapshot).toMatchObject({ model_config: { name: "gpt-b", model: "model-b" } });
+    await waitFor(
+      () => getRun(ctx, run.id),
+      (r) => r.status === "completed",
+    );
+    const agentCalls = fake.requests.filter((r) => r.endpoint === "chat" && r.body.model === "model-b");
+    expect(agentCalls).toHaveLength(2);
+    expect(agentCalls.every((r) => r.body.temperature === 0.3)).toBe(true);
+  });
+
+  it("the agent's own model config is used without the variable, and an unknown name is refused naming the variable", async () => {
+    const { ctx, suite, modelConfig, agent } = await setup();
+    const run = await startRun(ctx, suite.id, {}, "api");
+    expect(run.agent_snapshot).toMatchObject({ model_config: { id: modelConfig.id } });
+    // A name among the possible values that no model configuration carries (renamed since).
+    await db.modelConfig.update({ where: { id: modelConfig.id }, data: { name: "renamed" } });
+    const error = await startRun(ctx, suite.id, {}, "api").catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ValidationError);
+    expect((error as ValidationError).issues.map((i) => i.path)).toEqual(["variables.AIConfiguration"]);
+    expect(await db.run.count({ where: { suiteId: suite.id, agentSnapshot: { path: ["id"], equals: agent.id } } })).toBe(1);
+  });
+});
