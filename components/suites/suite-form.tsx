@@ -25,6 +25,8 @@ type Props = {
 };
 
 const emptyToNull = (v: unknown) => (v === "" || v === undefined ? null : v);
+/** Number inputs that may stay empty (null); anything else is a number for zod to check. */
+const emptyToNullNumber = (v: unknown) => (v === "" || v === undefined || v === null ? null : Number(v));
 /** Hourly schedules keep only minutes: "7" → "00:07" (invalid input stays invalid for zod to report). */
 const hourlyTime = (v: string) => (v === "" ? "" : /^\d{1,2}$/.test(v) && Number(v) < 60 ? `00:${v.padStart(2, "0")}` : `00:${v}`);
 
@@ -44,6 +46,8 @@ function initialValues(suite: SuiteDto | null | undefined, defaultAgentId: strin
       alert_threshold_percent: 10,
       is_enabled: true,
       variables: {},
+      retention_days: null,
+      retention_runs: null,
     };
   }
   return {
@@ -60,6 +64,8 @@ function initialValues(suite: SuiteDto | null | undefined, defaultAgentId: strin
     alert_threshold_percent: suite.alert_threshold_percent,
     is_enabled: suite.is_enabled,
     variables: suite.variables,
+    retention_days: suite.retention_days,
+    retention_runs: suite.retention_runs,
   };
 }
 
@@ -136,7 +142,9 @@ export function SuiteForm({ workspaceId, agents, modelConfigs, suite, defaultAge
         <section className="space-y-4 border-t border-slate-200 pt-5">
           <div>
             <h2 className="text-sm font-semibold text-slate-900">Schedule and judging</h2>
-            <p className="text-xs text-slate-500">Scheduled runs start at these times in UTC with the suite&apos;s active cases.</p>
+            <p className="text-xs text-slate-500">
+              Scheduled runs start at these times in the workspace&apos;s time zone (Settings → General) with the suite&apos;s active cases.
+            </p>
           </div>
           <div className="grid gap-4 sm:grid-cols-3">
             <Field id="schedule_type" label="Schedule" error={errors.schedule_type?.message}>
@@ -156,7 +164,7 @@ export function SuiteForm({ workspaceId, agents, modelConfigs, suite, defaultAge
                   <Field
                     id="schedule_minute"
                     label="Minute past the hour"
-                    hint="0–59, UTC; empty = on the hour"
+                    hint="0–59; empty = on the hour"
                     error={errors.schedule_time && "Use a whole minute from 0 to 59"}
                   >
                     <Input
@@ -175,7 +183,13 @@ export function SuiteForm({ workspaceId, agents, modelConfigs, suite, defaultAge
               />
             )}
             {(scheduleType === "daily" || scheduleType === "weekly") && (
-              <Field id="schedule_time" label="Time (HH:MM)" required hint="24-hour, UTC" error={errors.schedule_time?.message}>
+              <Field
+                id="schedule_time"
+                label="Time (HH:MM)"
+                required
+                hint="24-hour, workspace time zone"
+                error={errors.schedule_time?.message}
+              >
                 <Input id="schedule_time" type="time" aria-invalid={!!errors.schedule_time} {...form.register("schedule_time")} />
               </Field>
             )}
@@ -259,6 +273,42 @@ export function SuiteForm({ workspaceId, agents, modelConfigs, suite, defaultAge
               <input type="checkbox" id="is_enabled" className="h-4 w-4" {...form.register("is_enabled")} />
               Enabled
             </label>
+          </div>
+        </section>
+
+        <section className="space-y-3 border-t border-slate-200 pt-5">
+          <div>
+            <h2 className="text-sm font-semibold text-slate-900">Retention</h2>
+            <p className="text-xs text-slate-500">
+              Leave empty to use the instance settings. Pinned baselines, runs of open alerts and of starred comparisons are always kept.
+            </p>
+          </div>
+          <div className="grid gap-4 sm:grid-cols-2">
+            <Field id="retention_days" label="Keep runs for (days)" hint="0: age alone keeps no run" error={errors.retention_days?.message}>
+              <Input
+                id="retention_days"
+                type="number"
+                min={0}
+                step={1}
+                aria-invalid={!!errors.retention_days}
+                {...form.register("retention_days", { setValueAs: emptyToNullNumber })}
+              />
+            </Field>
+            <Field
+              id="retention_runs"
+              label="Always keep the newest (runs)"
+              hint="Completed runs kept whatever their age"
+              error={errors.retention_runs?.message}
+            >
+              <Input
+                id="retention_runs"
+                type="number"
+                min={0}
+                step={1}
+                aria-invalid={!!errors.retention_runs}
+                {...form.register("retention_runs", { setValueAs: emptyToNullNumber })}
+              />
+            </Field>
           </div>
         </section>
 

@@ -10,6 +10,7 @@ export function SettingsTabs({ workspaceId }: { workspaceId: string }) {
     { href: base, label: "General" },
     { href: `${base}/members`, label: "Members" },
     { href: `${base}/api-keys`, label: "API keys" },
+    { href: `${base}/retention`, label: "Retention" },
   ];
   return (
     <nav aria-label="Settings" className="mb-6 flex gap-1 border-b border-slate-200">

@@ -4,7 +4,7 @@ import { useRouter } from "next/navigation";
 import { useForm } from "react-hook-form";
 import { zodResolver } from "@hookform/resolvers/zod";
 import type { z } from "zod";
-import { workspaceSettingsInput } from "@/lib/workspaces/schemas";
+import { timeZoneNames, workspaceSettingsInput } from "@/lib/workspaces/schemas";
 import { updateWorkspaceSettingsAction } from "@/lib/workspaces/settings-actions";
 import { Field, FormError, Input } from "@/components/ui/field";
 import { SubmitButton } from "@/components/ui/submit-button";
@@ -17,7 +17,7 @@ export function WorkspaceSettingsForm({
   workspace,
   canEdit,
 }: {
-  workspace: { id: string; name: string; maxTurnsCap: number };
+  workspace: { id: string; name: string; maxTurnsCap: number; timeZone: string };
   canEdit: boolean;
 }) {
   const router = useRouter();
@@ -25,7 +25,7 @@ export function WorkspaceSettingsForm({
   const [saved, setSaved] = useState(false);
   const form = useForm<Values, unknown, Parsed>({
     resolver: zodResolver(workspaceSettingsInput),
-    defaultValues: { name: workspace.name, maxTurnsCap: workspace.maxTurnsCap },
+    defaultValues: { name: workspace.name, maxTurnsCap: workspace.maxTurnsCap, timeZone: workspace.timeZone },
   });
   const { errors, isSubmitting } = form.formState;
 
@@ -70,6 +70,19 @@ export function WorkspaceSettingsForm({
             aria-invalid={!!errors.maxTurnsCap}
             {...form.register("maxTurnsCap")}
           />
+        </Field>
+        <Field
+          id="timeZone"
+          label="Time zone"
+          hint="IANA name (e.g. Europe/Berlin). Suite schedules run at their times on this zone's clock, following its daylight saving changes."
+          error={errors.timeZone?.message}
+        >
+          <Input id="timeZone" list="time-zones" className="w-72" aria-invalid={!!errors.timeZone} {...form.register("timeZone")} />
+          <datalist id="time-zones">
+            {timeZoneNames().map((z) => (
+              <option key={z} value={z} />
+            ))}
+          </datalist>
         </Field>
         <p className="text-xs text-slate-500">
           Which networks model configurations and HTTP agents may reach is set for the whole Assay instance by its administrator

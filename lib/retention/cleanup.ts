@@ -24,18 +24,13 @@ import { Prisma } from "@/lib/generated/prisma/client";
 import { logger } from "@/lib/logger";
 import { withoutWorkspaceScope } from "@/lib/tenant-scope";
 import { mostRecentDueTime } from "@/lib/runs/scheduler";
-import { getRetentionSettings, valuesOf, type RetentionValues } from "./service";
+import { getRetentionSettings, valuesOf } from "./service";
+import type { CleanupResult, RetentionValues } from "./dto";
 
 export const RUN_BATCH = 200;
 export const COMPARISON_BATCH = 20;
 
-export type CleanupResult = {
-  dry_run: boolean;
-  runs_deleted: number;
-  results_deleted: number;
-  llm_calls_deleted: number;
-  bytes_freed_estimate: number;
-};
+export type { CleanupResult } from "./dto";
 
 export type CleanupOptions = {
   dryRun?: boolean;

@@ -22,16 +22,10 @@ import {
   retentionRuns,
   retentionSettingsPatch,
   type RetentionField,
-  type RetentionSource,
 } from "./schemas";
+import type { CleanupRecordDto, RetentionSetting, RetentionSettings, RetentionValues } from "./dto";
 
-export type RetentionSetting<T> = { value: T; source: RetentionSource };
-export type RetentionSettings = {
-  cleanup_time: RetentionSetting<string>;
-  days: RetentionSetting<number>;
-  runs: RetentionSetting<number>;
-};
-export type RetentionValues = { cleanup_time: string; days: number; runs: number };
+export type { CleanupRecordDto, RetentionSetting, RetentionSettings, RetentionValues } from "./dto";
 /** The env fallbacks (parsed and validated in lib/env.ts); tests pass their own. */
 export type RetentionEnv = { cleanup_time?: string; days?: number; runs?: number };
 
@@ -122,20 +116,6 @@ export async function updateRetentionSettings(
   logger.info({ userId: ctx.userId, apiKeyId: ctx.apiKeyId, patch }, "retention settings changed");
   return getRetentionSettings(fallback);
 }
-
-export type CleanupRecordDto = {
-  id: string;
-  trigger: string;
-  dry_run: boolean;
-  runs_deleted: number;
-  results_deleted: number;
-  llm_calls_deleted: number;
-  bytes_freed_estimate: number;
-  slot: string | null;
-  started_at: string;
-  completed_at: string | null;
-  error: string | null;
-};
 
 /** The latest cleanup records, newest first (the retention page's history). */
 export async function listCleanupRecords(limit = 10): Promise<CleanupRecordDto[]> {

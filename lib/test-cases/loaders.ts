@@ -9,6 +9,7 @@ import { getTestCase, listSuiteTags, listTestCaseIds, listTestCases } from "./se
 import { hasFilters, listHref, parseListParams, type ListFilters } from "./list-url";
 import type { AgentToolOption, CaseRow, TestCaseDto } from "./dto";
 import { scopedLoader } from "@/lib/tenant-scope";
+import { getScheduleStatus } from "@/lib/runs/scheduler";
 
 /** Page loaders for the suite page (its test cases) and the test case form pages. */
 
@@ -52,6 +53,8 @@ async function loadSuitePageUnscoped(ctx: WorkspaceContext, suiteId: string, sea
     if (err instanceof ValidationError && page.cursor) redirect(listHref(`/w/${ctx.workspaceId}/suites/${suiteId}`, filters));
     throw err;
   });
+  // The next scheduled run (workspace time zone) and the last scheduled run's outcome.
+  const schedule = await getScheduleStatus(ctx, suiteId);
   const orderedIds =
     canEdit && !filtered ? (!page.cursor && !list.next_cursor ? list.data.map((c) => c.id) : await listTestCaseIds(ctx, suiteId)) : null;
   return {
@@ -67,6 +70,7 @@ async function loadSuitePageUnscoped(ctx: WorkspaceContext, suiteId: string, sea
     canEdit,
     notice: one(searchParams.notice),
     deletedId: one(searchParams.deleted),
+    schedule,
   };
 }
 

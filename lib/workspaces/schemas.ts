@@ -37,9 +37,42 @@ export type ChangePasswordInput = z.input<typeof changePasswordInput>;
 
 export const workspaceInput = z.object({ name: workspaceName });
 
+/**
+ * An IANA time zone name as this runtime's Intl knows it (what the scheduler's croner uses too),
+ * in its listed spelling ("europe/berlin" → "Europe/Berlin"); null when unknown. Offsets such as
+ * "+01:00" are refused: a schedule follows a place's DST rules, not a fixed offset.
+ */
+export function normaliseTimeZone(name: string): string | null {
+  const trimmed = name.trim();
+  if (!/^[A-Za-z][A-Za-z0-9_+-]*(\/[A-Za-z0-9_+-]+)*$/.test(trimmed)) return null;
+  try {
+    new Intl.DateTimeFormat("en-US", { timeZone: trimmed });
+    if (/^(etc\/)?(utc|gmt|uct|zulu|universal)$/i.test(trimmed)) return "UTC";
+    // A name Intl accepts but does not list (an alias such as Asia/Kolkata on some ICU versions) stays as typed.
+    return timeZoneNames().find((z) => z.toLowerCase() === trimmed.toLowerCase()) ?? trimmed;
+  } catch {
+    return null;
+  }
+}
+
+/** The zones offered in the settings form's list. */
+export function timeZoneNames(): string[] {
+  return ["UTC", ...Intl.supportedValuesOf("timeZone").filter((z) => z !== "UTC")];
+}
+
 export const workspaceSettingsInput = z.object({
   name: workspaceName,
   maxTurnsCap: z.coerce.number().int().min(1, "At least 1").max(500, "At most 500"),
+  /** IANA name; the suites' schedules run on this zone's wall clock (DST included). Omitted: unchanged. */
+  timeZone: z
+    .string()
+    .max(64)
+    .transform((v, ctx) => {
+      const zone = normaliseTimeZone(v);
+      if (!zone) ctx.addIssue({ code: "custom", message: "Use an IANA time zone such as Europe/Berlin, America/New_York or UTC" });
+      return zone ?? v;
+    })
+    .optional(),
 });
 
 export const memberRole = z.enum(ROLES);

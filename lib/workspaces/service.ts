@@ -44,7 +44,7 @@ export async function listWorkspacesForUser(userId: string) {
 export async function getWorkspace(ctx: WorkspaceContext) {
   const ws = await db.workspace.findUnique({
     where: { id: ctx.workspaceId },
-    select: { id: true, name: true, maxTurnsCap: true },
+    select: { id: true, name: true, maxTurnsCap: true, timeZone: true },
   });
   if (!ws) throw new NotFoundError("Workspace");
   return ws;
@@ -58,10 +58,18 @@ export async function createWorkspace(userId: string, name: string) {
 }
 
 /** Outbound network access is not a workspace setting: it is the instance's (lib/net/service.ts). */
-export async function updateWorkspaceSettings(ctx: WorkspaceContext, input: { name: string; maxTurnsCap: number }) {
+export async function updateWorkspaceSettings(ctx: WorkspaceContext, input: { name: string; maxTurnsCap: number; timeZone?: string }) {
   requireRole(ctx, "admin");
-  const data = { name: input.name, maxTurnsCap: input.maxTurnsCap };
-  return db.workspace.update({ where: { id: ctx.workspaceId }, data, select: { id: true, name: true } });
+  const data = { name: input.name, maxTurnsCap: input.maxTurnsCap, ...(input.timeZone ? { timeZone: input.timeZone } : {}) };
+  return db.$transaction(async (tx) => {
+    const before = await tx.workspace.findUnique({ where: { id: ctx.workspaceId }, select: { timeZone: true } });
+    const ws = await tx.workspace.update({ where: { id: ctx.workspaceId }, data, select: { id: true, name: true } });
+    // A new zone moves every slot: like a schedule change, it starts no catch-up run (lib/runs/scheduler.ts).
+    if (input.timeZone && before && before.timeZone !== input.timeZone) {
+      await tx.suite.updateMany({ where: { workspaceId: ctx.workspaceId }, data: { scheduleChangedAt: new Date() } });
+    }
+    return ws;
+  });
 }
 
 export async function isSetupNeeded(): Promise<boolean> {

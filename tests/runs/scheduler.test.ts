@@ -5,6 +5,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { getScheduleStatus, mostRecentDueTime, nextDueTime, startDueScheduledRuns, type Schedule } from "@/lib/runs/scheduler";
 import { updateSuite } from "@/lib/suites/service";
+import { updateWorkspaceSettings } from "@/lib/workspaces/service";
+import { normaliseTimeZone, workspaceSettingsInput } from "@/lib/workspaces/schemas";
 import { makeWorkspace } from "../helpers/factories";
 import { makeSuiteWithCases } from "./helpers";
 
@@ -415,5 +417,27 @@ describe("catch-up, schedule changes and failed starts", () => {
     await db.run.updateMany({ where: { suiteId: suite.id }, data: { status: "completed", passedCases: 1 } });
     const after = await getScheduleStatus(viewer, suite.id, utc("2026-03-28T12:00:00"));
     expect(after.last_run).toMatchObject({ status: "completed", pass_rate: 1, error_message: null });
+  });
+
+  it("the workspace time zone: IANA names validated with Intl, and a zone change starts no catch-up run", async () => {
+    expect(normaliseTimeZone("europe/berlin")).toBe("Europe/Berlin");
+    expect(normaliseTimeZone("Etc/UTC")).toBe("UTC");
+    expect(normaliseTimeZone("Asia/Kolkata")).toBe("Asia/Kolkata");
+    for (const bad of ["Mars/Olympus", "+01:00", "", "Europe/Berlin; DROP"]) expect(normaliseTimeZone(bad)).toBeNull();
+    const parsed = workspaceSettingsInput.safeParse({ name: "x", maxTurnsCap: 10, timeZone: "Nowhere/Town" });
+    expect(parsed.success).toBe(false);
+    expect(parsed.error!.issues[0]!.path).toEqual(["timeZone"]);
+
+    // A daily 09:00 that ran at 09:00 Berlin (08:00 UTC); at 10:00 UTC the zone becomes UTC,
+    // whose 09:00 slot has passed: no run for it, the next one (tomorrow 09:00 UTC) runs.
+    const { ctx, suite } = await zonedSuite("Europe/Berlin", sched({ type: "daily", time: "09:00" }), utc("2026-05-01T00:00:00"));
+    await db.suite.update({ where: { id: suite.id }, data: { lastScheduledSlot: utc("2026-05-04T07:00:00") } });
+    await updateWorkspaceSettings({ ...ctx, role: "admin" }, { name: "ws", maxTurnsCap: 30, timeZone: "UTC" });
+    const changed = await db.suite.findUniqueOrThrow({ where: { id: suite.id }, select: { scheduleChangedAt: true } });
+    // Backdate the change to the fake clock's day (the service stamps the real time).
+    expect(changed.scheduleChangedAt).not.toBeNull();
+    await db.suite.update({ where: { id: suite.id }, data: { scheduleChangedAt: utc("2026-05-04T10:00:00") } });
+    expect((await startDueScheduledRuns(utc("2026-05-04T10:01:00"))).started).toEqual([]);
+    expect((await startDueScheduledRuns(utc("2026-05-05T09:00:00"))).started).toHaveLength(1);
   });
 });

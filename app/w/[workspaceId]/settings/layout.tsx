@@ -11,7 +11,10 @@ export default async function SettingsLayout({
   const { workspaceId } = await params;
   return (
     <div className="max-w-4xl">
-      <PageHeader title="Workspace settings" description="General settings, members and API keys of this workspace." />
+      <PageHeader
+        title="Workspace settings"
+        description="General settings, members and API keys of this workspace; retention of the instance's runs."
+      />
       <SettingsTabs workspaceId={workspaceId} />
       {children}
     </div>

@@ -15,15 +15,15 @@ import { ExportButtons } from "@/components/suites/import-export-buttons";
 import { StartRunButton } from "@/components/runs/start-run-button";
 import { CompareButton } from "@/components/comparisons/compare-dialog";
 import { Breadcrumbs } from "@/components/ui/breadcrumbs";
+import { ScheduleStatusLine } from "@/components/suites/schedule-status";
 import type { WorkspacePageProps } from "@/lib/pages/props";
 
 export default async function SuitePage({ params, searchParams }: WorkspacePageProps<{ suiteId: string }>) {
   const { workspaceId, suiteId } = await params;
   const sp = await searchParams;
   const ctx = await pageContext(workspaceId);
-  const { suite, rows, counts, nextCursor, suiteTags, orderedIds, filters, page, filtered, canEdit, notice, deletedId } = await orNotFound(
-    loadSuitePage(ctx, suiteId, sp),
-  );
+  const { suite, rows, counts, nextCursor, suiteTags, orderedIds, filters, page, filtered, canEdit, notice, deletedId, schedule } =
+    await orNotFound(loadSuitePage(ctx, suiteId, sp));
   const base = `/w/${workspaceId}/suites/${suiteId}`;
 
   return (
@@ -60,6 +60,7 @@ export default async function SuitePage({ params, searchParams }: WorkspacePageP
           </>
         }
       />
+      <ScheduleStatusLine workspaceId={workspaceId} status={schedule} />
       <CaseNotice workspaceId={workspaceId} base={base} notice={notice} deletedId={deletedId} canEdit={canEdit} />
       {counts.total === 0 && !filtered ? (
         <EmptyState

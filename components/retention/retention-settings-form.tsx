@@ -1,0 +1,107 @@
+"use client";
+import { useState } from "react";
+import { useRouter } from "next/navigation";
+import { useForm } from "react-hook-form";
+import { zodResolver } from "@hookform/resolvers/zod";
+import type { z } from "zod";
+import { retentionSettingsForm, RETENTION_DEFAULTS } from "@/lib/retention/schemas";
+import { updateRetentionSettingsAction } from "@/lib/retention/actions";
+import type { RetentionSettings } from "@/lib/retention/dto";
+import { Field, FormError, Input } from "@/components/ui/field";
+import { Badge } from "@/components/ui/card";
+import { SubmitButton } from "@/components/ui/submit-button";
+import { applyServerIssues } from "@/components/forms/server-issues";
+import { SOURCE_LABELS } from "./format";
+
+type Values = z.input<typeof retentionSettingsForm>;
+type Parsed = z.output<typeof retentionSettingsForm>;
+
+/** The form shows database values only: an empty field means "use the environment or the default". */
+function initial(s: RetentionSettings): Values {
+  const own = <T,>(v: { value: T; source: string }) => (v.source === "database" ? String(v.value) : "");
+  return { cleanup_time: own(s.cleanup_time), days: own(s.days), runs: own(s.runs) };
+}
+
+function Source({ setting }: { setting: { value: string | number; source: keyof typeof SOURCE_LABELS } }) {
+  return (
+    <span className="flex items-center gap-2 text-xs text-slate-600">
+      In effect: <span className="font-medium text-slate-900">{setting.value}</span>
+      <Badge tone={setting.source === "database" ? "indigo" : "slate"}>{SOURCE_LABELS[setting.source]}</Badge>
+    </span>
+  );
+}
+
+export function RetentionSettingsForm({ workspaceId, settings }: { workspaceId: string; settings: RetentionSettings }) {
+  const router = useRouter();
+  const [formError, setFormError] = useState<string | null>(null);
+  const [saved, setSaved] = useState(false);
+  const form = useForm<Values, unknown, Parsed>({ resolver: zodResolver(retentionSettingsForm), defaultValues: initial(settings) });
+  const { errors, isSubmitting } = form.formState;
+
+  const onSubmit = form.handleSubmit(async (values) => {
+    setFormError(null);
+    setSaved(false);
+    const result = await updateRetentionSettingsAction(workspaceId, {
+      cleanup_time: values.cleanup_time ?? "",
+      days: values.days === null ? "" : String(values.days),
+      runs: values.runs === null ? "" : String(values.runs),
+    });
+    if (!result.ok) {
+      applyServerIssues(form.setError, result.issues);
+      setFormError(result.error);
+      return;
+    }
+    form.reset(initial(result.data));
+    setSaved(true);
+    router.refresh();
+  });
+
+  return (
+    <form onSubmit={onSubmit} noValidate className="max-w-xl space-y-5">
+      <FormError message={formError} />
+      <Field
+        id="cleanup_time"
+        label="Nightly cleanup time (HH:MM, UTC)"
+        hint={`Empty: TEST_SUITES_RETENTION_CLEANUP_TIME or ${RETENTION_DEFAULTS.cleanup_time}`}
+        error={errors.cleanup_time?.message}
+      >
+        <Input
+          id="cleanup_time"
+          placeholder="02:00"
+          className="w-32"
+          aria-invalid={!!errors.cleanup_time}
+          {...form.register("cleanup_time")}
+        />
+        <Source setting={settings.cleanup_time} />
+      </Field>
+      <Field
+        id="days"
+        label="Keep runs for (days)"
+        hint={`Runs younger than this are kept; 0: age alone keeps no run. Empty: TEST_SUITES_RETENTION_DAYS or ${RETENTION_DEFAULTS.days}`}
+        error={errors.days?.message}
+      >
+        <Input id="days" inputMode="numeric" className="w-32" aria-invalid={!!errors.days} {...form.register("days")} />
+        <Source setting={settings.days} />
+      </Field>
+      <Field
+        id="runs"
+        label="Always keep the newest completed runs per suite"
+        hint={`Kept whatever their age. Empty: TEST_SUITES_RETENTION_RUNS or ${RETENTION_DEFAULTS.runs}`}
+        error={errors.runs?.message}
+      >
+        <Input id="runs" inputMode="numeric" className="w-32" aria-invalid={!!errors.runs} {...form.register("runs")} />
+        <Source setting={settings.runs} />
+      </Field>
+      <div className="flex items-center gap-3">
+        <SubmitButton pending={isSubmitting} pendingLabel="Saving…">
+          Save retention settings
+        </SubmitButton>
+        {saved && (
+          <span role="status" className="text-sm text-green-700">
+            Retention settings saved
+          </span>
+        )}
+      </div>
+    </form>
+  );
+}
