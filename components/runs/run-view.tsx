@@ -14,6 +14,7 @@ import { CaseResultsTable } from "./case-results-table";
 import { formatDateTime, formatDuration, TRIGGER_LABELS } from "./format";
 import { Breadcrumbs } from "@/components/ui/breadcrumbs";
 import { CompareRunsButton } from "@/components/comparisons/compare-runs-button";
+import { PinBaselineButton } from "@/components/alerts/pin-baseline-button";
 
 type Props = {
   workspaceId: string;
@@ -24,6 +25,8 @@ type Props = {
   initialResults: CaseResultPage;
   initialFilters: CaseTableFilters;
   initialChanges: RunChanges;
+  /** Whether the run is its suite's pinned regression baseline, and whether this member may (un)pin it. */
+  baseline?: { pinned: boolean; pinnable: boolean; canPin: boolean };
 };
 
 function isSummary(value: unknown): value is RunSummary {
@@ -31,7 +34,17 @@ function isSummary(value: unknown): value is RunSummary {
 }
 
 /** The live run page: polls the run every second while it is pending or running, then stops. */
-export function RunView({ workspaceId, initialRun, suite, canEdit, tags, initialResults, initialFilters, initialChanges }: Props) {
+export function RunView({
+  workspaceId,
+  initialRun,
+  suite,
+  canEdit,
+  tags,
+  initialResults,
+  initialFilters,
+  initialChanges,
+  baseline,
+}: Props) {
   const queryClient = useQueryClient();
   const { data: run = initialRun, isError, error } = useRun(workspaceId, initialRun.id, initialRun);
   const active = isActiveRun(run.status);
@@ -89,7 +102,12 @@ export function RunView({ workspaceId, initialRun, suite, canEdit, tags, initial
       </div>
       <div className="flex flex-wrap items-center justify-between gap-2">
         <RunExports workspaceId={workspaceId} runId={run.id} />
-        {canEdit && run.status === "completed" && !suite.deleted && <CompareRunsButton workspaceId={workspaceId} runId={run.id} />}
+        <div className="flex flex-wrap items-start gap-2">
+          {baseline?.canPin && run.status === "completed" && (baseline.pinned || (!run.comparison_id && !suite.deleted)) && (
+            <PinBaselineButton workspaceId={workspaceId} runId={run.id} pinned={baseline.pinned} />
+          )}
+          {canEdit && run.status === "completed" && !suite.deleted && <CompareRunsButton workspaceId={workspaceId} runId={run.id} />}
+        </div>
       </div>
 
       {isError && (

@@ -4,6 +4,7 @@ import { roleLabels, type Role } from "@/lib/auth/roles";
 import { WorkspaceSwitcher } from "./workspace-switcher";
 import { NavLink } from "./nav-link";
 import { SessionKeepalive } from "@/components/auth/session-keepalive";
+import { AlertBell } from "@/components/alerts/alert-bell";
 
 export function AppShell({
   workspace,
@@ -26,9 +27,12 @@ export function AppShell({
       <SessionKeepalive />
       <aside className="flex w-60 shrink-0 flex-col border-r border-slate-200 bg-white">
         <div className="border-b border-slate-200 p-4">
-          <Link href={base} className="text-lg font-bold tracking-tight text-indigo-700">
-            Assay
-          </Link>
+          <div className="flex items-center justify-between">
+            <Link href={base} className="text-lg font-bold tracking-tight text-indigo-700">
+              Assay
+            </Link>
+            <AlertBell workspaceId={workspace.id} />
+          </div>
           <div className="mt-3">
             <WorkspaceSwitcher current={workspace.id} workspaces={workspaces} canCreate={canCreateWorkspace} />
           </div>

@@ -256,7 +256,7 @@ export function SuiteForm({ workspaceId, agents, modelConfigs, suite, defaultAge
             <Field
               id="alert_threshold_percent"
               label="Alert threshold (%)"
-              hint="Alert when the pass rate drops by at least this many points"
+              hint="Percentage points: alert when a run's pass rate is at least this many points below its baseline's (90 % → 79 % is 11 points)"
               error={errors.alert_threshold_percent?.message}
             >
               <Input

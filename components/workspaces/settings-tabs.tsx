@@ -10,6 +10,7 @@ export function SettingsTabs({ workspaceId }: { workspaceId: string }) {
     { href: base, label: "General" },
     { href: `${base}/members`, label: "Members" },
     { href: `${base}/api-keys`, label: "API keys" },
+    { href: `${base}/webhooks`, label: "Webhooks" },
     { href: `${base}/retention`, label: "Retention" },
   ];
   return (

@@ -132,3 +132,14 @@ export async function baselineState(ctx: WorkspaceContext, runId: string): Promi
     pinnable: run.status === "completed" && !run.comparisonId && !run.suite.deletedAt,
   };
 }
+
+/** The alerts page's suite filter: suites of the workspace that have alerts. */
+export async function suitesWithAlerts(ctx: WorkspaceContext): Promise<{ id: string; name: string }[]> {
+  requireRole(ctx, "viewer");
+  return db.suite.findMany({
+    where: { workspaceId: ctx.workspaceId, alerts: { some: {} } },
+    orderBy: [{ name: "asc" }, { id: "asc" }],
+    select: { id: true, name: true },
+    take: 500,
+  });
+}

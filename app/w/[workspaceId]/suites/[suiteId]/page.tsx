@@ -10,6 +10,8 @@ import { CaseFilters } from "@/components/test-cases/case-filters";
 import { CaseStatusTabs } from "@/components/test-cases/case-status-tabs";
 import { CaseTable } from "@/components/test-cases/case-table";
 import { CaseNotice } from "@/components/test-cases/case-notice";
+import { loadSuiteAlertBanner } from "@/lib/alerts/loaders";
+import { SuiteAlertBanner } from "@/components/alerts/suite-alert-banner";
 import { ImportDialog } from "@/components/suites/import-export-dialog";
 import { ExportButtons } from "@/components/suites/import-export-buttons";
 import { StartRunButton } from "@/components/runs/start-run-button";
@@ -25,6 +27,7 @@ export default async function SuitePage({ params, searchParams }: WorkspacePageP
   const { suite, rows, counts, nextCursor, suiteTags, orderedIds, filters, page, filtered, canEdit, notice, deletedId, schedule } =
     await orNotFound(loadSuitePage(ctx, suiteId, sp));
   const base = `/w/${workspaceId}/suites/${suiteId}`;
+  const openAlert = await loadSuiteAlertBanner(ctx, suiteId);
 
   return (
     <div className="space-y-4">
@@ -62,6 +65,7 @@ export default async function SuitePage({ params, searchParams }: WorkspacePageP
       />
       <ScheduleStatusLine workspaceId={workspaceId} status={schedule} />
       <CaseNotice workspaceId={workspaceId} base={base} notice={notice} deletedId={deletedId} canEdit={canEdit} />
+      {openAlert && <SuiteAlertBanner workspaceId={workspaceId} alert={openAlert.alert} open={openAlert.open} />}
       {counts.total === 0 && !filtered ? (
         <EmptyState
           title="No test cases yet"

@@ -1,0 +1,88 @@
+import Link from "next/link";
+import type { AlertDto } from "@/lib/alerts/dto";
+import { Badge } from "@/components/ui/card";
+import { formatDateTime, formatPercent } from "@/components/runs/format";
+import { AcknowledgeButton } from "./acknowledge-button";
+
+const MAX_SHOWN_FLIPS = 20;
+
+/** One regression alert: pass rates, the drop in points, the runs, the flipped cases (linked to their results), who acknowledged it. */
+export function AlertCard({ workspaceId, alert }: { workspaceId: string; alert: AlertDto }) {
+  const runHref = `/w/${workspaceId}/runs/${alert.run_id}`;
+  const label = `the regression in ${alert.suite_name} from ${formatDateTime(alert.created_at)}`;
+  const shown = alert.flipped_cases.slice(0, MAX_SHOWN_FLIPS);
+  return (
+    <article aria-label={`Regression in ${alert.suite_name}`} className="rounded-lg border border-slate-200 bg-white p-4 shadow-sm">
+      <div className="flex flex-wrap items-start justify-between gap-3">
+        <div className="min-w-0">
+          <h2 className="flex flex-wrap items-center gap-2 font-semibold text-slate-900">
+            <Link href={`/w/${workspaceId}/suites/${alert.suite_id}`} className="hover:underline">
+              {alert.suite_name}
+            </Link>
+            {alert.acknowledged_at ? <Badge tone="slate">Acknowledged</Badge> : <Badge tone="red">Open</Badge>}
+          </h2>
+          <p className="mt-1 text-sm text-slate-700">
+            Pass rate <span className="font-medium">{formatPercent(alert.previous_pass_rate)}</span> →{" "}
+            <span className="font-medium">{formatPercent(alert.pass_rate)}</span>{" "}
+            <span className="font-semibold text-red-700" data-testid="alert-drop">
+              −{alert.drop_points.toFixed(1)} points
+            </span>
+          </p>
+          <p className="mt-1 text-xs text-slate-500">
+            Raised {formatDateTime(alert.created_at)} ·{" "}
+            <Link href={runHref} className="text-indigo-700 hover:underline">
+              the run
+            </Link>
+            {alert.baseline_run_id && (
+              <>
+                {" "}
+                compared with{" "}
+                <Link href={`/w/${workspaceId}/runs/${alert.baseline_run_id}`} className="text-indigo-700 hover:underline">
+                  its baseline run
+                </Link>
+              </>
+            )}
+          </p>
+        </div>
+        <div className="shrink-0 text-right text-xs text-slate-600">
+          {alert.acknowledged_at ? (
+            <p data-testid="alert-acknowledged">
+              Acknowledged by {alert.acknowledged_by?.name ?? "a former member"}
+              <br />
+              {formatDateTime(alert.acknowledged_at)}
+            </p>
+          ) : (
+            <AcknowledgeButton workspaceId={workspaceId} alertId={alert.id} label={label} />
+          )}
+        </div>
+      </div>
+      {alert.flipped_cases.length > 0 && (
+        <div className="mt-3">
+          <h3 className="text-sm font-medium text-slate-800">
+            {alert.flipped_cases.length} {alert.flipped_cases.length === 1 ? "case" : "cases"} went from passed to failed or error
+          </h3>
+          <ul aria-label="Flipped cases" className="mt-1 space-y-0.5 text-sm">
+            {shown.map((c) => (
+              <li key={c.case_result_id ?? c.test_case_id}>
+                <Link href={`${runHref}/cases/${c.case_result_id}`} className="text-indigo-700 hover:underline">
+                  {c.name}
+                </Link>{" "}
+                <span className="text-slate-500">
+                  passed → <span className={c.to === "error" ? "text-amber-700" : "text-red-700"}>{c.to}</span>
+                </span>
+              </li>
+            ))}
+          </ul>
+          {alert.flipped_cases.length > shown.length && (
+            <p className="mt-1 text-xs text-slate-500">
+              and {alert.flipped_cases.length - shown.length} more:{" "}
+              <Link href={`${runHref}?status=failed`} className="text-indigo-700 hover:underline">
+                see the run&apos;s failed cases
+              </Link>
+            </p>
+          )}
+        </div>
+      )}
+    </article>
+  );
+}
