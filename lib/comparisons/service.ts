@@ -27,6 +27,8 @@ import {
   loadSuiteForRun,
   modelForVariables,
   noCasesError,
+  resolveSelectedCases,
+  storeCaseVariables,
   type AgentForRun,
   type SuiteForRun,
 } from "@/lib/runs/service";
@@ -86,6 +88,7 @@ type ResolvedArm = {
   label: string;
   agentSnapshot: ReturnType<typeof agentSnapshotOf> & Record<string, unknown>;
   resolvedVariables: ReturnType<typeof resolveVariables>["resolved"];
+  definitions: ReturnType<typeof agentVariableDefinitions>;
   resolved: {
     agent_id: string;
     agent_name: string;
@@ -142,7 +145,12 @@ async function resolveArm(
     (suite.variables ?? {}) as Record<string, VariableValue>,
     (input.variables ?? {}) as Record<string, VariableValue>,
   );
-  issues.push(...variableIssues.map((i) => ({ ...i, path: `${role}.${i.path}` })));
+  // A required variable may get its value from a case's own default: checked per case when the arm is created.
+  issues.push(
+    ...variableIssues
+      .filter((i) => !/^Required variable ".*" has no value$/.test(i.message))
+      .map((i) => ({ ...i, path: `${role}.${i.path}` })),
+  );
   if (!input.model_config_id && !variableIssues.length) {
     // Spec 004: an AIConfiguration variable picks the model configuration by name.
     try {
@@ -168,6 +176,7 @@ async function resolveArm(
         retry_policy: retry,
       },
       resolvedVariables: resolved,
+      definitions: agentVariableDefinitions(agent),
       resolved: {
         agent_id: agent.id,
         agent_name: agent.name,
@@ -195,9 +204,30 @@ async function executeComparison(ctx: WorkspaceContext, suiteId: string, input: 
   const issues = [...b.issues, ...v.issues];
   if (issues.length || !b.arm || !v.arm) throw new ValidationError("The arms cannot run", issues);
   const arms = [b.arm, v.arm];
+  const selection = { tags: input.tags, tag_match: input.tag_match, difficulty: input.difficulty, case_ids: input.case_ids };
+  // Spec 004 per case, for each arm: refused before anything is created when a case does not resolve.
+  const perCase = await Promise.all(
+    arms.map((arm, i) =>
+      resolveSelectedCases(
+        ctx.workspaceId,
+        suite.id,
+        selection,
+        arm.definitions,
+        (suite.variables ?? {}) as Record<string, VariableValue>,
+        (arm.input.variables ?? {}) as Record<string, VariableValue>,
+      ).catch((err: unknown) => {
+        if (err instanceof ValidationError) {
+          throw new ValidationError(
+            err.message,
+            err.issues.map((issue) => ({ ...issue, path: `${armRole(i)}.${issue.path}` })),
+          );
+        }
+        throw err;
+      }),
+    ),
+  );
   const seed = input.seed ?? randomInt(0, 2 ** 31 - 1);
   const evalSnapshot = evalSnapshotOf(suite);
-  const selection = { tags: input.tags, tag_match: input.tag_match, difficulty: input.difficulty, case_ids: input.case_ids };
   const environment = {
     assay_version: ASSAY_VERSION,
     node_version: process.version,
@@ -257,6 +287,7 @@ async function executeComparison(ctx: WorkspaceContext, suiteId: string, input: 
           variant: index === 0 ? "baseline" : "variant",
         });
         if (inserted === 0) throw noCasesError(selection);
+        await storeCaseVariables(tx, run.id, perCase[index]!);
         total = inserted;
         const skipped = await tx.caseResult.count({ where: { runId: run.id, status: "skipped" } });
         await tx.run.update({ where: { id: run.id }, data: { totalCases: inserted, skippedCases: skipped } });

@@ -9,13 +9,13 @@ import "server-only";
 import { z } from "zod";
 import { db, type Tx } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
-import { NotFoundError, ValidationError, ConflictError, zodIssues } from "@/lib/errors";
+import { NotFoundError, ValidationError, ConflictError, zodIssues, type IssueList } from "@/lib/errors";
 import type { WorkspaceContext } from "@/lib/auth/roles";
 import { requireRole, isUuid } from "@/lib/workspaces/service";
 import { cursorFields, decodeCursor, encodeCursor } from "@/lib/serialize";
 import { variableDefinitionSchema, type VariableValue } from "@/lib/agents/schemas";
 import { startRunInput, type CaseResultListQuery, type StartRunOptions } from "@/lib/runs/schemas";
-import { resolveVariables } from "@/lib/runs/variables";
+import { resolveCaseVariables, resolveVariables, type ResolvedVariables, type TestVariablesConfig } from "@/lib/runs/variables";
 import { caseResultSelect, runSelect, toCaseResultDto, toRunDto, type CaseResultDetail, type RunChanges } from "@/lib/runs/dto";
 import { notifyRunQueued } from "@/lib/runs/wakeup";
 import { selectionKeyOf } from "@/lib/alerts/selection";
@@ -181,59 +181,153 @@ export async function startRun(ctx: WorkspaceContext, suiteId: string, raw: unkn
   if (!parsed.success) throw new ValidationError("Invalid run options", zodIssues(parsed.error));
   const opts = parsed.data;
   const suite = await loadSuiteForRun(ctx, suiteId);
-  const agent = suite.agent;
-  const problem = agentRunIssue(agent);
+  const problem = agentRunIssue(suite.agent);
   if (problem)
     throw new ValidationError(`The suite's agent ${problem.message.slice("The agent ".length)}`, [
       { path: problem.path, message: problem.hint },
     ]);
-
-  const { resolved, issues } = resolveVariables(
-    agentVariableDefinitions(agent),
-    (suite.variables ?? {}) as Record<string, VariableValue>,
-    opts.variables,
-  );
-  if (issues.length) throw new ValidationError("Variables do not resolve", issues);
-
-  const model = await modelForVariables(ctx, agent, resolved.values);
-  const agentSnapshot = agentSnapshotOf(agent, model);
-  const evalSnapshot = evalSnapshotOf(suite);
-
-  const run = await db.$transaction(async (tx) => {
-    const created = await tx.run.create({
-      data: {
-        workspaceId: ctx.workspaceId,
-        suiteId: suite.id,
-        triggeredBy: trigger,
-        triggeredByUserId: ctx.userId,
-        triggeredByKeyId: ctx.apiKeyId,
-        options: {
-          tags: opts.tags,
-          tag_match: opts.tag_match,
-          difficulty: opts.difficulty,
-          case_ids: opts.case_ids,
-          concurrency: opts.concurrency,
-        },
-        concurrency: opts.concurrency,
-        resolvedVariables: resolved,
-        agentSnapshot: agentSnapshot as Prisma.InputJsonValue,
-        evalSnapshot: evalSnapshot as Prisma.InputJsonValue,
-        // Regression alerts compare runs over the same selection only (lib/runs/alerts.ts).
-        selectionKey: selectionKeyOf(opts),
-      },
-      select: { id: true },
-    });
-    const inserted = await insertCaseResults(tx, { runId: created.id, workspaceId: ctx.workspaceId, suiteId: suite.id, selection: opts });
-    if (inserted === 0) throw noCasesError(opts);
-    const skipped = await tx.caseResult.count({ where: { runId: created.id, status: "skipped" } });
-    return tx.run.update({
-      where: { id: created.id },
-      data: { totalCases: inserted, skippedCases: skipped },
-      select: runSelect,
-    });
-  });
+  const prepared = await prepareRunVariables(ctx, suite, opts.variables, opts);
+  const run = await db.$transaction((tx) => createRunInTx(tx, ctx, { suite, opts, prepared, trigger }));
   notifyRunQueued(run.id);
   return toRunDto(run);
+}
+
+/**
+ * Resolves a run's variables against the suite and its agent (spec 004) and the model
+ * configuration they select; ValidationError (paths `variables.NAME`) when they do not resolve.
+ * Everything a run needs to be validated before any row is written (matrices validate every
+ * combination with it before creating the first run).
+ */
+export async function prepareRunVariables(
+  ctx: WorkspaceContext,
+  suite: SuiteForRun,
+  variables: Record<string, VariableValue>,
+  /** With the selection, every selected case is resolved (and validated) now; else when the run is written. */
+  selection?: CaseSelection,
+) {
+  const definitions = agentVariableDefinitions(suite.agent);
+  const suiteValues = (suite.variables ?? {}) as Record<string, VariableValue>;
+  const { resolved, issues } = resolveVariables(definitions, suiteValues, variables);
+  // A required variable may get its value from a case's own default: checked per case.
+  const runIssues = issues.filter((i) => !REQUIRED_MISSING.test(i.message));
+  if (runIssues.length) throw new ValidationError("Variables do not resolve", runIssues);
+  const perCase = selection ? await resolveSelectedCases(ctx.workspaceId, suite.id, selection, definitions, suiteValues, variables) : null;
+  const model = await modelForVariables(ctx, suite.agent, resolved.values);
+  return { resolved, model, variables, perCase };
+}
+export type PreparedRun = Awaited<ReturnType<typeof prepareRunVariables>>;
+
+/**
+ * Writes a validated run inside `tx`: the run row (agent and judge snapshots, resolved
+ * variables) and its case results (× `repetitions`), with totals. A matrix run carries its
+ * matrix and combination and no selection key (it is never a regression baseline). The caller
+ * wakes the executor after the commit.
+ */
+export async function createRunInTx(
+  tx: Tx,
+  ctx: WorkspaceContext,
+  args: {
+    suite: SuiteForRun;
+    opts: Omit<StartRunOptions, "variables">;
+    prepared: PreparedRun;
+    trigger: RunTrigger;
+    repetitions?: number;
+    matrix?: { id: string; combinationIndex: number };
+  },
+) {
+  const { suite, opts, prepared } = args;
+  const created = await tx.run.create({
+    data: {
+      workspaceId: ctx.workspaceId,
+      suiteId: suite.id,
+      triggeredBy: args.trigger,
+      triggeredByUserId: ctx.userId,
+      triggeredByKeyId: ctx.apiKeyId,
+      options: {
+        tags: opts.tags,
+        tag_match: opts.tag_match,
+        difficulty: opts.difficulty,
+        case_ids: opts.case_ids,
+        concurrency: opts.concurrency,
+      },
+      concurrency: opts.concurrency,
+      resolvedVariables: prepared.resolved,
+      agentSnapshot: agentSnapshotOf(suite.agent, prepared.model) as Prisma.InputJsonValue,
+      evalSnapshot: evalSnapshotOf(suite) as Prisma.InputJsonValue,
+      // Regression alerts compare runs over the same selection only (lib/runs/alerts.ts).
+      selectionKey: args.matrix ? null : selectionKeyOf(opts),
+      matrixId: args.matrix?.id ?? null,
+      combinationIndex: args.matrix?.combinationIndex ?? null,
+    },
+    select: { id: true },
+  });
+  const inserted = await insertCaseResults(tx, {
+    runId: created.id,
+    workspaceId: ctx.workspaceId,
+    suiteId: suite.id,
+    selection: opts,
+    repetitions: args.repetitions,
+  });
+  if (inserted === 0) throw noCasesError(opts);
+  const perCase =
+    prepared.perCase ??
+    (await resolveSelectedCases(
+      ctx.workspaceId,
+      suite.id,
+      opts,
+      agentVariableDefinitions(suite.agent),
+      (suite.variables ?? {}) as Record<string, VariableValue>,
+      prepared.variables,
+    ));
+  await storeCaseVariables(tx, created.id, perCase);
+  const skipped = await tx.caseResult.count({ where: { runId: created.id, status: "skipped" } });
+  return tx.run.update({
+    where: { id: created.id },
+    data: { totalCases: inserted, skippedCases: skipped },
+    select: runSelect,
+  });
+}
+
+const REQUIRED_MISSING = /^Required variable ".*" has no value$/;
+
+/**
+ * Spec 004 per case: resolves the variables of every selected case (run > suite > the case's
+ * own configuration > the type, locks and exposure applied) and refuses the run when any case
+ * does not resolve, with issues naming the variable and the case. Returns each case's
+ * {values, sources} by test case id (empty when the agent declares no variables).
+ */
+export async function resolveSelectedCases(
+  workspaceId: string,
+  suiteId: string,
+  selection: CaseSelection,
+  definitions: ReturnType<typeof agentVariableDefinitions>,
+  suiteValues: Record<string, VariableValue>,
+  runValues: Record<string, VariableValue>,
+): Promise<Map<string, ResolvedVariables>> {
+  const out = new Map<string, ResolvedVariables>();
+  if (definitions.length === 0) return out;
+  const cases = await db.$queryRaw<{ id: string; name: string; variables: TestVariablesConfig | null }[]>`
+    SELECT tc."id", tc."name", tc."variables" FROM "TestCase" tc WHERE ${caseSelectionSql(workspaceId, suiteId, selection)}
+    ORDER BY tc."sortOrder", tc."id"`;
+  const issues: IssueList = [];
+  for (const c of cases) {
+    const { resolved, issues: caseIssues } = resolveCaseVariables(definitions, suiteValues, runValues, c.variables);
+    for (const i of caseIssues)
+      if (issues.length < 50) issues.push({ path: i.path, message: `case ${JSON.stringify(c.name)}: ${i.message}` });
+    out.set(c.id, resolved);
+  }
+  if (issues.length) throw new ValidationError("Variables do not resolve for some cases", issues);
+  return out;
+}
+
+/** Writes each case result's resolved variables (spec 004 ResolvedTestVariables) in one statement. */
+export async function storeCaseVariables(tx: Tx, runId: string, perCase: Map<string, ResolvedVariables>) {
+  if (perCase.size === 0) return;
+  const rows = [...perCase].map(([test_case_id, resolved]) => ({ test_case_id, resolved }));
+  await tx.$executeRaw`
+    UPDATE "CaseResult" c SET "resolvedVariables" = x.resolved
+    FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS x(test_case_id uuid, resolved jsonb)
+    WHERE c."runId" = ${runId}::uuid AND c."testCaseId" = x.test_case_id`;
 }
 
 /** Spec 004: the variable that selects the agent's model configuration, by name. */

@@ -1,7 +1,16 @@
 import { checkVariableType, type VariableDefinition, type VariableValue } from "@/lib/agents/schemas";
 import type { IssueList } from "@/lib/errors";
 
-export type VariableSource = "run" | "suite" | "type";
+export type VariableSource = "run" | "suite" | "test" | "type";
+
+/** Spec 004 TestVariableOverride, as a test case stores it (`TestCase.variables[NAME]`). */
+export type TestVariableOverride = {
+  exposed: boolean;
+  default_value?: VariableValue | null;
+  locked?: boolean;
+  restricted_values?: VariableValue[] | null;
+};
+export type TestVariablesConfig = Record<string, TestVariableOverride>;
 export type ResolvedVariables = { values: Record<string, VariableValue>; sources: Record<string, VariableSource> };
 
 /**
@@ -51,4 +60,56 @@ function validateValue(def: VariableDefinition, value: VariableValue): string | 
     return `Value ${JSON.stringify(value)} is not one of ${def.possible_values.map((pv) => JSON.stringify(pv.value)).join(", ")}`;
   }
   return null;
+}
+
+/**
+ * Spec 004 resolution for one test case (its `VariableResolver.resolveVariables`): for each
+ * variable of the agent ("test type") — skipped when the case does not expose it — a value
+ * locked by the case wins; otherwise run → suite → the case's default → the type's default. Run
+ * and suite values are checked against the data type, the static possible values and the case's
+ * restricted values; the case's own default against the type. A missing configuration is the
+ * spec's backward-compatible one: every variable exposed with the type's default.
+ * Issues are returned with paths `variables.NAME` (the caller adds which case).
+ */
+export function resolveCaseVariables(
+  definitions: VariableDefinition[],
+  suiteValues: Record<string, VariableValue>,
+  runValues: Record<string, VariableValue>,
+  config: TestVariablesConfig | null | undefined,
+): { resolved: ResolvedVariables; issues: IssueList } {
+  const issues: IssueList = [];
+  const values: Record<string, VariableValue> = {};
+  const sources: Record<string, VariableSource> = {};
+  for (const def of definitions) {
+    const override = config?.[def.name];
+    if (override && !override.exposed) continue;
+    const present = (v: VariableValue | null | undefined): v is VariableValue => v !== undefined && v !== null;
+    let found: [VariableSource, VariableValue] | null = null;
+    if (override?.locked) {
+      const locked = present(override.default_value) ? override.default_value : def.default_value;
+      if (present(locked)) found = ["test", locked];
+    } else if (present(runValues[def.name])) found = ["run", runValues[def.name]!];
+    else if (present(suiteValues[def.name])) found = ["suite", suiteValues[def.name]!];
+    else if (present(override?.default_value)) found = ["test", override.default_value];
+    else if (present(def.default_value)) found = ["type", def.default_value];
+    if (!found) {
+      if (def.required) issues.push({ path: `variables.${def.name}`, message: `Required variable "${def.name}" has no value` });
+      continue;
+    }
+    const [source, value] = found;
+    const problem = validateValue(def, value) ?? (source === "run" || source === "suite" ? restrictedProblem(override, value) : null);
+    if (problem) {
+      issues.push({ path: `variables.${def.name}`, message: `${problem} (from ${source})` });
+      continue;
+    }
+    values[def.name] = value;
+    sources[def.name] = source;
+  }
+  return { resolved: { values, sources }, issues };
+}
+
+function restrictedProblem(override: TestVariableOverride | undefined, value: VariableValue): string | null {
+  const allowed = override?.restricted_values;
+  if (!allowed || allowed.length === 0 || allowed.some((v) => v === value)) return null;
+  return `${JSON.stringify(value)} not in restricted values (${allowed.map((v) => JSON.stringify(v)).join(", ")})`;
 }
