@@ -203,16 +203,16 @@ test("metrics, simulator model and an hourly schedule on the suite form", async 
   const rows = page.getByTestId("metric-row");
   await expect(rows).toHaveCount(2);
   await rows.nth(0).getByLabel("Metric", { exact: true }).selectOption("relevance");
-  await rows.nth(0).getByLabel("Threshold (0–1)").fill("1.5");
+  await rows.nth(0).getByLabel("Threshold (on the scale)").fill("7");
   await rows.nth(1).getByLabel("Metric", { exact: true }).selectOption("custom");
   await rows.nth(1).getByLabel("Metric name").fill("politeness");
   await page.getByRole("button", { name: "Create suite" }).click();
-  await expect(page.getByTestId("error-metrics.0.threshold")).toHaveText("Threshold is on the normalised 0..1 scale");
+  await expect(page.getByTestId("error-metrics.0.threshold")).toHaveText("Threshold is on the metric's own scale: at most 5 (its scale)");
   await expect(page.getByTestId("error-metrics.1.custom_prompt")).toContainText("custom prompt");
 
-  await rows.nth(0).getByLabel("Threshold (0–1)").fill("0.8");
+  await rows.nth(0).getByLabel("Threshold (on the scale)").fill("4");
   await rows.nth(1).getByLabel("Custom prompt").fill("Is the reply polite? {{response}}");
-  await rows.nth(1).getByLabel("Threshold (0–1)").fill(""); // informational
+  await rows.nth(1).getByLabel("Threshold (on the scale)").fill(""); // informational
   await rows.nth(1).getByLabel("Model override").selectOption({ label: simName });
   await rows.nth(1).getByLabel("Retry on failure").selectOption("2");
   await rows.nth(1).getByLabel("Timeout (ms)").fill("5000");
@@ -227,10 +227,10 @@ test("metrics, simulator model and an hourly schedule on the suite form", async 
   await expect(page.getByLabel("Simulator model configuration")).toHaveValue(sim!.id);
   await expect(rows).toHaveCount(2);
   await expect(rows.nth(0).getByLabel("Metric", { exact: true })).toHaveValue("relevance");
-  await expect(rows.nth(0).getByLabel("Threshold (0–1)")).toHaveValue("0.8");
+  await expect(rows.nth(0).getByLabel("Threshold (on the scale)")).toHaveValue("4");
   await expect(rows.nth(1).getByLabel("Metric name")).toHaveValue("politeness");
   await expect(rows.nth(1).getByLabel("Custom prompt")).toHaveValue("Is the reply polite? {{response}}");
-  await expect(rows.nth(1).getByLabel("Threshold (0–1)")).toHaveValue("");
+  await expect(rows.nth(1).getByLabel("Threshold (on the scale)")).toHaveValue("");
   await expect(rows.nth(1).getByLabel("Model override")).toHaveValue(sim!.id);
   await expect(rows.nth(1).getByLabel("Retry on failure")).toHaveValue("2");
   await expect(rows.nth(1).getByLabel("Timeout (ms)")).toHaveValue("5000");

@@ -179,6 +179,11 @@ export function CaseResultsTable({ workspaceId, run, live, tags, initial, initia
                       {r.error_message}
                     </p>
                   )}
+                  {r.status === "failed" && r.failure_reasons.length > 0 && (
+                    <p className="mt-0.5 line-clamp-2 text-xs text-slate-600" title={r.failure_reasons.join("; ")}>
+                      {r.failure_reasons.join("; ")}
+                    </p>
+                  )}
                 </TableCell>
                 <TableCell>
                   <div className="flex flex-wrap gap-1">

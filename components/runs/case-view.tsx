@@ -27,7 +27,7 @@ const ERROR_KINDS: Record<string, { title: string; note: string }> = {
   internal: { title: "Internal error", note: "Something went wrong on our side while running this case." },
 };
 
-type Snapshot = Record<string, unknown> & { checks?: Check[]; mode?: string; persona?: unknown };
+type Snapshot = Record<string, unknown> & { checks?: Check[]; mode?: string; persona?: unknown; max_turns?: number | null };
 
 export function CaseView({ workspaceId, initial, suite }: { workspaceId: string; initial: CaseResultDetail; suite: RunSuiteInfo }) {
   const { data: r = initial, isError, error } = useCaseResult(workspaceId, initial.id, initial);
@@ -93,15 +93,33 @@ export function CaseView({ workspaceId, initial, suite }: { workspaceId: string;
           >
             <p className="font-medium">{kind ? kind.title : r.status === "skipped" ? "Skipped" : "Why it failed"}</p>
             {kind?.note && <p className="text-xs opacity-80">{kind.note}</p>}
-            <p className="mt-1 whitespace-pre-wrap">{r.error_message ?? "No reason was recorded."}</p>
+            {r.status === "failed" && r.failure_reasons.length > 0 ? (
+              <ul className="mt-1 list-disc space-y-0.5 pl-5" aria-label="Failure reasons">
+                {r.failure_reasons.map((reason, i) => (
+                  <li key={i} className="whitespace-pre-wrap">
+                    {reason}
+                  </li>
+                ))}
+              </ul>
+            ) : (
+              <p className="mt-1 whitespace-pre-wrap">{r.error_message ?? "No reason was recorded."}</p>
+            )}
           </div>
         )}
-        <dl className="grid grid-cols-2 gap-x-6 gap-y-3 text-sm sm:grid-cols-4 lg:grid-cols-7">
+        {r.stopped_by_safety_cap && (
+          <p className="rounded-md border border-slate-200 bg-slate-50 px-3 py-2 text-sm text-slate-700" data-testid="case-safety-cap">
+            Stopped by safety cap after {formatNumber(r.turns)} turns: the workspace limit ended the conversation, not this case&apos;s own
+            max_turns{snapshot.max_turns == null ? " (none: the conversation had no cap of its own)" : ` (${snapshot.max_turns})`}.
+          </p>
+        )}
+        <dl className="grid grid-cols-2 gap-x-6 gap-y-3 text-sm sm:grid-cols-4 lg:grid-cols-9">
           <Stat label="Prompt tokens" value={formatNumber(r.prompt_tokens)} />
           <Stat label="Completion tokens" value={formatNumber(r.completion_tokens)} />
           <Stat label="Agent latency" value={formatDuration(r.latency_ms)} />
           <Stat label="Duration" value={formatDuration(r.duration_ms)} />
-          <Stat label="Retries" value={formatNumber(r.retry_count)} />
+          <Stat label="Agent retries" value={formatNumber(r.retry_count)} />
+          <Stat label="Evaluator retries" value={formatNumber(r.evaluator_retry_count)} />
+          <Stat label="Metrics passed" value={r.metrics_total ? `${r.metrics_passed} of ${r.metrics_total}` : "—"} />
           <Stat label="Turns" value={formatNumber(r.turns)} />
           <Stat label="Started" value={formatDateTime(r.started_at)} />
         </dl>

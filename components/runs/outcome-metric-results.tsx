@@ -43,38 +43,69 @@ export function OutcomeResults({ results }: { results: OutcomeResult[] }) {
   );
 }
 
-/** Spec 000 metric results: score vs threshold, retries, evaluation time and model. */
+/**
+ * Spec 000 metric results: score vs threshold on the metric's own scale with both normalised to
+ * 0..1, retries, evaluation time and model. Results stored before thresholds moved to the metric's
+ * scale have no `normalized_score`: their score and threshold are already on 0..1.
+ */
 export function MetricResults({ results }: { results: MetricResult[] }) {
-  if (results.length === 0) return <p className="text-sm text-slate-500">No metrics are configured on this suite.</p>;
+  if (results.length === 0) return <p className="text-sm text-slate-500">No metrics were evaluated for this case.</p>;
+  const passed = results.filter((m) => m.passed).length;
   return (
-    <Table variant="plain" density="compact">
-      <TableHeader columns={["Metric", "Score", "Threshold", "Result", "Retries", "Time", "Model"]} />
-      <TableBody className="align-top">
-        {results.map((m) => (
-          <TableRow key={m.metric_name}>
-            <TableCell className="font-medium">
-              {m.metric_name}
-              {m.reasoning && <p className="mt-0.5 max-w-md text-xs font-normal whitespace-pre-wrap text-slate-600">{m.reasoning}</p>}
-              {m.error && <p className="mt-0.5 max-w-md text-xs font-normal text-amber-800">Evaluation error: {m.error}</p>}
-            </TableCell>
-            <TableCell className="tabular-nums">
-              {formatScore(m.score)}
-              {m.raw_score !== null && m.scale !== null && (
-                <span className="block text-xs text-slate-500">
-                  {m.raw_score} / {m.scale}
-                </span>
-              )}
-            </TableCell>
-            <TableCell className="tabular-nums">{formatScore(m.threshold)}</TableCell>
-            <TableCell>
-              <PassBadge passed={m.passed} />
-            </TableCell>
-            <TableCell className="tabular-nums">{m.retry_count}</TableCell>
-            <TableCell className="tabular-nums">{formatDuration(m.evaluation_time_ms)}</TableCell>
-            <TableCell className="font-mono text-xs">{m.model_used ?? "—"}</TableCell>
-          </TableRow>
-        ))}
-      </TableBody>
-    </Table>
+    <div className="space-y-2">
+      <p className="text-xs text-slate-600" data-testid="metrics-passed">
+        {passed} of {results.length} metrics passed
+      </p>
+      <Table variant="plain" density="compact">
+        <TableHeader columns={["Metric", "Score", "Threshold", "Result", "Retries", "Time", "Model"]} />
+        <TableBody className="align-top">
+          {results.map((m) => {
+            const onScale = m.normalized_score !== undefined;
+            return (
+              <TableRow key={m.metric_name}>
+                <TableCell className="font-medium">
+                  {m.metric_name}
+                  {m.reasoning && <p className="mt-0.5 max-w-md text-xs font-normal whitespace-pre-wrap text-slate-600">{m.reasoning}</p>}
+                  {m.error && <p className="mt-0.5 max-w-md text-xs font-normal text-amber-800">Evaluation error: {m.error}</p>}
+                </TableCell>
+                <TableCell className="tabular-nums">
+                  {onScale ? (
+                    <>
+                      {m.score === null ? "—" : `${m.score} / ${m.scale}`}
+                      {m.normalized_score !== null && (
+                        <span className="block text-xs text-slate-500">normalised {formatScore(m.normalized_score)}</span>
+                      )}
+                    </>
+                  ) : (
+                    <>
+                      {formatScore(m.score)}
+                      {m.raw_score !== null && m.scale !== null && (
+                        <span className="block text-xs text-slate-500">
+                          {m.raw_score} / {m.scale}
+                        </span>
+                      )}
+                    </>
+                  )}
+                </TableCell>
+                <TableCell className="tabular-nums">
+                  {m.threshold === null ? "—" : onScale ? `${formatThreshold(m.threshold)} / ${m.scale}` : formatScore(m.threshold)}
+                  {onScale && m.normalized_threshold != null && (
+                    <span className="block text-xs text-slate-500">normalised {formatScore(m.normalized_threshold)}</span>
+                  )}
+                </TableCell>
+                <TableCell>
+                  <PassBadge passed={m.passed} />
+                </TableCell>
+                <TableCell className="tabular-nums">{m.retry_count}</TableCell>
+                <TableCell className="tabular-nums">{formatDuration(m.evaluation_time_ms)}</TableCell>
+                <TableCell className="font-mono text-xs">{m.model_used ?? "—"}</TableCell>
+              </TableRow>
+            );
+          })}
+        </TableBody>
+      </Table>
+    </div>
   );
 }
+
+const formatThreshold = (v: number) => (Number.isInteger(v) ? String(v) : v.toFixed(2));

@@ -14,6 +14,15 @@ export function RunSummaryCard({ summary }: { summary: RunSummary }) {
       <h2 className="text-base font-semibold">Summary</h2>
       <dl className="grid grid-cols-2 gap-x-6 gap-y-3 text-sm sm:grid-cols-3 lg:grid-cols-6">
         <Item label="Pass rate" value={formatPercent(summary.pass_rate)} />
+        {summary.weighted_pass_rate !== undefined && (
+          <Item label={`Weighted by difficulty (hard × ${summary.hard_weight ?? 2})`} value={formatPercent(summary.weighted_pass_rate)} />
+        )}
+        {summary.total_cases !== undefined && (
+          <Item
+            label="Tests (passed / failed / errors / skipped)"
+            value={`${formatNumber(summary.total_tests)} run: ${summary.passed} / ${summary.failed} / ${summary.errors} / ${summary.skipped}`}
+          />
+        )}
         <Item label="Wall time" value={formatDuration(summary.wall_time_ms)} />
         <Item label="Total case time" value={formatDuration(summary.total_duration_ms)} />
         <Item label="Average latency" value={formatDuration(summary.average_latency_ms)} />
@@ -49,11 +58,15 @@ export function RunSummaryCard({ summary }: { summary: RunSummary }) {
           <h3 id="summary-execution" className="mb-2 text-sm font-semibold text-slate-800">
             Execution
           </h3>
-          <dl className="grid grid-cols-2 gap-x-6 gap-y-3 text-sm sm:grid-cols-3 lg:grid-cols-5">
+          <dl className="grid grid-cols-2 gap-x-6 gap-y-3 text-sm sm:grid-cols-3 lg:grid-cols-7">
             <Item label="Model calls" value={formatNumber(stats.total_invocations)} />
             <Item label="Succeeded" value={formatNumber(stats.successful_invocations)} />
             <Item label="Failed calls" value={formatNumber(stats.failed_invocations)} />
             <Item label="Retries" value={formatNumber(stats.retries)} />
+            {summary.retry_count !== undefined && <Item label="Agent retries" value={formatNumber(summary.retry_count)} />}
+            {summary.evaluator_retry_count !== undefined && (
+              <Item label="Evaluator retries" value={formatNumber(summary.evaluator_retry_count)} />
+            )}
             <Item label="Cached" value={formatNumber(stats.cached_calls)} />
           </dl>
           <div className="mt-3 grid gap-4 sm:grid-cols-2">

@@ -36,7 +36,7 @@ export function newMetricRow(used: string[]): MetricConfigInput {
   const metric = BUILT_IN_METRICS.find((m) => !used.includes(m)) ?? CUSTOM_METRIC;
   return {
     metric,
-    threshold: 0.75,
+    threshold: 4,
     enabled: true,
     scale: DEFAULT_METRIC_SCALE,
     model: null,
@@ -56,10 +56,10 @@ export function MetricFields({ form, modelConfigs, readOnly }: Props) {
       <div>
         <h2 className="text-sm font-semibold text-slate-900">Metrics</h2>
         <p className="text-xs text-slate-500">
-          Every case is scored on each enabled metric by the judge model (or the metric&apos;s model override) on a 1–scale rubric. The
-          score is normalised to 0..1 as (score − 1) / (scale − 1) and compared with the threshold, so thresholds are always on 0..1: 0.75
-          on a 1–5 scale means 4 or better. A metric without a threshold is informational. A case fails when a metric is below its
-          threshold.
+          Every case is scored on each enabled metric by the judge model (or the metric&apos;s model override) on a 1–scale rubric, and the
+          threshold is on the same scale: 4 on a 1–5 scale means 4 or better. Results also show both normalised to 0..1 as (score − 1) /
+          (scale − 1). A metric without a threshold is informational. A case fails when a metric is below its threshold. A test case can
+          pick which of these metrics it is scored on (its Evaluations field).
         </p>
       </div>
       {(listError?.message ?? listError?.root?.message) && (
@@ -168,13 +168,13 @@ function MetricRow({ form, index, initialMetric, modelConfigs, readOnly, onRemov
         )}
       />
       <div className="grid gap-4 sm:grid-cols-3">
-        <Field id={id("threshold")} label="Threshold (0–1)" hint="Empty = informational" error={err?.threshold?.message}>
+        <Field id={id("threshold")} label="Threshold (on the scale)" hint="Empty = informational" error={err?.threshold?.message}>
           <Input
             id={id("threshold")}
             type="number"
             min={0}
-            max={1}
-            step={0.05}
+            max={Number(scale) >= 2 ? Number(scale) : 100}
+            step="any"
             aria-invalid={!!err?.threshold}
             {...form.register(`metrics.${index}.threshold`, { setValueAs: numberOrNull })}
           />

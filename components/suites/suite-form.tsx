@@ -44,6 +44,7 @@ function initialValues(suite: SuiteDto | null | undefined, defaultAgentId: strin
       metrics: [],
       alert_on_regression: true,
       alert_threshold_percent: 10,
+      hard_weight: 2,
       is_enabled: true,
       variables: {},
       retention_days: null,
@@ -62,6 +63,7 @@ function initialValues(suite: SuiteDto | null | undefined, defaultAgentId: strin
     metrics: suite.metrics.map((m) => ({ ...m, custom_prompt: m.custom_prompt ?? "" })),
     alert_on_regression: suite.alert_on_regression,
     alert_threshold_percent: suite.alert_threshold_percent,
+    hard_weight: suite.hard_weight,
     is_enabled: suite.is_enabled,
     variables: suite.variables,
     retention_days: suite.retention_days,
@@ -267,6 +269,22 @@ export function SuiteForm({ workspaceId, agents, modelConfigs, suite, defaultAge
                 step={1}
                 aria-invalid={!!errors.alert_threshold_percent}
                 {...form.register("alert_threshold_percent", { valueAsNumber: true })}
+              />
+            </Field>
+            <Field
+              id="hard_weight"
+              label="Hard case weight"
+              hint="How many times a hard case counts in the difficulty-weighted pass rate (normal cases count once)"
+              error={errors.hard_weight?.message}
+            >
+              <Input
+                id="hard_weight"
+                type="number"
+                min={1}
+                max={10}
+                step={0.5}
+                aria-invalid={!!errors.hard_weight}
+                {...form.register("hard_weight", { valueAsNumber: true })}
               />
             </Field>
             <label className="flex items-center gap-2 text-sm text-slate-700">

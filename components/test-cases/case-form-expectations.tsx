@@ -114,6 +114,31 @@ function ToolCallRows({ tools }: { tools: AgentToolOption[] }) {
   );
 }
 
+/** Spec 000 per-test metric selection: the suite's metrics (default) or only the ones named here. */
+function EvaluationsField() {
+  const { register, formState, watch } = useFormContext<CaseFormValues>();
+  const custom = watch("evaluations_custom");
+  const error = errorAt(formState.errors, "evaluations");
+  return (
+    <div className="space-y-2">
+      <label className="flex items-center gap-2 text-sm text-slate-700">
+        <input type="checkbox" id="evaluations_custom" className="h-4 w-4" {...register("evaluations_custom")} />
+        Choose the metrics for this case
+      </label>
+      {custom && (
+        <Field
+          id="evaluations"
+          label="Metrics for this case"
+          hint="Names of the suite's metrics, comma-separated, e.g. relevance, groundedness. Only these are scored for this case; empty = no metric."
+          error={error}
+        >
+          <Input id="evaluations" placeholder="relevance, groundedness" aria-invalid={!!error} {...register("evaluations")} />
+        </Field>
+      )}
+    </div>
+  );
+}
+
 export function ExpectationsSection({ tools }: { tools: AgentToolOption[] }) {
   const { register, formState } = useFormContext<CaseFormValues>();
   const { errors } = formState;
@@ -137,6 +162,7 @@ export function ExpectationsSection({ tools }: { tools: AgentToolOption[] }) {
       >
         <Textarea id="ground_truth" rows={2} {...register("ground_truth")} />
       </Field>
+      <EvaluationsField />
     </FormSection>
   );
 }

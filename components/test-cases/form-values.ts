@@ -42,6 +42,9 @@ export type CaseFormValues = {
   checks: CheckRow[];
   mode: "all" | "any";
   ground_truth: string;
+  /** Spec 000 per-test metrics: off = the suite's enabled metrics; on = the names typed (comma-separated; none = no metric). */
+  evaluations_custom: boolean;
+  evaluations: string;
 };
 
 type Issue = { path: (string | number)[]; message: string };
@@ -75,6 +78,8 @@ export function emptyFormValues(): CaseFormValues {
     checks: [],
     mode: "all",
     ground_truth: "",
+    evaluations_custom: false,
+    evaluations: "",
   };
 }
 
@@ -187,6 +192,12 @@ export function formToInput(v: CaseFormValues): { input: Record<string, unknown>
     checks: v.checks.map(toCheck),
     mode: v.mode,
     ground_truth: v.ground_truth,
+    evaluations: v.evaluations_custom
+      ? v.evaluations
+          .split(/[,\n]/)
+          .map((n) => n.trim())
+          .filter(Boolean)
+      : null,
   };
   return { input, issues };
 }
@@ -244,6 +255,8 @@ export function caseToFormValues(c: TestCaseDto): CaseFormValues {
     checks: c.checks.map(checkToRow),
     mode: c.mode,
     ground_truth: c.ground_truth ?? "",
+    evaluations_custom: c.evaluations !== null,
+    evaluations: (c.evaluations ?? []).join(", "),
   };
 }
 
@@ -263,4 +276,5 @@ export const FORM_FIELDS = [
   "checks",
   "mode",
   "ground_truth",
+  "evaluations",
 ];

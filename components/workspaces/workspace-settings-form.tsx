@@ -57,15 +57,15 @@ export function WorkspaceSettingsForm({
         </Field>
         <Field
           id="maxTurnsCap"
-          label="Safety cap on turns when max_turns is empty"
-          hint="A multi-turn case without max_turns stops after this many turns (reported when hit), so a conversation never runs away."
+          label="Safety cap on conversation turns"
+          hint="No multi-turn conversation runs longer than this (1–200), also one whose max_turns is empty or higher; a case stopped here is reported as stopped by the safety cap."
           error={errors.maxTurnsCap?.message}
         >
           <Input
             id="maxTurnsCap"
             type="number"
             min={1}
-            max={500}
+            max={200}
             className="w-32"
             aria-invalid={!!errors.maxTurnsCap}
             {...form.register("maxTurnsCap")}

@@ -146,7 +146,28 @@ const runResource = {
     started_at: { type: ["string", "null"], format: "date-time" },
     completed_at: { type: ["string", "null"], format: "date-time" },
     error_message: { type: ["string", "null"] },
-    summary: { type: ["object", "null"] },
+    summary: {
+      type: ["object", "null"],
+      description:
+        "Spec 000 ReportSummary + tokens + execution stats. total_tests = passed + failed + errors (executed cases); skipped and errors are counted apart; total_cases = total_tests + skipped; pass_rate = passed / total_tests × 100.",
+      properties: {
+        total_tests: { type: "integer", description: "Executed cases: passed + failed + errors" },
+        passed: { type: "integer" },
+        failed: { type: "integer", description: "Expectations not met (errors not included)" },
+        errors: { type: "integer", description: "Cases that could not be judged (agent, simulator, judge, configuration errors)" },
+        skipped: { type: "integer", description: "Cases not executed" },
+        total_cases: { type: "integer", description: "total_tests + skipped" },
+        pass_rate: { type: "number", description: "passed / total_tests × 100 (0 when nothing was executed)" },
+        weighted_pass_rate: {
+          type: "number",
+          description: "The pass rate with hard cases weighing hard_weight and normal ones 1 (spec 001)",
+        },
+        hard_weight: { type: "number" },
+        retry_count: { type: "integer", description: "Agent call retries summed over the cases (spec 003)" },
+        evaluator_retry_count: { type: "integer", description: "Judge, simulator, check and metric retries summed over the cases" },
+        average_scores: { type: "object", description: "Per metric, the average normalised (0..1) score" },
+      },
+    },
     agent_snapshot: { type: "object", description: "The agent as it was when the run started" },
     resolved_variables: { type: "object", description: "Spec 004: {values, sources}" },
     comparison_id: { type: ["string", "null"], format: "uuid", description: "Set on a comparison's arm runs" },
@@ -175,17 +196,49 @@ const caseResultResource = {
     check_results: { type: "array" },
     tool_call_results: { type: ["object", "null"] },
     outcome_results: { type: "array" },
-    metric_results: { type: "array" },
+    metric_results: {
+      type: "array",
+      description:
+        "Spec 000 MetricResult: score and threshold on the metric's scale (1..scale), normalized_score/normalized_threshold on 0..1 (absent on results stored before thresholds moved to the scale, whose score is on 0..1)",
+      items: {
+        type: "object",
+        properties: {
+          metric_name: { type: "string" },
+          score: { type: ["number", "null"] },
+          threshold: { type: ["number", "null"] },
+          normalized_score: { type: ["number", "null"] },
+          normalized_threshold: { type: ["number", "null"] },
+          scale: { type: ["integer", "null"] },
+          passed: { type: "boolean" },
+          error: { type: ["string", "null"] },
+          retry_count: { type: "integer" },
+        },
+      },
+    },
     prompt_tokens: { type: "integer" },
     completion_tokens: { type: "integer" },
     latency_ms: { type: ["integer", "null"] },
     duration_ms: { type: ["integer", "null"] },
-    retry_count: { type: "integer" },
-    error_message: { type: ["string", "null"] },
+    retry_count: { type: "integer", description: "Retries of the agent calls only (spec 003)" },
+    evaluator_retry_count: { type: "integer", description: "Retries of the judge, simulator, check and metric calls" },
+    metrics_passed: { type: "integer", description: "Spec 000: metric_results that passed" },
+    metrics_total: { type: "integer", description: "Spec 000: metric_results evaluated" },
+    error_message: {
+      type: ["string", "null"],
+      description: "Errors only (status error); a skipped case's note. Never set on a passed case",
+    },
     error_type: { type: ["string", "null"], description: "agent, simulator, timeout, judge, cancelled, config, worker_lost" },
   },
 };
 
+    errors: { type: "array", items: { type: "string" }, description: "Spec 000 errors: empty unless status is error" },
+    failure_reasons: { type: "array", items: { type: "string" }, description: "Why a failed case failed; empty otherwise" },
+    end_reason: {
+      type: ["string", "null"],
+      enum: ["single_turn", "simulator_ended", "agent_ended", "max_turns", "safety_cap", "token_cap", "repetition", "error", null],
+      description: "How the conversation ended; safety_cap/token_cap are the workspace's caps, max_turns the case's own",
+    },
+    stopped_by_safety_cap: { type: "boolean", description: "The workspace safety cap ended the conversation (not the case's max_turns)" },
 const suiteServerFields = serverFields.extend({
   deleted_at: z.iso.datetime().nullable().describe("Set while the suite is in the trash"),
 });

@@ -11,7 +11,14 @@ import {
   parseSimulatorTurn,
   type SimulatorTurn,
 } from "./simulator";
-import { DEFAULT_MAX_TOOL_ROUNDS, DEFAULT_SAFETY_CAP, type ConversationInput, type ConversationResult, type EndReason } from "./types";
+import {
+  DEFAULT_MAX_TOOL_ROUNDS,
+  DEFAULT_SAFETY_CAP,
+  MAX_SAFETY_CAP,
+  type ConversationInput,
+  type ConversationResult,
+  type EndReason,
+} from "./types";
 import { substituteNullable, substituteVariables } from "./variables";
 
 type Ending = { endReason: EndReason; capHit?: boolean; endDetail?: string | null };
@@ -21,8 +28,8 @@ type Ending = { endReason: EndReason; capHit?: boolean; endDetail?: string | nul
  * - No persona: single turn — the initial message (after the system prompt), tool calls answered
  *   with mock responses, until the agent's final reply.
  * - Persona: a simulated user opens with `initial_message` (or writes one) and answers each
- *   agent reply, until the simulator or an HTTP agent ends it, `max_turns` (or the safety cap
- *   when it is null) is reached, the token cap is hit, or the user repeats itself.
+ *   agent reply, until the simulator or an HTTP agent ends it, the case's `max_turns` (none when
+ *   null) or the workspace safety cap is reached, the token cap is hit, or the user repeats itself.
  * Never throws for agent/simulator failures or cancellation: they end the conversation with
  * `error` set and whatever transcript was produced so far.
  */
@@ -104,7 +111,12 @@ export async function runConversation(input: ConversationInput): Promise<Convers
       instructions: substituteVariables(testCase.persona.instructions, variables),
     };
     const askSimulator = () => simulatorTurn(simulator, persona, input, state);
-    const limit = testCase.max_turns ?? Math.max(1, input.safetyCap ?? DEFAULT_SAFETY_CAP);
+    // Spec 001: max_turns null means no cap of the case's own — the agent or the simulated user
+    // ends the conversation. The workspace safety cap (at most MAX_SAFETY_CAP) still bounds every
+    // conversation, also one whose max_turns is higher, and is reported as `safety_cap`, never as
+    // the case's own `max_turns`.
+    const safetyCap = Math.min(MAX_SAFETY_CAP, Math.max(1, input.safetyCap ?? DEFAULT_SAFETY_CAP));
+    const ownLimit = testCase.max_turns ?? Infinity;
 
     let userMessage: string;
     if (initial && initial.trim()) {
@@ -124,9 +136,8 @@ export async function runConversation(input: ConversationInput): Promise<Convers
       const outcome = await agentTurn();
       turns++;
       if (outcome.end) return finish({ endReason: "agent_ended" });
-      if (turns >= limit) {
-        return finish(testCase.max_turns != null ? { endReason: "max_turns" } : { endReason: "safety_cap", capHit: true });
-      }
+      if (turns >= ownLimit) return finish({ endReason: "max_turns" });
+      if (turns >= safetyCap) return finish({ endReason: "safety_cap", capHit: true });
       if (overTokenCap()) return finish({ endReason: "token_cap", capHit: true });
 
       checkCancelled();

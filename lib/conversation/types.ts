@@ -56,7 +56,7 @@ export type ConversationResult = {
   /** Completed turns (one user message + the agent's reply). */
   turns: number;
   endReason: EndReason;
-  /** A safety cap (turns with max_turns null, or the token cap) ended the conversation. */
+  /** A safety cap (the workspace's turn cap, or the token cap) ended the conversation, not the case's own max_turns. */
   capHit: boolean;
   /** The simulator's end_reason when it ended the conversation. */
   endDetail: string | null;
@@ -96,7 +96,10 @@ export type ConversationInput = {
   simulator?: LlmClient | null;
   /** The client of a chat agent; defaults to a new LlmClient for `agent.endpoint`. */
   agentClient?: LlmClient;
-  /** Turn cap when the case's max_turns is null (the workspace setting; default 30). */
+  /**
+   * The workspace's safety cap on turns (default 30, at most MAX_SAFETY_CAP): bounds every
+   * conversation whatever its max_turns; ending there is `safety_cap`, not `max_turns`.
+   */
   safetyCap?: number;
   /** Total tokens (agent + simulator) after which the conversation ends; null: no cap. */
   tokenCap?: number | null;
@@ -113,4 +116,6 @@ export type ConversationInput = {
 };
 
 export const DEFAULT_SAFETY_CAP = 30;
+/** The highest workspace safety cap (turns). */
+export const MAX_SAFETY_CAP = 200;
 export const DEFAULT_MAX_TOOL_ROUNDS = 8;

@@ -3,7 +3,7 @@ import { evaluateChecks, evaluateContainsPhrases } from "./checks";
 import { failedOutcomes, judgeOutcomes, outcomeKeys, type OutcomeJudgement } from "./judge";
 import type { EvalCache } from "./llm-json";
 import type { MetricInputs } from "./metric-prompts";
-import { evaluateMetrics } from "./metrics";
+import { evaluateMetrics, metricsForCase, unknownMetricResult } from "./metrics";
 import { decideStatus } from "./pass-rule";
 import type { MetricConfig } from "./schemas";
 import { matchToolCalls } from "./tool-calls";
@@ -26,7 +26,7 @@ export type EvaluateCaseInput = {
   /** The agent's tool calls; taken from the transcript's assistant messages when omitted. */
   actualToolCalls?: ActualToolCall[];
   conversationError?: ConversationError | null;
-  /** The suite's metrics (disabled ones are skipped). */
+  /** The suite's metrics (disabled ones are skipped unless the case's `evaluations` names them). */
   metrics: readonly MetricConfig[];
   /** The suite's judge model (outcomes, checks, metrics, embeddings). */
   llm: EvalLlm;
@@ -84,7 +84,9 @@ export async function evaluateCase(input: EvaluateCaseInput): Promise<CaseEvalua
         input.judgeTimeoutMs,
       );
 
-  const enabledMetrics = input.metrics.filter((m) => m.enabled);
+  // Spec 000: the case's `evaluations` (metric names) overrides the suite's metrics for this case.
+  const selection = metricsForCase(input.metrics, testCase.evaluations);
+  const enabledMetrics = selection.metrics;
   const metricInputs: MetricInputs = {
     conversation: renderTranscript(transcript),
     question,
@@ -96,7 +98,8 @@ export async function evaluateCase(input: EvaluateCaseInput): Promise<CaseEvalua
     ? Promise.resolve([])
     : evaluateMetrics(enabledMetrics, metricInputs, { llm, metricLlm: input.metricLlm, cache });
 
-  const [checkResults, outcomes, metricResults] = await Promise.all([checksPromise, outcomesPromise, metricsPromise]);
+  const [checkResults, outcomes, evaluatedMetrics] = await Promise.all([checksPromise, outcomesPromise, metricsPromise]);
+  const metricResults = skipLlm ? [] : [...evaluatedMetrics, ...selection.unknown.map(unknownMetricResult)];
 
   const decision = decideStatus({
     conversationError: input.conversationError,
@@ -111,6 +114,7 @@ export async function evaluateCase(input: EvaluateCaseInput): Promise<CaseEvalua
   return {
     status: decision.status,
     reason: decision.reason,
+    failure_reasons: decision.failure_reasons,
     check_results: checkResults,
     tool_call_results: toolCallResults,
     outcome_results: outcomes.results,

@@ -1,13 +1,14 @@
 /**
- * Spec 000 metrics. The judge scores 1..scale; the score is normalised to 0..1 with
- * `(s - 1) / (scale - 1)` and compared with `threshold` (also 0..1; null threshold = informational,
- * passes whenever evaluated). Errors, timeouts and unparseable replies are retried
- * `retry_on_failure` times (counted in retry_count); a metric that still fails has `error` set,
- * `passed: false`, and only decides the case when `fail_on_error` is set.
+ * Spec 000 metrics. The judge scores 1..scale and the metric passes when that score reaches
+ * `threshold`, which is on the same scale (null threshold = informational, passes whenever
+ * evaluated). Results carry `score`/`threshold` on the metric's scale and both normalised to 0..1
+ * with `(s - 1) / (scale - 1)` (`normalized_score`/`normalized_threshold`). Errors, timeouts and
+ * unparseable replies are retried `retry_on_failure` times (counted in retry_count); a metric that
+ * still fails has `error` set, `passed: false`, and only decides the case when `fail_on_error` is set.
  */
 import { EvalTimeoutError, callJson, errorMessage, parseJsonObject, withTimeout, type EvalCache, type Parsed } from "./llm-json";
 import { buildMetricRequest, missingMetricInput, type MetricInputs } from "./metric-prompts";
-import { DEFAULT_METRIC_TIMEOUT_MS, type MetricConfig } from "./schemas";
+import { DEFAULT_METRIC_TIMEOUT_MS, isBuiltInMetric, metricConfigSchema, type MetricConfig } from "./schemas";
 import type { EvalLlm, MetricResult } from "./types";
 
 /** `(s - min) / (max - min)`, for scores on any scale. */
@@ -18,9 +19,16 @@ export function normaliseScore(score: number, min: number, max: number): number 
 
 const EPSILON = 1e-9;
 
-/** Passed when the normalised score reaches the threshold (null threshold: always). */
-export function meetsThreshold(normalised: number, threshold: number | null): boolean {
-  return threshold === null || normalised + EPSILON >= threshold;
+/** Passed when the score reaches the threshold, both on the metric's scale (null threshold: always). */
+export function meetsThreshold(score: number, threshold: number | null): boolean {
+  return threshold === null || score + EPSILON >= threshold;
+}
+
+const round4 = (v: number) => Math.round(v * 1e4) / 1e4;
+
+/** A threshold on 1..scale as 0..1 (a threshold below the scale's minimum 1 counts as 0). */
+export function normaliseThreshold(threshold: number | null, scale: number): number | null {
+  return threshold === null ? null : round4(Math.min(1, Math.max(0, normaliseScore(threshold, 1, scale))));
 }
 
 /** Validates `{reasoning, score}` strictly: integer score within 1..scale, no other keys. */
@@ -54,12 +62,14 @@ export async function evaluateMetric(
   const base = {
     metric_name: config.metric,
     threshold: config.threshold,
+    normalized_threshold: normaliseThreshold(config.threshold, config.scale),
     scale: config.scale,
     model_used: llm.model,
   };
   const failed = (error: string, retryCount: number): MetricResult => ({
     ...base,
     score: null,
+    normalized_score: null,
     raw_score: null,
     reasoning: null,
     passed: false,
@@ -85,13 +95,13 @@ export async function evaluateMetric(
       const { raw } = await withTimeout(callJson(llm, req, options.cache), timeoutMs);
       const reply = parseMetricReply(raw, config.scale);
       if (reply.ok) {
-        const normalised = normaliseScore(reply.value.score, 1, config.scale);
         return {
           ...base,
-          score: Math.round(normalised * 1e4) / 1e4,
+          score: reply.value.score,
+          normalized_score: round4(normaliseScore(reply.value.score, 1, config.scale)),
           raw_score: reply.value.score,
           reasoning: reply.value.reasoning,
-          passed: meetsThreshold(normalised, config.threshold),
+          passed: meetsThreshold(reply.value.score, config.threshold),
           error: null,
           retry_count: attempt,
           evaluation_time_ms: Math.max(0, Math.round(now() - started)),
@@ -129,9 +139,11 @@ export function evaluateMetrics(configs: readonly MetricConfig[], inputs: Metric
             return {
               metric_name: config.metric,
               score: null,
+              normalized_score: null,
               raw_score: null,
               reasoning: null,
               threshold: config.threshold,
+              normalized_threshold: normaliseThreshold(config.threshold, config.scale),
               passed: false,
               scale: config.scale,
               error: `Model for this metric is unavailable: ${errorMessage(err)}`,
@@ -144,4 +156,48 @@ export function evaluateMetrics(configs: readonly MetricConfig[], inputs: Metric
         return evaluateMetric(config, inputs, llm, { cache: ctx.cache, now: ctx.now });
       }),
   );
+}
+
+/**
+ * Spec 000 per-test metric selection. A case without `evaluations` (null) gets the suite's
+ * enabled metrics. A case with a list gets exactly the metrics it names, in its order, with the
+ * suite's configuration for each (also when that metric is disabled on the suite: disabled means
+ * "not run by default"); an empty list runs no metric. A built-in name the suite does not
+ * configure runs with the defaults (scale 5, no threshold: informational); any other unknown name
+ * is returned in `unknown` and reported as a metric error.
+ */
+export function metricsForCase(
+  suiteMetrics: readonly MetricConfig[],
+  evaluations: readonly string[] | null | undefined,
+): { metrics: MetricConfig[]; unknown: string[] } {
+  if (evaluations == null) return { metrics: suiteMetrics.filter((m) => m.enabled), unknown: [] };
+  const byName = new Map(suiteMetrics.map((m) => [m.metric, m]));
+  const metrics: MetricConfig[] = [];
+  const unknown: string[] = [];
+  for (const name of new Set(evaluations)) {
+    const configured = byName.get(name);
+    if (configured) metrics.push({ ...configured, enabled: true });
+    else if (isBuiltInMetric(name)) metrics.push(metricConfigSchema.parse({ metric: name }));
+    else unknown.push(name);
+  }
+  return { metrics, unknown };
+}
+
+/** The result of a metric a case asked for that the suite does not configure. */
+export function unknownMetricResult(name: string): MetricResult {
+  return {
+    metric_name: name,
+    score: null,
+    normalized_score: null,
+    raw_score: null,
+    reasoning: null,
+    threshold: null,
+    normalized_threshold: null,
+    passed: false,
+    scale: null,
+    error: `The suite has no metric "${name}" (add it to the suite's metrics, with a custom prompt)`,
+    retry_count: 0,
+    evaluation_time_ms: 0,
+    model_used: null,
+  };
 }

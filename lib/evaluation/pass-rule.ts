@@ -25,7 +25,13 @@ export type PassRuleInput = {
   outcomeJudgeError?: string | null;
 };
 
-export type PassDecision = { status: CaseEvaluationStatus; reason: string | null; judge_error: string | null };
+/** `failure_reasons` is empty unless `status` is failed: an error is never a failure reason. */
+export type PassDecision = { status: CaseEvaluationStatus; reason: string | null; failure_reasons: string[]; judge_error: string | null };
+
+const capitalise = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+
+/** Whole numbers as they are, others with two decimals (scores on 1..scale are whole). */
+const formatNumber = (v: number) => (Number.isInteger(v) ? String(v) : v.toFixed(2));
 
 function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? "" : "s"}`;
@@ -44,7 +50,8 @@ export function collectJudgeErrors(input: PassRuleInput): string[] {
   return errors;
 }
 
-function failureReasons(input: PassRuleInput): string[] {
+/** Why the case did not pass, one entry per unmet expectation (errors aside). */
+export function failureReasons(input: Omit<PassRuleInput, "conversationError" | "outcomeJudgeError">): string[] {
   const reasons: string[] = [];
   if (!checksSatisfied(input.checkResults, input.mode)) {
     const failed = input.checkResults.filter((c) => !c.passed).length;
@@ -66,9 +73,10 @@ function failureReasons(input: PassRuleInput): string[] {
   if (notMet > 0) reasons.push(`${notMet} of ${plural(input.outcomeResults.length, "outcome")} not met`);
   for (const { result } of input.metrics) {
     if (!result.error && !result.passed) {
-      const score = result.score === null ? "?" : result.score.toFixed(2);
-      const threshold = result.threshold === null ? "?" : result.threshold.toFixed(2);
-      reasons.push(`metric ${result.metric_name} below threshold (${score} < ${threshold})`);
+      const score = result.score === null ? "?" : formatNumber(result.score);
+      const threshold = result.threshold === null ? "?" : formatNumber(result.threshold);
+      const scale = result.scale && "normalized_score" in result ? ` on 1–${result.scale}` : "";
+      reasons.push(`metric ${result.metric_name} below threshold (${score} < ${threshold}${scale})`);
     }
   }
   return reasons;
@@ -78,11 +86,16 @@ export function decideStatus(input: PassRuleInput): PassDecision {
   const judgeErrors = collectJudgeErrors(input);
   const judge_error = judgeErrors.length > 0 ? judgeErrors.join("; ") : null;
   if (input.conversationError) {
-    return { status: "error", reason: `${input.conversationError.type} error: ${input.conversationError.message}`, judge_error };
+    return {
+      status: "error",
+      reason: `${input.conversationError.type} error: ${input.conversationError.message}`,
+      failure_reasons: [],
+      judge_error,
+    };
   }
-  if (judge_error) return { status: "error", reason: `Evaluation error: ${judge_error}`, judge_error };
+  if (judge_error) return { status: "error", reason: `Evaluation error: ${judge_error}`, failure_reasons: [], judge_error };
   const reasons = failureReasons(input);
-  if (reasons.length === 0) return { status: "passed", reason: null, judge_error: null };
+  if (reasons.length === 0) return { status: "passed", reason: null, failure_reasons: [], judge_error: null };
   const text = reasons.join("; ");
-  return { status: "failed", reason: text.charAt(0).toUpperCase() + text.slice(1), judge_error: null };
+  return { status: "failed", reason: capitalise(text), failure_reasons: reasons.map(capitalise), judge_error: null };
 }

@@ -4,10 +4,12 @@ import { TEXT_LIMITS } from "@/lib/validation/limits";
 /**
  * Spec 000 EvaluationMetric as stored on a suite (`Suite.metrics`, a list of these).
  *
- * Scores: the judge answers an integer on 1..`scale` (default 5); the platform normalises it to
- * 0..1 with `(s - 1) / (scale - 1)` and compares THAT with `threshold`, so `threshold` is always
- * on 0..1 (0.75 on a 1..5 scale means "4 or better"). A null threshold makes the metric
- * informational: it passes whenever it could be evaluated.
+ * Scores (spec 000): the judge answers an integer on 1..`scale` (default 5) and `threshold` is on
+ * that same scale (`threshold: 4` with `scale: 5` means "4 or better"): the metric passes when
+ * `score >= threshold`. Results also carry both normalised to 0..1 with `(s - 1) / (scale - 1)`
+ * (what averages and charts use). A null threshold makes the metric informational: it passes
+ * whenever it could be evaluated. Thresholds stored before this rule were on 0..1; the
+ * `failure_reasons` migration rewrote them as `1 + t × (scale − 1)`, which passes the same scores.
  */
 
 export const BUILT_IN_METRICS = ["groundedness", "relevance", "coherence", "fluency", "correctness"] as const;
@@ -37,8 +39,7 @@ export const metricConfigSchema = z
       .regex(/^[A-Za-z0-9_-]+$/, "Use letters, digits, - and _ only"),
     threshold: z
       .number({ error: "Threshold must be a number" })
-      .min(0, "Threshold is on the normalised 0..1 scale")
-      .max(1, "Threshold is on the normalised 0..1 scale")
+      .min(0, "Threshold must be between 0 and the metric's scale")
       .nullish()
       .transform((v) => v ?? null),
     enabled: z.boolean().default(true),
@@ -73,6 +74,13 @@ export const metricConfigSchema = z
     ),
   })
   .superRefine((m, ctx) => {
+    if (m.threshold !== null && m.threshold > m.scale) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["threshold"],
+        message: `Threshold is on the metric's own scale: at most ${m.scale} (its scale)`,
+      });
+    }
     if (!isBuiltInMetric(m.metric) && !m.custom_prompt) {
       ctx.addIssue({
         code: "custom",

@@ -52,7 +52,7 @@ export type ToolExpectation = { tool: string; expected_params?: Record<string, u
 
 /** The parts of a test case (snapshot) the evaluators read; a TestCaseData is one. */
 export type EvaluatedCase = Pick<TestCaseData, "checks" | "mode" | "expected_outcomes" | "evaluation_criteria_override" | "ground_truth"> &
-  Partial<Pick<TestCaseData, "name" | "initial_message">> & { expected_tool_calls: readonly ToolExpectation[] | null };
+  Partial<Pick<TestCaseData, "name" | "initial_message" | "evaluations">> & { expected_tool_calls: readonly ToolExpectation[] | null };
 
 export type CheckType = Check["type"];
 
@@ -101,20 +101,27 @@ export type OutcomeResult = {
   evidence_turns: number[];
 };
 
-/** Spec 000 MetricResult plus the judge's raw score and reasoning. */
+/**
+ * Spec 000 MetricResult plus the judge's raw score and reasoning. Results stored before thresholds
+ * moved to the metric's scale have `score`/`threshold` on 0..1 and no `normalized_*` keys.
+ */
 export type MetricResult = {
   metric_name: string;
-  /** Normalised 0..1 (`(raw - 1) / (scale - 1)`), null on error. */
+  /** The judge's score on 1..scale, null on error. */
   score: number | null;
-  /** On 0..1, compared with `score`. */
+  /** `score` normalised to 0..1 (`(score - 1) / (scale - 1)`), null on error. */
+  normalized_score: number | null;
+  /** On the metric's scale, compared with `score` (null: informational). */
   threshold: number | null;
+  /** `threshold` normalised like the score (clamped to 0..1). */
+  normalized_threshold: number | null;
   passed: boolean;
   scale: number | null;
   error: string | null;
   retry_count: number;
   evaluation_time_ms: number;
   model_used: string | null;
-  /** The judge's answer on 1..scale, null on error. */
+  /** The judge's answer on 1..scale, null on error (the same as `score`; kept for older readers). */
   raw_score: number | null;
   reasoning: string | null;
 };
@@ -125,6 +132,8 @@ export type CaseEvaluation = {
   status: CaseEvaluationStatus;
   /** Short human reason when not passed ("2 of 3 outcomes not met; missing tool call search_orders"). */
   reason: string | null;
+  /** Why a failed case failed, one entry per reason (empty unless `status` is failed: errors are not reasons). */
+  failure_reasons: string[];
   check_results: CheckResult[];
   /** null when the case has no tool call expectations. */
   tool_call_results: ToolCallResults | null;

@@ -3,7 +3,9 @@ import { logger } from "@/lib/logger";
 import { DomainError, NotFoundError } from "@/lib/errors";
 import { ExecutionStats, LlmCallCache, LlmClient, toEvalLlm, type CallRecord, type Endpoint } from "@/lib/llm";
 import type { RetryPolicy } from "@/lib/llm/retry";
-import { runConversation, type AgentRuntime, type AgentTool } from "@/lib/conversation";
+import { runConversation, substituteVariables, type AgentRuntime, type AgentTool } from "@/lib/conversation";
+import { db } from "@/lib/db";
+import { MODEL_VARIABLE } from "@/lib/runs/service";
 import { evaluateCase, metricConfigListSchema, type EvalLlm, type MetricConfig } from "@/lib/evaluation";
 import { testCaseFields, type TestCaseData } from "@/lib/test-cases/schemas";
 import { resolveModelEndpoint } from "@/lib/model-configs/service";
@@ -51,6 +53,12 @@ type EvalSnapshot = {
 /** What a run needs for all its cases: resolved endpoints (keys decrypted once) and a call cache. */
 type RunResources = {
   agent: AgentRuntime;
+  /** The arm's explicit request parameters (win over variables). */
+  overrides: { temperature?: number | null; max_tokens?: number | null } | null;
+  /** The model configuration name the run's snapshot used (AIConfiguration values that name it need no lookup). */
+  modelName: string | null;
+  /** Endpoints of other model configurations named by cases' AIConfiguration values. */
+  modelsByName: Map<string, Promise<Endpoint>>;
   agentRetry: Partial<RetryPolicy> | undefined;
   judge: LlmClientFactory | null;
   simulator: LlmClientFactory | null;
@@ -106,27 +114,35 @@ export function createCaseRunner(): CaseRunner {
         "This multi-turn case needs a simulated user, but the suite has no judge or simulator model configuration",
       );
     }
+    // Spec 004: this case's own resolution when it has one (run values otherwise), with its effects.
+    const caseVariables = (job.resolvedVariables as { values?: Record<string, unknown> } | null | undefined)?.values ?? res.variables;
+    let agent: AgentRuntime;
+    try {
+      agent = await agentForCase(res, caseVariables);
+    } catch (err) {
+      return { ...errorOutcome("config", configMessage(err)), llmCalls: calls };
+    }
     const conversation = await runConversation({
-      agent: res.agent,
+      agent,
       testCase: {
         id: caseId,
         name: testCase.name,
         persona: testCase.persona,
         initial_message: testCase.initial_message,
-        user_context: testCase.user_context,
+        user_context: substituteDeep(testCase.user_context, caseVariables),
         max_turns: testCase.max_turns,
       },
-      variables: res.variables,
+      variables: caseVariables,
       runId: run.id,
       // runConversation reports its calls through `onRecord` itself: clients get no sink here.
       simulator: res.simulator ? res.simulator() : null,
-      agentClient: res.agent.kind === "chat" ? agentClient(res.agent.endpoint, res.agentRetry) : undefined,
+      agentClient: agent.kind === "chat" ? agentClient(agent.endpoint, res.agentRetry) : undefined,
       ...(res.agentRetry ? { retryPolicy: res.agentRetry, callTimeoutMs: res.agentRetry.timeoutMs } : {}),
       safetyCap: res.safetyCap,
       signal,
       onRecord,
     });
-    const agentStats = agentStatsOf(conversation, calls, res.agent);
+    const agentStats = agentStatsOf(conversation, calls, agent);
     if (conversation.error?.type === "cancelled" || signal.aborted) {
       return {
         ...errorOutcome("cancelled", "Run cancelled while this case was running"),
@@ -149,7 +165,6 @@ export function createCaseRunner(): CaseRunner {
       llm: judge,
       metricLlm: async (modelConfigId) => toEvalLlm((await metricModel(res, modelConfigId))(onRecord), { signal }),
     });
-    const capNote = conversation.capHit ? ` (stopped by the ${conversation.endReason === "token_cap" ? "token" : "turn"} safety cap)` : "";
     return {
       status: evaluation.status,
       transcript: conversation.transcript,
@@ -161,19 +176,19 @@ export function createCaseRunner(): CaseRunner {
       promptTokens: conversation.promptTokens,
       completionTokens: conversation.completionTokens,
       latencyMs: conversation.agentLatencyMs,
-      retryCount: calls.reduce((a, c) => a + Math.max(0, c.attempts - 1), 0),
+      // Spec 003: retry_count is the agent's own; judge, simulator, check and metric retries (transport
+      // retries, and metric re-asks under retry_on_failure) are counted apart.
+      retryCount: agentStats.retry_count,
+      evaluatorRetryCount:
+        calls.reduce((a, c) => a + (c.purpose === "agent" ? 0 : Math.max(0, c.attempts - 1)), 0) +
+        evaluation.metric_results.reduce((a, m) => a + m.retry_count, 0),
       agentStats,
       turns: conversation.turns,
-      errorMessage: conversation.error
-        ? conversation.error.message
-        : evaluation.judge_error
-          ? evaluation.judge_error
-          : evaluation.status === "failed"
-            ? `${evaluation.reason}${capNote}`
-            : capNote
-              ? capNote.trim()
-              : null,
+      // Errors only (spec 000 `errors`); a failed case's reasons and a safety cap stop are reported apart.
+      errorMessage: conversation.error ? conversation.error.message : evaluation.judge_error,
       errorType: conversation.error ? conversation.error.type : evaluation.judge_error ? "judge" : null,
+      failureReasons: evaluation.failure_reasons,
+      endReason: conversation.endReason,
       llmCalls: calls,
     };
   };
@@ -288,6 +303,50 @@ async function metricModel(res: RunResources, modelConfigId: string): Promise<Ll
   return m;
 }
 
+/**
+ * The agent as this case runs it: the run's, with the case's Temperature/MaxTokens (an arm's
+ * explicit values still win) and, when the case's AIConfiguration names another model
+ * configuration of the workspace, that configuration's endpoint (spec 004 effects per case).
+ */
+async function agentForCase(res: RunResources, values: Record<string, unknown>): Promise<AgentRuntime> {
+  const agent = res.agent;
+  if (agent.kind !== "chat") return agent;
+  let endpoint = agent.endpoint;
+  const name = values[MODEL_VARIABLE];
+  if (typeof name === "string" && name !== "" && name !== res.modelName) {
+    let pending = res.modelsByName.get(name);
+    if (!pending) {
+      pending = endpointByName(res.workspaceId, name);
+      pending.catch(() => res.modelsByName.delete(name));
+      res.modelsByName.set(name, pending);
+    }
+    endpoint = await pending;
+  }
+  return {
+    ...agent,
+    endpoint,
+    temperature: res.overrides?.temperature ?? numberVariable(values, "Temperature", "temperature") ?? (endpoint === agent.endpoint ? agent.temperature : null),
+    maxTokens: res.overrides?.max_tokens ?? numberVariable(values, "MaxTokens", "max_tokens") ?? (endpoint === agent.endpoint ? agent.maxTokens : null),
+  };
+}
+
+async function endpointByName(workspaceId: string, name: string): Promise<Endpoint> {
+  const model = await db.modelConfig.findFirst({ where: { workspaceId, name }, select: { id: true } });
+  if (!model) throw new RunSetupError(`No model configuration named "${name}" (the case's ${MODEL_VARIABLE})`);
+  const current = await resolveModelEndpoint(workspaceId, model.id);
+  return { id: model.id, ...current };
+}
+
+/** `{{Name}}` placeholders in every string of a JSON value (user context, expected outcomes). */
+function substituteDeep<T>(value: T, variables: Record<string, unknown>): T {
+  if (typeof value === "string") return substituteVariables(value, variables) as T;
+  if (Array.isArray(value)) return value.map((v: unknown) => substituteDeep(v, variables)) as T;
+  if (value && typeof value === "object") {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, substituteDeep(v, variables)])) as T;
+  }
+  return value;
+}
+
 function numberVariable(values: Record<string, unknown>, ...names: string[]): number | null {
   for (const n of names) {
     const v = values[n];
@@ -333,6 +392,9 @@ async function loadResources(run: RunContext): Promise<RunResources> {
   const retry = agentSnap.retry_policy;
   return {
     agent,
+    overrides: agentSnap.overrides ?? null,
+    modelName: agentSnap.model_config?.name ?? null,
+    modelsByName: new Map(),
     agentRetry: retry
       ? {
           maxAttempts: retry.max_attempts,

@@ -103,9 +103,12 @@ export const caseResultSelect = {
   latencyMs: true,
   durationMs: true,
   retryCount: true,
+  evaluatorRetryCount: true,
   turns: true,
   errorMessage: true,
   errorType: true,
+  failureReasons: true,
+  endReason: true,
   startedAt: true,
   completedAt: true,
   createdAt: true,
@@ -113,7 +116,19 @@ export const caseResultSelect = {
 
 type CaseResultRecord = Prisma.CaseResultGetPayload<{ select: typeof caseResultSelect }>;
 
+/** How the conversation ended (`CaseResult.endReason`); the two caps are the workspace's, not the case's. */
+export type EndReason =
+  "single_turn" | "simulator_ended" | "agent_ended" | "max_turns" | "safety_cap" | "token_cap" | "repetition" | "error";
+
+/** Spec 000 `metrics_passed`/`metrics_total` of a result's metric_results. */
+export function metricCounts(metricResults: unknown): { metrics_passed: number; metrics_total: number } {
+  const list = Array.isArray(metricResults) ? (metricResults as { passed?: unknown }[]) : [];
+  return { metrics_passed: list.filter((m) => m?.passed === true).length, metrics_total: list.length };
+}
+
 export function toCaseResultDto(r: CaseResultRecord) {
+  // Spec 000 `errors`: only a case that errored has errors (a skipped case's note stays in error_message).
+  const errors = r.status === "error" && r.errorMessage ? [r.errorMessage] : [];
   return {
     id: r.id,
     run_id: r.runId,
@@ -135,10 +150,21 @@ export function toCaseResultDto(r: CaseResultRecord) {
     completion_tokens: r.completionTokens,
     latency_ms: r.latencyMs,
     duration_ms: r.durationMs,
+    /** Retries of the agent's calls only (spec 003). */
     retry_count: r.retryCount,
+    /** Retries of the judge, simulator, check and metric calls, apart from the agent's. */
+    evaluator_retry_count: r.evaluatorRetryCount,
     turns: r.turns,
+    ...metricCounts(r.metricResults),
+    /** Errors only (agent, simulator, judge, …); never set on a passed or failed case. */
     error_message: r.errorMessage,
     error_type: r.errorType,
+    errors,
+    /** Why a failed case failed (empty otherwise). */
+    failure_reasons: r.failureReasons,
+    end_reason: r.endReason as EndReason | null,
+    /** The workspace's safety cap (turns or tokens) ended the conversation, not the case's own max_turns. */
+    stopped_by_safety_cap: r.endReason === "safety_cap" || r.endReason === "token_cap",
     started_at: iso(r.startedAt),
     completed_at: iso(r.completedAt),
   };
@@ -166,21 +192,42 @@ export type CaseResultDetail = CaseResultDto & { llm_calls: LlmCallDto[] };
 export type VerdictChange = { id: string; test_case_id: string; name: string; before: string; after: string };
 export type RunChanges = { previous_run_id: string | null; regressions: VerdictChange[]; fixes: VerdictChange[] };
 
-/** Spec 000 ReportSummary plus token totals and spec 003 execution stats (`Run.summary`). */
+/**
+ * Spec 000 ReportSummary plus token totals and spec 003 execution stats (`Run.summary`).
+ * `total_tests = passed + failed + errors` (the executed cases); `skipped` is apart and
+ * `total_cases = total_tests + skipped`; `pass_rate = passed / total_tests × 100`. Summaries
+ * stored before this rule have `total_tests` = every case (skipped included) and lack the
+ * fields marked optional.
+ */
 export type RunSummary = {
+  /** Executed cases: passed + failed + errors. */
   total_tests: number;
   passed: number;
+  /** Cases whose expectations were not met (errors not included). */
   failed: number;
-  skipped: number;
+  /** Cases that could not be judged: agent, simulator, judge or configuration errors. */
   errors: number;
+  /** Cases not executed (not runnable, cancelled, run could not proceed). */
+  skipped: number;
+  /** Every case of the run: total_tests + skipped. */
+  total_cases?: number;
+  /** passed / total_tests × 100, one decimal (0 when nothing was executed). */
   pass_rate: number;
+  /** The pass rate with hard cases weighing `hard_weight` and normal ones 1 (spec 001). */
+  weighted_pass_rate?: number;
+  hard_weight?: number;
   total_duration_ms: number;
   wall_time_ms: number;
   average_latency_ms: number | null;
   prompt_tokens: number;
   completion_tokens: number;
   total_tokens: number;
+  /** Retries of the agent calls (spec 003 retry_count), summed over the cases. */
+  retry_count?: number;
+  /** Retries of the judge, simulator, check and metric calls, summed over the cases. */
+  evaluator_retry_count?: number;
   metrics_evaluated: Record<string, number>;
+  /** Per metric, the average normalised (0..1) score. */
   average_scores: Record<string, number>;
   metric_pass_rates: Record<string, number>;
   execution_stats: {
@@ -220,6 +267,8 @@ export type CaseResultRow = {
   turns: number;
   error_message: string | null;
   error_type: string | null;
+  failure_reasons: string[];
+  stopped_by_safety_cap: boolean;
 };
 
 /** Rows per page of the run page's case table. */
@@ -244,6 +293,8 @@ export function toCaseResultRow(r: CaseResultDto): CaseResultRow {
     turns: r.turns,
     error_message: r.error_message,
     error_type: r.error_type,
+    failure_reasons: r.failure_reasons,
+    stopped_by_safety_cap: r.stopped_by_safety_cap,
   };
 }
 

@@ -136,7 +136,7 @@ export async function computeSummary(runId: string, client: Pick<Tx, "$queryRaw"
       wall: number | null;
     }[]
   >`
-    SELECT count(*)::int AS total,
+    SELECT count(c."id")::int AS total,
            count(*) FILTER (WHERE c."status" = 'passed')::int AS passed,
            count(*) FILTER (WHERE c."status" = 'failed')::int AS failed,
            count(*) FILTER (WHERE c."status" = 'skipped')::int AS skipped,
@@ -146,12 +146,26 @@ export async function computeSummary(runId: string, client: Pick<Tx, "$queryRaw"
            coalesce(sum(c."completionTokens"), 0)::int AS completion,
            coalesce(sum(c."retryCount"), 0)::int AS retries,
            avg(c."latencyMs")::float AS avg_latency,
-           (extract(epoch FROM (max(c."completedAt") - min(c."startedAt"))) * 1000)::int AS wall
-    FROM "CaseResult" c WHERE c."runId" = ${runId}::uuid`;
+           (extract(epoch FROM (max(c."completedAt") - min(c."startedAt"))) * 1000)::int AS wall,
+           min(s."hardWeight")::float AS hard_weight,
+           coalesce(sum(CASE WHEN c."caseSnapshot"->>'difficulty' = 'hard' THEN s."hardWeight" ELSE 1 END)
+             FILTER (WHERE c."status" = 'passed'), 0)::float AS weight_passed,
+           coalesce(sum(CASE WHEN c."caseSnapshot"->>'difficulty' = 'hard' THEN s."hardWeight" ELSE 1 END)
+             FILTER (WHERE c."status" IN ('passed', 'failed', 'error')), 0)::float AS weight_executed
+    FROM "Run" r JOIN "Suite" s ON s."id" = r."suiteId"
+    LEFT JOIN "CaseResult" c ON c."runId" = r."id"
+    WHERE r."id" = ${runId}::uuid`;
+  // Averages on the normalised 0..1 (results stored before thresholds moved to the metric's scale
+  // have only `score`, already normalised), so runs with different scales stay comparable.
   const metrics = await client.$queryRaw<{ name: string; n: number; avg: number | null; passed: number }[]>`
-    SELECT m->>'metric_name' AS name, count(*)::int AS n, avg((m->>'score')::float)::float AS avg,
+    SELECT m->>'metric_name' AS name, count(*)::int AS n,
+           avg(CASE WHEN m ? 'normalized_score' THEN (m->>'normalized_score')::float ELSE (m->>'score')::float END)::float AS avg,
+      evaluator_retries: number;
            count(*) FILTER (WHERE (m->>'passed')::boolean)::int AS passed
     FROM "CaseResult" c, jsonb_array_elements(c."metricResults") m
+      hard_weight: number;
+      weight_passed: number;
+      weight_executed: number;
     WHERE c."runId" = ${runId}::uuid AND jsonb_typeof(c."metricResults") = 'array'
     GROUP BY 1 ORDER BY 1`;
   const calls = await client.$queryRaw<{ purpose: string; n: number; failed: number; retries: number; cached: number }[]>`
@@ -163,6 +177,7 @@ export async function computeSummary(runId: string, client: Pick<Tx, "$queryRaw"
     WHERE "runId" = ${runId}::uuid AND "errorType" IS NOT NULL GROUP BY 1 ORDER BY 1`;
   const t = totals ?? {
     total: 0,
+           coalesce(sum(c."evaluatorRetryCount"), 0)::int AS evaluator_retries,
     passed: 0,
     failed: 0,
     skipped: 0,
@@ -177,21 +192,29 @@ export async function computeSummary(runId: string, client: Pick<Tx, "$queryRaw"
   const invocations = calls.reduce((a, c) => a + c.n, 0);
   const failedInvocations = calls.reduce((a, c) => a + c.failed, 0);
   return {
-    total_tests: t.total,
+    total_tests: executed,
     passed: t.passed,
     failed: t.failed,
-    skipped: t.skipped,
     errors: t.errors,
-    pass_rate: passRate(t.passed, t.total, t.skipped),
+    skipped: t.skipped,
+    total_cases: t.total,
+    pass_rate: passRate(t.passed, executed, 0),
+    weighted_pass_rate: t.weight_executed > 0 ? Math.round((t.weight_passed / t.weight_executed) * 1000) / 10 : 0,
+    hard_weight: t.hard_weight ?? 2,
     total_duration_ms: t.duration,
     wall_time_ms: t.wall ?? 0,
     average_latency_ms: t.avg_latency === null ? null : Math.round(t.avg_latency),
     prompt_tokens: t.prompt,
     completion_tokens: t.completion,
     total_tokens: t.prompt + t.completion,
+    evaluator_retries: 0,
     metrics_evaluated: Object.fromEntries(metrics.map((m) => [m.name, m.n])),
     average_scores: Object.fromEntries(metrics.filter((m) => m.avg !== null).map((m) => [m.name, Math.round(m.avg! * 1000) / 1000])),
+    hard_weight: 2,
+    weight_passed: 0,
+    weight_executed: 0,
     metric_pass_rates: Object.fromEntries(metrics.map((m) => [m.name, m.n ? Math.round((m.passed / m.n) * 1000) / 10 : 0])),
+  const executed = t.passed + t.failed + t.errors;
     execution_stats: {
       total_invocations: invocations,
       successful_invocations: invocations - failedInvocations,
@@ -203,3 +226,5 @@ export async function computeSummary(runId: string, client: Pick<Tx, "$queryRaw"
     },
   };
 }
+    retry_count: t.retries,
+    evaluator_retry_count: t.evaluator_retries,

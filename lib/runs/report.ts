@@ -4,7 +4,7 @@ import { db } from "@/lib/db";
 import { NotFoundError } from "@/lib/errors";
 import type { WorkspaceContext } from "@/lib/auth/roles";
 import { getRun, listCaseResults } from "@/lib/runs/service";
-import type { CaseResultDto, RunDto } from "@/lib/runs/dto";
+import type { CaseResultDto, RunDto, RunSummary } from "@/lib/runs/dto";
 import { computeSummary } from "@/lib/runs/finalize";
 
 import { REPORT_FORMATS, type ReportFormat } from "@/lib/runs/report-formats";
@@ -26,7 +26,16 @@ type ToolCallResults = {
   missing?: { tool: string }[];
   unexpected?: { tool: string }[];
 } | null;
-type MetricResult = { metric_name: string; score: number | null; threshold: number | null; passed: boolean; error?: string | null };
+type MetricResult = {
+  metric_name: string;
+  score: number | null;
+  threshold: number | null;
+  passed: boolean;
+  scale?: number | null;
+  /** Absent on results stored before thresholds moved to the metric's scale (their score is on 0..1). */
+  normalized_score?: number | null;
+  error?: string | null;
+};
 type Snapshot = { initial_message?: string | null; ground_truth?: string | null; expected_tool_calls?: { tool: string }[] | null };
 
 /** Case results page by page (keyset), so a large run is never loaded with one query. */
@@ -43,11 +52,28 @@ export async function buildRunReport(ctx: WorkspaceContext, runId: string, forma
   const run = await getRun(ctx, runId);
   const suite = await db.suite.findFirst({ where: { id: run.suite_id, workspaceId: ctx.workspaceId }, select: { name: true } });
   if (!suite) throw new NotFoundError("Suite");
-  const agentName = (run.agent_snapshot as { name?: string } | null)?.name ?? "agent";
-  const summary = run.summary ?? (await computeSummary(run.id));
+  const agent = run.agent_snapshot as { id?: string; name?: string; kind?: string; model_config?: { model?: string } | null } | null;
+  const agentName = agent?.name ?? "agent";
+  // Summaries stored before the spec 000 arithmetic (total_tests = executed cases) are recomputed.
+  const stored = run.summary as Partial<RunSummary> | null;
+  const summary = stored && stored.total_cases !== undefined ? stored : await computeSummary(run.id);
   const results: CaseResultDto[] = [];
   for await (const r of resultsOf(ctx, runId)) results.push(r);
-  const meta = { run, suiteName: suite.name, agentName, summary: summary as Record<string, unknown> };
+  const meta: Meta = {
+    run,
+    suiteName: suite.name,
+    agentName,
+    // Spec 000 `agent_config_path` names the agent's configuration file; an Assay agent lives at its API path.
+    agentConfigPath: agent?.id ? `/api/v1/agents/${agent.id}` : agentName,
+    environment: {
+      assay_version: ASSAY_VERSION,
+      node_version: process.version,
+      platform: `${process.platform}-${process.arch}`,
+      agent_kind: agent?.kind ?? "unknown",
+      ...(agent?.model_config?.model ? { agent_model: agent.model_config.model } : {}),
+    },
+    summary: summary as Record<string, unknown>,
+  };
   const body =
     format === "json"
       ? jsonReport(meta, results)
@@ -60,7 +86,15 @@ export async function buildRunReport(ctx: WorkspaceContext, runId: string, forma
   return { body, contentType: contentTypes[format], filename: `assay-run-${stamp}-${run.id.slice(0, 8)}.${extensions[format]}` };
 }
 
-type Meta = { run: RunDto; suiteName: string; agentName: string; summary: Record<string, unknown> };
+type Meta = {
+  run: RunDto;
+  suiteName: string;
+  agentName: string;
+  agentConfigPath: string;
+  /** Spec 000 TestReport.environment: the Assay and Node versions and platform that produced the report, the agent's kind and model. */
+  environment: Record<string, string>;
+  summary: Record<string, unknown>;
+};
 
 function toolsCalled(r: CaseResultDto): string[] {
   const tr = r.tool_call_results as ToolCallResults;
@@ -72,6 +106,7 @@ function toolsCalled(r: CaseResultDto): string[] {
 function jsonReport(m: Meta, results: CaseResultDto[]) {
   const report = {
     agent_name: m.agentName,
+    agent_config_path: m.agentConfigPath,
     suite_name: m.suiteName,
     run_id: m.run.id,
     status: m.run.status,
@@ -103,13 +138,20 @@ function jsonReport(m: Meta, results: CaseResultDto[]) {
         latency_ms: r.latency_ms,
         execution_time_ms: r.duration_ms,
         retry_count: r.retry_count,
-        errors: r.error_message ? [r.error_message] : [],
+        evaluator_retry_count: r.evaluator_retry_count,
+        metrics_passed: r.metrics_passed,
+        metrics_total: r.metrics_total,
+        errors: r.errors,
+        failure_reasons: r.failure_reasons,
+        end_reason: r.end_reason,
+        stopped_by_safety_cap: r.stopped_by_safety_cap,
         timestamp: r.completed_at,
       };
     }),
     summary: m.summary,
     timestamp: new Date().toISOString(),
     assay_version: ASSAY_VERSION,
+    environment: m.environment,
   };
   return JSON.stringify(report, null, 2);
 }
@@ -131,6 +173,7 @@ function markdownReport(m: Meta, results: CaseResultDto[]) {
     errors?: number;
     skipped?: number;
     pass_rate?: number;
+    weighted_pass_rate?: number;
     wall_time_ms?: number;
     total_duration_ms?: number;
     average_scores?: Record<string, number>;
@@ -140,9 +183,15 @@ function markdownReport(m: Meta, results: CaseResultDto[]) {
     `# Test Report: ${md(m.agentName, 200)}`,
     "",
     `**Suite**: ${md(m.suiteName, 200)}`,
+    `**Agent**: ${md(m.agentName, 200)} (${md(m.agentConfigPath, 200)})`,
     `**Date**: ${(m.run.completed_at ?? m.run.created_at ?? "").replace("T", " ").slice(0, 19)} UTC`,
+    `**Assay Version**: ${ASSAY_VERSION}`,
+    `**Environment**: ${Object.entries(m.environment)
+      .map(([k, v]) => `${k} ${md(v, 100)}`)
+      .join(", ")}`,
     `**Run**: ${m.run.id} (${m.run.status}, ${m.run.triggered_by})`,
-    `**Tests**: ${s.passed ?? 0} passed, ${(s.failed ?? 0) + (s.errors ?? 0)} failed${s.skipped ? `, ${s.skipped} skipped` : ""} (${s.pass_rate ?? 0}% pass rate)`,
+    // "failed" is the cases whose expectations were not met; errors and skipped cases are counted apart.
+    `**Tests**: ${s.passed ?? 0} passed, ${s.failed ?? 0} failed, ${s.errors ?? 0} ${s.errors === 1 ? "error" : "errors"}${s.skipped ? `, ${s.skipped} skipped` : ""} (${s.pass_rate ?? 0}% pass rate${s.weighted_pass_rate !== undefined ? `, ${s.weighted_pass_rate}% weighted by difficulty` : ""})`,
     `**Duration**: ${seconds(s.wall_time_ms || s.total_duration_ms)}`,
     "",
     "## Summary",
@@ -171,19 +220,29 @@ function markdownReport(m: Meta, results: CaseResultDto[]) {
         `**Tools Called**: ${called.map((c) => md(c, 100)).join(", ") || "none"}${tr ? (tr.passed ? " ✅ (matched expected)" : " ❌ (did not match expected)") : ""}`,
       );
     lines.push(`**Execution Time**: ${seconds(r.duration_ms)}`);
+    if (r.stopped_by_safety_cap) lines.push(`**Conversation**: stopped by safety cap after ${r.turns} turns`);
     const metrics = r.metric_results as MetricResult[];
     if (metrics.length) {
-      lines.push("", "**Metrics**:");
-      for (const mr of metrics) {
-        lines.push(
-          `- ${md(mr.metric_name, 100)}: ${mr.score === null ? "error" : mr.score.toFixed(2)} / ${(mr.threshold ?? 0).toFixed(2)} ${mr.passed ? "✅" : "❌"}${mr.error ? ` (${md(mr.error, 200)})` : ""}`,
-        );
-      }
+      lines.push("", `**Metrics** (${r.metrics_passed} of ${r.metrics_total} passed):`);
+      for (const mr of metrics) lines.push(`- ${metricLine(mr)}`);
     }
-    if (r.error_message) lines.push("", `**Error**: ${md(r.error_message, 300)}`);
+    if (r.failure_reasons.length) lines.push("", `**Failure reasons**: ${r.failure_reasons.map((x) => md(x, 300)).join("; ")}`);
+    if (r.errors.length) lines.push("", `**Error**: ${md(r.errors.join("; "), 300)}`);
+    else if (r.status === "skipped" && r.error_message) lines.push("", `**Skipped**: ${md(r.error_message, 300)}`);
     lines.push("");
   });
   return lines.join("\n");
+}
+
+/** "relevance: 4 / 4 on 1–5 (0.75 / 0.75) ✅"; results stored before thresholds moved to the scale show their 0..1 values. */
+function metricLine(mr: MetricResult): string {
+  const num = (v: number | null | undefined) => (v == null ? "—" : Number.isInteger(v) ? String(v) : v.toFixed(2));
+  const score = mr.score === null ? "error" : num(mr.score);
+  const onScale = mr.normalized_score !== undefined && mr.scale;
+  const values = onScale
+    ? `${score} / ${num(mr.threshold)} on 1–${mr.scale}${mr.normalized_score !== null ? ` (normalised ${num(mr.normalized_score)})` : ""}`
+    : `${mr.score === null ? "error" : mr.score.toFixed(2)} / ${(mr.threshold ?? 0).toFixed(2)}`;
+  return `${md(mr.metric_name, 100)}: ${values} ${mr.passed ? "✅" : "❌"}${mr.error ? ` (${md(mr.error, 200)})` : ""}`;
 }
 
 function csvReport(results: CaseResultDto[]) {
@@ -199,9 +258,14 @@ function csvReport(results: CaseResultDto[]) {
       prompt_tokens: r.prompt_tokens,
       completion_tokens: r.completion_tokens,
       retry_count: r.retry_count,
+      evaluator_retry_count: r.evaluator_retry_count,
       turns: r.turns,
+      metrics_passed: r.metrics_passed,
+      metrics_total: r.metrics_total,
       actual_response: r.actual_response ?? "",
       error_message: r.error_message ?? "",
+      failure_reasons: r.failure_reasons.join("; "),
+      end_reason: r.end_reason ?? "",
       test_case_id: r.test_case_id ?? "",
     })),
     // Every string cell that a spreadsheet would read as a formula gets a leading quote.
@@ -253,6 +317,7 @@ function junitReport(m: Meta, results: CaseResultDto[]) {
 
 function failureReason(r: CaseResultDto): string {
   if (r.error_message) return oneLine(r.error_message, 300);
+  if (r.failure_reasons.length) return oneLine(r.failure_reasons.join("; "), 300);
   const outcomes = (r.outcome_results as { passed: boolean; label: string }[])
     .filter((o) => !o.passed)
     .map((o) => `outcome "${o.label}" not met`);

@@ -30,6 +30,8 @@ export type SuiteDto = {
   metrics: MetricConfig[];
   alert_on_regression: boolean;
   alert_threshold_percent: number;
+  /** Weight of a hard case in the run summary's weighted_pass_rate (normal cases weigh 1). */
+  hard_weight: number;
   is_enabled: boolean;
   variables: Record<string, VariableValue>;
   /** Retention overrides; null = the instance settings. */
@@ -55,6 +57,7 @@ export const suiteSelect = {
   metrics: true,
   alertOnRegression: true,
   alertThresholdPercent: true,
+  hardWeight: true,
   isEnabled: true,
   variables: true,
   retentionDays: true,
@@ -80,6 +83,7 @@ export function toSuiteDto(row: SuiteRow): SuiteWithAgent {
     metrics: parseStoredMetrics(row.id, row.metrics),
     alert_on_regression: row.alertOnRegression,
     alert_threshold_percent: row.alertThresholdPercent,
+    hard_weight: row.hardWeight,
     is_enabled: row.isEnabled,
     variables: parseVariableValues(row.variables),
     retention_days: row.retentionDays,

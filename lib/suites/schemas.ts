@@ -48,6 +48,12 @@ const suiteFields = z.object({
     .min(1, "Threshold must be between 1 and 100")
     .max(100, "Threshold must be between 1 and 100")
     .default(10),
+  /** Spec 001 difficulty weighting: a hard case counts this many times in `weighted_pass_rate` (normal: 1). */
+  hard_weight: z
+    .number({ error: "Hard case weight must be a number" })
+    .min(1, "Hard case weight must be between 1 and 10")
+    .max(10, "Hard case weight must be between 1 and 10")
+    .default(2),
   is_enabled: z.boolean().default(true),
   /** Spec 004 suite-level values, checked against the agent's variables_schema by the service. */
   variables: z
@@ -94,6 +100,7 @@ export const suitePatch = suiteFields
     schedule_type: f.schedule_type.unwrap(),
     alert_on_regression: f.alert_on_regression.unwrap(),
     alert_threshold_percent: f.alert_threshold_percent.unwrap(),
+    hard_weight: f.hard_weight.unwrap(),
     is_enabled: f.is_enabled.unwrap(),
     variables: f.variables.unwrap(),
     metrics: f.metrics.unwrap(),

@@ -22,6 +22,8 @@ export type TestCaseDto = {
   checks: Check[];
   mode: "all" | "any";
   ground_truth: string | null;
+  /** Spec 000: the suite metrics evaluated for this case (null: all the suite's enabled metrics). */
+  evaluations: string[] | null;
   sort_order: number;
   created_at: string;
   updated_at: string;
@@ -61,11 +63,13 @@ export const testCaseSelect = {
   userContext: true,
   maxTurns: true,
   expectedOutcomes: true,
+  expectedOutcomeLabels: true,
   expectedToolCalls: true,
   evaluationCriteriaOverride: true,
   checks: true,
   mode: true,
   groundTruth: true,
+  evaluations: true,
   sortOrder: true,
   createdAt: true,
   updatedAt: true,
@@ -80,6 +84,24 @@ const asObject = (v: unknown): JsonObject | null => (v && typeof v === "object" 
 function persona(v: unknown): Persona | null {
   const p = asObject(v);
   return p ? { type: String(p.type ?? ""), description: String(p.description ?? ""), instructions: String(p.instructions ?? "") } : null;
+}
+
+/**
+ * Expected outcomes in their authored label order: jsonb keeps its own key order, so the order
+ * lives in `expectedOutcomeLabels` (keys missing from it, e.g. written by older code, follow).
+ */
+export function orderedOutcomes(v: unknown, labels: readonly string[] | null | undefined): JsonObject | null {
+  const o = asObject(v);
+  if (!o) return null;
+  const keys = Object.keys(o);
+  const known = new Set(keys);
+  const ordered = [...new Set((labels ?? []).filter((l) => known.has(l)))];
+  const listed = new Set(ordered);
+  return Object.fromEntries([...ordered, ...keys.filter((k) => !listed.has(k))].map((k) => [k, o[k]]));
+}
+
+function evaluations(v: unknown): string[] | null {
+  return Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : null;
 }
 
 function toolCalls(v: unknown): ExpectedToolCall[] | null {
@@ -126,12 +148,13 @@ export function toTestCaseDto(row: TestCaseRow): TestCaseDto {
     initial_message: row.initialMessage,
     user_context: asObject(row.userContext),
     max_turns: row.maxTurns,
-    expected_outcomes: asObject(row.expectedOutcomes),
+    expected_outcomes: orderedOutcomes(row.expectedOutcomes, row.expectedOutcomeLabels),
     expected_tool_calls: toolCalls(row.expectedToolCalls),
     evaluation_criteria_override: row.evaluationCriteriaOverride,
     checks: checks(row.checks),
     mode: row.mode,
     ground_truth: row.groundTruth,
+    evaluations: evaluations(row.evaluations),
     sort_order: row.sortOrder,
     created_at: iso(row.createdAt) ?? "",
     updated_at: iso(row.updatedAt) ?? "",
@@ -156,6 +179,7 @@ export function toTestCaseDocument(dto: TestCaseDto): TestCaseDocument {
     checks: dto.checks,
     mode: dto.mode,
     ground_truth: dto.ground_truth,
+    evaluations: dto.evaluations,
   };
 }
 
@@ -174,11 +198,14 @@ export function toColumns(data: TestCaseData) {
     userContext: json(data.user_context),
     maxTurns: data.max_turns,
     expectedOutcomes: json(data.expected_outcomes),
+    // jsonb reorders keys: the authored order of the labels is kept here (see orderedOutcomes).
+    expectedOutcomeLabels: Object.keys(data.expected_outcomes ?? {}),
     expectedToolCalls: json(data.expected_tool_calls?.map(stripUndefined) ?? null),
     evaluationCriteriaOverride: data.evaluation_criteria_override,
     checks: data.checks as Prisma.InputJsonValue,
     mode: data.mode,
     groundTruth: data.ground_truth,
+    evaluations: json(data.evaluations),
   } satisfies Omit<Prisma.TestCaseUncheckedCreateInput, "workspaceId" | "suiteId">;
 }
 

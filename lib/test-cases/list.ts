@@ -53,8 +53,8 @@ export async function listTestCases(ctx: WorkspaceContext, suiteId: string, quer
   const [rows, grouped] = await Promise.all([
     db.$queryRaw<TestCaseRow[]>`
       SELECT "id", "suiteId", "name", "description", "difficulty"::text AS "difficulty", "tags", "status"::text AS "status",
-             "persona", "initialMessage", "userContext", "maxTurns", "expectedOutcomes", "expectedToolCalls",
-             "evaluationCriteriaOverride", "checks", "mode"::text AS "mode", "groundTruth", "sortOrder", "createdAt", "updatedAt"
+             "persona", "initialMessage", "userContext", "maxTurns", "expectedOutcomes", "expectedOutcomeLabels", "expectedToolCalls",
+             "evaluationCriteriaOverride", "checks", "mode"::text AS "mode", "groundTruth", "evaluations", "sortOrder", "createdAt", "updatedAt"
       FROM "TestCase"
       WHERE ${Prisma.join(pageFilters, " AND ")}
       ORDER BY "sortOrder", "id"

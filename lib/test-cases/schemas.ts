@@ -171,6 +171,23 @@ export const testCaseFields = z.object({
   checks: z.array(checkSchema, { error: "Checks must be a list" }).max(50, "At most 50 checks").default([]),
   mode: z.enum(CHECK_MODES, { error: "Mode must be all or any" }).default("all"),
   ground_truth: nullableText(TEXT_LIMITS.prompt),
+  /**
+   * Spec 000 per-test metric selection: the names of the suite metrics to evaluate for this case
+   * (null: the suite's enabled metrics; []: none).
+   */
+  evaluations: z
+    .array(
+      z
+        .string({ error: "Metric names are text" })
+        .trim()
+        .min(1, "Metric names cannot be empty")
+        .max(TEXT_LIMITS.identifier, `Metric names are at most ${TEXT_LIMITS.identifier} characters`)
+        .regex(/^[A-Za-z0-9_-]+$/, "Metric names use letters, digits, - and _ only"),
+      { error: "Evaluations must be a list of metric names" },
+    )
+    .max(20, "At most 20 metrics")
+    .nullish()
+    .transform((v) => (v ? [...new Set(v)] : null)),
   sort_order: z.number().int().min(0).optional(),
 });
 

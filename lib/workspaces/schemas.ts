@@ -62,7 +62,8 @@ export function timeZoneNames(): string[] {
 
 export const workspaceSettingsInput = z.object({
   name: workspaceName,
-  maxTurnsCap: z.coerce.number().int().min(1, "At least 1").max(500, "At most 500"),
+  // The safety cap on conversation turns, also when max_turns is empty (MAX_SAFETY_CAP in lib/conversation/types.ts).
+  maxTurnsCap: z.coerce.number().int().min(1, "At least 1").max(200, "At most 200"),
   /** IANA name; the suites' schedules run on this zone's wall clock (DST included). Omitted: unchanged. */
   timeZone: z
     .string()

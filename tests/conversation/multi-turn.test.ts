@@ -107,6 +107,27 @@ describe("simulated multi-turn conversation", () => {
     expect(res.turns).toBe(3);
   });
 
+  it("max_turns null is no cap of the case's own: the simulated user ends it (spec 001)", async () => {
+    simulatorSays(fake, [
+      { message: "two" },
+      { message: "three" },
+      { message: "four" },
+      { message: "bye", should_end: true, end_reason: "done" },
+    ]);
+    const res = await runConversation(input({ safetyCap: 30 }, { max_turns: null }));
+    expect(res.endReason).toBe("simulator_ended");
+    expect(res.capHit).toBe(false);
+    expect(res.turns).toBe(4);
+  });
+
+  it("the workspace safety cap also bounds a case whose max_turns is higher, reported as the safety cap", async () => {
+    simulatorSays(fake, [{ message: "two" }, { message: "three" }, { message: "four" }]);
+    const res = await runConversation(input({ safetyCap: 2 }, { max_turns: 50 }));
+    expect(res.endReason).toBe("safety_cap");
+    expect(res.capHit).toBe(true);
+    expect(res.turns).toBe(2);
+  });
+
   it("ends on the token cap", async () => {
     fake.addRule({
       match: { lastUserContains: "Where is my parcel?" },

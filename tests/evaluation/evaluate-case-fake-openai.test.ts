@@ -37,7 +37,7 @@ const testCase = caseData({
   expected_outcomes: { "agent looks up the order": true, "offers a discount": false },
   ground_truth: "Order 42 shipped.",
 });
-const metrics = [metricConfigSchema.parse({ metric: "groundedness", threshold: 0.75, retry_on_failure: 1 })];
+const metrics = [metricConfigSchema.parse({ metric: "groundedness", threshold: 4, retry_on_failure: 1 })];
 const verdict = (v: "pass" | "fail") => ({ reasoning: "see turns", evidence_turns: [2, 4], verdict: v });
 
 function scriptGoodJudge() {
@@ -55,7 +55,13 @@ describe("evaluateCase against the fake OpenAI server", () => {
     expect(r.check_results.map((c) => c.passed)).toEqual([true, true, true]);
     expect(r.check_results[1]?.details.similarity_score).toBeGreaterThan(0.6);
     expect(r.tool_call_results).toMatchObject({ passed: true, forbidden_called: [], unexpected: [] });
-    expect(r.metric_results[0]).toMatchObject({ metric_name: "groundedness", score: 1, passed: true, model_used: "gpt-4o-mini" });
+    expect(r.metric_results[0]).toMatchObject({
+      metric_name: "groundedness",
+      score: 5,
+      normalized_score: 1,
+      passed: true,
+      model_used: "gpt-4o-mini",
+    });
 
     const judge = server.requests.find((q) => q.body?.response_format?.json_schema?.name === "outcome_verdicts");
     expect(judge?.body.temperature).toBe(0);

@@ -26,8 +26,8 @@ const fullCase = caseData({
   ground_truth: "Order 42 shipped yesterday.",
 });
 const metrics = [
-  metricConfigSchema.parse({ metric: "relevance", threshold: 0.5 }),
-  metricConfigSchema.parse({ metric: "correctness", threshold: 0.5 }),
+  metricConfigSchema.parse({ metric: "relevance", threshold: 3 }),
+  metricConfigSchema.parse({ metric: "correctness", threshold: 3 }),
 ];
 
 /** Answers by schema name, like the fake server's `match: {schemaName}` rules. */
@@ -58,10 +58,11 @@ describe("evaluateCase", () => {
       ["o1", true, [3, 5]],
       ["o2", true, [3, 5]],
     ]);
-    expect(r.metric_results.map((m) => [m.metric_name, m.score, m.passed])).toEqual([
-      ["relevance", 1, true],
-      ["correctness", 0.75, true],
+    expect(r.metric_results.map((m) => [m.metric_name, m.score, m.normalized_score, m.passed])).toEqual([
+      ["relevance", 5, 1, true],
+      ["correctness", 4, 0.75, true],
     ]);
+    expect(r.failure_reasons).toEqual([]);
     // Tool calls were read from the transcript.
     expect(toolCallsFromTranscript(transcript)).toEqual([{ name: "search_orders", arguments: '{"order_id":42}' }]);
   });
@@ -71,6 +72,7 @@ describe("evaluateCase", () => {
     const r = await evaluateCase({ testCase: fullCase, transcript, finalResponse, actualToolCalls: [], metrics: [], llm });
     expect(r.status).toBe("failed");
     expect(r.reason).toBe("Missing tool call search_orders; 1 of 2 outcomes not met");
+    expect(r.failure_reasons).toEqual(["Missing tool call search_orders", "1 of 2 outcomes not met"]);
     expect(r.judge_error).toBeNull();
   });
 
@@ -87,7 +89,7 @@ describe("evaluateCase", () => {
     const soft = await evaluateCase({ testCase: fullCase, transcript, finalResponse, metrics, llm: fakeLlm(byschema(broken)) });
     expect(soft.status).toBe("passed");
     expect(soft.metric_results[0]?.error).toBeTruthy();
-    const strict = [metricConfigSchema.parse({ metric: "relevance", threshold: 0.5, fail_on_error: true })];
+    const strict = [metricConfigSchema.parse({ metric: "relevance", threshold: 3, fail_on_error: true })];
     const hard = await evaluateCase({ testCase: fullCase, transcript, finalResponse, metrics: strict, llm: fakeLlm(byschema(broken)) });
     expect(hard.status).toBe("error");
     expect(hard.judge_error).toMatch(/Metric relevance/);
@@ -166,6 +168,7 @@ describe("evaluateCase", () => {
     expect(r).toEqual({
       status: "passed",
       reason: null,
+      failure_reasons: [],
       check_results: [],
       tool_call_results: null,
       outcome_results: [],
@@ -173,6 +176,61 @@ describe("evaluateCase", () => {
       judge_error: null,
     });
     expect(llm.calls).toHaveLength(0);
+  });
+
+  it("scores a case only on the metrics its evaluations name (spec 000 per-test selection)", async () => {
+    const suiteMetrics = [
+      ...metrics,
+      metricConfigSchema.parse({ metric: "fluency", threshold: 5 }),
+      metricConfigSchema.parse({ metric: "coherence", enabled: false }),
+    ];
+    const replies = {
+      ...goodReplies,
+      metric_fluency: JSON.stringify({ reasoning: "ok", score: 2 }),
+      metric_coherence: JSON.stringify({ reasoning: "clear", score: 5 }),
+    };
+    const all = await evaluateCase({
+      testCase: fullCase,
+      transcript,
+      finalResponse,
+      metrics: suiteMetrics,
+      llm: fakeLlm(byschema(replies)),
+    });
+    expect(all.metric_results.map((m) => m.metric_name)).toEqual(["relevance", "correctness", "fluency"]);
+    expect(all.status).toBe("failed");
+    expect(all.failure_reasons).toEqual(["Metric fluency below threshold (2 < 5 on 1–5)"]);
+
+    // Only relevance and the suite's disabled coherence: fluency's low score no longer fails the case.
+    const picked = { ...fullCase, evaluations: ["coherence", "relevance"] };
+    const llm = fakeLlm(byschema(replies));
+    const some = await evaluateCase({ testCase: picked, transcript, finalResponse, metrics: suiteMetrics, llm });
+    expect(some.metric_results.map((m) => [m.metric_name, m.passed])).toEqual([
+      ["coherence", true],
+      ["relevance", true],
+    ]);
+    expect(some.status).toBe("passed");
+    expect(llm.calls.map((c) => c.schemaName).filter((n) => n.startsWith("metric_"))).toEqual(["metric_coherence", "metric_relevance"]);
+
+    // [] runs no metric; an unknown name is a metric error that does not fail the case.
+    const none = await evaluateCase({
+      testCase: { ...fullCase, evaluations: [] },
+      transcript,
+      finalResponse,
+      metrics: suiteMetrics,
+      llm: fakeLlm(byschema(replies)),
+    });
+    expect(none.metric_results).toEqual([]);
+    const unknown = await evaluateCase({
+      testCase: { ...fullCase, evaluations: ["tone"] },
+      transcript,
+      finalResponse,
+      metrics: suiteMetrics,
+      llm: fakeLlm(byschema(replies)),
+    });
+    expect(unknown.status).toBe("passed");
+    expect(unknown.metric_results).toMatchObject([
+      { metric_name: "tone", passed: false, error: expect.stringMatching(/no metric "tone"/) },
+    ]);
   });
 
   it("can require tool calls in order", async () => {

@@ -1,7 +1,15 @@
 import { describe, expect, it } from "vitest";
 import { createEvalCache } from "@/lib/evaluation/llm-json";
 import { buildMetricRequest, metricSchemaName, type MetricInputs } from "@/lib/evaluation/metric-prompts";
-import { evaluateMetric, evaluateMetrics, meetsThreshold, normaliseScore, parseMetricReply } from "@/lib/evaluation/metrics";
+import {
+  evaluateMetric,
+  evaluateMetrics,
+  meetsThreshold,
+  metricsForCase,
+  normaliseScore,
+  normaliseThreshold,
+  parseMetricReply,
+} from "@/lib/evaluation/metrics";
 import { metricConfigListSchema, metricConfigSchema, type MetricConfigInput } from "@/lib/evaluation/schemas";
 import { fakeLlm } from "./helpers";
 
@@ -32,7 +40,9 @@ describe("metricConfigSchema", () => {
 
   it.each([
     [{ metric: "" }, "metric"],
-    [{ metric: "relevance", threshold: 4 }, "threshold"],
+    [{ metric: "relevance", threshold: 6 }, "threshold"],
+    [{ metric: "relevance", scale: 3, threshold: 4 }, "threshold"],
+    [{ metric: "relevance", threshold: -1 }, "threshold"],
     [{ metric: "relevance", retry_on_failure: 0 }, "retry_on_failure"],
     [{ metric: "relevance", retry_on_failure: 4 }, "retry_on_failure"],
     [{ metric: "relevance", timeout_ms: 0 }, "timeout_ms"],
@@ -44,6 +54,14 @@ describe("metricConfigSchema", () => {
     const r = metricConfigSchema.safeParse(input);
     expect(r.success).toBe(false);
     expect(r.error?.issues.map((i) => i.path.join("."))).toContain(path);
+  });
+
+  it("accepts a threshold on the metric's own scale (spec 000: threshold 4 with scale 5)", () => {
+    expect(metricConfigSchema.safeParse({ metric: "relevance", threshold: 4, scale: 5 }).success).toBe(true);
+    expect(metricConfigSchema.safeParse({ metric: "relevance", threshold: 10, scale: 10 }).success).toBe(true);
+    expect(metricConfigSchema.safeParse({ metric: "relevance", threshold: 0 }).success).toBe(true);
+    const r = metricConfigSchema.safeParse({ metric: "relevance", threshold: 6 });
+    expect(r.error?.issues[0]?.message).toBe("Threshold is on the metric's own scale: at most 5 (its scale)");
   });
 
   it("accepts a named custom metric with a prompt, and rejects duplicate names in a list", () => {
@@ -63,20 +81,30 @@ describe("normalisation and threshold", () => {
     expect(() => normaliseScore(1, 1, 1)).toThrow();
   });
 
-  it("compares the normalised score with the 0..1 threshold; null threshold always passes", () => {
-    expect(meetsThreshold(0.75, 0.75)).toBe(true);
-    expect(meetsThreshold(0.5, 0.75)).toBe(false);
-    expect(meetsThreshold(0, null)).toBe(true);
+  it("compares the score with the threshold on the metric's scale; null threshold always passes", () => {
+    expect(meetsThreshold(4, 4)).toBe(true);
+    expect(meetsThreshold(3, 4)).toBe(false);
+    expect(meetsThreshold(3, 3.5)).toBe(false);
+    expect(meetsThreshold(1, null)).toBe(true);
   });
 
-  it("records normalised score, raw score, reasoning and model", async () => {
+  it("normalises thresholds like scores, clamped to 0..1", () => {
+    expect(normaliseThreshold(4, 5)).toBe(0.75);
+    expect(normaliseThreshold(3.8, 5)).toBe(0.7);
+    expect(normaliseThreshold(0, 5)).toBe(0);
+    expect(normaliseThreshold(null, 5)).toBeNull();
+  });
+
+  it("records score and threshold on the scale, both normalised, the raw score, reasoning and model", async () => {
     const llm = fakeLlm(() => reply(4, "mostly relevant"), undefined, "gpt-4o");
-    const r = await evaluateMetric(metric({ metric: "relevance", threshold: 0.7 }), inputs, llm);
+    const r = await evaluateMetric(metric({ metric: "relevance", threshold: 4 }), inputs, llm);
     expect(r).toMatchObject({
       metric_name: "relevance",
-      score: 0.75,
+      score: 4,
+      normalized_score: 0.75,
       raw_score: 4,
-      threshold: 0.7,
+      threshold: 4,
+      normalized_threshold: 0.75,
       passed: true,
       scale: 5,
       error: null,
@@ -89,9 +117,8 @@ describe("normalisation and threshold", () => {
 
   it("fails below the threshold on a custom scale", async () => {
     const llm = fakeLlm(() => reply(6));
-    const r = await evaluateMetric(metric({ metric: "coherence", scale: 10, threshold: 0.6 }), inputs, llm);
-    expect(r.score).toBe(0.5556);
-    expect(r.passed).toBe(false);
+    const r = await evaluateMetric(metric({ metric: "coherence", scale: 10, threshold: 7 }), inputs, llm);
+    expect(r).toMatchObject({ score: 6, normalized_score: 0.5556, threshold: 7, normalized_threshold: 0.6667, passed: false });
     expect(llm.calls[0]?.schema).toMatchObject({ properties: { score: { type: "integer", minimum: 1, maximum: 10 } } });
   });
 });
@@ -111,7 +138,7 @@ describe("replies, retries and timeouts", () => {
   it("retries unparseable output and counts retries", async () => {
     const llm = fakeLlm((_, n) => (n < 3 ? "garbage" : reply(5)));
     const r = await evaluateMetric(metric({ metric: "fluency", retry_on_failure: 3 }), inputs, llm);
-    expect(r).toMatchObject({ passed: true, score: 1, retry_count: 2, error: null });
+    expect(r).toMatchObject({ passed: true, score: 5, normalized_score: 1, retry_count: 2, error: null });
     expect(llm.calls).toHaveLength(3);
   });
 
@@ -119,9 +146,9 @@ describe("replies, retries and timeouts", () => {
     const llm = fakeLlm(() => {
       throw new Error("HTTP 503");
     });
-    const r = await evaluateMetric(metric({ metric: "fluency", retry_on_failure: 2, threshold: 0.5 }), inputs, llm);
+    const r = await evaluateMetric(metric({ metric: "fluency", retry_on_failure: 2, threshold: 3 }), inputs, llm);
     expect(llm.calls).toHaveLength(3);
-    expect(r).toMatchObject({ passed: false, score: null, retry_count: 2 });
+    expect(r).toMatchObject({ passed: false, score: null, normalized_score: null, normalized_threshold: 0.5, retry_count: 2 });
     expect(r.error).toMatch(/HTTP 503/);
   });
 
@@ -138,7 +165,7 @@ describe("replies, retries and timeouts", () => {
     const started = Date.now();
     const r = await evaluateMetric(metric({ metric: "fluency", timeout_ms: 50, retry_on_failure: 1 }), inputs, llm);
     expect(Date.now() - started).toBeLessThan(2000);
-    expect(r).toMatchObject({ score: 0.5, retry_count: 1, error: null });
+    expect(r).toMatchObject({ score: 3, normalized_score: 0.5, retry_count: 1, error: null });
     expect(llm.calls[0]?.timeoutMs).toBe(50);
 
     const hung = fakeLlm(() => new Promise<string>(() => {}));
@@ -159,7 +186,7 @@ describe("replies, retries and timeouts", () => {
 describe("metric prompts and inputs", () => {
   it("errors without a call when correctness has no ground truth", async () => {
     const llm = fakeLlm(() => reply(5));
-    const r = await evaluateMetric(metric({ metric: "correctness", threshold: 0.5 }), { ...inputs, groundTruth: null }, llm);
+    const r = await evaluateMetric(metric({ metric: "correctness", threshold: 3 }), { ...inputs, groundTruth: null }, llm);
     expect(r.error).toMatch(/ground_truth/);
     expect(r.passed).toBe(false);
     expect(llm.calls).toHaveLength(0);
@@ -195,7 +222,7 @@ describe("metric prompts and inputs", () => {
       [
         metric({ metric: "relevance" }),
         metric({ metric: "fluency", enabled: false }),
-        metric({ metric: "coherence", model: modelId, threshold: 0.5 }),
+        metric({ metric: "coherence", model: modelId, threshold: 3 }),
       ],
       inputs,
       { llm: judge, metricLlm: (id) => (id === modelId ? special : judge) },
@@ -215,5 +242,34 @@ describe("metric prompts and inputs", () => {
     });
     expect(results[0]).toMatchObject({ passed: false, model_used: null });
     expect(results[0]?.error).toMatch(/not found/);
+  });
+});
+
+describe("per-test metric selection (spec 000 test case evaluations)", () => {
+  const suite = [
+    metric({ metric: "relevance", threshold: 4 }),
+    metric({ metric: "fluency", enabled: false }),
+    metric({ metric: "politeness", custom_prompt: "Is it polite?", scale: 10, threshold: 7 }),
+  ];
+
+  it("null: the suite's enabled metrics", () => {
+    expect(metricsForCase(suite, null).metrics.map((m) => m.metric)).toEqual(["relevance", "politeness"]);
+    expect(metricsForCase(suite, undefined).unknown).toEqual([]);
+  });
+
+  it("a list: exactly those, in its order, with the suite's configuration (also a disabled one)", () => {
+    const { metrics, unknown } = metricsForCase(suite, ["politeness", "fluency"]);
+    expect(metrics.map((m) => [m.metric, m.enabled, m.threshold, m.scale])).toEqual([
+      ["politeness", true, 7, 10],
+      ["fluency", true, null, 5],
+    ]);
+    expect(unknown).toEqual([]);
+  });
+
+  it("an empty list runs no metric; an unconfigured built-in runs with defaults; an unknown name is reported", () => {
+    expect(metricsForCase(suite, [])).toEqual({ metrics: [], unknown: [] });
+    const { metrics, unknown } = metricsForCase(suite, ["coherence", "tone"]);
+    expect(metrics).toEqual([metric({ metric: "coherence" })]);
+    expect(unknown).toEqual(["tone"]);
   });
 });

@@ -26,8 +26,10 @@ const outcome = (passed: boolean, key = "o1"): OutcomeResult => ({
 });
 const metric = (passed: boolean, error: string | null = null): MetricResult => ({
   metric_name: "relevance",
-  score: error ? null : passed ? 1 : 0.25,
-  threshold: 0.5,
+  score: error ? null : passed ? 5 : 2,
+  normalized_score: error ? null : passed ? 1 : 0.25,
+  threshold: 3,
+  normalized_threshold: 0.5,
   passed,
   scale: 5,
   error,
@@ -74,7 +76,7 @@ describe("pass rule truth table", () => {
 
 describe("reasons", () => {
   it("is null when passed", () => {
-    expect(decideStatus(ok)).toEqual({ status: "passed", reason: null, judge_error: null });
+    expect(decideStatus(ok)).toEqual({ status: "passed", reason: null, failure_reasons: [], judge_error: null });
   });
 
   it("summarises every failure", () => {
@@ -87,14 +89,21 @@ describe("reasons", () => {
     });
     expect(d.status).toBe("failed");
     expect(d.reason).toBe(
-      "2 of 3 checks failed; missing tool call search_orders; 2 of 3 outcomes not met; metric relevance below threshold (0.25 < 0.50)",
+      "2 of 3 checks failed; missing tool call search_orders; 2 of 3 outcomes not met; metric relevance below threshold (2 < 3 on 1–5)",
     );
+    // One failure reason per unmet expectation, apart from errors.
+    expect(d.failure_reasons).toEqual([
+      "2 of 3 checks failed",
+      "Missing tool call search_orders",
+      "2 of 3 outcomes not met",
+      "Metric relevance below threshold (2 < 3 on 1–5)",
+    ]);
     expect(d.judge_error).toBeNull();
   });
 
   it("explains errors and keeps judge errors apart from agent errors", () => {
     const agent = decideStatus({ ...ok, conversationError: { type: "agent", message: "HTTP 500" } });
-    expect(agent).toEqual({ status: "error", reason: "agent error: HTTP 500", judge_error: null });
+    expect(agent).toEqual({ status: "error", reason: "agent error: HTTP 500", failure_reasons: [], judge_error: null });
     const judge = decideStatus({
       ...ok,
       outcomeJudgeError: "unknown verdict",
@@ -102,6 +111,8 @@ describe("reasons", () => {
     });
     expect(judge.judge_error).toBe("Outcome judge: unknown verdict; Metric relevance: timed out");
     expect(judge.reason).toMatch(/^Evaluation error: Outcome judge/);
+    // An errored case has errors, never failure reasons (even with unmet expectations).
+    expect(judge.failure_reasons).toEqual([]);
   });
 
   it("mentions forbidden tools and mode any", () => {

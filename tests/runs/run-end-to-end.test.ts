@@ -105,7 +105,7 @@ describe("a run end to end against the fake OpenAI server", () => {
     expect(junit.body).toContain('<testsuites name="Assay" tests="2" failures="1" errors="0"');
     expect(junit.body).toContain("<failure");
     const md = await buildRunReport(ctx, run.id, "markdown");
-    expect(md.body).toContain("1 passed, 1 failed (50% pass rate)");
+    expect(md.body).toContain("1 passed, 1 failed, 0 errors (50% pass rate");
     const csv = await buildRunReport(ctx, run.id, "csv");
     expect(csv.body.split("\n")[0]).toContain("position,name,variant,status");
   });

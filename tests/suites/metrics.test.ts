@@ -29,7 +29,8 @@ async function setup() {
   return { ctx, agent, judge, sim, foreign };
 }
 
-const relevance = { metric: "relevance", threshold: 0.75 };
+// Spec 000: the threshold is on the metric's own scale (4 of 1..5).
+const relevance = { metric: "relevance", threshold: 4 };
 
 describe("suite metrics and simulator model", () => {
   it("defaults to no metrics and the judge as simulator; stores metrics with spec defaults", async () => {
@@ -61,7 +62,7 @@ describe("suite metrics and simulator model", () => {
     expect(s.metrics).toEqual([
       {
         metric: "relevance",
-        threshold: 0.75,
+        threshold: 4,
         enabled: true,
         scale: 5,
         model: null,
@@ -94,7 +95,7 @@ describe("suite metrics and simulator model", () => {
     [{ metrics: [{ metric: "has space", custom_prompt: "x" }] }, "metrics.0.metric"],
     [{ metrics: [{ metric: "custom" }] }, "metrics.0.custom_prompt"],
     [{ metrics: [{ metric: "politeness", custom_prompt: "  " }] }, "metrics.0.custom_prompt"],
-    [{ metrics: [relevance, { metric: "coherence", threshold: 1.5 }] }, "metrics.1.threshold"],
+    [{ metrics: [relevance, { metric: "coherence", threshold: 6 }] }, "metrics.1.threshold"],
     [{ metrics: [{ metric: "fluency", threshold: -0.1 }] }, "metrics.0.threshold"],
     [{ metrics: [{ metric: "fluency", threshold: "high" }] }, "metrics.0.threshold"],
     [{ metrics: [{ metric: "fluency", scale: 1 }] }, "metrics.0.scale"],
@@ -136,7 +137,7 @@ describe("suite metrics and simulator model", () => {
     const { ctx, agent, sim, foreign } = await setup();
     const s = await createSuite(ctx, { agent_id: agent.id, name: "S", simulator_model_config_id: sim.id, metrics: [relevance] });
     const renamed = await updateSuite(ctx, s.id, { name: "S2" });
-    expect(renamed).toMatchObject({ simulator_model_config_id: sim.id, metrics: [{ metric: "relevance", threshold: 0.75 }] });
+    expect(renamed).toMatchObject({ simulator_model_config_id: sim.id, metrics: [{ metric: "relevance", threshold: 4 }] });
 
     const replaced = await updateSuite(ctx, s.id, { metrics: [{ metric: "fluency" }] });
     expect(replaced.metrics.map((m) => m.metric)).toEqual(["fluency"]);
@@ -201,7 +202,7 @@ describe("API: metrics and simulator model", () => {
     expect(created.status).toBe(201);
     expect(created.json).toMatchObject({
       simulator_model_config_id: sim.id,
-      metrics: [{ metric: "relevance", threshold: 0.75, scale: 5 }],
+      metrics: [{ metric: "relevance", threshold: 4, scale: 5 }],
     });
 
     const bad = await call(patchRoute, {
@@ -210,7 +211,7 @@ describe("API: metrics and simulator model", () => {
       params: { id: created.json.id },
       body: {
         metrics: [
-          { metric: "custom", threshold: 2 },
+          { metric: "custom", threshold: 9 },
           { metric: "fluency", model: foreign.id },
         ],
       },

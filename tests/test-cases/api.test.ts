@@ -119,6 +119,7 @@ describe("cases", () => {
       "checks",
       "mode",
       "ground_truth",
+      "evaluations",
       "sort_order",
       "created_at",
       "updated_at",

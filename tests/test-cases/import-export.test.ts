@@ -34,6 +34,7 @@ const FIELDS = [
   "checks",
   "mode",
   "ground_truth",
+  "evaluations",
 ] as const;
 
 /** Cases meant to stress serialisation: nulls, unicode, multi-line text, YAML look-alikes, nested JSON. */

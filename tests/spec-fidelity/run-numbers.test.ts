@@ -1,0 +1,198 @@
+/**
+ * Issue 10 "Spec fidelity", end to end against the fake OpenAI server: the spec 000 summary
+ * numbers (errors and skipped apart, difficulty weighting), errors vs failure reasons, metric
+ * thresholds on the metric's own scale and per-test metric selection, agent-only retry_count,
+ * the report's header fields, expected outcomes in their authored order, and a deleted case's
+ * result still readable through its snapshot (spec 002).
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { db } from "@/lib/db";
+import { Executor } from "@/lib/runs/executor";
+import { createCaseRunner } from "@/lib/runs/case-runner";
+import { getRun, listCaseResults, startRun } from "@/lib/runs/service";
+import { buildRunReport } from "@/lib/runs/report";
+import { createTestCase, deleteTestCase } from "@/lib/test-cases/service";
+import { workspaceSettingsInput } from "@/lib/workspaces/schemas";
+import { ASSAY_VERSION } from "@/lib/version";
+import type { CaseResultDto, RunSummary } from "@/lib/runs/dto";
+import * as caseResultRoute from "@/app/api/v1/case-results/[id]/route";
+import { startFakeOpenAI, type FakeOpenAI } from "../fake-openai/server";
+import { makeApiKey, makeWorkspace } from "../helpers/factories";
+import { call } from "../helpers/api";
+import { makeSuiteWithCases, waitFor } from "../runs/helpers";
+
+let fake: FakeOpenAI;
+let executor: Executor;
+beforeAll(async () => {
+  fake = await startFakeOpenAI();
+  executor = new Executor({ runner: createCaseRunner(), pollMs: 50 });
+  executor.start();
+});
+afterEach(() => fake.reset());
+afterAll(async () => {
+  await executor.stop(1000);
+  await fake.close();
+});
+
+const verdict = (reasoning: string) => ({ reasoning, evidence_turns: [2], verdict: "pass" });
+
+describe("spec fidelity of a run's numbers", () => {
+  it("counts errors and skipped apart, weighs hard cases, keeps reasons apart from errors and retries per caller", async () => {
+    const { ctx } = await makeWorkspace("editor");
+    const { suite, agent } = await makeSuiteWithCases(ctx, 0, { baseUrl: fake.url });
+    await db.suite.update({ where: { id: suite.id }, data: { hardWeight: 3, metrics: [{ metric: "relevance", threshold: 4, scale: 5 }] } });
+
+    // alpha: hard, passes; three outcomes authored in a non-alphabetical order; scored on relevance only.
+    const alpha = await createTestCase(ctx, suite.id, {
+      name: "alpha",
+      difficulty: "hard",
+      initial_message: "alpha question",
+      checks: [{ type: "contains_phrases", phrases: ["alpha"] }],
+      expected_outcomes: { "zeta label": true, "alpha label": "kind", "mid label": 3 },
+      evaluations: ["relevance"],
+    });
+    // beta: normal, fails a check; no metric for this case.
+    await createTestCase(ctx, suite.id, {
+      name: "beta",
+      initial_message: "beta question",
+      checks: [{ type: "contains_phrases", phrases: ["never said"] }],
+      evaluations: [],
+    });
+    // gamma: normal, the agent keeps failing (an error, not a failure).
+    await createTestCase(ctx, suite.id, { name: "gamma", initial_message: "gamma question" });
+    // delta: normal, passes after one judge retry; the suite's metrics (relevance).
+    await createTestCase(ctx, suite.id, { name: "delta", initial_message: "delta question", expected_outcomes: { ok: true } });
+    // epsilon: not runnable, so skipped.
+    await db.testCase.create({ data: { workspaceId: ctx.workspaceId, suiteId: suite.id, name: "epsilon", sortOrder: 9 } });
+
+    fake.addRule({ match: { endpoint: "chat", lastUserContains: "gamma" }, reply: { status: 500 } });
+    fake.addRule({ match: { schemaName: "outcome_verdicts", anyContains: "delta" }, reply: { status: 500 }, times: 1 });
+    fake.addRule({ match: { schemaName: "outcome_verdicts", anyContains: "delta" }, reply: { json: { o1: verdict("fine") } } });
+    fake.addRule({
+      match: { schemaName: "outcome_verdicts", anyContains: "zeta label" },
+      reply: { json: { o1: verdict("z"), o2: verdict("a"), o3: verdict("m") } },
+    });
+    fake.addRule({ match: { schemaName: "metric_relevance" }, reply: { json: { reasoning: "on topic", score: 4 } } });
+
+    const started = await startRun(ctx, suite.id, {}, "manual");
+    const run = await waitFor(
+      () => getRun(ctx, started.id),
+      (r) => ["completed", "failed", "cancelled"].includes(r.status),
+      20_000,
+    );
+    expect(run.status).toBe("completed");
+
+    // Spec 000 ReportSummary: total_tests = passed + failed + errors; skipped apart; pass_rate over total_tests.
+    const summary = run.summary as RunSummary;
+    expect(summary).toMatchObject({
+      total_tests: 4,
+      passed: 2,
+      failed: 1,
+      errors: 1,
+      skipped: 1,
+      total_cases: 5,
+      pass_rate: 50,
+      // (alpha 3 + delta 1) / (alpha 3 + beta 1 + gamma 1 + delta 1)
+      weighted_pass_rate: 66.7,
+      hard_weight: 3,
+      // gamma's agent calls: 3 attempts = 2 retries; delta's judge retry is counted apart.
+      retry_count: 2,
+      evaluator_retry_count: 1,
+      average_scores: { relevance: 0.75 },
+    });
+    expect(summary.total_tests).toBe(summary.passed + summary.failed + summary.errors);
+
+    const { data } = await listCaseResults(ctx, run.id, { limit: 10 });
+    const byName = Object.fromEntries(data.map((r) => [r.name, r])) as Record<string, CaseResultDto>;
+
+    expect(byName.alpha).toMatchObject({
+      status: "passed",
+      error_message: null,
+      errors: [],
+      failure_reasons: [],
+      metrics_passed: 1,
+      metrics_total: 1,
+      end_reason: "single_turn",
+      stopped_by_safety_cap: false,
+      metric_results: [
+        { metric_name: "relevance", score: 4, threshold: 4, normalized_score: 0.75, normalized_threshold: 0.75, passed: true },
+      ],
+    });
+    // The authored order survives jsonb: in the snapshot and in the judge's keys.
+    expect(Object.keys((byName.alpha!.test_case as { expected_outcomes: object }).expected_outcomes)).toEqual([
+      "zeta label",
+      "alpha label",
+      "mid label",
+    ]);
+    expect((byName.alpha!.outcome_results as { key: string; label: string }[]).map((o) => [o.key, o.label])).toEqual([
+      ["o1", "zeta label"],
+      ["o2", "alpha label"],
+      ["o3", "mid label"],
+    ]);
+
+    expect(byName.beta).toMatchObject({
+      status: "failed",
+      error_message: null,
+      error_type: null,
+      errors: [],
+      failure_reasons: ["1 of 1 check failed"],
+      metrics_total: 0,
+      metric_results: [],
+    });
+    expect(byName.gamma).toMatchObject({ status: "error", error_type: "agent", retry_count: 2, failure_reasons: [] });
+    expect(byName.gamma!.errors).toEqual([byName.gamma!.error_message]);
+    expect(byName.delta).toMatchObject({ status: "passed", errors: [], retry_count: 0, evaluator_retry_count: 1, metrics_total: 1 });
+    expect(byName.epsilon).toMatchObject({ status: "skipped", errors: [], failure_reasons: [] });
+
+    // The Markdown report: failed excludes errors; the version line, the agent's config path and the environment.
+    const md = (await buildRunReport(ctx, run.id, "markdown")).body;
+    expect(md).toContain("**Tests**: 2 passed, 1 failed, 1 error, 1 skipped (50% pass rate, 66.7% weighted by difficulty)");
+    expect(md).toContain(`**Assay Version**: ${ASSAY_VERSION}`);
+    expect(md).toContain(`/api/v1/agents/${agent.id}`);
+    expect(md).toContain(`node_version ${process.version}`);
+    expect(md).toContain("**Failure reasons**: 1 of 1 check failed");
+    expect(md).toContain("relevance: 4 / 4 on 1–5 (normalised 0.75) ✅");
+
+    const json = JSON.parse((await buildRunReport(ctx, run.id, "json")).body);
+    expect(json).toMatchObject({
+      agent_name: agent.name,
+      agent_config_path: `/api/v1/agents/${agent.id}`,
+      assay_version: ASSAY_VERSION,
+      environment: { assay_version: ASSAY_VERSION, node_version: process.version, agent_kind: "chat", agent_model: "fake-model" },
+      summary: { total_tests: 4, passed: 2, failed: 1, errors: 1, skipped: 1 },
+    });
+    const beta = json.results.find((r: { test_name: string }) => r.test_name === "beta");
+    expect(beta).toMatchObject({
+      passed: false,
+      errors: [],
+      failure_reasons: ["1 of 1 check failed"],
+      metrics_passed: 0,
+      metrics_total: 0,
+    });
+
+    // Spec 002: delete alpha (soft, then for good); its result stays readable through the snapshot.
+    await deleteTestCase(ctx, alpha.id);
+    await db.testCase.delete({ where: { id: alpha.id } });
+    const token = await makeApiKey(ctx.workspaceId, "viewer");
+    const res = await call(caseResultRoute.GET, {
+      url: `/api/v1/case-results/${byName.alpha!.id}`,
+      token,
+      params: { id: byName.alpha!.id },
+    });
+    expect(res.status).toBe(200);
+    expect(res.json).toMatchObject({
+      id: byName.alpha!.id,
+      test_case_id: null,
+      name: "alpha",
+      status: "passed",
+      test_case: { id: alpha.id, name: "alpha", difficulty: "hard", evaluations: ["relevance"] },
+    });
+    expect(Object.keys(res.json.test_case.expected_outcomes)).toEqual(["zeta label", "alpha label", "mid label"]);
+  });
+
+  it("lets a workspace set the safety cap up to 200 turns", () => {
+    expect(workspaceSettingsInput.safeParse({ name: "W", maxTurnsCap: 200 }).success).toBe(true);
+    const over = workspaceSettingsInput.safeParse({ name: "W", maxTurnsCap: 201 });
+    expect(over.error?.issues[0]).toMatchObject({ path: ["maxTurnsCap"], message: "At most 200" });
+  });
+});
