@@ -13,6 +13,9 @@ import {
   VERDICT_CHANGES,
 } from "@/lib/comparisons/schemas";
 import { startRunInput } from "@/lib/runs/schemas";
+import type { MatrixDto, MatrixSummaryDto } from "@/lib/matrices/dto";
+import { createMatrixInput, MATRIX_STATUSES } from "@/lib/matrices/schemas";
+import { cleanupResponse, retentionSettingsPatch, retentionSettingsResponse } from "@/lib/retention/schemas";
 import type { AlertDto } from "@/lib/alerts/dto";
 import type { WebhookDeliveryDto, WebhookDto } from "@/lib/webhooks/dto";
 import { DELIVERY_STATUSES, webhookInput, webhookPatch } from "@/lib/webhooks/schemas";
@@ -99,6 +102,8 @@ const modelConfigResource = z.object({
   api_key_hint: z.string().nullable().describe("A masked hint such as ••••abcd; the key itself is write-only and never returned"),
   temperature: z.number().nullable(),
   max_tokens: z.number().int().nullable(),
+  input_price_per_mtok: z.number().nullable().describe("Price per million prompt tokens (matrix cost estimates); null when not set"),
+  output_price_per_mtok: z.number().nullable().describe("Price per million completion tokens; null when not set"),
   created_at: z.iso.datetime(),
   updated_at: z.iso.datetime(),
 });
@@ -228,9 +233,6 @@ const caseResultResource = {
       description: "Errors only (status error); a skipped case's note. Never set on a passed case",
     },
     error_type: { type: ["string", "null"], description: "agent, simulator, timeout, judge, cancelled, config, worker_lost" },
-  },
-};
-
     errors: { type: "array", items: { type: "string" }, description: "Spec 000 errors: empty unless status is error" },
     failure_reasons: { type: "array", items: { type: "string" }, description: "Why a failed case failed; empty otherwise" },
     end_reason: {
@@ -239,6 +241,9 @@ const caseResultResource = {
       description: "How the conversation ended; safety_cap/token_cap are the workspace's caps, max_turns the case's own",
     },
     stopped_by_safety_cap: { type: "boolean", description: "The workspace safety cap ended the conversation (not the case's max_turns)" },
+  },
+};
+
 const suiteServerFields = serverFields.extend({
   deleted_at: z.iso.datetime().nullable().describe("Set while the suite is in the trash"),
 });
@@ -457,59 +462,85 @@ function comparisonComponents(): Record<string, JsonSchema> {
   return schemas;
 }
 
-/**
- * Requests: what a client sends (input view). They are published under
- * `components.requestBodies`, not `components.schemas`: generators such as openapi-typescript
- * make a property with a `default` required in a schema component (a response, in their view)
- * but never inside a request body, so defaulted fields stay optional in generated clients.
- */
-export const requestSchemas = {
-  ModelConfigInput: jsonSchema(modelConfigInput),
-  ModelConfigPatch: patchBody(modelConfigPatch),
-  AgentInput: jsonSchema(agentInput),
-  AgentPatch: patchBody(agentPatch),
-  SuiteInput: jsonSchema(suiteInput),
-  SuitePatch: patchBody(suitePatch),
-  TestCaseInput: jsonSchema(testCaseInput),
-  TestCasePatch: patchBody(testCasePatch),
-  RunStartInput: jsonSchema(startRunInput),
-  ComparisonInput: jsonSchema(createComparisonInput),
-  ComparisonSessionDocument: jsonSchema(sessionDocument),
-} satisfies Record<string, JsonSchema>;
-export type RequestSchemaName = keyof typeof requestSchemas;
+// ── Matrix runs (issue 9, spec 004 phase 3) ─────────────────────────────────────────────────
 
-/** Only on an update that moved the endpoint to another origin: the stored secrets it dropped. */
-const secretWarnings = z
-  .array(z.string())
-  .optional()
-  .describe(
-    'Set when an update moved the URL to another origin and stored secrets were cleared, e.g. "api_key cleared because base_url changed origin"',
-  );
+const matrixValue = z.union([z.string(), z.number(), z.boolean()]);
+const matrixSummary = z.object({
+  id: z.uuid(),
+  suite_id: z.uuid(),
+  name: z.string(),
+  status: z.enum(MATRIX_STATUSES).describe("Follows the runs: pending, running, then completed, cancelled or failed (every run failed)"),
+  axes: z.record(z.string(), z.array(matrixValue)).describe("{NAME: [values]} as given; combinations are their cartesian product"),
+  repetitions: z.int(),
+  concurrency: z.int(),
+  selection: z.object({
+    tags: z.array(z.string()).optional(),
+    tag_match: z.string().optional(),
+    difficulty: z.string().nullable().optional(),
+    case_ids: z.array(z.string()).nullable().optional(),
+  }),
+  total_combinations: z.int(),
+  finished_combinations: z.int(),
+  cancel_requested: z.boolean(),
+  started_at: z.iso.datetime().nullable(),
+  completed_at: z.iso.datetime().nullable(),
+  created_at: z.iso.datetime(),
+}) satisfies z.ZodType<MatrixSummaryDto>;
+const matrixCombination = z
+  .object({
+    index: z.int().describe("0-based, in expansion order (the first axis varies slowest)"),
+    values: z.record(z.string(), matrixValue),
+    label: z.string().describe('e.g. Temperature=0.7, AIConfiguration="gpt-a"'),
+    run_id: z.uuid().nullable().describe("The combination's run (GET /api/v1/runs/{id})"),
+    status: z.enum(MATRIX_STATUSES),
+    model: z.object({ id: z.string().nullable(), name: z.string().nullable(), model: z.string().nullable() }).nullable(),
+    total_cases: z.int(),
+    completed_cases: z.int(),
+    passed: z.int(),
+    failed: z.int(),
+    errors: z.int(),
+    skipped: z.int(),
+    pass_rate: z.number().describe("passed / (passed + failed + errors) × 100"),
+    latency_p50_ms: z.number().nullable(),
+    latency_p95_ms: z.number().nullable(),
+    mean_total_tokens: z.number().nullable().describe("Mean prompt + completion tokens per executed case"),
+    prompt_tokens: z.int(),
+    completion_tokens: z.int(),
+    estimated_cost: z
+      .number()
+      .nullable()
+      .describe("prompt_tokens × input_price_per_mtok + completion_tokens × output_price_per_mtok, per million; null without both prices"),
+  })
+  .describe("One combination of variable values: one run with its statistics over every repetition");
+const matrix = matrixSummary
+  .extend({
+    combinations: z.array(matrixCombination),
+    best_combination: matrixCombination
+      .pick({ index: true, values: true, label: true, run_id: true, pass_rate: true, estimated_cost: true, latency_p50_ms: true })
+      .nullable()
+      .describe("Highest pass rate, then lowest estimated cost, then lowest p50 latency; null until a combination executed a case"),
+  })
+  .describe("A matrix run: the suite's cases once per combination of variable values") satisfies z.ZodType<MatrixDto>;
 
-export const componentSchemas: Record<string, JsonSchema> = {
-  // Responses: what the server returns (output view).
-  ModelConfig: resource(modelConfigResource, z.object({ warnings: secretWarnings })),
-  Agent: resource(agentInput, serverFields.extend({ warnings: secretWarnings }), {
-    description: "An agent; HTTP header values are masked (••••1234)",
-  }),
-  Suite: resource(suiteInput, suiteServerFields),
-  TestCase: resource(testCaseInput, testCaseServerFields),
-  TestCaseDocument: resource(testCaseInput, z.object({}), {
-    omit: ["sort_order"],
-    description: "One case as export writes it (spec 001 fields plus checks, mode and ground_truth); import accepts it back",
-  }),
-  // Hand-written (the run DTOs have no zod schema); every listed field is always sent.
-  Run: { ...runResource, required: Object.keys(runResource.properties) },
-  CaseResult: { ...caseResultResource, required: Object.keys(caseResultResource.properties) },
-  ImportResult: jsonSchema(importResult, "output"),
-  ...comparisonComponents(),
-  ComparisonSession: {
-    ...jsonSchema(sessionDocument),
-    description:
-      "Spec 003 session document (TestSession.to_dict()): what the JSON report writes and the import reads back. Assay's report adds fields (test_case_id, repetition, order, status); all are optional on import.",
-  },
-  ServerFields: resource(serverFields, z.object({})),
-  Error: jsonSchema(errorEnvelope, "output"),
+function matrixComponents(): Record<string, JsonSchema> {
+  const registry = z.registry<{ id: string }>();
+  registry.add(matrixCombination, { id: "MatrixCombination" });
+  registry.add(matrixSummary, { id: "MatrixSummary" });
+  registry.add(matrix, { id: "Matrix" });
+  const { schemas } = z.toJSONSchema(registry, {
+    io: "output",
+    target: "draft-2020-12",
+    unrepresentable: "any",
+    uri: (id) => `#/components/schemas/${id}`,
+  }) as { schemas: Record<string, JsonSchema> };
+  for (const schema of Object.values(schemas)) {
+    delete schema.$schema;
+    delete schema.$id;
+    openObjects(schema);
+  }
+  return schemas;
+}
+
 // ── Regression alerts and webhooks (issue 10) ────────────────────────────────────────────────
 
 const iso = z.iso.datetime();
@@ -599,7 +630,65 @@ function alertWebhookComponents(): Record<string, JsonSchema> {
   return out;
 }
 
-};
+/**
+ * Requests: what a client sends (input view). They are published under
+ * `components.requestBodies`, not `components.schemas`: generators such as openapi-typescript
+ * make a property with a `default` required in a schema component (a response, in their view)
+ * but never inside a request body, so defaulted fields stay optional in generated clients.
+ */
+export const requestSchemas = {
+  ModelConfigInput: jsonSchema(modelConfigInput),
+  ModelConfigPatch: patchBody(modelConfigPatch),
+  AgentInput: jsonSchema(agentInput),
+  AgentPatch: patchBody(agentPatch),
+  SuiteInput: jsonSchema(suiteInput),
+  SuitePatch: patchBody(suitePatch),
+  TestCaseInput: jsonSchema(testCaseInput),
+  TestCasePatch: patchBody(testCasePatch),
+  RunStartInput: jsonSchema(startRunInput),
+  ComparisonInput: jsonSchema(createComparisonInput),
+  ComparisonSessionDocument: jsonSchema(sessionDocument),
+  MatrixInput: jsonSchema(createMatrixInput),
+  RetentionSettingsPatch: jsonSchema(retentionSettingsPatch),
   WebhookInput: jsonSchema(webhookInput),
   WebhookPatch: patchBody(webhookPatch),
+} satisfies Record<string, JsonSchema>;
+export type RequestSchemaName = keyof typeof requestSchemas;
+
+/** Only on an update that moved the endpoint to another origin: the stored secrets it dropped. */
+const secretWarnings = z
+  .array(z.string())
+  .optional()
+  .describe(
+    'Set when an update moved the URL to another origin and stored secrets were cleared, e.g. "api_key cleared because base_url changed origin"',
+  );
+
+export const componentSchemas: Record<string, JsonSchema> = {
+  // Responses: what the server returns (output view).
+  ModelConfig: resource(modelConfigResource, z.object({ warnings: secretWarnings })),
+  Agent: resource(agentInput, serverFields.extend({ warnings: secretWarnings }), {
+    description: "An agent; HTTP header values are masked (••••1234)",
+  }),
+  Suite: resource(suiteInput, suiteServerFields),
+  TestCase: resource(testCaseInput, testCaseServerFields),
+  TestCaseDocument: resource(testCaseInput, z.object({}), {
+    omit: ["sort_order"],
+    description: "One case as export writes it (spec 001 fields plus checks, mode and ground_truth); import accepts it back",
+  }),
+  // Hand-written (the run DTOs have no zod schema); every listed field is always sent.
+  Run: { ...runResource, required: Object.keys(runResource.properties) },
+  CaseResult: { ...caseResultResource, required: Object.keys(caseResultResource.properties) },
+  ImportResult: jsonSchema(importResult, "output"),
+  ...comparisonComponents(),
+  ComparisonSession: {
+    ...jsonSchema(sessionDocument),
+    description:
+      "Spec 003 session document (TestSession.to_dict()): what the JSON report writes and the import reads back. Assay's report adds fields (test_case_id, repetition, order, status); all are optional on import.",
+  },
+  ...matrixComponents(),
   ...alertWebhookComponents(),
+  RetentionSettings: jsonSchema(retentionSettingsResponse, "output"),
+  CleanupResult: jsonSchema(cleanupResponse, "output"),
+  ServerFields: resource(serverFields, z.object({})),
+  Error: jsonSchema(errorEnvelope, "output"),
+};

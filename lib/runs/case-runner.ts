@@ -156,7 +156,7 @@ export function createCaseRunner(): CaseRunner {
 
     const judge: EvalLlm = res.judge ? toEvalLlm(res.judge(onRecord), { signal }) : missingJudge;
     const evaluation = await evaluateCase({
-      testCase,
+      testCase: { ...testCase, expected_outcomes: substituteDeep(testCase.expected_outcomes, caseVariables) },
       transcript: conversation.transcript,
       finalResponse: conversation.finalResponse,
       actualToolCalls: conversation.toolCalls.map((c) => ({ name: c.name, arguments: c.arguments })),
@@ -325,8 +325,14 @@ async function agentForCase(res: RunResources, values: Record<string, unknown>):
   return {
     ...agent,
     endpoint,
-    temperature: res.overrides?.temperature ?? numberVariable(values, "Temperature", "temperature") ?? (endpoint === agent.endpoint ? agent.temperature : null),
-    maxTokens: res.overrides?.max_tokens ?? numberVariable(values, "MaxTokens", "max_tokens") ?? (endpoint === agent.endpoint ? agent.maxTokens : null),
+    temperature:
+      res.overrides?.temperature ??
+      numberVariable(values, "Temperature", "temperature") ??
+      (endpoint === agent.endpoint ? agent.temperature : null),
+    maxTokens:
+      res.overrides?.max_tokens ??
+      numberVariable(values, "MaxTokens", "max_tokens") ??
+      (endpoint === agent.endpoint ? agent.maxTokens : null),
   };
 }
 

@@ -103,6 +103,7 @@ export const caseResultSelect = {
   latencyMs: true,
   durationMs: true,
   retryCount: true,
+  resolvedVariables: true,
   evaluatorRetryCount: true,
   turns: true,
   errorMessage: true,
@@ -152,6 +153,8 @@ export function toCaseResultDto(r: CaseResultRecord) {
     duration_ms: r.durationMs,
     /** Retries of the agent's calls only (spec 003). */
     retry_count: r.retryCount,
+    /** Spec 004 ResolvedTestVariables of this case: {values, sources} (null when the agent declares no variables). */
+    resolved_variables: (r.resolvedVariables ?? null) as { values: Record<string, unknown>; sources: Record<string, string> } | null,
     /** Retries of the judge, simulator, check and metric calls, apart from the agent's. */
     evaluator_retry_count: r.evaluatorRetryCount,
     turns: r.turns,

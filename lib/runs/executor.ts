@@ -28,6 +28,8 @@ export type CaseJob = {
   variant: "baseline" | "variant";
   caseSnapshot: unknown;
   attempts: number;
+  /** Spec 004 {values, sources} of this case (null: the run's values apply). */
+  resolvedVariables?: unknown;
 };
 
 export type RunContext = {
@@ -388,7 +390,7 @@ export class Executor {
            FROM "Run" r, picked
            WHERE r."id" = c."runId" AND r."comparisonId" = $1::uuid AND c."position" = picked."position" AND c."status" = 'pending'
            RETURNING c."id" AS "caseResultId", c."runId", c."workspaceId", c."position", c."variant"::text AS variant, c."caseSnapshot",
-                     c."attempts", r."armIndex" AS "armIndex"
+                     c."attempts", c."resolvedVariables", r."armIndex" AS "armIndex"
          ), started AS (
            UPDATE "Run" SET "status" = 'running', "startedAt" = coalesce("startedAt", now())
            WHERE "comparisonId" = $1::uuid AND "status" = 'pending' AND EXISTS (SELECT 1 FROM claimed)
@@ -491,7 +493,8 @@ export class Executor {
            UPDATE "CaseResult" c SET "status" = 'running', "leaseOwner" = $4,
              "leaseExpiresAt" = now() + $5::int * interval '1 millisecond', "attempts" = c."attempts" + 1, "startedAt" = now()
            FROM picked WHERE c."id" = picked."id"
-           RETURNING c."id" AS "caseResultId", c."runId", c."workspaceId", c."position", c."variant"::text AS variant, c."caseSnapshot", c."attempts"
+           RETURNING c."id" AS "caseResultId", c."runId", c."workspaceId", c."position", c."variant"::text AS variant, c."caseSnapshot", c."attempts",
+             c."resolvedVariables"
          ), started AS (
            UPDATE "Run" SET "status" = 'running', "startedAt" = coalesce("startedAt", now())
            WHERE "id" = $1::uuid AND "status" = 'pending' AND EXISTS (SELECT 1 FROM claimed)
