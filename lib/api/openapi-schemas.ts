@@ -226,6 +226,10 @@ const caseResultResource = {
     duration_ms: { type: ["integer", "null"] },
     retry_count: { type: "integer", description: "Retries of the agent calls only (spec 003)" },
     evaluator_retry_count: { type: "integer", description: "Retries of the judge, simulator, check and metric calls" },
+    resolved_variables: {
+      type: ["object", "null"],
+      description: "Spec 004 ResolvedTestVariables of this case: {values, sources} with sources run, suite, test or type",
+    },
     metrics_passed: { type: "integer", description: "Spec 000: metric_results that passed" },
     metrics_total: { type: "integer", description: "Spec 000: metric_results evaluated" },
     error_message: {
