@@ -13,6 +13,7 @@ import {
   VERDICT_CHANGES,
 } from "@/lib/comparisons/schemas";
 import { startRunInput } from "@/lib/runs/schemas";
+import { cleanupResponse, retentionSettingsPatch, retentionSettingsResponse } from "@/lib/retention/schemas";
 import type { MatrixDto, MatrixSummaryDto } from "@/lib/matrices/dto";
 import { createMatrixInput, MATRIX_STATUSES } from "@/lib/matrices/schemas";
 import { cleanupResponse, retentionSettingsPatch, retentionSettingsResponse } from "@/lib/retention/schemas";
@@ -652,6 +653,7 @@ export const requestSchemas = {
   RunStartInput: jsonSchema(startRunInput),
   ComparisonInput: jsonSchema(createComparisonInput),
   ComparisonSessionDocument: jsonSchema(sessionDocument),
+  RetentionSettingsPatch: jsonSchema(retentionSettingsPatch),
   MatrixInput: jsonSchema(createMatrixInput),
   RetentionSettingsPatch: jsonSchema(retentionSettingsPatch),
   WebhookInput: jsonSchema(webhookInput),
@@ -691,6 +693,8 @@ export const componentSchemas: Record<string, JsonSchema> = {
   },
   ...matrixComponents(),
   ...alertWebhookComponents(),
+  RetentionSettings: jsonSchema(retentionSettingsResponse, "output"),
+  CleanupResult: jsonSchema(cleanupResponse, "output"),
   RetentionSettings: jsonSchema(retentionSettingsResponse, "output"),
   CleanupResult: jsonSchema(cleanupResponse, "output"),
   ServerFields: resource(serverFields, z.object({})),

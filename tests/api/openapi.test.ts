@@ -5,6 +5,7 @@ import { pairListQuery } from "@/lib/comparisons/schemas";
 import { modelConfigDeleteQuery } from "@/lib/model-configs/schemas";
 import { suiteListQuery } from "@/lib/suites/schemas";
 import { testCaseExportQuery, testCaseImportQuery } from "@/lib/test-cases/schemas";
+import { cleanupQuery } from "@/lib/retention/schemas";
 
 const V1_ROUTES: Record<string, string[]> = {
   "/api/v1/model-configs": ["get", "post"],
@@ -32,6 +33,8 @@ const V1_ROUTES: Record<string, string[]> = {
   "/api/v1/webhooks/{id}/deliveries": ["get"],
   "/api/v1/webhooks/{id}/test": ["post"],
   "/api/v1/webhooks/{id}/deliveries/{deliveryId}/redeliver": ["post"],
+  "/api/v1/settings/retention": ["get", "patch"],
+  "/api/v1/admin/cleanup": ["post"],
 };
 
 async function fetchDocument() {
@@ -364,5 +367,23 @@ describe("GET /api/v1/openapi.json", () => {
       schema: inputProperty(modelConfigDeleteQuery, "force"),
     });
     expect(param("/api/v1/suites", "get", "limit").required).toBe(false);
+  });
+
+  it("documents the retention routes: settings with sources, the PATCH body with nullable fields, dry_run", async () => {
+    const doc = await fetchDocument();
+    const s = { ...doc.components.schemas, ...requestSchemas(doc) };
+    expect(doc.tags.map((t: { name: string }) => t.name)).toContain("Retention");
+    expect(doc.paths["/api/v1/settings/retention"].patch.requestBody).toEqual({
+      $ref: "#/components/requestBodies/RetentionSettingsPatch",
+    });
+    expect(Object.keys(s.RetentionSettingsPatch.properties)).toEqual(["cleanup_time", "days", "runs"]);
+    expect(s.RetentionSettingsPatch.required ?? []).toEqual([]);
+    expect(JSON.stringify(s.RetentionSettingsPatch.properties.days)).toContain('"null"');
+    expect(s.RetentionSettings.properties.days.properties.source.enum).toEqual(["database", "env", "default"]);
+    expect(s.CleanupResult.required).toEqual(expect.arrayContaining(["runs_deleted", "results_deleted", "bytes_freed_estimate"]));
+    const dryRun = doc.paths["/api/v1/admin/cleanup"].post.parameters.find((p: { name: string }) => p.name === "dry_run");
+    expect(dryRun.schema).toEqual(
+      (z.toJSONSchema(cleanupQuery, { io: "input" }) as { properties: Record<string, unknown> }).properties.dry_run,
+    );
   });
 });
