@@ -16,7 +16,6 @@ import { startRunInput } from "@/lib/runs/schemas";
 import { cleanupResponse, retentionSettingsPatch, retentionSettingsResponse } from "@/lib/retention/schemas";
 import type { MatrixDto, MatrixSummaryDto } from "@/lib/matrices/dto";
 import { createMatrixInput, MATRIX_STATUSES } from "@/lib/matrices/schemas";
-import { cleanupResponse, retentionSettingsPatch, retentionSettingsResponse } from "@/lib/retention/schemas";
 import type { AlertDto } from "@/lib/alerts/dto";
 import type { WebhookDeliveryDto, WebhookDto } from "@/lib/webhooks/dto";
 import { DELIVERY_STATUSES, webhookInput, webhookPatch } from "@/lib/webhooks/schemas";
@@ -655,7 +654,6 @@ export const requestSchemas = {
   ComparisonSessionDocument: jsonSchema(sessionDocument),
   RetentionSettingsPatch: jsonSchema(retentionSettingsPatch),
   MatrixInput: jsonSchema(createMatrixInput),
-  RetentionSettingsPatch: jsonSchema(retentionSettingsPatch),
   WebhookInput: jsonSchema(webhookInput),
   WebhookPatch: patchBody(webhookPatch),
 } satisfies Record<string, JsonSchema>;
@@ -693,8 +691,6 @@ export const componentSchemas: Record<string, JsonSchema> = {
   },
   ...matrixComponents(),
   ...alertWebhookComponents(),
-  RetentionSettings: jsonSchema(retentionSettingsResponse, "output"),
-  CleanupResult: jsonSchema(cleanupResponse, "output"),
   RetentionSettings: jsonSchema(retentionSettingsResponse, "output"),
   CleanupResult: jsonSchema(cleanupResponse, "output"),
   ServerFields: resource(serverFields, z.object({})),

@@ -7,7 +7,6 @@ import { deliveryListQuery } from "@/lib/webhooks/schemas";
 import { modelConfigDeleteQuery } from "@/lib/model-configs/schemas";
 import { caseResultListQuery, runListQuery, runReportQuery } from "@/lib/runs/schemas";
 import { cleanupQuery } from "@/lib/retention/schemas";
-import { cleanupQuery } from "@/lib/retention/schemas";
 import { suiteListQuery } from "@/lib/suites/schemas";
 import { testCaseExportQuery, testCaseImportQuery, testCaseListQuery } from "@/lib/test-cases/schemas";
 
@@ -465,41 +464,6 @@ function retentionPaths() {
   };
 }
 
-/** Retention settings and the cleanup (spec 002; instance admins only). */
-function retentionPaths() {
-  const tags = ["Retention"];
-  const role = "Role: admin of the instance's first workspace (the settings are instance-wide).";
-  return {
-    "/api/v1/settings/retention": {
-      get: {
-        operationId: "getRetentionSettings",
-        tags,
-        summary: "Read the retention settings with their sources",
-        description: `${role} Each value comes with \`source\`: database, env or default.`,
-        responses: { "200": ok("RetentionSettings", ref("RetentionSettings")), ...errors },
-      },
-      patch: {
-        operationId: "updateRetentionSettings",
-        tags,
-        summary: "Change the retention settings",
-        description: `${role} Given fields are stored; \`null\` clears the stored value (env/default apply again); omitted fields are untouched. Unknown fields are refused.`,
-        requestBody: body("RetentionSettingsPatch"),
-        responses: { "200": ok("The settings now in effect", ref("RetentionSettings")), ...errors, ...tooLarge() },
-      },
-    },
-    "/api/v1/admin/cleanup": {
-      post: {
-        operationId: "runRetentionCleanup",
-        tags,
-        summary: "Run the retention cleanup now (or preview it)",
-        description: `${role} \`dry_run=true\` counts what a cleanup would delete and deletes nothing. Every call is recorded as a cleanup record.`,
-        parameters: queryParameters(cleanupQuery, { dry_run: "true: count only, delete nothing (default false)" }),
-        responses: { "200": ok("What was (or would be) deleted", ref("CleanupResult")), ...errors },
-      },
-    },
-  };
-}
-
 export function buildOpenApiDocument() {
   return {
     openapi: "3.1.0",
@@ -557,13 +521,6 @@ export function buildOpenApiDocument() {
         description:
           'Endpoints that receive alert.raised, run.completed, run.failed and comparison.completed as signed JSON POSTs (X-Assay-Signature: v1=HMAC-SHA256 of "<timestamp>.<body>"), ' +
           "retried with exponential backoff (1 min × 3ⁿ up to 6 h, 8 attempts), with a delivery log. Admin only.",
-      },
-      {
-        name: "Retention",
-        description:
-          "Instance-wide retention (spec 002): runs older than `days` are deleted by a nightly cleanup at `cleanup_time` (UTC) except each suite's newest `runs` completed runs, " +
-          "pinned baselines, pending/running runs, runs of open alerts and arm runs of starred comparisons. Values resolve database > env (TEST_SUITES_RETENTION_*) > default. " +
-          "Only admin keys of the instance's first workspace may use these routes (403 otherwise).",
       },
       {
         name: "Retention",
@@ -761,7 +718,6 @@ export function buildOpenApiDocument() {
       ...runPaths(),
       ...comparisonPaths(),
       ...alertWebhookPaths(),
-      ...retentionPaths(),
       ...retentionPaths(),
     },
     components: {
