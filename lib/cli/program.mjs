@@ -1,0 +1,179 @@
+// @ts-check
+/**
+ * The `assay` command line (issue 9): commands, flags and the exit codes CI reads.
+ * 0 passed, 1 pass rate below --min-pass-rate, 2 usage or validation error, 3 run failed or
+ * cancelled, server unreachable or broken. Parsing is commander's; every command talks to the
+ * REST API through lib/cli/api.mjs.
+ */
+import { readFileSync } from "node:fs";
+import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
+import { AssayApi } from "./api.mjs";
+import { RUN_REPORT_FORMATS, parsePercent, parseWholeNumber } from "./args.mjs";
+import { exportCommand, importCommand, listCommand } from "./cases.mjs";
+import { COMPARISON_REPORT_FORMATS, compareCommand } from "./compare.mjs";
+import { CliError, EXIT } from "./errors.mjs";
+import { matrixCommand } from "./matrix.mjs";
+import { runCommand } from "./run.mjs";
+
+const VERSION = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")).version;
+
+/** @param {string} value @param {string[]} previous */
+const collect = (value, previous) => [...previous, value];
+
+/**
+ * A commander argument parser from one that throws UsageError, so commander prints its own
+ * "option '--x' argument 'y' is invalid" line with our reason.
+ * @template T
+ * @param {(value: string) => T} parse
+ */
+const checked = (parse) => (/** @type {string} */ value) => {
+  try {
+    return parse(value);
+  } catch (err) {
+    throw new InvalidArgumentError(/** @type {Error} */ (err).message);
+  }
+};
+
+/** @param {string} flag @param {number} max */
+const wholeNumber = (flag, max) => checked((v) => parseWholeNumber(v, flag, 1, max));
+
+/** @param {Command} command */
+function selectionOptions(command) {
+  return command
+    .option("--tag <tag>", "only cases with this tag (repeatable)", collect, [])
+    .addOption(new Option("--difficulty <difficulty>", "only cases of this difficulty").choices(["normal", "hard"]))
+    .option("--case <id>", "only this test case id (repeatable)", collect, []);
+}
+
+/**
+ * @param {(code: number) => void} done records the command's exit code
+ */
+export function buildProgram(done) {
+  const program = new Command("assay")
+    .description("Run Assay test suites, comparisons and matrices from the command line or CI")
+    .version(VERSION, "--version", "print the version")
+    .addOption(new Option("--url <url>", "Assay base URL, e.g. http://localhost:3000").env("ASSAY_URL"))
+    .addOption(new Option("--api-key <key>", "API key (Workspace settings → API keys)").env("ASSAY_API_KEY"))
+    .addOption(
+      new Option("--poll-interval <ms>", "how often --wait asks for progress")
+        .env("ASSAY_POLL_MS")
+        .default(2000)
+        .argParser(wholeNumber("--poll-interval", 600_000)),
+    )
+    .showHelpAfterError("(run with --help for usage)")
+    .exitOverride();
+
+  /**
+   * Wraps a command's action: the API client from the global flags, the exit code recorded.
+   * @param {(ctx: import("./run.mjs").Context, ...args: any[]) => Promise<number>} action
+   */
+  const act =
+    (action) =>
+    async (/** @type {any[]} */ ...args) => {
+      const command = /** @type {Command} */ (args[args.length - 1]);
+      const globals = command.optsWithGlobals();
+      const api = new AssayApi({ url: globals.url, apiKey: globals.apiKey });
+      done(await action({ api, pollMs: globals.pollInterval }, ...args.slice(0, -1)));
+    };
+
+  selectionOptions(
+    program
+      .command("run")
+      .description("start a run of a suite; with --wait, wait for it, write its report and exit by its pass rate")
+      .argument("<suite>", "suite id or name")
+      .option("-V, --var <NAME=VALUE>", "run-level variable value, typed by the agent's definition (repeatable)", collect, [])
+      .option("--preset <name>", "the suite preset whose variable values to start from (--var overrides)"),
+  )
+    .addOption(new Option("--tag-match <match>", "cases with any or all of the tags").choices(["any", "all"]))
+    .option("--concurrency <n>", "cases at once (1–64)", wholeNumber("--concurrency", 64))
+    .option("--wait", "wait until the run finishes")
+    .addOption(new Option("--format <format>", "report format (with --wait)").choices(RUN_REPORT_FORMATS))
+    .option("-o, --output <file>", "write the report to this file instead of stdout (with --wait)")
+    .option("--min-pass-rate <pct>", "lowest pass rate that exits 0", checked(parsePercent), 100)
+    .action(act((ctx, suite, opts) => runCommand(ctx, suite, opts)));
+
+  selectionOptions(
+    program
+      .command("compare")
+      .description("start an A/B comparison of two arms on a suite (spec 003)")
+      .argument("<suite>", "suite id or name")
+      .requiredOption("--baseline <KEY=VALUE...>", "baseline arm: model, agent, temperature, max_tokens, system_prompt, label, var.NAME")
+      .requiredOption("--variant <KEY=VALUE...>", "variant arm, same keys as --baseline"),
+  )
+    .addOption(new Option("--ordering <ordering>", "order of the two arms per case").choices(["sequential", "randomized", "concurrent"]))
+    .option("--repetitions <n>", "runs of each case per arm (1–20)", wholeNumber("--repetitions", 20))
+    .option("--concurrency <n>", "pairs at once (1–64)", wholeNumber("--concurrency", 64))
+    .option("--name <name>", "the comparison's name")
+    .option("--wait", "wait until the comparison finishes")
+    .addOption(new Option("--format <format>", "report format (with --wait)").choices(COMPARISON_REPORT_FORMATS))
+    .option("-o, --output <file>", "write the report to this file instead of stdout (with --wait)")
+    .action(act((ctx, suite, opts) => compareCommand(ctx, suite, opts)));
+
+  selectionOptions(
+    program
+      .command("matrix")
+      .description("run a suite once per combination of variable values")
+      .argument("<suite>", "suite id or name")
+      .requiredOption("--axis <NAME=v1,v2>", "a variable and its values (repeatable; at most 32 combinations)", collect, []),
+  )
+    .option("--repetitions <n>", "runs of each case per combination (1–20)", wholeNumber("--repetitions", 20))
+    .option("--concurrency <n>", "cases at once per combination (1–64)", wholeNumber("--concurrency", 64))
+    .option("--wait", "wait until every combination finished and print the table")
+    .addOption(new Option("--format <format>", "json: the matrix document instead of the table (with --wait)").choices(["json"]))
+    .option("-o, --output <file>", "write the matrix document to this file (with --wait)")
+    .action(act((ctx, suite, opts) => matrixCommand(ctx, suite, opts)));
+
+  program
+    .command("list")
+    .description("list a suite's test cases, or the variables each case exposes")
+    .argument("<suite>", "suite id or name")
+    .option("--show-variables", "the variables each case exposes: type, default and its source, lock, allowed values")
+    .option("--json", "print JSON instead of a table")
+    .action(act((ctx, suite, opts) => listCommand(ctx, suite, opts)));
+
+  const cases = program.command("cases").description("export or import a suite's test cases");
+  cases
+    .command("export")
+    .description("download the suite's cases (the import format)")
+    .argument("<suite>", "suite id or name")
+    .addOption(new Option("--format <format>", "file format").choices(["yaml", "json"]).default("yaml"))
+    .option("-o, --output <file>", "write to this file instead of stdout")
+    .action(act((ctx, suite, opts) => exportCommand(ctx, suite, opts)));
+  cases
+    .command("import")
+    .description("add the cases of a YAML or JSON file to the suite (all or nothing unless --valid-only)")
+    .argument("<suite>", "suite id or name")
+    .argument("<file>", "a .yaml/.yml or .json file")
+    .option("--valid-only", "import the valid cases and report the others")
+    .action(act((ctx, suite, file, opts) => importCommand(ctx, suite, file, opts)));
+
+  return program;
+}
+
+/**
+ * Parses `argv` (process.argv shape) and runs the command.
+ * @param {string[]} argv
+ * @returns {Promise<number>} the exit code
+ */
+export async function main(argv) {
+  let code = EXIT.passed;
+  const program = buildProgram((c) => {
+    code = c;
+  });
+  try {
+    await program.parseAsync(argv);
+    return code;
+  } catch (err) {
+    if (err instanceof CommanderError) {
+      // Help and --version exit 0; every parse error (commander printed it already) is a usage error.
+      return err.exitCode === 0 ? EXIT.passed : EXIT.usage;
+    }
+    if (err instanceof CliError) {
+      process.stderr.write(`error: ${err.message}\n`);
+      for (const issue of err.issues) process.stderr.write(`  ${issue.path || "(body)"}: ${issue.message}\n`);
+      return err.exitCode;
+    }
+    process.stderr.write(`error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    return EXIT.failed;
+  }
+}

@@ -1,0 +1,83 @@
+// @ts-check
+/** `assay run`: start a run of a suite, optionally wait for it, write its report, exit by its pass rate. */
+import { RUN_REPORT_FORMATS, parseAssignment, reportFormat, runExitCode, typeVariables } from "./args.mjs";
+import { EXIT, UsageError } from "./errors.mjs";
+import { note, writeReport } from "./output.mjs";
+import { waitUntilFinished } from "./progress.mjs";
+import { agentVariables, presetValues, resolveSuite } from "./resolve.mjs";
+
+/**
+ * @typedef {{
+ *   var: string[], preset?: string, tag: string[], tagMatch?: string, difficulty?: string, case: string[],
+ *   concurrency?: number, wait?: boolean, format?: string, output?: string, minPassRate: number,
+ * }} RunOptions
+ * @typedef {{api: import("./api.mjs").AssayApi, pollMs: number}} Context
+ */
+
+/**
+ * Run-level variable values: the preset's, then `--var` on top; every name checked against the
+ * suite agent's definitions and typed by them.
+ * @param {Context} ctx
+ * @param {{id: string, agent_id: string}} suite
+ * @param {string[]} vars
+ * @param {string | undefined} preset
+ */
+export async function runVariables(ctx, suite, vars, preset) {
+  const assignments = vars.map((v) => parseAssignment(v, "--var"));
+  if (assignments.length === 0 && !preset) return {};
+  const definitions = await agentVariables(ctx.api, suite.agent_id);
+  const fromPreset = preset ? await presetValues(ctx.api, suite.id, preset) : {};
+  return { ...fromPreset, ...typeVariables(definitions, assignments) };
+}
+
+/**
+ * @param {Context} ctx
+ * @param {string} suiteRef
+ * @param {RunOptions} opts
+ * @returns {Promise<number>} the exit code
+ */
+export async function runCommand(ctx, suiteRef, opts) {
+  if ((opts.format || opts.output) && !opts.wait)
+    throw new UsageError("--format and --output need --wait (the report exists once the run finished)");
+  const suite = await resolveSuite(ctx.api, suiteRef);
+  const variables = await runVariables(ctx, suite, opts.var, opts.preset);
+  const body = {
+    tags: opts.tag,
+    ...(opts.tagMatch ? { tag_match: opts.tagMatch } : {}),
+    ...(opts.difficulty ? { difficulty: opts.difficulty } : {}),
+    ...(opts.case.length > 0 ? { case_ids: opts.case } : {}),
+    ...(opts.concurrency ? { concurrency: opts.concurrency } : {}),
+    variables,
+  };
+  const started = await ctx.api.post(`/suites/${suite.id}/runs`, body);
+  if (!opts.wait) {
+    // stdout carries only the id, so `RUN=$(assay run …)` works in scripts.
+    note(`Started run ${started.id} of "${suite.name}" (${started.total_cases} cases)`);
+    process.stdout.write(`${started.id}\n`);
+    return EXIT.passed;
+  }
+  note(`Run ${started.id} of "${suite.name}" started (${started.total_cases} cases)`);
+  const run = await waitUntilFinished({
+    label: "run",
+    pollMs: ctx.pollMs,
+    fetch: () => ctx.api.get(`/runs/${started.id}`),
+    status: (r) => r.status,
+    progress: (r) => ({
+      done: r.done_cases ?? r.passed_cases + r.failed_cases + r.skipped_cases + r.error_cases,
+      total: r.total_cases,
+      detail: `(${r.passed_cases} passed, ${r.failed_cases} failed, ${r.error_cases} errors)`,
+    }),
+  });
+  const format = reportFormat(opts.format, opts.output, RUN_REPORT_FORMATS);
+  if (format) {
+    const res = await ctx.api.raw("GET", `/runs/${run.id}/report`, { query: { format } });
+    await writeReport(new Uint8Array(await res.arrayBuffer()), opts.output);
+  }
+  const { code, reason } = runExitCode(run, opts.minPassRate);
+  const executed = run.total_cases - run.skipped_cases;
+  note(
+    `Run ${run.id} ${run.status}: ${run.passed_cases}/${executed} passed, ${run.failed_cases} failed, ${run.error_cases} errors, ` +
+      `${run.skipped_cases} skipped — ${reason}${run.error_message ? ` (${run.error_message})` : ""}`,
+  );
+  return code;
+}

@@ -1,0 +1,356 @@
+import { execFile } from "node:child_process";
+import { existsSync } from "node:fs";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { db } from "@/lib/db";
+import * as cancelRoute from "@/app/api/v1/runs/[id]/cancel/route";
+import { Executor } from "@/lib/runs/executor";
+import { createCaseRunner } from "@/lib/runs/case-runner";
+import { startFakeOpenAI, type FakeOpenAI } from "../fake-openai/server";
+import { call } from "../helpers/api";
+import { makeApiKey, makeWorkspace } from "../helpers/factories";
+import { makeSuiteWithCases, waitFor } from "../runs/helpers";
+import { closedPort, startAppServer, type AppServer } from "./app-server";
+
+/**
+ * The `assay` CLI end to end: `node lib/cli/assay.mjs …` as a child process against the real
+ * /api/v1 route handlers on a loopback server, runs executed by a real Executor on the fake
+ * OpenAI server. Asserts the exit codes CI relies on (0 passed, 1 below threshold, 2 usage or
+ * validation, 3 failed/cancelled/unreachable) and what each command writes.
+ */
+
+const CLI = path.resolve(import.meta.dirname, "../../lib/cli/assay.mjs");
+const API = path.resolve(import.meta.dirname, "../../app/api/v1");
+
+let app: AppServer;
+let fake: FakeOpenAI;
+let executor: Executor;
+let dir: string;
+beforeAll(async () => {
+  fake = await startFakeOpenAI();
+  executor = new Executor({ runner: createCaseRunner(), pollMs: 50 });
+  executor.start();
+  app = await startAppServer();
+  dir = await mkdtemp(path.join(tmpdir(), "assay-cli-"));
+});
+afterEach(() => fake.reset());
+afterAll(async () => {
+  await executor.stop(1000);
+  await app.close();
+  await fake.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+type Result = { code: number; stdout: string; stderr: string };
+
+/** Runs the CLI with only the given environment (plus PATH), never the caller's ASSAY_* values. */
+function assay(args: string[], env: Record<string, string> = {}): Promise<Result> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      [CLI, ...args],
+      { env: { PATH: process.env.PATH ?? "", NODE_ENV: "test", ASSAY_POLL_MS: "50", ...env }, timeout: 25_000 },
+      (err, stdout, stderr) => {
+        const code = err ? (typeof err.code === "number" ? err.code : -1) : 0;
+        resolve({ code, stdout, stderr });
+      },
+    );
+  });
+}
+
+const passes = [{ type: "contains_phrases", phrases: ["Fake reply"], case_sensitive: false }];
+const neverSaid = [{ type: "contains_phrases", phrases: ["a phrase the fake never says"], case_sensitive: false }];
+
+/** Four cases: three pass on the fake's default reply and one cannot (pass rate 75 %); agent variables Temperature and Mode. */
+async function setup() {
+  const { workspace, ctx } = await makeWorkspace("owner");
+  const made = await makeSuiteWithCases(ctx, 4, { baseUrl: fake.url, caseData: (i) => ({ checks: i === 3 ? neverSaid : passes }) });
+  await db.agent.update({
+    where: { id: made.agent.id },
+    data: {
+      variablesSchema: [
+        {
+          name: "Temperature",
+          display_name: "Temperature",
+          data_type: "number",
+          value_source: "freeform",
+          possible_values: [],
+          default_value: null,
+          required: false,
+        },
+        {
+          name: "Mode",
+          display_name: "Mode",
+          data_type: "string",
+          value_source: "static",
+          possible_values: [{ value: "strict" }, { value: "lenient" }],
+          default_value: "strict",
+          required: false,
+        },
+      ],
+    },
+  });
+  const other = await db.modelConfig.create({
+    data: { workspaceId: workspace.id, name: `gpt-b-${Math.random()}`, baseUrl: fake.url, model: "model-b" },
+  });
+  const key = await makeApiKey(workspace.id, "editor");
+  const env = { ASSAY_URL: app.url, ASSAY_API_KEY: key };
+  return { ...made, workspace, key, env, other };
+}
+
+describe("assay run", () => {
+  it("--wait writes the JUnit report and exits 0 at or above --min-pass-rate, 1 below it; --var is typed", async () => {
+    const { suite, env } = await setup();
+    const junit = path.join(dir, "nested", "assay-junit.xml");
+    const ok = await assay(
+      [
+        "run",
+        suite.name,
+        "--var",
+        "Temperature=0.5",
+        "-V",
+        "Mode=lenient",
+        "--wait",
+        "--format",
+        "junit",
+        "--output",
+        junit,
+        "--min-pass-rate",
+        "75",
+      ],
+      env,
+    );
+    expect(ok.code, ok.stderr).toBe(0);
+    const xml = await readFile(junit, "utf8");
+    expect(xml).toContain("<testsuite");
+    expect(xml).toContain("case 3");
+    expect(ok.stderr).toMatch(/3\/4 passed/);
+    const run = await db.run.findFirstOrThrow({ where: { suiteId: suite.id }, orderBy: { createdAt: "desc" } });
+    expect(run.status).toBe("completed");
+    // Typed by the agent's definitions: the number arrives as a number, not the string "0.5".
+    expect(JSON.stringify(run.resolvedVariables)).toContain('"Temperature":0.5');
+    expect(JSON.stringify(run.resolvedVariables)).toContain('"Mode":"lenient"');
+
+    // By id, default threshold 100 %: 75 % is below it. The report goes to stdout.
+    const below = await assay(["run", suite.id, "--wait", "--format", "csv"], env);
+    expect(below.code, below.stderr).toBe(1);
+    expect(below.stderr).toContain("below 100%");
+    expect(below.stdout).toContain("case 0");
+  }, 40_000);
+
+  it("without --wait prints only the run id on stdout and exits 0; --url overrides ASSAY_URL", async () => {
+    const { suite, env } = await setup();
+    // No URL at all (an empty ASSAY_URL) is a usage error before anything is sent.
+    const noUrl = await assay(["run", suite.name], { ...env, ASSAY_URL: "" });
+    expect(noUrl.code).toBe(2);
+    expect(noUrl.stderr).toContain("ASSAY_URL");
+    const caseId = (await db.testCase.findFirstOrThrow({ where: { suiteId: suite.id }, orderBy: { sortOrder: "asc" } })).id;
+    const started = await assay(["run", suite.name, "--url", app.url, "--case", caseId], { ...env, ASSAY_URL: "http://127.0.0.1:1" });
+    expect(started.code, started.stderr).toBe(0);
+    const id = started.stdout.trim();
+    expect(await db.run.findUnique({ where: { id } })).toMatchObject({ suiteId: suite.id, totalCases: 1 });
+  });
+
+  it("exits 2 for an unknown variable, listing the known ones, and for a value of the wrong type", async () => {
+    const { suite, env } = await setup();
+    const unknown = await assay(["run", suite.name, "--var", "Temprature=0.5"], env);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('Unknown variable "Temprature"');
+    expect(unknown.stderr).toContain("Known variables: Temperature (number), Mode (string)");
+    const wrongType = await assay(["run", suite.name, "--var", "Temperature=warm"], env);
+    expect(wrongType.code).toBe(2);
+    expect(wrongType.stderr).toContain('Temperature is a number; "warm" is not one');
+    expect(await db.run.count({ where: { suiteId: suite.id } })).toBe(0);
+  });
+
+  it("exits 2 with the API's field messages when the server refuses the run", async () => {
+    const { suite, env } = await setup();
+    const res = await assay(["run", suite.name, "--var", "Mode=chaotic"], env);
+    expect(res.code).toBe(2);
+    expect(res.stderr).toMatch(/variables\.Mode: .*chaotic/);
+  });
+
+  it("exits 2 for a bad flag, a bad flag value, an unknown suite and a missing key", async () => {
+    const { suite, env } = await setup();
+    const badFlag = await assay(["run", suite.name, "--bogus"], env);
+    expect(badFlag.code).toBe(2);
+    expect(badFlag.stderr).toContain("unknown option '--bogus'");
+    const badValue = await assay(["run", suite.name, "--min-pass-rate", "120"], env);
+    expect(badValue.code).toBe(2);
+    expect(badValue.stderr).toContain("--min-pass-rate");
+    const noSuite = await assay(["run", "No such suite"], env);
+    expect(noSuite.code).toBe(2);
+    expect(noSuite.stderr).toContain('No suite named "No such suite"');
+    const noKey = await assay(["run", suite.name], { ASSAY_URL: app.url });
+    expect(noKey.code).toBe(2);
+    expect(noKey.stderr).toContain("ASSAY_API_KEY");
+    const revoked = await assay(["run", suite.name, "--api-key", "test_not_a_key"], env);
+    expect(revoked.code).toBe(2);
+    expect(revoked.stderr).toContain("Invalid, expired or revoked API key");
+  });
+
+  it("exits 3 when the server is unreachable", async () => {
+    const port = await closedPort();
+    const res = await assay(["run", "Any suite", "--wait"], { ASSAY_URL: `http://127.0.0.1:${port}`, ASSAY_API_KEY: "test_key" });
+    expect(res.code).toBe(3);
+    expect(res.stderr).toContain(`Cannot reach Assay at http://127.0.0.1:${port}`);
+  });
+
+  it("exits 3 when the run it waits for is cancelled", async () => {
+    const { suite, env, key } = await setup();
+    fake.setLatency(1_500);
+    const pending = assay(["run", suite.name, "--wait", "--concurrency", "1"], env);
+    const run = await waitFor(
+      () => db.run.findFirst({ where: { suiteId: suite.id } }),
+      (r) => r !== null,
+    );
+    const cancelled = await call(cancelRoute.POST, {
+      method: "POST",
+      token: key,
+      params: { id: run!.id },
+      url: `/api/v1/runs/${run!.id}/cancel`,
+    });
+    expect(cancelled.status).toBe(200);
+    const res = await pending;
+    expect(res.code, res.stderr).toBe(3);
+    expect(res.stderr).toContain("was cancelled");
+  }, 30_000);
+});
+
+const hasPresetsRoute = existsSync(path.join(API, "suites/[id]/presets/route.ts"));
+
+describe("assay run --preset", () => {
+  it.skipIf(!hasPresetsRoute)("starts from the preset's values, --var on top; an unknown preset lists the known ones", async () => {
+    const { suite, env, workspace } = await setup();
+    await db.suitePreset.create({
+      data: { workspaceId: workspace.id, suiteId: suite.id, name: "Cold", values: { Temperature: 0, Mode: "lenient" } },
+    });
+    const started = await assay(["run", suite.name, "--preset", "cold", "--var", "Temperature=0.3"], env);
+    expect(started.code, started.stderr).toBe(0);
+    const run = await db.run.findUniqueOrThrow({ where: { id: started.stdout.trim() } });
+    expect(JSON.stringify(run.resolvedVariables)).toContain('"Temperature":0.3');
+    expect(JSON.stringify(run.resolvedVariables)).toContain('"Mode":"lenient"');
+    const unknown = await assay(["run", suite.name, "--preset", "Warm"], env);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('No preset "Warm". Known: Cold');
+  });
+});
+
+describe("assay list and cases", () => {
+  it("lists cases, and with --show-variables the variables each case exposes", async () => {
+    const { suite, env } = await setup();
+    const list = await assay(["list", suite.name], env);
+    expect(list.code, list.stderr).toBe(0);
+    for (const i of [0, 1, 2, 3]) expect(list.stdout).toContain(`case ${i}`);
+    const vars = await assay(["list", suite.id, "--show-variables", "--json"], env);
+    expect(vars.code, vars.stderr).toBe(0);
+    const rows = JSON.parse(vars.stdout) as {
+      name: string;
+      variable: string;
+      type: string;
+      value: string;
+      source: string;
+      allowed: string;
+    }[];
+    expect(rows).toHaveLength(8);
+    expect(rows).toContainEqual(
+      expect.objectContaining({
+        name: "case 0",
+        variable: "Mode",
+        type: "string",
+        value: '"strict"',
+        source: "type",
+        allowed: '"strict", "lenient"',
+      }),
+    );
+    expect(rows).toContainEqual(
+      expect.objectContaining({ name: "case 0", variable: "Temperature", type: "number", allowed: "any number" }),
+    );
+  });
+
+  it("exports as YAML or JSON and imports a file back", async () => {
+    const { suite, env } = await setup();
+    const json = await assay(["cases", "export", suite.name, "--format", "json"], env);
+    expect(json.code, json.stderr).toBe(0);
+    expect(JSON.parse(json.stdout)).toHaveLength(4);
+    const yamlFile = path.join(dir, `cases-${suite.id}.yaml`);
+    const yaml = await assay(["cases", "export", suite.name, "--output", yamlFile], env);
+    expect(yaml.code, yaml.stderr).toBe(0);
+    expect(await readFile(yamlFile, "utf8")).toContain("name: case 0");
+    const imported = await assay(["cases", "import", suite.name, yamlFile], env);
+    expect(imported.code, imported.stderr).toBe(0);
+    expect(imported.stderr).toContain("Imported 4 test cases");
+    expect(await db.testCase.count({ where: { suiteId: suite.id } })).toBe(8);
+
+    const bad = path.join(dir, `bad-${suite.id}.json`);
+    await writeFile(bad, JSON.stringify([{ name: "" }]));
+    const refused = await assay(["cases", "import", suite.name, bad], env);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/ {2}0\.name: /);
+  });
+});
+
+describe("assay compare", () => {
+  it("resolves model names and typed var.NAME per arm, waits and writes the JSON report", async () => {
+    const { suite, env, other } = await setup();
+    const out = path.join(dir, `comparison-${suite.id}.json`);
+    const res = await assay(
+      [
+        "compare",
+        suite.name,
+        "--baseline",
+        "label=A",
+        "var.Mode=strict",
+        "--variant",
+        `model=${other.name}`,
+        "temperature=1",
+        "label=B",
+        "--wait",
+        "--output",
+        out,
+      ],
+      env,
+    );
+    expect(res.code, res.stderr).toBe(0);
+    const report = JSON.parse(await readFile(out, "utf8"));
+    expect(JSON.stringify(report)).toContain("model-b");
+    const comparison = await db.comparison.findFirstOrThrow({ where: { suiteId: suite.id } });
+    expect(comparison.status).toBe("completed");
+    expect(fake.requests.some((r) => r.endpoint === "chat" && (r.body as { model?: string }).model === "model-b")).toBe(true);
+  }, 30_000);
+
+  it("exits 2 for an unknown arm key or model name", async () => {
+    const { suite, env } = await setup();
+    const key = await assay(["compare", suite.name, "--baseline", "modle=x", "--variant", "temperature=1"], env);
+    expect(key.code).toBe(2);
+    expect(key.stderr).toContain('unknown key "modle"');
+    const model = await assay(["compare", suite.name, "--baseline", "label=A", "--variant", "model=no-such-model"], env);
+    expect(model.code).toBe(2);
+    expect(model.stderr).toContain('No model configuration "no-such-model"');
+  });
+});
+
+const hasMatrixRoute = existsSync(path.join(API, "suites/[id]/matrix/route.ts"));
+
+describe("assay matrix", () => {
+  it("refuses an axis that is not a variable of the agent (exit 2) before sending anything", async () => {
+    const { suite, env } = await setup();
+    const res = await assay(["matrix", suite.name, "--axis", "Temp=0,1"], env);
+    expect(res.code).toBe(2);
+    expect(res.stderr).toContain("Known variables: Temperature (number), Mode (string)");
+  });
+
+  it.skipIf(!hasMatrixRoute)(
+    "runs one combination per value pair and prints the table",
+    async () => {
+      const { suite, env } = await setup();
+      const res = await assay(["matrix", suite.name, "--axis", "Temperature=0,0.7", "--axis", "Mode=strict,lenient", "--wait"], env);
+      expect(res.code, res.stderr).toBe(0);
+      expect(res.stdout).toContain("Temperature=0.7");
+      expect(res.stdout.trim().split("\n")).toHaveLength(5);
+    },
+    40_000,
+  );
+});
