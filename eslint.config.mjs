@@ -45,7 +45,7 @@ const dataAccessModules = [
   "lib/**/loaders.ts",
   // The run pipeline uses the pg pool directly on its hot path (see lib/db.ts).
   "lib/runs/{alerts,analytics,case-runner,executor,finalize,report,scheduler,worker,wakeup}.ts",
-  "lib/test-cases/{bulk,list,import-export,shared,suite-guards}.ts",
+  "lib/test-cases/{bulk,list,import-export,shared,suite-guards,variable-guards}.ts",
   "lib/workspaces/{invitations,members,creation}.ts",
   // Auth data access: the attempt counters and OIDC account linking.
   "lib/auth/rate-limit.ts",

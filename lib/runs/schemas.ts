@@ -37,6 +37,17 @@ export const startRunInput = z
     variables: z
       .record(z.string().max(TEXT_LIMITS.identifier), z.union([z.string().max(TEXT_LIMITS.description), z.number(), z.boolean()]))
       .default({}),
+    /**
+     * A preset of the suite (its id or name) whose values apply first; `variables` override them
+     * (the CLI's `--preset`).
+     */
+    preset: z
+      .string({ error: "Preset must be a preset name or id" })
+      .trim()
+      .min(1, "Preset must be a preset name or id")
+      .max(TEXT_LIMITS.shortName)
+      .nullish()
+      .transform((v) => v ?? null),
   })
   .strict();
 export type StartRunInput = z.input<typeof startRunInput>;

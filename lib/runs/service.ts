@@ -19,6 +19,7 @@ import { resolveCaseVariables, resolveVariables, type ResolvedVariables, type Te
 import { caseResultSelect, runSelect, toCaseResultDto, toRunDto, type CaseResultDetail, type RunChanges } from "@/lib/runs/dto";
 import { notifyRunQueued } from "@/lib/runs/wakeup";
 import { selectionKeyOf } from "@/lib/alerts/selection";
+import { presetValuesForRun } from "@/lib/presets/service";
 
 export type RunTrigger = "manual" | "api" | "schedule";
 
@@ -186,7 +187,9 @@ export async function startRun(ctx: WorkspaceContext, suiteId: string, raw: unkn
     throw new ValidationError(`The suite's agent ${problem.message.slice("The agent ".length)}`, [
       { path: problem.path, message: problem.hint },
     ]);
-  const prepared = await prepareRunVariables(ctx, suite, opts.variables, opts);
+  // Spec 004 presets: the preset's values first, explicit run values over them.
+  const variables = opts.preset ? { ...(await presetValuesForRun(ctx, suite.id, opts.preset)), ...opts.variables } : opts.variables;
+  const prepared = await prepareRunVariables(ctx, suite, variables, opts);
   const run = await db.$transaction((tx) => createRunInTx(tx, ctx, { suite, opts, prepared, trigger }));
   notifyRunQueued(run.id);
   return toRunDto(run);
@@ -228,7 +231,7 @@ export async function createRunInTx(
   ctx: WorkspaceContext,
   args: {
     suite: SuiteForRun;
-    opts: Omit<StartRunOptions, "variables">;
+    opts: Omit<StartRunOptions, "variables" | "preset">;
     prepared: PreparedRun;
     trigger: RunTrigger;
     repetitions?: number;

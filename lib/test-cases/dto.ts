@@ -2,6 +2,7 @@ import "server-only";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { iso } from "@/lib/serialize";
 import type { Check, ExpectedToolCall, Persona, TestCaseData, TestCaseStatus } from "@/lib/test-cases/schemas";
+import { toCaseVariables, type TestCaseVariables } from "@/lib/test-cases/variables";
 
 /** The public JSON of a test case (REST API, actions, UI). */
 export type TestCaseDto = {
@@ -24,6 +25,8 @@ export type TestCaseDto = {
   ground_truth: string | null;
   /** Spec 000: the suite metrics evaluated for this case (null: all the suite's enabled metrics). */
   evaluations: string[] | null;
+  /** Spec 004 TestVariablesConfig (null: every variable of the agent exposed with its default). */
+  variables: TestCaseVariables;
   sort_order: number;
   created_at: string;
   updated_at: string;
@@ -70,6 +73,7 @@ export const testCaseSelect = {
   mode: true,
   groundTruth: true,
   evaluations: true,
+  variables: true,
   sortOrder: true,
   createdAt: true,
   updatedAt: true,
@@ -155,6 +159,7 @@ export function toTestCaseDto(row: TestCaseRow): TestCaseDto {
     mode: row.mode,
     ground_truth: row.groundTruth,
     evaluations: evaluations(row.evaluations),
+    variables: toCaseVariables(row.variables),
     sort_order: row.sortOrder,
     created_at: iso(row.createdAt) ?? "",
     updated_at: iso(row.updatedAt) ?? "",
@@ -180,6 +185,7 @@ export function toTestCaseDocument(dto: TestCaseDto): TestCaseDocument {
     mode: dto.mode,
     ground_truth: dto.ground_truth,
     evaluations: dto.evaluations,
+    variables: dto.variables,
   };
 }
 
@@ -206,6 +212,7 @@ export function toColumns(data: TestCaseData) {
     mode: data.mode,
     groundTruth: data.ground_truth,
     evaluations: json(data.evaluations),
+    variables: json(data.variables),
   } satisfies Omit<Prisma.TestCaseUncheckedCreateInput, "workspaceId" | "suiteId">;
 }
 

@@ -9,6 +9,9 @@ import { testCaseSelect, toColumns, toTestCaseDocument, toTestCaseDto } from "@/
 import { lockLiveSuite, nextSortOrder, requireLiveSuite } from "@/lib/test-cases/suite-guards";
 import { MAX_IMPORT_BYTES, MAX_YAML_ALIASES } from "@/lib/validation/limits";
 import { findInvalidText } from "@/lib/validation/text";
+import type { VariableDefinition } from "@/lib/agents/schemas";
+import { caseAgentIssues } from "@/lib/test-cases/variables";
+import { suiteVariableDefinitions } from "@/lib/test-cases/variable-guards";
 
 export type CasesFormat = "yaml" | "json";
 export type ImportIssue = { index: number; path: string; message: string };
@@ -118,8 +121,14 @@ function casesList(raw: unknown): unknown[] {
   throw new ValidationError(SHAPE_MESSAGE, [{ path: "", message: SHAPE_MESSAGE }]);
 }
 
-/** Validates every case; `sort_order` in a document is ignored (imports append in file order). */
-export function validateImport(raw: unknown): { valid: { index: number; data: TestCaseData }[]; errors: ImportIssue[] } {
+/**
+ * Validates every case; `sort_order` in a document is ignored (imports append in file order).
+ * With the suite agent's variable definitions, also the spec 004 test-level rules and placeholders.
+ */
+export function validateImport(
+  raw: unknown,
+  definitions?: readonly VariableDefinition[],
+): { valid: { index: number; data: TestCaseData }[]; errors: ImportIssue[] } {
   const list = casesList(raw);
   if (list.length > MAX_IMPORT_CASES) {
     throw new ValidationError(`At most ${MAX_IMPORT_CASES} test cases per import`, [{ path: "", message: `Got ${list.length}` }]);
@@ -135,7 +144,9 @@ export function validateImport(raw: unknown): { valid: { index: number; data: Te
     }
     const input = item && typeof item === "object" && !Array.isArray(item) ? { ...item, sort_order: undefined } : item;
     const parsed = testCaseInput.safeParse(input);
-    if (parsed.success) valid.push({ index, data: parsed.data });
+    const agentIssues = parsed.success && definitions ? caseAgentIssues(parsed.data, definitions) : [];
+    if (parsed.success && agentIssues.length === 0) valid.push({ index, data: parsed.data });
+    else if (parsed.success) for (const issue of agentIssues) errors.push({ index, ...issue });
     else for (const issue of zodIssues(parsed.error)) errors.push({ index, ...issue });
   });
   return { valid, errors };
@@ -158,7 +169,7 @@ export async function importTestCases(
 ): Promise<{ imported: number; skipped: number; errors: ImportIssue[] }> {
   requireRole(ctx, "editor");
   await requireLiveSuite(ctx, suiteId);
-  const { valid, errors } = validateImport(raw);
+  const { valid, errors } = validateImport(raw, await suiteVariableDefinitions(ctx, suiteId));
   const invalid = new Set(errors.map((e) => e.index)).size;
   if (errors.length > 0 && !opts.validOnly) {
     const total = valid.length + invalid;

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { booleanQuery } from "@/lib/api/query";
 import { TEXT_LIMITS } from "@/lib/validation/limits";
 import { JSON_TOO_LARGE_MESSAGE, jsonFits } from "@/lib/validation/text";
+import { testCaseVariablesSchema } from "@/lib/test-cases/variables";
 
 /**
  * The test case format: spec 001 (schema 1.0.0) plus spec 002's checks/mode and spec 000's
@@ -188,6 +189,12 @@ export const testCaseFields = z.object({
     .max(20, "At most 20 metrics")
     .nullish()
     .transform((v) => (v ? [...new Set(v)] : null)),
+  /**
+   * Spec 004 TestVariablesConfig: per variable of the suite's agent, whether this case exposes it,
+   * its default, a lock and restricted values (null: every variable exposed with the agent's
+   * default). The rules that need the agent are checked by the service (./variable-guards.ts).
+   */
+  variables: testCaseVariablesSchema,
   sort_order: z.number().int().min(0).optional(),
 });
 

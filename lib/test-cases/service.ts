@@ -14,6 +14,7 @@ import { isUuid, requireRole } from "@/lib/workspaces/service";
 import { RUNNABLE_MESSAGE, isRunnable, testCaseFields, testCasePatch, type TestCaseStatus } from "@/lib/test-cases/schemas";
 import { testCaseSelect, toColumns, toTestCaseDocument, toTestCaseDto, type TestCaseDto } from "@/lib/test-cases/dto";
 import { liveCaseWhere, loadLiveCase, lockLiveSuite, nextSortOrder, parseTestCase } from "@/lib/test-cases/suite-guards";
+import { assertCaseFitsAgent, suiteVariableDefinitions } from "@/lib/test-cases/variable-guards";
 
 export { toTestCaseDto, type TestCaseDto, type TestCaseDocument } from "@/lib/test-cases/dto";
 export { listTestCases, listSuiteTags, listTestCaseIds, type TestCaseListPage } from "@/lib/test-cases/list";
@@ -36,6 +37,7 @@ export async function createTestCase(ctx: WorkspaceContext, suiteId: string, raw
   const data = parseTestCase(raw);
   return db.$transaction(async (tx) => {
     await lockLiveSuite(tx, ctx, suiteId);
+    assertCaseFitsAgent(data, await suiteVariableDefinitions(ctx, suiteId, tx));
     const sortOrder = data.sort_order ?? (await nextSortOrder(tx, ctx, suiteId));
     const row = await tx.testCase.create({
       data: { ...toColumns(data), workspaceId: ctx.workspaceId, suiteId, sortOrder },
@@ -67,6 +69,7 @@ export async function updateTestCase(ctx: WorkspaceContext, id: string, raw: unk
   for (const k of sent) changes[k] = (patch.data as Record<string, unknown>)[k];
   const merged = parseTestCase({ ...toTestCaseDocument(current), ...changes });
   const sortOrder = typeof changes.sort_order === "number" ? changes.sort_order : current.sort_order;
+  assertCaseFitsAgent(merged, await suiteVariableDefinitions(ctx, current.suite_id));
 
   if (current.status === "archived") {
     const before = testCaseFields.safeParse(toTestCaseDocument(current));

@@ -120,6 +120,7 @@ describe("cases", () => {
       "mode",
       "ground_truth",
       "evaluations",
+      "variables",
       "sort_order",
       "created_at",
       "updated_at",

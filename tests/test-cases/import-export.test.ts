@@ -35,6 +35,7 @@ const FIELDS = [
   "mode",
   "ground_truth",
   "evaluations",
+  "variables",
 ] as const;
 
 /** Cases meant to stress serialisation: nulls, unicode, multi-line text, YAML look-alikes, nested JSON. */
