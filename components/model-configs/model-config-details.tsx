@@ -14,6 +14,8 @@ export function ModelConfigDetails({ config }: { config: ModelConfigDto }) {
     ["API key", config.has_api_key ? config.api_key_hint : "None"],
     ["Temperature", config.temperature ?? "Endpoint default"],
     ["Max tokens", config.max_tokens ?? "Endpoint default"],
+    ["Input price / 1M tokens", config.input_price_per_mtok ?? "Not set"],
+    ["Output price / 1M tokens", config.output_price_per_mtok ?? "Not set"],
   ];
   return (
     <dl className="grid grid-cols-[10rem_1fr] gap-x-4 gap-y-2 text-sm">

@@ -106,6 +106,22 @@ export function ModelConfigForm({ workspaceId, config }: { workspaceId: string; 
         <Field id="mc-max_tokens" label="Max tokens" hint="Empty uses the endpoint's default" error={errors.max_tokens?.message}>
           <Input {...field("max_tokens")} inputMode="numeric" {...form.register("max_tokens")} />
         </Field>
+        <Field
+          id="mc-input_price_per_mtok"
+          label="Input price per 1M tokens"
+          hint="Optional; estimates the cost of matrix runs"
+          error={errors.input_price_per_mtok?.message}
+        >
+          <Input {...field("input_price_per_mtok")} inputMode="decimal" {...form.register("input_price_per_mtok")} />
+        </Field>
+        <Field
+          id="mc-output_price_per_mtok"
+          label="Output price per 1M tokens"
+          hint="Optional; completion tokens"
+          error={errors.output_price_per_mtok?.message}
+        >
+          <Input {...field("output_price_per_mtok")} inputMode="decimal" {...form.register("output_price_per_mtok")} />
+        </Field>
       </div>
       <div className="flex gap-2">
         <SubmitButton pending={isSubmitting} pendingLabel="Saving…">

@@ -3,6 +3,7 @@ import { componentSchemas, jsonSchema, requestSchemas, type JsonSchema, type Req
 import { paginationQuery } from "@/lib/api/query";
 import { comparisonListQuery, comparisonReportQuery, pairListQuery } from "@/lib/comparisons/schemas";
 import { alertListQuery } from "@/lib/alerts/schemas";
+import { matrixListQuery } from "@/lib/matrices/schemas";
 import { deliveryListQuery } from "@/lib/webhooks/schemas";
 import { modelConfigDeleteQuery } from "@/lib/model-configs/schemas";
 import { caseResultListQuery, runListQuery, runReportQuery } from "@/lib/runs/schemas";
@@ -203,6 +204,58 @@ function runPaths() {
         summary: "One case result with every LLM call's request and raw response",
         description: "Role: viewer.",
         responses: { "200": ok("CaseResult", ref("CaseResult")), ...errors },
+      },
+    },
+  };
+}
+
+function matrixPaths() {
+  const tags = ["Matrices"];
+  return {
+    "/api/v1/suites/{id}/matrix": {
+      parameters: [idParam],
+      post: {
+        operationId: "createMatrix",
+        tags,
+        summary: "Start a matrix run",
+        description:
+          'Role: editor. `variables` gives each axis its values ({"Temperature": [0, 0.7], "AIConfiguration": ["gpt-a", "gpt-b"]}); the cartesian product ' +
+          "(at most 32 combinations, first axis slowest) runs as one run per combination with those run-level values. Every combination is validated " +
+          "as a run would be before anything starts: a 400 names `variables.NAME` and the combination. 202 with the pending matrix; poll GET /api/v1/matrices/{id}.",
+        requestBody: body("MatrixInput"),
+        responses: { "202": ok("The pending Matrix", ref("Matrix")), ...errors, ...tooLarge() },
+      },
+    },
+    "/api/v1/suites/{id}/matrices": {
+      parameters: [idParam],
+      get: {
+        operationId: "listMatrices",
+        tags,
+        summary: "List a suite's matrix runs (newest first)",
+        description: "Role: viewer.",
+        parameters: queryParameters(matrixListQuery, listQueryDocs),
+        responses: { "200": list("MatrixSummary"), ...errors },
+      },
+    },
+    "/api/v1/matrices/{id}": {
+      parameters: [idParam],
+      get: {
+        operationId: "getMatrix",
+        tags,
+        summary: "Get a matrix run (status, per-combination statistics, best combination)",
+        description:
+          "Role: viewer. Per combination: pass rate, passed/failed/errors, latency p50/p95, mean total tokens and an estimated cost when the model configuration has prices.",
+        responses: { "200": ok("Matrix", ref("Matrix")), ...errors },
+      },
+    },
+    "/api/v1/matrices/{id}/cancel": {
+      parameters: [idParam],
+      post: {
+        operationId: "cancelMatrix",
+        tags,
+        summary: "Cancel a matrix run",
+        description: "Role: editor. Cancels every run of the matrix that has not ended; 409 when the matrix already ended.",
+        responses: { "200": ok("The Matrix", ref("Matrix")), ...errors, ...conflict },
       },
     },
   };
@@ -511,6 +564,12 @@ export function buildOpenApiDocument() {
           "bootstrap intervals and Wilcoxon/McNemar tests; JSON session and CSV reports, session import. Read: viewer; start/cancel/import: editor.",
       },
       {
+        name: "Matrices",
+        description:
+          "Matrix runs (spec 004 phase 3): the suite's cases once per combination of variable values (cartesian product, at most 32), each an ordinary run, " +
+          "with per-combination pass rate, latency, tokens, estimated cost and the best combination. Read: viewer; start/cancel: editor.",
+      },
+      {
         name: "Alerts",
         description:
           "Regression alerts: a completed run whose pass rate dropped by at least the suite's threshold (percentage points) against its baseline — the pinned run, " +
@@ -717,6 +776,7 @@ export function buildOpenApiDocument() {
       },
       ...runPaths(),
       ...comparisonPaths(),
+      ...matrixPaths(),
       ...alertWebhookPaths(),
       ...retentionPaths(),
     },

@@ -16,6 +16,8 @@ export const modelConfigSelect = {
   apiKeyHint: true,
   temperature: true,
   maxTokens: true,
+  inputPricePerMtok: true,
+  outputPricePerMtok: true,
   createdAt: true,
   updatedAt: true,
 } as const;
@@ -29,6 +31,8 @@ type ModelConfigRow = {
   apiKeyHint: string | null;
   temperature: number | null;
   maxTokens: number | null;
+  inputPricePerMtok: number | null;
+  outputPricePerMtok: number | null;
   createdAt: Date;
   updatedAt: Date;
 };
@@ -44,6 +48,9 @@ export type ModelConfigDto = {
   has_api_key: boolean;
   temperature: number | null;
   max_tokens: number | null;
+  /** Price per million prompt / completion tokens (cost estimates of matrix runs); null when not set. */
+  input_price_per_mtok: number | null;
+  output_price_per_mtok: number | null;
   created_at: string;
   updated_at: string;
 };
@@ -63,6 +70,8 @@ export function toModelConfigDto(row: ModelConfigRow, opts: { maskUrl?: boolean 
     has_api_key: row.apiKeyHint !== null,
     temperature: row.temperature,
     max_tokens: row.maxTokens,
+    input_price_per_mtok: row.inputPricePerMtok,
+    output_price_per_mtok: row.outputPricePerMtok,
     created_at: iso(row.createdAt)!,
     updated_at: iso(row.updatedAt)!,
   };

@@ -16,6 +16,8 @@ export const modelConfigFormSchema = z
     remove_api_key: z.boolean(),
     temperature: z.string(),
     max_tokens: z.string(),
+    input_price_per_mtok: z.string().default(""),
+    output_price_per_mtok: z.string().default(""),
   })
   .transform((v, ctx): ModelConfigInput => {
     const number = (text: string, path: string, message: string): number | null => {
@@ -35,6 +37,8 @@ export const modelConfigFormSchema = z
       api_key: v.remove_api_key ? null : v.api_key.trim() === "" ? undefined : v.api_key,
       temperature: number(v.temperature, "temperature", "Temperature must be a number"),
       max_tokens: number(v.max_tokens, "max_tokens", "Max tokens must be a whole number"),
+      input_price_per_mtok: number(v.input_price_per_mtok, "input_price_per_mtok", "Input price must be a number"),
+      output_price_per_mtok: number(v.output_price_per_mtok, "output_price_per_mtok", "Output price must be a number"),
     };
     const parsed = modelConfigInput.safeParse(candidate);
     if (!parsed.success) {
@@ -53,6 +57,8 @@ export function modelConfigFormDefaults(config?: {
   embedding_model: string | null;
   temperature: number | null;
   max_tokens: number | null;
+  input_price_per_mtok?: number | null;
+  output_price_per_mtok?: number | null;
 }): ModelConfigFormValues {
   return {
     name: config?.name ?? "",
@@ -63,5 +69,7 @@ export function modelConfigFormDefaults(config?: {
     remove_api_key: false,
     temperature: config?.temperature == null ? "" : String(config.temperature),
     max_tokens: config?.max_tokens == null ? "" : String(config.max_tokens),
+    input_price_per_mtok: config?.input_price_per_mtok == null ? "" : String(config.input_price_per_mtok),
+    output_price_per_mtok: config?.output_price_per_mtok == null ? "" : String(config.output_price_per_mtok),
   };
 }

@@ -13,6 +13,15 @@ const nullableText = z
   .nullish()
   .transform((v) => (v == null || v.trim() === "" ? null : v.trim()));
 
+function price(label: string) {
+  return z
+    .number({ error: `${label} must be a number` })
+    .min(0, `${label} cannot be negative`)
+    .max(1_000_000, `${label} must be at most 1,000,000`)
+    .nullish()
+    .transform((v) => v ?? null);
+}
+
 /** A named OpenAI-compatible endpoint. `api_key` is write-only: never returned. */
 export const modelConfigInput = z.object({
   name: z.string().trim().min(1, "Name is required").max(TEXT_LIMITS.shortName, `Use at most ${TEXT_LIMITS.shortName} characters`),
@@ -34,9 +43,15 @@ export const modelConfigInput = z.object({
     .max(1_000_000)
     .nullish()
     .transform((v) => v ?? null),
+  /** Price per million prompt (input) tokens, in the team's currency; used to estimate the cost of matrix combinations. */
+  input_price_per_mtok: price("Input price"),
+  /** Price per million completion (output) tokens. */
+  output_price_per_mtok: price("Output price"),
 });
 export type ModelConfigInput = z.input<typeof modelConfigInput>;
-export type ModelConfigData = z.output<typeof modelConfigInput>;
+/** Parsed input; the prices may be left out by internal callers (seeds, tests) and then stay unset. */
+export type ModelConfigData = Omit<z.output<typeof modelConfigInput>, "input_price_per_mtok" | "output_price_per_mtok"> &
+  Partial<Pick<z.output<typeof modelConfigInput>, "input_price_per_mtok" | "output_price_per_mtok">>;
 
 export const modelConfigPatch = modelConfigInput.partial();
 

@@ -134,6 +134,8 @@ export async function createModelConfig(ctx: WorkspaceContext, input: ModelConfi
         embeddingModel: input.embedding_model,
         temperature: input.temperature,
         maxTokens: input.max_tokens,
+        inputPricePerMtok: input.input_price_per_mtok ?? null,
+        outputPricePerMtok: input.output_price_per_mtok ?? null,
         ...apiKeyData(input.api_key),
       },
       select: modelConfigSelect,
@@ -184,6 +186,8 @@ export async function updateModelConfig(ctx: WorkspaceContext, id: string, input
         embeddingModel: patch.embedding_model,
         temperature: patch.temperature,
         maxTokens: patch.max_tokens,
+        inputPricePerMtok: patch.input_price_per_mtok,
+        outputPricePerMtok: patch.output_price_per_mtok,
         ...apiKeyData(patch.api_key),
       },
     });

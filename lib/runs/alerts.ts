@@ -108,6 +108,8 @@ export async function checkRegression(runId: string, suiteId: string, workspaceI
   const current = await db.run.findFirst({ where: { id: runId, suiteId, workspaceId }, select: runFacts });
   // A comparison's arm runs are experiments, not the suite's history: never alerted on.
   if (!current || current.status !== "completed" || current.comparisonId) return null;
+  // A matrix's combination runs are experiments too (lib/matrices): never alerted on.
+  if (await db.run.count({ where: { id: runId, workspaceId, matrixId: { not: null } } })) return null;
   const baseline = await findBaseline(current, suite);
   if (!baseline) return null;
   const now = passRate(current.passedCases, current.totalCases, current.skippedCases);

@@ -46,9 +46,11 @@ export async function finalizeRunIfDone(runId: string) {
         cancelled: boolean;
         errorMessage: string | null;
         comparisonId: string | null;
+        matrixId: string | null;
       }[]
     >`
-      SELECT "status"::text AS status, "suiteId", "workspaceId", ("cancelRequestedAt" IS NOT NULL) AS cancelled, "errorMessage", "comparisonId"
+      SELECT "status"::text AS status, "suiteId", "workspaceId", ("cancelRequestedAt" IS NOT NULL) AS cancelled, "errorMessage", "comparisonId",
+             "matrixId"
       FROM "Run" WHERE "id" = ${runId}::uuid FOR UPDATE`;
     if (!locked || !["pending", "running"].includes(locked.status)) return null;
     const [open] = await tx.$queryRaw<{ n: number }[]>`
@@ -74,6 +76,11 @@ export async function finalizeRunIfDone(runId: string) {
     // comparison ends with its last arm. Imported lazily: the comparison engine imports this module.
     const { finishComparisonIfDone } = await import("@/lib/comparisons/engine");
     await finishComparisonIfDone(run.comparisonId).catch((err) => logger.error({ err, runId }, "could not finish the comparison"));
+  } else if (run.matrixId) {
+    // A combination of a matrix: no regression alert; the matrix's status follows its runs.
+    // Imported lazily like the comparison engine (the matrix service imports the run modules).
+    const { refreshMatrixStatus } = await import("@/lib/matrices/service");
+    await refreshMatrixStatus(run.matrixId).catch((err) => logger.error({ err, runId }, "could not update the matrix"));
   } else if (run.status === "completed") {
     await checkRegression(runId, run.suiteId, run.workspaceId).catch((err) => logger.error({ err, runId }, "regression check failed"));
   }
@@ -119,7 +126,18 @@ export async function failRun(runId: string, message: string): Promise<void> {
   }
 }
 
-/** Spec 000 ReportSummary plus token totals and spec 003 execution stats, aggregated in SQL. */
+/**
+ * Spec 000 ReportSummary plus token totals and spec 003 execution stats, aggregated in SQL.
+ *
+ * The arithmetic (README "Run summary numbers"): a case result is passed, failed, error or
+ * skipped. `total_tests` counts the executed cases, `passed + failed + errors`; skipped cases
+ * were never run and are counted apart (`total_cases = total_tests + skipped`). `failed` is the
+ * cases whose expectations were not met; `errors` the cases that could not be judged (agent,
+ * simulator, judge or configuration errors) — the spec's "not passed" is `failed + errors`.
+ * `pass_rate = passed / total_tests × 100` (one decimal; 0 when nothing was executed), and
+ * `weighted_pass_rate` the same with every hard case weighing the suite's `hardWeight` (spec
+ * 001 difficulty weighting, default 2) and every normal case 1.
+ */
 export async function computeSummary(runId: string, client: Pick<Tx, "$queryRaw"> = db): Promise<RunSummary> {
   const [totals] = await client.$queryRaw<
     {
@@ -132,8 +150,12 @@ export async function computeSummary(runId: string, client: Pick<Tx, "$queryRaw"
       prompt: number;
       completion: number;
       retries: number;
+      evaluator_retries: number;
       avg_latency: number | null;
       wall: number | null;
+      hard_weight: number;
+      weight_passed: number;
+      weight_executed: number;
     }[]
   >`
     SELECT count(c."id")::int AS total,
@@ -145,6 +167,7 @@ export async function computeSummary(runId: string, client: Pick<Tx, "$queryRaw"
            coalesce(sum(c."promptTokens"), 0)::int AS prompt,
            coalesce(sum(c."completionTokens"), 0)::int AS completion,
            coalesce(sum(c."retryCount"), 0)::int AS retries,
+           coalesce(sum(c."evaluatorRetryCount"), 0)::int AS evaluator_retries,
            avg(c."latencyMs")::float AS avg_latency,
            (extract(epoch FROM (max(c."completedAt") - min(c."startedAt"))) * 1000)::int AS wall,
            min(s."hardWeight")::float AS hard_weight,
@@ -160,12 +183,8 @@ export async function computeSummary(runId: string, client: Pick<Tx, "$queryRaw"
   const metrics = await client.$queryRaw<{ name: string; n: number; avg: number | null; passed: number }[]>`
     SELECT m->>'metric_name' AS name, count(*)::int AS n,
            avg(CASE WHEN m ? 'normalized_score' THEN (m->>'normalized_score')::float ELSE (m->>'score')::float END)::float AS avg,
-      evaluator_retries: number;
            count(*) FILTER (WHERE (m->>'passed')::boolean)::int AS passed
     FROM "CaseResult" c, jsonb_array_elements(c."metricResults") m
-      hard_weight: number;
-      weight_passed: number;
-      weight_executed: number;
     WHERE c."runId" = ${runId}::uuid AND jsonb_typeof(c."metricResults") = 'array'
     GROUP BY 1 ORDER BY 1`;
   const calls = await client.$queryRaw<{ purpose: string; n: number; failed: number; retries: number; cached: number }[]>`
@@ -177,7 +196,6 @@ export async function computeSummary(runId: string, client: Pick<Tx, "$queryRaw"
     WHERE "runId" = ${runId}::uuid AND "errorType" IS NOT NULL GROUP BY 1 ORDER BY 1`;
   const t = totals ?? {
     total: 0,
-           coalesce(sum(c."evaluatorRetryCount"), 0)::int AS evaluator_retries,
     passed: 0,
     failed: 0,
     skipped: 0,
@@ -186,9 +204,14 @@ export async function computeSummary(runId: string, client: Pick<Tx, "$queryRaw"
     prompt: 0,
     completion: 0,
     retries: 0,
+    evaluator_retries: 0,
     avg_latency: null,
     wall: null,
+    hard_weight: 2,
+    weight_passed: 0,
+    weight_executed: 0,
   };
+  const executed = t.passed + t.failed + t.errors;
   const invocations = calls.reduce((a, c) => a + c.n, 0);
   const failedInvocations = calls.reduce((a, c) => a + c.failed, 0);
   return {
@@ -207,14 +230,11 @@ export async function computeSummary(runId: string, client: Pick<Tx, "$queryRaw"
     prompt_tokens: t.prompt,
     completion_tokens: t.completion,
     total_tokens: t.prompt + t.completion,
-    evaluator_retries: 0,
+    retry_count: t.retries,
+    evaluator_retry_count: t.evaluator_retries,
     metrics_evaluated: Object.fromEntries(metrics.map((m) => [m.name, m.n])),
     average_scores: Object.fromEntries(metrics.filter((m) => m.avg !== null).map((m) => [m.name, Math.round(m.avg! * 1000) / 1000])),
-    hard_weight: 2,
-    weight_passed: 0,
-    weight_executed: 0,
     metric_pass_rates: Object.fromEntries(metrics.map((m) => [m.name, m.n ? Math.round((m.passed / m.n) * 1000) / 10 : 0])),
-  const executed = t.passed + t.failed + t.errors;
     execution_stats: {
       total_invocations: invocations,
       successful_invocations: invocations - failedInvocations,
@@ -226,5 +246,3 @@ export async function computeSummary(runId: string, client: Pick<Tx, "$queryRaw"
     },
   };
 }
-    retry_count: t.retries,
-    evaluator_retry_count: t.evaluator_retries,

@@ -25,6 +25,10 @@ const V1_ROUTES: Record<string, string[]> = {
   "/api/v1/comparisons/{id}/pairs": ["get"],
   "/api/v1/comparisons/{id}/cancel": ["post"],
   "/api/v1/comparisons/{id}/report": ["get"],
+  "/api/v1/suites/{id}/matrix": ["post"],
+  "/api/v1/suites/{id}/matrices": ["get"],
+  "/api/v1/matrices/{id}": ["get"],
+  "/api/v1/matrices/{id}/cancel": ["post"],
   "/api/v1/alerts": ["get"],
   "/api/v1/alerts/{id}/acknowledge": ["post"],
   "/api/v1/runs/{id}/pin-baseline": ["post", "delete"],
@@ -309,6 +313,23 @@ describe("GET /api/v1/openapi.json", () => {
     expect(s.Comparison.properties.summary.anyOf).toContainEqual({ $ref: "#/components/schemas/ComparisonSummary" });
     expect(s.Execution.required).toEqual(expect.arrayContaining(["case_result_id", "latency_ms", "retry_count", "status"]));
     expect(s.ComparisonSummary.properties.tests.properties.pass_fail.properties.method).toEqual({ type: "string", const: "mcnemar_exact" });
+  });
+
+  it("documents the matrix routes: the create body with its axes, the per-combination statistics and the best combination", async () => {
+    const doc = await fetchDocument();
+    const s = { ...doc.components.schemas, ...requestSchemas(doc) };
+    const create = doc.paths["/api/v1/suites/{id}/matrix"].post;
+    expect(create.requestBody).toEqual({ $ref: "#/components/requestBodies/MatrixInput" });
+    expect(Object.keys(create.responses)).toEqual(expect.arrayContaining(["202", "400", "403", "404", "413"]));
+    expect(s.MatrixInput.required).toEqual(["variables"]);
+    expect(s.MatrixInput.properties.repetitions).toMatchObject({ minimum: 1, maximum: 20 });
+    expect(s.Matrix.properties.combinations.items).toEqual({ $ref: "#/components/schemas/MatrixCombination" });
+    expect(s.MatrixCombination.required).toEqual(
+      expect.arrayContaining(["run_id", "pass_rate", "latency_p50_ms", "latency_p95_ms", "mean_total_tokens", "estimated_cost"]),
+    );
+    expect(s.Matrix.required).toContain("best_combination");
+    expect(s.ModelConfig.properties).toHaveProperty("input_price_per_mtok");
+    expect(s.ModelConfigInput.properties).toHaveProperty("output_price_per_mtok");
   });
 
   it("documents alerts and webhooks: the issue's alert fields, a write-only webhook secret, the filters", async () => {

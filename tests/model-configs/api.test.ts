@@ -34,6 +34,7 @@ describe("model configurations API", () => {
       temperature: 0.3,
       max_tokens: 256,
       embedding_model: " text-embedding-3-small ",
+      input_price_per_mtok: 0.15,
     });
     expect(res.status).toBe(201);
     expect(res.json).toEqual({
@@ -46,6 +47,8 @@ describe("model configurations API", () => {
       has_api_key: true,
       temperature: 0.3,
       max_tokens: 256,
+      input_price_per_mtok: 0.15,
+      output_price_per_mtok: null,
       created_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/),
       updated_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/),
     });

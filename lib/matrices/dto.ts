@@ -1,0 +1,112 @@
+import { iso } from "@/lib/serialize";
+import type { Prisma } from "@/lib/generated/prisma/client";
+import { combinationLabel, type Axes, type CombinationValues } from "./combinations";
+import type { MatrixStatus } from "./schemas";
+
+/**
+ * The matrix feature's public shapes: the Prisma select, the row → DTO mapper and the DTO types
+ * the API, the pages and client components share. No server-only imports.
+ */
+
+/** How `Matrix.combinations` stores one combination. */
+export type StoredCombination = { index: number; values: CombinationValues; run_id: string | null };
+
+/** One combination (one run) with its statistics over its case results (all repetitions). */
+export type CombinationDto = {
+  index: number;
+  values: CombinationValues;
+  /** `Temperature=0.7, AIConfiguration="gpt-a"` */
+  label: string;
+  run_id: string | null;
+  status: MatrixStatus;
+  /** The model configuration the run uses (AIConfiguration or the agent's own); null for HTTP agents. */
+  model: { id: string | null; name: string | null; model: string | null } | null;
+  total_cases: number;
+  completed_cases: number;
+  passed: number;
+  failed: number;
+  errors: number;
+  skipped: number;
+  /** passed / (passed + failed + errors) × 100, one decimal; 0 while nothing was executed. */
+  pass_rate: number;
+  latency_p50_ms: number | null;
+  latency_p95_ms: number | null;
+  /** Mean prompt + completion tokens per executed case. */
+  mean_total_tokens: number | null;
+  prompt_tokens: number;
+  completion_tokens: number;
+  /** prompt × input price + completion × output price, per million tokens; null unless the model configuration has both prices. */
+  estimated_cost: number | null;
+};
+
+export type BestCombinationDto = Pick<
+  CombinationDto,
+  "index" | "values" | "label" | "run_id" | "pass_rate" | "estimated_cost" | "latency_p50_ms"
+>;
+
+export const matrixSelect = {
+  id: true,
+  suiteId: true,
+  name: true,
+  status: true,
+  axes: true,
+  combinations: true,
+  repetitions: true,
+  concurrency: true,
+  options: true,
+  cancelRequestedAt: true,
+  startedAt: true,
+  completedAt: true,
+  createdAt: true,
+  runs: { select: { id: true, status: true, combinationIndex: true, startedAt: true, completedAt: true } },
+} as const satisfies Prisma.MatrixSelect;
+
+export type MatrixRow = Prisma.MatrixGetPayload<{ select: typeof matrixSelect }>;
+
+export type MatrixSelection = { tags?: string[]; tag_match?: string; difficulty?: string | null; case_ids?: string[] | null };
+
+/** The matrix without per-combination statistics (lists); `status` follows its runs. */
+export function toMatrixSummaryDto(m: MatrixRow, status: MatrixStatus) {
+  const stored = (Array.isArray(m.combinations) ? m.combinations : []) as StoredCombination[];
+  const starts = m.runs.map((r) => r.startedAt).filter((d): d is Date => d !== null);
+  const startedAt = m.startedAt ?? (starts.length ? new Date(Math.min(...starts.map((d) => d.getTime()))) : null);
+  return {
+    id: m.id,
+    suite_id: m.suiteId,
+    name: m.name,
+    status,
+    axes: m.axes as Axes,
+    repetitions: m.repetitions,
+    concurrency: m.concurrency,
+    selection: m.options as MatrixSelection,
+    total_combinations: stored.length,
+    finished_combinations: m.runs.filter((r) => !["pending", "running"].includes(r.status)).length,
+    cancel_requested: m.cancelRequestedAt !== null,
+    started_at: iso(startedAt),
+    completed_at: iso(m.completedAt),
+    created_at: iso(m.createdAt)!,
+  };
+}
+export type MatrixSummaryDto = ReturnType<typeof toMatrixSummaryDto>;
+
+export type MatrixDto = MatrixSummaryDto & {
+  combinations: CombinationDto[];
+  best_combination: BestCombinationDto | null;
+};
+
+export { combinationLabel };
+
+/** One case × combination of the heat map: the verdict over its repetitions. */
+export type MatrixCellDto = {
+  index: number;
+  /** passed | failed | error | skipped | pending | running, or mixed when repetitions disagree. */
+  status: string;
+  passed: number;
+  total: number;
+  /** The first repetition's case result (link to its transcript). */
+  case_result_id: string | null;
+  run_id: string;
+};
+
+export type MatrixCaseRowDto = { test_case_id: string | null; name: string; cells: MatrixCellDto[] };
+export type MatrixTableDto = { cases: MatrixCaseRowDto[]; truncated: boolean };

@@ -1,0 +1,74 @@
+import { z } from "zod";
+import { paginationQuery } from "@/lib/api/query";
+import { startRunInput } from "@/lib/runs/schemas";
+import { TEXT_LIMITS } from "@/lib/validation/limits";
+import { combinationCount, describeValue } from "./combinations";
+
+/**
+ * Request and query schemas of the matrix routes (issue 9, spec 004 phase 3). No `server-only`:
+ * the OpenAPI builder and the Matrix dialog import them too.
+ */
+
+export const MATRIX_STATUSES = ["pending", "running", "completed", "cancelled", "failed"] as const;
+export type MatrixStatus = (typeof MATRIX_STATUSES)[number];
+
+/** At most this many combinations (runs) per matrix: the cartesian product of the axes. */
+export const MAX_COMBINATIONS = 32;
+export const MAX_MATRIX_REPETITIONS = 20;
+
+const axisValue = z.union([z.string().max(TEXT_LIMITS.description), z.number(), z.boolean()]);
+
+/**
+ * `{NAME: [value, …]}`: one axis per variable, in the order given; every axis non-empty with
+ * unique values, and the product of their lengths at most MAX_COMBINATIONS.
+ */
+export const matrixAxesInput = z
+  .record(z.string().max(TEXT_LIMITS.identifier), z.array(axisValue).min(1, "Give at least one value").max(10_000))
+  .superRefine((axes, ctx) => {
+    const names = Object.keys(axes);
+    if (names.length === 0) {
+      ctx.addIssue({ code: "custom", path: [], message: "Give at least one variable with its values" });
+      return;
+    }
+    for (const name of names) {
+      const seen = new Set<string>();
+      for (const value of axes[name] ?? []) {
+        const key = JSON.stringify(value);
+        if (seen.has(key)) {
+          ctx.addIssue({ code: "custom", path: [name], message: `Values must be unique: ${describeValue(value)} appears twice` });
+          break;
+        }
+        seen.add(key);
+      }
+    }
+    const count = combinationCount(axes);
+    if (count > MAX_COMBINATIONS) {
+      const sizes = names.map((n) => axes[n]?.length ?? 0).join(" × ");
+      ctx.addIssue({
+        code: "custom",
+        path: [],
+        message: `${sizes} = ${count} combinations; a matrix has at most ${MAX_COMBINATIONS}`,
+      });
+    }
+  });
+export type MatrixAxes = z.output<typeof matrixAxesInput>;
+
+/** POST /api/v1/suites/{id}/matrix: the run options (selection, concurrency) plus axes, repetitions and a name. */
+export const createMatrixInput = startRunInput
+  .omit({ variables: true })
+  .extend({
+    name: z.string().trim().min(1, "Name cannot be empty").max(TEXT_LIMITS.name).optional(),
+    /** One axis per variable: the values to try. Each combination is one run with these run-level values. */
+    variables: matrixAxesInput,
+    repetitions: z
+      .number({ error: "repetitions must be a whole number" })
+      .int("repetitions must be a whole number")
+      .min(1, "repetitions must be at least 1")
+      .max(MAX_MATRIX_REPETITIONS, `repetitions must be at most ${MAX_MATRIX_REPETITIONS}`)
+      .default(1),
+  })
+  .strict();
+export type CreateMatrixInput = z.input<typeof createMatrixInput>;
+export type CreateMatrixOptions = z.output<typeof createMatrixInput>;
+
+export const matrixListQuery = paginationQuery;
