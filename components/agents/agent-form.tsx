@@ -153,7 +153,7 @@ export function AgentForm({
             <HttpFields readOnly={readOnly} saved={agent?.http} />
           )}
 
-          <VariablesEditor readOnly={readOnly} />
+          <VariablesEditor readOnly={readOnly} modelConfigs={modelConfigs} />
         </fieldset>
         {!readOnly && (
           <div className="flex gap-2">

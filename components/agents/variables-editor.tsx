@@ -1,15 +1,37 @@
 "use client";
 import { useFieldArray, useFormContext } from "react-hook-form";
-import { emptyVariable, type AgentFormValues } from "@/lib/agents/form-schema";
+import { useState } from "react";
+import { agentFormDefaults, emptyVariable, type AgentFormValues } from "@/lib/agents/form-schema";
+import { agentEvalVariableSet } from "@/lib/agents/default-variables";
 import { VARIABLE_DATA_TYPES, VARIABLE_VALUE_SOURCES } from "@/lib/agents/schemas";
 import { Field, Input, Select } from "@/components/ui/field";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 
-/** Spec 004 "test type" level: the variables tests of this agent may use. */
-export function VariablesEditor({ readOnly }: { readOnly: boolean }) {
-  const { control } = useFormContext<AgentFormValues>();
+/**
+ * Spec 004 "test type" level: the variables tests of this agent may use. "Add Agent Eval
+ * variables" adds the spec's default set (§5) in one click, with the workspace's model
+ * configurations as AIConfiguration's values; variables already declared by name are kept.
+ */
+export function VariablesEditor({ readOnly, modelConfigs = [] }: { readOnly: boolean; modelConfigs?: { name: string; model: string }[] }) {
+  const { control, getValues } = useFormContext<AgentFormValues>();
   const { fields, append, remove } = useFieldArray({ control, name: "variables_schema" });
+  const [note, setNote] = useState<string | null>(null);
+  const addDefaultSet = () => {
+    const existing = new Set(getValues("variables_schema").map((v) => v.name.trim()));
+    const added = agentEvalVariableSet(modelConfigs).filter((d) => !existing.has(d.name));
+    append(agentFormDefaults({ ...EMPTY_AGENT, variables_schema: added }).variables_schema);
+    const skipped = ["AIConfiguration", "Temperature", "MaxTokens"].filter((n) => existing.has(n));
+    setNote(
+      [
+        added.length ? `Added ${added.map((d) => d.name).join(", ")}.` : "Nothing to add.",
+        skipped.length ? `Already declared: ${skipped.join(", ")}.` : "",
+        modelConfigs.length === 0 ? "AIConfiguration needs at least one model configuration in the workspace." : "",
+      ]
+        .filter(Boolean)
+        .join(" "),
+    );
+  };
   return (
     <Card className="space-y-4 p-5">
       <div className="flex items-center justify-between">
@@ -18,11 +40,21 @@ export function VariablesEditor({ readOnly }: { readOnly: boolean }) {
           <p className="text-sm text-slate-600">Values suites and runs can set, used as {"{{name}}"} in prompts and cases.</p>
         </div>
         {!readOnly && (
-          <Button variant="secondary" size="sm" onClick={() => append({ ...emptyVariable, possible_values: [] })}>
-            Add variable
-          </Button>
+          <div className="flex gap-2">
+            <Button variant="secondary" size="sm" onClick={addDefaultSet}>
+              Add Agent Eval variables
+            </Button>
+            <Button variant="secondary" size="sm" onClick={() => append({ ...emptyVariable, possible_values: [] })}>
+              Add variable
+            </Button>
+          </div>
         )}
       </div>
+      {note && (
+        <p className="text-sm text-slate-600" aria-live="polite">
+          {note}
+        </p>
+      )}
       {fields.length === 0 && <p className="text-sm text-slate-500">No variables.</p>}
       {fields.map((f, i) => (
         <VariableRow key={f.id} index={i} readOnly={readOnly} onRemove={() => remove(i)} />
@@ -141,3 +173,13 @@ function VariableRow({ index, readOnly, onRemove }: { index: number; readOnly: b
     </fieldset>
   );
 }
+
+const EMPTY_AGENT = {
+  name: "",
+  description: null,
+  kind: "chat" as const,
+  system_prompt: null,
+  model_config_id: null,
+  tools: [],
+  http: null,
+};

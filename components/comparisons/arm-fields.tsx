@@ -107,6 +107,25 @@ export function ArmFields({
           />
         </Field>
       </div>
+      {options.presets?.length > 0 && (
+        <Field id={id(`${arm}.preset`)} label="Preset" hint="Fills this arm's variables with a preset of the suite">
+          <Select
+            id={id(`${arm}.preset`)}
+            defaultValue=""
+            onChange={(e) => {
+              const preset = options.presets.find((p) => p.id === e.target.value);
+              if (preset) form.setValue(f("variables"), JSON.stringify(preset.values, null, 1), { shouldDirty: true });
+            }}
+          >
+            <option value="">Choose a preset…</option>
+            {options.presets.map((p) => (
+              <option key={p.id} value={p.id}>
+                {p.name}
+              </option>
+            ))}
+          </Select>
+        </Field>
+      )}
       <Field
         id={id(f("variables"))}
         label="Variables (optional)"

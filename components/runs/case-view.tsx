@@ -14,6 +14,7 @@ import { LlmCalls } from "./llm-calls";
 import { CaseSnapshot } from "./case-snapshot";
 import { formatDateTime, formatDuration, formatNumber } from "./format";
 import { Breadcrumbs } from "@/components/ui/breadcrumbs";
+import { ResolvedVariablesTable } from "@/components/variables/resolved-variables-table";
 
 /** What kind of problem an error_type names: agent failures vs evaluator (judge/simulator) errors. */
 const ERROR_KINDS: Record<string, { title: string; note: string }> = {
@@ -159,6 +160,14 @@ export function CaseView({ workspaceId, initial, suite }: { workspaceId: string;
         </div>
       </div>
 
+      {r.resolved_variables && Object.keys(r.resolved_variables.values ?? {}).length > 0 && (
+        <Section
+          title="Variables"
+          description="The values this case ran with (spec 004) and where each came from: run, suite, test or type."
+        >
+          <ResolvedVariablesTable resolved={r.resolved_variables} label="Resolved variables" />
+        </Section>
+      )}
       <Section
         title="LLM calls"
         description="Every model call of this case with its exact request and raw response — why did the judge say that?"

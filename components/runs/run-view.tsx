@@ -15,6 +15,7 @@ import { formatDateTime, formatDuration, TRIGGER_LABELS } from "./format";
 import { Breadcrumbs } from "@/components/ui/breadcrumbs";
 import { CompareRunsButton } from "@/components/comparisons/compare-runs-button";
 import { PinBaselineButton } from "@/components/alerts/pin-baseline-button";
+import { ResolvedVariablesTable } from "@/components/variables/resolved-variables-table";
 
 type Props = {
   workspaceId: string;
@@ -28,6 +29,13 @@ type Props = {
   /** Whether the run is its suite's pinned regression baseline, and whether this member may (un)pin it. */
   baseline?: { pinned: boolean; pinnable: boolean; canPin: boolean };
 };
+
+type ResolvedVariables = { values: Record<string, unknown>; sources: Record<string, string> };
+
+function hasVariables(value: unknown): boolean {
+  const values = (value as Partial<ResolvedVariables> | null)?.values;
+  return !!values && typeof values === "object" && Object.keys(values).length > 0;
+}
 
 function isSummary(value: unknown): value is RunSummary {
   return typeof value === "object" && value !== null && "total_tests" in value;
@@ -117,6 +125,18 @@ export function RunView({
       )}
 
       <RunProgress run={run} />
+      {hasVariables(run.resolved_variables) && (
+        <details className="rounded-lg border border-slate-200 bg-white px-5 py-3 shadow-sm" open>
+          <summary className="cursor-pointer text-base font-semibold">Variables</summary>
+          <p className="mt-1 text-xs text-slate-500">
+            The run-level resolution (run, suite or type); each case&apos;s own values, with test-level defaults and locks, are on its case
+            view.
+          </p>
+          <div className="mt-2">
+            <ResolvedVariablesTable resolved={run.resolved_variables as ResolvedVariables} label="Run variables" />
+          </div>
+        </details>
+      )}
       {!active && isSummary(run.summary) && <RunSummaryCard summary={run.summary} />}
       <RunChangesCard workspaceId={workspaceId} runId={run.id} live={active} initial={initialChanges} />
       <CaseResultsTable

@@ -16,12 +16,18 @@ import { ChecksSection } from "./case-form-checks";
 import { CaseStatusBar } from "./case-status-bar";
 import { caseFormSchema, caseToFormValues, emptyFormValues, FORM_FIELDS, type CaseFormValues } from "./form-values";
 import type { AgentToolOption, TestCaseDto } from "@/lib/test-cases/dto";
+import type { VariableDefinition } from "@/lib/agents/schemas";
+import { CaseVariablesSection } from "@/components/variables/case-variables-section";
+import { caseVariablesToRows, formPathForIssue } from "@/components/variables/case-variable-rows";
+import { withAgentChecks } from "@/components/variables/agent-checks-resolver";
 
 type Props = {
   workspaceId: string;
   suiteId: string;
   suiteTags: string[];
   tools: AgentToolOption[];
+  /** Spec 004: the suite agent's variables (the Variables section and placeholder checks). */
+  variableDefinitions?: VariableDefinition[];
   canEdit: boolean;
 } & ({ mode: "create"; testCase?: undefined } | { mode: "edit"; testCase: TestCaseDto });
 
@@ -43,14 +49,17 @@ function FormErrors({ message, details }: { message: string | null; details: str
 
 /** Create or edit a test case: every spec 001 field plus checks, mode and ground truth. */
 export function CaseForm(props: Props) {
-  const { workspaceId, suiteId, suiteTags, tools, canEdit, mode, testCase } = props;
+  const { workspaceId, suiteId, suiteTags, tools, canEdit, mode, testCase, variableDefinitions = [] } = props;
   const router = useRouter();
   const suiteUrl = `/w/${workspaceId}/suites/${suiteId}`;
   const [formError, setFormError] = useState<string | null>(null);
   const [details, setDetails] = useState<string[]>([]);
   const form = useForm<CaseFormValues, unknown, TestCaseData>({
-    resolver: zodResolver(caseFormSchema),
-    defaultValues: testCase ? caseToFormValues(testCase) : emptyFormValues(),
+    resolver: withAgentChecks(zodResolver(caseFormSchema), variableDefinitions),
+    defaultValues: {
+      ...(testCase ? caseToFormValues(testCase) : emptyFormValues()),
+      variables: caseVariablesToRows(variableDefinitions, testCase?.variables ?? null),
+    },
   });
   const { isSubmitting, isDirty } = form.formState;
   const archived = testCase?.status === "archived";
@@ -65,7 +74,9 @@ export function CaseForm(props: Props) {
           ? await createTestCaseAction(workspaceId, { suite_id: suiteId, test_case: data })
           : await updateTestCaseAction(workspaceId, { id: testCase.id, patch: withoutStatus(data) });
       if (!result.ok) {
-        const rest = applyServerIssues(form.setError, result.issues, FORM_FIELDS);
+        const labels = form.getValues("expected_outcomes").map((o) => o.label);
+        const issues = result.issues.map((i) => ({ ...i, path: formPathForIssue(i.path, labels) }));
+        const rest = applyServerIssues(form.setError, issues, FORM_FIELDS);
         setFormError(result.error);
         setDetails(rest.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)));
         return;
@@ -96,6 +107,7 @@ export function CaseForm(props: Props) {
           <ConversationSection />
           <ExpectationsSection tools={tools} />
           <ChecksSection />
+          <CaseVariablesSection definitions={variableDefinitions} />
         </fieldset>
         {!readOnly && (
           <div className="flex items-center gap-2">

@@ -8,6 +8,8 @@ import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@
 import { StatusBadge } from "./status-badge";
 import { BulkActions } from "./bulk-actions";
 import type { CaseRow } from "@/lib/test-cases/dto";
+import type { RunVariablesContext } from "@/lib/presets/schemas";
+import { StartRunButton } from "@/components/runs/start-run-button";
 
 type Props = {
   workspaceId: string;
@@ -17,10 +19,12 @@ type Props = {
   suiteTags: string[];
   /** Every live case id of the suite in order, when reordering is possible (no filters); else null. */
   orderedIds: string[] | null;
+  /** Spec 004 inputs for "Run selected" (the agent's variables, suite values, presets). */
+  runVariables?: RunVariablesContext;
 };
 
 /** The case list: selection for bulk actions, and move up/down when the list is unfiltered. */
-export function CaseTable({ workspaceId, suiteId, rows, canEdit, suiteTags, orderedIds }: Props) {
+export function CaseTable({ workspaceId, suiteId, rows, canEdit, suiteTags, orderedIds, runVariables }: Props) {
   const router = useRouter();
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const [reorderError, setReorderError] = useState<string | null>(null);
@@ -77,6 +81,21 @@ export function CaseTable({ workspaceId, suiteId, rows, canEdit, suiteTags, orde
           suiteTags={suiteTags}
           onClear={() => setSelected(new Set())}
         />
+      )}
+      {canEdit && (
+        <div className="flex items-center gap-2">
+          <StartRunButton
+            workspaceId={workspaceId}
+            suiteId={suiteId}
+            tags={suiteTags}
+            variablesContext={runVariables}
+            caseIds={visibleSelected}
+            label={visibleSelected.length > 0 ? `Run selected (${visibleSelected.length})` : "Run selected"}
+            buttonVariant="secondary"
+            disabled={visibleSelected.length === 0}
+          />
+          {visibleSelected.length === 0 && <span className="text-xs text-slate-500">Check cases to run just those.</span>}
+        </div>
       )}
       {canEdit && (
         <p className="text-xs text-slate-500">

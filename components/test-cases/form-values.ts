@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { testCaseInput, type Check, type TestCaseData, type TestCaseStatus } from "@/lib/test-cases/schemas";
 import type { TestCaseDto } from "@/lib/test-cases/dto";
+import { rowsToCaseVariables, type CaseVariableRow } from "@/components/variables/case-variable-rows";
 
 /**
  * The test case form edits text (JSON editors, numbers as typed, outcome rows) and turns it
@@ -45,6 +46,8 @@ export type CaseFormValues = {
   /** Spec 000 per-test metrics: off = the suite's enabled metrics; on = the names typed (comma-separated; none = no metric). */
   evaluations_custom: boolean;
   evaluations: string;
+  /** Spec 004 test level: one row per variable of the agent (components/variables/case-variable-rows.ts). */
+  variables: Record<string, CaseVariableRow>;
 };
 
 type Issue = { path: (string | number)[]; message: string };
@@ -80,6 +83,7 @@ export function emptyFormValues(): CaseFormValues {
     ground_truth: "",
     evaluations_custom: false,
     evaluations: "",
+    variables: {},
   };
 }
 
@@ -198,6 +202,7 @@ export function formToInput(v: CaseFormValues): { input: Record<string, unknown>
           .map((n) => n.trim())
           .filter(Boolean)
       : null,
+    variables: rowsToCaseVariables(v.variables),
   };
   return { input, issues };
 }
@@ -257,6 +262,8 @@ export function caseToFormValues(c: TestCaseDto): CaseFormValues {
     ground_truth: c.ground_truth ?? "",
     evaluations_custom: c.evaluations !== null,
     evaluations: (c.evaluations ?? []).join(", "),
+    // Filled from the agent's definitions by the form (caseVariablesToRows).
+    variables: {},
   };
 }
 
@@ -277,4 +284,5 @@ export const FORM_FIELDS = [
   "mode",
   "ground_truth",
   "evaluations",
+  "variables",
 ];

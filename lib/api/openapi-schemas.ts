@@ -13,14 +13,15 @@ import {
   VERDICT_CHANGES,
 } from "@/lib/comparisons/schemas";
 import { startRunInput } from "@/lib/runs/schemas";
-import { cleanupResponse, retentionSettingsPatch, retentionSettingsResponse } from "@/lib/retention/schemas";
 import type { MatrixDto, MatrixSummaryDto } from "@/lib/matrices/dto";
 import { createMatrixInput, MATRIX_STATUSES } from "@/lib/matrices/schemas";
+import { cleanupResponse, retentionSettingsPatch, retentionSettingsResponse } from "@/lib/retention/schemas";
 import type { AlertDto } from "@/lib/alerts/dto";
 import type { WebhookDeliveryDto, WebhookDto } from "@/lib/webhooks/dto";
 import { DELIVERY_STATUSES, webhookInput, webhookPatch } from "@/lib/webhooks/schemas";
 import { suiteInput, suitePatch } from "@/lib/suites/schemas";
 import { testCaseInput, testCasePatch } from "@/lib/test-cases/schemas";
+import { presetInput, presetPatch } from "@/lib/presets/schemas";
 
 /**
  * `components.schemas` of the OpenAPI document (lib/api/openapi.ts holds the paths), generated
@@ -652,10 +653,12 @@ export const requestSchemas = {
   RunStartInput: jsonSchema(startRunInput),
   ComparisonInput: jsonSchema(createComparisonInput),
   ComparisonSessionDocument: jsonSchema(sessionDocument),
-  RetentionSettingsPatch: jsonSchema(retentionSettingsPatch),
   MatrixInput: jsonSchema(createMatrixInput),
+  RetentionSettingsPatch: jsonSchema(retentionSettingsPatch),
   WebhookInput: jsonSchema(webhookInput),
   WebhookPatch: patchBody(webhookPatch),
+  PresetInput: jsonSchema(presetInput),
+  PresetPatch: patchBody(presetPatch),
 } satisfies Record<string, JsonSchema>;
 export type RequestSchemaName = keyof typeof requestSchemas;
 
@@ -675,6 +678,9 @@ export const componentSchemas: Record<string, JsonSchema> = {
   }),
   Suite: resource(suiteInput, suiteServerFields),
   TestCase: resource(testCaseInput, testCaseServerFields),
+  Preset: resource(presetInput, serverFields.extend({ suite_id: z.uuid() }), {
+    description: "A named set of run-level variable values of a suite (spec 004 presets)",
+  }),
   TestCaseDocument: resource(testCaseInput, z.object({}), {
     omit: ["sort_order"],
     description: "One case as export writes it (spec 001 fields plus checks, mode and ground_truth); import accepts it back",

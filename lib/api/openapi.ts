@@ -149,7 +149,9 @@ function runPaths() {
         tags: ["Runs"],
         summary: "Start a run",
         description:
-          "Role: editor. Runs the suite's active cases, optionally narrowed by tags/difficulty; 202 with the pending run. 400 when no case matches.",
+          "Role: editor. Runs the suite's active cases, optionally narrowed by tags/difficulty (or exactly `case_ids`); 202 with the pending run. 400 when no case matches. " +
+          "Spec 004 variables resolve per case (run > suite > test > type; a test-locked value wins); `preset` (a preset's name or id) applies its values first and `variables` override them. " +
+          "A 400 names `variables.NAME` and the case when a value does not resolve.",
         requestBody: body("RunStartInput"),
         responses: { "202": ok("The pending Run", ref("Run")), ...errors, ...tooLarge() },
       },
@@ -204,6 +206,58 @@ function runPaths() {
         summary: "One case result with every LLM call's request and raw response",
         description: "Role: viewer.",
         responses: { "200": ok("CaseResult", ref("CaseResult")), ...errors },
+      },
+    },
+  };
+}
+
+/** Spec 004 presets: named sets of run-level variable values per suite. */
+function presetPaths() {
+  const tags = ["Presets"];
+  return {
+    "/api/v1/suites/{id}/presets": {
+      parameters: [idParam],
+      get: {
+        operationId: "listPresets",
+        tags,
+        summary: "List a suite's variable presets",
+        description: "Role: viewer. Sorted by name; one page (next_cursor is always null).",
+        responses: { "200": list("Preset"), ...errors },
+      },
+      post: {
+        operationId: "createPreset",
+        tags,
+        summary: "Add a preset",
+        description:
+          "Role: editor. `values` are checked against the suite agent's variables as run values are (known names, data type, static possible values); " +
+          "names are unique per suite (409). Start a run with it through POST /api/v1/suites/{id}/runs `preset`.",
+        requestBody: body("PresetInput"),
+        responses: { "201": ok("The created Preset", ref("Preset")), ...errors, ...conflict, ...tooLarge() },
+      },
+    },
+    "/api/v1/presets/{id}": {
+      parameters: [idParam],
+      get: {
+        operationId: "getPreset",
+        tags,
+        summary: "Get a preset",
+        description: "Role: viewer.",
+        responses: { "200": ok("Preset", ref("Preset")), ...errors },
+      },
+      patch: {
+        operationId: "updatePreset",
+        tags,
+        summary: "Update a preset",
+        description: "Role: editor. A new `values` object replaces the stored one; validated like a create.",
+        requestBody: body("PresetPatch"),
+        responses: { "200": ok("The updated Preset", ref("Preset")), ...errors, ...conflict, ...tooLarge() },
+      },
+      delete: {
+        operationId: "deletePreset",
+        tags,
+        summary: "Delete a preset",
+        description: "Role: editor.",
+        responses: { ...noContent, ...errors },
       },
     },
   };
@@ -588,6 +642,11 @@ export function buildOpenApiDocument() {
           "pinned baselines, pending/running runs, runs of open alerts and arm runs of starred comparisons. Values resolve database > env (TEST_SUITES_RETENTION_*) > default. " +
           "Only admin keys of the instance's first workspace may use these routes (403 otherwise).",
       },
+      {
+        name: "Presets",
+        description:
+          "Named sets of run-level variable values per suite (spec 004 presets), selectable when starting a run (`preset`), in the run and comparison dialogs and by the CLI's --preset. Read: viewer; write: editor.",
+      },
       { name: "Meta", description: "Service health and this document; no API key needed." },
     ],
     paths: {
@@ -777,6 +836,7 @@ export function buildOpenApiDocument() {
       ...runPaths(),
       ...comparisonPaths(),
       ...matrixPaths(),
+      ...presetPaths(),
       ...alertWebhookPaths(),
       ...retentionPaths(),
     },

@@ -9,6 +9,7 @@ import { getSuite } from "@/lib/suites/service";
 import { listSuiteTags, listTestCases } from "@/lib/test-cases/service";
 import { testCaseListQuery, DIFFICULTIES } from "@/lib/test-cases/schemas";
 import { getRun, listRuns } from "@/lib/runs/service";
+import { listPresets } from "@/lib/presets/service";
 import type { VariableDefinition } from "@/lib/agents/schemas";
 import { cancelComparison, createComparison } from "./service";
 
@@ -33,6 +34,8 @@ export type CompareOptions = {
   agents: CompareAgentOption[];
   model_configs: { id: string; name: string; model: string }[];
   tags: string[];
+  /** The suite's variable presets (spec 004): choosing one fills an arm's variables. */
+  presets: { id: string; name: string; values: Record<string, string | number | boolean> }[];
 };
 
 /** A completed run the "Compare with…" dialog offers. */
@@ -42,11 +45,12 @@ const suiteRef = z.object({ suite_id: z.uuid("Unknown suite") });
 
 /** Agents (with their prompts, to prefill the arms), model configurations and tags for the Compare dialog. */
 export const compareOptionsAction = workspaceAction(suiteRef, "editor", async ({ suite_id }, ctx): Promise<CompareOptions> => {
-  const [suite, agents, modelConfigs, tags] = await Promise.all([
+  const [suite, agents, modelConfigs, tags, presets] = await Promise.all([
     getSuite(ctx, suite_id),
     listAgents(ctx, { limit: 200 }),
     listModelConfigOptions(ctx),
     listSuiteTags(ctx, suite_id),
+    listPresets(ctx, suite_id),
   ]);
   return {
     suite_agent_id: suite.agent_id,
@@ -60,6 +64,7 @@ export const compareOptionsAction = workspaceAction(suiteRef, "editor", async ({
     })),
     model_configs: modelConfigs,
     tags,
+    presets: presets.map((p) => ({ id: p.id, name: p.name, values: p.values })),
   };
 });
 

@@ -10,6 +10,7 @@ import { hasFilters, listHref, parseListParams, type ListFilters } from "./list-
 import type { AgentToolOption, CaseRow, TestCaseDto } from "./dto";
 import { scopedLoader } from "@/lib/tenant-scope";
 import { getScheduleStatus } from "@/lib/runs/scheduler";
+import { runVariablesContext } from "@/lib/presets/service";
 
 /** Page loaders for the suite page (its test cases) and the test case form pages. */
 
@@ -55,6 +56,8 @@ async function loadSuitePageUnscoped(ctx: WorkspaceContext, suiteId: string, sea
   });
   // The next scheduled run (workspace time zone) and the last scheduled run's outcome.
   const schedule = await getScheduleStatus(ctx, suiteId);
+  // Spec 004: the run dialogs' typed variable inputs and presets.
+  const runVariables = await runVariablesContext(ctx, suiteId);
   const orderedIds =
     canEdit && !filtered ? (!page.cursor && !list.next_cursor ? list.data.map((c) => c.id) : await listTestCaseIds(ctx, suiteId)) : null;
   return {
@@ -71,15 +74,20 @@ async function loadSuitePageUnscoped(ctx: WorkspaceContext, suiteId: string, sea
     notice: one(searchParams.notice),
     deletedId: one(searchParams.deleted),
     schedule,
+    runVariables,
   };
 }
 
-/** What the test case form needs besides the case: the suite, its tags and its agent's tools. */
+/** What the test case form needs besides the case: the suite, its tags, its agent's tools and variables (spec 004) and presets. */
 async function caseFormData(ctx: WorkspaceContext, suiteId: string) {
-  const [suite, suiteTags] = await Promise.all([getSuite(ctx, suiteId), listSuiteTags(ctx, suiteId)]);
+  const [suite, suiteTags, runVariables] = await Promise.all([
+    getSuite(ctx, suiteId),
+    listSuiteTags(ctx, suiteId),
+    runVariablesContext(ctx, suiteId),
+  ]);
   const agent = await getAgent(ctx, suite.agent_id);
   const tools: AgentToolOption[] = agent.tools.map((t) => ({ name: t.name, description: t.description }));
-  return { suite, suiteTags, tools };
+  return { suite, suiteTags, tools, variableDefinitions: runVariables.definitions, runVariables };
 }
 
 /** The new test case page. */

@@ -16,6 +16,7 @@ import { ImportDialog } from "@/components/suites/import-export-dialog";
 import { ExportButtons } from "@/components/suites/import-export-buttons";
 import { StartRunButton } from "@/components/runs/start-run-button";
 import { CompareButton } from "@/components/comparisons/compare-dialog";
+import { MatrixButton } from "@/components/matrices/matrix-dialog";
 import { Breadcrumbs } from "@/components/ui/breadcrumbs";
 import { ScheduleStatusLine } from "@/components/suites/schedule-status";
 import type { WorkspacePageProps } from "@/lib/pages/props";
@@ -24,8 +25,22 @@ export default async function SuitePage({ params, searchParams }: WorkspacePageP
   const { workspaceId, suiteId } = await params;
   const sp = await searchParams;
   const ctx = await pageContext(workspaceId);
-  const { suite, rows, counts, nextCursor, suiteTags, orderedIds, filters, page, filtered, canEdit, notice, deletedId, schedule } =
-    await orNotFound(loadSuitePage(ctx, suiteId, sp));
+  const {
+    suite,
+    rows,
+    counts,
+    nextCursor,
+    suiteTags,
+    orderedIds,
+    filters,
+    page,
+    filtered,
+    canEdit,
+    notice,
+    deletedId,
+    schedule,
+    runVariables,
+  } = await orNotFound(loadSuitePage(ctx, suiteId, sp));
   const base = `/w/${workspaceId}/suites/${suiteId}`;
   const openAlert = await loadSuiteAlertBanner(ctx, suiteId);
 
@@ -48,6 +63,9 @@ export default async function SuitePage({ params, searchParams }: WorkspacePageP
             <Link href={`${base}/comparisons`} className={buttonClass("secondary")}>
               Comparisons
             </Link>
+            <Link href={`${base}/matrices`} className={buttonClass("secondary")}>
+              Matrix runs
+            </Link>
             <Link href={`${base}/settings`} className={buttonClass("secondary")}>
               Settings
             </Link>
@@ -59,7 +77,8 @@ export default async function SuitePage({ params, searchParams }: WorkspacePageP
               </Link>
             )}
             {canEdit && <CompareButton workspaceId={workspaceId} suiteId={suiteId} />}
-            {canEdit && <StartRunButton workspaceId={workspaceId} suiteId={suiteId} tags={suiteTags} />}
+            {canEdit && <MatrixButton workspaceId={workspaceId} suiteId={suiteId} />}
+            {canEdit && <StartRunButton workspaceId={workspaceId} suiteId={suiteId} tags={suiteTags} variablesContext={runVariables} />}
           </>
         }
       />
@@ -103,6 +122,7 @@ export default async function SuitePage({ params, searchParams }: WorkspacePageP
               canEdit={canEdit}
               suiteTags={suiteTags}
               orderedIds={orderedIds}
+              runVariables={runVariables}
             />
           )}
           <PrevNextPagination

@@ -8,6 +8,7 @@ import { StartRunButton } from "@/components/runs/start-run-button";
 import { SuiteRunsView } from "@/components/runs/suite-runs-view";
 import { Breadcrumbs } from "@/components/ui/breadcrumbs";
 import type { WorkspacePageProps } from "@/lib/pages/props";
+import { loadSuitePresets } from "@/lib/presets/loaders";
 
 export const metadata: Metadata = { title: "Runs" };
 
@@ -18,7 +19,11 @@ export default async function SuiteRunsPage({ params, searchParams }: WorkspaceP
   const ctx = await pageContext(workspaceId);
   const { suite, analytics, runs, tags, location, canEdit } = await orNotFound(loadSuiteRunsPage(ctx, suiteId, sp));
   const suiteHref = `/w/${workspaceId}/suites/${suiteId}`;
-  const startRun = canEdit ? <StartRunButton workspaceId={workspaceId} suiteId={suiteId} tags={tags} /> : undefined;
+  // Spec 004: typed variable inputs and presets in the run dialog (editors only).
+  const runVariables = canEdit ? await loadSuitePresets(ctx, suiteId) : undefined;
+  const startRun = canEdit ? (
+    <StartRunButton workspaceId={workspaceId} suiteId={suiteId} tags={tags} variablesContext={runVariables} />
+  ) : undefined;
 
   return (
     <div className="space-y-4">

@@ -7,11 +7,14 @@ import { PageHeader } from "@/components/ui/page-header";
 import { SuiteForm } from "@/components/suites/suite-form";
 import { DeleteSuiteButton } from "@/components/suites/delete-suite-button";
 import type { WorkspaceParams } from "@/lib/pages/props";
+import { loadSuitePresets } from "@/lib/presets/loaders";
+import { PresetsManager } from "@/components/variables/presets-manager";
 
 export default async function SuiteSettingsPage({ params }: WorkspaceParams<{ suiteId: string }>) {
   const { workspaceId, suiteId } = await params;
   const ctx = await pageContext(workspaceId);
   const data = await orNotFound(loadSuiteSettingsPage(ctx, suiteId));
+  const presets = await orNotFound(loadSuitePresets(ctx, suiteId));
   const suite = data.suite;
   return (
     <div>
@@ -25,6 +28,7 @@ export default async function SuiteSettingsPage({ params }: WorkspaceParams<{ su
         }
       />
       <SuiteForm workspaceId={workspaceId} agents={data.agents} modelConfigs={data.modelConfigs} suite={suite} readOnly={!data.canEdit} />
+      <PresetsManager workspaceId={workspaceId} suiteId={suite.id} context={presets} canEdit={data.canEdit} />
       {data.canEdit && (
         <Card className="mt-10 max-w-3xl border-red-200 p-5">
           <h2 className="text-sm font-semibold text-red-800">Delete this suite</h2>

@@ -4,6 +4,7 @@ import { PageHeader } from "@/components/ui/page-header";
 import { CaseForm } from "@/components/test-cases/case-form";
 import { CaseNotice } from "@/components/test-cases/case-notice";
 import { Breadcrumbs } from "@/components/ui/breadcrumbs";
+import { StartRunButton } from "@/components/runs/start-run-button";
 import type { WorkspacePageProps } from "@/lib/pages/props";
 
 export const metadata = { title: "Test case" };
@@ -12,7 +13,9 @@ export default async function EditTestCasePage({ params, searchParams }: Workspa
   const { workspaceId, suiteId, caseId } = await params;
   const sp = await searchParams;
   const ctx = await pageContext(workspaceId);
-  const { testCase, suite, suiteTags, tools, canEdit, notice } = await orNotFound(loadTestCasePage(ctx, suiteId, caseId, sp));
+  const { testCase, suite, suiteTags, tools, canEdit, notice, variableDefinitions, runVariables } = await orNotFound(
+    loadTestCasePage(ctx, suiteId, caseId, sp),
+  );
   const base = `/w/${workspaceId}/suites/${suiteId}`;
   return (
     <div className="max-w-4xl">
@@ -20,7 +23,23 @@ export default async function EditTestCasePage({ params, searchParams }: Workspa
         className="mb-3"
         items={[{ label: "Suites", href: `/w/${workspaceId}/suites` }, { label: suite.name, href: base }, { label: testCase.name }]}
       />
-      <PageHeader title={testCase.name} description={`In suite ${suite.name} · agent ${suite.agent_name}`} />
+      <PageHeader
+        title={testCase.name}
+        description={`In suite ${suite.name} · agent ${suite.agent_name}`}
+        actions={
+          canEdit && testCase.status !== "archived" ? (
+            <StartRunButton
+              workspaceId={workspaceId}
+              suiteId={suiteId}
+              tags={suiteTags}
+              variablesContext={runVariables}
+              caseIds={[testCase.id]}
+              caseConfig={testCase.variables}
+              label="Run this case"
+            />
+          ) : undefined
+        }
+      />
       <CaseNotice className="mb-4" workspaceId={workspaceId} base={base} notice={notice} canEdit={canEdit} />
       {/* Remount after a status change or save so the form shows the stored case. */}
       <CaseForm
@@ -31,6 +50,7 @@ export default async function EditTestCasePage({ params, searchParams }: Workspa
         testCase={testCase}
         suiteTags={suiteTags}
         tools={tools}
+        variableDefinitions={variableDefinitions}
         canEdit={canEdit}
       />
     </div>

@@ -10,7 +10,7 @@ export const metadata = { title: "New test case" };
 export default async function NewTestCasePage({ params }: WorkspaceParams<{ suiteId: string }>) {
   const { workspaceId, suiteId } = await params;
   const ctx = await pageContext(workspaceId);
-  const { suite, suiteTags, tools, canEdit } = await orNotFound(loadNewTestCasePage(ctx, suiteId));
+  const { suite, suiteTags, tools, canEdit, variableDefinitions } = await orNotFound(loadNewTestCasePage(ctx, suiteId));
   const base = `/w/${workspaceId}/suites/${suiteId}`;
   return (
     <div className="max-w-4xl">
@@ -20,7 +20,15 @@ export default async function NewTestCasePage({ params }: WorkspaceParams<{ suit
       />
       <PageHeader title="New test case" description={`In suite ${suite.name} · agent ${suite.agent_name}`} />
       {canEdit ? (
-        <CaseForm mode="create" workspaceId={workspaceId} suiteId={suiteId} suiteTags={suiteTags} tools={tools} canEdit />
+        <CaseForm
+          mode="create"
+          workspaceId={workspaceId}
+          suiteId={suiteId}
+          suiteTags={suiteTags}
+          tools={tools}
+          variableDefinitions={variableDefinitions}
+          canEdit
+        />
       ) : (
         <p className="rounded-md border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-800">
           Viewers cannot create test cases. Ask a workspace admin for the editor role.

@@ -1,0 +1,97 @@
+"use client";
+import { Input, Select } from "@/components/ui/field";
+import type { VariableDefinition, VariableValue } from "@/lib/agents/schemas";
+
+/**
+ * One spec 004 value, typed by the variable's definition: a select of the possible values for a
+ * static variable (`allowed` narrows them, e.g. to a case's restricted values), a number input,
+ * a checkbox for true/false, a date input, or text. `undefined` means "not set"; a set checkbox
+ * can be cleared again.
+ */
+export function VariableValueInput({
+  id,
+  def,
+  value,
+  onChange,
+  allowed,
+  invalid,
+  disabled,
+  describedBy,
+  label,
+}: {
+  id: string;
+  def: VariableDefinition;
+  value: VariableValue | undefined;
+  onChange: (v: VariableValue | undefined) => void;
+  allowed?: VariableValue[] | null;
+  invalid?: boolean;
+  disabled?: boolean;
+  describedBy?: string;
+  /** Accessible name when the input has no <label for> of its own (the checkbox's text). */
+  label?: string;
+}) {
+  const common = { id, disabled, "aria-invalid": invalid || undefined, "aria-describedby": describedBy };
+  if (def.value_source === "static" && def.possible_values.length > 0) {
+    const options = def.possible_values.map((pv, i) => ({ pv, i })).filter(({ pv }) => !allowed || allowed.includes(pv.value));
+    // Options are addressed by index so numbers and booleans keep their type.
+    const index = def.possible_values.findIndex((pv) => pv.value === value);
+    return (
+      <Select
+        {...common}
+        value={index >= 0 ? String(index) : ""}
+        onChange={(e) => onChange(e.target.value === "" ? undefined : def.possible_values[Number(e.target.value)]?.value)}
+      >
+        <option value="">(not set)</option>
+        {options.map(({ pv, i }) => (
+          <option key={i} value={i}>
+            {pv.label ? `${pv.label} (${String(pv.value)})` : String(pv.value)}
+          </option>
+        ))}
+      </Select>
+    );
+  }
+  switch (def.data_type) {
+    case "boolean":
+      return (
+        <span className="flex h-9 items-center gap-3 text-sm">
+          <label className="inline-flex items-center gap-1.5">
+            <input type="checkbox" {...common} checked={value === true} onChange={(e) => onChange(e.target.checked)} aria-label={label} />
+            {value === undefined ? "not set" : String(value)}
+          </label>
+          {value !== undefined && !disabled && (
+            <button type="button" className="text-xs text-slate-600 hover:underline" onClick={() => onChange(undefined)}>
+              Clear
+            </button>
+          )}
+        </span>
+      );
+    case "number":
+      return (
+        <Input
+          {...common}
+          type="number"
+          step="any"
+          inputMode="decimal"
+          value={value === undefined ? "" : String(value)}
+          onChange={(e) => onChange(e.target.value === "" || Number.isNaN(Number(e.target.value)) ? undefined : Number(e.target.value))}
+        />
+      );
+    case "date":
+      return (
+        <Input
+          {...common}
+          type="date"
+          value={typeof value === "string" ? value.slice(0, 10) : ""}
+          onChange={(e) => onChange(e.target.value || undefined)}
+        />
+      );
+    default:
+      return (
+        <Input
+          {...common}
+          value={value === undefined ? "" : String(value)}
+          onChange={(e) => onChange(e.target.value === "" ? undefined : e.target.value)}
+        />
+      );
+  }
+}

@@ -1,0 +1,107 @@
+import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import { FAKE_OPENAI_URL, openWorkspace, unique } from "./fixtures";
+
+/**
+ * Spec 004 in the browser: author a test-level override in the case form (lock the model
+ * configuration to B), start a one-case run from "Run this case" with a typed run value
+ * (Temperature 0.3), and read the case's resolved values with their sources on its live case view.
+ */
+
+async function createApiKey(page: Page, workspaceId: string): Promise<string> {
+  await page.goto(`/w/${workspaceId}/settings/api-keys`);
+  await page.getByLabel("Name", { exact: true }).fill(unique("variables e2e"));
+  await page.getByLabel("Role", { exact: true }).selectOption("admin");
+  await page.getByRole("button", { name: "Create API key" }).click();
+  const field = page.getByLabel("New API key");
+  await expect(field).toHaveValue(/\S{32,}/);
+  return field.inputValue();
+}
+
+async function post(request: APIRequestContext, token: string, url: string, data: unknown): Promise<{ id: string; name: string }> {
+  const res = await request.post(url, { headers: { authorization: `Bearer ${token}` }, data });
+  expect(res.status(), `POST ${url}: ${await res.text()}`).toBeLessThan(300);
+  return (await res.json()) as { id: string; name: string };
+}
+
+test("a test-level lock, a typed run value and the resolved values with sources on the case view", async ({ page }) => {
+  const workspaceId = await openWorkspace(page);
+  const token = await createApiKey(page, workspaceId);
+  const request = page.request;
+  const modelA = await post(request, token, "/api/v1/model-configs", {
+    name: unique("Model A"),
+    base_url: FAKE_OPENAI_URL,
+    model: "gpt-a",
+    api_key: "sk-fake",
+  });
+  const modelB = await post(request, token, "/api/v1/model-configs", {
+    name: unique("Model B"),
+    base_url: FAKE_OPENAI_URL,
+    model: "gpt-b",
+    api_key: "sk-fake",
+  });
+  const agent = await post(request, token, "/api/v1/agents", {
+    name: unique("Vars bot"),
+    kind: "chat",
+    system_prompt: "You help customers at temperature {{ Temperature }}.",
+    model_config_id: modelA.id,
+    variables_schema: [
+      {
+        name: "AIConfiguration",
+        display_name: "AI configuration",
+        data_type: "string",
+        value_source: "static",
+        possible_values: [{ value: modelA.name }, { value: modelB.name }],
+        default_value: modelA.name,
+      },
+      { name: "Temperature", display_name: "Temperature", data_type: "number", value_source: "freeform", default_value: 0.7 },
+    ],
+  });
+  const suite = await post(request, token, "/api/v1/suites", {
+    agent_id: agent.id,
+    name: unique("Vars suite"),
+    llm_judge_model_config_id: modelA.id,
+  });
+  const testCase = await post(request, token, `/api/v1/suites/${suite.id}/test-cases`, {
+    name: "Greets at a temperature",
+    initial_message: "Hello at {{Temperature}}",
+    checks: [{ type: "contains_phrases", phrases: ["Fake reply"] }],
+  });
+
+  // The case form: an unknown placeholder is refused at its field; then lock the model to B.
+  const caseUrl = `/w/${workspaceId}/suites/${suite.id}/cases/${testCase.id}`;
+  await page.goto(caseUrl);
+  await page.getByLabel("Initial message").fill("Hello at {{Temperature}} in {{Mood}}");
+  await page.getByRole("button", { name: "Save changes" }).click();
+  await expect(page.getByText(/Unknown variable \{\{Mood\}\}/)).toBeVisible();
+  await page.getByLabel("Initial message").fill("Hello at {{Temperature}}");
+
+  const model = page.getByRole("group", { name: "Variable AIConfiguration" });
+  await model.getByLabel("Default for this case").selectOption({ label: modelB.name });
+  await model.getByLabel(/^Locked/).check();
+  await page.getByRole("button", { name: "Save changes" }).click();
+  await page.waitForURL(/notice=saved/);
+
+  // Reopen the case: the override is stored; run it with a typed run value.
+  await page.goto(caseUrl);
+  await expect(model.getByLabel(/^Locked/)).toBeChecked();
+  await page.getByRole("button", { name: "Run this case" }).click();
+  const dialog = page.getByRole("dialog", { name: "Run this case" });
+  await expect(dialog).toBeVisible();
+  await expect(dialog.getByTestId("resolves-AIConfiguration")).toContainText(`Locked by the case: ${modelB.name}`);
+  await expect(dialog.getByTestId("resolves-Temperature")).toContainText("Resolves to 0.7");
+  await expect(dialog.getByTestId("resolves-Temperature").getByTestId("variable-source")).toHaveText("type");
+  await dialog.getByLabel(/^Temperature/).fill("0.3");
+  await expect(dialog.getByTestId("resolves-Temperature")).toContainText("Resolves to 0.3");
+  await expect(dialog.getByTestId("resolves-Temperature").getByTestId("variable-source")).toHaveText("run");
+  await dialog.getByRole("button", { name: "Start run" }).click();
+
+  // The one-case run opens the case's live view, which shows the resolved values with sources.
+  await page.waitForURL(/\/runs\/[0-9a-f-]{36}\/cases\/[0-9a-f-]{36}$/);
+  await expect(page.getByRole("heading", { level: 1 })).toContainText("Greets at a temperature");
+  const table = page.getByRole("table", { name: "Resolved variables" });
+  await expect(table.getByRole("row", { name: /Temperature\s+0\.3\s+run/ })).toBeVisible();
+  await expect(
+    table.getByRole("row", { name: new RegExp(`AIConfiguration\\s+${modelB.name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\s+test`) }),
+  ).toBeVisible();
+  await expect(page.getByTestId("case-reason").or(page.getByText("Every check, tool call expectation"))).toBeVisible({ timeout: 30_000 });
+});
