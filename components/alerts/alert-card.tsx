@@ -30,14 +30,14 @@ export function AlertCard({ workspaceId, alert }: { workspaceId: string; alert: 
           </p>
           <p className="mt-1 text-xs text-slate-500">
             Raised {formatDateTime(alert.created_at)} ·{" "}
-            <Link href={runHref} className="text-indigo-700 hover:underline">
+            <Link href={runHref} className="text-indigo-700 underline hover:text-indigo-900">
               the run
             </Link>
             {alert.baseline_run_id && (
               <>
                 {" "}
                 compared with{" "}
-                <Link href={`/w/${workspaceId}/runs/${alert.baseline_run_id}`} className="text-indigo-700 hover:underline">
+                <Link href={`/w/${workspaceId}/runs/${alert.baseline_run_id}`} className="text-indigo-700 underline hover:text-indigo-900">
                   its baseline run
                 </Link>
               </>
@@ -64,7 +64,7 @@ export function AlertCard({ workspaceId, alert }: { workspaceId: string; alert: 
           <ul aria-label="Flipped cases" className="mt-1 space-y-0.5 text-sm">
             {shown.map((c) => (
               <li key={c.case_result_id ?? c.test_case_id}>
-                <Link href={`${runHref}/cases/${c.case_result_id}`} className="text-indigo-700 hover:underline">
+                <Link href={`${runHref}/cases/${c.case_result_id}`} className="text-indigo-700 underline hover:text-indigo-900">
                   {c.name}
                 </Link>{" "}
                 <span className="text-slate-500">
@@ -76,7 +76,7 @@ export function AlertCard({ workspaceId, alert }: { workspaceId: string; alert: 
           {alert.flipped_cases.length > shown.length && (
             <p className="mt-1 text-xs text-slate-500">
               and {alert.flipped_cases.length - shown.length} more:{" "}
-              <Link href={`${runHref}?status=failed`} className="text-indigo-700 hover:underline">
+              <Link href={`${runHref}?status=failed`} className="text-indigo-700 underline hover:text-indigo-900">
                 see the run&apos;s failed cases
               </Link>
             </p>
