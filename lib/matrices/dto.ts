@@ -65,20 +65,41 @@ export type MatrixRow = Prisma.MatrixGetPayload<{ select: typeof matrixSelect }>
 
 export type MatrixSelection = { tags?: string[]; tag_match?: string; difficulty?: string | null; case_ids?: string[] | null };
 
+/**
+ * The axis names in the order given. jsonb keeps object keys sorted its own way, so the order is
+ * stored apart (`options.axis_order`) and every object keyed by axis is rebuilt in it.
+ */
+export function axisOrder(m: Pick<MatrixRow, "axes" | "options">): string[] {
+  const stored = (m.options as { axis_order?: unknown }).axis_order;
+  const names = Object.keys((m.axes ?? {}) as object);
+  return Array.isArray(stored) && stored.every((n) => typeof n === "string" && names.includes(n)) && stored.length === names.length
+    ? (stored as string[])
+    : names;
+}
+
+/** `values` with its keys in axis order. */
+export function inAxisOrder<T>(values: Record<string, T>, order: string[]): Record<string, T> {
+  const out: Record<string, T> = {};
+  for (const name of order) if (name in values) out[name] = values[name]!;
+  for (const [name, value] of Object.entries(values)) if (!(name in out)) out[name] = value;
+  return out;
+}
+
 /** The matrix without per-combination statistics (lists); `status` follows its runs. */
 export function toMatrixSummaryDto(m: MatrixRow, status: MatrixStatus) {
   const stored = (Array.isArray(m.combinations) ? m.combinations : []) as StoredCombination[];
   const starts = m.runs.map((r) => r.startedAt).filter((d): d is Date => d !== null);
   const startedAt = m.startedAt ?? (starts.length ? new Date(Math.min(...starts.map((d) => d.getTime()))) : null);
+  const { axis_order: _order, ...selection } = m.options as MatrixSelection & { axis_order?: string[] };
   return {
     id: m.id,
     suite_id: m.suiteId,
     name: m.name,
     status,
-    axes: m.axes as Axes,
+    axes: inAxisOrder(m.axes as Axes, axisOrder(m)),
     repetitions: m.repetitions,
     concurrency: m.concurrency,
-    selection: m.options as MatrixSelection,
+    selection: selection as MatrixSelection,
     total_combinations: stored.length,
     finished_combinations: m.runs.filter((r) => !["pending", "running"].includes(r.status)).length,
     cancel_requested: m.cancelRequestedAt !== null,

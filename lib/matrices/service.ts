@@ -34,6 +34,8 @@ import {
 } from "./combinations";
 import { createMatrixInput, type MatrixStatus } from "./schemas";
 import {
+  axisOrder,
+  inAxisOrder,
   matrixSelect,
   toMatrixSummaryDto,
   type CombinationDto,
@@ -101,7 +103,14 @@ export async function createMatrix(ctx: WorkspaceContext, suiteId: string, raw: 
           axes: opts.variables,
           repetitions: opts.repetitions,
           concurrency: opts.concurrency,
-          options: { tags: opts.tags, tag_match: opts.tag_match, difficulty: opts.difficulty, case_ids: opts.case_ids },
+          options: {
+            tags: opts.tags,
+            tag_match: opts.tag_match,
+            difficulty: opts.difficulty,
+            case_ids: opts.case_ids,
+            // jsonb does not keep key order: the axes' order is kept here (lib/matrices/dto.ts axisOrder).
+            axis_order: Object.keys(opts.variables),
+          },
           createdByUserId: ctx.userId,
           createdByKeyId: ctx.apiKeyId,
         },
@@ -218,7 +227,9 @@ async function combinationStats(ctx: WorkspaceContext, m: MatrixRow): Promise<Co
     GROUP BY r."id"`;
   const byIndex = new Map(rows.map((r) => [r.idx, r]));
   const stored = (Array.isArray(m.combinations) ? m.combinations : []) as StoredCombination[];
-  return stored.map((c): CombinationDto => {
+  const order = axisOrder(m);
+  return stored.map((stored): CombinationDto => {
+    const c = { ...stored, values: inAxisOrder(stored.values, order) };
     const r = byIndex.get(c.index);
     const executed = r ? r.passed + r.failed + r.errors : 0;
     const tokens = { prompt: r?.prompt ?? 0, completion: r?.completion ?? 0 };
@@ -386,7 +397,11 @@ export async function refreshMatrixStatus(matrixId: string): Promise<void> {
 export async function combinationRuns(ctx: WorkspaceContext, id: string, indexes: [number, number]) {
   requireRole(ctx, "viewer");
   const row = await loadMatrixRow(ctx, id);
-  const stored = (Array.isArray(row.combinations) ? row.combinations : []) as StoredCombination[];
+  const order = axisOrder(row);
+  const stored = ((Array.isArray(row.combinations) ? row.combinations : []) as StoredCombination[]).map((c) => ({
+    ...c,
+    values: inAxisOrder(c.values, order),
+  }));
   const issues: IssueList = [];
   const pick = (index: number, path: string) => {
     const c = stored.find((s) => s.index === index);

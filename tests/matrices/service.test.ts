@@ -130,6 +130,9 @@ describe("matrix runs against the fake OpenAI server", () => {
       { AIConfiguration: b.name, Temperature: 0 },
       { AIConfiguration: b.name, Temperature: 0.7 },
     ]);
+    // Labels keep the axes' order (jsonb would sort the keys: "Temperature" before "AIConfiguration").
+    expect(created.combinations[1]!.label).toBe(`AIConfiguration="${a.name}", Temperature=0.7`);
+    expect(Object.keys(created.axes)).toEqual(["AIConfiguration", "Temperature"]);
     const runs = await db.run.findMany({ where: { matrixId: created.id }, orderBy: { combinationIndex: "asc" } });
     expect(runs.map((r) => r.combinationIndex)).toEqual([0, 1, 2, 3]);
     expect(runs.map((r) => r.id)).toEqual(created.combinations.map((c) => c.run_id));
