@@ -1,5 +1,4 @@
 import { execFile } from "node:child_process";
-import { existsSync } from "node:fs";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -22,7 +21,6 @@ import { closedPort, startAppServer, type AppServer } from "./app-server";
  */
 
 const CLI = path.resolve(import.meta.dirname, "../../lib/cli/assay.mjs");
-const API = path.resolve(import.meta.dirname, "../../app/api/v1");
 
 let app: AppServer;
 let fake: FakeOpenAI;
@@ -219,10 +217,8 @@ describe("assay run", () => {
   }, 30_000);
 });
 
-const hasPresetsRoute = existsSync(path.join(API, "suites/[id]/presets/route.ts"));
-
 describe("assay run --preset", () => {
-  it.skipIf(!hasPresetsRoute)("starts from the preset's values, --var on top; an unknown preset lists the known ones", async () => {
+  it("starts from the preset's values, --var on top; an unknown preset lists the known ones", async () => {
     const { suite, env, workspace } = await setup();
     await db.suitePreset.create({
       data: { workspaceId: workspace.id, suiteId: suite.id, name: "Cold", values: { Temperature: 0, Mode: "lenient" } },
@@ -332,8 +328,6 @@ describe("assay compare", () => {
   });
 });
 
-const hasMatrixRoute = existsSync(path.join(API, "suites/[id]/matrix/route.ts"));
-
 describe("assay matrix", () => {
   it("refuses an axis that is not a variable of the agent (exit 2) before sending anything", async () => {
     const { suite, env } = await setup();
@@ -342,15 +336,11 @@ describe("assay matrix", () => {
     expect(res.stderr).toContain("Known variables: Temperature (number), Mode (string)");
   });
 
-  it.skipIf(!hasMatrixRoute)(
-    "runs one combination per value pair and prints the table",
-    async () => {
-      const { suite, env } = await setup();
-      const res = await assay(["matrix", suite.name, "--axis", "Temperature=0,0.7", "--axis", "Mode=strict,lenient", "--wait"], env);
-      expect(res.code, res.stderr).toBe(0);
-      expect(res.stdout).toContain("Temperature=0.7");
-      expect(res.stdout.trim().split("\n")).toHaveLength(5);
-    },
-    40_000,
-  );
+  it("runs one combination per value pair and prints the table", async () => {
+    const { suite, env } = await setup();
+    const res = await assay(["matrix", suite.name, "--axis", "Temperature=0,0.7", "--axis", "Mode=strict,lenient", "--wait"], env);
+    expect(res.code, res.stderr).toBe(0);
+    expect(res.stdout).toContain("Temperature=0.7");
+    expect(res.stdout.trim().split("\n")).toHaveLength(5);
+  }, 40_000);
 });
