@@ -76,6 +76,7 @@ try {
       baselineLatencyMs: args.latencyMs,
       variantLatencyMs: args.variantLatencyMs,
       ordering: args.ordering,
+      warmupCases: args.warmupCases,
     });
     const meta = {
       database: database.embedded ? "embedded PostgreSQL" : "BENCH_DATABASE_URL/DATABASE_URL server",

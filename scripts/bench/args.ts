@@ -17,6 +17,8 @@ export type BenchArgs = {
   ab: boolean;
   variantLatencyMs: number;
   ordering: "sequential" | "randomized" | "concurrent";
+  /** A/B mode: cases of an unmeasured warm-up comparison before the measured one. */
+  warmupCases: number;
   json: boolean;
   help: boolean;
 };
@@ -39,6 +41,8 @@ export const USAGE = `npm run bench -- [options]
                        the recorded latency diff against the true one
   --variant-latency MS the variant model's latency in A/B mode (default 260)
   --ordering O         A/B ordering: sequential (default), randomized or concurrent
+  --warmup N           A/B mode: cases of an unmeasured warm-up comparison first (default 100; 0 = measure
+                       a cold process, whose first second adds connection set-up and JIT to the latencies)
   --json               print one JSON object instead of the table
 
 Database: BENCH_DATABASE_URL (or DATABASE_URL) names a PostgreSQL server on which a throwaway
@@ -58,6 +62,7 @@ export function parseArgs(argv: string[]): BenchArgs {
     ab: false,
     variantLatencyMs: 260,
     ordering: "sequential",
+    warmupCases: 100,
     json: false,
     help: false,
   };
@@ -125,6 +130,9 @@ export function parseArgs(argv: string[]): BenchArgs {
         out.ordering = v;
         break;
       }
+      case "--warmup":
+        out.warmupCases = int("warmup", value(), 0);
+        break;
       case "--json":
         out.json = true;
         break;

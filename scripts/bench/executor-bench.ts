@@ -191,7 +191,7 @@ export async function makeBenchWorkspace(): Promise<WorkspaceContext> {
 /** A chat agent without tools on a model config pointing at `baseUrl`, and a suite of `cases` single-turn cases. */
 export async function makeBenchSuite(
   ctx: WorkspaceContext,
-  opts: { baseUrl: string; cases: number; name: string; tags?: (i: number) => string[] },
+  opts: { baseUrl: string; cases: number; name: string; tags?: (i: number) => string[]; questionPrefix?: string },
 ) {
   const modelConfig = await db.modelConfig.create({
     data: { workspaceId: ctx.workspaceId, name: `${opts.name}-model`, baseUrl: opts.baseUrl, model: "fake-model" },
@@ -216,7 +216,7 @@ export async function makeBenchSuite(
           workspaceId: ctx.workspaceId,
           suiteId: suite.id,
           name: `case ${i}`,
-          initialMessage: `question ${i}`,
+          initialMessage: `${opts.questionPrefix ?? "question"} ${i}`,
           sortOrder: i,
           tags: opts.tags?.(i) ?? [],
         };

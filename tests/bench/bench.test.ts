@@ -4,6 +4,7 @@ import { startBenchFake, type BenchFake } from "../../scripts/bench/fake";
 import { benchExecutor, latencyError, makeBenchWorkspace, quantile } from "../../scripts/bench/executor-bench";
 import { benchHistory } from "../../scripts/bench/history-bench";
 import { formatReport } from "../../scripts/bench/report";
+import { benchAb, formatAbReport } from "../../scripts/bench/ab-bench";
 
 // A small version of `npm run bench`, so the benchmark keeps working as the executor changes.
 let fake: BenchFake;
@@ -39,6 +40,32 @@ describe("npm run bench", () => {
     expect(report).toMatch(/ratio to ideal\s+\d+\.\d{3}\s+\(target ≤ 1\.25: target (met|missed)\)/);
     expect(report).toContain("correctness: all cases passed");
     expect(report).toMatch(/recorded − server latency\s+p50 -?\d+\.\d ms, p95/);
+  });
+
+  it("A/B mode: compares two arms through the comparison engine and measures the latency-diff error", async () => {
+    const ctx = await makeBenchWorkspace();
+    const result = await benchAb({
+      ctx,
+      fake,
+      cases: 12,
+      concurrency: 4,
+      baselineLatencyMs: 20,
+      variantLatencyMs: 50,
+      ordering: "sequential",
+      resetWindowMs: 10,
+      warmupCases: 4,
+    });
+    expect(result.failures).toEqual([]);
+    expect(result).toMatchObject({ status: "completed", pairs: 12, comparablePairs: 12, warmupCases: 4 });
+    // 3 waves of (20 + 10 + 50) ms.
+    expect(result.idealMs).toBe(240);
+    expect(result.diffErrorVsNominal).not.toBeNull();
+    expect(result.diffErrorVsServer).not.toBeNull();
+    // The recorded diff is the variant's 30 ms extra, give or take timing noise.
+    expect(Math.abs(result.medianDiffMs! - 30)).toBeLessThan(15);
+    const report = formatAbReport(result, { database: "test", loadBefore: "0", loadAfter: "0" });
+    expect(report).toMatch(/diff error vs nominal 30 ms\s+p50 -?\d+\.\d ms, \|p95\|/);
+    await fake.setRules([]);
   });
 
   it("measures the executor alone with the sleeping runner, without calling the model", async () => {
@@ -80,5 +107,20 @@ describe("npm run bench", () => {
     });
     expect(() => parseArgs(["--cases", "0"])).toThrow(/--cases/);
     expect(() => parseArgs(["--bogus"])).toThrow(/Unknown option/);
+    expect(parseArgs(["--ab"])).toMatchObject({
+      ab: true,
+      cases: 500,
+      latencyMs: 200,
+      variantLatencyMs: 260,
+      ordering: "sequential",
+      warmupCases: 100,
+    });
+    expect(parseArgs(["--ab", "--cases", "20", "--ordering", "concurrent", "--warmup", "0"])).toMatchObject({
+      cases: 20,
+      ordering: "concurrent",
+      warmupCases: 0,
+    });
+    expect(() => parseArgs(["--ab", "--variant-latency", "100"])).toThrow(/--variant-latency/);
+    expect(() => parseArgs(["--ordering", "sideways"])).toThrow(/--ordering/);
   });
 });
