@@ -47,3 +47,24 @@ export const cursorFields = {
     .min(-(2 ** 31))
     .max(2 ** 31 - 1),
 };
+
+const newestFirstCursor = z.object({ c: cursorFields.timestamp, id: cursorFields.id });
+
+/**
+ * Keyset pagination newest first on (createdAt, id), the order of every history list (runs,
+ * comparisons, matrices): `where` is the filter after the cursor's row (empty without one),
+ * `orderBy` the matching order, and `page` cuts the `limit + 1` rows read into the page and the
+ * next page's cursor.
+ */
+export const newestFirst = {
+  where(cursor: string | undefined) {
+    const c = decodeCursor(cursor, newestFirstCursor);
+    return c ? { OR: [{ createdAt: { lt: new Date(c.c) } }, { createdAt: new Date(c.c), id: { lt: c.id } }] } : {};
+  },
+  orderBy: [{ createdAt: "desc" as const }, { id: "desc" as const }],
+  page<T extends { createdAt: Date; id: string }>(rows: T[], limit: number): { page: T[]; next_cursor: string | null } {
+    const page = rows.slice(0, limit);
+    const last = page[page.length - 1];
+    return { page, next_cursor: rows.length > limit && last ? encodeCursor({ c: last.createdAt.toISOString(), id: last.id }) : null };
+  },
+};

@@ -1,7 +1,6 @@
 import { z } from "zod";
 import { paginationQuery } from "@/lib/api/query";
-import { DIFFICULTIES } from "@/lib/test-cases/schemas";
-import { MAX_RUN_CONCURRENCY, DEFAULT_RUN_CONCURRENCY } from "@/lib/runs/schemas";
+import { MAX_RUN_CONCURRENCY, DEFAULT_RUN_CONCURRENCY, caseSelectionFields } from "@/lib/runs/schemas";
 import { TEXT_LIMITS } from "@/lib/validation/limits";
 
 /**
@@ -76,17 +75,7 @@ export const executeComparisonInput = z
       .default(1),
     concurrency: z.number().int().min(1).max(MAX_RUN_CONCURRENCY).default(DEFAULT_RUN_CONCURRENCY),
     retry: retryPolicyInput.default(DEFAULT_RETRY),
-    tags: z.array(z.string().trim().min(1).max(TEXT_LIMITS.tag)).max(50).default([]),
-    tag_match: z.enum(["any", "all"]).default("any"),
-    difficulty: z
-      .enum(DIFFICULTIES)
-      .nullish()
-      .transform((v) => v ?? null),
-    case_ids: z
-      .array(z.uuid())
-      .max(10_000)
-      .nullish()
-      .transform((v) => v ?? null),
+    ...caseSelectionFields,
   })
   .strict();
 export type ExecuteComparisonInput = z.output<typeof executeComparisonInput>;

@@ -13,7 +13,7 @@ import { Prisma } from "@/lib/generated/prisma/client";
 import { ConflictError, NotFoundError, ValidationError, zodIssues, type IssueList } from "@/lib/errors";
 import type { WorkspaceContext } from "@/lib/auth/roles";
 import { requireRole, isUuid } from "@/lib/workspaces/service";
-import { cursorFields, decodeCursor, encodeCursor } from "@/lib/serialize";
+import { decodeCursor, encodeCursor, newestFirst } from "@/lib/serialize";
 import type { VariableValue } from "@/lib/agents/schemas";
 import { resolveVariables } from "@/lib/runs/variables";
 import {
@@ -448,29 +448,20 @@ export async function getComparison(ctx: WorkspaceContext, id: string): Promise<
   return getComparisonUnchecked(ctx, id);
 }
 
-const listCursor = z.object({ c: cursorFields.timestamp, id: cursorFields.id });
-
 /** GET /api/v1/suites/{id}/comparisons: newest first. */
 export async function listComparisons(ctx: WorkspaceContext, suiteId: string, q: { cursor?: string; limit: number }) {
   requireRole(ctx, "viewer");
   if (!isUuid(suiteId)) throw new NotFoundError("Suite");
   const suite = await db.suite.findFirst({ where: { id: suiteId, workspaceId: ctx.workspaceId }, select: { id: true } });
   if (!suite) throw new NotFoundError("Suite");
-  const cursor = decodeCursor(q.cursor, listCursor);
   const rows = await db.comparison.findMany({
-    where: {
-      workspaceId: ctx.workspaceId,
-      suiteId,
-      ...(cursor ? { OR: [{ createdAt: { lt: new Date(cursor.c) } }, { createdAt: new Date(cursor.c), id: { lt: cursor.id } }] } : {}),
-    },
-    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    where: { workspaceId: ctx.workspaceId, suiteId, ...newestFirst.where(q.cursor) },
+    orderBy: newestFirst.orderBy,
     take: q.limit + 1,
     select: comparisonSelect,
   });
-  const page = rows.slice(0, q.limit);
-  const last = page[page.length - 1];
-  const next = rows.length > q.limit && last ? encodeCursor({ c: last.createdAt.toISOString(), id: last.id }) : null;
-  return { data: page.map(toComparisonDto), next_cursor: next };
+  const { page, next_cursor } = newestFirst.page(rows, q.limit);
+  return { data: page.map(toComparisonDto), next_cursor };
 }
 
 const SORT_COLUMNS = {

@@ -8,12 +8,11 @@
  * scoped by `workspaceId`; ./README.md maps the feature.
  */
 import "server-only";
-import { z } from "zod";
 import { db } from "@/lib/db";
 import { ConflictError, NotFoundError, ValidationError, zodIssues, type IssueList } from "@/lib/errors";
 import type { WorkspaceContext } from "@/lib/auth/roles";
 import { requireRole, isUuid } from "@/lib/workspaces/service";
-import { cursorFields, decodeCursor, encodeCursor } from "@/lib/serialize";
+import { newestFirst } from "@/lib/serialize";
 import {
   agentRunIssue,
   cancelRun,
@@ -317,29 +316,20 @@ function cellStatus(statuses: string[]): string {
   return "mixed";
 }
 
-const listCursor = z.object({ c: cursorFields.timestamp, id: cursorFields.id });
-
 /** GET /api/v1/suites/{id}/matrices: newest first, keyset-paginated on (createdAt, id). */
 export async function listMatrices(ctx: WorkspaceContext, suiteId: string, q: { cursor?: string; limit: number }) {
   requireRole(ctx, "viewer");
   if (!isUuid(suiteId)) throw new NotFoundError("Suite");
   const suite = await db.suite.findFirst({ where: { id: suiteId, workspaceId: ctx.workspaceId }, select: { id: true } });
   if (!suite) throw new NotFoundError("Suite");
-  const cursor = decodeCursor(q.cursor, listCursor);
   const rows = await db.matrix.findMany({
-    where: {
-      workspaceId: ctx.workspaceId,
-      suiteId,
-      ...(cursor ? { OR: [{ createdAt: { lt: new Date(cursor.c) } }, { createdAt: new Date(cursor.c), id: { lt: cursor.id } }] } : {}),
-    },
-    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    where: { workspaceId: ctx.workspaceId, suiteId, ...newestFirst.where(q.cursor) },
+    orderBy: newestFirst.orderBy,
     take: q.limit + 1,
     select: matrixSelect,
   });
-  const page = rows.slice(0, q.limit);
-  const last = page[page.length - 1];
-  const next = rows.length > q.limit && last ? encodeCursor({ c: last.createdAt.toISOString(), id: last.id }) : null;
-  return { data: page.map((m) => toMatrixSummaryDto(m, statusOf(m))), next_cursor: next };
+  const { page, next_cursor } = newestFirst.page(rows, q.limit);
+  return { data: page.map((m) => toMatrixSummaryDto(m, statusOf(m))), next_cursor };
 }
 
 /**

@@ -11,22 +11,30 @@ export type CaseResultStatus = (typeof CASE_RESULT_STATUSES)[number];
 export const MAX_RUN_CONCURRENCY = 64;
 export const DEFAULT_RUN_CONCURRENCY = 8;
 
+/**
+ * Which of the suite's cases a run (comparison, matrix) takes: the active ones, narrowed by tags
+ * and difficulty, or exactly `case_ids`. Shared by every body that selects cases.
+ */
+export const caseSelectionFields = {
+  /** Narrow the active cases to these tags (any of them unless tag_match is "all"). */
+  tags: z.array(z.string().trim().min(1).max(TEXT_LIMITS.tag)).max(50).default([]),
+  tag_match: z.enum(["any", "all"]).default("any"),
+  difficulty: z
+    .enum(DIFFICULTIES)
+    .nullish()
+    .transform((v) => v ?? null),
+  /** Run exactly these cases (any status except deleted) instead of the active ones. */
+  case_ids: z
+    .array(z.uuid())
+    .max(10_000)
+    .nullish()
+    .transform((v) => v ?? null),
+};
+
 /** Options for starting a run (suite page form and POST /api/v1/suites/{id}/runs). */
 export const startRunInput = z
   .object({
-    /** Narrow the active cases to these tags (any of them unless tag_match is "all"). */
-    tags: z.array(z.string().trim().min(1).max(TEXT_LIMITS.tag)).max(50).default([]),
-    tag_match: z.enum(["any", "all"]).default("any"),
-    difficulty: z
-      .enum(DIFFICULTIES)
-      .nullish()
-      .transform((v) => v ?? null),
-    /** Run exactly these cases (any status except deleted) instead of the active ones. */
-    case_ids: z
-      .array(z.uuid())
-      .max(10_000)
-      .nullish()
-      .transform((v) => v ?? null),
+    ...caseSelectionFields,
     concurrency: z
       .number({ error: "Concurrency must be a whole number" })
       .int("Concurrency must be a whole number")

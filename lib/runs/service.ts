@@ -12,7 +12,7 @@ import { Prisma } from "@/lib/generated/prisma/client";
 import { NotFoundError, ValidationError, ConflictError, zodIssues, type IssueList } from "@/lib/errors";
 import type { WorkspaceContext } from "@/lib/auth/roles";
 import { requireRole, isUuid } from "@/lib/workspaces/service";
-import { cursorFields, decodeCursor, encodeCursor } from "@/lib/serialize";
+import { cursorFields, decodeCursor, encodeCursor, newestFirst } from "@/lib/serialize";
 import { variableDefinitionSchema, type VariableValue } from "@/lib/agents/schemas";
 import { startRunInput, type CaseResultListQuery, type StartRunOptions } from "@/lib/runs/schemas";
 import { resolveCaseVariables, resolveVariables, type ResolvedVariables, type TestVariablesConfig } from "@/lib/runs/variables";
@@ -403,29 +403,19 @@ export async function getRun(ctx: WorkspaceContext, id: string) {
   return toRunDto(run);
 }
 
-const runCursor = z.object({ c: cursorFields.timestamp, id: cursorFields.id });
-
 /** Newest first, keyset-paginated on (createdAt, id). */
 export async function listRuns(ctx: WorkspaceContext, suiteId: string, q: { status?: string; cursor?: string; limit: number }) {
   if (!isUuid(suiteId)) throw new NotFoundError("Suite");
   const suite = await db.suite.findFirst({ where: { id: suiteId, workspaceId: ctx.workspaceId }, select: { id: true } });
   if (!suite) throw new NotFoundError("Suite");
-  const cursor = decodeCursor(q.cursor, runCursor);
   const rows = await db.run.findMany({
-    where: {
-      workspaceId: ctx.workspaceId,
-      suiteId,
-      ...(q.status ? { status: q.status as never } : {}),
-      ...(cursor ? { OR: [{ createdAt: { lt: new Date(cursor.c) } }, { createdAt: new Date(cursor.c), id: { lt: cursor.id } }] } : {}),
-    },
-    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    where: { workspaceId: ctx.workspaceId, suiteId, ...(q.status ? { status: q.status as never } : {}), ...newestFirst.where(q.cursor) },
+    orderBy: newestFirst.orderBy,
     take: q.limit + 1,
     select: runSelect,
   });
-  const page = rows.slice(0, q.limit);
-  const last = page[page.length - 1];
-  const next = rows.length > q.limit && last ? encodeCursor({ c: last.createdAt.toISOString(), id: last.id }) : null;
-  return { data: page.map(toRunDto), next_cursor: next };
+  const { page, next_cursor } = newestFirst.page(rows, q.limit);
+  return { data: page.map(toRunDto), next_cursor };
 }
 
 /**
