@@ -295,7 +295,11 @@ async function send(
     req.once("response", (res: http.IncomingMessage) => {
       timing.lastByteAt = null; // a redirect's body does not count
       stampLastByte(res, timing);
-      resolve(res);
+      // Hand the response on in the check phase, not here: everything awaiting it (building the
+      // Response, the SDK, parsing, evaluation) would otherwise run before libuv delivers the
+      // other sockets read in this same poll phase, and stamp their last bytes late. A burst of
+      // 50 answers arriving together is then stamped first and processed after.
+      setImmediate(resolve, res);
     });
     req.once("error", (err) => reject(signal.aborted ? abortError(signal) : new TypeError("fetch failed", { cause: err })));
     req.end(body);
