@@ -19,7 +19,8 @@ function Bell({ href, open }: { href: string; open: number | null }) {
       href={href}
       aria-label={label}
       title={label}
-      data-testid="alert-bell"
+      // The fallback has its own test id: while the count streams in, React briefly keeps both in the DOM.
+      data-testid={open === null ? "alert-bell-loading" : "alert-bell"}
       className={cn("relative inline-flex rounded-md p-1.5 hover:bg-slate-100", open ? "text-red-700" : "text-slate-500")}
     >
       <BellIcon />
