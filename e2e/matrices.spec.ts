@@ -141,4 +141,11 @@ test("start a 2×2 matrix in the dialog and read its table", async ({ page }) =>
   const listRow = page.getByRole("row").filter({ hasText: "Matrix: AIConfiguration × Temperature" });
   await expect(listRow.getByRole("cell").nth(2)).toHaveText("Completed");
   await expect(listRow.getByRole("cell").nth(4)).toHaveText("4/4");
+
+  // The suite's run history marks the four runs as the matrix's combinations, linked to it.
+  await page.goto(`/w/${workspaceId}/suites/${suite.id}/runs`);
+  const badges = page.getByRole("link", { name: /^Matrix · #\d\s?: open the matrix this run belongs to$/ });
+  await expect(badges).toHaveCount(4);
+  await badges.first().click();
+  await page.waitForURL(/\/matrices\/[0-9a-f-]{36}$/);
 });

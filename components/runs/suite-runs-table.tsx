@@ -47,6 +47,16 @@ export function SuiteRunsTable({ workspaceId, rows }: { workspaceId: string; row
                     <span className="sr-only">: open the comparison this run belongs to</span>
                   </Link>
                 )}
+                {r.matrix_id && (
+                  <Link
+                    href={`/w/${workspaceId}/matrices/${r.matrix_id}`}
+                    className="ml-2 inline-flex rounded bg-emerald-100 px-1.5 py-0.5 text-xs font-medium text-emerald-800 hover:underline"
+                    title="This run is one combination of a matrix run"
+                  >
+                    Matrix{r.combination_index === null || r.combination_index === undefined ? "" : ` · #${r.combination_index + 1}`}
+                    <span className="sr-only">: open the matrix this run belongs to</span>
+                  </Link>
+                )}
               </TableCell>
               <TableCell className={num}>{r.passed}</TableCell>
               <TableCell className={num}>{r.failed}</TableCell>

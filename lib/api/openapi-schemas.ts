@@ -178,6 +178,8 @@ const runResource = {
     resolved_variables: { type: "object", description: "Spec 004: {values, sources}" },
     comparison_id: { type: ["string", "null"], format: "uuid", description: "Set on a comparison's arm runs" },
     arm_index: { type: ["integer", "null"], description: "0 for a comparison's baseline arm, 1 for its variant" },
+    matrix_id: { type: ["string", "null"], format: "uuid", description: "Set on a matrix's runs (one per combination)" },
+    combination_index: { type: ["integer", "null"], description: "The combination of the matrix this run executes (0-based)" },
   },
 };
 const caseResultResource = {

@@ -236,6 +236,8 @@ export async function listSuiteRunsPage(
         duration_ms: started !== null && completed !== null ? completed - started : null,
         comparison_id: r.comparison_id,
         arm_index: r.arm_index,
+        matrix_id: r.matrix_id,
+        combination_index: r.combination_index,
       };
     }),
   };

@@ -35,6 +35,8 @@ export const runSelect = {
   createdAt: true,
   comparisonId: true,
   armIndex: true,
+  matrixId: true,
+  combinationIndex: true,
 } as const satisfies Prisma.RunSelect;
 
 export type RunRow = Prisma.RunGetPayload<{ select: typeof runSelect }>;
@@ -77,6 +79,8 @@ export function toRunDto(r: RunRow) {
     /** Set on the arm runs a comparison executed (arm 0 = baseline, 1 = variant). */
     comparison_id: r.comparisonId,
     arm_index: r.armIndex,
+    matrix_id: r.matrixId,
+    combination_index: r.combinationIndex,
   };
 }
 export type RunDto = ReturnType<typeof toRunDto>;
@@ -366,4 +370,6 @@ export type RunHistoryRow = {
   /** The comparison this run is an arm of (and which arm), when it is one. */
   comparison_id?: string | null;
   arm_index?: number | null;
+  matrix_id?: string | null;
+  combination_index?: number | null;
 };

@@ -3,6 +3,7 @@ import { db } from "@/lib/db";
 import { Executor } from "@/lib/runs/executor";
 import { createCaseRunner } from "@/lib/runs/case-runner";
 import { cancelMatrix, createMatrix, getMatrix, listMatrices, matrixTable } from "@/lib/matrices/service";
+import { listSuiteRunsPage } from "@/lib/runs/analytics";
 import type { MatrixDto } from "@/lib/matrices/dto";
 import type { WorkspaceContext } from "@/lib/auth/roles";
 import { ConflictError, ValidationError } from "@/lib/errors";
@@ -198,6 +199,10 @@ describe("matrix runs against the fake OpenAI server", () => {
 
     const list = await listMatrices(ctx, suite.id, { limit: 10 });
     expect(list.data.map((m) => [m.id, m.status, m.finished_combinations])).toEqual([[created.id, "completed", 4]]);
+
+    // The suite's run history marks each run with its matrix and combination.
+    const history = await listSuiteRunsPage(ctx, suite.id);
+    expect(history.data.map((r) => [r.matrix_id, r.combination_index]).sort()).toEqual([0, 1, 2, 3].map((i) => [created.id, i]));
   });
 
   it("repetitions run every case that many times per combination; the cell counts passes", async () => {
