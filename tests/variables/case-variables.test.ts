@@ -5,8 +5,8 @@ import { createCaseRunner } from "@/lib/runs/case-runner";
 import { getRun, listCaseResults, startRun } from "@/lib/runs/service";
 import { ValidationError } from "@/lib/errors";
 import { startFakeOpenAI, type FakeOpenAI } from "../fake-openai/server";
-import { makeWorkspace } from "../helpers/factories";
-import { makeSuiteWithCases, waitFor } from "../runs/helpers";
+import { waitFor } from "../runs/helpers";
+import { makeEvalVariablesSuite } from "./helpers";
 
 let fake: FakeOpenAI;
 let executor: Executor;
@@ -22,39 +22,12 @@ afterAll(async () => {
 });
 
 async function setup() {
-  const { ctx } = await makeWorkspace("editor");
-  const made = await makeSuiteWithCases(ctx, 2, {
-    baseUrl: fake.url,
-    caseData: (i) => ({ name: i === 0 ? "Refund 30 days" : "Shipping", initialMessage: `question ${i} at {{Temperature}}` }),
-  });
-  await db.modelConfig.create({ data: { workspaceId: ctx.workspaceId, name: "gpt-b", baseUrl: fake.url, model: "model-b" } });
-  await db.agent.update({
-    where: { id: made.agent.id },
-    data: {
-      variablesSchema: [
-        {
-          name: "AIConfiguration",
-          display_name: "AI configuration",
-          data_type: "string",
-          value_source: "static",
-          possible_values: [{ value: made.modelConfig.name }, { value: "gpt-b" }],
-          default_value: made.modelConfig.name,
-          required: false,
-        },
-        {
-          name: "Temperature",
-          display_name: "Temperature",
-          data_type: "number",
-          value_source: "freeform",
-          possible_values: [],
-          default_value: 0.2,
-          required: false,
-        },
-      ],
-    },
-  });
+  const made = await makeEvalVariablesSuite(fake.url, (i) => ({
+    name: i === 0 ? "Refund 30 days" : "Shipping",
+    initialMessage: `question ${i} at {{Temperature}}`,
+  }));
   const [refund, shipping] = await db.testCase.findMany({ where: { suiteId: made.suite.id }, orderBy: { sortOrder: "asc" } });
-  return { ctx, ...made, refund: refund!, shipping: shipping! };
+  return { ...made, refund: refund!, shipping: shipping! };
 }
 
 describe("spec 004 variables per case in a run", () => {

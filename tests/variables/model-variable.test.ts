@@ -5,8 +5,8 @@ import { createCaseRunner } from "@/lib/runs/case-runner";
 import { getRun, startRun } from "@/lib/runs/service";
 import { ValidationError } from "@/lib/errors";
 import { startFakeOpenAI, type FakeOpenAI } from "../fake-openai/server";
-import { makeWorkspace } from "../helpers/factories";
-import { makeSuiteWithCases, waitFor } from "../runs/helpers";
+import { waitFor } from "../runs/helpers";
+import { makeEvalVariablesSuite } from "./helpers";
 
 let fake: FakeOpenAI;
 let executor: Executor;
@@ -23,36 +23,7 @@ afterAll(async () => {
 
 /** A suite whose agent declares spec 004's default Agent Eval variables (AIConfiguration, Temperature). */
 async function setup() {
-  const { ctx } = await makeWorkspace("editor");
-  const made = await makeSuiteWithCases(ctx, 2, { baseUrl: fake.url });
-  const other = await db.modelConfig.create({
-    data: { workspaceId: ctx.workspaceId, name: "gpt-b", baseUrl: fake.url, model: "model-b" },
-  });
-  await db.agent.update({
-    where: { id: made.agent.id },
-    data: {
-      variablesSchema: [
-        {
-          name: "AIConfiguration",
-          display_name: "AI configuration",
-          data_type: "string",
-          value_source: "static",
-          possible_values: [{ value: made.modelConfig.name }, { value: "gpt-b" }],
-          default_value: made.modelConfig.name,
-          required: false,
-        },
-        {
-          name: "Temperature",
-          display_name: "Temperature",
-          data_type: "number",
-          value_source: "freeform",
-          possible_values: [],
-          required: false,
-        },
-      ],
-    },
-  });
-  return { ctx, ...made, other };
+  return makeEvalVariablesSuite(fake.url);
 }
 
 describe("spec 004 variables with effects", () => {
