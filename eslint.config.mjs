@@ -57,6 +57,8 @@ const dataAccessModules = [
   "lib/comparisons/{engine,pairs}.ts",
   // Webhook events (one INSERT … SELECT per event) and the delivery worker's claim/record queries.
   "lib/webhooks/{events,worker}.ts",
+  // File inputs: the PostgreSQL file store and the processing caches (URL downloads, extractions).
+  "lib/files/{processing,storage/postgres}.ts",
 ];
 
 const SERVER_ONLY_SOURCE = /^@\/lib\/.*\/(service|loaders)$|^@\/lib\/db$/;

@@ -71,6 +71,24 @@ const envSchema = z.object({
   /** Requests in flight at once per model configuration (and per HTTP agent URL), per process. */
   ASSAY_MODEL_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(64),
   ASSAY_DIST_DIR: z.string().default(".next"),
+  /**
+   * Where uploaded and downloaded files live (issue 11): unset or "postgres" keeps them in
+   * PostgreSQL; "s3://bucket[/prefix]?endpoint=…&region=…&force_path_style=true" an S3-compatible
+   * bucket (credentials from AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY).
+   */
+  ASSAY_FILE_STORE: optionalString.pipe(
+    z
+      .string()
+      .regex(
+        /^(postgres|s3:\/\/[a-z0-9][a-z0-9.-]{1,61}[a-z0-9](\/[^?]*)?(\?.*)?)$/,
+        'Use "postgres" or "s3://bucket[/prefix]?endpoint=…&region=…"',
+      )
+      .optional(),
+  ),
+  /** Characters of extracted file content added to a case's first user message (spec 000 files); more is cut with a marker. */
+  ASSAY_FILES_MAX_CHARS: z.coerce.number().int().min(1000).max(10_000_000).default(100_000),
+  /** Images sent to vision models are resized so their longest edge is at most this many pixels. */
+  ASSAY_IMAGE_MAX_EDGE: z.coerce.number().int().min(64).max(8192).default(1568),
   /** Retention (spec 002), used when the database has no value (lib/retention/settings.ts): nightly cleanup time "HH:MM" (UTC). */
   TEST_SUITES_RETENTION_CLEANUP_TIME: optionalString.pipe(
     z

@@ -166,7 +166,7 @@ export async function insertCaseResults(
                                      FROM jsonb_each(CASE WHEN jsonb_typeof(tc."expectedOutcomes") = 'object' THEN tc."expectedOutcomes" END) AS o(k, v)),
                'expected_tool_calls', tc."expectedToolCalls",
                'evaluation_criteria_override', tc."evaluationCriteriaOverride", 'checks', tc."checks", 'mode', tc."mode",
-               'ground_truth', tc."groundTruth", 'evaluations', tc."evaluations") AS snapshot
+               'ground_truth', tc."groundTruth", 'evaluations', tc."evaluations", 'files', tc."files") AS snapshot
       FROM "TestCase" tc WHERE ${where}
     ) tc CROSS JOIN generate_series(0, ${repetitions - 1}::int) AS rep`;
 }

@@ -3,6 +3,7 @@ import { Prisma } from "@/lib/generated/prisma/client";
 import { iso } from "@/lib/serialize";
 import type { Check, ExpectedToolCall, Persona, TestCaseData, TestCaseStatus } from "@/lib/test-cases/schemas";
 import { toCaseVariables, type TestCaseVariables } from "@/lib/test-cases/variables";
+import { caseFilesSchema, compactFileInput, type FileInputDocument } from "@/lib/files/schemas";
 
 /** The public JSON of a test case (REST API, actions, UI). */
 export type TestCaseDto = {
@@ -27,6 +28,8 @@ export type TestCaseDto = {
   evaluations: string[] | null;
   /** Spec 004 TestVariablesConfig (null: every variable of the agent exposed with its default). */
   variables: TestCaseVariables;
+  /** Spec 000 FileInput list (null: no files): stored files as `path: "file:<id>"`, or URLs. */
+  files: FileInputDocument[] | null;
   sort_order: number;
   created_at: string;
   updated_at: string;
@@ -74,6 +77,7 @@ export const testCaseSelect = {
   groundTruth: true,
   evaluations: true,
   variables: true,
+  files: true,
   sortOrder: true,
   createdAt: true,
   updatedAt: true,
@@ -160,6 +164,7 @@ export function toTestCaseDto(row: TestCaseRow): TestCaseDto {
     ground_truth: row.groundTruth,
     evaluations: evaluations(row.evaluations),
     variables: toCaseVariables(row.variables),
+    files: caseFiles(row.files),
     sort_order: row.sortOrder,
     created_at: iso(row.createdAt) ?? "",
     updated_at: iso(row.updatedAt) ?? "",
@@ -186,7 +191,14 @@ export function toTestCaseDocument(dto: TestCaseDto): TestCaseDocument {
     ground_truth: dto.ground_truth,
     evaluations: dto.evaluations,
     variables: dto.variables,
+    files: dto.files,
   };
+}
+
+/** Stored files list → its compact public form (a malformed stored value counts as none). */
+function caseFiles(value: unknown): FileInputDocument[] | null {
+  const parsed = caseFilesSchema.safeParse(value);
+  return parsed.success && parsed.data ? parsed.data.map(compactFileInput) : null;
 }
 
 const json = (v: unknown) => (v === null || v === undefined ? Prisma.DbNull : (v as Prisma.InputJsonValue));
@@ -213,6 +225,7 @@ export function toColumns(data: TestCaseData) {
     groundTruth: data.ground_truth,
     evaluations: json(data.evaluations),
     variables: json(data.variables),
+    files: json(data.files?.map(compactFileInput) ?? null),
   } satisfies Omit<Prisma.TestCaseUncheckedCreateInput, "workspaceId" | "suiteId">;
 }
 

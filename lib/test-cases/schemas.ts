@@ -3,6 +3,7 @@ import { booleanQuery } from "@/lib/api/query";
 import { TEXT_LIMITS } from "@/lib/validation/limits";
 import { JSON_TOO_LARGE_MESSAGE, jsonFits } from "@/lib/validation/text";
 import { testCaseVariablesSchema } from "@/lib/test-cases/variables";
+import { caseFilesSchema } from "@/lib/files/schemas";
 
 /**
  * The test case format: spec 001 (schema 1.0.0) plus spec 002's checks/mode and spec 000's
@@ -195,6 +196,11 @@ export const testCaseFields = z.object({
    * default). The rules that need the agent are checked by the service (./variable-guards.ts).
    */
   variables: testCaseVariablesSchema,
+  /**
+   * Spec 000 FileInput list (at most 10): uploaded files as `path: "file:<id>"`, or URLs. That a
+   * stored file exists and its content matches `type` is checked by lib/files/service.ts.
+   */
+  files: caseFilesSchema,
   sort_order: z.number().int().min(0).optional(),
 });
 
