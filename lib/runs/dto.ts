@@ -2,6 +2,7 @@ import { iso } from "@/lib/serialize";
 import { maskSnapshotUrls } from "@/lib/url-secrets";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import type { CaseResultStatus, RunStatus } from "@/lib/runs/schemas";
+import type { ProcessedFileInput } from "@/lib/files/types";
 
 /**
  * The run feature's public shapes: Prisma `select` constants, row → DTO mappers and the DTO
@@ -85,6 +86,25 @@ export function toRunDto(r: RunRow) {
 }
 export type RunDto = ReturnType<typeof toRunDto>;
 
+/**
+ * Spec 000 test execution state machine, per case result (`CaseResult.stage`): pending →
+ * processing_files → files_ready | files_failed → executing_agent → agent_complete | agent_failed
+ * → evaluating → complete | evaluation_failed. A case without files starts at executing_agent.
+ */
+export const CASE_STAGES = [
+  "pending",
+  "processing_files",
+  "files_ready",
+  "files_failed",
+  "executing_agent",
+  "agent_complete",
+  "agent_failed",
+  "evaluating",
+  "complete",
+  "evaluation_failed",
+] as const;
+export type CaseStage = (typeof CASE_STAGES)[number];
+
 export const caseResultSelect = {
   id: true,
   runId: true,
@@ -92,6 +112,8 @@ export const caseResultSelect = {
   variant: true,
   position: true,
   status: true,
+  stage: true,
+  processedFiles: true,
   name: true,
   tags: true,
   caseSnapshot: true,
@@ -141,9 +163,13 @@ export function toCaseResultDto(r: CaseResultRecord) {
     variant: r.variant,
     position: r.position,
     status: r.status,
+    /** Spec 000 execution state (live while running; final: complete, files_failed, agent_failed or evaluation_failed). */
+    stage: r.stage as CaseStage,
     name: r.name,
     tags: r.tags,
     test_case: r.caseSnapshot,
+    /** Spec 000 TestResult.processed_files: one ProcessedFileInput per file of the case (empty without files). */
+    processed_files: (Array.isArray(r.processedFiles) ? r.processedFiles : []) as unknown as ProcessedFileInput[],
     transcript: r.transcript,
     actual_response: r.actualResponse,
     response_truncated: r.responseTruncated,
@@ -264,6 +290,8 @@ export type CaseResultRow = {
   variant: CaseResultDto["variant"];
   position: number;
   status: CaseResultDto["status"];
+  /** Spec 000 execution state, live while the case runs. */
+  stage: CaseStage;
   name: string;
   tags: string[];
   prompt_tokens: number;
@@ -290,6 +318,7 @@ export function toCaseResultRow(r: CaseResultDto): CaseResultRow {
     variant: r.variant,
     position: r.position,
     status: r.status,
+    stage: r.stage,
     name: r.name,
     tags: r.tags,
     prompt_tokens: r.prompt_tokens,
