@@ -13,6 +13,7 @@ import { BasicsSection } from "./case-form-basics";
 import { ConversationSection } from "./case-form-conversation";
 import { ExpectationsSection } from "./case-form-expectations";
 import { ChecksSection } from "./case-form-checks";
+import { CaseFilesSection } from "./case-files-field";
 import { CaseStatusBar } from "./case-status-bar";
 import { caseFormSchema, caseToFormValues, emptyFormValues, FORM_FIELDS, type CaseFormValues } from "./form-values";
 import type { AgentToolOption, TestCaseDto } from "@/lib/test-cases/dto";
@@ -105,6 +106,7 @@ export function CaseForm(props: Props) {
         <fieldset disabled={readOnly || isSubmitting} className="min-w-0 space-y-5">
           <BasicsSection mode={mode} status={testCase?.status} suiteTags={suiteTags} />
           <ConversationSection />
+          <CaseFilesSection workspaceId={workspaceId} />
           <ExpectationsSection tools={tools} />
           <ChecksSection />
           <CaseVariablesSection definitions={variableDefinitions} />

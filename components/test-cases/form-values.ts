@@ -2,6 +2,7 @@ import { z } from "zod";
 import { testCaseInput, type Check, type TestCaseData, type TestCaseStatus } from "@/lib/test-cases/schemas";
 import type { TestCaseDto } from "@/lib/test-cases/dto";
 import { rowsToCaseVariables, type CaseVariableRow } from "@/components/variables/case-variable-rows";
+import { filesToRows, rowsToFiles, type FileRow } from "./case-file-rows";
 
 /**
  * The test case form edits text (JSON editors, numbers as typed, outcome rows) and turns it
@@ -48,6 +49,8 @@ export type CaseFormValues = {
   evaluations: string;
   /** Spec 004 test level: one row per variable of the agent (components/variables/case-variable-rows.ts). */
   variables: Record<string, CaseVariableRow>;
+  /** Spec 000 file inputs: one row per uploaded file or URL (./case-file-rows.ts). */
+  files: FileRow[];
 };
 
 type Issue = { path: (string | number)[]; message: string };
@@ -84,6 +87,7 @@ export function emptyFormValues(): CaseFormValues {
     evaluations_custom: false,
     evaluations: "",
     variables: {},
+    files: [],
   };
 }
 
@@ -179,6 +183,9 @@ export function formToInput(v: CaseFormValues): { input: Record<string, unknown>
     return { tool: row.tool, expected_params: params.value, ...(row.forbidden ? { forbidden: true } : {}) };
   });
 
+  const files = rowsToFiles(v.files);
+  issues.push(...files.issues);
+
   const maxTurns = v.max_turns.trim();
   const input: Record<string, unknown> = {
     name: v.name,
@@ -203,6 +210,7 @@ export function formToInput(v: CaseFormValues): { input: Record<string, unknown>
           .filter(Boolean)
       : null,
     variables: rowsToCaseVariables(v.variables),
+    files: files.files,
   };
   return { input, issues };
 }
@@ -264,6 +272,7 @@ export function caseToFormValues(c: TestCaseDto): CaseFormValues {
     evaluations: (c.evaluations ?? []).join(", "),
     // Filled from the agent's definitions by the form (caseVariablesToRows).
     variables: {},
+    files: filesToRows(c.files),
   };
 }
 
@@ -285,4 +294,5 @@ export const FORM_FIELDS = [
   "ground_truth",
   "evaluations",
   "variables",
+  "files",
 ];
