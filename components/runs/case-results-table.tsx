@@ -12,6 +12,7 @@ import { Button } from "@/components/ui/button";
 import { Select } from "@/components/ui/field";
 import { CaseStatusBadge, CASE_STATUS_LABELS } from "./status-badges";
 import { formatDuration, formatNumber } from "./format";
+import { CaseStageBadge, stageWorthShowing } from "./case-stage";
 
 const FILTER_STATUSES: CaseResultStatus[] = ["passed", "failed", "error", "skipped", "running", "pending"];
 
@@ -158,7 +159,10 @@ export function CaseResultsTable({ workspaceId, run, live, tags, initial, initia
                 onClick={() => router.push(`${caseBase}/${r.id}`)}
               >
                 <TableCell>
-                  <CaseStatusBadge status={r.status} />
+                  <div className="flex flex-col items-start gap-1">
+                    <CaseStatusBadge status={r.status} />
+                    {stageWorthShowing(r.status, r.stage) && <CaseStageBadge stage={r.stage} />}
+                  </div>
                 </TableCell>
                 <TableCell className="max-w-md">
                   <Link

@@ -17,6 +17,7 @@ const FIELDS: [key: string, label: string][] = [
   ["mode", "Check mode"],
   ["evaluation_criteria_override", "Evaluation criteria override"],
   ["ground_truth", "Ground truth"],
+  ["files", "Files"],
 ];
 
 const isEmpty = (v: unknown) => v === null || v === undefined || v === "" || (Array.isArray(v) && v.length === 0);

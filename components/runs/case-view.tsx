@@ -15,6 +15,8 @@ import { CaseSnapshot } from "./case-snapshot";
 import { formatDateTime, formatDuration, formatNumber } from "./format";
 import { Breadcrumbs } from "@/components/ui/breadcrumbs";
 import { ResolvedVariablesTable } from "@/components/variables/resolved-variables-table";
+import { ProcessedFiles } from "./processed-files";
+import { CASE_STAGE_LABELS, CaseStageBadge, isFailureStage, stageWorthShowing } from "./case-stage";
 
 /** What kind of problem an error_type names: agent failures vs evaluator (judge/simulator) errors. */
 const ERROR_KINDS: Record<string, { title: string; note: string }> = {
@@ -55,6 +57,7 @@ export function CaseView({ workspaceId, initial, suite }: { workspaceId: string;
           <h1 className="flex flex-wrap items-center gap-3 text-xl font-semibold text-slate-900">
             {r.name}
             <CaseStatusBadge status={r.status} />
+            {stageWorthShowing(r.status, r.stage) && <CaseStageBadge stage={r.stage} />}
             {r.variant === "variant" && <Badge tone="indigo">variant</Badge>}
           </h1>
           <p className="mt-1 text-sm text-slate-600">
@@ -83,7 +86,9 @@ export function CaseView({ workspaceId, initial, suite }: { workspaceId: string;
         <h2 className="text-base font-semibold">Result</h2>
         {open ? (
           <p className="text-sm text-slate-600">
-            This case is {r.status === "running" ? "running" : "waiting to run"}; this page updates when it finishes.
+            This case is {r.status === "running" ? "running" : "waiting to run"}
+            {r.status === "running" && r.stage !== "pending" ? ` (${CASE_STAGE_LABELS[r.stage].toLowerCase()})` : ""}; this page updates
+            when it finishes.
           </p>
         ) : r.status === "passed" ? (
           <p className="text-sm text-green-800">Every check, tool call expectation, outcome and metric passed.</p>
@@ -92,7 +97,10 @@ export function CaseView({ workspaceId, initial, suite }: { workspaceId: string;
             className={`rounded-md border px-3 py-2 text-sm ${r.status === "error" ? "border-amber-200 bg-amber-50 text-amber-900" : r.status === "skipped" ? "border-slate-200 bg-slate-50 text-slate-800" : "border-red-200 bg-red-50 text-red-900"}`}
             data-testid="case-reason"
           >
-            <p className="font-medium">{kind ? kind.title : r.status === "skipped" ? "Skipped" : "Why it failed"}</p>
+            <p className="font-medium">
+              {kind ? kind.title : r.status === "skipped" ? "Skipped" : "Why it failed"}
+              {isFailureStage(r.stage) && <span className="font-normal"> · stage: {CASE_STAGE_LABELS[r.stage]}</span>}
+            </p>
             {kind?.note && <p className="text-xs opacity-80">{kind.note}</p>}
             {r.status === "failed" && r.failure_reasons.length > 0 ? (
               <ul className="mt-1 list-disc space-y-0.5 pl-5" aria-label="Failure reasons">
@@ -160,6 +168,14 @@ export function CaseView({ workspaceId, initial, suite }: { workspaceId: string;
         </div>
       </div>
 
+      {(r.processed_files.length > 0 || (snapshot.files as unknown[] | null | undefined)?.length) && (
+        <Section
+          title="Processed files"
+          description="Each file of the case as the agent received it: the extracted markdown, its metadata and processing time."
+        >
+          <ProcessedFiles files={r.processed_files} />
+        </Section>
+      )}
       {r.resolved_variables && Object.keys(r.resolved_variables.values ?? {}).length > 0 && (
         <Section
           title="Variables"
