@@ -1,0 +1,157 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import AxeBuilder from "@axe-core/playwright";
+import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import { makePdf } from "../tests/files/fixtures";
+import { FAKE_OPENAI_URL, openWorkspace, unique } from "./fixtures";
+
+/**
+ * Spec 000 file inputs in the browser: upload a PDF in the case form (progress, then a row typed
+ * pdf from the sniffed content), preview what the agent will see, have bad input refused at the
+ * file's fields, save, run the case and read the processed file with its markdown on the case view.
+ * The fake OpenAI agent echoes the last user message, so its reply shows the file reached it.
+ */
+
+const PAGES = ["Alpha page one", "Bravo page two", "Charlie page three"];
+
+async function expectAccessible(page: Page, name: string) {
+  await test.step(`axe: ${name}`, async () => {
+    const { violations } = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa"]).analyze();
+    const blocking = violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+    expect
+      .soft(
+        blocking.map((v) => `${v.id}: ${v.help} at ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`),
+        `${name} has serious or critical violations`,
+      )
+      .toEqual([]);
+  });
+}
+
+async function createApiKey(page: Page, workspaceId: string): Promise<string> {
+  await page.goto(`/w/${workspaceId}/settings/api-keys`);
+  await page.getByLabel("Name", { exact: true }).fill(unique("files e2e"));
+  await page.getByLabel("Role", { exact: true }).selectOption("admin");
+  await page.getByRole("button", { name: "Create API key" }).click();
+  const field = page.getByLabel("New API key");
+  await expect(field).toHaveValue(/\S{32,}/);
+  return field.inputValue();
+}
+
+async function post(request: APIRequestContext, token: string, url: string, data: unknown): Promise<{ id: string; name: string }> {
+  const res = await request.post(url, { headers: { authorization: `Bearer ${token}` }, data });
+  expect(res.status(), `POST ${url}: ${await res.text()}`).toBeLessThan(300);
+  return (await res.json()) as { id: string; name: string };
+}
+
+test("upload a PDF in the case form, preview its markdown, run the case and see the processed file", async ({ page }) => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), "assay-e2e-files-"));
+  const pdfName = `invoice-${Date.now().toString(36)}.pdf`;
+  const pdfPath = path.join(dir, pdfName);
+  writeFileSync(pdfPath, await makePdf(PAGES));
+  const notPdfPath = path.join(dir, "notes.txt");
+  writeFileSync(notPdfPath, "Plain notes, not a PDF.\n");
+
+  try {
+    const workspaceId = await openWorkspace(page);
+    const token = await createApiKey(page, workspaceId);
+    const request = page.request;
+    const model = await post(request, token, "/api/v1/model-configs", {
+      name: unique("Files model"),
+      base_url: FAKE_OPENAI_URL,
+      model: "gpt-files",
+      api_key: "sk-fake",
+    });
+    const agent = await post(request, token, "/api/v1/agents", {
+      name: unique("Files bot"),
+      kind: "chat",
+      system_prompt: "You answer questions about the documents customers send.",
+      model_config_id: model.id,
+    });
+    const suite = await post(request, token, "/api/v1/suites", {
+      agent_id: agent.id,
+      name: unique("Files suite"),
+      llm_judge_model_config_id: model.id,
+    });
+    const testCase = await post(request, token, `/api/v1/suites/${suite.id}/test-cases`, {
+      name: "Reads the attached invoice",
+      initial_message: "What does page two of the attached invoice say?",
+      checks: [{ type: "contains_phrases", phrases: ["Bravo page two"] }],
+    });
+
+    const caseUrl = `/w/${workspaceId}/suites/${suite.id}/cases/${testCase.id}`;
+    await page.goto(caseUrl);
+    const files = page.getByRole("region", { name: "Files", exact: true });
+    await expect(files.getByText("No files.")).toBeVisible();
+
+    // Upload: the progress finishes and the file becomes row 1, typed pdf from its sniffed content.
+    await files.getByLabel("Upload files").setInputFiles(pdfPath);
+    const row = files.getByRole("group", { name: `File 1: ${pdfName}` });
+    await expect(row).toBeVisible();
+    await expect(files.getByRole("list", { name: "Uploads" })).toHaveCount(0);
+    await expect(row.getByLabel("Type", { exact: true })).toHaveValue("pdf");
+    await row.getByLabel("Description", { exact: true }).fill("The customer's March invoice");
+
+    // Preview: what the agent will see (the markdown with the page text, processing time, metadata).
+    await row.getByRole("button", { name: "Preview file 1" }).click();
+    const preview = row.getByRole("region", { name: "What the agent will see of file 1" });
+    await expect(preview).toBeVisible({ timeout: 20_000 });
+    await expect(preview.getByLabel("Extracted markdown of file 1")).toContainText("Bravo page two");
+    await expect(preview).toContainText("Processing time");
+    await expectAccessible(page, "case form with a file row and its preview");
+
+    // Bad pages are refused at the field; a declared type that does not match the content, by the server.
+    await row.getByLabel("Pages", { exact: true }).fill("2, zero");
+    await page.getByRole("button", { name: "Save changes" }).click();
+    await expect(page.getByTestId("error-files.0.pages")).toContainText("positive whole numbers");
+    await row.getByLabel("Pages", { exact: true }).fill("");
+    await row.getByLabel("Type", { exact: true }).selectOption("word");
+    await page.getByRole("button", { name: "Save changes" }).click();
+    await expect(page.getByTestId("error-files.0.type")).toBeVisible();
+    await row.getByLabel("Type", { exact: true }).selectOption("pdf");
+
+    // An upload that fails shows its error at the upload, and the case keeps its one file.
+    await page.route("**/api/w/*/files", (route) =>
+      route.request().method() === "POST" ? route.fulfill({ status: 413, body: "" }) : route.fallback(),
+    );
+    await files.getByLabel("Upload files").setInputFiles(notPdfPath);
+    await expect(files.getByTestId("upload-error")).toContainText("larger than 25 MB");
+    await files.getByRole("button", { name: "Dismiss notes.txt" }).click();
+    await page.unroute("**/api/w/*/files");
+    await expect(files.getByRole("group")).toHaveCount(1);
+
+    await page.getByRole("button", { name: "Save changes" }).click();
+    await page.waitForURL(/notice=saved/);
+
+    // Reopened, the case still references the uploaded file (its name comes from the file store).
+    await page.goto(caseUrl);
+    const saved = page.getByRole("region", { name: "Files", exact: true }).getByRole("group", { name: `File 1: ${pdfName}` });
+    await expect(saved).toBeVisible();
+    await expect(saved.getByLabel("Description", { exact: true })).toHaveValue("The customer's March invoice");
+
+    await page.getByRole("button", { name: "Run this case" }).click();
+    const dialog = page.getByRole("dialog", { name: "Run this case" });
+    await dialog.getByRole("button", { name: "Start run" }).click();
+
+    // The case view: the processed file with its markdown (collapsed until opened) and the agent's reply.
+    await page.waitForURL(/\/runs\/[0-9a-f-]{36}\/cases\/[0-9a-f-]{36}$/);
+    const passed = "Every check, tool call expectation, outcome and metric passed.";
+    const verdict = page.getByTestId("case-reason").or(page.getByText(passed));
+    await expect(verdict).toBeVisible({ timeout: 30_000 });
+    await expect(verdict, "the case passes: the agent's reply quotes page two").toHaveText(passed);
+    const processed = page.getByRole("list", { name: "Processed files" }).getByTestId("processed-file");
+    await expect(processed).toHaveCount(1);
+    await expect(processed).toContainText(pdfName);
+    await expect(processed).toContainText("pdf");
+    await expect(processed).toContainText("Processing time");
+    const markdown = processed.getByLabel(`Extracted markdown of ${pdfName}`);
+    await expect(markdown).toBeHidden();
+    await processed.getByText(/Extracted markdown \(/).click();
+    await expect(markdown).toContainText("Alpha page one");
+    await expect(markdown).toContainText("Charlie page three");
+    await expect(page.getByText(/^Fake reply:[\s\S]*Bravo page two/).first()).toBeVisible();
+    await expectAccessible(page, "case view with a processed file");
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
