@@ -61,13 +61,15 @@ export function parsePages(text: string): { value: number[] | null; error?: stri
 /** One row → the FileInput document it stands for (before schema validation). */
 export function rowToFileDocument(row: FileRow): { file: Record<string, unknown>; pagesError?: string } {
   const pages = parsePages(row.pages);
+  // Empty inputs are absent options (the schema's formats, e.g. an A1 range, do not accept "").
+  const text = (v: string) => (v.trim() === "" ? null : v.trim());
   const file: Record<string, unknown> = {
-    ...(row.source === "upload" ? { path: row.path } : { url: row.url.trim() }),
+    ...(row.source === "upload" ? { path: text(row.path) } : { url: text(row.url) }),
     type: row.type,
-    description: row.description,
+    description: text(row.description),
     pages: pages.value,
-    sheet: row.sheet,
-    range: row.range,
+    sheet: text(row.sheet),
+    range: text(row.range),
     ...(row.source === "url" ? { cache: row.cache } : {}),
   };
   return { file, pagesError: pages.error };

@@ -136,7 +136,8 @@ function FileRowFields({
 }) {
   const { register, formState, watch, getValues } = useFormContext<CaseFormValues>();
   const p = `files.${index}` as const;
-  const row = watch(p);
+  // A removed row's index can be read once more before its fields unmount.
+  const row = watch(p) ?? urlFileRow();
   const err = (field: string) => errorAt(formState.errors, `${p}.${field}`);
   const id = fileIdOf(row.path);
   const info = id ? stored.get(id) : undefined;
