@@ -1,4 +1,5 @@
 import ExcelJS from "exceljs";
+import { strFromU8, strToU8, unzipSync, zipSync } from "fflate";
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import { extractFile, FileProcessingError, type ExtractOptions } from "@/lib/files/extract";
@@ -144,6 +145,19 @@ describe("powerpoint", () => {
       ].join("\n\n"),
     );
     expect(metadata).toMatchObject({ format: "pptx", slides: 3, extracted_slides: [1, 2, 3] });
+  });
+
+  it("follows the presentation's slide list, not the slide file names", async () => {
+    // Move the last slide first, as a user dragging it in PowerPoint does: slide3.xml keeps its name.
+    const parts = unzipSync(new Uint8Array(await makePptx()));
+    const xml = strFromU8(parts["ppt/presentation.xml"]!);
+    parts["ppt/presentation.xml"] = strToU8(
+      xml
+        .replace('<p:sldId id="256" r:id="rId2"/>', '<p:sldId id="258" r:id="rId4"/><p:sldId id="256" r:id="rId2"/>')
+        .replace(/(<p:sldId id="257" r:id="rId3"\/>)<p:sldId id="258" r:id="rId4"\/>/, "$1"),
+    );
+    const { markdown } = await extract(zipSync(parts), { type: "powerpoint", pages: [1, 3] });
+    expect(markdown).toBe("## Slide 1\n\nSummary slide\n\nBody of slide 3\n\n## Slide 3\n\nDetails slide\n\nBody of slide 2");
   });
 
   it("extracts only the selected slides", async () => {

@@ -1,9 +1,8 @@
 /** CSV files: papaparse (delimiter detection, quoted fields) to a markdown table. */
 import Papa from "papaparse";
-import { NO_TEXT } from "./errors";
 import type { Extracted } from "./index";
 import { markdownTable } from "./markdown-table";
-import { readText } from "./text";
+import { NO_TEXT, readText } from "./text";
 
 export function extractCsv(bytes: Uint8Array, name: string): Extracted {
   // readText strips a BOM (Excel writes one), so the first header is not "\uFEFFname".

@@ -5,6 +5,3 @@ export class FileProcessingError extends Error {
     this.name = "FileProcessingError";
   }
 }
-
-/** Shown instead of an empty string, so "the document is empty" is visible to the agent and in previews. */
-export const NO_TEXT = "_(no text content)_";

@@ -69,7 +69,7 @@ function parse(xml: Uint8Array, name: string): XmlNode[] {
   try {
     return parser.parse(strFromU8(xml)) as XmlNode[];
   } catch {
-    throw new FileProcessingError(`${name} is not a readable PowerPoint presentation (.pptx): a slide's XML is invalid`);
+    throw new FileProcessingError(`${name} is not a readable PowerPoint presentation (.pptx): its XML is invalid`);
   }
 }
 

@@ -1,6 +1,9 @@
 /** Plain text files: UTF-8 as-is. */
-import { FileProcessingError, NO_TEXT } from "./errors";
+import { FileProcessingError } from "./errors";
 import type { Extracted } from "./index";
+
+/** Shown instead of an empty string, so "the document is empty" is visible to the agent and in previews. */
+export const NO_TEXT = "_(no text content)_";
 
 /**
  * The text of UTF-8 bytes without a BOM, or null for content that is not text: invalid UTF-8 or a

@@ -5,8 +5,9 @@
 import mammoth from "mammoth";
 import TurndownService from "turndown";
 import { gfm } from "@joplin/turndown-plugin-gfm";
-import { FileProcessingError, NO_TEXT } from "./errors";
+import { FileProcessingError } from "./errors";
 import type { Extracted } from "./index";
+import { NO_TEXT } from "./text";
 import { assertZipWithinLimit } from "./zip";
 
 /** The part of mammoth's document model this module touches (its transformDocument input is untyped). */
