@@ -85,6 +85,10 @@ const envSchema = z.object({
       )
       .optional(),
   ),
+  /** Credentials of the S3-compatible file store (ASSAY_FILE_STORE=s3://…); never taken from the URL. */
+  AWS_ACCESS_KEY_ID: optionalString,
+  AWS_SECRET_ACCESS_KEY: optionalString,
+  AWS_SESSION_TOKEN: optionalString,
   /** Characters of extracted file content added to a case's first user message (spec 000 files); more is cut with a marker. */
   ASSAY_FILES_MAX_CHARS: z.coerce.number().int().min(1000).max(10_000_000).default(100_000),
   /** Images sent to vision models are resized so their longest edge is at most this many pixels. */

@@ -22,6 +22,8 @@ import { DELIVERY_STATUSES, webhookInput, webhookPatch } from "@/lib/webhooks/sc
 import { suiteInput, suitePatch } from "@/lib/suites/schemas";
 import { testCaseInput, testCasePatch } from "@/lib/test-cases/schemas";
 import { presetInput, presetPatch } from "@/lib/presets/schemas";
+import { FILE_TYPES, fileInputSchema } from "@/lib/files/schemas";
+import type { StoredFileDetailDto, StoredFileDto } from "@/lib/files/dto";
 
 /**
  * `components.schemas` of the OpenAPI document (lib/api/openapi.ts holds the paths), generated
@@ -105,11 +107,21 @@ const modelConfigResource = z.object({
   max_tokens: z.number().int().nullable(),
   input_price_per_mtok: z.number().nullable().describe("Price per million prompt tokens (matrix cost estimates); null when not set"),
   output_price_per_mtok: z.number().nullable().describe("Price per million completion tokens; null when not set"),
+  supports_vision: z.boolean().describe("The model accepts images: image files of test cases are sent to it as image_url parts (spec 000)"),
   created_at: z.iso.datetime(),
   updated_at: z.iso.datetime(),
 });
 
-const errorCodes = ["invalid_input", "unauthorized", "forbidden", "not_found", "conflict", "payload_too_large", "internal_error"] as const;
+const errorCodes = [
+  "invalid_input",
+  "unauthorized",
+  "forbidden",
+  "not_found",
+  "conflict",
+  "payload_too_large",
+  "unsupported_media_type",
+  "internal_error",
+] as const;
 const errorEnvelope = z.object({
   error: z.object({
     code: z.enum(errorCodes),
@@ -624,6 +636,50 @@ const deliveryResource = z
   })
   .describe("One event sent (or to be sent) to one webhook, with every attempt") satisfies z.ZodType<WebhookDeliveryDto>;
 
+const storedFileResource = z
+  .object({
+    id: z.uuid().describe('Referenced by a test case file as `path: "file:<id>"`'),
+    name: z.string().describe("The uploaded file's name (the first upload's, when the same content was uploaded again)"),
+    size_bytes: z.int(),
+    content_type: z.string().describe("Sniffed from the content (never the client's claim), e.g. application/pdf"),
+    type: z
+      .enum(FILE_TYPES)
+      .nullable()
+      .describe(
+        "The spec 000 type the content can be read as; a case file's declared type must match it (text and csv are interchangeable)",
+      ),
+    sha256: z
+      .string()
+      .regex(/^[0-9a-f]{64}$/)
+      .describe("Hex SHA-256 of the content; files are deduplicated by it per workspace"),
+    origin: z.enum(["upload", "url"]).describe("upload: POST /api/v1/files or a zip import; url: downloaded for a URL file"),
+    created_at: iso,
+  })
+  .describe("A file of the workspace's file store") satisfies z.ZodType<StoredFileDto>;
+
+const storedFileDetail = storedFileResource
+  .extend({
+    reference_count: z.int().describe("Live test cases whose files reference this file; while > 0 it cannot be deleted (409)"),
+    referenced_by: z
+      .array(z.object({ id: z.uuid(), name: z.string(), suite_id: z.uuid() }))
+      .describe("The first 20 of those test cases, by name"),
+  })
+  .describe("A stored file with the live test cases that reference it") satisfies z.ZodType<StoredFileDetailDto>;
+
+function fileComponents(): Record<string, JsonSchema> {
+  const out: Record<string, JsonSchema> = {
+    StoredFile: jsonSchema(storedFileResource, "output"),
+    StoredFileDetail: jsonSchema(storedFileDetail, "output"),
+    FileInput: {
+      ...jsonSchema(fileInputSchema, "input"),
+      description:
+        'Spec 000 FileInput on a test case: exactly one of `path` ("file:<id>" of a stored file) or `url`; at most 10 per case. `cache` (URLs only) defaults to true.',
+    },
+  };
+  Object.values(out).forEach(openObjects);
+  return out;
+}
+
 const baselinePin = z.object({ suite_id: z.uuid(), baseline_run_id: z.uuid().nullable() });
 
 function alertWebhookComponents(): Record<string, JsonSchema> {
@@ -699,6 +755,7 @@ export const componentSchemas: Record<string, JsonSchema> = {
   },
   ...matrixComponents(),
   ...alertWebhookComponents(),
+  ...fileComponents(),
   RetentionSettings: jsonSchema(retentionSettingsResponse, "output"),
   CleanupResult: jsonSchema(cleanupResponse, "output"),
   ServerFields: resource(serverFields, z.object({})),

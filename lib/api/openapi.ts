@@ -212,6 +212,71 @@ function runPaths() {
 }
 
 /** Spec 004 presets: named sets of run-level variable values per suite. */
+function filePaths() {
+  const tags = ["Files"];
+  return {
+    "/api/v1/files": {
+      get: {
+        operationId: "listFiles",
+        tags,
+        summary: "List the workspace's files",
+        description: "Role: viewer. Newest first.",
+        parameters: queryParameters(paginationQuery, listQueryDocs),
+        responses: { "200": list("StoredFile"), ...errors },
+      },
+      post: {
+        operationId: "uploadFile",
+        tags,
+        summary: "Upload a file",
+        description:
+          "Role: editor. `multipart/form-data` with the field `file` (at most 25 MB). The type is sniffed from the content; the same content uploaded again " +
+          'returns the existing record (deduplicated by sha256 per workspace). Reference it from a test case as `{"path": "file:<id>", "type": …}`.',
+        requestBody: { $ref: "#/components/requestBodies/FileUpload" },
+        responses: {
+          "201": ok("The stored file (new, or the existing one with the same content)", ref("StoredFile")),
+          ...errors,
+          ...tooLarge("25 MB"),
+          "415": errorResponse("Not a multipart/form-data body (code unsupported_media_type)"),
+        },
+      },
+    },
+    "/api/v1/files/{id}": {
+      parameters: [idParam],
+      get: {
+        operationId: "getFile",
+        tags,
+        summary: "Get a file's metadata",
+        description: "Role: viewer. With the live test cases that reference it.",
+        responses: { "200": ok("StoredFileDetail", ref("StoredFileDetail")), ...errors },
+      },
+      delete: {
+        operationId: "deleteFile",
+        tags,
+        summary: "Delete a file",
+        description: "Role: editor. Removes the record and its stored bytes. 409 (naming the cases) while a live test case references it.",
+        responses: { ...noContent, ...errors, ...conflict },
+      },
+    },
+    "/api/v1/files/{id}/content": {
+      parameters: [idParam],
+      get: {
+        operationId: "getFileContent",
+        tags,
+        summary: "Download a file",
+        description:
+          "Role: viewer. The bytes as an attachment (`Content-Disposition: attachment; filename*=UTF-8''…`), with the sniffed Content-Type and `X-Content-Type-Options: nosniff`.",
+        responses: {
+          "200": {
+            description: "The file's bytes",
+            content: { "application/octet-stream": { schema: { type: "string", format: "binary" } } },
+          },
+          ...errors,
+        },
+      },
+    },
+  };
+}
+
 function presetPaths() {
   const tags = ["Presets"];
   return {
@@ -647,6 +712,11 @@ export function buildOpenApiDocument() {
         description:
           "Named sets of run-level variable values per suite (spec 004 presets), selectable when starting a run (`preset`), in the run and comparison dialogs and by the CLI's --preset. Read: viewer; write: editor.",
       },
+      {
+        name: "Files",
+        description:
+          'The workspace\'s file store (spec 000 file inputs): uploads up to 25 MB, typed by their content and deduplicated by sha256, that test cases reference as `{"path": "file:<id>"}`. Read: viewer; upload/delete: editor.',
+      },
       { name: "Meta", description: "Service health and this document; no API key needed." },
     ],
     paths: {
@@ -786,13 +856,21 @@ export function buildOpenApiDocument() {
             content: {
               "application/json": { schema: { type: "array", items: requestSchemas.TestCaseInput } },
               "application/yaml": { schema: { type: "string", description: "A YAML list of test cases in the same format" } },
+              "application/zip": {
+                schema: {
+                  type: "string",
+                  format: "binary",
+                  description:
+                    "The zip export (format=zip): test-cases.yaml whose files refer to `files/<name>` entries of the zip; the bundled files are stored in this workspace (deduplicated) and the references rewritten to `file:<id>`",
+                },
+              },
             },
           },
           responses: {
             "200": ok("Import result", ref("ImportResult")),
             "201": ok("Import result", ref("ImportResult")),
             ...errors,
-            ...tooLarge("10 MB"),
+            ...tooLarge("10 MB (a zip: 100 MB)"),
           },
         },
       },
@@ -803,14 +881,17 @@ export function buildOpenApiDocument() {
           tags: ["Test cases"],
           summary: "Export a suite's test cases",
           description:
-            "Role: viewer. The spec 001 format plus checks, mode and ground_truth; importing the file back gives identical cases.",
-          parameters: queryParameters(testCaseExportQuery, { format: "json (default) or yaml" }),
+            "Role: viewer. The spec 001 format plus checks, mode and ground_truth; importing the file back gives identical cases. " +
+            "format=zip bundles the uploaded files: test-cases.yaml (the YAML export, each uploaded file referenced as `path: files/<name>`) and `files/<name>` " +
+            "with each file's bytes (a name shared by two files gets the file id's first 8 characters); importing the zip into any workspace stores the files there.",
+          parameters: queryParameters(testCaseExportQuery, { format: "json (default), yaml, or zip (YAML plus the uploaded files)" }),
           responses: {
             "200": {
               description: "The cases as a file",
               content: {
                 "application/json": { schema: { type: "array", items: ref("TestCaseDocument") } },
                 "application/yaml": { schema: { type: "string" } },
+                "application/zip": { schema: { type: "string", format: "binary" } },
               },
             },
             ...errors,
@@ -837,13 +918,26 @@ export function buildOpenApiDocument() {
       ...comparisonPaths(),
       ...matrixPaths(),
       ...presetPaths(),
+      ...filePaths(),
       ...alertWebhookPaths(),
       ...retentionPaths(),
     },
     components: {
       securitySchemes: { bearerAuth: { type: "http", scheme: "bearer", description: "A workspace API key" } },
       schemas: componentSchemas,
-      requestBodies,
+      requestBodies: {
+        ...requestBodies,
+        FileUpload: {
+          required: true,
+          description: "One file in the multipart field `file`",
+          content: {
+            "multipart/form-data": {
+              schema: { type: "object", required: ["file"], properties: { file: { type: "string", format: "binary" } } },
+              encoding: { file: { contentType: "application/octet-stream" } },
+            },
+          },
+        },
+      },
     },
   };
 }

@@ -12,6 +12,9 @@ import { findInvalidText } from "@/lib/validation/text";
 import type { VariableDefinition } from "@/lib/agents/schemas";
 import { caseAgentIssues } from "@/lib/test-cases/variables";
 import { suiteVariableDefinitions } from "@/lib/test-cases/variable-guards";
+import { caseFileIssues, loadStoredFileBytes, storedFileSelect, storeFileBytes, type StoredFileRow } from "@/lib/files/service";
+import { fileIdOf, fileRef } from "@/lib/files/schemas";
+import { bundlePath, readCasesBundle, resolveBundledPaths, writeCasesBundle, type BundledFile } from "@/lib/files/bundle";
 
 export type CasesFormat = "yaml" | "json";
 export type ImportIssue = { index: number; path: string; message: string };
@@ -157,28 +160,55 @@ export function importIssuePath(e: ImportIssue): string {
 }
 
 /**
- * Imports cases after validating all of them. With invalid ones and !validOnly nothing is
- * written; otherwise (`skipped` = number of invalid cases) the valid ones are appended after the suite's cases, in file order, in
- * one transaction.
+ * Imports cases after validating all of them, including their files against the workspace's file
+ * store (each `file:<id>` exists, its content matches `type`). With invalid ones and !validOnly
+ * nothing is written; otherwise (`skipped` = number of invalid cases) the valid ones are appended
+ * after the suite's cases, in file order, in one transaction. With a `bundle` (a zip import's
+ * files by entry name) `files/…` paths refer to bundled files, which are stored only once the
+ * import is known to go ahead.
  */
 export async function importTestCases(
   ctx: WorkspaceContext,
   suiteId: string,
   raw: unknown,
-  opts: { validOnly: boolean },
+  opts: { validOnly: boolean; bundle?: ReadonlyMap<string, Uint8Array> },
 ): Promise<{ imported: number; skipped: number; errors: ImportIssue[] }> {
   requireRole(ctx, "editor");
   await requireLiveSuite(ctx, suiteId);
-  const { valid, errors } = validateImport(raw, await suiteVariableDefinitions(ctx, suiteId));
-  const invalid = new Set(errors.map((e) => e.index)).size;
+  const bundled = opts.bundle ? await resolveBundledPaths(casesList(raw), opts.bundle) : null;
+  const validated = validateImport(bundled?.list ?? raw, await suiteVariableDefinitions(ctx, suiteId));
+  // A `files/…` path missing from the zip is reported once, not again as a malformed path.
+  const flagged = new Set(bundled?.issues.map((e) => `${e.index}:${e.path}`));
+  const errors = [...validated.errors.filter((e) => !flagged.has(`${e.index}:${e.path}`)), ...(bundled?.issues ?? [])];
+  const known = new Map([...(bundled?.files ?? new Map())].map(([id, f]) => [id, f.facts]));
+  const fileIssues = await caseFileIssues(
+    ctx.workspaceId,
+    validated.valid.map((v) => v.data.files),
+    db,
+    known,
+  );
+  validated.valid.forEach((v, k) => fileIssues[k]!.forEach((issue) => errors.push({ index: v.index, ...issue })));
+  errors.sort((a, b) => a.index - b.index);
+  const invalidIndexes = new Set(errors.map((e) => e.index));
+  const valid = validated.valid.filter((v) => !invalidIndexes.has(v.index));
+  const invalid = invalidIndexes.size;
   if (errors.length > 0 && !opts.validOnly) {
     const total = valid.length + invalid;
     const issues: IssueList = errors.map((e) => ({ path: importIssuePath(e), message: e.message }));
     throw new ValidationError(`${invalid} of ${total} test cases are invalid; nothing was imported`, issues);
   }
   if (valid.length === 0) return { imported: 0, skipped: invalid, errors };
+  if (bundled) await storeBundledFiles(ctx, valid, bundled.files);
   const imported = await db.$transaction(async (tx) => {
     await lockLiveSuite(tx, ctx, suiteId);
+    // Again inside the transaction: locks the referenced files so none is deleted before the cases exist.
+    const recheck = await caseFileIssues(
+      ctx.workspaceId,
+      valid.map((v) => v.data.files),
+      tx,
+    );
+    const gone = recheck.flatMap((list, k) => list.map((e) => ({ path: `${valid[k]!.index}.${e.path}`, message: e.message })));
+    if (gone.length > 0) throw new ValidationError("Files changed during the import; nothing was imported", gone);
     const start = await nextSortOrder(tx, ctx, suiteId);
     const { count } = await tx.testCase.createMany({
       data: valid.map((v, i) => ({ ...toColumns(v.data), workspaceId: ctx.workspaceId, suiteId, sortOrder: start + i })),
@@ -186,6 +216,46 @@ export async function importTestCases(
     return count;
   });
   return { imported, skipped: invalid, errors };
+}
+
+/** Stores the bundled files the valid cases use (deduplicated by content) and points their paths at the stored files. */
+async function storeBundledFiles(
+  ctx: WorkspaceContext,
+  valid: { data: TestCaseData }[],
+  files: Awaited<ReturnType<typeof resolveBundledPaths>>["files"],
+) {
+  const stored = new Map<string, string>();
+  for (const v of valid) {
+    for (const f of v.data.files ?? []) {
+      const placeholder = fileIdOf(f.path);
+      const bundled = placeholder ? files.get(placeholder) : undefined;
+      if (!placeholder || !bundled) continue;
+      let id = stored.get(placeholder);
+      if (!id) {
+        const { file } = await storeFileBytes(ctx.workspaceId, {
+          name: bundled.name,
+          bytes: Buffer.from(bundled.bytes),
+          origin: "upload",
+          createdById: ctx.userId,
+        });
+        id = file.id;
+        stored.set(placeholder, id);
+      }
+      f.path = fileRef(id);
+    }
+  }
+}
+
+/** POST …/import with Content-Type application/zip: the zip's document and files (see lib/files/bundle.ts). */
+export async function importTestCasesBundle(
+  ctx: WorkspaceContext,
+  suiteId: string,
+  zip: Uint8Array,
+  opts: { validOnly: boolean },
+): Promise<{ imported: number; skipped: number; errors: ImportIssue[] }> {
+  requireRole(ctx, "editor");
+  const { document, format, files } = readCasesBundle(zip);
+  return importTestCases(ctx, suiteId, parseCasesDocument(document, format), { ...opts, bundle: files });
 }
 
 /**
@@ -222,6 +292,17 @@ function slug(name: string): string {
   return s.slice(0, 80) || "suite";
 }
 
+/** A suite's live cases in sort order, as spec 001 documents (no ids, timestamps or sort orders). */
+async function caseDocuments(ctx: WorkspaceContext, suiteId: string) {
+  const suite = await requireLiveSuite(ctx, suiteId);
+  const rows = await db.testCase.findMany({
+    where: { suiteId, workspaceId: ctx.workspaceId, deletedAt: null },
+    orderBy: [{ sortOrder: "asc" }, { id: "asc" }],
+    select: testCaseSelect,
+  });
+  return { base: `${slug(suite.name)}-test-cases`, docs: rows.map((r) => toTestCaseDocument(toTestCaseDto(r))) };
+}
+
 /** A suite's live cases in sort order, as a spec 001 document (no ids, timestamps or sort orders). */
 export async function exportTestCases(
   ctx: WorkspaceContext,
@@ -229,16 +310,44 @@ export async function exportTestCases(
   format: CasesFormat,
 ): Promise<{ body: string; filename: string; content_type: string }> {
   requireRole(ctx, "viewer");
-  const suite = await requireLiveSuite(ctx, suiteId);
-  const rows = await db.testCase.findMany({
-    where: { suiteId, workspaceId: ctx.workspaceId, deletedAt: null },
-    orderBy: [{ sortOrder: "asc" }, { id: "asc" }],
-    select: testCaseSelect,
-  });
-  const docs = rows.map((r) => toTestCaseDocument(toTestCaseDto(r)));
-  const base = `${slug(suite.name)}-test-cases`;
+  const { base, docs } = await caseDocuments(ctx, suiteId);
   if (format === "json") {
     return { body: `${JSON.stringify(docs, null, 2)}\n`, filename: `${base}.json`, content_type: "application/json; charset=utf-8" };
   }
   return { body: toYaml(docs), filename: `${base}.yaml`, content_type: "application/yaml; charset=utf-8" };
+}
+
+/** Formats whose content is already compressed: stored in the zip as they are. */
+const COMPRESSED_KINDS = new Set(["image", "pdf", "excel", "word", "powerpoint"]);
+
+/**
+ * The YAML export plus the uploaded files the cases reference, as one zip (layout in
+ * lib/files/bundle.ts): `test-cases.yaml` refers to them as `files/<name>`.
+ */
+export async function exportTestCasesBundle(
+  ctx: WorkspaceContext,
+  suiteId: string,
+): Promise<{ body: Uint8Array; filename: string; content_type: string }> {
+  requireRole(ctx, "viewer");
+  const { base, docs } = await caseDocuments(ctx, suiteId);
+  const ids = [...new Set(docs.flatMap((d) => (d.files ?? []).map((f) => fileIdOf(f.path)).filter((id): id is string => id !== null)))];
+  const rows = (await db.storedFile.findMany({
+    where: { workspaceId: ctx.workspaceId, id: { in: ids } },
+    orderBy: [{ name: "asc" }, { id: "asc" }],
+    select: storedFileSelect,
+  })) as StoredFileRow[];
+  const used = new Set<string>();
+  const pathOf = new Map(rows.map((r) => [r.id, bundlePath(r.name, r.id, used)]));
+  for (const d of docs) {
+    for (const f of d.files ?? []) {
+      const bundled = pathOf.get(fileIdOf(f.path) ?? "");
+      if (bundled) f.path = bundled;
+    }
+  }
+  const files: BundledFile[] = [];
+  for (const row of rows) {
+    const { bytes } = await loadStoredFileBytes(ctx.workspaceId, row.id);
+    files.push({ path: pathOf.get(row.id)!, bytes, compress: !COMPRESSED_KINDS.has(row.kind ?? "") });
+  }
+  return { body: writeCasesBundle(toYaml(docs), files), filename: `${base}.zip`, content_type: "application/zip" };
 }

@@ -255,8 +255,10 @@ export type TestCaseListQuery = z.output<typeof testCaseListQuery>;
 /** POST /api/v1/suites/{id}/test-cases/import: `valid_only=true` imports the valid cases and reports the others. */
 export const testCaseImportQuery = z.object({ valid_only: booleanQuery("valid_only", { numeric: true }) });
 
-/** GET /api/v1/suites/{id}/test-cases/export: the file format. */
-export const testCaseExportQuery = z.object({ format: z.enum(["yaml", "json"], { error: "format must be yaml or json" }).default("json") });
+/** GET /api/v1/suites/{id}/test-cases/export: the file format (zip: YAML plus the uploaded files, lib/files/bundle.ts). */
+export const testCaseExportQuery = z.object({
+  format: z.enum(["yaml", "json", "zip"], { error: "format must be yaml, json or zip" }).default("json"),
+});
 
 export const bulkStatusInput = z.object({
   ids: z.array(z.uuid()).min(1, "Select at least one case").max(1000),

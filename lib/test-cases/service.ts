@@ -15,6 +15,7 @@ import { RUNNABLE_MESSAGE, isRunnable, testCaseFields, testCasePatch, type TestC
 import { testCaseSelect, toColumns, toTestCaseDocument, toTestCaseDto, type TestCaseDto } from "@/lib/test-cases/dto";
 import { liveCaseWhere, loadLiveCase, lockLiveSuite, nextSortOrder, parseTestCase } from "@/lib/test-cases/suite-guards";
 import { assertCaseFitsAgent, suiteVariableDefinitions } from "@/lib/test-cases/variable-guards";
+import { assertCaseFiles } from "@/lib/files/service";
 
 export { toTestCaseDto, type TestCaseDto, type TestCaseDocument } from "@/lib/test-cases/dto";
 export { listTestCases, listSuiteTags, listTestCaseIds, type TestCaseListPage } from "@/lib/test-cases/list";
@@ -38,6 +39,7 @@ export async function createTestCase(ctx: WorkspaceContext, suiteId: string, raw
   return db.$transaction(async (tx) => {
     await lockLiveSuite(tx, ctx, suiteId);
     assertCaseFitsAgent(data, await suiteVariableDefinitions(ctx, suiteId, tx));
+    await assertCaseFiles(ctx, data.files, tx);
     const sortOrder = data.sort_order ?? (await nextSortOrder(tx, ctx, suiteId));
     const row = await tx.testCase.create({
       data: { ...toColumns(data), workspaceId: ctx.workspaceId, suiteId, sortOrder },
@@ -79,10 +81,14 @@ export async function updateTestCase(ctx: WorkspaceContext, id: string, raw: unk
   }
 
   try {
-    const row = await db.testCase.update({
-      where: { id, workspaceId: ctx.workspaceId, deletedAt: null },
-      data: { ...toColumns(merged), sortOrder },
-      select: testCaseSelect,
+    // In one transaction with the file check: the referenced files stay locked until the case row is written.
+    const row = await db.$transaction(async (tx) => {
+      await assertCaseFiles(ctx, merged.files, tx);
+      return tx.testCase.update({
+        where: { id, workspaceId: ctx.workspaceId, deletedAt: null },
+        data: { ...toColumns(merged), sortOrder },
+        select: testCaseSelect,
+      });
     });
     return toTestCaseDto(row);
   } catch (err) {

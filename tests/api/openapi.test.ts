@@ -39,6 +39,9 @@ const V1_ROUTES: Record<string, string[]> = {
   "/api/v1/webhooks/{id}/deliveries/{deliveryId}/redeliver": ["post"],
   "/api/v1/settings/retention": ["get", "patch"],
   "/api/v1/admin/cleanup": ["post"],
+  "/api/v1/files": ["get", "post"],
+  "/api/v1/files/{id}": ["get", "delete"],
+  "/api/v1/files/{id}/content": ["get"],
 };
 
 async function fetchDocument() {
@@ -49,14 +52,13 @@ async function fetchDocument() {
   return JSON.parse(await res.text());
 }
 
-/** The JSON schema of each reusable request body, by name (SuiteInput, TestCasePatch, …). */
+/** The JSON schema of each reusable JSON request body, by name (SuiteInput, TestCasePatch, …; not the multipart FileUpload). */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the document is arbitrary JSON here
 function requestSchemas(doc: any): Record<string, any> {
   return Object.fromEntries(
-    Object.entries<{ content: Record<string, { schema: unknown }> }>(doc.components.requestBodies).map(([name, b]) => [
-      name,
-      b.content["application/json"]!.schema,
-    ]),
+    Object.entries<{ content: Record<string, { schema: unknown }> }>(doc.components.requestBodies)
+      .filter(([, b]) => b.content["application/json"])
+      .map(([name, b]) => [name, b.content["application/json"]!.schema]),
   );
 }
 

@@ -121,6 +121,7 @@ describe("cases", () => {
       "ground_truth",
       "evaluations",
       "variables",
+      "files",
       "sort_order",
       "created_at",
       "updated_at",

@@ -36,6 +36,7 @@ const FIELDS = [
   "ground_truth",
   "evaluations",
   "variables",
+  "files",
 ] as const;
 
 /** Cases meant to stress serialisation: nulls, unicode, multi-line text, YAML look-alikes, nested JSON. */

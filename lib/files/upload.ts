@@ -1,0 +1,82 @@
+/**
+ * Reading an upload from a request: `multipart/form-data` with one field `file`, at most
+ * MAX_FILE_BYTES of content. The size is enforced before the body is read in full: from
+ * Content-Length when the client sends one, else by counting the streamed bytes, so an
+ * oversized upload is never buffered whole. Every refusal is a domain error (413, 415, 400).
+ */
+import "server-only";
+import { DomainError, PayloadTooLargeError, ValidationError, type IssueList } from "@/lib/errors";
+import { MAX_FILE_BYTES } from "@/lib/files/schemas";
+
+/** Room for the multipart envelope (boundaries, part headers) around a file of MAX_FILE_BYTES. */
+const MULTIPART_OVERHEAD_BYTES = 64 * 1024;
+
+export class UnsupportedMediaTypeError extends DomainError {
+  override readonly status = 415;
+  override readonly code = "unsupported_media_type";
+  override readonly issues: IssueList;
+  constructor(message: string, issues: IssueList = []) {
+    super(message);
+    this.issues = issues;
+  }
+}
+
+/**
+ * The body's bytes; 413 (reported as `limitBytes`) once more than `maxBytes` are declared or
+ * have arrived. `maxBytes` may exceed `limitBytes` to leave room for an envelope.
+ */
+export async function readBodyBytes(req: Request, maxBytes: number, limitBytes = maxBytes): Promise<Buffer> {
+  const declared = req.headers.get("content-length");
+  if (declared !== null && /^\s*\d+\s*$/.test(declared) && Number(declared) > maxBytes) throw new PayloadTooLargeError(limitBytes);
+  if (!req.body) return Buffer.alloc(0);
+  const reader = req.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > maxBytes) {
+      await reader.cancel().catch(() => undefined);
+      throw new PayloadTooLargeError(limitBytes);
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks, total);
+}
+
+const FIELD_MESSAGE = "Send the file as multipart/form-data in the field `file`";
+
+/** A client-supplied file name made safe to store and show: no directories, control characters or NULs. */
+export function cleanFileName(raw: string): string {
+  const base = raw.split(/[/\\]/).pop() ?? "";
+  // eslint-disable-next-line no-control-regex -- stripping control characters is the point
+  const cleaned = base.replace(/[\u0000-\u001f\u007f]/g, "").trim();
+  return (cleaned || "upload").slice(0, 255);
+}
+
+/** The `file` field of a multipart upload: its (cleaned) name and bytes. */
+export async function readUpload(req: Request): Promise<{ name: string; bytes: Buffer }> {
+  const type = req.headers.get("content-type") ?? "";
+  if (!/^multipart\/form-data\s*;.*boundary=/i.test(type)) {
+    throw new UnsupportedMediaTypeError(`Uploads must be multipart/form-data (got ${type.split(";")[0]?.trim() || "no Content-Type"})`, [
+      { path: "file", message: FIELD_MESSAGE },
+    ]);
+  }
+  const raw = await readBodyBytes(req, MAX_FILE_BYTES + MULTIPART_OVERHEAD_BYTES, MAX_FILE_BYTES);
+  let form: FormData;
+  try {
+    form = await new Response(new Uint8Array(raw), { headers: { "content-type": type } }).formData();
+  } catch {
+    throw new ValidationError("The multipart body could not be read", [{ path: "file", message: FIELD_MESSAGE }]);
+  }
+  const parts = form.getAll("file");
+  const file = parts[0];
+  if (parts.length === 0 || typeof file === "string" || file === undefined) {
+    throw new ValidationError("Missing file", [{ path: "file", message: FIELD_MESSAGE }]);
+  }
+  if (parts.length > 1) throw new ValidationError("One file per upload", [{ path: "file", message: "Send one file per request" }]);
+  if (file.size === 0) throw new ValidationError("The file is empty", [{ path: "file", message: "The file is empty" }]);
+  if (file.size > MAX_FILE_BYTES) throw new PayloadTooLargeError(MAX_FILE_BYTES);
+  return { name: cleanFileName(file.name), bytes: Buffer.from(await file.arrayBuffer()) };
+}
