@@ -16,6 +16,7 @@ export function ModelConfigDetails({ config }: { config: ModelConfigDto }) {
     ["Max tokens", config.max_tokens ?? "Endpoint default"],
     ["Input price / 1M tokens", config.input_price_per_mtok ?? "Not set"],
     ["Output price / 1M tokens", config.output_price_per_mtok ?? "Not set"],
+    ["Vision-capable", config.supports_vision ? "Yes: image files are sent as images" : "No"],
   ];
   return (
     <dl className="grid grid-cols-[10rem_1fr] gap-x-4 gap-y-2 text-sm">

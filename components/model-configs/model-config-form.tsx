@@ -123,6 +123,16 @@ export function ModelConfigForm({ workspaceId, config }: { workspaceId: string; 
           <Input {...field("output_price_per_mtok")} inputMode="decimal" {...form.register("output_price_per_mtok")} />
         </Field>
       </div>
+      <div>
+        <label className="flex items-center gap-2 text-sm text-slate-700">
+          <input type="checkbox" id="mc-supports_vision" aria-describedby="mc-supports_vision-hint" {...form.register("supports_vision")} />
+          Vision-capable
+        </label>
+        <p id="mc-supports_vision-hint" className="mt-1 text-xs text-slate-500">
+          The model accepts images: a test case&apos;s image files are sent to it as images. Otherwise a case with an image file records an
+          error.
+        </p>
+      </div>
       <div className="flex gap-2">
         <SubmitButton pending={isSubmitting} pendingLabel="Saving…">
           Save

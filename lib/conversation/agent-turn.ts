@@ -1,6 +1,7 @@
 import "server-only";
 import type { ChatCompletionFunctionTool, ChatCompletionMessageParam } from "openai/resources/chat/completions";
 import type { LlmClient } from "@/lib/llm/client";
+import type { ImagePart } from "@/lib/files/types";
 import { LlmError } from "@/lib/llm/errors";
 import { callHttpAgent } from "./http-agent";
 import { answerToolCall, toolCallRecord } from "./mock-tools";
@@ -44,12 +45,28 @@ export function agentFailure(err: unknown): ConversationStop {
   return new ConversationStop("agent", err instanceof Error ? err.message : String(err));
 }
 
-export function toChatMessages(transcript: TranscriptMessage[]): ChatCompletionMessageParam[] {
+/**
+ * The transcript as OpenAI chat messages. `images` (spec 000 image files, for vision models)
+ * become `image_url` parts of the first user message that carries attachments, after its text:
+ * the stored transcript keeps text only, the data URLs exist only in the request.
+ */
+export function toChatMessages(transcript: TranscriptMessage[], images: ImagePart[] = []): ChatCompletionMessageParam[] {
+  let imagesSent = images.length === 0;
   return transcript.map((m): ChatCompletionMessageParam => {
     switch (m.role) {
       case "system":
         return { role: "system", content: m.content ?? "" };
       case "user":
+        if (!imagesSent && m.attachments) {
+          imagesSent = true;
+          return {
+            role: "user",
+            content: [
+              { type: "text", text: m.content ?? "" },
+              ...images.map((img) => ({ type: "image_url" as const, image_url: { url: img.dataUrl, detail: "auto" as const } })),
+            ],
+          };
+        }
         return { role: "user", content: m.content ?? "" };
       case "tool":
         return { role: "tool", tool_call_id: m.tool_call_id ?? "", content: m.content ?? "" };
@@ -96,7 +113,7 @@ export async function chatAgentTurn(
     try {
       res = await client.chat(
         {
-          messages: toChatMessages(state.transcript),
+          messages: toChatMessages(state.transcript, input.files?.images),
           tools,
           temperature: runtime.temperature ?? undefined,
           max_tokens: runtime.maxTokens ?? undefined,
@@ -144,6 +161,7 @@ export async function httpAgentTurn(runtime: HttpRuntime, input: ConversationInp
         variables: input.variables ?? {},
         test_case: { id: input.testCase.id, name: input.testCase.name },
         run_id: input.runId,
+        ...(input.files ? { files: input.files.httpFiles } : {}),
       },
       signal: input.signal,
       onRecord: input.onRecord,

@@ -9,6 +9,7 @@ import { ExchangeTimer, yieldToIo } from "@/lib/llm/timing";
 import type { CallRecord, OnRecord } from "@/lib/llm/types";
 import type { FetchLike } from "@/lib/net/safe-fetch";
 import { guardedFetch } from "@/lib/net/service";
+import type { HttpAgentFile } from "@/lib/files/types";
 import type { TranscriptMessage } from "./types";
 
 /** What an HTTP agent must answer (README: "HTTP agents"). */
@@ -34,6 +35,8 @@ export type HttpAgentRequest = {
   variables: Record<string, unknown>;
   test_case: { id: string; name: string };
   run_id: string;
+  /** Spec 000 files of the case (present only when it has some): name, type, the budgeted markdown, the URL it came from. */
+  files?: HttpAgentFile[];
 };
 
 export type HttpAgentCall = {

@@ -1,6 +1,7 @@
 import "server-only";
 import { LlmClient } from "@/lib/llm/client";
 import { LlmError } from "@/lib/llm/errors";
+import { withAttachedFiles } from "@/lib/files/layout";
 import type { Persona } from "@/lib/test-cases/schemas";
 import { ConversationStop, chatAgentTurn, httpAgentTurn, type AgentTurnOutcome, type LoopState } from "./agent-turn";
 import {
@@ -18,6 +19,7 @@ import {
   type ConversationInput,
   type ConversationResult,
   type EndReason,
+  type TranscriptMessage,
 } from "./types";
 import { substituteNullable, substituteVariables } from "./variables";
 
@@ -97,7 +99,7 @@ export async function runConversation(input: ConversationInput): Promise<Convers
         throw new ConversationStop("agent", "The test case has neither an initial message nor a persona, so it cannot run");
       }
       checkCancelled();
-      state.transcript.push({ role: "user", content: initial });
+      state.transcript.push(firstUserMessage(initial, input));
       await agentTurn();
       turns = 1;
       return finish({ endReason: "single_turn" });
@@ -132,7 +134,7 @@ export async function runConversation(input: ConversationInput): Promise<Convers
 
     for (;;) {
       checkCancelled();
-      state.transcript.push({ role: "user", content: userMessage });
+      state.transcript.push(turns === 0 ? firstUserMessage(userMessage, input) : { role: "user", content: userMessage });
       const outcome = await agentTurn();
       turns++;
       if (outcome.end) return finish({ endReason: "agent_ended" });
@@ -168,7 +170,7 @@ async function simulatorTurn(simulator: LlmClient, persona: Persona, input: Conv
         messages: buildSimulatorMessages({
           persona,
           userContext: input.testCase.user_context,
-          transcript: state.transcript,
+          transcript: simulatorView(state.transcript, input),
           retry: attempt > 0,
         }),
         schemaName: SIMULATOR_SCHEMA_NAME,
@@ -196,6 +198,26 @@ async function simulatorTurn(simulator: LlmClient, persona: Persona, input: Conv
     if (turn && (turn.should_end || turn.message.trim())) return { ...turn, message: turn.message.trim() };
   }
   throw new ConversationStop("simulator", "The simulated user returned an empty or invalid message twice");
+}
+
+/** The first user message carries the case's files (spec 000) in the layout of lib/files/layout.ts. */
+function firstUserMessage(text: string, input: ConversationInput): TranscriptMessage {
+  if (!input.files) return { role: "user", content: text };
+  return { role: "user", content: withAttachedFiles(text, input.files), attachments: input.files.attachments };
+}
+
+/**
+ * The transcript as the simulated user reads it: its first message names the attached files
+ * instead of repeating their content (up to the whole file budget on every simulator call).
+ */
+function simulatorView(transcript: TranscriptMessage[], input: ConversationInput): TranscriptMessage[] {
+  const files = input.files;
+  if (!files) return transcript;
+  return transcript.map((m) => {
+    if (!m.attachments || m.content === null || !m.content.endsWith(files.appendix)) return m;
+    const names = m.attachments.map((a) => a.name).join(", ");
+    return { role: m.role, content: `${m.content.slice(0, m.content.length - files.appendix.length)}\n\n[Attached files: ${names}]` };
+  });
 }
 
 function lastReply(state: LoopState): string {

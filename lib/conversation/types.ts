@@ -1,3 +1,4 @@
+import type { CaseFilesPrompt, FileAttachment } from "@/lib/files/layout";
 import type { FetchLike } from "@/lib/net/safe-fetch";
 import type { LlmClient } from "@/lib/llm/client";
 import type { RetryPolicy } from "@/lib/llm/retry";
@@ -11,6 +12,11 @@ export type TranscriptMessage = {
   tool_calls?: { id: string; name: string; arguments: string }[];
   tool_call_id?: string;
   name?: string;
+  /**
+   * The case's files attached to this (first user) message, for display: the content already is
+   * in `content` (lib/files/layout.ts); images are sent as parts but never stored here.
+   */
+  attachments?: FileAttachment[];
 };
 
 export type AgentTool = {
@@ -31,6 +37,10 @@ export type AgentRuntime =
       /** Overrides the endpoint's default (e.g. a `Temperature` variable); null/undefined: endpoint default. */
       temperature?: number | null;
       maxTokens?: number | null;
+      /** The model configuration is marked vision-capable (image files are sent as image parts). */
+      supportsVision?: boolean;
+      /** The model configuration's name (for messages). */
+      modelConfigName?: string | null;
     }
   | { kind: "http"; url: string; headers: Record<string, string>; timeoutMs: number };
 
@@ -113,6 +123,11 @@ export type ConversationInput = {
   fetch?: FetchLike;
   /** HTTP agents: retry policy overrides (tests). */
   retryPolicy?: Partial<RetryPolicy>;
+  /**
+   * Spec 000 files, already processed: appended to the first user message (whoever wrote it),
+   * images sent as image parts to chat agents, `files` in HTTP agents' request bodies.
+   */
+  files?: CaseFilesPrompt | null;
 };
 
 export const DEFAULT_SAFETY_CAP = 30;

@@ -18,6 +18,7 @@ export const modelConfigSelect = {
   maxTokens: true,
   inputPricePerMtok: true,
   outputPricePerMtok: true,
+  supportsVision: true,
   createdAt: true,
   updatedAt: true,
 } as const;
@@ -33,6 +34,7 @@ type ModelConfigRow = {
   maxTokens: number | null;
   inputPricePerMtok: number | null;
   outputPricePerMtok: number | null;
+  supportsVision: boolean;
   createdAt: Date;
   updatedAt: Date;
 };
@@ -51,6 +53,8 @@ export type ModelConfigDto = {
   /** Price per million prompt / completion tokens (cost estimates of matrix runs); null when not set. */
   input_price_per_mtok: number | null;
   output_price_per_mtok: number | null;
+  /** Image files are sent to this model as image parts (spec 000); otherwise a case with an image errors. */
+  supports_vision: boolean;
   created_at: string;
   updated_at: string;
 };
@@ -72,6 +76,7 @@ export function toModelConfigDto(row: ModelConfigRow, opts: { maskUrl?: boolean 
     max_tokens: row.maxTokens,
     input_price_per_mtok: row.inputPricePerMtok,
     output_price_per_mtok: row.outputPricePerMtok,
+    supports_vision: row.supportsVision,
     created_at: iso(row.createdAt)!,
     updated_at: iso(row.updatedAt)!,
   };

@@ -18,6 +18,7 @@ export const modelConfigFormSchema = z
     max_tokens: z.string(),
     input_price_per_mtok: z.string().default(""),
     output_price_per_mtok: z.string().default(""),
+    supports_vision: z.boolean().default(false),
   })
   .transform((v, ctx): ModelConfigInput => {
     const number = (text: string, path: string, message: string): number | null => {
@@ -39,6 +40,7 @@ export const modelConfigFormSchema = z
       max_tokens: number(v.max_tokens, "max_tokens", "Max tokens must be a whole number"),
       input_price_per_mtok: number(v.input_price_per_mtok, "input_price_per_mtok", "Input price must be a number"),
       output_price_per_mtok: number(v.output_price_per_mtok, "output_price_per_mtok", "Output price must be a number"),
+      supports_vision: v.supports_vision,
     };
     const parsed = modelConfigInput.safeParse(candidate);
     if (!parsed.success) {
@@ -59,6 +61,7 @@ export function modelConfigFormDefaults(config?: {
   max_tokens: number | null;
   input_price_per_mtok?: number | null;
   output_price_per_mtok?: number | null;
+  supports_vision?: boolean;
 }): ModelConfigFormValues {
   return {
     name: config?.name ?? "",
@@ -71,5 +74,6 @@ export function modelConfigFormDefaults(config?: {
     max_tokens: config?.max_tokens == null ? "" : String(config.max_tokens),
     input_price_per_mtok: config?.input_price_per_mtok == null ? "" : String(config.input_price_per_mtok),
     output_price_per_mtok: config?.output_price_per_mtok == null ? "" : String(config.output_price_per_mtok),
+    supports_vision: config?.supports_vision ?? false,
   };
 }

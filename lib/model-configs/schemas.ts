@@ -47,6 +47,11 @@ export const modelConfigInput = z.object({
   input_price_per_mtok: price("Input price"),
   /** Price per million completion (output) tokens. */
   output_price_per_mtok: price("Output price"),
+  /**
+   * Spec 000: the model accepts images (OpenAI `image_url` parts), so image files are sent to it;
+   * otherwise a case with an image records an error. Left out: false on create, unchanged on update.
+   */
+  supports_vision: z.boolean({ error: "supports_vision must be true or false" }).optional(),
 });
 export type ModelConfigInput = z.input<typeof modelConfigInput>;
 /** Parsed input; the prices may be left out by internal callers (seeds, tests) and then stay unset. */

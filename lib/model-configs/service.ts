@@ -136,6 +136,7 @@ export async function createModelConfig(ctx: WorkspaceContext, input: ModelConfi
         maxTokens: input.max_tokens,
         inputPricePerMtok: input.input_price_per_mtok ?? null,
         outputPricePerMtok: input.output_price_per_mtok ?? null,
+        supportsVision: input.supports_vision ?? false,
         ...apiKeyData(input.api_key),
       },
       select: modelConfigSelect,
@@ -188,6 +189,7 @@ export async function updateModelConfig(ctx: WorkspaceContext, id: string, input
         maxTokens: patch.max_tokens,
         inputPricePerMtok: patch.input_price_per_mtok,
         outputPricePerMtok: patch.output_price_per_mtok,
+        supportsVision: patch.supports_vision,
         ...apiKeyData(patch.api_key),
       },
     });

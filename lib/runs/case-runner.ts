@@ -11,6 +11,10 @@ import { testCaseFields, type TestCaseData } from "@/lib/test-cases/schemas";
 import { resolveModelEndpoint } from "@/lib/model-configs/service";
 import { resolveAgentForRun } from "@/lib/agents/service";
 import { demoFetch, isDemoUrl } from "@/lib/demo/model";
+import { env } from "@/lib/env";
+import { processCaseFiles, type ProcessedCaseFiles } from "@/lib/files/processing";
+import { fileName, layoutCaseFiles, type CaseFilesPrompt } from "@/lib/files/layout";
+import { mapStrings } from "@/lib/runs/truncate";
 import {
   errorOutcome,
   type AgentStats,
@@ -19,6 +23,7 @@ import {
   type CaseRunner,
   type LlmCallRecord,
   type RunContext,
+  type StageReporter,
 } from "@/lib/runs/executor";
 
 type ModelSnapshot = {
@@ -29,6 +34,8 @@ type ModelSnapshot = {
   embedding_model: string | null;
   temperature: number | null;
   max_tokens: number | null;
+  /** Absent in snapshots taken before file inputs (spec 000): not vision-capable. */
+  supports_vision?: boolean;
 };
 type AgentSnapshot = {
   id: string;
@@ -58,7 +65,7 @@ type RunResources = {
   /** The model configuration name the run's snapshot used (AIConfiguration values that name it need no lookup). */
   modelName: string | null;
   /** Endpoints of other model configurations named by cases' AIConfiguration values. */
-  modelsByName: Map<string, Promise<Endpoint>>;
+  modelsByName: Map<string, Promise<NamedModel>>;
   agentRetry: Partial<RetryPolicy> | undefined;
   judge: LlmClientFactory | null;
   simulator: LlmClientFactory | null;
@@ -69,6 +76,7 @@ type RunResources = {
   workspaceId: string;
 };
 type LlmClientFactory = (onRecord?: (r: CallRecord) => void) => LlmClient;
+type NamedModel = { endpoint: Endpoint; supportsVision: boolean };
 
 const RESOURCE_CACHE_SIZE = 50;
 
@@ -91,7 +99,8 @@ export function createCaseRunner(): CaseRunner {
     return r;
   }
 
-  return async (job: CaseJob, run: RunContext, signal: AbortSignal): Promise<CaseOutcome> => {
+  return async (job: CaseJob, run: RunContext, signal: AbortSignal, reportStage?: StageReporter): Promise<CaseOutcome> => {
+    const report: StageReporter = reportStage ?? (() => undefined);
     const calls: LlmCallRecord[] = [];
     const onRecord = (r: CallRecord) => calls.push(toCallRecord(r));
     let res: RunResources;
@@ -101,18 +110,26 @@ export function createCaseRunner(): CaseRunner {
       // A missing agent or model configuration (or an undecryptable key) fails every case the
       // same way: the executor fails the run once instead. Anything else may be passing.
       const message = configMessage(err);
-      return { ...errorOutcome("config", message), llmCalls: calls, ...(err instanceof DomainError ? { runError: message } : {}) };
+      return {
+        ...errorOutcome("config", message),
+        stage: "agent_failed",
+        llmCalls: calls,
+        ...(err instanceof DomainError ? { runError: message } : {}),
+      };
     }
     const parsedCase = testCaseFields.safeParse(job.caseSnapshot);
-    if (!parsedCase.success) return errorOutcome("config", "The case snapshot is not a valid test case");
+    if (!parsedCase.success) return { ...errorOutcome("config", "The case snapshot is not a valid test case"), stage: "agent_failed" };
     const testCase: TestCaseData = parsedCase.data;
     const caseId = (job.caseSnapshot as { id?: string }).id ?? job.caseResultId;
 
     if (testCase.persona && !res.simulator) {
-      return errorOutcome(
-        "config",
-        "This multi-turn case needs a simulated user, but the suite has no judge or simulator model configuration",
-      );
+      return {
+        ...errorOutcome(
+          "config",
+          "This multi-turn case needs a simulated user, but the suite has no judge or simulator model configuration",
+        ),
+        stage: "agent_failed",
+      };
     }
     // Spec 004: this case's own resolution when it has one (run values otherwise), with its effects.
     const caseVariables = (job.resolvedVariables as { values?: Record<string, unknown> } | null | undefined)?.values ?? res.variables;
@@ -120,8 +137,24 @@ export function createCaseRunner(): CaseRunner {
     try {
       agent = await agentForCase(res, caseVariables);
     } catch (err) {
-      return { ...errorOutcome("config", configMessage(err)), llmCalls: calls };
+      return { ...errorOutcome("config", configMessage(err)), stage: "agent_failed", llmCalls: calls };
     }
+
+    // Spec 000: files are processed before the conversation (the claim set `processing_files`);
+    // a file that fails makes the case an error and the agent is never called.
+    let files: CaseFilesPrompt | null = null;
+    let processedFiles: ProcessedCaseFiles["processed"] | null = null;
+    if (testCase.files && testCase.files.length > 0) {
+      const result = await processCaseFiles(testCase.files, { workspaceId: run.workspaceId, signal });
+      processedFiles = result.processed;
+      if (signal.aborted) return { ...errorOutcome("cancelled", "Run cancelled while this case was running"), processedFiles };
+      const failure = filesFailure(result, agent);
+      if (failure) return { ...errorOutcome("files", failure), stage: "files_failed", processedFiles };
+      report("files_ready");
+      files = layoutCaseFiles(result.processed, agent.kind === "chat" ? result.images : [], { maxChars: env.ASSAY_FILES_MAX_CHARS });
+      report("executing_agent");
+    }
+
     const conversation = await runConversation({
       agent,
       testCase: {
@@ -141,7 +174,10 @@ export function createCaseRunner(): CaseRunner {
       safetyCap: res.safetyCap,
       signal,
       onRecord,
+      files,
     });
+    // The requests keep their text; image data URLs are not logged (they can be megabytes each).
+    if (files?.images.length) for (const c of calls) c.request = withoutDataUrls(c.request);
     const agentStats = agentStatsOf(conversation, calls, agent);
     if (conversation.error?.type === "cancelled" || signal.aborted) {
       return {
@@ -151,8 +187,11 @@ export function createCaseRunner(): CaseRunner {
         turns: conversation.turns,
         llmCalls: calls,
         agentStats,
+        processedFiles,
       };
     }
+    if (!conversation.error) report("agent_complete");
+    report("evaluating");
 
     const judge: EvalLlm = res.judge ? toEvalLlm(res.judge(onRecord), { signal }) : missingJudge;
     const evaluation = await evaluateCase({
@@ -190,8 +229,39 @@ export function createCaseRunner(): CaseRunner {
       failureReasons: evaluation.failure_reasons,
       endReason: conversation.endReason,
       llmCalls: calls,
+      stage: conversation.error ? "agent_failed" : evaluation.judge_error ? "evaluation_failed" : "complete",
+      processedFiles,
     };
   };
+}
+
+/**
+ * Why the case cannot run with its files: a file that failed to process, or an image for a chat
+ * agent whose model configuration is not marked vision-capable (never silently dropped).
+ */
+function filesFailure(result: ProcessedCaseFiles, agent: AgentRuntime): string | null {
+  const n = result.processed.length;
+  const label = (i: number) => `File ${i + 1} of ${n} (${fileName(result.processed[i]!)})`;
+  // Processing errors name the file themselves (or its file:<id> when it is gone).
+  const errors = result.processed.flatMap((p, i) => (p.error ? [`File ${i + 1} of ${n}: ${p.error}`] : []));
+  if (errors.length) return errors.join("; ");
+  if (agent.kind === "chat" && !agent.supportsVision) {
+    const i = result.processed.findIndex((p) => p.original.type === "image");
+    if (i >= 0) {
+      const model = agent.modelConfigName ?? agent.endpoint.model;
+      return `${label(i)} is an image but the model configuration "${model}" is not marked vision-capable`;
+    }
+  }
+  return null;
+}
+
+const DATA_URL = /^data:image\/[\w.+-]+;base64,/;
+
+/** Image data URLs in a logged request replaced by their media type and size. */
+function withoutDataUrls(request: unknown): unknown {
+  return mapStrings(request, (s) =>
+    DATA_URL.test(s) ? `${s.slice(0, s.indexOf(",") + 1)}… [${s.length.toLocaleString("en-US")} characters: the image is not stored]` : s,
+  );
 }
 
 /** Something the run needs is gone for good (a deleted agent or model configuration). */
@@ -312,6 +382,7 @@ async function agentForCase(res: RunResources, values: Record<string, unknown>):
   const agent = res.agent;
   if (agent.kind !== "chat") return agent;
   let endpoint = agent.endpoint;
+  let vision = { supportsVision: agent.supportsVision, modelConfigName: agent.modelConfigName };
   const name = values[MODEL_VARIABLE];
   if (typeof name === "string" && name !== "" && name !== res.modelName) {
     let pending = res.modelsByName.get(name);
@@ -320,10 +391,13 @@ async function agentForCase(res: RunResources, values: Record<string, unknown>):
       pending.catch(() => res.modelsByName.delete(name));
       res.modelsByName.set(name, pending);
     }
-    endpoint = await pending;
+    const named = await pending;
+    endpoint = named.endpoint;
+    vision = { supportsVision: named.supportsVision, modelConfigName: name };
   }
   return {
     ...agent,
+    ...vision,
     endpoint,
     temperature:
       res.overrides?.temperature ??
@@ -336,11 +410,11 @@ async function agentForCase(res: RunResources, values: Record<string, unknown>):
   };
 }
 
-async function endpointByName(workspaceId: string, name: string): Promise<Endpoint> {
-  const model = await db.modelConfig.findFirst({ where: { workspaceId, name }, select: { id: true } });
+async function endpointByName(workspaceId: string, name: string): Promise<NamedModel> {
+  const model = await db.modelConfig.findFirst({ where: { workspaceId, name }, select: { id: true, supportsVision: true } });
   if (!model) throw new RunSetupError(`No model configuration named "${name}" (the case's ${MODEL_VARIABLE})`);
   const current = await resolveModelEndpoint(workspaceId, model.id);
-  return { id: model.id, ...current };
+  return { endpoint: { id: model.id, ...current }, supportsVision: model.supportsVision };
 }
 
 /** `{{Name}}` placeholders in every string of a JSON value (user context, expected outcomes). */
@@ -377,6 +451,8 @@ async function loadResources(run: RunContext): Promise<RunResources> {
       tools: agentSnap.tools ?? [],
       temperature: agentSnap.overrides?.temperature ?? numberVariable(variables, "Temperature", "temperature"),
       maxTokens: agentSnap.overrides?.max_tokens ?? numberVariable(variables, "MaxTokens", "max_tokens"),
+      supportsVision: agentSnap.model_config.supports_vision === true,
+      modelConfigName: agentSnap.model_config.name,
     };
   } else {
     if (!agentSnap.http) throw new Error("The HTTP agent had no URL when the run started");

@@ -18,6 +18,9 @@ import type { CallRecord } from "@/lib/llm/types";
 import { armOrder } from "@/lib/comparisons/ordering";
 import { recordPairs } from "@/lib/comparisons/engine";
 import type { ExecutionStatsJson } from "@/lib/llm/stats";
+import type { CaseStage } from "@/lib/runs/dto";
+import type { ProcessedFileInput } from "@/lib/files/types";
+import { mapStrings, storedText } from "@/lib/runs/truncate";
 
 /** A claimed case: everything a runner needs, loaded from the run and the case snapshot. */
 export type CaseJob = {
@@ -79,6 +82,10 @@ export type CaseOutcome = {
   llmCalls: LlmCallRecord[];
   /** Spec 003 AgentResponse extras, measured on the agent calls only (stored in `CaseResult.agentStats`). */
   agentStats?: AgentStats | null;
+  /** Spec 000 final execution state (complete, files_failed, agent_failed, evaluation_failed); absent: the live stage stays. */
+  stage?: CaseStage | null;
+  /** Spec 000 TestResult.processed_files (null: the case has no files). */
+  processedFiles?: ProcessedFileInput[] | null;
   /**
    * Set when the run itself cannot proceed (its agent or a model configuration was deleted):
    * the executor then fails the run with this message instead of trying every other case.
@@ -99,7 +106,10 @@ export type AgentStats = {
   stats: ExecutionStatsJson;
 };
 
-export type CaseRunner = (job: CaseJob, run: RunContext, signal: AbortSignal) => Promise<CaseOutcome>;
+/** Reports a case's live spec 000 stage (processing_files → … → evaluating); written in batches, never per call. */
+export type StageReporter = (stage: CaseStage) => void;
+
+export type CaseRunner = (job: CaseJob, run: RunContext, signal: AbortSignal, reportStage?: StageReporter) => Promise<CaseOutcome>;
 
 export type ExecutorOptions = {
   runner: CaseRunner;
@@ -114,6 +124,15 @@ export type ExecutorOptions = {
 };
 
 export const MAX_RESPONSE_CHARS = 20_000;
+/** Live stages are written at most this often, all pending ones in one statement. */
+export const STAGE_FLUSH_MS = 250;
+
+/**
+ * The claim's initial stage: `processing_files` when the case snapshot has files, else
+ * `executing_agent` (the snapshot column is json, so its `files` is read without a cast).
+ */
+const INITIAL_STAGE_SQL = `(CASE WHEN json_typeof(c."caseSnapshot"->'files') = 'array' AND json_array_length(c."caseSnapshot"->'files') > 0
+  THEN 'processing_files' ELSE 'executing_agent' END)::"CaseStage"`;
 
 /**
  * The run executor. Claims pending case results with `FOR UPDATE SKIP LOCKED` under a short
@@ -135,6 +154,9 @@ export class Executor {
   private pairSlots = 0;
   private pairCases = 0;
   private readonly runCache = new Map<string, RunContext>();
+  /** Live stages reported since the last flush, by case result id (the latest wins). */
+  private readonly pendingStages = new Map<string, CaseStage>();
+  private stageTimer: NodeJS.Timeout | null = null;
   private timers: NodeJS.Timeout[] = [];
   private running = false;
   private ticking = false;
@@ -180,6 +202,7 @@ export class Executor {
     runEvents.off("queued", this.onQueued);
     for (const t of this.timers) clearInterval(t);
     this.timers = [];
+    this.clearStages();
     const all = Promise.all([...this.inFlight.values()].map((f) => f.done));
     const timedOut = await Promise.race([all.then(() => false), sleep(graceMs).then(() => true)]);
     if (timedOut) {
@@ -194,6 +217,7 @@ export class Executor {
     runEvents.off("queued", this.onQueued);
     for (const t of this.timers) clearInterval(t);
     this.timers = [];
+    this.clearStages();
     this.killed = true;
     for (const f of this.inFlight.values()) f.controller.abort(new Error("killed"));
   }
@@ -254,6 +278,7 @@ export class Executor {
         "errorType" = CASE WHEN r."cancelRequestedAt" IS NOT NULL THEN 'cancelled'
           WHEN c."attempts" >= ${this.maxAttempts} THEN 'worker_lost' ELSE c."errorType" END,
         "completedAt" = CASE WHEN r."cancelRequestedAt" IS NOT NULL OR c."attempts" >= ${this.maxAttempts} THEN now() ELSE NULL END,
+        "stage" = CASE WHEN r."cancelRequestedAt" IS NULL AND c."attempts" < ${this.maxAttempts} THEN 'pending'::"CaseStage" ELSE c."stage" END,
         "leaseOwner" = NULL, "leaseExpiresAt" = NULL
       FROM "Run" r
       WHERE r."id" = c."runId" AND c."status" = 'running' AND c."leaseExpiresAt" < now()
@@ -386,7 +411,8 @@ export class Executor {
            ORDER BY c."position" LIMIT $2::int
          ), claimed AS (
            UPDATE "CaseResult" c SET "status" = 'running', "leaseOwner" = $3,
-             "leaseExpiresAt" = now() + $4::int * interval '1 millisecond', "attempts" = c."attempts" + 1, "startedAt" = now()
+             "leaseExpiresAt" = now() + $4::int * interval '1 millisecond', "attempts" = c."attempts" + 1, "startedAt" = now(),
+             "stage" = ${INITIAL_STAGE_SQL}
            FROM "Run" r, picked
            WHERE r."id" = c."runId" AND r."comparisonId" = $1::uuid AND c."position" = picked."position" AND c."status" = 'pending'
            RETURNING c."id" AS "caseResultId", c."runId", c."workspaceId", c."position", c."variant"::text AS variant, c."caseSnapshot",
@@ -491,7 +517,8 @@ export class Executor {
            FOR UPDATE SKIP LOCKED
          ), claimed AS (
            UPDATE "CaseResult" c SET "status" = 'running', "leaseOwner" = $4,
-             "leaseExpiresAt" = now() + $5::int * interval '1 millisecond', "attempts" = c."attempts" + 1, "startedAt" = now()
+             "leaseExpiresAt" = now() + $5::int * interval '1 millisecond', "attempts" = c."attempts" + 1, "startedAt" = now(),
+             "stage" = ${INITIAL_STAGE_SQL}
            FROM picked WHERE c."id" = picked."id"
            RETURNING c."id" AS "caseResultId", c."runId", c."workspaceId", c."position", c."variant"::text AS variant, c."caseSnapshot", c."attempts",
              c."resolvedVariables"
@@ -545,7 +572,7 @@ export class Executor {
     const started = Date.now();
     let outcome: CaseOutcome;
     try {
-      outcome = await this.runner(job, run, signal);
+      outcome = await this.runner(job, run, signal, (stage) => this.reportStage(job.caseResultId, stage));
     } catch (err) {
       logger.error({ err, caseResultId: job.caseResultId }, "case runner crashed");
       outcome = errorOutcome(
@@ -561,6 +588,7 @@ export class Executor {
         UPDATE "CaseResult" c SET
           "status" = (CASE WHEN r."cancelRequestedAt" IS NULL THEN 'pending' ELSE 'skipped' END)::"CaseResultStatus",
           "completedAt" = CASE WHEN r."cancelRequestedAt" IS NULL THEN NULL ELSE now() END,
+          "stage" = CASE WHEN r."cancelRequestedAt" IS NULL THEN 'pending'::"CaseStage" ELSE c."stage" END,
           "leaseOwner" = NULL, "leaseExpiresAt" = NULL, "attempts" = c."attempts" - 1
         FROM "Run" r
         WHERE c."id" = ${job.caseResultId}::uuid AND r."id" = c."runId" AND c."leaseOwner" = ${this.workerId} AND c."status" = 'running'`;
@@ -599,6 +627,9 @@ export class Executor {
     // Stored text fields are cleaned (NUL and lone surrogates removed: PostgreSQL refuses them, and a
     // refused write would leave the case running) and capped (20,000 characters each, with a marker).
     const o = storedOutcome(outcome);
+    // A stage still waiting for the batch is moot once the result is written.
+    this.pendingStages.delete(job.caseResultId);
+    const processedFiles = o.processedFiles ? mapStrings(o.processedFiles, (s) => storedText(s)) : null;
     const response = o.actualResponse;
     const truncated = response !== null && response.length > MAX_RESPONSE_CHARS;
     const column = { passed: "passedCases", failed: "failedCases", skipped: "skippedCases", error: "errorCases" }[o.status];
@@ -632,6 +663,8 @@ export class Executor {
           "agentStats" = ${o.agentStats ? JSON.stringify(o.agentStats) : null}::jsonb,
           "errorMessage" = ${o.errorMessage}, "errorType" = ${o.errorType},
           "failureReasons" = ${o.failureReasons ?? []}::text[], "endReason" = ${o.endReason ?? null}, "evaluatorRetryCount" = ${o.evaluatorRetryCount ?? 0}::int,
+          "stage" = coalesce(${o.stage ?? null}::"CaseStage", "stage"),
+          "processedFiles" = ${processedFiles ? JSON.stringify(processedFiles) : null}::jsonb,
           "leaseOwner" = NULL, "leaseExpiresAt" = NULL, "completedAt" = now()
         WHERE "id" = ${job.caseResultId}::uuid AND "leaseOwner" = ${this.workerId} AND "status" = 'running'
         RETURNING "id", "runId", "workspaceId"
@@ -655,6 +688,42 @@ export class Executor {
     // No row: the lease was lost and another worker owns this case now.
     if (row && o.runError) await failRun(job.runId, o.runError);
     else if (row?.done) await finalizeRunIfDone(job.runId);
+  }
+
+  /** Queues a case's live stage for the next batched write (STAGE_FLUSH_MS). */
+  private reportStage(caseResultId: string, stage: CaseStage) {
+    if (this.killed) return;
+    this.pendingStages.set(caseResultId, stage);
+    if (!this.stageTimer) {
+      this.stageTimer = setTimeout(() => void this.flushStages(), STAGE_FLUSH_MS);
+      this.stageTimer.unref();
+    }
+  }
+
+  /**
+   * Writes every queued live stage in one statement. Guarded by the lease and `running`, so it
+   * never overwrites a final stage: a result written first makes the row no longer match.
+   */
+  private async flushStages() {
+    this.stageTimer = null;
+    if (this.pendingStages.size === 0 || this.killed) return;
+    const ids = [...this.pendingStages.keys()];
+    const stages = [...this.pendingStages.values()];
+    this.pendingStages.clear();
+    try {
+      await db.$executeRaw`
+        UPDATE "CaseResult" c SET "stage" = s.stage::"CaseStage"
+        FROM unnest(${ids}::uuid[], ${stages}::text[]) AS s(id, stage)
+        WHERE c."id" = s.id AND c."status" = 'running' AND c."leaseOwner" = ${this.workerId}`;
+    } catch (err) {
+      logger.warn({ err, workerId: this.workerId }, "could not write live case stages");
+    }
+  }
+
+  private clearStages() {
+    if (this.stageTimer) clearTimeout(this.stageTimer);
+    this.stageTimer = null;
+    this.pendingStages.clear();
   }
 
   /**

@@ -5,6 +5,7 @@ import { NotFoundError } from "@/lib/errors";
 import type { WorkspaceContext } from "@/lib/auth/roles";
 import { getRun, listCaseResults } from "@/lib/runs/service";
 import type { CaseResultDto, RunDto, RunSummary } from "@/lib/runs/dto";
+import type { ProcessedFileInput } from "@/lib/files/types";
 import { computeSummary } from "@/lib/runs/finalize";
 
 import { REPORT_FORMATS, type ReportFormat } from "@/lib/runs/report-formats";
@@ -124,6 +125,9 @@ function jsonReport(m: Meta, results: CaseResultDto[]) {
         status: r.status,
         passed: r.status === "passed",
         test_input: snap.initial_message ?? null,
+        // Spec 000 TestResult.processed_files (the stored markdown is capped like every stored text).
+        processed_files: r.processed_files,
+        stage: r.stage,
         agent_response: r.actual_response,
         response_truncated: r.response_truncated,
         tool_calls: toolsCalled(r),
@@ -213,6 +217,7 @@ function markdownReport(m: Meta, results: CaseResultDto[]) {
       "",
     );
     lines.push(`**Input**: ${md(snap.initial_message) || "_(simulated user)_"}`);
+    if (r.processed_files.length) lines.push(`**Files**: ${r.processed_files.map((f) => md(fileLine(f), 300)).join("; ")}`);
     lines.push(`**Response**: ${md(r.actual_response) || "_(none)_"}`);
     const called = toolsCalled(r);
     if (called.length || tr)
@@ -262,6 +267,9 @@ function csvReport(results: CaseResultDto[]) {
       turns: r.turns,
       metrics_passed: r.metrics_passed,
       metrics_total: r.metrics_total,
+      files: r.processed_files.map(fileLabel).join("; "),
+      file_errors: r.processed_files.flatMap((f) => (f.error ? [f.error] : [])).join("; "),
+      stage: r.stage,
       actual_response: r.actual_response ?? "",
       error_message: r.error_message ?? "",
       failure_reasons: r.failure_reasons.join("; "),
@@ -299,7 +307,10 @@ function junitReport(m: Meta, results: CaseResultDto[]) {
   ];
   for (const r of results) {
     const name = escapeXml(r.variant === "variant" ? `${r.name} [variant]` : r.name);
-    const open = `    <testcase classname="${suiteName}" name="${name}" time="${((r.duration_ms ?? 0) / 1000).toFixed(3)}">`;
+    const files = r.processed_files.length
+      ? `<properties>${r.processed_files.map((f) => `<property name="file" value="${escapeXml(fileLine(f))}"/>`).join("")}</properties>`
+      : "";
+    const open = `    <testcase classname="${suiteName}" name="${name}" time="${((r.duration_ms ?? 0) / 1000).toFixed(3)}">${files}`;
     const reason = escapeXml(failureReason(r));
     if (r.status === "passed") out.push(`${open}</testcase>`);
     else if (r.status === "skipped") out.push(`${open}<skipped message="${reason}"/></testcase>`);
@@ -313,6 +324,17 @@ function junitReport(m: Meta, results: CaseResultDto[]) {
   }
   out.push("  </testsuite>", "</testsuites>", "");
   return out.join("\n");
+}
+
+/** A processed file's name (the stored file's, else its path or URL). */
+function fileLabel(f: ProcessedFileInput): string {
+  const name = f.metadata.name;
+  return typeof name === "string" && name ? name : (f.original.path ?? f.original.url ?? "file");
+}
+
+/** "invoice.pdf (pdf, 120 ms)" or "invoice.pdf (pdf): <error>". */
+function fileLine(f: ProcessedFileInput): string {
+  return f.error ? `${fileLabel(f)} (${f.original.type}): ${f.error}` : `${fileLabel(f)} (${f.original.type}, ${f.processing_time_ms} ms)`;
 }
 
 function failureReason(r: CaseResultDto): string {

@@ -23,7 +23,16 @@ import { presetValuesForRun } from "@/lib/presets/service";
 
 export type RunTrigger = "manual" | "api" | "schedule";
 
-const modelSelect = { id: true, name: true, baseUrl: true, model: true, embeddingModel: true, temperature: true, maxTokens: true } as const;
+const modelSelect = {
+  id: true,
+  name: true,
+  baseUrl: true,
+  model: true,
+  embeddingModel: true,
+  temperature: true,
+  maxTokens: true,
+  supportsVision: true,
+} as const;
 
 /**
  * Creates a pending run with its agent snapshot, resolved variables and one pending case
@@ -367,6 +376,7 @@ type ModelForRun = {
   embeddingModel: string | null;
   temperature: number | null;
   maxTokens: number | null;
+  supportsVision: boolean;
 };
 
 export function modelSnapshot(m: ModelForRun) {
@@ -378,6 +388,8 @@ export function modelSnapshot(m: ModelForRun) {
     embedding_model: m.embeddingModel,
     temperature: m.temperature,
     max_tokens: m.maxTokens,
+    /** Spec 000: image files are sent to this model as image parts. */
+    supports_vision: m.supportsVision,
   };
 }
 

@@ -49,6 +49,7 @@ describe("model configurations API", () => {
       max_tokens: 256,
       input_price_per_mtok: 0.15,
       output_price_per_mtok: null,
+      supports_vision: false,
       created_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/),
       updated_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/),
     });
@@ -68,6 +69,20 @@ describe("model configurations API", () => {
     const list = await call(collection.GET, { url: "/api/v1/model-configs", token: tokens.viewer });
     expect(list.text).not.toContain(SECRET);
     expect(list.text).not.toContain(row.apiKeyEncrypted!);
+  });
+
+  it("supports_vision: set on create, kept by a PATCH that leaves it out, changed by one that sends it, refused when not a boolean", async () => {
+    const res = await create({ ...base, name: "Vision", supports_vision: true });
+    expect(res.status).toBe(201);
+    expect(res.json.supports_vision).toBe(true);
+    const id = res.json.id as string;
+    const patch = (body: unknown) =>
+      call(single.PATCH, { method: "PATCH", url: `/api/v1/model-configs/${id}`, token: tokens.admin, params: { id }, body });
+    expect((await patch({ temperature: 0.5 })).json.supports_vision).toBe(true);
+    expect((await patch({ supports_vision: false })).json.supports_vision).toBe(false);
+    const bad = await patch({ supports_vision: "yes" });
+    expect(bad.status).toBe(400);
+    expect(bad.json.error.issues).toEqual([{ path: "supports_vision", message: "supports_vision must be true or false" }]);
   });
 
   it.each([
