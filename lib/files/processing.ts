@@ -198,7 +198,10 @@ async function fetchUrlSource(file: FileInput, opts: ProcessOptions): Promise<So
     }
   } catch (err) {
     if (err instanceof SourceError) throw err;
-    if (timeout.aborted && !opts.signal?.aborted) throw new SourceError(`${shown} did not answer within ${Math.round(timeoutMs / 1000)} s`);
+    if (timeout.aborted && !opts.signal?.aborted)
+      throw new SourceError(
+        `${shown} did not answer within ${timeoutMs >= 1000 ? `${Math.round(timeoutMs / 1000)} s` : `${timeoutMs} ms`}`,
+      );
     if (opts.signal?.aborted) throw new SourceError(`Downloading ${shown} was cancelled`);
     const blocked = findCause(err, isBlockedAddressError);
     if (blocked) throw new SourceError(`${shown} may not be fetched: ${blocked.message}`);
