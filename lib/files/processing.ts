@@ -30,6 +30,8 @@ import {
   type FetchLike,
 } from "@/lib/net/safe-fetch";
 import { networkPolicy } from "@/lib/net/service";
+import { hasRole, type WorkspaceContext } from "@/lib/auth/roles";
+import { toFilePreview, type FilePreviewDto } from "@/lib/files/preview";
 
 /** A URL download gets this long (headers and body) before it fails. */
 export const URL_FETCH_TIMEOUT_MS = 30_000;
@@ -441,4 +443,16 @@ function remember(key: string, entry: Entry): Entry {
     resultBytes -= old.size;
   }
   return entry;
+}
+
+/**
+ * The preview of one file for a member (POST …/files/preview): the same processing and caches
+ * as a run. A viewer may look but not write: a URL is then downloaded without being stored
+ * (as with `cache: false`), while the answer keeps the file as given.
+ */
+export async function previewFileInput(ctx: WorkspaceContext, file: FileInput, signal?: AbortSignal): Promise<FilePreviewDto> {
+  const mayStore = hasRole(ctx.role, "editor");
+  const asProcessed = file.url && !mayStore ? { ...file, cache: false } : file;
+  const { processed, image } = await processFileInput(asProcessed, { workspaceId: ctx.workspaceId, signal });
+  return toFilePreview({ ...processed, original: file }, image);
 }

@@ -9,7 +9,9 @@ import { storeFileBytes } from "@/lib/files/service";
 import { fileInputSchema, fileRef, type FileInputDocument } from "@/lib/files/schemas";
 import { extractionCount, processCaseFiles, processFileInput, resetFileProcessingCaches } from "@/lib/files/processing";
 import { layoutCaseFiles, shareBudget, truncationMarker, withAttachedFiles } from "@/lib/files/layout";
-import { makeWorkspace } from "../helpers/factories";
+import * as previewRoute from "@/app/api/v1/files/preview/route";
+import { makeApiKey, makeWorkspace } from "../helpers/factories";
+import { call } from "../helpers/api";
 import { corruptPdf, makePdf, makePng } from "./fixtures";
 
 const input = (doc: FileInputDocument) => fileInputSchema.parse(doc);
@@ -134,5 +136,37 @@ describe("the message layout", () => {
     ]);
     expect(prompt.httpFiles[0]).toEqual({ name: "notes.txt", type: "text", markdown: "line one\nline two" });
     expect(truncationMarker(12345, 100_000)).toBe("[… 12,345 more characters cut: Assay's per-case file budget is 100,000 characters]");
+  });
+});
+
+describe("POST /api/v1/files/preview", () => {
+  it("answers what the agent will see for viewers, with an image's size (and its data URL when small); 400 for a bad file, 413 for a huge body", async () => {
+    const { workspaceId, path } = await workspaceWith("faq.txt", Buffer.from("Q: hours? A: 9-5"));
+    const png = await storeFileBytes(workspaceId, { name: "dot.png", bytes: await makePng(20, 10), origin: "upload" });
+    const token = await makeApiKey(workspaceId, "viewer");
+    const preview = (body: unknown) => call(previewRoute.POST, { method: "POST", url: "/api/v1/files/preview", token, body });
+
+    const text = await preview({ file: { path, type: "text" } });
+    expect(text.status).toBe(200);
+    expect(text.json).toMatchObject({ original: { path, type: "text" }, markdown_content: "Q: hours? A: 9-5", error: null, image: null });
+
+    const image = await preview({ file: { path: fileRef(png.file.id), type: "image" } });
+    expect(image.json.image).toMatchObject({
+      media_type: "image/png",
+      width: 20,
+      height: 10,
+      data_url: expect.stringMatching(/^data:image\/png;base64,/),
+    });
+
+    const missing = await preview({ file: { path: fileRef(randomUUID()), type: "text" } });
+    expect(missing.status).toBe(200);
+    expect(missing.json.error).toMatch(/no longer exists in this workspace/);
+
+    const bad = await preview({ file: { type: "pdf" } });
+    expect(bad.status).toBe(400);
+    expect(bad.json.error.issues[0].path).toBe("file.path");
+
+    const huge = await preview({ file: { path, type: "text", description: "x".repeat(20_000) } });
+    expect(huge.status).toBe(413);
   });
 });

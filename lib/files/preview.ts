@@ -1,0 +1,46 @@
+/**
+ * "What the agent will see" for one file (POST /api/v1/files/preview and the case form's
+ * session twin): the body schema and the answer's shape. The file goes through the same
+ * processing and caches as a run (./processing.ts); an image answers its size, and its data URL
+ * only when it is small.
+ */
+import { z } from "zod";
+import { fileInputSchema } from "@/lib/files/schemas";
+import type { ImagePart, ProcessedFileInput } from "@/lib/files/types";
+
+export const filePreviewBody = z.object({ file: fileInputSchema });
+export type FilePreviewBody = z.output<typeof filePreviewBody>;
+
+/** A preview's body is one FileInput: anything near this size is not one. */
+export const FILE_PREVIEW_MAX_BODY_BYTES = 16 * 1024;
+/** Data URLs up to this many characters are included in a preview (a thumbnail); larger ones only by size. */
+export const PREVIEW_DATA_URL_MAX_CHARS = 100_000;
+
+export type FilePreviewImage = {
+  media_type: string;
+  /** As sent to a vision model (after resizing). */
+  width: number;
+  height: number;
+  /** Characters of the data URL sent to the model. */
+  data_url_chars: number;
+  /** The data URL itself when at most PREVIEW_DATA_URL_MAX_CHARS characters, else null. */
+  data_url: string | null;
+};
+
+/** The spec 000 ProcessedFileInput plus, for images, what a vision model receives. */
+export type FilePreviewDto = ProcessedFileInput & { image: FilePreviewImage | null };
+
+export function toFilePreview(processed: ProcessedFileInput, image: ImagePart | undefined): FilePreviewDto {
+  return {
+    ...processed,
+    image: image
+      ? {
+          media_type: image.mediaType,
+          width: image.width,
+          height: image.height,
+          data_url_chars: image.dataUrl.length,
+          data_url: image.dataUrl.length <= PREVIEW_DATA_URL_MAX_CHARS ? image.dataUrl : null,
+        }
+      : null,
+  };
+}
