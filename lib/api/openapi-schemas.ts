@@ -23,6 +23,8 @@ import { suiteInput, suitePatch } from "@/lib/suites/schemas";
 import { testCaseInput, testCasePatch } from "@/lib/test-cases/schemas";
 import { presetInput, presetPatch } from "@/lib/presets/schemas";
 import { FILE_TYPES, fileInputSchema } from "@/lib/files/schemas";
+import { filePreviewBody } from "@/lib/files/preview";
+import { CASE_STAGES } from "@/lib/runs/dto";
 import type { StoredFileDetailDto, StoredFileDto } from "@/lib/files/dto";
 
 /**
@@ -194,12 +196,50 @@ const runResource = {
     combination_index: { type: ["integer", "null"], description: "The combination of the matrix this run executes (0-based)" },
   },
 };
+/** Spec 000 ProcessedFileInput (case results, reports and the file preview). */
+const processedFileResource = {
+  type: "object",
+  description: "Spec 000 ProcessedFileInput: one file of the case as the agent received it",
+  properties: {
+    original: { $ref: "#/components/schemas/FileInput" },
+    markdown_content: {
+      type: "string",
+      description: "The extracted content as markdown; empty only when `error` is set (stored results keep at most 20,000 characters)",
+    },
+    metadata: {
+      type: "object",
+      description:
+        "name, size_bytes, format, sha256, cache (hit | miss of the extraction cache), url_cache for URLs (downloaded | not_modified | disabled), plus the extractor's (pages, sheets, slides, width/height…)",
+    },
+    cached_path: {
+      type: ["string", "null"],
+      description: "`file:<id>` of a URL's stored download (cache: true); null for uploaded files and cache: false",
+    },
+    processing_time_ms: { type: "integer", minimum: 0 },
+    error: {
+      type: ["string", "null"],
+      description: "Why the file could not be processed (the case is then an error at stage files_failed)",
+    },
+  },
+  required: ["original", "markdown_content", "metadata", "cached_path", "processing_time_ms", "error"],
+};
+
 const caseResultResource = {
   type: "object",
   properties: {
     id: { type: "string", format: "uuid" },
     test_case_id: { type: ["string", "null"], format: "uuid" },
     status: { enum: ["pending", "running", "passed", "failed", "skipped", "error"] },
+    stage: {
+      enum: [...CASE_STAGES],
+      description:
+        "Spec 000 execution state: pending → processing_files → files_ready | files_failed → executing_agent → agent_complete | agent_failed → evaluating → complete | evaluation_failed (live while running)",
+    },
+    processed_files: {
+      type: "array",
+      items: { $ref: "#/components/schemas/ProcessedFileInput" },
+      description: "Spec 000 TestResult.processed_files: one per file of the case (empty without files)",
+    },
     transcript: {
       type: "array",
       items: {
@@ -675,6 +715,27 @@ function fileComponents(): Record<string, JsonSchema> {
       description:
         'Spec 000 FileInput on a test case: exactly one of `path` ("file:<id>" of a stored file) or `url`; at most 10 per case. `cache` (URLs only) defaults to true.',
     },
+    ProcessedFileInput: processedFileResource,
+    FilePreview: {
+      ...processedFileResource,
+      description: "What the agent will see for one file: the ProcessedFileInput a run would produce, with an image's size",
+      properties: {
+        ...processedFileResource.properties,
+        image: {
+          type: ["object", "null"],
+          description: "Images: what a vision model receives (resized); null for other files and failures",
+          properties: {
+            media_type: { type: "string" },
+            width: { type: "integer" },
+            height: { type: "integer" },
+            data_url_chars: { type: "integer" },
+            data_url: { type: ["string", "null"], description: "The data URL when at most 100,000 characters, else null" },
+          },
+          required: ["media_type", "width", "height", "data_url_chars", "data_url"],
+        },
+      },
+      required: [...processedFileResource.required, "image"],
+    },
   };
   Object.values(out).forEach(openObjects);
   return out;
@@ -717,6 +778,7 @@ export const requestSchemas = {
   WebhookPatch: patchBody(webhookPatch),
   PresetInput: jsonSchema(presetInput),
   PresetPatch: patchBody(presetPatch),
+  FilePreviewInput: jsonSchema(filePreviewBody),
 } satisfies Record<string, JsonSchema>;
 export type RequestSchemaName = keyof typeof requestSchemas;
 

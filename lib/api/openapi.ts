@@ -240,6 +240,19 @@ function filePaths() {
         },
       },
     },
+    "/api/v1/files/preview": {
+      post: {
+        operationId: "previewFile",
+        tags,
+        summary: "Preview what the agent will see for a file",
+        description:
+          "Role: viewer. Body `{file: FileInput}`. Processes the file exactly as a run would (same extraction and caches) and answers its ProcessedFileInput; " +
+          "a file that cannot be processed answers 200 with `error` set (as the run would record it). For images, `image` gives the size sent to a vision model. " +
+          "A viewer's URL preview is downloaded without being stored.",
+        requestBody: body("FilePreviewInput"),
+        responses: { "200": ok("FilePreview", ref("FilePreview")), ...errors, ...tooLarge("16 KB") },
+      },
+    },
     "/api/v1/files/{id}": {
       parameters: [idParam],
       get: {
