@@ -1,7 +1,8 @@
 import { useQuery } from "@tanstack/react-query";
 import { apiGet, ApiError } from "@/lib/runs/hooks";
-import { MAX_FILE_BYTES, type FileInput, type FileType } from "@/lib/files/schemas";
-import type { ProcessedFileInput } from "@/lib/files/types";
+import { MAX_FILE_BYTES, type FileInput } from "@/lib/files/schemas";
+import type { StoredFileDto } from "@/lib/files/dto";
+import type { FilePreviewDto } from "@/lib/files/preview";
 
 /**
  * The case form's calls to the workspace file store (session routes under /api/w/{workspaceId}/files):
@@ -10,14 +11,7 @@ import type { ProcessedFileInput } from "@/lib/files/types";
  */
 
 /** A stored file as POST/GET /api/w/{workspaceId}/files return it; `type` is sniffed from the content. */
-export type StoredFileInfo = {
-  id: string;
-  name: string;
-  size_bytes: number;
-  content_type: string;
-  sha256: string;
-  type: FileType | null;
-};
+export type StoredFileInfo = StoredFileDto;
 
 export const filesApi = {
   list: (w: string) => `/api/w/${w}/files?limit=100`,
@@ -90,7 +84,7 @@ export function useStoredFiles(workspaceId: string) {
 }
 
 /** Extracts a file as the run would (POST …/files/preview) — what the agent will see. */
-export async function previewFile(workspaceId: string, file: FileInput, signal?: AbortSignal): Promise<ProcessedFileInput> {
+export async function previewFile(workspaceId: string, file: FileInput, signal?: AbortSignal): Promise<FilePreviewDto> {
   let res: Response;
   try {
     res = await fetch(filesApi.preview(workspaceId), {
@@ -105,5 +99,5 @@ export async function previewFile(workspaceId: string, file: FileInput, signal?:
   }
   const text = await res.text();
   if (!res.ok) throw new ApiError(envelopeMessage(res.status, text, "The file is too large to preview."), res.status, "preview_failed");
-  return JSON.parse(text) as ProcessedFileInput;
+  return JSON.parse(text) as FilePreviewDto;
 }

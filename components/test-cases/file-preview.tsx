@@ -1,12 +1,12 @@
 "use client";
 import { useEffect, useRef, useState } from "react";
-import type { ProcessedFileInput } from "@/lib/files/types";
+import type { FilePreviewDto } from "@/lib/files/preview";
 import { Button } from "@/components/ui/button";
 import { MarkdownBlock, ProcessedFileFacts } from "@/components/runs/processed-files";
 import { previewFile } from "./file-api";
 import { rowToFileInput, type FileRow } from "./case-file-rows";
 
-type State = { kind: "idle" } | { kind: "loading" } | { kind: "error"; message: string } | { kind: "done"; result: ProcessedFileInput };
+type State = { kind: "idle" } | { kind: "loading" } | { kind: "error"; message: string } | { kind: "done"; result: FilePreviewDto };
 
 /**
  * "Preview": extracts one file of the form as the run will (POST …/files/preview) and shows what
@@ -58,6 +58,22 @@ export function FilePreview({ workspaceId, row, label }: { workspaceId: string; 
           <section className="space-y-2 rounded-md border border-slate-200 bg-white p-3" aria-label={`What the agent will see of ${label}`}>
             <h4 className="text-sm font-medium text-slate-800">What the agent will see</h4>
             <ProcessedFileFacts file={state.result} />
+            {state.result.image && (
+              <figure className="space-y-1">
+                {state.result.image.data_url && (
+                  // eslint-disable-next-line @next/next/no-img-element -- a data URL from the preview, not an optimisable asset
+                  <img
+                    src={state.result.image.data_url}
+                    alt={`${label} as a vision model receives it`}
+                    className="max-h-48 rounded border border-slate-200"
+                  />
+                )}
+                <figcaption className="text-xs text-slate-600">
+                  Sent to vision models as a {state.result.image.width}×{state.result.image.height} {state.result.image.media_type} image
+                  {state.result.image.data_url ? "" : " (too large to show here)"}; models not marked vision-capable get an error instead.
+                </figcaption>
+              </figure>
+            )}
             {!state.result.error && <MarkdownBlock markdown={state.result.markdown_content} label={`Extracted markdown of ${label}`} />}
           </section>
         )}
