@@ -121,6 +121,34 @@ describe("files in a run", () => {
     expect((await buildRunReport(ctx, run.id, "csv")).body).toContain("notes.txt; invoice.pdf");
   });
 
+  it("persona cases: the simulated user's first message carries the files; the simulator sees only their names", async () => {
+    const { ctx } = await makeWorkspace("editor");
+    const path = await upload(ctx, "order.txt", Buffer.from("Order 1234 arrived broken."));
+    const persona = { type: "customer", description: "Got a broken item", instructions: "Ask for a replacement" };
+    const { suite } = await makeSuiteWithCases(ctx, 1, {
+      baseUrl: fake.url,
+      caseData: () => ({ initialMessage: null, persona, maxTurns: 2, files: [{ path, type: "text" }] }),
+    });
+    fake.addRule({
+      match: { schemaName: "simulator_turn" },
+      reply: { json: { message: "My order came broken", should_end: false, end_reason: null } },
+      times: 1,
+    });
+    fake.addRule({ match: { schemaName: "simulator_turn" }, reply: { json: { message: "thanks", should_end: true, end_reason: "done" } } });
+    fake.addRule({ match: { lastUserContains: "Order 1234" }, reply: { content: "Sorry, a replacement is on its way." } });
+    const run = await runToEnd(ctx, suite.id);
+    expect(run.passed_cases).toBe(1);
+    const [first, second] = agentRequests().filter((r) => !r.body.response_format);
+    const opening = firstUser(first!.body.messages as ChatMessage[]).content as string;
+    expect(opening).toBe("My order came broken\n\n---\nAttached file 1 of 1: order.txt (text)\n\nOrder 1234 arrived broken.\n---");
+    expect(second).toBeUndefined();
+    const simulatorBodies = JSON.stringify(
+      fake.requests.filter((r) => r.body?.response_format?.json_schema?.name === "simulator_turn").map((r) => r.body),
+    );
+    expect(simulatorBodies).toContain("[Attached files: order.txt]");
+    expect(simulatorBodies).not.toContain("Order 1234 arrived broken.");
+  });
+
   it("cuts the files to the per-case budget with a visible marker", async () => {
     const { ctx } = await makeWorkspace("editor");
     const before = env.ASSAY_FILES_MAX_CHARS;
