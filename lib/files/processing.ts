@@ -42,6 +42,7 @@ export const RESULT_CACHE_BYTES = 64 * 1024 * 1024;
 
 export type ProcessOptions = {
   workspaceId: string;
+  /** Checked before the file is processed; a download already running is bounded by its time limit only (other cases may share it). */
   signal?: AbortSignal;
   /** URL downloads (tests pass a guarded fetch with a loopback-only connector); default: the instance's guard with the 25 MB cap. */
   fetch?: FetchLike;
@@ -77,6 +78,7 @@ export async function processFileInput(file: FileInput, opts: ProcessOptions): P
   const fail = (error: string, metadata: Record<string, unknown> = {}, cachedPath: string | null = null): ProcessedFile => ({
     processed: { original: file, markdown_content: "", metadata, cached_path: cachedPath, processing_time_ms: elapsed(), error },
   });
+  if (opts.signal?.aborted) return fail("Cancelled before the file was processed");
   let source: Source;
   try {
     source = file.url ? await urlSource(file, opts) : await storedSource(file, opts.workspaceId);
@@ -180,8 +182,9 @@ async function fetchUrlSource(file: FileInput, opts: ProcessOptions): Promise<So
   if (cached?.etag) headers["if-none-match"] = cached.etag;
   if (cached?.lastModified) headers["if-modified-since"] = cached.lastModified;
   const timeoutMs = opts.timeoutMs ?? URL_FETCH_TIMEOUT_MS;
-  const timeout = AbortSignal.timeout(timeoutMs);
-  const signal = opts.signal ? AbortSignal.any([opts.signal, timeout]) : timeout;
+  // Only the time limit stops a download: it is shared by every case waiting for this URL, and
+  // one cancelled run must not fail the others' cases (a cancelled case is ended by its runner).
+  const signal = AbortSignal.timeout(timeoutMs);
   const shown = displayUrl(url);
   let res: Response;
   let bytes: Buffer | null = null;
@@ -200,11 +203,10 @@ async function fetchUrlSource(file: FileInput, opts: ProcessOptions): Promise<So
     }
   } catch (err) {
     if (err instanceof SourceError) throw err;
-    if (timeout.aborted && !opts.signal?.aborted)
+    if (signal.aborted)
       throw new SourceError(
         `${shown} did not answer within ${timeoutMs >= 1000 ? `${Math.round(timeoutMs / 1000)} s` : `${timeoutMs} ms`}`,
       );
-    if (opts.signal?.aborted) throw new SourceError(`Downloading ${shown} was cancelled`);
     const blocked = findCause(err, isBlockedAddressError);
     if (blocked) throw new SourceError(`${shown} may not be fetched: ${blocked.message}`);
     if (findCause(err, isResponseTooLargeError)) throw new SourceError(`${shown} is larger than ${formatBytes(MAX_FILE_BYTES)}`);
@@ -325,7 +327,14 @@ function extractionError(err: unknown, name: string, type: FileType): string {
 
 /* ── Extraction with its caches ─────────────────────────────────────────────────────────────── */
 
-type Entry = { markdown: string; metadata: Record<string, unknown>; image?: ImagePart; size: number };
+type Entry = {
+  markdown: string;
+  metadata: Record<string, unknown>;
+  image?: ImagePart;
+  /** A FileProcessingError of this content and these options: it depends on them only, so it is kept like a result. */
+  error?: string;
+  size: number;
+};
 
 /** Least recently used first; evicted by total `size` (characters of markdown and data URL). */
 const results = new Map<string, Entry>();
@@ -366,10 +375,10 @@ async function extracted(source: Source, file: FileInput, workspaceId: string): 
   if (hit) {
     results.delete(key);
     results.set(key, hit);
-    return { entry: hit, cache: "hit" };
+    return { entry: known(hit), cache: "hit" };
   }
   let pending = inflight.get(key);
-  if (pending) return { entry: await pending, cache: "hit" };
+  if (pending) return { entry: known(await pending), cache: "hit" };
   let missed = false;
   pending = (async () => {
     const dbKey = key.slice(workspaceId.length + 1);
@@ -385,14 +394,21 @@ async function extracted(source: Source, file: FileInput, workspaceId: string): 
     const bytes = await source.load();
     const extractStarted = performance.now();
     extractions++;
-    const out: Extracted = await extractFile(bytes, {
-      type: file.type,
-      name: source.name,
-      pages: file.pages,
-      sheet: file.sheet,
-      range: file.range,
-      maxImageEdge: env.ASSAY_IMAGE_MAX_EDGE,
-    });
+    let out: Extracted;
+    try {
+      out = await extractFile(bytes, {
+        type: file.type,
+        name: source.name,
+        pages: file.pages,
+        sheet: file.sheet,
+        range: file.range,
+        maxImageEdge: env.ASSAY_IMAGE_MAX_EDGE,
+      });
+    } catch (err) {
+      // A corrupt file shared by a thousand cases is read once, not once per case.
+      if (err instanceof FileProcessingError) return remember(key, { markdown: "", metadata: {}, error: err.message, size: 0 });
+      throw err;
+    }
     let markdown = out.markdown;
     if (file.type === "image" && !markdown.trim()) {
       const w = out.image?.width ?? out.metadata.width;
@@ -419,11 +435,17 @@ async function extracted(source: Source, file: FileInput, workspaceId: string): 
   })();
   inflight.set(key, pending);
   try {
-    const entry = await pending;
+    const entry = known(await pending);
     return { entry, cache: missed ? "miss" : "hit" };
   } finally {
     if (inflight.get(key) === pending) inflight.delete(key);
   }
+}
+
+/** The entry, or its remembered extraction error thrown again. */
+function known(entry: Entry): Entry {
+  if (entry.error !== undefined) throw new FileProcessingError(entry.error);
+  return entry;
 }
 
 function remember(key: string, entry: Entry): Entry {

@@ -52,6 +52,11 @@ describe("processFileInput with stored files", () => {
     });
     expect(out.processed[1]).toMatchObject({ markdown_content: "", error: expect.stringContaining("broken.pdf") });
     expect(out.processed[1]!.metadata).toMatchObject({ name: "broken.pdf", format: "pdf" });
+    // The same corrupt content is not read again by the next cases.
+    const before = extractionCount();
+    const again = await Promise.all(Array.from({ length: 5 }, () => processFileInput(input({ path, type: "pdf" }), { workspaceId })));
+    expect(again.every((r) => r.processed.error === out.processed[1]!.error)).toBe(true);
+    expect(extractionCount() - before).toBe(0);
   });
 
   it("another workspace's file is missing here", async () => {
