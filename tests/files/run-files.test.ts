@@ -23,7 +23,10 @@ import { extractionCount } from "@/lib/files/processing";
 import { truncationMarker } from "@/lib/files/layout";
 import type { WorkspaceContext } from "@/lib/auth/roles";
 import { startFakeOpenAI, type FakeOpenAI } from "../fake-openai/server";
-import { makeWorkspace } from "../helpers/factories";
+import * as resultsRoute from "@/app/api/v1/runs/[id]/results/route";
+import * as caseResultRoute from "@/app/api/v1/case-results/[id]/route";
+import { makeApiKey, makeWorkspace } from "../helpers/factories";
+import { call } from "../helpers/api";
 import { makeSuiteWithCases, waitFor } from "../runs/helpers";
 import { corruptPdf, makePdf, makePng } from "./fixtures";
 
@@ -89,6 +92,20 @@ describe("files in a run", () => {
     expect(content).toContain("Page three");
     expect(content).not.toContain("Page two terms");
     expect(content.endsWith("\n---")).toBe(true);
+
+    const token = await makeApiKey(ctx.workspaceId, "viewer");
+    const api = await call(resultsRoute.GET, { url: `/api/v1/runs/${run.id}/results`, token, params: { id: run.id } });
+    expect(api.status).toBe(200);
+    expect(api.json.data[0]).toMatchObject({ stage: "complete", processed_files: [{ error: null }, { error: null }] });
+    const one = await call(caseResultRoute.GET, {
+      url: `/api/v1/case-results/${api.json.data[0].id}`,
+      token,
+      params: { id: api.json.data[0].id },
+    });
+    expect(one.json).toMatchObject({
+      stage: "complete",
+      processed_files: [{ metadata: { name: "notes.txt" } }, { metadata: { name: "invoice.pdf" } }],
+    });
 
     const page = await listCaseResults(ctx, run.id, { limit: 10 });
     const result = page.data[0]!;
