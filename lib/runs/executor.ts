@@ -469,9 +469,11 @@ export class Executor {
         if (i > 0 && settings.resetWindowMs > 0) await abortableSleep(settings.resetWindowMs, signal);
         if (signal.aborted && this.running) {
           // Cancelled before this arm started: it never ran.
-          await this.persist(job, { ...errorOutcome("cancelled", "Comparison cancelled before this arm ran"), status: "skipped" }, 0).catch(
-            (err: unknown) => logger.error({ err, caseResultId: job.caseResultId }, "could not record a skipped arm"),
-          );
+          await this.persist(
+            job,
+            { ...errorOutcome("cancelled", "Comparison cancelled before this arm ran"), status: "skipped", stage: "pending" },
+            0,
+          ).catch((err: unknown) => logger.error({ err, caseResultId: job.caseResultId }, "could not record a skipped arm"));
           continue;
         }
         await this.execute(job, contexts[i]!, signal);
