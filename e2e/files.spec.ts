@@ -89,7 +89,7 @@ test("upload a PDF in the case form, preview its markdown, run the case and see 
     const row = files.getByRole("group", { name: `File 1: ${pdfName}` });
     await expect(row).toBeVisible();
     await expect(files.getByRole("list", { name: "Uploads" })).toHaveCount(0);
-    await expect(row.getByLabel("Type", { exact: true })).toHaveValue("pdf");
+    await expect(row.getByRole("combobox", { name: "Type" })).toHaveValue("pdf");
     await row.getByLabel("Description", { exact: true }).fill("The customer's March invoice");
 
     // Preview: what the agent will see (the markdown with the page text, processing time, metadata).
@@ -105,10 +105,10 @@ test("upload a PDF in the case form, preview its markdown, run the case and see 
     await page.getByRole("button", { name: "Save changes" }).click();
     await expect(page.getByTestId("error-files.0.pages")).toContainText("positive whole numbers");
     await row.getByLabel("Pages", { exact: true }).fill("");
-    await row.getByLabel("Type", { exact: true }).selectOption("word");
+    await row.getByRole("combobox", { name: "Type" }).selectOption("word");
     await page.getByRole("button", { name: "Save changes" }).click();
     await expect(page.getByTestId("error-files.0.type")).toBeVisible();
-    await row.getByLabel("Type", { exact: true }).selectOption("pdf");
+    await row.getByRole("combobox", { name: "Type" }).selectOption("pdf");
 
     // An upload that fails shows its error at the upload, and the case keeps its one file.
     await page.route("**/api/w/*/files", (route) =>

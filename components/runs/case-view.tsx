@@ -146,7 +146,8 @@ export function CaseView({ workspaceId, initial, suite }: { workspaceId: string;
               {r.response_truncated && <Badge tone="amber">Truncated at 20,000 characters</Badge>}
             </div>
             {r.actual_response ? (
-              <p className="max-h-96 overflow-auto rounded-md bg-slate-50 p-3 text-sm break-words whitespace-pre-wrap">
+              // Focusable so a long reply (e.g. one quoting a file) can be scrolled by keyboard.
+              <p tabIndex={0} className="max-h-96 overflow-auto rounded-md bg-slate-50 p-3 text-sm break-words whitespace-pre-wrap">
                 {r.actual_response}
               </p>
             ) : (

@@ -23,7 +23,16 @@ export function processedFileName(f: ProcessedFileInput): string {
 
 const HIDDEN_KEYS = new Set(["name", "size_bytes", "sha256"]);
 
+const LABELS: Record<string, string> = {
+  cache: "Extraction cache",
+  url_cache: "Download",
+  sent_width: "Sent width",
+  sent_height: "Sent height",
+  sent_bytes: "Sent bytes",
+};
+
 function label(key: string): string {
+  if (LABELS[key]) return LABELS[key];
   const words = key.replace(/_/g, " ");
   return words.charAt(0).toUpperCase() + words.slice(1);
 }

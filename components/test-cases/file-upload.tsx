@@ -110,16 +110,14 @@ export function FileUpload({
         <p className="text-slate-700">
           {full ? `This test case has ${MAX_CASE_FILES} files, the most it can take.` : "Drop files here, or"}
         </p>
-        <label htmlFor={inputId} className="sr-only">
-          Upload files
-        </label>
         <input
           ref={input}
           id={inputId}
           type="file"
           multiple
-          tabIndex={-1}
-          className="sr-only"
+          // Hidden: keyboards and screen readers use "Choose files", which opens it.
+          hidden
+          aria-label="Upload files"
           disabled={blocked}
           onChange={(e) => {
             if (e.target.files) add(e.target.files);
