@@ -211,12 +211,12 @@ export async function deleteModelConfig(ctx: WorkspaceContext, id: string, opts:
   await getModelConfig(ctx, id);
   await db.$transaction(async (tx) => {
     if (!opts.force) {
-      const [agents, suites] = await Promise.all([
-        tx.agent.count({ where: { workspaceId: ctx.workspaceId, modelConfigId: id } }),
-        tx.suite.count({
-          where: { workspaceId: ctx.workspaceId, deletedAt: null, OR: [{ llmJudgeModelConfigId: id }, { simulatorModelConfigId: id }] },
-        }),
-      ]);
+      // One after the other: an interactive transaction has one connection, and pg refuses
+      // (today: warns about) a query sent while another is still running on it.
+      const agents = await tx.agent.count({ where: { workspaceId: ctx.workspaceId, modelConfigId: id } });
+      const suites = await tx.suite.count({
+        where: { workspaceId: ctx.workspaceId, deletedAt: null, OR: [{ llmJudgeModelConfigId: id }, { simulatorModelConfigId: id }] },
+      });
       if (agents + suites > 0) {
         const parts = [
           agents ? `${agents} agent${agents === 1 ? "" : "s"}` : null,
