@@ -11,7 +11,9 @@ type Clients = { pool: pg.Pool; db: PrismaClient };
 function createClients(): Clients {
   // Without DATABASE_URL (e.g. during `next build`) the client is created but every query fails.
   const connectionString = env.DATABASE_URL ?? "postgresql://database-url-not-set@127.0.0.1:1/none";
-  const pool = new pg.Pool({ connectionString, max: 20 });
+  // ASSAY_DB_POOL_SIZE (20): a case holds a connection only while it is claimed or written, so
+  // the pool need not grow with ASSAY_WORKER_SLOTS (lib/runs/README.md, "Deployment").
+  const pool = new pg.Pool({ connectionString, max: env.ASSAY_DB_POOL_SIZE });
   // An idle connection dropped by the server (restart, failover) must not crash the process.
   pool.on("error", (err: Error & { code?: string }) =>
     logger.warn({ code: err.code, message: err.message }, "idle database connection closed"),

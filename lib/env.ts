@@ -70,6 +70,20 @@ const envSchema = z.object({
   ASSAY_WORKER_SLOTS: z.coerce.number().int().min(1).max(1000).default(64),
   /** Requests in flight at once per model configuration (and per HTTP agent URL), per process. */
   ASSAY_MODEL_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(64),
+  /**
+   * Cases of one workspace running at once across every process (web and `npm run worker`s),
+   * counted in PostgreSQL from its `running` case results under a per-workspace lock at claim
+   * time. Unset or 0: no cap. Set it below the total slots (processes × ASSAY_WORKER_SLOTS) to
+   * keep slots free for other workspaces while one runs a huge suite against a slow agent: slots
+   * are already shared fairly tick by tick, but a running case is never pre-empted.
+   */
+  ASSAY_WORKSPACE_MAX_RUNNING: optionalNonNegativeInt.transform((v) => (v ? v : undefined)),
+  /**
+   * Connections in this process's PostgreSQL pool (Prisma and the executor share it). Budget:
+   * web processes + worker processes, each × this, plus migrations and psql, must stay below the
+   * server's `max_connections` (lib/runs/README.md, "Deployment").
+   */
+  ASSAY_DB_POOL_SIZE: z.coerce.number().int().min(1).max(1000).default(20),
   ASSAY_DIST_DIR: z.string().default(".next"),
   /**
    * Where uploaded and downloaded files live (issue 11): unset or "postgres" keeps them in

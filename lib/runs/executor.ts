@@ -7,6 +7,7 @@
  * exactly once and no run stays running. ./README.md maps the whole pipeline.
  */
 import "server-only";
+import type { PoolClient } from "pg";
 import { db, pool } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { logger } from "@/lib/logger";
@@ -21,6 +22,7 @@ import type { ExecutionStatsJson } from "@/lib/llm/stats";
 import type { CaseStage } from "@/lib/runs/dto";
 import type { ProcessedFileInput } from "@/lib/files/types";
 import { mapStrings, storedText } from "@/lib/runs/truncate";
+import { shareSlots, type ClaimCandidate } from "@/lib/runs/fair-share";
 
 /** A claimed case: everything a runner needs, loaded from the run and the case snapshot. */
 export type CaseJob = {
@@ -121,6 +123,11 @@ export type ExecutorOptions = {
   heartbeatMs?: number;
   /** A case is retried on another worker at most this many times after its worker died. */
   maxAttempts?: number;
+  /**
+   * Cases of one workspace running at once across all processes (ASSAY_WORKSPACE_MAX_RUNNING);
+   * unset: no cap. Counted in SQL from `running` case results under a per-workspace advisory lock.
+   */
+  workspaceMaxRunning?: number | null;
 };
 
 export const MAX_RESPONSE_CHARS = 20_000;
@@ -133,6 +140,9 @@ export const STAGE_FLUSH_MS = 250;
  */
 const INITIAL_STAGE_SQL = `(CASE WHEN json_typeof(c."caseSnapshot"->'files') = 'array' AND json_array_length(c."caseSnapshot"->'files') > 0
   THEN 'processing_files' ELSE 'executing_agent' END)::"CaseStage"`;
+
+/** First key of the per-workspace claim lock (`pg_advisory_xact_lock(int, int)`), "ASSY": keeps it apart from other advisory locks. */
+const WORKSPACE_CLAIM_LOCK = 0x41535359;
 
 /**
  * The run executor. Claims pending case results with `FOR UPDATE SKIP LOCKED` under a short
@@ -149,11 +159,17 @@ export class Executor {
   private readonly leaseMs: number;
   private readonly heartbeatMs: number;
   private readonly maxAttempts: number;
+  private readonly workspaceMaxRunning: number | null;
   private readonly inFlight = new Map<string, { runId: string; controller: AbortController; done: Promise<void> }>();
   /** Slots taken by comparison pairs: a sequential pair takes one (its arms run one after the other), a concurrent pair one per arm. */
   private pairSlots = 0;
   private pairCases = 0;
   private readonly runCache = new Map<string, RunContext>();
+  /** Slots this process holds per workspace and per run/comparison, for the tick's fair shares. */
+  private readonly heldByWorkspace = new Map<string, number>();
+  private readonly heldByKey = new Map<string, number>();
+  /** Rotates the tie-break of the fair shares tick by tick (./fair-share.ts). */
+  private turn = 0;
   /** Live stages reported since the last flush, by case result id (the latest wins). */
   private readonly pendingStages = new Map<string, CaseStage>();
   private stageTimer: NodeJS.Timeout | null = null;
@@ -171,6 +187,7 @@ export class Executor {
     this.leaseMs = opts.leaseMs ?? 30_000;
     this.heartbeatMs = opts.heartbeatMs ?? Math.max(50, Math.floor((opts.leaseMs ?? 30_000) / 4));
     this.maxAttempts = opts.maxAttempts ?? 3;
+    this.workspaceMaxRunning = opts.workspaceMaxRunning ?? null;
   }
 
   start() {
@@ -325,36 +342,132 @@ export class Executor {
     logger.warn({ workerId: this.workerId, deadOwners: dead, cases: released }, "released the leases of exited workers on this machine");
   }
 
+  /**
+   * One tick: shares this process's free slots fairly between the runs and comparisons with work
+   * (./fair-share.ts: the workspace holding the fewest slots first, then its run holding the
+   * fewest, ties round-robin), then claims each share. A comparison's arm runs are claimed only
+   * through the comparison: its pairs (ordering, reset window) are the unit of work.
+   */
   private async claimAndLaunch() {
-    let free = this.maxSlots - this.usedSlots;
+    const free = this.maxSlots - this.usedSlots;
     if (free <= 0) return;
-    // Plain runs and comparisons in creation order. A comparison's arm runs are claimed only
-    // through the comparison: its pairs (ordering, reset window) are the unit of work.
-    const candidates = await db.$queryRaw<{ id: string; kind: "run" | "comparison" }[]>`
-      (SELECT r."id", 'run' AS kind, r."createdAt" FROM "Run" r
-       WHERE r."status" IN ('pending', 'running') AND r."cancelRequestedAt" IS NULL AND r."errorMessage" IS NULL AND r."comparisonId" IS NULL
-         AND EXISTS (SELECT 1 FROM "CaseResult" c WHERE c."runId" = r."id" AND c."status" = 'pending')
-       ORDER BY r."createdAt" LIMIT 20)
-      UNION ALL
-      (SELECT cmp."id", 'comparison' AS kind, cmp."createdAt" FROM "Comparison" cmp
-       WHERE cmp."status" IN ('pending', 'running') AND cmp."cancelRequestedAt" IS NULL
-         AND EXISTS (SELECT 1 FROM "Run" r JOIN "CaseResult" c ON c."runId" = r."id"
-                     WHERE r."comparisonId" = cmp."id" AND r."errorMessage" IS NULL AND c."status" = 'pending')
-       ORDER BY cmp."createdAt" LIMIT 20)
-      ORDER BY "createdAt" LIMIT 20`;
-    for (const { id, kind } of candidates) {
-      if (free <= 0 || !this.running) break;
-      if (kind === "comparison") {
-        const claimed = await this.claimPairs(id, free);
-        free -= claimed.slots;
+    const candidates = await this.claimCandidates(free);
+    if (candidates.length === 0) return;
+    const workspaceHeadroom = this.workspaceMaxRunning === null ? undefined : await this.workspaceHeadroom(candidates);
+    const shares = shareSlots({
+      free,
+      candidates,
+      heldByWorkspace: this.heldByWorkspace,
+      heldByKey: this.heldByKey,
+      workspaceHeadroom,
+      turn: this.turn++,
+    });
+    let progressed = false;
+    let short = false;
+    for (const { candidate, units } of shares) {
+      if (!this.running) break;
+      let claimedUnits: number;
+      if (candidate.kind === "comparison") {
+        const claimed = await this.claimPairs(candidate.key, units * candidate.slotsPerUnit, candidate.workspaceId);
         for (const pair of claimed.pairs) this.launchPair(pair, claimed.settings);
-        continue;
+        claimedUnits = claimed.pairs.length;
+      } else {
+        const jobs = await this.claim(candidate.key, units, candidate.workspaceId);
+        if (jobs.length > 0) {
+          const run = await this.loadRun(candidate.key);
+          for (const job of jobs) this.launch(job, run);
+        }
+        claimedUnits = jobs.length;
       }
-      const jobs = await this.claim(id, free);
-      free -= jobs.length;
-      if (jobs.length === 0) continue;
-      const run = await this.loadRun(id);
-      for (const job of jobs) this.launch(job, run);
+      if (claimedUnits > 0) progressed = true;
+      if (claimedUnits < units) short = true;
+    }
+    // A share came back short (another worker claimed first, the run ran out of pending cases):
+    // while others made progress and slots are still free, share again at once rather than at
+    // the next poll. Every extra round claims at least one case, so this cannot spin.
+    if (short && progressed && this.running && this.maxSlots - this.usedSlots > 0) this.tickAgain = true;
+  }
+
+  /**
+   * Runs and comparisons that could start work now, oldest first, at most 20 per workspace: each
+   * with its demand (concurrency headroom across all workers, at most its pending work, which is
+   * counted only up to `free`), the slots one unit takes and the cases it marks running. Arm runs
+   * of a comparison are not candidates themselves. Advisory: `claim`/`claimPairs` check again
+   * under their locks.
+   */
+  private async claimCandidates(free: number): Promise<ClaimCandidate[]> {
+    const { rows } = await pool.query<ClaimCandidate>({
+      name: "assay-claim-candidates",
+      text: `WITH runs AS (
+           SELECT r."id", 'run' AS kind, r."workspaceId", r."createdAt",
+             least(r."concurrency" - (SELECT count(*) FROM "CaseResult" c WHERE c."runId" = r."id" AND c."status" = 'running'),
+                   (SELECT count(*) FROM (SELECT 1 FROM "CaseResult" c WHERE c."runId" = r."id" AND c."status" = 'pending' LIMIT $1::int) p)) AS demand,
+             1 AS slots, 1 AS cases
+           FROM "Run" r
+           WHERE r."status" IN ('pending', 'running') AND r."cancelRequestedAt" IS NULL AND r."errorMessage" IS NULL AND r."comparisonId" IS NULL
+         ), comparisons AS (
+           SELECT cmp."id", 'comparison' AS kind, cmp."workspaceId", cmp."createdAt",
+             least(cmp."concurrency" - (SELECT count(DISTINCT c."position") FROM "Run" r JOIN "CaseResult" c ON c."runId" = r."id"
+                                        WHERE r."comparisonId" = cmp."id" AND c."status" = 'running'),
+                   (SELECT count(*) FROM (SELECT DISTINCT c."position" FROM "Run" r JOIN "CaseResult" c ON c."runId" = r."id"
+                                          WHERE r."comparisonId" = cmp."id" AND r."errorMessage" IS NULL AND c."status" = 'pending' LIMIT $1::int) p)) AS demand,
+             CASE WHEN cmp."ordering" = 'concurrent' THEN greatest(1, a.arms) ELSE 1 END AS slots, greatest(1, a.arms) AS cases
+           FROM "Comparison" cmp, LATERAL (SELECT count(*)::int AS arms FROM "Run" WHERE "comparisonId" = cmp."id") a
+           WHERE cmp."status" IN ('pending', 'running') AND cmp."cancelRequestedAt" IS NULL
+         ), ranked AS (
+           SELECT u.*, row_number() OVER (PARTITION BY u."workspaceId" ORDER BY u."createdAt", u."id") AS rank
+           FROM (SELECT * FROM runs UNION ALL SELECT * FROM comparisons) u WHERE u.demand > 0
+         )
+         SELECT "id" AS key, kind, "workspaceId", demand::int AS demand, slots::int AS "slotsPerUnit", cases::int AS "casesPerUnit"
+         FROM ranked WHERE rank <= 20 ORDER BY "createdAt", "id" LIMIT 500`,
+      values: [free],
+    });
+    return rows;
+  }
+
+  /** Cases each candidate's workspace may still start under ASSAY_WORKSPACE_MAX_RUNNING (all processes). */
+  private async workspaceHeadroom(candidates: ClaimCandidate[]): Promise<Map<string, number>> {
+    const cap = this.workspaceMaxRunning ?? Number.POSITIVE_INFINITY;
+    const ids = [...new Set(candidates.map((c) => c.workspaceId))];
+    const { rows } = await pool.query<{ workspaceId: string; running: number }>(
+      `SELECT r."workspaceId", count(*)::int AS running FROM "Run" r JOIN "CaseResult" c ON c."runId" = r."id"
+       WHERE r."workspaceId" = ANY($1::uuid[]) AND r."status" IN ('pending', 'running') AND c."status" = 'running'
+       GROUP BY r."workspaceId"`,
+      [ids],
+    );
+    const running = new Map(rows.map((r) => [r.workspaceId, r.running]));
+    return new Map(ids.map((id) => [id, Math.max(0, cap - (running.get(id) ?? 0))]));
+  }
+
+  /**
+   * Under ASSAY_WORKSPACE_MAX_RUNNING: takes the workspace's claim lock (transaction-scoped, so it
+   * works through PgBouncer in transaction mode) and returns how many more cases the workspace
+   * may start, counted after the lock in a fresh READ COMMITTED snapshot — so the cap holds
+   * across processes exactly like a run's concurrency does. Lock order: workspace, then run or
+   * comparison row. Without a cap: no lock, no limit.
+   */
+  private async lockWorkspaceHeadroom(client: PoolClient, workspaceId: string): Promise<number> {
+    if (this.workspaceMaxRunning === null) return Number.MAX_SAFE_INTEGER;
+    await client.query(`SELECT pg_advisory_xact_lock(${WORKSPACE_CLAIM_LOCK}, hashtext($1))`, [workspaceId]);
+    const {
+      rows: [row],
+    } = await client.query<{ running: number }>(
+      `SELECT count(*)::int AS running FROM "Run" r JOIN "CaseResult" c ON c."runId" = r."id"
+       WHERE r."workspaceId" = $1::uuid AND r."status" IN ('pending', 'running') AND c."status" = 'running'`,
+      [workspaceId],
+    );
+    return Math.max(0, this.workspaceMaxRunning - (row?.running ?? 0));
+  }
+
+  /** Counts slots this process holds per workspace and per run/comparison (`delta` < 0 releases). */
+  private hold(workspaceId: string, key: string, delta: number) {
+    for (const [map, k] of [
+      [this.heldByWorkspace, workspaceId],
+      [this.heldByKey, key],
+    ] as const) {
+      const n = (map.get(k) ?? 0) + delta;
+      if (n > 0) map.set(k, n);
+      else map.delete(k);
     }
   }
 
@@ -366,11 +479,13 @@ export class Executor {
   private async claimPairs(
     comparisonId: string,
     freeSlots: number,
+    workspaceId: string,
   ): Promise<{ pairs: CaseJob[][]; slots: number; settings: PairSettings }> {
     const none = { pairs: [], slots: 0, settings: { ordering: "sequential", seed: 0, resetWindowMs: 0, comparisonId } as PairSettings };
     const client = await pool.connect();
     try {
       await client.query("BEGIN");
+      const workspaceRoom = await this.lockWorkspaceHeadroom(client, workspaceId);
       const {
         rows: [cmp],
       } = await client.query<{
@@ -399,7 +514,11 @@ export class Executor {
          WHERE r."comparisonId" = $1::uuid AND c."status" = 'running'`,
         [comparisonId],
       );
-      const limit = Math.max(0, Math.min(Math.floor(freeSlots / perPair), cmp.concurrency - (busy?.n ?? 0)));
+      // A claimed pair marks every arm running at once (what the workspace cap counts).
+      const limit = Math.max(
+        0,
+        Math.min(Math.floor(freeSlots / perPair), cmp.concurrency - (busy?.n ?? 0), Math.floor(workspaceRoom / Math.max(1, cmp.arms))),
+      );
       if (limit === 0) {
         await client.query("COMMIT");
         return none;
@@ -457,6 +576,7 @@ export class Executor {
     const slots = settings.ordering === "concurrent" ? jobs.length : 1;
     this.pairSlots += slots;
     this.pairCases += jobs.length;
+    this.hold(jobs[0]!.workspaceId, settings.comparisonId, slots);
     const controllers = jobs.map(() => new AbortController());
     const run = async () => {
       const contexts = await Promise.all(jobs.map((j) => this.loadRun(j.runId)));
@@ -488,16 +608,21 @@ export class Executor {
         for (const job of jobs) this.inFlight.delete(job.caseResultId);
         this.pairSlots -= slots;
         this.pairCases -= jobs.length;
+        this.hold(jobs[0]!.workspaceId, settings.comparisonId, -slots);
         if (this.running) void this.tick();
       });
     jobs.forEach((job, i) => this.inFlight.set(job.caseResultId, { runId: job.runId, controller: controllers[i]!, done }));
   }
 
-  /** Claims up to `limit` pending cases of a run, respecting the run's concurrency across all workers. */
-  private async claim(runId: string, limit: number): Promise<CaseJob[]> {
+  /**
+   * Claims up to `limit` pending cases of a run, respecting the run's concurrency (and the
+   * workspace's cap, when set) across all workers.
+   */
+  private async claim(runId: string, limit: number, workspaceId: string): Promise<CaseJob[]> {
     const client = await pool.connect();
     try {
       await client.query("BEGIN");
+      const workspaceRoom = await this.lockWorkspaceHeadroom(client, workspaceId);
       // The run's row lock serialises claims across workers; the next statement (a new snapshot
       // in READ COMMITTED) then sees every case another worker claimed before it.
       const {
@@ -529,7 +654,7 @@ export class Executor {
            WHERE "id" = $1::uuid AND "status" = 'pending' AND EXISTS (SELECT 1 FROM claimed)
          )
          SELECT * FROM claimed`,
-        [runId, limit, run.concurrency, this.workerId, this.leaseMs],
+        [runId, Math.min(limit, workspaceRoom), run.concurrency, this.workerId, this.leaseMs],
       );
       await client.query("COMMIT");
       return rows;
@@ -563,8 +688,10 @@ export class Executor {
 
   private launch(job: CaseJob, run: RunContext) {
     const controller = new AbortController();
+    this.hold(job.workspaceId, job.runId, 1);
     const done = this.execute(job, run, controller.signal).finally(() => {
       this.inFlight.delete(job.caseResultId);
+      this.hold(job.workspaceId, job.runId, -1);
       if (this.running) void this.tick();
     });
     this.inFlight.set(job.caseResultId, { runId: job.runId, controller, done });

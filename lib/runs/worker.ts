@@ -11,7 +11,11 @@ const state = globalThis as unknown as { assayExecutor?: Executor };
 export function startExecutor(): Executor {
   if (!state.assayExecutor) {
     setDefaultEndpointConcurrency(env.ASSAY_MODEL_CONCURRENCY);
-    state.assayExecutor = new Executor({ runner: createCaseRunner(), maxSlots: env.ASSAY_WORKER_SLOTS });
+    state.assayExecutor = new Executor({
+      runner: createCaseRunner(),
+      maxSlots: env.ASSAY_WORKER_SLOTS,
+      workspaceMaxRunning: env.ASSAY_WORKSPACE_MAX_RUNNING ?? null,
+    });
     state.assayExecutor.start();
     // Webhook deliveries go out from every process that executes runs (their queue is in PostgreSQL).
     startWebhookWorker();
