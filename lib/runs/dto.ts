@@ -117,7 +117,6 @@ export const caseResultSelect = {
   name: true,
   tags: true,
   caseSnapshot: true,
-  transcript: true,
   actualResponse: true,
   responseTruncated: true,
   checkResults: true,
@@ -141,7 +140,19 @@ export const caseResultSelect = {
   createdAt: true,
 } as const satisfies Prisma.CaseResultSelect;
 
-type CaseResultRecord = Prisma.CaseResultGetPayload<{ select: typeof caseResultSelect }>;
+/**
+ * A case result with its transcript: one case (GET /case-results/{id}, the case page) or a list
+ * that asked for it (`?include=transcript`). Lists, reports and the run page leave the transcript
+ * column unread: it is the biggest one (up to 20,000 characters per message), and a run may have
+ * thousands of cases.
+ */
+export const caseResultWithTranscriptSelect = { ...caseResultSelect, transcript: true } as const satisfies Prisma.CaseResultSelect;
+
+/** What a list of case results may embed on request (`?include=transcript`). */
+export const CASE_RESULT_INCLUDES = ["transcript"] as const;
+export type CaseResultInclude = (typeof CASE_RESULT_INCLUDES)[number];
+
+type CaseResultRecord = Prisma.CaseResultGetPayload<{ select: typeof caseResultSelect }> & { transcript?: Prisma.JsonValue };
 
 /** How the conversation ended (`CaseResult.endReason`); the two caps are the workspace's, not the case's. */
 export type EndReason =
@@ -170,7 +181,8 @@ export function toCaseResultDto(r: CaseResultRecord) {
     test_case: r.caseSnapshot,
     /** Spec 000 TestResult.processed_files: one ProcessedFileInput per file of the case (empty without files). */
     processed_files: (Array.isArray(r.processedFiles) ? r.processedFiles : []) as unknown as ProcessedFileInput[],
-    transcript: r.transcript,
+    /** Present only when the row was read with its transcript (one case, or a list with `include=transcript`). */
+    ...(r.transcript !== undefined ? { transcript: r.transcript } : {}),
     actual_response: r.actualResponse,
     response_truncated: r.responseTruncated,
     check_results: r.checkResults,
@@ -218,8 +230,8 @@ export type LlmCallDto = {
   created_at: string;
 };
 
-/** A case result with its LLM calls (the case page and GET /case-results/{id}). */
-export type CaseResultDetail = CaseResultDto & { llm_calls: LlmCallDto[] };
+/** A case result with its transcript and LLM calls (the case page and GET /case-results/{id}). */
+export type CaseResultDetail = CaseResultDto & { transcript: Prisma.JsonValue; llm_calls: LlmCallDto[] };
 
 /** A case whose verdict changed since the suite's previous completed run. */
 export type VerdictChange = { id: string; test_case_id: string; name: string; before: string; after: string };
@@ -311,31 +323,51 @@ export const CASE_PAGE_SIZE = 50;
 
 export type CaseResultPage = { data: CaseResultRow[]; next_cursor: string | null };
 
-export function toCaseResultRow(r: CaseResultDto): CaseResultRow {
+/** The columns the run page's case table shows, and nothing else: the live table reads these every second. */
+export const caseResultRowSelect = {
+  id: true,
+  testCaseId: true,
+  variant: true,
+  position: true,
+  status: true,
+  stage: true,
+  name: true,
+  tags: true,
+  promptTokens: true,
+  completionTokens: true,
+  latencyMs: true,
+  durationMs: true,
+  retryCount: true,
+  turns: true,
+  errorMessage: true,
+  errorType: true,
+  failureReasons: true,
+  endReason: true,
+} as const satisfies Prisma.CaseResultSelect;
+
+type CaseResultRowRecord = Prisma.CaseResultGetPayload<{ select: typeof caseResultRowSelect }>;
+
+export function toCaseResultRow(r: CaseResultRowRecord): CaseResultRow {
   return {
     id: r.id,
-    test_case_id: r.test_case_id,
+    test_case_id: r.testCaseId,
     variant: r.variant,
     position: r.position,
     status: r.status,
-    stage: r.stage,
+    stage: r.stage as CaseStage,
     name: r.name,
     tags: r.tags,
-    prompt_tokens: r.prompt_tokens,
-    completion_tokens: r.completion_tokens,
-    latency_ms: r.latency_ms,
-    duration_ms: r.duration_ms,
-    retry_count: r.retry_count,
+    prompt_tokens: r.promptTokens,
+    completion_tokens: r.completionTokens,
+    latency_ms: r.latencyMs,
+    duration_ms: r.durationMs,
+    retry_count: r.retryCount,
     turns: r.turns,
-    error_message: r.error_message,
-    error_type: r.error_type,
-    failure_reasons: r.failure_reasons,
-    stopped_by_safety_cap: r.stopped_by_safety_cap,
+    error_message: r.errorMessage,
+    error_type: r.errorType,
+    failure_reasons: r.failureReasons,
+    stopped_by_safety_cap: r.endReason === "safety_cap" || r.endReason === "token_cap",
   };
-}
-
-export function toCaseResultPage(page: { data: CaseResultDto[]; next_cursor: string | null }): CaseResultPage {
-  return { data: page.data.map(toCaseResultRow), next_cursor: page.next_cursor };
 }
 
 /* Suite analytics (the suite runs page and GET /api/w/…/suites/{id}/analytics). */

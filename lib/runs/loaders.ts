@@ -5,9 +5,10 @@ import { NotFoundError, ValidationError } from "@/lib/errors";
 import { getSuite } from "@/lib/suites/service";
 import { listSuiteTags } from "@/lib/test-cases/service";
 import { CASE_RESULT_STATUSES, caseResultListQuery, type CaseResultStatus } from "./schemas";
-import { changesSincePreviousRun, getCaseResult, getRun, listCaseResults } from "./service";
+import { changesSincePreviousRun, getCaseResult, getRun } from "./service";
+import { listCaseResultRows } from "./case-results";
 import { getSuiteAnalytics, listSuiteRunsPage } from "./analytics";
-import { CASE_PAGE_SIZE, toCaseResultPage, type CaseTableFilters, type RunSuiteInfo } from "./dto";
+import { CASE_PAGE_SIZE, type CaseTableFilters, type RunSuiteInfo } from "./dto";
 import { DEFAULT_TREND_WINDOW, HISTORY_PAGE_SIZE, historyHref, parseSuiteRunsLocation } from "./suite-runs-location";
 import { scopedLoader } from "@/lib/tenant-scope";
 
@@ -40,11 +41,11 @@ async function loadRunPageUnscoped(ctx: WorkspaceContext, runId: string, searchP
   const run = await getRun(ctx, runId);
   const [suite, results, changes] = await Promise.all([
     suiteInfo(ctx, run.suite_id),
-    listCaseResults(ctx, run.id, caseResultListQuery.parse({ ...filters, limit: CASE_PAGE_SIZE })),
+    listCaseResultRows(ctx, run.id, caseResultListQuery.parse({ ...filters, limit: CASE_PAGE_SIZE })),
     changesSincePreviousRun(ctx, run.id),
   ]);
   const tags = suite.deleted ? [] : await listSuiteTags(ctx, suite.id).catch(() => []);
-  return { run, suite, tags, results: toCaseResultPage(results), filters, changes, canEdit: hasRole(ctx.role, "editor") };
+  return { run, suite, tags, results, filters, changes, canEdit: hasRole(ctx.role, "editor") };
 }
 
 /** One case result of a run; NotFoundError when it belongs to another run. */

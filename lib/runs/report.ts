@@ -3,15 +3,28 @@ import { stringify } from "csv-stringify/sync";
 import { db } from "@/lib/db";
 import { NotFoundError } from "@/lib/errors";
 import type { WorkspaceContext } from "@/lib/auth/roles";
-import { getRun, listCaseResults } from "@/lib/runs/service";
+import { getRun } from "@/lib/runs/service";
+import { caseResultPages } from "@/lib/runs/case-results";
 import type { CaseResultDto, RunDto, RunSummary } from "@/lib/runs/dto";
 import type { ProcessedFileInput } from "@/lib/files/types";
 import { computeSummary } from "@/lib/runs/finalize";
+import { textStream } from "@/lib/api/stream";
 
 import { REPORT_FORMATS, type ReportFormat } from "@/lib/runs/report-formats";
 import { ASSAY_VERSION } from "@/lib/version";
 import { escapeCsvCell, escapeMarkdown } from "@/lib/runs/report-escape";
 export { REPORT_FORMATS, type ReportFormat };
+
+/**
+ * Run reports (spec 000 JSON, Markdown, CSV, JUnit XML), streamed: the header is written from the
+ * run row and SQL aggregates, then the case results one keyset page at a time (REPORT_PAGE_SIZE
+ * rows per query, transcripts never read: the tools they called come from SQL), each page
+ * written before the next is read. Memory stays flat in the number of results; the bytes are
+ * the same as a report built whole.
+ */
+
+/** Case results per query while a report streams. */
+export const REPORT_PAGE_SIZE = 200;
 
 const contentTypes: Record<ReportFormat, string> = {
   json: "application/json; charset=utf-8",
@@ -39,16 +52,13 @@ type MetricResult = {
 };
 type Snapshot = { initial_message?: string | null; ground_truth?: string | null; expected_tool_calls?: { tool: string }[] | null };
 
-/** Case results page by page (keyset), so a large run is never loaded with one query. */
-async function* resultsOf(ctx: WorkspaceContext, runId: string): AsyncGenerator<CaseResultDto> {
-  let cursor: string | undefined;
-  do {
-    const page = await listCaseResults(ctx, runId, { limit: 500, cursor });
-    yield* page.data;
-    cursor = page.next_cursor ?? undefined;
-  } while (cursor);
-}
+/** A case result as reports read it: no transcript, only the tools it called. */
+type ReportRow = CaseResultDto & { tools_called: string[] };
 
+/**
+ * A run's report as a stream. The run, its suite and the summary are read now (a missing run is
+ * a 404 before any byte is sent); the case results are read while the stream is consumed.
+ */
 export async function buildRunReport(ctx: WorkspaceContext, runId: string, format: ReportFormat) {
   const run = await getRun(ctx, runId);
   const suite = await db.suite.findFirst({ where: { id: run.suite_id, workspaceId: ctx.workspaceId }, select: { name: true } });
@@ -58,8 +68,6 @@ export async function buildRunReport(ctx: WorkspaceContext, runId: string, forma
   // Summaries stored before the spec 000 arithmetic (total_tests = executed cases) are recomputed.
   const stored = run.summary as Partial<RunSummary> | null;
   const summary = stored && stored.total_cases !== undefined ? stored : await computeSummary(run.id);
-  const results: CaseResultDto[] = [];
-  for await (const r of resultsOf(ctx, runId)) results.push(r);
   const meta: Meta = {
     run,
     suiteName: suite.name,
@@ -75,16 +83,21 @@ export async function buildRunReport(ctx: WorkspaceContext, runId: string, forma
     },
     summary: summary as Record<string, unknown>,
   };
-  const body =
+  const pages = caseResultPages(ctx, run.id, REPORT_PAGE_SIZE) as AsyncGenerator<ReportRow[]>;
+  const chunks =
     format === "json"
-      ? jsonReport(meta, results)
+      ? jsonReport(meta, pages)
       : format === "markdown"
-        ? markdownReport(meta, results)
+        ? markdownReport(meta, pages)
         : format === "csv"
-          ? csvReport(results)
-          : junitReport(meta, results);
+          ? csvReport(pages)
+          : junitReport(meta, await junitTotals(ctx, run.id), pages);
   const stamp = (run.created_at ?? "").slice(0, 19).replace(/[:T]/g, "-");
-  return { body, contentType: contentTypes[format], filename: `assay-run-${stamp}-${run.id.slice(0, 8)}.${extensions[format]}` };
+  return {
+    body: textStream(chunks, { runId: run.id, format }),
+    contentType: contentTypes[format],
+    filename: `assay-run-${stamp}-${run.id.slice(0, 8)}.${extensions[format]}`,
+  };
 }
 
 type Meta = {
@@ -97,67 +110,92 @@ type Meta = {
   summary: Record<string, unknown>;
 };
 
-function toolsCalled(r: CaseResultDto): string[] {
+/** The tools the transcript called, else those the tool-call check matched or found unexpected. */
+function toolsCalled(r: ReportRow): string[] {
   const tr = r.tool_call_results as ToolCallResults;
-  const fromTranscript = (r.transcript as { tool_calls?: { name: string }[] }[]).flatMap((m) => m.tool_calls?.map((c) => c.name) ?? []);
-  return fromTranscript.length ? fromTranscript : [...(tr?.matched ?? []), ...(tr?.unexpected ?? [])].map((c) => c.tool);
+  return r.tools_called.length ? r.tools_called : [...(tr?.matched ?? []), ...(tr?.unexpected ?? [])].map((c) => c.tool);
 }
 
-/** Spec 000 TestReport (JSON). */
-function jsonReport(m: Meta, results: CaseResultDto[]) {
-  const report = {
-    agent_name: m.agentName,
-    agent_config_path: m.agentConfigPath,
-    suite_name: m.suiteName,
-    run_id: m.run.id,
-    status: m.run.status,
-    triggered_by: m.run.triggered_by,
-    started_at: m.run.started_at,
-    completed_at: m.run.completed_at,
-    resolved_variables: m.run.resolved_variables,
-    results: results.map((r) => {
-      const snap = r.test_case as Snapshot;
-      const tr = r.tool_call_results as ToolCallResults;
-      return {
-        test_name: r.name,
-        test_case_id: r.test_case_id,
-        variant: r.variant,
-        status: r.status,
-        passed: r.status === "passed",
-        test_input: snap.initial_message ?? null,
-        // Spec 000 TestResult.processed_files (the stored markdown is capped like every stored text).
-        processed_files: r.processed_files,
-        stage: r.stage,
-        agent_response: r.actual_response,
-        response_truncated: r.response_truncated,
-        tool_calls: toolsCalled(r),
-        expected_tools: snap.expected_tool_calls?.map((t) => t.tool) ?? null,
-        tools_matched: tr ? Boolean(tr.passed) : null,
-        check_results: r.check_results,
-        outcome_results: r.outcome_results,
-        metric_results: r.metric_results,
-        ground_truth: snap.ground_truth ?? null,
-        prompt_tokens: r.prompt_tokens,
-        completion_tokens: r.completion_tokens,
-        latency_ms: r.latency_ms,
-        execution_time_ms: r.duration_ms,
-        retry_count: r.retry_count,
-        evaluator_retry_count: r.evaluator_retry_count,
-        metrics_passed: r.metrics_passed,
-        metrics_total: r.metrics_total,
-        errors: r.errors,
-        failure_reasons: r.failure_reasons,
-        end_reason: r.end_reason,
-        stopped_by_safety_cap: r.stopped_by_safety_cap,
-        timestamp: r.completed_at,
-      };
-    }),
-    summary: m.summary,
-    timestamp: new Date().toISOString(),
-    assay_version: ASSAY_VERSION,
-    environment: m.environment,
+/** Marks where the results array goes in the JSON report's envelope. */
+const RESULTS_SLOT = "\u0000results\u0000";
+
+/**
+ * Spec 000 TestReport (JSON), pretty-printed exactly as `JSON.stringify(report, null, 2)` would:
+ * the envelope is stringified around a placeholder, each result indented as an array item.
+ */
+async function* jsonReport(m: Meta, pages: AsyncIterable<ReportRow[]>) {
+  const envelope = JSON.stringify(
+    {
+      agent_name: m.agentName,
+      agent_config_path: m.agentConfigPath,
+      suite_name: m.suiteName,
+      run_id: m.run.id,
+      status: m.run.status,
+      triggered_by: m.run.triggered_by,
+      started_at: m.run.started_at,
+      completed_at: m.run.completed_at,
+      resolved_variables: m.run.resolved_variables,
+      results: RESULTS_SLOT,
+      summary: m.summary,
+      timestamp: new Date().toISOString(),
+      assay_version: ASSAY_VERSION,
+      environment: m.environment,
+    },
+    null,
+    2,
+  );
+  const slot = `"results": ${JSON.stringify(RESULTS_SLOT)}`;
+  const at = envelope.indexOf(slot);
+  yield `${envelope.slice(0, at)}"results": [`;
+  let written = 0;
+  for await (const page of pages) {
+    let chunk = "";
+    for (const r of page) {
+      // An array item two levels deep: "\n    " before it, every line of it indented by four spaces.
+      chunk += `${written++ > 0 ? "," : ""}\n    ${JSON.stringify(jsonResult(r), null, 2).replace(/\n/g, "\n    ")}`;
+    }
+    yield chunk;
+  }
+  yield `${written > 0 ? "\n  ]" : "]"}${envelope.slice(at + slot.length)}`;
+}
+
+/** One spec 000 TestResult of the JSON report. */
+function jsonResult(r: ReportRow) {
+  const snap = r.test_case as Snapshot;
+  const tr = r.tool_call_results as ToolCallResults;
+  return {
+    test_name: r.name,
+    test_case_id: r.test_case_id,
+    variant: r.variant,
+    status: r.status,
+    passed: r.status === "passed",
+    test_input: snap.initial_message ?? null,
+    // Spec 000 TestResult.processed_files (the stored markdown is capped like every stored text).
+    processed_files: r.processed_files,
+    stage: r.stage,
+    agent_response: r.actual_response,
+    response_truncated: r.response_truncated,
+    tool_calls: toolsCalled(r),
+    expected_tools: snap.expected_tool_calls?.map((t) => t.tool) ?? null,
+    tools_matched: tr ? Boolean(tr.passed) : null,
+    check_results: r.check_results,
+    outcome_results: r.outcome_results,
+    metric_results: r.metric_results,
+    ground_truth: snap.ground_truth ?? null,
+    prompt_tokens: r.prompt_tokens,
+    completion_tokens: r.completion_tokens,
+    latency_ms: r.latency_ms,
+    execution_time_ms: r.duration_ms,
+    retry_count: r.retry_count,
+    evaluator_retry_count: r.evaluator_retry_count,
+    metrics_passed: r.metrics_passed,
+    metrics_total: r.metrics_total,
+    errors: r.errors,
+    failure_reasons: r.failure_reasons,
+    end_reason: r.end_reason,
+    stopped_by_safety_cap: r.stopped_by_safety_cap,
+    timestamp: r.completed_at,
   };
-  return JSON.stringify(report, null, 2);
 }
 
 const icon = (status: string) => (status === "passed" ? "✅" : status === "skipped" ? "⏭️" : status === "error" ? "⚠️" : "❌");
@@ -169,8 +207,8 @@ const oneLine = (s: string | null | undefined, max = 500) => {
 /** Model, agent and user text on one Markdown line (a field or a table cell): shortened, then made inert. */
 const md = (s: string | null | undefined, max = 500) => escapeMarkdown(oneLine(s, max), { oneLine: true });
 
-/** Spec 000 Markdown layout. */
-function markdownReport(m: Meta, results: CaseResultDto[]) {
+/** Spec 000 Markdown layout: the header and summary table, then one section per case (lines joined by "\n"). */
+async function* markdownReport(m: Meta, pages: AsyncIterable<ReportRow[]>) {
   const s = m.summary as {
     passed?: number;
     failed?: number;
@@ -209,34 +247,44 @@ function markdownReport(m: Meta, results: CaseResultDto[]) {
     "## Test Results",
     "",
   ];
-  results.forEach((r, i) => {
-    const snap = r.test_case as Snapshot;
-    const tr = r.tool_call_results as ToolCallResults;
+  yield lines.join("\n");
+  let i = 0;
+  for await (const page of pages) {
+    const chunk: string[] = [];
+    for (const r of page) chunk.push(...markdownCase(r, i++));
+    yield `\n${chunk.join("\n")}`;
+  }
+}
+
+/** One case's section of the Markdown report (its lines, the last one empty). */
+function markdownCase(r: ReportRow, i: number): string[] {
+  const lines: string[] = [];
+  const snap = r.test_case as Snapshot;
+  const tr = r.tool_call_results as ToolCallResults;
+  lines.push(
+    `### ${icon(r.status)} Test ${i + 1}: ${md(r.name, 200)} (${r.status.toUpperCase()})${r.variant === "variant" ? " — variant" : ""}`,
+    "",
+  );
+  lines.push(`**Input**: ${md(snap.initial_message) || "_(simulated user)_"}`);
+  if (r.processed_files.length) lines.push(`**Files**: ${r.processed_files.map((f) => md(fileLine(f), 300)).join("; ")}`);
+  lines.push(`**Response**: ${md(r.actual_response) || "_(none)_"}`);
+  const called = toolsCalled(r);
+  if (called.length || tr)
     lines.push(
-      `### ${icon(r.status)} Test ${i + 1}: ${md(r.name, 200)} (${r.status.toUpperCase()})${r.variant === "variant" ? " — variant" : ""}`,
-      "",
+      `**Tools Called**: ${called.map((c) => md(c, 100)).join(", ") || "none"}${tr ? (tr.passed ? " ✅ (matched expected)" : " ❌ (did not match expected)") : ""}`,
     );
-    lines.push(`**Input**: ${md(snap.initial_message) || "_(simulated user)_"}`);
-    if (r.processed_files.length) lines.push(`**Files**: ${r.processed_files.map((f) => md(fileLine(f), 300)).join("; ")}`);
-    lines.push(`**Response**: ${md(r.actual_response) || "_(none)_"}`);
-    const called = toolsCalled(r);
-    if (called.length || tr)
-      lines.push(
-        `**Tools Called**: ${called.map((c) => md(c, 100)).join(", ") || "none"}${tr ? (tr.passed ? " ✅ (matched expected)" : " ❌ (did not match expected)") : ""}`,
-      );
-    lines.push(`**Execution Time**: ${seconds(r.duration_ms)}`);
-    if (r.stopped_by_safety_cap) lines.push(`**Conversation**: stopped by safety cap after ${r.turns} turns`);
-    const metrics = r.metric_results as MetricResult[];
-    if (metrics.length) {
-      lines.push("", `**Metrics** (${r.metrics_passed} of ${r.metrics_total} passed):`);
-      for (const mr of metrics) lines.push(`- ${metricLine(mr)}`);
-    }
-    if (r.failure_reasons.length) lines.push("", `**Failure reasons**: ${r.failure_reasons.map((x) => md(x, 300)).join("; ")}`);
-    if (r.errors.length) lines.push("", `**Error**: ${md(r.errors.join("; "), 300)}`);
-    else if (r.status === "skipped" && r.error_message) lines.push("", `**Skipped**: ${md(r.error_message, 300)}`);
-    lines.push("");
-  });
-  return lines.join("\n");
+  lines.push(`**Execution Time**: ${seconds(r.duration_ms)}`);
+  if (r.stopped_by_safety_cap) lines.push(`**Conversation**: stopped by safety cap after ${r.turns} turns`);
+  const metrics = r.metric_results as MetricResult[];
+  if (metrics.length) {
+    lines.push("", `**Metrics** (${r.metrics_passed} of ${r.metrics_total} passed):`);
+    for (const mr of metrics) lines.push(`- ${metricLine(mr)}`);
+  }
+  if (r.failure_reasons.length) lines.push("", `**Failure reasons**: ${r.failure_reasons.map((x) => md(x, 300)).join("; ")}`);
+  if (r.errors.length) lines.push("", `**Error**: ${md(r.errors.join("; "), 300)}`);
+  else if (r.status === "skipped" && r.error_message) lines.push("", `**Skipped**: ${md(r.error_message, 300)}`);
+  lines.push("");
+  return lines;
 }
 
 /** "relevance: 4 / 4 on 1–5 (0.75 / 0.75) ✅"; results stored before thresholds moved to the scale show their 0..1 values. */
@@ -250,7 +298,16 @@ function metricLine(mr: MetricResult): string {
   return `${md(mr.metric_name, 100)}: ${values} ${mr.passed ? "✅" : "❌"}${mr.error ? ` (${md(mr.error, 200)})` : ""}`;
 }
 
-function csvReport(results: CaseResultDto[]) {
+/** One row per case; the header comes with the first row (a run without results is an empty file). */
+async function* csvReport(pages: AsyncIterable<ReportRow[]>) {
+  let header = true;
+  for await (const page of pages) {
+    yield csvRows(page, header);
+    header = false;
+  }
+}
+
+function csvRows(results: ReportRow[], header: boolean) {
   return stringify(
     results.map((r) => ({
       position: r.position + 1,
@@ -277,7 +334,7 @@ function csvReport(results: CaseResultDto[]) {
       test_case_id: r.test_case_id ?? "",
     })),
     // Every string cell that a spreadsheet would read as a formula gets a leading quote.
-    { header: true, cast: { string: escapeCsvCell } },
+    { header, cast: { string: escapeCsvCell } },
   );
 }
 
@@ -294,36 +351,52 @@ export function escapeXml(s: string): string {
     .replace(/'/g, "&apos;");
 }
 
+/** The JUnit header's counts: every case result of the run, by status, and their summed duration. */
+type JunitTotals = { tests: number; failed: number; errors: number; skipped: number; duration_ms: number };
+
+/** The JUnit header's counts in one aggregate query (the header is written before any row is read). */
+async function junitTotals(ctx: WorkspaceContext, runId: string): Promise<JunitTotals> {
+  const [t] = await db.$queryRaw<JunitTotals[]>`
+    SELECT count(*)::int AS tests,
+           count(*) FILTER (WHERE "status" = 'failed')::int AS failed,
+           count(*) FILTER (WHERE "status" = 'error')::int AS errors,
+           count(*) FILTER (WHERE "status" = 'skipped')::int AS skipped,
+           coalesce(sum("durationMs"), 0)::float8 AS duration_ms
+    FROM "CaseResult" WHERE "runId" = ${runId}::uuid AND "workspaceId" = ${ctx.workspaceId}::uuid`;
+  return t ?? { tests: 0, failed: 0, errors: 0, skipped: 0, duration_ms: 0 };
+}
+
 /** JUnit XML for CI: one testcase per case result; failed → <failure>, error → <error>, skipped → <skipped/>. */
-function junitReport(m: Meta, results: CaseResultDto[]) {
-  const count = (st: string) => results.filter((r) => r.status === st).length;
-  const totalSeconds = results.reduce((a, r) => a + (r.duration_ms ?? 0), 0) / 1000;
+async function* junitReport(m: Meta, t: JunitTotals, pages: AsyncIterable<ReportRow[]>) {
+  const time = (t.duration_ms / 1000).toFixed(3);
+  const counts = `tests="${t.tests}" failures="${t.failed}" errors="${t.errors}" skipped="${t.skipped}" time="${time}"`;
   const suiteName = escapeXml(`${m.suiteName}`);
-  const out = [
+  yield [
     `<?xml version="1.0" encoding="UTF-8"?>`,
-    `<testsuites name="Assay" tests="${results.length}" failures="${count("failed")}" errors="${count("error")}" skipped="${count("skipped")}" time="${totalSeconds.toFixed(3)}">`,
-    `  <testsuite name="${suiteName}" tests="${results.length}" failures="${count("failed")}" errors="${count("error")}" skipped="${count("skipped")}" time="${totalSeconds.toFixed(3)}" timestamp="${escapeXml(m.run.started_at ?? m.run.created_at ?? "")}">`,
+    `<testsuites name="Assay" ${counts}>`,
+    `  <testsuite name="${suiteName}" ${counts} timestamp="${escapeXml(m.run.started_at ?? m.run.created_at ?? "")}">`,
     `    <properties><property name="run_id" value="${m.run.id}"/><property name="agent" value="${escapeXml(m.agentName)}"/><property name="pass_rate" value="${m.run.pass_rate}"/></properties>`,
-  ];
-  for (const r of results) {
-    const name = escapeXml(r.variant === "variant" ? `${r.name} [variant]` : r.name);
-    const files = r.processed_files.length
-      ? `<properties>${r.processed_files.map((f) => `<property name="file" value="${escapeXml(fileLine(f))}"/>`).join("")}</properties>`
-      : "";
-    const open = `    <testcase classname="${suiteName}" name="${name}" time="${((r.duration_ms ?? 0) / 1000).toFixed(3)}">${files}`;
-    const reason = escapeXml(failureReason(r));
-    if (r.status === "passed") out.push(`${open}</testcase>`);
-    else if (r.status === "skipped") out.push(`${open}<skipped message="${reason}"/></testcase>`);
-    else if (r.status === "error")
-      out.push(
-        `${open}<error message="${reason}" type="${escapeXml(r.error_type ?? "error")}">${escapeXml(r.error_message ?? "")}</error></testcase>`,
-      );
-    else if (r.status === "failed")
-      out.push(`${open}<failure message="${reason}" type="assertion">${escapeXml(failureDetails(r))}</failure></testcase>`);
-    else out.push(`${open}<skipped message="not finished (${r.status})"/></testcase>`);
-  }
-  out.push("  </testsuite>", "</testsuites>", "");
-  return out.join("\n");
+    "",
+  ].join("\n");
+  for await (const page of pages) yield page.map((r) => `${junitCase(suiteName, r)}\n`).join("");
+  yield "  </testsuite>\n</testsuites>\n";
+}
+
+/** One `<testcase>` line. */
+function junitCase(suiteName: string, r: ReportRow): string {
+  const name = escapeXml(r.variant === "variant" ? `${r.name} [variant]` : r.name);
+  const files = r.processed_files.length
+    ? `<properties>${r.processed_files.map((f) => `<property name="file" value="${escapeXml(fileLine(f))}"/>`).join("")}</properties>`
+    : "";
+  const open = `    <testcase classname="${suiteName}" name="${name}" time="${((r.duration_ms ?? 0) / 1000).toFixed(3)}">${files}`;
+  const reason = escapeXml(failureReason(r));
+  if (r.status === "passed") return `${open}</testcase>`;
+  if (r.status === "skipped") return `${open}<skipped message="${reason}"/></testcase>`;
+  if (r.status === "error")
+    return `${open}<error message="${reason}" type="${escapeXml(r.error_type ?? "error")}">${escapeXml(r.error_message ?? "")}</error></testcase>`;
+  if (r.status === "failed")
+    return `${open}<failure message="${reason}" type="assertion">${escapeXml(failureDetails(r))}</failure></testcase>`;
+  return `${open}<skipped message="not finished (${r.status})"/></testcase>`;
 }
 
 /** A processed file's name (the stored file's, else its path or URL). */
@@ -337,7 +410,7 @@ function fileLine(f: ProcessedFileInput): string {
   return f.error ? `${fileLabel(f)} (${f.original.type}): ${f.error}` : `${fileLabel(f)} (${f.original.type}, ${f.processing_time_ms} ms)`;
 }
 
-function failureReason(r: CaseResultDto): string {
+function failureReason(r: ReportRow): string {
   if (r.error_message) return oneLine(r.error_message, 300);
   if (r.failure_reasons.length) return oneLine(r.failure_reasons.join("; "), 300);
   const outcomes = (r.outcome_results as { passed: boolean; label: string }[])
@@ -351,6 +424,6 @@ function failureReason(r: CaseResultDto): string {
   return [...outcomes, ...checks, ...tools, ...metrics].join("; ") || r.status;
 }
 
-function failureDetails(r: CaseResultDto): string {
+function failureDetails(r: ReportRow): string {
   return [failureReason(r), "", `Response: ${r.actual_response ?? ""}`].join("\n");
 }

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { DIFFICULTIES } from "@/lib/test-cases/schemas";
 import { REPORT_FORMATS } from "@/lib/runs/report-formats";
 import { TEXT_LIMITS } from "@/lib/validation/limits";
+import { CASE_RESULT_INCLUDES } from "@/lib/runs/dto";
 
 export const RUN_STATUSES = ["pending", "running", "completed", "failed", "cancelled"] as const;
 export const CASE_RESULT_STATUSES = ["pending", "running", "passed", "failed", "skipped", "error"] as const;
@@ -73,6 +74,14 @@ export const caseResultListQuery = z.object({
   variant: z.enum(["baseline", "variant"]).optional(),
   cursor: z.string().max(TEXT_LIMITS.cursor).optional(),
   limit: z.coerce.number().int().min(1).max(500).default(100),
+  /** `include=transcript` (a comma list): what each result embeds besides its columns; without it no transcript is read. */
+  include: z
+    .string()
+    .max(200)
+    .regex(/^[a-z_]+(,[a-z_]+)*$/, "A comma-separated list, e.g. transcript")
+    .transform((v) => [...new Set(v.split(","))])
+    .pipe(z.array(z.enum(CASE_RESULT_INCLUDES, { error: `Unknown include; allowed: ${CASE_RESULT_INCLUDES.join(", ")}` })))
+    .optional(),
 });
 export type CaseResultListQuery = z.output<typeof caseResultListQuery>;
 

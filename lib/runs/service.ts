@@ -6,17 +6,16 @@
  * ./README.md maps the whole pipeline.
  */
 import "server-only";
-import { z } from "zod";
 import { db, type Tx } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { NotFoundError, ValidationError, ConflictError, zodIssues, type IssueList } from "@/lib/errors";
 import type { WorkspaceContext } from "@/lib/auth/roles";
 import { requireRole, isUuid } from "@/lib/workspaces/service";
-import { cursorFields, decodeCursor, encodeCursor, newestFirst } from "@/lib/serialize";
+import { newestFirst } from "@/lib/serialize";
 import { variableDefinitionSchema, type VariableValue } from "@/lib/agents/schemas";
-import { startRunInput, type CaseResultListQuery, type StartRunOptions } from "@/lib/runs/schemas";
+import { startRunInput, type StartRunOptions } from "@/lib/runs/schemas";
 import { resolveCaseVariables, resolveVariables, type ResolvedVariables, type TestVariablesConfig } from "@/lib/runs/variables";
-import { caseResultSelect, runSelect, toCaseResultDto, toRunDto, type CaseResultDetail, type RunChanges } from "@/lib/runs/dto";
+import { runSelect, toRunDto, type RunChanges } from "@/lib/runs/dto";
 import { notifyRunQueued } from "@/lib/runs/wakeup";
 import { selectionKeyOf } from "@/lib/alerts/selection";
 import { presetValuesForRun } from "@/lib/presets/service";
@@ -462,71 +461,8 @@ export async function cancelRun(ctx: WorkspaceContext, id: string) {
   });
 }
 
-const resultCursor = z.object({ p: cursorFields.int, v: z.enum(["baseline", "variant"]) });
-
-/** Case results of a run in case order, filterable by status and tag, keyset-paginated. */
-export async function listCaseResults(ctx: WorkspaceContext, runId: string, q: CaseResultListQuery) {
-  await getRun(ctx, runId);
-  const cursor = decodeCursor(q.cursor, resultCursor);
-  const rows = await db.caseResult.findMany({
-    where: {
-      runId,
-      workspaceId: ctx.workspaceId,
-      ...(q.status ? { status: q.status } : {}),
-      ...(q.variant ? { variant: q.variant } : {}),
-      ...(q.tag ? { tags: { has: q.tag } } : {}),
-      ...(cursor
-        ? cursor.v === "baseline"
-          ? { OR: [{ position: { gt: cursor.p } }, { position: cursor.p, variant: "variant" as const }] }
-          : { position: { gt: cursor.p } }
-        : {}),
-    },
-    orderBy: [{ position: "asc" }, { variant: "asc" }],
-    take: q.limit + 1,
-    select: caseResultSelect,
-  });
-  const page = rows.slice(0, q.limit);
-  const last = page[page.length - 1];
-  const next = rows.length > q.limit && last ? encodeCursor({ p: last.position, v: last.variant }) : null;
-  return { data: page.map(toCaseResultDto), next_cursor: next };
-}
-
-export async function getCaseResult(ctx: WorkspaceContext, id: string): Promise<CaseResultDetail> {
-  if (!isUuid(id)) throw new NotFoundError("Case result");
-  const row = await db.caseResult.findFirst({ where: { id, workspaceId: ctx.workspaceId }, select: caseResultSelect });
-  if (!row) throw new NotFoundError("Case result");
-  const calls = await db.llmCall.findMany({
-    where: { caseResultId: id, workspaceId: ctx.workspaceId },
-    orderBy: { createdAt: "asc" },
-    select: {
-      id: true,
-      purpose: true,
-      model: true,
-      request: true,
-      response: true,
-      error: true,
-      attempts: true,
-      latencyMs: true,
-      cached: true,
-      createdAt: true,
-    },
-  });
-  return {
-    ...toCaseResultDto(row),
-    llm_calls: calls.map((c) => ({
-      id: c.id,
-      purpose: c.purpose,
-      model: c.model,
-      request: c.request,
-      response: c.response,
-      error: c.error,
-      attempts: c.attempts,
-      latency_ms: c.latencyMs,
-      cached: c.cached,
-      created_at: c.createdAt.toISOString(),
-    })),
-  };
-}
+// Case result reads (lists without transcripts, the run page's slim rows, one case) live in ./case-results.ts.
+export { getCaseResult, listCaseResults } from "@/lib/runs/case-results";
 
 /**
  * Cases whose verdict changed since the suite's previous completed run:

@@ -15,8 +15,7 @@ import { agentInput } from "@/lib/agents/schemas";
 import { Executor } from "@/lib/runs/executor";
 import { createCaseRunner } from "@/lib/runs/case-runner";
 import { getCaseResult, getRun, listCaseResults, startRun } from "@/lib/runs/service";
-import { toCaseResultPage } from "@/lib/runs/dto";
-import { buildRunReport } from "@/lib/runs/report";
+import { listCaseResultRows } from "@/lib/runs/case-results";
 import { storeFileBytes } from "@/lib/files/service";
 import { fileRef } from "@/lib/files/schemas";
 import { extractionCount } from "@/lib/files/processing";
@@ -27,7 +26,7 @@ import * as resultsRoute from "@/app/api/v1/runs/[id]/results/route";
 import * as caseResultRoute from "@/app/api/v1/case-results/[id]/route";
 import { makeApiKey, makeWorkspace } from "../helpers/factories";
 import { call } from "../helpers/api";
-import { makeSuiteWithCases, waitFor } from "../runs/helpers";
+import { makeSuiteWithCases, reportText, waitFor } from "../runs/helpers";
 import { corruptPdf, makePdf, makePng } from "./fixtures";
 
 let fake: FakeOpenAI;
@@ -107,10 +106,10 @@ describe("files in a run", () => {
       processed_files: [{ metadata: { name: "notes.txt" } }, { metadata: { name: "invoice.pdf" } }],
     });
 
-    const page = await listCaseResults(ctx, run.id, { limit: 10 });
+    const page = await listCaseResults(ctx, run.id, { limit: 10, include: ["transcript"] });
     const result = page.data[0]!;
     expect(result).toMatchObject({ status: "passed", stage: "complete" });
-    expect(toCaseResultPage(page).data[0]!.stage).toBe("complete");
+    expect((await listCaseResultRows(ctx, run.id, { limit: 10 })).data[0]!.stage).toBe("complete");
     expect(result.processed_files).toHaveLength(2);
     expect(result.processed_files[0]).toMatchObject({
       original: { path: notes, type: "text", description: "Store policy" },
@@ -129,13 +128,13 @@ describe("files in a run", () => {
       { name: "invoice.pdf", type: "pdf" },
     ]);
 
-    const json = JSON.parse((await buildRunReport(ctx, run.id, "json")).body) as {
+    const json = JSON.parse(await reportText(ctx, run.id, "json")) as {
       results: { processed_files: unknown[]; stage: string }[];
     };
     expect(json.results[0]!.processed_files).toHaveLength(2);
     expect(json.results[0]!.stage).toBe("complete");
-    expect((await buildRunReport(ctx, run.id, "markdown")).body).toContain("invoice.pdf");
-    expect((await buildRunReport(ctx, run.id, "csv")).body).toContain("notes.txt; invoice.pdf");
+    expect(await reportText(ctx, run.id, "markdown")).toContain("invoice.pdf");
+    expect(await reportText(ctx, run.id, "csv")).toContain("notes.txt; invoice.pdf");
   });
 
   it("persona cases: the simulated user's first message carries the files; the simulator sees only their names", async () => {
@@ -209,7 +208,7 @@ describe("files in a run", () => {
       type: "image_url",
       image_url: { detail: "auto", url: expect.stringMatching(/^data:image\/png;base64,/) },
     });
-    const stored = (await listCaseResults(ctx, run.id, { limit: 1 })).data[0]!;
+    const stored = (await listCaseResults(ctx, run.id, { limit: 1, include: ["transcript"] })).data[0]!;
     expect(JSON.stringify(stored.transcript)).not.toContain("data:image");
     const detail = await getCaseResult(ctx, stored.id);
     expect(JSON.stringify(detail.llm_calls[0]!.request)).not.toMatch(/base64,[A-Za-z0-9+/]{100}/);
@@ -241,7 +240,7 @@ describe("files in a run", () => {
     expect(result.processed_files[0]).toMatchObject({ markdown_content: "", error: expect.stringContaining("broken.pdf") });
     expect(result.errors).toEqual([result.error_message]);
     expect(fake.requests.filter((r) => r.endpoint === "chat")).toHaveLength(0);
-    const junit = (await buildRunReport(ctx, run.id, "junit")).body;
+    const junit = await reportText(ctx, run.id, "junit");
     expect(junit).toContain("broken.pdf");
   });
 

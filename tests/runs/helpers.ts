@@ -51,3 +51,9 @@ export async function waitFor<T>(fn: () => Promise<T>, ok: (v: T) => boolean, ti
     await new Promise((r) => setTimeout(r, 25));
   }
 }
+
+/** A run report read to the end (reports are streamed: lib/runs/report.ts). */
+export async function reportText(ctx: WorkspaceContext, runId: string, format: "json" | "markdown" | "csv" | "junit"): Promise<string> {
+  const { buildRunReport } = await import("@/lib/runs/report");
+  return new Response((await buildRunReport(ctx, runId, format)).body).text();
+}

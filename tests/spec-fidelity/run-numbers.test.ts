@@ -10,7 +10,6 @@ import { db } from "@/lib/db";
 import { Executor } from "@/lib/runs/executor";
 import { createCaseRunner } from "@/lib/runs/case-runner";
 import { getRun, listCaseResults, startRun } from "@/lib/runs/service";
-import { buildRunReport } from "@/lib/runs/report";
 import { createTestCase, deleteTestCase } from "@/lib/test-cases/service";
 import { workspaceSettingsInput } from "@/lib/workspaces/schemas";
 import { ASSAY_VERSION } from "@/lib/version";
@@ -19,7 +18,7 @@ import * as caseResultRoute from "@/app/api/v1/case-results/[id]/route";
 import { startFakeOpenAI, type FakeOpenAI } from "../fake-openai/server";
 import { makeApiKey, makeWorkspace } from "../helpers/factories";
 import { call } from "../helpers/api";
-import { makeSuiteWithCases, waitFor } from "../runs/helpers";
+import { makeSuiteWithCases, reportText, waitFor } from "../runs/helpers";
 
 let fake: FakeOpenAI;
 let executor: Executor;
@@ -145,7 +144,7 @@ describe("spec fidelity of a run's numbers", () => {
     expect(byName.epsilon).toMatchObject({ status: "skipped", errors: [], failure_reasons: [] });
 
     // The Markdown report: failed excludes errors; the version line, the agent's config path and the environment.
-    const md = (await buildRunReport(ctx, run.id, "markdown")).body;
+    const md = await reportText(ctx, run.id, "markdown");
     expect(md).toContain("**Tests**: 2 passed, 1 failed, 1 error, 1 skipped (50% pass rate, 66.7% weighted by difficulty)");
     expect(md).toContain(`**Assay Version**: ${ASSAY_VERSION}`);
     expect(md).toContain(`/api/v1/agents/${agent.id}`);
@@ -153,7 +152,7 @@ describe("spec fidelity of a run's numbers", () => {
     expect(md).toContain("**Failure reasons**: 1 of 1 check failed");
     expect(md).toContain("relevance: 4 / 4 on 1–5 (normalised 0.75) ✅");
 
-    const json = JSON.parse((await buildRunReport(ctx, run.id, "json")).body);
+    const json = JSON.parse(await reportText(ctx, run.id, "json"));
     expect(json).toMatchObject({
       agent_name: agent.name,
       agent_config_path: `/api/v1/agents/${agent.id}`,

@@ -2,6 +2,7 @@ import { withApi, listResponse } from "@/lib/api/handler";
 import { caseResultListQuery } from "@/lib/runs/schemas";
 import { listCaseResults } from "@/lib/runs/service";
 
+/** A page of the run's case results; transcripts only with `?include=transcript`. */
 export const GET = withApi({
   role: "viewer",
   query: caseResultListQuery,

@@ -1,11 +1,10 @@
 import { withSession } from "@/lib/api/handler";
 import { caseResultListQuery } from "@/lib/runs/schemas";
-import { listCaseResults } from "@/lib/runs/service";
-import { toCaseResultPage } from "@/lib/runs/dto";
+import { listCaseResultRows } from "@/lib/runs/case-results";
 
-/** A page of the run's case results as slim table rows (no transcripts), filterable by status and tag. */
+/** The run page's live table: one page of slim rows (only the columns it shows), filterable by status and tag. */
 export const GET = withSession({
   role: "viewer",
   query: caseResultListQuery,
-  handler: async ({ ctx, params, query }) => ({ json: toCaseResultPage(await listCaseResults(ctx, params.runId!, query)) }),
+  handler: async ({ ctx, params, query }) => ({ json: await listCaseResultRows(ctx, params.runId!, query) }),
 });

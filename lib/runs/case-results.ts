@@ -1,0 +1,187 @@
+/**
+ * Reading a run's case results without ever holding the whole run: one page per query, keyset
+ * on (position, variant), and only the columns the reader shows. The API list (transcripts only
+ * on `include=transcript`), the run page's live table (slim rows), the reports' cursor
+ * (./report.ts) and one case with its transcript and LLM calls. Every query is scoped by
+ * `workspaceId`.
+ */
+import "server-only";
+import { z } from "zod";
+import { db } from "@/lib/db";
+import type { Prisma } from "@/lib/generated/prisma/client";
+import { NotFoundError } from "@/lib/errors";
+import type { WorkspaceContext } from "@/lib/auth/roles";
+import { isUuid } from "@/lib/workspaces/service";
+import { withWorkspaceScope } from "@/lib/tenant-scope";
+import { cursorFields, decodeCursor, encodeCursor } from "@/lib/serialize";
+import type { CaseResultListQuery } from "@/lib/runs/schemas";
+import {
+  caseResultRowSelect,
+  caseResultSelect,
+  caseResultWithTranscriptSelect,
+  toCaseResultDto,
+  toCaseResultRow,
+  type CaseResultDetail,
+  type CaseResultPage,
+} from "@/lib/runs/dto";
+
+const resultCursor = z.object({ p: cursorFields.int, v: z.enum(["baseline", "variant"]) });
+type ResultKey = z.infer<typeof resultCursor>;
+
+/** NotFoundError unless the run exists in the workspace (one indexed lookup, no columns read). */
+async function requireRun(ctx: WorkspaceContext, runId: string): Promise<void> {
+  if (!isUuid(runId)) throw new NotFoundError("Run");
+  const run = await db.run.findFirst({ where: { id: runId, workspaceId: ctx.workspaceId }, select: { id: true } });
+  if (!run) throw new NotFoundError("Run");
+}
+
+/** Rows after `key` in (position, variant) order: a run's cases interleave baseline and variant per position. */
+function after(key: ResultKey | null | undefined): Prisma.CaseResultWhereInput {
+  if (!key) return {};
+  return key.v === "baseline"
+    ? { OR: [{ position: { gt: key.p } }, { position: key.p, variant: "variant" as const }] }
+    : { position: { gt: key.p } };
+}
+
+/**
+ * The filters a reader may apply, in SQL: status uses the (runId, status) index; a tag filter is
+ * the tags GIN index's `has` (intersected with the run's rows).
+ */
+function resultWhere(ctx: WorkspaceContext, runId: string, q: Pick<CaseResultListQuery, "status" | "variant" | "tag">) {
+  return {
+    runId,
+    workspaceId: ctx.workspaceId,
+    ...(q.status ? { status: q.status } : {}),
+    ...(q.variant ? { variant: q.variant } : {}),
+    ...(q.tag ? { tags: { has: q.tag } } : {}),
+  } satisfies Prisma.CaseResultWhereInput;
+}
+
+const resultOrder = [{ position: "asc" }, { variant: "asc" }] satisfies Prisma.CaseResultOrderByWithRelationInput[];
+
+function pageOf<T extends { position: number; variant: "baseline" | "variant" }>(rows: T[], limit: number) {
+  const page = rows.slice(0, limit);
+  const last = page[page.length - 1];
+  return { page, next_cursor: rows.length > limit && last ? encodeCursor({ p: last.position, v: last.variant }) : null };
+}
+
+/**
+ * Case results of a run in case order, filterable by status, variant and tag, keyset-paginated.
+ * The transcript is read (and returned) only when `include` names it.
+ */
+export async function listCaseResults(ctx: WorkspaceContext, runId: string, q: CaseResultListQuery) {
+  await requireRun(ctx, runId);
+  const cursor = decodeCursor(q.cursor, resultCursor);
+  const rows = await db.caseResult.findMany({
+    where: { ...resultWhere(ctx, runId, q), ...after(cursor) },
+    orderBy: resultOrder,
+    take: q.limit + 1,
+    select: q.include?.includes("transcript") ? caseResultWithTranscriptSelect : caseResultSelect,
+  });
+  const { page, next_cursor } = pageOf(rows, q.limit);
+  return { data: page.map(toCaseResultDto), next_cursor };
+}
+
+/** One page of the run page's case table: only the columns it shows (no snapshot, transcript or verdicts). */
+export async function listCaseResultRows(ctx: WorkspaceContext, runId: string, q: CaseResultListQuery): Promise<CaseResultPage> {
+  await requireRun(ctx, runId);
+  const cursor = decodeCursor(q.cursor, resultCursor);
+  const rows = await db.caseResult.findMany({
+    where: { ...resultWhere(ctx, runId, q), ...after(cursor) },
+    orderBy: resultOrder,
+    take: q.limit + 1,
+    select: caseResultRowSelect,
+  });
+  const { page, next_cursor } = pageOf(rows, q.limit);
+  return { data: page.map(toCaseResultRow), next_cursor };
+}
+
+/**
+ * Every case result of a run, `pageSize` rows per query in case order, without transcripts, each
+ * with the tools its transcript called (computed in SQL). The next page is read only when the
+ * consumer asks for it, so a report written to a stream holds one page at a time. The caller
+ * checked the run. A streamed body is read after its route handler returned, outside the
+ * request's workspace scope: each page re-enters it (lib/tenant-scope.ts).
+ */
+export async function* caseResultPages(ctx: WorkspaceContext, runId: string, pageSize: number) {
+  let key: ResultKey | null = null;
+  for (;;) {
+    const rows = await withWorkspaceScope(ctx.workspaceId, () =>
+      db.caseResult.findMany({
+        where: { ...resultWhere(ctx, runId, {}), ...after(key) },
+        orderBy: resultOrder,
+        take: pageSize,
+        select: caseResultSelect,
+      }),
+    );
+    if (rows.length === 0) return;
+    const tools = await withWorkspaceScope(ctx.workspaceId, () =>
+      transcriptToolNames(
+        ctx,
+        rows.map((r) => r.id),
+      ),
+    );
+    yield rows.map((r) => ({ ...toCaseResultDto(r), tools_called: tools.get(r.id) ?? [] }));
+    if (rows.length < pageSize) return;
+    const last = rows[rows.length - 1]!;
+    key = { p: last.position, v: last.variant };
+  }
+}
+
+/**
+ * The tools the agent called in each case, in transcript order (spec 000 `tool_calls`), computed
+ * by PostgreSQL so a report never reads a transcript into memory. Keyed by case result id.
+ */
+async function transcriptToolNames(ctx: WorkspaceContext, ids: string[]): Promise<Map<string, string[]>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db.$queryRaw<{ id: string; tools: (string | null)[] }[]>`
+    SELECT c."id", array(
+             SELECT call->>'name'
+             FROM jsonb_array_elements(CASE WHEN jsonb_typeof(c."transcript") = 'array' THEN c."transcript" ELSE '[]'::jsonb END)
+                    WITH ORDINALITY AS m(message, i),
+                  jsonb_array_elements(CASE WHEN jsonb_typeof(m.message->'tool_calls') = 'array' THEN m.message->'tool_calls' ELSE '[]'::jsonb END)
+                    WITH ORDINALITY AS t(call, j)
+             ORDER BY m.i, t.j) AS tools
+    FROM "CaseResult" c
+    WHERE c."id" = ANY(${ids}::uuid[]) AND c."workspaceId" = ${ctx.workspaceId}::uuid`;
+  return new Map(rows.map((r) => [r.id, r.tools as string[]]));
+}
+
+/** One case result with its transcript and every LLM call's exact request and raw response. */
+export async function getCaseResult(ctx: WorkspaceContext, id: string): Promise<CaseResultDetail> {
+  if (!isUuid(id)) throw new NotFoundError("Case result");
+  const row = await db.caseResult.findFirst({ where: { id, workspaceId: ctx.workspaceId }, select: caseResultWithTranscriptSelect });
+  if (!row) throw new NotFoundError("Case result");
+  const calls = await db.llmCall.findMany({
+    where: { caseResultId: id, workspaceId: ctx.workspaceId },
+    orderBy: { createdAt: "asc" },
+    select: {
+      id: true,
+      purpose: true,
+      model: true,
+      request: true,
+      response: true,
+      error: true,
+      attempts: true,
+      latencyMs: true,
+      cached: true,
+      createdAt: true,
+    },
+  });
+  return {
+    ...toCaseResultDto(row),
+    transcript: row.transcript,
+    llm_calls: calls.map((c) => ({
+      id: c.id,
+      purpose: c.purpose,
+      model: c.model,
+      request: c.request,
+      response: c.response,
+      error: c.error,
+      attempts: c.attempts,
+      latency_ms: c.latencyMs,
+      cached: c.cached,
+      created_at: c.createdAt.toISOString(),
+    })),
+  };
+}
