@@ -242,6 +242,8 @@ const caseResultResource = {
     },
     transcript: {
       type: "array",
+      description:
+        "The conversation. In lists (GET /api/v1/runs/{id}/results) present only with `include=transcript`; always present on GET /api/v1/case-results/{id}",
       items: {
         type: "object",
         properties: {
@@ -807,7 +809,24 @@ export const componentSchemas: Record<string, JsonSchema> = {
   }),
   // Hand-written (the run DTOs have no zod schema); every listed field is always sent.
   Run: { ...runResource, required: Object.keys(runResource.properties) },
-  CaseResult: { ...caseResultResource, required: Object.keys(caseResultResource.properties) },
+  // `transcript` is sent by lists only on `include=transcript`; one case result always has it (CaseResultDetail).
+  CaseResult: { ...caseResultResource, required: Object.keys(caseResultResource.properties).filter((k) => k !== "transcript") },
+  CaseResultDetail: {
+    allOf: [
+      { $ref: "#/components/schemas/CaseResult" },
+      {
+        type: "object",
+        required: ["transcript", "llm_calls"],
+        properties: {
+          llm_calls: {
+            type: "array",
+            description: "Every LLM call of the case (agent, simulator, judge, checks, metrics): the exact request and the raw response",
+            items: { type: "object" },
+          },
+        },
+      },
+    ],
+  },
   ImportResult: jsonSchema(importResult, "output"),
   ...comparisonComponents(),
   ComparisonSession: {

@@ -172,8 +172,16 @@ function runPaths() {
         operationId: "listCaseResults",
         tags: ["Runs"],
         summary: "A run's case results (paginated)",
-        description: "Role: viewer.",
-        parameters: queryParameters(caseResultListQuery, listQueryDocs),
+        description:
+          "Role: viewer. Case order (position, then baseline before variant), keyset-paginated (limit up to 500). " +
+          "Each result's `transcript` (the largest field) is present only with `include=transcript`; without it the field is omitted and never read. " +
+          "GET /api/v1/case-results/{id} always returns one result's transcript and LLM calls.",
+        parameters: queryParameters(caseResultListQuery, {
+          ...listQueryDocs,
+          limit: "Page size (1–500, default 100)",
+          include:
+            "Comma-separated extras to embed in each result: `transcript` (the conversation). Unknown names are a 400. Without it, `transcript` is omitted.",
+        }),
         responses: { "200": list("CaseResult"), ...errors },
       },
     },
@@ -204,8 +212,8 @@ function runPaths() {
         operationId: "getCaseResult",
         tags: ["Runs"],
         summary: "One case result with every LLM call's request and raw response",
-        description: "Role: viewer.",
-        responses: { "200": ok("CaseResult", ref("CaseResult")), ...errors },
+        description: "Role: viewer. Always includes the case's `transcript` and its `llm_calls` (one row: no `include` needed).",
+        responses: { "200": ok("CaseResultDetail", ref("CaseResultDetail")), ...errors },
       },
     },
   };
