@@ -85,6 +85,54 @@ try {
     };
     process.stdout.write(args.json ? `${JSON.stringify({ ...meta, ab })}\n` : `${formatAbReport(ab, meta)}\n`);
     if (ab.failures.length) exitCode = 1;
+  } else if (args.fairness) {
+    const { benchFairness, formatFairnessReport } = await import("./bench/fairness-bench");
+    const loadBefore = loadAverage();
+    const fairness = await benchFairness({
+      fake,
+      cases: args.cases,
+      concurrency: args.concurrency,
+      latencyMs: args.latencyMs,
+      bigCases: args.bigCases,
+      bigConcurrency: args.bigConcurrency,
+      slowLatencyMs: args.slowLatencyMs,
+      slots: args.slots,
+      workspaceCap: args.workspaceCap,
+      say,
+    });
+    const meta = {
+      database: database.embedded ? "embedded PostgreSQL" : "BENCH_DATABASE_URL/DATABASE_URL server",
+      loadBefore,
+      loadAfter: loadAverage(),
+    };
+    process.stdout.write(
+      args.json
+        ? `${JSON.stringify({ mode: "fairness", ...meta, fairness, failures: fairness.failures })}\n`
+        : `${formatFairnessReport(fairness, meta)}\n`,
+    );
+    if (fairness.failures.length) exitCode = 1;
+  } else if (args.workers.length > 0) {
+    const { benchWorkers, formatWorkersReport } = await import("./bench/workers-bench");
+    const workers = await benchWorkers({
+      ctx: await makeBenchWorkspace(),
+      fake,
+      root,
+      counts: args.workers,
+      cases: args.cases,
+      concurrency: args.concurrency,
+      runs: args.runs,
+      latencyMs: args.latencyMs,
+      slotsPerWorker: args.workerSlots,
+      dbCpuMs: database.cpuMs,
+      say,
+    });
+    const meta = { database: database.embedded ? "embedded PostgreSQL" : "BENCH_DATABASE_URL/DATABASE_URL server" };
+    process.stdout.write(
+      args.json
+        ? `${JSON.stringify({ mode: "workers", ...meta, workers, failures: workers.failures })}\n`
+        : `${formatWorkersReport(workers, meta)}\n`,
+    );
+    if (workers.failures.length) exitCode = 1;
   } else {
     const { benchHistory } = await import("./bench/history-bench");
 

@@ -13,6 +13,20 @@ export type BenchArgs = {
   /** "sleep": a runner that only sleeps, to measure the executor's own overhead. */
   runner: "real" | "sleep";
   timelineFile: string | undefined;
+  /** Fairness mode (issue 12, goal 5): a big slow run in workspace A, then a small run in workspace B, on one executor. */
+  fairness: boolean;
+  bigCases: number;
+  bigConcurrency: number;
+  slowLatencyMs: number;
+  /** Slots of the fairness bench's executor; null: ASSAY_WORKER_SLOTS. */
+  slots: number | null;
+  /** ASSAY_WORKSPACE_MAX_RUNNING for the fairness bench; null: no cap. */
+  workspaceCap: number | null;
+  /** Workers mode (issue 12, goal 7): run the same big run through each number of `scripts/worker.ts` processes; empty: off. */
+  workers: number[];
+  workerSlots: number;
+  /** Workers mode: runs sharing --cases and --concurrency (one run may use at most 64 at once). */
+  runs: number;
   /** A/B mode (issue 8): a comparison of two arms instead of a run. */
   ab: boolean;
   variantLatencyMs: number;
@@ -36,6 +50,20 @@ export const USAGE = `npm run bench -- [options]
   --runner real|sleep  real: the case runner against the fake (default); sleep: a runner that only
                        sleeps --latency ms, measuring the executor's own overhead (claims, writes)
   --timeline FILE      write one CSV line per case (claimed/completed ms after the run was created)
+  --fairness           fairness mode: workspace A runs --big-cases against a slow agent (--slow-latency)
+                       at --big-concurrency; workspace B runs --cases (default 100) at --latency and
+                       --concurrency, alone first, then while A holds the slots; reports the ratio
+  --big-cases N        fairness mode: cases of A's run (default 2000)
+  --big-concurrency C  fairness mode: concurrency of A's run (default 64, the most a run may ask)
+  --slow-latency MS    fairness mode: A's agent latency (default 1000)
+  --slots N            fairness mode: the executor's slots (default ASSAY_WORKER_SLOTS, 64)
+  --workspace-cap N    fairness mode: ASSAY_WORKSPACE_MAX_RUNNING (default unset)
+  --workers LIST       workers mode: e.g. 1,2,4 — for each count, that many \`scripts/worker.ts\`
+                       processes run --runs runs (default 8) sharing --cases (default 4000) and
+                       --concurrency (default 400) against --latency (default 1000); reports
+                       throughput and speed-up
+  --runs N             workers mode: runs sharing the cases and the concurrency (default 8)
+  --worker-slots N     workers mode: ASSAY_WORKER_SLOTS (and ASSAY_MODEL_CONCURRENCY) per worker (default 100)
   --ab                 A/B mode: a comparison of two arms on the same cases (default 500 cases;
                        baseline at --latency, variant at --variant-latency), reporting the error of
                        the recorded latency diff against the true one
@@ -59,6 +87,15 @@ export function parseArgs(argv: string[]): BenchArgs {
     endpointCap: null,
     runner: "real",
     timelineFile: undefined,
+    fairness: false,
+    bigCases: 2000,
+    bigConcurrency: 64,
+    slowLatencyMs: 1000,
+    slots: null,
+    workspaceCap: null,
+    workers: [],
+    workerSlots: 100,
+    runs: 8,
     ab: false,
     variantLatencyMs: 260,
     ordering: "sequential",
@@ -73,6 +110,8 @@ export function parseArgs(argv: string[]): BenchArgs {
     return n;
   };
   let casesGiven = false;
+  let concurrencyGiven = false;
+  let latencyGiven = false;
   for (let i = 0; i < argv.length; i++) {
     const raw = argv[i]!;
     const [flag, inline] = raw.includes("=") ? [raw.slice(0, raw.indexOf("=")), raw.slice(raw.indexOf("=") + 1)] : [raw, undefined];
@@ -84,9 +123,11 @@ export function parseArgs(argv: string[]): BenchArgs {
         break;
       case "--concurrency":
         out.concurrency = int("concurrency", value(), 1);
+        concurrencyGiven = true;
         break;
       case "--latency":
         out.latencyMs = int("latency", value(), 0);
+        latencyGiven = true;
         break;
       case "--history":
         out.history = int("history", value(), 0);
@@ -117,6 +158,35 @@ export function parseArgs(argv: string[]): BenchArgs {
         out.timelineFile = v;
         break;
       }
+      case "--fairness":
+        out.fairness = true;
+        break;
+      case "--big-cases":
+        out.bigCases = int("big-cases", value(), 1);
+        break;
+      case "--big-concurrency":
+        out.bigConcurrency = int("big-concurrency", value(), 1);
+        break;
+      case "--slow-latency":
+        out.slowLatencyMs = int("slow-latency", value(), 0);
+        break;
+      case "--slots":
+        out.slots = int("slots", value(), 1);
+        break;
+      case "--workspace-cap":
+        out.workspaceCap = int("workspace-cap", value(), 1);
+        break;
+      case "--workers": {
+        const v = value() ?? "";
+        out.workers = v.split(",").map((n) => int("workers", n.trim(), 1));
+        break;
+      }
+      case "--runs":
+        out.runs = int("runs", value(), 1);
+        break;
+      case "--worker-slots":
+        out.workerSlots = int("worker-slots", value(), 1);
+        break;
       case "--ab":
         out.ab = true;
         break;
@@ -145,6 +215,14 @@ export function parseArgs(argv: string[]): BenchArgs {
     }
   }
   if (out.ab && !casesGiven) out.cases = 500;
+  if (out.fairness && !casesGiven) out.cases = 100;
+  if (out.workers.length > 0) {
+    if (!casesGiven) out.cases = 4000;
+    if (!concurrencyGiven) out.concurrency = 400;
+    if (!latencyGiven) out.latencyMs = 1000;
+  }
+  if ([out.ab, out.fairness, out.workers.length > 0].filter(Boolean).length > 1)
+    throw new Error("--ab, --fairness and --workers are separate modes");
   if (out.ab && out.variantLatencyMs < out.latencyMs) throw new Error("--variant-latency must be ≥ --latency");
   return out;
 }
