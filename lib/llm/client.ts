@@ -1,7 +1,5 @@
 import "server-only";
-import { AsyncLocalStorage } from "node:async_hooks";
 import { createHash } from "node:crypto";
-import OpenAI from "openai";
 import type {
   ChatCompletionCreateParamsNonStreaming,
   ChatCompletionFunctionTool,
@@ -17,6 +15,7 @@ import { LlmError } from "./errors";
 import { classifySdkError, parseCompletion, parseEmbeddings, preview, type ChatReply } from "./responses";
 import { DEFAULT_RETRY_POLICY, runWithRetry, type RetryPolicy } from "./retry";
 import { ExchangeTimer, yieldToIo } from "./timing";
+import { endpointUrl, postJson, replyFailure, requestHeaders } from "./transport";
 import type { CallPurpose, CallRecord, Endpoint, OnRecord, TokenUsage } from "./types";
 
 export type ChatParams = {
@@ -95,10 +94,6 @@ export class LlmCallCache {
 /** Endpoints that rejected `response_format: json_schema`: their json calls use a forced tool call. */
 const noJsonSchema = new Set<string>();
 
-type Capture = { body: string | null; status: number | null; text: string | null; timer: ExchangeTimer };
-const captures = new AsyncLocalStorage<Capture>();
-const sdkClients = new WeakMap<FetchLike, Map<string, OpenAI>>();
-
 /**
  * Calls one OpenAI-compatible endpoint with Assay's retry policy (spec 003 §5), the
  * per-endpoint concurrency cap, per-call timeouts and a CallRecord for every call.
@@ -109,6 +104,7 @@ export class LlmClient {
   readonly #policy: RetryPolicy;
   readonly #cache: LlmCallCache | null;
   readonly #onRecord: OnRecord | undefined;
+  #headers: Record<string, string> | undefined;
 
   constructor(endpoint: Endpoint, options: LlmClientOptions = {}) {
     this.endpoint = endpoint;
@@ -256,7 +252,11 @@ export class LlmClient {
     parse: (text: string) => T,
     recordText: (text: string) => string = (t) => t,
   ): Promise<{ value: T; attempts: number; latencyMs: number; responseText: string | null }> {
-    const capture: Capture = { body: null, status: null, text: null, timer: new ExchangeTimer() };
+    // The exact JSON sent: serialised once for every attempt, recorded as sent.
+    const json = JSON.stringify(body);
+    const url = endpointUrl(this.endpoint.baseUrl, kind === "chat" ? "/chat/completions" : "/embeddings");
+    const headers = (this.#headers ??= requestHeaders(this.endpoint.apiKey));
+    const capture: { status: number | null; text: string | null } = { status: null, text: null };
     const startedAt = new Date().toISOString();
     const timeoutMs = opts.timeoutMs ?? this.#policy.timeoutMs;
     const base: Omit<
@@ -276,34 +276,25 @@ export class LlmClient {
           capture.status = null;
           capture.text = null;
           // A fresh timer per attempt: an abandoned (timed-out) attempt cannot stamp the next one's.
-          const timer = (capture.timer = new ExchangeTimer());
-          const sdk = this.#sdk();
-          // Our own timeout (which also covers reading the body) fires first.
-          const options = { signal, timeout: timeoutMs + 5_000 };
-          let text: string;
+          const timer = new ExchangeTimer();
+          let reply;
           try {
-            const res = await captures.run(capture, () =>
-              (kind === "chat"
-                ? sdk.chat.completions.create(body as ChatCompletionCreateParamsNonStreaming, options)
-                : sdk.embeddings.create(body as EmbeddingCreateParams, options)
-              ).asResponse(),
-            );
-            capture.status = res.status;
-            text = await res.text();
-            timer.bodyRead();
-            capture.text = text;
+            reply = await postJson(this.#fetch, url, headers, json, signal, timer);
           } finally {
             const latency = timer.latencyMs;
             if (latency !== null) reportLatency(latency);
           }
+          capture.status = reply.status;
+          capture.text = reply.text;
+          if (reply.status < 200 || reply.status > 299) throw replyFailure(reply);
           await yieldToIo();
-          return parse(text);
+          return parse(reply.text);
         },
         { policy: this.#policy, timeoutMs, signal: opts.signal, limiter: endpointLimiter(this.endpoint.id), classify: classifySdkError },
       );
       this.#emit(opts.onRecord, {
         ...base,
-        request: sentBody(capture, body),
+        request: sentBody(json),
         response: capture.text === null ? null : recordText(capture.text),
         error: null,
         errorType: null,
@@ -327,7 +318,7 @@ export class LlmClient {
       e.responseText = capture.text;
       this.#emit(opts.onRecord, {
         ...base,
-        request: sentBody(capture, body),
+        request: sentBody(json),
         response: capture.text === null ? null : recordText(capture.text),
         error: e.message,
         errorType: e.type,
@@ -342,53 +333,6 @@ export class LlmClient {
     }
   }
 
-  /**
-   * One SDK client per (fetch, base URL, key), shared by every call: creating one per attempt
-   * costs ~1.3 ms of CPU. Its fetch records the exact body sent (and error bodies) and times the
-   * exchange into the calling attempt's Capture, found through AsyncLocalStorage.
-   */
-  #sdk(): OpenAI {
-    const base = this.#fetch;
-    const apiKey = this.endpoint.apiKey;
-    let byEndpoint = sdkClients.get(base);
-    if (!byEndpoint) sdkClients.set(base, (byEndpoint = new Map()));
-    const key = `${this.endpoint.baseUrl}\u0000${apiKey ?? ""}`;
-    let sdk = byEndpoint.get(key);
-    if (!sdk) {
-      if (byEndpoint.size >= 100) byEndpoint.clear();
-      sdk = new OpenAI({
-        apiKey: apiKey ?? "unused",
-        adminAPIKey: null,
-        organization: null,
-        project: null,
-        baseURL: this.endpoint.baseUrl,
-        maxRetries: 0,
-        ...(apiKey ? {} : { defaultHeaders: { Authorization: null } }),
-        fetch: async (input: string | URL | Request, init?: RequestInit) => {
-          const capture = captures.getStore();
-          if (capture) capture.body = typeof init?.body === "string" ? init.body : null;
-          const timer = capture?.timer;
-          timer?.fetchStarted();
-          const res = await base(input, init);
-          if (capture) {
-            timer?.responded(res);
-            capture.status = res.status;
-            if (!res.ok) {
-              capture.text = await res
-                .clone()
-                .text()
-                .catch(() => null);
-              timer?.bodyRead();
-            }
-          }
-          return res;
-        },
-      });
-      byEndpoint.set(key, sdk);
-    }
-    return sdk;
-  }
-
   #emit(perCall: OnRecord | undefined, record: CallRecord) {
     for (const sink of [this.#onRecord, perCall]) {
       if (!sink) continue;
@@ -401,13 +345,9 @@ export class LlmClient {
   }
 }
 
-function sentBody(capture: Capture, fallback: unknown): unknown {
-  if (capture.body === null) return fallback;
-  try {
-    return JSON.parse(capture.body) as unknown;
-  } catch {
-    return capture.body;
-  }
+/** The body as sent (a snapshot: the caller's messages array may change afterwards). */
+function sentBody(json: string): unknown {
+  return JSON.parse(json) as unknown;
 }
 
 function rejectsJsonSchema(err: LlmError): boolean {

@@ -112,7 +112,15 @@ export function classifySdkError(err: unknown): AttemptError {
   if (err instanceof APIError && typeof err.status === "number") {
     return statusFailure(err.status, err.headers, err.message);
   }
-  return new AttemptError("connection", errorMessage(err), { cause: err });
+  return new AttemptError("connection", fetchFailureMessage(err), { cause: err });
+}
+
+/** A failed fetch (`TypeError: fetch failed` with the socket error as its cause) in the SDK's words. */
+function fetchFailureMessage(err: unknown): string {
+  const message = errorMessage(err);
+  const cause = err instanceof Error && err.cause instanceof Error ? err.cause : null;
+  if (err instanceof TypeError && message === "fetch failed") return cause ? `Connection error.: ${cause.message}` : "Connection error.";
+  return message;
 }
 
 function connectionMessage(err: APIConnectionError): string {

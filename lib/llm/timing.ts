@@ -26,6 +26,11 @@ export class ExchangeTimer {
     this.#wire = wireTiming(response);
   }
 
+  /** Call with the wire timing of a raw exchange (lib/net/safe-fetch.ts `rawExchangeOf`). */
+  wired(timing: WireTiming): void {
+    this.#wire = timing;
+  }
+
   /** Call right after the body has been read in full (before parsing it). */
   bodyRead(): void {
     this.#bodyReadAt ??= performance.now();

@@ -194,24 +194,55 @@ function guardedAgent(isHttps: boolean, opts: GuardedFetchOptions): http.Agent {
 
 type Agents = { http: http.Agent; https: https.Agent };
 
+/** What `rawExchange` sends: a whole body, plain header object, the call's signal. */
+export type RawRequest = { method: string; headers: Record<string, string>; body?: string; signal: AbortSignal };
+/** What `rawExchange` returns: the final hop's status, headers, whole decoded body as text, and wire timing. */
+export type RawResponse = { status: number; headers: http.IncomingHttpHeaders; text: string; url: string; timing: WireTiming };
+/**
+ * The guarded fetch without the WHATWG layer: the same address checks, redirect rules, byte cap
+ * and wire timing, but no Request/Headers/Response/ReadableStream objects — about half the CPU
+ * of a small JSON exchange, which is what every model call on a run's hot path is.
+ */
+export type RawExchange = (url: string | URL, init: RawRequest) => Promise<RawResponse>;
+
+const rawExchanges = new WeakMap<FetchLike, RawExchange>();
+
+/** The raw exchange of a guarded fetch (undefined for any other fetch, e.g. an injected one). */
+export function rawExchangeOf(fetch: FetchLike): RawExchange | undefined {
+  return rawExchanges.get(fetch);
+}
+
 /**
  * A WHATWG-style `fetch` built on node:http/https whose connections go only to checked
  * addresses, whose redirects are re-checked hop by hop, and whose bodies stop at the byte cap.
- * Pass it as the `fetch` option of the openai SDK, or call it directly.
+ * Pass it as the `fetch` option of the openai SDK, or call it directly; `rawExchangeOf(fetch)`
+ * gives the same transport without the WHATWG objects.
  */
 export function createGuardedFetch(opts: GuardedFetchOptions): FetchLike {
   // Own keep-alive agents: sockets are never shared with unguarded requests.
   const agents: Agents = { http: guardedAgent(false, opts), https: guardedAgent(true, opts) as https.Agent };
   const maxBytes = opts.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
-  return async (input, init) => {
+  const fetch: FetchLike = async (input, init) => {
     const request = new Request(input, init);
     const body = request.body ? Buffer.from(await request.arrayBuffer()) : undefined;
     const hop: Hop = { url: new URL(request.url), method: request.method, body, headers: new Headers(request.headers) };
     const timing: WireTiming = { sentAt: null, lastByteAt: null };
-    const response = await send(request, hop, agents, opts, maxBytes, 0, timing);
+    const sent = await send(hop, agents, opts, request.signal, request.redirect, 0, timing);
+    const response = toResponse(sent, maxBytes, request.signal);
     wireTimings.set(response, timing);
     return response;
   };
+  const exchange: RawExchange = async (url, init) => {
+    const body = init.body === undefined ? undefined : Buffer.from(init.body);
+    const hop: Hop = { url: new URL(url), method: init.method, body, headers: new Headers(init.headers) };
+    const timing: WireTiming = { sentAt: null, lastByteAt: null };
+    const { res, url: finalUrl } = await send(hop, agents, opts, init.signal, "follow", 0, timing);
+    const status = res.statusCode ?? 0;
+    const text = init.method === "HEAD" || NULL_BODY_STATUS.has(status) ? (res.resume(), "") : await readCapped(res, maxBytes, init.signal);
+    return { status, headers: res.headers, text, url: finalUrl.toString(), timing };
+  };
+  rawExchanges.set(fetch, exchange);
+  return fetch;
 }
 
 type Hop = { url: URL; method: string; body: Buffer | undefined; headers: Headers };
@@ -252,22 +283,24 @@ export function nextRedirectHop(hop: Hop, status: number, location: string, redi
   return { url: next, method, body, headers };
 }
 
+/** The response of the last hop (redirects followed), its URL and how many redirects led there. */
+type Sent = { res: http.IncomingMessage; url: URL; redirects: number; method: string };
+
 async function send(
-  request: Request,
   hop: Hop,
   agents: Agents,
   opts: GuardedFetchOptions,
-  maxBytes: number,
+  signal: AbortSignal,
+  redirectMode: RequestRedirect,
   redirects: number,
   timing: WireTiming,
-): Promise<Response> {
+): Promise<Sent> {
   const { url, method, body, headers } = hop;
   try {
     checkUrlStatically(url, opts);
   } catch (err) {
     throw new TypeError("fetch failed", { cause: err });
   }
-  const signal = request.signal;
   if (signal.aborted) throw abortError(signal);
   if (!headers.has("accept-encoding")) headers.set("accept-encoding", "gzip, deflate, br");
   if (body) headers.set("content-length", String(body.length));
@@ -307,18 +340,23 @@ async function send(
 
   const status = res.statusCode ?? 0;
   const location = res.headers.location;
-  if ([301, 302, 303, 307, 308].includes(status) && location && request.redirect !== "manual") {
+  if ([301, 302, 303, 307, 308].includes(status) && location && redirectMode !== "manual") {
     res.destroy(); // never read a redirect's body: it is not ours to buffer
-    if (request.redirect === "error") throw new TypeError("fetch failed", { cause: new Error(`Redirected to ${location}`) });
+    if (redirectMode === "error") throw new TypeError("fetch failed", { cause: new Error(`Redirected to ${location}`) });
     let next: Hop;
     try {
       next = nextRedirectHop(hop, status, location, redirects);
     } catch (err) {
       throw new TypeError("fetch failed", { cause: err });
     }
-    return send(request, next, agents, opts, maxBytes, redirects + 1, timing);
+    return send(next, agents, opts, signal, redirectMode, redirects + 1, timing);
   }
+  return { res, url, redirects, method };
+}
 
+/** The WHATWG Response of a sent request: headers copied, the body a capped (decoded) stream. */
+function toResponse({ res, url, redirects, method }: Sent, maxBytes: number, signal: AbortSignal): Response {
+  const status = res.statusCode ?? 0;
   const responseHeaders = new Headers();
   for (let i = 0; i + 1 < res.rawHeaders.length; i += 2) responseHeaders.append(res.rawHeaders[i]!, res.rawHeaders[i + 1]!);
   let stream: Readable | null = null;
@@ -332,6 +370,57 @@ async function send(
   Object.defineProperty(response, "url", { value: url.toString() });
   Object.defineProperty(response, "redirected", { value: redirects > 0 });
   return response;
+}
+
+/**
+ * The whole body as UTF-8 text, with the same byte cap (after decoding) and abort handling as
+ * `cappedBody`. An identity-encoded body (the usual JSON answer) is read straight off the
+ * message, without a Transform in between.
+ */
+async function readCapped(res: http.IncomingMessage, maxBytes: number, signal: AbortSignal): Promise<string> {
+  const encoding = (res.headers["content-encoding"] ?? "").trim().toLowerCase();
+  const source: Readable = encoding && encoding !== "identity" ? cappedBody(res, maxBytes, signal) : res;
+  const chunks: Buffer[] = [];
+  let seen = 0;
+  await new Promise<void>((resolve, reject) => {
+    const fail = (err: Error) => {
+      cleanup();
+      if (!res.destroyed) res.destroy(err);
+      if (source !== res && !source.destroyed) source.destroy(err);
+      reject(err);
+    };
+    const onData = (chunk: Buffer) => {
+      seen += chunk.length;
+      if (source === res && seen > maxBytes) fail(new ResponseTooLargeError(maxBytes));
+      else chunks.push(chunk);
+    };
+    const onEnd = () => {
+      cleanup();
+      resolve();
+    };
+    const onError = (err: Error) => fail(err);
+    const onClose = () => {
+      // Closed before the end: the connection dropped mid-body.
+      if (!res.complete) fail(Object.assign(new Error("The connection closed before the response was complete"), { code: "ECONNRESET" }));
+    };
+    const onAbort = () => fail(abortError(signal));
+    const cleanup = () => {
+      source.off("data", onData);
+      source.off("end", onEnd);
+      source.off("error", onError);
+      source.off("close", onClose);
+      signal.removeEventListener("abort", onAbort);
+    };
+    if (signal.aborted) return onAbort();
+    const declared = Number(res.headers["content-length"]);
+    if (source === res && Number.isFinite(declared) && declared > maxBytes) return fail(new ResponseTooLargeError(maxBytes));
+    source.on("data", onData);
+    source.once("end", onEnd);
+    source.once("error", onError);
+    source.once("close", onClose);
+    signal.addEventListener("abort", onAbort, { once: true });
+  });
+  return chunks.length === 1 ? chunks[0]!.toString("utf8") : Buffer.concat(chunks).toString("utf8");
 }
 
 /**

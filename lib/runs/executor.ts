@@ -9,19 +9,17 @@
 import "server-only";
 import type { PoolClient } from "pg";
 import { db, pool } from "@/lib/db";
-import { Prisma } from "@/lib/generated/prisma/client";
 import { logger } from "@/lib/logger";
 import { runEvents } from "@/lib/runs/wakeup";
-import { failRun, finalizeRunIfDone, refreshRunTotals } from "@/lib/runs/finalize";
+import { finalizeRunIfDone, refreshRunTotals } from "@/lib/runs/finalize";
 import { isLeaseOwnerDead, leaseOwnerHostPrefix, newLeaseOwnerId } from "@/lib/runs/lease-owner";
-import { storedOutcome } from "@/lib/runs/truncate";
+import { ResultWriter } from "@/lib/runs/result-writer";
 import type { CallRecord } from "@/lib/llm/types";
 import { armOrder } from "@/lib/comparisons/ordering";
 import { recordPairs } from "@/lib/comparisons/engine";
 import type { ExecutionStatsJson } from "@/lib/llm/stats";
 import type { CaseStage } from "@/lib/runs/dto";
 import type { ProcessedFileInput } from "@/lib/files/types";
-import { mapStrings, storedText } from "@/lib/runs/truncate";
 import { shareSlots, type ClaimCandidate } from "@/lib/runs/fair-share";
 
 /** A claimed case: everything a runner needs, loaded from the run and the case snapshot. */
@@ -130,7 +128,7 @@ export type ExecutorOptions = {
   workspaceMaxRunning?: number | null;
 };
 
-export const MAX_RESPONSE_CHARS = 20_000;
+export { MAX_RESPONSE_CHARS } from "@/lib/runs/result-writer";
 /** Live stages are written at most this often, all pending ones in one statement. */
 export const STAGE_FLUSH_MS = 250;
 
@@ -172,6 +170,7 @@ export class Executor {
   private turn = 0;
   /** Live stages reported since the last flush, by case result id (the latest wins). */
   private readonly pendingStages = new Map<string, CaseStage>();
+  private readonly results: ResultWriter;
   private stageTimer: NodeJS.Timeout | null = null;
   private timers: NodeJS.Timeout[] = [];
   private running = false;
@@ -187,6 +186,7 @@ export class Executor {
     this.leaseMs = opts.leaseMs ?? 30_000;
     this.heartbeatMs = opts.heartbeatMs ?? Math.max(50, Math.floor((opts.leaseMs ?? 30_000) / 4));
     this.maxAttempts = opts.maxAttempts ?? 3;
+    this.results = new ResultWriter(this.workerId, { stopped: () => this.killed });
     this.workspaceMaxRunning = opts.workspaceMaxRunning ?? null;
   }
 
@@ -750,73 +750,13 @@ export class Executor {
 
   /**
    * Writes the case result (only while this worker still holds the lease), its LLM calls and
-   * the run's totals in one transaction, and finalizes the run when it was the last case.
+   * the run's totals in one statement, batched with the run's other results finishing meanwhile
+   * (./result-writer.ts), and finalizes the run when it was the last case.
    */
-  private async persist(job: CaseJob, outcome: CaseOutcome, durationMs: number) {
-    // Stored text fields are cleaned (NUL and lone surrogates removed: PostgreSQL refuses them, and a
-    // refused write would leave the case running) and capped (20,000 characters each, with a marker).
-    const o = storedOutcome(outcome);
+  private persist(job: CaseJob, outcome: CaseOutcome, durationMs: number): Promise<void> {
     // A stage still waiting for the batch is moot once the result is written.
     this.pendingStages.delete(job.caseResultId);
-    const processedFiles = o.processedFiles ? mapStrings(o.processedFiles, (s) => storedText(s)) : null;
-    const response = o.actualResponse;
-    const truncated = response !== null && response.length > MAX_RESPONSE_CHARS;
-    const column = { passed: "passedCases", failed: "failedCases", skipped: "skippedCases", error: "errorCases" }[o.status];
-    const calls = o.llmCalls.map((c) => ({
-      purpose: c.purpose,
-      model: c.model,
-      request: c.request ?? {},
-      response: c.response,
-      error: c.error,
-      attempts: c.attempts,
-      latency_ms: Math.round(c.latencyMs),
-      cached: c.cached,
-    }));
-    // One statement, no interactive transaction: the case result (only while this worker still
-    // holds the lease), its LLM calls and the run's counters. The Run row is locked only for the
-    // statement; its counters serialise on that lock, so `done >= total` is exact for the last case.
-    const sql = Prisma.sql`
-      WITH cr AS (
-        UPDATE "CaseResult" SET
-          "status" = ${o.status}::"CaseResultStatus",
-          "transcript" = ${JSON.stringify(o.transcript)}::jsonb,
-          "actualResponse" = ${truncated ? response!.slice(0, MAX_RESPONSE_CHARS) : response},
-          "responseTruncated" = ${truncated},
-          "checkResults" = ${JSON.stringify(o.checkResults)}::jsonb,
-          "toolCallResults" = ${o.toolCallResults === null || o.toolCallResults === undefined ? null : JSON.stringify(o.toolCallResults)}::jsonb,
-          "outcomeResults" = ${JSON.stringify(o.outcomeResults)}::jsonb,
-          "metricResults" = ${JSON.stringify(o.metricResults)}::jsonb,
-          "promptTokens" = ${o.promptTokens}::int, "completionTokens" = ${o.completionTokens}::int,
-          "latencyMs" = ${o.latencyMs === null ? null : Math.round(o.latencyMs)}::int, "durationMs" = ${durationMs}::int,
-          "retryCount" = ${o.retryCount}::int, "turns" = ${o.turns}::int,
-          "agentStats" = ${o.agentStats ? JSON.stringify(o.agentStats) : null}::jsonb,
-          "errorMessage" = ${o.errorMessage}, "errorType" = ${o.errorType},
-          "failureReasons" = ${o.failureReasons ?? []}::text[], "endReason" = ${o.endReason ?? null}, "evaluatorRetryCount" = ${o.evaluatorRetryCount ?? 0}::int,
-          "stage" = coalesce(${o.stage ?? null}::"CaseStage", "stage"),
-          "processedFiles" = ${processedFiles ? JSON.stringify(processedFiles) : null}::jsonb,
-          "leaseOwner" = NULL, "leaseExpiresAt" = NULL, "completedAt" = now()
-        WHERE "id" = ${job.caseResultId}::uuid AND "leaseOwner" = ${this.workerId} AND "status" = 'running'
-        RETURNING "id", "runId", "workspaceId"
-      ), calls AS (
-        INSERT INTO "LlmCall" ("id", "workspaceId", "runId", "caseResultId", "purpose", "model", "request", "response", "error", "attempts", "latencyMs", "cached")
-        SELECT gen_random_uuid(), cr."workspaceId", cr."runId", cr."id", c.purpose, c.model, c.request, c.response, c.error, c.attempts, c.latency_ms, c.cached
-        FROM cr, jsonb_to_recordset(${JSON.stringify(calls)}::jsonb)
-          AS c(purpose text, model text, request jsonb, response text, error text, attempts int, latency_ms int, cached boolean)
-        RETURNING 1
-      ), run AS (
-        UPDATE "Run" r SET ${Prisma.raw(`"${column}" = r."${column}" + 1`)},
-          "promptTokens" = r."promptTokens" + ${o.promptTokens}::int, "completionTokens" = r."completionTokens" + ${o.completionTokens}::int,
-          -- A run that cannot proceed records why at once, so no worker claims another case of it.
-          "errorMessage" = coalesce(r."errorMessage", ${o.runError ?? null})
-        FROM cr WHERE r."id" = cr."runId"
-        RETURNING (r."passedCases" + r."failedCases" + r."skippedCases" + r."errorCases") >= r."totalCases" AS done
-      )
-      SELECT run.done FROM run`;
-    const { rows } = await pool.query<{ done: boolean }>({ name: `assay-persist-${column}`, text: sql.text, values: sql.values });
-    const row = rows[0];
-    // No row: the lease was lost and another worker owns this case now.
-    if (row && o.runError) await failRun(job.runId, o.runError);
-    else if (row?.done) await finalizeRunIfDone(job.runId);
+    return this.results.write(job, outcome, durationMs);
   }
 
   /** Queues a case's live stage for the next batched write (STAGE_FLUSH_MS). */

@@ -2,6 +2,7 @@
 // fake OpenAI server at a given concurrency, timed from startRun to the run's completion.
 // Imports lib/: load it only after DATABASE_URL is set.
 import { writeFileSync } from "node:fs";
+import { Session } from "node:inspector/promises";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import pg from "pg";
 import { db } from "@/lib/db";
@@ -238,6 +239,8 @@ export async function benchExecutor(opts: {
   runner?: "real" | "sleep";
   /** Writes one CSV line per case: position, claimed and completed (ms after the run was created), duration. */
   timelineFile?: string;
+  /** Writes a CPU profile of the measured run only (startRun → completed) to this file. */
+  profileFile?: string;
   /** CPU (ms) of the database server's processes so far, when it can be read. */
   dbCpuMs?: () => number | null;
   maxSlots?: number;
@@ -273,6 +276,12 @@ export async function benchExecutor(opts: {
   // client would add its own CPU and pool load to what is measured.
   const watcher = new pg.Client({ connectionString: env.DATABASE_URL });
   await watcher.connect();
+  const profiler = opts.profileFile ? new Session() : null;
+  if (profiler) {
+    profiler.connect();
+    await profiler.post("Profiler.enable");
+    await profiler.post("Profiler.start");
+  }
   const t0 = performance.now();
   const started = await startRun(ctx, suiteId, { concurrency }, "api");
   const deadline = Date.now() + Math.max(60_000, (cases / concurrency) * latencyMs * 10);
@@ -288,6 +297,11 @@ export async function benchExecutor(opts: {
     status = res.rows[0]?.status ?? "missing";
   }
   const wallMs = performance.now() - t0;
+  if (profiler) {
+    const { profile } = await profiler.post("Profiler.stop");
+    writeFileSync(opts.profileFile!, JSON.stringify(profile));
+    profiler.disconnect();
+  }
   await watcher.end();
 
   elDelay.disable();

@@ -55,6 +55,33 @@ describe("executor faults", () => {
     expect(bad.errorMessage).toMatch(/could not be saved \(database error 22003\)/);
   });
 
+  it("writes results finishing together in batches, and a refused value errors only its own case", async () => {
+    const { ctx } = await makeWorkspace("editor");
+    const { suite } = await makeSuiteWithCases(ctx, 12);
+    // All twelve finish in the same moment, so most of them share a write; case 5's value is refused.
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    let started = 0;
+    const runner: CaseRunner = async (job) => {
+      if (++started === 12) release();
+      await gate;
+      return job.position === 5 ? { ...passed(), promptTokens: 3_000_000_000 } : { ...passed(), promptTokens: 2, completionTokens: 1 };
+    };
+    const run = await startRun(ctx, suite.id, { concurrency: 12 }, "api");
+    executor(runner).start();
+    const done = await waitFor(
+      () => getRun(ctx, run.id),
+      (r) => finished(r.status),
+      10_000,
+    );
+    expect(done).toMatchObject({ status: "completed", passed_cases: 11, error_cases: 1 });
+    const rows = await db.caseResult.findMany({ where: { runId: run.id }, orderBy: { position: "asc" } });
+    expect(rows.map((r) => r.status)).toEqual(rows.map((r) => (r.position === 5 ? "error" : "passed")));
+    expect(rows.every((r) => r.leaseOwner === null && r.completedAt !== null)).toBe(true);
+    const totals = await db.run.findUniqueOrThrow({ where: { id: run.id }, select: { promptTokens: true, completionTokens: true } });
+    expect(totals).toEqual({ promptTokens: 22, completionTokens: 11 });
+  });
+
   it("heartbeats extend only the leases of cases still in flight in this process", async () => {
     const { ctx } = await makeWorkspace("editor");
     const { suite } = await makeSuiteWithCases(ctx, 2);
