@@ -154,7 +154,7 @@ try {
     let history = null;
     if (args.history > 0) {
       say(`inserting ${args.history} runs of history and timing the suite page's queries…`);
-      history = await benchHistory({ ctx, baseUrl: fake.url, runs: args.history, casesPerRun: args.historyCases });
+      history = await benchHistory({ ctx, baseUrl: fake.url, runs: args.history, casesPerRun: args.historyCases, explain: args.explain });
     }
     const meta = { database: database.embedded ? "embedded PostgreSQL" : "BENCH_DATABASE_URL/DATABASE_URL server", loadBefore, loadAfter };
     const failures = [...executor.failures, ...(history?.failures ?? [])];

@@ -3,12 +3,13 @@ import { Badge } from "@/components/ui/card";
 import { Table, TableBody, TableCell, TableHeader, TableRow, TableTitleCell } from "@/components/ui/table";
 import type { SuiteListItem } from "@/lib/suites/dto";
 import { scheduleSummary } from "./format";
+import { PassRateSparkline } from "./pass-rate-sparkline";
 
-/** The live suites of a workspace: name (→ suite page), agent, case counts, schedule, enabled. */
+/** The live suites of a workspace: name (→ suite page), agent, case counts, recent pass rates, schedule, enabled. */
 export function SuiteTable({ workspaceId, suites, canEdit }: { workspaceId: string; suites: SuiteListItem[]; canEdit: boolean }) {
   return (
     <Table>
-      <TableHeader columns={["Suite", "Agent", "Test cases", "Schedule", "Status", { label: "Actions", srOnly: true }]} />
+      <TableHeader columns={["Suite", "Agent", "Test cases", "Pass rate", "Schedule", "Status", { label: "Actions", srOnly: true }]} />
       <TableBody>
         {suites.map((s) => (
           <TableRow key={s.id} data-testid="suite-row">
@@ -16,6 +17,9 @@ export function SuiteTable({ workspaceId, suites, canEdit }: { workspaceId: stri
             <TableCell className="text-slate-700">{s.agent_name}</TableCell>
             <TableCell>
               <CaseCounts counts={s.case_counts} />
+            </TableCell>
+            <TableCell>
+              <PassRateSparkline rates={s.recent_pass_rates} />
             </TableCell>
             <TableCell className="text-slate-700">{scheduleSummary(s)}</TableCell>
             <TableCell>{s.is_enabled ? <Badge tone="green">Enabled</Badge> : <Badge>Disabled</Badge>}</TableCell>

@@ -307,6 +307,15 @@ const caseResultResource = {
 
 const suiteServerFields = serverFields.extend({
   deleted_at: z.iso.datetime().nullable().describe("Set while the suite is in the trash"),
+  last_pass_rate: z
+    .number()
+    .nullable()
+    .optional()
+    .describe("List responses only: pass rate (0–100) of the last completed run that executed a case; null without one"),
+  recent_pass_rates: z
+    .array(z.number())
+    .optional()
+    .describe("List responses only: pass rates of the last (up to 20) completed runs, oldest first; the last is last_pass_rate"),
 });
 const testCaseServerFields = serverFields.extend({
   suite_id: z.uuid(),

@@ -1,17 +1,19 @@
 import "server-only";
 import { z } from "zod";
 import { db } from "@/lib/db";
+import { Prisma } from "@/lib/generated/prisma/client";
+import { cursorFields, decodeCursor, encodeCursor, iso } from "@/lib/serialize";
 import { NotFoundError } from "@/lib/errors";
 import type { WorkspaceContext } from "@/lib/auth/roles";
 import { isUuid } from "@/lib/workspaces/service";
-import { listRuns } from "@/lib/runs/service";
 import { RUN_STATUSES, type RunStatus } from "@/lib/runs/schemas";
 import type { MetricTrendPoint, RunHistoryRow, SuiteAnalytics } from "@/lib/runs/dto";
 
 /**
  * Suite analytics for the run history page: pass-rate trend, per-metric averages over time and
- * pass rate by tag. Everything is aggregated in PostgreSQL from Run columns, `Run.summary`
- * (jsonb, written at completion) and — for tags only — the case results of a few runs.
+ * pass rate by tag, and the run history table. Everything is aggregated in PostgreSQL from Run
+ * columns, `Run.summary` (jsonb, written at completion) and — for tags only — the case results of
+ * a few runs; every window is bounded (MAX_TREND_RUNS, MAX_TAG_RUNS, 100 rows a page).
  */
 
 export const DEFAULT_TREND_RUNS = 50;
@@ -45,6 +47,22 @@ async function requireSuite(ctx: WorkspaceContext, suiteId: string) {
   if (!suite) throw new NotFoundError("Suite");
 }
 
+// The history queries are built as Prisma.Sql so that `npm run bench -- --explain` prints the
+// plans of exactly the statements the pages send (scripts/bench/history-bench.ts). Each walks
+// Run (suiteId, createdAt DESC, id DESC) — or its partial twin for completed runs — in order and
+// stops after its window: the cost follows the window, not the length of the history (migration
+// history_indexes). Runs are scoped through their suite's workspace (`suiteRuns`) rather than by
+// Run.workspaceId: with both equalities on Run, the planner may walk the workspace's runs by time
+// (Run_workspaceId_createdAt_idx) past every other suite's newer runs, a cost that grows with
+// the workspace instead of the window. The suite id stays a constant on Run (not a subquery's
+// result) so that the planner knows how many runs the suite has and reads them in index order.
+
+/** Runs of alias `r`'s suite, when the suite belongs to the workspace (a one-time check, else no row). */
+function suiteRuns(alias: string, workspaceId: string, suiteId: string): Prisma.Sql {
+  return Prisma.sql`${Prisma.raw(alias)}."suiteId" = ${suiteId}::uuid
+    AND EXISTS (SELECT 1 FROM "Suite" s WHERE s."id" = ${suiteId}::uuid AND s."workspaceId" = ${workspaceId}::uuid)`;
+}
+
 type TrendRow = {
   run_id: string;
   created_at: Date;
@@ -59,8 +77,8 @@ type TrendRow = {
 };
 
 /** The last `limit` finished runs, oldest → newest, from Run columns and `summary->'average_scores'`. */
-async function trendRows(ctx: WorkspaceContext, suiteId: string, limit: number) {
-  return db.$queryRaw<TrendRow[]>`
+export function trendSql(workspaceId: string, suiteId: string, limit: number): Prisma.Sql {
+  return Prisma.sql`
     SELECT * FROM (
       SELECT r."id" AS run_id, r."createdAt" AS created_at, r."status"::text AS status,
              r."passedCases" AS passed, r."failedCases" AS failed, r."errorCases" AS errors,
@@ -68,8 +86,7 @@ async function trendRows(ctx: WorkspaceContext, suiteId: string, limit: number) 
              (extract(epoch FROM (r."completedAt" - coalesce(r."startedAt", r."createdAt"))) * 1000)::int AS duration_ms,
              CASE WHEN jsonb_typeof(r."summary" -> 'average_scores') = 'object' THEN r."summary" -> 'average_scores' END AS averages
       FROM "Run" r
-      WHERE r."workspaceId" = ${ctx.workspaceId}::uuid AND r."suiteId" = ${suiteId}::uuid
-        AND r."status" IN ('completed', 'failed', 'cancelled')
+      WHERE ${suiteRuns("r", workspaceId, suiteId)} AND r."status" IN ('completed', 'failed', 'cancelled')
       ORDER BY r."createdAt" DESC, r."id" DESC
       LIMIT ${limit}
     ) last_runs
@@ -78,13 +95,17 @@ async function trendRows(ctx: WorkspaceContext, suiteId: string, limit: number) 
 
 type TagRow = { tag: string; passed: number; failed: number; errors: number; runs: number };
 
-/** Pass rate per tag over the case results of the latest `runs` completed runs (unnest + GROUP BY). */
-async function tagRows(ctx: WorkspaceContext, suiteId: string, runs: number) {
-  return db.$queryRaw<TagRow[]>`
+/**
+ * Pass rate per tag over the case results of the latest `runs` completed runs (unnest + GROUP
+ * BY). The only history query that reads case results: at most MAX_TAG_RUNS runs of them,
+ * found through CaseResult (runId, status).
+ */
+export function tagSql(workspaceId: string, suiteId: string, runs: number): Prisma.Sql {
+  return Prisma.sql`
     WITH recent AS (
       SELECT r."id" FROM "Run" r
-      WHERE r."workspaceId" = ${ctx.workspaceId}::uuid AND r."suiteId" = ${suiteId}::uuid AND r."status" = 'completed'
-      ORDER BY r."createdAt" DESC
+      WHERE ${suiteRuns("r", workspaceId, suiteId)} AND r."status" = 'completed'
+      ORDER BY r."createdAt" DESC, r."id" DESC
       LIMIT ${runs}
     )
     SELECT t.tag,
@@ -93,14 +114,15 @@ async function tagRows(ctx: WorkspaceContext, suiteId: string, runs: number) {
            count(*) FILTER (WHERE c."status" = 'error')::int AS errors,
            (SELECT count(*) FROM recent)::int AS runs
     FROM recent
-    JOIN "CaseResult" c ON c."runId" = recent."id" AND c."workspaceId" = ${ctx.workspaceId}::uuid
+    JOIN "CaseResult" c ON c."runId" = recent."id"
     CROSS JOIN LATERAL unnest(c."tags") AS t(tag)
     GROUP BY t.tag
     ORDER BY t.tag`;
 }
 
 type LatestRow = {
-  id: string;
+  /** null when the suite has no run yet (the row still comes: the suite exists). */
+  id: string | null;
   status: RunStatus;
   created_at: Date;
   total: number;
@@ -112,27 +134,31 @@ type LatestRow = {
   completed_runs: number;
 };
 
-/** The newest run of any status, the number of active runs and the number of completed runs. */
-async function latestRow(ctx: WorkspaceContext, suiteId: string, tagRuns: number) {
-  const [row] = await db.$queryRaw<LatestRow[]>`
+/**
+ * The newest run of any status, the number of active runs and the number of completed runs (up
+ * to `tagRuns`); no row when the suite is not the workspace's (the suite check of the analytics). Counting active runs walks the suite's index entries (status is included in the
+ * index, so no table row is read for it).
+ */
+export function latestSql(workspaceId: string, suiteId: string, tagRuns: number): Prisma.Sql {
+  return Prisma.sql`
     SELECT l."id", l."status"::text AS status, l."createdAt" AS created_at, l."totalCases" AS total,
            l."passedCases" AS passed, l."failedCases" AS failed, l."errorCases" AS errors, l."skippedCases" AS skipped,
            (SELECT count(*) FROM "Run" a
-             WHERE a."workspaceId" = ${ctx.workspaceId}::uuid AND a."suiteId" = ${suiteId}::uuid
-               AND a."status" IN ('pending', 'running'))::int AS active,
+             WHERE a."suiteId" = s."id" AND a."status" IN ('pending', 'running'))::int AS active,
            (SELECT count(*) FROM (
               SELECT 1 FROM "Run" c
-              WHERE c."workspaceId" = ${ctx.workspaceId}::uuid AND c."suiteId" = ${suiteId}::uuid AND c."status" = 'completed'
-              ORDER BY c."createdAt" DESC
+              WHERE c."suiteId" = s."id" AND c."status" = 'completed'
+              ORDER BY c."createdAt" DESC, c."id" DESC
               LIMIT ${tagRuns}) k)::int AS completed_runs
-    FROM (SELECT NULL) AS one
+    FROM "Suite" s
     LEFT JOIN LATERAL (
-      SELECT * FROM "Run" r
-      WHERE r."workspaceId" = ${ctx.workspaceId}::uuid AND r."suiteId" = ${suiteId}::uuid
+      SELECT r."id", r."status", r."createdAt", r."totalCases", r."passedCases", r."failedCases", r."errorCases", r."skippedCases"
+      FROM "Run" r
+      WHERE r."suiteId" = s."id"
       ORDER BY r."createdAt" DESC, r."id" DESC
       LIMIT 1
-    ) l ON true`;
-  return row;
+    ) l ON true
+    WHERE s."id" = ${suiteId}::uuid AND s."workspaceId" = ${workspaceId}::uuid`;
 }
 
 function numericAverages(value: unknown): Record<string, number> {
@@ -145,18 +171,20 @@ function numericAverages(value: unknown): Record<string, number> {
 }
 
 /**
- * Trend, metric averages and tag pass rates of a suite's runs. Four small indexed queries;
- * nothing is aggregated in JavaScript beyond shaping at most `runs` rows.
+ * Trend, metric averages and tag pass rates of a suite's runs. Three small indexed queries sent
+ * together; the latest-run query doubles as the suite check (a foreign suite matches no run in
+ * the other two either). Nothing is aggregated in JavaScript beyond shaping at most `runs` rows.
  */
 export async function getSuiteAnalytics(ctx: WorkspaceContext, suiteId: string, opts: SuiteAnalyticsOptions = {}): Promise<SuiteAnalytics> {
-  await requireSuite(ctx, suiteId);
+  if (!isUuid(suiteId)) throw new NotFoundError("Suite");
   const runs = clamp(opts.runs, DEFAULT_TREND_RUNS, MAX_TREND_RUNS);
   const tagRuns = clamp(opts.tagRuns, 1, MAX_TAG_RUNS);
-  const [trend, tags, latest] = await Promise.all([
-    trendRows(ctx, suiteId, runs),
-    tagRows(ctx, suiteId, tagRuns),
-    latestRow(ctx, suiteId, tagRuns),
+  const [trend, tags, [latest]] = await Promise.all([
+    db.$queryRaw<TrendRow[]>(trendSql(ctx.workspaceId, suiteId, runs)),
+    db.$queryRaw<TagRow[]>(tagSql(ctx.workspaceId, suiteId, tagRuns)),
+    db.$queryRaw<LatestRow[]>(latestSql(ctx.workspaceId, suiteId, tagRuns)),
   ]);
+  if (!latest) throw new NotFoundError("Suite");
 
   const metricNames = new Set<string>();
   const metricTrend: MetricTrendPoint[] = [];
@@ -187,58 +215,97 @@ export async function getSuiteAnalytics(ctx: WorkspaceContext, suiteId: string, 
       const total = t.passed + t.failed + t.errors;
       return { tag: t.tag, passed: t.passed, failed: t.failed, errors: t.errors, total, pass_rate: rate(t.passed, total) };
     }),
-    tag_runs: latest?.completed_runs ?? 0,
-    latest:
-      latest && latest.id
-        ? {
-            id: latest.id,
-            status: latest.status,
-            created_at: latest.created_at.toISOString(),
-            total: latest.total,
-            done: latest.passed + latest.failed + latest.errors + latest.skipped,
-            passed: latest.passed,
-            failed: latest.failed,
-            errors: latest.errors,
-            skipped: latest.skipped,
-            pass_rate: rate(latest.passed, latest.passed + latest.failed + latest.errors),
-          }
-        : null,
-    active_runs: latest?.active ?? 0,
+    tag_runs: latest.completed_runs,
+    latest: latest.id
+      ? {
+          id: latest.id,
+          status: latest.status,
+          created_at: latest.created_at.toISOString(),
+          total: latest.total,
+          done: latest.passed + latest.failed + latest.errors + latest.skipped,
+          passed: latest.passed,
+          failed: latest.failed,
+          errors: latest.errors,
+          skipped: latest.skipped,
+          pass_rate: rate(latest.passed, latest.passed + latest.failed + latest.errors),
+        }
+      : null,
+    active_runs: latest.active,
   };
 }
 
-/** One page of the suite's run history (newest first) as slim table rows; reuses `listRuns`. */
+const runsPageCursor = z.object({ c: cursorFields.timestamp, id: cursorFields.id });
+
+/**
+ * One page of the suite's runs, newest first, keyset on (createdAt, id): the columns of the
+ * history table only (no snapshots, options or summary), in the index's order.
+ */
+export function runsPageSql(workspaceId: string, suiteId: string, q: { cursor?: string; limit: number; status?: RunStatus }): Prisma.Sql {
+  const cursor = decodeCursor(q.cursor, runsPageCursor);
+  return Prisma.sql`
+    SELECT r."id", r."status"::text AS status, r."triggeredBy"::text AS triggered_by, r."createdAt" AS created_at,
+           r."startedAt" AS started_at, r."completedAt" AS completed_at, r."totalCases" AS total,
+           r."passedCases" AS passed, r."failedCases" AS failed, r."errorCases" AS errors, r."skippedCases" AS skipped,
+           r."comparisonId" AS comparison_id, r."armIndex" AS arm_index, r."matrixId" AS matrix_id, r."combinationIndex" AS combination_index
+    FROM "Run" r
+    WHERE ${suiteRuns("r", workspaceId, suiteId)}
+      ${q.status ? Prisma.sql`AND r."status" = ${q.status}::"RunStatus"` : Prisma.empty}
+      ${cursor ? Prisma.sql`AND (r."createdAt", r."id") < (${new Date(cursor.c)}::timestamptz, ${cursor.id}::uuid)` : Prisma.empty}
+    ORDER BY r."createdAt" DESC, r."id" DESC
+    LIMIT ${q.limit + 1}`;
+}
+
+type RunsPageRow = {
+  id: string;
+  status: RunStatus;
+  triggered_by: string;
+  created_at: Date;
+  started_at: Date | null;
+  completed_at: Date | null;
+  total: number;
+  passed: number;
+  failed: number;
+  errors: number;
+  skipped: number;
+  comparison_id: string | null;
+  arm_index: number | null;
+  matrix_id: string | null;
+  combination_index: number | null;
+};
+
+/** One page of the suite's run history (newest first) as slim table rows, with the `/runs` API's cursors. */
 export async function listSuiteRunsPage(
   ctx: WorkspaceContext,
   suiteId: string,
   q: { cursor?: string; limit?: number; status?: RunStatus } = {},
 ): Promise<{ data: RunHistoryRow[]; next_cursor: string | null }> {
-  const page = await listRuns(ctx, suiteId, { cursor: q.cursor, status: q.status, limit: clamp(q.limit, 20, 100) });
+  if (!isUuid(suiteId)) throw new NotFoundError("Suite");
+  const limit = clamp(q.limit, 20, 100);
+  const sql = runsPageSql(ctx.workspaceId, suiteId, { cursor: q.cursor, status: q.status, limit });
+  const [, rows] = await Promise.all([requireSuite(ctx, suiteId), db.$queryRaw<RunsPageRow[]>(sql)]);
+  const page = rows.slice(0, limit);
+  const last = page.at(-1);
   return {
-    next_cursor: page.next_cursor,
-    data: page.data.map((r) => {
-      const started = r.started_at ? Date.parse(r.started_at) : null;
-      const completed = r.completed_at ? Date.parse(r.completed_at) : null;
-      return {
-        id: r.id,
-        status: r.status,
-        triggered_by: r.triggered_by,
-        created_at: r.created_at!,
-        started_at: r.started_at,
-        completed_at: r.completed_at,
-        total: r.total_cases,
-        done: r.done_cases,
-        passed: r.passed_cases,
-        failed: r.failed_cases,
-        errors: r.error_cases,
-        skipped: r.skipped_cases,
-        pass_rate: rate(r.passed_cases, r.passed_cases + r.failed_cases + r.error_cases),
-        duration_ms: started !== null && completed !== null ? completed - started : null,
-        comparison_id: r.comparison_id,
-        arm_index: r.arm_index,
-        matrix_id: r.matrix_id,
-        combination_index: r.combination_index,
-      };
-    }),
+    next_cursor: rows.length > limit && last ? encodeCursor({ c: last.created_at.toISOString(), id: last.id }) : null,
+    data: page.map((r) => ({
+      id: r.id,
+      status: r.status,
+      triggered_by: r.triggered_by,
+      created_at: r.created_at.toISOString(),
+      started_at: iso(r.started_at),
+      completed_at: iso(r.completed_at),
+      total: r.total,
+      done: r.passed + r.failed + r.errors + r.skipped,
+      passed: r.passed,
+      failed: r.failed,
+      errors: r.errors,
+      skipped: r.skipped,
+      pass_rate: rate(r.passed, r.passed + r.failed + r.errors),
+      duration_ms: r.started_at && r.completed_at ? r.completed_at.getTime() - r.started_at.getTime() : null,
+      comparison_id: r.comparison_id,
+      arm_index: r.arm_index,
+      matrix_id: r.matrix_id,
+      combination_index: r.combination_index,
+    })),
   };
 }

@@ -43,7 +43,13 @@ export type SuiteDto = {
 };
 export type CaseCounts = { draft: number; active: number; archived: number };
 export type SuiteWithAgent = SuiteDto & { agent_name: string };
-export type SuiteListItem = SuiteWithAgent & { case_counts: CaseCounts };
+export type SuiteListItem = SuiteWithAgent & {
+  case_counts: CaseCounts;
+  /** Pass rate (0–100, one decimal) of the last completed run that executed a case; null without one. */
+  last_pass_rate: number | null;
+  /** Pass rates of the last completed runs (at most 20), oldest → newest; the last one is `last_pass_rate`. */
+  recent_pass_rates: number[];
+};
 export const suiteSelect = {
   id: true,
   agentId: true,

@@ -8,7 +8,7 @@
 import "server-only";
 import { z } from "zod";
 import { db } from "@/lib/db";
-import type { Prisma } from "@/lib/generated/prisma/client";
+import { Prisma } from "@/lib/generated/prisma/client";
 import { ConflictError, NotFoundError, ValidationError, prismaErrorCode, zodIssues, type IssueList } from "@/lib/errors";
 import type { WorkspaceContext } from "@/lib/auth/roles";
 import { isUuid, requireRole } from "@/lib/workspaces/service";
@@ -19,7 +19,6 @@ import {
   suiteSelect,
   toSuiteDto,
   withoutAgentName,
-  type CaseCounts,
   type SuiteDto,
   type SuiteListItem,
   type SuiteRow,
@@ -35,7 +34,10 @@ const MAX_LIMIT = 200;
 const cursorSchema = z.object({ n: z.string(), i: cursorFields.id });
 type Cursor = z.output<typeof cursorSchema>;
 
-/** Suites ordered by name then id, keyset-paginated in SQL; case counts from one grouped query. */
+/**
+ * Suites ordered by name then id, keyset-paginated in SQL; case counts, last pass rate and the
+ * pass-rate sparkline of the whole page from one more statement (listStatsSql).
+ */
 export async function listSuites(
   ctx: WorkspaceContext,
   q: SuiteListQuery = {},
@@ -57,29 +59,69 @@ export async function listSuites(
   const page = rows.slice(0, limit);
   const last = page.at(-1);
   const next_cursor = rows.length > limit && last ? encodeCursor({ n: last.name, i: last.id } satisfies Cursor) : null;
-  const counts = await caseCounts(
+  const stats = await listStats(
     ctx.workspaceId,
     page.map((r) => r.id),
   );
   return {
-    data: page.map((r) => ({ ...toSuiteDto(r), case_counts: counts.get(r.id) ?? { draft: 0, active: 0, archived: 0 } })),
+    data: page.map((r) => ({ ...toSuiteDto(r), ...(stats.get(r.id) ?? EMPTY_STATS) })),
     next_cursor,
   };
 }
 
-/** Live test cases per suite and status: one GROUP BY query for the whole page. */
-async function caseCounts(workspaceId: string, suiteIds: string[]): Promise<Map<string, CaseCounts>> {
-  const out = new Map<string, CaseCounts>();
+/** Runs in a suite list sparkline (oldest → newest). */
+export const SPARKLINE_RUNS = 20;
+
+type SuiteStats = Pick<SuiteListItem, "case_counts" | "last_pass_rate" | "recent_pass_rates">;
+const EMPTY_STATS: SuiteStats = { case_counts: { draft: 0, active: 0, archived: 0 }, last_pass_rate: null, recent_pass_rates: [] };
+type StatsRow = { suite_id: string; draft: number; active: number; archived: number; rates: number[] | null };
+
+/**
+ * One statement for a page of suites: live test cases per status, and the pass rates of each
+ * suite's last SPARKLINE_RUNS completed runs that executed a case, oldest → newest (the last is
+ * the suite's last pass rate). Pending, running, failed and cancelled runs are left out: a
+ * sparkline of suite health, not of interrupted runs. Per suite, a LATERAL subquery reads the
+ * newest entries of the partial index of completed runs (Run_suite_completed_idx, whose INCLUDE
+ * columns hold the counters) and stops after SPARKLINE_RUNS: an index-only scan whose cost grows
+ * with the page, not the history. Runs are reached through the workspace's suites rather than
+ * by Run.workspaceId (see lib/runs/analytics.ts, suiteRuns).
+ */
+export function listStatsSql(workspaceId: string, suiteIds: string[]): Prisma.Sql {
+  return Prisma.sql`
+    SELECT s."id" AS suite_id, cc.draft, cc.active, cc.archived, sp.rates
+    FROM "Suite" s
+    CROSS JOIN LATERAL (
+      SELECT count(*) FILTER (WHERE t."status" = 'draft')::int AS draft,
+             count(*) FILTER (WHERE t."status" = 'active')::int AS active,
+             count(*) FILTER (WHERE t."status" = 'archived')::int AS archived
+      FROM "TestCase" t
+      WHERE t."suiteId" = s."id" AND t."deletedAt" IS NULL
+    ) cc
+    CROSS JOIN LATERAL (
+      SELECT array_agg(x.rate ORDER BY x.at, x.id) AS rates
+      FROM (
+        SELECT r."createdAt" AS at, r."id",
+               round(100.0 * r."passedCases" / (r."passedCases" + r."failedCases" + r."errorCases"), 1)::float8 AS rate
+        FROM "Run" r
+        WHERE r."suiteId" = s."id" AND r."status" = 'completed' AND r."passedCases" + r."failedCases" + r."errorCases" > 0
+        ORDER BY r."createdAt" DESC, r."id" DESC
+        LIMIT ${SPARKLINE_RUNS}
+      ) x
+    ) sp
+    WHERE s."id" = ANY(${suiteIds}::uuid[]) AND s."workspaceId" = ${workspaceId}::uuid`;
+}
+
+async function listStats(workspaceId: string, suiteIds: string[]): Promise<Map<string, SuiteStats>> {
+  const out = new Map<string, SuiteStats>();
   if (suiteIds.length === 0) return out;
-  const groups = await db.testCase.groupBy({
-    by: ["suiteId", "status"],
-    where: { workspaceId, suiteId: { in: suiteIds }, deletedAt: null },
-    _count: { _all: true },
-  });
-  for (const g of groups) {
-    const c = out.get(g.suiteId) ?? { draft: 0, active: 0, archived: 0 };
-    c[g.status] = g._count._all;
-    out.set(g.suiteId, c);
+  const rows = await db.$queryRaw<StatsRow[]>(listStatsSql(workspaceId, suiteIds));
+  for (const r of rows) {
+    const rates = r.rates ?? [];
+    out.set(r.suite_id, {
+      case_counts: { draft: r.draft, active: r.active, archived: r.archived },
+      last_pass_rate: rates.at(-1) ?? null,
+      recent_pass_rates: rates,
+    });
   }
   return out;
 }

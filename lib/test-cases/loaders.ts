@@ -46,18 +46,19 @@ async function loadSuitePageUnscoped(ctx: WorkspaceContext, suiteId: string, sea
   const canEdit = hasRole(ctx.role, "editor");
   const { filters, page } = parseListParams(searchParams);
   const filtered = hasFilters(filters);
-  const [suite, list, suiteTags] = await Promise.all([
+  // Sent together (issue 12): the page waits for the slowest query, not for their sum.
+  const [suite, list, suiteTags, schedule, runVariables] = await Promise.all([
     getSuite(ctx, suiteId),
     listTestCases(ctx, suiteId, listQuery(filters, page.cursor)),
     listSuiteTags(ctx, suiteId),
+    // The next scheduled run (workspace time zone) and the last scheduled run's outcome.
+    getScheduleStatus(ctx, suiteId),
+    // Spec 004: the run dialogs' typed variable inputs and presets.
+    runVariablesContext(ctx, suiteId),
   ]).catch((err: unknown) => {
     if (err instanceof ValidationError && page.cursor) redirect(listHref(`/w/${ctx.workspaceId}/suites/${suiteId}`, filters));
     throw err;
   });
-  // The next scheduled run (workspace time zone) and the last scheduled run's outcome.
-  const schedule = await getScheduleStatus(ctx, suiteId);
-  // Spec 004: the run dialogs' typed variable inputs and presets.
-  const runVariables = await runVariablesContext(ctx, suiteId);
   const orderedIds =
     canEdit && !filtered ? (!page.cursor && !list.next_cursor ? list.data.map((c) => c.id) : await listTestCaseIds(ctx, suiteId)) : null;
   return {

@@ -6,6 +6,8 @@ export type BenchArgs = {
   latencyMs: number;
   history: number;
   historyCases: number;
+  /** Print EXPLAIN (ANALYZE, BUFFERS) of the history pages' main queries. */
+  explain: boolean;
   /** Run the fake OpenAI server in its own process (default) so its CPU is not the executor's. */
   separateFake: boolean;
   /** Per-model-configuration request cap for the bench's model config; null: the product's (ASSAY_MODEL_CONCURRENCY). */
@@ -44,6 +46,7 @@ export const USAGE = `npm run bench -- [options]
   --latency MS         fake model latency per call (default 200)
   --history N          completed runs of history for the suite-page query timing (default 500; 0 skips)
   --history-cases N    case results per history run (default 20)
+  --explain            print EXPLAIN (ANALYZE, BUFFERS) of the history pages' main queries
   --in-process-fake    run the fake OpenAI server inside the bench process (default: its own process)
   --endpoint-cap N     per-model-config request cap for the bench's model config
                        (default: the product's, ASSAY_MODEL_CONCURRENCY, as the executor sets it)
@@ -83,6 +86,7 @@ export function parseArgs(argv: string[]): BenchArgs {
     latencyMs: 200,
     history: 500,
     historyCases: 20,
+    explain: false,
     separateFake: true,
     endpointCap: null,
     runner: "real",
@@ -134,6 +138,9 @@ export function parseArgs(argv: string[]): BenchArgs {
         break;
       case "--history-cases":
         out.historyCases = int("history-cases", value(), 1);
+        break;
+      case "--explain":
+        out.explain = true;
         break;
       case "--separate-fake":
         out.separateFake = true;

@@ -91,12 +91,13 @@ export function formatReport(
   if (h) {
     lines.push(
       "",
-      `Suite page with ${h.runs} runs of history × ${h.casesPerRun} case results (inserted in ${(h.insertMs / 1000).toFixed(1)} s); median of 20 calls`,
+      `History pages: a suite with ${h.runs} runs × ${h.casesPerRun} case results, ${h.listSuites} more suites in the list (inserted in ${(h.insertMs / 1000).toFixed(1)} s); ${h.repeat} calls each in the workspace's row-level scope`,
       "",
     );
     lines.push(
       table(h.queries.map((q) => [q.name, `median ${ms(q.medianMs, 1)}, p90 ${ms(q.p90Ms, 1)}, max ${ms(q.maxMs, 1)} (${q.rows} rows)`])),
     );
+    for (const p of h.explain) lines.push("", `EXPLAIN (ANALYZE, BUFFERS): ${p.name}`, ...p.plan.split("\n").map((l) => `    ${l}`));
   }
   const failures = [...e.failures, ...(h?.failures ?? [])];
   lines.push(
