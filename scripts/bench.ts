@@ -22,6 +22,15 @@ if (args.help) {
   process.stdout.write(`${USAGE}\n`);
   process.exit(0);
 }
+if (args.viewers > 0) {
+  // Its own mode: the built app in its own process(es); nothing of lib/ is loaded here.
+  const { viewersMain } = await import("./bench/viewers-main");
+  process.exit(await viewersMain(root, args));
+}
+/** The mode's name in --json output. */
+function benchMode(a: BenchArgs): string {
+  return a.ab ? "ab" : a.fairness ? "fairness" : a.workers.length > 0 ? "workers" : "executor";
+}
 
 const say = (line: string) => {
   if (!args.json) process.stderr.write(`${line}\n`);
@@ -83,7 +92,9 @@ try {
       loadBefore,
       loadAfter: loadAverage(),
     };
-    process.stdout.write(args.json ? `${JSON.stringify({ ...meta, ab })}\n` : `${formatAbReport(ab, meta)}\n`);
+    process.stdout.write(
+      args.json ? `${JSON.stringify({ mode: "ab", ...meta, ab, failures: ab.failures })}\n` : `${formatAbReport(ab, meta)}\n`,
+    );
     if (ab.failures.length) exitCode = 1;
   } else if (args.fairness) {
     const { benchFairness, formatFairnessReport } = await import("./bench/fairness-bench");
@@ -160,7 +171,7 @@ try {
     const failures = [...executor.failures, ...(history?.failures ?? [])];
     if (args.json) {
       process.stdout.write(
-        `${JSON.stringify({ ...meta, target_ratio: TARGET_RATIO, target_met: executor.ratio <= TARGET_RATIO, executor, history, failures })}\n`,
+        `${JSON.stringify({ mode: "executor", ...meta, target_ratio: TARGET_RATIO, target_met: executor.ratio <= TARGET_RATIO, executor, history, failures })}\n`,
       );
     } else {
       process.stdout.write(`${formatReport(executor, history, meta)}\n`);
@@ -168,7 +179,10 @@ try {
     if (failures.length) exitCode = 1;
   }
 } catch (err) {
-  process.stderr.write(`bench failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+  const message = `bench failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`;
+  process.stderr.write(`${message}\n`);
+  // --json always prints one object, so that CI archives something even when the bench broke.
+  if (args.json) process.stdout.write(`${JSON.stringify({ mode: benchMode(args), failures: [message] })}\n`);
   exitCode = 1;
 } finally {
   await cleanup();

@@ -1,9 +1,9 @@
-// `npm test`: the whole suite — Vitest (unit + integration on a real PostgreSQL), then a
-// production build, the Playwright browser tests in Chromium and the crash-restart test. Prints
+// `npm test`: the whole suite — Vitest (unit + integration on a real PostgreSQL), a short bench
+// smoke (200 cases: correctness invariants only, never time), then a production build, the Playwright browser tests in Chromium and the crash-restart test. Prints
 // one closing line "N passed, N failed" over all of them.
 import "./check-node.mjs";
 import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { closeSync, existsSync, mkdtempSync, openSync, readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 
@@ -37,6 +37,38 @@ if (only !== "e2e") {
     exit = code;
     if (!report || report.numFailedTests === 0) failed += 1; // a crash outside a test still fails the run
   }
+}
+
+if (only !== "e2e") {
+  // Bench smoke (issue 12): 200 cases through the real executor against the fake server. One check:
+  // it fails only when an invariant breaks (every case exactly once, the concurrency bound held,
+  // all results in PostgreSQL) — the bench never fails on time. Its JSON is kept for CI to archive.
+  const out = path.join(tmp, "bench-smoke.json");
+  const fd = openSync(out, "w");
+  const t0 = Date.now();
+  const code = await new Promise((resolve) => {
+    const child = spawn(
+      process.execPath,
+      ["--conditions=react-server", "--import", "tsx", "scripts/bench.ts", "--cases", "200", "--history", "0", "--json"],
+      { cwd: root, stdio: ["ignore", fd, "inherit"], env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" } },
+    );
+    child.on("exit", (c, signal) => resolve(c ?? (signal ? 1 : 0)));
+  });
+  closeSync(fd);
+  let failures = null;
+  try {
+    failures = JSON.parse(readFileSync(out, "utf8")).failures;
+  } catch {
+    // no JSON: the bench crashed before printing
+  }
+  const ok = code === 0 && Array.isArray(failures) && failures.length === 0;
+  if (ok) passed += 1;
+  else {
+    failed += 1;
+    exit = exit || code || 1;
+  }
+  const why = ok ? "" : `: ${Array.isArray(failures) ? failures.join("; ") : `exit code ${code}, no JSON`}`;
+  console.log(`\nbench smoke ${ok ? "passed" : "FAILED"} in ${((Date.now() - t0) / 1000).toFixed(1)} s${why} (JSON: ${out})`);
 }
 
 if (only !== "unit") {

@@ -29,6 +29,12 @@ export type BenchArgs = {
   workerSlots: number;
   /** Workers mode: runs sharing --cases and --concurrency (one run may use at most 64 at once). */
   runs: number;
+  /** Viewers mode (issue 12, goal 6): this many dashboard users poll the live run page of the built app; 0: off. */
+  viewers: number;
+  /** Viewers mode: where runs execute — the web process (default deployment) or one `npm run worker`. */
+  viewersExecutor: "web" | "worker";
+  /** Viewers mode: the production build to start (ASSAY_DIST_DIR, default .next). */
+  distDir: string;
   /** A/B mode (issue 8): a comparison of two arms instead of a run. */
   ab: boolean;
   variantLatencyMs: number;
@@ -67,6 +73,12 @@ export const USAGE = `npm run bench -- [options]
                        throughput and speed-up
   --runs N             workers mode: runs sharing the cases and the concurrency (default 8)
   --worker-slots N     workers mode: ASSAY_WORKER_SLOTS (and ASSAY_MODEL_CONCURRENCY) per worker (default 100)
+  --viewers N          viewers mode: N dashboard users (signed-in session) poll the live run page's
+                       data routes and open case views while the run executes in the production
+                       build (\`npm run build\` first); the same run alone first, then with viewers
+  --viewers-executor W web: runs execute in the web process (default, as deployed); worker: in one
+                       \`npm run worker\` process next to a web process with ASSAY_EXECUTOR=off
+  --dist-dir DIR       viewers mode: the build directory to start (default ASSAY_DIST_DIR or .next)
   --ab                 A/B mode: a comparison of two arms on the same cases (default 500 cases;
                        baseline at --latency, variant at --variant-latency), reporting the error of
                        the recorded latency diff against the true one
@@ -100,6 +112,9 @@ export function parseArgs(argv: string[]): BenchArgs {
     workers: [],
     workerSlots: 100,
     runs: 8,
+    viewers: 0,
+    viewersExecutor: "web",
+    distDir: process.env.ASSAY_DIST_DIR || ".next",
     ab: false,
     variantLatencyMs: 260,
     ordering: "sequential",
@@ -194,6 +209,21 @@ export function parseArgs(argv: string[]): BenchArgs {
       case "--worker-slots":
         out.workerSlots = int("worker-slots", value(), 1);
         break;
+      case "--viewers":
+        out.viewers = int("viewers", value(), 0);
+        break;
+      case "--viewers-executor": {
+        const v = value();
+        if (v !== "web" && v !== "worker") throw new Error(`--viewers-executor is web or worker (got ${v ?? "nothing"})`);
+        out.viewersExecutor = v;
+        break;
+      }
+      case "--dist-dir": {
+        const v = value();
+        if (!v) throw new Error("--dist-dir needs a directory name");
+        out.distDir = v;
+        break;
+      }
       case "--ab":
         out.ab = true;
         break;
@@ -222,6 +252,7 @@ export function parseArgs(argv: string[]): BenchArgs {
     }
   }
   if (out.ab && !casesGiven) out.cases = 500;
+  if (out.ab && out.viewers > 0) throw new Error("--viewers and --ab are separate modes");
   if (out.fairness && !casesGiven) out.cases = 100;
   if (out.workers.length > 0) {
     if (!casesGiven) out.cases = 4000;
