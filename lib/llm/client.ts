@@ -77,17 +77,32 @@ export type LlmClientOptions = {
   onRecord?: OnRecord;
 };
 
-/** Caches `json` answers by (endpoint, model, request) — DESIGN.md: consistency and cost within a run. */
+/**
+ * Caches `json` answers by (endpoint, model, request) — DESIGN.md: consistency and cost within a
+ * run. Bounded (least recently used out first): a 10,000-case run with a judge must not keep
+ * every verdict in memory; identical requests repeat close together (same case, variants).
+ */
 export class LlmCallCache {
   readonly #entries = new Map<string, { raw: string; response: string | null; usage: TokenUsage }>();
+  readonly #maxEntries: number;
+  constructor(maxEntries = 2_000) {
+    this.#maxEntries = Math.max(1, maxEntries);
+  }
   get size(): number {
     return this.#entries.size;
   }
   get(key: string) {
-    return this.#entries.get(key);
+    const hit = this.#entries.get(key);
+    if (hit) {
+      this.#entries.delete(key);
+      this.#entries.set(key, hit);
+    }
+    return hit;
   }
   set(key: string, value: { raw: string; response: string | null; usage: TokenUsage }) {
+    this.#entries.delete(key);
     this.#entries.set(key, value);
+    while (this.#entries.size > this.#maxEntries) this.#entries.delete(this.#entries.keys().next().value!);
   }
 }
 

@@ -57,6 +57,11 @@ function releaseOne(): void {
   const next = waiting[head];
   waiting[head++] = undefined as never;
   next?.(); // its continuation runs in the microtasks right after this callback
+  if (head >= 1024 && head * 2 >= waiting.length) {
+    // Under steady load the queue may never run empty: drop the released slots now and then.
+    waiting.splice(0, head);
+    head = 0;
+  }
   if (head < waiting.length) {
     // Scheduled from the check phase, so it runs in the next turn: timers and the poll phase
     // (reading, and stamping, whatever arrived meanwhile) come in between.

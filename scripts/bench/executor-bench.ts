@@ -4,6 +4,8 @@
 import { writeFileSync } from "node:fs";
 import { Session } from "node:inspector/promises";
 import { monitorEventLoopDelay } from "node:perf_hooks";
+import v8 from "node:v8";
+import vm from "node:vm";
 import pg from "pg";
 import { db } from "@/lib/db";
 import { env } from "@/lib/env";
@@ -61,8 +63,36 @@ export type ExecutorBenchResult = {
   runStatus: string;
   chatRequests: number;
   fakeMaxConcurrent: number;
+  /** --memory: the same executor ran a smaller run first; memory after each (after a full GC). */
+  memory: MemoryGrowth | null;
   failures: string[];
 };
+
+/** Memory of the bench process after a full GC, after a smaller run and after the measured run of the same executor. */
+export type MemoryGrowth = {
+  baselineCases: number;
+  rssAfterBaselineBytes: number;
+  heapAfterBaselineBytes: number;
+  rssAfterBytes: number;
+  heapAfterBytes: number;
+  rssGrowthBytes: number;
+  heapGrowthBytes: number;
+};
+
+/** Memory once garbage is collected (the bench's own process; lets RSS and heap settle first). */
+async function settledMemory(): Promise<{ rss: number; heap: number }> {
+  v8.setFlagsFromString("--expose-gc");
+  const gc = vm.runInNewContext("gc") as () => void;
+  for (let i = 0; i < 3; i++) {
+    gc();
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  const m = process.memoryUsage();
+  return { rss: m.rss, heap: m.heapUsed };
+}
+
+/** The measured run's questions (`question <i>`), not the --memory baseline run's. */
+const MEASURED_QUESTION = /^question \d+$/;
 
 export type LatencyError = {
   /** Cases with both a recorded latency and a server time. */
@@ -241,6 +271,11 @@ export async function benchExecutor(opts: {
   timelineFile?: string;
   /** Writes a CPU profile of the measured run only (startRun → completed) to this file. */
   profileFile?: string;
+  /**
+   * --memory: the same executor first runs this many cases (a suite of its own), then the
+   * measured run; memory is read after a full GC after each (MemoryGrowth). 0: off.
+   */
+  memoryBaselineCases?: number;
   /** CPU (ms) of the database server's processes so far, when it can be read. */
   dbCpuMs?: () => number | null;
   maxSlots?: number;
@@ -258,6 +293,26 @@ export async function benchExecutor(opts: {
   const executor = new Executor({ runner: sleeping?.runner ?? createCaseRunner(), maxSlots: opts.maxSlots ?? Math.max(64, concurrency) });
   executor.start();
   await new Promise((r) => setTimeout(r, 200)); // let the start-up recovery pass settle
+
+  let baselineMemory: { rss: number; heap: number } | null = null;
+  if (opts.memoryBaselineCases) {
+    const baseline = await makeBenchSuite(ctx, {
+      baseUrl: fake.url,
+      cases: opts.memoryBaselineCases,
+      name: `bench-memory-${opts.memoryBaselineCases}x${concurrency}`,
+      questionPrefix: "baseline question",
+    });
+    if (opts.endpointCap !== null) setEndpointConcurrency(baseline.modelConfigId, opts.endpointCap);
+    const run = await startRun(ctx, baseline.suiteId, { concurrency }, "api");
+    const until = Date.now() + Math.max(60_000, (opts.memoryBaselineCases / concurrency) * latencyMs * 10);
+    let status: string = run.status;
+    while (!FINISHED.includes(status) && Date.now() < until) {
+      await new Promise((r) => setTimeout(r, 100));
+      status = (await getRun(ctx, run.id)).status;
+    }
+    if (status !== "completed") failures.push(`the --memory baseline run ended ${status}, expected completed`);
+    baselineMemory = await settledMemory();
+  }
 
   const readCounts = installQueryCounter();
   const countsBefore = readCounts();
@@ -311,6 +366,7 @@ export async function benchExecutor(opts: {
   clearInterval(sampler);
   rssPeak = Math.max(rssPeak, process.memoryUsage().rss);
   await executor.stop(5_000);
+  const afterMemory = baselineMemory ? await settledMemory() : null;
   const countsAfter = readCounts();
   const run = await getRun(ctx, started.id);
 
@@ -357,7 +413,8 @@ export async function benchExecutor(opts: {
   if (run.status !== "completed") failures.push(`run ended ${run.status}, expected completed`);
   if ((statuses.passed ?? 0) !== cases) failures.push(`${statuses.passed ?? 0}/${cases} cases passed (${JSON.stringify(statuses)})`);
   if (run.passed_cases !== cases) failures.push(`run.passed_cases = ${run.passed_cases}, expected ${cases}`);
-  if (fakeStats.chatRequests !== cases) failures.push(`the fake saw ${fakeStats.chatRequests} chat requests, expected exactly ${cases}`);
+  const measuredRequests = [...fakeStats.lastUserMessages].reduce((n, [q, k]) => n + (MEASURED_QUESTION.test(q) ? k : 0), 0);
+  if (measuredRequests !== cases) failures.push(`the fake saw ${measuredRequests} chat requests, expected exactly ${cases}`);
   const missing = Array.from({ length: cases }, (_, i) => `question ${i}`).filter((q) => fakeStats.lastUserMessages.get(q) !== 1);
   if (missing.length)
     failures.push(
@@ -397,8 +454,20 @@ export async function benchExecutor(opts: {
     latencyError: accuracy,
     statuses,
     runStatus: run.status,
-    chatRequests: fakeStats.chatRequests,
+    chatRequests: measuredRequests,
     fakeMaxConcurrent: fakeStats.maxConcurrent,
+    memory:
+      baselineMemory && afterMemory
+        ? {
+            baselineCases: opts.memoryBaselineCases!,
+            rssAfterBaselineBytes: baselineMemory.rss,
+            heapAfterBaselineBytes: baselineMemory.heap,
+            rssAfterBytes: afterMemory.rss,
+            heapAfterBytes: afterMemory.heap,
+            rssGrowthBytes: afterMemory.rss - baselineMemory.rss,
+            heapGrowthBytes: afterMemory.heap - baselineMemory.heap,
+          }
+        : null,
     failures,
   };
 }

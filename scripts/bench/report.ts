@@ -4,8 +4,11 @@ import type { ExecutorBenchResult } from "./executor-bench";
 import type { HistoryBenchResult } from "./history-bench";
 
 export const TARGET_RATIO = 1.25;
+/** Issue 12: RSS may grow by less than this from a 1,000-case to a 10,000-case run. */
+export const MEMORY_GROWTH_TARGET_MB = 50;
 
 const mb = (b: number | null) => (b === null ? "n/a" : `${(b / 1024 / 1024).toFixed(0)} MB`);
+const signedMb = (b: number) => `${b >= 0 ? "+" : "−"}${(Math.abs(b) / 1024 / 1024).toFixed(1)} MB`;
 const ms = (v: number | null, digits = 0) => (v === null ? "n/a" : `${v.toFixed(digits)} ms`);
 
 function table(rows: [string, string][]): string {
@@ -45,6 +48,18 @@ export function formatReport(
       ["last case done → run completed", ms(e.finalizeMs)],
       ["avg case duration / agent call", `${ms(e.avgCaseDurationMs, 1)} / ${ms(e.avgAgentLatencyMs, 1)}`],
       ["peak RSS (bench process)", `${mb(e.rssPeakBytes)} (at start ${mb(e.rssBaselineBytes)})`],
+      ...(e.memory
+        ? ([
+            [
+              `memory after ${e.memory.baselineCases} → ${e.cases} cases`,
+              `RSS ${mb(e.memory.rssAfterBaselineBytes)} → ${mb(e.memory.rssAfterBytes)}, heap ${mb(e.memory.heapAfterBaselineBytes)} → ${mb(e.memory.heapAfterBytes)} (after a full GC, same executor)`,
+            ],
+            [
+              "  growth",
+              `RSS ${signedMb(e.memory.rssGrowthBytes)}, heap ${signedMb(e.memory.heapGrowthBytes)} (target: RSS < +${MEMORY_GROWTH_TARGET_MB} MB: ${e.memory.rssGrowthBytes < MEMORY_GROWTH_TARGET_MB * 1024 * 1024 ? "met" : "missed"})`,
+            ],
+          ] as [string, string][])
+        : []),
       ["peak RSS (fake server)", e.fakeSeparate ? mb(e.fakePeakRssBytes) : "(in process)"],
       ["CPU (bench process)", `${(e.cpuMs / 1000).toFixed(2)} s = ${(e.cpuMs / e.cases).toFixed(2)} ms/case`],
       [
