@@ -116,5 +116,9 @@ export const importTestCasesAction = workspaceAction(
 export const exportTestCasesAction = workspaceAction(
   z.object({ suite_id: suiteId, format: format.default("yaml") }),
   "viewer",
-  async (input, ctx) => exportTestCases(ctx, input.suite_id, input.format),
+  // An action returns its result whole: the export streams (the API route sends it as it is read), the button gets the text.
+  async (input, ctx) => {
+    const file = await exportTestCases(ctx, input.suite_id, input.format);
+    return { ...file, body: await new Response(file.body).text() };
+  },
 );

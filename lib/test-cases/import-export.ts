@@ -1,6 +1,7 @@
 import "server-only";
 import YAML from "yaml";
 import { db } from "@/lib/db";
+import type { Prisma } from "@/lib/generated/prisma/client";
 import { ValidationError, zodIssues, type IssueList } from "@/lib/errors";
 import type { WorkspaceContext } from "@/lib/auth/roles";
 import { requireRole } from "@/lib/workspaces/service";
@@ -15,6 +16,8 @@ import { suiteVariableDefinitions } from "@/lib/test-cases/variable-guards";
 import { caseFileIssues, loadStoredFileBytes, storedFileSelect, storeFileBytes, type StoredFileRow } from "@/lib/files/service";
 import { fileIdOf, fileRef } from "@/lib/files/schemas";
 import { bundlePath, readCasesBundle, resolveBundledPaths, writeCasesBundle, type BundledFile } from "@/lib/files/bundle";
+import { withWorkspaceScope } from "@/lib/tenant-scope";
+import { textStream } from "@/lib/api/stream";
 
 export type CasesFormat = "yaml" | "json";
 export type ImportIssue = { index: number; path: string; message: string };
@@ -292,7 +295,7 @@ function slug(name: string): string {
   return s.slice(0, 80) || "suite";
 }
 
-/** A suite's live cases in sort order, as spec 001 documents (no ids, timestamps or sort orders). */
+/** A suite's live cases in sort order, as spec 001 documents (no ids, timestamps or sort orders): the zip bundle's, whole. */
 async function caseDocuments(ctx: WorkspaceContext, suiteId: string) {
   const suite = await requireLiveSuite(ctx, suiteId);
   const rows = await db.testCase.findMany({
@@ -303,18 +306,83 @@ async function caseDocuments(ctx: WorkspaceContext, suiteId: string) {
   return { base: `${slug(suite.name)}-test-cases`, docs: rows.map((r) => toTestCaseDocument(toTestCaseDto(r))) };
 }
 
-/** A suite's live cases in sort order, as a spec 001 document (no ids, timestamps or sort orders). */
+type TestCaseRow = Prisma.TestCaseGetPayload<{ select: typeof testCaseSelect }>;
+
+/** Test cases per query while an export streams. */
+const EXPORT_PAGE_SIZE = 200;
+
+/**
+ * A suite's live cases as spec 001 documents, EXPORT_PAGE_SIZE per query, keyset on the
+ * (suiteId, sortOrder, id) index; the next page is read when the stream's reader wants it, after
+ * the route handler returned, so each page re-enters the workspace scope (lib/tenant-scope.ts).
+ */
+async function* caseDocumentPages(ctx: WorkspaceContext, suiteId: string) {
+  type Key = { sortOrder: number; id: string };
+  let last: Key | null = null;
+  for (;;) {
+    const after: Key | null = last;
+    const rows: TestCaseRow[] = await withWorkspaceScope(ctx.workspaceId, () =>
+      db.testCase.findMany({
+        where: {
+          suiteId,
+          workspaceId: ctx.workspaceId,
+          deletedAt: null,
+          ...(after ? { OR: [{ sortOrder: { gt: after.sortOrder } }, { sortOrder: after.sortOrder, id: { gt: after.id } }] } : {}),
+        },
+        orderBy: [{ sortOrder: "asc" }, { id: "asc" }],
+        take: EXPORT_PAGE_SIZE,
+        select: testCaseSelect,
+      }),
+    );
+    if (rows.length === 0) return;
+    yield rows.map((r) => toTestCaseDocument(toTestCaseDto(r)));
+    if (rows.length < EXPORT_PAGE_SIZE) return;
+    const end = rows[rows.length - 1]!;
+    last = { sortOrder: end.sortOrder, id: end.id };
+  }
+}
+
+/** `JSON.stringify(docs, null, 2)` plus a newline, written page by page. */
+async function* jsonDocument(pages: AsyncIterable<unknown[]>) {
+  let written = 0;
+  yield "[";
+  for await (const page of pages) {
+    yield page.map((d) => `${written++ > 0 ? "," : ""}\n  ${JSON.stringify(d, null, 2).replace(/\n/g, "\n  ")}`).join("");
+  }
+  yield written > 0 ? "\n]\n" : "]\n";
+}
+
+/** A YAML block sequence, written page by page: each item is the text `toYaml([item])` writes, `[]` when empty. */
+async function* yamlDocument(pages: AsyncIterable<unknown[]>) {
+  let written = 0;
+  for await (const page of pages) {
+    written += page.length;
+    yield page.map((d) => toYaml([d])).join("");
+  }
+  if (written === 0) yield toYaml([]);
+}
+
+/**
+ * A suite's live cases in sort order, as a spec 001 document (no ids, timestamps or sort orders),
+ * streamed: the same bytes as the document built whole, one page of cases in memory at a time.
+ */
 export async function exportTestCases(
   ctx: WorkspaceContext,
   suiteId: string,
   format: CasesFormat,
-): Promise<{ body: string; filename: string; content_type: string }> {
+): Promise<{ body: ReadableStream<Uint8Array>; filename: string; content_type: string }> {
   requireRole(ctx, "viewer");
-  const { base, docs } = await caseDocuments(ctx, suiteId);
+  const suite = await requireLiveSuite(ctx, suiteId);
+  const base = `${slug(suite.name)}-test-cases`;
+  const pages = caseDocumentPages(ctx, suiteId);
   if (format === "json") {
-    return { body: `${JSON.stringify(docs, null, 2)}\n`, filename: `${base}.json`, content_type: "application/json; charset=utf-8" };
+    return {
+      body: textStream(jsonDocument(pages), { suiteId }),
+      filename: `${base}.json`,
+      content_type: "application/json; charset=utf-8",
+    };
   }
-  return { body: toYaml(docs), filename: `${base}.yaml`, content_type: "application/yaml; charset=utf-8" };
+  return { body: textStream(yamlDocument(pages), { suiteId }), filename: `${base}.yaml`, content_type: "application/yaml; charset=utf-8" };
 }
 
 /** Formats whose content is already compressed: stored in the zip as they are. */

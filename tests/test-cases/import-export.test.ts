@@ -9,6 +9,12 @@ import type { WorkspaceContext } from "@/lib/auth/roles";
 import { addMember, makeWorkspace } from "../helpers/factories";
 import { makeSuite, rejection, runnableCase } from "./fixtures";
 
+/** An export read to the end (exports stream). */
+async function exportText(...args: Parameters<typeof exportTestCases>) {
+  const file = await exportTestCases(...args);
+  return { ...file, body: await new Response(file.body).text() };
+}
+
 let ctx: WorkspaceContext;
 let suiteId: string;
 
@@ -101,7 +107,7 @@ describe("export → import round trip", () => {
     it(`reproduces every field identically (${format})`, async () => {
       for (const c of tricky) await createTestCase(ctx, suiteId, c);
       const original = await all(suiteId);
-      const file = await exportTestCases(ctx, suiteId, format);
+      const file = await exportText(ctx, suiteId, format);
       expect(file.filename).toBe(`billing-support-eu-test-cases.${format}`);
       expect(file.content_type).toBe(format === "json" ? "application/json; charset=utf-8" : "application/yaml; charset=utf-8");
 
@@ -115,15 +121,15 @@ describe("export → import round trip", () => {
         expect(copy[i]!.expected_tool_calls).toStrictEqual(o.expected_tool_calls);
       });
       // Exporting the copy gives the same document, byte for byte.
-      expect((await exportTestCases(ctx, target.id, format)).body).toBe(file.body);
+      expect((await exportText(ctx, target.id, format)).body).toBe(file.body);
     });
   }
 
   it("writes spec 001 field order without ids, timestamps or sort orders", async () => {
     await createTestCase(ctx, suiteId, runnableCase({ name: "one" }));
-    const json = JSON.parse((await exportTestCases(ctx, suiteId, "json")).body) as Record<string, unknown>[];
+    const json = JSON.parse((await exportText(ctx, suiteId, "json")).body) as Record<string, unknown>[];
     expect(Object.keys(json[0]!)).toEqual([...FIELDS]);
-    const yaml = YAML.parse((await exportTestCases(ctx, suiteId, "yaml")).body) as Record<string, unknown>[];
+    const yaml = YAML.parse((await exportText(ctx, suiteId, "yaml")).body) as Record<string, unknown>[];
     expect(yaml).toEqual(json);
   });
 
@@ -134,8 +140,8 @@ describe("export → import round trip", () => {
       suiteId,
       runnableCase({ name: "on", tags: ["no", "Off", "2024-01-01", "1_000", "0o17", "~", "=", "<<", "+1", ".5"], initial_message: "Y" }),
     );
-    const json: unknown = JSON.parse((await exportTestCases(ctx, suiteId, "json")).body);
-    const yaml = (await exportTestCases(ctx, suiteId, "yaml")).body;
+    const json: unknown = JSON.parse((await exportText(ctx, suiteId, "json")).body);
+    const yaml = (await exportText(ctx, suiteId, "yaml")).body;
     expect(YAML.parse(yaml, { version: "1.1" })).toEqual(json);
     expect(YAML.parse(yaml)).toEqual(json);
   });
@@ -145,8 +151,27 @@ describe("export → import round trip", () => {
     await createTestCase(ctx, suiteId, runnableCase({ name: "a", sort_order: 1 }));
     await db.testCase.update({ where: { id: b.id }, data: { deletedAt: new Date() } });
     await createTestCase(ctx, suiteId, runnableCase({ name: "c" }));
-    const names = (JSON.parse((await exportTestCases(ctx, suiteId, "json")).body) as { name: string }[]).map((c) => c.name);
+    const names = (JSON.parse((await exportText(ctx, suiteId, "json")).body) as { name: string }[]).map((c) => c.name);
     expect(names).toEqual(["a", "c"]);
+  });
+
+  it("streams a suite larger than a page: the same document as one written whole, every case once in sort order", async () => {
+    await db.testCase.createMany({
+      data: Array.from({ length: 450 }, (_, i) => ({
+        workspaceId: ctx.workspaceId,
+        suiteId,
+        name: `case ${i}`,
+        initialMessage: `question ${i}\nsecond line`,
+        // Ties on sortOrder across page boundaries: the id breaks them.
+        sortOrder: Math.floor(i / 3),
+      })),
+    });
+    const json = (await exportText(ctx, suiteId, "json")).body;
+    const parsed = JSON.parse(json) as { name: string }[];
+    expect(json).toBe(`${JSON.stringify(parsed, null, 2)}\n`);
+    expect(parsed).toHaveLength(450);
+    expect(new Set(parsed.map((c) => c.name)).size).toBe(450);
+    expect(YAML.parse((await exportText(ctx, suiteId, "yaml")).body)).toEqual(parsed);
   });
 });
 
@@ -203,7 +228,7 @@ describe("import", () => {
     const { ctx: other } = await makeWorkspace("owner");
     await rejection(importTestCases(other, suiteId, [runnableCase()], { validOnly: false }), NotFoundError);
     await rejection(exportTestCases(other, suiteId, "yaml"), NotFoundError);
-    expect((await exportTestCases(viewer, suiteId, "json")).body).toBe("[]\n");
+    expect((await exportText(viewer, suiteId, "json")).body).toBe("[]\n");
   });
 });
 

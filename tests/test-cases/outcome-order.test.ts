@@ -11,6 +11,12 @@ import type { WorkspaceContext } from "@/lib/auth/roles";
 import { makeWorkspace } from "../helpers/factories";
 import { issuesOf, makeSuite, runnableCase } from "./fixtures";
 
+/** An export read to the end (exports stream). */
+async function exportText(...args: Parameters<typeof exportTestCases>) {
+  const file = await exportTestCases(...args);
+  return { ...file, body: await new Response(file.body).text() };
+}
+
 let ctx: WorkspaceContext;
 let suiteId: string;
 beforeEach(async () => {
@@ -44,7 +50,7 @@ describe("expected outcome order", () => {
   it("export and import keep the order (JSON and YAML)", async () => {
     await createTestCase(ctx, suiteId, runnableCase({ name: "ordered", expected_outcomes: outcomes, evaluations: ["relevance"] }));
     for (const format of ["json", "yaml"] as const) {
-      const doc = await exportTestCases(ctx, suiteId, format);
+      const doc = await exportText(ctx, suiteId, format);
       expect(doc.body.indexOf("zeta label")).toBeLessThan(doc.body.indexOf("mid"));
       const target = (await makeSuite(ctx.workspaceId)).id;
       await importTestCases(ctx, target, parseCasesDocument(doc.body, format), { validOnly: false });

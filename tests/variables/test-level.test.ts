@@ -183,18 +183,18 @@ describe("spec 004 test-level variables through the service", () => {
     await createTestCase(ctx, suite.id, { name: "with vars", initial_message: "{{AIConfiguration}}", variables });
     await createTestCase(ctx, suite.id, { name: "without", initial_message: "plain" });
     for (const format of ["json", "yaml"] as const) {
-      const { body } = await exportTestCases(ctx, suite.id, format);
+      const body = await new Response((await exportTestCases(ctx, suite.id, format)).body).text();
       const docs = parseCasesDocument(body, format) as { name: string; variables: unknown }[];
       expect(docs.map((d) => d.variables)).toEqual([variables, null]);
       const target = await makeSuiteWithCases(ctx, 0);
       await db.agent.update({ where: { id: target.agent.id }, data: { variablesSchema: definitions } });
       const result = await importTestCases(ctx, target.suite.id, docs, { validOnly: false });
       expect(result.imported).toBe(2);
-      const { body: again } = await exportTestCases(ctx, target.suite.id, format);
+      const again = await new Response((await exportTestCases(ctx, target.suite.id, format)).body).text();
       expect(again).toBe(body);
     }
     const bare = await makeSuiteWithCases(ctx, 0);
-    const { body } = await exportTestCases(ctx, suite.id, "json");
+    const body = await new Response((await exportTestCases(ctx, suite.id, "json")).body).text();
     const issues = await issuesOf(importTestCases(ctx, bare.suite.id, parseCasesDocument(body, "json"), { validOnly: false }));
     expect(issues.map((i) => i.path).sort()).toEqual(["0.initial_message", "0.variables.AIConfiguration", "0.variables.MaxTokens"]);
   });

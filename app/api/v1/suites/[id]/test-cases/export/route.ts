@@ -1,8 +1,9 @@
 import { withApi } from "@/lib/api/handler";
+import { downloadResponse } from "@/lib/api/stream";
 import { exportTestCases, exportTestCasesBundle } from "@/lib/test-cases/import-export";
 import { testCaseExportQuery } from "@/lib/test-cases/schemas";
 
-/** GET ?format=json|yaml|zip (default json): the suite's cases as a downloadable document (zip: with the uploaded files). */
+/** GET ?format=json|yaml|zip (default json): the suite's cases as a downloadable document (json/yaml streamed; zip: with the uploaded files). */
 export const GET = withApi({
   role: "viewer",
   query: testCaseExportQuery,
@@ -11,14 +12,7 @@ export const GET = withApi({
       query.format === "zip"
         ? await exportTestCasesBundle(ctx, params.id ?? "")
         : await exportTestCases(ctx, params.id ?? "", query.format);
-    return new Response(typeof file.body === "string" ? file.body : new Uint8Array(file.body), {
-      status: 200,
-      headers: {
-        "content-type": file.content_type,
-        // The filename is a slug of the suite name (ASCII letters, digits, dashes).
-        "content-disposition": `attachment; filename="${file.filename}"`,
-        "cache-control": "no-store",
-      },
-    });
+    // The filename is a slug of the suite name (ASCII letters, digits, dashes).
+    return downloadResponse({ body: file.body, contentType: file.content_type, filename: file.filename }, { "cache-control": "no-store" });
   },
 });
