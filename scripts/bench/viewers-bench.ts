@@ -234,7 +234,7 @@ export async function benchViewers(opts: {
     const load = withViewers.load!;
     const httpErrors = load.endpoints.flatMap((e) =>
       Object.entries(e.errorKinds)
-        .filter(([k]) => /^\d+$/.test(k))
+        .filter(([k]) => /^\d+$|^rendered error$/.test(k))
         .map(([k, n]) => `${n}× ${k} on ${e.endpoint}`),
     );
     if (httpErrors.length) failures.push(`viewer requests answered with an error status: ${httpErrors.join(", ")}`);

@@ -15,7 +15,7 @@ export type EndpointStats = {
   path: string;
   requests: number;
   errors: number;
-  /** Error kinds: HTTP status or "timeout"/"network", with counts. */
+  /** Error kinds: HTTP status, "rendered error" (a 200 page streaming an error digest), "timeout" or "network", with counts. */
   errorKinds: Record<string, number>;
   p50Ms: number;
   p95Ms: number;
@@ -107,7 +107,12 @@ export function startViewers(opts: { url: string; cookie: string; workspaceId: s
       if (res.status !== 200) {
         error = String(res.status);
         await res.arrayBuffer();
-      } else body = json ? await res.json() : await res.text();
+      } else {
+        body = json ? await res.json() : await res.text();
+        // A server component that failed after the 200 went out streams React's error digest
+        // instead of its content (the server logs the cause, e.g. a pool timeout): an error too.
+        if (!json && /data-dgst="/.test(body as string)) error = "rendered error";
+      }
     } catch (err) {
       error = err instanceof Error && err.name === "TimeoutError" ? "timeout" : "network";
     }
