@@ -37,6 +37,8 @@ import { escapeCsvCell } from "@/lib/runs/report-escape";
 import { maskUrl } from "@/lib/url-secrets";
 import { emptyStats } from "@/lib/llm/stats";
 import { ASSAY_VERSION } from "@/lib/version";
+import { withWorkspaceScope } from "@/lib/tenant-scope";
+import { textStream } from "@/lib/api/stream";
 import { z } from "zod";
 import { armOrder, armRole } from "./ordering";
 import { armStatsFromExecutions, armStatsFromResults, pairsOfRuns, summaryOf, writePairs, type PairRecord } from "./pairs";
@@ -56,6 +58,7 @@ import {
   toPairDto,
   type ComparisonDto,
   type ComparisonSummaryDto,
+  type PairRow,
   type StoredExecution,
 } from "./dto";
 import { tokensPerMs, totalTokens } from "./diffs";
@@ -579,23 +582,53 @@ function sessionResponse(e: StoredExecution | null) {
   };
 }
 
+/** Pairs per query while a comparison report streams. */
+const REPORT_PAIR_PAGE = 200;
+
 /**
- * GET /api/v1/comparisons/{id}/report: `json` is spec 003's session document (`TestSession.to_dict()`,
- * the variant under `variant`), `csv` the spec's session CSV plus the verdict columns.
+ * The comparison's finished pairs in index order, REPORT_PAIR_PAGE per query (keyset on the
+ * (comparisonId, index) unique index). A streamed report is read after its route handler
+ * returned, outside the request's workspace scope: each page re-enters it (lib/tenant-scope.ts).
  */
-export async function comparisonReport(ctx: WorkspaceContext, id: string, format: "json" | "csv") {
-  requireRole(ctx, "viewer");
-  const c = await getComparisonUnchecked(ctx, id);
-  const pairs = await db.comparisonPair.findMany({
-    where: { comparisonId: id, workspaceId: ctx.workspaceId, completedAt: { not: null } },
-    orderBy: { index: "asc" },
-    select: pairSelect,
-  });
-  const base = `comparison-${c.id.slice(0, 8)}`;
-  const modelOf = (arm: ComparisonDto["baseline"]) => arm?.resolved.model ?? arm?.resolved.agent_name ?? arm?.label ?? "";
-  if (format === "csv") {
-    const two = (n: number | null | undefined) => (typeof n === "number" ? n.toFixed(2) : "");
-    const body = stringify(
+async function* finishedPairPages(ctx: WorkspaceContext, id: string) {
+  let after = -1;
+  for (;;) {
+    const from = after;
+    const pairs = await withWorkspaceScope(ctx.workspaceId, () =>
+      db.comparisonPair.findMany({
+        where: { comparisonId: id, workspaceId: ctx.workspaceId, completedAt: { not: null }, index: { gt: from } },
+        orderBy: { index: "asc" },
+        take: REPORT_PAIR_PAGE,
+        select: pairSelect,
+      }),
+    );
+    if (pairs.length === 0) return;
+    yield pairs;
+    if (pairs.length < REPORT_PAIR_PAGE) return;
+    after = pairs[pairs.length - 1]!.index;
+  }
+}
+
+const COMPARISON_CSV_COLUMNS = [
+  "question",
+  "baseline_tokens",
+  "variant_tokens",
+  "token_overhead",
+  "baseline_latency_ms",
+  "variant_latency_ms",
+  "latency_diff_ms",
+  "response_length_ratio",
+  "baseline_status",
+  "variant_status",
+  "verdict_change",
+];
+
+/** The session CSV: the header, then one page of pairs per chunk. */
+async function* comparisonCsv(pages: AsyncIterable<PairRow[]>) {
+  const two = (n: number | null | undefined) => (typeof n === "number" ? n.toFixed(2) : "");
+  yield stringify([], { header: true, columns: COMPARISON_CSV_COLUMNS });
+  for await (const pairs of pages) {
+    yield stringify(
       pairs.map((p) => {
         const d = toPairDto(p);
         return [
@@ -612,44 +645,51 @@ export async function comparisonReport(ctx: WorkspaceContext, id: string, format
           d.verdict_change ?? "",
         ];
       }),
-      {
-        header: true,
-        columns: [
-          "question",
-          "baseline_tokens",
-          "variant_tokens",
-          "token_overhead",
-          "baseline_latency_ms",
-          "variant_latency_ms",
-          "latency_diff_ms",
-          "response_length_ratio",
-          "baseline_status",
-          "variant_status",
-          "verdict_change",
-        ],
-      },
+      { header: false, columns: COMPARISON_CSV_COLUMNS },
     );
-    return { body, contentType: "text/csv; charset=utf-8", filename: `${base}.csv` };
   }
+}
+
+/** Marks where the results array goes in the session document's envelope. */
+const RESULTS_SLOT = "\u0000results\u0000";
+
+/**
+ * The session document, pretty-printed exactly as `JSON.stringify(document, null, 2)` would:
+ * the envelope around a placeholder, then each pair's result as an array item, page by page.
+ */
+async function* comparisonJson(c: ComparisonDto, pages: AsyncIterable<PairRow[]>) {
   const sessionId = c.session_id ?? c.id;
-  const document = {
-    session_id: sessionId,
-    name: c.name,
-    start_time: c.started_at ?? c.created_at,
-    end_time: c.completed_at,
-    baseline_model: modelOf(c.baseline),
-    variant_model: modelOf(c.variant),
-    environment: c.environment,
-    notes: c.notes,
-    comparison_id: c.id,
-    execution_stats: c.summary ? { baseline: c.summary.baseline.execution_stats, variant: c.summary.variant.execution_stats } : undefined,
-    ordering: c.ordering,
-    seed: c.seed,
-    repetitions: c.repetitions,
-    results: pairs.map((p) => {
+  const modelOf = (arm: ComparisonDto["baseline"]) => arm?.resolved.model ?? arm?.resolved.agent_name ?? arm?.label ?? "";
+  const envelope = JSON.stringify(
+    {
+      session_id: sessionId,
+      name: c.name,
+      start_time: c.started_at ?? c.created_at,
+      end_time: c.completed_at,
+      baseline_model: modelOf(c.baseline),
+      variant_model: modelOf(c.variant),
+      environment: c.environment,
+      notes: c.notes,
+      comparison_id: c.id,
+      execution_stats: c.summary ? { baseline: c.summary.baseline.execution_stats, variant: c.summary.variant.execution_stats } : undefined,
+      ordering: c.ordering,
+      seed: c.seed,
+      repetitions: c.repetitions,
+      results: RESULTS_SLOT,
+    },
+    null,
+    2,
+  );
+  const slot = `"results": ${JSON.stringify(RESULTS_SLOT)}`;
+  const at = envelope.indexOf(slot);
+  yield `${envelope.slice(0, at)}"results": [`;
+  let written = 0;
+  for await (const pairs of pages) {
+    let chunk = "";
+    for (const p of pairs) {
       const d = toPairDto(p);
       const executions = (Array.isArray(p.executions) ? p.executions : []) as (StoredExecution | null)[];
-      return {
+      const result = {
         question: d.question,
         baseline: sessionResponse(executions[0] ?? null),
         variant: sessionResponse(executions[1] ?? null),
@@ -668,9 +708,36 @@ export async function comparisonReport(ctx: WorkspaceContext, id: string, format
         both_successful: d.both_successful,
         verdict_change: d.verdict_change,
       };
-    }),
+      // An array item two levels deep: "\n    " before it, every line of it indented by four spaces.
+      chunk += `${written++ > 0 ? "," : ""}\n    ${JSON.stringify(result, null, 2).replace(/\n/g, "\n    ")}`;
+    }
+    yield chunk;
+  }
+  yield `${written > 0 ? "\n  ]" : "]"}${envelope.slice(at + slot.length)}`;
+}
+
+/**
+ * GET /api/v1/comparisons/{id}/report: `json` is spec 003's session document (`TestSession.to_dict()`,
+ * the variant under `variant`), `csv` the spec's session CSV plus the verdict columns. Streamed:
+ * the comparison is read now (a missing one is a 404), its pairs page by page as the body is read.
+ */
+export async function comparisonReport(ctx: WorkspaceContext, id: string, format: "json" | "csv") {
+  requireRole(ctx, "viewer");
+  const c = await getComparisonUnchecked(ctx, id);
+  const base = `comparison-${c.id.slice(0, 8)}`;
+  const pages = finishedPairPages(ctx, id);
+  if (format === "csv") {
+    return {
+      body: textStream(comparisonCsv(pages), { comparisonId: id }),
+      contentType: "text/csv; charset=utf-8",
+      filename: `${base}.csv`,
+    };
+  }
+  return {
+    body: textStream(comparisonJson(c, pages), { comparisonId: id }),
+    contentType: "application/json; charset=utf-8",
+    filename: `${base}.json`,
   };
-  return { body: JSON.stringify(document, null, 2), contentType: "application/json; charset=utf-8", filename: `${base}.json` };
 }
 
 /**

@@ -350,7 +350,10 @@ describe("comparison engine against the fake OpenAI server", () => {
     });
     const done = await finished(ctx, c.id);
     const report = await comparisonReport(ctx, c.id, "json");
-    const doc = JSON.parse(report.body);
+    const text = await new Response(report.body).text();
+    const doc = JSON.parse(text);
+    // Streamed page by page, yet exactly the document JSON.stringify(document, null, 2) writes.
+    expect(text).toBe(JSON.stringify(doc, null, 2));
     expect(doc).toMatchObject({ session_id: c.id, baseline_model: "model-a", variant_model: "model-b", notes: "n1" });
     expect(doc.results).toHaveLength(7);
     expect(doc.results[0].baseline).toHaveProperty("tokens_per_ms");
@@ -367,8 +370,8 @@ describe("comparison engine against the fake OpenAI server", () => {
     });
     expect(b.map(strip)).toEqual(a.map(strip));
 
-    const csv = await comparisonReport(ctx, c.id, "csv");
-    const lines = csv.body.trim().split("\n");
+    const csv = await new Response((await comparisonReport(ctx, c.id, "csv")).body).text();
+    const lines = csv.trim().split("\n");
     expect(lines[0]).toBe(
       "question,baseline_tokens,variant_tokens,token_overhead,baseline_latency_ms,variant_latency_ms,latency_diff_ms,response_length_ratio,baseline_status,variant_status,verdict_change",
     );
