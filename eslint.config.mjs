@@ -45,8 +45,6 @@ const dataAccessModules = [
   "lib/**/loaders.ts",
   // The run pipeline uses the pg pool directly on its hot path (see lib/db.ts).
   "lib/runs/{alerts,analytics,case-results,case-runner,executor,finalize,report,result-writer,scheduler,worker,wakeup}.ts",
-  // Reports streamed from a cursor (one page of rows per query).
-  "lib/comparisons/report.ts",
   "lib/test-cases/{bulk,list,import-export,shared,suite-guards,variable-guards}.ts",
   "lib/workspaces/{invitations,members,creation}.ts",
   // Auth data access: the attempt counters and OIDC account linking.
