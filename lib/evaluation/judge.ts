@@ -132,9 +132,11 @@ export async function judgeOutcomes(
   cache?: EvalCache | null,
   timeoutMs?: number,
 ): Promise<OutcomeJudgement> {
+  // No outcomes, no judge: skip rendering the transcript into a prompt nobody sends (every case
+  // without expected outcomes would pay for it).
+  if (outcomeKeys(input.expectedOutcomes).length === 0) return { results: [], judge_error: null };
   const req = buildOutcomeJudgeRequest(input);
   const { keys, ...request } = req;
-  if (keys.length === 0) return { results: [], judge_error: null };
   if (timeoutMs) request.timeoutMs = timeoutMs;
   let raw: string;
   try {

@@ -234,7 +234,7 @@ export function createGuardedFetch(opts: GuardedFetchOptions): FetchLike {
   };
   const exchange: RawExchange = async (url, init) => {
     const body = init.body === undefined ? undefined : Buffer.from(init.body);
-    const hop: Hop = { url: new URL(url), method: init.method, body, headers: new Headers(init.headers) };
+    const hop: Hop = { url: new URL(url), method: init.method, body, headers: init.headers };
     const timing: WireTiming = { sentAt: null, lastByteAt: null };
     const { res, url: finalUrl } = await send(hop, agents, opts, init.signal, "follow", 0, timing);
     const status = res.statusCode ?? 0;
@@ -245,7 +245,8 @@ export function createGuardedFetch(opts: GuardedFetchOptions): FetchLike {
   return fetch;
 }
 
-type Hop = { url: URL; method: string; body: Buffer | undefined; headers: Headers };
+/** One request of a fetch (redirects make new ones); headers as given (a plain object on the raw exchange). */
+type Hop = { url: URL; method: string; body: Buffer | undefined; headers: Headers | Record<string, string> };
 
 /**
  * Headers kept on a cross-origin redirect; everything else the caller set (Authorization,
@@ -257,7 +258,7 @@ const CROSS_ORIGIN_SAFE_HEADERS = new Set(["accept", "accept-encoding", "accept-
  * The next hop of a redirect, or RedirectRefusedError. `redirects` is the number of hops
  * already followed. Pure, so the rules are testable without a server.
  */
-export function nextRedirectHop(hop: Hop, status: number, location: string, redirects: number): Hop {
+export function nextRedirectHop(hop: Hop, status: number, location: string, redirects: number): Hop & { headers: Headers } {
   if (redirects >= MAX_REDIRECTS)
     throw new RedirectRefusedError(`Too many redirects (more than ${MAX_REDIRECTS}); last one to ${location}`);
   let next: URL;
@@ -302,12 +303,16 @@ async function send(
     throw new TypeError("fetch failed", { cause: err });
   }
   if (signal.aborted) throw abortError(signal);
-  if (!headers.has("accept-encoding")) headers.set("accept-encoding", "gzip, deflate, br");
-  if (body) headers.set("content-length", String(body.length));
   const outgoing: Record<string, string> = {};
-  headers.forEach((value, name) => {
-    outgoing[name] = value;
-  });
+  if (headers instanceof Headers) {
+    headers.forEach((value, name) => {
+      outgoing[name] = value;
+    });
+  } else {
+    for (const name in headers) outgoing[name.toLowerCase()] = headers[name]!;
+  }
+  outgoing["accept-encoding"] ??= "gzip, deflate, br";
+  if (body) outgoing["content-length"] = String(body.length);
 
   const res = await new Promise<http.IncomingMessage>((resolve, reject) => {
     const isHttps = url.protocol === "https:";

@@ -780,10 +780,14 @@ export class Executor {
     const stages = [...this.pendingStages.values()];
     this.pendingStages.clear();
     try {
-      await db.$executeRaw`
-        UPDATE "CaseResult" c SET "stage" = s.stage::"CaseStage"
-        FROM unnest(${ids}::uuid[], ${stages}::text[]) AS s(id, stage)
-        WHERE c."id" = s.id AND c."status" = 'running' AND c."leaseOwner" = ${this.workerId}`;
+      // Straight to the pool (a prepared statement): this runs while agent answers are arriving.
+      await pool.query({
+        name: "assay-flush-stages",
+        text: `UPDATE "CaseResult" c SET "stage" = s.stage::"CaseStage"
+               FROM unnest($1::uuid[], $2::text[]) AS s(id, stage)
+               WHERE c."id" = s.id AND c."status" = 'running' AND c."leaseOwner" = $3`,
+        values: [ids, stages, this.workerId],
+      });
     } catch (err) {
       logger.warn({ err, workerId: this.workerId }, "could not write live case stages");
     }
@@ -804,13 +808,17 @@ export class Executor {
     if (!this.running || this.inFlight.size === 0) return;
     try {
       const ids = [...this.inFlight.keys()];
-      await db.$executeRaw`
-        UPDATE "CaseResult" SET "leaseExpiresAt" = now() + ${this.leaseMs} * interval '1 millisecond'
-        WHERE "id" = ANY(${ids}::uuid[]) AND "leaseOwner" = ${this.workerId} AND "status" = 'running'`;
       const runIds = [...new Set([...this.inFlight.values()].map((f) => f.runId))];
-      const cancelled = await db.run.findMany({
-        where: { id: { in: runIds }, cancelRequestedAt: { not: null } },
-        select: { id: true },
+      // One round trip on the pool: extend the leases, and learn which of these runs were cancelled.
+      const { rows: cancelled } = await pool.query<{ id: string }>({
+        name: "assay-heartbeat",
+        text: `WITH extended AS (
+                 UPDATE "CaseResult" SET "leaseExpiresAt" = now() + $3::int * interval '1 millisecond'
+                 WHERE "id" = ANY($1::uuid[]) AND "leaseOwner" = $2 AND "status" = 'running'
+                 RETURNING 1
+               )
+               SELECT r."id" FROM "Run" r WHERE r."id" = ANY($4::uuid[]) AND r."cancelRequestedAt" IS NOT NULL`,
+        values: [ids, this.workerId, this.leaseMs, runIds],
       });
       const cancelledIds = new Set(cancelled.map((r) => r.id));
       for (const f of this.inFlight.values()) {

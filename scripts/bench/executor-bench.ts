@@ -110,6 +110,8 @@ export type LatencyError = {
    * queries and JIT-compiling, which delays reading the first waves' responses. null when none.
    */
   warm: { afterMs: number; matched: number; p50Ms: number; p95Ms: number } | null;
+  /** The same over the cases that started within that first second (what a cold start costs). */
+  cold: { matched: number; p50Ms: number; p95Ms: number } | null;
 };
 
 /** Cases that start this long after the run was created count as warm (see LatencyError.warm). */
@@ -129,6 +131,7 @@ export function latencyError(
 ): LatencyError | null {
   const errors: number[] = [];
   const warmErrors: number[] = [];
+  const coldErrors: number[] = [];
   const serverMs: number[] = [];
   for (const r of recorded) {
     const s = server.get(r.question);
@@ -136,10 +139,12 @@ export function latencyError(
     errors.push(r.latencyMs - s);
     serverMs.push(s);
     if (r.startedMs != null && r.startedMs >= warmAfterMs) warmErrors.push(r.latencyMs - s);
+    else if (r.startedMs != null) coldErrors.push(r.latencyMs - s);
   }
   if (errors.length === 0) return null;
   errors.sort((a, b) => a - b);
   warmErrors.sort((a, b) => a - b);
+  coldErrors.sort((a, b) => a - b);
   serverMs.sort((a, b) => a - b);
   return {
     matched: errors.length,
@@ -152,6 +157,7 @@ export function latencyError(
     warm: warmErrors.length
       ? { afterMs: warmAfterMs, matched: warmErrors.length, p50Ms: quantile(warmErrors, 0.5), p95Ms: quantile(warmErrors, 0.95) }
       : null,
+    cold: coldErrors.length ? { matched: coldErrors.length, p50Ms: quantile(coldErrors, 0.5), p95Ms: quantile(coldErrors, 0.95) } : null,
   };
 }
 
@@ -319,8 +325,9 @@ export async function benchExecutor(opts: {
   const elDelay = monitorEventLoopDelay({ resolution: 10 });
   let rssPeak = process.memoryUsage().rss;
   const rssBaseline = rssPeak;
+  // memoryUsage.rss() alone: the full memoryUsage() also walks the heap spaces, every 50 ms.
   const sampler = setInterval(() => {
-    rssPeak = Math.max(rssPeak, process.memoryUsage().rss);
+    rssPeak = Math.max(rssPeak, process.memoryUsage.rss());
   }, 50);
   const fakeCpuBefore = fake.cpuMs();
   const dbCpuBefore = opts.dbCpuMs?.() ?? null;

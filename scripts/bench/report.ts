@@ -86,6 +86,12 @@ export function formatReport(
           ? `p50 ${ms(e.latencyError.warm.p50Ms, 1)}, p95 ${ms(e.latencyError.warm.p95Ms, 1)} (${e.latencyError.warm.matched} cases; the first second is the process warming up: pool connections, Prisma query compilation, JIT)`
           : "n/a",
       ],
+      [
+        "  … cases started in the first second",
+        e.latencyError?.cold
+          ? `p50 ${ms(e.latencyError.cold.p50Ms, 1)}, p95 ${ms(e.latencyError.cold.p95Ms, 1)} (${e.latencyError.cold.matched} cases)`
+          : "n/a",
+      ],
       ["event loop delay p99 / max", `${ms(e.eventLoopDelayP99Ms, 1)} / ${ms(e.eventLoopDelayMaxMs, 1)}`],
       [
         "SQL per case",
