@@ -90,6 +90,14 @@ test("the suite's runs page charts the pass-rate trend and lists every run", asy
   const second = await runToEnd({ tags: ["smoke"] });
   expect(second).toMatchObject({ passed_cases: 1, failed_cases: 1, pass_rate: 50 });
 
+  // The suites list: the last pass rate and a sparkline of the completed runs (issue 12).
+  await page.goto(`/w/${workspaceId}/suites`);
+  const listRow = page.getByTestId("suite-row").filter({ hasText: suiteName });
+  await expect(listRow.getByRole("img", { name: "Pass rate over the last 2 runs: 66.7% → 50%" })).toBeVisible();
+  await expect(listRow.getByRole("cell").filter({ hasText: /^50%$/ })).toBeVisible();
+  const listed = await v1.get<{ data: { id: string; last_pass_rate: number | null; recent_pass_rates: number[] }[] }>("/suites");
+  expect(listed.data.find((s) => s.id === suite.id)).toMatchObject({ last_pass_rate: 50, recent_pass_rates: [66.7, 50] });
+
   await page.goto(`/w/${workspaceId}/suites/${suite.id}/runs`);
   await expect(page.getByRole("heading", { level: 1, name: suiteName })).toBeVisible();
   await expect(page.getByRole("link", { name: "← Test cases" })).toHaveAttribute("href", `/w/${workspaceId}/suites/${suite.id}`);
@@ -169,7 +177,14 @@ test("a suite without runs offers to start one", async ({ page, request }) => {
     model: "gpt-4o-mini",
   });
   const agent = await v1.post<{ id: string }>("/agents", { name: unique("Idle agent"), kind: "chat", model_config_id: model.id });
-  const suite = await v1.post<{ id: string }>("/suites", { agent_id: agent.id, name: unique("Idle suite") });
+  const suiteName = unique("Idle suite");
+  const suite = await v1.post<{ id: string }>("/suites", { agent_id: agent.id, name: suiteName });
+
+  // The suites list says so instead of drawing an empty sparkline.
+  await page.goto(`/w/${workspaceId}/suites`);
+  const listRow = page.getByTestId("suite-row").filter({ hasText: suiteName });
+  await expect(listRow.getByText("No completed runs")).toBeVisible();
+  await expect(listRow.getByRole("img", { name: /Pass rate/ })).toHaveCount(0);
 
   await page.goto(`/w/${workspaceId}/suites/${suite.id}/runs`);
   await expect(page.getByText("No runs yet — start one")).toBeVisible();
