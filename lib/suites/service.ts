@@ -81,9 +81,10 @@ type StatsRow = { suite_id: string; draft: number; active: number; archived: num
  * suite's last SPARKLINE_RUNS completed runs that executed a case, oldest → newest (the last is
  * the suite's last pass rate). Pending, running, failed and cancelled runs are left out: a
  * sparkline of suite health, not of interrupted runs. Per suite, a LATERAL subquery reads the
- * newest entries of the partial index of completed runs (Run_suite_completed_idx, whose INCLUDE
- * columns hold the counters) and stops after SPARKLINE_RUNS: an index-only scan whose cost grows
- * with the page, not the history. Runs are reached through the workspace's suites rather than
+ * newest entries of the partial index of completed runs (Run_suite_completed_idx) and stops
+ * after SPARKLINE_RUNS rows: an index scan whose cost grows with the page, not the history (the
+ * counters are read from those rows, not INCLUDEd: the executor updates them per case, and an
+ * indexed counter would make each of those updates a non-HOT one). Runs are reached through the workspace's suites rather than
  * by Run.workspaceId (see lib/runs/analytics.ts, suiteRuns).
  */
 export function listStatsSql(workspaceId: string, suiteIds: string[]): Prisma.Sql {
