@@ -159,6 +159,9 @@ try {
       endpointCap: args.endpointCap,
       runner: args.runner,
       timelineFile: args.timelineFile,
+      profileFile: args.profileFile,
+      memoryBaselineCases: args.memoryBaselineCases,
+      coldStart: args.coldStart,
       dbCpuMs: database.cpuMs,
     });
     const loadAfter = loadAverage();

@@ -165,9 +165,19 @@ type ConnectOptions = { host?: string | null; hostname?: string | null; port?: n
  * An agent whose sockets go only to addresses this module resolved and checked: the check and
  * the connection use the same address, so a DNS answer that changes in between cannot slip by.
  */
-function guardedAgent(isHttps: boolean, opts: GuardedFetchOptions): http.Agent {
+function guardedAgent(isHttps: boolean, opts: GuardedFetchOptions): GuardedAgent {
   const agent = isHttps ? new https.Agent({ keepAlive: true }) : new http.Agent({ keepAlive: true });
   const connect = opts.connect ?? systemConnector;
+  /** Connections opened ahead by `preconnect`, by host:port, handed to the next requests that need a socket. */
+  const warm = new Map<string, net.Socket[]>();
+  const drops = new WeakMap<net.Socket, () => void>();
+  const takeWarm = (key: string): net.Socket | undefined => {
+    const list = warm.get(key);
+    let socket = list?.pop();
+    while (socket && (socket.destroyed || !socket.writable)) socket = list?.pop();
+    if (list && list.length === 0) warm.delete(key);
+    return socket;
+  };
   // Node's Agent accepts an asynchronous createConnection: return nothing, call back later.
   (agent as unknown as { createConnection: unknown }).createConnection = (
     options: ConnectOptions,
@@ -175,6 +185,14 @@ function guardedAgent(isHttps: boolean, opts: GuardedFetchOptions): http.Agent {
   ): undefined => {
     const hostname = normaliseHost(String(options.hostname ?? options.host ?? ""));
     const port = Number(options.port) || (isHttps ? 443 : 80);
+    const ready = takeWarm(`${hostname}:${port}`);
+    if (ready) {
+      const drop = drops.get(ready);
+      if (drop) for (const event of ["error", "close", "timeout"]) ready.off(event, drop);
+      ready.setTimeout(0);
+      callback(null, ready);
+      return undefined;
+    }
     resolveChecked(hostname, opts).then(
       (addresses) => {
         try {
@@ -189,10 +207,61 @@ function guardedAgent(isHttps: boolean, opts: GuardedFetchOptions): http.Agent {
     );
     return undefined;
   };
-  return agent;
+  const preconnect = async (hostname: string, port: number, count: number, timeoutMs: number): Promise<void> => {
+    const key = `${hostname}:${port}`;
+    const addresses = await resolveChecked(hostname, opts);
+    const target: ConnectTarget = { host: addresses[0]!.address, addresses, port, hostname, tls: isHttps };
+    if (isHttps && isIP(hostname) === 0) target.servername = hostname;
+    const have = warm.get(key)?.length ?? 0;
+    const sockets = Array.from({ length: Math.max(0, count - have) }, () => connect(target));
+    const list = warm.get(key) ?? [];
+    warm.set(key, list);
+    await Promise.all(
+      sockets.map(
+        (socket) =>
+          new Promise<void>((resolve) => {
+            const drop = () => {
+              const i = list.indexOf(socket);
+              if (i >= 0) list.splice(i, 1);
+              socket.destroy();
+              resolve();
+            };
+            drops.set(socket, drop);
+            socket.once("error", drop);
+            socket.once("close", drop);
+            // Unused for this long: closed (the timer does not keep the process alive).
+            socket.setTimeout(30_000, drop);
+            socket.once(isHttps ? "secureConnect" : "connect", () => resolve());
+            list.push(socket);
+            setTimeout(resolve, timeoutMs).unref();
+          }),
+      ),
+    );
+  };
+  return { agent, preconnect };
 }
 
+/** A guarded keep-alive agent and the way to open its connections ahead of need. */
+type GuardedAgent = {
+  agent: http.Agent;
+  preconnect: (hostname: string, port: number, count: number, timeoutMs: number) => Promise<void>;
+};
+
 type Agents = { http: http.Agent; https: https.Agent };
+
+const preconnectors = new WeakMap<FetchLike, (url: string | URL, count: number, timeoutMs: number) => Promise<void>>();
+
+/**
+ * Opens up to `count` connections of a guarded fetch to the origin of `url` ahead of need (the
+ * address checked like any request's); the next requests to that origin that need a new
+ * connection take them instead of connecting. Resolves once they are connected (TLS included)
+ * or after `timeoutMs`; never rejects. Nothing for any other fetch.
+ */
+export async function preconnect(fetch: FetchLike, url: string | URL, count: number, timeoutMs = 3_000): Promise<void> {
+  await preconnectors
+    .get(fetch)?.(url, count, timeoutMs)
+    .catch(() => undefined);
+}
 
 /** What `rawExchange` sends: a whole body, plain header object, the call's signal. */
 export type RawRequest = { method: string; headers: Record<string, string>; body?: string; signal: AbortSignal };
@@ -220,7 +289,9 @@ export function rawExchangeOf(fetch: FetchLike): RawExchange | undefined {
  */
 export function createGuardedFetch(opts: GuardedFetchOptions): FetchLike {
   // Own keep-alive agents: sockets are never shared with unguarded requests.
-  const agents: Agents = { http: guardedAgent(false, opts), https: guardedAgent(true, opts) as https.Agent };
+  const plain = guardedAgent(false, opts);
+  const secure = guardedAgent(true, opts);
+  const agents: Agents = { http: plain.agent, https: secure.agent as https.Agent };
   const maxBytes = opts.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
   const fetch: FetchLike = async (input, init) => {
     const request = new Request(input, init);
@@ -242,6 +313,11 @@ export function createGuardedFetch(opts: GuardedFetchOptions): FetchLike {
     return { status, headers: res.headers, text, url: finalUrl.toString(), timing };
   };
   rawExchanges.set(fetch, exchange);
+  preconnectors.set(fetch, async (url, count, timeoutMs) => {
+    const u = checkUrlStatically(url, opts);
+    const isHttps = u.protocol === "https:";
+    await (isHttps ? secure : plain).preconnect(normaliseHost(u.hostname), Number(u.port) || (isHttps ? 443 : 80), count, timeoutMs);
+  });
   return fetch;
 }
 

@@ -1,7 +1,7 @@
 import "server-only";
 import { logger } from "@/lib/logger";
 import { DomainError, NotFoundError } from "@/lib/errors";
-import { ExecutionStats, LlmCallCache, LlmClient, toEvalLlm, type CallRecord, type Endpoint } from "@/lib/llm";
+import { ExecutionStats, LlmCallCache, LlmClient, endpointLimiter, toEvalLlm, type CallRecord, type Endpoint } from "@/lib/llm";
 import type { RetryPolicy } from "@/lib/llm/retry";
 import { runConversation, substituteVariables, type AgentRuntime, type AgentTool } from "@/lib/conversation";
 import { db } from "@/lib/db";
@@ -80,18 +80,27 @@ type NamedModel = { endpoint: Endpoint; supportsVision: boolean };
 
 const RESOURCE_CACHE_SIZE = 50;
 
+export type CaseRunnerOptions = {
+  /**
+   * Open the chat agent's keep-alive connections (up to the run's concurrency) when a run's
+   * resources load, before its first wave (LlmClient.preconnect). The worker turns it on; off by
+   * default, so tests that count a fake server's requests see only the calls themselves.
+   */
+  preconnect?: boolean;
+};
+
 /**
  * Runs one case end to end: converse with the agent (mocked tools, simulated user), evaluate
  * (checks, tool calls, outcome judge, metrics, pass rule) and return everything the executor
  * persists — including every LLM call with its exact request and raw response.
  */
-export function createCaseRunner(): CaseRunner {
+export function createCaseRunner(opts: CaseRunnerOptions = {}): CaseRunner {
   const resources = new Map<string, Promise<RunResources>>();
 
   function resourcesFor(run: RunContext): Promise<RunResources> {
     let r = resources.get(run.id);
     if (!r) {
-      r = loadResources(run);
+      r = loadResources(run, opts);
       r.catch(() => resources.delete(run.id));
       resources.set(run.id, r);
       while (resources.size > RESOURCE_CACHE_SIZE) resources.delete(resources.keys().next().value!);
@@ -435,7 +444,7 @@ function numberVariable(values: Record<string, unknown>, ...names: string[]): nu
   return null;
 }
 
-async function loadResources(run: RunContext): Promise<RunResources> {
+async function loadResources(run: RunContext, opts: CaseRunnerOptions): Promise<RunResources> {
   const agentSnap = run.agentSnapshot as AgentSnapshot;
   const evalSnap = run.evalSnapshot as EvalSnapshot;
   const variables = ((run.resolvedVariables as { values?: Record<string, unknown> } | null)?.values ?? {}) as Record<string, unknown>;
@@ -454,6 +463,9 @@ async function loadResources(run: RunContext): Promise<RunResources> {
       supportsVision: agentSnap.model_config.supports_vision === true,
       modelConfigName: agentSnap.model_config.name,
     };
+    if (opts.preconnect && !isDemoUrl(agent.endpoint.baseUrl)) {
+      await agentClient(agent.endpoint, undefined).preconnect(Math.min(run.concurrency, endpointLimiter(agent.endpoint.id).limit));
+    }
   } else {
     if (!agentSnap.http) throw new Error("The HTTP agent had no URL when the run started");
     const current = await resolveAgentForRun(run.workspaceId, agentSnap.id).catch((err: unknown) => {

@@ -126,6 +126,11 @@ export type ExecutorOptions = {
    * unset: no cap. Counted in SQL from `running` case results under a per-workspace advisory lock.
    */
   workspaceMaxRunning?: number | null;
+  /**
+   * Runs once at start, before the first claim, next to opening the pool's connections: the
+   * worker warms the model-call path with it (lib/llm/warm-up.ts). Never fails the start.
+   */
+  warmUp?: () => Promise<void>;
 };
 
 export { MAX_RESPONSE_CHARS } from "@/lib/runs/result-writer";
@@ -177,6 +182,8 @@ export class Executor {
   private ticking = false;
   private tickAgain = false;
   private readonly onQueued = () => void this.tick();
+  private readonly warmUpHook: (() => Promise<void>) | undefined;
+  private started: Promise<void> = Promise.resolve();
 
   constructor(opts: ExecutorOptions) {
     this.runner = opts.runner;
@@ -188,6 +195,7 @@ export class Executor {
     this.maxAttempts = opts.maxAttempts ?? 3;
     this.results = new ResultWriter(this.workerId, { stopped: () => this.killed });
     this.workspaceMaxRunning = opts.workspaceMaxRunning ?? null;
+    this.warmUpHook = opts.warmUp;
   }
 
   start() {
@@ -197,9 +205,8 @@ export class Executor {
     this.timers.push(setInterval(() => void this.tick(), this.pollMs));
     this.timers.push(setInterval(() => void this.heartbeat(), this.heartbeatMs));
     this.timers.push(setInterval(() => void this.recover(), Math.max(100, Math.min(this.leaseMs / 2, 2_000))));
-    void this.warmUp()
-      .then(() => this.recover())
-      .then(() => this.tick());
+    this.started = this.warmUp().then(() => this.recover());
+    void this.started.then(() => this.tick());
     logger.info({ workerId: this.workerId }, "executor started");
   }
 
@@ -210,7 +217,15 @@ export class Executor {
    */
   private async warmUp() {
     const connections = Math.min(this.maxSlots, pool.options.max ?? 10);
-    await Promise.all(Array.from({ length: connections }, () => pool.query("SELECT 1").catch(() => undefined)));
+    await Promise.all([
+      ...Array.from({ length: connections }, () => pool.query("SELECT 1").catch(() => undefined)),
+      this.warmUpHook?.().catch((err: unknown) => logger.warn({ err }, "executor warm-up failed")),
+    ]);
+  }
+
+  /** Resolves once the start-up work (warm-up, first recovery) is done and claims may begin. */
+  whenReady(): Promise<void> {
+    return this.started;
   }
 
   /** Stops claiming; waits for in-flight cases up to `graceMs`, then aborts them and releases their leases. */
@@ -257,6 +272,8 @@ export class Executor {
     }
     this.ticking = true;
     try {
+      // No claim before the start-up work: a claim made meanwhile would meet cold code and pools.
+      await this.started;
       do {
         this.tickAgain = false;
         await this.claimAndLaunch();

@@ -3,6 +3,7 @@ import { env } from "@/lib/env";
 import { Executor } from "@/lib/runs/executor";
 import { createCaseRunner } from "@/lib/runs/case-runner";
 import { setDefaultEndpointConcurrency } from "@/lib/llm";
+import { warmUpModelCalls } from "@/lib/llm/warm-up";
 import { startWebhookWorker, stopWebhookWorker } from "@/lib/webhooks/worker";
 
 const state = globalThis as unknown as { assayExecutor?: Executor };
@@ -12,9 +13,10 @@ export function startExecutor(): Executor {
   if (!state.assayExecutor) {
     setDefaultEndpointConcurrency(env.ASSAY_MODEL_CONCURRENCY);
     state.assayExecutor = new Executor({
-      runner: createCaseRunner(),
+      runner: createCaseRunner({ preconnect: true }),
       maxSlots: env.ASSAY_WORKER_SLOTS,
       workspaceMaxRunning: env.ASSAY_WORKSPACE_MAX_RUNNING ?? null,
+      warmUp: () => warmUpModelCalls(),
     });
     state.assayExecutor.start();
     // Webhook deliveries go out from every process that executes runs (their queue is in PostgreSQL).

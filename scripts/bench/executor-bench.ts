@@ -13,6 +13,7 @@ import type { WorkspaceContext } from "@/lib/auth/roles";
 import { endpointLimiter, setDefaultEndpointConcurrency, setEndpointConcurrency } from "@/lib/llm";
 import { Executor, type CaseOutcome, type CaseRunner } from "@/lib/runs/executor";
 import { createCaseRunner } from "@/lib/runs/case-runner";
+import { warmUpModelCalls } from "@/lib/llm/warm-up";
 import { getRun, startRun } from "@/lib/runs/service";
 import type { BenchFake, FakeStats } from "./fake";
 import { installQueryCounter, uncounted } from "./query-counter";
@@ -282,6 +283,8 @@ export async function benchExecutor(opts: {
    * measured run; memory is read after a full GC after each (MemoryGrowth). 0: off.
    */
   memoryBaselineCases?: number;
+  /** Skip the executor's warm-up of the model-call path and the agent's connections (what a process without them records). */
+  coldStart?: boolean;
   /** CPU (ms) of the database server's processes so far, when it can be read. */
   dbCpuMs?: () => number | null;
   maxSlots?: number;
@@ -296,8 +299,14 @@ export async function benchExecutor(opts: {
   const endpointCap = endpointLimiter(modelConfigId).limit;
 
   const sleeping = opts.runner === "sleep" ? sleepRunner(latencyMs) : null;
-  const executor = new Executor({ runner: sleeping?.runner ?? createCaseRunner(), maxSlots: opts.maxSlots ?? Math.max(64, concurrency) });
+  // As lib/runs/worker.ts builds it: the model-call path is warmed before the first claim.
+  const executor = new Executor({
+    runner: sleeping?.runner ?? createCaseRunner({ preconnect: !opts.coldStart }),
+    maxSlots: opts.maxSlots ?? Math.max(64, concurrency),
+    warmUp: sleeping || opts.coldStart ? undefined : () => warmUpModelCalls(),
+  });
   executor.start();
+  await executor.whenReady();
   await new Promise((r) => setTimeout(r, 200)); // let the start-up recovery pass settle
 
   let baselineMemory: { rss: number; heap: number } | null = null;
