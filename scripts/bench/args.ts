@@ -15,6 +15,12 @@ export type BenchArgs = {
   /** "sleep": a runner that only sleeps, to measure the executor's own overhead. */
   runner: "real" | "sleep";
   timelineFile: string | undefined;
+  /** Writes a V8 CPU profile of the measured run only (startRun → completed) to this file. */
+  profileFile: string | undefined;
+  /** --memory: cases of a first run in the same process and executor, memory read after each run; 0: off. */
+  memoryBaselineCases: number;
+  /** --cold: the executor skips its warm-up of the model-call path (a cold first second, for comparison). */
+  coldStart: boolean;
   /** Fairness mode (issue 12, goal 5): a big slow run in workspace A, then a small run in workspace B, on one executor. */
   fairness: boolean;
   bigCases: number;
@@ -59,6 +65,10 @@ export const USAGE = `npm run bench -- [options]
   --runner real|sleep  real: the case runner against the fake (default); sleep: a runner that only
                        sleeps --latency ms, measuring the executor's own overhead (claims, writes)
   --timeline FILE      write one CSV line per case (claimed/completed ms after the run was created)
+  --profile FILE       write a CPU profile (.cpuprofile) of the measured run only, without start-up
+  --memory             memory growth: a 1,000-case run first, then the measured run (default 10,000
+                       cases) on the same executor; RSS and heap after a full GC after each, and the growth
+  --cold               the executor skips its start-up warm-up of the model-call path (for comparison)
   --fairness           fairness mode: workspace A runs --big-cases against a slow agent (--slow-latency)
                        at --big-concurrency; workspace B runs --cases (default 100) at --latency and
                        --concurrency, alone first, then while A holds the slots; reports the ratio
@@ -103,6 +113,9 @@ export function parseArgs(argv: string[]): BenchArgs {
     endpointCap: null,
     runner: "real",
     timelineFile: undefined,
+    profileFile: undefined,
+    memoryBaselineCases: 0,
+    coldStart: false,
     fairness: false,
     bigCases: 2000,
     bigConcurrency: 64,
@@ -224,6 +237,18 @@ export function parseArgs(argv: string[]): BenchArgs {
         out.distDir = v;
         break;
       }
+      case "--profile": {
+        const v = value();
+        if (!v) throw new Error("--profile needs a file name");
+        out.profileFile = v;
+        break;
+      }
+      case "--memory":
+        out.memoryBaselineCases = 1000;
+        break;
+      case "--cold":
+        out.coldStart = true;
+        break;
       case "--ab":
         out.ab = true;
         break;
@@ -252,6 +277,7 @@ export function parseArgs(argv: string[]): BenchArgs {
     }
   }
   if (out.ab && !casesGiven) out.cases = 500;
+  if (out.memoryBaselineCases > 0 && !casesGiven) out.cases = 10_000;
   if (out.ab && out.viewers > 0) throw new Error("--viewers and --ab are separate modes");
   if (out.fairness && !casesGiven) out.cases = 100;
   if (out.workers.length > 0) {
