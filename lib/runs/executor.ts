@@ -800,9 +800,13 @@ export class Executor {
       // Straight to the pool (a prepared statement): this runs while agent answers are arriving.
       await pool.query({
         name: "assay-flush-stages",
-        text: `UPDATE "CaseResult" c SET "stage" = s.stage::"CaseStage"
-               FROM unnest($1::uuid[], $2::text[]) AS s(id, stage)
-               WHERE c."id" = s.id AND c."status" = 'running' AND c."leaseOwner" = $3`,
+        // Rows locked in id order, like every multi-row write of this worker's cases (no deadlock).
+        text: `WITH s AS (SELECT * FROM unnest($1::uuid[], $2::text[]) AS s(id, stage)),
+               locked AS (SELECT c."id" FROM "CaseResult" c WHERE c."id" IN (SELECT id FROM s)
+                          AND c."status" = 'running' AND c."leaseOwner" = $3 ORDER BY c."id" FOR UPDATE)
+               UPDATE "CaseResult" c SET "stage" = s.stage::"CaseStage"
+               FROM s, locked l
+               WHERE c."id" = s.id AND l."id" = s.id AND c."status" = 'running' AND c."leaseOwner" = $3`,
         values: [ids, stages, this.workerId],
       });
     } catch (err) {
@@ -829,9 +833,13 @@ export class Executor {
       // One round trip on the pool: extend the leases, and learn which of these runs were cancelled.
       const { rows: cancelled } = await pool.query<{ id: string }>({
         name: "assay-heartbeat",
-        text: `WITH extended AS (
-                 UPDATE "CaseResult" SET "leaseExpiresAt" = now() + $3::int * interval '1 millisecond'
-                 WHERE "id" = ANY($1::uuid[]) AND "leaseOwner" = $2 AND "status" = 'running'
+        // Rows locked in id order, like every multi-row write of this worker's cases (no deadlock).
+        text: `WITH locked AS (
+                 SELECT "id" FROM "CaseResult" WHERE "id" = ANY($1::uuid[]) AND "leaseOwner" = $2 AND "status" = 'running'
+                 ORDER BY "id" FOR UPDATE
+               ), extended AS (
+                 UPDATE "CaseResult" c SET "leaseExpiresAt" = now() + $3::int * interval '1 millisecond'
+                 FROM locked l WHERE c."id" = l."id"
                  RETURNING 1
                )
                SELECT r."id" FROM "Run" r WHERE r."id" = ANY($4::uuid[]) AND r."cancelRequestedAt" IS NOT NULL`,

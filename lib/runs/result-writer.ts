@@ -74,6 +74,12 @@ const WRITE_RESULTS_SQL = `
       prompt_tokens numeric, completion_tokens numeric, latency_ms numeric, duration_ms numeric, retry_count numeric, turns numeric,
       agent_stats jsonb, error_message text, error_type text, failure_reasons text[], end_reason text, evaluator_retry_count numeric,
       stage text, processed_files jsonb, run_error text, calls jsonb)
+  ), locked AS (
+    -- Rows locked in id order, as the heartbeat and the stage flush lock theirs: two statements
+    -- over overlapping sets of rows never wait for each other in a cycle (no deadlock).
+    SELECT c."id" FROM "CaseResult" c
+    WHERE c."id" IN (SELECT id FROM input) AND c."runId" = $1::uuid AND c."leaseOwner" = $2 AND c."status" = 'running'
+    ORDER BY c."id" FOR UPDATE
   ), cr AS (
     UPDATE "CaseResult" c SET
       "status" = x.status::"CaseResultStatus", "transcript" = x.transcript,
@@ -86,8 +92,8 @@ const WRITE_RESULTS_SQL = `
       "failureReasons" = x.failure_reasons, "endReason" = x.end_reason, "evaluatorRetryCount" = x.evaluator_retry_count::int,
       "stage" = coalesce(x.stage::"CaseStage", c."stage"), "processedFiles" = x.processed_files,
       "leaseOwner" = NULL, "leaseExpiresAt" = NULL, "completedAt" = now()
-    FROM input x
-    WHERE c."id" = x.id AND c."runId" = $1::uuid AND c."leaseOwner" = $2 AND c."status" = 'running'
+    FROM input x, locked l
+    WHERE c."id" = x.id AND l."id" = x.id AND c."runId" = $1::uuid AND c."leaseOwner" = $2 AND c."status" = 'running'
     RETURNING c."id", c."workspaceId", x.i, x.status, x.prompt_tokens, x.completion_tokens, x.run_error, x.calls
   ), calls AS (
     INSERT INTO "LlmCall" ("id", "workspaceId", "runId", "caseResultId", "purpose", "model", "request", "response", "error", "attempts", "latencyMs", "cached")
