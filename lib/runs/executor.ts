@@ -134,6 +134,8 @@ export type ExecutorOptions = {
 };
 
 export { MAX_RESPONSE_CHARS } from "@/lib/runs/result-writer";
+/** The start-up warm-up (ExecutorOptions.warmUp) is given at most this long before claims begin. */
+const WARM_UP_LIMIT_MS = 5_000;
 /** Live stages are written at most this often, all pending ones in one statement. */
 export const STAGE_FLUSH_MS = 250;
 
@@ -219,7 +221,13 @@ export class Executor {
     const connections = Math.min(this.maxSlots, pool.options.max ?? 10);
     await Promise.all([
       ...Array.from({ length: connections }, () => pool.query("SELECT 1").catch(() => undefined)),
-      this.warmUpHook?.().catch((err: unknown) => logger.warn({ err }, "executor warm-up failed")),
+      // Bounded: claims wait for the warm-up, and a warm-up that hangs must not hold them back.
+      this.warmUpHook
+        ? Promise.race([
+            this.warmUpHook().catch((err: unknown) => logger.warn({ err }, "executor warm-up failed")),
+            new Promise<void>((resolve) => setTimeout(resolve, WARM_UP_LIMIT_MS).unref()),
+          ])
+        : undefined,
     ]);
   }
 
