@@ -399,11 +399,13 @@ export async function exportTestCasesBundle(
   requireRole(ctx, "viewer");
   const { base, docs } = await caseDocuments(ctx, suiteId);
   const ids = [...new Set(docs.flatMap((d) => (d.files ?? []).map((f) => fileIdOf(f.path)).filter((id): id is string => id !== null)))];
-  const rows = (await db.storedFile.findMany({
+  const found = (await db.storedFile.findMany({
     where: { workspaceId: ctx.workspaceId, id: { in: ids } },
-    orderBy: [{ name: "asc" }, { id: "asc" }],
     select: storedFileSelect,
   })) as StoredFileRow[];
+  // In order of first use by the cases: the first file with a name keeps it, a later namesake gets its id's prefix.
+  const rank = new Map(ids.map((id, i) => [id, i]));
+  const rows = found.sort((a, b) => rank.get(a.id)! - rank.get(b.id)!);
   const used = new Set<string>();
   const pathOf = new Map(rows.map((r) => [r.id, bundlePath(r.name, r.id, used)]));
   for (const d of docs) {
