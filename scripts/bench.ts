@@ -1,13 +1,13 @@
 // `npm run bench`: the executor benchmark. Runs N single-turn cases against the fake
 // OpenAI server (200 ms a call) at concurrency C on a throwaway PostgreSQL, prints wall time,
-// ratio to ideal (target ≤ 1.25), peak RSS, and the suite page's query times with a history of
+// ratio to ideal (target ≤ 1.2 up to 1,000 cases, 1.25 beyond), peak RSS, and the suite page's query times with a history of
 // runs. Exits non-zero only when results are wrong (not when the target is missed).
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs, USAGE, type BenchArgs } from "./bench/args";
 import { openBenchDatabase, type BenchDatabase } from "./bench/database";
 import { startBenchFake, type BenchFake } from "./bench/fake";
-import { formatReport, loadAverage, TARGET_RATIO } from "./bench/report";
+import { formatReport, loadAverage, targetRatio } from "./bench/report";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
@@ -174,7 +174,7 @@ try {
     const failures = [...executor.failures, ...(history?.failures ?? [])];
     if (args.json) {
       process.stdout.write(
-        `${JSON.stringify({ mode: "executor", ...meta, target_ratio: TARGET_RATIO, target_met: executor.ratio <= TARGET_RATIO, executor, history, failures })}\n`,
+        `${JSON.stringify({ mode: "executor", ...meta, target_ratio: targetRatio(executor.cases), target_met: executor.ratio <= targetRatio(executor.cases), executor, history, failures })}\n`,
       );
     } else {
       process.stdout.write(`${formatReport(executor, history, meta)}\n`);
