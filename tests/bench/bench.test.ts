@@ -47,7 +47,7 @@ describe("npm run bench", () => {
     });
 
     const report = formatReport(result, history, { database: "test", loadBefore: "0", loadAfter: "0" });
-    expect(report).toMatch(/ratio to ideal\s+\d+\.\d{3}\s+\(target ≤ 1\.25: target (met|missed)\)/);
+    expect(report).toMatch(/ratio to ideal\s+\d+\.\d{3}\s+\(target ≤ 1\.2: target (met|missed)\)/);
     expect(report).toContain("correctness: all cases passed");
     expect(report).toMatch(/recorded − server latency\s+p50 -?\d+\.\d ms, p95/);
   });
