@@ -58,8 +58,11 @@ export function withApi<QS extends z.ZodType = z.ZodUndefined, BS extends z.ZodT
  * session instead of an API key, for the workspace named by the `workspaceId` path segment.
  */
 export function withSession<QS extends z.ZodType = z.ZodUndefined, BS extends z.ZodType = z.ZodUndefined>(opts: HandlerOptions<QS, BS>) {
-  return routeHandler(opts, async (_req, params) => {
-    const { actionContext } = await import("@/lib/auth/context");
+  return routeHandler(opts, async (req, params) => {
+    const { actionContext, readContext } = await import("@/lib/auth/context");
+    // Reads (the live pages poll every second) may use a session and membership a few seconds
+    // old (lib/auth/session-cache.ts); anything that writes looks both up afresh.
+    if (req.method === "GET" || req.method === "HEAD") return readContext(params.workspaceId ?? "", req.headers.get("cookie"));
     return actionContext(params.workspaceId ?? "", "viewer");
   });
 }

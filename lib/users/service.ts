@@ -9,6 +9,7 @@ import "server-only";
 import { db, type Tx } from "@/lib/db";
 import { ValidationError } from "@/lib/errors";
 import { hashPassword, verifyPassword } from "@/lib/auth/password";
+import { invalidateSessionCache } from "@/lib/auth/session-cache";
 
 export const userPublicSelect = { id: true, email: true, name: true } as const;
 
@@ -34,6 +35,8 @@ export async function sessionVersionOf(userId: string): Promise<number | null> {
 /** Ends every session of the user (each is refused on its next request). */
 export async function revokeSessions(userId: string, tx: Tx | typeof db = db): Promise<void> {
   await tx.user.updateMany({ where: { id: userId }, data: { sessionVersion: { increment: 1 } } });
+  // Inside a caller's transaction the caller forgets again once it commits (lib/auth/session-cache.ts).
+  invalidateSessionCache();
 }
 
 /**
@@ -52,6 +55,7 @@ export async function changePassword(userId: string, input: { currentPassword: s
   }
   const passwordHash = await hashPassword(input.newPassword);
   await db.user.update({ where: { id: userId }, data: { passwordHash, sessionVersion: { increment: 1 } } });
+  invalidateSessionCache();
   return { email: user.email };
 }
 

@@ -4,6 +4,7 @@ import { ConflictError, ForbiddenError, NotFoundError } from "@/lib/errors";
 import type { Role, WorkspaceContext } from "@/lib/auth/roles";
 import { isUuid, requireRole } from "@/lib/workspaces/service";
 import { revokeSessions } from "@/lib/users/service";
+import { invalidateSessionCache } from "@/lib/auth/session-cache";
 import { memberSelect, toMember, type Member } from "@/lib/workspaces/dto";
 
 const roleOrder: Record<Role, number> = { owner: 0, admin: 1, editor: 2, viewer: 3 };
@@ -53,7 +54,7 @@ async function otherOwners(tx: Tx, workspaceId: string, userId: string) {
  */
 export async function changeMemberRole(ctx: WorkspaceContext, userId: string, role: Role): Promise<Member> {
   requireRole(ctx, "admin");
-  return db.$transaction(async (tx) => {
+  const member = await db.$transaction(async (tx) => {
     const target = await lockAndLoad(tx, ctx, userId);
     if ((target.role === "owner" || role === "owner") && ctx.role !== "owner") {
       throw new ForbiddenError("Only an owner can grant or revoke the owner role");
@@ -64,6 +65,8 @@ export async function changeMemberRole(ctx: WorkspaceContext, userId: string, ro
     const row = await tx.membership.update({ where: { id: target.id }, data: { role }, select: memberSelect });
     return toMember(row);
   });
+  invalidateSessionCache();
+  return member;
 }
 
 /**
@@ -83,6 +86,7 @@ export async function removeMember(ctx: WorkspaceContext, userId: string): Promi
     await revokeKeysOf(tx, ctx.workspaceId, userId);
     await revokeSessions(userId, tx);
   });
+  invalidateSessionCache();
 }
 
 /** Any member may leave, except the last owner. */
@@ -97,4 +101,5 @@ export async function leaveWorkspace(ctx: WorkspaceContext): Promise<void> {
     await tx.membership.delete({ where: { id: target.id } });
     await revokeKeysOf(tx, ctx.workspaceId, userId);
   });
+  invalidateSessionCache();
 }

@@ -98,7 +98,19 @@ export async function startBenchApp(opts: {
     return child;
   };
   // One process (not the `next` shell script), so its pid is the server's for CPU readings.
-  const web = spawnLogged([path.join(root, "node_modules/next/dist/bin/next"), "start", "-p", String(port), "-H", "127.0.0.1"]);
+  // BENCH_WEB_PROFILE=<dir>: the web process writes a V8 CPU profile there when it stops (SIGTERM,
+  // which next start answers with a clean exit).
+  const profileDir = process.env.BENCH_WEB_PROFILE;
+  const profileArgs = profileDir ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(profileDir)}`] : [];
+  const web = spawnLogged([
+    ...profileArgs,
+    path.join(root, "node_modules/next/dist/bin/next"),
+    "start",
+    "-p",
+    String(port),
+    "-H",
+    "127.0.0.1",
+  ]);
   const killAll = () => children.forEach((c) => c.exitCode === null && c.kill("SIGKILL"));
   process.once("exit", killAll);
   const stop = async () => {
