@@ -87,6 +87,8 @@ test("an invited person creates their account from the link and lands in the wor
 test("a second workspace is separate from the first, and the switcher moves between them", async ({ page }) => {
   const firstId = await openWorkspace(page);
   await page.goto(`/w/${firstId}/settings`);
+  // The form fills its inputs when it hydrates (react-hook-form): read the name once it is there.
+  await expect(page.getByLabel("Workspace name")).not.toHaveValue("");
   const firstName = await page.getByLabel("Workspace name").inputValue();
   const switcher = page.getByLabel("Workspace", { exact: true });
 
