@@ -15,7 +15,8 @@ import { newestFirst } from "@/lib/serialize";
 import { variableDefinitionSchema, type VariableValue } from "@/lib/agents/schemas";
 import { startRunInput, type StartRunOptions } from "@/lib/runs/schemas";
 import { resolveCaseVariables, resolveVariables, type ResolvedVariables, type TestVariablesConfig } from "@/lib/runs/variables";
-import { runSelect, toRunDto, type RunChanges } from "@/lib/runs/dto";
+import { runSelect, toRunDto, type RunChanges, type RunRow } from "@/lib/runs/dto";
+import { scopedPoolRead } from "@/lib/runs/case-results";
 import { notifyRunQueued } from "@/lib/runs/wakeup";
 import { selectionKeyOf } from "@/lib/alerts/selection";
 import { presetValuesForRun } from "@/lib/presets/service";
@@ -407,9 +408,24 @@ function caseSelectionSql(workspaceId: string, suiteId: string, opts: CaseSelect
   return Prisma.join(parts, " AND ");
 }
 
+/** runSelect's columns, by name (the live run page polls this: raw pg, see `scopedPoolRead`). */
+const RUN_COLUMNS = Object.keys(runSelect)
+  .map((c) => `r."${c}"`)
+  .join(", ");
+
 export async function getRun(ctx: WorkspaceContext, id: string) {
   if (!isUuid(id)) throw new NotFoundError("Run");
-  const run = await db.run.findFirst({ where: { id, workspaceId: ctx.workspaceId }, select: runSelect });
+  const [run] = await scopedPoolRead(
+    ctx.workspaceId,
+    async (client) =>
+      (
+        await client.query<RunRow>({
+          name: "assay_get_run",
+          text: `SELECT ${RUN_COLUMNS} FROM "Run" r WHERE r."id" = $1::uuid AND r."workspaceId" = $2::uuid`,
+          values: [id, ctx.workspaceId],
+        })
+      ).rows,
+  );
   if (!run) throw new NotFoundError("Run");
   return toRunDto(run);
 }
@@ -465,47 +481,85 @@ export async function cancelRun(ctx: WorkspaceContext, id: string) {
 export { getCaseResult, listCaseResults } from "@/lib/runs/case-results";
 
 /**
+ * The live run page polls the changes every few seconds while the run executes. A run's verdicts
+ * change only together with its counters (lib/runs/result-writer.ts updates both in one
+ * statement; finalize and cancel change the status), so an answer stays right while the run's
+ * status, counters and previous run are unchanged: kept here per run (the 500 most recently
+ * asked), a repeated poll costs one indexed read.
+ */
+const changesCache = new Map<string, { key: string; value: RunChanges }>();
+const CHANGES_CACHE_RUNS = 500;
+
+type VerdictChangeRow = { id: string; test_case_id: string; name: string; before: string; after: string };
+type ChangesHead = { id: string; status: string; done: number; previous_id: string | null };
+
+/**
  * Cases whose verdict changed since the suite's previous completed run:
  * pass→fail (regressions) and fail→pass (fixes), matched by test case id. One SQL query.
  */
 export async function changesSincePreviousRun(ctx: WorkspaceContext, runId: string): Promise<RunChanges> {
-  const run = await db.run.findFirst({
-    where: { id: runId, workspaceId: ctx.workspaceId },
-    select: { id: true, suiteId: true, createdAt: true },
+  if (!isUuid(runId)) throw new NotFoundError("Run");
+  return scopedPoolRead(ctx.workspaceId, async (client) => {
+    const [run] = (
+      await client.query<ChangesHead>({
+        name: "assay_changes_head",
+        text: `
+          SELECT r."id", r."status"::text AS status,
+                 (r."passedCases" + r."failedCases" + r."errorCases" + r."skippedCases")::int AS done,
+                 (SELECT p."id" FROM "Run" p
+                   WHERE p."suiteId" = r."suiteId" AND p."workspaceId" = $2::uuid AND p."status" = 'completed' AND p."createdAt" < r."createdAt"
+                   ORDER BY p."createdAt" DESC LIMIT 1) AS previous_id
+          FROM "Run" r WHERE r."id" = $1::uuid AND r."workspaceId" = $2::uuid`,
+        values: [runId, ctx.workspaceId],
+      })
+    ).rows;
+    if (!run) throw new NotFoundError("Run");
+    if (!run.previous_id) return { previous_run_id: null, regressions: [], fixes: [] };
+    // The run was found in the caller's workspace above; the key names it too.
+    const key = `${ctx.workspaceId}:${run.status}:${run.done}:${run.previous_id}`;
+    const cached = changesCache.get(run.id);
+    if (cached?.key === key) {
+      changesCache.delete(run.id);
+      changesCache.set(run.id, cached);
+      return cached.value;
+    }
+    // One pass over both runs' rows grouped by test case (an index scan on runId, then a hash
+    // aggregate): a join of the two runs let the planner pick a nested loop comparing every row
+    // with every row when the table's statistics were stale (1,000 × 1,000 rows, 1.5 s per poll
+    // under load), and the live run page asks for this every few seconds.
+    const rows = (
+      await client.query<VerdictChangeRow>({
+        name: "assay_changes_rows",
+        text: `
+          SELECT t.id, t."testCaseId" AS test_case_id, t.name, t.before, t.after
+          FROM (
+            SELECT c."testCaseId",
+                   min(c."position") FILTER (WHERE c."runId" = $1::uuid) AS position,
+                   (array_agg(c."id" ORDER BY c."position") FILTER (WHERE c."runId" = $1::uuid))[1] AS id,
+                   (array_agg(c."name" ORDER BY c."position") FILTER (WHERE c."runId" = $1::uuid))[1] AS name,
+                   (array_agg(c."status"::text ORDER BY c."position") FILTER (WHERE c."runId" = $2::uuid))[1] AS before,
+                   (array_agg(c."status"::text ORDER BY c."position") FILTER (WHERE c."runId" = $1::uuid))[1] AS after
+            FROM "CaseResult" c
+            WHERE c."runId" IN ($1::uuid, $2::uuid) AND c."workspaceId" = $3::uuid AND c."variant" = 'baseline' AND c."testCaseId" IS NOT NULL
+            GROUP BY c."testCaseId"
+          ) t
+          WHERE (t.before = 'passed' AND t.after IN ('failed', 'error')) OR (t.before IN ('failed', 'error') AND t.after = 'passed')
+          ORDER BY t.position`,
+        values: [run.id, run.previous_id, ctx.workspaceId],
+      })
+    ).rows;
+    const value: RunChanges = {
+      previous_run_id: run.previous_id,
+      regressions: rows
+        .filter((r) => r.before === "passed")
+        .map(({ id, test_case_id, name, before, after }) => ({ id, test_case_id, name, before, after })),
+      fixes: rows
+        .filter((r) => r.after === "passed")
+        .map(({ id, test_case_id, name, before, after }) => ({ id, test_case_id, name, before, after })),
+    };
+    changesCache.delete(run.id);
+    changesCache.set(run.id, { key, value });
+    if (changesCache.size > CHANGES_CACHE_RUNS) changesCache.delete(changesCache.keys().next().value!);
+    return value;
   });
-  if (!run) throw new NotFoundError("Run");
-  const previous = await db.run.findFirst({
-    where: { suiteId: run.suiteId, workspaceId: ctx.workspaceId, status: "completed", createdAt: { lt: run.createdAt } },
-    orderBy: { createdAt: "desc" },
-    select: { id: true, createdAt: true },
-  });
-  if (!previous) return { previous_run_id: null, regressions: [], fixes: [] };
-  // One pass over both runs' rows grouped by test case (an index scan on runId, then a hash
-  // aggregate): a join of the two runs let the planner pick a nested loop comparing every row
-  // with every row when the table's statistics were stale (1,000 × 1,000 rows, 1.5 s per poll
-  // under load), and the live run page asks for this every few seconds.
-  const rows = await db.$queryRaw<{ id: string; test_case_id: string; name: string; before: string; after: string }[]>`
-    SELECT t.id, t."testCaseId" AS test_case_id, t.name, t.before, t.after
-    FROM (
-      SELECT c."testCaseId",
-             min(c."position") FILTER (WHERE c."runId" = ${run.id}::uuid) AS position,
-             (array_agg(c."id" ORDER BY c."position") FILTER (WHERE c."runId" = ${run.id}::uuid))[1] AS id,
-             (array_agg(c."name" ORDER BY c."position") FILTER (WHERE c."runId" = ${run.id}::uuid))[1] AS name,
-             (array_agg(c."status"::text ORDER BY c."position") FILTER (WHERE c."runId" = ${previous.id}::uuid))[1] AS before,
-             (array_agg(c."status"::text ORDER BY c."position") FILTER (WHERE c."runId" = ${run.id}::uuid))[1] AS after
-      FROM "CaseResult" c
-      WHERE c."runId" IN (${run.id}::uuid, ${previous.id}::uuid) AND c."variant" = 'baseline' AND c."testCaseId" IS NOT NULL
-      GROUP BY c."testCaseId"
-    ) t
-    WHERE (t.before = 'passed' AND t.after IN ('failed', 'error')) OR (t.before IN ('failed', 'error') AND t.after = 'passed')
-    ORDER BY t.position`;
-  return {
-    previous_run_id: previous.id,
-    regressions: rows
-      .filter((r) => r.before === "passed")
-      .map(({ id, test_case_id, name, before, after }) => ({ id, test_case_id, name, before, after })),
-    fixes: rows
-      .filter((r) => r.after === "passed")
-      .map(({ id, test_case_id, name, before, after }) => ({ id, test_case_id, name, before, after })),
-  };
 }
