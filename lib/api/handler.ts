@@ -139,9 +139,17 @@ function rejectInvalidText<T>(value: T, where: "query" | "body"): T {
  * passes the limit, so an oversized body is never buffered or parsed in full.
  */
 export async function readBodyText(req: Request, maxBytes: number): Promise<string> {
+  return (await readBodyBytes(req, maxBytes)).toString("utf8");
+}
+
+/**
+ * The body's bytes, refused the same way; the 413 reports `limitBytes`, so `maxBytes` may exceed
+ * it to leave room for an envelope (a multipart upload's boundaries and headers).
+ */
+export async function readBodyBytes(req: Request, maxBytes: number, limitBytes = maxBytes): Promise<Buffer> {
   const declared = req.headers.get("content-length");
-  if (declared !== null && /^\s*\d+\s*$/.test(declared) && Number(declared) > maxBytes) throw new PayloadTooLargeError(maxBytes);
-  if (!req.body) return "";
+  if (declared !== null && /^\s*\d+\s*$/.test(declared) && Number(declared) > maxBytes) throw new PayloadTooLargeError(limitBytes);
+  if (!req.body) return Buffer.alloc(0);
   const reader = req.body.getReader();
   const chunks: Uint8Array[] = [];
   let total = 0;
@@ -151,11 +159,11 @@ export async function readBodyText(req: Request, maxBytes: number): Promise<stri
     total += value.byteLength;
     if (total > maxBytes) {
       await reader.cancel().catch(() => undefined);
-      throw new PayloadTooLargeError(maxBytes);
+      throw new PayloadTooLargeError(limitBytes);
     }
     chunks.push(value);
   }
-  return Buffer.concat(chunks, total).toString("utf8");
+  return Buffer.concat(chunks, total);
 }
 
 async function readBody(req: NextRequest, allowYaml: boolean, maxBytes: number): Promise<unknown> {

@@ -7,6 +7,7 @@
 import "server-only";
 import { DomainError, PayloadTooLargeError, ValidationError, type IssueList } from "@/lib/errors";
 import { MAX_FILE_BYTES } from "@/lib/files/schemas";
+import { readBodyBytes } from "@/lib/api/handler";
 
 /** Room for the multipart envelope (boundaries, part headers) around a file of MAX_FILE_BYTES. */
 const MULTIPART_OVERHEAD_BYTES = 64 * 1024;
@@ -19,30 +20,6 @@ export class UnsupportedMediaTypeError extends DomainError {
     super(message);
     this.issues = issues;
   }
-}
-
-/**
- * The body's bytes; 413 (reported as `limitBytes`) once more than `maxBytes` are declared or
- * have arrived. `maxBytes` may exceed `limitBytes` to leave room for an envelope.
- */
-export async function readBodyBytes(req: Request, maxBytes: number, limitBytes = maxBytes): Promise<Buffer> {
-  const declared = req.headers.get("content-length");
-  if (declared !== null && /^\s*\d+\s*$/.test(declared) && Number(declared) > maxBytes) throw new PayloadTooLargeError(limitBytes);
-  if (!req.body) return Buffer.alloc(0);
-  const reader = req.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > maxBytes) {
-      await reader.cancel().catch(() => undefined);
-      throw new PayloadTooLargeError(limitBytes);
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks, total);
 }
 
 const FIELD_MESSAGE = "Send the file as multipart/form-data in the field `file`";

@@ -1,6 +1,5 @@
-import { readBodyText, withApi } from "@/lib/api/handler";
+import { readBodyBytes, readBodyText, withApi } from "@/lib/api/handler";
 import { MAX_BUNDLE_BYTES } from "@/lib/files/bundle";
-import { readBodyBytes } from "@/lib/files/upload";
 import { formatFromContentType, importTestCases, importTestCasesBundle, parseCasesDocument } from "@/lib/test-cases/import-export";
 import { testCaseImportQuery } from "@/lib/test-cases/schemas";
 import { MAX_IMPORT_BYTES } from "@/lib/validation/limits";
