@@ -1,9 +1,8 @@
 import http from "node:http";
 import { createHmac } from "node:crypto";
 import type { AddressInfo } from "node:net";
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
-import { FAKE_OPENAI_URL, openWorkspace, unique } from "./fixtures";
+import { FAKE_OPENAI_URL, apiPost, createApiKey, expectAccessible, openWorkspace, unique } from "./fixtures";
 
 /**
  * Regression alerts and webhooks end to end: an admin adds a webhook pointing at a receiver this
@@ -33,25 +32,9 @@ async function startReceiver() {
   return { url, received, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
 }
 
-async function createApiKey(page: Page, workspaceId: string): Promise<string> {
-  await page.goto(`/w/${workspaceId}/settings/api-keys`);
-  await page.getByLabel("Name", { exact: true }).fill(unique("alerts e2e"));
-  await page.getByLabel("Role", { exact: true }).selectOption("admin");
-  await page.getByRole("button", { name: "Create API key" }).click();
-  const field = page.getByLabel("New API key");
-  await expect(field).toHaveValue(/\S{32,}/);
-  return field.inputValue();
-}
-
-async function post(request: APIRequestContext, token: string, url: string, data: unknown): Promise<{ id: string }> {
-  const res = await request.post(url, { headers: { authorization: `Bearer ${token}` }, data });
-  expect(res.status(), `POST ${url}: ${await res.text()}`).toBeLessThan(300);
-  return (await res.json()) as { id: string };
-}
-
 /** Starts a run of every case and waits until it completed. */
 async function runSuite(request: APIRequestContext, token: string, suiteId: string) {
-  const run = await post(request, token, `/api/v1/suites/${suiteId}/runs`, {});
+  const run = await apiPost(request, token, `/api/v1/suites/${suiteId}/runs`, {});
   await expect
     .poll(
       async () => {
@@ -64,18 +47,6 @@ async function runSuite(request: APIRequestContext, token: string, suiteId: stri
   return run.id;
 }
 
-/** No serious or critical axe (WCAG 2 A/AA) violations on the page as it is now. */
-async function expectAccessible(page: Page, name: string) {
-  const { violations } = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa"]).analyze();
-  const blocking = violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-  expect
-    .soft(
-      blocking.map((v) => `${v.id}: ${v.help} (${v.nodes.map((x) => x.target.join(" ")).join(", ")})`),
-      name,
-    )
-    .toEqual([]);
-}
-
 async function openAlertCount(page: Page): Promise<number> {
   const label = (await page.getByTestId("alert-bell").getAttribute("aria-label")) ?? "";
   return Number(/(\d+) unacknowledged/.exec(label)?.[1] ?? 0);
@@ -85,7 +56,7 @@ test("a failing run raises an alert in the bell, a member acknowledges it, and t
   const receiver = await startReceiver();
   try {
     const workspaceId = await openWorkspace(page);
-    const token = await createApiKey(page, workspaceId);
+    const token = await createApiKey(page, workspaceId, "alerts e2e");
     const marker = `ALERTSPEC${Date.now().toString(36)}`;
 
     // An admin adds the webhook in the settings: alerts and completed runs.
@@ -101,26 +72,26 @@ test("a failing run raises an alert in the bell, a member acknowledges it, and t
     await expect(hook).toContainText("Enabled");
 
     // A suite of two cases whose check needs the fake model's default reply.
-    const config = await post(page.request, token, "/api/v1/model-configs", {
+    const config = await apiPost(page.request, token, "/api/v1/model-configs", {
       name: unique("Alerts model"),
       base_url: FAKE_OPENAI_URL,
       model: "gpt-4o-mini",
       api_key: "sk-fake",
     });
-    const agent = await post(page.request, token, "/api/v1/agents", {
+    const agent = await apiPost(page.request, token, "/api/v1/agents", {
       name: unique("Alerts bot"),
       kind: "chat",
       system_prompt: `You help customers. (${marker})`,
       model_config_id: config.id,
     });
     const suiteName = unique("Alerting suite");
-    const suite = await post(page.request, token, "/api/v1/suites", {
+    const suite = await apiPost(page.request, token, "/api/v1/suites", {
       agent_id: agent.id,
       name: suiteName,
       llm_judge_model_config_id: config.id,
     });
     for (const name of ["Greets politely", "Answers the question"]) {
-      await post(page.request, token, `/api/v1/suites/${suite.id}/test-cases`, {
+      await apiPost(page.request, token, `/api/v1/suites/${suite.id}/test-cases`, {
         name,
         initial_message: `${name}?`,
         checks: [{ type: "contains_phrases", phrases: ["Fake reply"] }],

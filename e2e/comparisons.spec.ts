@@ -1,7 +1,6 @@
 import { readFile } from "node:fs/promises";
-import AxeBuilder from "@axe-core/playwright";
-import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
-import { FAKE_OPENAI_URL, openWorkspace, unique } from "./fixtures";
+import { expect, test, type APIRequestContext } from "@playwright/test";
+import { FAKE_OPENAI_URL, apiPost, createApiKey, expectAccessible, openWorkspace, unique } from "./fixtures";
 
 /**
  * An A/B comparison end to end in the browser: build the two arms in the suite's Compare dialog
@@ -16,58 +15,32 @@ const FAKE_CONTROL = FAKE_OPENAI_URL.replace(/\/v1$/, "");
 const CSV_HEADER =
   "question,baseline_tokens,variant_tokens,token_overhead,baseline_latency_ms,variant_latency_ms,latency_diff_ms,response_length_ratio,baseline_status,variant_status,verdict_change";
 
-/** axe (WCAG 2 A/AA) on the current page: no serious or critical violation. */
-async function expectAccessible(page: Page, name: string) {
-  await test.step(`axe: ${name}`, async () => {
-    const { violations } = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa"]).analyze();
-    const blocking = violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-    expect
-      .soft(
-        blocking.map((v) => `${v.id}: ${v.help} at ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`),
-        `${name} has serious or critical violations`,
-      )
-      .toEqual([]);
-  });
-}
-
-async function createApiKey(page: Page, workspaceId: string): Promise<string> {
-  await page.goto(`/w/${workspaceId}/settings/api-keys`);
-  await page.getByLabel("Name", { exact: true }).fill(unique("comparisons e2e"));
-  await page.getByLabel("Role", { exact: true }).selectOption("admin");
-  await page.getByRole("button", { name: "Create API key" }).click();
-  const field = page.getByLabel("New API key");
-  await expect(field).toHaveValue(/\S{32,}/);
-  return field.inputValue();
-}
-
-async function post(request: APIRequestContext, token: string, url: string, data: unknown): Promise<{ id: string }> {
-  const res = await request.post(url, { headers: { authorization: `Bearer ${token}` }, data });
-  expect(res.status(), `POST ${url}: ${await res.text()}`).toBeLessThan(300);
-  return (await res.json()) as { id: string };
-}
-
 /** A chat agent and a suite of three single-turn cases that pass when the reply is the fake's default. */
 async function createSuite(request: APIRequestContext, token: string, marker: string) {
-  const config = await post(request, token, "/api/v1/model-configs", {
+  const config = await apiPost(request, token, "/api/v1/model-configs", {
     name: unique("Fake model"),
     base_url: FAKE_OPENAI_URL,
     model: "gpt-4o-mini",
     api_key: "sk-fake",
   });
-  const agent = await post(request, token, "/api/v1/agents", {
+  const agent = await apiPost(request, token, "/api/v1/agents", {
     name: unique("AB bot"),
     kind: "chat",
     system_prompt: `You help customers. (${marker})`,
     model_config_id: config.id,
   });
   const suiteName = unique("AB support");
-  const suite = await post(request, token, "/api/v1/suites", { agent_id: agent.id, name: suiteName, llm_judge_model_config_id: config.id });
+  const suite = await apiPost(request, token, "/api/v1/suites", {
+    agent_id: agent.id,
+    name: suiteName,
+    llm_judge_model_config_id: config.id,
+  });
   for (const [name, question] of [
     ["Greeting", "Hello there"],
     ["Opening hours", "When are you open?"],
     ["Cancel order", "Please cancel my order"],
   ]) {
-    await post(request, token, `/api/v1/suites/${suite.id}/test-cases`, {
+    await apiPost(request, token, `/api/v1/suites/${suite.id}/test-cases`, {
       name,
       tags: ["smoke"],
       initial_message: question,
@@ -95,7 +68,7 @@ async function scriptFakeServer(request: APIRequestContext, marker: string) {
 test("build a comparison in the dialog, watch it complete, read the verdict, open a pair and export CSV", async ({ page }) => {
   test.setTimeout(120_000);
   const workspaceId = await openWorkspace(page);
-  const token = await createApiKey(page, workspaceId);
+  const token = await createApiKey(page, workspaceId, "comparisons e2e");
   const marker = `ABSPEC${Date.now().toString(36)}`;
   const { suiteId, suiteName } = await createSuite(page.request, token, marker);
   await scriptFakeServer(page.request, marker);

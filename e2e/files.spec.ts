@@ -1,10 +1,9 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import AxeBuilder from "@axe-core/playwright";
-import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import { expect, test } from "@playwright/test";
 import { makePdf } from "../tests/files/fixtures";
-import { FAKE_OPENAI_URL, openWorkspace, unique } from "./fixtures";
+import { FAKE_OPENAI_URL, apiPost, createApiKey, expectAccessible, openWorkspace, unique } from "./fixtures";
 
 /**
  * Spec 000 file inputs in the browser: upload a PDF in the case form (progress, then a row typed
@@ -14,35 +13,6 @@ import { FAKE_OPENAI_URL, openWorkspace, unique } from "./fixtures";
  */
 
 const PAGES = ["Alpha page one", "Bravo page two", "Charlie page three"];
-
-async function expectAccessible(page: Page, name: string) {
-  await test.step(`axe: ${name}`, async () => {
-    const { violations } = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa"]).analyze();
-    const blocking = violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-    expect
-      .soft(
-        blocking.map((v) => `${v.id}: ${v.help} at ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`),
-        `${name} has serious or critical violations`,
-      )
-      .toEqual([]);
-  });
-}
-
-async function createApiKey(page: Page, workspaceId: string): Promise<string> {
-  await page.goto(`/w/${workspaceId}/settings/api-keys`);
-  await page.getByLabel("Name", { exact: true }).fill(unique("files e2e"));
-  await page.getByLabel("Role", { exact: true }).selectOption("admin");
-  await page.getByRole("button", { name: "Create API key" }).click();
-  const field = page.getByLabel("New API key");
-  await expect(field).toHaveValue(/\S{32,}/);
-  return field.inputValue();
-}
-
-async function post(request: APIRequestContext, token: string, url: string, data: unknown): Promise<{ id: string; name: string }> {
-  const res = await request.post(url, { headers: { authorization: `Bearer ${token}` }, data });
-  expect(res.status(), `POST ${url}: ${await res.text()}`).toBeLessThan(300);
-  return (await res.json()) as { id: string; name: string };
-}
 
 test("upload a PDF in the case form, preview its markdown, run the case and see the processed file", async ({ page }) => {
   const dir = mkdtempSync(path.join(os.tmpdir(), "assay-e2e-files-"));
@@ -54,26 +24,26 @@ test("upload a PDF in the case form, preview its markdown, run the case and see 
 
   try {
     const workspaceId = await openWorkspace(page);
-    const token = await createApiKey(page, workspaceId);
+    const token = await createApiKey(page, workspaceId, "files e2e");
     const request = page.request;
-    const model = await post(request, token, "/api/v1/model-configs", {
+    const model = await apiPost(request, token, "/api/v1/model-configs", {
       name: unique("Files model"),
       base_url: FAKE_OPENAI_URL,
       model: "gpt-files",
       api_key: "sk-fake",
     });
-    const agent = await post(request, token, "/api/v1/agents", {
+    const agent = await apiPost(request, token, "/api/v1/agents", {
       name: unique("Files bot"),
       kind: "chat",
       system_prompt: "You answer questions about the documents customers send.",
       model_config_id: model.id,
     });
-    const suite = await post(request, token, "/api/v1/suites", {
+    const suite = await apiPost(request, token, "/api/v1/suites", {
       agent_id: agent.id,
       name: unique("Files suite"),
       llm_judge_model_config_id: model.id,
     });
-    const testCase = await post(request, token, `/api/v1/suites/${suite.id}/test-cases`, {
+    const testCase = await apiPost(request, token, `/api/v1/suites/${suite.id}/test-cases`, {
       name: "Reads the attached invoice",
       initial_message: "What does page two of the attached invoice say?",
       checks: [{ type: "contains_phrases", phrases: ["Bravo page two"] }],

@@ -1,4 +1,5 @@
-import { expect, type Page } from "@playwright/test";
+import AxeBuilder from "@axe-core/playwright";
+import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import { FAKE_OPENAI_PORT } from "../playwright.config";
 
 export const ADMIN = { email: "admin@assay.test", password: "correct-horse-battery", workspace: "QA Team" };
@@ -16,4 +17,41 @@ export async function openWorkspace(page: Page): Promise<string> {
 /** Unique names so specs can run in any order against one database. */
 export function unique(prefix: string): string {
   return `${prefix} ${Date.now().toString(36)}${Math.floor(Math.random() * 1000)}`;
+}
+
+/** A new admin API key of the workspace, made on its settings page (the only time the key shows). */
+export async function createApiKey(page: Page, workspaceId: string, label = "e2e"): Promise<string> {
+  await page.goto(`/w/${workspaceId}/settings/api-keys`);
+  await page.getByLabel("Name", { exact: true }).fill(unique(label));
+  await page.getByLabel("Role", { exact: true }).selectOption("admin");
+  await page.getByRole("button", { name: "Create API key" }).click();
+  const field = page.getByLabel("New API key");
+  await expect(field).toHaveValue(/\S{32,}/);
+  return field.inputValue();
+}
+
+/** POST to the REST API with a key; a non-2xx answer fails the test with its body. */
+export async function apiPost(
+  request: APIRequestContext,
+  token: string,
+  url: string,
+  data: unknown,
+): Promise<{ id: string; name: string }> {
+  const res = await request.post(url, { headers: { authorization: `Bearer ${token}` }, data });
+  expect(res.status(), `POST ${url}: ${await res.text()}`).toBeLessThan(300);
+  return (await res.json()) as { id: string; name: string };
+}
+
+/** axe on the current page: no serious or critical WCAG 2 A/AA violation (soft: the spec goes on and reports all). */
+export async function expectAccessible(page: Page, name: string) {
+  await test.step(`axe: ${name}`, async () => {
+    const { violations } = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa"]).analyze();
+    const blocking = violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+    expect
+      .soft(
+        blocking.map((v) => `${v.id}: ${v.help} at ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`),
+        `${name} has serious or critical violations`,
+      )
+      .toEqual([]);
+  });
 }

@@ -1,6 +1,5 @@
-import AxeBuilder from "@axe-core/playwright";
-import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
-import { FAKE_OPENAI_URL, openWorkspace, unique } from "./fixtures";
+import { expect, test } from "@playwright/test";
+import { FAKE_OPENAI_URL, apiPost, createApiKey, expectAccessible, openWorkspace, unique } from "./fixtures";
 
 /**
  * A 2×2 matrix run end to end in the browser: define AIConfiguration × Temperature in the
@@ -12,44 +11,14 @@ import { FAKE_OPENAI_URL, openWorkspace, unique } from "./fixtures";
 
 const FAKE_CONTROL = FAKE_OPENAI_URL.replace(/\/v1$/, "");
 
-/** axe (WCAG 2 A/AA) on the current page: no serious or critical violation. */
-async function expectAccessible(page: Page, name: string) {
-  await test.step(`axe: ${name}`, async () => {
-    const { violations } = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa"]).analyze();
-    const blocking = violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-    expect
-      .soft(
-        blocking.map((v) => `${v.id}: ${v.help} at ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`),
-        `${name} has serious or critical violations`,
-      )
-      .toEqual([]);
-  });
-}
-
-async function createApiKey(page: Page, workspaceId: string): Promise<string> {
-  await page.goto(`/w/${workspaceId}/settings/api-keys`);
-  await page.getByLabel("Name", { exact: true }).fill(unique("matrices e2e"));
-  await page.getByLabel("Role", { exact: true }).selectOption("admin");
-  await page.getByRole("button", { name: "Create API key" }).click();
-  const field = page.getByLabel("New API key");
-  await expect(field).toHaveValue(/\S{32,}/);
-  return field.inputValue();
-}
-
-async function post(request: APIRequestContext, token: string, url: string, data: unknown): Promise<{ id: string }> {
-  const res = await request.post(url, { headers: { authorization: `Bearer ${token}` }, data });
-  expect(res.status(), `POST ${url}: ${await res.text()}`).toBeLessThan(300);
-  return (await res.json()) as { id: string };
-}
-
 test("start a 2×2 matrix in the dialog and read its table", async ({ page }) => {
   test.setTimeout(120_000);
   const workspaceId = await openWorkspace(page);
-  const token = await createApiKey(page, workspaceId);
+  const token = await createApiKey(page, workspaceId, "matrices e2e");
   const marker = `MXSPEC${Date.now().toString(36)}`;
   const fast = unique("Fast");
   const smart = unique("Smart");
-  const fastConfig = await post(page.request, token, "/api/v1/model-configs", {
+  const fastConfig = await apiPost(page.request, token, "/api/v1/model-configs", {
     name: fast,
     base_url: FAKE_OPENAI_URL,
     model: "gpt-4o-mini",
@@ -57,8 +26,13 @@ test("start a 2×2 matrix in the dialog and read its table", async ({ page }) =>
     input_price_per_mtok: 0.15,
     output_price_per_mtok: 0.6,
   });
-  await post(page.request, token, "/api/v1/model-configs", { name: smart, base_url: FAKE_OPENAI_URL, model: "gpt-4o", api_key: "sk-fake" });
-  const agent = await post(page.request, token, "/api/v1/agents", {
+  await apiPost(page.request, token, "/api/v1/model-configs", {
+    name: smart,
+    base_url: FAKE_OPENAI_URL,
+    model: "gpt-4o",
+    api_key: "sk-fake",
+  });
+  const agent = await apiPost(page.request, token, "/api/v1/agents", {
     name: unique("Matrix bot"),
     kind: "chat",
     system_prompt: `You help customers. (${marker})`,
@@ -69,7 +43,7 @@ test("start a 2×2 matrix in the dialog and read its table", async ({ page }) =>
     ],
   });
   const suiteName = unique("Matrix support");
-  const suite = await post(page.request, token, "/api/v1/suites", {
+  const suite = await apiPost(page.request, token, "/api/v1/suites", {
     agent_id: agent.id,
     name: suiteName,
     llm_judge_model_config_id: fastConfig.id,
@@ -78,7 +52,7 @@ test("start a 2×2 matrix in the dialog and read its table", async ({ page }) =>
     ["Greeting", "Hello there"],
     ["Opening hours", "When are you open?"],
   ]) {
-    await post(page.request, token, `/api/v1/suites/${suite.id}/test-cases`, {
+    await apiPost(page.request, token, `/api/v1/suites/${suite.id}/test-cases`, {
       name,
       initial_message: question,
       checks: [{ type: "contains_phrases", phrases: ["Fake reply"] }],

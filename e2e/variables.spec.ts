@@ -1,5 +1,5 @@
-import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
-import { FAKE_OPENAI_URL, openWorkspace, unique } from "./fixtures";
+import { expect, test } from "@playwright/test";
+import { FAKE_OPENAI_URL, apiPost, createApiKey, openWorkspace, unique } from "./fixtures";
 
 /**
  * Spec 004 in the browser: author a test-level override in the case form (lock the model
@@ -7,39 +7,23 @@ import { FAKE_OPENAI_URL, openWorkspace, unique } from "./fixtures";
  * (Temperature 0.3), and read the case's resolved values with their sources on its live case view.
  */
 
-async function createApiKey(page: Page, workspaceId: string): Promise<string> {
-  await page.goto(`/w/${workspaceId}/settings/api-keys`);
-  await page.getByLabel("Name", { exact: true }).fill(unique("variables e2e"));
-  await page.getByLabel("Role", { exact: true }).selectOption("admin");
-  await page.getByRole("button", { name: "Create API key" }).click();
-  const field = page.getByLabel("New API key");
-  await expect(field).toHaveValue(/\S{32,}/);
-  return field.inputValue();
-}
-
-async function post(request: APIRequestContext, token: string, url: string, data: unknown): Promise<{ id: string; name: string }> {
-  const res = await request.post(url, { headers: { authorization: `Bearer ${token}` }, data });
-  expect(res.status(), `POST ${url}: ${await res.text()}`).toBeLessThan(300);
-  return (await res.json()) as { id: string; name: string };
-}
-
 test("a test-level lock, a typed run value and the resolved values with sources on the case view", async ({ page }) => {
   const workspaceId = await openWorkspace(page);
-  const token = await createApiKey(page, workspaceId);
+  const token = await createApiKey(page, workspaceId, "variables e2e");
   const request = page.request;
-  const modelA = await post(request, token, "/api/v1/model-configs", {
+  const modelA = await apiPost(request, token, "/api/v1/model-configs", {
     name: unique("Model A"),
     base_url: FAKE_OPENAI_URL,
     model: "gpt-a",
     api_key: "sk-fake",
   });
-  const modelB = await post(request, token, "/api/v1/model-configs", {
+  const modelB = await apiPost(request, token, "/api/v1/model-configs", {
     name: unique("Model B"),
     base_url: FAKE_OPENAI_URL,
     model: "gpt-b",
     api_key: "sk-fake",
   });
-  const agent = await post(request, token, "/api/v1/agents", {
+  const agent = await apiPost(request, token, "/api/v1/agents", {
     name: unique("Vars bot"),
     kind: "chat",
     system_prompt: "You help customers at temperature {{ Temperature }}.",
@@ -56,12 +40,12 @@ test("a test-level lock, a typed run value and the resolved values with sources 
       { name: "Temperature", display_name: "Temperature", data_type: "number", value_source: "freeform", default_value: 0.7 },
     ],
   });
-  const suite = await post(request, token, "/api/v1/suites", {
+  const suite = await apiPost(request, token, "/api/v1/suites", {
     agent_id: agent.id,
     name: unique("Vars suite"),
     llm_judge_model_config_id: modelA.id,
   });
-  const testCase = await post(request, token, `/api/v1/suites/${suite.id}/test-cases`, {
+  const testCase = await apiPost(request, token, `/api/v1/suites/${suite.id}/test-cases`, {
     name: "Greets at a temperature",
     initial_message: "Hello at {{Temperature}}",
     checks: [{ type: "contains_phrases", phrases: ["Fake reply"] }],
