@@ -1,10 +1,10 @@
 import "server-only";
-import { hasRole, type WorkspaceContext } from "@/lib/auth/roles";
+import type { WorkspaceContext } from "@/lib/auth/roles";
 import { ValidationError } from "@/lib/errors";
 import { isUuid } from "@/lib/workspaces/service";
 import { scopedLoader } from "@/lib/tenant-scope";
 import type { SearchParams } from "@/lib/pages/props";
-import { baselineState, countOpenAlerts, listAlerts, openSuiteAlert, suitesWithAlerts } from "./service";
+import { countOpenAlerts, listAlerts, openSuiteAlert, suitesWithAlerts } from "./service";
 
 export const ALERTS_PAGE_SIZE = 20;
 export const ALERT_STATUS_FILTERS = ["open", "acknowledged", "all"] as const;
@@ -49,14 +49,7 @@ async function loadSuiteAlertBannerUnscoped(ctx: WorkspaceContext, suiteId: stri
   return openSuiteAlert(ctx, suiteId);
 }
 
-/** The run page's "Pin as baseline" button: shown to editors for a completed plain run. */
-async function loadRunBaselineUnscoped(ctx: WorkspaceContext, runId: string) {
-  const state = await baselineState(ctx, runId);
-  return { ...state, canPin: hasRole(ctx.role, "editor") };
-}
-
 // Each loader runs its queries in the workspace's row-level scope (lib/tenant-scope.ts).
 export const loadAlertsPage = scopedLoader(loadAlertsPageUnscoped);
 export const loadAlertBell = scopedLoader(loadAlertBellUnscoped);
 export const loadSuiteAlertBanner = scopedLoader(loadSuiteAlertBannerUnscoped);
-export const loadRunBaseline = scopedLoader(loadRunBaselineUnscoped);

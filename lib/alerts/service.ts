@@ -7,6 +7,7 @@
 import "server-only";
 import { z } from "zod";
 import { db } from "@/lib/db";
+import { scopedPoolRead } from "@/lib/runs/case-results";
 import { ConflictError, NotFoundError } from "@/lib/errors";
 import type { WorkspaceContext } from "@/lib/auth/roles";
 import { isUuid, requireRole } from "@/lib/workspaces/service";
@@ -52,7 +53,19 @@ export async function listAlerts(ctx: WorkspaceContext, q: AlertListQuery): Prom
 /** The bell: unacknowledged alerts of the workspace (index on workspaceId, acknowledgedAt). */
 export async function countOpenAlerts(ctx: WorkspaceContext): Promise<number> {
   requireRole(ctx, "viewer");
-  return db.regressionAlert.count({ where: { workspaceId: ctx.workspaceId, acknowledgedAt: null } });
+  // The shell's bell asks on every page view: one statement on the raw pg pool, scoped like `db`.
+  const [row] = await scopedPoolRead(
+    ctx.workspaceId,
+    async (client) =>
+      (
+        await client.query<{ open: number }>({
+          name: "assay_count_open_alerts",
+          text: `SELECT count(*)::int AS open FROM "RegressionAlert" WHERE "workspaceId" = $1::uuid AND "acknowledgedAt" IS NULL`,
+          values: [ctx.workspaceId],
+        })
+      ).rows,
+  );
+  return row?.open ?? 0;
 }
 
 /** The suite page's banner: the newest unacknowledged alert of the suite and how many are open. */
@@ -121,16 +134,6 @@ export async function unpinBaseline(ctx: WorkspaceContext, runId: string): Promi
   });
   const suite = await db.suite.findFirst({ where: { id: run.suiteId, workspaceId: ctx.workspaceId }, select: { baselineRunId: true } });
   return { suite_id: run.suiteId, baseline_run_id: suite?.baselineRunId ?? null };
-}
-
-/** Whether the run is its suite's pinned baseline, and whether it could be pinned (run page). */
-export async function baselineState(ctx: WorkspaceContext, runId: string): Promise<{ pinned: boolean; pinnable: boolean }> {
-  requireRole(ctx, "viewer");
-  const run = await pinnableRun(ctx, runId);
-  return {
-    pinned: run.suite.baselineRunId === run.id,
-    pinnable: run.status === "completed" && !run.comparisonId && !run.suite.deletedAt,
-  };
 }
 
 /** The alerts page's suite filter: suites of the workspace that have alerts. */

@@ -112,6 +112,17 @@ export async function listCaseResults(ctx: WorkspaceContext, runId: string, q: C
 /** One page of the run page's case table: only the columns it shows (no snapshot, transcript or verdicts). */
 export async function listCaseResultRows(ctx: WorkspaceContext, runId: string, q: CaseResultListQuery): Promise<CaseResultPage> {
   if (!isUuid(runId)) throw new NotFoundError("Run");
+  return scopedPoolRead(ctx.workspaceId, (client) => caseResultRowsOn(client, ctx, runId, q));
+}
+
+/** listCaseResultRows on a client inside `scopedPoolRead` (the run page's loader reads several things in one). */
+export async function caseResultRowsOn(
+  client: pg.PoolClient,
+  ctx: WorkspaceContext,
+  runId: string,
+  q: CaseResultListQuery,
+): Promise<CaseResultPage> {
+  if (!isUuid(runId)) throw new NotFoundError("Run");
   const cursor = decodeCursor(q.cursor, resultCursor);
   // One statement: the run (in the workspace) left-joined to the page, so a missing run is no row
   // and an empty page is one row without a case. The text varies only with which filters are
@@ -142,10 +153,7 @@ export async function listCaseResultRows(ctx: WorkspaceContext, runId: string, q
       LIMIT $3::int
     ) c ON true
     WHERE r."id" = $1::uuid AND r."workspaceId" = $2::uuid`;
-  const rows = await scopedPoolRead(
-    ctx.workspaceId,
-    async (client) => (await client.query({ name: `assay_case_rows_${shape}`, text, values })).rows,
-  );
+  const { rows } = await client.query({ name: `assay_case_rows_${shape}`, text, values });
   if (rows.length === 0) throw new NotFoundError("Run");
   // The pg row has the Prisma select's column names and types (enums as their text).
   const found = (rows as Parameters<typeof toCaseResultRow>[0][]).filter((r) => r.id !== null);

@@ -5,8 +5,9 @@ import { NotFoundError, ValidationError } from "@/lib/errors";
 import { getSuite } from "@/lib/suites/service";
 import { listSuiteTags } from "@/lib/test-cases/service";
 import { CASE_RESULT_STATUSES, caseResultListQuery, type CaseResultStatus } from "./schemas";
-import { changesSincePreviousRun, getCaseResult, getRun } from "./service";
-import { listCaseResultRows } from "./case-results";
+import { isUuid } from "@/lib/workspaces/service";
+import { changesOn, getCaseResult, getRun, runPageHeadOn } from "./service";
+import { caseResultRowsOn, scopedPoolRead } from "./case-results";
 import { getSuiteAnalytics, listSuiteRunsPage } from "./analytics";
 import { CASE_PAGE_SIZE, type CaseTableFilters, type RunSuiteInfo } from "./dto";
 import { DEFAULT_TREND_WINDOW, HISTORY_PAGE_SIZE, historyHref, parseSuiteRunsLocation } from "./suite-runs-location";
@@ -35,17 +36,26 @@ async function suiteInfo(ctx: WorkspaceContext, suiteId: string): Promise<RunSui
   return { id: suite.id, name: suite.name, deleted: suite.deleted_at !== null, agentName: suite.agent_name };
 }
 
-/** The run page: the run, its suite, the first page of case results (filtered from the URL) and the verdict changes. */
+/**
+ * The run page: the run, its suite, the suite's tags, the first page of case results (filtered
+ * from the URL), the verdict changes and the run's baseline state. All of it in one read-only
+ * transaction on the raw pg pool (`scopedPoolRead`, the workspace declared for row-level
+ * security, every statement filtered by the workspace too): the same reads the page's polls
+ * make, without a Prisma batch transaction per query (the page is opened by many viewers of a
+ * live run).
+ */
 async function loadRunPageUnscoped(ctx: WorkspaceContext, runId: string, searchParams: SearchParams) {
   const filters = caseTableFilters(searchParams);
-  const run = await getRun(ctx, runId);
-  const [suite, results, changes] = await Promise.all([
-    suiteInfo(ctx, run.suite_id),
-    listCaseResultRows(ctx, run.id, caseResultListQuery.parse({ ...filters, limit: CASE_PAGE_SIZE })),
-    changesSincePreviousRun(ctx, run.id),
-  ]);
-  const tags = suite.deleted ? [] : await listSuiteTags(ctx, suite.id).catch(() => []);
-  return { run, suite, tags, results, filters, changes, canEdit: hasRole(ctx.role, "editor") };
+  const query = caseResultListQuery.parse({ ...filters, limit: CASE_PAGE_SIZE });
+  if (!isUuid(runId)) throw new NotFoundError("Run");
+  const { run, suite, tags, baseline, results, changes } = await scopedPoolRead(ctx.workspaceId, async (client) => {
+    const head = await runPageHeadOn(client, ctx, runId);
+    const results = await caseResultRowsOn(client, ctx, runId, query);
+    const changes = await changesOn(client, ctx, runId);
+    return { ...head, results, changes };
+  });
+  const canEdit = hasRole(ctx.role, "editor");
+  return { run, suite, tags, results, filters, changes, canEdit, baseline: { ...baseline, canPin: canEdit } };
 }
 
 /** One case result of a run; NotFoundError when it belongs to another run. */

@@ -15,8 +15,10 @@ import { newestFirst } from "@/lib/serialize";
 import { variableDefinitionSchema, type VariableValue } from "@/lib/agents/schemas";
 import { startRunInput, type StartRunOptions } from "@/lib/runs/schemas";
 import { resolveCaseVariables, resolveVariables, type ResolvedVariables, type TestVariablesConfig } from "@/lib/runs/variables";
-import { runSelect, toRunDto, type RunChanges, type RunRow } from "@/lib/runs/dto";
+import { runSelect, toRunDto, type RunChanges, type RunRow, type RunSuiteInfo } from "@/lib/runs/dto";
+import { PRESEEDED_TAGS } from "@/lib/test-cases/schemas";
 import { scopedPoolRead } from "@/lib/runs/case-results";
+import type pg from "pg";
 import { notifyRunQueued } from "@/lib/runs/wakeup";
 import { selectionKeyOf } from "@/lib/alerts/selection";
 import { presetValuesForRun } from "@/lib/presets/service";
@@ -430,6 +432,58 @@ export async function getRun(ctx: WorkspaceContext, id: string) {
   return toRunDto(run);
 }
 
+type RunPageHeadRow = RunRow & {
+  suite_found: string | null;
+  suite_name: string | null;
+  suite_deleted: boolean | null;
+  agent_name: string | null;
+  pinned: boolean | null;
+  tags: string[];
+};
+
+/**
+ * The run page's head in one statement on a client inside `scopedPoolRead`: the run, its suite
+ * (a deleted suite still shows its name) with its agent's name, the suite's case tags (none for a
+ * deleted suite) and the run's baseline state for the "Pin as baseline" button: pinned, and
+ * pinnable when completed, not a comparison arm and the suite is not in the trash (the checks
+ * `pinBaseline` in lib/alerts/service.ts makes).
+ */
+export async function runPageHeadOn(client: pg.PoolClient, ctx: WorkspaceContext, runId: string) {
+  if (!isUuid(runId)) throw new NotFoundError("Run");
+  const [row] = (
+    await client.query<RunPageHeadRow>({
+      name: "assay_run_page_head",
+      text: `
+        SELECT ${RUN_COLUMNS}, s."id" AS suite_found, s."name" AS suite_name, s."deletedAt" IS NOT NULL AS suite_deleted,
+               a."name" AS agent_name, s."baselineRunId" IS NOT DISTINCT FROM r."id" AS pinned,
+               CASE WHEN s."id" IS NOT NULL AND s."deletedAt" IS NULL THEN ARRAY(
+                 SELECT DISTINCT unnest(t."tags") FROM "TestCase" t
+                 WHERE t."workspaceId" = $2::uuid AND t."suiteId" = s."id" AND t."deletedAt" IS NULL
+               ) ELSE '{}'::text[] END AS tags
+        FROM "Run" r
+        LEFT JOIN "Suite" s ON s."id" = r."suiteId" AND s."workspaceId" = $2::uuid
+        LEFT JOIN "Agent" a ON a."id" = s."agentId" AND a."workspaceId" = $2::uuid
+        WHERE r."id" = $1::uuid AND r."workspaceId" = $2::uuid`,
+      values: [runId, ctx.workspaceId],
+    })
+  ).rows;
+  if (!row) throw new NotFoundError("Run");
+  const { suite_found, suite_name, suite_deleted, agent_name, pinned, tags, ...runRow } = row;
+  const run = toRunDto(runRow as RunRow);
+  const suite: RunSuiteInfo = suite_found
+    ? { id: suite_found, name: suite_name!, deleted: suite_deleted === true, agentName: agent_name }
+    : { id: run.suite_id, name: "Deleted suite", deleted: true, agentName: null };
+  return {
+    run,
+    suite,
+    tags: suite.deleted ? [] : [...new Set([...tags, ...PRESEEDED_TAGS])].sort(),
+    baseline: {
+      pinned: suite_found !== null && pinned === true,
+      pinnable: suite_found !== null && run.status === "completed" && !run.comparison_id && !suite.deleted,
+    },
+  };
+}
+
 /** Newest first, keyset-paginated on (createdAt, id). */
 export async function listRuns(ctx: WorkspaceContext, suiteId: string, q: { status?: string; cursor?: string; limit: number }) {
   if (!isUuid(suiteId)) throw new NotFoundError("Suite");
@@ -486,9 +540,19 @@ export { getCaseResult, listCaseResults } from "@/lib/runs/case-results";
  * statement; finalize and cancel change the status), so an answer stays right while the run's
  * status, counters and previous run are unchanged: kept here per run (the 500 most recently
  * asked), a repeated poll costs one indexed read.
+ *
+ * While the run is pending or running its counters move with nearly every case, so that key
+ * rarely matches: then an answer computed at most CHANGES_LIVE_REUSE_MS ago (while the run was
+ * already live, same workspace and previous run) is reused even though the counters moved. The
+ * run page polls the changes card every 3 s (lib/runs/hooks.ts `useRunChanges`), so one tab never sees a staler
+ * answer than its previous poll computed, and 50 tabs share one aggregation per 2 s. Once the
+ * run is finished (the head read below sees its status) the exact key applies again, so the
+ * final card is always computed from the final verdicts.
  */
-const changesCache = new Map<string, { key: string; value: RunChanges }>();
+const changesCache = new Map<string, { key: string; value: RunChanges; live: boolean; at: number; scope: string }>();
 const CHANGES_CACHE_RUNS = 500;
+const CHANGES_LIVE_REUSE_MS = 2_000;
+const LIVE_RUN_STATUSES = new Set(["pending", "running"]);
 
 type VerdictChangeRow = { id: string; test_case_id: string; name: string; before: string; after: string };
 type ChangesHead = { id: string; status: string; done: number; previous_id: string | null };
@@ -499,67 +563,75 @@ type ChangesHead = { id: string; status: string; done: number; previous_id: stri
  */
 export async function changesSincePreviousRun(ctx: WorkspaceContext, runId: string): Promise<RunChanges> {
   if (!isUuid(runId)) throw new NotFoundError("Run");
-  return scopedPoolRead(ctx.workspaceId, async (client) => {
-    const [run] = (
-      await client.query<ChangesHead>({
-        name: "assay_changes_head",
-        text: `
-          SELECT r."id", r."status"::text AS status,
-                 (r."passedCases" + r."failedCases" + r."errorCases" + r."skippedCases")::int AS done,
-                 (SELECT p."id" FROM "Run" p
-                   WHERE p."suiteId" = r."suiteId" AND p."workspaceId" = $2::uuid AND p."status" = 'completed' AND p."createdAt" < r."createdAt"
-                   ORDER BY p."createdAt" DESC LIMIT 1) AS previous_id
-          FROM "Run" r WHERE r."id" = $1::uuid AND r."workspaceId" = $2::uuid`,
-        values: [runId, ctx.workspaceId],
-      })
-    ).rows;
-    if (!run) throw new NotFoundError("Run");
-    if (!run.previous_id) return { previous_run_id: null, regressions: [], fixes: [] };
-    // The run was found in the caller's workspace above; the key names it too.
-    const key = `${ctx.workspaceId}:${run.status}:${run.done}:${run.previous_id}`;
-    const cached = changesCache.get(run.id);
-    if (cached?.key === key) {
-      changesCache.delete(run.id);
-      changesCache.set(run.id, cached);
-      return cached.value;
-    }
-    // One pass over both runs' rows grouped by test case (an index scan on runId, then a hash
-    // aggregate): a join of the two runs let the planner pick a nested loop comparing every row
-    // with every row when the table's statistics were stale (1,000 × 1,000 rows, 1.5 s per poll
-    // under load), and the live run page asks for this every few seconds.
-    const rows = (
-      await client.query<VerdictChangeRow>({
-        name: "assay_changes_rows",
-        text: `
-          SELECT t.id, t."testCaseId" AS test_case_id, t.name, t.before, t.after
-          FROM (
-            SELECT c."testCaseId",
-                   min(c."position") FILTER (WHERE c."runId" = $1::uuid) AS position,
-                   (array_agg(c."id" ORDER BY c."position") FILTER (WHERE c."runId" = $1::uuid))[1] AS id,
-                   (array_agg(c."name" ORDER BY c."position") FILTER (WHERE c."runId" = $1::uuid))[1] AS name,
-                   (array_agg(c."status"::text ORDER BY c."position") FILTER (WHERE c."runId" = $2::uuid))[1] AS before,
-                   (array_agg(c."status"::text ORDER BY c."position") FILTER (WHERE c."runId" = $1::uuid))[1] AS after
-            FROM "CaseResult" c
-            WHERE c."runId" IN ($1::uuid, $2::uuid) AND c."workspaceId" = $3::uuid AND c."variant" = 'baseline' AND c."testCaseId" IS NOT NULL
-            GROUP BY c."testCaseId"
-          ) t
-          WHERE (t.before = 'passed' AND t.after IN ('failed', 'error')) OR (t.before IN ('failed', 'error') AND t.after = 'passed')
-          ORDER BY t.position`,
-        values: [run.id, run.previous_id, ctx.workspaceId],
-      })
-    ).rows;
-    const value: RunChanges = {
-      previous_run_id: run.previous_id,
-      regressions: rows
-        .filter((r) => r.before === "passed")
-        .map(({ id, test_case_id, name, before, after }) => ({ id, test_case_id, name, before, after })),
-      fixes: rows
-        .filter((r) => r.after === "passed")
-        .map(({ id, test_case_id, name, before, after }) => ({ id, test_case_id, name, before, after })),
-    };
+  return scopedPoolRead(ctx.workspaceId, (client) => changesOn(client, ctx, runId));
+}
+
+/** changesSincePreviousRun on a client inside `scopedPoolRead` (the run page's loader reads several things in one). */
+export async function changesOn(client: pg.PoolClient, ctx: WorkspaceContext, runId: string): Promise<RunChanges> {
+  if (!isUuid(runId)) throw new NotFoundError("Run");
+  const [run] = (
+    await client.query<ChangesHead>({
+      name: "assay_changes_head",
+      text: `
+        SELECT r."id", r."status"::text AS status,
+               (r."passedCases" + r."failedCases" + r."errorCases" + r."skippedCases")::int AS done,
+               (SELECT p."id" FROM "Run" p
+                 WHERE p."suiteId" = r."suiteId" AND p."workspaceId" = $2::uuid AND p."status" = 'completed' AND p."createdAt" < r."createdAt"
+                 ORDER BY p."createdAt" DESC LIMIT 1) AS previous_id
+        FROM "Run" r WHERE r."id" = $1::uuid AND r."workspaceId" = $2::uuid`,
+      values: [runId, ctx.workspaceId],
+    })
+  ).rows;
+  if (!run) throw new NotFoundError("Run");
+  if (!run.previous_id) return { previous_run_id: null, regressions: [], fixes: [] };
+  // The run was found in the caller's workspace above; the key names it too.
+  const key = `${ctx.workspaceId}:${run.status}:${run.done}:${run.previous_id}`;
+  const scope = `${ctx.workspaceId}:${run.previous_id}`;
+  const live = LIVE_RUN_STATUSES.has(run.status);
+  const cached = changesCache.get(run.id);
+  const freshLive =
+    cached !== undefined && live && cached.live && cached.scope === scope && performance.now() - cached.at <= CHANGES_LIVE_REUSE_MS;
+  if (cached && (cached.key === key || freshLive)) {
     changesCache.delete(run.id);
-    changesCache.set(run.id, { key, value });
-    if (changesCache.size > CHANGES_CACHE_RUNS) changesCache.delete(changesCache.keys().next().value!);
-    return value;
-  });
+    changesCache.set(run.id, cached);
+    return cached.value;
+  }
+  // One pass over both runs' rows grouped by test case (an index scan on runId, then a hash
+  // aggregate): a join of the two runs let the planner pick a nested loop comparing every row
+  // with every row when the table's statistics were stale (1,000 × 1,000 rows, 1.5 s per poll
+  // under load), and the live run page asks for this every few seconds.
+  const rows = (
+    await client.query<VerdictChangeRow>({
+      name: "assay_changes_rows",
+      text: `
+        SELECT t.id, t."testCaseId" AS test_case_id, t.name, t.before, t.after
+        FROM (
+          SELECT c."testCaseId",
+                 min(c."position") FILTER (WHERE c."runId" = $1::uuid) AS position,
+                 (array_agg(c."id" ORDER BY c."position") FILTER (WHERE c."runId" = $1::uuid))[1] AS id,
+                 (array_agg(c."name" ORDER BY c."position") FILTER (WHERE c."runId" = $1::uuid))[1] AS name,
+                 (array_agg(c."status"::text ORDER BY c."position") FILTER (WHERE c."runId" = $2::uuid))[1] AS before,
+                 (array_agg(c."status"::text ORDER BY c."position") FILTER (WHERE c."runId" = $1::uuid))[1] AS after
+          FROM "CaseResult" c
+          WHERE c."runId" IN ($1::uuid, $2::uuid) AND c."workspaceId" = $3::uuid AND c."variant" = 'baseline' AND c."testCaseId" IS NOT NULL
+          GROUP BY c."testCaseId"
+        ) t
+        WHERE (t.before = 'passed' AND t.after IN ('failed', 'error')) OR (t.before IN ('failed', 'error') AND t.after = 'passed')
+        ORDER BY t.position`,
+      values: [run.id, run.previous_id, ctx.workspaceId],
+    })
+  ).rows;
+  const value: RunChanges = {
+    previous_run_id: run.previous_id,
+    regressions: rows
+      .filter((r) => r.before === "passed")
+      .map(({ id, test_case_id, name, before, after }) => ({ id, test_case_id, name, before, after })),
+    fixes: rows
+      .filter((r) => r.after === "passed")
+      .map(({ id, test_case_id, name, before, after }) => ({ id, test_case_id, name, before, after })),
+  };
+  changesCache.delete(run.id);
+  changesCache.set(run.id, { key, value, live, at: performance.now(), scope });
+  if (changesCache.size > CHANGES_CACHE_RUNS) changesCache.delete(changesCache.keys().next().value!);
+  return value;
 }

@@ -18,6 +18,11 @@ export async function canCreateWorkspace(userId: string, policy: "anyone" | "adm
   return adminOf > 0;
 }
 
+/** canCreateWorkspace for a user who owns or administers `adminOf` workspaces (the shell reads that count with its other reads). */
+export function canCreateWorkspaceWith(adminOf: number, policy: "anyone" | "admins" = env.ASSAY_WORKSPACE_CREATION): boolean {
+  return policy === "anyone" || adminOf > 0;
+}
+
 export async function requireCanCreateWorkspace(userId: string): Promise<void> {
   if (!(await canCreateWorkspace(userId))) throw new ForbiddenError(WORKSPACE_CREATION_REFUSED);
 }

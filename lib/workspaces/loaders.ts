@@ -2,10 +2,10 @@ import "server-only";
 import { currentUserId } from "@/lib/auth";
 import { hasRole, type WorkspaceContext } from "@/lib/auth/roles";
 import { getUser, normaliseEmail } from "@/lib/users/service";
-import { getWorkspace, isSetupNeeded, listWorkspacesForUser } from "./service";
+import { getWorkspace, isSetupNeeded, listWorkspacesForUser, workspaceShell } from "./service";
 import { listMembers } from "./members";
 import { listInvitations, lookupInvitation, type InvitationLookup } from "./invitations";
-import { canCreateWorkspace, WORKSPACE_CREATION_REFUSED } from "./creation";
+import { canCreateWorkspace, canCreateWorkspaceWith, WORKSPACE_CREATION_REFUSED } from "./creation";
 import { scopedLoader } from "@/lib/tenant-scope";
 
 type ValidInvitation = Extract<InvitationLookup, { state: "valid" }>;
@@ -23,13 +23,8 @@ export async function loadHomeTarget(): Promise<string> {
 
 /** The app shell around every workspace page: the workspace, the member's other workspaces, their email, and whether they may create one. */
 export async function loadWorkspaceShell(ctx: WorkspaceContext) {
-  const [workspace, workspaces, user, canCreate] = await Promise.all([
-    getWorkspace(ctx),
-    listWorkspacesForUser(ctx.userId!),
-    getUser(ctx.userId!),
-    canCreateWorkspace(ctx.userId!),
-  ]);
-  return { workspace, workspaces, role: ctx.role, userEmail: user?.email ?? "", canCreateWorkspace: canCreate };
+  const { workspace, workspaces, email, adminOf } = await workspaceShell(ctx);
+  return { workspace, workspaces, role: ctx.role, userEmail: email ?? "", canCreateWorkspace: canCreateWorkspaceWith(adminOf) };
 }
 
 /** New workspace: the form, or why this user may not create one (ASSAY_WORKSPACE_CREATION). */

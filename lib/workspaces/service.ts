@@ -6,7 +6,7 @@
  * NotFound, never a hint that the workspace exists; a member below the role gets Forbidden.
  */
 import "server-only";
-import { db } from "@/lib/db";
+import { db, pool } from "@/lib/db";
 import { ForbiddenError, NotFoundError, ConflictError } from "@/lib/errors";
 import { hasRole, type Role, type WorkspaceContext } from "@/lib/auth/roles";
 import { hashPassword } from "@/lib/auth/password";
@@ -39,6 +39,41 @@ export async function listWorkspacesForUser(userId: string) {
     orderBy: { workspace: { name: "asc" } },
   });
   return rows.map((r) => ({ id: r.workspace.id, name: r.workspace.name, role: r.role }));
+}
+
+/**
+ * The app shell's reads in one statement on the raw pg pool (it is around every workspace page,
+ * so it is read on every page view): the workspace (as `getWorkspace`), the member's workspaces
+ * by name (as `listWorkspacesForUser`), their email and how many workspaces they own or
+ * administer (lib/workspaces/creation.ts decides from it). Like those, not workspace-scoped: it
+ * reads across the user's workspaces; the caller resolved `ctx` from the user's membership.
+ */
+export async function workspaceShell(ctx: WorkspaceContext) {
+  if (!ctx.userId) throw new NotFoundError("Workspace");
+  const { rows } = await pool.query<{
+    id: string;
+    name: string;
+    maxTurnsCap: number;
+    timeZone: string;
+    email: string | null;
+    admin_of: number;
+    workspaces: { id: string; name: string; role: Role }[];
+  }>({
+    name: "assay_workspace_shell",
+    text: `
+      SELECT w."id", w."name", w."maxTurnsCap", w."timeZone",
+             (SELECT u."email" FROM "User" u WHERE u."id" = $2::uuid) AS email,
+             (SELECT count(*) FROM "Membership" m WHERE m."userId" = $2::uuid AND m."role" IN ('owner', 'admin'))::int AS admin_of,
+             coalesce((SELECT json_agg(json_build_object('id', mw."id", 'name', mw."name", 'role', m."role") ORDER BY mw."name")
+                       FROM "Membership" m JOIN "Workspace" mw ON mw."id" = m."workspaceId"
+                       WHERE m."userId" = $2::uuid), '[]'::json) AS workspaces
+      FROM "Workspace" w WHERE w."id" = $1::uuid`,
+    values: [ctx.workspaceId, ctx.userId],
+  });
+  const row = rows[0];
+  if (!row) throw new NotFoundError("Workspace");
+  const { email, admin_of, workspaces, ...workspace } = row;
+  return { workspace, workspaces, email, adminOf: admin_of };
 }
 
 export async function getWorkspace(ctx: WorkspaceContext) {

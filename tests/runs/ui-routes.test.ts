@@ -1,5 +1,6 @@
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { db } from "@/lib/db";
+import { NotFoundError } from "@/lib/errors";
 import type { WorkspaceContext } from "@/lib/auth/roles";
 import { addMember, makeWorkspace } from "../helpers/factories";
 import { call } from "../helpers/api";
@@ -16,6 +17,7 @@ const { GET: changesRoute } = await import("@/app/api/w/[workspaceId]/runs/[runI
 const { GET: reportRoute } = await import("@/app/api/w/[workspaceId]/runs/[runId]/report/route");
 const { GET: caseResultRoute } = await import("@/app/api/w/[workspaceId]/case-results/[id]/route");
 const { startRunAction, cancelRunAction } = await import("@/lib/runs/actions");
+const { loadRunPage } = await import("@/lib/runs/loaders");
 
 type CaseStatus = "pending" | "running" | "passed" | "failed" | "skipped" | "error";
 
@@ -161,6 +163,67 @@ describe("run session routes", () => {
     expect(got.json.fixes).toEqual([
       expect.objectContaining({ id: current.results[1]!.id, name: "case 1", before: "failed", after: "passed" }),
     ]);
+  });
+
+  it("reuse a live run's changes for a moment while its counters move, and recompute once it finished", async () => {
+    const { suite } = await makeSuiteWithCases(owner.ctx, 2);
+    const ids = (await db.testCase.findMany({ where: { suiteId: suite.id }, orderBy: { sortOrder: "asc" }, select: { id: true } })).map(
+      (t) => t.id,
+    );
+    await makeRun(owner.ctx, suite.id, ["passed", "passed"], { minute: 1, testCaseIds: ids });
+    const current = await makeRun(owner.ctx, suite.id, ["failed", "running"], { minute: 2, testCaseIds: ids, status: "running" });
+    const first = await call(changesRoute, { params: params(current.id) });
+    expect(first.json.regressions.map((r: { name: string }) => r.name)).toEqual(["case 0"]);
+
+    // The second case fails and the counters move: within 2 s a poll gets the answer computed above.
+    await db.caseResult.update({ where: { id: current.results[1]!.id }, data: { status: "failed" } });
+    await db.run.update({ where: { id: current.id }, data: { failedCases: 2 } });
+    const again = await call(changesRoute, { params: params(current.id) });
+    expect(again.json).toEqual(first.json);
+
+    // Finished: the final verdicts, whatever the age of the cached answer.
+    await db.run.update({ where: { id: current.id }, data: { status: "completed", completedAt: new Date() } });
+    const final = await call(changesRoute, { params: params(current.id) });
+    expect(final.json.regressions.map((r: { name: string }) => r.name)).toEqual(["case 0", "case 1"]);
+  });
+
+  it("load the run page: run, suite, tags, first page of rows, changes and baseline state, in the caller's workspace only", async () => {
+    const { suite } = await makeSuiteWithCases(owner.ctx, 2, { tags: (i) => (i === 0 ? ["smoke", "billing"] : ["smoke"]) });
+    const ids = (await db.testCase.findMany({ where: { suiteId: suite.id }, orderBy: { sortOrder: "asc" }, select: { id: true } })).map(
+      (t) => t.id,
+    );
+    await makeRun(owner.ctx, suite.id, ["passed", "failed"], { minute: 1, testCaseIds: ids });
+    const current = await makeRun(owner.ctx, suite.id, ["failed", "passed"], { minute: 2, testCaseIds: ids });
+    const agent = await db.agent.findUniqueOrThrow({ where: { id: suite.agentId } });
+
+    const page = await loadRunPage(owner.ctx, current.id, { status: "failed", tag: " " });
+    expect(page.run).toMatchObject({ id: current.id, suite_id: suite.id, status: "completed", passed_cases: 1, failed_cases: 1 });
+    expect(page.suite).toEqual({ id: suite.id, name: suite.name, deleted: false, agentName: agent.name });
+    expect(page.tags).toEqual(["billing", "edge-case", "normal", "red-team", "smoke"]);
+    expect(page.filters).toEqual({ status: "failed", tag: undefined });
+    expect(page.results.data.map((r) => r.name)).toEqual(["case 0"]);
+    expect(page.changes.regressions.map((r) => r.name)).toEqual(["case 0"]);
+    expect(page.changes.fixes.map((r) => r.name)).toEqual(["case 1"]);
+    expect(page.canEdit).toBe(true);
+    expect(page.baseline).toEqual({ pinned: false, pinnable: true, canPin: true });
+
+    await db.suite.update({ where: { id: suite.id }, data: { baselineRunId: current.id } });
+    const viewer = await addMember(owner.workspace.id, "viewer");
+    const asViewer = await loadRunPage(viewer.ctx, current.id, {});
+    expect(asViewer.canEdit).toBe(false);
+    expect(asViewer.baseline).toEqual({ pinned: true, pinnable: true, canPin: false });
+    expect(asViewer.results.data.map((r) => r.name)).toEqual(["case 0", "case 1"]);
+
+    // A suite in the trash still shows its name; no tags, and its runs cannot be pinned.
+    await db.suite.update({ where: { id: suite.id }, data: { deletedAt: new Date() } });
+    const trashed = await loadRunPage(owner.ctx, current.id, {});
+    expect(trashed.suite).toEqual({ id: suite.id, name: suite.name, deleted: true, agentName: agent.name });
+    expect(trashed.tags).toEqual([]);
+    expect(trashed.baseline.pinnable).toBe(false);
+
+    const other = await makeWorkspace("owner");
+    await expect(loadRunPage(other.ctx, current.id, {})).rejects.toThrow(NotFoundError);
+    await expect(loadRunPage(owner.ctx, "not-a-uuid", {})).rejects.toThrow(NotFoundError);
   });
 
   it("serve reports as downloads", async () => {

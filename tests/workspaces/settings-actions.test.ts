@@ -25,7 +25,7 @@ import { createApiKeyAction, revokeApiKeyAction } from "@/lib/api-keys/actions";
 import { createApiKey } from "@/lib/api-keys/service";
 import { inviteMember } from "@/lib/workspaces/invitations";
 import { canCreateWorkspace } from "@/lib/workspaces/creation";
-import { loadNewWorkspacePage } from "@/lib/workspaces/loaders";
+import { loadNewWorkspacePage, loadWorkspaceShell } from "@/lib/workspaces/loaders";
 import { addMember, makeWorkspace } from "../helpers/factories";
 
 beforeEach(() => {
@@ -140,6 +140,30 @@ describe("creating a workspace", () => {
     expect(await canCreateWorkspace(owner.user.id)).toBe(true);
     expect(await loadNewWorkspacePage(viewer.user.id)).toMatchObject({ canCreate: false, reason: expect.any(String) });
     expect(await loadNewWorkspacePage(owner.user.id)).toEqual({ canCreate: true });
+  });
+
+  it("shows the shell: the workspace, the member's workspaces by name with their roles, their email and whether they may create one", async () => {
+    const viewer = await makeWorkspace("viewer", "B team");
+    const second = await makeWorkspace("owner", "A team");
+    await db.membership.create({ data: { workspaceId: second.workspace.id, userId: viewer.user.id, role: "editor" } });
+    await makeWorkspace("owner", "Not theirs");
+    const shell = await loadWorkspaceShell(viewer.ctx);
+    expect(shell).toEqual({
+      workspace: { id: viewer.workspace.id, name: "B team", maxTurnsCap: 30, timeZone: "UTC" },
+      workspaces: [
+        { id: second.workspace.id, name: "A team", role: "editor" },
+        { id: viewer.workspace.id, name: "B team", role: "viewer" },
+      ],
+      role: "viewer",
+      userEmail: viewer.user.email,
+      canCreateWorkspace: false,
+    });
+    await db.membership.update({
+      where: { workspaceId_userId: { workspaceId: second.workspace.id, userId: viewer.user.id } },
+      data: { role: "admin" },
+    });
+    expect((await loadWorkspaceShell(viewer.ctx)).canCreateWorkspace).toBe(true);
+    await expect(loadWorkspaceShell({ ...viewer.ctx, workspaceId: "00000000-0000-4000-8000-000000000000" })).rejects.toThrow("not found");
   });
 
   it("needs a signed-in user", async () => {

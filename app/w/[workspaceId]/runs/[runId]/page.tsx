@@ -1,7 +1,6 @@
 import { orNotFound, pageContext } from "@/lib/auth/context";
 import { loadRunPage } from "@/lib/runs/loaders";
 import { RunView } from "@/components/runs/run-view";
-import { loadRunBaseline } from "@/lib/alerts/loaders";
 import type { WorkspacePageProps } from "@/lib/pages/props";
 
 export const metadata = { title: "Run" };
@@ -11,7 +10,6 @@ export default async function RunPage({ params, searchParams }: WorkspacePagePro
   const sp = await searchParams;
   const ctx = await pageContext(workspaceId);
   const page = await orNotFound(loadRunPage(ctx, runId, sp));
-  const baseline = await loadRunBaseline(ctx, runId);
   return (
     <RunView
       workspaceId={workspaceId}
@@ -22,7 +20,7 @@ export default async function RunPage({ params, searchParams }: WorkspacePagePro
       initialResults={page.results}
       initialFilters={page.filters}
       initialChanges={page.changes}
-      baseline={baseline}
+      baseline={page.baseline}
     />
   );
 }
