@@ -78,7 +78,7 @@ function workspaceScoped(base: PrismaClient): PrismaClient {
   });
 }
 
-const globalForDb = globalThis as unknown as { assayDbClients?: Clients };
+const globalForDb = globalThis as unknown as { assayDbClients?: Clients; assayExecutorPool?: pg.Pool };
 const clients = globalForDb.assayDbClients ?? createClients();
 if (env.NODE_ENV === "development") globalForDb.assayDbClients = clients;
 
@@ -88,10 +88,39 @@ if (env.NODE_ENV === "development") globalForDb.assayDbClients = clients;
  */
 export const db: PrismaClient = clients.db;
 /**
- * The pg pool under `db`, for the executor's hot path only (claim, persist, heartbeat): a
- * statement through Prisma costs ~0.7–1 ms of CPU, through pg ~0.1 ms. Never workspace-scoped.
+ * The pg pool under `db`, for raw reads that skip Prisma's per-statement cost (~0.7–1 ms of CPU
+ * through Prisma, ~0.1 ms through pg): the live run page's reads (`scopedPoolRead`, which
+ * declares the workspace itself) and the app shell. Never workspace-scoped on its own.
  */
 export const pool: pg.Pool = clients.pool;
+
+/**
+ * The executor's own connections (claim, result writes, heartbeat, stage flush), apart from the
+ * pool that serves requests: fifty people opening a live run's page at once queue for `pool`,
+ * and the run must not queue behind them. Opened on first use, so only a process that runs the
+ * executor has them (ASSAY_EXECUTOR_POOL_SIZE, 10). Never workspace-scoped.
+ */
+export function executorPool(): pg.Pool {
+  return (globalForDb.assayExecutorPool ??= createExecutorPool());
+}
+
+/** Closes this process's connections (both pools; tests and scripts that end). */
+export async function endPools(): Promise<void> {
+  await clients.pool.end().catch(() => undefined);
+  await globalForDb.assayExecutorPool?.end().catch(() => undefined);
+  globalForDb.assayExecutorPool = undefined;
+}
+
+function createExecutorPool(): pg.Pool {
+  const executor = new pg.Pool({
+    connectionString: env.DATABASE_URL ?? "postgresql://database-url-not-set@127.0.0.1:1/none",
+    max: env.ASSAY_EXECUTOR_POOL_SIZE,
+  });
+  executor.on("error", (err: Error & { code?: string }) =>
+    logger.warn({ code: err.code, message: err.message }, "idle executor database connection closed"),
+  );
+  return executor;
+}
 
 export type Db = PrismaClient;
 export type Tx = Parameters<Parameters<PrismaClient["$transaction"]>[0]>[0];

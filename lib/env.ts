@@ -79,11 +79,14 @@ const envSchema = z.object({
    */
   ASSAY_WORKSPACE_MAX_RUNNING: optionalNonNegativeInt.transform((v) => (v ? v : undefined)),
   /**
-   * Connections in this process's PostgreSQL pool (Prisma and the executor share it). Budget:
-   * web processes + worker processes, each × this, plus migrations and psql, must stay below the
-   * server's `max_connections` (lib/runs/README.md, "Deployment").
+   * Connections in this process's PostgreSQL pool for requests and Prisma. Budget: every process
+   * × this, plus ASSAY_EXECUTOR_POOL_SIZE for each process that runs the executor, plus
+   * migrations and psql, must stay below the server's `max_connections` (lib/runs/README.md,
+   * "Deployment").
    */
   ASSAY_DB_POOL_SIZE: z.coerce.number().int().min(1).max(1000).default(20),
+  /** The executor's own connections (claims, result writes, heartbeat), opened only where it runs. */
+  ASSAY_EXECUTOR_POOL_SIZE: z.coerce.number().int().min(1).max(1000).default(10),
   ASSAY_DIST_DIR: z.string().default(".next"),
   /**
    * Where uploaded and downloaded files live (issue 11): unset or "postgres" keeps them in

@@ -8,7 +8,7 @@
  */
 import "server-only";
 import type { PoolClient } from "pg";
-import { db, pool } from "@/lib/db";
+import { db, executorPool } from "@/lib/db";
 import { logger } from "@/lib/logger";
 import { runEvents } from "@/lib/runs/wakeup";
 import { finalizeRunIfDone, refreshRunTotals } from "@/lib/runs/finalize";
@@ -218,9 +218,13 @@ export class Executor {
    * arrives, which delays reading them and inflates their recorded latency.
    */
   private async warmUp() {
-    const connections = Math.min(this.maxSlots, pool.options.max ?? 10);
+    const connections = Math.min(this.maxSlots, executorPool().options.max ?? 10);
     await Promise.all([
-      ...Array.from({ length: connections }, () => pool.query("SELECT 1").catch(() => undefined)),
+      ...Array.from({ length: connections }, () =>
+        executorPool()
+          .query("SELECT 1")
+          .catch(() => undefined),
+      ),
       // Bounded: claims wait for the warm-up, and a warm-up that hangs must not hold them back.
       this.warmUpHook
         ? Promise.race([
@@ -421,7 +425,7 @@ export class Executor {
    * under their locks.
    */
   private async claimCandidates(free: number): Promise<ClaimCandidate[]> {
-    const { rows } = await pool.query<ClaimCandidate>({
+    const { rows } = await executorPool().query<ClaimCandidate>({
       name: "assay-claim-candidates",
       text: `WITH runs AS (
            SELECT r."id", 'run' AS kind, r."workspaceId", r."createdAt",
@@ -454,7 +458,7 @@ export class Executor {
   private async workspaceHeadroom(candidates: ClaimCandidate[]): Promise<Map<string, number>> {
     const cap = this.workspaceMaxRunning ?? Number.POSITIVE_INFINITY;
     const ids = [...new Set(candidates.map((c) => c.workspaceId))];
-    const { rows } = await pool.query<{ workspaceId: string; running: number }>(
+    const { rows } = await executorPool().query<{ workspaceId: string; running: number }>(
       `SELECT r."workspaceId", count(*)::int AS running FROM "Run" r JOIN "CaseResult" c ON c."runId" = r."id"
        WHERE r."workspaceId" = ANY($1::uuid[]) AND r."status" IN ('pending', 'running') AND c."status" = 'running'
        GROUP BY r."workspaceId"`,
@@ -507,7 +511,7 @@ export class Executor {
     workspaceId: string,
   ): Promise<{ pairs: CaseJob[][]; slots: number; settings: PairSettings }> {
     const none = { pairs: [], slots: 0, settings: { ordering: "sequential", seed: 0, resetWindowMs: 0, comparisonId } as PairSettings };
-    const client = await pool.connect();
+    const client = await executorPool().connect();
     try {
       await client.query("BEGIN");
       const workspaceRoom = await this.lockWorkspaceHeadroom(client, workspaceId);
@@ -644,7 +648,7 @@ export class Executor {
    * workspace's cap, when set) across all workers.
    */
   private async claim(runId: string, limit: number, workspaceId: string): Promise<CaseJob[]> {
-    const client = await pool.connect();
+    const client = await executorPool().connect();
     try {
       await client.query("BEGIN");
       const workspaceRoom = await this.lockWorkspaceHeadroom(client, workspaceId);
@@ -806,7 +810,7 @@ export class Executor {
     this.pendingStages.clear();
     try {
       // Straight to the pool (a prepared statement): this runs while agent answers are arriving.
-      await pool.query({
+      await executorPool().query({
         name: "assay-flush-stages",
         // Rows locked in id order, like every multi-row write of this worker's cases (no deadlock).
         text: `WITH s AS (SELECT * FROM unnest($1::uuid[], $2::text[]) AS s(id, stage)),
@@ -839,7 +843,7 @@ export class Executor {
       const ids = [...this.inFlight.keys()];
       const runIds = [...new Set([...this.inFlight.values()].map((f) => f.runId))];
       // One round trip on the pool: extend the leases, and learn which of these runs were cancelled.
-      const { rows: cancelled } = await pool.query<{ id: string }>({
+      const { rows: cancelled } = await executorPool().query<{ id: string }>({
         name: "assay-heartbeat",
         // Rows locked in id order, like every multi-row write of this worker's cases (no deadlock).
         text: `WITH locked AS (

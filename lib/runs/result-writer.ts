@@ -8,7 +8,7 @@
  * counters move in the same statement, which also says whether it was the run's last case.
  */
 import "server-only";
-import { pool } from "@/lib/db";
+import { executorPool } from "@/lib/db";
 import { logger } from "@/lib/logger";
 import { failRun, finalizeRunIfDone } from "@/lib/runs/finalize";
 import { mapStrings, storedOutcome, storedText } from "@/lib/runs/truncate";
@@ -194,7 +194,7 @@ export class ResultWriter {
   }
 
   async #writeBatch(runId: string, rows: ResultRow[]): Promise<void> {
-    const { rows: out } = await pool.query<{ done: boolean | null; run_error: string | null; written: string[] }>({
+    const { rows: out } = await executorPool().query<{ done: boolean | null; run_error: string | null; written: string[] }>({
       name: "assay-write-results",
       text: WRITE_RESULTS_SQL,
       values: [runId, this.#workerId, JSON.stringify(rows)],

@@ -20,9 +20,9 @@ process.env.AUTH_SECRET ??= "test-secret-test-secret-test-secret-0123";
 (process.env as Record<string, string>).NODE_ENV = "test";
 
 afterAll(async () => {
-  const { db, pool } = await import("@/lib/db");
+  const { db, endPools } = await import("@/lib/db");
   await db.$disconnect();
-  await pool.end().catch(() => undefined);
+  await endPools();
   const c = new pg.Client({ connectionString: adminUrl });
   await c.connect();
   await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
