@@ -34,11 +34,13 @@ import {
  * Statements are named (prepared once per connection, then only bound and executed).
  */
 export async function scopedPoolRead<T>(workspaceId: string, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  // The id is inlined (checked to be a UUID, so it is a plain literal) so that BEGIN and the
+  // declaration travel as one simple-protocol message: one round trip instead of two.
+  if (!isUuid(workspaceId)) throw new NotFoundError("Workspace");
   const client = await pool.connect();
   let broken = false;
   try {
-    await client.query("BEGIN READ ONLY");
-    await client.query({ name: "assay_declare_workspace", text: "SELECT set_config('app.workspace_id', $1, true)", values: [workspaceId] });
+    await client.query(`BEGIN READ ONLY; SELECT set_config('app.workspace_id', '${workspaceId}', true)`);
     const result = await fn(client);
     await client.query("COMMIT");
     return result;
@@ -122,6 +124,16 @@ export async function caseResultRowsOn(
   runId: string,
   q: CaseResultListQuery,
 ): Promise<CaseResultPage> {
+  return (await caseResultRowsAndRunStatusOn(client, ctx, runId, q)).page;
+}
+
+/** caseResultRowsOn with the run's status, read in the same statement (whether the page may be shared, ./live-reads.ts). */
+export async function caseResultRowsAndRunStatusOn(
+  client: pg.PoolClient,
+  ctx: WorkspaceContext,
+  runId: string,
+  q: CaseResultListQuery,
+): Promise<{ page: CaseResultPage; runStatus: string }> {
   if (!isUuid(runId)) throw new NotFoundError("Run");
   const cursor = decodeCursor(q.cursor, resultCursor);
   // One statement: the run (in the workspace) left-joined to the page, so a missing run is no row
@@ -142,7 +154,7 @@ export async function caseResultRowsOn(
     );
   }
   const shape = [q.status ? "s" : "", q.variant ? "v" : "", q.tag ? "t" : "", cursor ? `c${cursor.v[0]}` : ""].join("");
-  const text = `SELECT c.* FROM "public"."Run" r
+  const text = `SELECT r."status"::text AS run_status, c.* FROM "public"."Run" r
     LEFT JOIN LATERAL (
       SELECT c."id", c."testCaseId", c."variant"::text AS "variant", c."position", c."status"::text AS "status", c."stage"::text AS "stage",
              c."name", c."tags", c."promptTokens", c."completionTokens", c."latencyMs", c."durationMs", c."retryCount", c."turns",
@@ -158,7 +170,7 @@ export async function caseResultRowsOn(
   // The pg row has the Prisma select's column names and types (enums as their text).
   const found = (rows as Parameters<typeof toCaseResultRow>[0][]).filter((r) => r.id !== null);
   const { page, next_cursor } = pageOf(found, q.limit);
-  return { data: page.map(toCaseResultRow), next_cursor };
+  return { page: { data: page.map(toCaseResultRow), next_cursor }, runStatus: (rows[0] as { run_status: string }).run_status };
 }
 
 /**
@@ -215,38 +227,65 @@ async function transcriptToolNames(ctx: WorkspaceContext, ids: string[]): Promis
 /** One case result with its transcript and every LLM call's exact request and raw response. */
 export async function getCaseResult(ctx: WorkspaceContext, id: string): Promise<CaseResultDetail> {
   if (!isUuid(id)) throw new NotFoundError("Case result");
-  const row = await db.caseResult.findFirst({ where: { id, workspaceId: ctx.workspaceId }, select: caseResultWithTranscriptSelect });
+  return scopedPoolRead(ctx.workspaceId, (client) => caseResultDetailOn(client, ctx, id));
+}
+
+const ENUM_COLUMNS = new Set(["variant", "status", "stage"]);
+/** caseResultWithTranscriptSelect's columns by name (enums as their text, as Prisma returns them). */
+const DETAIL_COLUMNS = Object.keys(caseResultWithTranscriptSelect)
+  .map((c) => (ENUM_COLUMNS.has(c) ? `c."${c}"::text AS "${c}"` : `c."${c}"`))
+  .join(", ");
+
+type LlmCallRow = {
+  id: string;
+  purpose: string;
+  model: string | null;
+  request: unknown;
+  response: string | null;
+  error: string | null;
+  attempts: number;
+  latency_ms: number | null;
+  cached: boolean;
+  created_at: Date;
+};
+
+/** getCaseResult on a client inside `scopedPoolRead`: two statements, the case and its calls. */
+export async function caseResultDetailOn(client: pg.PoolClient, ctx: WorkspaceContext, id: string): Promise<CaseResultDetail> {
+  if (!isUuid(id)) throw new NotFoundError("Case result");
+  const [row] = (
+    await client.query<Parameters<typeof toCaseResultDto>[0]>({
+      name: "assay_case_result_detail",
+      text: `SELECT ${DETAIL_COLUMNS} FROM "CaseResult" c WHERE c."id" = $1::uuid AND c."workspaceId" = $2::uuid`,
+      values: [id, ctx.workspaceId],
+    })
+  ).rows;
   if (!row) throw new NotFoundError("Case result");
-  const calls = await db.llmCall.findMany({
-    where: { caseResultId: id, workspaceId: ctx.workspaceId },
-    orderBy: { createdAt: "asc" },
-    select: {
-      id: true,
-      purpose: true,
-      model: true,
-      request: true,
-      response: true,
-      error: true,
-      attempts: true,
-      latencyMs: true,
-      cached: true,
-      createdAt: true,
-    },
-  });
+  const calls = (
+    await client.query<LlmCallRow>({
+      name: "assay_case_result_calls",
+      text: `
+        SELECT l."id", l."purpose", l."model", l."request", l."response", l."error", l."attempts",
+               l."latencyMs" AS latency_ms, l."cached", l."createdAt" AS created_at
+        FROM "LlmCall" l
+        WHERE l."caseResultId" = $1::uuid AND l."workspaceId" = $2::uuid
+        ORDER BY l."createdAt"`,
+      values: [id, ctx.workspaceId],
+    })
+  ).rows;
   return {
     ...toCaseResultDto(row),
-    transcript: row.transcript,
+    transcript: row.transcript as Prisma.JsonValue,
     llm_calls: calls.map((c) => ({
       id: c.id,
       purpose: c.purpose,
       model: c.model,
-      request: c.request,
+      request: c.request as Prisma.JsonValue,
       response: c.response,
       error: c.error,
       attempts: c.attempts,
-      latency_ms: c.latencyMs,
+      latency_ms: c.latency_ms,
       cached: c.cached,
-      created_at: c.createdAt.toISOString(),
+      created_at: c.created_at.toISOString(),
     })),
   };
 }

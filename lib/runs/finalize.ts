@@ -4,6 +4,7 @@ import { logger } from "@/lib/logger";
 import { passRate, type RunSummary } from "@/lib/runs/dto";
 import { checkRegression } from "@/lib/runs/alerts";
 import { emitRunFinished } from "@/lib/webhooks/events";
+import { forgetRun } from "@/lib/runs/live-answers";
 
 /**
  * Recomputes a run's totals from its case results — always consistent, also after recovery.
@@ -68,6 +69,8 @@ export async function finalizeRunIfDone(runId: string) {
     return { ...locked, status, passRate: summary.pass_rate };
   });
   if (!run) return false;
+  // The live page's viewers share answers about a live run: the next read sees the final status.
+  forgetRun(runId);
   logger[run.status === "failed" ? "warn" : "info"]({ runId, status: run.status, passRate: run.passRate }, "run finished");
   // run.completed / run.failed webhooks (not for comparison arms or cancelled runs); never throws.
   await emitRunFinished(runId);

@@ -6,10 +6,12 @@ import { getSuite } from "@/lib/suites/service";
 import { listSuiteTags } from "@/lib/test-cases/service";
 import { CASE_RESULT_STATUSES, caseResultListQuery, type CaseResultStatus } from "./schemas";
 import { isUuid } from "@/lib/workspaces/service";
-import { changesOn, getCaseResult, getRun, runPageHeadOn } from "./service";
-import { caseResultRowsOn, scopedPoolRead } from "./case-results";
+import { changesOn, runPageHeadOn } from "./service";
+import { caseResultDetailOn, caseResultRowsOn, scopedPoolRead } from "./case-results";
+import { sharedAnswer } from "./live-answers";
+import { isLiveRunStatus } from "./live-reads";
 import { getSuiteAnalytics, listSuiteRunsPage } from "./analytics";
-import { CASE_PAGE_SIZE, type CaseTableFilters, type RunSuiteInfo } from "./dto";
+import { CASE_PAGE_SIZE, type CaseTableFilters } from "./dto";
 import { DEFAULT_TREND_WINDOW, HISTORY_PAGE_SIZE, historyHref, parseSuiteRunsLocation } from "./suite-runs-location";
 import { scopedLoader } from "@/lib/tenant-scope";
 
@@ -26,43 +28,43 @@ function caseTableFilters(sp: SearchParams): CaseTableFilters {
   return { status, tag };
 }
 
-/** The run's suite for headers and links; a deleted suite still shows its name. */
-async function suiteInfo(ctx: WorkspaceContext, suiteId: string): Promise<RunSuiteInfo> {
-  const suite = await getSuite(ctx, suiteId, { includeDeleted: true }).catch((err: unknown) => {
-    if (err instanceof NotFoundError) return null;
-    throw err;
-  });
-  if (!suite) return { id: suiteId, name: "Deleted suite", deleted: true, agentName: null };
-  return { id: suite.id, name: suite.name, deleted: suite.deleted_at !== null, agentName: suite.agent_name };
-}
-
 /**
  * The run page: the run, its suite, the suite's tags, the first page of case results (filtered
  * from the URL), the verdict changes and the run's baseline state. All of it in one read-only
  * transaction on the raw pg pool (`scopedPoolRead`, the workspace declared for row-level
- * security, every statement filtered by the workspace too): the same reads the page's polls
- * make, without a Prisma batch transaction per query (the page is opened by many viewers of a
- * live run).
+ * security, every statement filtered by the workspace too). The page of a live run is opened by
+ * many viewers at once: while the run is live they share one read of it, at most `maxAgeMs` old
+ * (./live-answers.ts; the page passes what the browser's request accepts; by default a fresh read).
  */
-async function loadRunPageUnscoped(ctx: WorkspaceContext, runId: string, searchParams: SearchParams) {
+async function loadRunPageUnscoped(ctx: WorkspaceContext, runId: string, searchParams: SearchParams, maxAgeMs = 0) {
   const filters = caseTableFilters(searchParams);
   const query = caseResultListQuery.parse({ ...filters, limit: CASE_PAGE_SIZE });
   if (!isUuid(runId)) throw new NotFoundError("Run");
-  const { run, suite, tags, baseline, results, changes } = await scopedPoolRead(ctx.workspaceId, async (client) => {
-    const head = await runPageHeadOn(client, ctx, runId);
-    const results = await caseResultRowsOn(client, ctx, runId, query);
-    const changes = await changesOn(client, ctx, runId);
-    return { ...head, results, changes };
-  });
+  const { value } = await sharedAnswer(
+    `${ctx.workspaceId}:run-page:${runId}:${JSON.stringify([filters.status ?? null, filters.tag ?? null])}`,
+    { runId, maxAgeMs, live: (page) => isLiveRunStatus(page.run.status) },
+    () =>
+      scopedPoolRead(ctx.workspaceId, async (client) => {
+        const head = await runPageHeadOn(client, ctx, runId);
+        const results = await caseResultRowsOn(client, ctx, runId, query);
+        const changes = await changesOn(client, ctx, runId);
+        return { ...head, results, changes };
+      }),
+  );
+  const { run, suite, tags, baseline, results, changes } = value;
   const canEdit = hasRole(ctx.role, "editor");
   return { run, suite, tags, results, filters, changes, canEdit, baseline: { ...baseline, canPin: canEdit } };
 }
 
-/** One case result of a run; NotFoundError when it belongs to another run. */
+/** One case result of a run (NotFoundError when it belongs to another run) with the run's suite, in one read. */
 async function loadCaseResultPageUnscoped(ctx: WorkspaceContext, runId: string, caseResultId: string) {
-  const [run, detail] = await Promise.all([getRun(ctx, runId), getCaseResult(ctx, caseResultId)]);
-  if (detail.run_id !== run.id) throw new NotFoundError("Case result");
-  return { detail, suite: await suiteInfo(ctx, run.suite_id) };
+  if (!isUuid(runId)) throw new NotFoundError("Run");
+  return scopedPoolRead(ctx.workspaceId, async (client) => {
+    const detail = await caseResultDetailOn(client, ctx, caseResultId);
+    if (detail.run_id !== runId) throw new NotFoundError("Case result");
+    const { suite } = await runPageHeadOn(client, ctx, runId);
+    return { detail, suite };
+  });
 }
 
 /**

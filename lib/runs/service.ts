@@ -22,6 +22,7 @@ import type pg from "pg";
 import { notifyRunQueued } from "@/lib/runs/wakeup";
 import { selectionKeyOf } from "@/lib/alerts/selection";
 import { presetValuesForRun } from "@/lib/presets/service";
+import { forgetRun } from "@/lib/runs/live-answers";
 
 export type RunTrigger = "manual" | "api" | "schedule";
 
@@ -506,7 +507,7 @@ export async function listRuns(ctx: WorkspaceContext, suiteId: string, q: { stat
 export async function cancelRun(ctx: WorkspaceContext, id: string) {
   requireRole(ctx, "editor");
   if (!isUuid(id)) throw new NotFoundError("Run");
-  return db.$transaction(async (tx) => {
+  const cancelled = await db.$transaction(async (tx) => {
     const [locked] = await tx.$queryRaw<{ status: string }[]>`
       SELECT "status"::text AS status FROM "Run" WHERE "id" = ${id}::uuid AND "workspaceId" = ${ctx.workspaceId}::uuid FOR UPDATE`;
     if (!locked) throw new NotFoundError("Run");
@@ -529,30 +530,24 @@ export async function cancelRun(ctx: WorkspaceContext, id: string) {
     });
     return toRunDto(run);
   });
+  // Viewers of the run page share answers about a live run: their next read sees the cancel.
+  forgetRun(id);
+  return cancelled;
 }
 
 // Case result reads (lists without transcripts, the run page's slim rows, one case) live in ./case-results.ts.
 export { getCaseResult, listCaseResults } from "@/lib/runs/case-results";
 
 /**
- * The live run page polls the changes every few seconds while the run executes. A run's verdicts
- * change only together with its counters (lib/runs/result-writer.ts updates both in one
- * statement; finalize and cancel change the status), so an answer stays right while the run's
- * status, counters and previous run are unchanged: kept here per run (the 500 most recently
- * asked), a repeated poll costs one indexed read.
- *
- * While the run is pending or running its counters move with nearly every case, so that key
- * rarely matches: then an answer computed at most CHANGES_LIVE_REUSE_MS ago (while the run was
- * already live, same workspace and previous run) is reused even though the counters moved. The
- * run page polls the changes card every 3 s (lib/runs/hooks.ts `useRunChanges`), so one tab never sees a staler
- * answer than its previous poll computed, and 50 tabs share one aggregation per 2 s. Once the
- * run is finished (the head read below sees its status) the exact key applies again, so the
- * final card is always computed from the final verdicts.
+ * The changes of a run stay right while its status, counters and previous run are unchanged: a
+ * run's verdicts change only together with its counters (lib/runs/result-writer.ts updates both
+ * in one statement; finalize and cancel change the status). So the last answer is kept per run
+ * (the 500 most recently asked) under that key, and a repeated ask about a finished run costs
+ * one indexed read. A live run's counters move with nearly every case, so its key rarely
+ * matches: the run page's many viewers share answers through ./live-answers.ts instead.
  */
-const changesCache = new Map<string, { key: string; value: RunChanges; live: boolean; at: number; scope: string }>();
+const changesCache = new Map<string, { key: string; value: RunChanges }>();
 const CHANGES_CACHE_RUNS = 500;
-const CHANGES_LIVE_REUSE_MS = 2_000;
-const LIVE_RUN_STATUSES = new Set(["pending", "running"]);
 
 type VerdictChangeRow = { id: string; test_case_id: string; name: string; before: string; after: string };
 type ChangesHead = { id: string; status: string; done: number; previous_id: string | null };
@@ -568,6 +563,15 @@ export async function changesSincePreviousRun(ctx: WorkspaceContext, runId: stri
 
 /** changesSincePreviousRun on a client inside `scopedPoolRead` (the run page's loader reads several things in one). */
 export async function changesOn(client: pg.PoolClient, ctx: WorkspaceContext, runId: string): Promise<RunChanges> {
+  return (await changesAndRunStatusOn(client, ctx, runId)).changes;
+}
+
+/** changesOn with the run's status, read in the same statement (whether the answer may be shared, ./live-reads.ts). */
+export async function changesAndRunStatusOn(
+  client: pg.PoolClient,
+  ctx: WorkspaceContext,
+  runId: string,
+): Promise<{ changes: RunChanges; runStatus: string }> {
   if (!isUuid(runId)) throw new NotFoundError("Run");
   const [run] = (
     await client.query<ChangesHead>({
@@ -583,18 +587,14 @@ export async function changesOn(client: pg.PoolClient, ctx: WorkspaceContext, ru
     })
   ).rows;
   if (!run) throw new NotFoundError("Run");
-  if (!run.previous_id) return { previous_run_id: null, regressions: [], fixes: [] };
+  if (!run.previous_id) return { changes: { previous_run_id: null, regressions: [], fixes: [] }, runStatus: run.status };
   // The run was found in the caller's workspace above; the key names it too.
   const key = `${ctx.workspaceId}:${run.status}:${run.done}:${run.previous_id}`;
-  const scope = `${ctx.workspaceId}:${run.previous_id}`;
-  const live = LIVE_RUN_STATUSES.has(run.status);
   const cached = changesCache.get(run.id);
-  const freshLive =
-    cached !== undefined && live && cached.live && cached.scope === scope && performance.now() - cached.at <= CHANGES_LIVE_REUSE_MS;
-  if (cached && (cached.key === key || freshLive)) {
+  if (cached?.key === key) {
     changesCache.delete(run.id);
     changesCache.set(run.id, cached);
-    return cached.value;
+    return { changes: cached.value, runStatus: run.status };
   }
   // One pass over both runs' rows grouped by test case (an index scan on runId, then a hash
   // aggregate): a join of the two runs let the planner pick a nested loop comparing every row
@@ -631,7 +631,7 @@ export async function changesOn(client: pg.PoolClient, ctx: WorkspaceContext, ru
       .map(({ id, test_case_id, name, before, after }) => ({ id, test_case_id, name, before, after })),
   };
   changesCache.delete(run.id);
-  changesCache.set(run.id, { key, value, live, at: performance.now(), scope });
+  changesCache.set(run.id, { key, value });
   if (changesCache.size > CHANGES_CACHE_RUNS) changesCache.delete(changesCache.keys().next().value!);
-  return value;
+  return { changes: value, runStatus: run.status };
 }

@@ -13,9 +13,10 @@ export async function call(
     rawBody?: string;
     contentType?: string;
     params?: Record<string, string>;
+    headers?: Record<string, string>;
   } = {},
 ) {
-  const headers = new Headers();
+  const headers = new Headers(opts.headers);
   if (opts.token) headers.set("authorization", `Bearer ${opts.token}`);
   let body: string | undefined;
   if (opts.rawBody !== undefined) {

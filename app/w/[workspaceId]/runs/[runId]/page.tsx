@@ -1,4 +1,6 @@
+import { headers } from "next/headers";
 import { orNotFound, pageContext } from "@/lib/auth/context";
+import { acceptedAgeMs } from "@/lib/runs/live-answers";
 import { loadRunPage } from "@/lib/runs/loaders";
 import { RunView } from "@/components/runs/run-view";
 import type { WorkspacePageProps } from "@/lib/pages/props";
@@ -9,7 +11,8 @@ export default async function RunPage({ params, searchParams }: WorkspacePagePro
   const { workspaceId, runId } = await params;
   const sp = await searchParams;
   const ctx = await pageContext(workspaceId);
-  const page = await orNotFound(loadRunPage(ctx, runId, sp));
+  // A live run's page is shared by its viewers for a moment, unless the browser asks afresh (a reload).
+  const page = await orNotFound(loadRunPage(ctx, runId, sp, acceptedAgeMs(await headers())));
   return (
     <RunView
       workspaceId={workspaceId}

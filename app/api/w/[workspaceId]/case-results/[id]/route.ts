@@ -1,8 +1,12 @@
 import { withSession } from "@/lib/api/handler";
-import { getCaseResult } from "@/lib/runs/service";
+import { acceptedAgeMs, jsonAnswer } from "@/lib/runs/live-answers";
+import { liveCaseResult } from "@/lib/runs/live-reads";
 
-/** One case result with transcript, verdicts and every LLM call (exact request and raw response). */
+/**
+ * One case result with transcript, verdicts and every LLM call (exact request and raw response);
+ * viewers of an open case share answers (lib/runs/live-answers.ts).
+ */
 export const GET = withSession({
   role: "viewer",
-  handler: async ({ ctx, params }) => ({ json: await getCaseResult(ctx, params.id!) }),
+  handler: async ({ req, ctx, params }) => jsonAnswer(await liveCaseResult(ctx, params.id!, acceptedAgeMs(req.headers))),
 });

@@ -1,0 +1,48 @@
+/**
+ * The live run page's reads, shared between its viewers (./live-answers.ts): the run, a page of
+ * its case table, its changes card and one case. The session routes under /api/w and the run and
+ * case page loaders read through these; the REST API reads afresh.
+ */
+import "server-only";
+import type { WorkspaceContext } from "@/lib/auth/roles";
+import type { CaseResultListQuery } from "./schemas";
+import type { CaseResultDetail } from "./dto";
+import { sharedAnswer } from "./live-answers";
+import { caseResultDetailOn, caseResultRowsAndRunStatusOn, scopedPoolRead } from "./case-results";
+import { changesAndRunStatusOn, getRun } from "./service";
+
+export const isLiveRunStatus = (status: string) => status === "pending" || status === "running";
+const isOpenCase = (detail: CaseResultDetail) => detail.status === "pending" || detail.status === "running";
+
+/** The run (getRun). */
+export function liveRun(ctx: WorkspaceContext, runId: string, maxAgeMs: number) {
+  return sharedAnswer(`${ctx.workspaceId}:run:${runId}`, { runId, maxAgeMs, live: (run) => isLiveRunStatus(run.status) }, () =>
+    getRun(ctx, runId),
+  );
+}
+
+/** One page of the case table (listCaseResultRows); the key is every parameter of the query. */
+export function liveCaseRows(ctx: WorkspaceContext, runId: string, q: CaseResultListQuery, maxAgeMs: number) {
+  const key = `${ctx.workspaceId}:rows:${runId}:${JSON.stringify([q.status ?? null, q.variant ?? null, q.tag ?? null, q.cursor ?? null, q.limit])}`;
+  return sharedAnswer(key, { runId, maxAgeMs, live: (v) => isLiveRunStatus(v.runStatus), body: (v) => v.page }, () =>
+    scopedPoolRead(ctx.workspaceId, (client) => caseResultRowsAndRunStatusOn(client, ctx, runId, q)),
+  );
+}
+
+/** The changes card (changesSincePreviousRun). */
+export function liveChanges(ctx: WorkspaceContext, runId: string, maxAgeMs: number) {
+  return sharedAnswer(
+    `${ctx.workspaceId}:changes:${runId}`,
+    { runId, maxAgeMs, live: (v) => isLiveRunStatus(v.runStatus), body: (v) => v.changes },
+    () => scopedPoolRead(ctx.workspaceId, (client) => changesAndRunStatusOn(client, ctx, runId)),
+  );
+}
+
+/** One case with its transcript and calls (getCaseResult); kept only while the case is open (a finished case says nothing about its run). */
+export function liveCaseResult(ctx: WorkspaceContext, id: string, maxAgeMs: number) {
+  return sharedAnswer(
+    `${ctx.workspaceId}:case:${id}`,
+    { runId: (detail) => detail.run_id, maxAgeMs, live: isOpenCase, runFinished: () => false },
+    () => scopedPoolRead(ctx.workspaceId, (client) => caseResultDetailOn(client, ctx, id)),
+  );
+}
