@@ -1,4 +1,4 @@
-import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { CaseResultDetail, CaseResultPage, RunChanges, RunDto } from "@/lib/runs/dto";
 import type { CaseResultStatus, RunStatus } from "@/lib/runs/schemas";
 
@@ -43,9 +43,17 @@ export const runApi = {
   caseResult: (w: string, id: string) => `/api/w/${w}/case-results/${id}`,
 };
 
-/** GET a session JSON route; errors become ApiError with the envelope's message. */
-export async function apiGet<T>(path: string, signal?: AbortSignal): Promise<T> {
-  const res = await fetch(path, { signal, headers: { accept: "application/json" }, cache: "no-store" });
+/**
+ * GET a session JSON route; errors become ApiError with the envelope's message. `live`: a poll of
+ * a live view, which accepts an answer up to a second old (the server shares one read between
+ * the viewers of a live run, lib/runs/live-answers.ts); otherwise the server reads afresh.
+ */
+export async function apiGet<T>(path: string, signal?: AbortSignal, opts: { live?: boolean } = {}): Promise<T> {
+  const res = await fetch(path, {
+    signal,
+    headers: { accept: "application/json", "cache-control": opts.live ? "max-age=1" : "no-cache" },
+    cache: "no-store",
+  });
   if (!res.ok) {
     let message = `Request failed (${res.status})`;
     let code = "http_error";
@@ -70,13 +78,21 @@ export const runKeys = {
   caseResult: (w: string, id: string) => ["case-results", w, id] as const,
 };
 
+/*
+ * The hooks below start from the data the server rendered the page with, which is fresh: they do
+ * not fetch it again on mount (staleTime = their polling interval) but poll from there.
+ */
+
 /** The run, refreshed every second while it is pending or running. */
 export function useRun(workspaceId: string, runId: string, initial: RunDto) {
+  const queryClient = useQueryClient();
+  const key = runKeys.run(workspaceId, runId);
   return useQuery({
-    queryKey: runKeys.run(workspaceId, runId),
-    queryFn: ({ signal }) => apiGet<RunDto>(runApi.run(workspaceId, runId), signal),
+    queryKey: key,
+    queryFn: ({ signal }) =>
+      apiGet<RunDto>(runApi.run(workspaceId, runId), signal, { live: isActiveRun(queryClient.getQueryData<RunDto>(key)?.status) }),
     initialData: initial,
-    staleTime: 0,
+    staleTime: LIVE_INTERVAL_MS,
     refetchInterval: (q) => (isActiveRun(q.state.data?.status) ? LIVE_INTERVAL_MS : false),
   });
 }
@@ -90,10 +106,10 @@ export function useCaseResults(
 ) {
   return useQuery({
     queryKey: runKeys.results(workspaceId, runId, filters),
-    queryFn: ({ signal }) => apiGet<CaseResultPage>(runApi.results(workspaceId, runId, filters), signal),
+    queryFn: ({ signal }) => apiGet<CaseResultPage>(runApi.results(workspaceId, runId, filters), signal, { live: opts.live }),
     initialData: opts.initial,
     placeholderData: keepPreviousData,
-    staleTime: 0,
+    staleTime: LIVE_INTERVAL_MS,
     refetchInterval: opts.live ? LIVE_INTERVAL_MS : false,
   });
 }
@@ -102,20 +118,25 @@ export function useCaseResults(
 export function useRunChanges(workspaceId: string, runId: string, opts: { live: boolean; initial?: RunChanges }) {
   return useQuery({
     queryKey: runKeys.changes(workspaceId, runId),
-    queryFn: ({ signal }) => apiGet<RunChanges>(runApi.changes(workspaceId, runId), signal),
+    queryFn: ({ signal }) => apiGet<RunChanges>(runApi.changes(workspaceId, runId), signal, { live: opts.live }),
     initialData: opts.initial,
-    staleTime: 0,
+    staleTime: 3 * LIVE_INTERVAL_MS,
     refetchInterval: opts.live ? 3 * LIVE_INTERVAL_MS : false,
   });
 }
 
 /** One case result with its LLM calls, refreshed while the case is still pending or running. */
 export function useCaseResult(workspaceId: string, id: string, initial: CaseResultDetail) {
+  const queryClient = useQueryClient();
+  const key = runKeys.caseResult(workspaceId, id);
   return useQuery({
-    queryKey: runKeys.caseResult(workspaceId, id),
-    queryFn: ({ signal }) => apiGet<CaseResultDetail>(runApi.caseResult(workspaceId, id), signal),
+    queryKey: key,
+    queryFn: ({ signal }) =>
+      apiGet<CaseResultDetail>(runApi.caseResult(workspaceId, id), signal, {
+        live: isOpenCase(queryClient.getQueryData<CaseResultDetail>(key)?.status),
+      }),
     initialData: initial,
-    staleTime: 0,
+    staleTime: LIVE_INTERVAL_MS,
     refetchInterval: (q) => (isOpenCase(q.state.data?.status) ? LIVE_INTERVAL_MS : false),
   });
 }
