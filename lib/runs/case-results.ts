@@ -23,6 +23,7 @@ import {
   toCaseResultRow,
   type CaseResultDetail,
   type CaseResultPage,
+  type LlmCallDto,
 } from "@/lib/runs/dto";
 
 /**
@@ -236,18 +237,8 @@ const DETAIL_COLUMNS = Object.keys(caseResultWithTranscriptSelect)
   .map((c) => (ENUM_COLUMNS.has(c) ? `c."${c}"::text AS "${c}"` : `c."${c}"`))
   .join(", ");
 
-type LlmCallRow = {
-  id: string;
-  purpose: string;
-  model: string | null;
-  request: unknown;
-  response: string | null;
-  error: string | null;
-  attempts: number;
-  latency_ms: number | null;
-  cached: boolean;
-  created_at: Date;
-};
+/** An LLM call as pg returns it: the DTO's fields, with the request as parsed JSON and the time as a Date. */
+type LlmCallRow = Omit<LlmCallDto, "request" | "created_at"> & { request: unknown; created_at: Date };
 
 /** getCaseResult on a client inside `scopedPoolRead`: two statements, the case and its calls. */
 export async function caseResultDetailOn(client: pg.PoolClient, ctx: WorkspaceContext, id: string): Promise<CaseResultDetail> {
