@@ -5,8 +5,10 @@ import { createCaseRunner } from "@/lib/runs/case-runner";
 import { setDefaultEndpointConcurrency } from "@/lib/llm";
 import { warmUpModelCalls } from "@/lib/llm/warm-up";
 import { startWebhookWorker, stopWebhookWorker } from "@/lib/webhooks/worker";
+import { webhookEvents } from "@/lib/webhooks/wakeup";
+import { listenForWakeups, runEvents, WAKEUP_CHANNELS } from "@/lib/runs/wakeup";
 
-const state = globalThis as unknown as { assayExecutor?: Executor };
+const state = globalThis as unknown as { assayExecutor?: Executor; assayStopListening?: () => Promise<void> };
 
 /** Starts this process's executor once (kept on globalThis so hot reload never starts a second). */
 export function startExecutor(): Executor {
@@ -21,6 +23,11 @@ export function startExecutor(): Executor {
     state.assayExecutor.start();
     // Webhook deliveries go out from every process that executes runs (their queue is in PostgreSQL).
     startWebhookWorker();
+    // Runs and deliveries queued by other processes (the web server) wake this one at once.
+    state.assayStopListening = listenForWakeups((channel, payload) => {
+      if (channel === WAKEUP_CHANNELS.run) runEvents.emit("queued", payload);
+      else webhookEvents.emit("queued");
+    });
   }
   return state.assayExecutor;
 }
@@ -28,5 +35,7 @@ export function startExecutor(): Executor {
 export async function stopExecutor(graceMs?: number) {
   const e = state.assayExecutor;
   state.assayExecutor = undefined;
-  await Promise.all([e?.stop(graceMs), stopWebhookWorker()]);
+  const stopListening = state.assayStopListening;
+  state.assayStopListening = undefined;
+  await Promise.all([e?.stop(graceMs), stopWebhookWorker(), stopListening?.()]);
 }
