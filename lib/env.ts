@@ -64,8 +64,12 @@ const envSchema = z.object({
     .default(12),
   /** argon2 hashes/verifications running at once per process; more wait in line. */
   ASSAY_PASSWORD_HASH_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
-  /** "off": the web process does not execute runs (use `npm run worker`). */
-  ASSAY_EXECUTOR: z.enum(["on", "off"]).default("on"),
+  /**
+   * Where runs execute: "on" inside the web process (the default of `next start`/`npm run dev`),
+   * "process" in an executor process `npm start` runs beside it (the launcher's default), "off"
+   * nowhere here (`npm run worker` processes elsewhere).
+   */
+  ASSAY_EXECUTOR: z.enum(["on", "off", "process"]).default("on"),
   /** Cases one process runs at once across all runs. */
   ASSAY_WORKER_SLOTS: z.coerce.number().int().min(1).max(1000).default(64),
   /** Requests in flight at once per model configuration (and per HTTP agent URL), per process. */

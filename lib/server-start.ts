@@ -25,5 +25,7 @@ export async function onServerStart() {
     const stop = () => void stopExecutor(5_000).finally(() => process.exit(0));
     process.once("SIGTERM", stop);
     process.once("SIGINT", stop);
+  } else if (env.ASSAY_EXECUTOR === "process") {
+    logger.info("the run executor runs in its own process, started by `npm start` beside this one");
   }
 }

@@ -148,6 +148,9 @@ async function main() {
   let t = Date.now();
   await until("the first start", healthy);
   console.log(`first start: ${Date.now() - t} ms`);
+  // `npm start` runs the web server and, beside it, the process that executes the runs.
+  const launched = JSON.parse(readFileSync(path.join(dataDir, "launcher-start.json"), "utf8")) as { children?: { pid: number }[] };
+  check(launched.children?.length === 2, "npm start runs the web server and an executor process", JSON.stringify(launched.children));
   const config = await api<{ id: string }>("POST", "/model-configs", {
     name: "Fake",
     base_url: fake.url,

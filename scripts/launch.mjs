@@ -86,24 +86,40 @@ async function stopOrphanedChild() {
   } catch {
     return;
   }
-  if (sameProcessAlive(rec.launcher) || !sameProcessAlive(rec.child)) return;
-  log(`stopping the app process (pid ${rec.child.pid}) left running by a launcher that died`);
-  const kill = (signal) => {
+  if (sameProcessAlive(rec.launcher)) return;
+  // Records written before the executor process existed name one `child`.
+  const orphans = (rec.children ?? (rec.child ? [rec.child] : [])).filter((c) => sameProcessAlive(c));
+  if (orphans.length === 0) return;
+  log(`stopping the app process(es) (pid ${orphans.map((c) => c.pid).join(", ")}) left running by a launcher that died`);
+  const kill = (c, signal) => {
     try {
-      process.kill(rec.child.pid, signal);
+      process.kill(c.pid, signal);
     } catch {
       // already gone
     }
   };
-  kill("SIGTERM");
-  for (let i = 0; i < 100 && sameProcessAlive(rec.child); i++) await new Promise((r) => setTimeout(r, 100));
-  if (sameProcessAlive(rec.child)) kill("SIGKILL");
+  for (const c of orphans) kill(c, "SIGTERM");
+  for (let i = 0; i < 100 && orphans.some((c) => sameProcessAlive(c)); i++) await new Promise((r) => setTimeout(r, 100));
+  for (const c of orphans) if (sameProcessAlive(c)) kill(c, "SIGKILL");
 }
 
-function recordChild(proc) {
+/** Records this launcher's app processes (one, or the web server and its executor process). */
+function recordChildren() {
   const me = { pid: process.pid, start: processStartTicks(process.pid) };
-  writeFileSync(childRecord, JSON.stringify({ launcher: me, child: { pid: proc.pid, start: processStartTicks(proc.pid) } }));
-  proc.once("exit", () => rmSync(childRecord, { force: true }));
+  const procs = children.map((c) => ({ pid: c.pid, start: processStartTicks(c.pid) }));
+  writeFileSync(childRecord, JSON.stringify({ launcher: me, children: procs }));
+}
+
+/** Starts one of the mode's app processes; when any of them exits, the launcher stops them all. */
+function startChild(cmd, args, extraEnv = {}) {
+  const proc = spawn(cmd, args, { cwd: root, env: { ...env, ...extraEnv }, stdio: "inherit" });
+  children.push(proc);
+  recordChildren();
+  proc.on("exit", (code, signal) => {
+    if (children.every((c) => c.exitCode !== null || c.signalCode !== null)) rmSync(childRecord, { force: true });
+    void shutdown(code ?? (signal ? 1 : 0));
+  });
+  return proc;
 }
 
 async function pendingMigrations(url) {
@@ -141,25 +157,31 @@ async function migrate(ownerUrl) {
 }
 
 let db = null;
-let child = null;
+/** The mode's app processes. */
+const children = [];
 let shuttingDown = false;
 
 async function shutdown(code) {
   if (shuttingDown) return;
   shuttingDown = true;
-  if (child && child.exitCode === null) {
-    child.kill("SIGTERM");
-    await new Promise((resolve) => {
-      const timer = setTimeout(() => {
-        child.kill("SIGKILL");
-        resolve();
-      }, 10_000);
-      child.once("exit", () => {
-        clearTimeout(timer);
-        resolve();
-      });
-    });
-  }
+  await Promise.all(
+    children
+      .filter((child) => child.exitCode === null && child.signalCode === null)
+      .map(
+        (child) =>
+          new Promise((resolve) => {
+            const timer = setTimeout(() => {
+              child.kill("SIGKILL");
+              resolve();
+            }, 10_000);
+            child.once("exit", () => {
+              clearTimeout(timer);
+              resolve();
+            });
+            child.kill("SIGTERM");
+          }),
+      ),
+  );
   if (db) {
     log("stopping the embedded PostgreSQL");
     await db.stop().catch((err) => console.error(err));
@@ -209,23 +231,26 @@ try {
       await shutdown(await run(process.execPath, [...tsx, "scripts/seed-demo.ts", ...process.argv.slice(3)]));
       break;
     case "worker":
-      child = spawn(process.execPath, [...tsx, "scripts/worker.ts"], { cwd: root, env, stdio: "inherit" });
-      recordChild(child);
-      child.on("exit", (code) => void shutdown(code ?? 0));
+      startChild(process.execPath, [...tsx, "scripts/worker.ts"]);
       break;
-    case "start":
+    case "start": {
       if (!existsSync(path.join(root, env.ASSAY_DIST_DIR || ".next", "BUILD_ID"))) {
         console.error("[assay] no production build found: run `npm run build` first");
         await shutdown(1);
       }
-      child = spawn(bin("next"), ["start", "-p", port], { cwd: root, env, stdio: "inherit" });
-      recordChild(child);
-      child.on("exit", (code) => void shutdown(code ?? 0));
+      // ASSAY_EXECUTOR=process (the default here): the executor runs in its own process beside
+      // the web server, so the pages it renders never hold a run up (lib/runs/README.md, "Many
+      // viewers"); `on` keeps it inside the web process, `off` leaves runs to workers elsewhere.
+      const executor = env.ASSAY_EXECUTOR || "process";
+      startChild(bin("next"), ["start", "-p", port], { ASSAY_EXECUTOR: executor });
+      if (executor === "process") {
+        log("the run executor runs in its own process (ASSAY_EXECUTOR=process)");
+        startChild(process.execPath, [...tsx, "scripts/worker.ts"], { ASSAY_EXECUTOR: executor });
+      }
       break;
+    }
     case "dev":
-      child = spawn(bin("next"), ["dev", "-p", port], { cwd: root, env, stdio: "inherit" });
-      recordChild(child);
-      child.on("exit", (code) => void shutdown(code ?? 0));
+      startChild(bin("next"), ["dev", "-p", port]);
       break;
   }
 } catch (err) {

@@ -84,7 +84,8 @@ export async function startBenchApp(opts: {
     ASSAY_INIT_USER_PASSWORD: password,
     ASSAY_INIT_WORKSPACE: "Viewers bench",
     ASSAY_INIT_API_KEY: apiKey,
-    ASSAY_EXECUTOR: opts.executor === "web" ? "on" : "off",
+    // As `npm start` runs them: the web server with ASSAY_EXECUTOR=process and an executor process.
+    ASSAY_EXECUTOR: opts.executor === "web" ? "on" : "process",
     LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? "warn",
   };
   delete env.ASSAY_SECRET;

@@ -86,8 +86,9 @@ export const USAGE = `npm run bench -- [options]
   --viewers N          viewers mode: N dashboard users (signed-in session) poll the live run page's
                        data routes and open case views while the run executes in the production
                        build (\`npm run build\` first); the same run alone first, then with viewers
-  --viewers-executor W web: runs execute in the web process (default, as deployed); worker: in one
-                       \`npm run worker\` process next to a web process with ASSAY_EXECUTOR=off
+  --viewers-executor W worker (default, as \`npm start\` runs it): runs execute in their own process
+                       (scripts/worker.ts) next to the web server; web: inside the web process
+                       (ASSAY_EXECUTOR=on)
   --dist-dir DIR       viewers mode: the build directory to start (default ASSAY_DIST_DIR or .next)
   --ab                 A/B mode: a comparison of two arms on the same cases (default 500 cases;
                        baseline at --latency, variant at --variant-latency), reporting the error of
@@ -126,7 +127,7 @@ export function parseArgs(argv: string[]): BenchArgs {
     workerSlots: 100,
     runs: 8,
     viewers: 0,
-    viewersExecutor: "web",
+    viewersExecutor: "worker",
     distDir: process.env.ASSAY_DIST_DIR || ".next",
     ab: false,
     variantLatencyMs: 260,

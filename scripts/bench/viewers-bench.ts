@@ -105,7 +105,7 @@ export async function benchViewers(opts: {
   const failures: string[] = [];
   const appLog = path.join(os.tmpdir(), `assay-bench-app-${process.pid}.log`);
   say(
-    `starting the production build in ${opts.distDir}/ (executor in ${opts.executor === "web" ? "the web process" : "a worker process"})…`,
+    `starting the production build in ${opts.distDir}/ (executor in ${opts.executor === "web" ? "the web process" : "its own process"})…`,
   );
   const app = await startBenchApp({
     root: opts.root,
@@ -281,7 +281,7 @@ export function formatViewersReport(r: ViewersBenchResult, meta: { database: str
   const width = Math.max(...load.endpoints.map((e) => e.endpoint.length));
   const lines = [
     `Assay viewers benchmark — ${r.viewers} dashboard users on the live run page while ${r.cases} cases × ${r.latencyMs} ms run at concurrency ${r.concurrency}`,
-    `  app: next start (${r.distDir}/), executor in ${r.executor === "web" ? "the web process" : "a separate worker process"} · viewers: ${r.session} · database: ${meta.database} · ${r.cpus} CPUs`,
+    `  app: next start (${r.distDir}/), executor in ${r.executor === "web" ? "the web process" : "its own process, as npm start runs it"} · viewers: ${r.session} · database: ${meta.database} · ${r.cpus} CPUs`,
     "",
     `  run alone          wall ${s(r.alone.wallMs)} (ideal ${s(r.idealMs)}, db ${s(r.alone.dbWallMs)}) · load avg ${r.alone.loadBefore} → ${r.alone.loadAfter}`,
     `                     CPU: ${cpu(r.alone)}`,
