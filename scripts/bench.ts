@@ -64,10 +64,10 @@ try {
   process.env.AUTH_SECRET = "assay-bench-secret-assay-bench-secret-0123";
   (process.env as Record<string, string>).NODE_ENV = "production";
   process.env.LOG_LEVEL = process.env.BENCH_LOG_LEVEL ?? "warn";
-  const { db, pool } = await import("@/lib/db");
+  const { db, endPools } = await import("@/lib/db");
   disconnect = async () => {
     await db.$disconnect();
-    await pool.end();
+    await endPools();
   };
   const { benchExecutor, makeBenchWorkspace } = await import("./bench/executor-bench");
   if (args.ab) {
