@@ -250,7 +250,7 @@ export function formatWorkersReport(r: WorkersBenchResult, meta: { database: str
   const line = (cells: string[]) => `  ${cells.map((c, i) => c.padEnd(widths[i]!)).join("  ")}`;
   return [
     `Assay scale-out benchmark — ${r.cases} single-turn cases × ${r.latencyMs} ms in ${r.runs} runs at concurrency ${r.runConcurrency} each (${r.concurrency} in all), through N \`scripts/worker.ts\` processes with ${r.slotsPerWorker} slots each`,
-    `  wall: the run's createdAt → completedAt (includes up to one poll, 500 ms, before a worker sees a run queued by another process) · database: ${meta.database}`,
+    `  wall: the run's createdAt → completedAt (a run queued by this process wakes the workers through LISTEN/NOTIFY; their 500 ms poll is the fallback) · database: ${meta.database}`,
     "",
     line(header),
     ...rows.map(line),
