@@ -3,8 +3,9 @@ import { cn } from "./cn";
 
 /**
  * Data table primitives. The look is chosen once on `Table` and reaches the cells through
- * `data-*` attributes and Tailwind group variants (no React context, so server components can
- * render tables too):
+ * `data-*` attributes: the header keeps a Tailwind group variant, the cells' padding is the
+ * `.ui-th`/`.ui-td` rules in app/globals.css (no React context, so server components can render
+ * tables too):
  * - `variant="card"` (default): its own bordered card with a tinted header row;
  *   `variant="plain"`: no frame, for a table inside a card or section — the first and last
  *   columns lose their outer padding so the table lines up with the section's text.
@@ -109,20 +110,17 @@ export function TableRow(props: React.HTMLAttributes<HTMLTableRowElement>) {
   return <tr {...props} />;
 }
 
-const cellPadding =
-  "group-data-[density=compact]/table:px-3 group-data-[variant=plain]/table:first:pl-0 group-data-[variant=plain]/table:last:pr-0";
-
 /** A column header; `srLabel` gives a column without visible heading (actions, order) a screen-reader name. */
 export function TableHead({ className, srLabel, children, ...props }: React.ThHTMLAttributes<HTMLTableCellElement> & { srLabel?: string }) {
   return (
-    <th scope="col" className={cn("px-4 py-2 font-medium", cellPadding, className)} {...props}>
+    <th scope="col" className={cn("ui-th font-medium", className)} {...props}>
       {srLabel ? <span className="sr-only">{srLabel}</span> : children}
     </th>
   );
 }
 
 export function TableCell({ className, ...props }: React.TdHTMLAttributes<HTMLTableCellElement>) {
-  return <td className={cn("px-4 py-3 group-data-[density=compact]/table:py-2", cellPadding, className)} {...props} />;
+  return <td className={cn("ui-td", className)} {...props} />;
 }
 
 /** The first cell of a row that opens its item: the name as a link, then an optional clamped description. */
