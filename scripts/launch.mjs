@@ -250,7 +250,8 @@ try {
       break;
     }
     case "dev":
-      startChild(bin("next"), ["dev", "-p", port]);
+      // The dev server keeps the executor inside itself (hot reload); `process` is `npm start`'s.
+      startChild(bin("next"), ["dev", "-p", port], env.ASSAY_EXECUTOR === "process" ? { ASSAY_EXECUTOR: "on" } : {});
       break;
   }
 } catch (err) {
