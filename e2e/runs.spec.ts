@@ -111,6 +111,8 @@ test("start a run, watch it complete live, inspect the failing case and export t
   await dialog.getByRole("button", { name: "Start run" }).click();
   await expect(dialog.getByText("Use a whole number from 1 to 64")).toBeVisible();
   await dialog.getByLabel("Concurrency").fill("1");
+  // The page's polls of the run: answers no cache keeps and Next does not compress (lib/runs/live-answers.ts).
+  const runPoll = page.waitForResponse((r) => /\/api\/w\/[0-9a-f-]{36}\/runs\/[0-9a-f-]{36}$/.test(r.url()));
   await dialog.getByRole("button", { name: "Start run" }).click();
 
   await page.waitForURL(/\/runs\/[0-9a-f-]{36}$/);
@@ -132,6 +134,9 @@ test("start a run, watch it complete live, inspect the failing case and export t
     )
     .toBe("3 of 3 cases done");
   expect(seen.size, `progress values seen: ${[...seen].join(" | ")}`).toBeGreaterThan(1);
+  const pollHeaders = (await runPoll).headers();
+  expect(pollHeaders["cache-control"]).toBe("private, no-store, no-transform");
+  expect(pollHeaders["content-encoding"]).toBeUndefined();
   await expect(page.getByRole("heading", { level: 1 }).getByText("Completed")).toBeVisible();
   await expect(page.getByRole("progressbar", { name: "Run progress" })).toHaveAttribute("aria-valuenow", "3");
   await expect(page.getByTestId("run-stat-passed")).toHaveText("2");

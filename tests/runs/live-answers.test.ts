@@ -123,6 +123,8 @@ describe("the live run page's routes share answers between viewers", () => {
     const run = await makeRun(["passed", "running"]);
     const first = await call(runRoute, { params: runParams(run.id), headers: POLL });
     expect(first.json).toMatchObject({ status: "running", passed_cases: 1 });
+    // Kept by no cache on the way, and left alone by Next's per-response compression.
+    expect(first.headers.get("cache-control")).toBe("private, no-store, no-transform");
 
     await db.run.update({ where: { id: run.id }, data: { passedCases: 2 } });
     expect((await call(runRoute, { params: runParams(run.id), headers: POLL })).json.passed_cases).toBe(1);
