@@ -57,7 +57,14 @@ try {
   const serverUrl = process.env.BENCH_DATABASE_URL || process.env.DATABASE_URL || undefined;
   say(serverUrl ? "creating a throwaway database on the configured PostgreSQL…" : "starting an embedded PostgreSQL…");
   database = await openBenchDatabase(root, serverUrl);
-  fake = await startBenchFake({ latencyMs: args.latencyMs, separate: args.separateFake, root });
+  // Four waves of unmeasured requests at the run's concurrency: a model API is never cold (./bench/fake.ts).
+  const warmUpConcurrency = Math.min(args.concurrency, 50);
+  fake = await startBenchFake({
+    latencyMs: args.latencyMs,
+    separate: args.separateFake,
+    root,
+    warmUp: { requests: warmUpConcurrency * 4, concurrency: warmUpConcurrency },
+  });
 
   // lib/env.ts parses process.env once, on first import: set everything before importing lib/.
   process.env.DATABASE_URL = database.url;

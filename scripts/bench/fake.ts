@@ -79,7 +79,49 @@ export function procCpuMs(pid: number): number | null {
   }
 }
 
-export async function startBenchFake(opts: { latencyMs: number; separate: boolean; root: string }): Promise<BenchFake> {
+/**
+ * Sends the fake `requests` unmeasured chat completions, `concurrency` at a time, so that its
+ * process is warm before the measured run: a fresh fake answered the first wave 30–70 ms late
+ * (its own HTTP parsing and JSON code still cold), which the measured run then counted as Assay's
+ * wall time. It stands in for a model API, which is never cold. Their questions ("fake warm-up
+ * N") match no measured prefix.
+ */
+async function warmUpFake(url: string, requests: number, concurrency: number): Promise<void> {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(concurrency, requests) }, async () => {
+      while (next < requests) {
+        const i = next++;
+        const res = await fetch(`${url}/chat/completions`, {
+          method: "POST",
+          headers: { "content-type": "application/json", authorization: "Bearer sk-fake" },
+          body: JSON.stringify({ model: "fake-warm-up", messages: [{ role: "user", content: `fake warm-up ${i}` }] }),
+        });
+        if (!res.ok) throw new Error(`the fake refused its warm-up request: ${res.status}`);
+        await res.arrayBuffer();
+      }
+    }),
+  );
+}
+
+export async function startBenchFake(opts: {
+  latencyMs: number;
+  separate: boolean;
+  root: string;
+  /** Unmeasured requests sent before it is handed out (warmUpFake), at most this many at once (0: none). */
+  warmUp?: { requests: number; concurrency: number };
+}): Promise<BenchFake> {
+  const fake = await startFake(opts);
+  if (opts.warmUp && opts.warmUp.requests > 0 && opts.warmUp.concurrency > 0) {
+    await warmUpFake(fake.url, opts.warmUp.requests, opts.warmUp.concurrency);
+    // Their own times are not the measured run's (the separate fake's lines may lag: wait for them).
+    await fake.serverTimes(opts.warmUp.requests, 2_000);
+    fake.forgetServerTimes();
+  }
+  return fake;
+}
+
+async function startFake(opts: { latencyMs: number; separate: boolean; root: string }): Promise<BenchFake & { forgetServerTimes: () => void }> {
   const times = new Map<string, number>();
   const byModel = new Map<string, number>();
   const onTime = (t: ServerTime) => {
@@ -92,6 +134,10 @@ export async function startBenchFake(opts: { latencyMs: number; separate: boolea
   };
   const serverTimes = (expected: number, waitMs = 2_000) => waitFor(times, expected, waitMs);
   const serverTimesByModel = (expected: number, waitMs = 2_000) => waitFor(byModel, expected, waitMs);
+  const forgetServerTimes = () => {
+    times.clear();
+    byModel.clear();
+  };
   if (!opts.separate) {
     const stopTiming = recordServerTimes(onTime);
     const fake = await startFakeOpenAI({ latencyMs: opts.latencyMs });
@@ -103,6 +149,7 @@ export async function startBenchFake(opts: { latencyMs: number; separate: boolea
       cpuMs: () => null,
       serverTimes,
       serverTimesByModel,
+      forgetServerTimes,
       setRules: async (rules) => fake.setRules(rules),
       close: () => {
         stopTiming();
@@ -154,6 +201,7 @@ export async function startBenchFake(opts: { latencyMs: number; separate: boolea
     cpuMs: () => (child.pid ? procCpuMs(child.pid) : null),
     serverTimes,
     serverTimesByModel,
+    forgetServerTimes,
     async setRules(rules) {
       const res = await fetch(`${base}/__fake/rules`, {
         method: "PUT",
