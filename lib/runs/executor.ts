@@ -7,7 +7,7 @@
  * exactly once and no run stays running. ./README.md maps the whole pipeline.
  */
 import "server-only";
-import type { PoolClient } from "pg";
+import type { PoolClient, QueryResult } from "pg";
 import { db, executorPool } from "@/lib/db";
 import { logger } from "@/lib/logger";
 import { runEvents } from "@/lib/runs/wakeup";
@@ -148,6 +148,7 @@ const INITIAL_STAGE_SQL = `(CASE WHEN json_typeof(c."caseSnapshot"->'files') = '
 
 /** First key of the per-workspace claim lock (`pg_advisory_xact_lock(int, int)`), "ASSY": keeps it apart from other advisory locks. */
 const WORKSPACE_CLAIM_LOCK = 0x41535359;
+const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * The run executor. Claims pending case results with `FOR UPDATE SKIP LOCKED` under a short
@@ -648,6 +649,7 @@ export class Executor {
    * workspace's cap, when set) across all workers.
    */
   private async claim(runId: string, limit: number, workspaceId: string): Promise<CaseJob[]> {
+    if (this.workspaceMaxRunning === null) return this.claimInOneTrip(runId, limit);
     const client = await executorPool().connect();
     try {
       await client.query("BEGIN");
@@ -687,6 +689,55 @@ export class Executor {
       );
       await client.query("COMMIT");
       return rows;
+    } catch (err) {
+      await client.query("ROLLBACK").catch(() => undefined);
+      throw err;
+    } finally {
+      client.release();
+    }
+  }
+
+  /**
+   * `claim` without a workspace cap, in one round trip: the same transaction (lock the run's
+   * row, then pick and mark cases in the next statement's fresh READ COMMITTED snapshot, which
+   * sees every case another worker claimed before the lock was granted) sent as one simple-query
+   * message instead of five. The run's own checks (live, not cancelled, not failing) move into
+   * the pick. Values are inlined as literals: the ids are checked to be UUIDs, the numbers are
+   * integers and the worker id is escaped. A claim runs after every finished case, so its round
+   * trips were a third of the time a freed slot waited for its next case.
+   */
+  private async claimInOneTrip(runId: string, limit: number): Promise<CaseJob[]> {
+    if (!UUID_PATTERN.test(runId)) return [];
+    const int = (n: number) => String(Math.max(0, Math.floor(n)));
+    const client = await executorPool().connect();
+    try {
+      const results = (await client.query(
+        `BEGIN;
+         SELECT 1 FROM "Run" WHERE "id" = '${runId}' FOR UPDATE;
+         WITH run AS (
+           SELECT "concurrency" FROM "Run"
+           WHERE "id" = '${runId}' AND "status" IN ('pending', 'running') AND "cancelRequestedAt" IS NULL AND "errorMessage" IS NULL
+         ), picked AS (
+           SELECT "id" FROM "CaseResult" WHERE "runId" = '${runId}' AND "status" = 'pending'
+           ORDER BY "position", "variant"
+           LIMIT greatest(0, least(${int(limit)}, coalesce((SELECT "concurrency" FROM run), 0)
+             - (SELECT count(*) FROM "CaseResult" WHERE "runId" = '${runId}' AND "status" = 'running')))
+           FOR UPDATE SKIP LOCKED
+         ), claimed AS (
+           UPDATE "CaseResult" c SET "status" = 'running', "leaseOwner" = ${client.escapeLiteral(this.workerId)},
+             "leaseExpiresAt" = now() + ${int(this.leaseMs)} * interval '1 millisecond', "attempts" = c."attempts" + 1, "startedAt" = now(),
+             "stage" = ${INITIAL_STAGE_SQL}
+           FROM picked WHERE c."id" = picked."id"
+           RETURNING c."id" AS "caseResultId", c."runId", c."workspaceId", c."position", c."variant"::text AS variant, c."caseSnapshot", c."attempts",
+             c."resolvedVariables"
+         ), started AS (
+           UPDATE "Run" SET "status" = 'running', "startedAt" = coalesce("startedAt", now())
+           WHERE "id" = '${runId}' AND "status" = 'pending' AND EXISTS (SELECT 1 FROM claimed)
+         )
+         SELECT * FROM claimed;
+         COMMIT`,
+      )) as unknown as QueryResult<CaseJob>[];
+      return results[2]!.rows;
     } catch (err) {
       await client.query("ROLLBACK").catch(() => undefined);
       throw err;
