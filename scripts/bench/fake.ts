@@ -121,7 +121,11 @@ export async function startBenchFake(opts: {
   return fake;
 }
 
-async function startFake(opts: { latencyMs: number; separate: boolean; root: string }): Promise<BenchFake & { forgetServerTimes: () => void }> {
+async function startFake(opts: {
+  latencyMs: number;
+  separate: boolean;
+  root: string;
+}): Promise<BenchFake & { forgetServerTimes: () => void }> {
   const times = new Map<string, number>();
   const byModel = new Map<string, number>();
   const onTime = (t: ServerTime) => {
