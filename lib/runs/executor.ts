@@ -708,7 +708,7 @@ export class Executor {
    */
   private async claimInOneTrip(runId: string, limit: number): Promise<CaseJob[]> {
     if (!UUID_PATTERN.test(runId)) return [];
-    const int = (n: number) => String(Math.max(0, Math.floor(n)));
+    const int = (n: number) => String(Number.isFinite(n) ? Math.min(2 ** 31 - 1, Math.max(0, Math.floor(n))) : 0);
     const client = await executorPool().connect();
     try {
       const results = (await client.query(

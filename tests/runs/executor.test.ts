@@ -55,8 +55,9 @@ describe("executor", () => {
     const run = await startRun(ctx, suite.id, { concurrency: 4 }, "api");
     expect(run.status).toBe("pending");
     expect(run.total_cases).toBe(30);
-    executor(tracking.runner, { workerId: "w1" }).start();
-    executor(tracking.runner, { workerId: "w2" }).start();
+    // Quotes in the worker ids: the claim inlines its values into one message, escaped.
+    executor(tracking.runner, { workerId: "w1 o'brien" }).start();
+    executor(tracking.runner, { workerId: "w2 \\'; --" }).start();
     const done = await waitFor(
       () => getRun(ctx, run.id),
       (r) => r.status === "completed",
