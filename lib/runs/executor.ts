@@ -7,7 +7,7 @@
  * exactly once and no run stays running. ./README.md maps the whole pipeline.
  */
 import "server-only";
-import type { PoolClient, QueryResult } from "pg";
+import pg, { type PoolClient, type QueryResult } from "pg";
 import { db, executorPool } from "@/lib/db";
 import { logger } from "@/lib/logger";
 import { runEvents } from "@/lib/runs/wakeup";
@@ -646,98 +646,62 @@ export class Executor {
 
   /**
    * Claims up to `limit` pending cases of a run, respecting the run's concurrency (and the
-   * workspace's cap, when set) across all workers.
+   * workspace's cap, when set) across all workers, in one round trip: a claim follows every
+   * finished case, and its round trips were a third of the time a freed slot waited for its next
+   * case. The transaction goes to PostgreSQL as one simple-query message of statements:
+   * - `BEGIN`;
+   * - under ASSAY_WORKSPACE_MAX_RUNNING, the workspace's claim lock (as `lockWorkspaceHeadroom`
+   *   takes it; lock order: workspace, then run);
+   * - the run's row lock, which serialises claims across workers;
+   * - the pick: a new statement, so a fresh READ COMMITTED snapshot that sees every case another
+   *   worker claimed before the locks were granted. It counts the run's (and the workspace's)
+   *   running cases, checks the run is live, not cancelled and not failing, and marks the picked
+   *   cases `running` under this worker's lease;
+   * - `COMMIT`.
+   * Values are inlined as literals: the ids are checked to be UUIDs, the numbers are clamped
+   * integers and the worker id is escaped.
    */
   private async claim(runId: string, limit: number, workspaceId: string): Promise<CaseJob[]> {
-    if (this.workspaceMaxRunning === null) return this.claimInOneTrip(runId, limit);
-    const client = await executorPool().connect();
-    try {
-      await client.query("BEGIN");
-      const workspaceRoom = await this.lockWorkspaceHeadroom(client, workspaceId);
-      // The run's row lock serialises claims across workers; the next statement (a new snapshot
-      // in READ COMMITTED) then sees every case another worker claimed before it.
-      const {
-        rows: [run],
-      } = await client.query<{ concurrency: number; status: string; cancelled: boolean; failing: boolean }>(
-        `SELECT "concurrency", "status"::text AS status, ("cancelRequestedAt" IS NOT NULL) AS cancelled, ("errorMessage" IS NOT NULL) AS failing
-         FROM "Run" WHERE "id" = $1::uuid FOR UPDATE`,
-        [runId],
-      );
-      if (!run || run.cancelled || run.failing || !["pending", "running"].includes(run.status)) {
-        await client.query("COMMIT");
-        return [];
-      }
-      const { rows } = await client.query<CaseJob>(
-        `WITH picked AS (
-           SELECT "id" FROM "CaseResult" WHERE "runId" = $1::uuid AND "status" = 'pending'
-           ORDER BY "position", "variant"
-           LIMIT greatest(0, least($2::int, $3::int - (SELECT count(*) FROM "CaseResult" WHERE "runId" = $1::uuid AND "status" = 'running')))
-           FOR UPDATE SKIP LOCKED
-         ), claimed AS (
-           UPDATE "CaseResult" c SET "status" = 'running', "leaseOwner" = $4,
-             "leaseExpiresAt" = now() + $5::int * interval '1 millisecond', "attempts" = c."attempts" + 1, "startedAt" = now(),
-             "stage" = ${INITIAL_STAGE_SQL}
-           FROM picked WHERE c."id" = picked."id"
-           RETURNING c."id" AS "caseResultId", c."runId", c."workspaceId", c."position", c."variant"::text AS variant, c."caseSnapshot", c."attempts",
-             c."resolvedVariables"
-         ), started AS (
-           UPDATE "Run" SET "status" = 'running', "startedAt" = coalesce("startedAt", now())
-           WHERE "id" = $1::uuid AND "status" = 'pending' AND EXISTS (SELECT 1 FROM claimed)
-         )
-         SELECT * FROM claimed`,
-        [runId, Math.min(limit, workspaceRoom), run.concurrency, this.workerId, this.leaseMs],
-      );
-      await client.query("COMMIT");
-      return rows;
-    } catch (err) {
-      await client.query("ROLLBACK").catch(() => undefined);
-      throw err;
-    } finally {
-      client.release();
-    }
-  }
-
-  /**
-   * `claim` without a workspace cap, in one round trip: the same transaction (lock the run's
-   * row, then pick and mark cases in the next statement's fresh READ COMMITTED snapshot, which
-   * sees every case another worker claimed before the lock was granted) sent as one simple-query
-   * message instead of five. The run's own checks (live, not cancelled, not failing) move into
-   * the pick. Values are inlined as literals: the ids are checked to be UUIDs, the numbers are
-   * integers and the worker id is escaped. A claim runs after every finished case, so its round
-   * trips were a third of the time a freed slot waited for its next case.
-   */
-  private async claimInOneTrip(runId: string, limit: number): Promise<CaseJob[]> {
-    if (!UUID_PATTERN.test(runId)) return [];
+    if (!UUID_PATTERN.test(runId) || !UUID_PATTERN.test(workspaceId)) return [];
     const int = (n: number) => String(Number.isFinite(n) ? Math.min(2 ** 31 - 1, Math.max(0, Math.floor(n))) : 0);
+    const cap = this.workspaceMaxRunning;
+    const workspaceRoom =
+      cap === null
+        ? ""
+        : `, ${int(cap)} - (SELECT count(*) FROM "Run" r JOIN "CaseResult" c ON c."runId" = r."id"
+             WHERE r."workspaceId" = '${workspaceId}' AND r."status" IN ('pending', 'running') AND c."status" = 'running')`;
+    const statements = [
+      "BEGIN",
+      ...(cap === null ? [] : [`SELECT pg_advisory_xact_lock(${WORKSPACE_CLAIM_LOCK}, hashtext('${workspaceId}'))`]),
+      `SELECT 1 FROM "Run" WHERE "id" = '${runId}' FOR UPDATE`,
+      `WITH run AS (
+         SELECT "concurrency" FROM "Run"
+         WHERE "id" = '${runId}' AND "status" IN ('pending', 'running') AND "cancelRequestedAt" IS NULL AND "errorMessage" IS NULL
+       ), picked AS (
+         SELECT "id" FROM "CaseResult" WHERE "runId" = '${runId}' AND "status" = 'pending'
+         ORDER BY "position", "variant"
+         LIMIT greatest(0, least(${int(limit)},
+           coalesce((SELECT "concurrency" FROM run), 0) - (SELECT count(*) FROM "CaseResult" WHERE "runId" = '${runId}' AND "status" = 'running')
+           ${workspaceRoom}))
+         FOR UPDATE SKIP LOCKED
+       ), claimed AS (
+         UPDATE "CaseResult" c SET "status" = 'running', "leaseOwner" = ${pg.escapeLiteral(this.workerId)},
+           "leaseExpiresAt" = now() + ${int(this.leaseMs)} * interval '1 millisecond', "attempts" = c."attempts" + 1, "startedAt" = now(),
+           "stage" = ${INITIAL_STAGE_SQL}
+         FROM picked WHERE c."id" = picked."id"
+         RETURNING c."id" AS "caseResultId", c."runId", c."workspaceId", c."position", c."variant"::text AS variant, c."caseSnapshot", c."attempts",
+           c."resolvedVariables"
+       ), started AS (
+         UPDATE "Run" SET "status" = 'running', "startedAt" = coalesce("startedAt", now())
+         WHERE "id" = '${runId}' AND "status" = 'pending' AND EXISTS (SELECT 1 FROM claimed)
+       )
+       SELECT * FROM claimed`,
+      "COMMIT",
+    ];
     const client = await executorPool().connect();
     try {
-      const results = (await client.query(
-        `BEGIN;
-         SELECT 1 FROM "Run" WHERE "id" = '${runId}' FOR UPDATE;
-         WITH run AS (
-           SELECT "concurrency" FROM "Run"
-           WHERE "id" = '${runId}' AND "status" IN ('pending', 'running') AND "cancelRequestedAt" IS NULL AND "errorMessage" IS NULL
-         ), picked AS (
-           SELECT "id" FROM "CaseResult" WHERE "runId" = '${runId}' AND "status" = 'pending'
-           ORDER BY "position", "variant"
-           LIMIT greatest(0, least(${int(limit)}, coalesce((SELECT "concurrency" FROM run), 0)
-             - (SELECT count(*) FROM "CaseResult" WHERE "runId" = '${runId}' AND "status" = 'running')))
-           FOR UPDATE SKIP LOCKED
-         ), claimed AS (
-           UPDATE "CaseResult" c SET "status" = 'running', "leaseOwner" = ${client.escapeLiteral(this.workerId)},
-             "leaseExpiresAt" = now() + ${int(this.leaseMs)} * interval '1 millisecond', "attempts" = c."attempts" + 1, "startedAt" = now(),
-             "stage" = ${INITIAL_STAGE_SQL}
-           FROM picked WHERE c."id" = picked."id"
-           RETURNING c."id" AS "caseResultId", c."runId", c."workspaceId", c."position", c."variant"::text AS variant, c."caseSnapshot", c."attempts",
-             c."resolvedVariables"
-         ), started AS (
-           UPDATE "Run" SET "status" = 'running', "startedAt" = coalesce("startedAt", now())
-           WHERE "id" = '${runId}' AND "status" = 'pending' AND EXISTS (SELECT 1 FROM claimed)
-         )
-         SELECT * FROM claimed;
-         COMMIT`,
-      )) as unknown as QueryResult<CaseJob>[];
-      return results[2]!.rows;
+      const results = (await client.query(statements.join(";\n"))) as unknown as QueryResult<CaseJob>[];
+      return results[statements.length - 2]!.rows;
     } catch (err) {
       await client.query("ROLLBACK").catch(() => undefined);
       throw err;
