@@ -9,6 +9,7 @@
 import "server-only";
 import pg, { type PoolClient, type QueryResult } from "pg";
 import { db, executorPool } from "@/lib/db";
+import { isUuid } from "@/lib/workspaces/service";
 import { logger } from "@/lib/logger";
 import { runEvents } from "@/lib/runs/wakeup";
 import { finalizeRunIfDone, refreshRunTotals } from "@/lib/runs/finalize";
@@ -148,7 +149,6 @@ const INITIAL_STAGE_SQL = `(CASE WHEN json_typeof(c."caseSnapshot"->'files') = '
 
 /** First key of the per-workspace claim lock (`pg_advisory_xact_lock(int, int)`), "ASSY": keeps it apart from other advisory locks. */
 const WORKSPACE_CLAIM_LOCK = 0x41535359;
-const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * The run executor. Claims pending case results with `FOR UPDATE SKIP LOCKED` under a short
@@ -662,7 +662,7 @@ export class Executor {
    * integers and the worker id is escaped.
    */
   private async claim(runId: string, limit: number, workspaceId: string): Promise<CaseJob[]> {
-    if (!UUID_PATTERN.test(runId) || !UUID_PATTERN.test(workspaceId)) return [];
+    if (!isUuid(runId) || !isUuid(workspaceId)) return [];
     const int = (n: number) => String(Number.isFinite(n) ? Math.min(2 ** 31 - 1, Math.max(0, Math.floor(n))) : 0);
     const cap = this.workspaceMaxRunning;
     const workspaceRoom =
