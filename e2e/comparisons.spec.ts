@@ -186,3 +186,79 @@ test("build a comparison in the dialog, watch it complete, read the verdict, ope
   await expect(page.getByRole("heading", { level: 1 })).toContainText("Completed");
   await expect(page.getByTestId("headline-pass-rate")).toContainText("100 % → 66.7 %");
 });
+
+test("an arm's explicit model wins over the agent's AIConfiguration default, and the card shows what the calls named", async ({ page }) => {
+  test.setTimeout(120_000);
+  const workspaceId = await openWorkspace(page);
+  const token = await createApiKey(page, workspaceId, "precedence e2e");
+  const marker = `PREC${Date.now().toString(36)}`;
+  const fast = await apiPost(page.request, token, "/api/v1/model-configs", {
+    name: unique("Fast"),
+    base_url: FAKE_OPENAI_URL,
+    model: `fast-${marker}`,
+    api_key: "sk-fake",
+  });
+  const slow = await apiPost(page.request, token, "/api/v1/model-configs", {
+    name: unique("Slow"),
+    base_url: FAKE_OPENAI_URL,
+    model: `slow-${marker}`,
+    api_key: "sk-fake",
+  });
+  // The Agent Eval set as the button creates it, with the fast configuration as AIConfiguration's default.
+  const agent = await apiPost(page.request, token, "/api/v1/agents", {
+    name: unique("Precedence bot"),
+    kind: "chat",
+    system_prompt: `You help customers. (${marker})`,
+    model_config_id: fast.id,
+    variables_schema: [
+      {
+        name: "AIConfiguration",
+        display_name: "AI configuration",
+        data_type: "string",
+        value_source: "static",
+        possible_values: [{ value: fast.name }, { value: slow.name }],
+        default_value: fast.name,
+      },
+      { name: "Temperature", display_name: "Temperature", data_type: "number", value_source: "freeform", default_value: 0.7 },
+    ],
+  });
+  const suite = await apiPost(page.request, token, "/api/v1/suites", {
+    agent_id: agent.id,
+    name: unique("Precedence"),
+    llm_judge_model_config_id: fast.id,
+  });
+  for (const question of ["Hello there", "When are you open?"]) {
+    await apiPost(page.request, token, `/api/v1/suites/${suite.id}/test-cases`, { name: question, initial_message: question });
+  }
+  const rules = [{ match: { model: `slow-${marker}`, endpoint: "chat" }, reply: { delayMs: 900 } }];
+  expect((await page.request.post(`${FAKE_CONTROL}/__fake/rules`, { data: rules })).ok()).toBe(true);
+
+  await page.goto(`/w/${workspaceId}/suites/${suite.id}`);
+  await page.getByRole("button", { name: "Compare", exact: true }).click();
+  const dialog = page.getByRole("dialog", { name: "New A/B comparison" });
+  const variant = dialog.getByRole("group", { name: "Variant (B)" });
+  await variant.getByLabel("Model configuration").selectOption({ label: `${slow.name} · slow-${marker}` });
+  await variant.getByLabel("Temperature").fill("0.2");
+  // Setting the variable too, to another model, contradicts the explicit choice: refused, naming both.
+  await variant.getByLabel("Variables (optional)").fill(JSON.stringify({ AIConfiguration: fast.name }));
+  await dialog.getByRole("button", { name: "Start comparison" }).click();
+  await expect(
+    variant.getByText(`AIConfiguration = "${fast.name}" contradicts this arm's model configuration "${slow.name}"`),
+  ).toBeVisible();
+  await variant.getByLabel("Variables (optional)").fill("");
+  await dialog.getByRole("button", { name: "Start comparison" }).click();
+
+  await page.waitForURL(/\/comparisons\/[0-9a-f-]{36}$/);
+  await expect(page.getByRole("heading", { level: 1 }).getByText("Completed")).toBeVisible({ timeout: 60_000 });
+  // What ran, from the recorded calls: the slow model at 0.2 for the variant, the fast one at the default for the baseline.
+  await expect(page.getByTestId("arm-variant-executed")).toHaveText(`slow-${marker} · temperature 0.2 · 2 agent calls`);
+  await expect(page.getByTestId("arm-baseline-executed")).toHaveText(`fast-${marker} · temperature 0.7 · 2 agent calls`);
+  await expect(page.getByTestId("comparison-verdict")).toContainText(/^Variant is \d+ ms slower/);
+
+  // The fake server's own log agrees: each model was asked each question once.
+  const log = (await (await page.request.get(`${FAKE_CONTROL}/__fake/requests`)).json()) as {
+    body: { model: string; temperature?: number };
+  }[];
+  const calls = log.filter((r) => r.body?.model?.endsWith(marker)).map((r) => `${r.body.model}@${r.body.temperature}`);
+  expect(calls.sort()).toEqual([`fast-${marker}@0.7`, `fast-${marker}@0.7`, `slow-${marker}@0.2`, `slow-${marker}@0.2`]);
+});

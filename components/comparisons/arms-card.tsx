@@ -1,5 +1,5 @@
 import Link from "next/link";
-import type { ArmDto, ComparisonDto } from "@/lib/comparisons/dto";
+import type { ArmDto, ArmExecutedDto, ComparisonDto } from "@/lib/comparisons/dto";
 import { Badge, Section } from "@/components/ui/card";
 import { ORDERING_LABELS, SOURCE_LABELS } from "./format";
 
@@ -76,6 +76,7 @@ function ArmBlock({ workspaceId, arm, letter }: { workspaceId: string; arm: ArmD
           {resolved.model ?? "—"}
           {resolved.base_url && <span className="text-xs text-slate-500"> · {resolved.base_url}</span>}
         </dd>
+        {arm.executed && <RanWith arm={arm} executed={arm.executed} />}
         {overrides.map(([k, v]) => (
           <Override key={k} label={k} value={v} />
         ))}
@@ -101,6 +102,44 @@ function ArmBlock({ workspaceId, arm, letter }: { workspaceId: string; arm: ArmD
         </details>
       )}
     </div>
+  );
+}
+
+/**
+ * What the arm's agent calls really named (model, temperature, max tokens), read back from the
+ * recorded calls; a model other than the requested one is flagged, since every figure of the
+ * comparison depends on it.
+ */
+function RanWith({ arm, executed }: { arm: ArmDto; executed: ArmExecutedDto }) {
+  const requested = arm.resolved?.kind === "chat" ? (arm.resolved.model ?? null) : null;
+  const unexpected = requested ? executed.models.filter((m) => m.model !== requested) : [];
+  return (
+    <>
+      <dt className="text-slate-500">Ran with</dt>
+      <dd className="text-slate-800" data-testid={`arm-${arm.role}-executed`}>
+        {executed.agent_calls === 0 ? (
+          <span className="text-slate-500">no agent calls yet</span>
+        ) : (
+          <ul className="space-y-0.5">
+            {executed.models.map((m, i) => (
+              <li key={i} className="break-all">
+                {m.model ?? "—"}
+                <span className="text-xs text-slate-500">
+                  {m.temperature !== null && ` · temperature ${m.temperature}`}
+                  {m.max_tokens !== null && ` · max tokens ${m.max_tokens}`}
+                  {` · ${m.calls} agent ${m.calls === 1 ? "call" : "calls"}`}
+                </span>
+              </li>
+            ))}
+          </ul>
+        )}
+        {unexpected.length > 0 && (
+          <p className="mt-1 text-xs text-amber-800">
+            Requested {requested}, but {unexpected.reduce((n, m) => n + m.calls, 0)} agent calls named another model.
+          </p>
+        )}
+      </dd>
+    </>
   );
 }
 

@@ -442,7 +442,23 @@ const comparisonArm = armInput
         base_url: z.string().nullish(),
         kind: z.string().optional(),
       })
-      .describe("What the arm resolved to (never a key)"),
+      .describe("What the arm resolved to when it was created (never a key)"),
+    executed: z
+      .object({
+        agent_calls: z.number().int().describe("Agent calls recorded for this arm so far"),
+        models: z
+          .array(
+            z.object({
+              model: z.string().nullable(),
+              temperature: z.number().nullable().describe("As sent; null when the request left it to the endpoint"),
+              max_tokens: z.number().nullable().describe("As sent; null when the request left it to the endpoint"),
+              calls: z.number().int(),
+            }),
+          )
+          .describe("Each distinct model, temperature and max tokens the agent calls named, most used first"),
+      })
+      .nullable()
+      .describe("What the arm really ran, read from its recorded agent calls (not from the request); null for imported sessions"),
   })
   .describe("One arm as given (the suite's agent with these overrides), with its label") satisfies z.ZodType<ArmDto>;
 

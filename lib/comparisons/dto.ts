@@ -48,6 +48,15 @@ export type ComparisonSummaryDto = ComparisonSummary & {
   verdict: string;
 };
 
+/**
+ * What an arm really ran, read back from its recorded agent calls (not from the request): each
+ * distinct model, temperature and max tokens the calls named, with how many calls did.
+ */
+export type ArmExecutedDto = {
+  agent_calls: number;
+  models: { model: string | null; temperature: number | null; max_tokens: number | null; calls: number }[];
+};
+
 export type ArmDto = ArmInput & {
   role: ArmRole | string;
   label: string;
@@ -55,6 +64,8 @@ export type ArmDto = ArmInput & {
   run_id: string | null;
   /** What the arm resolved to: agent, model and base URL (never a key). */
   resolved: { agent_id?: string | null; agent_name?: string | null; model?: string | null; base_url?: string | null; kind?: string };
+  /** What the arm's agent calls named so far; null without a run (imported sessions). */
+  executed: ArmExecutedDto | null;
 };
 
 export const comparisonSelect = {
@@ -86,18 +97,20 @@ export const comparisonSelect = {
 
 export type ComparisonRow = Prisma.ComparisonGetPayload<{ select: typeof comparisonSelect }>;
 
-function toArmDto(a: ComparisonRow["arms"][number]): ArmDto {
+function toArmDto(a: ComparisonRow["arms"][number], executed: ReadonlyMap<string, ArmExecutedDto>): ArmDto {
   return {
     ...(a.config as ArmInput),
     role: a.role,
     label: a.label,
     run_id: a.runId,
     resolved: (a.resolved ?? {}) as ArmDto["resolved"],
+    executed: a.runId ? (executed.get(a.runId) ?? { agent_calls: 0, models: [] }) : null,
   };
 }
 
-export function toComparisonDto(c: ComparisonRow) {
-  const arms = c.arms.map(toArmDto);
+/** `executed`: by arm run id, what its agent calls named (runs without calls are reported with none). */
+export function toComparisonDto(c: ComparisonRow, executed: ReadonlyMap<string, ArmExecutedDto> = new Map()) {
+  const arms = c.arms.map((a) => toArmDto(a, executed));
   const start = c.startedAt ?? (c.source === "executed" ? null : c.createdAt);
   return {
     id: c.id,

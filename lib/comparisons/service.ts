@@ -15,7 +15,7 @@ import type { WorkspaceContext } from "@/lib/auth/roles";
 import { requireRole, isUuid } from "@/lib/workspaces/service";
 import { decodeCursor, encodeCursor, newestFirst } from "@/lib/serialize";
 import type { VariableValue } from "@/lib/agents/schemas";
-import { resolveVariables } from "@/lib/runs/variables";
+import { resolveVariables, type PinnedValues } from "@/lib/runs/variables";
 import {
   agentRunIssue,
   agentSnapshotOf,
@@ -25,6 +25,7 @@ import {
   loadAgentForRun,
   loadModelConfigForRun,
   loadSuiteForRun,
+  MODEL_VARIABLE,
   modelForVariables,
   noCasesError,
   resolveSelectedCases,
@@ -56,7 +57,9 @@ import {
   pairSelect,
   toComparisonDto,
   toPairDto,
+  type ArmExecutedDto,
   type ComparisonDto,
+  type ComparisonRow,
   type ComparisonSummaryDto,
   type PairRow,
   type StoredExecution,
@@ -91,6 +94,8 @@ type ResolvedArm = {
   label: string;
   agentSnapshot: ReturnType<typeof agentSnapshotOf> & Record<string, unknown>;
   resolvedVariables: ReturnType<typeof resolveVariables>["resolved"];
+  /** The variables the arm's explicit settings fix (they win over every other source, in every case). */
+  pinned: PinnedValues;
   definitions: ReturnType<typeof agentVariableDefinitions>;
   resolved: {
     agent_id: string;
@@ -114,6 +119,48 @@ function sameValue(a: unknown, b: unknown): boolean {
   }
   // An empty variables object is the same as none.
   return x === y;
+}
+
+/** The variables each explicit arm setting corresponds to (spec 004's agent evaluation set, either spelling). */
+const SETTING_VARIABLES = {
+  model_config_id: [MODEL_VARIABLE],
+  temperature: ["Temperature", "temperature"],
+  max_tokens: ["MaxTokens", "max_tokens"],
+} as const;
+
+/**
+ * An arm's explicit settings win over every variable source (suite values, the case's defaults
+ * and locks, the type's default): the variables they correspond to are pinned to them, so each
+ * case runs — and records — what the arm asked for. The arm may also set such a variable
+ * itself, but only to the same value: a contradiction is refused, naming both.
+ */
+function explicitSettings(
+  input: ArmInput,
+  model: { id: string; name: string } | null,
+  role: "baseline" | "variant",
+): { pinned: PinnedValues; issues: IssueList } {
+  const values: Record<keyof typeof SETTING_VARIABLES, VariableValue | null> = {
+    model_config_id: model?.name ?? null,
+    temperature: input.temperature ?? null,
+    max_tokens: input.max_tokens ?? null,
+  };
+  const pinned: PinnedValues = {};
+  const issues: IssueList = [];
+  for (const [setting, names] of Object.entries(SETTING_VARIABLES) as [keyof typeof SETTING_VARIABLES, readonly string[]][]) {
+    const value = values[setting];
+    if (value === null) continue;
+    for (const name of names) {
+      pinned[name] = value;
+      const own = input.variables?.[name];
+      if (own === undefined || own === value) continue;
+      const shown = setting === "model_config_id" ? `model configuration ${JSON.stringify(value)}` : `${setting} ${JSON.stringify(value)}`;
+      issues.push({
+        path: `${role}.variables.${name}`,
+        message: `${name} = ${JSON.stringify(own)} contradicts this arm's ${shown}: set one of them, or both to the same value`,
+      });
+    }
+  }
+  return { pinned, issues };
 }
 
 async function resolveArm(
@@ -143,10 +190,13 @@ async function resolveArm(
       }
     }
   }
+  const explicit = explicitSettings(input, input.model_config_id ? model : null, role);
+  issues.push(...explicit.issues);
   const { resolved, issues: variableIssues } = resolveVariables(
     agentVariableDefinitions(agent),
     (suite.variables ?? {}) as Record<string, VariableValue>,
     (input.variables ?? {}) as Record<string, VariableValue>,
+    explicit.pinned,
   );
   // A required variable may get its value from a case's own default: checked per case when the arm is created.
   issues.push(
@@ -175,10 +225,15 @@ async function resolveArm(
       agentSnapshot: {
         ...snapshot,
         system_prompt: input.system_prompt ?? snapshot.system_prompt,
-        overrides: { temperature: input.temperature ?? null, max_tokens: input.max_tokens ?? null },
+        overrides: {
+          temperature: input.temperature ?? null,
+          max_tokens: input.max_tokens ?? null,
+          model_config_id: input.model_config_id ? (model?.id ?? null) : null,
+        },
         retry_policy: retry,
       },
       resolvedVariables: resolved,
+      pinned: explicit.pinned,
       definitions: agentVariableDefinitions(agent),
       resolved: {
         agent_id: agent.id,
@@ -218,6 +273,7 @@ async function executeComparison(ctx: WorkspaceContext, suiteId: string, input: 
         arm.definitions,
         (suite.variables ?? {}) as Record<string, VariableValue>,
         (arm.input.variables ?? {}) as Record<string, VariableValue>,
+        arm.pinned,
       ).catch((err: unknown) => {
         if (err instanceof ValidationError) {
           throw new ValidationError(
@@ -442,7 +498,35 @@ async function getComparisonUnchecked(ctx: WorkspaceContext, id: string): Promis
   if (!isUuid(id)) throw new NotFoundError("Comparison");
   const row = await db.comparison.findFirst({ where: { id, workspaceId: ctx.workspaceId }, select: comparisonSelect });
   if (!row) throw new NotFoundError("Comparison");
-  return toComparisonDto(row);
+  return toComparisonDto(row, await executedByRun(ctx, [row]));
+}
+
+/**
+ * What the arms' agent calls named, per arm run: one grouped read of the recorded calls (the
+ * requests as sent), so the configuration card shows what ran even when it is not what was asked.
+ */
+async function executedByRun(ctx: WorkspaceContext, rows: ComparisonRow[]): Promise<Map<string, ArmExecutedDto>> {
+  const runIds = rows.flatMap((r) => r.arms.flatMap((a) => (a.runId ? [a.runId] : [])));
+  const out = new Map<string, ArmExecutedDto>();
+  if (runIds.length === 0) return out;
+  const groups = await db.$queryRaw<
+    { runId: string; model: string | null; temperature: number | null; max_tokens: number | null; calls: number }[]
+  >`
+    SELECT l."runId", l."model",
+           CASE WHEN jsonb_typeof(l."request"->'temperature') = 'number' THEN (l."request"->>'temperature')::float8 END AS temperature,
+           CASE WHEN jsonb_typeof(l."request"->'max_tokens') = 'number' THEN (l."request"->>'max_tokens')::float8 END AS max_tokens,
+           count(*)::int AS calls
+    FROM "LlmCall" l
+    WHERE l."runId" = ANY(${runIds}::uuid[]) AND l."workspaceId" = ${ctx.workspaceId}::uuid AND l."purpose" = 'agent'
+    GROUP BY 1, 2, 3, 4
+    ORDER BY calls DESC, l."model"`;
+  for (const g of groups) {
+    const arm = out.get(g.runId) ?? { agent_calls: 0, models: [] };
+    arm.agent_calls += g.calls;
+    arm.models.push({ model: g.model, temperature: g.temperature, max_tokens: g.max_tokens, calls: g.calls });
+    out.set(g.runId, arm);
+  }
+  return out;
 }
 
 /** GET /api/v1/comparisons/{id}. */
@@ -464,7 +548,8 @@ export async function listComparisons(ctx: WorkspaceContext, suiteId: string, q:
     select: comparisonSelect,
   });
   const { page, next_cursor } = newestFirst.page(rows, q.limit);
-  return { data: page.map(toComparisonDto), next_cursor };
+  const executed = await executedByRun(ctx, page);
+  return { data: page.map((row) => toComparisonDto(row, executed)), next_cursor };
 }
 
 const SORT_COLUMNS = {

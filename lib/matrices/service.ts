@@ -23,6 +23,7 @@ import {
   type RunTrigger,
 } from "@/lib/runs/service";
 import { notifyRunQueued } from "@/lib/runs/wakeup";
+import { presetValuesForRun } from "@/lib/presets/service";
 import {
   bestCombinationIndex,
   combinationLabel,
@@ -67,11 +68,13 @@ export async function createMatrix(ctx: WorkspaceContext, suiteId: string, raw: 
     ]);
 
   const combinations = expandCombinations(opts.variables);
+  // A preset's values apply first; each combination's axis values win over them (as a run's own values do).
+  const presetValues = opts.preset ? await presetValuesForRun(ctx, suite.id, opts.preset) : {};
   const prepared: PreparedRun[] = [];
   const problems = new Map<string, { path: string; message: string; combinations: number[] }>();
   for (const [index, values] of combinations.entries()) {
     try {
-      prepared.push(await prepareRunVariables(ctx, suite, values, opts));
+      prepared.push(await prepareRunVariables(ctx, suite, { ...presetValues, ...values }, opts));
     } catch (err) {
       if (!(err instanceof ValidationError)) throw err;
       for (const issue of err.issues) {
@@ -107,6 +110,7 @@ export async function createMatrix(ctx: WorkspaceContext, suiteId: string, raw: 
             tag_match: opts.tag_match,
             difficulty: opts.difficulty,
             case_ids: opts.case_ids,
+            preset: opts.preset,
             // jsonb does not keep key order: the axes' order is kept here (lib/matrices/dto.ts axisOrder).
             axis_order: Object.keys(opts.variables),
           },

@@ -41,8 +41,12 @@ type AgentSnapshot = {
   id: string;
   name?: string;
   kind: "chat" | "http";
-  /** Comparison arms: request parameters that win over the Temperature/MaxTokens variables and the model's defaults. */
-  overrides?: { temperature?: number | null; max_tokens?: number | null } | null;
+  /**
+   * Comparison arms: explicit settings that win over every variable (Temperature, MaxTokens,
+   * AIConfiguration: `model_config_id` is set when the arm chose its model configuration) and the
+   * model's defaults.
+   */
+  overrides?: { temperature?: number | null; max_tokens?: number | null; model_config_id?: string | null } | null;
   /** Comparisons: spec 003 RetryPolicy for the agent calls (absent: Assay's default policy). */
   retry_policy?: { max_attempts: number; initial_delay_ms: number; backoff_factor: number; timeout_ms: number } | null;
   system_prompt: string | null;
@@ -60,8 +64,8 @@ type EvalSnapshot = {
 /** What a run needs for all its cases: resolved endpoints (keys decrypted once) and a call cache. */
 type RunResources = {
   agent: AgentRuntime;
-  /** The arm's explicit request parameters (win over variables). */
-  overrides: { temperature?: number | null; max_tokens?: number | null } | null;
+  /** The arm's explicit settings (win over variables). */
+  overrides: AgentSnapshot["overrides"];
   /** The model configuration name the run's snapshot used (AIConfiguration values that name it need no lookup). */
   modelName: string | null;
   /** Endpoints of other model configurations named by cases' AIConfiguration values. */
@@ -383,9 +387,10 @@ async function metricModel(res: RunResources, modelConfigId: string): Promise<Ll
 }
 
 /**
- * The agent as this case runs it: the run's, with the case's Temperature/MaxTokens (an arm's
- * explicit values still win) and, when the case's AIConfiguration names another model
- * configuration of the workspace, that configuration's endpoint (spec 004 effects per case).
+ * The agent as this case runs it: the run's, with the case's Temperature/MaxTokens and, when the
+ * case's AIConfiguration names another model configuration of the workspace, that
+ * configuration's endpoint (spec 004 effects per case). An arm's explicit settings win over the
+ * variables: its model configuration is never switched, its temperature and max tokens are sent.
  */
 async function agentForCase(res: RunResources, values: Record<string, unknown>): Promise<AgentRuntime> {
   const agent = res.agent;
@@ -393,7 +398,7 @@ async function agentForCase(res: RunResources, values: Record<string, unknown>):
   let endpoint = agent.endpoint;
   let vision = { supportsVision: agent.supportsVision, modelConfigName: agent.modelConfigName };
   const name = values[MODEL_VARIABLE];
-  if (typeof name === "string" && name !== "" && name !== res.modelName) {
+  if (typeof name === "string" && name !== "" && name !== res.modelName && !res.overrides?.model_config_id) {
     let pending = res.modelsByName.get(name);
     if (!pending) {
       pending = endpointByName(res.workspaceId, name);

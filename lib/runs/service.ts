@@ -14,7 +14,13 @@ import { requireRole, isUuid } from "@/lib/workspaces/service";
 import { newestFirst } from "@/lib/serialize";
 import { variableDefinitionSchema, type VariableValue } from "@/lib/agents/schemas";
 import { startRunInput, type StartRunOptions } from "@/lib/runs/schemas";
-import { resolveCaseVariables, resolveVariables, type ResolvedVariables, type TestVariablesConfig } from "@/lib/runs/variables";
+import {
+  resolveCaseVariables,
+  resolveVariables,
+  type PinnedValues,
+  type ResolvedVariables,
+  type TestVariablesConfig,
+} from "@/lib/runs/variables";
 import { runSelect, toRunDto, type RunChanges, type RunRow, type RunSuiteInfo } from "@/lib/runs/dto";
 import { PRESEEDED_TAGS } from "@/lib/test-cases/schemas";
 import { scopedPoolRead } from "@/lib/runs/case-results";
@@ -318,6 +324,8 @@ export async function resolveSelectedCases(
   definitions: ReturnType<typeof agentVariableDefinitions>,
   suiteValues: Record<string, VariableValue>,
   runValues: Record<string, VariableValue>,
+  /** Values an explicit setting fixes (a comparison arm's model, temperature, max tokens): they win over every source. */
+  pinned: PinnedValues = {},
 ): Promise<Map<string, ResolvedVariables>> {
   const out = new Map<string, ResolvedVariables>();
   if (definitions.length === 0) return out;
@@ -326,7 +334,7 @@ export async function resolveSelectedCases(
     ORDER BY tc."sortOrder", tc."id"`;
   const issues: IssueList = [];
   for (const c of cases) {
-    const { resolved, issues: caseIssues } = resolveCaseVariables(definitions, suiteValues, runValues, c.variables);
+    const { resolved, issues: caseIssues } = resolveCaseVariables(definitions, suiteValues, runValues, c.variables, pinned);
     for (const i of caseIssues)
       if (issues.length < 50) issues.push({ path: i.path, message: `case ${JSON.stringify(c.name)}: ${i.message}` });
     out.set(c.id, resolved);

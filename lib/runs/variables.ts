@@ -14,14 +14,24 @@ export type TestVariablesConfig = Record<string, TestVariableOverride>;
 export type ResolvedVariables = { values: Record<string, VariableValue>; sources: Record<string, VariableSource> };
 
 /**
- * Spec 004 resolution, highest priority first: run → suite → agent ("test type") default.
- * Values are validated against the definition (type; static values among possible values);
- * unknown names and required variables without a value are reported as issues.
+ * Values an explicit setting fixes for a variable (a comparison arm's model configuration,
+ * temperature or max tokens): they win over every other source, the case's locks included, and
+ * are recorded with source "run", so the variables a run shows are the settings it ran with.
+ * Only the data type is checked: an explicit model configuration need not be among the static
+ * possible values the variable was declared with.
+ */
+export type PinnedValues = Record<string, VariableValue>;
+
+/**
+ * Spec 004 resolution, highest priority first: pinned (explicit settings) → run → suite → agent
+ * ("test type") default. Values are validated against the definition (type; static values among
+ * possible values); unknown names and required variables without a value are reported as issues.
  */
 export function resolveVariables(
   definitions: VariableDefinition[],
   suiteValues: Record<string, VariableValue>,
   runValues: Record<string, VariableValue>,
+  pinned: PinnedValues = {},
 ): { resolved: ResolvedVariables; issues: IssueList } {
   const issues: IssueList = [];
   const values: Record<string, VariableValue> = {};
@@ -31,6 +41,7 @@ export function resolveVariables(
     if (!known.has(name)) issues.push({ path: `variables.${name}`, message: `Unknown variable "${name}"` });
   }
   for (const def of definitions) {
+    if (pin(def, pinned, values, sources, issues)) continue;
     const candidates: [VariableSource, VariableValue | null | undefined][] = [
       ["run", runValues[def.name]],
       ["suite", suiteValues[def.name]],
@@ -51,6 +62,25 @@ export function resolveVariables(
     sources[def.name] = source;
   }
   return { resolved: { values, sources }, issues };
+}
+
+/** Records a pinned value for `def` (true), or nothing when no explicit setting fixes it (false). */
+function pin(
+  def: VariableDefinition,
+  pinned: PinnedValues,
+  values: Record<string, VariableValue>,
+  sources: Record<string, VariableSource>,
+  issues: IssueList,
+): boolean {
+  const value = pinned[def.name];
+  if (value === undefined) return false;
+  const problem = checkVariableType(def.data_type, value);
+  if (problem) issues.push({ path: `variables.${def.name}`, message: problem });
+  else {
+    values[def.name] = value;
+    sources[def.name] = "run";
+  }
+  return true;
 }
 
 function validateValue(def: VariableDefinition, value: VariableValue): string | null {
@@ -76,6 +106,7 @@ export function resolveCaseVariables(
   suiteValues: Record<string, VariableValue>,
   runValues: Record<string, VariableValue>,
   config: TestVariablesConfig | null | undefined,
+  pinned: PinnedValues = {},
 ): { resolved: ResolvedVariables; issues: IssueList } {
   const issues: IssueList = [];
   const values: Record<string, VariableValue> = {};
@@ -83,6 +114,7 @@ export function resolveCaseVariables(
   for (const def of definitions) {
     const override = config?.[def.name];
     if (override && !override.exposed) continue;
+    if (pin(def, pinned, values, sources, issues)) continue;
     const present = (v: VariableValue | null | undefined): v is VariableValue => v !== undefined && v !== null;
     let found: [VariableSource, VariableValue] | null = null;
     if (override?.locked) {
