@@ -6,6 +6,7 @@ import { comparableRunsAction, createComparisonAction } from "@/lib/comparisons/
 import { Button } from "@/components/ui/button";
 import { Field, FormError, Input } from "@/components/ui/field";
 import { formatDateTime, formatPercent } from "@/components/runs/format";
+import { runLabel } from "@/lib/runs/dto";
 import { comparisonHref } from "./paths";
 
 /**
@@ -34,7 +35,8 @@ export function CompareRunsButton({ workspaceId, runId }: { workspaceId: string;
     staleTime: 10_000,
   });
   const list = runs.data?.runs ?? [];
-  const selected = other || list[0]?.id || "";
+  // The default is the suite's previous history run; an experiment is only ever chosen by hand.
+  const selected = other || runs.data?.default_run_id || "";
 
   const submit = async (e: React.FormEvent) => {
     e.preventDefault();
@@ -102,8 +104,9 @@ export function CompareRunsButton({ workspaceId, runId }: { workspaceId: string;
                     <label key={r.id} className="flex items-center gap-2 text-sm">
                       <input type="radio" name={`${uid}-run`} value={r.id} checked={selected === r.id} onChange={() => setOther(r.id)} />
                       <span>
-                        Run {r.id.slice(0, 8)} · {formatDateTime(r.completed_at ?? r.created_at)} · {formatPercent(r.pass_rate)} of{" "}
-                        {r.total_cases} cases
+                        {runLabel(r)}
+                        {r.experiment && <span className="text-slate-500"> (experiment: {r.experiment})</span>} ·{" "}
+                        {formatDateTime(r.completed_at ?? r.created_at)} · {formatPercent(r.pass_rate)} of {r.total_cases} cases
                       </span>
                     </label>
                   ))}

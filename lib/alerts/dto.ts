@@ -1,4 +1,5 @@
 import type { Prisma } from "@/lib/generated/prisma/client";
+import { CHANGE_CAUSES, explainFlips, type ChangeCause } from "@/lib/runs/changes";
 
 /**
  * The regression alert as the API, the alerts page and the `alert.raised` webhook show it.
@@ -13,6 +14,10 @@ export type FlippedCase = {
   to: "failed" | "error";
   /** The case result in the alerted run (links to its transcript and verdicts). */
   case_result_id: string;
+  /** The case's content differs from the baseline's (alerts raised before this was recorded: false). */
+  case_changed: boolean;
+  /** Why it flipped: the case changed, the agent changed, both, or neither (possibly flaky). */
+  cause: ChangeCause | null;
 };
 
 /** Who acknowledged an alert: a member (by user id) or an API key. `name` is the user's name or email, or the key's name. */
@@ -23,7 +28,18 @@ export type AlertDto = {
   suite_id: string;
   suite_name: string;
   run_id: string;
+  /** The alerted run's number within its suite (#42). */
+  run_number: number;
+  /** Where the alerted run comes from (commit, branch, build URL), as its caller said. */
+  run_metadata: Record<string, string>;
   baseline_run_id: string | null;
+  baseline_run_number: number | null;
+  /** The agent configuration differs from the baseline run's. */
+  agent_changed: boolean;
+  /** The suite's evaluation settings (judge, simulator, metrics) differ from the baseline run's. */
+  evaluation_changed: boolean;
+  /** One sentence on why the verdicts flipped (the alert's first line); empty when no case flipped. */
+  explanation: string;
   previous_pass_rate: number;
   pass_rate: number;
   drop_points: number;
@@ -46,15 +62,30 @@ export const alertSelect = {
   acknowledgedByUserId: true,
   acknowledgedByKeyId: true,
   createdAt: true,
+  delta: true,
   suite: { select: { name: true } },
+  run: { select: { number: true, metadata: true } },
 } as const satisfies Prisma.RegressionAlertSelect;
 
 export type AlertRow = Prisma.RegressionAlertGetPayload<{ select: typeof alertSelect }>;
 
 function flippedOf(value: unknown): FlippedCase[] {
   if (!Array.isArray(value)) return [];
-  return value.filter((v): v is FlippedCase => typeof v === "object" && v !== null && typeof (v as FlippedCase).test_case_id === "string");
+  return value
+    .filter((v): v is FlippedCase => typeof v === "object" && v !== null && typeof (v as FlippedCase).test_case_id === "string")
+    .map((v) => ({
+      ...v,
+      case_changed: v.case_changed === true,
+      cause: (CHANGE_CAUSES as readonly unknown[]).includes(v.cause) ? v.cause : null,
+    }));
 }
+
+type StoredDelta = { agent_changed?: unknown; evaluation_changed?: unknown; baseline_run_number?: unknown };
+
+const strings = (value: unknown): Record<string, string> =>
+  value && typeof value === "object" && !Array.isArray(value)
+    ? Object.fromEntries(Object.entries(value).filter((e): e is [string, string] => typeof e[1] === "string"))
+    : {};
 
 /** `names` maps user and API key ids to display names (looked up by the service for a page of alerts). */
 export function toAlertDto(row: AlertRow, names: ReadonlyMap<string, string> = new Map()): AlertDto {
@@ -63,16 +94,26 @@ export function toAlertDto(row: AlertRow, names: ReadonlyMap<string, string> = n
     : row.acknowledgedByKeyId
       ? { type: "api_key", id: row.acknowledgedByKeyId, name: names.get(row.acknowledgedByKeyId) ?? null }
       : null;
+  const delta = (row.delta ?? {}) as StoredDelta;
+  const flipped = flippedOf(row.flippedCases);
+  const changed = { agent_changed: delta.agent_changed === true, evaluation_changed: delta.evaluation_changed === true };
+  const explained = flipped.filter((f): f is FlippedCase & { cause: ChangeCause } => f.cause !== null);
   return {
     id: row.id,
     suite_id: row.suiteId,
     suite_name: row.suite.name,
     run_id: row.runId,
+    run_number: row.run.number,
+    run_metadata: strings(row.run.metadata),
     baseline_run_id: row.previousRunId,
+    baseline_run_number: typeof delta.baseline_run_number === "number" ? delta.baseline_run_number : null,
+    ...changed,
+    // Alerts raised before causes were recorded have none: no sentence rather than a wrong one.
+    explanation: explained.length === flipped.length ? explainFlips(explained) : "",
     previous_pass_rate: row.previousRate,
     pass_rate: row.passRate,
     drop_points: row.dropPercent,
-    flipped_cases: flippedOf(row.flippedCases),
+    flipped_cases: flipped,
     acknowledged_at: row.acknowledgedAt?.toISOString() ?? null,
     acknowledged_by: row.acknowledgedAt ? actor : null,
     created_at: row.createdAt.toISOString(),

@@ -103,7 +103,14 @@ async function pinnableRun(ctx: WorkspaceContext, runId: string) {
   if (!isUuid(runId)) throw new NotFoundError("Run");
   const run = await db.run.findFirst({
     where: { id: runId, workspaceId: ctx.workspaceId },
-    select: { id: true, status: true, comparisonId: true, suiteId: true, suite: { select: { deletedAt: true, baselineRunId: true } } },
+    select: {
+      id: true,
+      status: true,
+      comparisonId: true,
+      matrixId: true,
+      suiteId: true,
+      suite: { select: { deletedAt: true, baselineRunId: true } },
+    },
   });
   if (!run) throw new NotFoundError("Run");
   return run;
@@ -118,6 +125,7 @@ export async function pinBaseline(ctx: WorkspaceContext, runId: string): Promise
   requireRole(ctx, "editor");
   const run = await pinnableRun(ctx, runId);
   if (run.comparisonId) throw new ConflictError("A comparison's run cannot be the suite's baseline");
+  if (run.matrixId) throw new ConflictError("A matrix's run cannot be the suite's baseline");
   if (run.status !== "completed") throw new ConflictError("Only a completed run can be pinned as the baseline");
   if (run.suite.deletedAt) throw new ConflictError("The suite is in the trash");
   await db.suite.updateMany({ where: { id: run.suiteId, workspaceId: ctx.workspaceId }, data: { baselineRunId: run.id } });

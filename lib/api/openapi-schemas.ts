@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { CHANGE_CAUSES } from "@/lib/runs/changes";
 import { modelConfigInput, modelConfigPatch } from "@/lib/model-configs/schemas";
 import { agentInput, agentPatch } from "@/lib/agents/schemas";
 import type { ArmDto, ComparisonDto, ComparisonPairDto, ComparisonSummaryDto, ExecutionDto } from "@/lib/comparisons/dto";
@@ -17,6 +18,7 @@ import type { MatrixDto, MatrixSummaryDto } from "@/lib/matrices/dto";
 import { createMatrixInput, MATRIX_STATUSES } from "@/lib/matrices/schemas";
 import { cleanupResponse, retentionSettingsPatch, retentionSettingsResponse } from "@/lib/retention/schemas";
 import type { AlertDto } from "@/lib/alerts/dto";
+import type { RunChangeDetails } from "@/lib/runs/dto";
 import type { WebhookDeliveryDto, WebhookDto } from "@/lib/webhooks/dto";
 import { DELIVERY_STATUSES, webhookInput, webhookPatch } from "@/lib/webhooks/schemas";
 import { suiteInput, suitePatch } from "@/lib/suites/schemas";
@@ -155,8 +157,26 @@ const runResource = {
   properties: {
     id: { type: "string", format: "uuid" },
     suite_id: { type: "string", format: "uuid" },
+    number: { type: "integer", description: "The run's number within its suite (#42), never reused" },
+    experiment: {
+      type: "boolean",
+      description: "A comparison arm or a matrix combination: not part of the suite's history (trend, latest run, regression baseline)",
+    },
     status: { enum: ["pending", "running", "completed", "failed", "cancelled"] },
     triggered_by: { enum: ["manual", "schedule", "api"] },
+    metadata: {
+      type: "object",
+      additionalProperties: { type: "string" },
+      description: "Where the run comes from, as its caller said: {commit, branch, build_url, …} (string values, at most 20 keys)",
+    },
+    agent_hash: {
+      type: ["string", "null"],
+      description: "Hash of the agent configuration the run used (prompt, tools, model, parameters, variable values)",
+    },
+    eval_hash: {
+      type: ["string", "null"],
+      description: "Hash of the evaluation settings the run used (judge and simulator models, metrics)",
+    },
     total_cases: { type: "integer" },
     passed_cases: { type: "integer" },
     failed_cases: { type: "integer" },
@@ -636,10 +656,26 @@ const alertResource = z
     suite_id: z.uuid(),
     suite_name: z.string(),
     run_id: z.uuid().describe("The run whose pass rate dropped"),
+    run_number: z.number().int().describe("The run's number within its suite (#42)"),
+    run_metadata: z.record(z.string(), z.string()).describe("Where the run comes from, as its caller said (commit, branch, build_url, …)"),
     baseline_run_id: z
       .uuid()
       .nullable()
       .describe("The run it was compared with: the pinned baseline or the previous run with the same case selection"),
+    baseline_run_number: z.number().int().nullable(),
+    agent_changed: z
+      .boolean()
+      .describe("The agent configuration (prompt, tools, model, parameters, variable values) differs from the baseline's"),
+    evaluation_changed: z
+      .boolean()
+      .describe(
+        "The suite's evaluation settings (judge and simulator models, metrics) differ from the baseline's: counted as the test changing",
+      ),
+    explanation: z
+      .string()
+      .describe(
+        "Why the verdicts flipped, in one sentence (the alert's first line), e.g. that every flip follows a case edit; empty when no case flipped",
+      ),
     previous_pass_rate: z.number().describe("The baseline's pass rate, in percent"),
     pass_rate: z.number().describe("The run's pass rate, in percent"),
     drop_points: z.number().describe("previous_pass_rate − pass_rate, in percentage points"),
@@ -651,6 +687,11 @@ const alertResource = z
           from: z.literal("passed"),
           to: z.enum(["failed", "error"]),
           case_result_id: z.uuid().describe("The case's result in the alerted run"),
+          case_changed: z.boolean().describe("The case's content (what it sends and how it is judged) differs from the baseline's"),
+          cause: z
+            .enum(CHANGE_CAUSES)
+            .nullable()
+            .describe("test: the case or the evaluation changed; agent: the agent changed; both; neither: possibly flaky"),
         }),
       )
       .describe("Cases that passed in the baseline and failed or errored in this run (at most 1,000)"),
@@ -770,12 +811,45 @@ function fileComponents(): Record<string, JsonSchema> {
 
 const baselinePin = z.object({ suite_id: z.uuid(), baseline_run_id: z.uuid().nullable() });
 
+const fieldDiff = z
+  .object({ field: z.string(), before: z.unknown(), after: z.unknown() })
+  .describe("One field that differs; before/after are the stored values (absent: the field was not set)");
+const verdictChange = z.object({
+  id: z.uuid().describe("The case result in this run"),
+  test_case_id: z.uuid(),
+  name: z.string(),
+  before: z.string().describe("Status in the previous run"),
+  after: z.string().describe("Status in this run"),
+  case_changed: z.boolean().describe("The case's content (what it sends and how it is judged) differs between the two runs"),
+  cause: z
+    .enum(CHANGE_CAUSES)
+    .describe("test: the case or the evaluation changed; agent: the agent changed; both; neither: possibly flaky"),
+});
+const runChangesResource = z
+  .object({
+    previous_run_id: z.uuid().nullable().describe("The suite's previous completed ordinary run (experiments are never compared)"),
+    previous_run_number: z.number().int().nullable(),
+    agent_changed: z.boolean(),
+    evaluation_changed: z.boolean(),
+    regressions: z.array(verdictChange).describe("Passed before, failed or errored now"),
+    fixes: z.array(verdictChange).describe("Failed or errored before, passed now"),
+    agent_fields: z
+      .array(fieldDiff)
+      .describe("What differs in the agent configuration: system_prompt, tools, model, temperature, variables.NAME, …"),
+    evaluation_fields: z.array(fieldDiff).describe("What differs in the evaluation settings: judge_model, metrics, …"),
+    case_fields: z
+      .array(z.object({ test_case_id: z.uuid(), name: z.string(), fields: z.array(fieldDiff) }))
+      .describe("Per flipped case whose content changed: the fields that differ"),
+  })
+  .describe("Verdicts that flipped since the previous run, and what changed between the two runs") satisfies z.ZodType<RunChangeDetails>;
+
 function alertWebhookComponents(): Record<string, JsonSchema> {
   const out: Record<string, JsonSchema> = {
     Alert: jsonSchema(alertResource, "output"),
     Webhook: jsonSchema(webhookResource, "output"),
     WebhookDelivery: jsonSchema(deliveryResource, "output"),
     BaselinePin: jsonSchema(baselinePin, "output"),
+    RunChanges: jsonSchema(runChangesResource, "output"),
   };
   Object.values(out).forEach(openObjects);
   return out;

@@ -166,6 +166,19 @@ function runPaths() {
         responses: { "200": ok("Run", ref("Run")), ...errors },
       },
     },
+    "/api/v1/runs/{id}/changes": {
+      parameters: [runId],
+      get: {
+        operationId: "getRunChanges",
+        tags: ["Runs"],
+        summary: "What changed since the previous run",
+        description:
+          "Role: viewer. The cases whose verdict flipped since the suite's previous completed ordinary run (comparison arms and matrix combinations are experiments and never compared), " +
+          "each with its cause: `test` (the case's content or the suite's evaluation settings changed), `agent` (the agent configuration changed), `both`, or `neither` (possibly flaky). " +
+          "`agent_fields`, `evaluation_fields` and `case_fields` list what differs, field by field.",
+        responses: { "200": ok("RunChanges", ref("RunChanges")), ...errors },
+      },
+    },
     "/api/v1/runs/{id}/results": {
       parameters: [runId],
       get: {

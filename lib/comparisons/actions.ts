@@ -9,6 +9,7 @@ import { getSuite } from "@/lib/suites/service";
 import { listSuiteTags, listTestCases } from "@/lib/test-cases/service";
 import { testCaseListQuery, DIFFICULTIES } from "@/lib/test-cases/schemas";
 import { getRun, listRuns } from "@/lib/runs/service";
+import type { RunDto } from "@/lib/runs/dto";
 import { listPresets } from "@/lib/presets/service";
 import type { VariableDefinition } from "@/lib/agents/schemas";
 import { cancelComparison, createComparison } from "./service";
@@ -39,7 +40,16 @@ export type CompareOptions = {
 };
 
 /** A completed run the "Compare with…" dialog offers. */
-export type ComparableRun = { id: string; created_at: string; completed_at: string | null; pass_rate: number; total_cases: number };
+export type ComparableRun = {
+  id: string;
+  number: number;
+  created_at: string;
+  completed_at: string | null;
+  pass_rate: number;
+  total_cases: number;
+  /** For an experiment: what it was ("arm B of a comparison", "matrix combination 3"); null for the suite's history. */
+  experiment: string | null;
+};
 
 const suiteRef = z.object({ suite_id: z.uuid("Unknown suite") });
 
@@ -100,28 +110,45 @@ export const createComparisonAction = workspaceAction(
   },
 );
 
-/** The other completed runs of a run's suite, newest first, for "Compare with…". */
+/**
+ * The other completed runs of a run's suite for "Compare with…": its history (ordinary runs,
+ * newest first), then its experiments, labelled. The default choice is the history run before
+ * this one (else the newest history run); experiments are never chosen by default.
+ */
 export const comparableRunsAction = workspaceAction(
   z.object({ run_id: z.uuid("Unknown run") }),
   "editor",
-  async ({ run_id }, ctx): Promise<{ suite_id: string; runs: ComparableRun[] }> => {
+  async ({ run_id }, ctx): Promise<{ suite_id: string; runs: ComparableRun[]; default_run_id: string | null }> => {
     const run = await getRun(ctx, run_id);
     if (run.status !== "completed") throw new ValidationError("Only a completed run can be compared");
-    const page = await listRuns(ctx, run.suite_id, { status: "completed", limit: 50 });
+    const [history, experiments] = await Promise.all(
+      (["ordinary", "experiment"] as const).map((kind) => listRuns(ctx, run.suite_id, { status: "completed", kind, limit: 50 })),
+    );
+    const toComparable = (r: RunDto): ComparableRun => ({
+      id: r.id,
+      number: r.number,
+      created_at: r.created_at!,
+      completed_at: r.completed_at,
+      pass_rate: r.pass_rate,
+      total_cases: r.total_cases,
+      experiment: experimentLabel(r),
+    });
+    const others = history!.data.filter((r) => r.id !== run.id);
+    const previous = others.find((r) => r.created_at! < run.created_at!) ?? others[0] ?? null;
     return {
       suite_id: run.suite_id,
-      runs: page.data
-        .filter((r) => r.id !== run.id)
-        .map((r) => ({
-          id: r.id,
-          created_at: r.created_at!,
-          completed_at: r.completed_at,
-          pass_rate: r.pass_rate,
-          total_cases: r.total_cases,
-        })),
+      runs: [...others, ...experiments!.data.filter((r) => r.id !== run.id)].map(toComparable),
+      default_run_id: previous?.id ?? null,
     };
   },
 );
+
+/** What an experiment run was, for a list that names runs; null for a run of the suite's history. */
+function experimentLabel(r: Pick<RunDto, "comparison_id" | "arm_index" | "matrix_id" | "combination_index">): string | null {
+  if (r.comparison_id) return `comparison arm ${r.arm_index === 0 ? "A" : r.arm_index === 1 ? "B" : (r.arm_index ?? 0) + 1}`;
+  if (r.matrix_id) return `matrix combination ${(r.combination_index ?? 0) + 1}`;
+  return null;
+}
 
 /** Cancels a pending or running comparison: no new pairs start; running ones finish or abort. */
 export const cancelComparisonAction = workspaceAction(z.object({ id: z.uuid("Unknown comparison") }), "editor", async ({ id }, ctx) => {

@@ -187,8 +187,12 @@ export async function refreshExecutedPairs(comparisonId: string, positions?: num
     finished.push(recordOf(group as ResultRow[], position, orders.get(position) ?? []));
   }
   await writePairs(client, comparisonId, c.workspaceId, finished);
+  // Never lower: a batch whose count was read before the finishing transaction committed (READ
+  // COMMITTED re-checks the row it waited for, not the count's snapshot) would write a stale count
+  // over the final one. Finished pairs never become unfinished, so the count only grows.
   await client.$executeRaw`
-    UPDATE "Comparison" SET "completedPairs" = (SELECT count(*)::int FROM "ComparisonPair" WHERE "comparisonId" = ${comparisonId}::uuid AND "completedAt" IS NOT NULL)
+    UPDATE "Comparison" SET "completedPairs" = greatest("completedPairs",
+      (SELECT count(*)::int FROM "ComparisonPair" WHERE "comparisonId" = ${comparisonId}::uuid AND "completedAt" IS NOT NULL))
     WHERE "id" = ${comparisonId}::uuid`;
   return rows;
 }

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { paginationQuery } from "@/lib/api/query";
-import { MAX_RUN_CONCURRENCY, DEFAULT_RUN_CONCURRENCY, caseSelectionFields } from "@/lib/runs/schemas";
+import { MAX_RUN_CONCURRENCY, DEFAULT_RUN_CONCURRENCY, caseSelectionFields, runMetadataInput } from "@/lib/runs/schemas";
 import { TEXT_LIMITS } from "@/lib/validation/limits";
 
 /**
@@ -75,6 +75,8 @@ export const executeComparisonInput = z
       .default(1),
     concurrency: z.number().int().min(1).max(MAX_RUN_CONCURRENCY).default(DEFAULT_RUN_CONCURRENCY),
     retry: retryPolicyInput.default(DEFAULT_RETRY),
+    /** Where the comparison comes from (commit, branch, build URL): stored on both arm runs. */
+    metadata: runMetadataInput,
     ...caseSelectionFields,
   })
   .strict();

@@ -329,6 +329,7 @@ async function executeComparison(ctx: WorkspaceContext, suiteId: string, input: 
             triggeredByKeyId: ctx.apiKeyId,
             options: { ...selection, concurrency: input.concurrency, comparison: { id: comparison.id, arm: armRole(index) } },
             concurrency: input.concurrency,
+            metadata: input.metadata,
             resolvedVariables: arm.resolvedVariables,
             agentSnapshot: arm.agentSnapshot as Prisma.InputJsonValue,
             evalSnapshot: evalSnapshot as Prisma.InputJsonValue,

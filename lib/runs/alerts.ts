@@ -4,6 +4,8 @@ import { logger } from "@/lib/logger";
 import { passRate } from "@/lib/runs/dto";
 import { alertSelect, toAlertDto, type FlippedCase } from "@/lib/alerts/dto";
 import { emitAlertRaised } from "@/lib/webhooks/events";
+import { ORDINARY_RUN_WHERE } from "@/lib/runs/history";
+import { causeOf, hashChanged, type RunDelta } from "@/lib/runs/changes";
 
 /**
  * Regression alerting: after a plain run completes (manual, API or scheduled), compares its pass
@@ -26,6 +28,9 @@ export const MAX_FLIPPED_CASES = 1000;
 
 type RunFacts = {
   id: string;
+  number: number;
+  agentHash: string | null;
+  evalHash: string | null;
   status: string;
   comparisonId: string | null;
   selectionKey: string | null;
@@ -37,6 +42,9 @@ type RunFacts = {
 
 const runFacts = {
   id: true,
+  number: true,
+  agentHash: true,
+  evalHash: true,
   status: true,
   comparisonId: true,
   selectionKey: true,
@@ -54,7 +62,7 @@ export async function findBaseline(
   if (!current.selectionKey) return null;
   if (suite.baselineRunId && suite.baselineRunId !== current.id) {
     const pinned = await db.run.findFirst({
-      where: { id: suite.baselineRunId, suiteId: suite.id, workspaceId: suite.workspaceId, status: "completed", comparisonId: null },
+      where: { id: suite.baselineRunId, suiteId: suite.id, workspaceId: suite.workspaceId, status: "completed", ...ORDINARY_RUN_WHERE },
       select: runFacts,
     });
     if (pinned && pinned.selectionKey === current.selectionKey) return pinned;
@@ -64,20 +72,27 @@ export async function findBaseline(
       suiteId: suite.id,
       workspaceId: suite.workspaceId,
       status: "completed",
-      comparisonId: null,
+      ...ORDINARY_RUN_WHERE,
       selectionKey: current.selectionKey,
       id: { not: current.id },
       createdAt: { lt: current.createdAt },
     },
-    orderBy: { createdAt: "desc" },
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
     select: runFacts,
   });
 }
 
-/** Cases that passed in the baseline and failed or errored in `runId`, by test case, in run order. */
-export async function flippedCases(runId: string, baselineRunId: string): Promise<FlippedCase[]> {
-  const rows = await db.$queryRaw<{ test_case_id: string; case_result_id: string; name: string; from: string; to: string }[]>`
-    SELECT c."testCaseId"::text AS test_case_id, c."id"::text AS case_result_id, c."name", b."status"::text AS "from", c."status"::text AS "to"
+/**
+ * Cases that passed in the baseline and failed or errored in `runId`, by test case, in run order,
+ * each with why (lib/runs/changes.ts): whether the case's content changed, and the cause given
+ * what changed between the two runs as a whole.
+ */
+export async function flippedCases(runId: string, baselineRunId: string, delta: RunDelta): Promise<FlippedCase[]> {
+  const rows = await db.$queryRaw<
+    { test_case_id: string; case_result_id: string; name: string; from: string; to: string; case_changed: boolean }[]
+  >`
+    SELECT c."testCaseId"::text AS test_case_id, c."id"::text AS case_result_id, c."name", b."status"::text AS "from", c."status"::text AS "to",
+           (b."caseHash" IS NOT NULL AND c."caseHash" IS NOT NULL AND b."caseHash" <> c."caseHash") AS case_changed
     FROM "CaseResult" c
     JOIN "CaseResult" b ON b."runId" = ${baselineRunId}::uuid AND b."testCaseId" = c."testCaseId"
       AND b."variant" = c."variant" AND b."repetition" = c."repetition"
@@ -91,6 +106,8 @@ export async function flippedCases(runId: string, baselineRunId: string): Promis
     from: "passed",
     to: r.to as "failed" | "error",
     case_result_id: r.case_result_id,
+    case_changed: r.case_changed,
+    cause: causeOf(r.case_changed, delta),
   }));
 }
 
@@ -118,7 +135,11 @@ export async function checkRegression(runId: string, suiteId: string, workspaceI
   if (drop <= 0 || drop < suite.alertThresholdPercent) return null;
   // One alert per run, also if a finalizer ever ran twice.
   if (await db.regressionAlert.findFirst({ where: { runId, workspaceId }, select: { id: true } })) return null;
-  const flipped = await flippedCases(runId, baseline.id);
+  const delta: RunDelta = {
+    agent_changed: hashChanged(baseline.agentHash, current.agentHash),
+    evaluation_changed: hashChanged(baseline.evalHash, current.evalHash),
+  };
+  const flipped = await flippedCases(runId, baseline.id, delta);
   const row = await db.regressionAlert.create({
     data: {
       workspaceId,
@@ -129,6 +150,7 @@ export async function checkRegression(runId: string, suiteId: string, workspaceI
       previousRate: before,
       dropPercent: drop,
       flippedCases: flipped,
+      delta: { ...delta, baseline_run_number: baseline.number },
     },
     select: alertSelect,
   });

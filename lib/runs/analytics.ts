@@ -6,7 +6,8 @@ import { cursorFields, decodeCursor, encodeCursor, iso } from "@/lib/serialize";
 import { NotFoundError } from "@/lib/errors";
 import type { WorkspaceContext } from "@/lib/auth/roles";
 import { isUuid } from "@/lib/workspaces/service";
-import { RUN_STATUSES, type RunStatus } from "@/lib/runs/schemas";
+import { RUN_KINDS, RUN_STATUSES, type RunKind, type RunStatus } from "@/lib/runs/schemas";
+import { ordinaryRunSql, runKindSql } from "@/lib/runs/history";
 import type { MetricTrendPoint, RunHistoryRow, SuiteAnalytics } from "@/lib/runs/dto";
 
 /**
@@ -30,6 +31,7 @@ export type SuiteAnalyticsOptions = { runs?: number; tagRuns?: number };
 
 export const suiteRunsQuery = z.object({
   status: z.enum(RUN_STATUSES).optional(),
+  kind: z.enum(RUN_KINDS).default("ordinary"),
   cursor: z.string().optional(),
   limit: z.coerce.number().int().min(1).max(100).default(20),
 });
@@ -65,7 +67,9 @@ function suiteRuns(alias: string, workspaceId: string, suiteId: string): Prisma.
 
 type TrendRow = {
   run_id: string;
+  number: number;
   created_at: Date;
+  metadata: unknown;
   status: RunStatus;
   passed: number;
   failed: number;
@@ -76,17 +80,17 @@ type TrendRow = {
   averages: unknown;
 };
 
-/** The last `limit` finished runs, oldest → newest, from Run columns and `summary->'average_scores'`. */
+/** The last `limit` finished ordinary runs, oldest → newest, from Run columns and `summary->'average_scores'`. */
 export function trendSql(workspaceId: string, suiteId: string, limit: number): Prisma.Sql {
   return Prisma.sql`
     SELECT * FROM (
-      SELECT r."id" AS run_id, r."createdAt" AS created_at, r."status"::text AS status,
+      SELECT r."id" AS run_id, r."number", r."createdAt" AS created_at, r."metadata", r."status"::text AS status,
              r."passedCases" AS passed, r."failedCases" AS failed, r."errorCases" AS errors,
              r."skippedCases" AS skipped, r."totalCases" AS total,
              (extract(epoch FROM (r."completedAt" - coalesce(r."startedAt", r."createdAt"))) * 1000)::int AS duration_ms,
              CASE WHEN jsonb_typeof(r."summary" -> 'average_scores') = 'object' THEN r."summary" -> 'average_scores' END AS averages
       FROM "Run" r
-      WHERE ${suiteRuns("r", workspaceId, suiteId)} AND r."status" IN ('completed', 'failed', 'cancelled')
+      WHERE ${suiteRuns("r", workspaceId, suiteId)} AND ${ordinaryRunSql("r")} AND r."status" IN ('completed', 'failed', 'cancelled')
       ORDER BY r."createdAt" DESC, r."id" DESC
       LIMIT ${limit}
     ) last_runs
@@ -96,7 +100,7 @@ export function trendSql(workspaceId: string, suiteId: string, limit: number): P
 type TagRow = { tag: string; passed: number; failed: number; errors: number; runs: number };
 
 /**
- * Pass rate per tag over the case results of the latest `runs` completed runs (unnest + GROUP
+ * Pass rate per tag over the case results of the latest `runs` completed ordinary runs (unnest + GROUP
  * BY). The only history query that reads case results: at most MAX_TAG_RUNS runs of them,
  * found through CaseResult (runId, status).
  */
@@ -104,7 +108,7 @@ export function tagSql(workspaceId: string, suiteId: string, runs: number): Pris
   return Prisma.sql`
     WITH recent AS (
       SELECT r."id" FROM "Run" r
-      WHERE ${suiteRuns("r", workspaceId, suiteId)} AND r."status" = 'completed'
+      WHERE ${suiteRuns("r", workspaceId, suiteId)} AND ${ordinaryRunSql("r")} AND r."status" = 'completed'
       ORDER BY r."createdAt" DESC, r."id" DESC
       LIMIT ${runs}
     )
@@ -123,6 +127,7 @@ export function tagSql(workspaceId: string, suiteId: string, runs: number): Pris
 type LatestRow = {
   /** null when the suite has no run yet (the row still comes: the suite exists). */
   id: string | null;
+  number: number;
   status: RunStatus;
   created_at: Date;
   total: number;
@@ -135,30 +140,36 @@ type LatestRow = {
 };
 
 /**
- * The newest run of any status, the number of active runs and the number of completed runs (up
- * to `tagRuns`); no row when the suite is not the workspace's (the suite check of the analytics). Counting active runs walks the suite's index entries (status is included in the
+ * The newest ordinary run of any status, the number of active runs (experiments included: they
+ * run too) and the number of completed ordinary runs (up to `tagRuns`); no row when the suite is not the workspace's (the suite check of the analytics). Counting active runs walks the suite's index entries (status is included in the
  * index, so no table row is read for it).
  */
 export function latestSql(workspaceId: string, suiteId: string, tagRuns: number): Prisma.Sql {
   return Prisma.sql`
-    SELECT l."id", l."status"::text AS status, l."createdAt" AS created_at, l."totalCases" AS total,
+    SELECT l."id", l."number", l."status"::text AS status, l."createdAt" AS created_at, l."totalCases" AS total,
            l."passedCases" AS passed, l."failedCases" AS failed, l."errorCases" AS errors, l."skippedCases" AS skipped,
            (SELECT count(*) FROM "Run" a
              WHERE a."suiteId" = s."id" AND a."status" IN ('pending', 'running'))::int AS active,
            (SELECT count(*) FROM (
               SELECT 1 FROM "Run" c
-              WHERE c."suiteId" = s."id" AND c."status" = 'completed'
+              WHERE c."suiteId" = s."id" AND ${ordinaryRunSql("c")} AND c."status" = 'completed'
               ORDER BY c."createdAt" DESC, c."id" DESC
               LIMIT ${tagRuns}) k)::int AS completed_runs
     FROM "Suite" s
     LEFT JOIN LATERAL (
-      SELECT r."id", r."status", r."createdAt", r."totalCases", r."passedCases", r."failedCases", r."errorCases", r."skippedCases"
+      SELECT r."id", r."number", r."status", r."createdAt", r."totalCases", r."passedCases", r."failedCases", r."errorCases", r."skippedCases"
       FROM "Run" r
-      WHERE r."suiteId" = s."id"
+      WHERE r."suiteId" = s."id" AND ${ordinaryRunSql("r")}
       ORDER BY r."createdAt" DESC, r."id" DESC
       LIMIT 1
     ) l ON true
     WHERE s."id" = ${suiteId}::uuid AND s."workspaceId" = ${workspaceId}::uuid`;
+}
+
+/** A stored metadata object as string pairs (anything else is left out). */
+export function stringMap(value: unknown): Record<string, string> {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return {};
+  return Object.fromEntries(Object.entries(value).filter((e): e is [string, string] => typeof e[1] === "string"));
 }
 
 function numericAverages(value: unknown): Record<string, number> {
@@ -193,13 +204,15 @@ export async function getSuiteAnalytics(ctx: WorkspaceContext, suiteId: string, 
     const names = Object.keys(averages);
     if (names.length === 0) continue;
     names.forEach((n) => metricNames.add(n));
-    metricTrend.push({ run_id: r.run_id, created_at: r.created_at.toISOString(), averages });
+    metricTrend.push({ run_id: r.run_id, number: r.number, created_at: r.created_at.toISOString(), averages });
   }
 
   return {
     trend: trend.map((r) => ({
       run_id: r.run_id,
+      number: r.number,
       created_at: r.created_at.toISOString(),
+      metadata: stringMap(r.metadata),
       status: r.status,
       pass_rate: rate(r.passed, r.passed + r.failed + r.errors),
       passed: r.passed,
@@ -219,6 +232,7 @@ export async function getSuiteAnalytics(ctx: WorkspaceContext, suiteId: string, 
     latest: latest.id
       ? {
           id: latest.id,
+          number: latest.number,
           status: latest.status,
           created_at: latest.created_at.toISOString(),
           total: latest.total,
@@ -237,18 +251,23 @@ export async function getSuiteAnalytics(ctx: WorkspaceContext, suiteId: string, 
 const runsPageCursor = z.object({ c: cursorFields.timestamp, id: cursorFields.id });
 
 /**
- * One page of the suite's runs, newest first, keyset on (createdAt, id): the columns of the
- * history table only (no snapshots, options or summary), in the index's order.
+ * One page of the suite's runs of `kind` (its history by default, or its experiments), newest
+ * first, keyset on (createdAt, id): the columns of the history table only (no snapshots, options
+ * or summary), in the index's order.
  */
-export function runsPageSql(workspaceId: string, suiteId: string, q: { cursor?: string; limit: number; status?: RunStatus }): Prisma.Sql {
+export function runsPageSql(
+  workspaceId: string,
+  suiteId: string,
+  q: { cursor?: string; limit: number; status?: RunStatus; kind?: RunKind },
+): Prisma.Sql {
   const cursor = decodeCursor(q.cursor, runsPageCursor);
   return Prisma.sql`
-    SELECT r."id", r."status"::text AS status, r."triggeredBy"::text AS triggered_by, r."createdAt" AS created_at,
+    SELECT r."id", r."number", r."metadata", r."status"::text AS status, r."triggeredBy"::text AS triggered_by, r."createdAt" AS created_at,
            r."startedAt" AS started_at, r."completedAt" AS completed_at, r."totalCases" AS total,
            r."passedCases" AS passed, r."failedCases" AS failed, r."errorCases" AS errors, r."skippedCases" AS skipped,
            r."comparisonId" AS comparison_id, r."armIndex" AS arm_index, r."matrixId" AS matrix_id, r."combinationIndex" AS combination_index
     FROM "Run" r
-    WHERE ${suiteRuns("r", workspaceId, suiteId)}
+    WHERE ${suiteRuns("r", workspaceId, suiteId)} ${runKindSql("r", q.kind ?? "ordinary")}
       ${q.status ? Prisma.sql`AND r."status" = ${q.status}::"RunStatus"` : Prisma.empty}
       ${cursor ? Prisma.sql`AND (r."createdAt", r."id") < (${new Date(cursor.c)}::timestamptz, ${cursor.id}::uuid)` : Prisma.empty}
     ORDER BY r."createdAt" DESC, r."id" DESC
@@ -257,6 +276,8 @@ export function runsPageSql(workspaceId: string, suiteId: string, q: { cursor?: 
 
 type RunsPageRow = {
   id: string;
+  number: number;
+  metadata: unknown;
   status: RunStatus;
   triggered_by: string;
   created_at: Date;
@@ -277,11 +298,11 @@ type RunsPageRow = {
 export async function listSuiteRunsPage(
   ctx: WorkspaceContext,
   suiteId: string,
-  q: { cursor?: string; limit?: number; status?: RunStatus } = {},
+  q: { cursor?: string; limit?: number; status?: RunStatus; kind?: RunKind } = {},
 ): Promise<{ data: RunHistoryRow[]; next_cursor: string | null }> {
   if (!isUuid(suiteId)) throw new NotFoundError("Suite");
   const limit = clamp(q.limit, 20, 100);
-  const sql = runsPageSql(ctx.workspaceId, suiteId, { cursor: q.cursor, status: q.status, limit });
+  const sql = runsPageSql(ctx.workspaceId, suiteId, { cursor: q.cursor, status: q.status, kind: q.kind, limit });
   const [, rows] = await Promise.all([requireSuite(ctx, suiteId), db.$queryRaw<RunsPageRow[]>(sql)]);
   const page = rows.slice(0, limit);
   const last = page.at(-1);
@@ -289,6 +310,9 @@ export async function listSuiteRunsPage(
     next_cursor: rows.length > limit && last ? encodeCursor({ c: last.created_at.toISOString(), id: last.id }) : null,
     data: page.map((r) => ({
       id: r.id,
+      number: r.number,
+      experiment: r.comparison_id !== null || r.matrix_id !== null,
+      metadata: stringMap(r.metadata),
       status: r.status,
       triggered_by: r.triggered_by,
       created_at: r.created_at.toISOString(),

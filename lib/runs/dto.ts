@@ -3,6 +3,7 @@ import { maskSnapshotUrls } from "@/lib/url-secrets";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import type { CaseResultStatus, RunStatus } from "@/lib/runs/schemas";
 import type { ProcessedFileInput } from "@/lib/files/types";
+import type { ChangeCause, FieldDiff } from "@/lib/runs/changes";
 
 /**
  * The run feature's public shapes: Prisma `select` constants, row → DTO mappers and the DTO
@@ -13,6 +14,7 @@ import type { ProcessedFileInput } from "@/lib/files/types";
 export const runSelect = {
   id: true,
   suiteId: true,
+  number: true,
   status: true,
   triggeredBy: true,
   triggeredByUserId: true,
@@ -38,6 +40,9 @@ export const runSelect = {
   armIndex: true,
   matrixId: true,
   combinationIndex: true,
+  metadata: true,
+  agentHash: true,
+  evalHash: true,
 } as const satisfies Prisma.RunSelect;
 
 export type RunRow = Prisma.RunGetPayload<{ select: typeof runSelect }>;
@@ -48,11 +53,28 @@ export function passRate(passed: number, total: number, skipped: number): number
   return executed > 0 ? Math.round((passed / executed) * 1000) / 10 : 0;
 }
 
+/** "#42": how a run is named everywhere (its number within the suite). */
+export function runLabel(run: { number: number }): string {
+  return `#${run.number}`;
+}
+
+/**
+ * A comparison's arm runs and a matrix's combination runs are experiments: they belong to their
+ * comparison or matrix, never to the suite's history (trend, latest run, regression baseline).
+ */
+export function isExperiment(run: { comparisonId?: string | null; matrixId?: string | null }): boolean {
+  return Boolean(run.comparisonId || run.matrixId);
+}
+
 export function toRunDto(r: RunRow) {
   const done = r.passedCases + r.failedCases + r.skippedCases + r.errorCases;
   return {
     id: r.id,
     suite_id: r.suiteId,
+    /** The run's number within its suite (#42). */
+    number: r.number,
+    /** True for a comparison arm or a matrix combination: not part of the suite's history. */
+    experiment: isExperiment(r),
     status: r.status,
     triggered_by: r.triggeredBy,
     triggered_by_user_id: r.triggeredByUserId,
@@ -82,6 +104,11 @@ export function toRunDto(r: RunRow) {
     arm_index: r.armIndex,
     matrix_id: r.matrixId,
     combination_index: r.combinationIndex,
+    /** Where the run comes from, as its caller said ({commit, branch, build_url, …}). */
+    metadata: (r.metadata ?? {}) as Record<string, string>,
+    /** Content hashes of the agent configuration and the evaluation settings the run used. */
+    agent_hash: r.agentHash,
+    eval_hash: r.evalHash,
   };
 }
 export type RunDto = ReturnType<typeof toRunDto>;
@@ -234,8 +261,40 @@ export type LlmCallDto = {
 export type CaseResultDetail = CaseResultDto & { transcript: Prisma.JsonValue; llm_calls: LlmCallDto[] };
 
 /** A case whose verdict changed since the suite's previous completed run. */
-export type VerdictChange = { id: string; test_case_id: string; name: string; before: string; after: string };
-export type RunChanges = { previous_run_id: string | null; regressions: VerdictChange[]; fixes: VerdictChange[] };
+export type VerdictChange = {
+  id: string;
+  test_case_id: string;
+  name: string;
+  before: string;
+  after: string;
+  /** The case's content (what assay_case_hash covers) differs between the two runs. */
+  case_changed: boolean;
+  cause: ChangeCause;
+};
+/**
+ * Cases whose verdict changed since the suite's previous completed ordinary run, each with why
+ * (lib/runs/changes.ts): the case changed, the agent changed, both, or neither (possibly flaky).
+ */
+export type RunChanges = {
+  previous_run_id: string | null;
+  previous_run_number: number | null;
+  /** The agent configuration (prompt, tools, model, parameters, variable values) differs from the previous run's. */
+  agent_changed: boolean;
+  /** The suite's evaluation settings (judge and simulator models, metrics) differ: counted as the test changing. */
+  evaluation_changed: boolean;
+  regressions: VerdictChange[];
+  fixes: VerdictChange[];
+};
+
+/** A run's changes with what changed, field by field (lib/runs/change-details.ts). */
+export type RunChangeDetails = RunChanges & {
+  /** What differs in the agent configuration (empty when it is the same). */
+  agent_fields: FieldDiff[];
+  /** What differs in the suite's evaluation settings. */
+  evaluation_fields: FieldDiff[];
+  /** Per flipped case whose content changed: what differs. */
+  case_fields: { test_case_id: string; name: string; fields: FieldDiff[] }[];
+};
 
 /**
  * Spec 000 ReportSummary plus token totals and spec 003 execution stats (`Run.summary`).
@@ -374,7 +433,11 @@ export function toCaseResultRow(r: CaseResultRowRecord): CaseResultRow {
 
 export type TrendPoint = {
   run_id: string;
+  /** The run's number within the suite (#42): the trend's x-axis. */
+  number: number;
   created_at: string;
+  /** What the run's caller said about it (commit, branch, build URL), shown in the tooltip. */
+  metadata: Record<string, string>;
   status: RunStatus;
   /** Pass rate over executed (non-skipped) cases, 0–100; null when nothing was executed. */
   pass_rate: number | null;
@@ -385,10 +448,11 @@ export type TrendPoint = {
   total: number;
   duration_ms: number | null;
 };
-export type MetricTrendPoint = { run_id: string; created_at: string; averages: Record<string, number> };
+export type MetricTrendPoint = { run_id: string; number: number; created_at: string; averages: Record<string, number> };
 export type TagPassRate = { tag: string; passed: number; failed: number; errors: number; total: number; pass_rate: number | null };
 export type LatestRun = {
   id: string;
+  number: number;
   status: RunStatus;
   created_at: string;
   total: number;
@@ -407,14 +471,18 @@ export type SuiteAnalytics = {
   tag_pass_rates: TagPassRate[];
   /** How many completed runs `tag_pass_rates` aggregates (0 when the suite has none). */
   tag_runs: number;
-  /** The suite's newest run of any status. */
+  /** The suite's newest ordinary run (not an experiment) of any status. */
   latest: LatestRun | null;
-  /** Runs of the suite that are pending or running (the page polls while > 0). */
+  /** Runs of the suite that are pending or running, experiments included (the page polls while > 0). */
   active_runs: number;
 };
 
 export type RunHistoryRow = {
   id: string;
+  number: number;
+  /** A comparison arm or matrix combination (listed under the Experiments filter only). */
+  experiment: boolean;
+  metadata: Record<string, string>;
   status: RunStatus;
   triggered_by: string;
   created_at: string;

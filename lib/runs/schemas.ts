@@ -32,6 +32,24 @@ export const caseSelectionFields = {
     .transform((v) => v ?? null),
 };
 
+export const MAX_RUN_METADATA_KEYS = 20;
+export const MAX_RUN_METADATA_VALUE = 2000;
+
+/**
+ * What a run's caller says about where it comes from — `{commit, branch, build_url, …}`: string
+ * values, at most MAX_RUN_METADATA_KEYS keys. Shown on the run list, the run page, the trend's
+ * tooltips and alerts; the CLI fills commit, branch and build URL from the CI's environment.
+ */
+export const runMetadataInput = z
+  .record(
+    z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/, "Metadata keys are 1–64 letters, digits, dots, dashes or underscores"),
+    z
+      .string({ error: "Metadata values must be strings" })
+      .max(MAX_RUN_METADATA_VALUE, `Metadata values are at most ${MAX_RUN_METADATA_VALUE} characters`),
+  )
+  .refine((m) => Object.keys(m).length <= MAX_RUN_METADATA_KEYS, `At most ${MAX_RUN_METADATA_KEYS} metadata keys`)
+  .default({});
+
 /** Options for starting a run (suite page form and POST /api/v1/suites/{id}/runs). */
 export const startRunInput = z
   .object({
@@ -57,13 +75,22 @@ export const startRunInput = z
       .max(TEXT_LIMITS.shortName)
       .nullish()
       .transform((v) => v ?? null),
+    metadata: runMetadataInput,
   })
   .strict();
 export type StartRunInput = z.input<typeof startRunInput>;
 export type StartRunOptions = z.output<typeof startRunInput>;
 
+/**
+ * Which runs a list shows: the suite's history (manual, scheduled, API/CLI runs: the default),
+ * its experiments (comparison arms and matrix combinations), or all of them.
+ */
+export const RUN_KINDS = ["ordinary", "experiment", "all"] as const;
+export type RunKind = (typeof RUN_KINDS)[number];
+
 export const runListQuery = z.object({
   status: z.enum(RUN_STATUSES).optional(),
+  kind: z.enum(RUN_KINDS).default("ordinary"),
   cursor: z.string().max(TEXT_LIMITS.cursor).optional(),
   limit: z.coerce.number().int().min(1).max(200).default(50),
 });

@@ -13,7 +13,9 @@ import type { WorkspaceContext } from "@/lib/auth/roles";
 import { requireRole, isUuid } from "@/lib/workspaces/service";
 import { newestFirst } from "@/lib/serialize";
 import { variableDefinitionSchema, type VariableValue } from "@/lib/agents/schemas";
-import { startRunInput, type StartRunOptions } from "@/lib/runs/schemas";
+import { startRunInput, type RunKind, type StartRunOptions } from "@/lib/runs/schemas";
+import { runKindWhere } from "@/lib/runs/history";
+import { causeOf, hashChanged } from "@/lib/runs/changes";
 import {
   resolveCaseVariables,
   resolveVariables,
@@ -165,12 +167,12 @@ export async function insertCaseResults(
   const repetitions = args.repetitions ?? 1;
   const where = caseSelectionSql(args.workspaceId, args.suiteId, args.selection);
   return tx.$executeRaw`
-    INSERT INTO "CaseResult" ("id", "workspaceId", "runId", "testCaseId", "variant", "position", "repetition", "status", "caseSnapshot", "name", "tags",
-                              "errorMessage", "completedAt")
+    INSERT INTO "CaseResult" ("id", "workspaceId", "runId", "testCaseId", "variant", "position", "repetition", "status", "caseSnapshot", "caseHash",
+                              "name", "tags", "errorMessage", "completedAt")
     SELECT gen_random_uuid(), tc."workspaceId", ${args.runId}::uuid, tc."id", ${args.variant ?? "baseline"}::"Variant",
            (tc.idx * ${repetitions}::int + rep)::int, rep::int,
            (CASE WHEN tc."initialMessage" IS NULL AND tc."persona" IS NULL THEN 'skipped' ELSE 'pending' END)::"CaseResultStatus",
-           tc.snapshot, tc."name", coalesce(tc."tags", ARRAY[]::text[]),
+           tc.snapshot, assay_case_hash(tc.snapshot::jsonb), tc."name", coalesce(tc."tags", ARRAY[]::text[]),
            CASE WHEN tc."initialMessage" IS NULL AND tc."persona" IS NULL THEN 'Not runnable: no initial_message and no persona' END,
            CASE WHEN tc."initialMessage" IS NULL AND tc."persona" IS NULL THEN now() END
     FROM (
@@ -272,6 +274,7 @@ export async function createRunInTx(
         concurrency: opts.concurrency,
       },
       concurrency: opts.concurrency,
+      metadata: opts.metadata,
       resolvedVariables: prepared.resolved,
       agentSnapshot: agentSnapshotOf(suite.agent, prepared.model) as Prisma.InputJsonValue,
       evalSnapshot: evalSnapshotOf(suite) as Prisma.InputJsonValue,
@@ -488,18 +491,31 @@ export async function runPageHeadOn(client: pg.PoolClient, ctx: WorkspaceContext
     tags: suite.deleted ? [] : [...new Set([...tags, ...PRESEEDED_TAGS])].sort(),
     baseline: {
       pinned: suite_found !== null && pinned === true,
-      pinnable: suite_found !== null && run.status === "completed" && !run.comparison_id && !suite.deleted,
+      pinnable: suite_found !== null && run.status === "completed" && !run.comparison_id && !run.matrix_id && !suite.deleted,
     },
   };
 }
 
-/** Newest first, keyset-paginated on (createdAt, id). */
-export async function listRuns(ctx: WorkspaceContext, suiteId: string, q: { status?: string; cursor?: string; limit: number }) {
+/**
+ * Newest first, keyset-paginated on (createdAt, id). `kind`: the suite's history (ordinary runs,
+ * the default), its experiments (comparison arms, matrix combinations) or all.
+ */
+export async function listRuns(
+  ctx: WorkspaceContext,
+  suiteId: string,
+  q: { status?: string; kind?: RunKind; cursor?: string; limit: number },
+) {
   if (!isUuid(suiteId)) throw new NotFoundError("Suite");
   const suite = await db.suite.findFirst({ where: { id: suiteId, workspaceId: ctx.workspaceId }, select: { id: true } });
   if (!suite) throw new NotFoundError("Suite");
   const rows = await db.run.findMany({
-    where: { workspaceId: ctx.workspaceId, suiteId, ...(q.status ? { status: q.status as never } : {}), ...newestFirst.where(q.cursor) },
+    where: {
+      workspaceId: ctx.workspaceId,
+      suiteId,
+      ...(q.status ? { status: q.status as never } : {}),
+      ...newestFirst.where(q.cursor),
+      AND: [runKindWhere(q.kind ?? "ordinary")],
+    },
     orderBy: newestFirst.orderBy,
     take: q.limit + 1,
     select: runSelect,
@@ -557,11 +573,22 @@ export { getCaseResult, listCaseResults } from "@/lib/runs/case-results";
 const changesCache = new Map<string, { key: string; value: RunChanges }>();
 const CHANGES_CACHE_RUNS = 500;
 
-type VerdictChangeRow = { id: string; test_case_id: string; name: string; before: string; after: string };
-type ChangesHead = { id: string; status: string; done: number; previous_id: string | null };
+type VerdictChangeRow = { id: string; test_case_id: string; name: string; before: string; after: string; case_changed: boolean };
+type ChangesHead = {
+  id: string;
+  status: string;
+  done: number;
+  agent_hash: string | null;
+  eval_hash: string | null;
+  previous_id: string | null;
+  previous_number: number | null;
+  previous_agent_hash: string | null;
+  previous_eval_hash: string | null;
+};
 
 /**
- * Cases whose verdict changed since the suite's previous completed run:
+ * Cases whose verdict changed since the suite's previous completed ordinary run (experiments are
+ * not the suite's history, lib/runs/history.ts):
  * pass→fail (regressions) and fail→pass (fixes), matched by test case id. One SQL query.
  */
 export async function changesSincePreviousRun(ctx: WorkspaceContext, runId: string): Promise<RunChanges> {
@@ -587,15 +614,34 @@ export async function changesAndRunStatusOn(
       text: `
         SELECT r."id", r."status"::text AS status,
                (r."passedCases" + r."failedCases" + r."errorCases" + r."skippedCases")::int AS done,
-               (SELECT p."id" FROM "Run" p
-                 WHERE p."suiteId" = r."suiteId" AND p."workspaceId" = $2::uuid AND p."status" = 'completed' AND p."createdAt" < r."createdAt"
-                 ORDER BY p."createdAt" DESC LIMIT 1) AS previous_id
-        FROM "Run" r WHERE r."id" = $1::uuid AND r."workspaceId" = $2::uuid`,
+               r."agentHash" AS agent_hash, r."evalHash" AS eval_hash,
+               p."id" AS previous_id, p."number" AS previous_number,
+               p."agentHash" AS previous_agent_hash, p."evalHash" AS previous_eval_hash
+        FROM "Run" r
+        LEFT JOIN LATERAL (
+          SELECT p."id", p."number", p."agentHash", p."evalHash" FROM "Run" p
+          WHERE p."suiteId" = r."suiteId" AND p."workspaceId" = $2::uuid AND p."status" = 'completed' AND p."createdAt" < r."createdAt"
+            AND p."comparisonId" IS NULL AND p."matrixId" IS NULL
+          ORDER BY p."createdAt" DESC, p."id" DESC LIMIT 1
+        ) p ON true
+        WHERE r."id" = $1::uuid AND r."workspaceId" = $2::uuid`,
       values: [runId, ctx.workspaceId],
     })
   ).rows;
   if (!run) throw new NotFoundError("Run");
-  if (!run.previous_id) return { changes: { previous_run_id: null, regressions: [], fixes: [] }, runStatus: run.status };
+  if (!run.previous_id) {
+    return {
+      changes: {
+        previous_run_id: null,
+        previous_run_number: null,
+        agent_changed: false,
+        evaluation_changed: false,
+        regressions: [],
+        fixes: [],
+      },
+      runStatus: run.status,
+    };
+  }
   // The run was found in the caller's workspace above; the key names it too.
   const key = `${ctx.workspaceId}:${run.status}:${run.done}:${run.previous_id}`;
   const cached = changesCache.get(run.id);
@@ -612,14 +658,17 @@ export async function changesAndRunStatusOn(
     await client.query<VerdictChangeRow>({
       name: "assay_changes_rows",
       text: `
-        SELECT t.id, t."testCaseId" AS test_case_id, t.name, t.before, t.after
+        SELECT t.id, t."testCaseId" AS test_case_id, t.name, t.before, t.after,
+               (t.hash_before IS NOT NULL AND t.hash_after IS NOT NULL AND t.hash_before <> t.hash_after) AS case_changed
         FROM (
           SELECT c."testCaseId",
                  min(c."position") FILTER (WHERE c."runId" = $1::uuid) AS position,
                  (array_agg(c."id" ORDER BY c."position") FILTER (WHERE c."runId" = $1::uuid))[1] AS id,
                  (array_agg(c."name" ORDER BY c."position") FILTER (WHERE c."runId" = $1::uuid))[1] AS name,
                  (array_agg(c."status"::text ORDER BY c."position") FILTER (WHERE c."runId" = $2::uuid))[1] AS before,
-                 (array_agg(c."status"::text ORDER BY c."position") FILTER (WHERE c."runId" = $1::uuid))[1] AS after
+                 (array_agg(c."status"::text ORDER BY c."position") FILTER (WHERE c."runId" = $1::uuid))[1] AS after,
+                 (array_agg(c."caseHash" ORDER BY c."position") FILTER (WHERE c."runId" = $2::uuid))[1] AS hash_before,
+                 (array_agg(c."caseHash" ORDER BY c."position") FILTER (WHERE c."runId" = $1::uuid))[1] AS hash_after
           FROM "CaseResult" c
           WHERE c."runId" IN ($1::uuid, $2::uuid) AND c."workspaceId" = $3::uuid AND c."variant" = 'baseline' AND c."testCaseId" IS NOT NULL
           GROUP BY c."testCaseId"
@@ -629,14 +678,25 @@ export async function changesAndRunStatusOn(
       values: [run.id, run.previous_id, ctx.workspaceId],
     })
   ).rows;
+  const delta = {
+    agent_changed: hashChanged(run.previous_agent_hash, run.agent_hash),
+    evaluation_changed: hashChanged(run.previous_eval_hash, run.eval_hash),
+  };
+  const change = ({ id, test_case_id, name, before, after, case_changed }: VerdictChangeRow) => ({
+    id,
+    test_case_id,
+    name,
+    before,
+    after,
+    case_changed,
+    cause: causeOf(case_changed, delta),
+  });
   const value: RunChanges = {
     previous_run_id: run.previous_id,
-    regressions: rows
-      .filter((r) => r.before === "passed")
-      .map(({ id, test_case_id, name, before, after }) => ({ id, test_case_id, name, before, after })),
-    fixes: rows
-      .filter((r) => r.after === "passed")
-      .map(({ id, test_case_id, name, before, after }) => ({ id, test_case_id, name, before, after })),
+    previous_run_number: run.previous_number,
+    ...delta,
+    regressions: rows.filter((r) => r.before === "passed").map(change),
+    fixes: rows.filter((r) => r.after === "passed").map(change),
   };
   changesCache.delete(run.id);
   changesCache.set(run.id, { key, value });

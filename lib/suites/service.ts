@@ -13,6 +13,7 @@ import { ConflictError, NotFoundError, ValidationError, prismaErrorCode, zodIssu
 import type { WorkspaceContext } from "@/lib/auth/roles";
 import { isUuid, requireRole } from "@/lib/workspaces/service";
 import { cursorFields, decodeCursor, encodeCursor } from "@/lib/serialize";
+import { ordinaryRunSql } from "@/lib/runs/history";
 import { SUITE_FIELDS, suiteMerged, type SuiteData } from "./schemas";
 import { checkSuiteVariables, parseVariablesSchema } from "./variables";
 import {
@@ -80,7 +81,7 @@ type StatsRow = { suite_id: string; draft: number; active: number; archived: num
  * One statement for a page of suites: live test cases per status, and the pass rates of each
  * suite's last SPARKLINE_RUNS completed runs that executed a case, oldest → newest (the last is
  * the suite's last pass rate). Pending, running, failed and cancelled runs are left out: a
- * sparkline of suite health, not of interrupted runs. Per suite, a LATERAL subquery reads the
+ * sparkline of suite health, not of interrupted runs or experiments (comparison arms, matrix combinations). Per suite, a LATERAL subquery reads the
  * newest entries of the partial index of completed runs (Run_suite_completed_idx) and stops
  * after SPARKLINE_RUNS rows: an index scan whose cost grows with the page, not the history (the
  * counters are read from those rows, not INCLUDEd: the executor updates them per case, and an
@@ -104,7 +105,8 @@ export function listStatsSql(workspaceId: string, suiteIds: string[]): Prisma.Sq
         SELECT r."createdAt" AS at, r."id",
                round(100.0 * r."passedCases" / (r."passedCases" + r."failedCases" + r."errorCases"), 1)::float8 AS rate
         FROM "Run" r
-        WHERE r."suiteId" = s."id" AND r."status" = 'completed' AND r."passedCases" + r."failedCases" + r."errorCases" > 0
+        WHERE r."suiteId" = s."id" AND r."status" = 'completed' AND ${ordinaryRunSql("r")}
+          AND r."passedCases" + r."failedCases" + r."errorCases" > 0
         ORDER BY r."createdAt" DESC, r."id" DESC
         LIMIT ${SPARKLINE_RUNS}
       ) x

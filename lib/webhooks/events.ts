@@ -54,6 +54,8 @@ export async function emitRunFinished(runId: string): Promise<void> {
       where: { id: runId },
       select: {
         id: true,
+        number: true,
+        metadata: true,
         workspaceId: true,
         suiteId: true,
         status: true,
@@ -76,14 +78,16 @@ export async function emitRunFinished(runId: string): Promise<void> {
     const suite = slackEscape(run.suite.name);
     const text =
       run.status === "completed"
-        ? `Assay: run of suite “${suite}” completed: ${run.passedCases} of ${run.totalCases - run.skippedCases} cases passed (${pct(rate)}).`
-        : `Assay: run of suite “${suite}” failed: ${slackEscape(run.errorMessage ?? "see the run for details")}.`;
+        ? `Assay: run #${run.number} of suite “${suite}” completed: ${run.passedCases} of ${run.totalCases - run.skippedCases} cases passed (${pct(rate)}).`
+        : `Assay: run #${run.number} of suite “${suite}” failed: ${slackEscape(run.errorMessage ?? "see the run for details")}.`;
     await enqueueEvent(
       run.workspaceId,
       event,
       deliveryBody(event, text, {
         run: {
           id: run.id,
+          number: run.number,
+          metadata: run.metadata,
           suite_id: run.suiteId,
           suite_name: run.suite.name,
           status: run.status,
@@ -107,10 +111,12 @@ export async function emitRunFinished(runId: string): Promise<void> {
 export async function emitAlertRaised(workspaceId: string, alert: AlertDto): Promise<void> {
   await safely({ alertId: alert.id }, async () => {
     const flipped = alert.flipped_cases.length;
+    // The explanation says whether the drop follows case edits rather than the agent.
     const text =
-      `Assay: regression in suite “${slackEscape(alert.suite_name)}”: pass rate ${pct(alert.previous_pass_rate)} → ${pct(alert.pass_rate)} ` +
+      `Assay: regression in suite “${slackEscape(alert.suite_name)}”, run #${alert.run_number}: pass rate ${pct(alert.previous_pass_rate)} → ${pct(alert.pass_rate)} ` +
       `(−${alert.drop_points.toFixed(1)} points)` +
-      (flipped ? `, ${flipped} ${flipped === 1 ? "case" : "cases"} went from passed to failed or error.` : ".");
+      (flipped ? `, ${flipped} ${flipped === 1 ? "case" : "cases"} went from passed to failed or error.` : ".") +
+      (alert.explanation ? ` ${slackEscape(alert.explanation)}` : "");
     await enqueueEvent(workspaceId, "alert.raised", deliveryBody("alert.raised", text, { alert }));
   });
 }

@@ -64,11 +64,13 @@ describe("regression baselines", () => {
     const idOf = (name: string) => cases.find((c) => c.name === name)!.id;
     const results = await db.caseResult.findMany({ where: { runId: bad.id }, select: { id: true, name: true } });
     const resultOf = (name: string) => results.find((r) => r.name === name)!.id;
-    // case 2 failed in both runs: not a flip.
+    // case 2 failed in both runs: not a flip. Neither the cases nor the agent changed in between.
+    const same = { case_changed: false, cause: "neither" };
     expect(alert!.flippedCases).toEqual([
-      { test_case_id: idOf("case 0"), name: "case 0", from: "passed", to: "failed", case_result_id: resultOf("case 0") },
-      { test_case_id: idOf("case 1"), name: "case 1", from: "passed", to: "error", case_result_id: resultOf("case 1") },
+      { test_case_id: idOf("case 0"), name: "case 0", from: "passed", to: "failed", case_result_id: resultOf("case 0"), ...same },
+      { test_case_id: idOf("case 1"), name: "case 1", from: "passed", to: "error", case_result_id: resultOf("case 1"), ...same },
     ]);
+    expect(alert!.delta).toEqual({ agent_changed: false, evaluation_changed: false, baseline_run_number: 1 });
   });
 
   it("uses the pinned baseline over the previous run, and the previous run again once unpinned", async () => {

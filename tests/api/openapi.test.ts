@@ -32,6 +32,7 @@ const V1_ROUTES: Record<string, string[]> = {
   "/api/v1/alerts": ["get"],
   "/api/v1/alerts/{id}/acknowledge": ["post"],
   "/api/v1/runs/{id}/pin-baseline": ["post", "delete"],
+  "/api/v1/runs/{id}/changes": ["get"],
   "/api/v1/webhooks": ["get", "post"],
   "/api/v1/webhooks/{id}": ["get", "patch", "delete"],
   "/api/v1/webhooks/{id}/deliveries": ["get"],

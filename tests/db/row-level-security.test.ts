@@ -76,7 +76,7 @@ describe("the app role", () => {
           SELECT 1 FROM information_schema.columns col
           WHERE col.table_schema = 'public' AND col.table_name = c.relname AND col.column_name = 'workspaceId'))
       ORDER BY 1`);
-    expect(rows.length).toBe(23);
+    expect(rows.length).toBe(24);
     for (const row of rows) expect(row, row.table).toMatchObject({ enabled: true, forced: true, policies: 1 });
   });
 });
@@ -106,6 +106,27 @@ describe("plain SQL as the app role", () => {
     await asWorkspace(a.id, async () => {
       expect((await client.query('UPDATE "Suite" SET name = $1 WHERE id = $2', ["renamed", b.suiteIds[0]])).rowCount).toBe(0);
       expect((await client.query('DELETE FROM "Suite" WHERE "workspaceId" = $1', [b.id])).rowCount).toBe(0);
+    });
+  });
+
+  it("numbers runs through the insert trigger inside a declared workspace, one suite's counter apart from another's", async () => {
+    const insertRun = async (suiteId: string) =>
+      (
+        await client.query<{ number: number; agentHash: string }>(
+          `INSERT INTO "Run" (id, "workspaceId", "suiteId", "triggeredBy", "agentSnapshot") VALUES (gen_random_uuid(), $1, $2, 'api', '{"system_prompt": "hi"}')
+           RETURNING "number", "agentHash"`,
+          [a.id, suiteId],
+        )
+      ).rows[0]!;
+    await asWorkspace(a.id, async () => {
+      const first = await insertRun(a.suiteIds[0]!);
+      const second = await insertRun(a.suiteIds[0]!);
+      const other = await insertRun(a.suiteIds[1]!);
+      expect([first.number, second.number, other.number]).toEqual([1, 2, 1]);
+      expect(first.agentHash).toMatch(/^[0-9a-f]{32}$/);
+      expect(second.agentHash).toBe(first.agentHash);
+      // Another workspace's counter is out of reach, as any of its rows.
+      expect((await client.query('SELECT * FROM "SuiteRunCounter" WHERE "workspaceId" = $1', [b.id])).rowCount).toBe(0);
     });
   });
 

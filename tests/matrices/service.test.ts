@@ -200,8 +200,9 @@ describe("matrix runs against the fake OpenAI server", () => {
     const list = await listMatrices(ctx, suite.id, { limit: 10 });
     expect(list.data.map((m) => [m.id, m.status, m.finished_combinations])).toEqual([[created.id, "completed", 4]]);
 
-    // The suite's run history marks each run with its matrix and combination.
-    const history = await listSuiteRunsPage(ctx, suite.id);
+    // The suite's run history leaves experiments out; its Experiments filter marks each run with its matrix and combination.
+    expect((await listSuiteRunsPage(ctx, suite.id)).data).toEqual([]);
+    const history = await listSuiteRunsPage(ctx, suite.id, { kind: "experiment" });
     expect(history.data.map((r) => [r.matrix_id, r.combination_index]).sort()).toEqual([0, 1, 2, 3].map((i) => [created.id, i]));
   });
 

@@ -94,7 +94,10 @@ describe("getSuiteAnalytics: trend", () => {
     expect(a.trend.map((p) => p.run_id)).toEqual([r0.id, r1.id, r2.id, r3.id]);
     expect(a.trend[3]).toEqual({
       run_id: r3.id,
+      // Numbered in the order the runs were created (inserted), whatever their timestamps say.
+      number: 1,
       created_at: at(30).toISOString(),
+      metadata: {},
       status: "completed",
       pass_rate: 66.7,
       passed: 2,
@@ -152,8 +155,8 @@ describe("getSuiteAnalytics: metric averages", () => {
     const a = await getSuiteAnalytics(ctx, suite.id);
     expect(a.trend).toHaveLength(4);
     expect(a.metric_trend).toEqual([
-      { run_id: r1.id, created_at: at(1).toISOString(), averages: { relevance: 0.8, groundedness: 0.5 } },
-      { run_id: r4.id, created_at: at(4).toISOString(), averages: { relevance: 0.625, custom_metric: 1 } },
+      { run_id: r1.id, number: 1, created_at: at(1).toISOString(), averages: { relevance: 0.8, groundedness: 0.5 } },
+      { run_id: r4.id, number: 4, created_at: at(4).toISOString(), averages: { relevance: 0.625, custom_metric: 1 } },
     ]);
     expect(a.metric_names).toEqual(["custom_metric", "groundedness", "relevance"]);
   });
