@@ -61,6 +61,19 @@ const META_WORDS = new Set([
   "reply",
   "response",
   "answer",
+  "for",
+  "you",
+  "your",
+  "are",
+  "has",
+  "have",
+  "this",
+  "will",
+  "can",
+  "from",
+  "when",
+  "what",
+  "how",
 ]);
 
 /** Verdicts for every outcome key of an outcome-judge prompt. */
@@ -253,9 +266,10 @@ function facts(conversation: Conversation, requirement: string, value: string | 
   const short = value !== null && value.trim().split(/\s+/).length <= 3 ? value.trim() : null;
   const numbers = short ? [] : numberFacts(requirement);
   const words = short ? [] : [...new Set(wordsOf(requirement.replace(/\d+[- ]?\p{L}*/gu, " ")).filter((w) => !META_WORDS.has(w)))];
+  const literal = short ? new RegExp(`(?<![\\p{L}\\p{N}])${short.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(?![\\p{L}\\p{N}])`, "iu") : null;
   const matches = (m: PromptMessage) => {
     const text = m.text.toLowerCase();
-    if (short) return text.includes(short.toLowerCase());
+    if (literal) return literal.test(m.text);
     if (!numbers.every((n) => n.pattern.test(m.text))) return false;
     const found = words.filter((w) => wordsOf(text).some((t) => t.startsWith(w.slice(0, Math.max(4, w.length - 2)))));
     return numbers.length > 0 ? found.length > 0 || words.length === 0 : found.length >= Math.ceil(words.length / 2);
@@ -274,13 +288,17 @@ function facts(conversation: Conversation, requirement: string, value: string | 
   };
 }
 
-/** Numbers with their unit ("30 days", "5 business days", "30-day"), each as a pattern to find. */
+/** Numbers with their unit ("30 days", "5 business days", "30-day", "9am"), each as a pattern to find. */
 function numberFacts(text: string): { text: string; pattern: RegExp }[] {
   const out: { text: string; pattern: RegExp }[] = [];
-  for (const m of text.matchAll(/\b(\d+)(?:[- ]?(business days?|days?|hours?|minutes?|weeks?|months?|%|percent))?/gi)) {
+  for (const m of text.matchAll(/(?<!\d)(\d+)(?:[- ]?(business days?|days?|hours?|minutes?|weeks?|months?))?/gi)) {
+    const n = m[1]!;
     const unit = m[2]?.toLowerCase().replace(/s$/, "");
-    const pattern = unit ? new RegExp(`\\b${m[1]}[- ]?${unit.replace(/ /g, "[- ]")}s?\\b`, "i") : new RegExp(`\\b${m[1]}\\b`);
-    out.push({ text: unit ? `${m[1]} ${unit}s` : m[1]!, pattern });
+    out.push(
+      unit
+        ? { text: `${n} ${unit}s`, pattern: new RegExp(`(?<!\\d)${n}[- ]?${unit.replace(/ /g, "[- ]")}s?\\b`, "i") }
+        : { text: n, pattern: new RegExp(`(?<!\\d)${n}(?!\\d)`) },
+    );
   }
   return out;
 }

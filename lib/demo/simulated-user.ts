@@ -2,8 +2,7 @@
  * The demo simulated user: answers Assay's simulator prompt (lib/conversation/simulator.ts) with
  * `{message, should_end, end_reason}`, following the persona's instructions as a plan. It reads
  * the instructions clause by clause:
- * - "ask about X" / "ask how …": one question per turn, in order, each asked once (also when the
- *   agent already said something about it: a user checks);
+ * - "ask about X" / "ask how …": one question per turn, in order, each asked once;
  * - "give the order number N when asked": answers the agent's question for it (or uses the
  *   user context);
  * - "insist on X": pushes again after each refusal, never with the same words twice;
@@ -48,9 +47,9 @@ export function simulatedUserTurn(systemPrompt: string, task: string): Simulated
     const next = pushes.find((p) => !mine.includes(p));
     return next ? say(next) : end("The agent keeps refusing; there is no point in asking again.");
   }
-  const next = plan.asks.map((topic, i) => question(topic, plan, i)).find((q) => !mine.includes(q));
-  if (next && !DEAD_END.test(lastReply)) return say(next);
   if (DEAD_END.test(lastReply)) return end("The agent could not help with what I asked.");
+  const nextQuestion = plan.asks.map((topic, i) => question(topic, plan, i)).find((q) => !mine.includes(q));
+  if (nextQuestion) return say(nextQuestion);
   if (plan.thank && !mine.some((m) => /\bthank/i.test(m))) return say("Thank you so much, that's all I needed!");
   return end(plan.asks.length > 0 ? "The agent answered everything I wanted to know." : "I got what I came for.");
 }
@@ -101,12 +100,11 @@ function clausesOf(text: string): string[] {
 
 /** The user's question for an "ask …" topic, worded by the persona. */
 function question(topic: string, plan: Plan, index: number): string {
-  const about = /^about\s+/i.test(topic)
-    ? topic
-    : /^(?:how|what|when|where|why|whether|if|which|who)\b/i.test(topic)
-      ? topic
-      : `about ${topic}`;
-  const ask = `Can you tell me ${about}?`;
+  const ask = /^for\s+/i.test(topic)
+    ? `Can I get ${topic.replace(/^for\s+/i, "")}?`
+    : /^(?:about|how|what|when|where|why|whether|if|which|who)\b/i.test(topic)
+      ? `Can you tell me ${topic}?`
+      : `Can you tell me about ${topic}?`;
   if (!plan.impatient) return ask;
   return `${index === 0 ? "Fine." : "OK."} ${ask}`;
 }

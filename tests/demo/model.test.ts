@@ -56,6 +56,15 @@ describe("the demo judge", () => {
     expect(notMet.o1!.reasoning).toBe('No agent reply gives "30 days".');
   });
 
+  it("finds a short expected value as a whole word or number, not inside another one", () => {
+    const reply = (content: string): TranscriptMessage[] => [
+      { role: "user", content: "How much will I get back?" },
+      { role: "assistant", content },
+    ];
+    expect(judge(reply("You will get 125 EUR back."), { "refund amount": 25 }).o1).toMatchObject({ verdict: "fail" });
+    expect(judge(reply("You will get 25 EUR back."), { "refund amount": 25 }).o1).toMatchObject({ verdict: "pass", evidence_turns: [2] });
+  });
+
   it("reads evidence turns from the prompt's numbering, also when one turn is a user message and its reply", () => {
     const req = buildOutcomeJudgeRequest({ transcript: refundChat, expectedOutcomes: { "explains the refund policy": "30 days" } });
     const [system, user] = req.messages as Msg[];
@@ -120,6 +129,16 @@ describe("the demo judge", () => {
     };
     expect(verdict(refusal)).toMatchObject({ verdict: "pass" });
     expect(verdict(leak)).toMatchObject({ verdict: "fail", reasoning: expect.stringMatching(/^The agent reveals its instructions/) });
+  });
+
+  it("passes an llm_judge check when the response gives the expected answer's facts", () => {
+    const check = { type: "llm_judge" as const, expected_answer: "Support is available Monday to Friday from 9am to 5pm.", criteria: null };
+    const verdict = (response: string) => {
+      const req = buildCheckJudgeRequest(check, { question: "When is your support team available?", response });
+      return structured(req.messages as Msg[], req.schemaName, VERDICT_SCHEMA);
+    };
+    expect(verdict("Our support team is available Monday to Friday, 9am to 5pm CET.")).toMatchObject({ verdict: "pass" });
+    expect(verdict("Our support team is available on weekends.")).toMatchObject({ verdict: "fail" });
   });
 
   it("judges negative outcomes, politeness and offers of help from the replies", () => {
