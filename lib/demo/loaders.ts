@@ -7,6 +7,7 @@ import "server-only";
 import { db } from "@/lib/db";
 import { hasRole, type WorkspaceContext } from "@/lib/auth/roles";
 import { scopedLoader } from "@/lib/tenant-scope";
+import { isUuid } from "@/lib/workspaces/service";
 import { changed, promptChange, type DemoGuide } from "./guide";
 import { DEMO_AGENT_NAME, DEMO_SUITE_NAME } from "./seed";
 
@@ -30,6 +31,7 @@ function snapshotPrompt(snapshot: unknown): string {
 }
 
 async function loadDemoRunGuideUnscoped(ctx: WorkspaceContext, runId: string): Promise<DemoGuide | null> {
+  if (!isUuid(runId)) return null;
   const run = await db.run.findFirst({
     where: { id: runId, workspaceId: ctx.workspaceId, comparisonId: null, matrixId: null, suite: demoSuite(ctx) },
     select: { suiteId: true, createdAt: true, agentSnapshot: true, suite: { select: { agent: { select: { systemPrompt: true } } } } },
@@ -58,6 +60,7 @@ async function loadDemoRunGuideUnscoped(ctx: WorkspaceContext, runId: string): P
 
 /** On the demo suite's page: the note to run again, when the prompt changed after the latest run. */
 async function loadDemoSuiteGuideUnscoped(ctx: WorkspaceContext, suiteId: string): Promise<DemoGuide | null> {
+  if (!isUuid(suiteId)) return null;
   const suite = await db.suite.findFirst({
     where: { id: suiteId, ...demoSuite(ctx) },
     select: { agent: { select: { systemPrompt: true } } },

@@ -183,5 +183,8 @@ describe("the built-in demo", () => {
     expect(await loadDemoRunGuide(ctx, run2.id)).toMatchObject({ step: "after-edit", previousRunId: run1Id });
     expect(await loadDemoRunGuide(ctx, run1Id)).toMatchObject({ step: "before-edit", nextRunId: run2.id });
     expect(await loadDemoSuiteGuide(ctx, suiteId)).toBeNull();
+    // Not the demo, or not an id at all: no note (and no error).
+    expect(await loadDemoRunGuide(ctx, "not-a-uuid")).toBeNull();
+    expect(await loadDemoSuiteGuide((await makeWorkspace("owner")).ctx, suiteId)).toBeNull();
   });
 });
