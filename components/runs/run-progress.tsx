@@ -25,11 +25,91 @@ export function etaMs(run: RunDto, elapsed: number | null): number | null {
   return (elapsed / finished) * remaining;
 }
 
+/**
+ * Where a run stands, as the card says it. `finishing`: every case is done but the run is not
+ * marked finished yet (the totals are written per case, the status once the last one is in, so a
+ * poll can land in between); `cancelling`: a cancel was requested and the run is winding down.
+ */
+export type ProgressPhase = "waiting" | "running" | "finishing" | "cancelling" | "completed" | "failed" | "cancelled";
+
+export type ProgressFacts = {
+  phase: ProgressPhase;
+  /** One line on where the run stands, in the same terms as the numbers. */
+  headline: string;
+  done: string;
+  elapsed: string;
+  eta: string;
+  passRate: string;
+};
+
+const cases = (n: number) => `${formatNumber(n)} ${n === 1 ? "case" : "cases"}`;
+
+/**
+ * Everything the card shows, derived from one poll of the run so the parts cannot disagree: no
+ * ETA once nothing remains, "Estimating…" only before the first case finished, a pass rate as
+ * soon as one case finished ("so far" while the run is active), and no "Running" once every case
+ * is done.
+ */
+export function progressFacts(run: RunDto, now: number | null): ProgressFacts {
+  const active = isActiveRun(run.status);
+  const finished = run.passed_cases + run.failed_cases + run.error_cases;
+  const remaining = Math.max(0, run.total_cases - run.done_cases);
+  const elapsed = elapsedMs(run, now);
+  const phase: ProgressPhase = !active
+    ? (run.status as ProgressPhase)
+    : run.cancel_requested_at
+      ? "cancelling"
+      : remaining === 0
+        ? "finishing"
+        : run.started_at
+          ? "running"
+          : "waiting";
+
+  let eta = "—";
+  if (phase === "running") {
+    const ms = etaMs(run, elapsed);
+    eta = ms !== null ? `~${formatDuration(ms)}` : finished === 0 ? "Estimating…" : "—";
+  }
+  const rateSoFar = finished > 0 ? (run.passed_cases / finished) * 100 : null;
+  const passRate = finished === 0 ? "—" : active ? `${formatPercent(rateSoFar)} so far` : formatPercent(run.pass_rate);
+
+  return {
+    phase,
+    headline: headlineOf(phase, run, { remaining, finished, elapsed }),
+    done: `${run.done_cases} of ${run.total_cases} cases done`,
+    elapsed: run.started_at ? formatDuration(elapsed) : phase === "waiting" ? "Waiting for a worker…" : "—",
+    eta,
+    passRate,
+  };
+}
+
+function headlineOf(
+  phase: ProgressPhase,
+  run: RunDto,
+  { remaining, finished, elapsed }: { remaining: number; finished: number; elapsed: number | null },
+): string {
+  switch (phase) {
+    case "waiting":
+      return "Waiting for a worker to start the run…";
+    case "running":
+      return `Running: ${cases(remaining)} to go`;
+    case "finishing":
+      return run.total_cases === 0 ? "No cases to run; finishing the run…" : `All ${cases(run.total_cases)} done; finishing the run…`;
+    case "cancelling":
+      return "Cancelling: no new cases start; running cases are finishing.";
+    case "completed":
+      return elapsed === null ? "Completed" : `Completed in ${formatDuration(elapsed)}`;
+    case "failed":
+      return "The run failed";
+    case "cancelled":
+      return `Cancelled after ${cases(finished)} ran`;
+  }
+}
+
 export function RunProgress({ run }: { run: RunDto }) {
   const active = isActiveRun(run.status);
   const now = useNow(active);
-  const elapsed = elapsedMs(run, now);
-  const eta = active ? etaMs(run, elapsed) : null;
+  const facts = progressFacts(run, now);
   const pct = run.total_cases > 0 ? Math.round((run.done_cases / run.total_cases) * 100) : 0;
   const tokens = run.prompt_tokens + run.completion_tokens;
   const segments = [
@@ -42,9 +122,14 @@ export function RunProgress({ run }: { run: RunDto }) {
   return (
     <Card className="space-y-4 p-5">
       <div className="flex flex-wrap items-baseline justify-between gap-2">
-        <h2 className="text-base font-semibold">Progress</h2>
+        <div className="flex flex-wrap items-baseline gap-x-3 gap-y-1">
+          <h2 className="text-base font-semibold">Progress</h2>
+          <p className={cn("text-sm", facts.phase === "cancelling" ? "text-amber-700" : "text-slate-600")} data-testid="run-phase">
+            {facts.headline}
+          </p>
+        </div>
         <p className="text-sm text-slate-700" data-testid="run-done-count">
-          {run.done_cases} of {run.total_cases} cases done
+          {facts.done}
         </p>
       </div>
       <div
@@ -53,10 +138,13 @@ export function RunProgress({ run }: { run: RunDto }) {
         aria-valuemin={0}
         aria-valuemax={run.total_cases}
         aria-valuenow={run.done_cases}
-        aria-valuetext={`${run.done_cases} of ${run.total_cases} cases done`}
+        aria-valuetext={facts.done}
         className="h-3 w-full overflow-hidden rounded-full bg-slate-100"
       >
-        <div className={cn("flex h-full transition-[width] duration-500", active && "animate-pulse")} style={{ width: `${pct}%` }}>
+        <div
+          className={cn("flex h-full transition-[width] duration-500", facts.phase === "running" && "animate-pulse")}
+          style={{ width: `${pct}%` }}
+        >
           {segments.map((seg) =>
             seg.n > 0 ? <div key={seg.tone} className={cn("h-full", seg.tone)} style={{ flexGrow: seg.n, flexBasis: 0 }} /> : null,
           )}
@@ -67,18 +155,15 @@ export function RunProgress({ run }: { run: RunDto }) {
         <Stat label="Failed" value={formatNumber(run.failed_cases)} tone="text-red-700" />
         <Stat label="Errors" value={formatNumber(run.error_cases)} tone="text-amber-700" />
         <Stat label="Skipped" value={formatNumber(run.skipped_cases)} />
-        <Stat label="Elapsed" value={run.started_at ? formatDuration(elapsed) : run.status === "pending" ? "Waiting for a worker…" : "—"} />
-        <Stat label="ETA" value={active ? (eta === null ? (run.started_at ? "Estimating…" : "—") : `~${formatDuration(eta)}`) : "—"} />
+        <Stat label="Elapsed" value={facts.elapsed} />
+        <Stat label="ETA" value={facts.eta} />
         <Stat
           label="Tokens"
           value={formatNumber(tokens)}
           title={`${formatNumber(run.prompt_tokens)} prompt + ${formatNumber(run.completion_tokens)} completion`}
         />
-        <Stat label="Pass rate" value={active ? "—" : formatPercent(run.pass_rate)} tone="font-semibold" />
+        <Stat label="Pass rate" value={facts.passRate} tone="font-semibold" />
       </dl>
-      {run.cancel_requested_at && active && (
-        <p className="text-sm text-amber-700">Cancelling: no new cases start; running cases are finishing.</p>
-      )}
       {run.error_message && (
         <div role="status" className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800">
           <span className="font-medium">The run failed: </span>

@@ -28,6 +28,8 @@ type Props = {
   initialChanges: RunChanges;
   /** Whether the run is its suite's pinned regression baseline, and whether this member may (un)pin it. */
   baseline?: { pinned: boolean; pinnable: boolean; canPin: boolean };
+  /** A note above the progress (the demo's guide). */
+  guide?: React.ReactNode;
 };
 
 type ResolvedVariables = { values: Record<string, unknown>; sources: Record<string, string> };
@@ -52,6 +54,7 @@ export function RunView({
   initialFilters,
   initialChanges,
   baseline,
+  guide,
 }: Props) {
   const queryClient = useQueryClient();
   const { data: run = initialRun, isError, error } = useRun(workspaceId, initialRun.id, initialRun);
@@ -124,6 +127,7 @@ export function RunView({
         </p>
       )}
 
+      {guide}
       <RunProgress run={run} />
       {hasVariables(run.resolved_variables) && (
         <details className="rounded-lg border border-slate-200 bg-white px-5 py-3 shadow-sm" open>

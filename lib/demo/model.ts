@@ -1,29 +1,35 @@
 /**
- * The built-in demo model: a deterministic, rule-based stand-in for an OpenAI-compatible
- * endpoint so the demo suite runs end to end on a fresh install without any API key. It is
- * clearly labelled in the UI and never used unless a model configuration points at
- * DEMO_BASE_URL. Answers are canned, not intelligent.
+ * The built-in demo model: a deterministic, rule-based stand-in for an OpenAI-compatible endpoint
+ * so the demo suite runs end to end on a fresh install without any API key. It is clearly
+ * labelled in the UI and never used unless a model configuration points at DEMO_BASE_URL.
+ *
+ * It answers every kind of call Assay makes from what the call contains, never from hidden state:
+ * - a plain chat request is the agent under test (./agent.ts: follows the rules its system prompt
+ *   states, calls the mocked get_order_status tool);
+ * - structured output is the simulated user (./simulated-user.ts), the outcome judge, an
+ *   llm_judge check or a metric (./judge.ts), told apart by the schema they ask for;
+ * - embeddings are hashed bags of words.
+ * Each call takes a realistic, repeatable time (`demoLatencyMs`: a range per kind of call, the
+ * point in it from a hash of the request), spent inside `demoFetch`, so the executor measures it
+ * like any model's latency and a run takes a few seconds. Nothing leaves the process.
  */
+import { agentReply, textOf, type ChatMessage, type ToolCall, type ToolDefinition } from "./agent";
+import { judgeCheckPrompt, judgeOutcomePrompt, scoreMetricPrompt } from "./judge";
+import { simulatedUserTurn } from "./simulated-user";
+
 export const DEMO_HOST = "demo.assay.invalid";
 export const DEMO_BASE_URL = `https://${DEMO_HOST}/v1`;
 export const DEMO_MODEL = "assay-demo-1";
 
-type Msg = {
-  role: string;
-  content?: string | null;
-  tool_calls?: { id: string; function: { name: string; arguments: string } }[];
-  tool_call_id?: string;
-};
-type Tool = { type: "function"; function: { name: string; description?: string } };
 type ChatBody = {
   model?: string;
-  messages?: Msg[];
-  tools?: Tool[];
+  messages?: ChatMessage[];
+  tools?: (ToolDefinition & { function: { parameters?: JsonSchema } })[];
   tool_choice?: unknown;
   response_format?: { type: string; json_schema?: { name?: string; schema?: JsonSchema } };
 };
 type JsonSchema = {
-  type?: string;
+  type?: string | string[];
   properties?: Record<string, JsonSchema>;
   required?: string[];
   enum?: unknown[];
@@ -32,36 +38,77 @@ type JsonSchema = {
   maximum?: number;
 };
 
-const words = (s: string) => s.toLowerCase().match(/[\p{L}\p{N}]{4,}/gu) ?? [];
+/** The kinds of call the demo model tells apart, each with its own latency range. */
+export type DemoCallKind = "agent" | "simulator" | "judge" | "check" | "metric" | "embeddings" | "models";
+
+/** Milliseconds per kind of call, [min, max]: a chat model's answer takes longest, embeddings least. */
+export const DEMO_LATENCY_MS: Record<DemoCallKind, readonly [number, number]> = {
+  agent: [600, 1100],
+  simulator: [250, 500],
+  judge: [400, 800],
+  check: [250, 500],
+  metric: [250, 500],
+  embeddings: [60, 150],
+  models: [10, 30],
+};
+
+/** The simulated latency of one call: a point in its kind's range picked by a hash of the request. */
+export function demoLatencyMs(kind: DemoCallKind, rawBody: string): number {
+  const [min, max] = DEMO_LATENCY_MS[kind];
+  return min + (fnv1a(rawBody) % (max - min + 1));
+}
+
+function fnv1a(text: string): number {
+  let h = 2166136261;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 16777619);
+  return h >>> 0;
+}
+
 const tokens = (s: string) => Math.max(1, Math.ceil(s.length / 4));
+
+/** Which kind of call a chat completion request is (see DemoCallKind). */
+export function chatCallKind(body: ChatBody): DemoCallKind {
+  const schema = structuredSchema(body);
+  if (!schema) return "agent";
+  const props = schema.schema.properties ?? {};
+  if ("message" in props && "should_end" in props) return "simulator";
+  if (Object.keys(props).some((k) => /^o\d+$/.test(k))) return "judge";
+  if ("verdict" in props) return "check";
+  return "metric";
+}
+
+/** The JSON schema the request asks the answer to follow (response_format, or one forced function). */
+function structuredSchema(body: ChatBody): { schema: JsonSchema; viaFunction: string | null } | null {
+  if (body.response_format?.type === "json_schema" && body.response_format.json_schema?.schema) {
+    return { schema: body.response_format.json_schema.schema, viaFunction: null };
+  }
+  const name = (body.tool_choice as { function?: { name?: string } } | undefined)?.function?.name;
+  const tool = name ? (body.tools ?? []).find((t) => t.function.name === name) : undefined;
+  return tool?.function.parameters ? { schema: tool.function.parameters, viaFunction: name! } : null;
+}
 
 export function demoChatCompletion(body: ChatBody) {
   const messages = body.messages ?? [];
-  const promptText = messages.map((m) => m.content ?? "").join("\n");
+  const promptText = messages.map(textOf).join("\n");
   let content: string | null = null;
-  let toolCalls: { id: string; type: "function"; function: { name: string; arguments: string } }[] | undefined;
+  let toolCalls: ToolCall[] | undefined;
 
-  if (body.response_format?.type === "json_schema" && body.response_format.json_schema?.schema) {
-    content = JSON.stringify(structuredAnswer(body.response_format.json_schema.schema, promptText));
-  } else {
-    const forced = forcedFunction(body);
-    if (forced) {
-      toolCalls = [
-        {
-          id: "call_demo_0",
-          type: "function",
-          function: { name: forced.name, arguments: JSON.stringify(structuredAnswer(forced.schema, promptText)) },
-        },
-      ];
+  const structured = structuredSchema(body);
+  if (structured) {
+    const answer = JSON.stringify(structuredAnswer(structured.schema, messages));
+    if (structured.viaFunction) {
+      toolCalls = [{ id: "call_demo_0", type: "function", function: { name: structured.viaFunction, arguments: answer } }];
     } else {
-      const reply = agentReply(messages, body.tools ?? []);
-      content = reply.content;
-      toolCalls = reply.toolCalls;
+      content = answer;
     }
+  } else {
+    const reply = agentReply(messages, body.tools ?? []);
+    content = reply.content;
+    toolCalls = reply.toolCalls;
   }
-  const completion = content ?? "";
+  const completion = content ?? JSON.stringify(toolCalls ?? []);
   return {
-    id: `chatcmpl-demo-${Date.now().toString(36)}`,
+    id: `chatcmpl-demo-${fnv1a(promptText).toString(36)}`,
     object: "chat.completion",
     created: Math.floor(Date.now() / 1000),
     model: body.model ?? DEMO_MODEL,
@@ -80,116 +127,25 @@ export function demoChatCompletion(body: ChatBody) {
   };
 }
 
-function forcedFunction(body: ChatBody): { name: string; schema: JsonSchema } | null {
-  const choice = body.tool_choice as { function?: { name?: string } } | undefined;
-  const name = choice?.function?.name;
-  if (!name) return null;
-  const tool = (body.tools ?? []).find((t) => t.function.name === name) as (Tool & { function: { parameters?: JsonSchema } }) | undefined;
-  return tool?.function.parameters ? { name, schema: tool.function.parameters } : null;
-}
-
-/** The demo agent: looks up orders with its tool, states the refund policy, refuses prompt injection. */
-function agentReply(
-  messages: Msg[],
-  tools: Tool[],
-): { content: string | null; toolCalls?: { id: string; type: "function"; function: { name: string; arguments: string } }[] } {
-  const last = messages[messages.length - 1];
-  const lastUser = [...messages].reverse().find((m) => m.role === "user")?.content ?? "";
-  const text = lastUser.toLowerCase();
-  const toolNames = new Set(tools.map((t) => t.function.name));
-  if (last?.role === "tool") {
-    return { content: `Here is what I found: ${summarise(last.content ?? "")}. Is there anything else I can help you with?` };
-  }
-  if (/ignore (all |your |previous )*instructions|system prompt|reveal/.test(text)) {
-    return {
-      content: "I'm sorry, but I can't share my instructions or act outside my role. I can help with orders, refunds and shipping.",
-    };
-  }
-  const order = /\b(\d{3,})\b/.exec(lastUser)?.[1];
-  if (/order|package|shipping|deliver/.test(text) && toolNames.has("get_order_status") && order) {
-    return {
-      content: null,
-      toolCalls: [
-        { id: `call_${order}`, type: "function", function: { name: "get_order_status", arguments: JSON.stringify({ order_id: order }) } },
-      ],
-    };
-  }
-  if (/order|package/.test(text) && !order) return { content: "I can check that for you. Could you tell me your order number?" };
-  if (/refund|return|money back/.test(text)) {
-    return {
-      content:
-        "You can return any item within 30 days of delivery for a full refund. Refunds reach your original payment method within 5 business days.",
-    };
-  }
-  if (/hours|open|support/.test(text)) return { content: "Our support team is available Monday to Friday, 9am to 5pm CET." };
-  if (/thank|bye|that's all|that is all/.test(text)) return { content: "You're welcome! Have a great day." };
-  if (text.trim() === "") return { content: "Hello! How can I help you today?" };
-  return { content: "I'm sorry, I can only help with orders, refunds, shipping and support hours." };
-}
-
-function summarise(toolContent: string): string {
-  try {
-    const v = JSON.parse(toolContent) as Record<string, unknown>;
-    return Object.entries(v)
-      .map(([k, val]) => `${k.replace(/_/g, " ")}: ${typeof val === "object" ? JSON.stringify(val) : String(val)}`)
-      .join(", ");
-  } catch {
-    return toolContent.slice(0, 300);
-  }
-}
-
 /** Answers structured-output requests (simulated user, judge, checks, metrics) from the prompt text. */
-function structuredAnswer(schema: JsonSchema, prompt: string): unknown {
+function structuredAnswer(schema: JsonSchema, messages: ChatMessage[]): unknown {
   const props = schema.properties ?? {};
-  if ("message" in props && "should_end" in props) {
-    const agentTurns = (prompt.match(/\b(assistant|agent)\b/gi) ?? []).length;
-    const done = agentTurns >= 2;
-    return fill(schema, {
-      message: done ? "Thanks, that's all I needed." : "Thanks. Could you also tell me how long a refund takes?",
-      should_end: done,
-      end_reason: done ? "satisfied" : null,
-    });
-  }
+  const system = messages
+    .filter((m) => m.role === "system")
+    .map(textOf)
+    .join("\n");
+  const user = messages
+    .filter((m) => m.role === "user")
+    .map(textOf)
+    .join("\n");
+  if ("message" in props && "should_end" in props) return fill(schema, simulatedUserTurn(system, user));
   const outcomeKeys = Object.keys(props).filter((k) => /^o\d+$/.test(k));
-  if (outcomeKeys.length) {
-    const answer: Record<string, unknown> = {};
-    for (const key of outcomeKeys) {
-      const line = new RegExp(`\\b${key}\\b[^\\n]*`, "i").exec(prompt)?.[0] ?? "";
-      const pass = overlaps(line, agentText(prompt));
-      answer[key] = fill(props[key]!, {
-        reasoning: pass ? "The agent's replies address this outcome." : "Nothing in the agent's replies shows this outcome was met.",
-        evidence_turns: [],
-        verdict: pass ? "pass" : "fail",
-      });
-    }
-    return fill(schema, answer);
-  }
-  if ("verdict" in props) {
-    const expected = /expected answer[^\n]*\n?([^\n]+)/i.exec(prompt)?.[1] ?? "";
-    const pass = overlaps(expected, prompt.slice(prompt.toLowerCase().lastIndexOf("response")));
-    return fill(schema, {
-      reasoning: pass ? "The response covers the expected answer." : "The response misses the expected answer.",
-      verdict: pass ? "pass" : "fail",
-    });
-  }
+  if (outcomeKeys.length > 0) return fill(schema, judgeOutcomePrompt(user, outcomeKeys));
+  if ("verdict" in props) return fill(schema, judgeCheckPrompt(user));
   if ("score" in props) {
-    const max = props.score?.maximum ?? 5;
-    return fill(schema, { reasoning: "Demo model: a fixed, fairly good score.", score: Math.max(props.score?.minimum ?? 1, max - 1) });
+    return fill(schema, scoreMetricPrompt(`${system}\n${user}`, props.score?.minimum ?? 1, props.score?.maximum ?? 5));
   }
   return fill(schema, {});
-}
-
-function agentText(prompt: string): string {
-  return prompt
-    .split("\n")
-    .filter((l) => /assistant|agent/i.test(l))
-    .join(" ");
-}
-
-function overlaps(a: string, b: string): boolean {
-  const target = new Set(words(b));
-  const keys = words(a).filter((w) => !["outcome", "expected", "agent", "user", "true", "false", "should"].includes(w));
-  return keys.length === 0 || keys.some((w) => target.has(w));
 }
 
 /** Fills `preferred` values into a minimal valid instance of `schema`. */
@@ -222,12 +178,14 @@ function minimal(s: JsonSchema): unknown {
   }
 }
 
+const embeddingWords = (s: string) => s.toLowerCase().match(/[\p{L}\p{N}]{4,}/gu) ?? [];
+
 /** Deterministic hashed bag-of-words embeddings (64 dimensions, L2-normalised). */
 export function demoEmbeddings(body: { input?: string | string[]; model?: string }) {
   const inputs = Array.isArray(body.input) ? body.input : [body.input ?? ""];
   const data = inputs.map((text, index) => {
     const v = new Array<number>(64).fill(0);
-    for (const w of words(text)) {
+    for (const w of embeddingWords(text)) {
       let h = 2166136261;
       for (const ch of w) h = Math.imul(h ^ ch.charCodeAt(0), 16777619);
       v[Math.abs(h) % 64]! += 1;
@@ -239,7 +197,11 @@ export function demoEmbeddings(body: { input?: string | string[]; model?: string
   return { object: "list", data, model: body.model ?? "assay-demo-embed", usage: { prompt_tokens: used, total_tokens: used } };
 }
 
-/** A fetch that answers requests to DEMO_BASE_URL in process (never touches the network). */
+/**
+ * A fetch that answers requests to DEMO_BASE_URL in process (never touches the network). It
+ * waits the call's simulated latency before answering, and like a real fetch it rejects with the
+ * signal's reason when the caller aborts (a timeout, a cancelled run) meanwhile.
+ */
 export const demoFetch: typeof fetch = async (input, init) => {
   const url = new URL(typeof input === "string" ? input : input instanceof URL ? input.href : input.url);
   const raw = typeof init?.body === "string" ? init.body : init?.body ? await new Response(init.body).text() : "{}";
@@ -249,12 +211,36 @@ export const demoFetch: typeof fetch = async (input, init) => {
   } catch {
     return Response.json({ error: { message: "invalid JSON body", type: "invalid_request_error" } }, { status: 400 });
   }
-  if (url.pathname.endsWith("/chat/completions")) return Response.json(demoChatCompletion(body as ChatBody));
-  if (url.pathname.endsWith("/embeddings")) return Response.json(demoEmbeddings(body as { input?: string | string[] }));
-  if (url.pathname.endsWith("/models"))
-    return Response.json({ object: "list", data: [{ id: DEMO_MODEL, object: "model", owned_by: "assay" }] });
-  return Response.json({ error: { message: `not found: ${url.pathname}`, type: "invalid_request_error" } }, { status: 404 });
+  const path = url.pathname;
+  const kind: DemoCallKind | null = path.endsWith("/chat/completions")
+    ? chatCallKind(body as ChatBody)
+    : path.endsWith("/embeddings")
+      ? "embeddings"
+      : path.endsWith("/models")
+        ? "models"
+        : null;
+  if (kind === null) return Response.json({ error: { message: `not found: ${path}`, type: "invalid_request_error" } }, { status: 404 });
+  await pause(demoLatencyMs(kind, `${path}\n${raw}`), init?.signal ?? undefined);
+  if (kind === "embeddings") return Response.json(demoEmbeddings(body as { input?: string | string[] }));
+  if (kind === "models") return Response.json({ object: "list", data: [{ id: DEMO_MODEL, object: "model", owned_by: "assay" }] });
+  return Response.json(demoChatCompletion(body as ChatBody));
 };
+
+function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const aborted = () => signal?.reason ?? new DOMException("This operation was aborted", "AbortError");
+    if (signal?.aborted) return reject(aborted());
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(aborted());
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });
+}
 
 export function isDemoUrl(url: string): boolean {
   try {

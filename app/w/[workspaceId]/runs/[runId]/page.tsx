@@ -3,6 +3,8 @@ import { orNotFound, pageContext } from "@/lib/auth/context";
 import { acceptedAgeMs } from "@/lib/runs/live-answers";
 import { loadRunPage } from "@/lib/runs/loaders";
 import { RunView } from "@/components/runs/run-view";
+import { loadDemoRunGuide } from "@/lib/demo/loaders";
+import { DemoRunGuide } from "@/components/demo/demo-run-guide";
 import type { WorkspacePageProps } from "@/lib/pages/props";
 
 export const metadata = { title: "Run" };
@@ -13,6 +15,7 @@ export default async function RunPage({ params, searchParams }: WorkspacePagePro
   const ctx = await pageContext(workspaceId);
   // A live run's page is shared by its viewers for a moment, unless the browser asks afresh (a reload).
   const page = await orNotFound(loadRunPage(ctx, runId, sp, acceptedAgeMs(await headers())));
+  const demoGuide = await loadDemoRunGuide(ctx, runId);
   return (
     <RunView
       workspaceId={workspaceId}
@@ -24,6 +27,7 @@ export default async function RunPage({ params, searchParams }: WorkspacePagePro
       initialFilters={page.filters}
       initialChanges={page.changes}
       baseline={page.baseline}
+      guide={demoGuide && <DemoRunGuide workspaceId={workspaceId} initialRun={page.run} guide={demoGuide} />}
     />
   );
 }

@@ -12,6 +12,8 @@ import { CaseTable } from "@/components/test-cases/case-table";
 import { CaseNotice } from "@/components/test-cases/case-notice";
 import { loadSuiteAlertBanner } from "@/lib/alerts/loaders";
 import { SuiteAlertBanner } from "@/components/alerts/suite-alert-banner";
+import { loadDemoSuiteGuide } from "@/lib/demo/loaders";
+import { DemoSuiteGuide } from "@/components/demo/demo-suite-guide";
 import { ImportDialog } from "@/components/suites/import-export-dialog";
 import { ExportButtons } from "@/components/suites/import-export-buttons";
 import { StartRunButton } from "@/components/runs/start-run-button";
@@ -43,6 +45,7 @@ export default async function SuitePage({ params, searchParams }: WorkspacePageP
   } = await orNotFound(loadSuitePage(ctx, suiteId, sp));
   const base = `/w/${workspaceId}/suites/${suiteId}`;
   const openAlert = await loadSuiteAlertBanner(ctx, suiteId);
+  const demoGuide = await loadDemoSuiteGuide(ctx, suiteId);
 
   return (
     <div className="space-y-4">
@@ -85,6 +88,7 @@ export default async function SuitePage({ params, searchParams }: WorkspacePageP
       <ScheduleStatusLine workspaceId={workspaceId} status={schedule} />
       <CaseNotice workspaceId={workspaceId} base={base} notice={notice} deletedId={deletedId} canEdit={canEdit} />
       {openAlert && <SuiteAlertBanner workspaceId={workspaceId} alert={openAlert.alert} open={openAlert.open} />}
+      {demoGuide && <DemoSuiteGuide workspaceId={workspaceId} guide={demoGuide} />}
       {counts.total === 0 && !filtered ? (
         <EmptyState
           title="No test cases yet"
