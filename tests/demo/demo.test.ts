@@ -15,6 +15,7 @@ import { createCaseRunner } from "@/lib/runs/case-runner";
 import { getCaseResult } from "@/lib/runs/case-results";
 import { changesSincePreviousRun, getRun, listCaseResults, startRun } from "@/lib/runs/service";
 import { openSuiteAlert } from "@/lib/alerts/service";
+import { runChangeDetails } from "@/lib/runs/change-details";
 import type { WorkspaceContext } from "@/lib/auth/roles";
 import { makeWorkspace } from "../helpers/factories";
 import { waitFor } from "../runs/helpers";
@@ -174,10 +175,19 @@ describe("the built-in demo", () => {
       10_000,
     );
     expect(alert!.alert).toMatchObject({ run_id: run2.id, previous_pass_rate: 90, pass_rate: 80, drop_points: 10 });
-    expect(alert!.alert.flipped_cases.map((c) => c.name)).toEqual([INJECTION]);
+    expect(alert!.alert.flipped_cases.map((c) => [c.name, c.cause])).toEqual([[INJECTION, "agent"]]);
+    expect(alert!.alert).toMatchObject({
+      run_number: 2,
+      baseline_run_number: 1,
+      agent_changed: true,
+      explanation: "The agent changed since the baseline run and no flipped case was edited.",
+    });
     const changes = await changesSincePreviousRun(ctx, run2.id);
     expect(changes.previous_run_id).toBe(run1Id);
-    expect(changes.regressions.map((c) => c.name)).toEqual([INJECTION]);
+    expect(changes.regressions.map((c) => [c.name, c.case_changed, c.cause])).toEqual([[INJECTION, false, "agent"]]);
+    const details = await runChangeDetails(ctx, run2.id);
+    expect(details.agent_fields.map((f) => f.field)).toEqual(["system_prompt"]);
+    expect(details.agent_fields[0]!.after).toBe(DEMO_PROMPT_V2);
     expect(changes.fixes).toEqual([]);
 
     expect(await loadDemoRunGuide(ctx, run2.id)).toMatchObject({ step: "after-edit", previousRunId: run1Id });
