@@ -39,8 +39,8 @@ export function CaseView({ workspaceId, initial, suite }: { workspaceId: string;
   const suiteHref = `/w/${workspaceId}/suites/${suite.id}`;
   const snapshot = (r.test_case ?? {}) as Snapshot;
   const transcript = (r.transcript ?? []) as TranscriptEntry[];
-  // A turn the agent never answered (it failed, or the run was cancelled) is shown but not counted.
-  const unanswered = Math.max(0, countTurns(transcript) - r.turns);
+  // A turn the agent never finished (it failed, or the run was cancelled) is shown but not counted.
+  const unfinished = Math.max(0, countTurns(transcript) - r.turns);
   const open = isOpenCase(r.status);
   const kind = r.error_type ? (ERROR_KINDS[r.error_type] ?? { title: `${r.error_type} error`, note: "" }) : null;
 
@@ -135,7 +135,7 @@ export function CaseView({ workspaceId, initial, suite }: { workspaceId: string;
           <Stat
             label="Turns"
             testId="case-stat-turns"
-            value={`${formatNumber(r.turns)}${unanswered > 0 ? ` + ${unanswered} unanswered` : ""}`}
+            value={`${formatNumber(r.turns)}${unfinished > 0 ? ` + ${unfinished} unfinished` : ""}`}
           />
           <Stat label="Started" value={formatDateTime(r.started_at)} />
         </dl>
