@@ -82,7 +82,7 @@ async function scriptFakeServer(request: APIRequestContext, marker: string) {
     // The judge fails the refund case's outcome (first matching rule wins).
     {
       match: { schemaName: "outcome_verdicts", anyContains: `${marker}-FAIL` },
-      reply: { json: { o1: { reasoning: JUDGE_REASONING, evidence_turns: [3], verdict: "fail" } }, delayMs: 400 },
+      reply: { json: { o1: { reasoning: JUDGE_REASONING, evidence_turns: [1], verdict: "fail" } }, delayMs: 400 },
     },
     // Every other call of this spec: the fake's default answer, slowed down so progress is visible.
     { match: { anyContains: marker, endpoint: "chat" }, reply: { delayMs: 400 } },
@@ -164,13 +164,15 @@ test("start a run, watch it complete live, inspect the failing case and export t
   await expect(page.getByTestId("case-reason")).toContainText("Why it failed");
   await expect(page.getByTestId("case-reason")).toContainText(/1 of 1 outcomes? not met/);
   const transcript = page.getByRole("list", { name: "Transcript" });
-  await expect(transcript.getByText(`Can I get a refund? ${marker}-FAIL`, { exact: true })).toBeVisible();
+  await expect(transcript.getByRole("group", { name: "Authored question" })).toHaveText(
+    `Authored questionCan I get a refund? ${marker}-FAIL`,
+  );
   await expect(transcript.getByText(/^Fake reply: Can I get a refund\?/)).toBeVisible();
   const outcome = page.getByRole("listitem", { name: "Outcome Explains the refund policy" });
   await expect(outcome).toContainText("Not met");
   await expect(outcome).toContainText(JUDGE_REASONING);
-  await outcome.getByRole("link", { name: "turn 3" }).click();
-  await expect(page).toHaveURL(/#turn-3$/);
+  await outcome.getByRole("link", { name: "turn 1" }).click();
+  await expect(page).toHaveURL(/#turn-1$/);
 
   // "Why did the judge say that?": the judge call's exact request and raw response.
   const calls = page.getByRole("list", { name: "LLM calls" });

@@ -8,7 +8,7 @@ import { Breadcrumbs } from "@/components/ui/breadcrumbs";
 import { buttonClass } from "@/components/ui/button";
 import { cn } from "@/components/ui/cn";
 import { CaseStatusBadge } from "@/components/runs/status-badges";
-import { Transcript } from "@/components/runs/transcript";
+import { Transcript, authorshipOf } from "@/components/runs/transcript";
 import { CheckResults } from "@/components/runs/check-results";
 import { OutcomeResults } from "@/components/runs/outcome-metric-results";
 import { formatNumber } from "@/components/runs/format";
@@ -159,7 +159,8 @@ function ArmColumn({
             <h3 className="text-sm font-semibold">Transcript</h3>
             <Transcript
               messages={(r.transcript ?? []) as TranscriptMessage[]}
-              simulated={Boolean(snapshot.persona)}
+              authorship={authorshipOf(snapshot)}
+              files={r.processed_files}
               idPrefix={`${letter.toLowerCase()}-`}
             />
           </Card>
@@ -169,7 +170,11 @@ function ArmColumn({
           </Card>
           <Card className="space-y-3 p-5">
             <h3 className="text-sm font-semibold">Expected outcomes</h3>
-            <OutcomeResults results={(r.outcome_results ?? []) as OutcomeResult[]} />
+            <OutcomeResults
+              results={(r.outcome_results ?? []) as OutcomeResult[]}
+              transcript={(r.transcript ?? []) as TranscriptMessage[]}
+              idPrefix={`${letter.toLowerCase()}-`}
+            />
           </Card>
         </>
       ) : (

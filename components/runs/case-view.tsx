@@ -1,13 +1,14 @@
 "use client";
 import Link from "next/link";
-import type { CheckResult, MetricResult, OutcomeResult, ToolCallResults, TranscriptMessage } from "@/lib/evaluation/types";
+import type { CheckResult, MetricResult, OutcomeResult, ToolCallResults } from "@/lib/evaluation/types";
+import { countTurns } from "@/lib/evaluation/transcript";
 import type { Check } from "@/lib/test-cases/schemas";
 import type { CaseResultDetail, RunSuiteInfo } from "@/lib/runs/dto";
 import { isOpenCase, useCaseResult } from "@/lib/runs/hooks";
 import { Badge, Card } from "@/components/ui/card";
 import { buttonClass } from "@/components/ui/button";
 import { CaseStatusBadge } from "./status-badges";
-import { Transcript } from "./transcript";
+import { Transcript, authorshipOf, type TranscriptEntry } from "./transcript";
 import { CheckResults, ToolCallResultsView } from "./check-results";
 import { MetricResults, OutcomeResults } from "./outcome-metric-results";
 import { LlmCalls } from "./llm-calls";
@@ -37,7 +38,9 @@ export function CaseView({ workspaceId, initial, suite }: { workspaceId: string;
   const runHref = `/w/${workspaceId}/runs/${r.run_id}`;
   const suiteHref = `/w/${workspaceId}/suites/${suite.id}`;
   const snapshot = (r.test_case ?? {}) as Snapshot;
-  const transcript = (r.transcript ?? []) as TranscriptMessage[];
+  const transcript = (r.transcript ?? []) as TranscriptEntry[];
+  // A turn the agent never finished (it failed, or the run was cancelled) is shown but not counted.
+  const unfinished = Math.max(0, countTurns(transcript) - r.turns);
   const open = isOpenCase(r.status);
   const kind = r.error_type ? (ERROR_KINDS[r.error_type] ?? { title: `${r.error_type} error`, note: "" }) : null;
 
@@ -64,7 +67,7 @@ export function CaseView({ workspaceId, initial, suite }: { workspaceId: string;
             Case {r.position + 1} of the run{r.completed_at ? ` · finished ${formatDateTime(r.completed_at)}` : ""}
           </p>
         </div>
-        <div className="flex gap-2">
+        <div className="flex flex-wrap gap-2">
           <Link href={runHref} className={buttonClass("secondary")}>
             ← Back to the run
           </Link>
@@ -129,17 +132,22 @@ export function CaseView({ workspaceId, initial, suite }: { workspaceId: string;
           <Stat label="Agent retries" value={formatNumber(r.retry_count)} />
           <Stat label="Evaluator retries" value={formatNumber(r.evaluator_retry_count)} />
           <Stat label="Metrics passed" value={r.metrics_total ? `${r.metrics_passed} of ${r.metrics_total}` : "—"} />
-          <Stat label="Turns" value={formatNumber(r.turns)} />
+          <Stat
+            label="Turns"
+            testId="case-stat-turns"
+            value={`${formatNumber(r.turns)}${unfinished > 0 ? ` + ${unfinished} unfinished` : ""}`}
+          />
           <Stat label="Started" value={formatDateTime(r.started_at)} />
         </dl>
       </Card>
 
+      {/* min-w-0: a wide attachment table scrolls inside its bubble instead of widening the column. */}
       <div className="grid gap-4 xl:grid-cols-2">
-        <Card className="space-y-3 p-5">
+        <Card className="min-w-0 space-y-3 p-5">
           <h2 className="text-base font-semibold">Transcript</h2>
-          <Transcript messages={transcript} simulated={Boolean(snapshot.persona)} />
+          <Transcript messages={transcript} authorship={authorshipOf(snapshot)} files={r.processed_files} />
         </Card>
-        <div className="space-y-4">
+        <div className="min-w-0 space-y-4">
           <Card className="space-y-2 p-5">
             <div className="flex flex-wrap items-center gap-2">
               <h2 className="text-base font-semibold">Final response</h2>
@@ -161,7 +169,7 @@ export function CaseView({ workspaceId, initial, suite }: { workspaceId: string;
             <ToolCallResultsView results={(r.tool_call_results ?? null) as ToolCallResults | null} />
           </Section>
           <Section title="Expected outcomes">
-            <OutcomeResults results={(r.outcome_results ?? []) as OutcomeResult[]} />
+            <OutcomeResults results={(r.outcome_results ?? []) as OutcomeResult[]} transcript={transcript} />
           </Section>
           <Section title="Metrics">
             <MetricResults results={(r.metric_results ?? []) as MetricResult[]} />
@@ -213,11 +221,13 @@ function Section({ title, description, children }: { title: string; description?
   );
 }
 
-function Stat({ label, value }: { label: string; value: string }) {
+function Stat({ label, value, testId }: { label: string; value: string; testId?: string }) {
   return (
     <div>
       <dt className="text-xs text-slate-500">{label}</dt>
-      <dd className="mt-0.5 text-slate-900 tabular-nums">{value}</dd>
+      <dd className="mt-0.5 text-slate-900 tabular-nums" data-testid={testId}>
+        {value}
+      </dd>
     </div>
   );
 }

@@ -1,10 +1,23 @@
-import type { MetricResult, OutcomeResult } from "@/lib/evaluation/types";
+import type { MetricResult, OutcomeResult, TranscriptMessage } from "@/lib/evaluation/types";
+import { citedTurns } from "@/lib/evaluation/transcript";
 import { formatDuration, formatScore, prettyJson } from "./format";
 import { PassBadge } from "./check-results";
 import { Table, TableBody, TableCell, TableHeader, TableRow } from "@/components/ui/table";
 
-/** The judge's verdict per expected outcome, with reasoning and links to the evidence turns. */
-export function OutcomeResults({ results }: { results: OutcomeResult[] }) {
+/**
+ * The judge's verdict per expected outcome, with reasoning and links to the turns it cites (the
+ * anchors of the Transcript beside it, prefixed alike). Results judged before turns counted
+ * exchanges cite message positions; `citedTurns` maps them to the turns holding those messages.
+ */
+export function OutcomeResults({
+  results,
+  transcript = [],
+  idPrefix = "",
+}: {
+  results: OutcomeResult[];
+  transcript?: TranscriptMessage[];
+  idPrefix?: string;
+}) {
   if (results.length === 0) return <p className="text-sm text-slate-500">This case has no expected outcomes.</p>;
   return (
     <ul className="space-y-2">
@@ -24,22 +37,31 @@ export function OutcomeResults({ results }: { results: OutcomeResult[] }) {
               {o.reasoning}
             </p>
           )}
-          {o.evidence_turns.length > 0 && (
-            <p className="text-xs text-slate-600">
-              Evidence:{" "}
-              {o.evidence_turns.map((t, i) => (
-                <span key={t}>
-                  {i > 0 && ", "}
-                  <a href={`#turn-${t}`} className="text-indigo-700 hover:underline">
-                    turn {t}
-                  </a>
-                </span>
-              ))}
-            </p>
-          )}
+          <Evidence cited={citedTurns(o, transcript)} idPrefix={idPrefix} />
         </li>
       ))}
     </ul>
+  );
+}
+
+function Evidence({ cited, idPrefix }: { cited: { turns: number[]; systemPrompt: boolean }; idPrefix: string }) {
+  const links = [
+    ...(cited.systemPrompt ? [{ href: `#${idPrefix}system-prompt`, label: "system prompt" }] : []),
+    ...cited.turns.map((t) => ({ href: `#${idPrefix}turn-${t}`, label: `turn ${t}` })),
+  ];
+  if (links.length === 0) return null;
+  return (
+    <p className="text-xs text-slate-600">
+      Evidence:{" "}
+      {links.map((l, i) => (
+        <span key={l.href}>
+          {i > 0 && ", "}
+          <a href={l.href} className="text-indigo-700 underline">
+            {l.label}
+          </a>
+        </span>
+      ))}
+    </p>
   );
 }
 

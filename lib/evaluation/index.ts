@@ -9,7 +9,17 @@
 export * from "./types";
 export * from "./schemas";
 export { createEvalCache, parseJsonObject, type EvalCache, type EvalCacheHit, type EvalCacheOptions } from "./llm-json";
-export { renderTranscript, isRepeating, normaliseMessage } from "./transcript";
+export {
+  TURN_NUMBERING,
+  citedTurns,
+  countTurns,
+  isRepeating,
+  normaliseMessage,
+  renderTranscript,
+  splitTurns,
+  type PlacedMessage,
+  type TranscriptTurn,
+} from "./transcript";
 export {
   CHECK_SCHEMA_NAME,
   buildCheckJudgeRequest,

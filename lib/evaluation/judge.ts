@@ -6,7 +6,7 @@
  * outcome and reports a judge error.
  */
 import { callJson, errorMessage, isPlainObject, parseJsonObject, readVerdict, type EvalCache, type Parsed } from "./llm-json";
-import { renderTranscript } from "./transcript";
+import { TURN_NUMBERING, countTurns, renderTranscript } from "./transcript";
 import type { EvalJsonRequest, EvalLlm, OutcomeResult, TranscriptMessage } from "./types";
 
 export const OUTCOME_SCHEMA_NAME = "outcome_verdicts";
@@ -69,13 +69,13 @@ export function buildOutcomeJudgeRequest(input: OutcomeJudgeInput): EvalJsonRequ
     '- a string or number: the described thing must have that value (for example a label "refund amount" with value 25 means the agent must settle on a refund of 25);',
     "- anything else (a list or object): the described thing must match it in substance.",
     "",
-    "The conversation is given as numbered turns. Tool calls the agent made are shown inline under its turn (→ TOOL CALL), and the results it received are separate TOOL RESULT turns.",
+    'The conversation is given in numbered turns: turn N is the N-th user message and everything the agent did in reply — its messages, the tool calls it made (shown inline under its message as → TOOL CALL) and the tool results it received. Each message is headed by its turn and who it is from (for example "Turn 2 — user:", "Turn 2 — agent:"). The system prompt, shown first, is the agent\'s instructions and not a turn.',
     "",
     "## Evaluation criteria",
     rubric,
     "",
     "## Answer",
-    'For EVERY key, first write your reasoning, then list the numbers of the turns that are your evidence (empty when there is none), then give the verdict "pass" (the outcome is met as expected) or "fail". Do not add other keys. Answer in the required JSON format only.',
+    'For EVERY key, first write your reasoning, then list the numbers of the turns that are your evidence (the N of "Turn N"; empty when there is none), then give the verdict "pass" (the outcome is met as expected) or "fail". Do not add other keys. Answer in the required JSON format only.',
   ].join("\n");
   const outcomes = keys
     .map((k) => `- ${k.key}: label: ${JSON.stringify(k.label)}; expected value: ${describeExpected(k.expected)}`)
@@ -123,7 +123,15 @@ export type OutcomeJudgement = { results: OutcomeResult[]; judge_error: string |
 
 /** Every outcome failed with the same reason (judge error, or not evaluated). */
 export function failedOutcomes(keys: readonly OutcomeKey[], reasoning: string): OutcomeResult[] {
-  return keys.map((k) => ({ key: k.key, label: k.label, expected: k.expected, passed: false, reasoning, evidence_turns: [] }));
+  return keys.map((k) => ({
+    key: k.key,
+    label: k.label,
+    expected: k.expected,
+    passed: false,
+    reasoning,
+    evidence_turns: [],
+    turn_numbering: TURN_NUMBERING,
+  }));
 }
 
 export async function judgeOutcomes(
@@ -145,7 +153,7 @@ export async function judgeOutcomes(
     const error = `Judge call failed: ${errorMessage(err)}`;
     return { results: failedOutcomes(keys, `Judge error: ${error}`), judge_error: error };
   }
-  const verdicts = parseOutcomeVerdicts(raw, keys, input.transcript.length);
+  const verdicts = parseOutcomeVerdicts(raw, keys, countTurns(input.transcript));
   if (!verdicts.ok) return { results: failedOutcomes(keys, `Judge error: ${verdicts.error}`), judge_error: verdicts.error };
   return {
     results: keys.map((k) => {
@@ -157,6 +165,7 @@ export async function judgeOutcomes(
         passed: v.verdict === "pass",
         reasoning: v.reasoning,
         evidence_turns: v.evidence_turns,
+        turn_numbering: TURN_NUMBERING,
       };
     }),
     judge_error: null,

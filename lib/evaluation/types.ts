@@ -97,8 +97,14 @@ export type OutcomeResult = {
   expected: unknown;
   passed: boolean;
   reasoning: string;
-  /** Turn numbers (1-based transcript positions) the judge cites. */
+  /** Turn numbers the judge cites (turn N: the N-th user message and the agent's reply). */
   evidence_turns: number[];
+  /**
+   * "exchange" on every result judged with turns as above. Absent on results stored before: their
+   * evidence_turns are 1-based transcript positions (the system prompt was turn 1); `citedTurns`
+   * in ./transcript.ts maps them.
+   */
+  turn_numbering?: "exchange";
 };
 
 /**

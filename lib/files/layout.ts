@@ -110,3 +110,42 @@ export function withAttachedFiles(message: string, prompt: CaseFilesPrompt | nul
 function oneLine(s: string): string {
   return s.replace(/\s+/g, " ").trim();
 }
+
+/** One file block of a first user message, read back for display. */
+export type AttachedFileBlock = {
+  /** The header after "Attached file i of n: ", e.g. "invoice.pdf (pdf, pages 1, 3)". */
+  title: string;
+  description: string | null;
+  /** The file's markdown as the agent received it (budget cuts included). */
+  markdown: string;
+};
+
+/**
+ * The inverse of `withAttachedFiles` for display: the user's message and the `count` file blocks
+ * that follow it. A stored message may be cut (transcripts are capped), so blocks cut away are
+ * missing and the last one may lack its closing `---`. Null when the layout is not found.
+ */
+export function splitAttachedFiles(content: string, count: number): { message: string; files: AttachedFileBlock[] } | null {
+  if (count < 1) return null;
+  const marker = (i: number) => `\n\n---\nAttached file ${i} of ${count}: `;
+  const starts: number[] = [];
+  let from = 0;
+  for (let i = 1; i <= count; i++) {
+    const at = content.indexOf(marker(i), from);
+    if (at < 0) break;
+    starts.push(at);
+    from = at + marker(i).length;
+  }
+  if (starts.length === 0) return null;
+  const files = starts.map((start, k) => {
+    const isLast = k === starts.length - 1;
+    let block = content.slice(start + marker(k + 1).length, isLast ? content.length : starts[k + 1]);
+    if (isLast && starts.length === count && block.endsWith("\n---")) block = block.slice(0, -"\n---".length);
+    const [title = "", ...rest] = block.split("\n");
+    const description = rest[0]?.startsWith("Description: ") ? rest.shift()!.slice("Description: ".length) : null;
+    // A blank line separates the header from the markdown.
+    if (rest[0] === "") rest.shift();
+    return { title, description, markdown: rest.join("\n") };
+  });
+  return { message: content.slice(0, starts[0]), files };
+}

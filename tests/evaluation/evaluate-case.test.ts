@@ -40,7 +40,7 @@ function byschema(replies: Record<string, string>) {
 }
 const goodReplies = {
   check_verdict: JSON.stringify({ reasoning: "same meaning", verdict: "pass" }),
-  outcome_verdicts: outcomeReply(["pass", "pass"], [3, 5]),
+  outcome_verdicts: outcomeReply(["pass", "pass"], [1]),
   metric_relevance: JSON.stringify({ reasoning: "on topic", score: 5 }),
   metric_correctness: JSON.stringify({ reasoning: "matches", score: 4 }),
 };
@@ -55,8 +55,8 @@ describe("evaluateCase", () => {
     expect(r.check_results.map((c) => c.passed)).toEqual([true, true, true]);
     expect(r.tool_call_results?.matched).toHaveLength(1);
     expect(r.outcome_results.map((o) => [o.key, o.passed, o.evidence_turns])).toEqual([
-      ["o1", true, [3, 5]],
-      ["o2", true, [3, 5]],
+      ["o1", true, [1]],
+      ["o2", true, [1]],
     ]);
     expect(r.metric_results.map((m) => [m.metric_name, m.score, m.normalized_score, m.passed])).toEqual([
       ["relevance", 5, 1, true],

@@ -17,17 +17,23 @@ const transcript: TranscriptMessage[] = [
   { role: "assistant", content: null, tool_calls: [{ id: "call_1", name: "search_orders", arguments: '{"order_id":42}' }] },
   { role: "tool", tool_call_id: "call_1", content: '{"status":"shipped"}' },
   { role: "assistant", content: "Order 42 has shipped." },
+  { role: "user", content: "Can a human call me?" },
+  { role: "assistant", content: "I can help you here instead." },
 ];
 const outcomes = { "agent looks up the order": true, "order status told to user": "shipped", "escalates to a human": false };
 
 describe("outcome judge prompt", () => {
-  it("numbers turns by transcript position and shows tool calls and results inline", () => {
+  it("numbers the conversation by turn (user message and the agent's reply), the system prompt apart", () => {
     const text = renderTranscript(transcript);
-    expect(text).toContain("[1] SYSTEM");
-    expect(text).toContain("[2] USER:\nWhere is order 42?");
-    expect(text).toContain('[3] AGENT:\n  → TOOL CALL search_orders({"order_id":42}) [call call_1]');
-    expect(text).toContain('[4] TOOL RESULT for search_orders (call call_1):\n{"status":"shipped"}');
-    expect(text).toContain("[5] AGENT:\nOrder 42 has shipped.");
+    expect(text).toContain("System prompt (the agent's instructions; not a turn):\nYou are a support agent.");
+    expect(text).toContain("Turn 1 — user:\nWhere is order 42?");
+    expect(text).toContain('Turn 1 — agent:\n  → TOOL CALL search_orders({"order_id":42}) [call call_1]');
+    expect(text).toContain('Turn 1 — tool result for search_orders (call call_1):\n{"status":"shipped"}');
+    expect(text).toContain("Turn 1 — agent:\nOrder 42 has shipped.");
+    expect(text).toContain("Turn 2 — user:\nCan a human call me?");
+    const system = buildOutcomeJudgeRequest({ transcript, expectedOutcomes: outcomes }).messages[0]?.content ?? "";
+    expect(system).toContain("turn N is the N-th user message and everything the agent did in reply");
+    expect(system).toContain("The system prompt, shown first, is the agent's instructions and not a turn.");
   });
 
   it("gives outcomes keys o1..oN with label and expected value, and an exact strict schema", () => {
@@ -39,7 +45,7 @@ describe("outcome judge prompt", () => {
     expect(user).toContain('- o1: label: "agent looks up the order"; expected value: true');
     expect(user).toContain('- o2: label: "order status told to user"; expected value: "shipped"');
     expect(user).toContain('- o3: label: "escalates to a human"; expected value: false');
-    expect(user).toContain("[3] AGENT");
+    expect(user).toContain("Turn 2 — agent:");
     expect(req.schema).toMatchObject({ required: ["o1", "o2", "o3"], additionalProperties: false });
     const item = (req.schema as { properties: Record<string, { properties: object; required: string[] }> }).properties.o2!;
     expect(Object.keys(item.properties)).toEqual(["reasoning", "evidence_turns", "verdict"]);
@@ -120,15 +126,26 @@ describe("parsing verdicts (fail closed)", () => {
 
 describe("judgeOutcomes", () => {
   it("maps verdicts to outcome results; the platform decides pass per outcome", async () => {
-    const llm = fakeLlm(() => outcomeReply(["pass", "fail", "pass"], [3, 5]));
+    const llm = fakeLlm(() => outcomeReply(["pass", "fail", "pass"], [2]));
     const r = await judgeOutcomes({ transcript, expectedOutcomes: outcomes }, llm);
     expect(r.judge_error).toBeNull();
+    const common = { reasoning: "", evidence_turns: [2], turn_numbering: "exchange" };
     expect(r.results).toEqual([
-      { key: "o1", label: "agent looks up the order", expected: true, passed: true, reasoning: "reason 1", evidence_turns: [3, 5] },
-      { key: "o2", label: "order status told to user", expected: "shipped", passed: false, reasoning: "reason 2", evidence_turns: [3, 5] },
-      { key: "o3", label: "escalates to a human", expected: false, passed: true, reasoning: "reason 3", evidence_turns: [3, 5] },
+      { ...common, key: "o1", label: "agent looks up the order", expected: true, passed: true, reasoning: "reason 1" },
+      { ...common, key: "o2", label: "order status told to user", expected: "shipped", passed: false, reasoning: "reason 2" },
+      { ...common, key: "o3", label: "escalates to a human", expected: false, passed: true, reasoning: "reason 3" },
     ]);
     expect(llm.calls).toHaveLength(1);
+  });
+
+  it("keeps evidence to the conversation's turns (not its messages): 7 messages, 2 turns", async () => {
+    const llm = fakeLlm(() => outcomeReply(["pass", "pass", "pass"], [5, 2, 1, 3]));
+    const r = await judgeOutcomes({ transcript, expectedOutcomes: outcomes }, llm);
+    expect(r.results.map((o) => o.evidence_turns)).toEqual([
+      [1, 2],
+      [1, 2],
+      [1, 2],
+    ]);
   });
 
   it("fails every outcome and reports a judge error on a malformed reply", async () => {

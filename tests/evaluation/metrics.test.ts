@@ -14,7 +14,7 @@ import { metricConfigListSchema, metricConfigSchema, type MetricConfigInput } fr
 import { fakeLlm } from "./helpers";
 
 const inputs: MetricInputs = {
-  conversation: "[1] USER:\nWhen do you open?\n\n[2] AGENT:\nAt 9.",
+  conversation: "Turn 1 — user:\nWhen do you open?\n\nTurn 1 — agent:\nAt 9.",
   question: "When do you open?",
   response: "At 9.",
   groundTruth: "The shop opens at 9am.",

@@ -1,6 +1,17 @@
 import { describe, expect, it } from "vitest";
 import { createEvalCache, parseJsonObject } from "@/lib/evaluation/llm-json";
-import { isRepeating, lastUserMessage, normaliseMessage, renderTranscript, toolResultsText } from "@/lib/evaluation/transcript";
+import {
+  TURN_NUMBERING,
+  citedTurns,
+  countTurns,
+  isRepeating,
+  lastUserMessage,
+  normaliseMessage,
+  renderTranscript,
+  splitTurns,
+  toolResultsText,
+} from "@/lib/evaluation/transcript";
+import type { TranscriptMessage } from "@/lib/evaluation/types";
 import type { EvalJsonRequest } from "@/lib/evaluation/types";
 import { fakeLlm } from "./helpers";
 
@@ -44,8 +55,63 @@ describe("transcript helpers", () => {
       10,
     );
     expect(text).toContain("[40 more characters truncated]");
-    expect(text).toContain("[2] USER:\n(empty)");
+    expect(text).toContain("Turn 1 — user:\n(empty)");
     expect(renderTranscript(t)).toContain("→ TOOL CALL lookup({}) [call c1]");
+  });
+});
+
+/** A two-turn conversation: tool calls and their results belong to the agent's reply in turn 1. */
+const conversation: TranscriptMessage[] = [
+  { role: "system", content: "You are a support agent." },
+  { role: "user", content: "Where is order 42?" },
+  { role: "assistant", content: null, tool_calls: [{ id: "c1", name: "lookup", arguments: '{"id":42}' }] },
+  { role: "tool", tool_call_id: "c1", content: '{"status":"shipped"}' },
+  { role: "assistant", content: "It has shipped." },
+  { role: "user", content: "Thanks, can I return it?" },
+  { role: "assistant", content: "Yes, within 30 days." },
+];
+
+describe("turns", () => {
+  it("makes each user message and the agent's reply one turn; the system prompt is not a turn", () => {
+    const { system, turns } = splitTurns(conversation);
+    expect(system.map((m) => m.index)).toEqual([0]);
+    expect(turns.map((t) => [t.number, t.messages.map((m) => m.index)])).toEqual([
+      [1, [1, 2, 3, 4]],
+      [2, [5, 6]],
+    ]);
+    expect(countTurns(conversation)).toBe(2);
+    expect(countTurns([{ role: "system", content: "s" }])).toBe(0);
+  });
+
+  it("keeps an agent that speaks first, and a user message without a reply, in turns of their own count", () => {
+    const greeting: TranscriptMessage[] = [
+      { role: "assistant", content: "Hello! How can I help?" },
+      { role: "user", content: "Hi" },
+      { role: "assistant", content: "Sure." },
+      { role: "user", content: "And then?" },
+    ];
+    expect(splitTurns(greeting).turns.map((t) => t.messages.map((m) => m.index))).toEqual([[0, 1, 2], [3]]);
+  });
+
+  it("numbers the judge's transcript by turn and speaker, with the system prompt apart", () => {
+    const text = renderTranscript(conversation);
+    expect(text).toContain("System prompt (the agent's instructions; not a turn):\nYou are a support agent.");
+    expect(text).toContain("Turn 1 — user:\nWhere is order 42?");
+    expect(text).toContain('Turn 1 — agent:\n  → TOOL CALL lookup({"id":42}) [call c1]');
+    expect(text).toContain('Turn 1 — tool result for lookup (call c1):\n{"status":"shipped"}');
+    expect(text).toContain("Turn 1 — agent:\nIt has shipped.");
+    expect(text).toContain("Turn 2 — user:\nThanks, can I return it?");
+    expect(text).toContain("Turn 2 — agent:\nYes, within 30 days.");
+    expect(text).not.toMatch(/Turn 3|\[\d+\]/);
+  });
+
+  it("maps cited turns: today's as they are, older results' message positions to the turn holding the message", () => {
+    expect(citedTurns({ evidence_turns: [2, 1, 9], turn_numbering: TURN_NUMBERING }, conversation)).toEqual({
+      turns: [1, 2],
+      systemPrompt: false,
+    });
+    // Before turns counted exchanges, "turn 1" was the system prompt and "turn 4" the tool result.
+    expect(citedTurns({ evidence_turns: [1, 4, 5, 7, 99] }, conversation)).toEqual({ turns: [1, 2], systemPrompt: true });
   });
 });
 
