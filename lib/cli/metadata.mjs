@@ -90,7 +90,11 @@ export const CI_PROVIDERS = [
     name: "CircleCI",
     marker: "CIRCLECI",
     sources: { commit: "CIRCLE_SHA1", branch: "CIRCLE_BRANCH", build_url: "CIRCLE_BUILD_URL" },
-    read: (env) => ({ commit: present(env.CIRCLE_SHA1), branch: present(env.CIRCLE_BRANCH), build_url: present(env.CIRCLE_BUILD_URL) }),
+    read: (env) => ({
+      commit: present(env.CIRCLE_SHA1),
+      branch: present(env.CIRCLE_TAG) ? undefined : present(env.CIRCLE_BRANCH),
+      build_url: present(env.CIRCLE_BUILD_URL),
+    }),
   },
   {
     name: "Buildkite",

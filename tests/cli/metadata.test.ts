@@ -93,6 +93,12 @@ const detections: { name: string; env: Env; ci: string | null; metadata: Record<
     metadata: { commit: SHA, branch: "main", build_url: "https://circleci.com/gh/acme/agents/77" },
   },
   {
+    name: "CircleCI, a tag build",
+    env: { CIRCLECI: "true", CIRCLE_SHA1: SHA, CIRCLE_BRANCH: "v1", CIRCLE_TAG: "v1" },
+    ci: "CircleCI",
+    metadata: { commit: SHA },
+  },
+  {
     name: "Buildkite",
     env: {
       BUILDKITE: "true",
@@ -143,10 +149,16 @@ const detections: { name: string; env: Env; ci: string | null; metadata: Record<
     metadata: { commit: SHA, branch: "feature/pr", build_url: "https://acme.visualstudio.com/agents/_build/results?buildId=12" },
   },
   {
-    name: "Azure Pipelines with only BUILD_SOURCEBRANCHNAME; a tag ref gives no branch",
+    name: "Azure Pipelines with only BUILD_SOURCEBRANCHNAME",
     env: { TF_BUILD: "True", BUILD_SOURCEVERSION: SHA, BUILD_SOURCEBRANCHNAME: "main" },
     ci: "Azure Pipelines",
     metadata: { commit: SHA, branch: "main" },
+  },
+  {
+    name: "Azure Pipelines, a tag build: no branch, not the tag's name",
+    env: { TF_BUILD: "True", BUILD_SOURCEVERSION: SHA, BUILD_SOURCEBRANCH: "refs/tags/v1", BUILD_SOURCEBRANCHNAME: "v1" },
+    ci: "Azure Pipelines",
+    metadata: { commit: SHA },
   },
   {
     name: "Jenkins freestyle: GIT_BRANCH without its remote",
