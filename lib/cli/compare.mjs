@@ -2,6 +2,7 @@
 /** `assay compare`: an A/B comparison of two arms of a suite (spec 003), optionally waited for. */
 import { parseArm, reportFormat, typeVariables } from "./args.mjs";
 import { EXIT, UsageError } from "./errors.mjs";
+import { commandMetadata } from "./metadata.mjs";
 import { note, writeReport } from "./output.mjs";
 import { waitUntilFinished } from "./progress.mjs";
 import { agentVariables, resolveAgentId, resolveModelConfigId, resolveSuite } from "./resolve.mjs";
@@ -12,6 +13,7 @@ export const COMPARISON_REPORT_FORMATS = ["json", "csv"];
  * @typedef {{
  *   baseline: string[], variant: string[], name?: string, ordering?: string, repetitions?: number, concurrency?: number,
  *   tag: string[], difficulty?: string, case: string[], wait?: boolean, format?: string, output?: string,
+ *   meta: string[], ciMeta: boolean,
  * }} CompareOptions
  */
 
@@ -48,6 +50,7 @@ export async function resolveArm(ctx, suite, pairs, flag) {
 export async function compareCommand(ctx, suiteRef, opts) {
   if ((opts.format || opts.output) && !opts.wait)
     throw new UsageError("--format and --output need --wait (the report exists once the comparison finished)");
+  const meta = commandMetadata(opts, ctx.env);
   const suite = await resolveSuite(ctx.api, suiteRef);
   const body = {
     ...(opts.name ? { name: opts.name } : {}),
@@ -59,14 +62,15 @@ export async function compareCommand(ctx, suiteRef, opts) {
     ...(opts.tag.length > 0 ? { tags: opts.tag } : {}),
     ...(opts.difficulty ? { difficulty: opts.difficulty } : {}),
     ...(opts.case.length > 0 ? { case_ids: opts.case } : {}),
+    ...meta.body,
   };
   const started = await ctx.api.post(`/suites/${suite.id}/comparisons`, body);
+  note(`Comparison ${started.id} of "${suite.name}" started`);
+  if (meta.line) note(meta.line);
   if (!opts.wait) {
-    note(`Started comparison ${started.id} of "${suite.name}"`);
     process.stdout.write(`${started.id}\n`);
     return EXIT.passed;
   }
-  note(`Comparison ${started.id} of "${suite.name}" started`);
   const done = await waitUntilFinished({
     label: "comparison",
     pollMs: ctx.pollMs,

@@ -2,6 +2,7 @@
 /** `assay matrix`: one run per combination of variable values (issue 9 matrix runs). */
 import { parseAxes, parseTypedValue, findVariable } from "./args.mjs";
 import { EXIT } from "./errors.mjs";
+import { commandMetadata } from "./metadata.mjs";
 import { note, table, writeReport } from "./output.mjs";
 import { waitUntilFinished } from "./progress.mjs";
 import { agentVariables, resolveSuite } from "./resolve.mjs";
@@ -9,7 +10,7 @@ import { agentVariables, resolveSuite } from "./resolve.mjs";
 /**
  * @typedef {{
  *   axis: string[], repetitions?: number, concurrency?: number, tag: string[], difficulty?: string, case: string[],
- *   wait?: boolean, format?: string, output?: string,
+ *   wait?: boolean, format?: string, output?: string, meta: string[], ciMeta: boolean,
  * }} MatrixOptions
  */
 
@@ -63,6 +64,7 @@ export function matrixTable(matrix) {
  * @returns {Promise<number>}
  */
 export async function matrixCommand(ctx, suiteRef, opts) {
+  const meta = commandMetadata(opts, ctx.env);
   const suite = await resolveSuite(ctx.api, suiteRef);
   const variables = typeAxes(await agentVariables(ctx.api, suite.agent_id), opts.axis);
   const body = {
@@ -72,15 +74,16 @@ export async function matrixCommand(ctx, suiteRef, opts) {
     ...(opts.tag.length > 0 ? { tags: opts.tag } : {}),
     ...(opts.difficulty ? { difficulty: opts.difficulty } : {}),
     ...(opts.case.length > 0 ? { case_ids: opts.case } : {}),
+    ...meta.body,
   };
   const started = await ctx.api.post(`/suites/${suite.id}/matrix`, body);
   const count = Array.isArray(started.combinations) ? started.combinations.length : started.total_combinations;
+  note(`Matrix ${started.id} of "${suite.name}" started (${count} combinations)`);
+  if (meta.line) note(meta.line);
   if (!opts.wait) {
-    note(`Started matrix ${started.id} of "${suite.name}" (${count} combinations)`);
     process.stdout.write(`${started.id}\n`);
     return EXIT.passed;
   }
-  note(`Matrix ${started.id} of "${suite.name}" started (${count} combinations)`);
   const done = await waitUntilFinished({
     label: "matrix",
     pollMs: ctx.pollMs,

@@ -13,6 +13,7 @@ import { exportCommand, importCommand, listCommand } from "./cases.mjs";
 import { COMPARISON_REPORT_FORMATS, compareCommand } from "./compare.mjs";
 import { CliError, EXIT } from "./errors.mjs";
 import { matrixCommand } from "./matrix.mjs";
+import { ciMetadataHelp } from "./metadata.mjs";
 import { runCommand } from "./run.mjs";
 
 const VERSION = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")).version;
@@ -46,9 +47,21 @@ function selectionOptions(command) {
 }
 
 /**
- * @param {(code: number) => void} done records the command's exit code
+ * `--meta` and `--no-ci-meta`, and the --help text that says which CI variables are read.
+ * @param {Command} command
  */
-export function buildProgram(done) {
+function metadataOptions(command) {
+  return command
+    .option("--meta <KEY=VALUE>", "run metadata, e.g. commit=abc123 (repeatable; wins over detected values)", collect, [])
+    .option("--no-ci-meta", "do not fill commit, branch and build_url from the CI's environment")
+    .addHelpText("after", `\n${ciMetadataHelp()}`);
+}
+
+/**
+ * @param {(code: number) => void} done records the command's exit code
+ * @param {import("./metadata.mjs").Env} env the environment CI metadata is detected in
+ */
+export function buildProgram(done, env) {
   const program = new Command("assay")
     .description("Run Assay test suites, comparisons and matrices from the command line or CI")
     .version(VERSION, "--version", "print the version")
@@ -73,16 +86,18 @@ export function buildProgram(done) {
       const command = /** @type {Command} */ (args[args.length - 1]);
       const globals = command.optsWithGlobals();
       const api = new AssayApi({ url: globals.url, apiKey: globals.apiKey });
-      done(await action({ api, pollMs: globals.pollInterval }, ...args.slice(0, -1)));
+      done(await action({ api, pollMs: globals.pollInterval, env }, ...args.slice(0, -1)));
     };
 
-  selectionOptions(
-    program
-      .command("run")
-      .description("start a run of a suite; with --wait, wait for it, write its report and exit by its pass rate")
-      .argument("<suite>", "suite id or name")
-      .option("-V, --var <NAME=VALUE>", "run-level variable value, typed by the agent's definition (repeatable)", collect, [])
-      .option("--preset <name>", "the suite preset whose variable values to start from (--var overrides)"),
+  metadataOptions(
+    selectionOptions(
+      program
+        .command("run")
+        .description("start a run of a suite; with --wait, wait for it, write its report and exit by its pass rate")
+        .argument("<suite>", "suite id or name")
+        .option("-V, --var <NAME=VALUE>", "run-level variable value, typed by the agent's definition (repeatable)", collect, [])
+        .option("--preset <name>", "the suite preset whose variable values to start from (--var overrides)"),
+    ),
   )
     .addOption(new Option("--tag-match <match>", "cases with any or all of the tags").choices(["any", "all"]))
     .option("--concurrency <n>", "cases at once (1–64)", wholeNumber("--concurrency", 64))
@@ -90,15 +105,18 @@ export function buildProgram(done) {
     .addOption(new Option("--format <format>", "report format (with --wait)").choices(RUN_REPORT_FORMATS))
     .option("-o, --output <file>", "write the report to this file instead of stdout (with --wait)")
     .option("--min-pass-rate <pct>", "lowest pass rate that exits 0", checked(parsePercent), 100)
+    .option("--json", "print the run as the API returned it (number, status, metadata, …) instead of its id")
     .action(act((ctx, suite, opts) => runCommand(ctx, suite, opts)));
 
-  selectionOptions(
-    program
-      .command("compare")
-      .description("start an A/B comparison of two arms on a suite (spec 003)")
-      .argument("<suite>", "suite id or name")
-      .requiredOption("--baseline <KEY=VALUE...>", "baseline arm: model, agent, temperature, max_tokens, system_prompt, label, var.NAME")
-      .requiredOption("--variant <KEY=VALUE...>", "variant arm, same keys as --baseline"),
+  metadataOptions(
+    selectionOptions(
+      program
+        .command("compare")
+        .description("start an A/B comparison of two arms on a suite (spec 003)")
+        .argument("<suite>", "suite id or name")
+        .requiredOption("--baseline <KEY=VALUE...>", "baseline arm: model, agent, temperature, max_tokens, system_prompt, label, var.NAME")
+        .requiredOption("--variant <KEY=VALUE...>", "variant arm, same keys as --baseline"),
+    ),
   )
     .addOption(new Option("--ordering <ordering>", "order of the two arms per case").choices(["sequential", "randomized", "concurrent"]))
     .option("--repetitions <n>", "runs of each case per arm (1–20)", wholeNumber("--repetitions", 20))
@@ -109,12 +127,14 @@ export function buildProgram(done) {
     .option("-o, --output <file>", "write the report to this file instead of stdout (with --wait)")
     .action(act((ctx, suite, opts) => compareCommand(ctx, suite, opts)));
 
-  selectionOptions(
-    program
-      .command("matrix")
-      .description("run a suite once per combination of variable values")
-      .argument("<suite>", "suite id or name")
-      .requiredOption("--axis <NAME=v1,v2>", "a variable and its values (repeatable; at most 32 combinations)", collect, []),
+  metadataOptions(
+    selectionOptions(
+      program
+        .command("matrix")
+        .description("run a suite once per combination of variable values")
+        .argument("<suite>", "suite id or name")
+        .requiredOption("--axis <NAME=v1,v2>", "a variable and its values (repeatable; at most 32 combinations)", collect, []),
+    ),
   )
     .option("--repetitions <n>", "runs of each case per combination (1–20)", wholeNumber("--repetitions", 20))
     .option("--concurrency <n>", "cases at once per combination (1–64)", wholeNumber("--concurrency", 64))
@@ -153,13 +173,14 @@ export function buildProgram(done) {
 /**
  * Parses `argv` (process.argv shape) and runs the command.
  * @param {string[]} argv
+ * @param {import("./metadata.mjs").Env} env the process environment (commander reads ASSAY_URL and friends from it too)
  * @returns {Promise<number>} the exit code
  */
-export async function main(argv) {
+export async function main(argv, env) {
   let code = EXIT.passed;
   const program = buildProgram((c) => {
     code = c;
-  });
+  }, env);
   try {
     await program.parseAsync(argv);
     return code;

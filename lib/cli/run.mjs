@@ -2,6 +2,7 @@
 /** `assay run`: start a run of a suite, optionally wait for it, write its report, exit by its pass rate. */
 import { RUN_REPORT_FORMATS, parseAssignment, reportFormat, runExitCode, typeVariables } from "./args.mjs";
 import { EXIT, UsageError } from "./errors.mjs";
+import { commandMetadata } from "./metadata.mjs";
 import { note, writeReport } from "./output.mjs";
 import { waitUntilFinished } from "./progress.mjs";
 import { agentVariables, presetValues, resolveSuite } from "./resolve.mjs";
@@ -10,9 +11,19 @@ import { agentVariables, presetValues, resolveSuite } from "./resolve.mjs";
  * @typedef {{
  *   var: string[], preset?: string, tag: string[], tagMatch?: string, difficulty?: string, case: string[],
  *   concurrency?: number, wait?: boolean, format?: string, output?: string, minPassRate: number,
+ *   meta: string[], ciMeta: boolean, json?: boolean,
  * }} RunOptions
- * @typedef {{api: import("./api.mjs").AssayApi, pollMs: number}} Context
+ * @typedef {{api: import("./api.mjs").AssayApi, pollMs: number, env: import("./metadata.mjs").Env}} Context
  */
+
+/**
+ * "#12", as the app names a run; the id for a server that does not number runs yet.
+ * @param {{id: string, number?: number | null}} run
+ */
+export const runName = (run) => (typeof run.number === "number" ? `#${run.number}` : run.id);
+
+/** @param {unknown} value */
+const printJson = (value) => writeReport(`${JSON.stringify(value, null, 2)}\n`, undefined);
 
 /**
  * Run-level variable values: the preset's, then `--var` on top; every name checked against the
@@ -39,6 +50,9 @@ export async function runVariables(ctx, suite, vars, preset) {
 export async function runCommand(ctx, suiteRef, opts) {
   if ((opts.format || opts.output) && !opts.wait)
     throw new UsageError("--format and --output need --wait (the report exists once the run finished)");
+  if (opts.json && opts.wait && !opts.output && opts.format)
+    throw new UsageError("--json and the --format report would both go to stdout; write the report with --output FILE");
+  const meta = commandMetadata(opts, ctx.env);
   const suite = await resolveSuite(ctx.api, suiteRef);
   const variables = await runVariables(ctx, suite, opts.var, opts.preset);
   const body = {
@@ -48,15 +62,17 @@ export async function runCommand(ctx, suiteRef, opts) {
     ...(opts.case.length > 0 ? { case_ids: opts.case } : {}),
     ...(opts.concurrency ? { concurrency: opts.concurrency } : {}),
     variables,
+    ...meta.body,
   };
   const started = await ctx.api.post(`/suites/${suite.id}/runs`, body);
+  note(`Run ${runName(started)} of "${suite.name}" started (${started.total_cases} cases)`);
+  if (meta.line) note(meta.line);
   if (!opts.wait) {
-    // stdout carries only the id, so `RUN=$(assay run …)` works in scripts.
-    note(`Started run ${started.id} of "${suite.name}" (${started.total_cases} cases)`);
-    process.stdout.write(`${started.id}\n`);
+    // stdout carries only the id (or the run with --json), so `RUN=$(assay run …)` works in scripts.
+    if (opts.json) await printJson(started);
+    else process.stdout.write(`${started.id}\n`);
     return EXIT.passed;
   }
-  note(`Run ${started.id} of "${suite.name}" started (${started.total_cases} cases)`);
   const run = await waitUntilFinished({
     label: "run",
     pollMs: ctx.pollMs,
@@ -73,10 +89,11 @@ export async function runCommand(ctx, suiteRef, opts) {
     const res = await ctx.api.raw("GET", `/runs/${run.id}/report`, { query: { format } });
     await writeReport(new Uint8Array(await res.arrayBuffer()), opts.output);
   }
+  if (opts.json) await printJson(run);
   const { code, reason } = runExitCode(run, opts.minPassRate);
   const executed = run.total_cases - run.skipped_cases;
   note(
-    `Run ${run.id} ${run.status}: ${run.passed_cases}/${executed} passed, ${run.failed_cases} failed, ${run.error_cases} errors, ` +
+    `Run ${runName(run)} ${run.status}: ${run.passed_cases}/${executed} passed, ${run.failed_cases} failed, ${run.error_cases} errors, ` +
       `${run.skipped_cases} skipped — ${reason}${run.error_message ? ` (${run.error_message})` : ""}`,
   );
   return code;

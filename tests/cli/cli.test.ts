@@ -344,3 +344,130 @@ describe("assay matrix", () => {
     expect(res.stdout.trim().split("\n")).toHaveLength(5);
   }, 40_000);
 });
+
+describe("run metadata (--meta, CI detection)", () => {
+  const SHA = "0123456789abcdef0123456789abcdef01234567";
+  const githubEnv = {
+    GITHUB_ACTIONS: "true",
+    GITHUB_SHA: SHA,
+    GITHUB_REF_NAME: "main",
+    GITHUB_HEAD_REF: "",
+    GITHUB_SERVER_URL: "https://github.com",
+    GITHUB_REPOSITORY: "acme/agents",
+    GITHUB_RUN_ID: "987654",
+  };
+  const buildUrl = "https://github.com/acme/agents/actions/runs/987654";
+
+  /** GET /api/v1/… with the key, as any API client would read what the CLI created. */
+  async function apiGet(key: string, pathname: string) {
+    const res = await fetch(`${app.url}/api/v1${pathname}`, { headers: { authorization: `Bearer ${key}` } });
+    expect(res.status, pathname).toBe(200);
+    return res.json();
+  }
+
+  it("sends --meta over the detected values; the run, its number and its metadata come back through the API", async () => {
+    const { suite, env, key } = await setup();
+    const caseId = (await db.testCase.findFirstOrThrow({ where: { suiteId: suite.id }, orderBy: { sortOrder: "asc" } })).id;
+    const res = await assay(["run", suite.name, "--case", caseId, "--meta", "branch=release/1.2", "--meta", "ticket=QA 7", "--json"], {
+      ...env,
+      ...githubEnv,
+    });
+    expect(res.code, res.stderr).toBe(0);
+    const printed = JSON.parse(res.stdout) as { id: string; number: number; metadata: Record<string, string> };
+    const expected = { commit: SHA, branch: "release/1.2", build_url: buildUrl, ticket: "QA 7" };
+    expect(printed.number).toBe(1);
+    expect(printed.metadata).toEqual(expected);
+    expect(res.stderr).toContain(`Run #1 of "${suite.name}" started (1 cases)`);
+    expect(res.stderr).toContain(
+      `Metadata: commit=${SHA} branch=release/1.2 build_url=${buildUrl} ticket="QA 7" (detected: GitHub Actions)`,
+    );
+    const run = await apiGet(key, `/runs/${printed.id}`);
+    expect(run).toMatchObject({ number: 1, metadata: expected });
+  });
+
+  it("--no-ci-meta sends only the explicit pairs (none: no metadata line); --wait names the run by number", async () => {
+    const { suite, env, key } = await setup();
+    const caseId = (await db.testCase.findFirstOrThrow({ where: { suiteId: suite.id }, orderBy: { sortOrder: "asc" } })).id;
+    const explicit = await assay(["run", suite.name, "--case", caseId, "--no-ci-meta", "--meta", "ticket=QA-7"], { ...env, ...githubEnv });
+    expect(explicit.code, explicit.stderr).toBe(0);
+    expect((await apiGet(key, `/runs/${explicit.stdout.trim()}`)).metadata).toEqual({ ticket: "QA-7" });
+    expect(explicit.stderr).toContain("Metadata: ticket=QA-7\n");
+
+    const waited = await assay(["run", suite.name, "--case", caseId, "--no-ci-meta", "--wait", "--json"], { ...env, ...githubEnv });
+    expect(waited.code, waited.stderr).toBe(0);
+    expect(waited.stderr).toContain(`Run #2 of "${suite.name}" started (1 cases)`);
+    expect(waited.stderr).toMatch(/Run #2 completed: 1\/1 passed/);
+    expect(waited.stderr).not.toContain("Metadata:");
+    const finished = JSON.parse(waited.stdout) as { id: string; status: string; metadata: Record<string, string> };
+    expect(finished).toMatchObject({ status: "completed", metadata: {} });
+    expect((await apiGet(key, `/runs/${finished.id}`)).metadata).toEqual({});
+  }, 30_000);
+
+  it("compare and matrix store the metadata on every run they start", async () => {
+    const { suite, env, key } = await setup();
+    const caseId = (await db.testCase.findFirstOrThrow({ where: { suiteId: suite.id }, orderBy: { sortOrder: "asc" } })).id;
+    const gitlab = {
+      GITLAB_CI: "true",
+      CI_COMMIT_SHA: SHA,
+      CI_COMMIT_REF_NAME: "feature/x",
+      CI_JOB_URL: "https://gitlab.example.com/-/jobs/4",
+    };
+    const expected = { commit: SHA, branch: "feature/x", build_url: "https://gitlab.example.com/-/jobs/4", ticket: "QA-9" };
+
+    const compared = await assay(
+      ["compare", suite.name, "--case", caseId, "--baseline", "label=A", "--variant", "temperature=1", "--meta", "ticket=QA-9"],
+      { ...env, ...gitlab },
+    );
+    expect(compared.code, compared.stderr).toBe(0);
+    expect(compared.stderr).toContain("(detected: GitLab CI)");
+    const comparison = await apiGet(key, `/comparisons/${compared.stdout.trim()}`);
+    const armRuns = (comparison.arms as { run_id: string }[]).map((a) => a.run_id);
+    expect(armRuns).toHaveLength(2);
+    for (const id of armRuns) expect((await apiGet(key, `/runs/${id}`)).metadata).toEqual(expected);
+
+    const matrixed = await assay(["matrix", suite.name, "--case", caseId, "--axis", "Mode=strict,lenient", "--meta", "ticket=QA-9"], {
+      ...env,
+      ...gitlab,
+    });
+    expect(matrixed.code, matrixed.stderr).toBe(0);
+    const matrix = await apiGet(key, `/matrices/${matrixed.stdout.trim()}`);
+    const comboRuns = (matrix.combinations as { run_id: string }[]).map((c) => c.run_id);
+    expect(comboRuns).toHaveLength(2);
+    for (const id of comboRuns) expect((await apiGet(key, `/runs/${id}`)).metadata).toEqual(expected);
+  }, 30_000);
+
+  it("refuses a malformed --meta (exit 2, naming it) before sending any request", async () => {
+    // Nothing listens on this port: a request would end in exit 3 "Cannot reach Assay".
+    const env = { ASSAY_URL: `http://127.0.0.1:${await closedPort()}`, ASSAY_API_KEY: "test_key" };
+    const many = Array.from({ length: 21 }, (_, i) => ["--meta", `k${i}=v`]).flat();
+    const cases: [string[], string][] = [
+      [["run", "S", "--meta", "commit"], '--meta expects NAME=VALUE, got "commit"'],
+      [["run", "S", "--meta", "build url=x"], '--meta: "build url" is not a metadata key'],
+      [["run", "S", ...many], "--meta k20: at most 20 metadata keys, got 21"],
+      [["compare", "S", "--baseline", "label=A", "--variant", "label=B", "--meta", "a b=1"], '--meta: "a b" is not a metadata key'],
+      [["matrix", "S", "--axis", "Mode=strict", "--meta", "nothing"], '--meta expects NAME=VALUE, got "nothing"'],
+      [["run", "S", "--wait", "--json", "--format", "junit"], "--json and the --format report would both go to stdout"],
+    ];
+    for (const [args, message] of cases) {
+      const res = await assay(args, { ...env, ...githubEnv });
+      expect(res.code, `${args.join(" ")}: ${res.stderr}`).toBe(2);
+      expect(res.stderr).toContain(message);
+    }
+  });
+
+  it("says in --help what is detected in which CI", async () => {
+    for (const command of ["run", "compare", "matrix"]) {
+      const res = await assay([command, "--help"]);
+      expect(res.code).toBe(0);
+      for (const text of [
+        "--meta <KEY=VALUE>",
+        "--no-ci-meta",
+        "GitHub Actions (GITHUB_ACTIONS)",
+        "GITHUB_HEAD_REF",
+        "CI_JOB_URL",
+        "BUILD_BUILDID",
+      ])
+        expect(res.stdout).toContain(text);
+    }
+  });
+});
