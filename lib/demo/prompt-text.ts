@@ -16,7 +16,7 @@ export type Speaker = "system" | "user" | "agent" | "tool";
 /** One message of a rendered conversation, with the turn number the prompt gave it (null before any). */
 export type PromptMessage = { turn: number | null; speaker: Speaker; text: string };
 
-const TURN_MARKER = /^\s*(?:#{1,6}\s*)?(?:\[\s*(?:turn\s+)?(\d+)\s*\]|turn\s+(\d+)\b)\s*[:.)\-–]?\s*/i;
+const TURN_MARKER = /^\s*(?:#{1,6}\s*)?(?:\[\s*(?:turn\s+)?(\d+)\s*\]|turn\s+(\d+)\b)\s*[:.)\-–—]?\s*/i;
 const SPEAKER_LABEL = /^(system|user|agent|assistant|tool result)\b[^:\n]*:[ \t]*/i;
 
 function speakerOf(label: string): Speaker {
