@@ -4,6 +4,7 @@ import { Executor } from "@/lib/runs/executor";
 import { createCaseRunner } from "@/lib/runs/case-runner";
 import { changesSincePreviousRun, getRun, listRuns, startRun } from "@/lib/runs/service";
 import { runChangeDetails } from "@/lib/runs/change-details";
+import { agentDiff } from "@/lib/runs/changes";
 import { getSuiteAnalytics, listSuiteRunsPage } from "@/lib/runs/analytics";
 import { createComparison, getComparison } from "@/lib/comparisons/service";
 import { createMatrix, getMatrix } from "@/lib/matrices/service";
@@ -266,6 +267,28 @@ describe("why a verdict flipped", () => {
     expect(of(first.id, 0)).not.toBe(of(first.id, 1));
     expect(second.agent_hash).toBe(first.agent_hash);
     expect(second.eval_hash).toBe(first.eval_hash);
+  });
+
+  it("hash the agent's effective parameters, as the field diff compares them", async () => {
+    const hash = async (agent: unknown) =>
+      (await db.$queryRaw<{ h: string }[]>`SELECT assay_agent_hash(${JSON.stringify(agent)}::jsonb, '{"values": {}}'::jsonb) AS h`)[0]!.h;
+    const model = { base_url: "http://x/v1", model: "m", id: "a", name: "A" };
+    // An override of 0.2 over a default of 0.7 sends what a default of 0.2 sends.
+    const overridden = await hash({ kind: "chat", model_config: { ...model, temperature: 0.7 }, overrides: { temperature: 0.2 } });
+    expect(await hash({ kind: "chat", model_config: { ...model, id: "b", name: "B", temperature: 0.2 }, overrides: null })).toBe(
+      overridden,
+    );
+    expect(await hash({ kind: "chat", model_config: { ...model, temperature: 0.7 }, overrides: { temperature: null } })).not.toBe(
+      overridden,
+    );
+    expect(
+      agentDiff(
+        { model_config: { ...model, temperature: 0.7 }, overrides: { temperature: 0.2 } },
+        { model_config: { ...model, temperature: 0.2 } },
+        null,
+        null,
+      ),
+    ).toEqual([]);
   });
 });
 

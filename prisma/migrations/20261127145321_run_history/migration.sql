@@ -51,18 +51,20 @@ CREATE POLICY tenant_isolation ON "SuiteRunCounter"
     USING (nullif(current_setting('app.workspace_id', true), '') IS NULL OR "workspaceId" = nullif(current_setting('app.workspace_id', true), '')::uuid)
     WITH CHECK (nullif(current_setting('app.workspace_id', true), '') IS NULL OR "workspaceId" = nullif(current_setting('app.workspace_id', true), '')::uuid);
 
--- The hashes. IMMUTABLE: the same snapshot always gives the same hash.
+-- The hashes. IMMUTABLE: the same snapshot always gives the same hash. Temperature and max tokens
+-- are the effective ones (a comparison arm override, else the model configuration default), as
+-- the field diff in lib/runs/changes.ts compares them.
 CREATE FUNCTION assay_agent_hash(agent jsonb, variables jsonb) RETURNS text LANGUAGE sql IMMUTABLE AS $fn$
   SELECT md5(jsonb_build_object(
     'kind', agent -> 'kind',
     'system_prompt', agent -> 'system_prompt',
     'tools', agent -> 'tools',
     'model', CASE WHEN jsonb_typeof(agent -> 'model_config') = 'object' THEN jsonb_build_object(
-        'base_url', agent -> 'model_config' -> 'base_url', 'model', agent -> 'model_config' -> 'model',
-        'temperature', agent -> 'model_config' -> 'temperature', 'max_tokens', agent -> 'model_config' -> 'max_tokens') END,
+        'base_url', agent -> 'model_config' -> 'base_url', 'model', agent -> 'model_config' -> 'model') END,
+    'temperature', coalesce(nullif(agent -> 'overrides' -> 'temperature', 'null'), agent -> 'model_config' -> 'temperature'),
+    'max_tokens', coalesce(nullif(agent -> 'overrides' -> 'max_tokens', 'null'), agent -> 'model_config' -> 'max_tokens'),
     'http', CASE WHEN jsonb_typeof(agent -> 'http') = 'object' THEN jsonb_build_object(
         'url', agent -> 'http' -> 'url', 'timeout_ms', agent -> 'http' -> 'timeout_ms', 'header_names', agent -> 'http' -> 'header_names') END,
-    'overrides', CASE WHEN jsonb_typeof(agent -> 'overrides') = 'object' THEN (agent -> 'overrides') - 'model_config_id' END,
     'variables', variables -> 'values')::text)
 $fn$;
 
