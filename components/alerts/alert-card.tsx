@@ -21,7 +21,8 @@ export function AlertCard({ workspaceId, alert }: { workspaceId: string; alert: 
   return (
     <article aria-label={`Regression in ${alert.suite_name}`} className="rounded-lg border border-slate-200 bg-white p-4 shadow-sm">
       <div className="flex flex-wrap items-start justify-between gap-3">
-        <div className="min-w-0 flex-1">
+        {/* Beside the acknowledge button when there is room, above it on a phone. */}
+        <div className="min-w-0 flex-1 basis-64">
           <h2 className="flex flex-wrap items-center gap-2 font-semibold text-slate-900">
             <Link href={`/w/${workspaceId}/suites/${alert.suite_id}`} className="min-w-0 break-words hover:underline">
               {alert.suite_name}

@@ -31,7 +31,14 @@ export function ChangeDetailsDisclosure({
   const query = useRunChangeDetails(workspaceId, runId, { enabled: open, flips });
   return (
     <div className="border-t border-slate-100 pt-3">
-      <Button variant="secondary" size="sm" aria-expanded={open} aria-controls={panelId} onClick={() => setOpen((o) => !o)}>
+      <Button
+        variant="secondary"
+        size="sm"
+        className="max-w-full"
+        aria-expanded={open}
+        aria-controls={panelId}
+        onClick={() => setOpen((o) => !o)}
+      >
         <span aria-hidden="true" className={open ? "inline-block rotate-90" : "inline-block"}>
           ▸
         </span>
@@ -61,11 +68,11 @@ function DetailsBody({ details, since }: { details: RunChangeDetails; since: str
   const edited = details.case_fields.filter((c) => c.fields.length > 0);
   return (
     <>
-      <FieldGroup title="Agent" fields={details.agent_fields} unchanged={`The agent is the same as in ${since}.`} />
+      <FieldGroup title="Agent" fields={details.agent_fields} unchanged={unchangedLine("agent", details.agent_changed, since)} />
       <FieldGroup
         title="Evaluation settings"
         fields={details.evaluation_fields}
-        unchanged={`The evaluation settings are the same as in ${since}.`}
+        unchanged={unchangedLine("evaluation settings", details.evaluation_changed, since)}
       />
       {edited.length > 0 && (
         <section aria-label="Edited cases" className="space-y-3">
@@ -77,6 +84,16 @@ function DetailsBody({ details, since }: { details: RunChangeDetails; since: str
       )}
     </>
   );
+}
+
+/**
+ * The line for a group with no field that differs. The content hash can still differ (it covers a
+ * little more than the listed fields, e.g. a parameter moved from the model configuration to an
+ * override): then say so rather than "the same".
+ */
+function unchangedLine(what: "agent" | "evaluation settings", hashChanged: boolean, since: string): string {
+  if (!hashChanged) return `The ${what} ${what === "agent" ? "is" : "are"} the same as in ${since}.`;
+  return `The ${what} ${what === "agent" ? "differs" : "differ"} from ${since} in a setting not listed field by field here.`;
 }
 
 /** A titled list of changed fields, or a line saying nothing changed. */

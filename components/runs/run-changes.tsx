@@ -41,7 +41,7 @@ export function RunChangesCard({
         {data?.previous_run_id ? (
           <>
             Changes since{" "}
-            <Link href={`${base}/${data.previous_run_id}`} className="text-indigo-700 hover:underline">
+            <Link href={`${base}/${data.previous_run_id}`} className="text-indigo-700 underline hover:text-indigo-900">
               {since}
             </Link>
           </>
