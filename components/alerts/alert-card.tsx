@@ -2,11 +2,18 @@ import Link from "next/link";
 import type { AlertDto } from "@/lib/alerts/dto";
 import { Badge } from "@/components/ui/card";
 import { formatDateTime, formatPercent } from "@/components/runs/format";
+import { CauseBadge } from "@/components/runs/cause-badge";
 import { AcknowledgeButton } from "./acknowledge-button";
+import { RunOrigin } from "./run-origin";
 
 const MAX_SHOWN_FLIPS = 20;
 
-/** One regression alert: pass rates, the drop in points, the runs, the flipped cases (linked to their results), who acknowledged it. */
+/**
+ * One regression alert: first why the verdicts flipped (the explanation: case edits, an agent
+ * change, both, or neither), then the pass rates and the drop in points, the run and its baseline
+ * by number, where the run comes from, the flipped cases (linked to their results) each with its
+ * cause, and who acknowledged it.
+ */
 export function AlertCard({ workspaceId, alert }: { workspaceId: string; alert: AlertDto }) {
   const runHref = `/w/${workspaceId}/runs/${alert.run_id}`;
   const label = `the regression in ${alert.suite_name} from ${formatDateTime(alert.created_at)}`;
@@ -14,13 +21,19 @@ export function AlertCard({ workspaceId, alert }: { workspaceId: string; alert: 
   return (
     <article aria-label={`Regression in ${alert.suite_name}`} className="rounded-lg border border-slate-200 bg-white p-4 shadow-sm">
       <div className="flex flex-wrap items-start justify-between gap-3">
-        <div className="min-w-0">
+        {/* Beside the acknowledge button when there is room, above it on a phone. */}
+        <div className="min-w-0 flex-1 basis-64">
           <h2 className="flex flex-wrap items-center gap-2 font-semibold text-slate-900">
-            <Link href={`/w/${workspaceId}/suites/${alert.suite_id}`} className="hover:underline">
+            <Link href={`/w/${workspaceId}/suites/${alert.suite_id}`} className="min-w-0 break-words hover:underline">
               {alert.suite_name}
             </Link>
             {alert.acknowledged_at ? <Badge tone="slate">Acknowledged</Badge> : <Badge tone="red">Open</Badge>}
           </h2>
+          {alert.explanation && (
+            <p className="mt-1 text-sm font-medium text-slate-900" data-testid="alert-explanation">
+              {alert.explanation}
+            </p>
+          )}
           <p className="mt-1 text-sm text-slate-700">
             Pass rate <span className="font-medium">{formatPercent(alert.previous_pass_rate)}</span> →{" "}
             <span className="font-medium">{formatPercent(alert.pass_rate)}</span>{" "}
@@ -31,18 +44,19 @@ export function AlertCard({ workspaceId, alert }: { workspaceId: string; alert: 
           <p className="mt-1 text-xs text-slate-500">
             Raised {formatDateTime(alert.created_at)} ·{" "}
             <Link href={runHref} className="text-indigo-700 underline hover:text-indigo-900">
-              the run
+              run #{alert.run_number}
             </Link>
             {alert.baseline_run_id && (
               <>
                 {" "}
-                compared with{" "}
+                vs{" "}
                 <Link href={`/w/${workspaceId}/runs/${alert.baseline_run_id}`} className="text-indigo-700 underline hover:text-indigo-900">
-                  its baseline run
+                  {alert.baseline_run_number === null ? "its baseline run" : `baseline #${alert.baseline_run_number}`}
                 </Link>
               </>
             )}
           </p>
+          <RunOrigin metadata={alert.run_metadata} className="mt-1" />
         </div>
         <div className="shrink-0 text-right text-xs text-slate-600">
           {alert.acknowledged_at ? (
@@ -63,13 +77,17 @@ export function AlertCard({ workspaceId, alert }: { workspaceId: string; alert: 
           </h3>
           <ul aria-label="Flipped cases" className="mt-1 space-y-0.5 text-sm">
             {shown.map((c) => (
-              <li key={c.case_result_id ?? c.test_case_id}>
-                <Link href={`${runHref}/cases/${c.case_result_id}`} className="text-indigo-700 underline hover:text-indigo-900">
+              <li key={c.case_result_id ?? c.test_case_id} className="flex flex-wrap items-center gap-x-2 gap-y-0.5">
+                <Link
+                  href={`${runHref}/cases/${c.case_result_id}`}
+                  className="min-w-0 break-words text-indigo-700 underline hover:text-indigo-900"
+                >
                   {c.name}
-                </Link>{" "}
+                </Link>
                 <span className="text-slate-500">
                   passed → <span className={c.to === "error" ? "text-amber-700" : "text-red-700"}>{c.to}</span>
                 </span>
+                {c.cause && <CauseBadge cause={c.cause} caseChanged={c.case_changed} />}
               </li>
             ))}
           </ul>

@@ -1,5 +1,5 @@
 import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-query";
-import type { CaseResultDetail, CaseResultPage, RunChanges, RunDto } from "@/lib/runs/dto";
+import type { CaseResultDetail, CaseResultPage, RunChangeDetails, RunChanges, RunDto } from "@/lib/runs/dto";
 import type { CaseResultStatus, RunStatus } from "@/lib/runs/schemas";
 
 /**
@@ -39,6 +39,7 @@ export const runApi = {
     return `/api/w/${w}/runs/${runId}/results${s ? `?${s}` : ""}`;
   },
   changes: (w: string, runId: string) => `/api/w/${w}/runs/${runId}/changes`,
+  changeDetails: (w: string, runId: string) => `/api/w/${w}/runs/${runId}/changes/details`,
   report: (w: string, runId: string, format: ReportFormat) => `/api/w/${w}/runs/${runId}/report?format=${format}`,
   caseResult: (w: string, id: string) => `/api/w/${w}/case-results/${id}`,
 };
@@ -75,6 +76,8 @@ export const runKeys = {
   results: (w: string, runId: string, f: CaseResultFilters) =>
     ["runs", w, runId, "results", f.status ?? "", f.tag ?? "", f.cursor ?? "", f.limit ?? 0] as const,
   changes: (w: string, runId: string) => ["runs", w, runId, "changes"] as const,
+  /** `flips`: how many verdicts had flipped when asked; a live run's later flips ask again. */
+  changeDetails: (w: string, runId: string, flips: number) => ["runs", w, runId, "changes", "details", flips] as const,
   caseResult: (w: string, id: string) => ["case-results", w, id] as const,
 };
 
@@ -122,6 +125,21 @@ export function useRunChanges(workspaceId: string, runId: string, opts: { live: 
     initialData: opts.initial,
     staleTime: 3 * LIVE_INTERVAL_MS,
     refetchInterval: opts.live ? 3 * LIVE_INTERVAL_MS : false,
+  });
+}
+
+/**
+ * What changed since the previous run, field by field, read when the changes card's "What
+ * changed" is opened (`enabled`). Snapshots never change once a case ran, so an answer stays
+ * fresh until more verdicts flip (`flips`, part of the key); the previous answer shows meanwhile.
+ */
+export function useRunChangeDetails(workspaceId: string, runId: string, opts: { enabled: boolean; flips: number }) {
+  return useQuery({
+    queryKey: runKeys.changeDetails(workspaceId, runId, opts.flips),
+    queryFn: ({ signal }) => apiGet<RunChangeDetails>(runApi.changeDetails(workspaceId, runId), signal),
+    enabled: opts.enabled,
+    placeholderData: keepPreviousData,
+    staleTime: Infinity,
   });
 }
 

@@ -215,13 +215,17 @@ describe("events", () => {
     expect(await worker.tick()).toBe(3);
     const bodies = r.received.map((x) => JSON.parse(x.body));
     const alert = bodies.find((b) => b.event === "alert.raised");
+    // Nothing changed between the runs: the text ends with the alert's explanation, a possibly flaky flip.
+    const explanation = "Neither the agent nor any flipped case changed since the baseline run: possibly flaky.";
     expect(alert).toMatchObject({
-      text: expect.stringContaining("regression in suite"),
+      text: expect.stringMatching(new RegExp(`regression in suite .*, run #${bad.number}: .* ${explanation.replace(/[.:]/g, "\\$&")}$`)),
       alert: {
         run_id: bad.id,
+        run_number: bad.number,
         suite_id: suite.id,
         drop_points: 50,
-        flipped_cases: [expect.objectContaining({ name: "case 0", to: "failed" })],
+        explanation,
+        flipped_cases: [expect.objectContaining({ name: "case 0", to: "failed", cause: "neither", case_changed: false })],
       },
     });
     const completed = bodies.find((b) => b.event === "run.completed" && b.run.id === bad.id);
