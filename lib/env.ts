@@ -93,6 +93,11 @@ const envSchema = z.object({
   ASSAY_EXECUTOR_POOL_SIZE: z.coerce.number().int().min(1).max(1000).default(10),
   ASSAY_DIST_DIR: z.string().default(".next"),
   /**
+   * Set by the launcher for the processes it supervises: a JSON file where it records each
+   * child's state (up, restarting), read by /api/health. Not a setting for operators.
+   */
+  ASSAY_SUPERVISOR_STATE: optionalString,
+  /**
    * Where uploaded and downloaded files live (issue 11): unset or "postgres" keeps them in
    * PostgreSQL; "s3://bucket[/prefix]?endpoint=…&region=…&force_path_style=true" an S3-compatible
    * bucket (credentials from AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY).

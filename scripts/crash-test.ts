@@ -1,5 +1,9 @@
-// `npm run test:crash`: SIGKILL the whole app mid-run, start it again at once, and check that the
-// run completes with every case recorded exactly once.
+// `npm run test:crash`: two crashes mid-run, each followed by a check that the run completes with
+// every case recorded exactly once.
+//  1. SIGKILL of the executor process alone: the web server keeps answering, /api/health says the
+//     executor is restarting, the launcher's supervisor brings it back and it takes over the dead
+//     process's leases at once.
+//  2. SIGKILL of the whole app (launcher, next, executor, postmaster), started again at once.
 //
 // The app is started as a user would (`node scripts/launch.mjs start`: embedded PostgreSQL +
 // `next start`) on a fresh temp data directory with a headless first run, against the fake
@@ -167,7 +171,8 @@ async function main() {
   const messages = Array.from({ length: CASES }, (_, i) => `crash case ${i}`);
   const cases = messages.map((m, i) => ({ name: `Case ${i}`, status: "active", initial_message: m, max_turns: 1 }));
   await api("POST", `/suites/${suite.id}/test-cases/import`, cases);
-  const theRun = await api<{ id: string }>("POST", `/suites/${suite.id}/runs`, { concurrency: CONCURRENCY });
+  type Health = { status: string; executor?: { state: string; restarts: number | null } };
+  const health = async () => (await (await fetch(`${base}/api/health`, { signal: AbortSignal.timeout(2_000) })).json()) as Health;
   type Run = {
     status: string;
     total_cases: number;
@@ -177,6 +182,115 @@ async function main() {
     skipped_cases: number;
   };
   const done = (r: Run) => r.passed_cases + r.failed_cases + r.error_cases + r.skipped_cases;
+  const finished = (runId: string) =>
+    until(
+      "the run to finish",
+      async () => {
+        const r = await api<Run>("GET", `/runs/${runId}`);
+        return ["completed", "failed", "cancelled"].includes(r.status) ? r : null;
+      },
+      200,
+    );
+
+  type Result = { test_case_id: string; status: string };
+  const resultsOf = async (runId: string) => {
+    const results: Result[] = [];
+    for (let cursor: string | null = null; ;) {
+      const page: { data: Result[]; next_cursor: string | null } = await api(
+        "GET",
+        `/runs/${runId}/results?limit=500${cursor ? `&cursor=${cursor}` : ""}`,
+      );
+      results.push(...page.data);
+      cursor = page.next_cursor;
+      if (!cursor) break;
+    }
+    return results;
+  };
+  /** Every case exactly once, every result final, and the model asked again only what was in flight at the kill. */
+  const verifyRun = (final: Run, results: Result[], when: string) => {
+    check(final.status === "completed", `the run completes ${when}`, final.status);
+    check(final.total_cases === CASES && done(final) === CASES, `the run counts ${CASES} cases`, `${done(final)}/${final.total_cases}`);
+    check(
+      final.error_cases === 0 && final.skipped_cases === 0,
+      "no case errored or was skipped",
+      `error ${final.error_cases}, skipped ${final.skipped_cases}`,
+    );
+    const perCase = new Map<string, number>();
+    for (const r of results) perCase.set(r.test_case_id, (perCase.get(r.test_case_id) ?? 0) + 1);
+    check(results.length === CASES && perCase.size === CASES, "one result per case", `${results.length} results, ${perCase.size} cases`);
+    check(
+      results.every((r) => r.status === "passed" || r.status === "failed"),
+      "every result is final",
+      [...new Set(results.map((r) => r.status))].join(","),
+    );
+    // The model saw every case; only cases in flight at the kill (≤ concurrency) were asked twice.
+    const asked = new Map<string, number>();
+    for (const r of fake!.requests) {
+      if (r.endpoint !== "chat") continue;
+      const msgs = (r.body as { messages?: { role: string; content: unknown }[] }).messages ?? [];
+      const last = msgs.filter((m) => m.role === "user").at(-1)?.content;
+      if (typeof last === "string") asked.set(last, (asked.get(last) ?? 0) + 1);
+    }
+    const twice = messages.filter((m) => (asked.get(m) ?? 0) > 1);
+    check(
+      messages.every((m) => (asked.get(m) ?? 0) >= 1),
+      "the model was asked every case",
+      `${messages.filter((m) => asked.has(m)).length}/${CASES}`,
+    );
+    check(
+      twice.length <= CONCURRENCY && twice.every((m) => asked.get(m) === 2),
+      `only cases in flight at the kill were asked again (≤ ${CONCURRENCY}, at most twice)`,
+      `${twice.length} asked twice`,
+    );
+  };
+
+  // Crash 1: the executor process alone.
+  await until("the executor to beat", async () => ((await health()).executor?.state === "up" ? true : null));
+  const firstRun = await api<{ id: string }>("POST", `/suites/${suite.id}/runs`, { concurrency: CONCURRENCY });
+  await until("a third of the first run's cases", async () => {
+    const r = await api<Run>("GET", `/runs/${firstRun.id}`);
+    return done(r) >= CASES / 3 ? r : null;
+  });
+  const executorPid = launched.children![1]!.pid;
+  process.kill(executorPid, "SIGKILL");
+  t = Date.now();
+  const states: string[] = [];
+  let webAnswered = 0;
+  let webFailed = 0;
+  // The web server keeps answering while the executor comes back; the health route says so.
+  await until("the executor to be up again", async () => {
+    try {
+      const h = await health();
+      webAnswered++;
+      if (h.executor && states.at(-1) !== h.executor.state) states.push(h.executor.state);
+      return h.executor?.state === "up" && states.includes("restarting") && (h.executor.restarts ?? 0) >= 1 ? h : null;
+    } catch {
+      webFailed++;
+      return null;
+    }
+  });
+  const executorBackMs = Date.now() - t;
+  console.log(`executor killed (pid ${executorPid}): up again after ${executorBackMs} ms; health said ${states.join(" → ")}`);
+  check(
+    webFailed === 0 && webAnswered > 0,
+    "the web server kept answering while the executor restarted",
+    `${webAnswered} answers, ${webFailed} failures`,
+  );
+  check(states.includes("restarting"), "/api/health reported the executor restarting, then up", states.join(" → "));
+  const relaunched = JSON.parse(readFileSync(path.join(dataDir, "launcher-start.json"), "utf8")) as { children?: { pid: number }[] };
+  check(
+    relaunched.children?.length === 2 &&
+      relaunched.children[0]!.pid === launched.children![0]!.pid &&
+      relaunched.children[1]!.pid !== executorPid,
+    "the launcher restarted the executor process alone",
+    JSON.stringify(relaunched.children),
+  );
+  const firstFinal = await finished(firstRun.id);
+  verifyRun(firstFinal, await resultsOf(firstRun.id), "after the executor's crash");
+  fake.requests.length = 0;
+
+  // Crash 2: the whole app.
+  const theRun = await api<{ id: string }>("POST", `/suites/${suite.id}/runs`, { concurrency: CONCURRENCY });
   await until("a third of the cases", async () => {
     const r = await api<Run>("GET", `/runs/${theRun.id}`);
     return done(r) >= CASES / 3 ? r : null;
@@ -200,64 +314,10 @@ async function main() {
   const restartMs = Date.now() - t;
   console.log(`restart: healthy after ${restartMs} ms`);
   t = Date.now();
-  const final = await until(
-    "the run to finish",
-    async () => {
-      const r = await api<Run>("GET", `/runs/${theRun.id}`);
-      return ["completed", "failed", "cancelled"].includes(r.status) ? r : null;
-    },
-    200,
-  );
+  const final = await finished(theRun.id);
   const completeMs = Date.now() - t;
   console.log(`run finished ${completeMs} ms after the restart was healthy`);
-
-  check(final.status === "completed", "the run completes", final.status);
-  check(final.total_cases === CASES && done(final) === CASES, `the run counts ${CASES} cases`, `${done(final)}/${final.total_cases}`);
-  check(
-    final.error_cases === 0 && final.skipped_cases === 0,
-    "no case errored or was skipped",
-    `error ${final.error_cases}, skipped ${final.skipped_cases}`,
-  );
-
-  type Result = { test_case_id: string; status: string };
-  const results: Result[] = [];
-  for (let cursor: string | null = null; ;) {
-    const page: { data: Result[]; next_cursor: string | null } = await api(
-      "GET",
-      `/runs/${theRun.id}/results?limit=500${cursor ? `&cursor=${cursor}` : ""}`,
-    );
-    results.push(...page.data);
-    cursor = page.next_cursor;
-    if (!cursor) break;
-  }
-  const perCase = new Map<string, number>();
-  for (const r of results) perCase.set(r.test_case_id, (perCase.get(r.test_case_id) ?? 0) + 1);
-  check(results.length === CASES && perCase.size === CASES, "one result per case", `${results.length} results, ${perCase.size} cases`);
-  check(
-    results.every((r) => r.status === "passed" || r.status === "failed"),
-    "every result is final",
-    [...new Set(results.map((r) => r.status))].join(","),
-  );
-
-  // The model saw every case; only cases in flight at the kill (≤ concurrency) were asked twice.
-  const asked = new Map<string, number>();
-  for (const r of fake.requests) {
-    if (r.endpoint !== "chat") continue;
-    const msgs = (r.body as { messages?: { role: string; content: unknown }[] }).messages ?? [];
-    const last = msgs.filter((m) => m.role === "user").at(-1)?.content;
-    if (typeof last === "string") asked.set(last, (asked.get(last) ?? 0) + 1);
-  }
-  const twice = messages.filter((m) => (asked.get(m) ?? 0) > 1);
-  check(
-    messages.every((m) => (asked.get(m) ?? 0) >= 1),
-    "the model was asked every case",
-    `${messages.filter((m) => asked.has(m)).length}/${CASES}`,
-  );
-  check(
-    twice.length <= CONCURRENCY && twice.every((m) => asked.get(m) === 2),
-    `only cases in flight at the kill were asked again (≤ ${CONCURRENCY}, at most twice)`,
-    `${twice.length} asked twice`,
-  );
+  verifyRun(final, await resultsOf(theRun.id), "after the whole app's crash");
 
   // Nothing world-writable, the secret private.
   const mode = (p: string) => statSync(p).mode & 0o777;

@@ -31,13 +31,17 @@ import {
   unlinkSync,
   writeFileSync,
 } from "node:fs";
+import { randomBytes } from "node:crypto";
 import { createServer } from "node:net";
 import path from "node:path";
 import pg from "pg";
 import { parentIsNode, pidAlive, processStartTicks, processState, sameProcessAlive, stopPid } from "./processes.mjs";
 
 const USER = "assay";
-const PASSWORD = "assay";
+/** Clusters initialised before the superuser's password was generated used this one; replaced at their next start. */
+export const LEGACY_PASSWORD = "assay";
+/** The superuser's generated password, mode 0600 in the data directory (the launcher's user reads it, not the server's). */
+export const PASSWORD_FILE = "pg-superuser-password";
 const OWNER_FILE = "pg-owner.json";
 const LOG_LINES = 25;
 
@@ -254,12 +258,13 @@ function runBinary(file, args, user, { onLine, onReady } = {}) {
   return { child, lines, exited };
 }
 
-async function initialise(pgDir, dataDir, bins, user, log, serverLog) {
+async function initialise(pgDir, dataDir, bins, user, log, serverLog, password) {
   log(`initialising PostgreSQL in ${pgDir}`);
   mkdirSync(pgDir, { recursive: true, mode: 0o700 });
   if (user) chownSync(pgDir, user.uid, user.gid);
+  // initdb reads the password from a file of its own user's; it is gone once initdb is done.
   const pwFile = path.join(dataDir, `.pg-password-${process.pid}`);
-  writeFileSync(pwFile, `${PASSWORD}\n`, { mode: 0o600 });
+  writeFileSync(pwFile, `${password}\n`, { mode: 0o600 });
   if (user) chownSync(pwFile, user.uid, user.gid);
   try {
     const args = [`--pgdata=${pgDir}`, "--auth=scram-sha-256", `--username=${USER}`, `--pwfile=${pwFile}`, "--encoding=UTF8", "--locale=C"];
@@ -297,7 +302,12 @@ export async function startEmbeddedPostgres({ dataDir, port, log = () => {}, ser
     );
   }
   const bins = await binariesFor(dataDir, user);
-  if (!existsSync(path.join(pgDir, "PG_VERSION"))) await initialise(pgDir, dataDir, bins, user, log, serverLog);
+  const passwordFile = path.join(dataDir, PASSWORD_FILE);
+  if (!existsSync(path.join(pgDir, "PG_VERSION"))) {
+    // A new cluster gets a generated superuser password, stored before initdb uses it.
+    writeFileSync(passwordFile, newPassword(), { mode: 0o600 });
+    await initialise(pgDir, dataDir, bins, user, log, serverLog, readPassword(passwordFile));
+  }
   // PostgreSQL wants its cluster directory private to its user (older launchers left it open).
   if (user) chownSync(pgDir, user.uid, user.gid);
   chmodSync(pgDir, 0o700);
@@ -345,7 +355,16 @@ export async function startEmbeddedPostgres({ dataDir, port, log = () => {}, ser
   // If this process exits without stop() (a crash in a test run), take the server down with it.
   const onExit = () => child.exitCode === null && child.kill("SIGINT");
   process.once("exit", onExit);
-  const url = (db) => `postgresql://${USER}:${PASSWORD}@127.0.0.1:${chosenPort}/${db}`;
+  let password;
+  try {
+    password = await superuserPassword(dataDir, chosenPort, log);
+  } catch (err) {
+    child.kill("SIGINT");
+    await server.exited;
+    if (readJson(ownerFile)?.pid === process.pid) unlinkSync(ownerFile);
+    throw err;
+  }
+  const url = (db) => `postgresql://${USER}:${encodeURIComponent(password)}@127.0.0.1:${chosenPort}/${db}`;
   let stopping;
   return {
     port: chosenPort,
@@ -373,4 +392,62 @@ export async function startEmbeddedPostgres({ dataDir, port, log = () => {}, ser
       return stopping;
     },
   };
+}
+
+const newPassword = () => randomBytes(24).toString("base64url");
+
+function readPassword(file) {
+  if ((statSync(file).mode & 0o777) !== 0o600) chmodSync(file, 0o600);
+  return readFileSync(file, "utf8").trim();
+}
+
+async function canConnect(port, password) {
+  const client = new pg.Client({ host: "127.0.0.1", port, user: USER, password, database: "postgres", connectionTimeoutMillis: 10_000 });
+  try {
+    await client.connect();
+    return client;
+  } catch (err) {
+    // 28P01: wrong password; anything else is not about the password.
+    if (err?.code === "28P01") return null;
+    throw err;
+  }
+}
+
+/**
+ * The superuser's password, from PASSWORD_FILE. A cluster made before passwords were generated
+ * (no file, the old constant) gets a new one now: written to a side file, set with ALTER ROLE
+ * over the connection the old password still opens, then moved into place, so a crash at any
+ * point leaves a password that works (the side file is tried first on the next start).
+ */
+async function superuserPassword(dataDir, port, log) {
+  const file = path.join(dataDir, PASSWORD_FILE);
+  const pending = `${file}.new`;
+  for (const candidate of [file, pending]) {
+    if (!existsSync(candidate)) continue;
+    const password = readPassword(candidate);
+    const client = await canConnect(port, password);
+    if (client) {
+      await client.end();
+      if (candidate === pending) renameSync(pending, file);
+      return password;
+    }
+  }
+  const legacy = await canConnect(port, LEGACY_PASSWORD);
+  if (!legacy) {
+    throw new EmbeddedDbError(
+      `the embedded PostgreSQL refused the superuser password in ${file}`,
+      [],
+      `restore that file from a backup of the data directory, or reset the password of the role "${USER}" with PostgreSQL's single-user mode`,
+    );
+  }
+  try {
+    const password = newPassword();
+    writeFileSync(pending, password, { mode: 0o600 });
+    await legacy.query(`ALTER ROLE "${USER}" PASSWORD ${legacy.escapeLiteral(password)}`);
+    renameSync(pending, file);
+    log(`replaced the embedded PostgreSQL's fixed superuser password with a generated one (${file}, mode 0600)`);
+    return password;
+  } finally {
+    await legacy.end();
+  }
 }

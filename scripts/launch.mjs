@@ -7,7 +7,8 @@
 //  4. embedded only: the app role `assay_app` (no superuser, owns nothing, no BYPASSRLS, so
 //     row-level security applies to it) is ensured after every migrate, and the app processes
 //     get a DATABASE_URL for it, never the owner's;
-//  5. the mode's process, with signals forwarded; the embedded database stops when it exits.
+//  5. the mode's processes under a supervisor (./supervisor.mjs) that restarts one that dies;
+//     signals stop them all, and the embedded database stops last.
 import "./check-node.mjs";
 import { spawn } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
@@ -17,6 +18,7 @@ import pg from "pg";
 import { postgresUser, startEmbeddedPostgres, userCanReach } from "./embedded-db.mjs";
 import { APP_ROLE, appRoleUrl, ensureAppRole } from "./app-role.mjs";
 import { processStartTicks, sameProcessAlive } from "./processes.mjs";
+import { Supervisor } from "./supervisor.mjs";
 
 const MODES = ["dev", "start", "migrate", "db", "seed-demo", "worker"];
 const mode = process.argv[2];
@@ -103,23 +105,28 @@ async function stopOrphanedChild() {
   for (const c of orphans) if (sameProcessAlive(c)) kill(c, "SIGKILL");
 }
 
-/** Records this launcher's app processes (one, or the web server and its executor process). */
+/** Records this launcher's app processes (the web server, its executor process, a worker), again after each restart. */
 function recordChildren() {
   const me = { pid: process.pid, start: processStartTicks(process.pid) };
-  const procs = children.map((c) => ({ pid: c.pid, start: processStartTicks(c.pid) }));
+  const procs = supervisor.processes().map((c) => ({ pid: c.pid, start: processStartTicks(c.pid) }));
   writeFileSync(childRecord, JSON.stringify({ launcher: me, children: procs }));
 }
 
-/** Starts one of the mode's app processes; when any of them exits, the launcher stops them all. */
-function startChild(cmd, args, extraEnv = {}) {
-  const proc = spawn(cmd, args, { cwd: root, env: { ...env, ...extraEnv }, stdio: "inherit" });
-  children.push(proc);
-  recordChildren();
-  proc.on("exit", (code, signal) => {
-    if (children.every((c) => c.exitCode !== null || c.signalCode !== null)) rmSync(childRecord, { force: true });
-    void shutdown(code ?? (signal ? 1 : 0));
+/** What the supervised processes are doing, for /api/health (ASSAY_SUPERVISOR_STATE). */
+const supervisorState = path.join(dataDir, `supervisor-${mode}.json`);
+const supervisor = new Supervisor({ log, stateFile: supervisorState, onChange: () => recordChildren() });
+
+/**
+ * Starts one of the mode's app processes under the supervisor: restarted when it dies, unless
+ * `restart: false` (the dev server), whose exit stops the launcher.
+ */
+function startChild(name, cmd, args, extraEnv = {}, { restart = true } = {}) {
+  return supervisor.start(name, cmd, args, {
+    cwd: root,
+    env: { ...env, ASSAY_SUPERVISOR_STATE: supervisorState, ...extraEnv },
+    restart,
+    onExit: (code) => void shutdown(code),
   });
-  return proc;
 }
 
 async function pendingMigrations(url) {
@@ -157,31 +164,14 @@ async function migrate(ownerUrl) {
 }
 
 let db = null;
-/** The mode's app processes. */
-const children = [];
 let shuttingDown = false;
 
 async function shutdown(code) {
   if (shuttingDown) return;
   shuttingDown = true;
-  await Promise.all(
-    children
-      .filter((child) => child.exitCode === null && child.signalCode === null)
-      .map(
-        (child) =>
-          new Promise((resolve) => {
-            const timer = setTimeout(() => {
-              child.kill("SIGKILL");
-              resolve();
-            }, 10_000);
-            child.once("exit", () => {
-              clearTimeout(timer);
-              resolve();
-            });
-            child.kill("SIGTERM");
-          }),
-      ),
-  );
+  await supervisor.stopAll(10_000);
+  rmSync(childRecord, { force: true });
+  rmSync(supervisorState, { force: true });
   if (db) {
     log("stopping the embedded PostgreSQL");
     await db.stop().catch((err) => console.error(err));
@@ -231,7 +221,7 @@ try {
       await shutdown(await run(process.execPath, [...tsx, "scripts/seed-demo.ts", ...process.argv.slice(3)]));
       break;
     case "worker":
-      startChild(process.execPath, [...tsx, "scripts/worker.ts"]);
+      startChild("executor", process.execPath, [...tsx, "scripts/worker.ts"]);
       break;
     case "start": {
       if (!existsSync(path.join(root, env.ASSAY_DIST_DIR || ".next", "BUILD_ID"))) {
@@ -242,16 +232,18 @@ try {
       // the web server, so the pages it renders never hold a run up (lib/runs/README.md, "Many
       // viewers"); `on` keeps it inside the web process, `off` leaves runs to workers elsewhere.
       const executor = env.ASSAY_EXECUTOR || "process";
-      startChild(bin("next"), ["start", "-p", port], { ASSAY_EXECUTOR: executor });
+      startChild("web", bin("next"), ["start", "-p", port], { ASSAY_EXECUTOR: executor });
       if (executor === "process") {
         log("the run executor runs in its own process (ASSAY_EXECUTOR=process)");
-        startChild(process.execPath, [...tsx, "scripts/worker.ts"], { ASSAY_EXECUTOR: executor });
+        startChild("executor", process.execPath, [...tsx, "scripts/worker.ts"], { ASSAY_EXECUTOR: executor });
       }
       break;
     }
     case "dev":
       // The dev server keeps the executor inside itself (hot reload); `process` is `npm start`'s.
-      startChild(bin("next"), ["dev", "-p", port], env.ASSAY_EXECUTOR === "process" ? { ASSAY_EXECUTOR: "on" } : {});
+      startChild("web", bin("next"), ["dev", "-p", port], env.ASSAY_EXECUTOR === "process" ? { ASSAY_EXECUTOR: "on" } : {}, {
+        restart: false,
+      });
       break;
   }
 } catch (err) {

@@ -5,6 +5,7 @@ import { Card } from "@/components/ui/card";
 import { cn } from "@/components/ui/cn";
 import { formatDuration, formatNumber, formatPercent } from "./format";
 import { useNow } from "./use-now";
+import { ExecutorNotice } from "./executor-notice";
 
 /** Milliseconds the run has been going (or went), or null before it started. */
 export function elapsedMs(run: Pick<RunDto, "started_at" | "completed_at">, now: number | null): number | null {
@@ -164,6 +165,7 @@ export function RunProgress({ run }: { run: RunDto }) {
         />
         <Stat label="Pass rate" value={facts.passRate} tone="font-semibold" />
       </dl>
+      <ExecutorNotice live={active} />
       {run.error_message && (
         <div role="status" className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800">
           <span className="font-medium">The run failed: </span>

@@ -7,8 +7,13 @@ import { warmUpModelCalls } from "@/lib/llm/warm-up";
 import { startWebhookWorker, stopWebhookWorker } from "@/lib/webhooks/worker";
 import { webhookEvents } from "@/lib/webhooks/wakeup";
 import { listenForWakeups, runEvents, WAKEUP_CHANNELS } from "@/lib/runs/wakeup";
+import { startExecutorHeartbeat } from "@/lib/health/service";
 
-const state = globalThis as unknown as { assayExecutor?: Executor; assayStopListening?: () => Promise<void> };
+const state = globalThis as unknown as {
+  assayExecutor?: Executor;
+  assayStopListening?: () => Promise<void>;
+  assayStopHeartbeat?: () => Promise<void>;
+};
 
 /** Starts this process's executor once (kept on globalThis so hot reload never starts a second). */
 export function startExecutor(): Executor {
@@ -21,6 +26,8 @@ export function startExecutor(): Executor {
       warmUp: () => warmUpModelCalls(),
     });
     state.assayExecutor.start();
+    // /api/health and the run page learn from this row that runs are being executed.
+    state.assayStopHeartbeat = startExecutorHeartbeat(state.assayExecutor.workerId);
     // Webhook deliveries go out from every process that executes runs (their queue is in PostgreSQL).
     startWebhookWorker();
     // Runs and deliveries queued by other processes (the web server) wake this one at once.
@@ -37,5 +44,8 @@ export async function stopExecutor(graceMs?: number) {
   state.assayExecutor = undefined;
   const stopListening = state.assayStopListening;
   state.assayStopListening = undefined;
+  const stopHeartbeat = state.assayStopHeartbeat;
+  state.assayStopHeartbeat = undefined;
   await Promise.all([e?.stop(graceMs), stopWebhookWorker(), stopListening?.()]);
+  await stopHeartbeat?.();
 }
