@@ -1,6 +1,7 @@
 // The run page's progress card: every state a poll can see reads consistently — no "Running"
 // with every case done, no ETA once nothing remains, no "—" pass rate once a case finished.
 import { createElement } from "react";
+import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
 import type { RunDto } from "@/lib/runs/dto";
@@ -50,7 +51,8 @@ function run(over: Partial<RunDto>): RunDto {
 
 /** The card's text as a person reads it (tags dropped, one space between parts). */
 function cardText(r: RunDto): string {
-  return renderToStaticMarkup(createElement(RunProgress, { run: r }))
+  // The card's executor notice reads /api/health through TanStack Query (nothing is fetched in a static render).
+  return renderToStaticMarkup(createElement(QueryClientProvider, { client: new QueryClient() }, createElement(RunProgress, { run: r })))
     .replace(/<[^>]+>/g, " ")
     .replace(/&#x27;/g, "'")
     .replace(/\s+/g, " ");
