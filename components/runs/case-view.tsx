@@ -33,7 +33,18 @@ const ERROR_KINDS: Record<string, { title: string; note: string }> = {
 
 type Snapshot = Record<string, unknown> & { checks?: Check[]; mode?: string; persona?: unknown; max_turns?: number | null };
 
-export function CaseView({ workspaceId, initial, suite }: { workspaceId: string; initial: CaseResultDetail; suite: RunSuiteInfo }) {
+export function CaseView({
+  workspaceId,
+  initial,
+  suite,
+  runNumber,
+}: {
+  workspaceId: string;
+  initial: CaseResultDetail;
+  suite: RunSuiteInfo;
+  /** The run's number within its suite (#42). */
+  runNumber: number;
+}) {
   const { data: r = initial, isError, error } = useCaseResult(workspaceId, initial.id, initial);
   const runHref = `/w/${workspaceId}/runs/${r.run_id}`;
   const suiteHref = `/w/${workspaceId}/suites/${suite.id}`;
@@ -50,7 +61,7 @@ export function CaseView({ workspaceId, initial, suite }: { workspaceId: string;
         items={[
           { label: "Suites", href: `/w/${workspaceId}/suites` },
           { label: suite.deleted ? `${suite.name} (deleted)` : suite.name, href: suite.deleted ? null : suiteHref },
-          { label: `Run ${r.run_id.slice(0, 8)}`, href: runHref },
+          { label: `Run #${runNumber}`, href: runHref },
           { label: r.name },
         ]}
       />

@@ -62,8 +62,8 @@ async function loadCaseResultPageUnscoped(ctx: WorkspaceContext, runId: string, 
   return scopedPoolRead(ctx.workspaceId, async (client) => {
     const detail = await caseResultDetailOn(client, ctx, caseResultId);
     if (detail.run_id !== runId) throw new NotFoundError("Case result");
-    const { suite } = await runPageHeadOn(client, ctx, runId);
-    return { detail, suite };
+    const { suite, run } = await runPageHeadOn(client, ctx, runId);
+    return { detail, suite, runNumber: run.number };
   });
 }
 

@@ -9,5 +9,5 @@ export default async function CaseResultPage({ params }: WorkspaceParams<{ runId
   const { workspaceId, runId, caseResultId } = await params;
   const ctx = await pageContext(workspaceId);
   const page = await orNotFound(loadCaseResultPage(ctx, runId, caseResultId));
-  return <CaseView workspaceId={workspaceId} initial={page.detail} suite={page.suite} />;
+  return <CaseView workspaceId={workspaceId} initial={page.detail} suite={page.suite} runNumber={page.runNumber} />;
 }
