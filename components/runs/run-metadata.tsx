@@ -39,9 +39,15 @@ export function RunMetadata({
     );
   if (m.buildHref)
     parts.push(
-      <a key="build" href={m.buildHref} target="_blank" rel="noopener noreferrer nofollow" className="text-indigo-600 hover:underline">
-        Build<span aria-hidden> ↗</span>
-        <span className="sr-only"> (opens the CI build in a new tab)</span>
+      <a
+        key="build"
+        href={m.buildHref}
+        target="_blank"
+        rel="noopener noreferrer nofollow"
+        aria-label="Build (opens the CI build in a new tab)"
+        className="text-indigo-600 hover:underline"
+      >
+        Build ↗
       </a>,
     );
   else if (m.buildUrl)
@@ -86,7 +92,7 @@ export function ExperimentLink({ workspaceId, run, className }: { workspaceId: s
     <Link
       href={href}
       className={cn(
-        "inline-flex rounded px-1.5 py-0.5 text-xs font-medium whitespace-nowrap hover:underline",
+        "inline-flex rounded px-1.5 py-0.5 text-xs font-medium hover:underline",
         run.comparison_id ? "bg-indigo-100 text-indigo-800" : "bg-emerald-100 text-emerald-800",
         className,
       )}

@@ -92,7 +92,7 @@ export function RunView({
       />
 
       <div className="flex items-start justify-between gap-4">
-        <div className="min-w-0 flex-1">
+        <div className="min-w-0 flex-1 wrap-anywhere">
           <h1 className="flex flex-wrap items-center gap-3 text-xl font-semibold text-slate-900">
             {suite.deleted ? (
               suite.name

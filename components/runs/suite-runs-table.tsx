@@ -34,8 +34,11 @@ export function SuiteRunsTable({ workspaceId, rows, kind }: { workspaceId: strin
           return (
             <TableRow key={r.id} className="hover:bg-slate-50">
               <TableCell className="whitespace-nowrap">
-                <Link href={runHref(workspaceId, r.id)} className="font-medium text-indigo-600 tabular-nums hover:underline">
-                  <span className="sr-only">Run </span>
+                <Link
+                  href={runHref(workspaceId, r.id)}
+                  aria-label={`Run ${runLabel(r)}`}
+                  className="font-medium text-indigo-600 tabular-nums hover:underline"
+                >
                   {runLabel(r)}
                 </Link>
               </TableCell>
@@ -49,9 +52,13 @@ export function SuiteRunsTable({ workspaceId, rows, kind }: { workspaceId: strin
               </TableCell>
               <TableCell className="whitespace-nowrap text-slate-700">{formatDateTime(r.started_at ?? r.created_at)}</TableCell>
               <TableCell className="text-slate-700">
-                {r.experiment ? <ExperimentLink workspaceId={workspaceId} run={r} /> : (TRIGGER_LABELS[r.triggered_by] ?? r.triggered_by)}
+                {r.experiment ? (
+                  <ExperimentLink workspaceId={workspaceId} run={r} className="whitespace-nowrap" />
+                ) : (
+                  (TRIGGER_LABELS[r.triggered_by] ?? r.triggered_by)
+                )}
               </TableCell>
-              <TableCell className="max-w-56 text-xs text-slate-700">
+              <TableCell className="max-w-56 min-w-44 text-xs text-slate-700">
                 <RunMetadata metadata={r.metadata} fallback={<span className="text-slate-400">—</span>} />
               </TableCell>
               <TableCell className={num}>{r.passed}</TableCell>

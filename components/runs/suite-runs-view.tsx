@@ -125,8 +125,11 @@ export function SuiteRunsView({ workspaceId, suiteId, initialAnalytics, initialR
         <>
           <div className="flex flex-wrap items-center gap-x-3 gap-y-1 text-sm text-slate-600">
             <span>Latest run:</span>
-            <Link href={runHref(workspaceId, latest.id)} className="font-medium text-indigo-600 tabular-nums hover:underline">
-              <span className="sr-only">Run </span>
+            <Link
+              href={runHref(workspaceId, latest.id)}
+              aria-label={`Run ${runLabel(latest)}`}
+              className="font-medium text-indigo-600 tabular-nums hover:underline"
+            >
               {runLabel(latest)}
             </Link>
             <RunStatusBadge status={latest.status} />
@@ -273,7 +276,7 @@ const KINDS: { kind: SuiteRunsKind; label: string }[] = [
 /** History (ordinary runs) or Experiments (comparison arms, matrix combinations): links, so the choice is in the URL. */
 function RunKindTabs({ base, location }: { base: string; location: SuiteRunsLocation }) {
   return (
-    <nav aria-label="Runs to list" className="inline-flex rounded-md border border-slate-300 bg-white p-0.5">
+    <nav aria-label="Runs to list" className="inline-flex max-w-full flex-wrap rounded-md border border-slate-300 bg-white p-0.5">
       {KINDS.map(({ kind, label }) => {
         const current = location.kind === kind;
         return (

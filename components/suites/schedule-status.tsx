@@ -32,8 +32,7 @@ export function ScheduleStatusLine({ workspaceId, status }: { workspaceId: strin
       {last && (
         <span className="flex flex-wrap items-center gap-2">
           Last scheduled run:
-          <Link href={`/w/${workspaceId}/runs/${last.id}`} className="text-indigo-700 hover:underline">
-            <span className="sr-only">Run </span>
+          <Link href={`/w/${workspaceId}/runs/${last.id}`} aria-label={`Run ${runLabel(last)}`} className="text-indigo-700 hover:underline">
             {runLabel(last)}
           </Link>
           <span>{inZone(last.created_at, status.time_zone)}</span>
