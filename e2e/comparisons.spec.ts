@@ -172,11 +172,16 @@ test("build a comparison in the dialog, watch it complete, read the verdict, ope
 
   // "Compare with…": the baseline arm's run against the variant arm's run, without executing again.
   await page.goto(comparisonUrl);
-  await page.getByTestId("arm-baseline").getByRole("link", { name: /^Run / }).click();
+  await page
+    .getByTestId("arm-baseline")
+    .getByRole("link", { name: /^Run #\d+$/ })
+    .click();
   await page.waitForURL(/\/runs\/[0-9a-f-]{36}$/);
   await expect(page.getByRole("heading", { level: 1 })).toContainText(suiteName);
   await page.getByRole("button", { name: "Compare with…" }).click();
   const runsDialog = page.getByRole("dialog", { name: "Compare with another run" });
+  // The suite has no history run to default to: the variant arm's run (an experiment) is picked by hand.
+  await runsDialog.getByRole("radio", { name: /\(experiment: comparison arm B\)/ }).check();
   await runsDialog.getByRole("radio", { name: "Baseline (A)" }).check();
   await runsDialog.getByLabel("Name (optional)").fill("Arm runs");
   await runsDialog.getByRole("button", { name: "Compare runs" }).click();

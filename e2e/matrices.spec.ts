@@ -100,6 +100,14 @@ test("start a 2×2 matrix in the dialog and read its table", async ({ page }) =>
   }
   await expect(headers.nth(1)).toContainText("100.0 %");
   await expect(headers.nth(3)).toContainText("0.0 %");
+  // Each heading links its combination's run by number (the suite had no run before: #1 to #4).
+  await expect(headers.nth(1).getByRole("link", { name: /^Run #[1-4]$/ })).toHaveAttribute("href", /\/runs\/[0-9a-f-]{36}$/);
+  await expect(table.getByRole("columnheader").getByRole("link", { name: /^Run #\d+$/ })).toHaveText([
+    "Run #1",
+    "Run #2",
+    "Run #3",
+    "Run #4",
+  ]);
   // The best combination: a fast one (100 %); the cheaper-or-faster tie-break picks C1 or C2.
   await expect(page.getByTestId("best-combination")).toContainText(new RegExp(`C[12]: AIConfiguration="${fast}"`));
 
@@ -116,9 +124,14 @@ test("start a 2×2 matrix in the dialog and read its table", async ({ page }) =>
   await expect(listRow.getByRole("cell").nth(2)).toHaveText("Completed");
   await expect(listRow.getByRole("cell").nth(4)).toHaveText("4/4");
 
-  // The suite's run history marks the four runs as the matrix's combinations, linked to it.
+  // The suite's history leaves the four runs out; its Experiments filter lists them as the matrix's combinations, linked to it.
   await page.goto(`/w/${workspaceId}/suites/${suite.id}/runs`);
-  const badges = page.getByRole("link", { name: /^Matrix · #\d\s?: open the matrix this run belongs to$/ });
+  await expect(page.getByText("No runs yet — start one")).toBeVisible();
+  await page.getByRole("navigation", { name: "Runs to list" }).getByRole("link", { name: "Experiments" }).click();
+  await expect(page).toHaveURL(/\/runs\?kind=experiment$/);
+  const badges = page
+    .getByRole("table", { name: "Experiment runs, newest first" })
+    .getByRole("link", { name: /^Matrix combination [1-4]$/ });
   await expect(badges).toHaveCount(4);
   await badges.first().click();
   await page.waitForURL(/\/matrices\/[0-9a-f-]{36}$/);

@@ -195,7 +195,8 @@ test("start a run, watch it complete live, inspect the failing case and export t
   await page.goto(`/w/${workspaceId}/runs/${runId}`);
   const exports = page.getByRole("group", { name: "Export run" });
   const [json] = await Promise.all([page.waitForEvent("download"), exports.getByRole("link", { name: "JSON" }).click()]);
-  expect(json.suggestedFilename()).toMatch(/^assay-run-.+\.json$/);
+  // Named after the suite and the run's number (the suite's first run).
+  expect(json.suggestedFilename()).toMatch(/^assay-[a-z0-9-]+-run-1\.json$/);
   const report = JSON.parse(await readFile((await json.path())!, "utf8")) as {
     suite_name: string;
     results: { test_name: string; passed: boolean }[];

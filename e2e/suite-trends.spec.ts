@@ -103,12 +103,17 @@ test("the suite's runs page charts the pass-rate trend and lists every run", asy
   await expect(page.getByRole("link", { name: "← Test cases" })).toHaveAttribute("href", `/w/${workspaceId}/suites/${suite.id}`);
   await expect(page.getByRole("button", { name: "Run suite" })).toBeVisible();
 
-  // The trend chart: a heading, an image with a summary, and its data table (oldest first).
+  // The trend chart: a heading, an image with a summary, and its data table (oldest first), by run number.
   await expect(page.getByRole("heading", { name: "Pass rate trend" })).toBeVisible();
-  await expect(page.getByRole("img", { name: /over the last 2 finished runs: from 66\.7% to 50% in the latest run/ })).toBeVisible();
+  await expect(
+    page.getByRole("img", {
+      name: "Pass rate per run over the last 2 finished runs (#1 to #2): from 66.7% in #1 to 50% in #2, the latest.",
+    }),
+  ).toBeVisible();
   const trendRows = page.getByRole("table", { name: "Pass rate per run" }).getByRole("row");
   await expect(trendRows).toHaveCount(3);
-  await expect(trendRows.nth(1)).toContainText("66.7%");
+  await expect(trendRows.nth(1).getByRole("cell")).toHaveText(["#1", /UTC$/, "Completed", "66.7%", "2", "1", "0", "0", "3", "—"]);
+  await expect(trendRows.nth(2).getByRole("cell").first()).toHaveText("#2");
   await expect(trendRows.nth(2)).toContainText("50%");
 
   // Hovering near the newest point shows its counts; clicking opens that run.
@@ -123,6 +128,7 @@ test("the suite's runs page charts the pass-rate trend and lists every run", asy
     await expect(page.getByText("Click to open the run")).toBeVisible({ timeout: 1_000 });
   }).toPass({ timeout: 15_000 });
   await expect(page.getByText("1 passed · 1 failed · 0 errors · 0 skipped of 2")).toBeVisible();
+  await expect(page.getByText(/^Run #2 · /)).toBeVisible();
   await page.mouse.click(x, y);
   await expect(page).toHaveURL(new RegExp(`/w/${workspaceId}/runs/${second.id}$`));
   await page.goBack();
@@ -138,15 +144,18 @@ test("the suite's runs page charts the pass-rate trend and lists every run", asy
   const metricTable = page.getByRole("table", { name: "Average metric scores per run" });
   await expect(metricTable.getByRole("columnheader", { name: "relevance" })).toBeVisible();
   await expect(metricTable.getByRole("row")).toHaveCount(3);
+  await expect(metricTable.getByRole("row").nth(2).getByRole("cell").first()).toHaveText("#2");
 
-  // The history table, newest first, with pass rates; a row opens its run page.
+  // The history table, newest first, with pass rates; a row's number opens its run page.
+  await expect(page.getByText("Latest run:")).toBeVisible();
+  await expect(page.getByRole("link", { name: "Run #2" }).first()).toHaveAttribute("href", `/w/${workspaceId}/runs/${second.id}`);
   const history = page.getByRole("table", { name: "Run history, newest first" }).getByRole("row");
   await expect(history).toHaveCount(3);
   await expect(history.nth(1)).toContainText("Completed");
   await expect(history.nth(1)).toContainText("API");
   await expect(history.nth(1)).toContainText("50%");
   await expect(history.nth(2)).toContainText("66.7%");
-  await history.nth(2).getByRole("link", { name: /^View/ }).click();
+  await history.nth(2).getByRole("link", { name: "Run #1" }).click();
   await expect(page).toHaveURL(new RegExp(`/w/${workspaceId}/runs/${first.id}$`));
 
   // While a run is in progress the page polls: the new run appears as running, then completes

@@ -1,5 +1,6 @@
 import Link from "next/link";
 import type { ArmDto, ArmExecutedDto, ComparisonDto } from "@/lib/comparisons/dto";
+import { runLabel } from "@/lib/runs/dto";
 import { Badge, Section } from "@/components/ui/card";
 import { ORDERING_LABELS, SOURCE_LABELS } from "./format";
 
@@ -85,7 +86,7 @@ function ArmBlock({ workspaceId, arm, letter }: { workspaceId: string; arm: ArmD
             <dt className="text-slate-500">Run</dt>
             <dd>
               <Link href={`/w/${workspaceId}/runs/${arm.run_id}`} className="text-indigo-600 hover:underline">
-                Run {arm.run_id.slice(0, 8)}
+                {arm.run_number === null ? "Open the run" : `Run ${runLabel({ number: arm.run_number })}`}
               </Link>
             </dd>
           </>

@@ -44,4 +44,5 @@ export const shortName = (index: number) => `C${index + 1}`;
 export const matrixHref = (w: string, id: string) => `/w/${w}/matrices/${id}`;
 export const suiteMatricesHref = (w: string, suiteId: string) => `/w/${w}/suites/${suiteId}/matrices`;
 export const matrixDataUrl = (w: string, id: string) => `${matrixHref(w, id)}/data`;
-export const caseResultHref = (w: string, runId: string, caseResultId: string) => `/w/${w}/runs/${runId}/cases/${caseResultId}`;
+export const runHref = (w: string, runId: string) => `/w/${w}/runs/${runId}`;
+export const caseResultHref = (w: string, runId: string, caseResultId: string) => `${runHref(w, runId)}/cases/${caseResultId}`;

@@ -3,11 +3,13 @@ import type { CombinationDto, MatrixTableDto } from "@/lib/matrices/dto";
 import { Section } from "@/components/ui/card";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { cn } from "@/components/ui/cn";
-import { CELL_STYLES, caseResultHref, formatRate, shortName } from "./format";
+import { runLabel } from "@/lib/runs/dto";
+import { CELL_STYLES, caseResultHref, formatRate, runHref, shortName } from "./format";
 
 /**
- * The heat map: rows = cases, columns = combinations, each cell the verdict in colour and in
- * words (over the repetitions: "2/3 passed" when they disagree), linking to the case result.
+ * The heat map: rows = cases, columns = combinations (each heading links to the combination's
+ * run, #N), each cell the verdict in colour and in words (over the repetitions: "2/3 passed"
+ * when they disagree), linking to the case result.
  */
 export function MatrixHeatMap({
   workspaceId,
@@ -36,6 +38,15 @@ export function MatrixHeatMap({
                   <span className="block font-semibold">{shortName(c.index)}</span>
                   <span className="block text-xs font-normal text-slate-600 normal-case">{c.label}</span>
                   <span className="block text-xs font-normal text-slate-600 normal-case">{formatRate(c.pass_rate)}</span>
+                  {c.run_id && c.run_number !== null && (
+                    <Link
+                      href={runHref(workspaceId, c.run_id)}
+                      className="block text-xs font-normal text-indigo-600 normal-case hover:underline"
+                      title={`Open the run of ${shortName(c.index)}`}
+                    >
+                      Run {runLabel({ number: c.run_number })}
+                    </Link>
+                  )}
                 </TableHead>
               ))}
             </TableRow>

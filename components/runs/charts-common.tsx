@@ -5,18 +5,30 @@ import { Table, TableBody, TableCell, TableHeader, TableRow } from "@/components
 
 export const CHART_COLORS = ["#4f46e5", "#0891b2", "#d97706", "#db2777", "#16a34a", "#7c3aed", "#dc2626", "#475569"];
 
-const shortTime = new Intl.DateTimeFormat("en", {
-  month: "short",
-  day: "numeric",
-  hour: "2-digit",
-  minute: "2-digit",
-  hourCycle: "h23",
-  timeZone: "UTC",
-});
-/** "Mar 1, 10:00" in UTC, so server and client markup agree. */
-export const formatShortTime = (iso: string) => shortTime.format(new Date(iso));
-
 export const runHref = (workspaceId: string, runId: string) => `/w/${workspaceId}/runs/${runId}`;
+
+/**
+ * The trends' x-axis is categorical by run: one category per run, labelled with its number (#42).
+ * Numbers are unique within a suite, so no two ticks share a label (several runs can start in the
+ * same minute), and the spacing says "next run", not elapsed time. The date is in the tooltip.
+ */
+export const RUN_AXIS = {
+  dataKey: "number",
+  type: "category",
+  tickFormatter: (n: number) => `#${n}`,
+  tick: { fontSize: 11, fill: "#64748b" },
+  minTickGap: 8,
+  tickLine: false,
+  interval: "preserveStartEnd",
+} as const;
+
+/** "#1 to #12" (or "#3" for one run): the runs a chart covers, for its summary. */
+export function runRange(points: { number: number }[]): string {
+  const first = points[0];
+  const last = points[points.length - 1];
+  if (!first || !last) return "";
+  return first.number === last.number ? `#${first.number}` : `#${first.number} to #${last.number}`;
+}
 
 /** The numbers behind a chart, as a table for screen readers: one row per data point. */
 export type ChartTable = { caption: string; columns: string[]; rows: { key: string; cells: React.ReactNode[] }[] };

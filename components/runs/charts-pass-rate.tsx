@@ -1,18 +1,18 @@
 "use client";
 import { useRouter } from "next/navigation";
 import { Area, AreaChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis, type TooltipContentProps } from "recharts";
-import type { TrendPoint } from "@/lib/runs/dto";
+import { runLabel, type TrendPoint } from "@/lib/runs/dto";
+import { branchAndCommit } from "@/lib/runs/metadata";
 import { RUN_STATUS_LABELS } from "./status-badges";
 import { formatDateTime, formatDuration, formatPercent } from "./format";
-import { ChartCard, TooltipBox, formatShortTime, runHref } from "./charts-common";
-
-type Datum = TrendPoint & { label: string };
+import { ChartCard, RUN_AXIS, TooltipBox, runHref, runRange } from "./charts-common";
 
 function PassRateTooltip({ active, payload }: TooltipContentProps) {
-  const p = active ? (payload?.[0]?.payload as Datum | undefined) : undefined;
+  const p = active ? (payload?.[0]?.payload as TrendPoint | undefined) : undefined;
   if (!p) return null;
+  const source = branchAndCommit(p.metadata);
   return (
-    <TooltipBox title={formatDateTime(p.created_at)}>
+    <TooltipBox title={`Run ${runLabel(p)} · ${formatDateTime(p.created_at)}`}>
       <p>
         Pass rate: <span className="font-semibold">{formatPercent(p.pass_rate)}</span>
         {p.status !== "completed" && ` (${RUN_STATUS_LABELS[p.status].toLowerCase()})`}
@@ -21,22 +21,30 @@ function PassRateTooltip({ active, payload }: TooltipContentProps) {
         {p.passed} passed · {p.failed} failed · {p.errors} errors · {p.skipped} skipped of {p.total}
       </p>
       <p>Duration: {formatDuration(p.duration_ms)}</p>
+      {source && <p>{source}</p>}
       <p className="text-slate-500">Click to open the run</p>
     </TooltipBox>
   );
 }
 
+/** "Pass rate per run over the last 2 finished runs (#1 to #2): from 66.7% in #1 to 50% in #2, the latest." */
 function summarise(points: TrendPoint[]): string {
   const rated = points.filter((p) => p.pass_rate !== null);
-  if (rated.length === 0) return `Pass rate per run: ${points.length} finished runs, none with executed cases.`;
+  const runs = points.length === 1 ? "1 finished run" : `the last ${points.length} finished runs`;
+  if (rated.length === 0) return `Pass rate per run over ${runs} (${runRange(points)}): none with executed cases.`;
   const first = rated[0]!;
   const last = rated[rated.length - 1]!;
+  const latest = last === points[points.length - 1] ? ", the latest" : "";
   return rated.length === 1
-    ? `Pass rate per run: one run, ${formatPercent(last.pass_rate)}.`
-    : `Pass rate per run over the last ${points.length} finished runs: from ${formatPercent(first.pass_rate)} to ${formatPercent(last.pass_rate)} in the latest run.`;
+    ? `Pass rate per run over ${runs} (${runRange(points)}): ${formatPercent(last.pass_rate)} in ${runLabel(last)}${latest}.`
+    : `Pass rate per run over ${runs} (${runRange(points)}): from ${formatPercent(first.pass_rate)} in ${runLabel(first)} to ${formatPercent(last.pass_rate)} in ${runLabel(last)}${latest}.`;
 }
 
-/** Pass rate of each finished run (oldest → newest); clicking a point opens that run. */
+/**
+ * Pass rate of each finished run of the suite's history (oldest → newest), one point per run
+ * joined by straight segments (no interpolation: nothing lies between two runs); a run without
+ * executed cases leaves a gap. Clicking a point opens that run.
+ */
 export function PassRateChart({
   workspaceId,
   points,
@@ -47,10 +55,8 @@ export function PassRateChart({
   controls?: React.ReactNode;
 }) {
   const router = useRouter();
-  const data: Datum[] = points.map((p) => ({ ...p, label: formatShortTime(p.created_at) }));
-  const labels = new Map(data.map((d) => [d.run_id, d.label]));
   const open = (index: unknown) => {
-    const p = data[Number(index)];
+    const p = points[Number(index)];
     if (p && index !== null && index !== undefined) router.push(runHref(workspaceId, p.run_id));
   };
   return (
@@ -61,10 +67,11 @@ export function PassRateChart({
       controls={controls}
       table={{
         caption: "Pass rate per run",
-        columns: ["Run started", "Status", "Pass rate", "Passed", "Failed", "Errors", "Skipped", "Total"],
+        columns: ["Run", "Started", "Status", "Pass rate", "Passed", "Failed", "Errors", "Skipped", "Total", "Branch and commit"],
         rows: points.map((p) => ({
           key: p.run_id,
           cells: [
+            runLabel(p),
             formatDateTime(p.created_at),
             RUN_STATUS_LABELS[p.status],
             formatPercent(p.pass_rate),
@@ -73,6 +80,7 @@ export function PassRateChart({
             p.errors,
             p.skipped,
             p.total,
+            branchAndCommit(p.metadata) ?? "—",
           ],
         })),
       }}
@@ -80,7 +88,7 @@ export function PassRateChart({
       <div className="h-60">
         <ResponsiveContainer width="100%" height="100%">
           <AreaChart
-            data={data}
+            data={points}
             margin={{ top: 8, right: 16, bottom: 0, left: 0 }}
             onClick={(state) => open(state.activeTooltipIndex)}
             className="cursor-pointer"
@@ -92,14 +100,7 @@ export function PassRateChart({
               </linearGradient>
             </defs>
             <CartesianGrid strokeDasharray="3 3" vertical={false} stroke="#e2e8f0" />
-            {/* Keyed by run id: several runs can start in the same minute, and categories must be unique. */}
-            <XAxis
-              dataKey="run_id"
-              tickFormatter={(id: string) => labels.get(id) ?? ""}
-              tick={{ fontSize: 11, fill: "#64748b" }}
-              minTickGap={24}
-              tickLine={false}
-            />
+            <XAxis {...RUN_AXIS} />
             <YAxis
               domain={[0, 100]}
               ticks={[0, 25, 50, 75, 100]}
@@ -110,13 +111,12 @@ export function PassRateChart({
             />
             <Tooltip content={PassRateTooltip} />
             <Area
-              type="monotone"
+              type="linear"
               dataKey="pass_rate"
               name="Pass rate"
               stroke="#4f46e5"
               strokeWidth={2}
               fill="url(#pass-rate-fill)"
-              connectNulls
               dot={{ r: 3, fill: "#4f46e5" }}
               activeDot={{ r: 6 }}
               isAnimationActive={false}

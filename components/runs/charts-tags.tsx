@@ -44,7 +44,7 @@ export function TagPassRateChart({ tags, scope, controls }: { tags: TagPassRate[
       }}
     >
       {tags.length === 0 ? (
-        <p className="text-sm text-slate-500">No tagged cases in {scope}.</p>
+        <p className="text-sm text-slate-500">No tagged cases {scope}.</p>
       ) : (
         <div style={{ height }}>
           <ResponsiveContainer width="100%" height="100%">

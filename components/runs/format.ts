@@ -27,6 +27,24 @@ export const formatScore = (n: number | null | undefined) => (n === null || n ==
 
 export const TRIGGER_LABELS: Record<string, string> = { manual: "Manual", api: "API", schedule: "Schedule" };
 
+/** What an experiment run belongs to (RunDto and RunHistoryRow both carry it). */
+export type ExperimentRef = {
+  comparison_id?: string | null;
+  arm_index?: number | null;
+  matrix_id?: string | null;
+  combination_index?: number | null;
+};
+
+/** An arm's letter as its comparison shows it: A (baseline), B (variant), then 3, 4… */
+export const armLetter = (index: number) => (index === 0 ? "A" : index === 1 ? "B" : String(index + 1));
+
+/** "Comparison arm B", "Matrix combination 3" (1-based, as the matrix page's C3); null for an ordinary run. */
+export function experimentLabel(run: ExperimentRef): string | null {
+  if (run.comparison_id) return run.arm_index == null ? "Comparison arm" : `Comparison arm ${armLetter(run.arm_index)}`;
+  if (run.matrix_id) return run.combination_index == null ? "Matrix combination" : `Matrix combination ${run.combination_index + 1}`;
+  return null;
+}
+
 /** Pretty JSON for display; strings that hold JSON are parsed first. */
 export function prettyJson(value: unknown): string {
   if (typeof value === "string") {

@@ -2,7 +2,15 @@
 import { useEffect, useRef } from "react";
 import Link from "next/link";
 import { useQueryClient } from "@tanstack/react-query";
-import type { CaseResultPage, CaseTableFilters, RunChanges, RunDto, RunSuiteInfo, RunSummary } from "@/lib/runs/dto";
+import {
+  runLabel,
+  type CaseResultPage,
+  type CaseTableFilters,
+  type RunChanges,
+  type RunDto,
+  type RunSuiteInfo,
+  type RunSummary,
+} from "@/lib/runs/dto";
 import { isActiveRun, runKeys, useRun } from "@/lib/runs/hooks";
 import { RunStatusBadge } from "./status-badges";
 import { CancelRunButton } from "./cancel-run-button";
@@ -11,6 +19,7 @@ import { RunSummaryCard } from "./run-summary";
 import { RunChangesCard } from "./run-changes";
 import { RunExports } from "./run-exports";
 import { CaseResultsTable } from "./case-results-table";
+import { ExperimentLink, RunMetadata } from "./run-metadata";
 import { formatDateTime, formatDuration, TRIGGER_LABELS } from "./format";
 import { Breadcrumbs } from "@/components/ui/breadcrumbs";
 import { CompareRunsButton } from "@/components/comparisons/compare-runs-button";
@@ -78,12 +87,12 @@ export function RunView({
           { label: "Suites", href: `/w/${workspaceId}/suites` },
           { label: suite.deleted ? `${suite.name} (deleted)` : suite.name, href: suite.deleted ? null : suiteHref },
           { label: "Runs", href: suite.deleted ? null : `${suiteHref}/runs` },
-          { label: `Run ${run.id.slice(0, 8)}` },
+          { label: `Run ${runLabel(run)}` },
         ]}
       />
 
       <div className="flex items-start justify-between gap-4">
-        <div className="min-w-0 flex-1">
+        <div className="min-w-0 flex-1 wrap-anywhere">
           <h1 className="flex flex-wrap items-center gap-3 text-xl font-semibold text-slate-900">
             {suite.deleted ? (
               suite.name
@@ -92,6 +101,7 @@ export function RunView({
                 {suite.name}
               </Link>
             )}
+            <span className="font-normal whitespace-nowrap text-slate-600">Run {runLabel(run)}</span>
             <RunStatusBadge status={run.status} />
           </h1>
           <p className="mt-1 text-sm text-slate-600">
@@ -104,6 +114,13 @@ export function RunView({
             {run.started_at ? `started ${formatDateTime(run.started_at)}` : `queued ${formatDateTime(run.created_at)}`}
             {duration && ` · took ${duration}`} · concurrency {run.concurrency}
           </p>
+          {run.experiment && (
+            <p className="mt-1 flex flex-wrap items-center gap-2 text-sm text-slate-600">
+              <ExperimentLink workspaceId={workspaceId} run={run} />
+              An experiment: not part of the suite&apos;s history (trend, latest run, regression alerts).
+            </p>
+          )}
+          <RunMetadata metadata={run.metadata} full className="mt-1 text-sm text-slate-600" />
         </div>
         {canEdit && active && (
           <div className="shrink-0">
@@ -114,7 +131,7 @@ export function RunView({
       <div className="flex flex-wrap items-center justify-between gap-2">
         <RunExports workspaceId={workspaceId} runId={run.id} />
         <div className="flex flex-wrap items-start gap-2">
-          {baseline?.canPin && run.status === "completed" && (baseline.pinned || (!run.comparison_id && !suite.deleted)) && (
+          {baseline?.canPin && run.status === "completed" && (baseline.pinned || (!run.experiment && !suite.deleted)) && (
             <PinBaselineButton workspaceId={workspaceId} runId={run.id} pinned={baseline.pinned} />
           )}
           {canEdit && run.status === "completed" && !suite.deleted && <CompareRunsButton workspaceId={workspaceId} runId={run.id} />}

@@ -3,13 +3,14 @@ import { useEffect, useId, useRef, useState } from "react";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-query";
-import type { RunHistoryRow, SuiteAnalytics } from "@/lib/runs/dto";
+import { runLabel, type RunHistoryRow, type SuiteAnalytics } from "@/lib/runs/dto";
 import { RUN_STATUSES, type RunStatus } from "@/lib/runs/schemas";
 import { apiGet } from "@/lib/runs/hooks";
 import { EmptyState } from "@/components/ui/card";
 import { buttonClass } from "@/components/ui/button";
 import { PrevNextPagination } from "@/components/ui/pagination";
 import { Select } from "@/components/ui/field";
+import { cn } from "@/components/ui/cn";
 import { RUN_STATUS_LABELS, RunStatusBadge } from "./status-badges";
 import { formatDateTime, formatPercent } from "./format";
 import { runHref } from "./charts-common";
@@ -17,7 +18,13 @@ import { PassRateChart } from "./charts-pass-rate";
 import { MetricTrendChart } from "./charts-metrics";
 import { TagPassRateChart } from "./charts-tags";
 import { SuiteRunsTable } from "./suite-runs-table";
-import { DEFAULT_TREND_WINDOW, HISTORY_PAGE_SIZE, historyHref, type SuiteRunsLocation } from "@/lib/runs/suite-runs-location";
+import {
+  DEFAULT_TREND_WINDOW,
+  HISTORY_PAGE_SIZE,
+  historyHref,
+  type SuiteRunsKind,
+  type SuiteRunsLocation,
+} from "@/lib/runs/suite-runs-location";
 
 export type SuiteRunsPage = { data: RunHistoryRow[]; next_cursor: string | null };
 
@@ -29,7 +36,7 @@ const LIVE_INTERVAL_MS = 5_000;
 const analyticsUrl = (w: string, s: string, runs: number, tagRuns: number) =>
   `/api/w/${w}/suites/${s}/analytics?runs=${runs}&tag_runs=${tagRuns}`;
 function runsUrl(w: string, s: string, loc: SuiteRunsLocation) {
-  const q = new URLSearchParams({ limit: String(HISTORY_PAGE_SIZE) });
+  const q = new URLSearchParams({ limit: String(HISTORY_PAGE_SIZE), kind: loc.kind });
   if (loc.cursor) q.set("cursor", loc.cursor);
   if (loc.status) q.set("status", loc.status);
   return `/api/w/${w}/suites/${s}/analytics/runs?${q}`;
@@ -38,7 +45,8 @@ function runsUrl(w: string, s: string, loc: SuiteRunsLocation) {
 const suiteKeys = {
   all: (w: string, s: string) => ["suite-runs", w, s] as const,
   analytics: (w: string, s: string, runs: number, tagRuns: number) => ["suite-runs", w, s, "analytics", runs, tagRuns] as const,
-  history: (w: string, s: string, loc: SuiteRunsLocation) => ["suite-runs", w, s, "history", loc.cursor ?? "", loc.status ?? ""] as const,
+  history: (w: string, s: string, loc: SuiteRunsLocation) =>
+    ["suite-runs", w, s, "history", loc.kind, loc.cursor ?? "", loc.status ?? ""] as const,
 };
 
 type Props = {
@@ -51,7 +59,11 @@ type Props = {
   startRun?: React.ReactNode;
 };
 
-/** Trend charts and run history of a suite; refreshes every 5 s while any of its runs is active. */
+/**
+ * Trend charts and runs of a suite; refreshes every 5 s while any of its runs is active. The
+ * charts and the latest run are the suite's history (ordinary runs); the table shows the history
+ * or, under the Experiments filter, the comparison arms and matrix combinations.
+ */
 export function SuiteRunsView({ workspaceId, suiteId, initialAnalytics, initialRuns, location, startRun }: Props) {
   const router = useRouter();
   const queryClient = useQueryClient();
@@ -94,116 +106,133 @@ export function SuiteRunsView({ workspaceId, suiteId, initialAnalytics, initialR
   }, [signature, queryClient, workspaceId, suiteId]);
 
   const base = `/w/${workspaceId}/suites/${suiteId}/runs`;
-  if (!analytics.latest) {
-    return (
-      <EmptyState
-        title="No runs yet — start one"
-        description={startRun ? "Run the suite's active test cases to see pass-rate trends here." : "Editors can start runs of this suite."}
-        action={startRun}
-      />
-    );
-  }
-
   const latest = analytics.latest;
   const error = analyticsQuery.isError || runsQuery.isError;
+  // Without an ordinary run there is no history to chart or list, but the suite's experiments
+  // (a comparison run before any ordinary run) stay reachable under their filter.
+  const noHistory = !latest && location.kind === "ordinary";
   return (
     <div className="space-y-4">
-      <div className="flex flex-wrap items-center gap-x-3 gap-y-1 text-sm text-slate-600">
-        <span>Latest run:</span>
-        <RunStatusBadge status={latest.status} />
-        <Link href={runHref(workspaceId, latest.id)} className="font-medium text-indigo-600 hover:underline">
-          {formatDateTime(latest.created_at)}
-        </Link>
-        <span>
-          {formatPercent(latest.pass_rate)} pass rate · {latest.done}/{latest.total} cases done
-        </span>
-        {live && (
-          <span role="status" className="text-blue-700">
-            {analytics.active_runs === 1 ? "1 run in progress" : `${analytics.active_runs} runs in progress`} — refreshing every 5 s
-          </span>
-        )}
-        {error && <span className="text-red-700">Could not refresh; showing the last loaded data.</span>}
-      </div>
-
-      {analytics.trend.length === 0 ? (
-        <EmptyState title="No finished runs yet" description="The trend appears when the first run finishes." />
+      {!latest ? (
+        <EmptyState
+          title="No runs yet — start one"
+          description={
+            startRun ? "Run the suite's active test cases to see pass-rate trends here." : "Editors can start runs of this suite."
+          }
+          action={startRun}
+        />
       ) : (
         <>
-          <PassRateChart
-            workspaceId={workspaceId}
-            points={analytics.trend}
-            controls={
-              <label className="flex items-center gap-2 text-xs text-slate-600">
-                Show
-                <Select className="w-auto py-1 text-xs" value={windowSize} onChange={(e) => setWindowSize(Number(e.target.value))}>
-                  {WINDOWS.map((n) => (
-                    <option key={n} value={n}>
-                      last {n} runs
-                    </option>
-                  ))}
-                </Select>
-              </label>
-            }
-          />
-          <div className="grid gap-4 lg:grid-cols-2">
-            {analytics.metric_names.length > 0 && (
-              <MetricTrendChart workspaceId={workspaceId} points={analytics.metric_trend} names={analytics.metric_names} />
+          <div className="flex flex-wrap items-center gap-x-3 gap-y-1 text-sm text-slate-600">
+            <span>Latest run:</span>
+            <Link
+              href={runHref(workspaceId, latest.id)}
+              aria-label={`Run ${runLabel(latest)}`}
+              className="font-medium text-indigo-600 tabular-nums hover:underline"
+            >
+              {runLabel(latest)}
+            </Link>
+            <RunStatusBadge status={latest.status} />
+            <span>
+              {formatDateTime(latest.created_at)} · {formatPercent(latest.pass_rate)} pass rate · {latest.done}/{latest.total} cases done
+            </span>
+            {live && (
+              <span role="status" className="text-blue-700">
+                {analytics.active_runs === 1 ? "1 run in progress" : `${analytics.active_runs} runs in progress`} — refreshing every 5 s
+              </span>
             )}
-            <TagPassRateChart
-              tags={analytics.tag_pass_rates}
-              scope={analytics.tag_runs <= 1 ? "in the latest completed run" : `over the last ${analytics.tag_runs} completed runs`}
-              controls={
-                <label className="flex items-center gap-2 text-xs text-slate-600">
-                  Over
-                  <Select className="w-auto py-1 text-xs" value={tagRuns} onChange={(e) => setTagRuns(Number(e.target.value))}>
-                    {TAG_SCOPES.map((n) => (
-                      <option key={n} value={n}>
-                        {n === 1 ? "the latest run" : `last ${n} runs`}
-                      </option>
-                    ))}
-                  </Select>
-                </label>
-              }
-            />
+            {error && <span className="text-red-700">Could not refresh; showing the last loaded data.</span>}
           </div>
+
+          {analytics.trend.length === 0 ? (
+            <EmptyState title="No finished runs yet" description="The trend appears when the first run finishes." />
+          ) : (
+            <>
+              <PassRateChart
+                workspaceId={workspaceId}
+                points={analytics.trend}
+                controls={
+                  <label className="flex items-center gap-2 text-xs text-slate-600">
+                    Show
+                    <Select className="w-auto py-1 text-xs" value={windowSize} onChange={(e) => setWindowSize(Number(e.target.value))}>
+                      {WINDOWS.map((n) => (
+                        <option key={n} value={n}>
+                          last {n} runs
+                        </option>
+                      ))}
+                    </Select>
+                  </label>
+                }
+              />
+              <div className="grid gap-4 lg:grid-cols-2">
+                {analytics.metric_names.length > 0 && (
+                  <MetricTrendChart workspaceId={workspaceId} points={analytics.metric_trend} names={analytics.metric_names} />
+                )}
+                <TagPassRateChart
+                  tags={analytics.tag_pass_rates}
+                  scope={analytics.tag_runs <= 1 ? "in the latest completed run" : `over the last ${analytics.tag_runs} completed runs`}
+                  controls={
+                    <label className="flex items-center gap-2 text-xs text-slate-600">
+                      Over
+                      <Select className="w-auto py-1 text-xs" value={tagRuns} onChange={(e) => setTagRuns(Number(e.target.value))}>
+                        {TAG_SCOPES.map((n) => (
+                          <option key={n} value={n}>
+                            {n === 1 ? "the latest run" : `last ${n} runs`}
+                          </option>
+                        ))}
+                      </Select>
+                    </label>
+                  }
+                />
+              </div>
+            </>
+          )}
         </>
       )}
 
       <section aria-labelledby={`${uid}-history`} className="space-y-3">
         <div className="flex flex-wrap items-end justify-between gap-2">
-          <h2 id={`${uid}-history`} className="text-base font-semibold text-slate-900">
-            Run history
-          </h2>
-          <div className="flex items-center gap-2 text-sm">
-            <label htmlFor={`${uid}-status`} className="text-slate-600">
-              Status
-            </label>
-            <Select
-              id={`${uid}-status`}
-              className="w-auto py-1"
-              value={location.status ?? ""}
-              onChange={(e) => router.push(historyHref(base, { prev: [], status: (e.target.value || undefined) as RunStatus | undefined }))}
-            >
-              <option value="">All</option>
-              {RUN_STATUSES.map((s) => (
-                <option key={s} value={s}>
-                  {RUN_STATUS_LABELS[s]}
-                </option>
-              ))}
-            </Select>
+          <div>
+            <h2 id={`${uid}-history`} className="text-base font-semibold text-slate-900">
+              {location.kind === "experiment" ? "Experiment runs" : "Run history"}
+            </h2>
+            {location.kind === "experiment" && (
+              <p className="mt-0.5 text-sm text-slate-600">
+                Comparison arms and matrix combinations. They belong to their comparison or matrix, not to the suite&apos;s history: the
+                trend, the latest run and regression alerts leave them out.
+              </p>
+            )}
+          </div>
+          <div className="flex flex-wrap items-center gap-x-4 gap-y-2 text-sm">
+            <RunKindTabs base={base} location={location} />
+            <div className="flex items-center gap-2">
+              <label htmlFor={`${uid}-status`} className="text-slate-600">
+                Status
+              </label>
+              <Select
+                id={`${uid}-status`}
+                className="w-auto py-1"
+                value={location.status ?? ""}
+                onChange={(e) =>
+                  router.push(
+                    historyHref(base, { kind: location.kind, prev: [], status: (e.target.value || undefined) as RunStatus | undefined }),
+                  )
+                }
+              >
+                <option value="">All</option>
+                {RUN_STATUSES.map((s) => (
+                  <option key={s} value={s}>
+                    {RUN_STATUS_LABELS[s]}
+                  </option>
+                ))}
+              </Select>
+            </div>
           </div>
         </div>
-        {runs.data.length === 0 ? (
-          <EmptyState
-            title={location.status ? `No ${RUN_STATUS_LABELS[location.status].toLowerCase()} runs` : "No runs on this page"}
-            action={
-              <Link href={base} className={buttonClass("secondary")}>
-                Show all runs
-              </Link>
-            }
-          />
+        {noHistory ? null : runs.data.length === 0 ? (
+          <EmptyRuns base={base} location={location} />
         ) : (
-          <SuiteRunsTable workspaceId={workspaceId} rows={runs.data} />
+          <SuiteRunsTable workspaceId={workspaceId} rows={runs.data} kind={location.kind} />
         )}
         <PrevNextPagination
           label="Run history pages"
@@ -211,6 +240,7 @@ export function SuiteRunsView({ workspaceId, suiteId, initialAnalytics, initialR
             location.cursor
               ? {
                   href: historyHref(base, {
+                    kind: location.kind,
                     status: location.status,
                     cursor: location.prev[location.prev.length - 1],
                     prev: location.prev.slice(0, -1),
@@ -223,6 +253,7 @@ export function SuiteRunsView({ workspaceId, suiteId, initialAnalytics, initialR
             runs.next_cursor
               ? {
                   href: historyHref(base, {
+                    kind: location.kind,
                     status: location.status,
                     cursor: runs.next_cursor,
                     prev: [...location.prev, location.cursor ?? ""],
@@ -234,5 +265,62 @@ export function SuiteRunsView({ workspaceId, suiteId, initialAnalytics, initialR
         />
       </section>
     </div>
+  );
+}
+
+const KINDS: { kind: SuiteRunsKind; label: string }[] = [
+  { kind: "ordinary", label: "History" },
+  { kind: "experiment", label: "Experiments" },
+];
+
+/** History (ordinary runs) or Experiments (comparison arms, matrix combinations): links, so the choice is in the URL. */
+function RunKindTabs({ base, location }: { base: string; location: SuiteRunsLocation }) {
+  return (
+    <nav aria-label="Runs to list" className="inline-flex max-w-full flex-wrap rounded-md border border-slate-300 bg-white p-0.5">
+      {KINDS.map(({ kind, label }) => {
+        const current = location.kind === kind;
+        return (
+          <Link
+            key={kind}
+            href={historyHref(base, { kind, prev: [], status: location.status })}
+            aria-current={current ? "page" : undefined}
+            className={cn(
+              "rounded px-2.5 py-1 font-medium",
+              current ? "bg-indigo-600 text-white" : "text-slate-600 hover:bg-slate-100 hover:text-slate-900",
+            )}
+          >
+            {label}
+          </Link>
+        );
+      })}
+    </nav>
+  );
+}
+
+function EmptyRuns({ base, location }: { base: string; location: SuiteRunsLocation }) {
+  const status = location.status ? `${RUN_STATUS_LABELS[location.status].toLowerCase()} ` : "";
+  if (location.kind === "experiment" && !location.cursor)
+    return (
+      <EmptyState
+        title={`No ${status}experiment runs`}
+        description="The runs of this suite's A/B comparisons and matrix runs are listed here."
+        action={
+          location.status ? (
+            <Link href={historyHref(base, { kind: "experiment", prev: [] })} className={buttonClass("secondary")}>
+              Show all experiment runs
+            </Link>
+          ) : undefined
+        }
+      />
+    );
+  return (
+    <EmptyState
+      title={location.status ? `No ${status}runs` : "No runs on this page"}
+      action={
+        <Link href={historyHref(base, { kind: location.kind, prev: [] })} className={buttonClass("secondary")}>
+          Show all runs
+        </Link>
+      }
+    />
   );
 }

@@ -1,6 +1,7 @@
 import Link from "next/link";
 import type { ScheduleStatus } from "@/lib/runs/scheduler";
 import type { RunStatus } from "@/lib/runs/schemas";
+import { runLabel } from "@/lib/runs/dto";
 import { RunStatusBadge } from "@/components/runs/status-badges";
 
 /** "Fri, 27 Nov, 02:30" on the workspace zone's clock. */
@@ -31,9 +32,10 @@ export function ScheduleStatusLine({ workspaceId, status }: { workspaceId: strin
       {last && (
         <span className="flex flex-wrap items-center gap-2">
           Last scheduled run:
-          <Link href={`/w/${workspaceId}/runs/${last.id}`} className="text-indigo-700 hover:underline">
-            {inZone(last.created_at, status.time_zone)}
+          <Link href={`/w/${workspaceId}/runs/${last.id}`} aria-label={`Run ${runLabel(last)}`} className="text-indigo-700 hover:underline">
+            {runLabel(last)}
           </Link>
+          <span>{inZone(last.created_at, status.time_zone)}</span>
           <RunStatusBadge status={last.status as RunStatus} />
           {last.pass_rate !== null && <span>{Math.round(last.pass_rate * 100)}% passed</span>}
           {last.status === "failed" && last.error_message && <span className="text-red-700">{last.error_message}</span>}

@@ -454,6 +454,7 @@ const comparisonArm = armInput
     role: z.string().describe("baseline or variant"),
     label: z.string(),
     run_id: z.uuid().nullable().describe("The run that executed this arm (or the paired run); null for imported sessions"),
+    run_number: z.int().nullable().describe("That run's number within the suite (#42); null without a run"),
     resolved: z
       .object({
         agent_id: z.uuid().nullish(),
@@ -598,6 +599,7 @@ const matrixCombination = z
     values: z.record(z.string(), matrixValue),
     label: z.string().describe('e.g. Temperature=0.7, AIConfiguration="gpt-a"'),
     run_id: z.uuid().nullable().describe("The combination's run (GET /api/v1/runs/{id})"),
+    run_number: z.int().nullable().describe("That run's number within the suite (#42)"),
     status: z.enum(MATRIX_STATUSES),
     model: z.object({ id: z.string().nullable(), name: z.string().nullable(), model: z.string().nullable() }).nullable(),
     total_cases: z.int(),

@@ -62,6 +62,8 @@ export type ArmDto = ArmInput & {
   label: string;
   /** The arm's run (executed comparisons and compare-two-runs), null for imported sessions. */
   run_id: string | null;
+  /** That run's number within the suite (#42), as the run is named everywhere. */
+  run_number: number | null;
   /** What the arm resolved to: agent, model and base URL (never a key). */
   resolved: { agent_id?: string | null; agent_name?: string | null; model?: string | null; base_url?: string | null; kind?: string };
   /** What the arm's agent calls named so far; null without a run (imported sessions). */
@@ -92,7 +94,10 @@ export const comparisonSelect = {
   startedAt: true,
   completedAt: true,
   createdAt: true,
-  arms: { select: { index: true, role: true, label: true, config: true, resolved: true, runId: true }, orderBy: { index: "asc" } },
+  arms: {
+    select: { index: true, role: true, label: true, config: true, resolved: true, runId: true, run: { select: { number: true } } },
+    orderBy: { index: "asc" },
+  },
 } as const satisfies Prisma.ComparisonSelect;
 
 export type ComparisonRow = Prisma.ComparisonGetPayload<{ select: typeof comparisonSelect }>;
@@ -103,6 +108,7 @@ function toArmDto(a: ComparisonRow["arms"][number], executed: ReadonlyMap<string
     role: a.role,
     label: a.label,
     run_id: a.runId,
+    run_number: a.run?.number ?? null,
     resolved: (a.resolved ?? {}) as ArmDto["resolved"],
     executed: a.runId ? (executed.get(a.runId) ?? { agent_calls: 0, models: [] }) : null,
   };

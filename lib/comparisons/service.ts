@@ -35,6 +35,7 @@ import {
 } from "@/lib/runs/service";
 import { notifyRunQueued } from "@/lib/runs/wakeup";
 import { escapeCsvCell } from "@/lib/runs/report-escape";
+import { runLabel } from "@/lib/runs/dto";
 import { maskUrl } from "@/lib/url-secrets";
 import { emptyStats } from "@/lib/llm/stats";
 import { ASSAY_VERSION } from "@/lib/version";
@@ -396,7 +397,16 @@ async function compareRuns(ctx: WorkspaceContext, suiteId: string, input: Compar
   }
   const runs = await db.run.findMany({
     where: { id: { in: [input.baseline_run_id, input.variant_run_id] }, workspaceId: ctx.workspaceId },
-    select: { id: true, suiteId: true, status: true, agentSnapshot: true, createdAt: true, startedAt: true, completedAt: true },
+    select: {
+      id: true,
+      suiteId: true,
+      number: true,
+      status: true,
+      agentSnapshot: true,
+      createdAt: true,
+      startedAt: true,
+      completedAt: true,
+    },
   });
   const issues: IssueList = [];
   const checkRun = (id: string, path: string) => {
@@ -448,7 +458,7 @@ async function compareRuns(ctx: WorkspaceContext, suiteId: string, input: Compar
         data: {
           workspaceId: ctx.workspaceId,
           suiteId: suite.id,
-          name: input.name ?? `Run ${baseline.id.slice(0, 8)} vs run ${variant.id.slice(0, 8)}`,
+          name: input.name ?? `Run ${runLabel(baseline)} vs run ${runLabel(variant)}`,
           notes: input.notes ?? "",
           source: "runs",
           status: "completed",

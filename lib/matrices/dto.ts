@@ -18,6 +18,8 @@ export type CombinationDto = {
   /** `Temperature=0.7, AIConfiguration="gpt-a"` */
   label: string;
   run_id: string | null;
+  /** That run's number within the suite (#42), as the run is named everywhere. */
+  run_number: number | null;
   status: MatrixStatus;
   /** The model configuration the run uses (AIConfiguration or the agent's own); null for HTTP agents. */
   model: { id: string | null; name: string | null; model: string | null } | null;

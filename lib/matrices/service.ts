@@ -181,6 +181,7 @@ async function getMatrixUnchecked(ctx: WorkspaceContext, id: string): Promise<Ma
 
 type StatsRow = {
   run_id: string;
+  run_number: number;
   idx: number;
   status: string;
   total: number;
@@ -208,7 +209,7 @@ type StatsRow = {
  */
 async function combinationStats(ctx: WorkspaceContext, m: MatrixRow): Promise<CombinationDto[]> {
   const rows = await db.$queryRaw<StatsRow[]>`
-    SELECT r."id"::text AS run_id, r."combinationIndex" AS idx, r."status"::text AS status, r."totalCases" AS total,
+    SELECT r."id"::text AS run_id, r."number" AS run_number, r."combinationIndex" AS idx, r."status"::text AS status, r."totalCases" AS total,
            count(c."id") FILTER (WHERE c."status" NOT IN ('pending', 'running'))::int AS done,
            count(c."id") FILTER (WHERE c."status" = 'passed')::int AS passed,
            count(c."id") FILTER (WHERE c."status" = 'failed')::int AS failed,
@@ -241,6 +242,7 @@ async function combinationStats(ctx: WorkspaceContext, m: MatrixRow): Promise<Co
       values: c.values,
       label: combinationLabel(c.values),
       run_id: c.run_id,
+      run_number: r?.run_number ?? null,
       status: (r?.status ?? "pending") as MatrixStatus,
       model: r?.model_name || r?.model ? { id: r.model_id, name: r.model_name, model: r.model } : null,
       total_cases: r?.total ?? 0,

@@ -68,9 +68,10 @@ async function loadCaseResultPageUnscoped(ctx: WorkspaceContext, runId: string, 
 }
 
 /**
- * A suite's run history page: the suite, its analytics over the default trend window, one page of
- * runs (location from the URL) and, for editors, the tags to start a run with. A stale or
- * hand-edited cursor redirects to the first page of the same status filter.
+ * A suite's run history page: the suite, its analytics over the default trend window (ordinary
+ * runs only), one page of runs (the history or the experiments, location from the URL) and, for
+ * editors, the tags to start a run with. A stale or hand-edited cursor redirects to the first page
+ * of the same kind and status filter.
  */
 async function loadSuiteRunsPageUnscoped(ctx: WorkspaceContext, suiteId: string, searchParams: SearchParams) {
   const location = parseSuiteRunsLocation(searchParams);
@@ -78,11 +79,11 @@ async function loadSuiteRunsPageUnscoped(ctx: WorkspaceContext, suiteId: string,
   const [suite, analytics, runs, tags] = await Promise.all([
     getSuite(ctx, suiteId),
     getSuiteAnalytics(ctx, suiteId, { runs: DEFAULT_TREND_WINDOW }),
-    listSuiteRunsPage(ctx, suiteId, { cursor: location.cursor, status: location.status, limit: HISTORY_PAGE_SIZE }),
+    listSuiteRunsPage(ctx, suiteId, { kind: location.kind, cursor: location.cursor, status: location.status, limit: HISTORY_PAGE_SIZE }),
     canEdit ? listSuiteTags(ctx, suiteId) : Promise.resolve([]),
   ]).catch((err: unknown) => {
     if (err instanceof ValidationError && location.cursor)
-      redirect(historyHref(`/w/${ctx.workspaceId}/suites/${suiteId}/runs`, { prev: [], status: location.status }));
+      redirect(historyHref(`/w/${ctx.workspaceId}/suites/${suiteId}/runs`, { kind: location.kind, prev: [], status: location.status }));
     throw err;
   });
   return { suite, analytics, runs, tags, location, canEdit };

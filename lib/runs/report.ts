@@ -10,7 +10,7 @@ import type { ProcessedFileInput } from "@/lib/files/types";
 import { computeSummary } from "@/lib/runs/finalize";
 import { textStream } from "@/lib/api/stream";
 
-import { REPORT_FORMATS, type ReportFormat } from "@/lib/runs/report-formats";
+import { REPORT_FORMATS, reportFilename, type ReportFormat } from "@/lib/runs/report-formats";
 import { ASSAY_VERSION } from "@/lib/version";
 import { escapeCsvCell, escapeMarkdown } from "@/lib/runs/report-escape";
 export { REPORT_FORMATS, type ReportFormat };
@@ -32,7 +32,6 @@ const contentTypes: Record<ReportFormat, string> = {
   csv: "text/csv; charset=utf-8",
   junit: "application/xml; charset=utf-8",
 };
-const extensions: Record<ReportFormat, string> = { json: "json", markdown: "md", csv: "csv", junit: "xml" };
 
 type ToolCallResults = {
   passed?: boolean;
@@ -92,11 +91,10 @@ export async function buildRunReport(ctx: WorkspaceContext, runId: string, forma
         : format === "csv"
           ? csvReport(pages)
           : junitReport(meta, await junitTotals(ctx, run.id), pages);
-  const stamp = (run.created_at ?? "").slice(0, 19).replace(/[:T]/g, "-");
   return {
     body: textStream(chunks, { runId: run.id, format }),
     contentType: contentTypes[format],
-    filename: `assay-run-${stamp}-${run.id.slice(0, 8)}.${extensions[format]}`,
+    filename: reportFilename(suite.name, run.number, format),
   };
 }
 

@@ -264,7 +264,14 @@ export type ScheduleStatus = {
   next_run_at: string | null;
   time_zone: string;
   /** The latest schedule-triggered run, with its outcome. */
-  last_run: { id: string; status: string; created_at: string; error_message: string | null; pass_rate: number | null } | null;
+  last_run: {
+    id: string;
+    number: number;
+    status: string;
+    created_at: string;
+    error_message: string | null;
+    pass_rate: number | null;
+  } | null;
 };
 
 /** The suite page's schedule line: the next slot in the workspace's zone and the last scheduled run's outcome. */
@@ -284,7 +291,16 @@ export async function getScheduleStatus(ctx: WorkspaceContext, suiteId: string, 
   const last = await db.run.findFirst({
     where: { suiteId, workspaceId: ctx.workspaceId, triggeredBy: "schedule" },
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],
-    select: { id: true, status: true, createdAt: true, errorMessage: true, totalCases: true, passedCases: true, skippedCases: true },
+    select: {
+      id: true,
+      number: true,
+      status: true,
+      createdAt: true,
+      errorMessage: true,
+      totalCases: true,
+      passedCases: true,
+      skippedCases: true,
+    },
   });
   const timeZone = suite.workspace.timeZone;
   const active = suite.isEnabled && !suite.deletedAt;
@@ -301,6 +317,7 @@ export async function getScheduleStatus(ctx: WorkspaceContext, suiteId: string, 
     last_run: last
       ? {
           id: last.id,
+          number: last.number,
           status: last.status,
           created_at: last.createdAt.toISOString(),
           error_message: last.errorMessage,

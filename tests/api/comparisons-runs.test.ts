@@ -291,7 +291,11 @@ describe("comparing two completed runs", () => {
     expect(done).toMatchObject({ status: "completed", total_pairs: 4, completed_pairs: 4 });
     expect(done.baseline.run_id).toBe(baseline.id);
     expect(done.variant.run_id).toBe(variant.id);
+    expect([done.baseline.run_number, done.variant.run_number]).toEqual([1, 2]);
     expect(fake.requests.length).toBe(callsBefore);
+    // Unnamed, a comparison of two runs is called after their numbers.
+    const unnamed = await api.create(editor, suite.id, { baseline_run_id: variant.id, variant_run_id: baseline.id });
+    expect(unnamed.json).toMatchObject({ name: "Run #2 vs run #1", baseline: { run_number: 2 }, variant: { run_number: 1 } });
 
     const pairs = (await api.pairs(viewer, done.id)).json.data as Json[];
     expect(pairs).toHaveLength(4);

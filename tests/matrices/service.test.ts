@@ -137,6 +137,9 @@ describe("matrix runs against the fake OpenAI server", () => {
     const runs = await db.run.findMany({ where: { matrixId: created.id }, orderBy: { combinationIndex: "asc" } });
     expect(runs.map((r) => r.combinationIndex)).toEqual([0, 1, 2, 3]);
     expect(runs.map((r) => r.id)).toEqual(created.combinations.map((c) => c.run_id));
+    // Each combination names its run by the run's number, as the heat map's headings link it.
+    expect(created.combinations.map((c) => c.run_number)).toEqual(runs.map((r) => r.number));
+    expect(new Set(runs.map((r) => r.number)).size).toBe(4);
     expect(runs.every((r) => r.selectionKey === null && r.totalCases === 3)).toBe(true);
 
     const done = await finished(ctx, created.id);

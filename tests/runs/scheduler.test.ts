@@ -416,7 +416,7 @@ describe("catch-up, schedule changes and failed starts", () => {
     await startDueScheduledRuns(utc("2026-03-28T12:00:00"));
     await db.run.updateMany({ where: { suiteId: suite.id }, data: { status: "completed", passedCases: 1 } });
     const after = await getScheduleStatus(viewer, suite.id, utc("2026-03-28T12:00:00"));
-    expect(after.last_run).toMatchObject({ status: "completed", pass_rate: 1, error_message: null });
+    expect(after.last_run).toMatchObject({ number: 1, status: "completed", pass_rate: 1, error_message: null });
   });
 
   it("the workspace time zone: IANA names validated with Intl, and a zone change starts no catch-up run", async () => {

@@ -17,7 +17,9 @@ const { GET: changesRoute } = await import("@/app/api/w/[workspaceId]/runs/[runI
 const { GET: reportRoute } = await import("@/app/api/w/[workspaceId]/runs/[runId]/report/route");
 const { GET: caseResultRoute } = await import("@/app/api/w/[workspaceId]/case-results/[id]/route");
 const { startRunAction, cancelRunAction } = await import("@/lib/runs/actions");
-const { loadRunPage } = await import("@/lib/runs/loaders");
+const { loadRunPage, loadSuiteRunsPage } = await import("@/lib/runs/loaders");
+
+const redirectTarget = (err: unknown) => String((err as { digest?: string }).digest ?? "").split(";")[2];
 
 type CaseStatus = "pending" | "running" | "passed" | "failed" | "skipped" | "error";
 
@@ -230,18 +232,47 @@ describe("run session routes", () => {
     await expect(loadRunPage(owner.ctx, "not-a-uuid", {})).rejects.toThrow(NotFoundError);
   });
 
-  it("serve reports as downloads", async () => {
+  it("serve reports as downloads, named after the suite and the run's number", async () => {
     const { suite } = await makeSuiteWithCases(owner.ctx, 0);
+    await db.suite.update({ where: { id: suite.id }, data: { name: "Billing bot (EU)" } });
+    await makeRun(owner.ctx, suite.id, ["passed"], { minute: 0 });
     const run = await makeRun(owner.ctx, suite.id, ["passed", "failed"], { minute: 1 });
     const csv = await call(reportRoute, { url: "/?format=csv", params: params(run.id) });
     expect(csv.status).toBe(200);
     expect(csv.headers.get("content-type")).toContain("text/csv");
-    expect(csv.headers.get("content-disposition")).toMatch(/^attachment; filename="assay-run-.+\.csv"$/);
+    expect(csv.headers.get("content-disposition")).toBe('attachment; filename="assay-billing-bot-eu-run-2.csv"');
     expect(csv.text.split("\n")[0]).toContain("name");
     expect(csv.text).toContain("case 1");
     const junit = await call(reportRoute, { url: "/?format=junit", params: params(run.id) });
     expect(junit.text).toContain('failures="1"');
     expect((await call(reportRoute, { url: "/?format=pdf", params: params(run.id) })).status).toBe(400);
+  });
+});
+
+describe("the suite's runs page", () => {
+  it("lists the history by default and the experiments under kind=experiment; the charts keep to the history", async () => {
+    const { suite } = await makeSuiteWithCases(owner.ctx, 0);
+    const ordinary = await makeRun(owner.ctx, suite.id, ["passed"], { minute: 1 });
+    const comparison = await db.comparison.create({
+      data: { workspaceId: owner.workspace.id, suiteId: suite.id, name: "A/B", status: "completed" },
+    });
+    const arm = await makeRun(owner.ctx, suite.id, ["failed"], { minute: 2 });
+    await db.run.update({ where: { id: arm.id }, data: { comparisonId: comparison.id, armIndex: 1 } });
+
+    const history = await loadSuiteRunsPage(owner.ctx, suite.id, {});
+    expect(history.location.kind).toBe("ordinary");
+    expect(history.runs.data.map((r) => [r.number, r.experiment])).toEqual([[1, false]]);
+    expect(history.analytics.latest).toMatchObject({ id: ordinary.id, number: 1 });
+    expect(history.analytics.trend.map((p) => p.number)).toEqual([1]);
+
+    const experiments = await loadSuiteRunsPage(owner.ctx, suite.id, { kind: "experiment" });
+    expect(experiments.location.kind).toBe("experiment");
+    expect(experiments.runs.data).toMatchObject([{ id: arm.id, number: 2, experiment: true, comparison_id: comparison.id, arm_index: 1 }]);
+    expect(experiments.analytics.trend.map((p) => p.number)).toEqual([1]);
+
+    // A stale cursor goes back to the first page of the same runs and status.
+    const stale = await loadSuiteRunsPage(owner.ctx, suite.id, { kind: "experiment", status: "failed", cursor: "nope" }).catch((e) => e);
+    expect(redirectTarget(stale)).toBe(`/w/${owner.workspace.id}/suites/${suite.id}/runs?kind=experiment&status=failed`);
   });
 });
 
