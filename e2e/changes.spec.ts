@@ -181,11 +181,12 @@ test("a flip says whether the case, the agent or neither changed, on the run's c
     await expect(alert.getByTestId("alert-explanation")).toHaveText(
       "The flipped case was edited since the baseline run: the test changed, not the agent.",
     );
-    const origin = alert.getByRole("definition");
-    await expect(origin.filter({ hasText: "feature/edit-checks" })).toHaveCount(1);
-    await expect(origin.filter({ hasText: "0123456789ab" })).toHaveAttribute("title", "0123456789abcdef0123456789abcdef01234567");
-    await expect(origin.filter({ hasText: "<b>not markup</b>" })).toHaveCount(1); // user text stays text
-    await expect(alert.getByRole("link", { name: /ci\.example\/builds\/2/ })).toHaveAttribute("rel", "noopener noreferrer nofollow");
+    const origin = alert.getByTestId("alert-run-metadata");
+    await expect(origin).toContainText("feature/edit-checks");
+    await expect(origin.getByTitle("Commit 0123456789abcdef0123456789abcdef01234567")).toHaveText("Commit 0123456");
+    await expect(origin).toContainText("note: <b>not markup</b>"); // user text stays text
+    await expect(origin.getByRole("link", { name: /^Build/ })).toHaveAttribute("href", "https://ci.example/builds/2");
+    await expect(origin.getByRole("link", { name: /^Build/ })).toHaveAttribute("rel", "noopener noreferrer nofollow");
     const flipped = alert.getByRole("list", { name: "Flipped cases" }).getByRole("listitem");
     await expect(flipped).toHaveCount(1);
     await expect(flipped).toContainText("Greets politely");

@@ -4,7 +4,7 @@ import { Badge } from "@/components/ui/card";
 import { formatDateTime, formatPercent } from "@/components/runs/format";
 import { CauseBadge } from "@/components/runs/cause-badge";
 import { AcknowledgeButton } from "./acknowledge-button";
-import { RunOrigin } from "./run-origin";
+import { RunMetadata } from "@/components/runs/run-metadata";
 
 const MAX_SHOWN_FLIPS = 20;
 
@@ -56,7 +56,9 @@ export function AlertCard({ workspaceId, alert }: { workspaceId: string; alert: 
               </>
             )}
           </p>
-          <RunOrigin metadata={alert.run_metadata} className="mt-1" />
+          <p className="mt-1 text-xs text-slate-600" data-testid="alert-run-metadata">
+            <RunMetadata metadata={alert.run_metadata} full />
+          </p>
         </div>
         <div className="shrink-0 text-right text-xs text-slate-600">
           {alert.acknowledged_at ? (

@@ -7,7 +7,7 @@ import { describe, expect, it, vi } from "vitest";
 import type { AlertDto } from "@/lib/alerts/dto";
 import { causeLabel, deltaSummary, fieldLabel, formatDiffValue, presentDiff, runLabel } from "@/components/runs/change-format";
 import { lineDiff } from "@/components/ui/line-diff";
-import { RunOrigin, originFacts, safeHttpUrl } from "@/components/alerts/run-origin";
+import { RunMetadata } from "@/components/runs/run-metadata";
 import { AlertCard } from "@/components/alerts/alert-card";
 
 // The acknowledge button calls a server action (next-auth and all); the card's wording is what is under test.
@@ -116,43 +116,19 @@ describe("lineDiff", () => {
   });
 });
 
-describe("run origin", () => {
-  it("links only absolute http(s) build URLs", () => {
-    expect(safeHttpUrl("https://ci.example/build/7")).toBe("https://ci.example/build/7");
-    expect(safeHttpUrl(" http://ci.example/b ")).toBe("http://ci.example/b");
-    for (const bad of [
-      "javascript:alert(1)",
-      "JavaScript:alert(1)",
-      "data:text/html,<b>x</b>",
-      "//ci.example/b",
-      "ci.example/b",
-      "ftp://ci.example",
-    ]) {
-      expect(safeHttpUrl(bad), bad).toBeNull();
-    }
-  });
-
-  it("orders branch, commit (shortened when a long hash), build, then other keys", () => {
-    const facts = originFacts({ zeta: "z", build_url: "https://ci.example/7", commit: "0123456789abcdef0123", branch: "main", alpha: "a" });
-    expect(facts.map((f) => [f.label, f.text])).toEqual([
-      ["Branch", "main"],
-      ["Commit", "0123456789ab"],
-      ["Build", "https://ci.example/7"],
-      ["alpha", "a"],
-      ["zeta", "z"],
-    ]);
-    expect(facts[1]!.title).toBe("0123456789abcdef0123");
-  });
-
+describe("run metadata on an alert", () => {
   it("renders values as text and a build link that neither leaks the page nor gets followed as an endorsement", () => {
     const html = renderToStaticMarkup(
-      createElement(RunOrigin, { metadata: { branch: "<img src=x onerror=alert(1)>", build_url: "https://ci.example/build/7" } }),
+      createElement(RunMetadata, {
+        metadata: { branch: "<img src=x onerror=alert(1)>", build_url: "https://ci.example/build/7" },
+        full: true,
+      }),
     );
     expect(html).not.toContain("<img");
     expect(html).toContain("&lt;img src=x onerror=alert(1)&gt;");
     expect(html).toMatch(/<a href="https:\/\/ci\.example\/build\/7" target="_blank" rel="noopener noreferrer nofollow"/);
 
-    const unsafe = renderToStaticMarkup(createElement(RunOrigin, { metadata: { build_url: "javascript:alert(1)" } }));
+    const unsafe = renderToStaticMarkup(createElement(RunMetadata, { metadata: { build_url: "javascript:alert(1)" } }));
     expect(unsafe).not.toContain("<a");
     expect(unsafe).toContain("javascript:alert(1)");
   });
@@ -200,7 +176,7 @@ describe("AlertCard", () => {
 
   it("opens with the explanation, then the drop, the runs by number, the origin and each flip's cause", () => {
     const t = text(alert());
-    const order = ["The flipped case was edited", "Pass rate", "run #42 vs baseline #41", "Branch: main", "Greets", "the case changed"];
+    const order = ["The flipped case was edited", "Pass rate", "run #42 vs baseline #41", "Branch main", "Greets", "the case changed"];
     const at = order.map((s) => t.indexOf(s));
     expect(
       at.every((i) => i >= 0),
