@@ -232,7 +232,9 @@ test("an arm's explicit model wins over the agent's AIConfiguration default, and
     name: unique("Precedence"),
     llm_judge_model_config_id: fast.id,
   });
-  for (const question of ["Hello there", "When are you open?"]) {
+  // Six pairs: the verdict needs at least that many to state a difference.
+  const questions = ["Hello there", "When are you open?", "Where is my order?", "Can I return this?", "Do you ship abroad?", "Thanks!"];
+  for (const question of questions) {
     await apiPost(page.request, token, `/api/v1/suites/${suite.id}/test-cases`, { name: question, initial_message: question });
   }
   const rules = [{ match: { model: `slow-${marker}`, endpoint: "chat" }, reply: { delayMs: 900 } }];
@@ -256,14 +258,14 @@ test("an arm's explicit model wins over the agent's AIConfiguration default, and
   await page.waitForURL(/\/comparisons\/[0-9a-f-]{36}$/);
   await expect(page.getByRole("heading", { level: 1 }).getByText("Completed")).toBeVisible({ timeout: 60_000 });
   // What ran, from the recorded calls: the slow model at 0.2 for the variant, the fast one at the default for the baseline.
-  await expect(page.getByTestId("arm-variant-executed")).toHaveText(`slow-${marker} · temperature 0.2 · 2 agent calls`);
-  await expect(page.getByTestId("arm-baseline-executed")).toHaveText(`fast-${marker} · temperature 0.7 · 2 agent calls`);
+  await expect(page.getByTestId("arm-variant-executed")).toHaveText(`slow-${marker} · temperature 0.2 · 6 agent calls`);
+  await expect(page.getByTestId("arm-baseline-executed")).toHaveText(`fast-${marker} · temperature 0.7 · 6 agent calls`);
   await expect(page.getByTestId("comparison-verdict")).toContainText(/^Variant is \d+ ms slower/);
 
-  // The fake server's own log agrees: each model was asked each question once.
+  // The fake server's own log agrees: each model was asked each question once (the judge has nothing to judge).
   const log = (await (await page.request.get(`${FAKE_CONTROL}/__fake/requests`)).json()) as {
     body: { model: string; temperature?: number };
   }[];
   const calls = log.filter((r) => r.body?.model?.endsWith(marker)).map((r) => `${r.body.model}@${r.body.temperature}`);
-  expect(calls.sort()).toEqual([`fast-${marker}@0.7`, `fast-${marker}@0.7`, `slow-${marker}@0.2`, `slow-${marker}@0.2`]);
+  expect(calls.sort()).toEqual([...Array(6).fill(`fast-${marker}@0.7`), ...Array(6).fill(`slow-${marker}@0.2`)]);
 });
