@@ -160,6 +160,25 @@ test("an invited address that already has an account gets a pending invitation a
   await expect(page.getByRole("listitem").filter({ hasText: email })).toBeVisible();
   await expect(page.getByRole("row").filter({ hasText: email })).toHaveCount(0);
 
+  // Signed out, the link shows the same page as a link for an address without an account: it
+  // must not tell whoever opens it that this address is registered.
+  const freshLink = await invite(secondId, `${slug("no-account")}@example.test`);
+  const stranger = await browser.newContext({ storageState: { cookies: [], origins: [] } });
+  const p3 = await stranger.newPage();
+  for (const link of [secondLink, freshLink]) {
+    await p3.goto(link);
+    await expect(p3.getByRole("heading", { name: `Join ${secondName}` })).toBeVisible();
+    await expect(p3.getByRole("link", { name: "Sign in to join" })).toBeVisible();
+    await expect(p3.getByRole("button", { name: "Create account and join" })).toBeVisible();
+    await expect(p3.getByText("already exists")).toHaveCount(0);
+  }
+  const pageText = async (link: string) => {
+    await p3.goto(link);
+    return (await p3.getByRole("main").innerText()).replace(/\S+@example\.test/g, "(address)");
+  };
+  expect(await pageText(secondLink)).toBe(await pageText(freshLink));
+  await stranger.close();
+
   // Signed in as that address, the link offers Join; joining lands in the workspace.
   await p2.goto(secondLink);
   await p2.getByRole("button", { name: `Join ${secondName}` }).click();
