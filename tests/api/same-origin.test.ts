@@ -61,7 +61,7 @@ describe("session routes and cross-site requests", () => {
   it("answers 403 to a cross-site POST/PUT/PATCH/DELETE before anything runs, and serves the same from this app's pages", async () => {
     const { ctx, user } = await makeWorkspace("owner");
     session.userId = user.id;
-    const crossSite = [
+    const crossSite: Record<string, string>[] = [
       { host: "localhost:3000", origin: "http://localhost:4000" },
       { host: "localhost:3000", origin: "https://evil.example.net" },
       { host: "localhost:3000", "sec-fetch-site": "cross-site" },
