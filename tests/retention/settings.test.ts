@@ -1,4 +1,4 @@
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import { db } from "@/lib/db";
 import type { WorkspaceContext } from "@/lib/auth/roles";
 import { getRetentionSettings, isInstanceAdmin, resolveRetentionSettings, updateRetentionSettings } from "@/lib/retention/service";
@@ -18,10 +18,10 @@ describe("retention settings precedence", () => {
       days: { value: 30, source: "default" },
       runs: { value: 30, source: "default" },
     });
-    expect(resolveRetentionSettings({ days: 7 }, { cleanup_time: "04:15", days: 14, runs: 0 })).toEqual({
+    expect(resolveRetentionSettings({ days: 7 }, { cleanup_time: "04:15", days: 14, runs: 2 })).toEqual({
       cleanup_time: { value: "04:15", source: "env" },
       days: { value: 7, source: "database" },
-      runs: { value: 0, source: "env" },
+      runs: { value: 2, source: "env" },
     });
     // A stored value that no longer validates falls through to env/default.
     expect(resolveRetentionSettings({ cleanup_time: "25:99", runs: -1 }, { runs: 3 })).toMatchObject({
@@ -86,6 +86,19 @@ describe("retention settings precedence", () => {
       days: { value: 30, source: "default" },
       runs: { value: 30, source: "default" },
     });
+    // The environment is held to the same floor: the app refuses to start with a clear message.
+    vi.resetModules();
+    process.env.TEST_SUITES_RETENTION_DAYS = "0";
+    process.env.TEST_SUITES_RETENTION_RUNS = "0";
+    try {
+      await expect(import("@/lib/env")).rejects.toThrow(
+        /TEST_SUITES_RETENTION_DAYS: Use a whole number ≥ 1\n\s+TEST_SUITES_RETENTION_RUNS: Use a whole number ≥ 1/,
+      );
+    } finally {
+      delete process.env.TEST_SUITES_RETENTION_DAYS;
+      delete process.env.TEST_SUITES_RETENTION_RUNS;
+      vi.resetModules();
+    }
   });
 
   it("only admins of the instance's first workspace administer them", async () => {
