@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { ADMIN, openWorkspace, unique } from "./fixtures";
+import { ADMIN, createApiKey, openWorkspace, unique } from "./fixtures";
 
 const slug = (prefix: string) =>
   unique(prefix)
@@ -38,6 +38,53 @@ test("an API key is shown once, then only by its prefix, and stops working when 
   const refused = await page.request.get("/api/v1/suites", { headers: authorization });
   expect(refused.status()).toBe(401);
   expect((await refused.json()).error.code).toBe("unauthorized");
+});
+
+test("an API key acts with at most its creator's current role: a demoted admin's key loses admin power, and the keys page says so", async ({
+  page,
+  browser,
+}) => {
+  // The first workspace is the instance's: its admin keys may change instance-wide retention.
+  const workspaceId = await openWorkspace(page);
+  await page.goto(`/w/${workspaceId}/settings/members`);
+  const email = `${slug("key-maker")}@example.test`;
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Role", { exact: true }).selectOption("admin");
+  await page.getByRole("button", { name: "Invite member" }).click();
+  const link = await page.getByLabel("Invite link").inputValue();
+
+  // The new admin makes an admin key.
+  const guest = await browser.newContext({ storageState: { cookies: [], origins: [] } });
+  const member = await guest.newPage();
+  await member.goto(link);
+  await member.getByLabel("Password").fill("key-maker-password-1");
+  await member.getByRole("button", { name: "Create account and join" }).click();
+  await expect(member).toHaveURL(new RegExp(`/w/${workspaceId}`));
+  const token = await createApiKey(member, workspaceId, "Demoted admin's key");
+  await guest.close();
+  const authorization = { authorization: `Bearer ${token}` };
+  expect((await page.request.get("/api/v1/settings/retention", { headers: authorization })).status()).toBe(200);
+
+  // The owner demotes them to viewer: the key is a viewer key from the next request on.
+  await page.goto(`/w/${workspaceId}/settings/members`);
+  await page.getByLabel(`Role of ${email}`).selectOption("viewer");
+  await expect(async () => {
+    await page.reload();
+    await expect(page.getByLabel(`Role of ${email}`)).toHaveValue("viewer", { timeout: 1000 });
+  }).toPass();
+  const refused = await page.request.patch("/api/v1/settings/retention", { headers: authorization, data: { days: 1, runs: 1 } });
+  expect(refused.status()).toBe(403);
+  expect((await page.request.post("/api/v1/admin/cleanup?dry_run=true", { headers: authorization })).status()).toBe(403);
+  expect((await page.request.get("/api/v1/suites", { headers: authorization })).status()).toBe(200);
+
+  // The keys page shows the key's own role and the one it acts with, and why.
+  await page.goto(`/w/${workspaceId}/settings/api-keys`);
+  const row = page.getByRole("row").filter({ hasText: "Demoted admin's key" });
+  await expect(row).toContainText("Admin");
+  await expect(row.getByText("Acts as Viewer: its creator is now a viewer")).toBeVisible();
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect(row.getByText("Acts as Viewer: its creator is now a viewer")).toBeVisible();
+  await page.setViewportSize({ width: 1440, height: 900 });
 });
 
 test("an invited person creates their account from the link and lands in the workspace", async ({ page, browser }) => {
@@ -159,6 +206,25 @@ test("an invited address that already has an account gets a pending invitation a
   await expect(page.getByText("was added to this workspace")).toHaveCount(0);
   await expect(page.getByRole("listitem").filter({ hasText: email })).toBeVisible();
   await expect(page.getByRole("row").filter({ hasText: email })).toHaveCount(0);
+
+  // Signed out, the link shows the same page as a link for an address without an account: it
+  // must not tell whoever opens it that this address is registered.
+  const freshLink = await invite(secondId, `${slug("no-account")}@example.test`);
+  const stranger = await browser.newContext({ storageState: { cookies: [], origins: [] } });
+  const p3 = await stranger.newPage();
+  for (const link of [secondLink, freshLink]) {
+    await p3.goto(link);
+    await expect(p3.getByRole("heading", { name: `Join ${secondName}` })).toBeVisible();
+    await expect(p3.getByRole("link", { name: "Sign in to join" })).toBeVisible();
+    await expect(p3.getByRole("button", { name: "Create account and join" })).toBeVisible();
+    await expect(p3.getByText("already exists")).toHaveCount(0);
+  }
+  const pageText = async (link: string) => {
+    await p3.goto(link);
+    return (await p3.getByRole("main").innerText()).replace(/\S+@example\.test/g, "(address)");
+  };
+  expect(await pageText(secondLink)).toBe(await pageText(freshLink));
+  await stranger.close();
 
   // Signed in as that address, the link offers Join; joining lands in the workspace.
   await p2.goto(secondLink);

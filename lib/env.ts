@@ -13,6 +13,12 @@ const optionalNonNegativeInt = optionalString
   .transform((v) => (v === undefined ? undefined : Number(v)))
   .pipe(z.number("Use a whole number ≥ 0").int("Use a whole number ≥ 0").min(0, "Use a whole number ≥ 0").max(1_000_000).optional());
 
+// Retention of 0 days and 0 runs would let a cleanup delete every finished run (the settings page
+// and API refuse it too: lib/retention/schemas.ts).
+const optionalPositiveInt = optionalString
+  .transform((v) => (v === undefined ? undefined : Number(v)))
+  .pipe(z.number("Use a whole number ≥ 1").int("Use a whole number ≥ 1").min(1, "Use a whole number ≥ 1").max(1_000_000).optional());
+
 const envSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
   DATABASE_URL: optionalString,
@@ -126,10 +132,10 @@ const envSchema = z.object({
       .regex(/^([01]\d|2[0-3]):[0-5]\d$/, "Use HH:MM (24-hour, UTC)")
       .optional(),
   ),
-  /** Days a run is kept by age (0: age alone keeps no run). */
-  TEST_SUITES_RETENTION_DAYS: optionalNonNegativeInt,
-  /** Newest completed runs kept per suite whatever their age. */
-  TEST_SUITES_RETENTION_RUNS: optionalNonNegativeInt,
+  /** Days a run is kept by age (at least 1). */
+  TEST_SUITES_RETENTION_DAYS: optionalPositiveInt,
+  /** Newest completed runs kept per suite whatever their age (at least 1). */
+  TEST_SUITES_RETENTION_RUNS: optionalPositiveInt,
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
 });
 

@@ -1,5 +1,5 @@
 "use client";
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { useRouter } from "next/navigation";
 import { previewCleanupAction, runCleanupAction } from "@/lib/retention/actions";
 import type { CleanupResult } from "@/lib/retention/dto";
@@ -11,24 +11,45 @@ import { formatBytes } from "./format";
 const summary = (r: CleanupResult) =>
   `${r.runs_deleted} runs, ${r.results_deleted} results, ${r.llm_calls_deleted} LLM calls, ≈ ${formatBytes(r.bytes_freed_estimate)}`;
 
-/** "Preview cleanup" (a dry run) and "Run cleanup now" (after a confirmation). */
+type Large = { runsToDelete: number; finishedRuns: number };
+
+/**
+ * "Preview cleanup" (a dry run) and "Run cleanup now" (after a confirmation). A cleanup that would
+ * delete more than half of all finished runs comes back from the server unrun, and is asked about
+ * again with its numbers before it goes ahead.
+ */
 export function CleanupPanel({ workspaceId }: { workspaceId: string }) {
   const router = useRouter();
   const [message, setMessage] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const [large, setLarge] = useState<Large | null>(null);
 
-  async function act(kind: "preview" | "run") {
+  async function preview() {
+    await act(async () => {
+      const result = await previewCleanupAction(workspaceId, {});
+      if (!result.ok) return setError(result.error);
+      setMessage(`A cleanup now would delete ${summary(result.data)}.`);
+      router.refresh();
+    });
+  }
+
+  async function run(confirm: boolean) {
+    await act(async () => {
+      const result = await runCleanupAction(workspaceId, { confirm });
+      if (!result.ok) return setError(result.error);
+      if ("confirm" in result.data) return setLarge(result.data.confirm);
+      setMessage(`Cleanup done: deleted ${summary(result.data.done)}.`);
+      router.refresh();
+    });
+  }
+
+  async function act(fn: () => Promise<void>) {
     setError(null);
     setMessage(null);
     setBusy(true);
     try {
-      const result = kind === "preview" ? await previewCleanupAction(workspaceId, {}) : await runCleanupAction(workspaceId, {});
-      if (!result.ok) return setError(result.error);
-      setMessage(
-        kind === "preview" ? `A cleanup now would delete ${summary(result.data)}.` : `Cleanup done: deleted ${summary(result.data)}.`,
-      );
-      router.refresh();
+      await fn();
     } finally {
       setBusy(false);
     }
@@ -38,7 +59,7 @@ export function CleanupPanel({ workspaceId }: { workspaceId: string }) {
     <div className="space-y-3">
       <FormError message={error} />
       <div className="flex flex-wrap gap-2">
-        <Button variant="secondary" disabled={busy} onClick={() => void act("preview")}>
+        <Button variant="secondary" disabled={busy} onClick={() => void preview()}>
           Preview cleanup
         </Button>
         <ConfirmButton
@@ -47,7 +68,7 @@ export function CleanupPanel({ workspaceId }: { workspaceId: string }) {
           title="Run the cleanup now?"
           description="Runs past their retention are deleted with their results and LLM call logs. This cannot be undone."
           confirmLabel="Delete old runs"
-          onConfirm={() => act("run")}
+          onConfirm={() => run(false)}
         >
           Run cleanup now
         </ConfirmButton>
@@ -57,6 +78,57 @@ export function CleanupPanel({ workspaceId }: { workspaceId: string }) {
           {message}
         </p>
       )}
+      {large && <LargeCleanupDialog large={large} busy={busy} onCancel={() => setLarge(null)} onConfirm={() => run(true)} />}
     </div>
+  );
+}
+
+/** The second question, with the numbers: the server refused to delete this much unasked. */
+function LargeCleanupDialog({
+  large,
+  busy,
+  onCancel,
+  onConfirm,
+}: {
+  large: Large;
+  busy: boolean;
+  onCancel: () => void;
+  onConfirm: () => Promise<void>;
+}) {
+  const ref = useRef<HTMLDialogElement>(null);
+  useEffect(() => {
+    if (!ref.current?.open) ref.current?.showModal();
+  }, []);
+  const title = "Delete more than half of all runs?";
+  return (
+    <dialog
+      ref={ref}
+      onClose={onCancel}
+      className="m-auto w-full max-w-md rounded-lg p-0 shadow-xl backdrop:bg-slate-900/40"
+      aria-label={title}
+    >
+      <div className="space-y-3 p-5">
+        <h2 className="text-base font-semibold">{title}</h2>
+        <p className="text-sm text-slate-600">
+          This cleanup would delete {large.runsToDelete} of the {large.finishedRuns} finished runs of every workspace, with their results
+          and LLM call logs. If that is more than you expected, cancel and check the retention settings first. This cannot be undone.
+        </p>
+        <div className="flex justify-end gap-2 pt-2">
+          <Button variant="secondary" onClick={() => ref.current?.close()} disabled={busy}>
+            Cancel
+          </Button>
+          <Button
+            variant="danger"
+            disabled={busy}
+            onClick={async () => {
+              await onConfirm();
+              ref.current?.close();
+            }}
+          >
+            {`Delete ${large.runsToDelete} runs`}
+          </Button>
+        </div>
+      </div>
+    </dialog>
   );
 }

@@ -77,7 +77,7 @@ export function RetentionSettingsForm({ workspaceId, settings }: { workspaceId: 
       <Field
         id="days"
         label="Keep runs for (days)"
-        hint={`Runs younger than this are kept; 0: age alone keeps no run. Empty: TEST_SUITES_RETENTION_DAYS or ${RETENTION_DEFAULTS.days}`}
+        hint={`Runs younger than this are kept (at least 1). Empty: TEST_SUITES_RETENTION_DAYS or ${RETENTION_DEFAULTS.days}`}
         error={errors.days?.message}
       >
         <Input id="days" inputMode="numeric" className="w-32" aria-invalid={!!errors.days} {...form.register("days")} />
@@ -86,7 +86,7 @@ export function RetentionSettingsForm({ workspaceId, settings }: { workspaceId: 
       <Field
         id="runs"
         label="Always keep the newest completed runs per suite"
-        hint={`Kept whatever their age. Empty: TEST_SUITES_RETENTION_RUNS or ${RETENTION_DEFAULTS.runs}`}
+        hint={`Kept whatever their age (at least 1). Empty: TEST_SUITES_RETENTION_RUNS or ${RETENTION_DEFAULTS.runs}`}
         error={errors.runs?.message}
       >
         <Input id="runs" inputMode="numeric" className="w-32" aria-invalid={!!errors.runs} {...form.register("runs")} />

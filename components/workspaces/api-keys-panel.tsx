@@ -28,6 +28,8 @@ export type ApiKeyRow = {
   expiresAt: Date | null;
   /** Decided by the server when the page loads (lib/api-keys/loaders.ts). */
   expired: boolean;
+  /** The role it acts with now: at most its creator's current role; null once the creator left. */
+  effectiveRole: Role | null;
 };
 
 const expiryLabels: Record<(typeof API_KEY_EXPIRY_DAYS)[number], string> = {
@@ -128,7 +130,9 @@ export function ApiKeysPanel({ workspaceId, keys }: { workspaceId: string; keys:
             {keys.map((k) => (
               <TableRow key={k.id}>
                 <TableCell className="font-medium text-slate-900">{k.name}</TableCell>
-                <TableCell>{roleLabels[k.role]}</TableCell>
+                <TableCell>
+                  <KeyRole apiKey={k} />
+                </TableCell>
                 <TableCell className="font-mono text-xs text-slate-600">{k.prefix}…</TableCell>
                 <TableCell className="text-slate-600">{formatDate(k.createdAt)}</TableCell>
                 <TableCell className="text-slate-600">{k.expiresAt ? formatDate(k.expiresAt) : "Never"}</TableCell>
@@ -144,6 +148,27 @@ export function ApiKeysPanel({ workspaceId, keys }: { workspaceId: string; keys:
     </div>
   );
 }
+
+/**
+ * The key's own role, and, when it acts with less, the role it acts with and why: a key never
+ * acts above its creator's current role.
+ */
+function KeyRole({ apiKey }: { apiKey: ApiKeyRow }) {
+  const inactive = apiKey.revokedAt !== null || apiKey.expired;
+  if (inactive || apiKey.effectiveRole === apiKey.role) return <>{roleLabels[apiKey.role]}</>;
+  return (
+    <span className="flex flex-col gap-0.5">
+      <span>{roleLabels[apiKey.role]}</span>
+      <span className="text-xs text-amber-800">
+        {apiKey.effectiveRole
+          ? `Acts as ${roleLabels[apiKey.effectiveRole]}: its creator is now ${articled(apiKey.effectiveRole)}`
+          : "Refused: its creator is no longer a member"}
+      </span>
+    </span>
+  );
+}
+
+const articled = (role: Role) => `${role === "owner" || role === "admin" ? "an" : "a"} ${role}`;
 
 /** "Revoked" for a revoked key, "Expired" for an expired one, else its Revoke button. */
 function KeyAction({ workspaceId, apiKey }: { workspaceId: string; apiKey: ApiKeyRow }) {

@@ -1,4 +1,5 @@
 import type { Prisma } from "@/lib/generated/prisma/client";
+import type { Role } from "@/lib/auth/roles";
 
 /**
  * The API key's public shapes: the Prisma `select` (never the key hash) and the DTO type the
@@ -17,3 +18,10 @@ export const apiKeySelect = {
 } as const satisfies Prisma.ApiKeySelect;
 
 export type ApiKeyDto = Prisma.ApiKeyGetPayload<{ select: typeof apiKeySelect }>;
+
+/**
+ * A key as the settings page lists it: its own role and the role it acts with now, which is at
+ * most its creator's current role in the workspace (null: the creator is no longer a member, so
+ * the key is refused).
+ */
+export type ApiKeyListItem = ApiKeyDto & { effectiveRole: Role | null };

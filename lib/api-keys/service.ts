@@ -3,15 +3,19 @@
  * prefix are stored), list, revoke, and `authenticateApiKey`, which turns a bearer token into a
  * workspace context. Called by lib/api/handler.ts and the API key settings page and actions.
  * Every query is scoped by `workspaceId`. A key authenticates only while it is not revoked, not
- * past its optional expiry, and its creator (when recorded) is still a member of the workspace.
+ * past its optional expiry, and its creator (when recorded) is still a member of the workspace;
+ * it acts with its own role or its creator's current one, whichever is lower, looked up on every
+ * request, so demoting a member demotes their keys at once. Keys without a recorded creator
+ * (rows made before creators were recorded, and test fixtures) keep their own role: there is
+ * nobody to cap them by. ASSAY_INIT_API_KEY records the first owner as its creator.
  */
 import "server-only";
 import { db } from "@/lib/db";
 import { NotFoundError } from "@/lib/errors";
 import { hashToken, randomToken } from "@/lib/crypto";
-import type { Role, WorkspaceContext } from "@/lib/auth/roles";
+import { lowerRole, type Role, type WorkspaceContext } from "@/lib/auth/roles";
 import { requireRole } from "@/lib/workspaces/service";
-import { apiKeySelect, type ApiKeyDto } from "./dto";
+import { apiKeySelect, type ApiKeyListItem } from "./dto";
 
 /** Bearer token → workspace context; null (→ 401) for unknown, revoked, expired or orphaned keys. */
 export async function authenticateApiKey(token: string): Promise<WorkspaceContext | null> {
@@ -22,28 +26,45 @@ export async function authenticateApiKey(token: string): Promise<WorkspaceContex
   });
   if (!key || key.revokedAt) return null;
   if (key.expiresAt && key.expiresAt.getTime() <= Date.now()) return null;
-  // A key acts for the member who made it: once they are removed, it stops working. Keys
-  // without a recorded creator (ASSAY_INIT_API_KEY before users existed) are not tied to one.
-  if (key.createdById) {
-    const creator = await db.membership.findUnique({
-      where: { workspaceId_userId: { workspaceId: key.workspaceId, userId: key.createdById } },
-      select: { id: true },
-    });
-    if (!creator) return null;
-  }
+  // A key acts for the member who made it, never above them: once they are removed it stops
+  // working, and once they are demoted it acts with their new role.
+  const role = await effectiveRole(key.workspaceId, key.role, key.createdById);
+  if (!role) return null;
   // Touch lastUsedAt at most once a minute to keep the hot path free of writes.
   if (!key.lastUsedAt || Date.now() - key.lastUsedAt.getTime() > 60_000) {
     await db.apiKey.update({ where: { id: key.id }, data: { lastUsedAt: new Date() } });
   }
-  return { workspaceId: key.workspaceId, role: key.role, userId: null, apiKeyId: key.id };
+  return { workspaceId: key.workspaceId, role, userId: null, apiKeyId: key.id };
 }
 
-export async function listApiKeys(ctx: WorkspaceContext): Promise<ApiKeyDto[]> {
+/** The key's role capped at its creator's current role; null when the creator is no longer a member. */
+async function effectiveRole(workspaceId: string, keyRole: Role, createdById: string | null): Promise<Role | null> {
+  if (!createdById) return keyRole;
+  const creator = await db.membership.findUnique({
+    where: { workspaceId_userId: { workspaceId, userId: createdById } },
+    select: { role: true },
+  });
+  return creator ? lowerRole(keyRole, creator.role) : null;
+}
+
+/** The workspace's keys, newest first, each with the role it acts with now. */
+export async function listApiKeys(ctx: WorkspaceContext): Promise<ApiKeyListItem[]> {
   requireRole(ctx, "admin");
-  return db.apiKey.findMany({
+  const keys = await db.apiKey.findMany({
     where: { workspaceId: ctx.workspaceId },
-    select: apiKeySelect,
+    select: { ...apiKeySelect, createdById: true },
     orderBy: { createdAt: "desc" },
+  });
+  const creatorIds = [...new Set(keys.flatMap((k) => (k.createdById ? [k.createdById] : [])))];
+  const creators = await db.membership.findMany({
+    where: { workspaceId: ctx.workspaceId, userId: { in: creatorIds } },
+    select: { userId: true, role: true },
+  });
+  const roleOf = new Map(creators.map((m) => [m.userId, m.role]));
+  return keys.map(({ createdById, ...key }) => {
+    if (!createdById) return { ...key, effectiveRole: key.role };
+    const creatorRole = roleOf.get(createdById);
+    return { ...key, effectiveRole: creatorRole ? lowerRole(key.role, creatorRole) : null };
   });
 }
 

@@ -18,6 +18,7 @@ import { logger } from "@/lib/logger";
 import { withWorkspaceScope } from "@/lib/tenant-scope";
 import { MAX_BODY_BYTES } from "@/lib/validation/limits";
 import { findInvalidText } from "@/lib/validation/text";
+import { CROSS_SITE_REFUSED, isSameOriginRequest } from "./same-origin";
 
 type Params = Record<string, string>;
 
@@ -56,6 +57,9 @@ export function withApi<QS extends z.ZodType = z.ZodUndefined, BS extends z.ZodT
 /**
  * The same wrapper for the browser's own JSON routes (TanStack Query): the signed-in user's
  * session instead of an API key, for the workspace named by the `workspaceId` path segment.
+ * The session cookie goes along with any request the browser makes, also one started by another
+ * site, so anything but a read must come from this app's own pages (403 otherwise), as Next.js
+ * checks for server actions (lib/api/same-origin.ts).
  */
 export function withSession<QS extends z.ZodType = z.ZodUndefined, BS extends z.ZodType = z.ZodUndefined>(opts: HandlerOptions<QS, BS>) {
   return routeHandler(opts, async (req, params) => {
@@ -63,6 +67,7 @@ export function withSession<QS extends z.ZodType = z.ZodUndefined, BS extends z.
     // Reads (the live pages poll every second) may use a session and membership a few seconds
     // old (lib/auth/session-cache.ts); anything that writes looks both up afresh.
     if (req.method === "GET" || req.method === "HEAD") return readContext(params.workspaceId ?? "", req.headers.get("cookie"));
+    if (!isSameOriginRequest(req.headers)) throw new ForbiddenError(CROSS_SITE_REFUSED);
     return actionContext(params.workspaceId ?? "", "viewer");
   });
 }

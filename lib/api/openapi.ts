@@ -662,9 +662,18 @@ function retentionPaths() {
         operationId: "runRetentionCleanup",
         tags,
         summary: "Run the retention cleanup now (or preview it)",
-        description: `${role} \`dry_run=true\` counts what a cleanup would delete and deletes nothing. Every call is recorded as a cleanup record.`,
-        parameters: queryParameters(cleanupQuery, { dry_run: "true: count only, delete nothing (default false)" }),
-        responses: { "200": ok("What was (or would be) deleted", ref("CleanupResult")), ...errors },
+        description: `${role} \`dry_run=true\` counts what a cleanup would delete and deletes nothing. A cleanup that would delete more than half of all finished runs (of every workspace) is refused with 409 \`confirmation_required\` unless \`confirm=true\`. Every call that runs is recorded as a cleanup record.`,
+        parameters: queryParameters(cleanupQuery, {
+          dry_run: "true: count only, delete nothing (default false)",
+          confirm: "true: go ahead even if more than half of all finished runs would be deleted (default false)",
+        }),
+        responses: {
+          "200": ok("What was (or would be) deleted", ref("CleanupResult")),
+          ...errors,
+          "409": errorResponse(
+            "confirmation_required: the cleanup would delete more than half of all finished runs; repeat with confirm=true",
+          ),
+        },
       },
     },
   };

@@ -8,6 +8,11 @@ export function hasRole(actual: Role, required: Role): boolean {
   return rank[actual] >= rank[required];
 }
 
+/** The lower of two roles (an API key acts with at most its creator's current role). */
+export function lowerRole(a: Role, b: Role): Role {
+  return rank[a] <= rank[b] ? a : b;
+}
+
 export const roleLabels: Record<Role, string> = {
   owner: "Owner",
   admin: "Admin",

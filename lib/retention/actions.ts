@@ -5,6 +5,8 @@ import { workspaceAction } from "@/lib/actions/safe-action";
 import { retentionSettingsForm } from "./schemas";
 import { requireInstanceAdmin, updateRetentionSettings } from "./service";
 import { runCleanup } from "./cleanup";
+import { CleanupConfirmationRequired } from "./cleanup-guard";
+import type { CleanupResult } from "./dto";
 
 const page = (workspaceId: string) => `/w/${workspaceId}/settings/retention`;
 
@@ -23,10 +25,25 @@ export const previewCleanupAction = workspaceAction(z.object({}), "admin", async
   return result;
 });
 
-/** "Run cleanup now", after the page's confirmation. */
-export const runCleanupAction = workspaceAction(z.object({}), "admin", async (_input, ctx) => {
-  await requireInstanceAdmin(ctx);
-  const result = await runCleanup({ dryRun: false, trigger: "manual" });
-  revalidatePath(page(ctx.workspaceId));
-  return result;
-});
+/** What "Run cleanup now" did, or the counts the page must ask about before it deletes. */
+export type RunCleanupOutcome = { done: CleanupResult } | { confirm: { runsToDelete: number; finishedRuns: number } };
+
+/**
+ * "Run cleanup now", after the page's confirmation; one that would delete more than half of all
+ * finished runs comes back for a second, explicit one (`confirm`).
+ */
+export const runCleanupAction = workspaceAction(
+  z.object({ confirm: z.boolean().default(false) }),
+  "admin",
+  async ({ confirm }, ctx): Promise<RunCleanupOutcome> => {
+    await requireInstanceAdmin(ctx);
+    try {
+      const result = await runCleanup({ dryRun: false, confirm, trigger: "manual" });
+      revalidatePath(page(ctx.workspaceId));
+      return { done: result };
+    } catch (err) {
+      if (!(err instanceof CleanupConfirmationRequired)) throw err;
+      return { confirm: { runsToDelete: err.runsToDelete, finishedRuns: err.finishedRuns } };
+    }
+  },
+);

@@ -11,6 +11,9 @@
  * An executed comparison goes as a whole (its arm runs, pairs and arms) once every arm run may
  * go, it is not starred and it has ended; otherwise all its arm runs stay.
  *
+ * A cleanup that would delete more than half of all finished runs needs `confirm`
+ * (./cleanup-guard.ts); the nightly one holds off instead.
+ *
  * Work happens in batches (200 runs or 20 comparisons per transaction; the candidates are
  * recomputed in each one), so no lock is held for long and a concurrent change (a pin, a new
  * alert) is seen by the next batch. Every cleanup writes a CleanupRecord with its counts and a
@@ -25,6 +28,7 @@ import { logger } from "@/lib/logger";
 import { withoutWorkspaceScope } from "@/lib/tenant-scope";
 import { mostRecentDueTime } from "@/lib/runs/scheduler";
 import { getRetentionSettings, valuesOf } from "./service";
+import { CleanupConfirmationRequired, cleanupNeedsConfirmation } from "./cleanup-guard";
 import type { CleanupResult, RetentionValues } from "./dto";
 
 export const RUN_BATCH = 200;
@@ -39,6 +43,8 @@ export type CleanupOptions = {
   now?: Date;
   /** Instance values (defaults to the resolved settings). */
   settings?: Pick<RetentionValues, "days" | "runs">;
+  /** Go ahead even if more than half of all finished runs would be deleted. */
+  confirm?: boolean;
 };
 
 /**
@@ -125,6 +131,19 @@ async function preview(settings: Pick<RetentionValues, "days" | "runs">, now: Da
   );
 }
 
+/** The refusal for a cleanup that would delete more than half of all finished runs, else null. */
+async function unconfirmedMassDeletion(
+  settings: Pick<RetentionValues, "days" | "runs">,
+  now: Date,
+): Promise<CleanupConfirmationRequired | null> {
+  const [row] = await db.$queryRaw<{ doomed: number; finished: number }[]>`
+    WITH ${candidatesSql(settings, now)}
+    SELECT (SELECT count(*)::int FROM victims) AS doomed,
+           (SELECT count(*)::int FROM "Run" WHERE "status" IN ('completed', 'failed', 'cancelled')) AS finished`;
+  const { doomed, finished } = row!;
+  return cleanupNeedsConfirmation(doomed, finished) ? new CleanupConfirmationRequired(doomed, finished) : null;
+}
+
 /** One transaction: the oldest plain runs that may go (at most RUN_BATCH), measured and deleted. */
 async function deleteRunBatch(settings: Pick<RetentionValues, "days" | "runs">, now: Date): Promise<Counts> {
   return db.$transaction(
@@ -174,6 +193,13 @@ export async function runCleanup(opts: CleanupOptions = {}, recordId?: string): 
     const dryRun = opts.dryRun ?? false;
     const now = opts.now ?? (await dbNow());
     const settings = opts.settings ?? valuesOf(await getRetentionSettings());
+    const refusal = dryRun || opts.confirm ? null : await unconfirmedMassDeletion(settings, now);
+    if (refusal) {
+      // A claimed (nightly) record is closed with the reason; a manual call records nothing.
+      if (recordId)
+        await db.cleanupRecord.update({ where: { id: recordId }, data: { completedAt: new Date(), error: refusal.heldMessage } });
+      throw refusal;
+    }
     const record =
       recordId ?? (await db.cleanupRecord.create({ data: { trigger: opts.trigger ?? "manual", dryRun }, select: { id: true } })).id;
     let total = zero();
@@ -240,6 +266,13 @@ export async function runNightlyCleanupIfDue(now: Date): Promise<CleanupResult |
       ON CONFLICT ("slot") DO NOTHING
       RETURNING "id"`;
     if (claimed.length === 0) return null;
-    return runCleanup({ trigger: "schedule", now, settings: valuesOf(settings) }, claimed[0]!.id);
+    try {
+      return await runCleanup({ trigger: "schedule", now, settings: valuesOf(settings) }, claimed[0]!.id);
+    } catch (err) {
+      // Nobody is there to confirm a cleanup this large: its record says it was held.
+      if (!(err instanceof CleanupConfirmationRequired)) throw err;
+      logger.warn({ runsToDelete: err.runsToDelete, finishedRuns: err.finishedRuns }, "nightly retention cleanup held for confirmation");
+      return null;
+    }
   });
 }

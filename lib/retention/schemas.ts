@@ -22,15 +22,17 @@ export const MAX_RETENTION_DAYS = 36_500;
 export const MAX_RETENTION_RUNS = 100_000;
 
 export const cleanupTime = z.string("cleanup_time must be a string HH:MM").regex(/^([01]\d|2[0-3]):[0-5]\d$/, "Use HH:MM (24-hour, UTC)");
+// At least 1 each: with 0 days and 0 runs a cleanup would delete every finished run of every
+// workspace. (A suite may still override its own retention down to 0.)
 export const retentionDays = z
   .number("days must be a whole number")
   .int("days must be a whole number")
-  .min(0, "days must be 0 or more (0: age alone keeps no run)")
+  .min(1, "days must be at least 1 (0 would let a cleanup delete runs of any age)")
   .max(MAX_RETENTION_DAYS, `days must be at most ${MAX_RETENTION_DAYS}`);
 export const retentionRuns = z
   .number("runs must be a whole number")
   .int("runs must be a whole number")
-  .min(0, "runs must be 0 or more")
+  .min(1, "runs must be at least 1 (each suite keeps at least its newest completed run)")
   .max(MAX_RETENTION_RUNS, `runs must be at most ${MAX_RETENTION_RUNS}`);
 
 /**
@@ -39,11 +41,11 @@ export const retentionRuns = z
  */
 export const retentionSettingsPatch = z.strictObject({
   cleanup_time: cleanupTime.nullable().optional().describe('Nightly cleanup time "HH:MM" in UTC; null clears the database value'),
-  days: retentionDays.nullable().optional().describe("Runs younger than this many days are kept; 0 = age alone keeps no run; null clears"),
+  days: retentionDays.nullable().optional().describe("Runs younger than this many days are kept (at least 1); null clears"),
   runs: retentionRuns
     .nullable()
     .optional()
-    .describe("The newest this many completed runs of each suite are kept whatever their age; null clears"),
+    .describe("The newest this many completed runs of each suite are kept whatever their age (at least 1); null clears"),
 });
 export type RetentionSettingsPatch = z.input<typeof retentionSettingsPatch>;
 
@@ -64,8 +66,14 @@ export const retentionSettingsForm = z.object({
 });
 export type RetentionSettingsFormInput = z.input<typeof retentionSettingsForm>;
 
-/** POST /api/v1/admin/cleanup?dry_run=true|false (absent = false). */
-export const cleanupQuery = z.object({ dry_run: booleanQuery("dry_run") });
+/**
+ * POST /api/v1/admin/cleanup?dry_run=true|false&confirm=true|false (both absent = false). A
+ * cleanup that would delete more than half of all finished runs needs confirm=true.
+ */
+export const cleanupQuery = z.object({
+  dry_run: booleanQuery("dry_run"),
+  confirm: booleanQuery("confirm"),
+});
 
 const setting = <T extends z.ZodType>(value: T) => z.object({ value, source: z.enum(RETENTION_SOURCES) });
 /** GET/PATCH response: every value with where it came from. */

@@ -71,10 +71,13 @@ export async function revokeInvitation(ctx: WorkspaceContext, id: string): Promi
 }
 
 export type InvitationLookup =
-  | { state: "valid"; email: string; role: Role; workspace: { id: string; name: string }; expiresAt: Date; accountExists: boolean }
+  | { state: "valid"; email: string; role: Role; workspace: { id: string; name: string }; expiresAt: Date }
   | { state: "expired" | "used" | "invalid" };
 
-/** What the holder of an invite link may see: the workspace, the address and the role. */
+/**
+ * What the holder of an invite link may see: the workspace, the address and the role. Not
+ * whether the address has an account: whoever opens the link is offered both ways in.
+ */
 export async function lookupInvitation(token: string): Promise<InvitationLookup> {
   const inv = await db.invitation.findUnique({
     where: { tokenHash: hashToken(token) },
@@ -83,8 +86,7 @@ export async function lookupInvitation(token: string): Promise<InvitationLookup>
   if (!inv) return { state: "invalid" };
   if (inv.acceptedAt) return { state: "used" };
   if (inv.expiresAt.getTime() <= Date.now()) return { state: "expired" };
-  const accountExists = (await db.user.count({ where: { email: inv.email } })) > 0;
-  return { state: "valid", email: inv.email, role: inv.role, workspace: inv.workspace, expiresAt: inv.expiresAt, accountExists };
+  return { state: "valid", email: inv.email, role: inv.role, workspace: inv.workspace, expiresAt: inv.expiresAt };
 }
 
 const UNUSABLE = "This invitation link is invalid, has expired, was revoked or was already used";
@@ -109,18 +111,19 @@ const ACCOUNT_EXISTS = "An account with this email already exists: sign in to ac
 /**
  * Signed out: creates the account for the invited address and its membership in one
  * transaction, and marks the invitation accepted. The link is the credential: whoever holds it
- * creates the invited account. Before any password hashing the token must be usable and the
- * address free, and, with `limit`, the attempt is counted per IP and per invited address.
+ * creates the invited account. With `limit`, the attempt is counted (per client address, and per
+ * invited address once the token is known to be usable) before anything else; before any
+ * password hashing the token must be usable and the address free.
  */
 export async function acceptInvitationWithNewAccount(
   input: { token: string; name?: string | null; password: string },
   limit?: { ip: string | null },
 ) {
-  if (limit) await requireAttempt(attemptKeys({ ip: limit.ip }));
   const found = await lookupInvitation(input.token);
+  const email = found.state === "valid" ? found.email : null;
+  if (limit) await requireAttempt(attemptKeys({ ip: limit.ip, email }));
   if (found.state !== "valid") throw new ValidationError(UNUSABLE, [{ path: "token", message: UNUSABLE }]);
-  if (found.accountExists) throw new ConflictError(ACCOUNT_EXISTS);
-  if (limit) await requireAttempt(attemptKeys({ email: found.email }));
+  if ((await db.user.count({ where: { email: found.email } })) > 0) throw new ConflictError(ACCOUNT_EXISTS);
   const passwordHash = await hashPassword(input.password);
   return db.$transaction(async (tx) => {
     const inv = await claim(tx, input.token);

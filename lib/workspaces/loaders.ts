@@ -47,12 +47,13 @@ async function loadMembersPageUnscoped(ctx: WorkspaceContext) {
 }
 
 /**
- * An invite link, as the visitor may act on it: unusable (invalid, expired, used), sign in first
- * (an account exists), create an account, signed in with another address, or join.
+ * An invite link, as the visitor may act on it: unusable (invalid, expired, used), signed out
+ * (sign in, or create an account with the invited address: the same page whether or not the
+ * address has an account, so the link does not tell), signed in with another address, or join.
  */
 export type InvitePage =
   | { view: "unavailable"; reason: "invalid" | "expired" | "used" }
-  | { view: "sign-in" | "create-account" | "join"; invitation: ValidInvitation }
+  | { view: "signed-out" | "join"; invitation: ValidInvitation }
   | { view: "wrong-user"; invitation: ValidInvitation; userEmail: string };
 
 export async function loadInvitePage(token: string): Promise<InvitePage> {
@@ -60,7 +61,7 @@ export async function loadInvitePage(token: string): Promise<InvitePage> {
   if (invitation.state !== "valid") return { view: "unavailable", reason: invitation.state };
   const userId = await currentUserId();
   const user = userId ? await getUser(userId) : null;
-  if (!user) return { view: invitation.accountExists ? "sign-in" : "create-account", invitation };
+  if (!user) return { view: "signed-out", invitation };
   if (normaliseEmail(user.email) !== invitation.email) return { view: "wrong-user", invitation, userEmail: user.email };
   return { view: "join", invitation };
 }

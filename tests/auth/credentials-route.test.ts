@@ -26,7 +26,7 @@ vi.mock("@/lib/auth", async () => {
 
 import { NextRequest } from "next/server";
 import { POST } from "@/lib/auth/route-handlers";
-import { AUTH_ATTEMPT_LIMIT } from "@/lib/auth/rate-limit";
+import { AUTH_ATTEMPT_CEILING, AUTH_ATTEMPT_LIMIT } from "@/lib/auth/rate-limit";
 
 function post(ip: string, email: string, password = "wrong") {
   return POST(
@@ -39,28 +39,29 @@ function post(ip: string, email: string, password = "wrong") {
 }
 
 describe("POST /api/auth/callback/credentials", () => {
-  it("answers 429 with Retry-After once an IP has used its attempts", async () => {
+  it("answers 429 with Retry-After once an (email, address) pair has used its attempts, and only for that pair", async () => {
     for (let i = 0; i < AUTH_ATTEMPT_LIMIT; i++) {
-      const res = await post("192.0.2.50", `victim${i}@example.test`);
+      const res = await post("192.0.2.50", "victim@example.test");
       expect(res.status).toBe(302);
       expect(res.headers.get("location")).toContain("code=credentials");
     }
-    for (const email of ["victim0@example.test", "someone-else@example.test"]) {
-      const res = await post("192.0.2.50", email);
-      expect(res.status).toBe(429);
-      const retryAfter = Number(res.headers.get("retry-after"));
-      expect(retryAfter).toBeGreaterThan(14 * 60);
-      expect(retryAfter).toBeLessThanOrEqual(15 * 60);
-      expect(await res.json()).toEqual({
-        error: { code: "rate_limited", message: expect.stringMatching(/^Too many attempts, try again in 1[45] minutes$/), issues: [] },
-      });
-    }
-    // Another address is not affected by this IP's budget.
-    expect((await post("192.0.2.51", "fresh@example.test")).status).toBe(302);
+    const res = await post("192.0.2.50", "VICTIM@example.test");
+    expect(res.status).toBe(429);
+    const retryAfter = Number(res.headers.get("retry-after"));
+    expect(retryAfter).toBeGreaterThan(14 * 60);
+    expect(retryAfter).toBeLessThanOrEqual(15 * 60);
+    expect(await res.json()).toEqual({
+      error: { code: "rate_limited", message: expect.stringMatching(/^Too many attempts, try again in 1[45] minutes$/), issues: [] },
+    });
+    // The same email from another address, and another email from this address, are not locked.
+    expect((await post("192.0.2.51", "victim@example.test")).status).toBe(302);
+    expect((await post("192.0.2.50", "someone-else@example.test")).status).toBe(302);
   });
 
-  it("answers 429 per email whatever the IP", async () => {
-    for (let i = 0; i < AUTH_ATTEMPT_LIMIT; i++) expect((await post(`192.0.2.${100 + i}`, "target@example.test")).status).toBe(302);
+  it("answers 429 per email whatever the address once the email's ceiling is reached", async () => {
+    for (let i = 0; i < AUTH_ATTEMPT_CEILING; i++) {
+      expect((await post(`198.51.100.${i}`, "target@example.test")).status).toBe(302);
+    }
     const res = await post("192.0.2.200", "TARGET@example.test");
     expect(res.status).toBe(429);
     expect(res.headers.get("retry-after")).toMatch(/^\d+$/);

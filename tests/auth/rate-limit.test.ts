@@ -13,6 +13,7 @@ vi.mock("next/cache", () => ({ revalidatePath: vi.fn() }));
 import { db } from "@/lib/db";
 import { hashToken } from "@/lib/crypto";
 import {
+  AUTH_ATTEMPT_CEILING,
   AUTH_ATTEMPT_LIMIT,
   attemptKeys,
   consumeAttempt,
@@ -43,9 +44,10 @@ function credentialsRequest(ip: string) {
 }
 
 describe("attempt counters", () => {
-  it("allow 10 attempts per key in the window, then refuse with the time left", async () => {
-    const keys = attemptKeys({ ip: freshIp(), email: "Counter@Example.test" });
-    expect(keys[1]).toBe("email:counter@example.test");
+  it("allow 10 attempts per (email, address) in the window, then refuse with the time left", async () => {
+    const ip = freshIp();
+    const keys = attemptKeys({ ip, email: "Counter@Example.test" });
+    expect(keys).toEqual([`ip:${ip}`, "email:counter@example.test", `email+ip:counter@example.test ${ip}`]);
     for (let i = 0; i < AUTH_ATTEMPT_LIMIT; i++) expect(await consumeAttempt(keys)).toEqual({ ok: true });
     expect(await peekAttempts(keys)).toMatchObject({ ok: false });
     const refused = await consumeAttempt(keys);
@@ -57,19 +59,37 @@ describe("attempt counters", () => {
     expect(tooManyAttemptsMessage(899)).toBe("Too many attempts, try again in 15 minutes");
     expect(tooManyAttemptsMessage(30)).toBe("Too many attempts, try again in 1 minute");
     const rows = await db.authRateLimit.findMany({ where: { key: { in: keys } } });
-    expect(rows.map((r) => r.count)).toEqual([11, 11]);
+    expect(rows.map((r) => r.count)).toEqual([11, 11, 11]);
   });
 
-  it("counts per IP and per email separately, and a window that ended starts again", async () => {
+  it("lock (email, address) pairs: the same email from another address and another email from the same address still go ahead", async () => {
     const ip = freshIp();
-    for (let i = 0; i < AUTH_ATTEMPT_LIMIT; i++) await consumeAttempt(attemptKeys({ ip, email: `user${i}@example.test` }));
-    // The IP is used up, whatever the email.
-    expect((await consumeAttempt(attemptKeys({ ip, email: "another@example.test" }))).ok).toBe(false);
-    // Another IP with a fresh email is fine.
-    expect((await consumeAttempt(attemptKeys({ ip: freshIp(), email: "another2@example.test" }))).ok).toBe(true);
-    await db.authRateLimit.update({ where: { key: `ip:${ip}` }, data: { resetAt: new Date(Date.now() - 1000) } });
-    expect((await consumeAttempt(attemptKeys({ ip }))).ok).toBe(true);
-    expect((await db.authRateLimit.findUniqueOrThrow({ where: { key: `ip:${ip}` } })).count).toBe(1);
+    for (let i = 0; i < AUTH_ATTEMPT_LIMIT; i++) await consumeAttempt(attemptKeys({ ip, email: "pair@example.test" }));
+    expect((await consumeAttempt(attemptKeys({ ip, email: "pair@example.test" }))).ok).toBe(false);
+    expect((await peekAttempts(attemptKeys({ ip: freshIp(), email: "pair@example.test" }))).ok).toBe(true);
+    expect((await consumeAttempt(attemptKeys({ ip: freshIp(), email: "pair@example.test" }))).ok).toBe(true);
+    expect((await consumeAttempt(attemptKeys({ ip, email: "other-pair@example.test" }))).ok).toBe(true);
+    // A window that ended starts again.
+    const pair = `email+ip:pair@example.test ${ip}`;
+    await db.authRateLimit.update({ where: { key: pair }, data: { resetAt: new Date(Date.now() - 1000) } });
+    expect((await consumeAttempt(attemptKeys({ ip, email: "pair@example.test" }))).ok).toBe(true);
+    expect((await db.authRateLimit.findUniqueOrThrow({ where: { key: pair } })).count).toBe(1);
+  });
+
+  it("keep a ceiling of 100 per email over every address, and 100 per address over every email", async () => {
+    for (let i = 0; i < AUTH_ATTEMPT_CEILING; i++) {
+      expect((await consumeAttempt(attemptKeys({ ip: `192.0.2.${i}`, email: "ceiling@example.test" }))).ok).toBe(true);
+    }
+    const fresh = attemptKeys({ ip: freshIp(), email: "ceiling@example.test" });
+    expect(await peekAttempts(fresh)).toMatchObject({ ok: false, retryAfterSeconds: expect.any(Number) });
+    expect((await consumeAttempt(fresh)).ok).toBe(false);
+
+    const ip = freshIp();
+    for (let i = 0; i < AUTH_ATTEMPT_CEILING; i++) {
+      expect((await consumeAttempt(attemptKeys({ ip, email: `spray${i}@example.test` }))).ok).toBe(true);
+    }
+    expect((await consumeAttempt(attemptKeys({ ip, email: "spray-next@example.test" }))).ok).toBe(false);
+    expect((await consumeAttempt(attemptKeys({ ip }))).ok).toBe(false);
   });
 
   it("counts concurrent attempts exactly (one statement per attempt)", async () => {
@@ -97,25 +117,43 @@ describe("client IP", () => {
 });
 
 describe("password sign-in (Credentials provider)", () => {
-  it("refuses the 11th failed attempt for an email before verifying any password, and a success costs nothing", async () => {
+  it("refuses the 11th failed attempt for an email from one address before verifying any password, and a success costs nothing", async () => {
     const { user } = await makeWorkspace("owner");
     const { hashPassword } = await import("@/lib/auth/password");
     await db.user.update({ where: { id: user.id }, data: { passwordHash: await hashPassword("right-password") } });
+    const ip = freshIp();
 
     // Successful sign-ins give their attempt back.
     for (let i = 0; i < 3; i++) {
-      expect(await authorizeCredentials({ email: user.email, password: "right-password" }, credentialsRequest(freshIp()))).toMatchObject({
+      expect(await authorizeCredentials({ email: user.email, password: "right-password" }, credentialsRequest(ip))).toMatchObject({
         id: user.id,
       });
     }
     for (let i = 0; i < AUTH_ATTEMPT_LIMIT; i++) {
-      expect(await authorizeCredentials({ email: user.email, password: "wrong" }, credentialsRequest(freshIp()))).toBeNull();
+      expect(await authorizeCredentials({ email: user.email, password: "wrong" }, credentialsRequest(ip))).toBeNull();
     }
     const verifications = passwordHashStats.verifications;
-    const refused = authorizeCredentials({ email: user.email.toUpperCase(), password: "right-password" }, credentialsRequest(freshIp()));
+    const refused = authorizeCredentials({ email: user.email.toUpperCase(), password: "right-password" }, credentialsRequest(ip));
     await expect(refused).rejects.toBeInstanceOf(TooManySignInAttempts);
     await expect(refused).rejects.toMatchObject({ code: "rate_limited", retryAfterSeconds: expect.any(Number) });
     expect(passwordHashStats.verifications).toBe(verifications);
+  });
+
+  it("someone else's wrong passwords do not lock the user out: only their (email, address) pair is locked", async () => {
+    const { user } = await makeWorkspace("owner");
+    const { hashPassword } = await import("@/lib/auth/password");
+    await db.user.update({ where: { id: user.id }, data: { passwordHash: await hashPassword("right-password") } });
+    const attacker = freshIp();
+    for (let i = 0; i < AUTH_ATTEMPT_LIMIT; i++) {
+      expect(await authorizeCredentials({ email: user.email, password: `guess-${i}` }, credentialsRequest(attacker))).toBeNull();
+    }
+    await expect(authorizeCredentials({ email: user.email, password: "guess" }, credentialsRequest(attacker))).rejects.toBeInstanceOf(
+      TooManySignInAttempts,
+    );
+    // The user, at their own address, signs in.
+    expect(await authorizeCredentials({ email: user.email, password: "right-password" }, credentialsRequest(freshIp()))).toMatchObject({
+      id: user.id,
+    });
   });
 
   it("the sign-in form shows the wait as its form error", async () => {
@@ -137,7 +175,8 @@ describe("setup and invite acceptance", () => {
     expect(await setupAction(input)).toMatchObject({ ok: false, error: "Assay is already set up" });
     expect(passwordHashStats.hashes).toBe(hashes);
 
-    for (let i = 0; i < AUTH_ATTEMPT_LIMIT - 1; i++) await setupAction({ ...input, email: `late${i}@example.test` });
+    // The address's ceiling: one attempt above, then 99 more with other emails.
+    for (let i = 0; i < AUTH_ATTEMPT_CEILING - 1; i++) await setupAction({ ...input, email: `late${i}@example.test` });
     expect(await setupAction({ ...input, email: "other@example.test" })).toMatchObject({
       ok: false,
       error: expect.stringMatching(/^Too many attempts, try again in 1[45] minutes$/),
@@ -166,7 +205,7 @@ describe("setup and invite acceptance", () => {
 
   it("invite acceptance is rate-limited per IP with a form error", async () => {
     const bad = { token: "inv_" + "q".repeat(40), password: "password123" };
-    for (let i = 0; i < AUTH_ATTEMPT_LIMIT; i++) {
+    for (let i = 0; i < AUTH_ATTEMPT_CEILING; i++) {
       expect(await acceptInvitationAction(bad)).toMatchObject({ ok: false, error: expect.stringContaining("invalid") });
     }
     expect(await acceptInvitationAction(bad)).toMatchObject({

@@ -145,7 +145,9 @@ describe("retention cleanup keep-rules", () => {
       })),
     });
     await db.suite.update({ where: { id: suite.id }, data: { retentionRuns: 5 } });
-    const result = await runCleanup({ now, settings: { days: 30, runs: 30 } });
+    // Most of the instance's finished runs: without confirmation nothing would go.
+    await expect(runCleanup({ now, settings: { days: 30, runs: 30 } })).rejects.toMatchObject({ code: "confirmation_required" });
+    const result = await runCleanup({ now, settings: { days: 30, runs: 30 }, confirm: true });
     expect(result.runs_deleted).toBe(count - 5);
     expect(await db.run.count({ where: { suiteId: suite.id } })).toBe(5);
   });
@@ -170,5 +172,35 @@ describe("the nightly cleanup", () => {
     expect(await runNightlyCleanupIfDue(new Date("2026-06-11T02:59:00Z"))).toBeNull();
     expect(await runNightlyCleanupIfDue(new Date("2026-06-11T03:00:00Z"))).not.toBeNull();
     expect(await db.cleanupRecord.count({ where: { trigger: "schedule" } })).toBe(2);
+  });
+
+  it("holds off a cleanup that would delete more than half of all finished runs, and its record says so", async () => {
+    const now = await dbNow();
+    const { ctx } = await makeWorkspace("owner");
+    const { suite } = await makeSuiteWithCases(ctx, 1);
+    await db.run.createMany({
+      data: Array.from({ length: 40 }, (_, i) => ({
+        workspaceId: ctx.workspaceId,
+        suiteId: suite.id,
+        triggeredBy: "schedule" as const,
+        status: "completed" as const,
+        agentSnapshot: {},
+        createdAt: new Date(now.getTime() - (100 + i) * DAY),
+      })),
+    });
+    await db.suite.update({ where: { id: suite.id }, data: { retentionRuns: 1 } });
+    const finished = await db.run.count({ where: { status: { in: ["completed", "failed", "cancelled"] } } });
+
+    expect(await runNightlyCleanupIfDue(now)).toBeNull();
+    expect(await db.run.count({ where: { suiteId: suite.id } })).toBe(40);
+    const held = await db.cleanupRecord.findFirstOrThrow({ where: { trigger: "schedule" }, orderBy: { startedAt: "desc" } });
+    expect(held).toMatchObject({
+      runsDeleted: 0,
+      completedAt: expect.any(Date),
+      error: `Held: would delete 39 of ${finished} finished runs (more than half); run it from Settings → Retention to confirm`,
+    });
+    // The slot is used: the next tick does not try again; a confirmed cleanup goes ahead.
+    expect(await runNightlyCleanupIfDue(now)).toBeNull();
+    expect((await runCleanup({ now, confirm: true })).runs_deleted).toBe(39);
   });
 });

@@ -1,4 +1,4 @@
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import { db } from "@/lib/db";
 import type { WorkspaceContext } from "@/lib/auth/roles";
 import { getRetentionSettings, isInstanceAdmin, resolveRetentionSettings, updateRetentionSettings } from "@/lib/retention/service";
@@ -18,10 +18,10 @@ describe("retention settings precedence", () => {
       days: { value: 30, source: "default" },
       runs: { value: 30, source: "default" },
     });
-    expect(resolveRetentionSettings({ days: 7 }, { cleanup_time: "04:15", days: 14, runs: 0 })).toEqual({
+    expect(resolveRetentionSettings({ days: 7 }, { cleanup_time: "04:15", days: 14, runs: 2 })).toEqual({
       cleanup_time: { value: "04:15", source: "env" },
       days: { value: 7, source: "database" },
-      runs: { value: 0, source: "env" },
+      runs: { value: 2, source: "env" },
     });
     // A stored value that no longer validates falls through to env/default.
     expect(resolveRetentionSettings({ cleanup_time: "25:99", runs: -1 }, { runs: 3 })).toMatchObject({
@@ -34,13 +34,13 @@ describe("retention settings precedence", () => {
     const env = { days: 14 };
     expect(await getRetentionSettings(env)).toMatchObject({ days: { value: 14, source: "env" }, runs: { value: 30, source: "default" } });
 
-    const set = await updateRetentionSettings(admin, { cleanup_time: "03:30", days: 0, runs: 5 }, env);
+    const set = await updateRetentionSettings(admin, { cleanup_time: "03:30", days: 1, runs: 5 }, env);
     expect(set).toEqual({
       cleanup_time: { value: "03:30", source: "database" },
-      days: { value: 0, source: "database" },
+      days: { value: 1, source: "database" },
       runs: { value: 5, source: "database" },
     });
-    expect(await db.instanceSetting.findUnique({ where: { key: "test_suites.retention_days" } })).toMatchObject({ value: 0 });
+    expect(await db.instanceSetting.findUnique({ where: { key: "test_suites.retention_days" } })).toMatchObject({ value: 1 });
 
     const cleared = await updateRetentionSettings(admin, { days: null }, env);
     expect(cleared).toEqual({
@@ -64,6 +64,41 @@ describe("retention settings precedence", () => {
     expect(await issues({ cleanup_time: "2:00" })).toEqual(["cleanup_time"]);
     expect(await issues({ cleanup_time: "24:00", days: "7" })).toEqual(["cleanup_time", "days"]);
     expect(await issues({ retention_days: 3 })).toEqual([""]);
+  });
+
+  it("refuses 0 days and 0 runs (a cleanup could then delete every finished run), naming each field; a 0 stored earlier is ignored", async () => {
+    const refused = await updateRetentionSettings(admin, { days: 0, runs: 0 }).catch((err: unknown) => err);
+    expect(refused).toMatchObject({
+      status: 400,
+      issues: [
+        { path: "days", message: expect.stringContaining("at least 1") },
+        { path: "runs", message: expect.stringContaining("at least 1") },
+      ],
+    });
+    expect(await db.instanceSetting.count({ where: { key: { in: ["test_suites.retention_days", "test_suites.retention_runs"] } } })).toBe(
+      0,
+    );
+    expect(retentionSettingsForm.safeParse({ cleanup_time: "", days: "0", runs: "0" }).error?.issues.map((i) => i.path.join("."))).toEqual([
+      "days",
+      "runs",
+    ]);
+    expect(resolveRetentionSettings({ days: 0, runs: 0 }, {})).toMatchObject({
+      days: { value: 30, source: "default" },
+      runs: { value: 30, source: "default" },
+    });
+    // The environment is held to the same floor: the app refuses to start with a clear message.
+    vi.resetModules();
+    process.env.TEST_SUITES_RETENTION_DAYS = "0";
+    process.env.TEST_SUITES_RETENTION_RUNS = "0";
+    try {
+      await expect(import("@/lib/env")).rejects.toThrow(
+        /TEST_SUITES_RETENTION_DAYS: Use a whole number ≥ 1\n\s+TEST_SUITES_RETENTION_RUNS: Use a whole number ≥ 1/,
+      );
+    } finally {
+      delete process.env.TEST_SUITES_RETENTION_DAYS;
+      delete process.env.TEST_SUITES_RETENTION_RUNS;
+      vi.resetModules();
+    }
   });
 
   it("only admins of the instance's first workspace administer them", async () => {

@@ -1,4 +1,8 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
+
+// The invite page's loader asks Auth.js who is signed in: a test decides.
+const session = vi.hoisted(() => ({ userId: null as string | null }));
+vi.mock("@/lib/auth", () => ({ currentUserId: async () => session.userId }));
 import { db } from "@/lib/db";
 import { hashToken } from "@/lib/crypto";
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from "@/lib/errors";
@@ -11,6 +15,7 @@ import {
   lookupInvitation,
   revokeInvitation,
 } from "@/lib/workspaces/invitations";
+import { loadInvitePage } from "@/lib/workspaces/loaders";
 import { addMember, makeWorkspace } from "../helpers/factories";
 
 async function invite(ctx: Parameters<typeof inviteMember>[0], email: string, role: "admin" | "editor" | "viewer" = "editor") {
@@ -32,7 +37,7 @@ describe("inviting by email", () => {
     expect(
       await db.membership.findUnique({ where: { workspaceId_userId: { workspaceId: workspace.id, userId: other.user.id } } }),
     ).toBeNull();
-    expect(await lookupInvitation(existing.token)).toMatchObject({ state: "valid", accountExists: true });
+    expect(await lookupInvitation(existing.token)).not.toHaveProperty("accountExists");
 
     // The existing user accepts after signing in, and only then becomes a member.
     await expect(acceptInvitationAsUser(other.user.id, existing.token)).resolves.toEqual({ workspaceId: workspace.id });
@@ -84,6 +89,29 @@ describe("inviting by email", () => {
   });
 });
 
+describe("the invite page", () => {
+  it("shows a signed-out visitor the same page whether or not the invited address has an account", async () => {
+    const { ctx } = await makeWorkspace("admin", "Same page");
+    const other = await makeWorkspace("owner");
+    const existing = await invite(ctx, other.user.email, "viewer");
+    const fresh = await invite(ctx, "no-account-yet@example.test", "viewer");
+    session.userId = null;
+    const forExisting = await loadInvitePage(existing.token);
+    const forFresh = await loadInvitePage(fresh.token);
+    expect(forExisting).toMatchObject({ view: "signed-out", invitation: { email: other.user.email } });
+    // Apart from the address itself (and the link's own expiry time), nothing differs.
+    const shape = (page: Awaited<ReturnType<typeof loadInvitePage>>) =>
+      "invitation" in page ? { ...page, invitation: { ...page.invitation, email: "(invited)", expiresAt: "(in 7 days)" } } : page;
+    expect(shape(forExisting)).toEqual(shape(forFresh));
+
+    // Signed in with the invited address: join; with another one: told so.
+    session.userId = other.user.id;
+    expect(await loadInvitePage(existing.token)).toMatchObject({ view: "join" });
+    expect(await loadInvitePage(fresh.token)).toMatchObject({ view: "wrong-user", userEmail: other.user.email });
+    session.userId = null;
+  });
+});
+
 describe("accepting an invitation", () => {
   it("creates the account and membership in one go and marks the invitation accepted", async () => {
     const { workspace, ctx } = await makeWorkspace("owner", "Acme QA");
@@ -93,7 +121,6 @@ describe("accepting an invitation", () => {
       email: "newbie@example.test",
       role: "viewer",
       workspace: { id: workspace.id, name: "Acme QA" },
-      accountExists: false,
     });
 
     const accepted = await acceptInvitationWithNewAccount({ token, name: "New Bie", password: "password123" });
@@ -126,7 +153,7 @@ describe("accepting an invitation", () => {
         expiresAt: new Date(Date.now() + 60_000),
       },
     });
-    expect(await lookupInvitation(raw)).toMatchObject({ state: "valid", accountExists: true });
+    expect(await lookupInvitation(raw)).toMatchObject({ state: "valid" });
     await expect(acceptInvitationWithNewAccount({ token: raw, password: "password123" })).rejects.toBeInstanceOf(ConflictError);
     // The transaction rolled back: still unaccepted, no membership.
     expect((await db.invitation.findUniqueOrThrow({ where: { tokenHash: hashToken(raw) } })).acceptedAt).toBeNull();

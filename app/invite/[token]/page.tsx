@@ -37,23 +37,27 @@ export default async function InvitePage({ params }: { params: Promise<{ token: 
   const title = `Join ${invitation.workspace.name}`;
   const subtitle = `You are invited as ${roleLabels[invitation.role].toLowerCase()} with ${invitation.email}.`;
 
-  if (page.view === "sign-in") {
+  if (page.view === "signed-out") {
+    // One page whether or not the address has an account: the link must not tell who has one.
     return (
       <AuthCard title={title} subtitle={subtitle}>
-        <p className="text-sm text-slate-700">
-          An account for {invitation.email} already exists. Sign in with it to accept the invitation.
-        </p>
-        <Link href={`/sign-in?callbackUrl=${encodeURIComponent(`/invite/${token}`)}`} className={`${buttonClass()} mt-4 w-full`}>
-          Sign in to join
-        </Link>
-      </AuthCard>
-    );
-  }
-
-  if (page.view === "create-account") {
-    return (
-      <AuthCard title={title} subtitle={`${subtitle} Create your account to join.`}>
-        <AcceptInviteForm token={token} email={invitation.email} />
+        <section aria-labelledby="invite-sign-in">
+          <h2 id="invite-sign-in" className="text-sm font-semibold text-slate-900">
+            Already have an account with {invitation.email}?
+          </h2>
+          <Link
+            href={`/sign-in?callbackUrl=${encodeURIComponent(`/invite/${token}`)}`}
+            className={`${buttonClass("secondary")} mt-2 w-full`}
+          >
+            Sign in to join
+          </Link>
+        </section>
+        <section aria-labelledby="invite-create" className="mt-6 border-t border-slate-200 pt-5">
+          <h2 id="invite-create" className="mb-3 text-sm font-semibold text-slate-900">
+            New to Assay? Create your account
+          </h2>
+          <AcceptInviteForm token={token} email={invitation.email} />
+        </section>
       </AuthCard>
     );
   }
