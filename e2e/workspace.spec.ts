@@ -44,7 +44,6 @@ test("an API key acts with at most its creator's current role: a demoted admin's
   page,
   browser,
 }) => {
-  // The first workspace is the instance's: its admin keys may change instance-wide retention.
   const workspaceId = await openWorkspace(page);
   await page.goto(`/w/${workspaceId}/settings/members`);
   const email = `${slug("key-maker")}@example.test`;
@@ -63,7 +62,8 @@ test("an API key acts with at most its creator's current role: a demoted admin's
   const token = await createApiKey(member, workspaceId, "Demoted admin's key");
   await guest.close();
   const authorization = { authorization: `Bearer ${token}` };
-  expect((await page.request.get("/api/v1/settings/retention", { headers: authorization })).status()).toBe(200);
+  // Webhooks are an admin's: the key reads them while its creator is an admin.
+  expect((await page.request.get("/api/v1/webhooks", { headers: authorization })).status()).toBe(200);
 
   // The owner demotes them to viewer: the key is a viewer key from the next request on.
   await page.goto(`/w/${workspaceId}/settings/members`);
@@ -72,9 +72,14 @@ test("an API key acts with at most its creator's current role: a demoted admin's
     await page.reload();
     await expect(page.getByLabel(`Role of ${email}`)).toHaveValue("viewer", { timeout: 1000 });
   }).toPass();
-  const refused = await page.request.patch("/api/v1/settings/retention", { headers: authorization, data: { days: 1, runs: 1 } });
+  const refused = await page.request.get("/api/v1/webhooks", { headers: authorization });
   expect(refused.status()).toBe(403);
-  expect((await page.request.post("/api/v1/admin/cleanup?dry_run=true", { headers: authorization })).status()).toBe(403);
+  expect((await refused.json()).error.code).toBe("forbidden");
+  const create = await page.request.post("/api/v1/webhooks", {
+    headers: authorization,
+    data: { url: "http://127.0.0.1:9/hook", events: ["run.completed"] },
+  });
+  expect(create.status()).toBe(403);
   expect((await page.request.get("/api/v1/suites", { headers: authorization })).status()).toBe(200);
 
   // The keys page shows the key's own role and the one it acts with, and why.
