@@ -373,7 +373,8 @@ function matrixPaths() {
         summary: "Start a matrix run",
         description:
           'Role: editor. `variables` gives each axis its values ({"Temperature": [0, 0.7], "AIConfiguration": ["gpt-a", "gpt-b"]}); the cartesian product ' +
-          "(at most 32 combinations, first axis slowest) runs as one run per combination with those run-level values. Every combination is validated " +
+          "(at most 10 axes and 32 combinations, first axis slowest) runs as one run per combination with those run-level values. An axis that is not a " +
+          "variable of the agent is refused by name before the expansion; every combination is validated " +
           "as a run would be before anything starts: a 400 names `variables.NAME` and the combination. 202 with the pending matrix; poll GET /api/v1/matrices/{id}.",
         requestBody: body("MatrixInput"),
         responses: { "202": ok("The pending Matrix", ref("Matrix")), ...errors, ...tooLarge() },
@@ -719,7 +720,7 @@ export function buildOpenApiDocument() {
       {
         name: "Matrices",
         description:
-          "Matrix runs (spec 004 phase 3): the suite's cases once per combination of variable values (cartesian product, at most 32), each an ordinary run, " +
+          "Matrix runs (spec 004 phase 3): the suite's cases once per combination of variable values (cartesian product of at most 10 axes, at most 32 combinations; every axis a variable of the agent), each an ordinary run, " +
           "with per-combination pass rate, latency, tokens, estimated cost and the best combination. Read: viewer; start/cancel: editor.",
       },
       {
