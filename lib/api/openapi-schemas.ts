@@ -189,18 +189,25 @@ const runResource = {
     summary: {
       type: ["object", "null"],
       description:
-        "Spec 000 ReportSummary + tokens + execution stats. total_tests = passed + failed + errors (executed cases); skipped and errors are counted apart; total_cases = total_tests + skipped; pass_rate = passed / total_tests × 100.",
+        "Spec 000 ReportSummary + tokens + execution stats. total_tests counts every result (the report's len(results)) and failed every result " +
+        "that did not pass, so total_tests = passed + failed; not_met, errors, skipped and unfinished break failed down. pass_rate = passed / total_tests × 100 " +
+        "(spec); executed_pass_rate = passed / executed × 100 is the run's own pass_rate (skipped results not counted). Summaries stored under older rules are recounted when read.",
       properties: {
-        total_tests: { type: "integer", description: "Executed cases: passed + failed + errors" },
+        total_tests: { type: "integer", description: "Every result of the run: passed + failed" },
         passed: { type: "integer" },
-        failed: { type: "integer", description: "Expectations not met (errors not included)" },
-        errors: { type: "integer", description: "Cases that could not be judged (agent, simulator, judge, configuration errors)" },
-        skipped: { type: "integer", description: "Cases not executed" },
-        total_cases: { type: "integer", description: "total_tests + skipped" },
-        pass_rate: { type: "number", description: "passed / total_tests × 100 (0 when nothing was executed)" },
+        failed: { type: "integer", description: "Every result that did not pass: not_met + errors + skipped + unfinished" },
+        not_met: { type: "integer", description: "Results whose expectations were not met (status failed)" },
+        errors: { type: "integer", description: "Results that could not be judged (agent, simulator, judge, configuration errors)" },
+        skipped: { type: "integer", description: "Results never executed" },
+        unfinished: { type: "integer", description: "Results still pending or running (0 once the run ended)" },
+        executed: { type: "integer", description: "passed + not_met + errors" },
+        total_cases: { type: "integer", description: "The same as total_tests (kept for older readers)" },
+        pass_rate: { type: "number", description: "passed / total_tests × 100, one decimal (0 without results)" },
+        executed_pass_rate: { type: "number", description: "passed / executed × 100, one decimal: the run's pass_rate" },
+        counting: { type: "string", description: "Which results each count holds, in words" },
         weighted_pass_rate: {
           type: "number",
-          description: "The pass rate with hard cases weighing hard_weight and normal ones 1 (spec 001)",
+          description: "executed_pass_rate with hard cases weighing hard_weight and normal ones 1 (spec 001)",
         },
         hard_weight: { type: "number" },
         retry_count: { type: "integer", description: "Agent call retries summed over the cases (spec 003)" },

@@ -65,9 +65,10 @@ export async function buildRunReport(ctx: WorkspaceContext, runId: string, forma
   if (!suite) throw new NotFoundError("Suite");
   const agent = run.agent_snapshot as { id?: string; name?: string; kind?: string; model_config?: { model?: string } | null } | null;
   const agentName = agent?.name ?? "agent";
-  // Summaries stored before the spec 000 arithmetic (total_tests = executed cases) are recomputed.
+  // getRun recounts summaries stored under older rules; the oldest (before weighted pass rates)
+  // also lack fields their counts cannot give back, and a live run has none yet: computed now.
   const stored = run.summary as Partial<RunSummary> | null;
-  const summary = stored && stored.total_cases !== undefined ? stored : await computeSummary(run.id);
+  const summary = stored && stored.weighted_pass_rate !== undefined ? stored : await computeSummary(run.id);
   const meta: Meta = {
     run,
     suiteName: suite.name,
@@ -210,11 +211,16 @@ const md = (s: string | null | undefined, max = 500) => escapeMarkdown(oneLine(s
 /** Spec 000 Markdown layout: the header and summary table, then one section per case (lines joined by "\n"). */
 async function* markdownReport(m: Meta, pages: AsyncIterable<ReportRow[]>) {
   const s = m.summary as {
+    total_tests?: number;
     passed?: number;
     failed?: number;
+    not_met?: number;
     errors?: number;
     skipped?: number;
+    unfinished?: number;
+    executed?: number;
     pass_rate?: number;
+    executed_pass_rate?: number;
     weighted_pass_rate?: number;
     wall_time_ms?: number;
     total_duration_ms?: number;
@@ -232,8 +238,7 @@ async function* markdownReport(m: Meta, pages: AsyncIterable<ReportRow[]>) {
       .map(([k, v]) => `${k} ${md(v, 100)}`)
       .join(", ")}`,
     `**Run**: ${m.run.id} (${m.run.status}, ${m.run.triggered_by})`,
-    // "failed" is the cases whose expectations were not met; errors and skipped cases are counted apart.
-    `**Tests**: ${s.passed ?? 0} passed, ${s.failed ?? 0} failed, ${s.errors ?? 0} ${s.errors === 1 ? "error" : "errors"}${s.skipped ? `, ${s.skipped} skipped` : ""} (${s.pass_rate ?? 0}% pass rate${s.weighted_pass_rate !== undefined ? `, ${s.weighted_pass_rate}% weighted by difficulty` : ""})`,
+    testsLine(s),
     `**Duration**: ${seconds(s.wall_time_ms || s.total_duration_ms)}`,
     "",
     "## Summary",
@@ -254,6 +259,34 @@ async function* markdownReport(m: Meta, pages: AsyncIterable<ReportRow[]>) {
     for (const r of page) chunk.push(...markdownCase(r, i++));
     yield `\n${chunk.join("\n")}`;
   }
+}
+
+/**
+ * The report's **Tests** line, spec 000's counts first (`failed` is every result that did not
+ * pass), then which results that holds and Assay's pass rate over the executed ones:
+ * "2 passed, 3 failed of 5 (1 not met, 1 error, 1 skipped) — 40% pass rate; 50% of the 4 executed, 66.7% weighted by difficulty".
+ */
+function testsLine(s: {
+  total_tests?: number;
+  passed?: number;
+  failed?: number;
+  not_met?: number;
+  errors?: number;
+  skipped?: number;
+  unfinished?: number;
+  executed?: number;
+  pass_rate?: number;
+  executed_pass_rate?: number;
+  weighted_pass_rate?: number;
+}): string {
+  const errors = s.errors ?? 0;
+  const parts = [`${s.not_met ?? 0} not met`, `${errors} ${errors === 1 ? "error" : "errors"}`];
+  if (s.skipped) parts.push(`${s.skipped} skipped`);
+  if (s.unfinished) parts.push(`${s.unfinished} not finished`);
+  const rates = [`${s.pass_rate ?? 0}% pass rate`];
+  if (s.executed !== undefined && s.executed !== s.total_tests) rates.push(`${s.executed_pass_rate ?? 0}% of the ${s.executed} executed`);
+  const weighted = s.weighted_pass_rate !== undefined ? `, ${s.weighted_pass_rate}% weighted by difficulty` : "";
+  return `**Tests**: ${s.passed ?? 0} passed, ${s.failed ?? 0} failed of ${s.total_tests ?? 0} (${parts.join(", ")}) — ${rates.join("; ")}${weighted}`;
 }
 
 /** One case's section of the Markdown report (its lines, the last one empty). */
