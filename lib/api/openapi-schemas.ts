@@ -298,7 +298,12 @@ const caseResultResource = {
           normalized_score: { type: ["number", "null"] },
           normalized_threshold: { type: ["number", "null"] },
           scale: { type: ["integer", "null"] },
-          passed: { type: "boolean" },
+          passed: {
+            type: ["boolean", "null"],
+            description:
+              "Whether the score reached the threshold; null when the metric could not be evaluated (`error` says why): such a metric is " +
+              "neither passed nor failed and makes the case an error only under fail_on_error. A passed case never has a metric with passed: false",
+          },
           error: { type: ["string", "null"] },
           retry_count: { type: "integer" },
         },

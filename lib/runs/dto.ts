@@ -193,6 +193,19 @@ export function metricCounts(metricResults: unknown): { metrics_passed: number; 
   return { metrics_passed: list.filter((m) => m?.passed === true).length, metrics_total: list.length };
 }
 
+/**
+ * A result's metric_results as read: a metric that could not be evaluated (`error` set) has
+ * `passed: null`, also in results stored when it said `false` (lib/evaluation/metrics.ts).
+ */
+export function metricResultsOf(metricResults: unknown): unknown {
+  if (!Array.isArray(metricResults)) return metricResults;
+  return metricResults.map((m: unknown) =>
+    m && typeof m === "object" && (m as { error?: unknown }).error && (m as { passed?: unknown }).passed === false
+      ? { ...m, passed: null }
+      : m,
+  );
+}
+
 export function toCaseResultDto(r: CaseResultRecord) {
   // Spec 000 `errors`: only a case that errored has errors (a skipped case's note stays in error_message).
   const errors = r.status === "error" && r.errorMessage ? [r.errorMessage] : [];
@@ -217,7 +230,7 @@ export function toCaseResultDto(r: CaseResultRecord) {
     check_results: r.checkResults,
     tool_call_results: r.toolCallResults,
     outcome_results: r.outcomeResults,
-    metric_results: r.metricResults,
+    metric_results: metricResultsOf(r.metricResults),
     prompt_tokens: r.promptTokens,
     completion_tokens: r.completionTokens,
     latency_ms: r.latencyMs,

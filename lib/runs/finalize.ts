@@ -184,11 +184,12 @@ export async function computeSummary(runId: string, client: Pick<Tx, "$queryRaw"
     LEFT JOIN "CaseResult" c ON c."runId" = r."id"
     WHERE r."id" = ${runId}::uuid`;
   // Averages on the normalised 0..1 (results stored before thresholds moved to the metric's scale
-  // have only `score`, already normalised), so runs with different scales stay comparable.
+  // have only `score`, already normalised), so runs with different scales stay comparable. A
+  // metric that could not be evaluated (`error`) is neither counted as evaluated nor as failed.
   const metrics = await client.$queryRaw<{ name: string; n: number; avg: number | null; passed: number }[]>`
-    SELECT m->>'metric_name' AS name, count(*)::int AS n,
+    SELECT m->>'metric_name' AS name, count(*) FILTER (WHERE m->>'error' IS NULL)::int AS n,
            avg(CASE WHEN m ? 'normalized_score' THEN (m->>'normalized_score')::float ELSE (m->>'score')::float END)::float AS avg,
-           count(*) FILTER (WHERE (m->>'passed')::boolean)::int AS passed
+           count(*) FILTER (WHERE m->>'error' IS NULL AND (m->>'passed')::boolean)::int AS passed
     FROM "CaseResult" c, jsonb_array_elements(c."metricResults") m
     WHERE c."runId" = ${runId}::uuid AND jsonb_typeof(c."metricResults") = 'array'
     GROUP BY 1 ORDER BY 1`;

@@ -44,7 +44,8 @@ type MetricResult = {
   metric_name: string;
   score: number | null;
   threshold: number | null;
-  passed: boolean;
+  /** null: not evaluated (`error` says why). */
+  passed: boolean | null;
   scale?: number | null;
   /** Absent on results stored before thresholds moved to the metric's scale (their score is on 0..1). */
   normalized_score?: number | null;
@@ -320,7 +321,7 @@ function markdownCase(r: ReportRow, i: number): string[] {
   return lines;
 }
 
-/** "relevance: 4 / 4 on 1–5 (0.75 / 0.75) ✅"; results stored before thresholds moved to the scale show their 0..1 values. */
+/** "relevance: 4 / 4 on 1–5 (0.75 / 0.75) ✅" (⚠️ when it could not be evaluated); results stored before thresholds moved to the scale show their 0..1 values. */
 function metricLine(mr: MetricResult): string {
   const num = (v: number | null | undefined) => (v == null ? "—" : Number.isInteger(v) ? String(v) : v.toFixed(2));
   const score = mr.score === null ? "error" : num(mr.score);
@@ -328,7 +329,8 @@ function metricLine(mr: MetricResult): string {
   const values = onScale
     ? `${score} / ${num(mr.threshold)} on 1–${mr.scale}${mr.normalized_score !== null ? ` (normalised ${num(mr.normalized_score)})` : ""}`
     : `${mr.score === null ? "error" : mr.score.toFixed(2)} / ${(mr.threshold ?? 0).toFixed(2)}`;
-  return `${md(mr.metric_name, 100)}: ${values} ${mr.passed ? "✅" : "❌"}${mr.error ? ` (${md(mr.error, 200)})` : ""}`;
+  const mark = mr.passed === null ? "⚠️ not evaluated" : mr.passed ? "✅" : "❌";
+  return `${md(mr.metric_name, 100)}: ${values} ${mark}${mr.error ? ` (${md(mr.error, 200)})` : ""}`;
 }
 
 /** One row per case; the header comes with the first row (a run without results is an empty file). */
@@ -452,7 +454,7 @@ function failureReason(r: ReportRow): string {
   const checks = (r.check_results as { passed: boolean; check_type: string }[])
     .filter((c) => !c.passed)
     .map((c) => `${c.check_type} check failed`);
-  const metrics = (r.metric_results as MetricResult[]).filter((m) => !m.passed).map((m) => `${m.metric_name} below threshold`);
+  const metrics = (r.metric_results as MetricResult[]).filter((m) => m.passed === false).map((m) => `${m.metric_name} below threshold`);
   const tools = (r.tool_call_results as ToolCallResults)?.passed === false ? ["tool calls did not match"] : [];
   return [...outcomes, ...checks, ...tools, ...metrics].join("; ") || r.status;
 }

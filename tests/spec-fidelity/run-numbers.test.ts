@@ -205,6 +205,73 @@ describe("spec fidelity of a run's numbers", () => {
     expect(Object.keys(res.json.test_case.expected_outcomes)).toEqual(["zeta label", "alpha label", "mid label"]);
   });
 
+  it("never reports a passed case with a failed metric: a metric that could not be evaluated is passed: null", async () => {
+    const { ctx } = await makeWorkspace("editor");
+    const { suite } = await makeSuiteWithCases(ctx, 0, { baseUrl: fake.url });
+    // relevance cannot be evaluated (its judge answers garbage); coherence can and passes. Only
+    // "strict" cases (fluency, fail_on_error) turn such an error into a case error.
+    await db.suite.update({
+      where: { id: suite.id },
+      data: {
+        metrics: [
+          { metric: "relevance", threshold: 3, scale: 5 },
+          { metric: "coherence", threshold: 3, scale: 5 },
+          { metric: "fluency", threshold: 3, scale: 5, fail_on_error: true, enabled: false },
+        ],
+      },
+    });
+    await createTestCase(ctx, suite.id, { name: "lenient", initial_message: "lenient question", evaluations: ["relevance", "coherence"] });
+    await createTestCase(ctx, suite.id, { name: "strict", initial_message: "strict question", evaluations: ["fluency"] });
+    fake.addRule({ match: { schemaName: "metric_relevance" }, reply: { content: "not json at all" } });
+    fake.addRule({ match: { schemaName: "metric_fluency" }, reply: { content: "not json at all" } });
+    fake.addRule({ match: { schemaName: "metric_coherence" }, reply: { json: { reasoning: "clear", score: 4 } } });
+
+    const started = await startRun(ctx, suite.id, {}, "manual");
+    const run = await waitFor(
+      () => getRun(ctx, started.id),
+      (r) => ["completed", "failed", "cancelled"].includes(r.status),
+      20_000,
+    );
+    const { data } = await listCaseResults(ctx, run.id, { limit: 10 });
+    const byName = Object.fromEntries(data.map((r) => [r.name, r])) as Record<string, CaseResultDto>;
+    expect(byName.lenient).toMatchObject({
+      status: "passed",
+      metrics_passed: 1,
+      metrics_total: 2,
+      metric_results: [
+        { metric_name: "relevance", passed: null, score: null, error: expect.stringMatching(/JSON/) },
+        { metric_name: "coherence", passed: true, score: 4, error: null },
+      ],
+    });
+    expect(byName.strict).toMatchObject({
+      status: "error",
+      error_type: "judge",
+      metric_results: [{ metric_name: "fluency", passed: null, error: expect.any(String) }],
+    });
+
+    // The spec's rule on the report: passed is false if any metric failed, and no passed result has a failed metric.
+    const json = JSON.parse(await reportText(ctx, run.id, "json"));
+    for (const r of json.results as { passed: boolean; metric_results: { passed: boolean | null }[] }[]) {
+      if (r.metric_results.some((m) => m.passed === false)) expect(r.passed).toBe(false);
+    }
+    expect(json.results.find((r: { test_name: string }) => r.test_name === "lenient")).toMatchObject({ passed: true });
+    // Not evaluated is neither evaluated nor failed in the summary's metric numbers.
+    expect(run.summary).toMatchObject({
+      metrics_evaluated: { relevance: 0, coherence: 1, fluency: 0 },
+      metric_pass_rates: { relevance: 0, coherence: 100 },
+    });
+    const md = await reportText(ctx, run.id, "markdown");
+    expect(md).toMatch(/relevance: error \/ 3 on 1–5 ⚠️ not evaluated/);
+
+    // A result stored when an errored metric said passed: false reads as not evaluated.
+    await db.caseResult.update({
+      where: { id: byName.lenient!.id },
+      data: { metricResults: [{ ...(byName.lenient!.metric_results as object[])[0], passed: false }] },
+    });
+    const again = await listCaseResults(ctx, run.id, { limit: 10 });
+    expect(again.data.find((r) => r.name === "lenient")!.metric_results).toMatchObject([{ metric_name: "relevance", passed: null }]);
+  });
+
   it("lets a workspace set the safety cap up to 200 turns", () => {
     expect(workspaceSettingsInput.safeParse({ name: "W", maxTurnsCap: 200 }).success).toBe(true);
     const over = workspaceSettingsInput.safeParse({ name: "W", maxTurnsCap: 201 });
