@@ -379,7 +379,12 @@ const execution = z
     tokens_per_ms: z.number().describe("completion_tokens / latency_ms; 0 when latency_ms is 0"),
     model: z.string(),
     timestamp: z.string().nullable(),
-    error: z.string().nullable(),
+    error: z.string().nullable().describe("The agent call's error (spec 003: the execution succeeded when this is null)"),
+    evaluation_error: z
+      .string()
+      .nullable()
+      .optional()
+      .describe("Why there is no verdict although the agent answered (a judge error: status error, error null)"),
     retry_count: z.number().int().describe("Retries of the agent calls only"),
     status: z.enum(["passed", "failed", "error", "skipped"]).describe("Assay's verdict for this execution"),
   })
@@ -387,13 +392,13 @@ const execution = z
 
 const locationEstimate = z
   .object({
-    n: z.number().int().describe("Pairs where both arms succeeded"),
+    n: z.number().int().describe("Pairs where both arms' agent calls succeeded"),
     mean: nullableNumber,
     median: nullableNumber,
     ci95: interval.describe("95 % percentile-bootstrap interval of the mean (fixed seed); null without data"),
     median_ci95: interval.describe("95 % bootstrap interval of the median; null without data"),
   })
-  .describe("Location of one per-pair diff (variant − baseline) over the pairs where both arms succeeded");
+  .describe("Location of one per-pair diff (variant − baseline) over the pairs where both arms' agent calls succeeded");
 
 const wilcoxon = z.object({
   method: z.literal("wilcoxon_signed_rank"),
@@ -431,7 +436,12 @@ const armSummary = z.object({
 const comparisonSummary = z
   .object({
     pairs: z.number().int(),
-    comparable_pairs: z.number().int().describe("Pairs where both arms succeeded: the n behind diffs and the latency/token tests"),
+    comparable_pairs: z
+      .number()
+      .int()
+      .describe(
+        "Pairs where both arms' agent calls succeeded (a judge error does not count against it): the n behind diffs and the latency/token tests",
+      ),
     baseline: armSummary,
     variant: armSummary,
     diffs: z.object({
@@ -446,7 +456,7 @@ const comparisonSummary = z
       fail_to_pass: z.number().int(),
       error: z.number().int(),
     }),
-    success_rate: nullableNumber.describe("Share of pairs where both arms succeeded, as a percentage"),
+    success_rate: nullableNumber.describe("Share of pairs where both arms' agent calls succeeded, as a percentage"),
     tests: z.object({
       latency: wilcoxon,
       tokens: wilcoxon,
@@ -548,8 +558,11 @@ const comparisonPair = z
       "latency_diff_ms / baseline.latency_ms × 100 (positive: the variant was slower); 0 when the baseline took 0 ms",
     ),
     response_length_ratio: nullableNumber.describe("len(variant.response) / len(baseline.response); 1 when the baseline response is empty"),
-    both_successful: z.boolean().nullable(),
-    verdict_change: z.enum(VERDICT_CHANGES).nullable(),
+    both_successful: z.boolean().nullable().describe("Both agent calls succeeded (spec 003); the pair's timing and tokens feed the diffs"),
+    verdict_change: z
+      .enum(VERDICT_CHANGES)
+      .nullable()
+      .describe("error when either arm has no verdict (agent error, judge error or skipped): left out of the pass/fail test"),
     metadata: z.record(z.string(), z.unknown()),
     completed_at: z.iso.datetime().nullable(),
   })

@@ -23,7 +23,10 @@ export type ExecutionDto = {
   tokens_per_ms: number;
   model: string;
   timestamp: string | null;
+  /** The agent call's error (spec 003 `success` is `error is None`); null when the agent answered. */
   error: string | null;
+  /** Why there is no verdict although the agent answered (a judge error); null otherwise, absent on older pairs. */
+  evaluation_error?: string | null;
   retry_count: number;
   status: ArmStatus;
 };

@@ -155,6 +155,8 @@ const sessionResponse = z.object({
   retry_count: wholeNumber(MAX_INT4).default(0),
   /** Assay's verdict (absent in plain spec documents: then `passed`/`failed` cannot be known and the execution counts as `passed` when it has no error). */
   status: z.enum(["passed", "failed", "error", "skipped"]).optional(),
+  /** Assay's: why there is no verdict although the agent answered (`error` stays null: the call succeeded). */
+  evaluation_error: z.string().max(TEXT_LIMITS.prompt).nullish(),
   case_result_id: z.string().nullish(),
 });
 

@@ -661,6 +661,7 @@ function sessionResponse(e: StoredExecution | null) {
     model: e.model,
     timestamp: e.timestamp,
     error: e.error,
+    evaluation_error: e.evaluation_error ?? null,
     retry_count: e.retry_count,
     status: e.status,
     case_result_id: e.case_result_id,
@@ -865,6 +866,7 @@ export async function importComparison(ctx: WorkspaceContext, suiteId: string, r
       model: r.model,
       timestamp: r.timestamp ?? null,
       error,
+      evaluation_error: r.evaluation_error ?? null,
       retry_count: r.retry_count,
       status: r.status ?? (error ? "error" : "passed"),
     };
