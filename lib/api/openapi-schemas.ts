@@ -530,6 +530,7 @@ const comparison = z
     total_pairs: z.number().int(),
     completed_pairs: z.number().int(),
     session_id: z.string().nullable().describe("Imported sessions: the document's session_id"),
+    llms_source_path: z.string().nullable().describe("Imported sessions: spec 003 llms_source_path; null when unknown"),
     error_message: z.string().nullable(),
     cancel_requested: z.boolean(),
     started_at: z.iso.datetime().nullable(),
@@ -564,6 +565,7 @@ const comparisonPair = z
       .nullable()
       .describe("error when either arm has no verdict (agent error, judge error or skipped): left out of the pass/fail test"),
     metadata: z.record(z.string(), z.unknown()),
+    context_tokens: z.number().int().describe("Spec 003 context_tokens (the llms.txt context of an imported session); 0 when unknown"),
     completed_at: z.iso.datetime().nullable(),
   })
   .describe("One case × repetition with both executions and spec 003's diffs (variant − baseline)") satisfies z.ZodType<ComparisonPairDto>;

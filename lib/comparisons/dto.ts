@@ -90,6 +90,7 @@ export const comparisonSelect = {
   totalPairs: true,
   completedPairs: true,
   sessionId: true,
+  llmsSourcePath: true,
   errorMessage: true,
   cancelRequestedAt: true,
   startedAt: true,
@@ -135,6 +136,8 @@ export function toComparisonDto(c: ComparisonRow, executed: ReadonlyMap<string, 
     total_pairs: c.totalPairs,
     completed_pairs: c.completedPairs,
     session_id: c.sessionId,
+    /** Spec 003 llms_source_path of an imported session; null when unknown. */
+    llms_source_path: c.llmsSourcePath,
     error_message: c.errorMessage,
     cancel_requested: c.cancelRequestedAt !== null,
     started_at: iso(c.startedAt),
@@ -156,6 +159,7 @@ export const pairSelect = {
   order: true,
   executions: true,
   metadata: true,
+  contextTokens: true,
   tokenOverhead: true,
   tokenOverheadPct: true,
   latencyDiffMs: true,
@@ -196,6 +200,8 @@ export function toPairDto(p: PairRow) {
     both_successful: p.bothSuccessful,
     verdict_change: p.verdictChange as VerdictChange | null,
     metadata: p.metadata as Record<string, unknown>,
+    /** Spec 003 context_tokens (llms.txt context of an imported session); 0 when unknown. */
+    context_tokens: p.contextTokens,
     completed_at: iso(p.completedAt),
   };
 }

@@ -99,6 +99,8 @@ export type PairRecord = {
   order: string[];
   executions: (StoredExecution | null)[];
   metadata: Record<string, unknown>;
+  /** Spec 003 context_tokens of an imported result (executed pairs have none: 0). */
+  contextTokens?: number;
 };
 
 function groupBy(rows: ResultRow[], runIds: string[], key: (r: ResultRow) => string) {
@@ -143,6 +145,7 @@ export async function writePairs(client: Client, comparisonId: string, workspace
         order: p.order,
         executions: p.executions,
         metadata: p.metadata,
+        context_tokens: p.contextTokens ?? 0,
         token_overhead: d?.token_overhead ?? null,
         token_overhead_pct: d?.token_overhead_pct ?? null,
         latency_diff_ms: d?.latency_diff_ms ?? null,
@@ -155,13 +158,13 @@ export async function writePairs(client: Client, comparisonId: string, workspace
     });
     await client.$executeRaw`
       INSERT INTO "ComparisonPair" ("id", "workspaceId", "comparisonId", "index", "testCaseId", "testCaseName", "question", "repetition", "order",
-        "executions", "metadata", "tokenOverhead", "tokenOverheadPct", "latencyDiffMs", "latencyImprovementPct", "responseLengthRatio",
+        "executions", "metadata", "contextTokens", "tokenOverhead", "tokenOverheadPct", "latencyDiffMs", "latencyImprovementPct", "responseLengthRatio",
         "bothSuccessful", "verdictChange", "completedAt")
       SELECT gen_random_uuid(), ${workspaceId}::uuid, ${comparisonId}::uuid, x."index", x.test_case_id, x.test_case_name, x.question, x.repetition,
-        ARRAY(SELECT jsonb_array_elements_text(x."order")), x.executions, x.metadata, x.token_overhead, x.token_overhead_pct, x.latency_diff_ms,
+        ARRAY(SELECT jsonb_array_elements_text(x."order")), x.executions, x.metadata, x.context_tokens, x.token_overhead, x.token_overhead_pct, x.latency_diff_ms,
         x.latency_improvement_pct, x.response_length_ratio, x.both_successful, x.verdict_change, CASE WHEN x.done THEN now() END
       FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS x("index" int, test_case_id uuid, test_case_name text, question text, repetition int,
-        "order" jsonb, executions jsonb, metadata jsonb, token_overhead int, token_overhead_pct float8, latency_diff_ms float8,
+        "order" jsonb, executions jsonb, metadata jsonb, context_tokens int, token_overhead int, token_overhead_pct float8, latency_diff_ms float8,
         latency_improvement_pct float8, response_length_ratio float8, both_successful boolean, verdict_change text, done boolean)
       ON CONFLICT ("comparisonId", "index") DO UPDATE SET
         "executions" = excluded."executions", "tokenOverhead" = excluded."tokenOverhead", "tokenOverheadPct" = excluded."tokenOverheadPct",

@@ -183,6 +183,8 @@ export const sessionDocument = z.object({
   environment: z.record(z.string(), z.unknown()).default({}),
   notes: z.string().max(TEXT_LIMITS.prompt).default(""),
   name: z.string().trim().min(1).max(TEXT_LIMITS.name).optional(),
+  /** Spec 003: where the session's llms.txt context came from ("" or absent: unknown). */
+  llms_source_path: z.string().max(TEXT_LIMITS.url).nullish(),
   /** Assay's export: each arm's spec 003 ExecutionStats as the engine counted them (kept on import). */
   execution_stats: z.object({ baseline: executionStatsDocument, variant: executionStatsDocument }).optional(),
   results: z
@@ -198,6 +200,8 @@ export const sessionDocument = z.object({
           metadata: z.record(z.string(), z.unknown()).default({}),
           test_case_id: z.string().nullish(),
           test_case_name: z.string().max(TEXT_LIMITS.name).optional(),
+          /** Spec 003: tokens of the llms.txt context (fixed per session); 0 when unknown. */
+          context_tokens: tokenCount.default(0),
           repetition: wholeNumber(MAX_INT4).default(0),
           order: z.array(z.enum(ARM_ROLES)).max(2).optional(),
         })

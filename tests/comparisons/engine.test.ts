@@ -17,6 +17,7 @@ import { ValidationError } from "@/lib/errors";
 import { startFakeOpenAI, type FakeOpenAI, type RecordedRequest } from "../fake-openai/server";
 import { makeWorkspace } from "../helpers/factories";
 import { makeSuiteWithCases, waitFor } from "../runs/helpers";
+import { testSessionFromDict } from "./spec-session-reader";
 
 let fake: FakeOpenAI;
 let executor: Executor;
@@ -419,6 +420,37 @@ describe("comparison engine against the fake OpenAI server", () => {
     expect(lines).toHaveLength(8);
     expect(lines[4]).toMatch(/,passed,error,error$/);
     expect(lines[1]!.split(",")[4]).toMatch(/^\d+\.\d{2}$/);
+  });
+
+  it("exports a session document the spec's own reader loads, with context_tokens and llms_source_path round-tripped", async () => {
+    const { ctx, suite, variantModel } = await setup(3);
+    fake.setLatency(0);
+    // One arm errors, so an execution with no answer is in the document too.
+    fake.addRule({ match: { model: "model-b", lastUserContains: "question 2" }, reply: { status: 400, content: "nope" } });
+    const c = await createComparison(ctx, suite.id, { baseline: {}, variant: { model_config_id: variantModel.id }, reset_window_ms: 0 });
+    await finished(ctx, c.id);
+    const exported = JSON.parse(await new Response((await comparisonReport(ctx, c.id, "json")).body).text());
+    const session = testSessionFromDict(exported);
+    expect(session.results).toHaveLength(3);
+    // An executed comparison has no llms.txt context: 0 tokens, no source.
+    expect(session.results.map((r) => r.context_tokens)).toEqual([0, 0, 0]);
+    expect(session.llms_source_path).toBeNull();
+    expect(session.docstratum_model).toBe("model-b");
+    expect(session.results[1]!.docstratum).toMatchObject({ model: "model-b", prompt_tokens: expect.any(Number) });
+    expect(exported.results[0].variant).toEqual(exported.results[0].docstratum);
+
+    // A spec document's values are stored and exported again.
+    const specDoc = {
+      ...exported,
+      llms_source_path: "docs/llms.txt",
+      results: exported.results.map((r: Record<string, unknown>, i: number) => ({ ...r, context_tokens: 1200 + i })),
+    };
+    const imported = await importComparison(ctx, suite.id, specDoc);
+    expect(imported.llms_source_path).toBe("docs/llms.txt");
+    expect((await allPairs(ctx, imported.id)).map((p) => p.context_tokens)).toEqual([1200, 1201, 1202]);
+    const again = testSessionFromDict(JSON.parse(await new Response((await comparisonReport(ctx, imported.id, "json")).body).text()));
+    expect(again.llms_source_path).toBe("docs/llms.txt");
+    expect(again.results.map((r) => r.context_tokens)).toEqual([1200, 1201, 1202]);
   });
 
   it("imports the spec's own document (docstratum, no verdicts)", async () => {
