@@ -4,6 +4,7 @@ import { TEXT_LIMITS } from "@/lib/validation/limits";
 import { JSON_TOO_LARGE_MESSAGE, jsonFits } from "@/lib/validation/text";
 import { testCaseVariablesSchema } from "@/lib/test-cases/variables";
 import { caseFilesSchema } from "@/lib/files/schemas";
+import { MAX_SAFETY_CAP } from "@/lib/conversation/types";
 
 /**
  * The test case format: spec 001 (schema 1.0.0) plus spec 002's checks/mode and spec 000's
@@ -151,7 +152,8 @@ export const testCaseFields = z.object({
     .number({ error: "Max turns must be a whole number" })
     .int("Max turns must be a whole number")
     .min(1, "Max turns must be at least 1")
-    .max(1000, "Max turns must be at most 1000")
+    // The highest safety cap a workspace can set; its own cap is checked when the case is saved (./turn-cap.ts).
+    .max(MAX_SAFETY_CAP, `Max turns must be at most ${MAX_SAFETY_CAP}`)
     .nullish()
     .transform((v) => v ?? null),
   expected_outcomes: jsonObject("Expected outcomes must be a JSON object of label → value")
