@@ -118,6 +118,16 @@ function toolsCalled(r: ReportRow): string[] {
   return r.tools_called.length ? r.tools_called : [...(tr?.matched ?? []), ...(tr?.unexpected ?? [])].map((c) => c.tool);
 }
 
+/**
+ * Spec 000 `tools_matched`: whether the tool calls matched the expectations; never null when the
+ * case expects tool calls ("if expected_tools provided, tools_matched must not be None"), so a
+ * case whose agent never ran (skipped, files or configuration failed) matched none: false.
+ */
+function toolsMatched(tr: ToolCallResults, snap: Snapshot): boolean | null {
+  if (tr) return Boolean(tr.passed);
+  return snap.expected_tool_calls?.length ? false : null;
+}
+
 /** Marks where the results array goes in the JSON report's envelope. */
 const RESULTS_SLOT = "\u0000results\u0000";
 
@@ -179,7 +189,7 @@ function jsonResult(r: ReportRow) {
     response_truncated: r.response_truncated,
     tool_calls: toolsCalled(r),
     expected_tools: snap.expected_tool_calls?.map((t) => t.tool) ?? null,
-    tools_matched: tr ? Boolean(tr.passed) : null,
+    tools_matched: toolsMatched(tr, snap),
     check_results: r.check_results,
     outcome_results: r.outcome_results,
     metric_results: r.metric_results,
@@ -303,10 +313,12 @@ function markdownCase(r: ReportRow, i: number): string[] {
   if (r.processed_files.length) lines.push(`**Files**: ${r.processed_files.map((f) => md(fileLine(f), 300)).join("; ")}`);
   lines.push(`**Response**: ${md(r.actual_response) || "_(none)_"}`);
   const called = toolsCalled(r);
-  if (called.length || tr)
-    lines.push(
-      `**Tools Called**: ${called.map((c) => md(c, 100)).join(", ") || "none"}${tr ? (tr.passed ? " ✅ (matched expected)" : " ❌ (did not match expected)") : ""}`,
-    );
+  const matched = toolsMatched(tr, snap);
+  if (called.length || matched !== null) {
+    const verdict =
+      matched === null ? "" : tr ? (matched ? " ✅ (matched expected)" : " ❌ (did not match expected)") : " ❌ (the agent never ran)";
+    lines.push(`**Tools Called**: ${called.map((c) => md(c, 100)).join(", ") || "none"}${verdict}`);
+  }
   lines.push(`**Execution Time**: ${seconds(r.duration_ms)}`);
   if (r.stopped_by_safety_cap) lines.push(`**Conversation**: stopped by safety cap after ${r.turns} turns`);
   const metrics = r.metric_results as MetricResult[];

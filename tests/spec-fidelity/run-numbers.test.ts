@@ -272,6 +272,38 @@ describe("spec fidelity of a run's numbers", () => {
     expect(again.data.find((r) => r.name === "lenient")!.metric_results).toMatchObject([{ metric_name: "relevance", passed: null }]);
   });
 
+  it("reports tools_matched false, not null, for a case that expects tool calls when its agent never ran", async () => {
+    const { ctx } = await makeWorkspace("editor");
+    const { suite } = await makeSuiteWithCases(ctx, 0, { baseUrl: fake.url });
+    // Not runnable (no message, no persona), so skipped without calling the agent.
+    await db.testCase.create({
+      data: {
+        workspaceId: ctx.workspaceId,
+        suiteId: suite.id,
+        name: "never ran",
+        sortOrder: 0,
+        expectedToolCalls: [{ tool: "lookup", expected_params: null }],
+      },
+    });
+    await db.testCase.create({ data: { workspaceId: ctx.workspaceId, suiteId: suite.id, name: "no expectations", sortOrder: 1 } });
+    await createTestCase(ctx, suite.id, { name: "ran", initial_message: "hello", expected_tool_calls: [{ tool: "lookup" }] });
+    const started = await startRun(ctx, suite.id, {}, "manual");
+    await waitFor(
+      () => getRun(ctx, started.id),
+      (r) => ["completed", "failed", "cancelled"].includes(r.status),
+      20_000,
+    );
+    const json = JSON.parse(await reportText(ctx, started.id, "json"));
+    const byName = Object.fromEntries(json.results.map((r: { test_name: string }) => [r.test_name, r]));
+    expect(byName["never ran"]).toMatchObject({ status: "skipped", expected_tools: ["lookup"], tools_matched: false, tool_calls: [] });
+    expect(byName["no expectations"]).toMatchObject({ status: "skipped", expected_tools: null, tools_matched: null });
+    expect(byName.ran).toMatchObject({ expected_tools: ["lookup"], tools_matched: false });
+    // Spec 000: if expected_tools is provided, tools_matched is never null.
+    for (const r of json.results) if (r.expected_tools) expect(r.tools_matched, r.test_name).not.toBeNull();
+    const md = await reportText(ctx, started.id, "markdown");
+    expect(md).toContain("**Tools Called**: none ❌ (the agent never ran)");
+  });
+
   it("lets a workspace set the safety cap up to 200 turns", () => {
     expect(workspaceSettingsInput.safeParse({ name: "W", maxTurnsCap: 200 }).success).toBe(true);
     const over = workspaceSettingsInput.safeParse({ name: "W", maxTurnsCap: 201 });
