@@ -304,8 +304,15 @@ const caseResultResource = {
               "Whether the score reached the threshold; null when the metric could not be evaluated (`error` says why): such a metric is " +
               "neither passed nor failed and makes the case an error only under fail_on_error. A passed case never has a metric with passed: false",
           },
-          error: { type: ["string", "null"] },
-          retry_count: { type: "integer" },
+          error: { type: ["string", "null"], description: "Why the metric could not be evaluated" },
+          retry_count: { type: "integer", description: "Retries of this metric's judge call (retry_on_failure)" },
+          evaluation_time_ms: { type: "integer", minimum: 0, description: "Spec 000: time taken to evaluate, in milliseconds" },
+          model_used: { type: ["string", "null"], description: "Spec 000: the model that scored it (null when none was called)" },
+          raw_score: {
+            type: ["number", "null"],
+            description: "The judge's answer on 1..scale (the same as score; kept for older readers)",
+          },
+          reasoning: { type: ["string", "null"], description: "The judge's reasoning before its score" },
         },
       },
     },
