@@ -219,8 +219,21 @@ function refineRunnable(c: z.output<typeof testCaseFields>, ctx: z.RefinementCtx
   }
 }
 
+export const CRITERIA_WITHOUT_OUTCOMES_MESSAGE =
+  "The evaluation criteria override replaces the judge's rubric for the expected outcomes, and this case has none: add expected outcomes or clear the override";
+
+/**
+ * `evaluation_criteria_override` is the outcome judge's rubric (spec 001): on a case without
+ * expected outcomes no judge runs, so it would be kept and never used. Refused instead.
+ */
+function refineCriteriaOverride(c: z.output<typeof testCaseFields>, ctx: z.RefinementCtx) {
+  if (c.evaluation_criteria_override && !c.expected_outcomes) {
+    ctx.addIssue({ code: "custom", path: ["evaluation_criteria_override"], message: CRITERIA_WITHOUT_OUTCOMES_MESSAGE });
+  }
+}
+
 /** A whole test case (create, import, and the merged result of an update). */
-export const testCaseInput = testCaseFields.superRefine(refineRunnable);
+export const testCaseInput = testCaseFields.superRefine(refineRunnable).superRefine(refineCriteriaOverride);
 export type TestCaseInput = z.input<typeof testCaseInput>;
 export type TestCaseData = z.output<typeof testCaseInput>;
 
