@@ -73,13 +73,22 @@ export function ComparisonHeadline({ summary, live }: { summary: ComparisonSumma
           title="Success rate"
           value={formatRate(summary.success_rate)}
           lines={[
-            `${summary.comparable_pairs} of ${summary.pairs} pairs succeeded in both arms`,
-            flips.error > 0 ? `${flips.error} with an error or skip (left out of the diffs)` : "No errors",
+            `${summary.comparable_pairs} of ${summary.pairs} pairs: both agents answered`,
+            ...leftOut(summary.pairs - summary.comparable_pairs, flips.error),
           ]}
         />
       </div>
     </section>
   );
+}
+
+/** Pairs left out: an agent error or skip leaves a pair out of the diffs; a judge error only out of the pass/fail test. */
+function leftOut(agentErrors: number, withoutVerdict: number): string[] {
+  const unjudged = withoutVerdict - agentErrors;
+  const lines = [];
+  if (agentErrors > 0) lines.push(`${agentErrors} with an agent error or skip (left out of the diffs)`);
+  if (unjudged > 0) lines.push(`${unjudged} without a verdict (judge error; left out of the pass rate test only)`);
+  return lines.length ? lines : ["No errors"];
 }
 
 const fmt = (n: number | null) => (n === null ? "—" : Math.round(n).toLocaleString("en-US"));

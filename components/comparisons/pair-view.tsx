@@ -84,7 +84,9 @@ export function PairView({
           <Stat label="Order" value={p.order.map((r) => (r === "baseline" ? "A" : r === "variant" ? "B" : r)).join(" → ") || "—"} />
         </dl>
         {p.both_successful === false && (
-          <p className="mt-3 text-sm text-amber-800">One arm did not succeed: this pair is left out of the latency and token statistics.</p>
+          <p className="mt-3 text-sm text-amber-800">
+            An agent call did not succeed in one arm: this pair is left out of the latency and token statistics.
+          </p>
         )}
       </Card>
 

@@ -2,6 +2,7 @@ import type { MetricResult, OutcomeResult, TranscriptMessage } from "@/lib/evalu
 import { citedTurns } from "@/lib/evaluation/transcript";
 import { formatDuration, formatScore, prettyJson } from "./format";
 import { PassBadge } from "./check-results";
+import { Badge } from "@/components/ui/card";
 import { Table, TableBody, TableCell, TableHeader, TableRow } from "@/components/ui/table";
 
 /**
@@ -115,9 +116,7 @@ export function MetricResults({ results }: { results: MetricResult[] }) {
                     <span className="block text-xs text-slate-500">normalised {formatScore(m.normalized_threshold)}</span>
                   )}
                 </TableCell>
-                <TableCell>
-                  <PassBadge passed={m.passed} />
-                </TableCell>
+                <TableCell>{m.passed === null ? <Badge tone="amber">Not evaluated</Badge> : <PassBadge passed={m.passed} />}</TableCell>
                 <TableCell className="tabular-nums">{m.retry_count}</TableCell>
                 <TableCell className="tabular-nums">{formatDuration(m.evaluation_time_ms)}</TableCell>
                 <TableCell className="font-mono text-xs">{m.model_used ?? "—"}</TableCell>

@@ -13,16 +13,18 @@ export function RunSummaryCard({ summary }: { summary: RunSummary }) {
     <Card className="space-y-5 p-5">
       <h2 className="text-base font-semibold">Summary</h2>
       <dl className="grid grid-cols-2 gap-x-6 gap-y-3 text-sm sm:grid-cols-3 lg:grid-cols-6">
-        <Item label="Pass rate" value={formatPercent(summary.pass_rate)} />
+        {/* The run's pass rate (executed results), as the run header, history and alerts show it. */}
+        <Item label="Pass rate" value={formatPercent(summary.executed_pass_rate)} />
+        {summary.executed !== summary.total_tests && (
+          <Item label={`Passed of all ${formatNumber(summary.total_tests)} results`} value={formatPercent(summary.pass_rate)} />
+        )}
         {summary.weighted_pass_rate !== undefined && (
           <Item label={`Weighted by difficulty (hard × ${summary.hard_weight ?? 2})`} value={formatPercent(summary.weighted_pass_rate)} />
         )}
-        {summary.total_cases !== undefined && (
-          <Item
-            label="Tests (passed / failed / errors / skipped)"
-            value={`${formatNumber(summary.total_tests)} run: ${summary.passed} / ${summary.failed} / ${summary.errors} / ${summary.skipped}`}
-          />
-        )}
+        <Item
+          label="Results (passed / not met / errors / skipped)"
+          value={`${formatNumber(summary.total_tests)}: ${summary.passed} / ${summary.not_met} / ${summary.errors} / ${summary.skipped}`}
+        />
         <Item label="Wall time" value={formatDuration(summary.wall_time_ms)} />
         <Item label="Total case time" value={formatDuration(summary.total_duration_ms)} />
         <Item label="Average latency" value={formatDuration(summary.average_latency_ms)} />

@@ -189,18 +189,25 @@ const runResource = {
     summary: {
       type: ["object", "null"],
       description:
-        "Spec 000 ReportSummary + tokens + execution stats. total_tests = passed + failed + errors (executed cases); skipped and errors are counted apart; total_cases = total_tests + skipped; pass_rate = passed / total_tests × 100.",
+        "Spec 000 ReportSummary + tokens + execution stats. total_tests counts every result (the report's len(results)) and failed every result " +
+        "that did not pass, so total_tests = passed + failed; not_met, errors, skipped and unfinished break failed down. pass_rate = passed / total_tests × 100 " +
+        "(spec); executed_pass_rate = passed / executed × 100 is the run's own pass_rate (skipped results not counted). Summaries stored under older rules are recounted when read.",
       properties: {
-        total_tests: { type: "integer", description: "Executed cases: passed + failed + errors" },
+        total_tests: { type: "integer", description: "Every result of the run: passed + failed" },
         passed: { type: "integer" },
-        failed: { type: "integer", description: "Expectations not met (errors not included)" },
-        errors: { type: "integer", description: "Cases that could not be judged (agent, simulator, judge, configuration errors)" },
-        skipped: { type: "integer", description: "Cases not executed" },
-        total_cases: { type: "integer", description: "total_tests + skipped" },
-        pass_rate: { type: "number", description: "passed / total_tests × 100 (0 when nothing was executed)" },
+        failed: { type: "integer", description: "Every result that did not pass: not_met + errors + skipped + unfinished" },
+        not_met: { type: "integer", description: "Results whose expectations were not met (status failed)" },
+        errors: { type: "integer", description: "Results that could not be judged (agent, simulator, judge, configuration errors)" },
+        skipped: { type: "integer", description: "Results never executed" },
+        unfinished: { type: "integer", description: "Results still pending or running (0 once the run ended)" },
+        executed: { type: "integer", description: "passed + not_met + errors" },
+        total_cases: { type: "integer", description: "The same as total_tests (kept for older readers)" },
+        pass_rate: { type: "number", description: "passed / total_tests × 100, one decimal (0 without results)" },
+        executed_pass_rate: { type: "number", description: "passed / executed × 100, one decimal: the run's pass_rate" },
+        counting: { type: "string", description: "Which results each count holds, in words" },
         weighted_pass_rate: {
           type: "number",
-          description: "The pass rate with hard cases weighing hard_weight and normal ones 1 (spec 001)",
+          description: "executed_pass_rate with hard cases weighing hard_weight and normal ones 1 (spec 001)",
         },
         hard_weight: { type: "number" },
         retry_count: { type: "integer", description: "Agent call retries summed over the cases (spec 003)" },
@@ -291,9 +298,21 @@ const caseResultResource = {
           normalized_score: { type: ["number", "null"] },
           normalized_threshold: { type: ["number", "null"] },
           scale: { type: ["integer", "null"] },
-          passed: { type: "boolean" },
-          error: { type: ["string", "null"] },
-          retry_count: { type: "integer" },
+          passed: {
+            type: ["boolean", "null"],
+            description:
+              "Whether the score reached the threshold; null when the metric could not be evaluated (`error` says why): such a metric is " +
+              "neither passed nor failed and makes the case an error only under fail_on_error. A passed case never has a metric with passed: false",
+          },
+          error: { type: ["string", "null"], description: "Why the metric could not be evaluated" },
+          retry_count: { type: "integer", description: "Retries of this metric's judge call (retry_on_failure)" },
+          evaluation_time_ms: { type: "integer", minimum: 0, description: "Spec 000: time taken to evaluate, in milliseconds" },
+          model_used: { type: ["string", "null"], description: "Spec 000: the model that scored it (null when none was called)" },
+          raw_score: {
+            type: ["number", "null"],
+            description: "The judge's answer on 1..scale (the same as score; kept for older readers)",
+          },
+          reasoning: { type: ["string", "null"], description: "The judge's reasoning before its score" },
         },
       },
     },
@@ -367,7 +386,12 @@ const execution = z
     tokens_per_ms: z.number().describe("completion_tokens / latency_ms; 0 when latency_ms is 0"),
     model: z.string(),
     timestamp: z.string().nullable(),
-    error: z.string().nullable(),
+    error: z.string().nullable().describe("The agent call's error (spec 003: the execution succeeded when this is null)"),
+    evaluation_error: z
+      .string()
+      .nullable()
+      .optional()
+      .describe("Why there is no verdict although the agent answered (a judge error: status error, error null)"),
     retry_count: z.number().int().describe("Retries of the agent calls only"),
     status: z.enum(["passed", "failed", "error", "skipped"]).describe("Assay's verdict for this execution"),
   })
@@ -375,13 +399,13 @@ const execution = z
 
 const locationEstimate = z
   .object({
-    n: z.number().int().describe("Pairs where both arms succeeded"),
+    n: z.number().int().describe("Pairs where both arms' agent calls succeeded"),
     mean: nullableNumber,
     median: nullableNumber,
     ci95: interval.describe("95 % percentile-bootstrap interval of the mean (fixed seed); null without data"),
     median_ci95: interval.describe("95 % bootstrap interval of the median; null without data"),
   })
-  .describe("Location of one per-pair diff (variant − baseline) over the pairs where both arms succeeded");
+  .describe("Location of one per-pair diff (variant − baseline) over the pairs where both arms' agent calls succeeded");
 
 const wilcoxon = z.object({
   method: z.literal("wilcoxon_signed_rank"),
@@ -419,7 +443,12 @@ const armSummary = z.object({
 const comparisonSummary = z
   .object({
     pairs: z.number().int(),
-    comparable_pairs: z.number().int().describe("Pairs where both arms succeeded: the n behind diffs and the latency/token tests"),
+    comparable_pairs: z
+      .number()
+      .int()
+      .describe(
+        "Pairs where both arms' agent calls succeeded (a judge error does not count against it): the n behind diffs and the latency/token tests",
+      ),
     baseline: armSummary,
     variant: armSummary,
     diffs: z.object({
@@ -434,7 +463,7 @@ const comparisonSummary = z
       fail_to_pass: z.number().int(),
       error: z.number().int(),
     }),
-    success_rate: nullableNumber.describe("Share of pairs where both arms succeeded, as a percentage"),
+    success_rate: nullableNumber.describe("Share of pairs where both arms' agent calls succeeded, as a percentage"),
     tests: z.object({
       latency: wilcoxon,
       tokens: wilcoxon,
@@ -509,6 +538,7 @@ const comparison = z
     total_pairs: z.number().int(),
     completed_pairs: z.number().int(),
     session_id: z.string().nullable().describe("Imported sessions: the document's session_id"),
+    llms_source_path: z.string().nullable().describe("Imported sessions: spec 003 llms_source_path; null when unknown"),
     error_message: z.string().nullable(),
     cancel_requested: z.boolean(),
     started_at: z.iso.datetime().nullable(),
@@ -537,9 +567,13 @@ const comparisonPair = z
       "latency_diff_ms / baseline.latency_ms × 100 (positive: the variant was slower); 0 when the baseline took 0 ms",
     ),
     response_length_ratio: nullableNumber.describe("len(variant.response) / len(baseline.response); 1 when the baseline response is empty"),
-    both_successful: z.boolean().nullable(),
-    verdict_change: z.enum(VERDICT_CHANGES).nullable(),
+    both_successful: z.boolean().nullable().describe("Both agent calls succeeded (spec 003); the pair's timing and tokens feed the diffs"),
+    verdict_change: z
+      .enum(VERDICT_CHANGES)
+      .nullable()
+      .describe("error when either arm has no verdict (agent error, judge error or skipped): left out of the pass/fail test"),
     metadata: z.record(z.string(), z.unknown()),
+    context_tokens: z.number().int().describe("Spec 003 context_tokens (the llms.txt context of an imported session); 0 when unknown"),
     completed_at: z.iso.datetime().nullable(),
   })
   .describe("One case × repetition with both executions and spec 003's diffs (variant − baseline)") satisfies z.ZodType<ComparisonPairDto>;

@@ -373,7 +373,8 @@ function matrixPaths() {
         summary: "Start a matrix run",
         description:
           'Role: editor. `variables` gives each axis its values ({"Temperature": [0, 0.7], "AIConfiguration": ["gpt-a", "gpt-b"]}); the cartesian product ' +
-          "(at most 32 combinations, first axis slowest) runs as one run per combination with those run-level values. Every combination is validated " +
+          "(at most 10 axes and 32 combinations, first axis slowest) runs as one run per combination with those run-level values. An axis that is not a " +
+          "variable of the agent is refused by name before the expansion; every combination is validated " +
           "as a run would be before anything starts: a 400 names `variables.NAME` and the combination. 202 with the pending matrix; poll GET /api/v1/matrices/{id}.",
         requestBody: body("MatrixInput"),
         responses: { "202": ok("The pending Matrix", ref("Matrix")), ...errors, ...tooLarge() },
@@ -493,7 +494,8 @@ function comparisonPaths() {
         tags,
         summary: "A comparison report",
         description:
-          "Role: viewer. json: the spec 003 session document (importable back); csv: one row per pair with the columns question, baseline_tokens, variant_tokens, token_overhead, " +
+          "Role: viewer. json: the spec 003 session document (importable back, and loadable by the spec's own TestSession.from_dict: the variant under both " +
+          "variant and docstratum, context_tokens per result (0 when unknown), llms_source_path (null when unknown)); csv: one row per pair with the columns question, baseline_tokens, variant_tokens, token_overhead, " +
           "baseline_latency_ms, variant_latency_ms, latency_diff_ms, response_length_ratio, baseline_status, variant_status, verdict_change (latencies with two decimals). Sent as an attachment.",
         parameters: queryParameters(comparisonReportQuery, { format: "json (default) or csv" }),
         responses: {
@@ -728,7 +730,7 @@ export function buildOpenApiDocument() {
       {
         name: "Matrices",
         description:
-          "Matrix runs (spec 004 phase 3): the suite's cases once per combination of variable values (cartesian product, at most 32), each an ordinary run, " +
+          "Matrix runs (spec 004 phase 3): the suite's cases once per combination of variable values (cartesian product of at most 10 axes, at most 32 combinations; every axis a variable of the agent), each an ordinary run, " +
           "with per-combination pass rate, latency, tokens, estimated cost and the best combination. Read: viewer; start/cancel: editor.",
       },
       {
@@ -746,7 +748,7 @@ export function buildOpenApiDocument() {
       {
         name: "Retention",
         description:
-          "Instance-wide retention (spec 002): runs older than `days` are deleted by a nightly cleanup at `cleanup_time` (UTC) except each suite's newest `runs` completed runs, " +
+          "Instance-wide retention (spec 002): runs older than `days` are deleted by a nightly cleanup at `cleanup_time` (UTC) except each suite's newest `runs` finished runs (completed, failed or cancelled), " +
           "pinned baselines, pending/running runs, runs of open alerts and arm runs of starred comparisons. Values resolve database > env (TEST_SUITES_RETENTION_*) > default. " +
           "Only admin keys of the instance's first workspace may use these routes (403 otherwise).",
       },

@@ -16,8 +16,9 @@ const showValue = (v) => (v === null || v === undefined ? "–" : typeof v === "
 
 /**
  * The variables a case exposes, each with the value it resolves to before any run value (a test
- * lock wins; then suite > test > type, spec 004) and the values a run may choose from. A case
- * without a `variables` config exposes every agent variable with its type default.
+ * lock wins, at the case's default or else the agent's, recorded as `test` as the server does;
+ * then suite > test > type, spec 004) and the values a run may choose from. A case without a
+ * `variables` config exposes every agent variable with its type default.
  * @param {{name: string, variables?: Record<string, TestVariableConfig> | null}} testCase
  * @param {import("./args.mjs").VariableDefinition[]} definitions
  * @param {Record<string, VariableValue>} suiteValues
@@ -32,7 +33,10 @@ export function exposedVariables(testCase, definitions, suiteValues) {
     const locked = Boolean(cfg?.locked);
     /** @type {[string, VariableValue | null | undefined][]} */
     const candidates = locked
-      ? [["test", cfg?.default_value]]
+      ? [
+          ["test", cfg?.default_value],
+          ["test", def.default_value],
+        ]
       : [
           ["suite", suiteValues[def.name]],
           ["test", cfg?.default_value],

@@ -9,7 +9,12 @@
 /** Assay's case verdicts that can end an execution (pending/running never reach a pair). */
 export type ArmStatus = "passed" | "failed" | "error" | "skipped";
 
-/** One arm's execution of one case: the spec's AgentResponse fields the diffs need, plus Assay's verdict. */
+/**
+ * One arm's execution of one case: the spec's AgentResponse fields the diffs need, plus Assay's
+ * verdict. `error` is the agent call's only (the spec's `success` is `error is None`): a case
+ * whose agent answered but whose judge failed has status `error`, no `error`, and the judge's
+ * message in `evaluation_error`.
+ */
 export interface ArmExecution {
   response: string;
   prompt_tokens: number;
@@ -18,6 +23,8 @@ export interface ArmExecution {
   status: ArmStatus;
   /** The spec's `error`: null when the agent call succeeded. */
   error: string | null;
+  /** Why the verdict is missing although the agent answered (judge or fail_on_error metric error). */
+  evaluation_error?: string | null;
 }
 
 /** A baseline and a variant execution of the same case and repetition. */
@@ -53,12 +60,17 @@ export function tokensPerMs(e: ArmExecution): number {
 }
 
 /**
- * Spec: "Was execution successful (no error)." — `error is None`. Assay adds that the execution
- * must have produced a verdict: a skipped case never called the agent, so it did not succeed
- * either (an error status always carries a message in Assay, but the status is checked too).
+ * Spec: "Was execution successful (no error)." — `error is None`: the agent call succeeded, so
+ * its latency and tokens count, whatever the judge made of the answer. A skipped case never
+ * called the agent, so it did not succeed (its status is checked too, whatever its `error`).
  */
 export function isSuccessful(e: ArmExecution): boolean {
-  return e.error === null && (e.status === "passed" || e.status === "failed");
+  return e.error === null && e.status !== "skipped";
+}
+
+/** The execution has a verdict (passed or failed): what the pass/fail comparison needs. */
+export function hasVerdict(e: ArmExecution): boolean {
+  return e.status === "passed" || e.status === "failed";
 }
 
 /**
@@ -73,14 +85,14 @@ function codePointLength(s: string): number {
 }
 
 /**
- * Assay's verdict change of a pair. `error` whenever either arm did not succeed (an `error`
- * status, a `skipped` case or an error message): there is no pair of verdicts to compare, and
- * such pairs are left out of the pass/fail test. Otherwise `same`, `pass_to_fail` (baseline
- * passed, variant failed: a regression) or `fail_to_pass` (an improvement).
+ * Assay's verdict change of a pair. `error` whenever either arm has no verdict (an agent error,
+ * a judge error or a skipped case): there is no pair of verdicts to compare, and such pairs are
+ * left out of the pass/fail test. Otherwise `same`, `pass_to_fail` (baseline passed, variant
+ * failed: a regression) or `fail_to_pass` (an improvement).
  */
 export function verdictChange(pair: ComparisonPair): VerdictChange {
   const { baseline, variant } = pair;
-  if (!isSuccessful(baseline) || !isSuccessful(variant)) return "error";
+  if (!hasVerdict(baseline) || !hasVerdict(variant) || baseline.error !== null || variant.error !== null) return "error";
   if (baseline.status === variant.status) return "same";
   return baseline.status === "passed" ? "pass_to_fail" : "fail_to_pass";
 }

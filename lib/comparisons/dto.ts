@@ -23,7 +23,10 @@ export type ExecutionDto = {
   tokens_per_ms: number;
   model: string;
   timestamp: string | null;
+  /** The agent call's error (spec 003 `success` is `error is None`); null when the agent answered. */
   error: string | null;
+  /** Why there is no verdict although the agent answered (a judge error); null otherwise, absent on older pairs. */
+  evaluation_error?: string | null;
   retry_count: number;
   status: ArmStatus;
 };
@@ -89,6 +92,7 @@ export const comparisonSelect = {
   totalPairs: true,
   completedPairs: true,
   sessionId: true,
+  llmsSourcePath: true,
   errorMessage: true,
   cancelRequestedAt: true,
   startedAt: true,
@@ -138,6 +142,8 @@ export function toComparisonDto(c: ComparisonRow, executed: ReadonlyMap<string, 
     total_pairs: c.totalPairs,
     completed_pairs: c.completedPairs,
     session_id: c.sessionId,
+    /** Spec 003 llms_source_path of an imported session; null when unknown. */
+    llms_source_path: c.llmsSourcePath,
     error_message: c.errorMessage,
     cancel_requested: c.cancelRequestedAt !== null,
     started_at: iso(c.startedAt),
@@ -159,6 +165,7 @@ export const pairSelect = {
   order: true,
   executions: true,
   metadata: true,
+  contextTokens: true,
   tokenOverhead: true,
   tokenOverheadPct: true,
   latencyDiffMs: true,
@@ -199,6 +206,8 @@ export function toPairDto(p: PairRow) {
     both_successful: p.bothSuccessful,
     verdict_change: p.verdictChange as VerdictChange | null,
     metadata: p.metadata as Record<string, unknown>,
+    /** Spec 003 context_tokens (llms.txt context of an imported session); 0 when unknown. */
+    context_tokens: p.contextTokens,
     completed_at: iso(p.completedAt),
   };
 }

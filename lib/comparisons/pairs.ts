@@ -27,6 +27,7 @@ type ResultRow = {
   name: string;
   question: string | null;
   status: string;
+  stage: string;
   actualResponse: string | null;
   promptTokens: number;
   completionTokens: number;
@@ -44,7 +45,7 @@ async function loadResults(client: Client, runIds: string[], positions?: number[
   return client.$queryRaw<ResultRow[]>`
     SELECT c."id", c."runId", c."testCaseId", c."position", c."repetition", c."name",
            coalesce(c."caseSnapshot"->>'initial_message', c."caseSnapshot"->'persona'->>'description', c."name") AS question,
-           c."status"::text AS status, c."actualResponse", c."promptTokens", c."completionTokens", c."latencyMs", c."errorMessage",
+           c."status"::text AS status, c."stage"::text AS stage, c."actualResponse", c."promptTokens", c."completionTokens", c."latencyMs", c."errorMessage",
            c."agentStats"::jsonb AS "agentStats", c."startedAt", c."tags", c."caseSnapshot"->>'difficulty' AS difficulty,
            r."agentSnapshot"->'model_config'->>'model' AS model
     FROM "CaseResult" c JOIN "Run" r ON r."id" = c."runId"
@@ -54,11 +55,23 @@ async function loadResults(client: Client, runIds: string[], positions?: number[
 
 const FINISHED = new Set(["passed", "failed", "error", "skipped"]);
 
-/** Spec 003 AgentResponse (+ verdict) of one case result; null while it has not finished. */
+/**
+ * Did the agent call of a finished case result succeed? Yes with a verdict, and for an error at
+ * stage `evaluation_failed`: the agent answered and only the judge (or a fail_on_error metric)
+ * failed afterwards. Agent, simulator, file, configuration and worker errors, and skipped cases, no.
+ */
+function agentSucceeded(r: Pick<ResultRow, "status" | "stage">): boolean {
+  return r.status === "passed" || r.status === "failed" || (r.status === "error" && r.stage === "evaluation_failed");
+}
+
+/**
+ * Spec 003 AgentResponse (+ verdict) of one case result; null while it has not finished. `error`
+ * is the agent call's (the spec's `success`); a judge error is `evaluation_error`.
+ */
 export function executionOf(r: ResultRow): StoredExecution | null {
   if (!FINISHED.has(r.status)) return null;
   const status = r.status as ArmStatus;
-  const failed = status === "error" || status === "skipped";
+  const failed = !agentSucceeded(r);
   const stats = r.agentStats;
   return {
     case_result_id: r.id,
@@ -70,6 +83,7 @@ export function executionOf(r: ResultRow): StoredExecution | null {
     model: stats?.model ?? r.model ?? "",
     timestamp: stats?.timestamp ?? r.startedAt?.toISOString() ?? null,
     error: failed ? (r.errorMessage ?? (status === "skipped" ? "Skipped" : "Error")) : null,
+    evaluation_error: !failed && status === "error" ? (r.errorMessage ?? "Evaluation error") : null,
     retry_count: stats?.retry_count ?? 0,
     status,
   };
@@ -85,6 +99,8 @@ export type PairRecord = {
   order: string[];
   executions: (StoredExecution | null)[];
   metadata: Record<string, unknown>;
+  /** Spec 003 context_tokens of an imported result (executed pairs have none: 0). */
+  contextTokens?: number;
 };
 
 function groupBy(rows: ResultRow[], runIds: string[], key: (r: ResultRow) => string) {
@@ -129,6 +145,7 @@ export async function writePairs(client: Client, comparisonId: string, workspace
         order: p.order,
         executions: p.executions,
         metadata: p.metadata,
+        context_tokens: p.contextTokens ?? 0,
         token_overhead: d?.token_overhead ?? null,
         token_overhead_pct: d?.token_overhead_pct ?? null,
         latency_diff_ms: d?.latency_diff_ms ?? null,
@@ -141,13 +158,13 @@ export async function writePairs(client: Client, comparisonId: string, workspace
     });
     await client.$executeRaw`
       INSERT INTO "ComparisonPair" ("id", "workspaceId", "comparisonId", "index", "testCaseId", "testCaseName", "question", "repetition", "order",
-        "executions", "metadata", "tokenOverhead", "tokenOverheadPct", "latencyDiffMs", "latencyImprovementPct", "responseLengthRatio",
+        "executions", "metadata", "contextTokens", "tokenOverhead", "tokenOverheadPct", "latencyDiffMs", "latencyImprovementPct", "responseLengthRatio",
         "bothSuccessful", "verdictChange", "completedAt")
       SELECT gen_random_uuid(), ${workspaceId}::uuid, ${comparisonId}::uuid, x."index", x.test_case_id, x.test_case_name, x.question, x.repetition,
-        ARRAY(SELECT jsonb_array_elements_text(x."order")), x.executions, x.metadata, x.token_overhead, x.token_overhead_pct, x.latency_diff_ms,
+        ARRAY(SELECT jsonb_array_elements_text(x."order")), x.executions, x.metadata, x.context_tokens, x.token_overhead, x.token_overhead_pct, x.latency_diff_ms,
         x.latency_improvement_pct, x.response_length_ratio, x.both_successful, x.verdict_change, CASE WHEN x.done THEN now() END
       FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS x("index" int, test_case_id uuid, test_case_name text, question text, repetition int,
-        "order" jsonb, executions jsonb, metadata jsonb, token_overhead int, token_overhead_pct float8, latency_diff_ms float8,
+        "order" jsonb, executions jsonb, metadata jsonb, context_tokens int, token_overhead int, token_overhead_pct float8, latency_diff_ms float8,
         latency_improvement_pct float8, response_length_ratio float8, both_successful boolean, verdict_change text, done boolean)
       ON CONFLICT ("comparisonId", "index") DO UPDATE SET
         "executions" = excluded."executions", "tokenOverhead" = excluded."tokenOverhead", "tokenOverheadPct" = excluded."tokenOverheadPct",

@@ -122,24 +122,45 @@ export type PairListQuery = z.output<typeof pairListQuery>;
 
 export const comparisonReportQuery = z.object({ format: z.enum(["json", "csv"]).default("json") });
 
-/** Spec 003 AgentResponse as a session document stores it. */
+/** The largest value of a PostgreSQL `integer` column (pair index, repetition). */
+export const MAX_INT4 = 2_147_483_647;
+/**
+ * The most tokens one count of an imported execution may claim: a pair's total (prompt +
+ * completion) and its variant − baseline difference land in `integer` columns, so each count
+ * stays below half of MAX_INT4.
+ */
+export const MAX_IMPORTED_TOKENS = 1_000_000_000;
+/** The longest latency an imported execution may claim: one day, in milliseconds. */
+export const MAX_IMPORTED_LATENCY_MS = 86_400_000;
+
+const wholeNumber = (max: number) =>
+  z
+    .number({ error: "Expected a whole number" })
+    .int("Expected a whole number")
+    .min(0, "Must be 0 or more")
+    .max(max, `Must be at most ${max.toLocaleString("en-US")}`);
+const tokenCount = wholeNumber(MAX_IMPORTED_TOKENS);
+
+/** Spec 003 AgentResponse as a session document stores it. Every number is bounded by the column it ends in. */
 const sessionResponse = z.object({
   response: z.string().max(1_000_000),
-  prompt_tokens: z.number().int().min(0),
-  completion_tokens: z.number().int().min(0),
-  total_tokens: z.number().int().min(0).optional(),
-  latency_ms: z.number().min(0),
-  tokens_per_ms: z.number().optional(),
+  prompt_tokens: tokenCount,
+  completion_tokens: tokenCount,
+  total_tokens: wholeNumber(2 * MAX_IMPORTED_TOKENS).optional(),
+  latency_ms: z.number().min(0, "Must be 0 or more").max(MAX_IMPORTED_LATENCY_MS, "Must be at most one day (86,400,000 ms)"),
+  tokens_per_ms: z.number().min(0).max(MAX_IMPORTED_TOKENS).optional(),
   model: z.string().max(TEXT_LIMITS.name).default(""),
   timestamp: z.string().max(64).optional(),
   error: z.string().max(TEXT_LIMITS.prompt).nullish(),
-  retry_count: z.number().int().min(0).default(0),
+  retry_count: wholeNumber(MAX_INT4).default(0),
   /** Assay's verdict (absent in plain spec documents: then `passed`/`failed` cannot be known and the execution counts as `passed` when it has no error). */
   status: z.enum(["passed", "failed", "error", "skipped"]).optional(),
+  /** Assay's: why there is no verdict although the agent answered (`error` stays null: the call succeeded). */
+  evaluation_error: z.string().max(TEXT_LIMITS.prompt).nullish(),
   case_result_id: z.string().nullish(),
 });
 
-const count = z.number().int().min(0);
+const count = wholeNumber(MAX_INT4);
 const executionStatsDocument = z.object({
   total_invocations: count,
   successful_invocations: count,
@@ -162,6 +183,8 @@ export const sessionDocument = z.object({
   environment: z.record(z.string(), z.unknown()).default({}),
   notes: z.string().max(TEXT_LIMITS.prompt).default(""),
   name: z.string().trim().min(1).max(TEXT_LIMITS.name).optional(),
+  /** Spec 003: where the session's llms.txt context came from ("" or absent: unknown). */
+  llms_source_path: z.string().max(TEXT_LIMITS.url).nullish(),
   /** Assay's export: each arm's spec 003 ExecutionStats as the engine counted them (kept on import). */
   execution_stats: z.object({ baseline: executionStatsDocument, variant: executionStatsDocument }).optional(),
   results: z
@@ -177,7 +200,9 @@ export const sessionDocument = z.object({
           metadata: z.record(z.string(), z.unknown()).default({}),
           test_case_id: z.string().nullish(),
           test_case_name: z.string().max(TEXT_LIMITS.name).optional(),
-          repetition: z.number().int().min(0).default(0),
+          /** Spec 003: tokens of the llms.txt context (fixed per session); 0 when unknown. */
+          context_tokens: tokenCount.default(0),
+          repetition: wholeNumber(MAX_INT4).default(0),
           order: z.array(z.enum(ARM_ROLES)).max(2).optional(),
         })
         .refine((r) => r.variant ?? r.docstratum, { message: "Each result needs a variant (or docstratum) response", path: ["variant"] }),

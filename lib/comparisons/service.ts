@@ -658,8 +658,12 @@ export async function cancelComparison(ctx: WorkspaceContext, id: string): Promi
   return getComparisonUnchecked(ctx, id);
 }
 
-/** An execution as the spec's AgentResponse.to_dict() writes it, plus Assay's fields. */
-function sessionResponse(e: StoredExecution | null) {
+/**
+ * An execution as the spec's AgentResponse.to_dict() writes it, plus Assay's fields. The spec's
+ * reader parses `timestamp` with `datetime.fromisoformat`: an execution that never ran (skipped)
+ * has none of its own and gets its pair's.
+ */
+function sessionResponse(e: StoredExecution | null, fallbackTimestamp: string | null) {
   if (!e) return null;
   return {
     response: e.response,
@@ -669,8 +673,9 @@ function sessionResponse(e: StoredExecution | null) {
     latency_ms: e.latency_ms,
     tokens_per_ms: tokensPerMs(e),
     model: e.model,
-    timestamp: e.timestamp,
+    timestamp: e.timestamp ?? fallbackTimestamp,
     error: e.error,
+    evaluation_error: e.evaluation_error ?? null,
     retry_count: e.retry_count,
     status: e.status,
     case_result_id: e.case_result_id,
@@ -764,6 +769,9 @@ async function* comparisonJson(c: ComparisonDto, pages: AsyncIterable<PairRow[]>
       end_time: c.completed_at,
       baseline_model: modelOf(c.baseline),
       variant_model: modelOf(c.variant),
+      // The spec's own name for the variant's model, so its reader labels the arm too.
+      docstratum_model: modelOf(c.variant),
+      llms_source_path: c.llms_source_path,
       environment: c.environment,
       notes: c.notes,
       comparison_id: c.id,
@@ -785,11 +793,16 @@ async function* comparisonJson(c: ComparisonDto, pages: AsyncIterable<PairRow[]>
     for (const p of pairs) {
       const d = toPairDto(p);
       const executions = (Array.isArray(p.executions) ? p.executions : []) as (StoredExecution | null)[];
+      const timestamp = executions[0]?.timestamp ?? executions[1]?.timestamp ?? d.completed_at;
+      const variant = sessionResponse(executions[1] ?? null, timestamp);
       const result = {
         question: d.question,
-        baseline: sessionResponse(executions[0] ?? null),
-        variant: sessionResponse(executions[1] ?? null),
-        timestamp: executions[0]?.timestamp ?? d.completed_at,
+        baseline: sessionResponse(executions[0] ?? null, timestamp),
+        variant,
+        // The spec's reader (ABTestResult.from_dict) reads the variant under its own name only.
+        docstratum: variant,
+        context_tokens: d.context_tokens,
+        timestamp,
         session_id: sessionId,
         metadata: d.metadata,
         test_case_id: d.test_case_id,
@@ -813,8 +826,9 @@ async function* comparisonJson(c: ComparisonDto, pages: AsyncIterable<PairRow[]>
 }
 
 /**
- * GET /api/v1/comparisons/{id}/report: `json` is spec 003's session document (`TestSession.to_dict()`,
- * the variant under `variant`), `csv` the spec's session CSV plus the verdict columns. Streamed:
+ * GET /api/v1/comparisons/{id}/report: `json` is spec 003's session document (`TestSession.to_dict()`
+ * with every key its `from_dict` reads: the variant under `variant` and the spec's `docstratum`,
+ * `context_tokens`, `llms_source_path`), `csv` the spec's session CSV plus the verdict columns. Streamed:
  * the comparison is read now (a missing one is a 404), its pairs page by page as the body is read.
  */
 export async function comparisonReport(ctx: WorkspaceContext, id: string, format: "json" | "csv") {
@@ -875,6 +889,7 @@ export async function importComparison(ctx: WorkspaceContext, suiteId: string, r
       model: r.model,
       timestamp: r.timestamp ?? null,
       error,
+      evaluation_error: r.evaluation_error ?? null,
       retry_count: r.retry_count,
       status: r.status ?? (error ? "error" : "passed"),
     };
@@ -888,6 +903,7 @@ export async function importComparison(ctx: WorkspaceContext, suiteId: string, r
     order: r.order ?? ["baseline", "variant"],
     executions: [toExecution(r.baseline), toExecution((r.variant ?? r.docstratum)!)],
     metadata: r.metadata,
+    contextTokens: r.context_tokens,
   }));
   // Assay's own export carries the engine's ExecutionStats; a plain spec document only has its executions.
   const exported = doc.execution_stats;
@@ -911,6 +927,7 @@ export async function importComparison(ctx: WorkspaceContext, suiteId: string, r
           source: "imported",
           status: "completed",
           sessionId: doc.session_id,
+          llmsSourcePath: doc.llms_source_path || null,
           environment: doc.environment as Prisma.InputJsonValue,
           totalPairs: pairs.length,
           completedPairs: pairs.length,

@@ -6,11 +6,14 @@
  * imported from a session document gets the same numbers from the same pairs.
  *
  * Which pairs feed which number:
- * - diffs and the latency/token tests use only pairs where both arms succeeded (`both_successful`):
- *   a failed call records 0 tokens and 0 ms (spec), which would read as a huge "improvement";
- * - the pass/fail test uses pairs with a verdict on both sides (`verdict_change` ≠ `error`);
+ * - diffs and the latency/token tests use only pairs where both arms' agent calls succeeded
+ *   (`both_successful`, the spec's `success`): a failed call records 0 tokens and 0 ms (spec),
+ *   which would read as a huge "improvement". A judge error does not make an agent call fail, so
+ *   such a pair's timing and tokens count;
+ * - the pass/fail test uses pairs with a verdict on both sides (`verdict_change` ≠ `error`), so a
+ *   judge error leaves its pair out of that test only;
  * - per-arm counts and token sums use every execution; mean tokens and latency use the
- *   successful executions (same reason as the diffs).
+ *   executions whose agent call succeeded (same reason as the diffs).
  * Rates are percentages with one decimal, as a run's `pass_rate`; null when nothing counts.
  */
 import { isSuccessful, pairDiffs, totalTokens, type ArmExecution, type ComparisonPair, type VerdictChange } from "./diffs";
@@ -39,7 +42,7 @@ export interface ArmSummary {
 
 export interface ComparisonSummary {
   pairs: number;
-  /** Pairs where both arms succeeded: the n behind `diffs`, `tests.latency` and `tests.tokens`. */
+  /** Pairs where both arms' agent calls succeeded: the n behind `diffs`, `tests.latency` and `tests.tokens`. */
   comparable_pairs: number;
   baseline: ArmSummary;
   variant: ArmSummary;
@@ -50,7 +53,7 @@ export interface ComparisonSummary {
     response_length_ratio: LocationEstimate;
   };
   verdict_changes: Record<VerdictChange, number>;
-  /** Share of pairs where both arms succeeded (the spec's session `success_rate`), as a percentage. */
+  /** Share of pairs where both arms' agent calls succeeded (the spec's session `success_rate`), as a percentage. */
   success_rate: number | null;
   tests: {
     latency: WilcoxonResult;

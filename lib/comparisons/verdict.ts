@@ -67,9 +67,18 @@ function passRateClause(s: ComparisonSummary): string {
   return `pass rate ${before} % vs ${after} %, not a significant change${withP(p)}`;
 }
 
+/**
+ * The pairs some figure leaves out: those whose agent call failed in an arm (or that were
+ * skipped) are out of everything; those where the agents answered but a verdict is missing (a
+ * judge error) are out of the pass/fail comparison only.
+ */
 function leftOutClause(s: ComparisonSummary): string {
-  const left = s.verdict_changes.error;
-  return left > 0 ? `; ${left} of ${s.pairs} pairs left out (error or skipped)` : "";
+  const agentLeft = s.pairs - s.comparable_pairs;
+  const unjudged = s.verdict_changes.error - agentLeft;
+  const parts = [];
+  if (agentLeft > 0) parts.push(`; ${agentLeft} of ${s.pairs} pairs left out (error or skipped)`);
+  if (unjudged > 0) parts.push(`; ${unjudged} of ${s.pairs} pairs without a verdict (judge error) left out of the pass rate test`);
+  return parts.join("");
 }
 
 export function comparisonVerdict(s: ComparisonSummary): string {

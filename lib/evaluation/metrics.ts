@@ -4,7 +4,9 @@
  * evaluated). Results carry `score`/`threshold` on the metric's scale and both normalised to 0..1
  * with `(s - 1) / (scale - 1)` (`normalized_score`/`normalized_threshold`). Errors, timeouts and
  * unparseable replies are retried `retry_on_failure` times (counted in retry_count); a metric that
- * still fails has `error` set, `passed: false`, and only decides the case when `fail_on_error` is set.
+ * still fails has `error` set and `passed: null` (not evaluated, so neither passed nor failed), and
+ * decides the case only when `fail_on_error` is set (the case is then an error). So a case can never
+ * be passed while one of its metric results says `passed: false`.
  */
 import { EvalTimeoutError, callJson, errorMessage, parseJsonObject, withTimeout, type EvalCache, type Parsed } from "./llm-json";
 import { buildMetricRequest, missingMetricInput, type MetricInputs } from "./metric-prompts";
@@ -72,7 +74,7 @@ export async function evaluateMetric(
     normalized_score: null,
     raw_score: null,
     reasoning: null,
-    passed: false,
+    passed: null,
     error,
     retry_count: retryCount,
     evaluation_time_ms: Math.max(0, Math.round(now() - started)),
@@ -144,7 +146,7 @@ export function evaluateMetrics(configs: readonly MetricConfig[], inputs: Metric
               reasoning: null,
               threshold: config.threshold,
               normalized_threshold: normaliseThreshold(config.threshold, config.scale),
-              passed: false,
+              passed: null,
               scale: config.scale,
               error: `Model for this metric is unavailable: ${errorMessage(err)}`,
               retry_count: 0,
@@ -193,7 +195,7 @@ export function unknownMetricResult(name: string): MetricResult {
     reasoning: null,
     threshold: null,
     normalized_threshold: null,
-    passed: false,
+    passed: null,
     scale: null,
     error: `The suite has no metric "${name}" (add it to the suite's metrics, with a custom prompt)`,
     retry_count: 0,

@@ -72,7 +72,7 @@ export function failureReasons(input: Omit<PassRuleInput, "conversationError" | 
   const notMet = input.outcomeResults.filter((o) => !o.passed).length;
   if (notMet > 0) reasons.push(`${notMet} of ${plural(input.outcomeResults.length, "outcome")} not met`);
   for (const { result } of input.metrics) {
-    if (!result.error && !result.passed) {
+    if (!result.error && result.passed === false) {
       const score = result.score === null ? "?" : formatNumber(result.score);
       const threshold = result.threshold === null ? "?" : formatNumber(result.threshold);
       const scale = result.scale && "normalized_score" in result ? ` on 1–${result.scale}` : "";

@@ -121,7 +121,12 @@ export type MetricResult = {
   threshold: number | null;
   /** `threshold` normalised like the score (clamped to 0..1). */
   normalized_threshold: number | null;
-  passed: boolean;
+  /**
+   * Whether the score reached the threshold; null when the metric could not be evaluated (`error`
+   * is set): an error is not a failed metric. It decides the case only under `fail_on_error`,
+   * which makes the case an error (lib/evaluation/pass-rule.ts).
+   */
+  passed: boolean | null;
   scale: number | null;
   error: string | null;
   retry_count: number;

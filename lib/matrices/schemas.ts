@@ -14,13 +14,21 @@ export type MatrixStatus = (typeof MATRIX_STATUSES)[number];
 
 /** At most this many combinations (runs) per matrix: the cartesian product of the axes. */
 export const MAX_COMBINATIONS = 32;
+/**
+ * At most this many axes (variables varied) per matrix. Axes with one value multiply the count
+ * by 1, so MAX_COMBINATIONS alone would let thousands of them through, and every one is resolved
+ * against the agent per combination.
+ */
+export const MAX_AXES = 10;
 export const MAX_MATRIX_REPETITIONS = 20;
 
 const axisValue = z.union([z.string().max(TEXT_LIMITS.description), z.number(), z.boolean()]);
 
 /**
- * `{NAME: [value, …]}`: one axis per variable, in the order given; every axis non-empty with
- * unique values, and the product of their lengths at most MAX_COMBINATIONS.
+ * `{NAME: [value, …]}`: one axis per variable, in the order given, at most MAX_AXES of them (checked
+ * first, before any per-axis work); every axis non-empty with unique values, and the product of
+ * their lengths at most MAX_COMBINATIONS. That each name is a variable of the agent is checked by
+ * the service, also before the axes are expanded.
  */
 export const matrixAxesInput = z
   .record(z.string().max(TEXT_LIMITS.identifier), z.array(axisValue).min(1, "Give at least one value").max(10_000))
@@ -28,6 +36,10 @@ export const matrixAxesInput = z
     const names = Object.keys(axes);
     if (names.length === 0) {
       ctx.addIssue({ code: "custom", path: [], message: "Give at least one variable with its values" });
+      return;
+    }
+    if (names.length > MAX_AXES) {
+      ctx.addIssue({ code: "custom", path: [], message: `${names.length} variables; a matrix varies at most ${MAX_AXES}` });
       return;
     }
     for (const name of names) {

@@ -15,12 +15,14 @@ import { requireRole, isUuid } from "@/lib/workspaces/service";
 import { newestFirst } from "@/lib/serialize";
 import {
   agentRunIssue,
+  agentVariableDefinitions,
   cancelRun,
   createRunInTx,
   loadSuiteForRun,
   prepareRunVariables,
   type PreparedRun,
   type RunTrigger,
+  type SuiteForRun,
 } from "@/lib/runs/service";
 import { notifyRunQueued } from "@/lib/runs/wakeup";
 import { presetValuesForRun } from "@/lib/presets/service";
@@ -52,7 +54,7 @@ export const MAX_TABLE_CASES = 500;
  * POST /api/v1/suites/{id}/matrix. Expands the axes, validates every combination exactly as
  * a run would be (variables against the agent's definitions and the suite's values, the
  * AIConfiguration name) before anything is written — a 400 names `variables.NAME` and the
- * combination — then creates the matrix and one pending run per combination in one
+ * combination; an axis that is not a variable of the agent is refused before the expansion — then creates the matrix and one pending run per combination in one
  * transaction and wakes the executor.
  */
 export async function createMatrix(ctx: WorkspaceContext, suiteId: string, raw: unknown, trigger: RunTrigger = "api"): Promise<MatrixDto> {
@@ -67,6 +69,7 @@ export async function createMatrix(ctx: WorkspaceContext, suiteId: string, raw: 
       { path: problem.path, message: problem.hint },
     ]);
 
+  assertAxesAreVariables(suite, Object.keys(opts.variables));
   const combinations = expandCombinations(opts.variables);
   // A preset's values apply first; each combination's axis values win over them (as a run's own values do).
   const presetValues = opts.preset ? await presetValuesForRun(ctx, suite.id, opts.preset) : {};
@@ -138,6 +141,25 @@ export async function createMatrix(ctx: WorkspaceContext, suiteId: string, raw: 
   );
   for (const c of stored) notifyRunQueued(c.run_id!);
   return getMatrixUnchecked(ctx, id);
+}
+
+/**
+ * Every axis must be a variable the suite's agent declares: refused by name before the axes are
+ * expanded, so a typo costs one message instead of one per combination.
+ */
+function assertAxesAreVariables(suite: SuiteForRun, axes: string[]) {
+  const declared = agentVariableDefinitions(suite.agent).map((d) => d.name);
+  const known = new Set(declared);
+  const unknown = axes.filter((name) => !known.has(name));
+  if (unknown.length === 0) return;
+  const hint = declared.length ? `it declares ${declared.join(", ")}` : "it declares no variables";
+  throw new ValidationError(
+    "Some axes are not variables of the agent",
+    unknown.map((name) => ({
+      path: `variables.${name}`,
+      message: `"${name}" is not a variable of the agent ${JSON.stringify(suite.agent.name)} (${hint})`,
+    })),
+  );
 }
 
 async function loadMatrixRow(ctx: WorkspaceContext, id: string): Promise<MatrixRow> {

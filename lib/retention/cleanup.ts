@@ -2,8 +2,9 @@
  * The retention cleanup (spec 002). A run is deleted — with its case results, LLM call logs and
  * alerts (database cascades) — when it is older than its suite's `retention_days` (the suite's
  * override, else the instance setting) and none of these keeps it:
- * - it is among the suite's newest `retention_runs` completed runs (plain runs; comparison arms
- *   are not the suite's run history and do not count);
+ * - it is among the suite's newest `retention_runs` finished runs — completed, failed or
+ *   cancelled alike (spec 002: "the most recent 30 runs per suite are kept"; plain runs only,
+ *   comparison arms are not the suite's run history and do not count);
  * - it is pending or running;
  * - it is a suite's pinned baseline (`Suite.baselineRunId`);
  * - an open (unacknowledged) regression alert refers to it (`runId` or `previousRunId`);
@@ -57,17 +58,17 @@ function candidatesSql(settings: Pick<RetentionValues, "days" | "runs">, now: Da
       SELECT r."id", r."comparisonId", r."status", r."createdAt",
              coalesce(s."retentionDays", ${settings.days}::int) AS keep_days,
              coalesce(s."retentionRuns", ${settings.runs}::int) AS keep_runs,
-             CASE WHEN r."status" = 'completed' AND r."comparisonId" IS NULL THEN
-               row_number() OVER (PARTITION BY r."suiteId", (r."status" = 'completed' AND r."comparisonId" IS NULL)
+             CASE WHEN r."status" IN ('completed', 'failed', 'cancelled') AND r."comparisonId" IS NULL THEN
+               row_number() OVER (PARTITION BY r."suiteId", (r."status" IN ('completed', 'failed', 'cancelled') AND r."comparisonId" IS NULL)
                                   ORDER BY r."createdAt" DESC, r."id" DESC)
-             END AS completed_rank
+             END AS finished_rank
       FROM "Run" r JOIN "Suite" s ON s."id" = r."suiteId"
     ),
     expired AS (
       SELECT k."id", k."comparisonId", k."createdAt" FROM ranked k
       WHERE k."createdAt" < ${now}::timestamptz - make_interval(days => k.keep_days)
         AND k."status" NOT IN ('pending', 'running')
-        AND (k.completed_rank IS NULL OR k.completed_rank > k.keep_runs)
+        AND (k.finished_rank IS NULL OR k.finished_rank > k.keep_runs)
         AND NOT EXISTS (SELECT 1 FROM "Suite" p WHERE p."baselineRunId" = k."id")
         AND NOT EXISTS (
           SELECT 1 FROM "RegressionAlert" a WHERE a."acknowledgedAt" IS NULL AND (a."runId" = k."id" OR a."previousRunId" = k."id")

@@ -4,6 +4,7 @@ import type { Prisma } from "@/lib/generated/prisma/client";
 import type { CaseResultStatus, RunStatus } from "@/lib/runs/schemas";
 import type { ProcessedFileInput } from "@/lib/files/types";
 import type { ChangeCause, FieldDiff } from "@/lib/runs/changes";
+import { currentSummary, type SummaryCounts } from "@/lib/runs/summary-counts";
 
 /**
  * The run feature's public shapes: Prisma `select` constants, row → DTO mappers and the DTO
@@ -93,7 +94,8 @@ export function toRunDto(r: RunRow) {
     // Snapshot URLs may carry keys (userinfo, `?code=`): the executor reads the row, readers never need them.
     agent_snapshot: maskSnapshotUrls(r.agentSnapshot),
     variant_snapshot: maskSnapshotUrls(r.variantSnapshot),
-    summary: r.summary,
+    // Summaries stored under older counting rules read as today's (lib/runs/summary-counts.ts).
+    summary: currentSummary(r.summary),
     error_message: r.errorMessage,
     cancel_requested_at: iso(r.cancelRequestedAt),
     started_at: iso(r.startedAt),
@@ -191,6 +193,19 @@ export function metricCounts(metricResults: unknown): { metrics_passed: number; 
   return { metrics_passed: list.filter((m) => m?.passed === true).length, metrics_total: list.length };
 }
 
+/**
+ * A result's metric_results as read: a metric that could not be evaluated (`error` set) has
+ * `passed: null`, also in results stored when it said `false` (lib/evaluation/metrics.ts).
+ */
+export function metricResultsOf(metricResults: unknown): unknown {
+  if (!Array.isArray(metricResults)) return metricResults;
+  return metricResults.map((m: unknown) =>
+    m && typeof m === "object" && (m as { error?: unknown }).error && (m as { passed?: unknown }).passed === false
+      ? { ...m, passed: null }
+      : m,
+  );
+}
+
 export function toCaseResultDto(r: CaseResultRecord) {
   // Spec 000 `errors`: only a case that errored has errors (a skipped case's note stays in error_message).
   const errors = r.status === "error" && r.errorMessage ? [r.errorMessage] : [];
@@ -215,7 +230,7 @@ export function toCaseResultDto(r: CaseResultRecord) {
     check_results: r.checkResults,
     tool_call_results: r.toolCallResults,
     outcome_results: r.outcomeResults,
-    metric_results: r.metricResults,
+    metric_results: metricResultsOf(r.metricResults),
     prompt_tokens: r.promptTokens,
     completion_tokens: r.completionTokens,
     latency_ms: r.latencyMs,
@@ -297,27 +312,13 @@ export type RunChangeDetails = RunChanges & {
 };
 
 /**
- * Spec 000 ReportSummary plus token totals and spec 003 execution stats (`Run.summary`).
- * `total_tests = passed + failed + errors` (the executed cases); `skipped` is apart and
- * `total_cases = total_tests + skipped`; `pass_rate = passed / total_tests × 100`. Summaries
- * stored before this rule have `total_tests` = every case (skipped included) and lack the
- * fields marked optional.
+ * Spec 000 ReportSummary plus token totals and spec 003 execution stats (`Run.summary`). The
+ * counted fields and their rules are in ./summary-counts.ts (`total_tests` = every result =
+ * `passed + failed`; `not_met`, `errors`, `skipped` break `failed` down). Summaries stored under
+ * older rules are recounted when read (`currentSummary`); the oldest lack the fields marked optional.
  */
-export type RunSummary = {
-  /** Executed cases: passed + failed + errors. */
-  total_tests: number;
-  passed: number;
-  /** Cases whose expectations were not met (errors not included). */
-  failed: number;
-  /** Cases that could not be judged: agent, simulator, judge or configuration errors. */
-  errors: number;
-  /** Cases not executed (not runnable, cancelled, run could not proceed). */
-  skipped: number;
-  /** Every case of the run: total_tests + skipped. */
-  total_cases?: number;
-  /** passed / total_tests × 100, one decimal (0 when nothing was executed). */
-  pass_rate: number;
-  /** The pass rate with hard cases weighing `hard_weight` and normal ones 1 (spec 001). */
+export type RunSummary = SummaryCounts & {
+  /** executed_pass_rate with hard cases weighing `hard_weight` and normal ones 1 (spec 001). */
   weighted_pass_rate?: number;
   hard_weight?: number;
   total_duration_ms: number;

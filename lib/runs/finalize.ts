@@ -1,7 +1,8 @@
 import "server-only";
 import { db, type Tx } from "@/lib/db";
 import { logger } from "@/lib/logger";
-import { passRate, type RunSummary } from "@/lib/runs/dto";
+import type { RunSummary } from "@/lib/runs/dto";
+import { summaryCounts } from "@/lib/runs/summary-counts";
 import { checkRegression } from "@/lib/runs/alerts";
 import { emitRunFinished } from "@/lib/webhooks/events";
 import { forgetRun } from "@/lib/runs/live-answers";
@@ -66,7 +67,7 @@ export async function finalizeRunIfDone(runId: string) {
         "summary" = ${JSON.stringify(summary)}::jsonb, "leaseOwner" = NULL, "leaseExpiresAt" = NULL,
         "errorMessage" = ${failure}
       WHERE "id" = ${runId}::uuid`;
-    return { ...locked, status, passRate: summary.pass_rate };
+    return { ...locked, status, passRate: summary.executed_pass_rate };
   });
   if (!run) return false;
   // The live page's viewers share answers about a live run: the next read sees the final status.
@@ -132,14 +133,13 @@ export async function failRun(runId: string, message: string): Promise<void> {
 /**
  * Spec 000 ReportSummary plus token totals and spec 003 execution stats, aggregated in SQL.
  *
- * The arithmetic (README "Run summary numbers"): a case result is passed, failed, error or
- * skipped. `total_tests` counts the executed cases, `passed + failed + errors`; skipped cases
- * were never run and are counted apart (`total_cases = total_tests + skipped`). `failed` is the
- * cases whose expectations were not met; `errors` the cases that could not be judged (agent,
- * simulator, judge or configuration errors) — the spec's "not passed" is `failed + errors`.
- * `pass_rate = passed / total_tests × 100` (one decimal; 0 when nothing was executed), and
- * `weighted_pass_rate` the same with every hard case weighing the suite's `hardWeight` (spec
- * 001 difficulty weighting, default 2) and every normal case 1.
+ * The counting (./summary-counts.ts, README "Run summary numbers"): a case result is passed,
+ * failed, error or skipped. `total_tests` counts every result and `failed` every result that did
+ * not pass, so `total_tests = passed + failed` as the spec states; `not_met` (status failed),
+ * `errors` and `skipped` break `failed` down. `pass_rate = passed / total_tests × 100` (spec),
+ * `executed_pass_rate = passed / executed × 100` (the run's own pass rate, skipped results not
+ * counted), and `weighted_pass_rate` the latter with every hard case weighing the suite's
+ * `hardWeight` (spec 001 difficulty weighting, default 2) and every normal case 1.
  */
 export async function computeSummary(runId: string, client: Pick<Tx, "$queryRaw"> = db): Promise<RunSummary> {
   const [totals] = await client.$queryRaw<
@@ -149,6 +149,7 @@ export async function computeSummary(runId: string, client: Pick<Tx, "$queryRaw"
       failed: number;
       skipped: number;
       errors: number;
+      unfinished: number;
       duration: number;
       prompt: number;
       completion: number;
@@ -166,6 +167,7 @@ export async function computeSummary(runId: string, client: Pick<Tx, "$queryRaw"
            count(*) FILTER (WHERE c."status" = 'failed')::int AS failed,
            count(*) FILTER (WHERE c."status" = 'skipped')::int AS skipped,
            count(*) FILTER (WHERE c."status" = 'error')::int AS errors,
+           count(*) FILTER (WHERE c."status" IN ('pending', 'running'))::int AS unfinished,
            coalesce(sum(c."durationMs"), 0)::int AS duration,
            coalesce(sum(c."promptTokens"), 0)::int AS prompt,
            coalesce(sum(c."completionTokens"), 0)::int AS completion,
@@ -182,11 +184,12 @@ export async function computeSummary(runId: string, client: Pick<Tx, "$queryRaw"
     LEFT JOIN "CaseResult" c ON c."runId" = r."id"
     WHERE r."id" = ${runId}::uuid`;
   // Averages on the normalised 0..1 (results stored before thresholds moved to the metric's scale
-  // have only `score`, already normalised), so runs with different scales stay comparable.
+  // have only `score`, already normalised), so runs with different scales stay comparable. A
+  // metric that could not be evaluated (`error`) is neither counted as evaluated nor as failed.
   const metrics = await client.$queryRaw<{ name: string; n: number; avg: number | null; passed: number }[]>`
-    SELECT m->>'metric_name' AS name, count(*)::int AS n,
+    SELECT m->>'metric_name' AS name, count(*) FILTER (WHERE m->>'error' IS NULL)::int AS n,
            avg(CASE WHEN m ? 'normalized_score' THEN (m->>'normalized_score')::float ELSE (m->>'score')::float END)::float AS avg,
-           count(*) FILTER (WHERE (m->>'passed')::boolean)::int AS passed
+           count(*) FILTER (WHERE m->>'error' IS NULL AND (m->>'passed')::boolean)::int AS passed
     FROM "CaseResult" c, jsonb_array_elements(c."metricResults") m
     WHERE c."runId" = ${runId}::uuid AND jsonb_typeof(c."metricResults") = 'array'
     GROUP BY 1 ORDER BY 1`;
@@ -203,6 +206,7 @@ export async function computeSummary(runId: string, client: Pick<Tx, "$queryRaw"
     failed: 0,
     skipped: 0,
     errors: 0,
+    unfinished: 0,
     duration: 0,
     prompt: 0,
     completion: 0,
@@ -214,17 +218,10 @@ export async function computeSummary(runId: string, client: Pick<Tx, "$queryRaw"
     weight_passed: 0,
     weight_executed: 0,
   };
-  const executed = t.passed + t.failed + t.errors;
   const invocations = calls.reduce((a, c) => a + c.n, 0);
   const failedInvocations = calls.reduce((a, c) => a + c.failed, 0);
   return {
-    total_tests: executed,
-    passed: t.passed,
-    failed: t.failed,
-    errors: t.errors,
-    skipped: t.skipped,
-    total_cases: t.total,
-    pass_rate: passRate(t.passed, executed, 0),
+    ...summaryCounts(t),
     weighted_pass_rate: t.weight_executed > 0 ? Math.round((t.weight_passed / t.weight_executed) * 1000) / 10 : 0,
     hard_weight: t.hard_weight ?? 2,
     total_duration_ms: t.duration,

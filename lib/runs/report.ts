@@ -43,7 +43,8 @@ type MetricResult = {
   metric_name: string;
   score: number | null;
   threshold: number | null;
-  passed: boolean;
+  /** null: not evaluated (`error` says why). */
+  passed: boolean | null;
   scale?: number | null;
   /** Absent on results stored before thresholds moved to the metric's scale (their score is on 0..1). */
   normalized_score?: number | null;
@@ -64,9 +65,10 @@ export async function buildRunReport(ctx: WorkspaceContext, runId: string, forma
   if (!suite) throw new NotFoundError("Suite");
   const agent = run.agent_snapshot as { id?: string; name?: string; kind?: string; model_config?: { model?: string } | null } | null;
   const agentName = agent?.name ?? "agent";
-  // Summaries stored before the spec 000 arithmetic (total_tests = executed cases) are recomputed.
+  // getRun recounts summaries stored under older rules; the oldest (before weighted pass rates)
+  // also lack fields their counts cannot give back, and a live run has none yet: computed now.
   const stored = run.summary as Partial<RunSummary> | null;
-  const summary = stored && stored.total_cases !== undefined ? stored : await computeSummary(run.id);
+  const summary = stored && stored.weighted_pass_rate !== undefined ? stored : await computeSummary(run.id);
   const meta: Meta = {
     run,
     suiteName: suite.name,
@@ -112,6 +114,16 @@ type Meta = {
 function toolsCalled(r: ReportRow): string[] {
   const tr = r.tool_call_results as ToolCallResults;
   return r.tools_called.length ? r.tools_called : [...(tr?.matched ?? []), ...(tr?.unexpected ?? [])].map((c) => c.tool);
+}
+
+/**
+ * Spec 000 `tools_matched`: whether the tool calls matched the expectations; never null when the
+ * case expects tool calls ("if expected_tools provided, tools_matched must not be None"), so a
+ * case whose agent never ran (skipped, files or configuration failed) matched none: false.
+ */
+function toolsMatched(tr: ToolCallResults, snap: Snapshot): boolean | null {
+  if (tr) return Boolean(tr.passed);
+  return snap.expected_tool_calls?.length ? false : null;
 }
 
 /** Marks where the results array goes in the JSON report's envelope. */
@@ -175,7 +187,7 @@ function jsonResult(r: ReportRow) {
     response_truncated: r.response_truncated,
     tool_calls: toolsCalled(r),
     expected_tools: snap.expected_tool_calls?.map((t) => t.tool) ?? null,
-    tools_matched: tr ? Boolean(tr.passed) : null,
+    tools_matched: toolsMatched(tr, snap),
     check_results: r.check_results,
     outcome_results: r.outcome_results,
     metric_results: r.metric_results,
@@ -208,11 +220,16 @@ const md = (s: string | null | undefined, max = 500) => escapeMarkdown(oneLine(s
 /** Spec 000 Markdown layout: the header and summary table, then one section per case (lines joined by "\n"). */
 async function* markdownReport(m: Meta, pages: AsyncIterable<ReportRow[]>) {
   const s = m.summary as {
+    total_tests?: number;
     passed?: number;
     failed?: number;
+    not_met?: number;
     errors?: number;
     skipped?: number;
+    unfinished?: number;
+    executed?: number;
     pass_rate?: number;
+    executed_pass_rate?: number;
     weighted_pass_rate?: number;
     wall_time_ms?: number;
     total_duration_ms?: number;
@@ -230,8 +247,7 @@ async function* markdownReport(m: Meta, pages: AsyncIterable<ReportRow[]>) {
       .map(([k, v]) => `${k} ${md(v, 100)}`)
       .join(", ")}`,
     `**Run**: ${m.run.id} (${m.run.status}, ${m.run.triggered_by})`,
-    // "failed" is the cases whose expectations were not met; errors and skipped cases are counted apart.
-    `**Tests**: ${s.passed ?? 0} passed, ${s.failed ?? 0} failed, ${s.errors ?? 0} ${s.errors === 1 ? "error" : "errors"}${s.skipped ? `, ${s.skipped} skipped` : ""} (${s.pass_rate ?? 0}% pass rate${s.weighted_pass_rate !== undefined ? `, ${s.weighted_pass_rate}% weighted by difficulty` : ""})`,
+    testsLine(s),
     `**Duration**: ${seconds(s.wall_time_ms || s.total_duration_ms)}`,
     "",
     "## Summary",
@@ -254,6 +270,34 @@ async function* markdownReport(m: Meta, pages: AsyncIterable<ReportRow[]>) {
   }
 }
 
+/**
+ * The report's **Tests** line, spec 000's counts first (`failed` is every result that did not
+ * pass), then which results that holds and Assay's pass rate over the executed ones:
+ * "2 passed, 3 failed of 5 (1 not met, 1 error, 1 skipped) — 40% pass rate; 50% of the 4 executed, 66.7% weighted by difficulty".
+ */
+function testsLine(s: {
+  total_tests?: number;
+  passed?: number;
+  failed?: number;
+  not_met?: number;
+  errors?: number;
+  skipped?: number;
+  unfinished?: number;
+  executed?: number;
+  pass_rate?: number;
+  executed_pass_rate?: number;
+  weighted_pass_rate?: number;
+}): string {
+  const errors = s.errors ?? 0;
+  const parts = [`${s.not_met ?? 0} not met`, `${errors} ${errors === 1 ? "error" : "errors"}`];
+  if (s.skipped) parts.push(`${s.skipped} skipped`);
+  if (s.unfinished) parts.push(`${s.unfinished} not finished`);
+  const rates = [`${s.pass_rate ?? 0}% pass rate`];
+  if (s.executed !== undefined && s.executed !== s.total_tests) rates.push(`${s.executed_pass_rate ?? 0}% of the ${s.executed} executed`);
+  const weighted = s.weighted_pass_rate !== undefined ? `, ${s.weighted_pass_rate}% weighted by difficulty` : "";
+  return `**Tests**: ${s.passed ?? 0} passed, ${s.failed ?? 0} failed of ${s.total_tests ?? 0} (${parts.join(", ")}) — ${rates.join("; ")}${weighted}`;
+}
+
 /** One case's section of the Markdown report (its lines, the last one empty). */
 function markdownCase(r: ReportRow, i: number): string[] {
   const lines: string[] = [];
@@ -267,10 +311,12 @@ function markdownCase(r: ReportRow, i: number): string[] {
   if (r.processed_files.length) lines.push(`**Files**: ${r.processed_files.map((f) => md(fileLine(f), 300)).join("; ")}`);
   lines.push(`**Response**: ${md(r.actual_response) || "_(none)_"}`);
   const called = toolsCalled(r);
-  if (called.length || tr)
-    lines.push(
-      `**Tools Called**: ${called.map((c) => md(c, 100)).join(", ") || "none"}${tr ? (tr.passed ? " ✅ (matched expected)" : " ❌ (did not match expected)") : ""}`,
-    );
+  const matched = toolsMatched(tr, snap);
+  if (called.length || matched !== null) {
+    const verdict =
+      matched === null ? "" : tr ? (matched ? " ✅ (matched expected)" : " ❌ (did not match expected)") : " ❌ (the agent never ran)";
+    lines.push(`**Tools Called**: ${called.map((c) => md(c, 100)).join(", ") || "none"}${verdict}`);
+  }
   lines.push(`**Execution Time**: ${seconds(r.duration_ms)}`);
   if (r.stopped_by_safety_cap) lines.push(`**Conversation**: stopped by safety cap after ${r.turns} turns`);
   const metrics = r.metric_results as MetricResult[];
@@ -285,7 +331,7 @@ function markdownCase(r: ReportRow, i: number): string[] {
   return lines;
 }
 
-/** "relevance: 4 / 4 on 1–5 (0.75 / 0.75) ✅"; results stored before thresholds moved to the scale show their 0..1 values. */
+/** "relevance: 4 / 4 on 1–5 (0.75 / 0.75) ✅" (⚠️ when it could not be evaluated); results stored before thresholds moved to the scale show their 0..1 values. */
 function metricLine(mr: MetricResult): string {
   const num = (v: number | null | undefined) => (v == null ? "—" : Number.isInteger(v) ? String(v) : v.toFixed(2));
   const score = mr.score === null ? "error" : num(mr.score);
@@ -293,7 +339,8 @@ function metricLine(mr: MetricResult): string {
   const values = onScale
     ? `${score} / ${num(mr.threshold)} on 1–${mr.scale}${mr.normalized_score !== null ? ` (normalised ${num(mr.normalized_score)})` : ""}`
     : `${mr.score === null ? "error" : mr.score.toFixed(2)} / ${(mr.threshold ?? 0).toFixed(2)}`;
-  return `${md(mr.metric_name, 100)}: ${values} ${mr.passed ? "✅" : "❌"}${mr.error ? ` (${md(mr.error, 200)})` : ""}`;
+  const mark = mr.passed === null ? "⚠️ not evaluated" : mr.passed ? "✅" : "❌";
+  return `${md(mr.metric_name, 100)}: ${values} ${mark}${mr.error ? ` (${md(mr.error, 200)})` : ""}`;
 }
 
 /** One row per case; the header comes with the first row (a run without results is an empty file). */
@@ -417,7 +464,7 @@ function failureReason(r: ReportRow): string {
   const checks = (r.check_results as { passed: boolean; check_type: string }[])
     .filter((c) => !c.passed)
     .map((c) => `${c.check_type} check failed`);
-  const metrics = (r.metric_results as MetricResult[]).filter((m) => !m.passed).map((m) => `${m.metric_name} below threshold`);
+  const metrics = (r.metric_results as MetricResult[]).filter((m) => m.passed === false).map((m) => `${m.metric_name} below threshold`);
   const tools = (r.tool_call_results as ToolCallResults)?.passed === false ? ["tool calls did not match"] : [];
   return [...outcomes, ...checks, ...tools, ...metrics].join("; ") || r.status;
 }

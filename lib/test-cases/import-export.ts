@@ -7,7 +7,8 @@ import type { WorkspaceContext } from "@/lib/auth/roles";
 import { requireRole } from "@/lib/workspaces/service";
 import { testCaseInput, type TestCaseData } from "@/lib/test-cases/schemas";
 import { testCaseSelect, toColumns, toTestCaseDocument, toTestCaseDto } from "@/lib/test-cases/dto";
-import { lockLiveSuite, nextSortOrder, requireLiveSuite } from "@/lib/test-cases/suite-guards";
+import { lockLiveSuite, nextSortOrder, requireLiveSuite, workspaceTurnCap } from "@/lib/test-cases/suite-guards";
+import { turnCapIssue } from "@/lib/test-cases/turn-cap";
 import { MAX_IMPORT_BYTES, MAX_YAML_ALIASES } from "@/lib/validation/limits";
 import { findInvalidText } from "@/lib/validation/text";
 import type { VariableDefinition } from "@/lib/agents/schemas";
@@ -129,11 +130,13 @@ function casesList(raw: unknown): unknown[] {
 
 /**
  * Validates every case; `sort_order` in a document is ignored (imports append in file order).
- * With the suite agent's variable definitions, also the spec 004 test-level rules and placeholders.
+ * With the suite agent's variable definitions, also the spec 004 test-level rules and placeholders;
+ * with the workspace's turn cap, `max_turns` against it.
  */
 export function validateImport(
   raw: unknown,
   definitions?: readonly VariableDefinition[],
+  turnCap?: number,
 ): { valid: { index: number; data: TestCaseData }[]; errors: ImportIssue[] } {
   const list = casesList(raw);
   if (list.length > MAX_IMPORT_CASES) {
@@ -150,7 +153,11 @@ export function validateImport(
     }
     const input = item && typeof item === "object" && !Array.isArray(item) ? { ...item, sort_order: undefined } : item;
     const parsed = testCaseInput.safeParse(input);
-    const agentIssues = parsed.success && definitions ? caseAgentIssues(parsed.data, definitions) : [];
+    const capIssue = parsed.success && turnCap !== undefined ? turnCapIssue(parsed.data.max_turns, turnCap) : null;
+    const agentIssues = [
+      ...(parsed.success && definitions ? caseAgentIssues(parsed.data, definitions) : []),
+      ...(capIssue ? [capIssue] : []),
+    ];
     if (parsed.success && agentIssues.length === 0) valid.push({ index, data: parsed.data });
     else if (parsed.success) for (const issue of agentIssues) errors.push({ index, ...issue });
     else for (const issue of zodIssues(parsed.error)) errors.push({ index, ...issue });
@@ -179,7 +186,7 @@ export async function importTestCases(
   requireRole(ctx, "editor");
   await requireLiveSuite(ctx, suiteId);
   const bundled = opts.bundle ? await resolveBundledPaths(casesList(raw), opts.bundle) : null;
-  const validated = validateImport(bundled?.list ?? raw, await suiteVariableDefinitions(ctx, suiteId));
+  const validated = validateImport(bundled?.list ?? raw, await suiteVariableDefinitions(ctx, suiteId), await workspaceTurnCap(ctx));
   // A `files/…` path missing from the zip is reported once, not again as a malformed path.
   const flagged = new Set(bundled?.issues.map((e) => `${e.index}:${e.path}`));
   const errors = [...validated.errors.filter((e) => !flagged.has(`${e.index}:${e.path}`)), ...(bundled?.issues ?? [])];

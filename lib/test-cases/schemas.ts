@@ -4,6 +4,7 @@ import { TEXT_LIMITS } from "@/lib/validation/limits";
 import { JSON_TOO_LARGE_MESSAGE, jsonFits } from "@/lib/validation/text";
 import { testCaseVariablesSchema } from "@/lib/test-cases/variables";
 import { caseFilesSchema } from "@/lib/files/schemas";
+import { MAX_SAFETY_CAP } from "@/lib/conversation/types";
 
 /**
  * The test case format: spec 001 (schema 1.0.0) plus spec 002's checks/mode and spec 000's
@@ -151,7 +152,8 @@ export const testCaseFields = z.object({
     .number({ error: "Max turns must be a whole number" })
     .int("Max turns must be a whole number")
     .min(1, "Max turns must be at least 1")
-    .max(1000, "Max turns must be at most 1000")
+    // The highest safety cap a workspace can set; its own cap is checked when the case is saved (./turn-cap.ts).
+    .max(MAX_SAFETY_CAP, `Max turns must be at most ${MAX_SAFETY_CAP}`)
     .nullish()
     .transform((v) => v ?? null),
   expected_outcomes: jsonObject("Expected outcomes must be a JSON object of label → value")
@@ -217,8 +219,21 @@ function refineRunnable(c: z.output<typeof testCaseFields>, ctx: z.RefinementCtx
   }
 }
 
+export const CRITERIA_WITHOUT_OUTCOMES_MESSAGE =
+  "The evaluation criteria override replaces the judge's rubric for the expected outcomes, and this case has none: add expected outcomes or clear the override";
+
+/**
+ * `evaluation_criteria_override` is the outcome judge's rubric (spec 001): on a case without
+ * expected outcomes no judge runs, so it would be kept and never used. Refused instead.
+ */
+function refineCriteriaOverride(c: z.output<typeof testCaseFields>, ctx: z.RefinementCtx) {
+  if (c.evaluation_criteria_override && !c.expected_outcomes) {
+    ctx.addIssue({ code: "custom", path: ["evaluation_criteria_override"], message: CRITERIA_WITHOUT_OUTCOMES_MESSAGE });
+  }
+}
+
 /** A whole test case (create, import, and the merged result of an update). */
-export const testCaseInput = testCaseFields.superRefine(refineRunnable);
+export const testCaseInput = testCaseFields.superRefine(refineRunnable).superRefine(refineCriteriaOverride);
 export type TestCaseInput = z.input<typeof testCaseInput>;
 export type TestCaseData = z.output<typeof testCaseInput>;
 

@@ -13,7 +13,14 @@ import type { WorkspaceContext } from "@/lib/auth/roles";
 import { isUuid, requireRole } from "@/lib/workspaces/service";
 import { RUNNABLE_MESSAGE, isRunnable, testCaseFields, testCasePatch, type TestCaseStatus } from "@/lib/test-cases/schemas";
 import { testCaseSelect, toColumns, toTestCaseDocument, toTestCaseDto, type TestCaseDto } from "@/lib/test-cases/dto";
-import { liveCaseWhere, loadLiveCase, lockLiveSuite, nextSortOrder, parseTestCase } from "@/lib/test-cases/suite-guards";
+import {
+  assertWithinTurnCap,
+  liveCaseWhere,
+  loadLiveCase,
+  lockLiveSuite,
+  nextSortOrder,
+  parseTestCase,
+} from "@/lib/test-cases/suite-guards";
 import { assertCaseFitsAgent, suiteVariableDefinitions } from "@/lib/test-cases/variable-guards";
 import { assertCaseFiles } from "@/lib/files/service";
 
@@ -39,6 +46,7 @@ export async function createTestCase(ctx: WorkspaceContext, suiteId: string, raw
   return db.$transaction(async (tx) => {
     await lockLiveSuite(tx, ctx, suiteId);
     assertCaseFitsAgent(data, await suiteVariableDefinitions(ctx, suiteId, tx));
+    await assertWithinTurnCap(ctx, data, tx);
     await assertCaseFiles(ctx, data.files, tx);
     const sortOrder = data.sort_order ?? (await nextSortOrder(tx, ctx, suiteId));
     const row = await tx.testCase.create({
@@ -72,6 +80,7 @@ export async function updateTestCase(ctx: WorkspaceContext, id: string, raw: unk
   const merged = parseTestCase({ ...toTestCaseDocument(current), ...changes });
   const sortOrder = typeof changes.sort_order === "number" ? changes.sort_order : current.sort_order;
   assertCaseFitsAgent(merged, await suiteVariableDefinitions(ctx, current.suite_id));
+  await assertWithinTurnCap(ctx, merged);
 
   if (current.status === "archived") {
     const before = testCaseFields.safeParse(toTestCaseDocument(current));
@@ -154,6 +163,7 @@ export async function duplicateTestCase(ctx: WorkspaceContext, id: string): Prom
       data: { sortOrder: { increment: 1 } },
     });
     const data = parseTestCase({ ...toTestCaseDocument(original), name: copyName(original.name), status: "draft" });
+    await assertWithinTurnCap(ctx, data, tx);
     const row = await tx.testCase.create({
       data: { ...toColumns(data), workspaceId: ctx.workspaceId, suiteId: original.suite_id, sortOrder: original.sort_order + 1 },
       select: testCaseSelect,

@@ -1,7 +1,8 @@
 /**
  * Guards every test case write goes through: the suite must be live and in the caller's workspace
  * (optionally row-locked so sort orders are allocated one writer at a time), the case must be live
- * in a live suite, and a whole case must pass `testCaseInput`. Shared by the test case service,
+ * in a live suite, a whole case must pass `testCaseInput`, and its `max_turns` must fit the
+ * workspace's safety cap. Shared by the test case service,
  * bulk edits, import/export and the list.
  */
 import "server-only";
@@ -11,6 +12,7 @@ import type { WorkspaceContext } from "@/lib/auth/roles";
 import { isUuid } from "@/lib/workspaces/service";
 import { testCaseInput, type TestCaseData } from "@/lib/test-cases/schemas";
 import { testCaseSelect, toTestCaseDto, type TestCaseDto } from "@/lib/test-cases/dto";
+import { turnCapIssue } from "@/lib/test-cases/turn-cap";
 
 /** The suite, if it is live and in the caller's workspace; NotFound otherwise. */
 export async function requireLiveSuite(ctx: WorkspaceContext, suiteId: string, client: Tx | typeof db = db) {
@@ -58,6 +60,19 @@ export async function loadLiveCase(ctx: WorkspaceContext, id: string, client: Tx
   const row = await client.testCase.findFirst({ where: liveCaseWhere(ctx, id), select: testCaseSelect });
   if (!row) throw new NotFoundError("Test case");
   return toTestCaseDto(row);
+}
+
+/** The workspace's safety cap on conversation turns. */
+export async function workspaceTurnCap(ctx: WorkspaceContext, client: Tx | typeof db = db): Promise<number> {
+  const workspace = await client.workspace.findUnique({ where: { id: ctx.workspaceId }, select: { maxTurnsCap: true } });
+  if (!workspace) throw new NotFoundError("Workspace");
+  return workspace.maxTurnsCap;
+}
+
+/** ValidationError at `max_turns` when the case asks for more turns than the workspace's safety cap allows. */
+export async function assertWithinTurnCap(ctx: WorkspaceContext, data: Pick<TestCaseData, "max_turns">, client: Tx | typeof db = db) {
+  const issue = turnCapIssue(data.max_turns, await workspaceTurnCap(ctx, client));
+  if (issue) throw new ValidationError("Please fix the highlighted fields", [issue]);
 }
 
 /** Validates a whole case; issue paths are relative to the case (`checks.0.threshold`). */

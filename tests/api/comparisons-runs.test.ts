@@ -261,6 +261,54 @@ describe("POST /api/v1/suites/{id}/comparisons/import", () => {
     expect(huge.status).toBe(413);
     expect(huge.json.error.code).toBe("payload_too_large");
   });
+
+  it("bounds every number to what its column holds: 400 naming the field, never a 500", async () => {
+    const { suite, editor } = await setup(0);
+    const arm = (extra: Record<string, unknown> = {}) => ({
+      response: "a",
+      prompt_tokens: 1,
+      completion_tokens: 1,
+      latency_ms: 1,
+      model: "m",
+      ...extra,
+    });
+    const doc = (result: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
+      session_id: "s",
+      start_time: "2026-01-01T00:00:00",
+      ...extra,
+      results: [{ question: "q", baseline: arm(), variant: arm(), ...result }],
+    });
+    const refused = async (body: unknown, path: string) => {
+      const res = await api.import(editor, suite.id, body);
+      expect(res.status, `${path}: ${JSON.stringify(res.json)}`).toBe(400);
+      expect(res.json.error.issues.map((i: { path: string }) => i.path)).toContain(path);
+    };
+    await refused(doc({ repetition: 3_000_000_000 }), "results.0.repetition");
+    // Token counts: a pair's total and its variant − baseline difference must fit a 32-bit column too.
+    await refused(doc({ baseline: arm({ prompt_tokens: 3_000_000_000 }) }), "results.0.baseline.prompt_tokens");
+    await refused(doc({ variant: arm({ completion_tokens: 2_147_483_647 }) }), "results.0.variant.completion_tokens");
+    await refused(doc({ baseline: arm({ retry_count: 2 ** 40 }) }), "results.0.baseline.retry_count");
+    await refused(doc({ baseline: arm({ latency_ms: 1e300 }) }), "results.0.baseline.latency_ms");
+    const stats = { total_invocations: 1, successful_invocations: 1, failed_invocations: 0 };
+    await refused(
+      doc({}, { execution_stats: { baseline: { ...stats, total_invocations: 2 ** 33 }, variant: stats } }),
+      "execution_stats.baseline.total_invocations",
+    );
+    // The largest accepted values are stored and read back.
+    const big = 1_000_000_000;
+    const ok = await api.import(
+      editor,
+      suite.id,
+      doc({
+        repetition: 2_147_483_647,
+        baseline: arm({ prompt_tokens: big, completion_tokens: big }),
+        variant: arm({ prompt_tokens: 0, completion_tokens: 0 }),
+      }),
+    );
+    expect(ok.status, JSON.stringify(ok.json)).toBe(201);
+    const pairs = (await api.pairs(editor, ok.json.id)).json.data;
+    expect(pairs[0]).toMatchObject({ repetition: 2_147_483_647, token_overhead: -2 * big });
+  });
 });
 
 describe("comparing two completed runs", () => {

@@ -6,6 +6,7 @@ import { modelConfigDeleteQuery } from "@/lib/model-configs/schemas";
 import { suiteListQuery } from "@/lib/suites/schemas";
 import { testCaseExportQuery, testCaseImportQuery } from "@/lib/test-cases/schemas";
 import { cleanupQuery } from "@/lib/retention/schemas";
+import { unknownMetricResult } from "@/lib/evaluation/metrics";
 
 const V1_ROUTES: Record<string, string[]> = {
   "/api/v1/model-configs": ["get", "post"],
@@ -289,6 +290,16 @@ describe("GET /api/v1/openapi.json", () => {
       for (const [field, schema] of Object.entries<Record<string, unknown>>(s[patch].properties))
         expect(schema, `${patch}.${field}`).not.toHaveProperty("default");
     }
+  });
+
+  it("documents every field a metric result carries (spec 000 MetricResult: evaluation_time_ms and model_used too)", async () => {
+    const doc = await fetchDocument();
+    const documented = Object.keys(doc.components.schemas.CaseResult.properties.metric_results.items.properties);
+    expect(documented).toEqual(expect.arrayContaining(Object.keys(unknownMetricResult("relevance"))));
+    expect(doc.components.schemas.CaseResult.properties.metric_results.items.properties.evaluation_time_ms).toMatchObject({
+      type: "integer",
+      minimum: 0,
+    });
   });
 
   it("documents the comparison routes: both create bodies, the pairs query and the nested response components", async () => {

@@ -230,4 +230,20 @@ describe("names and exposed variables", () => {
       ["AIConfiguration", '"gpt-a"', "type", '"gpt-a", "gpt-b"'],
     ]);
   });
+
+  it("shows a locked variable without a default of its own at the agent's default, as the server resolves it (source test: the lock)", () => {
+    const rows = exposedVariables(
+      {
+        name: "Locked",
+        variables: { Temperature: { exposed: true, locked: true }, AIConfiguration: { exposed: true, locked: true, default_value: null } },
+      },
+      definitions,
+      // Suite values never reach a locked variable.
+      { Temperature: 1, AIConfiguration: "gpt-b" },
+    );
+    expect(rows.filter((r) => r.locked).map((r) => [r.variable, r.value, r.source])).toEqual([
+      ["Temperature", "0.2", "test"],
+      ["AIConfiguration", '"gpt-a"', "test"],
+    ]);
+  });
 });

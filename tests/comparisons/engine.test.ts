@@ -17,6 +17,7 @@ import { ValidationError } from "@/lib/errors";
 import { startFakeOpenAI, type FakeOpenAI, type RecordedRequest } from "../fake-openai/server";
 import { makeWorkspace } from "../helpers/factories";
 import { makeSuiteWithCases, waitFor } from "../runs/helpers";
+import { testSessionFromDict } from "./spec-session-reader";
 
 let fake: FakeOpenAI;
 let executor: Executor;
@@ -276,6 +277,47 @@ describe("comparison engine against the fake OpenAI server", () => {
     expect(errorsOnly.data.map((p) => p.index)).toEqual([1]);
   });
 
+  it("a judge error in one arm: the agent answered, so its timing and tokens count; only the pass/fail test leaves the pair out", async () => {
+    const { ctx, suite, variantModel } = await setup(3);
+    await db.testCase.updateMany({ where: { suiteId: suite.id }, data: { expectedOutcomes: { ok: true }, expectedOutcomeLabels: ["ok"] } });
+    fake.setLatency(20);
+    fake.addRule({ match: { model: "model-b", lastUserContains: "question 1" }, reply: { content: "The variant's special answer." } });
+    fake.addRule({
+      match: { model: "model-b" },
+      reply: { content: "A variant answer.", usage: { prompt_tokens: 30, completion_tokens: 10 } },
+    });
+    fake.addRule({ match: { schemaName: "outcome_verdicts", anyContains: "special answer" }, reply: { content: "not json at all" } });
+    fake.addRule({
+      match: { schemaName: "outcome_verdicts" },
+      reply: { json: { o1: { reasoning: "fine", evidence_turns: [1], verdict: "pass" } } },
+    });
+    const c = await createComparison(ctx, suite.id, { baseline: {}, variant: { model_config_id: variantModel.id }, reset_window_ms: 0 });
+    const done = await finished(ctx, c.id);
+    const pairs = await allPairs(ctx, c.id);
+    // Spec 003: success is the agent call's (error is None); the judge's failure is the verdict's.
+    expect(pairs[1]).toMatchObject({ both_successful: true, verdict_change: "error" });
+    expect(pairs[1]!.variant).toMatchObject({ status: "error", error: null, response: "The variant's special answer." });
+    expect(pairs[1]!.variant!.evaluation_error).toMatch(/judge/i);
+    expect(pairs[1]!.variant!.latency_ms).toBeGreaterThan(0);
+    expect(pairs[1]!.latency_diff_ms).toBeCloseTo(pairs[1]!.variant!.latency_ms - pairs[1]!.baseline!.latency_ms, 6);
+    expect(done.summary).toMatchObject({
+      comparable_pairs: 3,
+      success_rate: 100,
+      verdict_changes: { same: 2, error: 1 },
+      variant: { passed: 2, errors: 1 },
+      diffs: { latency_diff_ms: { n: 3 }, token_overhead: { n: 3 } },
+      tests: { pass_fail: { b: 0, c: 0 } },
+    });
+    // Mean tokens and latency of the variant count the judged-in-error execution too.
+    expect(done.summary!.variant.latency_ms.p50).not.toBeNull();
+    expect(done.summary!.verdict).toMatch(/1 of 3 pairs without a verdict \(judge error\) left out of the pass rate test/);
+    // The session document says the same: the agent call succeeded.
+    const doc = JSON.parse(await new Response((await comparisonReport(ctx, c.id, "json")).body).text());
+    expect(doc.results[1].variant).toMatchObject({ error: null, status: "error", evaluation_error: expect.stringMatching(/judge/i) });
+    const imported = await importComparison(ctx, suite.id, doc);
+    expect(imported.summary).toEqual(done.summary);
+  });
+
   it("shows a provisional summary while running, replaced by the final one", async () => {
     const { ctx, suite, variantModel } = await setup(3);
     fake.setLatency(250);
@@ -378,6 +420,37 @@ describe("comparison engine against the fake OpenAI server", () => {
     expect(lines).toHaveLength(8);
     expect(lines[4]).toMatch(/,passed,error,error$/);
     expect(lines[1]!.split(",")[4]).toMatch(/^\d+\.\d{2}$/);
+  });
+
+  it("exports a session document the spec's own reader loads, with context_tokens and llms_source_path round-tripped", async () => {
+    const { ctx, suite, variantModel } = await setup(3);
+    fake.setLatency(0);
+    // One arm errors, so an execution with no answer is in the document too.
+    fake.addRule({ match: { model: "model-b", lastUserContains: "question 2" }, reply: { status: 400, content: "nope" } });
+    const c = await createComparison(ctx, suite.id, { baseline: {}, variant: { model_config_id: variantModel.id }, reset_window_ms: 0 });
+    await finished(ctx, c.id);
+    const exported = JSON.parse(await new Response((await comparisonReport(ctx, c.id, "json")).body).text());
+    const session = testSessionFromDict(exported);
+    expect(session.results).toHaveLength(3);
+    // An executed comparison has no llms.txt context: 0 tokens, no source.
+    expect(session.results.map((r) => r.context_tokens)).toEqual([0, 0, 0]);
+    expect(session.llms_source_path).toBeNull();
+    expect(session.docstratum_model).toBe("model-b");
+    expect(session.results[1]!.docstratum).toMatchObject({ model: "model-b", prompt_tokens: expect.any(Number) });
+    expect(exported.results[0].variant).toEqual(exported.results[0].docstratum);
+
+    // A spec document's values are stored and exported again.
+    const specDoc = {
+      ...exported,
+      llms_source_path: "docs/llms.txt",
+      results: exported.results.map((r: Record<string, unknown>, i: number) => ({ ...r, context_tokens: 1200 + i })),
+    };
+    const imported = await importComparison(ctx, suite.id, specDoc);
+    expect(imported.llms_source_path).toBe("docs/llms.txt");
+    expect((await allPairs(ctx, imported.id)).map((p) => p.context_tokens)).toEqual([1200, 1201, 1202]);
+    const again = testSessionFromDict(JSON.parse(await new Response((await comparisonReport(ctx, imported.id, "json")).body).text()));
+    expect(again.llms_source_path).toBe("docs/llms.txt");
+    expect(again.results.map((r) => r.context_tokens)).toEqual([1200, 1201, 1202]);
   });
 
   it("imports the spec's own document (docstratum, no verdicts)", async () => {

@@ -61,6 +61,22 @@ describe("summarize", () => {
     expect(s.tests.latency.p_value).toBeCloseTo(2 / 1024, 12); // every variant slower: V = 55 of 55
   });
 
+  it("keeps a pair whose judge failed in the diffs (its agents answered) and out of the pass/fail test only", () => {
+    const pairs = makePairs({ n: 6, latencyShiftMs: 30 });
+    const judged = execution({ latency_ms: 260, status: "error", error: null, evaluation_error: "Outcome judge: garbage" });
+    pairs.push({ baseline: execution({ latency_ms: 200 }), variant: judged });
+    const s = summarize(pairs);
+    expect(s.comparable_pairs).toBe(7);
+    expect(s.success_rate).toBe(100);
+    expect(s.diffs.latency_diff_ms.n).toBe(7);
+    expect(s.tests.latency.n).toBe(7);
+    expect(s.verdict_changes).toEqual({ same: 6, pass_to_fail: 0, fail_to_pass: 0, error: 1 });
+    expect(s.variant).toMatchObject({ passed: 6, errors: 1 });
+    // Its latency and tokens are the variant's too.
+    expect(s.variant.latency_ms.mean).toBeCloseTo((pairs.slice(0, 6).reduce((a, p) => a + p.variant.latency_ms, 0) + 260) / 7, 10);
+    expect(s.variant.tokens.mean_total).toBe(100);
+  });
+
   it("feeds pass/fail flips into McNemar's test", () => {
     const s = summarize(
       makePairs({ n: 20, statuses: (i) => (i < 8 ? ["failed", "passed"] : i < 10 ? ["passed", "failed"] : ["passed", "passed"]) }),

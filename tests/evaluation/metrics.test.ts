@@ -148,7 +148,8 @@ describe("replies, retries and timeouts", () => {
     });
     const r = await evaluateMetric(metric({ metric: "fluency", retry_on_failure: 2, threshold: 3 }), inputs, llm);
     expect(llm.calls).toHaveLength(3);
-    expect(r).toMatchObject({ passed: false, score: null, normalized_score: null, normalized_threshold: 0.5, retry_count: 2 });
+    // Not evaluated: neither passed nor failed (only fail_on_error lets it decide the case).
+    expect(r).toMatchObject({ passed: null, score: null, normalized_score: null, normalized_threshold: 0.5, retry_count: 2 });
     expect(r.error).toMatch(/HTTP 503/);
   });
 
@@ -188,7 +189,7 @@ describe("metric prompts and inputs", () => {
     const llm = fakeLlm(() => reply(5));
     const r = await evaluateMetric(metric({ metric: "correctness", threshold: 3 }), { ...inputs, groundTruth: null }, llm);
     expect(r.error).toMatch(/ground_truth/);
-    expect(r.passed).toBe(false);
+    expect(r.passed).toBeNull();
     expect(llm.calls).toHaveLength(0);
   });
 
@@ -240,7 +241,7 @@ describe("metric prompts and inputs", () => {
         throw new Error("model configuration not found");
       },
     });
-    expect(results[0]).toMatchObject({ passed: false, model_used: null });
+    expect(results[0]).toMatchObject({ passed: null, model_used: null });
     expect(results[0]?.error).toMatch(/not found/);
   });
 });

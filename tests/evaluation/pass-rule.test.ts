@@ -30,7 +30,8 @@ const metric = (passed: boolean, error: string | null = null): MetricResult => (
   normalized_score: error ? null : passed ? 1 : 0.25,
   threshold: 3,
   normalized_threshold: 0.5,
-  passed,
+  // A metric that could not be evaluated is neither passed nor failed.
+  passed: error ? null : passed,
   scale: 5,
   error,
   retry_count: 0,
@@ -65,6 +66,12 @@ describe("pass rule truth table", () => {
     ["metric below threshold", { metrics: [{ result: metric(false), fail_on_error: false }] }, "failed"],
     ["metric error ignored", { metrics: [{ result: metric(false, "timeout"), fail_on_error: false }] }, "passed"],
     ["metric error with fail_on_error", { metrics: [{ result: metric(false, "timeout"), fail_on_error: true }] }, "error"],
+    // Results stored before errored metrics said passed: null still read as not evaluated.
+    [
+      "stored metric error (passed: false)",
+      { metrics: [{ result: { ...metric(false, "timeout"), passed: false }, fail_on_error: false }] },
+      "passed",
+    ],
     ["outcome judge error", { outcomeJudgeError: "missing outcome o1", outcomeResults: [outcome(false)] }, "error"],
     ["check evaluator error", { checkResults: [check(false, "Embedding failed")] }, "error"],
     ["judge error beats agent failure", { outcomeJudgeError: "garbage", toolCallResults: tools(false) }, "error"],

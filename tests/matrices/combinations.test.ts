@@ -7,7 +7,7 @@ import {
   expandCombinations,
   matrixStatusOf,
 } from "@/lib/matrices/combinations";
-import { createMatrixInput, MAX_COMBINATIONS } from "@/lib/matrices/schemas";
+import { createMatrixInput, MAX_AXES, MAX_COMBINATIONS } from "@/lib/matrices/schemas";
 import { zodIssues } from "@/lib/errors";
 
 describe("matrix expansion", () => {
@@ -42,6 +42,17 @@ describe("matrix input limits", () => {
     expect(issues({ variables: { A: [1, 2, 3, 4], B: [1, 2, 3, 4, 5, 6, 7, 8] } })).toEqual([]);
     const over = issues({ variables: { A: [1, 2, 3], B: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11] } });
     expect(over).toEqual([{ path: "variables", message: `3 × 11 = 33 combinations; a matrix has at most ${MAX_COMBINATIONS}` }]);
+  });
+
+  it("accepts 10 axes and refuses 11+ even when every axis has one value (the product stays 1)", () => {
+    const axes = (n: number) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`V${i}`, [1]]));
+    expect(MAX_AXES).toBe(10);
+    expect(issues({ variables: axes(10) })).toEqual([]);
+    expect(issues({ variables: axes(11) })).toEqual([{ path: "variables", message: "11 variables; a matrix varies at most 10" }]);
+    // Thousands of one-value axes are refused by their count alone, at once.
+    const started = performance.now();
+    expect(issues({ variables: axes(8000) })).toEqual([{ path: "variables", message: "8000 variables; a matrix varies at most 10" }]);
+    expect(performance.now() - started).toBeLessThan(1000);
   });
 
   it("refuses an empty matrix, an empty axis and repeated values, naming the axis", () => {

@@ -228,7 +228,7 @@ describe("matrix runs against the fake OpenAI server", () => {
   });
 
   it("validates every combination as a run would be before creating anything, naming the variable and the combination", async () => {
-    const { ctx, suite, a } = await setup(1);
+    const { ctx, suite, a, agent } = await setup(1);
     const unknownModel = await validationIssues(
       createMatrix(ctx, suite.id, { variables: { Temperature: [0, 1], AIConfiguration: [a.name, "nope"] } }),
     );
@@ -246,8 +246,14 @@ describe("matrix runs against the fake OpenAI server", () => {
       /"shouty".*combination 2 \(Tone="shouty", Temperature="hot"\)$/,
     );
     expect(badValues.find((i) => i.path === "variables.Temperature")!.message).toMatch(/number.*combination 1 .* and 1 more$/);
-    const unknown = await validationIssues(createMatrix(ctx, suite.id, { variables: { Colour: ["red"] } }));
-    expect(unknown).toEqual([{ path: "variables.Colour", message: 'Unknown variable "Colour" — combination 1 (Colour="red")' }]);
+    // An axis that is not a variable of the agent is refused by name, once, before any combination is resolved.
+    const unknown = await validationIssues(createMatrix(ctx, suite.id, { variables: { Colour: ["red", "blue"], Tone: ["formal"] } }));
+    expect(unknown).toEqual([
+      {
+        path: "variables.Colour",
+        message: `"Colour" is not a variable of the agent "${agent.name}" (it declares AIConfiguration, Temperature, Tone)`,
+      },
+    ]);
     const tooMany = await validationIssues(
       createMatrix(ctx, suite.id, {
         variables: { Temperature: [0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8], Tone: ["formal", "casual"], AIConfiguration: [a.name, "x"] },
@@ -258,6 +264,19 @@ describe("matrix runs against the fake OpenAI server", () => {
     expect(noCases[0]!.path).toBe("tags");
     expect(await db.matrix.count({ where: { suiteId: suite.id } })).toBe(0);
     expect(await db.run.count({ where: { suiteId: suite.id } })).toBe(0);
+  });
+
+  it("refuses thousands of one-value axes at once (the product of their sizes is 1), before expanding them", async () => {
+    const { ctx, suite } = await setup(1);
+    const axes = (n: number) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`V${i}`, [1]]));
+    const started = performance.now();
+    const many = await validationIssues(createMatrix(ctx, suite.id, { variables: axes(8000) }));
+    expect(many).toEqual([{ path: "variables", message: "8000 variables; a matrix varies at most 10" }]);
+    // Ten unknown one-value axes: each named, none expanded or resolved.
+    const ten = await validationIssues(createMatrix(ctx, suite.id, { variables: axes(10) }));
+    expect(ten.map((i) => i.path)).toEqual(Array.from({ length: 10 }, (_, i) => `variables.V${i}`));
+    expect(performance.now() - started).toBeLessThan(2000);
+    expect(await db.matrix.count({ where: { suiteId: suite.id } })).toBe(0);
   });
 
   it("cancel stops every run of the matrix and ends it cancelled; a second cancel is a conflict", async () => {

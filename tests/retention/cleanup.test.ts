@@ -27,9 +27,10 @@ describe("retention cleanup keep-rules", () => {
     const run = (suiteId: string, daysAgo: number, status?: "pending" | "running" | "completed" | "failed" | "cancelled") =>
       makeRun(ctx, suiteId, now, daysAgo, { status });
 
-    // Suite A, instance settings (30 days, newest 3 completed runs).
-    const newest = [await run(a.id, 40), await run(a.id, 41), await run(a.id, 42)];
-    const olderCompleted = [await run(a.id, 43), await run(a.id, 44), await run(a.id, 45)];
+    // Suite A, instance settings (30 days, newest 3 finished runs, whatever they ended as: the
+    // young failed run below is the newest of them, so 40 and 41 days old complete the three).
+    const newest = [await run(a.id, 40), await run(a.id, 41)];
+    const olderCompleted = [await run(a.id, 42), await run(a.id, 43), await run(a.id, 44), await run(a.id, 45)];
     const pinned = await run(a.id, 50);
     await db.suite.update({ where: { id: a.id }, data: { baselineRunId: pinned.id } });
     const openAlertRun = await run(a.id, 55);
@@ -87,13 +88,13 @@ describe("retention cleanup keep-rules", () => {
     const settings = { days: 30, runs: 3 };
     const before = await totals();
     const preview = await runCleanup({ dryRun: true, now, settings });
-    expect(preview).toMatchObject({ dry_run: true, runs_deleted: 10, results_deleted: 20, llm_calls_deleted: 30 });
+    expect(preview).toMatchObject({ dry_run: true, runs_deleted: 11, results_deleted: 22, llm_calls_deleted: 33 });
     expect(preview.bytes_freed_estimate).toBeGreaterThan(0);
     expect(await totals()).toEqual(before);
 
     const done = await runCleanup({ now, settings });
     expect({ ...done, dry_run: true }).toEqual(preview);
-    expect(await totals()).toEqual({ runs: before.runs - 10, results: before.results - 20, calls: before.calls - 30 });
+    expect(await totals()).toEqual({ runs: before.runs - 11, results: before.results - 22, calls: before.calls - 33 });
 
     const kept = [
       ...newest,
@@ -109,7 +110,7 @@ describe("retention cleanup keep-rules", () => {
     ].map((r) => r.id);
     expect(await exists(kept)).toEqual([...kept].sort());
     const deleted = [...olderCompleted, ackAlertRun, ...oldFailed, ...plain.runs, ...bOld].map((r) => r.id);
-    expect(deleted).toHaveLength(10);
+    expect(deleted).toHaveLength(11);
     expect(await exists(deleted)).toEqual([]);
     // The unstarred old comparison went as a whole; the starred ones stay.
     expect(await db.comparison.findUnique({ where: { id: plain.comparison.id } })).toBeNull();
@@ -120,13 +121,28 @@ describe("retention cleanup keep-rules", () => {
 
     const records = await db.cleanupRecord.findMany({ orderBy: { startedAt: "asc" } });
     expect(records.map((r) => [r.trigger, r.dryRun, r.runsDeleted, r.resultsDeleted, r.llmCallsDeleted])).toEqual([
-      ["manual", true, 10, 20, 30],
-      ["manual", false, 10, 20, 30],
+      ["manual", true, 11, 22, 33],
+      ["manual", false, 11, 22, 33],
     ]);
     expect(records.every((r) => r.completedAt && r.error === null)).toBe(true);
 
     // Nothing left to delete: a second cleanup deletes nothing.
     expect(await runCleanup({ now, settings })).toMatchObject({ runs_deleted: 0, results_deleted: 0, bytes_freed_estimate: 0 });
+  });
+
+  it("keeps the newest N runs of every finished status, not only completed ones (spec 002)", async () => {
+    const now = await dbNow();
+    const { ctx } = await makeWorkspace("owner");
+    const { suite } = await makeSuiteWithCases(ctx, 1);
+    // Age keeps nothing here; only the newest two finished runs stay.
+    await db.suite.update({ where: { id: suite.id }, data: { retentionDays: 0, retentionRuns: 2 } });
+    const failed = await makeRun(ctx, suite.id, now, 1, { status: "failed" });
+    const cancelled = await makeRun(ctx, suite.id, now, 2, { status: "cancelled" });
+    const olderCompleted = [await makeRun(ctx, suite.id, now, 3), await makeRun(ctx, suite.id, now, 4)];
+    const settings = { days: 30, runs: 30 };
+    await runCleanup({ now, settings });
+    expect(await exists([failed.id, cancelled.id])).toEqual([failed.id, cancelled.id].sort());
+    expect(await exists(olderCompleted.map((r) => r.id))).toEqual([]);
   });
 
   it("deletes in batches until nothing old is left", async () => {

@@ -104,7 +104,7 @@ describe("a run end to end against the fake OpenAI server", () => {
     expect(junit).toContain('<testsuites name="Assay" tests="2" failures="1" errors="0"');
     expect(junit).toContain("<failure");
     const md = await reportText(ctx, run.id, "markdown");
-    expect(md).toContain("1 passed, 1 failed, 0 errors (50% pass rate");
+    expect(md).toContain("**Tests**: 1 passed, 1 failed of 2 (1 not met, 0 errors) — 50% pass rate");
     const csv = await reportText(ctx, run.id, "csv");
     expect(csv.split("\n")[0]).toContain("position,name,variant,status");
   });

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import YAML from "yaml";
 import { db } from "@/lib/db";
 import { hashToken } from "@/lib/crypto";
-import { createTestCase, type TestCaseDto } from "@/lib/test-cases/service";
+import { createTestCase, duplicateTestCase, type TestCaseDto } from "@/lib/test-cases/service";
 import { RUNNABLE_MESSAGE } from "@/lib/test-cases/schemas";
 import * as listRoute from "@/app/api/v1/suites/[id]/test-cases/route";
 import * as importRoute from "@/app/api/v1/suites/[id]/test-cases/import/route";
@@ -276,5 +276,46 @@ describe("import and export", () => {
 
     const back = await importDoc(editorKey, yaml.text, "application/yaml", "", suite.id);
     expect(back.json).toEqual({ imported: 1, skipped: 0, errors: [] });
+  });
+});
+
+describe("max_turns against the workspace's safety cap", () => {
+  it("refuses more turns than the cap at every save, naming the cap; the cap itself is accepted", async () => {
+    const { ctx: own } = await makeWorkspace("owner");
+    await db.workspace.update({ where: { id: own.workspaceId }, data: { maxTurnsCap: 12 } });
+    const ownSuite = (await makeSuite(own.workspaceId)).id;
+    const key = await makeApiKey(own.workspaceId, "editor");
+    const capMessage = expect.stringMatching(/^Max turns is at most 12, this workspace's safety cap/);
+
+    const over = await create(key, runnableCase({ max_turns: 13 }), ownSuite);
+    expect(over.status).toBe(400);
+    expect(over.json.error.issues).toEqual([{ path: "max_turns", message: capMessage }]);
+    const atCap = await create(key, runnableCase({ max_turns: 12 }), ownSuite);
+    expect(atCap.status).toBe(201);
+
+    const patched = await caseCall("PATCH", key, atCap.json.id, { max_turns: 100 });
+    expect(patched.status).toBe(400);
+    expect(patched.json.error.issues).toEqual([{ path: "max_turns", message: capMessage }]);
+
+    const imported = await importDoc(
+      key,
+      JSON.stringify([runnableCase({ name: "ok" }), runnableCase({ max_turns: 40 })]),
+      "application/json",
+      "",
+      ownSuite,
+    );
+    expect(imported.status).toBe(400);
+    expect(imported.json.error.issues).toEqual([{ path: "1.max_turns", message: capMessage }]);
+
+    // Above the highest cap any workspace can set, the schema refuses it outright.
+    const huge = await create(key, runnableCase({ max_turns: 1000 }), ownSuite);
+    expect(huge.json.error.issues).toEqual([{ path: "max_turns", message: "Max turns must be at most 200" }]);
+
+    // A case saved under a higher cap is refused when copied after the cap was lowered.
+    await db.workspace.update({ where: { id: own.workspaceId }, data: { maxTurnsCap: 5 } });
+    await expect(duplicateTestCase(own, atCap.json.id)).rejects.toMatchObject({
+      issues: [{ path: "max_turns", message: expect.stringMatching(/^Max turns is at most 5,/) }],
+    });
+    expect((await list(key, "", ownSuite)).json.data).toHaveLength(1);
   });
 });

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
-import { createTestCase } from "@/lib/test-cases/service";
-import { RUNNABLE_MESSAGE, testCaseInput } from "@/lib/test-cases/schemas";
+import { createTestCase, updateTestCase } from "@/lib/test-cases/service";
+import { CRITERIA_WITHOUT_OUTCOMES_MESSAGE, RUNNABLE_MESSAGE, testCaseInput } from "@/lib/test-cases/schemas";
 import type { WorkspaceContext } from "@/lib/auth/roles";
 import { makeWorkspace } from "../helpers/factories";
 import { issuesOf, makeSuite, runnableCase } from "./fixtures";
@@ -27,6 +27,25 @@ describe("test case field rules (service validation, issue paths relative to the
     await expectIssues(runnableCase({ name: "x".repeat(256) }), { name: "Name must be at most 255 characters" });
     const ok = await createTestCase(ctx, suiteId, runnableCase({ name: "é".repeat(255) }));
     expect(ok.name).toHaveLength(255);
+  });
+
+  it("refuses an evaluation criteria override on a case without expected outcomes (it would never be used)", async () => {
+    await expectIssues(runnableCase({ evaluation_criteria_override: "Pass only if the refund is issued" }), {
+      evaluation_criteria_override: CRITERIA_WITHOUT_OUTCOMES_MESSAGE,
+    });
+    const judged = await createTestCase(
+      ctx,
+      suiteId,
+      runnableCase({ evaluation_criteria_override: "Pass only if the refund is issued", expected_outcomes: { "refund issued": true } }),
+    );
+    expect(judged.evaluation_criteria_override).toBe("Pass only if the refund is issued");
+    // Removing the outcomes later leaves the override unused: refused too.
+    const cleared = await issuesOf(updateTestCase(ctx, judged.id, { expected_outcomes: null }));
+    expect(cleared).toEqual([{ path: "evaluation_criteria_override", message: CRITERIA_WITHOUT_OUTCOMES_MESSAGE }]);
+    // An empty override is no override.
+    expect(
+      (await createTestCase(ctx, suiteId, runnableCase({ evaluation_criteria_override: "  " }))).evaluation_criteria_override,
+    ).toBeNull();
   });
 
   it("accepts only normal/hard difficulty, draft/active/archived status and all/any mode", async () => {
