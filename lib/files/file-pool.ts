@@ -117,7 +117,7 @@ export class FilePool {
     const slot: Slot = { worker, state: "starting", job: null, timer: null };
     this.slots.add(slot);
     worker.unref();
-    worker.on("message", (reply: WorkerReply) => this.onReply(slot, reply));
+    worker.on("message", (reply: WorkerReply | { failed: string }) => this.onReply(slot, reply));
     worker.on("error", (err: Error & { code?: string }) => this.onError(slot, err));
     worker.on("exit", (code) => this.onExit(slot, code));
   }
@@ -132,7 +132,8 @@ export class FilePool {
     slot.worker.postMessage({ id: job.id, ...job.task }, [job.task.bytes.buffer as ArrayBuffer]);
   }
 
-  private onReply(slot: Slot, reply: WorkerReply): void {
+  private onReply(slot: Slot, reply: WorkerReply | { failed: string }): void {
+    if ("failed" in reply) return this.onError(slot, new Error(reply.failed));
     if ("ready" in reply) {
       if (slot.state !== "starting") return;
       this.idle(slot);
@@ -228,7 +229,11 @@ function startWorker(heapMb: number): Worker {
   return new Worker(TSX_BOOTSTRAP, { eval: true, workerData: { entry }, resourceLimits });
 }
 
-/** A worker script (CommonJS, resolved from the working directory, the project root) that loads tsx, then the worker. */
+/**
+ * A worker script (CommonJS, resolved from the working directory, the project root) that loads
+ * tsx, then the worker; a failure to load is reported to the pool, which logs it and fails the
+ * files waiting (a worker being stopped may fail to load too: then nobody listens any more).
+ */
 const TSX_BOOTSTRAP = `
 const { workerData } = require("node:worker_threads");
 import("tsx/esm/api")
@@ -237,8 +242,7 @@ import("tsx/esm/api")
     return import(workerData.entry);
   })
   .catch((err) => {
-    console.error(err);
-    process.exit(1);
+    require("node:worker_threads").parentPort.postMessage({ failed: String((err && err.stack) || err) });
   });
 `;
 
