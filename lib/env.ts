@@ -125,6 +125,14 @@ const envSchema = z.object({
   ASSAY_FILES_MAX_CHARS: z.coerce.number().int().min(1000).max(10_000_000).default(100_000),
   /** Images sent to vision models are resized so their longest edge is at most this many pixels. */
   ASSAY_IMAGE_MAX_EDGE: z.coerce.number().int().min(64).max(8192).default(1568),
+  /** Worker threads reading files (extraction, import bundles) per process; more files wait in line. */
+  ASSAY_FILE_WORKERS: z.coerce.number().int().min(1).max(64).default(2),
+  /** Wall-clock limit for reading one file in a worker; a file that takes longer fails and its worker is replaced. */
+  ASSAY_FILE_EXTRACT_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(30_000),
+  /** Heap limit of each file worker, MB; a file that needs more fails and its worker is replaced. */
+  ASSAY_FILE_EXTRACT_HEAP_MB: z.coerce.number().int().min(64).max(16_384).default(512),
+  /** Cells one sheet, range or CSV table may span (empty cells between content included); a workbook may hold twice as many. */
+  ASSAY_FILE_MAX_CELLS: z.coerce.number().int().min(1000).max(100_000_000).default(200_000),
   /** Retention (spec 002), used when the database has no value (lib/retention/settings.ts): nightly cleanup time "HH:MM" (UTC). */
   TEST_SUITES_RETENTION_CLEANUP_TIME: optionalString.pipe(
     z

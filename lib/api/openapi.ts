@@ -267,9 +267,9 @@ function filePaths() {
         tags,
         summary: "Preview what the agent will see for a file",
         description:
-          "Role: viewer. Body `{file: FileInput}`. Processes the file exactly as a run would (same extraction and caches) and answers its ProcessedFileInput; " +
-          "a file that cannot be processed answers 200 with `error` set (as the run would record it). For images, `image` gives the size sent to a vision model. " +
-          "A viewer's URL preview is downloaded without being stored.",
+          "Role: viewer for a stored file (`path`), editor for a `url` (previewing one makes the server download and parse whatever it serves; a viewer gets 403). " +
+          "Body `{file: FileInput}`. Processes the file exactly as a run would (same extraction, limits and caches) and answers its ProcessedFileInput; " +
+          "a file that cannot be processed answers 200 with `error` set (as the run would record it). For images, `image` gives the size sent to a vision model.",
         requestBody: body("FilePreviewInput"),
         responses: { "200": ok("FilePreview", ref("FilePreview")), ...errors, ...tooLarge("16 KB") },
       },

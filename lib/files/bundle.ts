@@ -7,34 +7,105 @@
  *   files/<name>         each referenced file's bytes, once, under its stored name (made unique
  *                        with the file id's first 8 characters when two files share a name)
  *
+ * Writing streams: the document page by page, then each file loaded from the store only when
+ * the reader has taken the previous one, fed to the deflater in slices (one file of at most
+ * 25 MB in memory, the event loop free between slices).
+ *
  * The import stores each bundled file in the target workspace (deduplicated by content) and
- * rewrites the `files/…` paths to the new `file:<id>` references. Reading is bounded: the zip's
- * declared sizes are checked before anything is inflated (a file at most MAX_FILE_BYTES, the
- * document at most MAX_IMPORT_BYTES, everything at most MAX_BUNDLE_BYTES), and fflate inflates
- * into buffers of exactly the declared size, so a lying archive cannot grow past them.
+ * rewrites the `files/…` paths to the new `file:<id>` references. Reading runs in a file worker
+ * (./bundle-unpack.ts): every entry is inflated with its bytes counted, so whatever sizes the zip
+ * declares, a file is at most MAX_FILE_BYTES, the document at most MAX_IMPORT_BYTES and everything
+ * at most MAX_BUNDLE_BYTES, and the web process never inflates anything itself.
  */
 import "server-only";
 import { randomUUID } from "node:crypto";
-import { strFromU8, strToU8, unzipSync, zipSync, type Zippable } from "fflate";
+import { Zip, ZipDeflate, ZipPassThrough } from "fflate";
 import { ValidationError } from "@/lib/errors";
+import { logger } from "@/lib/logger";
 import { fileRef, MAX_FILE_BYTES } from "@/lib/files/schemas";
 import { sniffFile } from "@/lib/files/sniff";
 import type { FileFacts } from "@/lib/files/service";
+import { FileProcessingError } from "@/lib/files/extract/errors";
+import { filePool } from "@/lib/files/file-pool";
+import { cleanFileName } from "@/lib/files/names";
+import { BUNDLE_DOCUMENT, BUNDLE_FILES_DIR } from "@/lib/files/bundle-unpack";
 import { MAX_IMPORT_BYTES } from "@/lib/validation/limits";
+
+export { BUNDLE_DOCUMENT, BUNDLE_FILES_DIR } from "@/lib/files/bundle-unpack";
 
 /** Largest zip the import accepts (compressed, and once expanded). */
 export const MAX_BUNDLE_BYTES = 100 * 1024 * 1024;
-export const BUNDLE_DOCUMENT = "test-cases.yaml";
-export const BUNDLE_FILES_DIR = "files/";
-const DOCUMENT_NAMES = [BUNDLE_DOCUMENT, "test-cases.yml", "test-cases.json"];
+/** Bytes of a file handed to the deflater at a time: a few milliseconds of work between two turns of the event loop. */
+const WRITE_SLICE_BYTES = 256 * 1024;
 
 export type BundledFile = { path: string; bytes: Uint8Array; compress: boolean };
 
-/** A zip of the document and the files (already-compressed formats are stored, text is deflated). */
-export function writeCasesBundle(document: string, files: BundledFile[]): Uint8Array {
-  const entries: Zippable = { [BUNDLE_DOCUMENT]: [strToU8(document), { level: 6 }] };
-  for (const f of files) entries[f.path] = [f.bytes, { level: f.compress ? 6 : 0 }];
-  return zipSync(entries);
+/**
+ * The zip of `document` (its text, in chunks) and `files` (loaded one at a time, when the reader
+ * wants them), streamed. Already-compressed formats are stored, text is deflated. A failure after
+ * the first byte aborts the stream (the client sees a truncated download, never a complete-looking one).
+ */
+export function casesBundleStream(
+  document: AsyncIterable<string>,
+  files: AsyncIterable<BundledFile>,
+  context: Record<string, unknown> = {},
+): ReadableStream<Uint8Array> {
+  const iterator = bundleChunks(document, files)[Symbol.asyncIterator]();
+  return new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        try {
+          const next = await iterator.next();
+          if (next.done) controller.close();
+          else controller.enqueue(next.value);
+        } catch (err) {
+          logger.error({ err, ...context }, "streamed zip export failed");
+          controller.error(err);
+        }
+      },
+      async cancel() {
+        await iterator.return?.(undefined);
+      },
+    },
+    { highWaterMark: 1 },
+  );
+}
+
+/** The zip's bytes as fflate writes them, entry after entry, each input slice's output yielded before the next slice is read. */
+async function* bundleChunks(document: AsyncIterable<string>, files: AsyncIterable<BundledFile>): AsyncGenerator<Uint8Array> {
+  const out: Uint8Array[] = [];
+  let failure: Error | null = null;
+  const zip = new Zip((err, chunk) => {
+    if (err) failure = err;
+    else if (chunk.byteLength > 0) out.push(chunk);
+  });
+  function* drain() {
+    if (failure) throw failure;
+    // One chunk per yield: the stream holds at most one chunk ahead of its reader.
+    while (out.length > 0) yield out.shift()!;
+  }
+  const encoder = new TextEncoder();
+  const doc = new ZipDeflate(BUNDLE_DOCUMENT, { level: 6 });
+  zip.add(doc);
+  for await (const text of document) {
+    if (!text) continue;
+    doc.push(encoder.encode(text));
+    yield* drain();
+  }
+  doc.push(new Uint8Array(0), true);
+  yield* drain();
+  for await (const file of files) {
+    const entry = file.compress ? new ZipDeflate(file.path, { level: 6 }) : new ZipPassThrough(file.path);
+    zip.add(entry);
+    for (let at = 0; at < file.bytes.byteLength || at === 0; at += WRITE_SLICE_BYTES) {
+      const end = Math.min(file.bytes.byteLength, at + WRITE_SLICE_BYTES);
+      entry.push(file.bytes.subarray(at, end), end === file.bytes.byteLength);
+      yield* drain();
+      if (end === file.bytes.byteLength) break;
+    }
+  }
+  zip.end();
+  yield* drain();
 }
 
 /** A zip entry name for a stored file: its name without path separators or control characters, unique in the bundle. */
@@ -61,31 +132,29 @@ export function bundledPathOf(path: unknown): string | null {
 const invalid = (message: string) => new ValidationError(message, [{ path: "", message }]);
 
 /** The document's text and the bundled files by entry name; 400 for anything that is not such a zip or exceeds the limits. */
-export function readCasesBundle(zip: Uint8Array): { document: string; format: "yaml" | "json"; files: Map<string, Uint8Array> } {
-  let total = 0;
-  let tooLarge: string | null = null;
-  let entries: Record<string, Uint8Array>;
+export async function readCasesBundle(
+  zip: Uint8Array,
+): Promise<{ document: string; format: "yaml" | "json"; files: Map<string, Uint8Array> }> {
+  let unpacked;
   try {
-    entries = unzipSync(zip, {
-      filter: (f) => {
-        const wanted = DOCUMENT_NAMES.includes(f.name) || (f.name.startsWith(BUNDLE_FILES_DIR) && !f.name.endsWith("/"));
-        if (!wanted) return false;
-        const limit = DOCUMENT_NAMES.includes(f.name) ? MAX_IMPORT_BYTES : MAX_FILE_BYTES;
-        total += f.originalSize;
-        if (f.originalSize > limit) tooLarge ??= `${f.name} is larger than ${limit / (1024 * 1024)} MB`;
-        else if (total > MAX_BUNDLE_BYTES) tooLarge ??= `The zip expands to more than ${MAX_BUNDLE_BYTES / (1024 * 1024)} MB`;
-        return tooLarge === null;
+    unpacked = await filePool().run(
+      {
+        kind: "bundle",
+        bytes: zip,
+        limits: { maxFileBytes: MAX_FILE_BYTES, maxDocumentBytes: MAX_IMPORT_BYTES, maxTotalBytes: MAX_BUNDLE_BYTES },
       },
-    });
+      "The zip",
+    );
   } catch (err) {
-    throw invalid(`The zip could not be read: ${(err as Error).message}`);
+    if (err instanceof FileProcessingError) throw invalid(err.message);
+    throw err;
   }
-  if (tooLarge) throw invalid(tooLarge);
-  const docName = DOCUMENT_NAMES.find((n) => n in entries);
-  if (!docName) throw invalid(`The zip has no ${BUNDLE_DOCUMENT}`);
-  const files = new Map<string, Uint8Array>();
-  for (const [name, bytes] of Object.entries(entries)) if (name.startsWith(BUNDLE_FILES_DIR)) files.set(name, bytes);
-  return { document: strFromU8(entries[docName]!), format: docName.endsWith(".json") ? "json" : "yaml", files };
+  if (!unpacked.document) throw invalid(`The zip has no ${BUNDLE_DOCUMENT}`);
+  return {
+    document: unpacked.document.text,
+    format: unpacked.document.name.endsWith(".json") ? "json" : "yaml",
+    files: new Map(unpacked.files),
+  };
 }
 
 /** A bundled file a document references, under the placeholder id its `path` was rewritten to. */
@@ -126,7 +195,8 @@ export async function resolveBundledPaths(
       let id = byEntry.get(entry);
       if (!id) {
         id = randomUUID();
-        const name = entry.slice(BUNDLE_FILES_DIR.length).split("/").pop() || "file";
+        // Cleaned like an upload's name: a NUL cannot be stored, a line break would write its own lines into the agent's message.
+        const name = cleanFileName(entry.slice(BUNDLE_FILES_DIR.length), "file");
         const sniffed = await sniffFile(bytes, name);
         byEntry.set(entry, id);
         files.set(id, { entry, name, bytes, facts: { name, contentType: sniffed.contentType, kind: sniffed.kind } });

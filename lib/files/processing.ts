@@ -6,6 +6,7 @@
  * results are cached by content hash + options + EXTRACTOR_VERSION: in process (an LRU with a
  * bytes budget, plus single-flight so concurrent cases sharing a file extract it once) and in
  * ProcessedFileCache (markdown and metadata only; images are never stored as data URLs).
+ * Extraction itself runs in the file worker pool (./file-pool.ts), with time and memory limits.
  * Key rule: a bad file never throws — it becomes the ProcessedFileInput's `error`.
  * ./README.md documents the caches, limits and the message layout.
  */
@@ -14,9 +15,11 @@ import { createHash } from "node:crypto";
 import { db } from "@/lib/db";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { env } from "@/lib/env";
-import { NotFoundError } from "@/lib/errors";
+import { ForbiddenError, NotFoundError } from "@/lib/errors";
 import { logger } from "@/lib/logger";
-import { extractFile, EXTRACTOR_VERSION, FileProcessingError, type Extracted } from "@/lib/files/extract";
+import { EXTRACTOR_VERSION, FileProcessingError, type Extracted } from "@/lib/files/extract";
+import { FileLimitError, filePool } from "@/lib/files/file-pool";
+import { cleanFileName } from "@/lib/files/names";
 import { fileIdOf, fileRef, MAX_FILE_BYTES, type FileInput, type FileType } from "@/lib/files/schemas";
 import { loadStoredFile, loadStoredFileBytes, sha256Hex, storeFileBytes } from "@/lib/files/service";
 import { sniffFile, typeMatches } from "@/lib/files/sniff";
@@ -39,6 +42,12 @@ export const URL_FETCH_TIMEOUT_MS = 30_000;
 export const URL_FRESH_MS = 10_000;
 /** Budget of the in-process result cache (markdown and resized images), in bytes (characters). */
 export const RESULT_CACHE_BYTES = 64 * 1024 * 1024;
+/**
+ * A file that ran out of time or memory is not tried again for this long (every case of a large
+ * suite would otherwise hold a worker for the whole time limit); later it is, as the limit may
+ * have been hit under load.
+ */
+export const LIMIT_ERROR_TTL_MS = 10 * 60_000;
 
 export type ProcessOptions = {
   workspaceId: string;
@@ -127,7 +136,7 @@ async function storedSource(file: FileInput, workspaceId: string): Promise<Sourc
   try {
     const row = await loadStoredFile(workspaceId, id);
     return {
-      name: row.name,
+      name: cleanFileName(row.name, "file"),
       sizeBytes: row.sizeBytes,
       sha256: row.sha256,
       cachedPath: null,
@@ -261,7 +270,7 @@ function storedUrlSource(
   extra: Record<string, unknown>,
 ): Source {
   return {
-    name: row.name,
+    name: cleanFileName(row.name, "file"),
     sizeBytes: row.sizeBytes,
     sha256: row.sha256,
     cachedPath: fileRef(row.id),
@@ -301,12 +310,12 @@ function displayUrl(url: string): string {
   }
 }
 
+/** The URL's last path segment, decoded and cleaned like an upload's name (a %00 or %0A is not part of a name). */
 function nameFromUrl(url: string, type: FileType): string {
   try {
     const u = new URL(url);
-    const last = decodeURIComponent(u.pathname.split("/").filter(Boolean).pop() ?? "");
-    if (last) return last.slice(0, 255);
-    return `${u.hostname} (${type})`;
+    const fallback = `${u.hostname} (${type})`;
+    return cleanFileName(decodeURIComponent(u.pathname.split("/").filter(Boolean).pop() ?? ""), fallback);
   } catch {
     return `download (${type})`;
   }
@@ -333,6 +342,8 @@ type Entry = {
   image?: ImagePart;
   /** A FileProcessingError of this content and these options: it depends on them only, so it is kept like a result. */
   error?: string;
+  /** A limit error is forgotten at this time (Date.now()); other entries stay until evicted. */
+  expiresAt?: number;
   size: number;
 };
 
@@ -365,13 +376,19 @@ function cacheKey(sha256: string, file: FileInput): string {
     sheet: file.sheet ?? null,
     range: file.range ?? null,
     edge: file.type === "image" ? env.ASSAY_IMAGE_MAX_EDGE : null,
+    // A sheet refused under one cap may be read under a larger one.
+    cells: file.type === "excel" || file.type === "csv" ? env.ASSAY_FILE_MAX_CELLS : null,
   };
   return createHash("sha256").update(JSON.stringify(options)).digest("hex");
 }
 
 async function extracted(source: Source, file: FileInput, workspaceId: string): Promise<{ entry: Entry; cache: "hit" | "miss" }> {
   const key = `${workspaceId}:${cacheKey(source.sha256, file)}`;
-  const hit = results.get(key);
+  let hit = results.get(key);
+  if (hit?.expiresAt !== undefined && hit.expiresAt <= Date.now()) {
+    forget(key);
+    hit = undefined;
+  }
   if (hit) {
     results.delete(key);
     results.set(key, hit);
@@ -396,17 +413,22 @@ async function extracted(source: Source, file: FileInput, workspaceId: string): 
     extractions++;
     let out: Extracted;
     try {
-      out = await extractFile(bytes, {
+      const options = {
         type: file.type,
         name: source.name,
         pages: file.pages,
         sheet: file.sheet,
         range: file.range,
         maxImageEdge: env.ASSAY_IMAGE_MAX_EDGE,
-      });
+        maxCells: env.ASSAY_FILE_MAX_CELLS,
+      };
+      out = await filePool().run({ kind: "extract", bytes, options }, source.name);
     } catch (err) {
       // A corrupt file shared by a thousand cases is read once, not once per case.
-      if (err instanceof FileProcessingError) return remember(key, { markdown: "", metadata: {}, error: err.message, size: 0 });
+      if (err instanceof FileProcessingError) {
+        const expiresAt = err instanceof FileLimitError ? Date.now() + LIMIT_ERROR_TTL_MS : undefined;
+        return remember(key, { markdown: "", metadata: {}, error: err.message, ...(expiresAt ? { expiresAt } : {}), size: 0 });
+      }
       throw err;
     }
     let markdown = out.markdown;
@@ -442,6 +464,13 @@ async function extracted(source: Source, file: FileInput, workspaceId: string): 
   }
 }
 
+function forget(key: string): void {
+  const previous = results.get(key);
+  if (!previous) return;
+  results.delete(key);
+  resultBytes -= previous.size;
+}
+
 /** The entry, or its remembered extraction error thrown again. */
 function known(entry: Entry): Entry {
   if (entry.error !== undefined) throw new FileProcessingError(entry.error);
@@ -452,11 +481,7 @@ function remember(key: string, entry: Entry): Entry {
   entry.size = entry.markdown.length + (entry.image?.dataUrl.length ?? 0) + 256;
   // Larger than a quarter of the budget: used once, not kept (it would evict everything else).
   if (entry.size > RESULT_CACHE_BYTES / 4) return entry;
-  const previous = results.get(key);
-  if (previous) {
-    results.delete(key);
-    resultBytes -= previous.size;
-  }
+  forget(key);
   results.set(key, entry);
   resultBytes += entry.size;
   while (resultBytes > RESULT_CACHE_BYTES && results.size > 0) {
@@ -469,12 +494,13 @@ function remember(key: string, entry: Entry): Entry {
 
 /**
  * The preview of one file for a member (POST …/files/preview): the same processing and caches
- * as a run. A viewer may look but not write: a URL is then downloaded without being stored
- * (as with `cache: false`), while the answer keeps the file as given.
+ * as a run. Previewing a stored file is reading; previewing a URL makes the server download and
+ * parse whatever that URL serves, so it is an editor's action, as adding the URL to a case is.
  */
 export async function previewFileInput(ctx: WorkspaceContext, file: FileInput, signal?: AbortSignal): Promise<FilePreviewDto> {
-  const mayStore = hasRole(ctx.role, "editor");
-  const asProcessed = file.url && !mayStore ? { ...file, cache: false } : file;
-  const { processed, image } = await processFileInput(asProcessed, { workspaceId: ctx.workspaceId, signal });
-  return toFilePreview({ ...processed, original: file }, image);
+  if (file.url && !hasRole(ctx.role, "editor")) {
+    throw new ForbiddenError("Previewing a URL downloads it: only editors, admins and owners may; viewers can preview stored files");
+  }
+  const { processed, image } = await processFileInput(file, { workspaceId: ctx.workspaceId, signal });
+  return toFilePreview(processed, image);
 }

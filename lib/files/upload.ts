@@ -8,6 +8,7 @@ import "server-only";
 import { DomainError, PayloadTooLargeError, ValidationError, type IssueList } from "@/lib/errors";
 import { MAX_FILE_BYTES } from "@/lib/files/schemas";
 import { readBodyBytes } from "@/lib/api/handler";
+import { cleanFileName } from "@/lib/files/names";
 
 /** Room for the multipart envelope (boundaries, part headers) around a file of MAX_FILE_BYTES. */
 const MULTIPART_OVERHEAD_BYTES = 64 * 1024;
@@ -23,14 +24,6 @@ export class UnsupportedMediaTypeError extends DomainError {
 }
 
 const FIELD_MESSAGE = "Send the file as multipart/form-data in the field `file`";
-
-/** A client-supplied file name made safe to store and show: no directories, control characters or NULs. */
-export function cleanFileName(raw: string): string {
-  const base = raw.split(/[/\\]/).pop() ?? "";
-  // eslint-disable-next-line no-control-regex -- stripping control characters is the point
-  const cleaned = base.replace(/[\u0000-\u001f\u007f]/g, "").trim();
-  return (cleaned || "upload").slice(0, 255);
-}
 
 /** The `file` field of a multipart upload: its (cleaned) name and bytes. */
 export async function readUpload(req: Request): Promise<{ name: string; bytes: Buffer }> {

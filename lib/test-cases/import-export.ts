@@ -16,7 +16,7 @@ import { caseAgentIssues } from "@/lib/test-cases/variables";
 import { suiteVariableDefinitions } from "@/lib/test-cases/variable-guards";
 import { caseFileIssues, loadStoredFileBytes, storedFileSelect, storeFileBytes, type StoredFileRow } from "@/lib/files/service";
 import { fileIdOf, fileRef } from "@/lib/files/schemas";
-import { bundlePath, readCasesBundle, resolveBundledPaths, writeCasesBundle, type BundledFile } from "@/lib/files/bundle";
+import { bundlePath, casesBundleStream, readCasesBundle, resolveBundledPaths, type BundledFile } from "@/lib/files/bundle";
 import { withWorkspaceScope } from "@/lib/tenant-scope";
 import { textStream } from "@/lib/api/stream";
 
@@ -264,7 +264,7 @@ export async function importTestCasesBundle(
   opts: { validOnly: boolean },
 ): Promise<{ imported: number; skipped: number; errors: ImportIssue[] }> {
   requireRole(ctx, "editor");
-  const { document, format, files } = readCasesBundle(zip);
+  const { document, format, files } = await readCasesBundle(zip);
   return importTestCases(ctx, suiteId, parseCasesDocument(document, format), { ...opts, bundle: files });
 }
 
@@ -300,17 +300,6 @@ function slug(name: string): string {
     .replace(/[\s_-]+/g, "-")
     .replace(/^-+|-+$/g, "");
   return s.slice(0, 80) || "suite";
-}
-
-/** A suite's live cases in sort order, as spec 001 documents (no ids, timestamps or sort orders): the zip bundle's, whole. */
-async function caseDocuments(ctx: WorkspaceContext, suiteId: string) {
-  const suite = await requireLiveSuite(ctx, suiteId);
-  const rows = await db.testCase.findMany({
-    where: { suiteId, workspaceId: ctx.workspaceId, deletedAt: null },
-    orderBy: [{ sortOrder: "asc" }, { id: "asc" }],
-    select: testCaseSelect,
-  });
-  return { base: `${slug(suite.name)}-test-cases`, docs: rows.map((r) => toTestCaseDocument(toTestCaseDto(r))) };
 }
 
 type TestCaseRow = Prisma.TestCaseGetPayload<{ select: typeof testCaseSelect }>;
@@ -397,34 +386,53 @@ const COMPRESSED_KINDS = new Set(["image", "pdf", "excel", "word", "powerpoint"]
 
 /**
  * The YAML export plus the uploaded files the cases reference, as one zip (layout in
- * lib/files/bundle.ts): `test-cases.yaml` refers to them as `files/<name>`.
+ * lib/files/bundle.ts): `test-cases.yaml` refers to them as `files/<name>`. Streamed like the
+ * other exports: a first pass over the cases (page by page) finds the files and their names in
+ * the zip, then the document is written page by page and each file is loaded from the store only
+ * when the reader has taken the previous one, so one page and one file are in memory at a time.
  */
 export async function exportTestCasesBundle(
   ctx: WorkspaceContext,
   suiteId: string,
-): Promise<{ body: Uint8Array; filename: string; content_type: string }> {
+): Promise<{ body: ReadableStream<Uint8Array>; filename: string; content_type: string }> {
   requireRole(ctx, "viewer");
-  const { base, docs } = await caseDocuments(ctx, suiteId);
-  const ids = [...new Set(docs.flatMap((d) => (d.files ?? []).map((f) => fileIdOf(f.path)).filter((id): id is string => id !== null)))];
+  const suite = await requireLiveSuite(ctx, suiteId);
+  const base = `${slug(suite.name)}-test-cases`;
+  const ids = new Set<string>();
+  for await (const page of caseDocumentPages(ctx, suiteId)) {
+    for (const d of page) for (const f of d.files ?? []) if (fileIdOf(f.path)) ids.add(fileIdOf(f.path)!);
+  }
   const found = (await db.storedFile.findMany({
-    where: { workspaceId: ctx.workspaceId, id: { in: ids } },
+    where: { workspaceId: ctx.workspaceId, id: { in: [...ids] } },
     select: storedFileSelect,
   })) as StoredFileRow[];
   // In order of first use by the cases: the first file with a name keeps it, a later namesake gets its id's prefix.
-  const rank = new Map(ids.map((id, i) => [id, i]));
+  const rank = new Map([...ids].map((id, i) => [id, i]));
   const rows = found.sort((a, b) => rank.get(a.id)! - rank.get(b.id)!);
   const used = new Set<string>();
   const pathOf = new Map(rows.map((r) => [r.id, bundlePath(r.name, r.id, used)]));
-  for (const d of docs) {
-    for (const f of d.files ?? []) {
-      const bundled = pathOf.get(fileIdOf(f.path) ?? "");
-      if (bundled) f.path = bundled;
+
+  async function* bundledPages() {
+    for await (const page of caseDocumentPages(ctx, suiteId)) {
+      for (const d of page) {
+        for (const f of d.files ?? []) {
+          const bundled = pathOf.get(fileIdOf(f.path) ?? "");
+          if (bundled) f.path = bundled;
+        }
+      }
+      yield page;
     }
   }
-  const files: BundledFile[] = [];
-  for (const row of rows) {
-    const { bytes } = await loadStoredFileBytes(ctx.workspaceId, row.id);
-    files.push({ path: pathOf.get(row.id)!, bytes, compress: !COMPRESSED_KINDS.has(row.kind ?? "") });
+  async function* files(): AsyncGenerator<BundledFile> {
+    for (const row of rows) {
+      // Read when the stream wants it, after the route handler returned: re-enter the workspace scope.
+      const { bytes } = await withWorkspaceScope(ctx.workspaceId, () => loadStoredFileBytes(ctx.workspaceId, row.id));
+      yield { path: pathOf.get(row.id)!, bytes, compress: !COMPRESSED_KINDS.has(row.kind ?? "") };
+    }
   }
-  return { body: writeCasesBundle(toYaml(docs), files), filename: `${base}.zip`, content_type: "application/zip" };
+  return {
+    body: casesBundleStream(yamlDocument(bundledPages()), files(), { suiteId }),
+    filename: `${base}.zip`,
+    content_type: "application/zip",
+  };
 }

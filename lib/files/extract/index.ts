@@ -29,6 +29,8 @@ export type ExtractOptions = {
   range?: string | null;
   /** Images: the longest edge after resizing (default 1568 px). */
   maxImageEdge?: number;
+  /** Spreadsheets and CSV: cells one sheet, range or table may span (default DEFAULT_MAX_CELLS, ./limits.ts). */
+  maxCells?: number;
 };
 
 export type Extracted = {
@@ -50,7 +52,7 @@ export async function extractFile(bytes: Uint8Array, opts: ExtractOptions): Prom
     case "powerpoint":
       return extractPowerpoint(bytes, opts);
     case "csv":
-      return extractCsv(bytes, opts.name);
+      return extractCsv(bytes, opts);
     case "text":
       return extractText(bytes, opts.name);
     case "image":

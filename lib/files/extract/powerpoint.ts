@@ -19,9 +19,13 @@ const PRESENTATION_RELS = "ppt/_rels/presentation.xml.rels";
 /** fast-xml-parser's preserveOrder shape: one key per element name (or "#text"), attributes under ":@". */
 type XmlNode = { [tag: string]: XmlNode[] | string | Record<string, string> | undefined; ":@"?: Record<string, string> };
 
-export function extractPowerpoint(bytes: Uint8Array, opts: ExtractOptions): Extracted {
+export async function extractPowerpoint(bytes: Uint8Array, opts: ExtractOptions): Promise<Extracted> {
   const what = { name: opts.name, document: "PowerPoint presentation (.pptx)" };
-  const parts = readZipEntries(bytes, what, (p) => p === PRESENTATION || p === PRESENTATION_RELS || /^ppt\/slides\/[^/]+\.xml$/.test(p));
+  const parts = await readZipEntries(
+    bytes,
+    what,
+    (p) => p === PRESENTATION || p === PRESENTATION_RELS || /^ppt\/slides\/[^/]+\.xml$/.test(p),
+  );
   const slides = slidePaths(parts, opts.name);
   const selected = selectNumbers(opts.pages, slides.length, { name: opts.name, unit: "slide", document: "presentation" });
   const sections = selected.map((n) => {
