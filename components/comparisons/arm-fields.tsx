@@ -2,6 +2,7 @@
 import type { Path, UseFormReturn } from "react-hook-form";
 import type { CompareOptions } from "@/lib/comparisons/actions";
 import { Field, Input, Select, Textarea } from "@/components/ui/field";
+import { NumberField } from "@/components/ui/number-field";
 import { ARM_FIELDS, type Arm, type FormValues } from "./compare-form-model";
 import { PromptDiff } from "./prompt-diff";
 
@@ -84,28 +85,26 @@ export function ArmFields({
       </Field>
       {agent?.kind === "chat" && <PromptDiff original={agent.system_prompt ?? ""} current={values.system_prompt} />}
       <div className="grid grid-cols-2 gap-3">
-        <Field id={id(f("temperature"))} label="Temperature" hint="Empty: the model's default" error={errorAt(f("temperature"))}>
-          <Input
-            id={id(f("temperature"))}
-            type="number"
-            inputMode="decimal"
-            step="0.1"
-            min={0}
-            max={2}
-            {...form.register(f("temperature"))}
-            aria-invalid={Boolean(errorAt(f("temperature")))}
-          />
-        </Field>
-        <Field id={id(f("max_tokens"))} label="Max tokens" hint="Empty: the model's default" error={errorAt(f("max_tokens"))}>
-          <Input
-            id={id(f("max_tokens"))}
-            type="number"
-            inputMode="numeric"
-            min={1}
-            {...form.register(f("max_tokens"))}
-            aria-invalid={Boolean(errorAt(f("max_tokens")))}
-          />
-        </Field>
+        <NumberField
+          id={id(f("temperature"))}
+          label="Temperature"
+          hint="Empty: the model's default"
+          error={errorAt(f("temperature"))}
+          inputMode="decimal"
+          step="0.1"
+          min={0}
+          max={2}
+          {...form.register(f("temperature"))}
+        />
+        <NumberField
+          id={id(f("max_tokens"))}
+          label="Max tokens"
+          hint="Empty: the model's default"
+          error={errorAt(f("max_tokens"))}
+          inputMode="numeric"
+          min={1}
+          {...form.register(f("max_tokens"))}
+        />
       </div>
       {options.presets?.length > 0 && (
         <Field id={id(`${arm}.preset`)} label="Preset" hint="Fills this arm's variables with a preset of the suite">

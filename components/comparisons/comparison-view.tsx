@@ -3,13 +3,14 @@ import { useEffect, useRef } from "react";
 import { useQueryClient } from "@tanstack/react-query";
 import type { ComparisonDto } from "@/lib/comparisons/dto";
 import type { RunSuiteInfo } from "@/lib/runs/dto";
+import { cancelComparisonAction } from "@/lib/comparisons/actions";
 import { Breadcrumbs } from "@/components/ui/breadcrumbs";
+import { CancelButton } from "@/components/ui/cancel-button";
 import { formatDateTime, formatDuration } from "@/components/runs/format";
 import { comparisonKeys, isActiveComparison, useChartData, useComparison, type ChartData, type PairPage } from "./hooks";
 import { suiteComparisonsHref } from "./paths";
 import { SOURCE_LABELS } from "./format";
 import { ComparisonStatusBadge } from "./status-badge";
-import { CancelComparisonButton } from "./cancel-comparison-button";
 import { ComparisonProgress } from "./comparison-progress";
 import { ComparisonHeadline } from "./headline";
 import { ArmsCard } from "./arms-card";
@@ -69,7 +70,18 @@ export function ComparisonView({ workspaceId, initial, suite, canEdit, initialCh
         </div>
         {canEdit && active && (
           <div className="shrink-0">
-            <CancelComparisonButton workspaceId={workspaceId} comparisonId={c.id} />
+            <CancelButton
+              confirm={{
+                title: "Cancel this comparison?",
+                description:
+                  "Pairs that have not started are skipped; pairs already running finish or stop. The statistics cover the completed pairs.",
+                confirmLabel: "Yes, cancel the comparison",
+              }}
+              action={() => cancelComparisonAction(workspaceId, { id: c.id })}
+              queryKey={comparisonKeys.all(workspaceId, c.id)}
+            >
+              Cancel comparison
+            </CancelButton>
           </div>
         )}
       </div>

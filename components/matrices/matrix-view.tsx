@@ -1,9 +1,11 @@
 "use client";
 import type { RunSuiteInfo } from "@/lib/runs/dto";
+import { cancelMatrixAction } from "@/lib/matrices/actions";
 import { Breadcrumbs } from "@/components/ui/breadcrumbs";
+import { CancelButton } from "@/components/ui/cancel-button";
 import { Badge, Section } from "@/components/ui/card";
 import { formatDateTime } from "@/components/runs/format";
-import { useMatrixData, type MatrixPageData } from "./hooks";
+import { matrixKeys, useMatrixData, type MatrixPageData } from "./hooks";
 import {
   formatCost,
   formatMs,
@@ -14,7 +16,6 @@ import {
   shortName,
   suiteMatricesHref,
 } from "./format";
-import { CancelMatrixButton } from "./cancel-matrix-button";
 import { MatrixCharts } from "./charts";
 import { MatrixHeatMap } from "./heat-map";
 import { CompareCombinations } from "./compare-combinations";
@@ -54,7 +55,17 @@ export function MatrixView({ workspaceId, initial, suite, canEdit }: Props) {
         </div>
         {canEdit && active && (
           <div className="shrink-0">
-            <CancelMatrixButton workspaceId={workspaceId} matrixId={m.id} />
+            <CancelButton
+              confirm={{
+                title: "Cancel this matrix run?",
+                description: "Cases that have not started are skipped in every combination; cases already running finish or stop.",
+                confirmLabel: "Yes, cancel the matrix",
+              }}
+              action={() => cancelMatrixAction(workspaceId, { id: m.id })}
+              queryKey={matrixKeys.all(workspaceId, m.id)}
+            >
+              Cancel matrix
+            </CancelButton>
           </div>
         )}
       </div>

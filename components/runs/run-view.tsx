@@ -12,8 +12,8 @@ import {
   type RunSummary,
 } from "@/lib/runs/dto";
 import { isActiveRun, runKeys, useRun } from "@/lib/runs/hooks";
+import { cancelRunAction } from "@/lib/runs/actions";
 import { RunStatusBadge } from "./status-badges";
-import { CancelRunButton } from "./cancel-run-button";
 import { RunProgress, elapsedMs } from "./run-progress";
 import { RunSummaryCard } from "./run-summary";
 import { RunChangesCard } from "./run-changes";
@@ -22,6 +22,7 @@ import { CaseResultsTable } from "./case-results-table";
 import { ExperimentLink, RunMetadata } from "./run-metadata";
 import { formatDateTime, formatDuration, TRIGGER_LABELS } from "./format";
 import { Breadcrumbs } from "@/components/ui/breadcrumbs";
+import { CancelButton } from "@/components/ui/cancel-button";
 import { CompareRunsButton } from "@/components/comparisons/compare-runs-button";
 import { PinBaselineButton } from "@/components/alerts/pin-baseline-button";
 import { ResolvedVariablesTable } from "@/components/variables/resolved-variables-table";
@@ -124,7 +125,17 @@ export function RunView({
         </div>
         {canEdit && active && (
           <div className="shrink-0">
-            <CancelRunButton workspaceId={workspaceId} runId={run.id} />
+            <CancelButton
+              confirm={{
+                title: "Cancel this run?",
+                description: "Cases that have not started are skipped; cases already running finish or stop. The run ends as cancelled.",
+                confirmLabel: "Yes, cancel the run",
+              }}
+              action={() => cancelRunAction(workspaceId, { id: run.id })}
+              queryKey={runKeys.all(workspaceId, run.id)}
+            >
+              Cancel run
+            </CancelButton>
           </div>
         )}
       </div>

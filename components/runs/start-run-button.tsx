@@ -1,18 +1,16 @@
 "use client";
-import { useId, useRef, useState } from "react";
+import { useId, useState } from "react";
 import { useRouter } from "next/navigation";
 import { startRunAction } from "@/lib/runs/actions";
 import { DEFAULT_RUN_CONCURRENCY, MAX_RUN_CONCURRENCY } from "@/lib/runs/schemas";
-import { DIFFICULTIES } from "@/lib/test-cases/schemas";
 import type { IssueList } from "@/lib/errors";
-import { Button } from "@/components/ui/button";
-import { Field, FormError, Input, Select } from "@/components/ui/field";
+import { LaunchDialog, LaunchForm } from "@/components/ui/launch-dialog";
 import type { VariableValue } from "@/lib/agents/schemas";
 import type { RunVariablesContext } from "@/lib/presets/schemas";
 import type { TestCaseVariables } from "@/lib/test-cases/variables";
 import { RunVariablesFields } from "@/components/variables/run-variables-fields";
-
-type Difficulty = (typeof DIFFICULTIES)[number];
+import { ConcurrencyField } from "./concurrency-field";
+import { CaseFilterFields, difficultyOf, type CaseFilter } from "./case-filter-fields";
 
 /**
  * "Run suite": a dialog with the run options (active cases narrowed by tags and difficulty,
@@ -48,11 +46,8 @@ export function StartRunButton({
   disabled?: boolean;
 }) {
   const router = useRouter();
-  const ref = useRef<HTMLDialogElement>(null);
   const uid = useId();
-  const [selected, setSelected] = useState<string[]>([]);
-  const [tagMatch, setTagMatch] = useState<"any" | "all">("any");
-  const [difficulty, setDifficulty] = useState<Difficulty | "">("");
+  const [filter, setFilter] = useState<CaseFilter>({ tags: [], tag_match: "any", difficulty: "" });
   const [concurrency, setConcurrency] = useState(String(DEFAULT_RUN_CONCURRENCY));
   const [variables, setVariables] = useState<Record<string, VariableValue>>({});
   const [error, setError] = useState<string | null>(null);
@@ -73,14 +68,7 @@ export function StartRunButton({
   const single = caseIds?.length === 1;
   const otherIssues = issues.filter((i) => !known.some((k) => i.path === k || i.path.startsWith(`${k}.`)));
 
-  const open = () => {
-    setError(null);
-    setIssues([]);
-    ref.current?.showModal();
-  };
-  const toggleTag = (tag: string) => setSelected((s) => (s.includes(tag) ? s.filter((t) => t !== tag) : [...s, tag]));
-
-  const submit = async (e: React.FormEvent) => {
+  const submit: React.ComponentProps<typeof LaunchForm>["onSubmit"] = async (e, dialog) => {
     e.preventDefault();
     setError(null);
     setIssues([]);
@@ -91,7 +79,9 @@ export function StartRunButton({
     }
     setBusy(true);
     try {
-      const selection = caseIds ? { case_ids: caseIds } : { tags: selected, tag_match: tagMatch, difficulty: difficulty || null };
+      const selection = caseIds
+        ? { case_ids: caseIds }
+        : { tags: filter.tags, tag_match: filter.tag_match, difficulty: difficultyOf(filter) };
       const result = await startRunAction(workspaceId, {
         suite_id: suiteId,
         options: { ...selection, concurrency: n, variables },
@@ -101,7 +91,7 @@ export function StartRunButton({
         setIssues(result.issues);
         return;
       }
-      ref.current?.close();
+      dialog.close();
       const runHref = `/w/${workspaceId}/runs/${result.data.id}`;
       // One case: its live case view (it follows the case until it finishes).
       const caseResultId = single ? await firstCaseResultId(workspaceId, result.data.id) : null;
@@ -111,93 +101,50 @@ export function StartRunButton({
     }
   };
 
+  const concurrencyField = (
+    <ConcurrencyField
+      unit="Cases"
+      id={id("concurrency")}
+      error={issueAt("concurrency")}
+      value={concurrency}
+      onChange={(e) => setConcurrency(e.target.value)}
+    />
+  );
+
   return (
-    <>
-      <Button onClick={open} variant={buttonVariant} disabled={buttonDisabled}>
-        {label}
-      </Button>
-      <dialog ref={ref} aria-labelledby={id("title")} className="m-auto w-full max-w-lg rounded-lg p-0 shadow-xl backdrop:bg-slate-900/40">
-        <form onSubmit={submit} className="space-y-4 p-5" noValidate>
-          <div>
-            <h2 id={id("title")} className="text-base font-semibold">
-              {label}
-            </h2>
-            <p className="mt-1 text-sm text-slate-600">
-              {caseIds
-                ? `Runs ${single ? "this test case" : `the ${caseIds.length} selected test cases`} against the suite's agent.`
-                : "Runs the suite's active test cases against its agent. Narrow the selection below."}
-            </p>
-          </div>
+    <LaunchDialog
+      label={label}
+      variant={buttonVariant}
+      disabled={buttonDisabled}
+      description={
+        caseIds
+          ? `Runs ${single ? "this test case" : `the ${caseIds.length} selected test cases`} against the suite's agent.`
+          : "Runs the suite's active test cases against its agent. Narrow the selection below."
+      }
+      onOpen={() => {
+        setError(null);
+        setIssues([]);
+      }}
+    >
+      {() => (
+        <LaunchForm onSubmit={submit} pending={busy} error={error} issues={otherIssues.map((i) => i.message)} submitLabel="Start run">
           {caseIds ? (
-            issueAt("case_ids") && <p className="text-xs text-red-600">{issueAt("case_ids")}</p>
+            <>
+              {issueAt("case_ids") && <p className="text-xs text-red-600">{issueAt("case_ids")}</p>}
+              <div className="grid gap-4 sm:grid-cols-2">{concurrencyField}</div>
+            </>
           ) : (
-            <fieldset className="space-y-2" aria-describedby={issueAt("tags") || issueAt("case_ids") ? id("tags-error") : undefined}>
-              <legend className="text-sm font-medium text-slate-700">Tags</legend>
-              {tags.length === 0 ? (
-                <p className="text-xs text-slate-500">This suite&apos;s cases have no tags.</p>
-              ) : (
-                <div className="flex max-h-36 flex-wrap gap-x-4 gap-y-1 overflow-y-auto rounded-md border border-slate-200 p-2">
-                  {tags.map((tag) => (
-                    <label key={tag} className="inline-flex items-center gap-1.5 text-sm">
-                      <input type="checkbox" checked={selected.includes(tag)} onChange={() => toggleTag(tag)} />
-                      {tag}
-                    </label>
-                  ))}
-                </div>
-              )}
-              {selected.length > 1 && (
-                <div className="flex gap-4 text-sm" role="radiogroup" aria-label="Tag match">
-                  <label className="inline-flex items-center gap-1.5">
-                    <input type="radio" name={id("match")} checked={tagMatch === "any"} onChange={() => setTagMatch("any")} />
-                    Any of these tags
-                  </label>
-                  <label className="inline-flex items-center gap-1.5">
-                    <input type="radio" name={id("match")} checked={tagMatch === "all"} onChange={() => setTagMatch("all")} />
-                    All of these tags
-                  </label>
-                </div>
-              )}
-              {(issueAt("tags") || issueAt("case_ids")) && (
-                <p id={id("tags-error")} className="text-xs text-red-600">
-                  {issueAt("tags") ?? issueAt("case_ids")}
-                </p>
-              )}
-              <p className="text-xs text-slate-500">
-                {selected.length === 0 ? "No tag selected: every active case runs." : `${selected.length} selected.`}
-              </p>
-            </fieldset>
-          )}
-          <div className="grid grid-cols-2 gap-4">
-            {!caseIds && (
-              <Field id={id("difficulty")} label="Difficulty" error={issueAt("difficulty")}>
-                <Select id={id("difficulty")} value={difficulty} onChange={(e) => setDifficulty(e.target.value as Difficulty | "")}>
-                  <option value="">Any difficulty</option>
-                  {DIFFICULTIES.map((d) => (
-                    <option key={d} value={d}>
-                      {d[0]!.toUpperCase() + d.slice(1)}
-                    </option>
-                  ))}
-                </Select>
-              </Field>
-            )}
-            <Field
-              id={id("concurrency")}
-              label="Concurrency"
-              hint={`Cases at once, 1–${MAX_RUN_CONCURRENCY}`}
-              error={issueAt("concurrency")}
+            <CaseFilterFields
+              id={uid}
+              tags={tags}
+              value={filter}
+              onChange={setFilter}
+              errors={{ tags: issueAt("tags") ?? issueAt("case_ids"), difficulty: issueAt("difficulty") }}
+              summary={filter.tags.length === 0 ? "No tag selected: every active case runs." : `${filter.tags.length} selected.`}
             >
-              <Input
-                id={id("concurrency")}
-                type="number"
-                inputMode="numeric"
-                min={1}
-                max={MAX_RUN_CONCURRENCY}
-                value={concurrency}
-                onChange={(e) => setConcurrency(e.target.value)}
-                aria-invalid={Boolean(issueAt("concurrency"))}
-              />
-            </Field>
-          </div>
+              {concurrencyField}
+            </CaseFilterFields>
+          )}
           {variablesContext && (
             <RunVariablesFields
               context={variablesContext}
@@ -217,25 +164,9 @@ export function StartRunButton({
                 .join("; ")}
             </p>
           )}
-          <FormError message={error} />
-          {otherIssues.length > 0 && (
-            <ul className="list-disc pl-5 text-xs text-red-600">
-              {otherIssues.map((i) => (
-                <li key={`${i.path}-${i.message}`}>{i.message}</li>
-              ))}
-            </ul>
-          )}
-          <div className="flex justify-end gap-2 pt-1">
-            <Button variant="secondary" onClick={() => ref.current?.close()} disabled={busy}>
-              Cancel
-            </Button>
-            <Button type="submit" disabled={busy}>
-              {busy ? "Starting…" : "Start run"}
-            </Button>
-          </div>
-        </form>
-      </dialog>
-    </>
+        </LaunchForm>
+      )}
+    </LaunchDialog>
   );
 }
 

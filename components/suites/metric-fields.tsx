@@ -3,6 +3,7 @@ import { useState } from "react";
 import { Controller, useFieldArray, type UseFormReturn } from "react-hook-form";
 import { Field, Input, Select, Textarea } from "@/components/ui/field";
 import { Button } from "@/components/ui/button";
+import { NumberField } from "@/components/ui/number-field";
 // Directly from the schemas module: `@/lib/evaluation` pulls node:crypto into client bundles.
 import {
   BUILT_IN_METRICS,
@@ -168,28 +169,26 @@ function MetricRow({ form, index, initialMetric, modelConfigs, readOnly, onRemov
         )}
       />
       <div className="grid gap-4 sm:grid-cols-3">
-        <Field id={id("threshold")} label="Threshold (on the scale)" hint="Empty = informational" error={err?.threshold?.message}>
-          <Input
-            id={id("threshold")}
-            type="number"
-            min={0}
-            max={Number(scale) >= 2 ? Number(scale) : 100}
-            step="any"
-            aria-invalid={!!err?.threshold}
-            {...form.register(`metrics.${index}.threshold`, { setValueAs: numberOrNull })}
-          />
-        </Field>
-        <Field id={id("scale")} label="Scale" hint={`Judge scores 1–${Number(scale) >= 2 ? scale : "scale"}`} error={err?.scale?.message}>
-          <Input
-            id={id("scale")}
-            type="number"
-            min={2}
-            max={100}
-            step={1}
-            aria-invalid={!!err?.scale}
-            {...form.register(`metrics.${index}.scale`, { setValueAs: numberOrDefault })}
-          />
-        </Field>
+        <NumberField
+          id={id("threshold")}
+          label="Threshold (on the scale)"
+          hint="Empty = informational"
+          error={err?.threshold?.message}
+          min={0}
+          max={Number(scale) >= 2 ? Number(scale) : 100}
+          step="any"
+          {...form.register(`metrics.${index}.threshold`, { setValueAs: numberOrNull })}
+        />
+        <NumberField
+          id={id("scale")}
+          label="Scale"
+          hint={`Judge scores 1–${Number(scale) >= 2 ? scale : "scale"}`}
+          error={err?.scale?.message}
+          min={2}
+          max={100}
+          step={1}
+          {...form.register(`metrics.${index}.scale`, { setValueAs: numberOrDefault })}
+        />
         <Field id={id("model")} label="Model override" error={err?.model?.message}>
           <Select
             id={id("model")}
@@ -223,22 +222,16 @@ function MetricRow({ form, index, initialMetric, modelConfigs, readOnly, onRemov
             ))}
           </Select>
         </Field>
-        <Field
+        <NumberField
           id={id("timeout_ms")}
           label="Timeout (ms)"
           hint={`Per judge call; default ${DEFAULT_METRIC_TIMEOUT_MS}`}
           error={err?.timeout_ms?.message}
-        >
-          <Input
-            id={id("timeout_ms")}
-            type="number"
-            min={1}
-            step={1000}
-            placeholder={String(DEFAULT_METRIC_TIMEOUT_MS)}
-            aria-invalid={!!err?.timeout_ms}
-            {...form.register(`metrics.${index}.timeout_ms`, { setValueAs: numberOrNull })}
-          />
-        </Field>
+          min={1}
+          step={1000}
+          placeholder={String(DEFAULT_METRIC_TIMEOUT_MS)}
+          {...form.register(`metrics.${index}.timeout_ms`, { setValueAs: numberOrNull })}
+        />
         <div className="space-y-2 pt-6">
           <label className="flex items-center gap-2 text-sm text-slate-700">
             <input type="checkbox" id={id("enabled")} className="h-4 w-4" {...form.register(`metrics.${index}.enabled`)} />

@@ -4,6 +4,7 @@ import { useRouter } from "next/navigation";
 import { Controller, useForm } from "react-hook-form";
 import { zodResolver } from "@hookform/resolvers/zod";
 import { Field, FormError, Input, Select, Textarea } from "@/components/ui/field";
+import { NumberField } from "@/components/ui/number-field";
 import { SubmitButton } from "@/components/ui/submit-button";
 import { applyServerIssues } from "@/components/forms/server-issues";
 import { SCHEDULE_TYPES, suiteInput, type SuiteData, type SuiteInput } from "@/lib/suites/schemas";
@@ -163,24 +164,18 @@ export function SuiteForm({ workspaceId, agents, modelConfigs, suite, defaultAge
                 control={form.control}
                 name="schedule_time"
                 render={({ field }) => (
-                  <Field
+                  <NumberField
                     id="schedule_minute"
                     label="Minute past the hour"
                     hint="0–59; empty = on the hour"
                     error={errors.schedule_time && "Use a whole minute from 0 to 59"}
-                  >
-                    <Input
-                      id="schedule_minute"
-                      type="number"
-                      min={0}
-                      max={59}
-                      step={1}
-                      aria-invalid={!!errors.schedule_time}
-                      value={field.value ? String(Number(field.value.slice(3))) : ""}
-                      onChange={(e) => field.onChange(hourlyTime(e.target.value))}
-                      onBlur={field.onBlur}
-                    />
-                  </Field>
+                    min={0}
+                    max={59}
+                    step={1}
+                    value={field.value ? String(Number(field.value.slice(3))) : ""}
+                    onChange={(e) => field.onChange(hourlyTime(e.target.value))}
+                    onBlur={field.onBlur}
+                  />
                 )}
               />
             )}
@@ -255,38 +250,26 @@ export function SuiteForm({ workspaceId, agents, modelConfigs, suite, defaultAge
               <input type="checkbox" id="alert_on_regression" className="h-4 w-4" {...form.register("alert_on_regression")} />
               Alert on regression
             </label>
-            <Field
+            <NumberField
               id="alert_threshold_percent"
               label="Alert threshold (%)"
               hint="Percentage points: alert when a run's pass rate is at least this many points below its baseline's (90 % → 79 % is 11 points)"
               error={errors.alert_threshold_percent?.message}
-            >
-              <Input
-                id="alert_threshold_percent"
-                type="number"
-                min={1}
-                max={100}
-                step={1}
-                aria-invalid={!!errors.alert_threshold_percent}
-                {...form.register("alert_threshold_percent", { valueAsNumber: true })}
-              />
-            </Field>
-            <Field
+              min={1}
+              max={100}
+              step={1}
+              {...form.register("alert_threshold_percent", { valueAsNumber: true })}
+            />
+            <NumberField
               id="hard_weight"
               label="Hard case weight"
               hint="How many times a hard case counts in the difficulty-weighted pass rate (normal cases count once)"
               error={errors.hard_weight?.message}
-            >
-              <Input
-                id="hard_weight"
-                type="number"
-                min={1}
-                max={10}
-                step={0.5}
-                aria-invalid={!!errors.hard_weight}
-                {...form.register("hard_weight", { valueAsNumber: true })}
-              />
-            </Field>
+              min={1}
+              max={10}
+              step={0.5}
+              {...form.register("hard_weight", { valueAsNumber: true })}
+            />
             <label className="flex items-center gap-2 text-sm text-slate-700">
               <input type="checkbox" id="is_enabled" className="h-4 w-4" {...form.register("is_enabled")} />
               Enabled
@@ -302,31 +285,24 @@ export function SuiteForm({ workspaceId, agents, modelConfigs, suite, defaultAge
             </p>
           </div>
           <div className="grid gap-4 sm:grid-cols-2">
-            <Field id="retention_days" label="Keep runs for (days)" hint="0: age alone keeps no run" error={errors.retention_days?.message}>
-              <Input
-                id="retention_days"
-                type="number"
-                min={0}
-                step={1}
-                aria-invalid={!!errors.retention_days}
-                {...form.register("retention_days", { setValueAs: emptyToNullNumber })}
-              />
-            </Field>
-            <Field
+            <NumberField
+              id="retention_days"
+              label="Keep runs for (days)"
+              hint="0: age alone keeps no run"
+              error={errors.retention_days?.message}
+              min={0}
+              step={1}
+              {...form.register("retention_days", { setValueAs: emptyToNullNumber })}
+            />
+            <NumberField
               id="retention_runs"
               label="Always keep the newest (runs)"
               hint="Completed runs kept whatever their age"
               error={errors.retention_runs?.message}
-            >
-              <Input
-                id="retention_runs"
-                type="number"
-                min={0}
-                step={1}
-                aria-invalid={!!errors.retention_runs}
-                {...form.register("retention_runs", { setValueAs: emptyToNullNumber })}
-              />
-            </Field>
+              min={0}
+              step={1}
+              {...form.register("retention_runs", { setValueAs: emptyToNullNumber })}
+            />
           </div>
         </section>
 

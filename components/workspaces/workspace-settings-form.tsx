@@ -7,6 +7,7 @@ import type { z } from "zod";
 import { timeZoneNames, workspaceSettingsInput } from "@/lib/workspaces/schemas";
 import { updateWorkspaceSettingsAction } from "@/lib/workspaces/settings-actions";
 import { Field, FormError, Input } from "@/components/ui/field";
+import { NumberField } from "@/components/ui/number-field";
 import { SubmitButton } from "@/components/ui/submit-button";
 import { applyServerIssues } from "@/components/forms/server-issues";
 
@@ -55,22 +56,16 @@ export function WorkspaceSettingsForm({
         <Field id="name" label="Workspace name" required error={errors.name?.message}>
           <Input id="name" aria-invalid={!!errors.name} {...form.register("name")} />
         </Field>
-        <Field
+        <NumberField
           id="maxTurnsCap"
           label="Safety cap on conversation turns"
           hint="No multi-turn conversation runs longer than this (1–200), also one whose max_turns is empty or higher; a case stopped here is reported as stopped by the safety cap."
           error={errors.maxTurnsCap?.message}
-        >
-          <Input
-            id="maxTurnsCap"
-            type="number"
-            min={1}
-            max={200}
-            className="w-32"
-            aria-invalid={!!errors.maxTurnsCap}
-            {...form.register("maxTurnsCap")}
-          />
-        </Field>
+          min={1}
+          max={200}
+          className="w-32"
+          {...form.register("maxTurnsCap")}
+        />
         <Field
           id="timeZone"
           label="Time zone"

@@ -1,14 +1,6 @@
 "use client";
-import { Button } from "@/components/ui/button";
+import { RouteError, type RouteErrorProps } from "@/components/ui/route-error";
 
-export default function SuiteComparisonsError({ reset }: { error: Error & { digest?: string }; reset: () => void }) {
-  return (
-    <div className="rounded-lg border border-red-200 bg-red-50 p-6 text-sm text-red-800">
-      <p className="font-medium">The comparisons could not be loaded.</p>
-      <p className="mt-1">Something went wrong on our side. Try again in a moment.</p>
-      <Button className="mt-4" variant="secondary" onClick={() => reset()}>
-        Try again
-      </Button>
-    </div>
-  );
+export default function SuiteComparisonsError({ reset }: RouteErrorProps) {
+  return <RouteError title="The comparisons could not be loaded." reset={reset} />;
 }
