@@ -55,15 +55,22 @@ export function apiDocsInitScript(): string {
  */
 const CDN_FONT_FACE = /@font-face\s*\{[^{}]*?fonts\.scalar\.com[^{}]*?\}/g;
 
+/**
+ * The zod inside Scalar probes for eval with `Function("")` unless jitless, and under a policy
+ * without 'unsafe-eval' the probe is reported as a violation. Jitless zod, as the app's own
+ * client sets it (components/providers.tsx), skips the probe. Set before the bundle runs.
+ */
+const ZOD_JITLESS = "globalThis.__zod_globalConfig = Object.assign(globalThis.__zod_globalConfig || {}, { jitless: true });\n";
+
 let bundle: Promise<string> | undefined;
 
-/** Scalar's standalone browser build (about 4 MB) without its CDN fonts, read once per process. */
+/** Scalar's standalone browser build (about 4 MB), jitless and without its CDN fonts, read once per process. */
 export function scalarBundle(): Promise<string> {
   bundle ??= readFile(
     path.join(process.cwd(), "node_modules", "@scalar", "api-reference", "dist", "browser", "standalone.js"),
     "utf8",
   ).then(
-    (source) => source.replace(CDN_FONT_FACE, ""),
+    (source) => ZOD_JITLESS + source.replace(CDN_FONT_FACE, ""),
     (err: unknown) => {
       bundle = undefined;
       throw err;
