@@ -47,3 +47,23 @@ export function contentSecurityPolicy(nonce: string, opts: { dev?: boolean } = {
     .map(([name, values]) => `${name} ${values.join(" ")}`)
     .join("; ");
 }
+
+/**
+ * The interactive API reference at /api/docs (a page outside proxy.ts's matcher, like every
+ * /api route): its two scripts are files the app serves itself, so 'self' is all script-src
+ * needs, without a nonce. The reference injects its own styles, reads the OpenAPI document and
+ * lets a reader try an operation against this same origin; nothing else may load, and no
+ * request may leave the origin.
+ */
+export const API_DOCS_CONTENT_SECURITY_POLICY = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data: blob:",
+  "font-src 'self' data:",
+  "connect-src 'self'",
+  "frame-ancestors 'none'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "object-src 'none'",
+].join("; ");

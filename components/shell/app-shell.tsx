@@ -48,10 +48,14 @@ export function AppShell({
             {userEmail}
           </p>
           <p className="mt-0.5">{roleLabels[role]}</p>
-          <div className="mt-2 flex gap-3">
+          <div className="mt-2 flex flex-wrap gap-x-3 gap-y-1">
             <Link href="/account" className="text-indigo-700 hover:underline">
               Account
             </Link>
+            {/* A plain link: the reference is a route handler's HTML page, not an app route. */}
+            <a href="/api/docs" className="text-indigo-700 hover:underline">
+              API reference
+            </a>
             <form action={signOutAction}>
               <button type="submit" className="text-indigo-700 hover:underline">
                 Sign out
