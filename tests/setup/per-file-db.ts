@@ -19,6 +19,9 @@ process.env.DATABASE_URL = url.toString();
 process.env.AUTH_SECRET ??= "test-secret-test-secret-test-secret-0123";
 (process.env as Record<string, string>).NODE_ENV = "test";
 
+// What follows a finished run, as every process that finalizes runs registers it at start-up.
+await import("@/lib/run-finished-subscribers");
+
 afterAll(async () => {
   const { db, endPools } = await import("@/lib/db");
   await db.$disconnect();
