@@ -10,8 +10,8 @@
 import "server-only";
 import { db } from "@/lib/db";
 import { ConflictError, NotFoundError, ValidationError, zodIssues, type IssueList } from "@/lib/errors";
-import type { WorkspaceContext } from "@/lib/auth/roles";
-import { requireRole, isUuid } from "@/lib/workspaces/service";
+import { requireRole, type WorkspaceContext } from "@/lib/auth/roles";
+import { isUuid } from "@/lib/ids";
 import { newestFirst } from "@/lib/serialize";
 import {
   agentRunIssue,
