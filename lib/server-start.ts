@@ -2,6 +2,8 @@ import "server-only";
 import { env } from "@/lib/env";
 import { logger } from "@/lib/logger";
 import { headlessInit } from "@/lib/workspaces/headless-init";
+// Routes finalize runs too (a cancelled comparison or matrix ends its runs), whichever process executes them.
+import "@/lib/run-finished-subscribers";
 
 const state = globalThis as unknown as { assayStarted?: boolean };
 

@@ -72,6 +72,8 @@ try {
   (process.env as Record<string, string>).NODE_ENV = "production";
   process.env.LOG_LEVEL = process.env.BENCH_LOG_LEVEL ?? "warn";
   const { db, endPools } = await import("@/lib/db");
+  // What follows a finished run (comparisons, matrices, alerts, webhooks): the executor needs it.
+  await import("@/lib/run-finished-subscribers");
   disconnect = async () => {
     await db.$disconnect();
     await endPools();

@@ -1,7 +1,7 @@
 import "server-only";
 import type { WorkspaceContext } from "@/lib/auth/roles";
 import { ValidationError } from "@/lib/errors";
-import { isUuid } from "@/lib/workspaces/service";
+import { isUuid } from "@/lib/ids";
 import { scopedLoader } from "@/lib/tenant-scope";
 import type { SearchParams } from "@/lib/pages/props";
 import { countOpenAlerts, listAlerts, openSuiteAlert, suitesWithAlerts } from "./service";

@@ -13,8 +13,7 @@ import "server-only";
 import { db } from "@/lib/db";
 import { NotFoundError } from "@/lib/errors";
 import { hashToken, randomToken } from "@/lib/crypto";
-import { lowerRole, type Role, type WorkspaceContext } from "@/lib/auth/roles";
-import { requireRole } from "@/lib/workspaces/service";
+import { requireRole, lowerRole, type Role, type WorkspaceContext } from "@/lib/auth/roles";
 import { apiKeySelect, type ApiKeyListItem } from "./dto";
 
 /** Bearer token → workspace context; null (→ 401) for unknown, revoked, expired or orphaned keys. */

@@ -13,7 +13,7 @@ import { DomainError, NotFoundError, PayloadTooLargeError, UnauthorizedError, Va
 import { hasRole, type Role, type WorkspaceContext } from "@/lib/auth/roles";
 import { ForbiddenError } from "@/lib/errors";
 import { authenticateApiKey } from "@/lib/api-keys/service";
-import { isUuid } from "@/lib/workspaces/service";
+import { isUuid } from "@/lib/ids";
 import { logger } from "@/lib/logger";
 import { withWorkspaceScope } from "@/lib/tenant-scope";
 import { MAX_BODY_BYTES } from "@/lib/validation/limits";

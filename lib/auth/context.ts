@@ -5,8 +5,8 @@ import { notFound, redirect } from "next/navigation";
 import { auth } from "@/lib/auth";
 import { cachedMemberContext, cachedSessionUser, sessionCookieKey } from "@/lib/auth/session-cache";
 import { NotFoundError, UnauthorizedError } from "@/lib/errors";
-import type { Role, WorkspaceContext } from "@/lib/auth/roles";
-import { memberContext, requireRole } from "@/lib/workspaces/service";
+import { requireRole, type Role, type WorkspaceContext } from "@/lib/auth/roles";
+import { memberContext } from "@/lib/workspaces/service";
 
 /** For server actions: the signed-in member's context, or a typed error. */
 export async function actionContext(workspaceId: string, minRole: Role): Promise<WorkspaceContext> {

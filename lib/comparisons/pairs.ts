@@ -2,7 +2,7 @@ import "server-only";
 import { db, type Tx } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { ExecutionStats, emptyStats, mergeStats, type ExecutionStatsJson } from "@/lib/llm/stats";
-import type { AgentStats } from "@/lib/runs/executor";
+import type { AgentStats } from "@/lib/runs/execution-types";
 import { pairDiffs, type ArmStatus, type ComparisonPair } from "./diffs";
 import { percent, summarize } from "./summary";
 import { comparisonVerdict } from "./verdict";

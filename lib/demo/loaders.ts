@@ -7,7 +7,7 @@ import "server-only";
 import { db } from "@/lib/db";
 import { hasRole, type WorkspaceContext } from "@/lib/auth/roles";
 import { scopedLoader } from "@/lib/tenant-scope";
-import { isUuid } from "@/lib/workspaces/service";
+import { isUuid } from "@/lib/ids";
 import { changed, promptChange, type DemoGuide } from "./guide";
 import { DEMO_AGENT_NAME, DEMO_SUITE_NAME } from "./seed";
 

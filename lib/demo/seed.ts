@@ -14,8 +14,7 @@
  */
 import "server-only";
 import { db } from "@/lib/db";
-import type { WorkspaceContext } from "@/lib/auth/roles";
-import { requireRole } from "@/lib/workspaces/service";
+import { requireRole, type WorkspaceContext } from "@/lib/auth/roles";
 import { createModelConfig } from "@/lib/model-configs/service";
 import { createAgent, updateAgent } from "@/lib/agents/service";
 import { agentInput } from "@/lib/agents/schemas";

@@ -3,7 +3,20 @@
  * storage key and workspace stay server-side.
  */
 import type { FileType } from "@/lib/files/schemas";
-import type { StoredFileRow } from "@/lib/files/service";
+
+/** A `StoredFile` row as the file service selects it (`storedFileSelect` in ./service.ts). */
+export type StoredFileRow = {
+  id: string;
+  workspaceId: string;
+  name: string;
+  sizeBytes: number;
+  contentType: string;
+  kind: FileType | null;
+  sha256: string;
+  storageKey: string;
+  origin: string;
+  createdAt: Date;
+};
 
 export type StoredFileDto = {
   id: string;

@@ -8,26 +8,13 @@ import "server-only";
 import { createHash } from "node:crypto";
 import { db, type Tx } from "@/lib/db";
 import { ConflictError, NotFoundError, ValidationError, type IssueList } from "@/lib/errors";
-import type { WorkspaceContext } from "@/lib/auth/roles";
-import { isUuid, requireRole } from "@/lib/workspaces/service";
+import { requireRole, type WorkspaceContext } from "@/lib/auth/roles";
+import { isUuid } from "@/lib/ids";
 import { newestFirst } from "@/lib/serialize";
 import { fileStorage } from "@/lib/files/storage/select";
 import { sniffFile, typeMatches } from "@/lib/files/sniff";
 import { fileIdOf, fileRef, type FileInput, type FileType } from "@/lib/files/schemas";
-import { toStoredFileDto, type FileReferenceDto, type StoredFileDetailDto, type StoredFileDto } from "@/lib/files/dto";
-
-export type StoredFileRow = {
-  id: string;
-  workspaceId: string;
-  name: string;
-  sizeBytes: number;
-  contentType: string;
-  kind: FileType | null;
-  sha256: string;
-  storageKey: string;
-  origin: string;
-  createdAt: Date;
-};
+import { toStoredFileDto, type FileReferenceDto, type StoredFileDetailDto, type StoredFileDto, type StoredFileRow } from "@/lib/files/dto";
 
 export const storedFileSelect = {
   id: true,

@@ -3,15 +3,15 @@
  * combination of variable values (the cartesian product of the axes, at most 32), each
  * combination an ordinary run with those run-level values (`Run.matrixId`/`combinationIndex`),
  * executed by the plain executor. Create, read (per-combination statistics, the best
- * combination, the case × combination table), list, cancel, and the status refresh that
- * finalizeRunIfDone (lib/runs/finalize.ts) calls when one of the runs ends. Every query is
+ * combination, the case × combination table), list, cancel, and the status refresh that follows
+ * when one of the runs ends (a "run finished" subscriber, lib/run-finished-subscribers.ts). Every query is
  * scoped by `workspaceId`; ./README.md maps the feature.
  */
 import "server-only";
 import { db } from "@/lib/db";
 import { ConflictError, NotFoundError, ValidationError, zodIssues, type IssueList } from "@/lib/errors";
-import type { WorkspaceContext } from "@/lib/auth/roles";
-import { requireRole, isUuid } from "@/lib/workspaces/service";
+import { requireRole, type WorkspaceContext } from "@/lib/auth/roles";
+import { isUuid } from "@/lib/ids";
 import { newestFirst } from "@/lib/serialize";
 import {
   agentRunIssue,
@@ -382,8 +382,8 @@ export async function cancelMatrix(ctx: WorkspaceContext, id: string): Promise<M
 }
 
 /**
- * Stores the status that follows the matrix's runs (with its start and end times). Called by
- * finalizeRunIfDone when one of its runs ends, and after a cancel; the matrix row lock
+ * Stores the status that follows the matrix's runs (with its start and end times). Called when
+ * one of its runs finished (lib/run-finished-subscribers.ts), and after a cancel; the matrix row lock
  * serialises concurrent calls. Reads derive the status themselves, so it is never stale there.
  */
 export async function refreshMatrixStatus(matrixId: string): Promise<void> {

@@ -7,8 +7,8 @@
 import "server-only";
 import { db } from "@/lib/db";
 import { ConflictError, NotFoundError, ValidationError, isUniqueViolation, prismaErrorCode, zodIssues, type IssueList } from "@/lib/errors";
-import type { WorkspaceContext } from "@/lib/auth/roles";
-import { isUuid, requireRole } from "@/lib/workspaces/service";
+import { requireRole, type WorkspaceContext } from "@/lib/auth/roles";
+import { isUuid } from "@/lib/ids";
 import { variableDefinitionSchema, type VariableValue } from "@/lib/agents/schemas";
 import { resolveVariables } from "@/lib/runs/variables";
 import { presetInput, presetPatch, type RunVariablesContext } from "@/lib/presets/schemas";

@@ -27,7 +27,7 @@ import { db, type Tx } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { logger } from "@/lib/logger";
 import { withoutWorkspaceScope } from "@/lib/tenant-scope";
-import { mostRecentDueTime } from "@/lib/runs/scheduler";
+import { mostRecentDueTime } from "@/lib/runs/schedule-slots";
 import { getRetentionSettings, valuesOf } from "./service";
 import { CleanupConfirmationRequired, cleanupNeedsConfirmation } from "./cleanup-guard";
 import type { CleanupResult, RetentionValues } from "./dto";

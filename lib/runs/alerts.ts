@@ -11,7 +11,7 @@ import { causeOf, hashChanged, type RunDelta } from "@/lib/runs/changes";
  * Regression alerting: after a plain run completes (manual, API or scheduled), compares its pass
  * rate with the suite's **baseline** and records a RegressionAlert when it dropped by at least
  * the suite's `alertThresholdPercent` — percentage points (90 % → 79 % is a drop of 11 points).
- * Called by finalizeRunIfDone (lib/runs/finalize.ts) once per finished run.
+ * Called once per finished run, by its "run finished" subscriber (lib/run-finished-subscribers.ts).
  *
  * The baseline:
  * 1. the run the team pinned on the suite (`Suite.baselineRunId`), when it is completed, not a

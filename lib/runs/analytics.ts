@@ -5,7 +5,7 @@ import { Prisma } from "@/lib/generated/prisma/client";
 import { cursorFields, decodeCursor, encodeCursor, iso } from "@/lib/serialize";
 import { NotFoundError } from "@/lib/errors";
 import type { WorkspaceContext } from "@/lib/auth/roles";
-import { isUuid } from "@/lib/workspaces/service";
+import { isUuid } from "@/lib/ids";
 import { RUN_KINDS, RUN_STATUSES, type RunKind, type RunStatus } from "@/lib/runs/schemas";
 import { ordinaryRunSql, runKindSql } from "@/lib/runs/history";
 import type { MetricTrendPoint, RunHistoryRow, SuiteAnalytics } from "@/lib/runs/dto";

@@ -12,7 +12,7 @@ import { db, pool } from "@/lib/db";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { NotFoundError } from "@/lib/errors";
 import type { WorkspaceContext } from "@/lib/auth/roles";
-import { isUuid } from "@/lib/workspaces/service";
+import { isUuid } from "@/lib/ids";
 import { withWorkspaceScope } from "@/lib/tenant-scope";
 import { cursorFields, decodeCursor, encodeCursor } from "@/lib/serialize";
 import type { CaseResultListQuery } from "@/lib/runs/schemas";

@@ -24,7 +24,7 @@ import {
   type LlmCallRecord,
   type RunContext,
   type StageReporter,
-} from "@/lib/runs/executor";
+} from "@/lib/runs/execution-types";
 
 type ModelSnapshot = {
   id: string;

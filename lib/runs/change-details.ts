@@ -9,7 +9,7 @@ import "server-only";
 import { db } from "@/lib/db";
 import { NotFoundError } from "@/lib/errors";
 import type { WorkspaceContext } from "@/lib/auth/roles";
-import { isUuid } from "@/lib/workspaces/service";
+import { isUuid } from "@/lib/ids";
 import { agentDiff, caseDiff, evaluationDiff } from "./changes";
 import { changesSincePreviousRun } from "./service";
 import type { RunChangeDetails } from "./dto";

@@ -177,10 +177,6 @@ export const caseResultSelect = {
  */
 export const caseResultWithTranscriptSelect = { ...caseResultSelect, transcript: true } as const satisfies Prisma.CaseResultSelect;
 
-/** What a list of case results may embed on request (`?include=transcript`). */
-export const CASE_RESULT_INCLUDES = ["transcript"] as const;
-export type CaseResultInclude = (typeof CASE_RESULT_INCLUDES)[number];
-
 type CaseResultRecord = Prisma.CaseResultGetPayload<{ select: typeof caseResultSelect }> & { transcript?: Prisma.JsonValue };
 
 /** How the conversation ended (`CaseResult.endReason`); the two caps are the workspace's, not the case's. */

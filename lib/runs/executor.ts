@@ -9,108 +9,22 @@
 import "server-only";
 import pg, { type PoolClient, type QueryResult } from "pg";
 import { db, executorPool } from "@/lib/db";
-import { isUuid } from "@/lib/workspaces/service";
+import { isUuid } from "@/lib/ids";
 import { logger } from "@/lib/logger";
 import { runEvents } from "@/lib/runs/wakeup";
 import { finalizeRunIfDone, refreshRunTotals } from "@/lib/runs/finalize";
 import { isLeaseOwnerDead, leaseOwnerHostPrefix, newLeaseOwnerId } from "@/lib/runs/lease-owner";
 import { ResultWriter } from "@/lib/runs/result-writer";
-import type { CallRecord } from "@/lib/llm/types";
 import { armOrder } from "@/lib/comparisons/ordering";
 import { recordPairs } from "@/lib/comparisons/engine";
-import type { ExecutionStatsJson } from "@/lib/llm/stats";
 import type { CaseStage } from "@/lib/runs/dto";
-import type { ProcessedFileInput } from "@/lib/files/types";
 import { shareSlots, type ClaimCandidate } from "@/lib/runs/fair-share";
+import { errorOutcome, type CaseJob, type CaseOutcome, type CaseRunner, type RunContext } from "@/lib/runs/execution-types";
 
-/** A claimed case: everything a runner needs, loaded from the run and the case snapshot. */
-export type CaseJob = {
-  caseResultId: string;
-  runId: string;
-  workspaceId: string;
-  position: number;
-  variant: "baseline" | "variant";
-  caseSnapshot: unknown;
-  attempts: number;
-  /** Spec 004 {values, sources} of this case (null: the run's values apply). */
-  resolvedVariables?: unknown;
-};
-
-export type RunContext = {
-  id: string;
-  workspaceId: string;
-  concurrency: number;
-  agentSnapshot: unknown;
-  evalSnapshot: unknown;
-  variantSnapshot: unknown;
-  resolvedVariables: unknown;
-};
-
-export type LlmCallRecord = {
-  /** Error type of each failed attempt, the final error type, when the call started (spec 003 stats). */
-  attemptErrors?: CallRecord["attemptErrors"];
-  errorType?: CallRecord["errorType"];
-  startedAt?: string;
-  purpose: string;
-  model: string | null;
-  request: unknown;
-  response: string | null;
-  error: string | null;
-  attempts: number;
-  latencyMs: number;
-  cached: boolean;
-};
-
-export type CaseOutcome = {
-  status: "passed" | "failed" | "error" | "skipped";
-  transcript: unknown[];
-  actualResponse: string | null;
-  checkResults: unknown[];
-  toolCallResults: unknown | null;
-  outcomeResults: unknown[];
-  metricResults: unknown[];
-  promptTokens: number;
-  completionTokens: number;
-  latencyMs: number | null;
-  retryCount: number;
-  turns: number;
-  errorMessage: string | null;
-  errorType: string | null;
-  /** Why a failed case failed (errors stay in errorMessage); how the conversation ended; evaluator (non-agent) retries. */
-  failureReasons?: string[];
-  endReason?: string | null;
-  evaluatorRetryCount?: number;
-  llmCalls: LlmCallRecord[];
-  /** Spec 003 AgentResponse extras, measured on the agent calls only (stored in `CaseResult.agentStats`). */
-  agentStats?: AgentStats | null;
-  /** Spec 000 final execution state (complete, files_failed, agent_failed, evaluation_failed); absent: the live stage stays. */
-  stage?: CaseStage | null;
-  /** Spec 000 TestResult.processed_files (null: the case has no files). */
-  processedFiles?: ProcessedFileInput[] | null;
-  /**
-   * Set when the run itself cannot proceed (its agent or a model configuration was deleted):
-   * the executor then fails the run with this message instead of trying every other case.
-   */
-  runError?: string;
-};
-
-/** `CaseResult.agentStats`: what spec 003 records per execution beyond Assay's columns. */
-export type AgentStats = {
-  /** Sum of the agent calls' durations, float milliseconds (the whole-ms `latencyMs` column rounds it). */
-  latency_ms: number;
-  turn_latencies_ms: number[];
-  /** Retries of the agent calls only. */
-  retry_count: number;
-  model: string;
-  /** When the first agent call started (ISO 8601). */
-  timestamp: string | null;
-  stats: ExecutionStatsJson;
-};
-
-/** Reports a case's live spec 000 stage (processing_files → … → evaluating); written in batches, never per call. */
-export type StageReporter = (stage: CaseStage) => void;
-
-export type CaseRunner = (job: CaseJob, run: RunContext, signal: AbortSignal, reportStage?: StageReporter) => Promise<CaseOutcome>;
+// What a runner receives and returns is declared in ./execution-types.ts; re-exported here
+// because the executor's callers build runners against it.
+export { errorOutcome } from "@/lib/runs/execution-types";
+export type { AgentStats, CaseJob, CaseOutcome, CaseRunner, LlmCallRecord, RunContext, StageReporter } from "@/lib/runs/execution-types";
 
 export type ExecutorOptions = {
   runner: CaseRunner;
@@ -880,26 +794,6 @@ export class Executor {
       logger.error({ err, workerId: this.workerId }, "executor heartbeat failed");
     }
   }
-}
-
-export function errorOutcome(errorType: string, message: string): CaseOutcome {
-  return {
-    status: "error",
-    transcript: [],
-    actualResponse: null,
-    checkResults: [],
-    toolCallResults: null,
-    outcomeResults: [],
-    metricResults: [],
-    promptTokens: 0,
-    completionTokens: 0,
-    latencyMs: null,
-    retryCount: 0,
-    turns: 0,
-    errorMessage: message,
-    errorType,
-    llmCalls: [],
-  };
 }
 
 function sleep(ms: number) {

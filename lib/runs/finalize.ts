@@ -3,9 +3,8 @@ import { db, type Tx } from "@/lib/db";
 import { logger } from "@/lib/logger";
 import type { RunSummary } from "@/lib/runs/dto";
 import { summaryCounts } from "@/lib/runs/summary-counts";
-import { checkRegression } from "@/lib/runs/alerts";
-import { emitRunFinished } from "@/lib/webhooks/events";
 import { forgetRun } from "@/lib/runs/live-answers";
+import { publishRunCannotProceed, publishRunFinished, type FinishedRun } from "@/lib/runs/run-finished";
 
 /**
  * Recomputes a run's totals from its case results — always consistent, also after recovery.
@@ -34,8 +33,9 @@ export async function refreshRunTotals(runId: string, tx?: Tx): Promise<void> {
  * Ends a run when no case is pending or running, with the spec 000 summary computed in SQL:
  * `cancelled` when a cancel was requested; `failed` with its `errorMessage` when the run could
  * not proceed at all (`failRun` recorded why, or every case that ran errored for one and the
- * same configuration reason); otherwise `completed`. Only one caller wins the update. Then
- * checks a completed run for a regression against the previous completed run.
+ * same configuration reason); otherwise `completed`. Only one caller wins the update, and only it
+ * publishes "run finished" (./run-finished.ts) once the transaction committed: webhooks, the
+ * run's comparison or matrix and the regression check follow from there.
  */
 export async function finalizeRunIfDone(runId: string) {
   const run = await db.$transaction(async (tx) => {
@@ -61,7 +61,7 @@ export async function finalizeRunIfDone(runId: string) {
     await refreshRunTotals(runId, tx);
     const summary = await computeSummary(runId, tx);
     const failure = locked.cancelled ? null : (locked.errorMessage ?? (await sharedConfigError(runId, tx)));
-    const status = locked.cancelled ? "cancelled" : failure ? "failed" : "completed";
+    const status: FinishedRun["status"] = locked.cancelled ? "cancelled" : failure ? "failed" : "completed";
     await tx.$executeRaw`
       UPDATE "Run" SET "status" = ${status}::"RunStatus", "completedAt" = now(), "startedAt" = coalesce("startedAt", now()),
         "summary" = ${JSON.stringify(summary)}::jsonb, "leaseOwner" = NULL, "leaseExpiresAt" = NULL,
@@ -73,21 +73,15 @@ export async function finalizeRunIfDone(runId: string) {
   // The live page's viewers share answers about a live run: the next read sees the final status.
   forgetRun(runId);
   logger[run.status === "failed" ? "warn" : "info"]({ runId, status: run.status, passRate: run.passRate }, "run finished");
-  // run.completed / run.failed webhooks (not for comparison arms or cancelled runs); never throws.
-  await emitRunFinished(runId);
-  if (run.comparisonId) {
-    // An arm of a comparison: no regression alert (an arm is not the suite's next run); the
-    // comparison ends with its last arm. Imported lazily: the comparison engine imports this module.
-    const { finishComparisonIfDone } = await import("@/lib/comparisons/engine");
-    await finishComparisonIfDone(run.comparisonId).catch((err) => logger.error({ err, runId }, "could not finish the comparison"));
-  } else if (run.matrixId) {
-    // A combination of a matrix: no regression alert; the matrix's status follows its runs.
-    // Imported lazily like the comparison engine (the matrix service imports the run modules).
-    const { refreshMatrixStatus } = await import("@/lib/matrices/service");
-    await refreshMatrixStatus(run.matrixId).catch((err) => logger.error({ err, runId }, "could not update the matrix"));
-  } else if (run.status === "completed") {
-    await checkRegression(runId, run.suiteId, run.workspaceId).catch((err) => logger.error({ err, runId }, "regression check failed"));
-  }
+  await publishRunFinished({
+    runId,
+    status: run.status,
+    suiteId: run.suiteId,
+    workspaceId: run.workspaceId,
+    comparisonId: run.comparisonId,
+    matrixId: run.matrixId,
+    passRate: run.passRate,
+  });
   return true;
 }
 
@@ -124,10 +118,8 @@ export async function failRun(runId: string, message: string): Promise<void> {
   });
   logger.warn({ runId, reason: message }, "run cannot proceed");
   await finalizeRunIfDone(runId);
-  if (comparisonId) {
-    const { failSiblingArms } = await import("@/lib/comparisons/engine");
-    await failSiblingArms(comparisonId, message);
-  }
+  // An arm of a comparison: the comparison stops its other arms (a subscriber, as for "run finished").
+  await publishRunCannotProceed({ runId, comparisonId, message });
 }
 
 /**

@@ -5,7 +5,7 @@ import { NotFoundError, ValidationError } from "@/lib/errors";
 import { getSuite } from "@/lib/suites/service";
 import { listSuiteTags } from "@/lib/test-cases/service";
 import { CASE_RESULT_STATUSES, caseResultListQuery, type CaseResultStatus } from "./schemas";
-import { isUuid } from "@/lib/workspaces/service";
+import { isUuid } from "@/lib/ids";
 import { changesOn, runPageHeadOn } from "./service";
 import { caseResultDetailOn, caseResultRowsOn, scopedPoolRead } from "./case-results";
 import { sharedAnswer } from "./live-answers";

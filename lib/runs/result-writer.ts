@@ -12,7 +12,7 @@ import { executorPool } from "@/lib/db";
 import { logger } from "@/lib/logger";
 import { failRun, finalizeRunIfDone } from "@/lib/runs/finalize";
 import { mapStrings, storedOutcome, storedText } from "@/lib/runs/truncate";
-import type { CaseJob, CaseOutcome } from "@/lib/runs/executor";
+import type { CaseJob, CaseOutcome } from "@/lib/runs/execution-types";
 
 /** `CaseResult.actualResponse` is cut at this length (with `responseTruncated` set). */
 export const MAX_RESPONSE_CHARS = 20_000;

@@ -1,5 +1,4 @@
 import "server-only";
-import { Cron } from "croner";
 import { db, type Tx } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { DomainError, NotFoundError } from "@/lib/errors";
@@ -8,6 +7,8 @@ import type { WorkspaceContext } from "@/lib/auth/roles";
 import { startRun } from "@/lib/runs/service";
 import { finalizeRunIfDone } from "@/lib/runs/finalize";
 import { withoutWorkspaceScope } from "@/lib/tenant-scope";
+import { runNightlyCleanupIfDue } from "@/lib/retention/cleanup";
+import { mostRecentDueTime, nextDueTime, type Schedule, type ScheduleType } from "@/lib/runs/schedule-slots";
 
 /**
  * Starts the runs of scheduled suites, on wall-clock time in the workspace's time zone
@@ -42,74 +43,8 @@ import { withoutWorkspaceScope } from "@/lib/tenant-scope";
  * `finalizeRunIfDone` (which raises the run.failed event), and the slot counts as used.
  */
 
-export type ScheduleType = "manual" | "hourly" | "daily" | "weekly";
-export type Schedule = { type: ScheduleType; time: string | null; dayOfWeek: number | null };
 /** The scheduler's clock; tests inject one. Defaults to the database clock (the one stamping rows). */
 export type Clock = () => Date | Promise<Date>;
-
-function parseTime(time: string | null): { h: number; m: number } | null {
-  const match = time ? /^(\d{2}):(\d{2})$/.exec(time) : null;
-  if (!match) return null;
-  const h = Number(match[1]);
-  const m = Number(match[2]);
-  return h < 24 && m < 60 ? { h, m } : null;
-}
-
-/** The schedule as a 5-field cron pattern, or null for manual/incomplete schedules. */
-export function cronPattern(schedule: Schedule): string | null {
-  switch (schedule.type) {
-    case "manual":
-      return null;
-    case "hourly":
-      return `${parseTime(schedule.time)?.m ?? 0} * * * *`;
-    case "daily": {
-      const t = parseTime(schedule.time);
-      return t ? `${t.m} ${t.h} * * *` : null;
-    }
-    case "weekly": {
-      const t = parseTime(schedule.time);
-      const dow = schedule.dayOfWeek;
-      if (!t || dow === null || !Number.isInteger(dow) || dow < 0 || dow > 6) return null;
-      return `${t.m} ${t.h} * * ${dow}`;
-    }
-  }
-}
-
-const crons = new Map<string, Cron>();
-function cronFor(schedule: Schedule, timeZone: string): Cron | null {
-  const pattern = cronPattern(schedule);
-  if (!pattern) return null;
-  const key = `${pattern}|${timeZone}`;
-  let cron = crons.get(key);
-  if (!cron) {
-    // No callback: croner only computes times and never starts a timer.
-    cron = new Cron(pattern, { timezone: timeZone, mode: "5-part" });
-    if (crons.size > 1000) crons.clear();
-    crons.set(key, cron);
-  }
-  return cron;
-}
-
-/** The latest slot at or before `now`, or null for manual/incomplete schedules. */
-export function mostRecentDueTime(schedule: Schedule, now: Date, timeZone = "UTC"): Date | null {
-  // croner counts a run earlier than the reference; +1 ms makes a slot at exactly `now` count.
-  return cronFor(schedule, timeZone)?.previousRuns(1, new Date(now.getTime() + 1))[0] ?? null;
-}
-
-/** The first slot strictly after `after`, or null for manual/incomplete schedules. */
-export function nextDueTime(schedule: Schedule, after: Date, timeZone = "UTC"): Date | null {
-  return cronFor(schedule, timeZone)?.nextRun(after) ?? null;
-}
-
-/** Whether `timeZone` is an IANA zone this runtime knows (Intl's list: what croner uses too). */
-export function isValidTimeZone(timeZone: string): boolean {
-  try {
-    new Intl.DateTimeFormat("en-US", { timeZone });
-    return timeZone.length > 0;
-  } catch {
-    return false;
-  }
-}
 
 type SuiteRow = {
   id: string;
@@ -347,8 +282,6 @@ export function startScheduler(opts: { intervalMs?: number; clock?: Clock } | nu
       const now = clock ? await clock() : await dbNow();
       const { started, failed } = await startDueScheduledRuns(now);
       if (started.length || failed.length) logger.info({ started, failed }, "scheduler handled due slots");
-      // Imported lazily: the cleanup module imports this one for its slot arithmetic.
-      const { runNightlyCleanupIfDue } = await import("@/lib/retention/cleanup");
       await runNightlyCleanupIfDue(now);
     } catch (err) {
       logger.error({ err }, "scheduler tick failed");

@@ -2,12 +2,15 @@ import { z } from "zod";
 import { DIFFICULTIES } from "@/lib/test-cases/schemas";
 import { REPORT_FORMATS } from "@/lib/runs/report-formats";
 import { TEXT_LIMITS } from "@/lib/validation/limits";
-import { CASE_RESULT_INCLUDES } from "@/lib/runs/dto";
 
 export const RUN_STATUSES = ["pending", "running", "completed", "failed", "cancelled"] as const;
 export const CASE_RESULT_STATUSES = ["pending", "running", "passed", "failed", "skipped", "error"] as const;
 export type RunStatus = (typeof RUN_STATUSES)[number];
 export type CaseResultStatus = (typeof CASE_RESULT_STATUSES)[number];
+
+/** What a list of case results may embed on request (`?include=transcript`). */
+export const CASE_RESULT_INCLUDES = ["transcript"] as const;
+export type CaseResultInclude = (typeof CASE_RESULT_INCLUDES)[number];
 
 export const MAX_RUN_CONCURRENCY = 64;
 export const DEFAULT_RUN_CONCURRENCY = 8;

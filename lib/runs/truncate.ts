@@ -1,5 +1,5 @@
 import { stripInvalidText } from "@/lib/validation/text";
-import type { CaseOutcome } from "./executor";
+import type { CaseOutcome } from "./execution-types";
 
 /**
  * Caps every text field stored from a run (transcript messages, LLM call request/response logs,

@@ -8,6 +8,8 @@ import { startWebhookWorker, stopWebhookWorker } from "@/lib/webhooks/worker";
 import { webhookEvents } from "@/lib/webhooks/wakeup";
 import { listenForWakeups, runEvents, WAKEUP_CHANNELS } from "@/lib/runs/wakeup";
 import { startExecutorHeartbeat } from "@/lib/health/service";
+// The executor finalizes runs: what follows a finished run must be subscribed in its process.
+import "@/lib/run-finished-subscribers";
 
 const state = globalThis as unknown as {
   assayExecutor?: Executor;

@@ -1,6 +1,6 @@
 import "server-only";
 import { hasRole, type WorkspaceContext } from "@/lib/auth/roles";
-import { isUuid } from "@/lib/workspaces/service";
+import { isUuid } from "@/lib/ids";
 import { ValidationError } from "@/lib/errors";
 import { getSuite, listAgentNames, listSuiteFormOptions, listSuites } from "./service";
 import type { AgentOption, ModelConfigOption, SuiteListItem, SuiteWithAgent } from "./dto";

@@ -2,8 +2,7 @@ import "server-only";
 import { z } from "zod";
 import { db } from "@/lib/db";
 import { ValidationError, zodIssues } from "@/lib/errors";
-import type { WorkspaceContext } from "@/lib/auth/roles";
-import { requireRole } from "@/lib/workspaces/service";
+import { requireRole, type WorkspaceContext } from "@/lib/auth/roles";
 import {
   RUNNABLE_MESSAGE,
   bulkStatusInput,

@@ -9,8 +9,8 @@ import "server-only";
 import { isDeepStrictEqual } from "node:util";
 import { db } from "@/lib/db";
 import { ConflictError, NotFoundError, ValidationError, prismaErrorCode, zodIssues } from "@/lib/errors";
-import type { WorkspaceContext } from "@/lib/auth/roles";
-import { isUuid, requireRole } from "@/lib/workspaces/service";
+import { requireRole, type WorkspaceContext } from "@/lib/auth/roles";
+import { isUuid } from "@/lib/ids";
 import { RUNNABLE_MESSAGE, isRunnable, testCaseFields, testCasePatch, type TestCaseStatus } from "@/lib/test-cases/schemas";
 import { testCaseSelect, toColumns, toTestCaseDocument, toTestCaseDto, type TestCaseDto } from "@/lib/test-cases/dto";
 import {

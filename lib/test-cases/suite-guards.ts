@@ -9,7 +9,7 @@ import "server-only";
 import { db, type Tx } from "@/lib/db";
 import { NotFoundError, ValidationError, zodIssues } from "@/lib/errors";
 import type { WorkspaceContext } from "@/lib/auth/roles";
-import { isUuid } from "@/lib/workspaces/service";
+import { isUuid } from "@/lib/ids";
 import { testCaseInput, type TestCaseData } from "@/lib/test-cases/schemas";
 import { testCaseSelect, toTestCaseDto, type TestCaseDto } from "@/lib/test-cases/dto";
 import { turnCapIssue } from "@/lib/test-cases/turn-cap";

@@ -1,12 +1,12 @@
 import "server-only";
 import { db, type Tx } from "@/lib/db";
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError, isUniqueViolation } from "@/lib/errors";
-import type { Role, WorkspaceContext } from "@/lib/auth/roles";
+import { requireRole, type Role, type WorkspaceContext } from "@/lib/auth/roles";
 import { hashToken, randomToken } from "@/lib/crypto";
 import { hashPassword } from "@/lib/auth/password";
 import { attemptKeys, requireAttempt } from "@/lib/auth/rate-limit";
 import { normaliseEmail } from "@/lib/users/service";
-import { isUuid, requireRole } from "@/lib/workspaces/service";
+import { isUuid } from "@/lib/ids";
 import { invitationSelect, type PendingInvitation } from "@/lib/workspaces/dto";
 
 export const INVITATION_TTL_MS = 7 * 24 * 60 * 60 * 1000;

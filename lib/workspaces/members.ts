@@ -1,8 +1,8 @@
 import "server-only";
 import { db, type Tx } from "@/lib/db";
 import { ConflictError, ForbiddenError, NotFoundError } from "@/lib/errors";
-import type { Role, WorkspaceContext } from "@/lib/auth/roles";
-import { isUuid, requireRole } from "@/lib/workspaces/service";
+import { requireRole, type Role, type WorkspaceContext } from "@/lib/auth/roles";
+import { isUuid } from "@/lib/ids";
 import { revokeSessions } from "@/lib/users/service";
 import { invalidateSessionCache } from "@/lib/auth/session-cache";
 import { memberSelect, toMember, type Member } from "@/lib/workspaces/dto";

@@ -1,14 +1,14 @@
 /**
- * Workspaces and membership: a member's context in a workspace (`memberContext`), the role check
- * every service uses (`requireRole`), the user's workspaces, settings, creation and first-run
- * setup (`createFirstAdmin`). Called by lib/auth/context.ts for pages and actions, the home
- * redirect, setup and every other service (`requireRole`, `isUuid`). Key rule: a non-member gets
+ * Workspaces and membership: a member's context in a workspace (`memberContext`), the user's
+ * workspaces, settings, creation and first-run setup (`createFirstAdmin`). Called by
+ * lib/auth/context.ts for pages and actions, the home redirect and setup. Key rule: a non-member gets
  * NotFound, never a hint that the workspace exists; a member below the role gets Forbidden.
  */
 import "server-only";
 import { db, pool } from "@/lib/db";
 import { ForbiddenError, NotFoundError, ConflictError } from "@/lib/errors";
-import { hasRole, type Role, type WorkspaceContext } from "@/lib/auth/roles";
+import { hasRole, requireRole, type Role, type WorkspaceContext } from "@/lib/auth/roles";
+import { isUuid } from "@/lib/ids";
 import { hashPassword } from "@/lib/auth/password";
 import { normaliseEmail } from "@/lib/users/service";
 import { hashToken } from "@/lib/crypto";
@@ -26,10 +26,6 @@ export async function memberContext(userId: string, workspaceId: string, minRole
   if (!membership) throw new NotFoundError("Workspace");
   if (!hasRole(membership.role, minRole)) throw new ForbiddenError();
   return { workspaceId, role: membership.role, userId, apiKeyId: null };
-}
-
-export function requireRole(ctx: WorkspaceContext, minRole: Role) {
-  if (!hasRole(ctx.role, minRole)) throw new ForbiddenError();
 }
 
 export async function listWorkspacesForUser(userId: string) {
@@ -146,9 +142,4 @@ export async function createFirstAdmin(input: FirstAdminInput) {
     }
     return { user, workspace };
   });
-}
-
-const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-export function isUuid(value: string): boolean {
-  return UUID_RE.test(value);
 }

@@ -4,6 +4,7 @@
 import { createInterface } from "node:readline";
 import { db, pool } from "@/lib/db";
 import { startDueScheduledRuns } from "@/lib/runs/scheduler";
+import "@/lib/run-finished-subscribers";
 
 const now = new Date(process.argv[2]!);
 // Open connections before the race so both processes start it on equal terms.

@@ -2,7 +2,7 @@
 // module that reads DATABASE_URL is imported.
 import { randomBytes } from "node:crypto";
 import pg from "pg";
-import { afterAll, inject } from "vitest";
+import { afterAll, beforeAll, inject } from "vitest";
 
 const adminUrl = inject("adminDatabaseUrl");
 const template = inject("templateDatabase");
@@ -18,6 +18,13 @@ url.pathname = `/${name}`;
 process.env.DATABASE_URL = url.toString();
 process.env.AUTH_SECRET ??= "test-secret-test-secret-test-secret-0123";
 (process.env as Record<string, string>).NODE_ENV = "test";
+
+// What follows a finished run, registered as every process that finalizes runs does at start-up.
+// In a hook, not at import: some test files point lib/ at another database or setting before
+// they load it, and these subscribers load lib/db.
+beforeAll(async () => {
+  await import("@/lib/run-finished-subscribers");
+});
 
 afterAll(async () => {
   const { db, endPools } = await import("@/lib/db");

@@ -7,7 +7,7 @@
  */
 import Papa from "papaparse";
 import { FileProcessingError } from "./errors";
-import type { Extracted, ExtractOptions } from "./index";
+import type { Extracted, ExtractOptions } from "./types";
 import { DEFAULT_MAX_CELLS, formatCount } from "./limits";
 import { markdownTable } from "./markdown-table";
 import { NO_TEXT, readText } from "./text";

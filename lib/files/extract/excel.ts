@@ -13,7 +13,7 @@
 import ExcelJS from "exceljs";
 import { strFromU8, strToU8, zipSync } from "fflate";
 import { FileProcessingError } from "./errors";
-import type { Extracted, ExtractOptions } from "./index";
+import type { Extracted, ExtractOptions } from "./types";
 import { DEFAULT_MAX_CELLS, formatCount } from "./limits";
 import { markdownTable } from "./markdown-table";
 import { columnLetters, columnNumber, SheetScanner, type SheetCounts } from "./xlsx-scan";

@@ -9,7 +9,7 @@
  */
 import sharp from "sharp";
 import { FileProcessingError } from "./errors";
-import type { Extracted, ExtractOptions } from "./index";
+import type { Extracted, ExtractOptions } from "./types";
 import { formatCount, MAX_IMAGE_PIXELS } from "./limits";
 
 // libvips' operation cache keeps decoded images around for reuse; Assay caches results itself.

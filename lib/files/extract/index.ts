@@ -3,9 +3,7 @@
  * image for images) out. Each format uses a library made for it (one module per format here);
  * every failure is a FileProcessingError whose message names the file and what is wrong with it.
  */
-import type { FileType } from "@/lib/files/schemas";
 import { sniffFile, typeMatches } from "@/lib/files/sniff";
-import type { ImagePart } from "@/lib/files/types";
 import { extractCsv } from "./csv";
 import { FileProcessingError } from "./errors";
 import { extractExcel } from "./excel";
@@ -14,31 +12,13 @@ import { extractPdf } from "./pdf";
 import { extractPowerpoint } from "./powerpoint";
 import { extractText } from "./text";
 import { extractWord } from "./word";
+import type { Extracted, ExtractOptions } from "./types";
 
 export { FileProcessingError } from "./errors";
+export type { Extracted, ExtractOptions } from "./types";
 
 /** Bumped whenever extraction output changes, so cached results from older code are not reused. */
 export const EXTRACTOR_VERSION = "2";
-
-export type ExtractOptions = {
-  type: FileType;
-  /** The file's display name (used in messages and image parts). */
-  name: string;
-  pages?: number[] | null;
-  sheet?: string | null;
-  range?: string | null;
-  /** Images: the longest edge after resizing (default 1568 px). */
-  maxImageEdge?: number;
-  /** Spreadsheets and CSV: cells one sheet, range or table may span (default DEFAULT_MAX_CELLS, ./limits.ts). */
-  maxCells?: number;
-};
-
-export type Extracted = {
-  markdown: string;
-  metadata: Record<string, unknown>;
-  /** Images only: the resized image for vision models. */
-  image?: ImagePart;
-};
 
 export async function extractFile(bytes: Uint8Array, opts: ExtractOptions): Promise<Extracted> {
   await assertDeclaredType(bytes, opts);

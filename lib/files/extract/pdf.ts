@@ -4,7 +4,7 @@
  */
 import { getDocumentProxy } from "unpdf";
 import { FileProcessingError } from "./errors";
-import type { Extracted, ExtractOptions } from "./index";
+import type { Extracted, ExtractOptions } from "./types";
 import { selectNumbers } from "./selection";
 
 type PdfDocument = Awaited<ReturnType<typeof getDocumentProxy>>;

@@ -9,7 +9,7 @@ import path from "node:path";
 import { strFromU8 } from "fflate";
 import { XMLParser } from "fast-xml-parser";
 import { FileProcessingError } from "./errors";
-import type { Extracted, ExtractOptions } from "./index";
+import type { Extracted, ExtractOptions } from "./types";
 import { selectNumbers } from "./selection";
 import { readZipEntries } from "./zip";
 

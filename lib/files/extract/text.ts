@@ -1,6 +1,6 @@
 /** Plain text files: UTF-8 as-is. */
 import { FileProcessingError } from "./errors";
-import type { Extracted } from "./index";
+import type { Extracted } from "./types";
 
 /** Shown instead of an empty string, so "the document is empty" is visible to the agent and in previews. */
 export const NO_TEXT = "_(no text content)_";

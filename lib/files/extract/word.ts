@@ -8,7 +8,7 @@ import mammoth from "mammoth";
 import TurndownService from "turndown";
 import { gfm } from "@joplin/turndown-plugin-gfm";
 import { FileProcessingError } from "./errors";
-import type { Extracted } from "./index";
+import type { Extracted } from "./types";
 import { NO_TEXT } from "./text";
 import { assertZipWithinLimit } from "./zip";
 
