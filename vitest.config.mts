@@ -12,6 +12,8 @@ export default defineConfig({
   test: {
     environment: "node",
     include: ["tests/**/*.test.ts"],
+    // A stray `.only` would silently run one test and report the suite green.
+    allowOnly: false,
     globalSetup: ["tests/setup/global-setup.ts"],
     setupFiles: ["tests/setup/per-file-db.ts"],
     testTimeout: 20_000,
