@@ -19,5 +19,8 @@ export default defineConfig({
     testTimeout: 20_000,
     hookTimeout: 30_000,
     pool: "forks",
+    // next-auth imports "next/server" without an extension, which Node's ESM loader refuses;
+    // bundled through Vite it resolves, so tests run the real Auth.js.
+    server: { deps: { inline: ["next-auth"] } },
   },
 });
