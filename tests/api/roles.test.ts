@@ -181,7 +181,7 @@ describe("every documented operation × every role × another workspace", () => 
   /** The real id for each path parameter: the resource the path names, or its SPARE. */
   function paramsFor(op: Op): Record<string, string> {
     const params: Record<string, string> = {};
-    for (const [, name] of op.path.matchAll(/\{(\w+)\}/g)) {
+    for (const [, name = ""] of op.path.matchAll(/\{(\w+)\}/g)) {
       const resource =
         name === "deliveryId"
           ? "delivery"
@@ -220,21 +220,21 @@ describe("every documented operation × every role × another workspace", () => 
     ids.spareModelConfig = (await create("/api/v1/model-configs", bodyFor("createModelConfig"))).id;
     ids.spareAgent = (await create("/api/v1/agents", bodyFor("createAgent"))).id;
     ids.suite = (await create("/api/v1/suites", bodyFor("createSuite"))).id;
-    ids.testCase = (await create("/api/v1/suites/{id}/test-cases", bodyFor("createTestCase"), { id: ids.suite })).id;
+    ids.testCase = (await create("/api/v1/suites/{id}/test-cases", bodyFor("createTestCase"), { id: ids.suite! })).id;
     // No executor runs here: runs stay pending unless marked completed below.
-    ids.pendingRun = (await create("/api/v1/suites/{id}/runs", json({}), { id: ids.suite })).id;
-    ids.run = (await create("/api/v1/suites/{id}/runs", json({}), { id: ids.suite })).id;
-    await db.run.update({ where: { id: ids.run }, data: { status: "completed", startedAt: new Date(), completedAt: new Date() } });
-    ids.caseResult = (await db.caseResult.findFirstOrThrow({ where: { runId: ids.run } })).id;
-    ids.comparison = (await create("/api/v1/suites/{id}/comparisons", bodyFor("createComparison"), { id: ids.suite })).id;
-    ids.matrix = (await create("/api/v1/suites/{id}/matrix", bodyFor("createMatrix"), { id: ids.suite })).id;
-    ids.preset = (await create("/api/v1/suites/{id}/presets", bodyFor("createPreset"), { id: ids.suite })).id;
+    ids.pendingRun = (await create("/api/v1/suites/{id}/runs", json({}), { id: ids.suite! })).id;
+    ids.run = (await create("/api/v1/suites/{id}/runs", json({}), { id: ids.suite! })).id;
+    await db.run.update({ where: { id: ids.run! }, data: { status: "completed", startedAt: new Date(), completedAt: new Date() } });
+    ids.caseResult = (await db.caseResult.findFirstOrThrow({ where: { runId: ids.run! } })).id;
+    ids.comparison = (await create("/api/v1/suites/{id}/comparisons", bodyFor("createComparison"), { id: ids.suite! })).id;
+    ids.matrix = (await create("/api/v1/suites/{id}/matrix", bodyFor("createMatrix"), { id: ids.suite! })).id;
+    ids.preset = (await create("/api/v1/suites/{id}/presets", bodyFor("createPreset"), { id: ids.suite! })).id;
     ids.file = (await create("/api/v1/files", uploadCsv())).id;
     ids.webhook = (await create("/api/v1/webhooks", bodyFor("createWebhook"))).id;
-    ids.delivery = (await create("/api/v1/webhooks/{id}/test", undefined, { id: ids.webhook })).id;
+    ids.delivery = (await create("/api/v1/webhooks/{id}/test", undefined, { id: ids.webhook! })).id;
     ids.alert = (
       await db.regressionAlert.create({
-        data: { workspaceId: workspace.id, suiteId: ids.suite, runId: ids.run, passRate: 0, previousRate: 100, dropPercent: 100 },
+        data: { workspaceId: workspace.id, suiteId: ids.suite!, runId: ids.run!, passRate: 0, previousRate: 100, dropPercent: 100 },
       })
     ).id;
   });
