@@ -1,10 +1,13 @@
 // ESLint flat config: Next.js core-web-vitals + TypeScript rules, plus the layering rules from
 // STYLE.md ("thin route → loader/action → server-only service → Prisma") so the layers are held
 // by the tool, not by review. tests/lint/layering.test.ts proves each layering rule fires.
+// Tests may not be focused, skipped or assertion-free (tests/lint/test-rules.test.ts proves it).
 import js from "@eslint/js";
 import { defineConfig, globalIgnores } from "eslint/config";
 import nextVitals from "eslint-config-next/core-web-vitals";
 import nextTs from "eslint-config-next/typescript";
+import vitest from "@vitest/eslint-plugin";
+import playwright from "eslint-plugin-playwright";
 
 // ── Layering ────────────────────────────────────────────────────────────────────────────────
 
@@ -174,6 +177,33 @@ export default defineConfig([
     name: "assay/layering: scripts and tests set up data directly",
     files: ["scripts/**", "tests/**"],
     rules: { "no-restricted-imports": "off" },
+  },
+
+  // ── Honest tests: a focused test silently drops the rest of the suite, a skipped one hides a
+  // failure, one without an assertion passes whatever the code does ──
+  {
+    name: "assay/tests: Vitest",
+    files: ["tests/**/*.test.ts"],
+    plugins: { vitest },
+    rules: {
+      "vitest/no-focused-tests": "error",
+      "vitest/no-disabled-tests": "error",
+      // expect.poll / expect.soft are expect calls too; the project's own helpers that assert are
+      // named `expect…`/`assert…`, and `rejection` (tests/test-cases/fixtures.ts) asserts the
+      // error class of a rejected promise.
+      "vitest/expect-expect": ["error", { assertFunctionNames: ["expect", "expect.*", "expect*", "assert*", "rejection"] }],
+    },
+  },
+  {
+    name: "assay/tests: Playwright",
+    files: ["e2e/**/*.ts"],
+    plugins: { playwright },
+    rules: {
+      "playwright/no-focused-test": "error",
+      "playwright/no-skipped-test": "error",
+      // expectAccessible (e2e/fixtures.ts) runs axe and asserts no violations.
+      "playwright/expect-expect": ["error", { assertFunctionPatterns: ["^expect", "^assert"] }],
+    },
   },
   {
     name: "assay/layering: client components",

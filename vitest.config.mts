@@ -12,10 +12,15 @@ export default defineConfig({
   test: {
     environment: "node",
     include: ["tests/**/*.test.ts"],
+    // A stray `.only` would silently run one test and report the suite green.
+    allowOnly: false,
     globalSetup: ["tests/setup/global-setup.ts"],
     setupFiles: ["tests/setup/per-file-db.ts"],
     testTimeout: 20_000,
     hookTimeout: 30_000,
     pool: "forks",
+    // next-auth imports "next/server" without an extension, which Node's ESM loader refuses;
+    // bundled through Vite it resolves, so tests run the real Auth.js.
+    server: { deps: { inline: ["next-auth"] } },
   },
 });

@@ -206,6 +206,33 @@ async function main() {
     }
     return results;
   };
+  /** How many times the fake model was asked each case's message so far (its log records a request as it arrives). */
+  const askedCounts = () => {
+    const asked = new Map<string, number>();
+    for (const r of fake!.requests) {
+      if (r.endpoint !== "chat") continue;
+      const msgs = (r.body as { messages?: { role: string; content: unknown }[] }).messages ?? [];
+      const last = msgs.filter((m) => m.role === "user").at(-1)?.content;
+      if (typeof last === "string") asked.set(last, (asked.get(last) ?? 0) + 1);
+    }
+    return asked;
+  };
+  /** How many of the run's cases the model had been asked so far. */
+  const askedCases = () => {
+    const asked = askedCounts();
+    return messages.filter((m) => asked.has(m)).length;
+  };
+  /**
+   * The kill must land mid-run, or the restart proves nothing: read synchronously right after the
+   * kill (nothing else has run yet), the cases the model had been asked are fewer than all, so
+   * fewer than all were done; the run's own count before the kill says at least a third were.
+   */
+  const checkMidRun = (askedAtKill: number, doneBefore: number, which: string) =>
+    check(
+      askedAtKill < CASES && doneBefore >= CASES / 3 && doneBefore < CASES,
+      `the ${which} kill came mid-run (fewer than all cases done)`,
+      `${askedAtKill}/${CASES} cases asked at the kill, ${doneBefore} done just before`,
+    );
   /** Every case exactly once, every result final, and the model asked again only what was in flight at the kill. */
   const verifyRun = (final: Run, results: Result[], when: string) => {
     check(final.status === "completed", `the run completes ${when}`, final.status);
@@ -224,13 +251,7 @@ async function main() {
       [...new Set(results.map((r) => r.status))].join(","),
     );
     // The model saw every case; only cases in flight at the kill (≤ concurrency) were asked twice.
-    const asked = new Map<string, number>();
-    for (const r of fake!.requests) {
-      if (r.endpoint !== "chat") continue;
-      const msgs = (r.body as { messages?: { role: string; content: unknown }[] }).messages ?? [];
-      const last = msgs.filter((m) => m.role === "user").at(-1)?.content;
-      if (typeof last === "string") asked.set(last, (asked.get(last) ?? 0) + 1);
-    }
+    const asked = askedCounts();
     const twice = messages.filter((m) => (asked.get(m) ?? 0) > 1);
     check(
       messages.every((m) => (asked.get(m) ?? 0) >= 1),
@@ -247,12 +268,13 @@ async function main() {
   // Crash 1: the executor process alone.
   await until("the executor to beat", async () => ((await health()).executor?.state === "up" ? true : null));
   const firstRun = await api<{ id: string }>("POST", `/suites/${suite.id}/runs`, { concurrency: CONCURRENCY });
-  await until("a third of the first run's cases", async () => {
+  const firstBeforeKill = await until("a third of the first run's cases", async () => {
     const r = await api<Run>("GET", `/runs/${firstRun.id}`);
     return done(r) >= CASES / 3 ? r : null;
   });
   const executorPid = launched.children![1]!.pid;
   process.kill(executorPid, "SIGKILL");
+  checkMidRun(askedCases(), done(firstBeforeKill), "executor");
   t = Date.now();
   const states: string[] = [];
   let webAnswered = 0;
@@ -302,6 +324,7 @@ async function main() {
   // CRASH_KILL=launcher: only the launcher dies; next and the postmaster are left running.
   if (process.env.CRASH_KILL === "launcher") app.kill("SIGKILL");
   else killGroup(app, "SIGKILL");
+  checkMidRun(askedCases(), done(beforeKill), "whole-app");
   await waitForExit(app, 5_000);
   console.log(`SIGKILL with ${done(beforeKill)}/${CASES} cases done, ${chatBefore} model calls made`);
 

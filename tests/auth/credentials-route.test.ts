@@ -1,39 +1,30 @@
-import { describe, expect, it, vi } from "vitest";
-
-// Auth.js itself does not load under Vitest (next-auth resolves "next/server" without an
-// extension); this stand-in runs the real Credentials `authorize` and answers as Auth.js does:
-// a redirect to the sign-in page with ?error=CredentialsSignin&code=… when it throws or refuses.
-vi.mock("@/lib/auth", async () => {
-  const { authorizeCredentials } = await import("@/lib/auth/callbacks");
-  const { CredentialsSignin } = await import("@auth/core/errors");
-  return {
-    handlers: {
-      GET: vi.fn(),
-      POST: async (req: Request) => {
-        const form = Object.fromEntries((await req.formData()).entries());
-        try {
-          const user = await authorizeCredentials(form, req);
-          if (!user) throw new CredentialsSignin();
-          return Response.redirect("http://localhost/", 302);
-        } catch (err) {
-          const code = err instanceof CredentialsSignin ? err.code : "unknown";
-          return Response.redirect(`http://localhost/sign-in?error=CredentialsSignin&code=${code}`, 302);
-        }
-      },
-    },
-  };
-});
-
+// The credentials callback through the real route handlers and the real Auth.js (CSRF check,
+// Credentials provider, redirect with ?error=CredentialsSignin&code=…), as a browser posts it.
+import { beforeAll, describe, expect, it } from "vitest";
 import { NextRequest } from "next/server";
-import { POST } from "@/lib/auth/route-handlers";
+import { GET, POST } from "@/lib/auth/route-handlers";
 import { AUTH_ATTEMPT_CEILING, AUTH_ATTEMPT_LIMIT } from "@/lib/auth/rate-limit";
+
+/** Auth.js's double-submit CSRF pair: the token for the form and the cookie that signs it. */
+let csrf: { token: string; cookie: string };
+beforeAll(async () => {
+  const res = await GET(new NextRequest("http://localhost/api/auth/csrf"));
+  expect(res.status).toBe(200);
+  const token = ((await res.json()) as { csrfToken: string }).csrfToken;
+  const cookie = res.headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0]!)
+    .find((c) => c.includes("csrf-token="));
+  if (!token || !cookie) throw new Error("Auth.js gave no CSRF token");
+  csrf = { token, cookie };
+});
 
 function post(ip: string, email: string, password = "wrong") {
   return POST(
     new NextRequest("http://localhost/api/auth/callback/credentials", {
       method: "POST",
-      headers: { "content-type": "application/x-www-form-urlencoded", "x-forwarded-for": ip },
-      body: new URLSearchParams({ email, password }),
+      headers: { "content-type": "application/x-www-form-urlencoded", "x-forwarded-for": ip, cookie: csrf.cookie },
+      body: new URLSearchParams({ email, password, csrfToken: csrf.token }),
     }),
   );
 }

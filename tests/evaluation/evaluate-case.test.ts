@@ -81,7 +81,7 @@ describe("evaluateCase", () => {
     const r = await evaluateCase({ testCase: fullCase, transcript, finalResponse, metrics, llm });
     expect(r.status).toBe("error");
     expect(r.judge_error).toMatch(/^Outcome judge: The judge reply is not valid JSON/);
-    expect(r.outcome_results.every((o) => !o.passed)).toBe(true);
+    expect(r.outcome_results.map((o) => o.passed)).toEqual([false, false]);
   });
 
   it("ignores a metric error unless fail_on_error", async () => {

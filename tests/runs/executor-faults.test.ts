@@ -133,6 +133,7 @@ describe("executor faults", () => {
     const after = await getRun(ctx, run.id);
     expect(after).toMatchObject({ status: "cancelled", skipped_cases: 3, passed_cases: 0 });
     const cases = await db.caseResult.findMany({ where: { runId: run.id } });
+    expect(cases).toHaveLength(3);
     expect(cases.every((c) => c.status === "skipped" && c.leaseOwner === null && c.completedAt !== null)).toBe(true);
   });
 

@@ -113,6 +113,7 @@ describe("run reports with hostile agent text", () => {
     expect(markdown).not.toMatch(/[^\\]\| a/);
     // Only the report's own headings start a line with '#'.
     const headings = markdown.split("\n").filter((l) => l.startsWith("#"));
+    expect(headings.filter((l) => /^(# Test Report|## Summary|## Test Results)/.test(l))).toHaveLength(3);
     expect(headings.every((l) => /^(# Test Report|## Summary|## Test Results|### )/.test(l))).toBe(true);
     expect(markdown).not.toMatch(/^## second/m);
   });

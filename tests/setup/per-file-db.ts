@@ -1,8 +1,11 @@
 // Gives every test file its own database cloned from the migrated template, before any
-// module that reads DATABASE_URL is imported.
+// module that reads DATABASE_URL is imported. With ASSAY_TEST_DB_ROLE=app, every test connects
+// as the restricted app role (row-level security, no DDL), as production does; the default is the
+// superuser that made the database.
 import { randomBytes } from "node:crypto";
 import pg from "pg";
 import { afterAll, beforeAll, inject } from "vitest";
+import { appRoleUrl } from "../../scripts/app-role.mjs";
 
 const adminUrl = inject("adminDatabaseUrl");
 const template = inject("templateDatabase");
@@ -15,7 +18,8 @@ await admin.end();
 
 const url = new URL(adminUrl);
 url.pathname = `/${name}`;
-process.env.DATABASE_URL = url.toString();
+process.env.DATABASE_URL =
+  process.env.ASSAY_TEST_DB_ROLE === "app" ? appRoleUrl(url.toString(), inject("appRolePassword")) : url.toString();
 process.env.AUTH_SECRET ??= "test-secret-test-secret-test-secret-0123";
 (process.env as Record<string, string>).NODE_ENV = "test";
 

@@ -1,19 +1,16 @@
 import { beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { db } from "@/lib/db";
 import { RUNNABLE_MESSAGE } from "@/lib/test-cases/schemas";
-import type { Role } from "@/lib/auth/roles";
 import { addMember, makeWorkspace } from "../helpers/factories";
 import { makeSuite, runnableCase } from "./fixtures";
 
-// The session is the only thing faked: the signed-in user is `session.userId`, and membership
-// and role checks run for real against the database.
+// The session is the only thing faked: Auth.js's `auth()` answers with the signed-in user
+// `session.userId`; the real action context (lib/auth/context.ts) turns it into a membership and
+// checks the role against the database.
 const session = vi.hoisted(() => ({ userId: "" }));
 const revalidatePath = vi.hoisted(() => vi.fn());
 vi.mock("next/cache", () => ({ revalidatePath }));
-vi.mock("@/lib/auth/context", async () => {
-  const { memberContext } = await import("@/lib/workspaces/service");
-  return { actionContext: (workspaceId: string, minRole: Role) => memberContext(session.userId, workspaceId, minRole) };
-});
+vi.mock("@/lib/auth", () => ({ auth: async () => (session.userId ? { user: { id: session.userId } } : null) }));
 
 const actions = await import("@/lib/test-cases/actions");
 
@@ -124,5 +121,9 @@ describe("test case server actions", () => {
     expect(hidden).toMatchObject({ ok: false, error: "Workspace not found" });
     const foreignSuite = await actions.createTestCaseAction(stranger.workspace.id, { suite_id: suiteId, test_case: runnableCase() });
     expect(foreignSuite).toMatchObject({ ok: false, error: "Suite not found" });
+
+    session.userId = "";
+    const signedOut = await actions.exportTestCasesAction(workspaceId, { suite_id: suiteId, format: "yaml" });
+    expect(signedOut).toMatchObject({ ok: false, error: "Authentication required" });
   });
 });
