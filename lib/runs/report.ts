@@ -217,20 +217,24 @@ const oneLine = (s: string | null | undefined, max = 500) => {
 /** Model, agent and user text on one Markdown line (a field or a table cell): shortened, then made inert. */
 const md = (s: string | null | undefined, max = 500) => escapeMarkdown(oneLine(s, max), { oneLine: true });
 
+/** The counts of a stored run summary the Markdown report reads (all optional: older summaries lack some). */
+type SummaryCounts = {
+  total_tests?: number;
+  passed?: number;
+  failed?: number;
+  not_met?: number;
+  errors?: number;
+  skipped?: number;
+  unfinished?: number;
+  executed?: number;
+  pass_rate?: number;
+  executed_pass_rate?: number;
+  weighted_pass_rate?: number;
+};
+
 /** Spec 000 Markdown layout: the header and summary table, then one section per case (lines joined by "\n"). */
 async function* markdownReport(m: Meta, pages: AsyncIterable<ReportRow[]>) {
-  const s = m.summary as {
-    total_tests?: number;
-    passed?: number;
-    failed?: number;
-    not_met?: number;
-    errors?: number;
-    skipped?: number;
-    unfinished?: number;
-    executed?: number;
-    pass_rate?: number;
-    executed_pass_rate?: number;
-    weighted_pass_rate?: number;
+  const s = m.summary as SummaryCounts & {
     wall_time_ms?: number;
     total_duration_ms?: number;
     average_scores?: Record<string, number>;
@@ -275,19 +279,7 @@ async function* markdownReport(m: Meta, pages: AsyncIterable<ReportRow[]>) {
  * pass), then which results that holds and Assay's pass rate over the executed ones:
  * "2 passed, 3 failed of 5 (1 not met, 1 error, 1 skipped) — 40% pass rate; 50% of the 4 executed, 66.7% weighted by difficulty".
  */
-function testsLine(s: {
-  total_tests?: number;
-  passed?: number;
-  failed?: number;
-  not_met?: number;
-  errors?: number;
-  skipped?: number;
-  unfinished?: number;
-  executed?: number;
-  pass_rate?: number;
-  executed_pass_rate?: number;
-  weighted_pass_rate?: number;
-}): string {
+function testsLine(s: SummaryCounts): string {
   const errors = s.errors ?? 0;
   const parts = [`${s.not_met ?? 0} not met`, `${errors} ${errors === 1 ? "error" : "errors"}`];
   if (s.skipped) parts.push(`${s.skipped} skipped`);
