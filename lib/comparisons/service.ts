@@ -42,6 +42,7 @@ import { ASSAY_VERSION } from "@/lib/version";
 import { withWorkspaceScope } from "@/lib/tenant-scope";
 import { textStream } from "@/lib/api/stream";
 import { z } from "zod";
+import { finishArmRuns } from "./engine";
 import { armOrder, armRole } from "./ordering";
 import { armStatsFromExecutions, armStatsFromResults, pairsOfRuns, summaryOf, writePairs, type PairRecord } from "./pairs";
 import {
@@ -653,7 +654,6 @@ export async function cancelComparison(ctx: WorkspaceContext, id: string): Promi
       FROM "Run" r WHERE r."id" = c."runId" AND r."comparisonId" = ${id}::uuid AND c."status" = 'pending'`;
   });
   // Arm runs with nothing in flight end now; the others when their last case returns.
-  const { finishArmRuns } = await import("./engine");
   await finishArmRuns(id);
   return getComparisonUnchecked(ctx, id);
 }
