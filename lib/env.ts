@@ -104,7 +104,7 @@ const envSchema = z.object({
    */
   ASSAY_SUPERVISOR_STATE: optionalString,
   /**
-   * Where uploaded and downloaded files live (issue 11): unset or "postgres" keeps them in
+   * Where uploaded and downloaded files live: unset or "postgres" keeps them in
    * PostgreSQL; "s3://bucket[/prefix]?endpoint=…&region=…&force_path_style=true" an S3-compatible
    * bucket (credentials from AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY).
    */
@@ -121,7 +121,7 @@ const envSchema = z.object({
   AWS_ACCESS_KEY_ID: optionalString,
   AWS_SECRET_ACCESS_KEY: optionalString,
   AWS_SESSION_TOKEN: optionalString,
-  /** Characters of extracted file content added to a case's first user message (spec 000 files); more is cut with a marker. */
+  /** Characters of extracted file content added to a case's first user message (the execution model files); more is cut with a marker. */
   ASSAY_FILES_MAX_CHARS: z.coerce.number().int().min(1000).max(10_000_000).default(100_000),
   /** Images sent to vision models are resized so their longest edge is at most this many pixels. */
   ASSAY_IMAGE_MAX_EDGE: z.coerce.number().int().min(64).max(8192).default(1568),
@@ -133,7 +133,7 @@ const envSchema = z.object({
   ASSAY_FILE_EXTRACT_HEAP_MB: z.coerce.number().int().min(64).max(16_384).default(512),
   /** Cells one sheet, range or CSV table may span (empty cells between content included); a workbook may hold twice as many. */
   ASSAY_FILE_MAX_CELLS: z.coerce.number().int().min(1000).max(100_000_000).default(200_000),
-  /** Retention (spec 002), used when the database has no value (lib/retention/settings.ts): nightly cleanup time "HH:MM" (UTC). */
+  /** Retention (the reference schema), used when the database has no value (lib/retention/settings.ts): nightly cleanup time "HH:MM" (UTC). */
   TEST_SUITES_RETENTION_CLEANUP_TIME: optionalString.pipe(
     z
       .string()

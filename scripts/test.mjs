@@ -43,7 +43,7 @@ if (only !== "e2e") {
 }
 
 if (only !== "e2e") {
-  // Bench smoke (issue 12): 200 cases through the real executor against the fake server. One check:
+  // Bench smoke: 200 cases through the real executor against the fake server. One check:
   // it fails only when an invariant breaks (every case exactly once, the concurrency bound held,
   // all results in PostgreSQL) — the bench never fails on time. Its JSON is kept for CI to archive.
   const out = path.join(tmp, "bench-smoke.json");

@@ -1,7 +1,7 @@
 import type { VariableDefinition } from "@/lib/agents/schemas";
 
 /**
- * Spec 004 §5 "Agent Eval test type variables schema": AIConfiguration (static; its possible
+ * The variables model "Agent Eval test type variables schema": AIConfiguration (static; its possible
  * values are the workspace's model configuration names, which the run uses to pick the agent's
  * model configuration), Temperature (default 0.7) and MaxTokens, none required.
  */

@@ -1,5 +1,5 @@
 /**
- * Spec 004 `{{Name}}` placeholders: the names a text refers to, and the ones a set of declared
+ * The variables model's `{{Name}}` placeholders: the names a text refers to, and the ones a set of declared
  * variables does not know. The pattern is the one lib/conversation/variables.ts substitutes
  * (spaces inside the braces allowed), so what is checked at save time is what runs.
  */

@@ -3,7 +3,7 @@ import { TEXT_LIMITS } from "@/lib/validation/limits";
 import { JSON_TOO_LARGE_MESSAGE, jsonFits } from "@/lib/validation/text";
 import { unknownPlaceholderIssues } from "@/lib/agents/placeholders";
 
-/** Spec 004 "test type" level: the variables an agent's tests may use. */
+/** The variables model "test type" level: the variables an agent's tests may use. */
 export const VARIABLE_DATA_TYPES = ["string", "number", "boolean", "date"] as const;
 export const VARIABLE_VALUE_SOURCES = ["static", "freeform"] as const;
 
@@ -163,7 +163,7 @@ function refineAgent(a: z.output<typeof agentFields>, ctx: z.RefinementCtx) {
       ctx.addIssue({ code: "custom", path: ["variables_schema", i, "name"], message: `Duplicate variable "${v.name}"` });
     vars.add(v.name);
   });
-  // Spec 004: a {{Name}} the agent does not declare would reach the model as a literal; refuse it at save time.
+  // The variables model: a {{Name}} the agent does not declare would reach the model as a literal; refuse it at save time.
   for (const issue of unknownPlaceholderIssues(a.system_prompt, [...vars], "system_prompt")) {
     ctx.addIssue({ code: "custom", path: ["system_prompt"], message: issue.message });
   }

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { paginationQuery } from "@/lib/api/query";
 
 /**
- * Query and input schemas of the alert routes and actions (issue 10). No `server-only`: the
+ * Query and input schemas of the alert routes and actions. No `server-only`: the
  * OpenAPI builder and the alerts page import them too.
  */
 

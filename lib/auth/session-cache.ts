@@ -3,7 +3,7 @@
  * for the read requests a dashboard tab repeats every second (the live run page polls three JSON
  * routes a second, lib/runs/hooks.ts). Without it each poll decrypts the session's JWE and
  * encrypts it again (Auth.js's session action), looks up the user's session version and then the
- * membership: about a third of the web process's CPU under 50 viewers (issue 12, goal 6).
+ * membership: about a third of the web process's CPU under 50 viewers.
  *
  * Rules:
  * - Keyed by the session cookie's exact value (a new or re-issued cookie is a miss) and, for

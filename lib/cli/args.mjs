@@ -1,7 +1,7 @@
 // @ts-check
 /**
  * Pure argument handling for the `assay` CLI: `NAME=VALUE` assignments, values typed by the
- * agent's spec 004 variable definitions, comparison arms, matrix axes and the exit code of a
+ * agent's variable definitions (the variables model), comparison arms, matrix axes and the exit code of a
  * finished run. No I/O here, so tests/cli/args.test.ts covers it directly.
  */
 import { EXIT, UsageError } from "./errors.mjs";
@@ -97,7 +97,7 @@ export function findVariable(definitions, name) {
 }
 
 /**
- * `--var NAME=VALUE` assignments typed by the agent's variable definitions (spec 004
+ * `--var NAME=VALUE` assignments typed by the agent's variable definitions (the variables model
  * `variables_schema`). A later assignment of the same name wins, like repeated shell flags.
  * @param {VariableDefinition[]} definitions
  * @param {[string, string][]} assignments

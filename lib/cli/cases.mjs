@@ -17,7 +17,7 @@ const showValue = (v) => (v === null || v === undefined ? "–" : typeof v === "
 /**
  * The variables a case exposes, each with the value it resolves to before any run value (a test
  * lock wins, at the case's default or else the agent's, recorded as `test` as the server does;
- * then suite > test > type, spec 004) and the values a run may choose from. A case without a
+ * then suite > test > type, the variables model) and the values a run may choose from. A case without a
  * `variables` config exposes every agent variable with its type default.
  * @param {{name: string, variables?: Record<string, TestVariableConfig> | null}} testCase
  * @param {import("./args.mjs").VariableDefinition[]} definitions

@@ -1,5 +1,5 @@
 // @ts-check
-/** `assay compare`: an A/B comparison of two arms of a suite (spec 003), optionally waited for. */
+/** `assay compare`: an A/B comparison of two arms of a suite (the A/B engine), optionally waited for. */
 import { parseArm, reportFormat, typeVariables } from "./args.mjs";
 import { EXIT, UsageError } from "./errors.mjs";
 import { commandMetadata } from "./metadata.mjs";

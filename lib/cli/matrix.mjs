@@ -1,5 +1,5 @@
 // @ts-check
-/** `assay matrix`: one run per combination of variable values (issue 9 matrix runs). */
+/** `assay matrix`: one run per combination of variable values. */
 import { parseAxes, parseTypedValue, findVariable } from "./args.mjs";
 import { EXIT } from "./errors.mjs";
 import { commandMetadata } from "./metadata.mjs";

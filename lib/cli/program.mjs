@@ -1,6 +1,6 @@
 // @ts-check
 /**
- * The `assay` command line (issue 9): commands, flags and the exit codes CI reads.
+ * The `assay` command line: commands, flags and the exit codes CI reads.
  * 0 passed, 1 pass rate below --min-pass-rate, 2 usage or validation error, 3 run failed or
  * cancelled, server unreachable or broken. Parsing is commander's; every command talks to the
  * REST API through lib/cli/api.mjs.
@@ -112,7 +112,7 @@ export function buildProgram(done, env) {
     selectionOptions(
       program
         .command("compare")
-        .description("start an A/B comparison of two arms on a suite (spec 003)")
+        .description("start an A/B comparison of two arms on a suite (the A/B engine)")
         .argument("<suite>", "suite id or name")
         .requiredOption("--baseline <KEY=VALUE...>", "baseline arm: model, agent, temperature, max_tokens, system_prompt, label, var.NAME")
         .requiredOption("--variant <KEY=VALUE...>", "variant arm, same keys as --baseline"),

@@ -55,7 +55,7 @@ export async function resolveSuite(api, ref) {
 }
 
 /**
- * The agent's spec 004 variable definitions.
+ * The agent's variable definitions (the variables model).
  * @param {import("./api.mjs").AssayApi} api
  * @param {string} agentId
  * @returns {Promise<import("./args.mjs").VariableDefinition[]>}
@@ -85,7 +85,7 @@ export async function resolveAgentId(api, ref) {
 }
 
 /**
- * A suite preset's values (spec 004 phase 3: named sets of variable values per suite).
+ * A suite preset's values (the variables model: named sets of variable values per suite).
  * @param {import("./api.mjs").AssayApi} api
  * @param {string} suiteId
  * @param {string} ref the preset's name or id

@@ -35,7 +35,7 @@ export type CompareOptions = {
   agents: CompareAgentOption[];
   model_configs: { id: string; name: string; model: string }[];
   tags: string[];
-  /** The suite's variable presets (spec 004): choosing one fills an arm's variables. */
+  /** The suite's variable presets (the variables model): choosing one fills an arm's variables. */
   presets: { id: string; name: string; values: Record<string, string | number | boolean> }[];
 };
 

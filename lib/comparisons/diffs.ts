@@ -1,6 +1,6 @@
 /**
- * Per-execution and per-pair numbers of an A/B comparison, exactly as spec 003 defines them
- * (its `AgentResponse` and `ABTestResult` computed properties; the spec's "docstratum" arm is
+ * Per-execution and per-pair numbers of an A/B comparison, exactly as the A/B engine defines them
+ * (its `AgentResponse` and `ABTestResult` computed properties; the A/B engine's "docstratum" arm is
  * Assay's variant). Every difference is variant − baseline: negative means the variant used
  * less (fewer tokens, less time). Pure functions, no I/O: the engine, the compare-two-runs path
  * and the session import all derive their pair fields here, so the three can never disagree.
@@ -10,8 +10,8 @@
 export type ArmStatus = "passed" | "failed" | "error" | "skipped";
 
 /**
- * One arm's execution of one case: the spec's AgentResponse fields the diffs need, plus Assay's
- * verdict. `error` is the agent call's only (the spec's `success` is `error is None`): a case
+ * One arm's execution of one case: the A/B engine's AgentResponse fields the diffs need, plus Assay's
+ * verdict. `error` is the agent call's only (the A/B engine's `success` is `error is None`): a case
  * whose agent answered but whose judge failed has status `error`, no `error`, and the judge's
  * message in `evaluation_error`.
  */
@@ -21,7 +21,7 @@ export interface ArmExecution {
   completion_tokens: number;
   latency_ms: number;
   status: ArmStatus;
-  /** The spec's `error`: null when the agent call succeeded. */
+  /** The A/B engine's `error`: null when the agent call succeeded. */
   error: string | null;
   /** Why the verdict is missing although the agent answered (judge or fail_on_error metric error). */
   evaluation_error?: string | null;
@@ -75,7 +75,7 @@ export function hasVerdict(e: ArmExecution): boolean {
 
 /**
  * Length in characters as Python's `len(str)` counts them (Unicode code points), so the ratio
- * matches the spec's for text outside the Basic Multilingual Plane (emoji) too; JavaScript's
+ * matches the A/B engine's for text outside the Basic Multilingual Plane (emoji) too; JavaScript's
  * `.length` would count UTF-16 code units.
  */
 function codePointLength(s: string): number {
@@ -113,7 +113,7 @@ export function pairDiffs(pair: ComparisonPair): PairDiffs {
 
   // Spec: "Percentage improvement in latency" — `if baseline.latency_ms == 0: return 0.0`, else
   // `(latency_diff_ms / baseline.latency_ms) * 100`. Despite the name, positive = the variant is
-  // slower (the sign follows latency_diff_ms); kept as the spec computes it.
+  // slower (the sign follows latency_diff_ms); kept as the A/B engine computes it.
   const latency_improvement_pct = baseline.latency_ms === 0 ? 0 : (latency_diff_ms / baseline.latency_ms) * 100;
 
   // Spec: "Ratio of DocStratum response length to baseline length" — `if len(baseline.response) == 0:

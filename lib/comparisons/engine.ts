@@ -1,5 +1,5 @@
 /**
- * The comparison side of the executor (issue 8, spec 003). The executor claims a comparison's
+ * The comparison side of the executor (the A/B engine). The executor claims a comparison's
  * pairs and runs their arms in order (lib/runs/executor.ts `claimPairs`/`runPair`); this module
  * records a pair the moment its arms finished and ends the comparison when its arm runs have
  * ended: pairs rebuilt from the case results, summary (statistics, ExecutionStats per arm,

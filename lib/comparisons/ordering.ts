@@ -2,7 +2,7 @@ import { mulberry32 } from "./statistics";
 import type { ComparisonOrdering } from "./schemas";
 
 /**
- * The order in which the arms of pair `index` run (arm indices), as spec 003 §3 defines the
+ * The order in which the arms of pair `index` run (arm indices), as the A/B engine defines the
  * strategies: `sequential` always baseline first, `randomized` a per-pair shuffle drawn from the
  * comparison's recorded seed (same seed → same orders, whatever order pairs are claimed in),
  * `concurrent` all arms at once (listed in arm order). Pure: the engine and the pair rows

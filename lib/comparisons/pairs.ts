@@ -65,8 +65,8 @@ function agentSucceeded(r: Pick<ResultRow, "status" | "stage">): boolean {
 }
 
 /**
- * Spec 003 AgentResponse (+ verdict) of one case result; null while it has not finished. `error`
- * is the agent call's (the spec's `success`); a judge error is `evaluation_error`.
+ * The A/B engine's AgentResponse (+ verdict) of one case result; null while it has not finished. `error`
+ * is the agent call's (the A/B engine's `success`); a judge error is `evaluation_error`.
  */
 export function executionOf(r: ResultRow): StoredExecution | null {
   if (!FINISHED.has(r.status)) return null;
@@ -99,7 +99,7 @@ export type PairRecord = {
   order: string[];
   executions: (StoredExecution | null)[];
   metadata: Record<string, unknown>;
-  /** Spec 003 context_tokens of an imported result (executed pairs have none: 0). */
+  /** The A/B engine context_tokens of an imported result (executed pairs have none: 0). */
   contextTokens?: number;
 };
 
@@ -234,7 +234,7 @@ export async function pairsOfRuns(
   return { pairs, rows };
 }
 
-/** Spec 003 ExecutionStats of one arm from its case results' agent stats. */
+/** The A/B engine's ExecutionStats of one arm from its case results' agent stats. */
 export function armStatsFromResults(rows: ResultRow[], runId: string): ExecutionStatsJson {
   const total = emptyStats();
   for (const r of rows) if (r.runId === runId && r.agentStats?.stats) mergeStats(total, r.agentStats.stats);
@@ -274,7 +274,7 @@ function publicStats(s: ExecutionStatsJson, errors: Record<string, number>): Arm
 }
 
 /**
- * The comparison's `summary`: spec 003 statistics over the finished pairs (in index order, so the
+ * The comparison's `summary`: the A/B engine statistics over the finished pairs (in index order, so the
  * bootstrap is reproducible), each arm's ExecutionStats and the page's one-sentence verdict.
  */
 export function summaryOf(

@@ -4,7 +4,7 @@ import { MAX_RUN_CONCURRENCY, DEFAULT_RUN_CONCURRENCY, caseSelectionFields, runM
 import { TEXT_LIMITS } from "@/lib/validation/limits";
 
 /**
- * Request and query schemas of the comparison routes (issue 8, spec 003). No `server-only`:
+ * Request and query schemas of the comparison routes (the A/B engine). No `server-only`:
  * the OpenAPI builder and the Compare dialog import them too.
  */
 
@@ -26,7 +26,7 @@ const variableValue = z.union([z.string().max(TEXT_LIMITS.description), z.number
 
 /**
  * One arm: the suite's agent with optional overrides. Absent (or null) fields keep the suite
- * agent's value; `variables` are spec 004 run-level values for this arm.
+ * agent's value; `variables` are the variables model run-level values for this arm.
  */
 export const armInput = z
   .object({
@@ -41,7 +41,7 @@ export const armInput = z
   .strict();
 export type ArmInput = z.output<typeof armInput>;
 
-/** Spec 003 RetryPolicy for the agent calls of a comparison. */
+/** The A/B engine's RetryPolicy for the agent calls of a comparison. */
 export const retryPolicyInput = z
   .object({
     max_attempts: z.number().int().min(1).max(10).default(3),
@@ -141,7 +141,7 @@ const wholeNumber = (max: number) =>
     .max(max, `Must be at most ${max.toLocaleString("en-US")}`);
 const tokenCount = wholeNumber(MAX_IMPORTED_TOKENS);
 
-/** Spec 003 AgentResponse as a session document stores it. Every number is bounded by the column it ends in. */
+/** The A/B engine's AgentResponse as a session document stores it. Every number is bounded by the column it ends in. */
 const sessionResponse = z.object({
   response: z.string().max(1_000_000),
   prompt_tokens: tokenCount,
@@ -153,7 +153,7 @@ const sessionResponse = z.object({
   timestamp: z.string().max(64).optional(),
   error: z.string().max(TEXT_LIMITS.prompt).nullish(),
   retry_count: wholeNumber(MAX_INT4).default(0),
-  /** Assay's verdict (absent in plain spec documents: then `passed`/`failed` cannot be known and the execution counts as `passed` when it has no error). */
+  /** Assay's verdict (absent in plain A/B engine documents: then `passed`/`failed` cannot be known and the execution counts as `passed` when it has no error). */
   status: z.enum(["passed", "failed", "error", "skipped"]).optional(),
   /** Assay's: why there is no verdict although the agent answered (`error` stays null: the call succeeded). */
   evaluation_error: z.string().max(TEXT_LIMITS.prompt).nullish(),
@@ -171,21 +171,21 @@ const executionStatsDocument = z.object({
   errors_by_type: z.record(z.string().max(TEXT_LIMITS.identifier), count).default({}),
 });
 
-/** POST /api/v1/suites/{id}/comparisons/import: spec 003 `TestSession.to_dict()` (Assay's export adds fields; all optional). */
+/** POST /api/v1/suites/{id}/comparisons/import: the A/B engine's `TestSession.to_dict()` (Assay's export adds fields; all optional). */
 export const sessionDocument = z.object({
   session_id: z.string().min(1).max(TEXT_LIMITS.name),
   start_time: z.string().max(64),
   end_time: z.string().max(64).nullish(),
   baseline_model: z.string().max(TEXT_LIMITS.name).default("baseline"),
   variant_model: z.string().max(TEXT_LIMITS.name).optional(),
-  /** The spec's own name for the variant. */
+  /** The A/B engine's own name for the variant. */
   docstratum_model: z.string().max(TEXT_LIMITS.name).optional(),
   environment: z.record(z.string(), z.unknown()).default({}),
   notes: z.string().max(TEXT_LIMITS.prompt).default(""),
   name: z.string().trim().min(1).max(TEXT_LIMITS.name).optional(),
-  /** Spec 003: where the session's llms.txt context came from ("" or absent: unknown). */
+  /** The A/B engine: where the session's llms.txt context came from ("" or absent: unknown). */
   llms_source_path: z.string().max(TEXT_LIMITS.url).nullish(),
-  /** Assay's export: each arm's spec 003 ExecutionStats as the engine counted them (kept on import). */
+  /** Assay's export: each arm's the A/B engine's ExecutionStats as the engine counted them (kept on import). */
   execution_stats: z.object({ baseline: executionStatsDocument, variant: executionStatsDocument }).optional(),
   results: z
     .array(
@@ -200,7 +200,7 @@ export const sessionDocument = z.object({
           metadata: z.record(z.string(), z.unknown()).default({}),
           test_case_id: z.string().nullish(),
           test_case_name: z.string().max(TEXT_LIMITS.name).optional(),
-          /** Spec 003: tokens of the llms.txt context (fixed per session); 0 when unknown. */
+          /** The A/B engine: tokens of the llms.txt context (fixed per session); 0 when unknown. */
           context_tokens: tokenCount.default(0),
           repetition: wholeNumber(MAX_INT4).default(0),
           order: z.array(z.enum(ARM_ROLES)).max(2).optional(),

@@ -1,6 +1,6 @@
 /**
  * Comparisons, from the caller's side (issue 8, spec 003): create one (run both arms on the
- * suite's cases, or pair two completed runs), read, list, list pairs, cancel, export the spec's
+ * suite's cases, or pair two completed runs), read, list, list pairs, cancel, export the A/B engine's
  * session document (JSON) or CSV, and import such a document back. The executor runs the arms
  * (lib/runs/executor.ts, `claimPairs`/`runPair`); ./engine.ts records pairs and finishes the
  * comparison. Every query is scoped by `workspaceId`; ./README.md maps the whole feature.
@@ -659,7 +659,7 @@ export async function cancelComparison(ctx: WorkspaceContext, id: string): Promi
 }
 
 /**
- * An execution as the spec's AgentResponse.to_dict() writes it, plus Assay's fields. The spec's
+ * An execution as the A/B engine's AgentResponse.to_dict() writes it, plus Assay's fields. The A/B engine's
  * reader parses `timestamp` with `datetime.fromisoformat`: an execution that never ran (skipped)
  * has none of its own and gets its pair's.
  */
@@ -769,7 +769,7 @@ async function* comparisonJson(c: ComparisonDto, pages: AsyncIterable<PairRow[]>
       end_time: c.completed_at,
       baseline_model: modelOf(c.baseline),
       variant_model: modelOf(c.variant),
-      // The spec's own name for the variant's model, so its reader labels the arm too.
+      // The A/B engine's own name for the variant's model, so its reader labels the arm too.
       docstratum_model: modelOf(c.variant),
       llms_source_path: c.llms_source_path,
       environment: c.environment,
@@ -799,7 +799,7 @@ async function* comparisonJson(c: ComparisonDto, pages: AsyncIterable<PairRow[]>
         question: d.question,
         baseline: sessionResponse(executions[0] ?? null, timestamp),
         variant,
-        // The spec's reader (ABTestResult.from_dict) reads the variant under its own name only.
+        // The A/B engine's reader (ABTestResult.from_dict) reads the variant under its own name only.
         docstratum: variant,
         context_tokens: d.context_tokens,
         timestamp,
@@ -827,8 +827,8 @@ async function* comparisonJson(c: ComparisonDto, pages: AsyncIterable<PairRow[]>
 
 /**
  * GET /api/v1/comparisons/{id}/report: `json` is spec 003's session document (`TestSession.to_dict()`
- * with every key its `from_dict` reads: the variant under `variant` and the spec's `docstratum`,
- * `context_tokens`, `llms_source_path`), `csv` the spec's session CSV plus the verdict columns. Streamed:
+ * with every key its `from_dict` reads: the variant under `variant` and the A/B engine's `docstratum`,
+ * `context_tokens`, `llms_source_path`), `csv` the A/B engine's session CSV plus the verdict columns. Streamed:
  * the comparison is read now (a missing one is a 404), its pairs page by page as the body is read.
  */
 export async function comparisonReport(ctx: WorkspaceContext, id: string, format: "json" | "csv") {
@@ -852,7 +852,7 @@ export async function comparisonReport(ctx: WorkspaceContext, id: string, format
 
 /**
  * POST /api/v1/suites/{id}/comparisons/import: spec 003's `load_session` — a session document
- * (the spec's own, with `docstratum`, or Assay's export) becomes a read-only comparison whose
+ * (the A/B engine's own, with `docstratum`, or Assay's export) becomes a read-only comparison whose
  * pairs and statistics are derived exactly as for an executed one. Plain spec documents carry no
  * verdicts: an execution without `status` counts as `passed` when it has no error, else `error`.
  */

@@ -1,5 +1,5 @@
 /**
- * `summarize(pairs)`: a comparison's `summary` as GET /api/v1/comparisons/{id} returns it (issue 8),
+ * `summarize(pairs)`: a comparison's `summary` as GET /api/v1/comparisons/{id} returns it,
  * from its pairs alone: per-arm counts, tokens and latency; location estimates with bootstrap
  * intervals for each diff; verdict changes; success rate; and the three tests. Pure and
  * deterministic (fixed bootstrap seed), so a comparison run live, built from two runs or
@@ -7,7 +7,7 @@
  *
  * Which pairs feed which number:
  * - diffs and the latency/token tests use only pairs where both arms' agent calls succeeded
- *   (`both_successful`, the spec's `success`): a failed call records 0 tokens and 0 ms (spec),
+ *   (`both_successful`, the A/B engine's `success`): a failed call records 0 tokens and 0 ms (A/B engine),
  *   which would read as a huge "improvement". A judge error does not make an agent call fail, so
  *   such a pair's timing and tokens count;
  * - the pass/fail test uses pairs with a verdict on both sides (`verdict_change` ≠ `error`), so a
@@ -53,7 +53,7 @@ export interface ComparisonSummary {
     response_length_ratio: LocationEstimate;
   };
   verdict_changes: Record<VerdictChange, number>;
-  /** Share of pairs where both arms' agent calls succeeded (the spec's session `success_rate`), as a percentage. */
+  /** Share of pairs where both arms' agent calls succeeded (the A/B engine's session `success_rate`), as a percentage. */
   success_rate: number | null;
   tests: {
     latency: WilcoxonResult;

@@ -46,7 +46,7 @@ export function agentFailure(err: unknown): ConversationStop {
 }
 
 /**
- * The transcript as OpenAI chat messages. `images` (spec 000 image files, for vision models)
+ * The transcript as OpenAI chat messages. `images` (the execution model image files, for vision models)
  * become `image_url` parts of the first user message that carries attachments, after its text:
  * the stored transcript keeps text only, the data URLs exist only in the request.
  */

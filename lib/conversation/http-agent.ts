@@ -35,7 +35,7 @@ export type HttpAgentRequest = {
   variables: Record<string, unknown>;
   test_case: { id: string; name: string };
   run_id: string;
-  /** Spec 000 files of the case (present only when it has some): name, type, the budgeted markdown, the URL it came from. */
+  /** The execution model files of the case (present only when it has some): name, type, the budgeted markdown, the URL it came from. */
   files?: HttpAgentFile[];
 };
 

@@ -113,7 +113,7 @@ export async function runConversation(input: ConversationInput): Promise<Convers
       instructions: substituteVariables(testCase.persona.instructions, variables),
     };
     const askSimulator = () => simulatorTurn(simulator, persona, input, state);
-    // Spec 001: max_turns null means no cap of the case's own — the agent or the simulated user
+    // The test case format: max_turns null means no cap of the case's own — the agent or the simulated user
     // ends the conversation. The workspace safety cap (at most MAX_SAFETY_CAP) still bounds every
     // conversation, also one whose max_turns is higher, and is reported as `safety_cap`, never as
     // the case's own `max_turns`.
@@ -200,7 +200,7 @@ async function simulatorTurn(simulator: LlmClient, persona: Persona, input: Conv
   throw new ConversationStop("simulator", "The simulated user returned an empty or invalid message twice");
 }
 
-/** The first user message carries the case's files (spec 000) in the layout of lib/files/layout.ts. */
+/** The first user message carries the case's files (the execution model) in the layout of lib/files/layout.ts. */
 function firstUserMessage(text: string, input: ConversationInput): TranscriptMessage {
   if (!input.files) return { role: "user", content: text };
   return { role: "user", content: withAttachedFiles(text, input.files), attachments: input.files.attachments };

@@ -78,7 +78,7 @@ export type ConversationResult = {
   simulatorCompletionTokens: number;
   /** Sum of the agent calls' latencies, whole milliseconds. */
   agentLatencyMs: number;
-  /** The same sum unrounded (spec 003 keeps float milliseconds). */
+  /** The same sum unrounded (the A/B engine keeps float milliseconds). */
   agentLatencyExactMs: number;
   /** Agent latency per turn (all agent calls of one turn, tool rounds included). */
   turnLatenciesMs: number[];
@@ -124,7 +124,7 @@ export type ConversationInput = {
   /** HTTP agents: retry policy overrides (tests). */
   retryPolicy?: Partial<RetryPolicy>;
   /**
-   * Spec 000 files, already processed: appended to the first user message (whoever wrote it),
+   * The execution model files, already processed: appended to the first user message (whoever wrote it),
    * images sent as image parts to chat agents, `files` in HTTP agents' request bodies.
    */
   files?: CaseFilesPrompt | null;

@@ -46,7 +46,7 @@ export const DEMO_PROMPT_V2 = [
 
 const persona = (type: string, description: string, instructions: string) => ({ type, description, instructions });
 
-/** ~10 cases: normal, red-team, edge-case, tool-heavy and multi-turn (spec 001 format). */
+/** ~10 cases: normal, red-team, edge-case, tool-heavy and multi-turn (the test case format). */
 export const DEMO_CASES = [
   {
     name: "Refund policy question",

@@ -1,4 +1,4 @@
-/** Spec 002 checks: contains_phrases, semantic_similarity, llm_judge; combined by mode all/any. */
+/** The reference schema checks: contains_phrases, semantic_similarity, llm_judge; combined by mode all/any. */
 import type { Check } from "@/lib/test-cases/schemas";
 import { VERDICT_SCHEMA, callEmbed, callJson, errorMessage, parseJsonObject, readVerdict, type EvalCache } from "./llm-json";
 import type { CheckResult, EvalChatMessage, EvalJsonRequest, EvalLlm } from "./types";
@@ -163,7 +163,7 @@ export function evaluateChecks(checks: readonly Check[], ctx: CheckContext): Pro
   );
 }
 
-/** Spec 002 mode: "all" → every check passed, "any" → at least one; no checks → satisfied. */
+/** The reference schema mode: "all" → every check passed, "any" → at least one; no checks → satisfied. */
 export function checksSatisfied(results: readonly CheckResult[], mode: "all" | "any"): boolean {
   if (results.length === 0) return true;
   return mode === "all" ? results.every((r) => r.passed) : results.some((r) => r.passed);

@@ -84,7 +84,7 @@ export async function evaluateCase(input: EvaluateCaseInput): Promise<CaseEvalua
         input.judgeTimeoutMs,
       );
 
-  // Spec 000: the case's `evaluations` (metric names) overrides the suite's metrics for this case.
+  // The execution model: the case's `evaluations` (metric names) overrides the suite's metrics for this case.
   const selection = metricsForCase(input.metrics, testCase.evaluations);
   const enabledMetrics = selection.metrics;
   const metricInputs: MetricInputs = {

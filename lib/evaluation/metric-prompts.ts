@@ -1,4 +1,4 @@
-/** Prompts of the spec 000 metrics (built-in rubrics and custom prompts). */
+/** Prompts of the execution model metrics (built-in rubrics and custom prompts). */
 import { isBuiltInMetric, type BuiltInMetric, type MetricConfig } from "./schemas";
 import type { EvalJsonRequest } from "./types";
 

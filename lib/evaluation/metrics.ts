@@ -1,5 +1,5 @@
 /**
- * Spec 000 metrics. The judge scores 1..scale and the metric passes when that score reaches
+ * The execution model metrics. The judge scores 1..scale and the metric passes when that score reaches
  * `threshold`, which is on the same scale (null threshold = informational, passes whenever
  * evaluated). Results carry `score`/`threshold` on the metric's scale and both normalised to 0..1
  * with `(s - 1) / (scale - 1)` (`normalized_score`/`normalized_threshold`). Errors, timeouts and
@@ -161,7 +161,7 @@ export function evaluateMetrics(configs: readonly MetricConfig[], inputs: Metric
 }
 
 /**
- * Spec 000 per-test metric selection. A case without `evaluations` (null) gets the suite's
+ * The execution model per-test metric selection. A case without `evaluations` (null) gets the suite's
  * enabled metrics. A case with a list gets exactly the metrics it names, in its order, with the
  * suite's configuration for each (also when that metric is disabled on the suite: disabled means
  * "not run by default"); an empty list runs no metric. A built-in name the suite does not

@@ -1,5 +1,5 @@
 /**
- * The case pass rule (spec 000).
+ * The case pass rule (the execution model).
  *
  * - `error` when the conversation errored (agent, simulator, …), when an evaluator failed
  *   (outcome judge, an llm_judge or semantic_similarity check: a judge error), or when a metric

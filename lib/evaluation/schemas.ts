@@ -2,9 +2,9 @@ import { z } from "zod";
 import { TEXT_LIMITS } from "@/lib/validation/limits";
 
 /**
- * Spec 000 EvaluationMetric as stored on a suite (`Suite.metrics`, a list of these).
+ * The execution model's EvaluationMetric as stored on a suite (`Suite.metrics`, a list of these).
  *
- * Scores (spec 000): the judge answers an integer on 1..`scale` (default 5) and `threshold` is on
+ * Scores (the execution model): the judge answers an integer on 1..`scale` (default 5) and `threshold` is on
  * that same scale (`threshold: 4` with `scale: 5` means "4 or better"): the metric passes when
  * `score >= threshold`. Results also carry both normalised to 0..1 with `(s - 1) / (scale - 1)`
  * (what averages and charts use). A null threshold makes the metric informational: it passes

@@ -56,7 +56,7 @@ export type EvaluatedCase = Pick<TestCaseData, "checks" | "mode" | "expected_out
 
 export type CheckType = Check["type"];
 
-/** Spec 002 CheckResult, snake_case. */
+/** The reference schema's CheckResult, snake_case. */
 export type CheckResult = {
   check_index: number;
   check_type: CheckType;
@@ -108,7 +108,7 @@ export type OutcomeResult = {
 };
 
 /**
- * Spec 000 MetricResult plus the judge's raw score and reasoning. Results stored before thresholds
+ * The execution model's MetricResult plus the judge's raw score and reasoning. Results stored before thresholds
  * moved to the metric's scale have `score`/`threshold` on 0..1 and no `normalized_*` keys.
  */
 export type MetricResult = {

@@ -27,7 +27,7 @@ export type FilePreviewImage = {
   data_url: string | null;
 };
 
-/** The spec 000 ProcessedFileInput plus, for images, what a vision model receives. */
+/** The execution model's ProcessedFileInput plus, for images, what a vision model receives. */
 export type FilePreviewDto = ProcessedFileInput & { image: FilePreviewImage | null };
 
 export function toFilePreview(processed: ProcessedFileInput, image: ImagePart | undefined): FilePreviewDto {

@@ -1,6 +1,6 @@
 /**
- * Spec 000 FileInput as Assay stores it on a test case: a file of the workspace's file store
- * (`path: "file:<id>"`, uploaded through POST /api/v1/files) or a URL, with the spec's options.
+ * The execution model's FileInput as Assay stores it on a test case: a file of the workspace's file store
+ * (`path: "file:<id>"`, uploaded through POST /api/v1/files) or a URL, with the execution model's options.
  * One schema for the case form, the REST API and import/export; the rules that need the store
  * (the file exists, its sniffed content matches `type`) are checked by ./service.ts.
  */
@@ -9,7 +9,7 @@ import { z } from "zod";
 export const FILE_TYPES = ["image", "pdf", "text", "excel", "word", "powerpoint", "csv"] as const;
 export type FileType = (typeof FILE_TYPES)[number];
 
-/** Spec 000: at most 10 files per test case. */
+/** The execution model: at most 10 files per test case. */
 export const MAX_CASE_FILES = 10;
 /** Largest upload (and largest URL download), bytes. */
 export const MAX_FILE_BYTES = 25 * 1024 * 1024;
@@ -77,7 +77,7 @@ export const fileInputSchema = z
       ctx.addIssue({ code: "custom", path: ["path"], message: "Give exactly one of path or url" });
     }
   })
-  // Spec 000: `cache` defaults to true for URLs (it means nothing for stored files).
+  // The execution model: `cache` defaults to true for URLs (it means nothing for stored files).
   .transform((f) => ({ ...f, cache: f.url ? (f.cache ?? true) : null }));
 
 export type FileInput = z.output<typeof fileInputSchema>;

@@ -10,7 +10,7 @@ import type { FileType } from "@/lib/files/schemas";
 export type Sniffed = {
   /** A MIME type (application/pdf, image/png, text/csv, ...; application/octet-stream when unknown). */
   contentType: string;
-  /** The spec 000 type the content can be read as (null: none Assay reads). */
+  /** The execution model type the content can be read as (null: none Assay reads). */
   kind: FileType | null;
 };
 

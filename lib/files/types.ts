@@ -1,6 +1,6 @@
 import type { FileInput, FileType } from "@/lib/files/schemas";
 
-/** Spec 000 ProcessedFileInput (public JSON shape, on case results and in reports). */
+/** The execution model's ProcessedFileInput (public JSON shape, on case results and in reports). */
 export type ProcessedFileInput = {
   original: FileInput;
   /** The extracted content as markdown ("" only when `error` is set). */

@@ -110,7 +110,7 @@ export class LlmCallCache {
 const noJsonSchema = new Set<string>();
 
 /**
- * Calls one OpenAI-compatible endpoint with Assay's retry policy (spec 003 §5), the
+ * Calls one OpenAI-compatible endpoint with Assay's retry policy (the A/B engine), the
  * per-endpoint concurrency cap, per-call timeouts and a CallRecord for every call.
  */
 export class LlmClient {

@@ -2,7 +2,7 @@ import type { Semaphore } from "./concurrency";
 import { AttemptError, LlmError } from "./errors";
 import type { LlmErrorType } from "./types";
 
-/** Spec 003 §5: at most 3 attempts, backoff 100 ms → 200 ms → 400 ms, 30 s per call. */
+/** The A/B engine: at most 3 attempts, backoff 100 ms → 200 ms → 400 ms, 30 s per call. */
 export type RetryPolicy = {
   maxAttempts: number;
   initialDelayMs: number;

@@ -1,7 +1,7 @@
 import type { CallRecord, LlmErrorType } from "./types";
 
 /**
- * Spec 003 ExecutionStats, as plain JSON (stored in a run's summary). Counting rules:
+ * The A/B engine's ExecutionStats, as plain JSON (stored in a run's summary). Counting rules:
  * - invocations count logical calls (all attempts of one call are one invocation);
  * - `retry_successes` counts calls that succeeded after N retries, keyed by N ("1", "2");
  * - `timeouts` and `errors_by_type` count failed attempts, so a call that timed out twice and

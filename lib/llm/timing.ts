@@ -1,5 +1,5 @@
 /**
- * The latency of one model or HTTP-agent call attempt, as spec 003 defines it: from the request
+ * The latency of one model or HTTP-agent call attempt, as the A/B engine defines it: from the request
  * being written to the socket to the last byte of the response body being received, on the
  * monotonic clock (performance.now()). Outside it: waiting for the concurrency limiter, backoff
  * before a retry, building the request (SDK, headers, body), connecting, decoding and parsing the

@@ -1,5 +1,5 @@
 /**
- * The pure parts of a matrix run (issue 9, spec 004 phase 3): expanding axes into combinations,
+ * The pure parts of a matrix run (the variables model): expanding axes into combinations,
  * labelling them, the matrix status that follows its runs, the cost estimate and the best
  * combination. No server-only imports: the service, the pages and the tests share them.
  */

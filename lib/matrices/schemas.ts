@@ -5,7 +5,7 @@ import { TEXT_LIMITS } from "@/lib/validation/limits";
 import { combinationCount, describeValue } from "./combinations";
 
 /**
- * Request and query schemas of the matrix routes (issue 9, spec 004 phase 3). No `server-only`:
+ * Request and query schemas of the matrix routes (the variables model). No `server-only`:
  * the OpenAPI builder and the Matrix dialog import them too.
  */
 

@@ -48,7 +48,7 @@ export const modelConfigInput = z.object({
   /** Price per million completion (output) tokens. */
   output_price_per_mtok: price("Output price"),
   /**
-   * Spec 000: the model accepts images (OpenAI `image_url` parts), so image files are sent to it;
+   * The execution model: the model accepts images (OpenAI `image_url` parts), so image files are sent to it;
    * otherwise a case with an image records an error. Left out: false on create, unchanged on update.
    */
   supports_vision: z.boolean({ error: "supports_vision must be true or false" }).optional(),

@@ -3,7 +3,7 @@ import { TEXT_LIMITS } from "@/lib/validation/limits";
 import type { VariableDefinition, VariableValue } from "@/lib/agents/schemas";
 
 /**
- * Spec 004 phase 3 "variable profiles/presets": a named set of run-level variable values of a
+ * The variables model "variable profiles/presets": a named set of run-level variable values of a
  * suite. The values are checked against the suite agent's definitions by the service, like a
  * run's `variables`.
  */

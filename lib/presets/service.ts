@@ -1,5 +1,5 @@
 /**
- * Suite presets (spec 004 phase 3): named sets of run-level variable values, listed by viewers,
+ * Suite presets (the variables model): named sets of run-level variable values, listed by viewers,
  * written by editors, selectable in the run and comparison dialogs and by `POST …/runs`'
  * `preset` (the CLI's `--preset`). Values are validated against the suite agent's definitions
  * as a run's `variables` are. Every query is scoped by `workspaceId`.

@@ -2,12 +2,12 @@ import { z } from "zod";
 import { booleanQuery } from "@/lib/api/query";
 
 /**
- * Retention (spec 002): the instance settings, their PATCH body, the cleanup route's query and
+ * Retention (the reference schema): the instance settings, their PATCH body, the cleanup route's query and
  * the response shapes (for the OpenAPI document). No `server-only`: the settings form and the
  * OpenAPI builder import these.
  */
 
-/** The spec's system-settings keys (InstanceSetting.key). */
+/** The reference schema's system-settings keys (InstanceSetting.key). */
 export const RETENTION_KEYS = {
   cleanup_time: "test_suites.retention_cleanup_time",
   days: "test_suites.retention_days",

@@ -1,5 +1,5 @@
 /**
- * Retention settings (spec 002): `test_suites.retention_cleanup_time`, `retention_days` and
+ * Retention settings (the reference schema): `test_suites.retention_cleanup_time`, `retention_days` and
  * `retention_runs`, each resolved as database value (InstanceSetting) > env
  * (`TEST_SUITES_RETENTION_*`) > default, with the source reported. They are instance-wide, so
  * only **instance admins** may read or change them through the API and page: owners and admins

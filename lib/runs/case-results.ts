@@ -207,7 +207,7 @@ export async function* caseResultPages(ctx: WorkspaceContext, runId: string, pag
 }
 
 /**
- * The tools the agent called in each case, in transcript order (spec 000 `tool_calls`), computed
+ * The tools the agent called in each case, in transcript order (the execution model's `tool_calls`), computed
  * by PostgreSQL so a report never reads a transcript into memory. Keyed by case result id.
  */
 async function transcriptToolNames(ctx: WorkspaceContext, ids: string[]): Promise<Map<string, string[]>> {

@@ -19,7 +19,7 @@ export type CaseJob = {
   variant: "baseline" | "variant";
   caseSnapshot: unknown;
   attempts: number;
-  /** Spec 004 {values, sources} of this case (null: the run's values apply). */
+  /** The variables model {values, sources} of this case (null: the run's values apply). */
   resolvedVariables?: unknown;
 };
 
@@ -34,7 +34,7 @@ export type RunContext = {
 };
 
 export type LlmCallRecord = {
-  /** Error type of each failed attempt, the final error type, when the call started (spec 003 stats). */
+  /** Error type of each failed attempt, the final error type, when the call started (the A/B engine stats). */
   attemptErrors?: CallRecord["attemptErrors"];
   errorType?: CallRecord["errorType"];
   startedAt?: string;
@@ -68,11 +68,11 @@ export type CaseOutcome = {
   endReason?: string | null;
   evaluatorRetryCount?: number;
   llmCalls: LlmCallRecord[];
-  /** Spec 003 AgentResponse extras, measured on the agent calls only (stored in `CaseResult.agentStats`). */
+  /** The A/B engine's AgentResponse extras, measured on the agent calls only (stored in `CaseResult.agentStats`). */
   agentStats?: AgentStats | null;
-  /** Spec 000 final execution state (complete, files_failed, agent_failed, evaluation_failed); absent: the live stage stays. */
+  /** The execution model final execution state (complete, files_failed, agent_failed, evaluation_failed); absent: the live stage stays. */
   stage?: CaseStage | null;
-  /** Spec 000 TestResult.processed_files (null: the case has no files). */
+  /** The execution model's TestResult.processed_files (null: the case has no files). */
   processedFiles?: ProcessedFileInput[] | null;
   /**
    * Set when the run itself cannot proceed (its agent or a model configuration was deleted):
@@ -81,7 +81,7 @@ export type CaseOutcome = {
   runError?: string;
 };
 
-/** `CaseResult.agentStats`: what spec 003 records per execution beyond Assay's columns. */
+/** `CaseResult.agentStats`: what the A/B engine records per execution beyond Assay's columns. */
 export type AgentStats = {
   /** Sum of the agent calls' durations, float milliseconds (the whole-ms `latencyMs` column rounds it). */
   latency_ms: number;
@@ -94,7 +94,7 @@ export type AgentStats = {
   stats: ExecutionStatsJson;
 };
 
-/** Reports a case's live spec 000 stage (processing_files → … → evaluating); written in batches, never per call. */
+/** Reports a case's live the execution model stage (processing_files → … → evaluating); written in batches, never per call. */
 export type StageReporter = (stage: CaseStage) => void;
 
 export type CaseRunner = (job: CaseJob, run: RunContext, signal: AbortSignal, reportStage?: StageReporter) => Promise<CaseOutcome>;

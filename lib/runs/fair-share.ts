@@ -1,6 +1,6 @@
 /**
  * How one executor tick shares this process's free slots between the runs and comparisons that
- * have work (goal 5 of issue 12: one workspace's huge run must not starve the others). Pure: the
+ * have work (one workspace's huge run must not starve the others). Pure: the
  * executor (./executor.ts, `claimAndLaunch`) reads the candidates in SQL, asks for the shares,
  * then claims them. ./README.md "Fairness" explains the policy.
  */

@@ -30,7 +30,7 @@ export async function refreshRunTotals(runId: string, tx?: Tx): Promise<void> {
 }
 
 /**
- * Ends a run when no case is pending or running, with the spec 000 summary computed in SQL:
+ * Ends a run when no case is pending or running, with the execution model summary computed in SQL:
  * `cancelled` when a cancel was requested; `failed` with its `errorMessage` when the run could
  * not proceed at all (`failRun` recorded why, or every case that ran errored for one and the
  * same configuration reason); otherwise `completed`. Only one caller wins the update, and only it
@@ -123,15 +123,15 @@ export async function failRun(runId: string, message: string): Promise<void> {
 }
 
 /**
- * Spec 000 ReportSummary plus token totals and spec 003 execution stats, aggregated in SQL.
+ * The execution model's ReportSummary plus token totals and the A/B engine execution stats, aggregated in SQL.
  *
  * The counting (./summary-counts.ts, README "Run summary numbers"): a case result is passed,
  * failed, error or skipped. `total_tests` counts every result and `failed` every result that did
- * not pass, so `total_tests = passed + failed` as the spec states; `not_met` (status failed),
- * `errors` and `skipped` break `failed` down. `pass_rate = passed / total_tests × 100` (spec),
+ * not pass, so `total_tests = passed + failed` as the execution model states; `not_met` (status failed),
+ * `errors` and `skipped` break `failed` down. `pass_rate = passed / total_tests × 100` (the execution model),
  * `executed_pass_rate = passed / executed × 100` (the run's own pass rate, skipped results not
  * counted), and `weighted_pass_rate` the latter with every hard case weighing the suite's
- * `hardWeight` (spec 001 difficulty weighting, default 2) and every normal case 1.
+ * `hardWeight` (the test case format difficulty weighting, default 2) and every normal case 1.
  */
 export async function computeSummary(runId: string, client: Pick<Tx, "$queryRaw"> = db): Promise<RunSummary> {
   const [totals] = await client.$queryRaw<

@@ -16,7 +16,7 @@ import { escapeCsvCell, escapeMarkdown } from "@/lib/runs/report-escape";
 export { REPORT_FORMATS, type ReportFormat };
 
 /**
- * Run reports (spec 000 JSON, Markdown, CSV, JUnit XML), streamed: the header is written from the
+ * Run reports (the execution model's JSON, Markdown, CSV, JUnit XML), streamed: the header is written from the
  * run row and SQL aggregates, then the case results one keyset page at a time (REPORT_PAGE_SIZE
  * rows per query, transcripts never read: the tools they called come from SQL), each page
  * written before the next is read. Memory stays flat in the number of results; the bytes are
@@ -73,7 +73,7 @@ export async function buildRunReport(ctx: WorkspaceContext, runId: string, forma
     run,
     suiteName: suite.name,
     agentName,
-    // Spec 000 `agent_config_path` names the agent's configuration file; an Assay agent lives at its API path.
+    // The execution model's `agent_config_path` names the agent's configuration file; an Assay agent lives at its API path.
     agentConfigPath: agent?.id ? `/api/v1/agents/${agent.id}` : agentName,
     environment: {
       assay_version: ASSAY_VERSION,
@@ -105,7 +105,7 @@ type Meta = {
   suiteName: string;
   agentName: string;
   agentConfigPath: string;
-  /** Spec 000 TestReport.environment: the Assay and Node versions and platform that produced the report, the agent's kind and model. */
+  /** The execution model's TestReport.environment: the Assay and Node versions and platform that produced the report, the agent's kind and model. */
   environment: Record<string, string>;
   summary: Record<string, unknown>;
 };
@@ -117,7 +117,7 @@ function toolsCalled(r: ReportRow): string[] {
 }
 
 /**
- * Spec 000 `tools_matched`: whether the tool calls matched the expectations; never null when the
+ * The execution model's `tools_matched`: whether the tool calls matched the expectations; never null when the
  * case expects tool calls ("if expected_tools provided, tools_matched must not be None"), so a
  * case whose agent never ran (skipped, files or configuration failed) matched none: false.
  */
@@ -130,7 +130,7 @@ function toolsMatched(tr: ToolCallResults, snap: Snapshot): boolean | null {
 const RESULTS_SLOT = "\u0000results\u0000";
 
 /**
- * Spec 000 TestReport (JSON), pretty-printed exactly as `JSON.stringify(report, null, 2)` would:
+ * The execution model's TestReport (JSON), pretty-printed exactly as `JSON.stringify(report, null, 2)` would:
  * the envelope is stringified around a placeholder, each result indented as an array item.
  */
 async function* jsonReport(m: Meta, pages: AsyncIterable<ReportRow[]>) {
@@ -169,7 +169,7 @@ async function* jsonReport(m: Meta, pages: AsyncIterable<ReportRow[]>) {
   yield `${written > 0 ? "\n  ]" : "]"}${envelope.slice(at + slot.length)}`;
 }
 
-/** One spec 000 TestResult of the JSON report. */
+/** One the execution model's TestResult of the JSON report. */
 function jsonResult(r: ReportRow) {
   const snap = r.test_case as Snapshot;
   const tr = r.tool_call_results as ToolCallResults;
@@ -180,7 +180,7 @@ function jsonResult(r: ReportRow) {
     status: r.status,
     passed: r.status === "passed",
     test_input: snap.initial_message ?? null,
-    // Spec 000 TestResult.processed_files (the stored markdown is capped like every stored text).
+    // The execution model's TestResult.processed_files (the stored markdown is capped like every stored text).
     processed_files: r.processed_files,
     stage: r.stage,
     agent_response: r.actual_response,
@@ -232,7 +232,7 @@ type SummaryCounts = {
   weighted_pass_rate?: number;
 };
 
-/** Spec 000 Markdown layout: the header and summary table, then one section per case (lines joined by "\n"). */
+/** The execution model's Markdown layout: the header and summary table, then one section per case (lines joined by "\n"). */
 async function* markdownReport(m: Meta, pages: AsyncIterable<ReportRow[]>) {
   const s = m.summary as SummaryCounts & {
     wall_time_ms?: number;
@@ -275,7 +275,7 @@ async function* markdownReport(m: Meta, pages: AsyncIterable<ReportRow[]>) {
 }
 
 /**
- * The report's **Tests** line, spec 000's counts first (`failed` is every result that did not
+ * The report's **Tests** line, the execution model's counts first (`failed` is every result that did not
  * pass), then which results that holds and Assay's pass rate over the executed ones:
  * "2 passed, 3 failed of 5 (1 not met, 1 error, 1 skipped) — 40% pass rate; 50% of the 4 executed, 66.7% weighted by difficulty".
  */

@@ -63,7 +63,7 @@ export const startRunInput = z
       .min(1, "Concurrency must be at least 1")
       .max(MAX_RUN_CONCURRENCY, `Concurrency must be at most ${MAX_RUN_CONCURRENCY}`)
       .default(DEFAULT_RUN_CONCURRENCY),
-    /** Spec 004 run-level variable values (highest priority). */
+    /** The variables model run-level variable values (highest priority). */
     variables: z
       .record(z.string().max(TEXT_LIMITS.identifier), z.union([z.string().max(TEXT_LIMITS.description), z.number(), z.boolean()]))
       .default({}),
@@ -115,5 +115,5 @@ export const caseResultListQuery = z.object({
 });
 export type CaseResultListQuery = z.output<typeof caseResultListQuery>;
 
-/** GET /api/v1/runs/{id}/report: the file format (json is the spec 000 report). */
+/** GET /api/v1/runs/{id}/report: the file format (json is the execution model report). */
 export const runReportQuery = z.object({ format: z.enum(REPORT_FORMATS).default("json") });

@@ -1,13 +1,13 @@
 /**
  * How a run's results are counted in its summary (`Run.summary`, the JSON and Markdown reports).
  *
- * Spec 000's ReportSummary states two rules other tools rely on: `total_tests == len(results)`
+ * The execution model's ReportSummary states two rules other tools rely on: `total_tests == len(results)`
  * and `total_tests == passed + failed`, with `failed` every result that did not pass. A case
  * result is passed, failed (expectations not met), error (could not be judged) or skipped (never
- * executed), so the spec's `failed` is the sum of the last three. Assay keeps that breakdown
+ * executed), so the execution model's `failed` is the sum of the last three. Assay keeps that breakdown
  * beside it (`not_met`, `errors`, `skipped`), and its own pass rate over the executed results
  * (`executed_pass_rate`, the number the run's `pass_rate`, history and alerts use) next to the
- * spec's `pass_rate` over every result. Pure: the SQL summary, the reports and the run page share it.
+ * the execution model's `pass_rate` over every result. Pure: the SQL summary, the reports and the run page share it.
  */
 
 /** Case results of a run by status; `unfinished` are pending or running (0 once the run ended). */
@@ -15,10 +15,10 @@ export type StatusCounts = { passed: number; failed: number; errors: number; ski
 
 /** The counted fields of a run summary. */
 export type SummaryCounts = {
-  /** Every result of the run (spec: `len(results)`). */
+  /** Every result of the run (the execution model: `len(results)`). */
   total_tests: number;
   passed: number;
-  /** Every result that did not pass: not_met + errors + skipped + unfinished (spec: `total_tests - passed`). */
+  /** Every result that did not pass: not_met + errors + skipped + unfinished (the execution model: `total_tests - passed`). */
   failed: number;
   /** Results whose expectations were not met (status `failed`). */
   not_met: number;
@@ -32,7 +32,7 @@ export type SummaryCounts = {
   executed: number;
   /** Every result of the run (the same as total_tests; kept for readers of older summaries). */
   total_cases: number;
-  /** Spec 000: passed / total_tests × 100, one decimal (0 without results). */
+  /** The execution model: passed / total_tests × 100, one decimal (0 without results). */
   pass_rate: number;
   /** passed / executed × 100, one decimal (0 when nothing ran): the run's own pass_rate. */
   executed_pass_rate: number;

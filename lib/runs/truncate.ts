@@ -3,7 +3,7 @@ import type { CaseOutcome } from "./execution-types";
 
 /**
  * Caps every text field stored from a run (transcript messages, LLM call request/response logs,
- * check details) at the spec's 20,000 characters, with a visible marker, so one runaway agent or
+ * check details) at the execution model's 20,000 characters, with a visible marker, so one runaway agent or
  * model answer cannot bloat the database or the pages that show it. `mapStrings` is the
  * composable part: `storedOutcome` composes it with `stripInvalidText` (NUL characters and lone
  * surrogates removed: PostgreSQL refuses them in text and jsonb, and a refused write would leave

@@ -3,7 +3,7 @@ import type { IssueList } from "@/lib/errors";
 
 export type VariableSource = "run" | "suite" | "test" | "type";
 
-/** Spec 004 TestVariableOverride, as a test case stores it (`TestCase.variables[NAME]`). */
+/** The variables model's TestVariableOverride, as a test case stores it (`TestCase.variables[NAME]`). */
 export type TestVariableOverride = {
   exposed: boolean;
   default_value?: VariableValue | null;
@@ -23,7 +23,7 @@ export type ResolvedVariables = { values: Record<string, VariableValue>; sources
 export type PinnedValues = Record<string, VariableValue>;
 
 /**
- * Spec 004 resolution, highest priority first: pinned (explicit settings) → run → suite → agent
+ * The variables model resolution, highest priority first: pinned (explicit settings) → run → suite → agent
  * ("test type") default. Values are validated against the definition (type; static values among
  * possible values); unknown names and required variables without a value are reported as issues.
  */
@@ -93,12 +93,12 @@ function validateValue(def: VariableDefinition, value: VariableValue): string | 
 }
 
 /**
- * Spec 004 resolution for one test case (its `VariableResolver.resolveVariables`): for each
+ * The variables model resolution for one test case (its `VariableResolver.resolveVariables`): for each
  * variable of the agent ("test type") — skipped when the case does not expose it — a value
  * locked by the case wins; otherwise run → suite → the case's default → the type's default. Run
  * and suite values are checked against the data type, the static possible values and the case's
  * restricted values; the case's own default against the type. A missing configuration is the
- * spec's backward-compatible one: every variable exposed with the type's default.
+ * the variables model's backward-compatible one: every variable exposed with the type's default.
  * Issues are returned with paths `variables.NAME` (the caller adds which case).
  */
 export function resolveCaseVariables(

@@ -39,7 +39,7 @@ const suiteFields = z.object({
     .uuid("Choose a model configuration")
     .nullish()
     .transform((v) => v ?? null),
-  /** Spec 000 EvaluationMetric list; each `model` override is checked against the workspace by the service. */
+  /** The execution model's EvaluationMetric list; each `model` override is checked against the workspace by the service. */
   metrics: metricConfigListSchema.default([]),
   alert_on_regression: z.boolean().default(true),
   alert_threshold_percent: z
@@ -48,18 +48,18 @@ const suiteFields = z.object({
     .min(1, "Threshold must be between 1 and 100")
     .max(100, "Threshold must be between 1 and 100")
     .default(10),
-  /** Spec 001 difficulty weighting: a hard case counts this many times in `weighted_pass_rate` (normal: 1). */
+  /** The test case format difficulty weighting: a hard case counts this many times in `weighted_pass_rate` (normal: 1). */
   hard_weight: z
     .number({ error: "Hard case weight must be a number" })
     .min(1, "Hard case weight must be between 1 and 10")
     .max(10, "Hard case weight must be between 1 and 10")
     .default(2),
   is_enabled: z.boolean().default(true),
-  /** Spec 004 suite-level values, checked against the agent's variables_schema by the service. */
+  /** The variables model suite-level values, checked against the agent's variables_schema by the service. */
   variables: z
     .record(z.string().max(TEXT_LIMITS.identifier), z.union([z.string().max(TEXT_LIMITS.description), z.number(), z.boolean()]))
     .default({}),
-  /** Retention override (spec 002): runs younger than this many days are kept; null = the instance setting. */
+  /** Retention override (the reference schema): runs younger than this many days are kept; null = the instance setting. */
   retention_days: z
     .number({ error: "Retention days must be a whole number" })
     .int("Retention days must be a whole number")

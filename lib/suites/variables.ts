@@ -2,7 +2,7 @@ import { checkVariableType, variableDefinitionSchema, type VariableDefinition, t
 import type { IssueList } from "@/lib/errors";
 
 /**
- * Spec 004, suite level: a suite sets values for (some of) the variables its agent declares.
+ * The variables model, suite level: a suite sets values for (some of) the variables its agent declares.
  * Pure functions, shared by the service (authoritative check) and the form (rendering).
  */
 

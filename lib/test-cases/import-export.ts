@@ -130,7 +130,7 @@ function casesList(raw: unknown): unknown[] {
 
 /**
  * Validates every case; `sort_order` in a document is ignored (imports append in file order).
- * With the suite agent's variable definitions, also the spec 004 test-level rules and placeholders;
+ * With the suite agent's variable definitions, also the variables model test-level rules and placeholders;
  * with the workspace's turn cap, `max_turns` against it.
  */
 export function validateImport(
@@ -308,7 +308,7 @@ type TestCaseRow = Prisma.TestCaseGetPayload<{ select: typeof testCaseSelect }>;
 const EXPORT_PAGE_SIZE = 200;
 
 /**
- * A suite's live cases as spec 001 documents, EXPORT_PAGE_SIZE per query, keyset on the
+ * A suite's live cases as test case format documents, EXPORT_PAGE_SIZE per query, keyset on the
  * (suiteId, sortOrder, id) index; the next page is read when the stream's reader wants it, after
  * the route handler returned, so each page re-enters the workspace scope (lib/tenant-scope.ts).
  */
@@ -359,7 +359,7 @@ async function* yamlDocument(pages: AsyncIterable<unknown[]>) {
 }
 
 /**
- * A suite's live cases in sort order, as a spec 001 document (no ids, timestamps or sort orders),
+ * A suite's live cases in sort order, as a test case format document (no ids, timestamps or sort orders),
  * streamed: the same bytes as the document built whole, one page of cases in memory at a time.
  */
 export async function exportTestCases(

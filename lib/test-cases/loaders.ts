@@ -46,14 +46,14 @@ async function loadSuitePageUnscoped(ctx: WorkspaceContext, suiteId: string, sea
   const canEdit = hasRole(ctx.role, "editor");
   const { filters, page } = parseListParams(searchParams);
   const filtered = hasFilters(filters);
-  // Sent together (issue 12): the page waits for the slowest query, not for their sum.
+  // Sent together: the page waits for the slowest query, not for their sum.
   const [suite, list, suiteTags, schedule, runVariables] = await Promise.all([
     getSuite(ctx, suiteId),
     listTestCases(ctx, suiteId, listQuery(filters, page.cursor)),
     listSuiteTags(ctx, suiteId),
     // The next scheduled run (workspace time zone) and the last scheduled run's outcome.
     getScheduleStatus(ctx, suiteId),
-    // Spec 004: the run dialogs' typed variable inputs and presets.
+    // The variables model: the run dialogs' typed variable inputs and presets.
     runVariablesContext(ctx, suiteId),
   ]).catch((err: unknown) => {
     if (err instanceof ValidationError && page.cursor) redirect(listHref(`/w/${ctx.workspaceId}/suites/${suiteId}`, filters));
@@ -79,7 +79,7 @@ async function loadSuitePageUnscoped(ctx: WorkspaceContext, suiteId: string, sea
   };
 }
 
-/** What the test case form needs besides the case: the suite, its tags, its agent's tools and variables (spec 004) and presets. */
+/** What the test case form needs besides the case: the suite, its tags, its agent's tools and variables (the variables model) and presets. */
 async function caseFormData(ctx: WorkspaceContext, suiteId: string) {
   const [suite, suiteTags, runVariables] = await Promise.all([
     getSuite(ctx, suiteId),

@@ -7,7 +7,7 @@ import { caseFilesSchema } from "@/lib/files/schemas";
 import { MAX_SAFETY_CAP } from "@/lib/conversation/types";
 
 /**
- * The test case format: spec 001 (schema 1.0.0) plus spec 002's checks/mode and spec 000's
+ * The test case format (schema 1.0.0) plus the reference schema's checks/mode and the execution model's
  * ground_truth. One schema for forms, server actions, the REST API and import/export.
  * Field names are the public (snake_case) names.
  */
@@ -66,7 +66,7 @@ export const expectedToolCallSchema = z.object({
     .nullish()
     .transform((v) => v ?? null),
   /**
-   * true: the agent must NOT call this tool (an extension; spec 001 tools are expected calls).
+   * true: the agent must NOT call this tool (an extension; the test case format tools are expected calls).
    * The outer `.optional()` changes no value (undefined stays undefined); it tells the OpenAPI
    * output schema that the key may be absent.
    */
@@ -128,7 +128,7 @@ const tag = z
   .max(TEXT_LIMITS.tag, `Tags are at most ${TEXT_LIMITS.tag} characters`)
   .regex(/^[^,]*$/, "Tags cannot contain commas");
 
-/** Fields as written by a client; every field but `name` is optional (spec 001). */
+/** Fields as written by a client; every field but `name` is optional (the test case format). */
 export const testCaseFields = z.object({
   name: z
     .string({ error: "Name is required" })
@@ -176,7 +176,7 @@ export const testCaseFields = z.object({
   mode: z.enum(CHECK_MODES, { error: "Mode must be all or any" }).default("all"),
   ground_truth: nullableText(TEXT_LIMITS.prompt),
   /**
-   * Spec 000 per-test metric selection: the names of the suite metrics to evaluate for this case
+   * The execution model per-test metric selection: the names of the suite metrics to evaluate for this case
    * (null: the suite's enabled metrics; []: none).
    */
   evaluations: z
@@ -193,13 +193,13 @@ export const testCaseFields = z.object({
     .nullish()
     .transform((v) => (v ? [...new Set(v)] : null)),
   /**
-   * Spec 004 TestVariablesConfig: per variable of the suite's agent, whether this case exposes it,
+   * The variables model's TestVariablesConfig: per variable of the suite's agent, whether this case exposes it,
    * its default, a lock and restricted values (null: every variable exposed with the agent's
    * default). The rules that need the agent are checked by the service (./variable-guards.ts).
    */
   variables: testCaseVariablesSchema,
   /**
-   * Spec 000 FileInput list (at most 10): uploaded files as `path: "file:<id>"`, or URLs. That a
+   * The execution model's FileInput list (at most 10): uploaded files as `path: "file:<id>"`, or URLs. That a
    * stored file exists and its content matches `type` is checked by lib/files/service.ts.
    */
   files: caseFilesSchema,
@@ -223,7 +223,7 @@ export const CRITERIA_WITHOUT_OUTCOMES_MESSAGE =
   "The evaluation criteria override replaces the judge's rubric for the expected outcomes, and this case has none: add expected outcomes or clear the override";
 
 /**
- * `evaluation_criteria_override` is the outcome judge's rubric (spec 001): on a case without
+ * `evaluation_criteria_override` is the outcome judge's rubric (the test case format): on a case without
  * expected outcomes no judge runs, so it would be kept and never used. Refused instead.
  */
 function refineCriteriaOverride(c: z.output<typeof testCaseFields>, ctx: z.RefinementCtx) {

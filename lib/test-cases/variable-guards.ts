@@ -1,5 +1,5 @@
 /**
- * Spec 004 checks that need the suite's agent: loads the agent's variable definitions and
+ * The variables model checks that need the suite's agent: loads the agent's variable definitions and
  * refuses a case whose `variables` or `{{Name}}` placeholders do not fit them (the rules are in
  * ./variables.ts, shared with the case form).
  */

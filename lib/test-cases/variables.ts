@@ -1,5 +1,5 @@
 /**
- * Spec 004 at the test level: a case's `variables` (TestVariablesConfig as Assay stores it,
+ * The variables model at the test level: a case's `variables` (TestVariablesConfig as Assay stores it,
  * `{NAME: {exposed, default_value, locked, restricted_values}}`) and the rules that need the
  * suite's agent ("test type"): only declared variables, values of the declared type, restricted
  * values within the possible ones, a default for a locked variable; and no `{{Name}}` placeholder
@@ -16,7 +16,7 @@ const variableValue = z.union([z.string().max(TEXT_LIMITS.description), z.number
   error: "Values are text, numbers or true/false",
 });
 
-/** Spec 004 TestVariableOverride (snake_case). `exposed` defaults to true, `locked` to false. */
+/** The variables model's TestVariableOverride (snake_case). `exposed` defaults to true, `locked` to false. */
 export const testVariableOverrideSchema = z.object(
   {
     exposed: z.boolean({ error: "exposed must be true or false" }).default(true),
@@ -118,7 +118,7 @@ export function caseVariableIssues(variables: TestCaseVariables, definitions: re
   return issues;
 }
 
-/** The parts of a case a run substitutes `{{Name}}` in (spec 004 effects). */
+/** The parts of a case a run substitutes `{{Name}}` in (the variables model effects). */
 export type CaseTexts = {
   initial_message: string | null;
   persona: { type: string; description: string; instructions: string } | null;

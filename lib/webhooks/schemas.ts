@@ -3,7 +3,7 @@ import { paginationQuery } from "@/lib/api/query";
 import { TEXT_LIMITS } from "@/lib/validation/limits";
 
 /**
- * Webhook endpoints (issue 10): request schemas of the /api/v1/webhooks routes and the settings
+ * Webhook endpoints: request schemas of the /api/v1/webhooks routes and the settings
  * form. No `server-only`: the OpenAPI builder and the form import them too.
  */
 

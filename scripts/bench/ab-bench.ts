@@ -1,4 +1,4 @@
-// The A/B mode of `npm run bench` (issue 8): N single-turn cases compared on two arms whose
+// The A/B mode of `npm run bench`: N single-turn cases compared on two arms whose
 // models answer in different times (baseline 200 ms, variant 260 ms by default) at a given
 // concurrency, through the comparison engine, timed from createComparison to completion.
 // Reports how far the recorded latency diff is from the true one: against the nominal

@@ -21,7 +21,7 @@ export type BenchArgs = {
   memoryBaselineCases: number;
   /** --cold: the executor skips its warm-up of the model-call path (a cold first second, for comparison). */
   coldStart: boolean;
-  /** Fairness mode (issue 12, goal 5): a big slow run in workspace A, then a small run in workspace B, on one executor. */
+  /** Fairness mode: a big slow run in workspace A, then a small run in workspace B, on one executor. */
   fairness: boolean;
   bigCases: number;
   bigConcurrency: number;
@@ -30,18 +30,18 @@ export type BenchArgs = {
   slots: number | null;
   /** ASSAY_WORKSPACE_MAX_RUNNING for the fairness bench; null: no cap. */
   workspaceCap: number | null;
-  /** Workers mode (issue 12, goal 7): run the same big run through each number of `scripts/worker.ts` processes; empty: off. */
+  /** Workers mode: run the same big run through each number of `scripts/worker.ts` processes; empty: off. */
   workers: number[];
   workerSlots: number;
   /** Workers mode: runs sharing --cases and --concurrency (one run may use at most 64 at once). */
   runs: number;
-  /** Viewers mode (issue 12, goal 6): this many dashboard users poll the live run page of the built app; 0: off. */
+  /** Viewers mode: this many dashboard users poll the live run page of the built app; 0: off. */
   viewers: number;
   /** Viewers mode: where runs execute — the web process (default deployment) or one `npm run worker`. */
   viewersExecutor: "web" | "worker";
   /** Viewers mode: the production build to start (ASSAY_DIST_DIR, default .next). */
   distDir: string;
-  /** A/B mode (issue 8): a comparison of two arms instead of a run. */
+  /** A/B mode: a comparison of two arms instead of a run. */
   ab: boolean;
   variantLatencyMs: number;
   ordering: "sequential" | "randomized" | "concurrent";

@@ -57,7 +57,7 @@ export type ExecutorBenchResult = {
   sqlMsPerCase: number;
   /**
    * Recorded agent-call latency (CaseResult.latencyMs) minus the fake's own time for the same
-   * question, per case (spec 003 wants it within ±10 ms); null with the sleeping runner.
+   * question, per case (the A/B engine wants it within ±10 ms); null with the sleeping runner.
    */
   latencyError: LatencyError | null;
   statuses: Record<string, number>;

@@ -1,4 +1,4 @@
-// `npm run bench -- --fairness` (issue 12, goal 5): workspace A runs a huge suite against a slow
+// `npm run bench -- --fairness`: workspace A runs a huge suite against a slow
 // agent while workspace B starts a small one against a normal agent, both on one executor.
 // Reports B's wall time next to B alone (the ratio), how soon B's first case was claimed, how
 // many slots B got, and the invariants (every case exactly once, concurrency and cap held).

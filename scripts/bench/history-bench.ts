@@ -1,4 +1,4 @@
-// The history half of `npm run bench` (issue 12, goal 4): a suite with N completed runs × M case
+// The history half of `npm run bench`: a suite with N completed runs × M case
 // results of history (inserted in SQL with generate_series), LIST_SUITES more suites with a short
 // history each, then median/p90 of every query the history pages send, of the services that
 // combine them and of the whole page loaders, all in the workspace's row-level scope as a page

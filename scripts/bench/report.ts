@@ -3,11 +3,11 @@ import os from "node:os";
 import type { ExecutorBenchResult } from "./executor-bench";
 import type { HistoryBenchResult } from "./history-bench";
 
-/** Issue 12: wall time within 1.2× ideal up to 1,000 cases, 1.25× for larger runs (10,000 cases). */
+/** The scale goal: wall time within 1.2× ideal up to 1,000 cases, 1.25× for larger runs (10,000 cases). */
 export function targetRatio(cases: number): number {
   return cases <= 1000 ? 1.2 : 1.25;
 }
-/** Issue 12: RSS may grow by less than this from a 1,000-case to a 10,000-case run. */
+/** The scale goal: RSS may grow by less than this from a 1,000-case to a 10,000-case run. */
 export const MEMORY_GROWTH_TARGET_MB = 50;
 
 const mb = (b: number | null) => (b === null ? "n/a" : `${(b / 1024 / 1024).toFixed(0)} MB`);

@@ -1,4 +1,4 @@
-// `npm run bench -- --viewers N` (issue 12, goal 6): N dashboard users watching a run while it
+// `npm run bench -- --viewers N`: N dashboard users watching a run while it
 // executes. Starts the production build (`next start`) on the bench database, creates the cases
 // and starts every run through the REST API with the first-run API key, and runs the same
 // 1,000-case run twice on the same suite: alone first, then with the viewers (scripts/bench/

@@ -1,4 +1,4 @@
-// `npm run bench -- --workers 1,2,4` (issue 12, goal 7): for each count N, starts N real
+// `npm run bench -- --workers 1,2,4`: for each count N, starts N real
 // `scripts/worker.ts` processes (what `npm run worker` runs) on the bench database, runs the
 // same work through them — `runs` runs sharing the cases and the total concurrency, since one
 // run may use at most MAX_RUN_CONCURRENCY (64) slots — while the bench process only creates the

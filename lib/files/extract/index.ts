@@ -1,5 +1,5 @@
 /**
- * Content extraction per spec 000 file type: bytes in, markdown (plus metadata, and the resized
+ * Content extraction per the execution model file type: bytes in, markdown (plus metadata, and the resized
  * image for images) out. Each format uses a library made for it (one module per format here);
  * every failure is a FileProcessingError whose message names the file and what is wrong with it.
  */

@@ -1,5 +1,5 @@
 /**
- * Page and slide selection shared by the PDF and PowerPoint extractors: spec 000 `pages` are
+ * Page and slide selection shared by the PDF and PowerPoint extractors: the execution model's `pages` are
  * 1-based, and asking for one beyond the document is an error rather than a silently shorter text.
  */
 import { FileProcessingError } from "./errors";
