@@ -1,0 +1,104 @@
+/**
+ * Repeated trials as numbers: what several executions of the same case say about it, and what a
+ * run's cases say together. Pure functions over per-case trial counts (SQL groups the case
+ * results by test case; nothing here reads the database), shared by the run summary, the per-case
+ * API, the reports and the CLI gates.
+ *
+ * Errors are not failures: a trial that errored (agent, files or judge) says nothing about the
+ * agent's answer, so it is counted apart and left out of every rate's denominator. A case whose
+ * every trial errored has no rate at all and is labelled `error`.
+ */
+import { bootstrapLocation, DEFAULT_BOOTSTRAP_SEED, DEFAULT_RESAMPLES, type Interval } from "@/lib/comparisons/statistics";
+
+/** How one case's trials in one run came out. */
+export interface CaseTrialCounts {
+  /** Trials executed (every case result of the case in the run, whatever its status). */
+  trials: number;
+  passed: number;
+  errored: number;
+}
+
+export type Stability = "stable_pass" | "flaky" | "stable_fail" | "error";
+
+export interface CaseTrialStats {
+  trials: number;
+  passed_trials: number;
+  errored_trials: number;
+  /** passed / judged trials (judged = not errored); null when no trial was judged. */
+  pass_rate: number | null;
+  /** At least one trial passed. */
+  pass_at_k: boolean;
+  /** Every judged trial passed (pass^k); false when no trial was judged. */
+  pass_all_k: boolean;
+  stability: Stability;
+}
+
+export function caseTrialStats({ trials, passed, errored }: CaseTrialCounts): CaseTrialStats {
+  const judged = trials - errored;
+  const passRate = judged > 0 ? passed / judged : null;
+  return {
+    trials,
+    passed_trials: passed,
+    errored_trials: errored,
+    pass_rate: passRate,
+    pass_at_k: passed > 0,
+    pass_all_k: judged > 0 && passed === judged,
+    stability: stabilityOf(passed, judged),
+  };
+}
+
+function stabilityOf(passed: number, judged: number): Stability {
+  if (judged === 0) return "error";
+  if (passed === judged) return "stable_pass";
+  if (passed === 0) return "stable_fail";
+  return "flaky";
+}
+
+export const PASS_AT_1_INTERVAL_METHOD = `case-level percentile bootstrap: cases resampled with their trials, ${DEFAULT_RESAMPLES} resamples, seed ${DEFAULT_BOOTSTRAP_SEED}`;
+
+export interface RunTrialStats {
+  /** Cases with at least one judged trial: the denominator of every rate below. */
+  judged_cases: number;
+  /** Mean over judged cases of the case's pass rate; null without a judged case. */
+  pass_at_1: number | null;
+  /** 95% interval of pass_at_1 (see PASS_AT_1_INTERVAL_METHOD); null without a judged case. */
+  pass_at_1_ci95: Interval | null;
+  /** Share of judged cases with at least one passing trial. */
+  pass_at_k: number | null;
+  /** Share of judged cases whose every judged trial passed. */
+  pass_all_k: number | null;
+  flaky_cases: number;
+  /** Cases whose every trial errored. */
+  error_cases: number;
+}
+
+/**
+ * The run-level figures over its cases. A resample draws whole cases, so a case's trials stay
+ * together (they are not independent of each other: same input, same agent). With one trial
+ * per case this is the plain pass rate over judged cases and its bootstrap interval.
+ */
+export function runTrialStats(cases: readonly CaseTrialStats[]): RunTrialStats {
+  const judged = cases.filter((c) => c.pass_rate !== null);
+  const share = (count: number) => (judged.length > 0 ? count / judged.length : null);
+  const location = bootstrapLocation(judged.map((c) => c.pass_rate!));
+  return {
+    judged_cases: judged.length,
+    pass_at_1: location.mean,
+    pass_at_1_ci95: location.ci95,
+    pass_at_k: share(judged.filter((c) => c.pass_at_k).length),
+    pass_all_k: share(judged.filter((c) => c.pass_all_k).length),
+    flaky_cases: cases.filter((c) => c.stability === "flaky").length,
+    error_cases: cases.length - judged.length,
+  };
+}
+
+/**
+ * How often a case's judged verdict changed between consecutive results (oldest first):
+ * changes / (n − 1) over the judged results only; null with fewer than two of them.
+ */
+export function flipRate(judgedPassed: readonly boolean[]): number | null {
+  if (judgedPassed.length < 2) return null;
+  let changes = 0;
+  for (let i = 1; i < judgedPassed.length; i++) if (judgedPassed[i] !== judgedPassed[i - 1]) changes++;
+  return changes / (judgedPassed.length - 1);
+}

@@ -1,0 +1,104 @@
+import { describe, expect, it } from "vitest";
+import { mulberry32 } from "@/lib/comparisons/statistics";
+import { caseTrialStats, flipRate, runTrialStats } from "@/lib/runs/trials";
+
+describe("caseTrialStats", () => {
+  it("labels each mix of trial outcomes", () => {
+    expect(caseTrialStats({ trials: 3, passed: 3, errored: 0 })).toEqual({
+      trials: 3,
+      passed_trials: 3,
+      errored_trials: 0,
+      pass_rate: 1,
+      pass_at_k: true,
+      pass_all_k: true,
+      stability: "stable_pass",
+    });
+    expect(caseTrialStats({ trials: 3, passed: 1, errored: 0 })).toMatchObject({
+      pass_rate: 1 / 3,
+      pass_at_k: true,
+      pass_all_k: false,
+      stability: "flaky",
+    });
+    expect(caseTrialStats({ trials: 3, passed: 0, errored: 1 })).toMatchObject({
+      pass_rate: 0,
+      pass_at_k: false,
+      pass_all_k: false,
+      stability: "stable_fail",
+    });
+  });
+
+  it("leaves errored trials out of the pass rate's denominator", () => {
+    expect(caseTrialStats({ trials: 4, passed: 2, errored: 2 })).toMatchObject({
+      pass_rate: 1,
+      pass_all_k: true,
+      stability: "stable_pass",
+    });
+    expect(caseTrialStats({ trials: 2, passed: 0, errored: 2 })).toMatchObject({
+      pass_rate: null,
+      pass_at_k: false,
+      pass_all_k: false,
+      stability: "error",
+    });
+  });
+});
+
+describe("runTrialStats", () => {
+  it("averages case pass rates and counts flaky and errored cases apart", () => {
+    const stats = runTrialStats([
+      caseTrialStats({ trials: 4, passed: 4, errored: 0 }),
+      caseTrialStats({ trials: 4, passed: 1, errored: 0 }),
+      caseTrialStats({ trials: 4, passed: 0, errored: 0 }),
+      caseTrialStats({ trials: 4, passed: 0, errored: 4 }),
+    ]);
+    expect(stats.judged_cases).toBe(3);
+    expect(stats.pass_at_1).toBeCloseTo((1 + 0.25 + 0) / 3, 12);
+    expect(stats.pass_at_k).toBeCloseTo(2 / 3, 12);
+    expect(stats.pass_all_k).toBeCloseTo(1 / 3, 12);
+    expect(stats.flaky_cases).toBe(1);
+    expect(stats.error_cases).toBe(1);
+    const [low, high] = stats.pass_at_1_ci95!;
+    expect(low).toBeGreaterThanOrEqual(0);
+    expect(low).toBeLessThan(stats.pass_at_1!);
+    expect(high).toBeGreaterThan(stats.pass_at_1!);
+    expect(high).toBeLessThanOrEqual(1);
+  });
+
+  it("is the plain pass rate with one trial per case, and the same interval on every call", () => {
+    const cases = [true, true, false, true].map((passed) => caseTrialStats({ trials: 1, passed: passed ? 1 : 0, errored: 0 }));
+    const stats = runTrialStats(cases);
+    expect(stats.pass_at_1).toBe(0.75);
+    expect(stats.pass_at_k).toBe(0.75);
+    expect(stats.pass_all_k).toBe(0.75);
+    expect(runTrialStats(cases).pass_at_1_ci95).toEqual(stats.pass_at_1_ci95);
+  });
+
+  it("has no rates and no interval without a judged case", () => {
+    const stats = runTrialStats([caseTrialStats({ trials: 2, passed: 0, errored: 2 })]);
+    expect(stats).toMatchObject({ judged_cases: 0, pass_at_1: null, pass_at_1_ci95: null, pass_at_k: null });
+  });
+
+  it("covers the true pass probability in at least 90 of 100 seeded runs", () => {
+    const random = mulberry32(7);
+    const p = 0.7;
+    let covered = 0;
+    for (let run = 0; run < 100; run++) {
+      const cases = Array.from({ length: 60 }, () => {
+        let passed = 0;
+        for (let t = 0; t < 3; t++) if (random() < p) passed++;
+        return caseTrialStats({ trials: 3, passed, errored: 0 });
+      });
+      const [low, high] = runTrialStats(cases).pass_at_1_ci95!;
+      if (low <= p && p <= high) covered++;
+    }
+    expect(covered).toBeGreaterThanOrEqual(90);
+    expect(covered).toBeLessThan(100);
+  });
+});
+
+describe("flipRate", () => {
+  it("counts verdict changes between consecutive judged results", () => {
+    expect(flipRate([true, false, true, true])).toBeCloseTo(2 / 3, 12);
+    expect(flipRate([false, false, false])).toBe(0);
+    expect(flipRate([true])).toBeNull();
+  });
+});
