@@ -1,7 +1,6 @@
 /**
  * Webhook events: what happened, queued as one WebhookDelivery row per enabled webhook of the
- * workspace subscribed to it (one INSERT … SELECT), for the delivery worker (./worker.ts) to
- * send. Emitting never blocks or fails the caller: errors are logged and swallowed, and the
+ * workspace subscribed to it (one INSERT … SELECT), each sent by a job (./worker.ts, lib/jobs). Emitting never blocks or fails the caller: errors are logged and swallowed, and the
  * HTTP calls happen later, elsewhere.
  *
  * Every delivery body is `{event, created_at, text, <object>}`: `text` is a Slack-compatible
@@ -29,13 +28,14 @@ export function deliveryBody(event: string, text: string, object: Record<string,
 
 /** Queues `body` for every enabled webhook of the workspace subscribed to `event`; returns how many deliveries were queued. */
 export async function enqueueEvent(workspaceId: string, event: WebhookEvent, body: Record<string, unknown>): Promise<number> {
-  const queued = await db.$executeRaw`
+  const queued = await db.$queryRaw<{ id: string }[]>`
     INSERT INTO "WebhookDelivery" ("id", "workspaceId", "webhookId", "event", "payload")
     SELECT gen_random_uuid(), w."workspaceId", w."id", ${event}, ${JSON.stringify(body)}::jsonb
     FROM "Webhook" w
-    WHERE w."workspaceId" = ${workspaceId}::uuid AND w."enabled" AND ${event} = ANY (w."events")`;
-  if (queued > 0) notifyDeliveryQueued();
-  return queued;
+    WHERE w."workspaceId" = ${workspaceId}::uuid AND w."enabled" AND ${event} = ANY (w."events")
+    RETURNING "id"::text AS id`;
+  if (queued.length > 0) await notifyDeliveryQueued(queued.map((r) => r.id));
+  return queued.length;
 }
 
 /** Runs `fn`; an error is logged, never thrown (an event must not fail a run or a comparison). */

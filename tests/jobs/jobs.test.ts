@@ -1,0 +1,140 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { db } from "@/lib/db";
+import { runningBoss } from "@/lib/jobs/boss";
+import { runJobsOnce, startJobs, stopJobs } from "@/lib/jobs/runner";
+import { createWebhook, sendTestEvent } from "@/lib/webhooks/service";
+import { sendDeliveryJob, WEBHOOK_DELIVERY_JOB } from "@/lib/webhooks/wakeup";
+import { makeWorkspace } from "../helpers/factories";
+import { makeSuiteWithCases } from "../runs/helpers";
+import { loopbackFetch, startReceiver } from "../webhooks/helpers";
+
+// The job library as a process that only sends jobs starts it; each test then runs the queued
+// jobs by hand (runJobsOnce), so nothing depends on a worker's poll.
+const SECRET = "whsec-test-0123456789abcdef";
+const MINUTE = 60_000;
+let startMs = 0;
+beforeAll(async () => {
+  const t = performance.now();
+  await startJobs({ work: false, webhookFetch: loopbackFetch });
+  startMs = performance.now() - t;
+});
+afterAll(() => stopJobs());
+
+const closers: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  while (closers.length) await closers.pop()!();
+  for (const name of [WEBHOOK_DELIVERY_JOB, "webhook-sweep", "scheduled-runs", "nightly-cleanup"]) await runningBoss()!.deleteAllJobs(name);
+  await db.webhookDelivery.deleteMany();
+  await db.suite.updateMany({ data: { isEnabled: false } });
+});
+
+const boss = () => runningBoss()!;
+const deliveryOf = (id: string) => db.webhookDelivery.findUniqueOrThrow({ where: { id } });
+
+async function queuedTestEvent(script?: Parameters<typeof startReceiver>[0]) {
+  const r = await startReceiver(script);
+  closers.push(r.close);
+  const { ctx } = await makeWorkspace("owner");
+  const hook = await createWebhook(ctx, { url: r.url, secret: SECRET, events: ["run.completed"] });
+  const queued = await sendTestEvent(ctx, hook.id);
+  return { r, queued };
+}
+
+async function dbNow(): Promise<Date> {
+  const [row] = await db.$queryRaw<{ now: Date }[]>`SELECT now() AS now`;
+  return row!.now;
+}
+
+describe("the job library", () => {
+  it("starts on a cloned database in well under a second", () => {
+    console.info(`job library start: ${startMs.toFixed(0)} ms`);
+    // The schema comes with the template database; starting only connects and reads the queues.
+    expect(startMs).toBeLessThan(1_000);
+  });
+});
+
+describe("webhook deliveries as jobs", () => {
+  it("a queued delivery is a job: running it sends the signed delivery", async () => {
+    const { r, queued } = await queuedTestEvent();
+    const jobs = await boss().findJobs<{ deliveryId: string }>(WEBHOOK_DELIVERY_JOB, { queued: true });
+    expect(jobs.map((j) => j.data.deliveryId)).toEqual([queued.id]);
+    // One job waits per delivery, whoever else schedules it.
+    expect(await sendDeliveryJob(queued.id)).toBeNull();
+
+    expect(await runJobsOnce(WEBHOOK_DELIVERY_JOB)).toBe(1);
+    expect(r.received).toHaveLength(1);
+    expect(r.received[0]!.headers["x-assay-signature"]).toMatch(/^v1=[0-9a-f]{64}$/);
+    expect(await deliveryOf(queued.id)).toMatchObject({ status: "succeeded", attempts: 1 });
+    expect(await runJobsOnce(WEBHOOK_DELIVERY_JOB)).toBe(0);
+  });
+
+  it("a failed attempt sends the next attempt's job to start at the row's due time (1 min, then × 3)", async () => {
+    const { r, queued } = await queuedTestEvent(() => ({ status: 500 }));
+    const before = Date.now();
+    expect(await runJobsOnce(WEBHOOK_DELIVERY_JOB)).toBe(1);
+    const row = await deliveryOf(queued.id);
+    expect(row).toMatchObject({ status: "pending", attempts: 1, lastStatusCode: 500 });
+    expect(row.nextAttemptAt.getTime() - before).toBeGreaterThanOrEqual(MINUTE);
+    expect(row.nextAttemptAt.getTime() - before).toBeLessThan(MINUTE + 10_000);
+
+    const next = await boss().findJobs<{ deliveryId: string }>(WEBHOOK_DELIVERY_JOB, { queued: true });
+    expect(next).toHaveLength(1);
+    expect(next[0]!.data.deliveryId).toBe(queued.id);
+    expect(next[0]!.startAfter.getTime()).toBe(row.nextAttemptAt.getTime());
+    // Not due: nothing runs now, and the receiver heard one attempt.
+    expect(await runJobsOnce(WEBHOOK_DELIVERY_JOB)).toBe(0);
+    expect(r.received).toHaveLength(1);
+  });
+
+  it("the sweep sends a row whose job never came, and takes over a delivery whose worker died mid-attempt", async () => {
+    const lost = await queuedTestEvent();
+    const taken = await queuedTestEvent();
+    // Neither job exists any more: one as if queued by a process without the library, one as if
+    // its worker died holding the lease (the attempt it made still counts).
+    await boss().deleteAllJobs(WEBHOOK_DELIVERY_JOB);
+    await db.webhookDelivery.update({
+      where: { id: taken.queued.id },
+      data: { status: "delivering", attempts: 1, leaseOwner: "dead-worker", leaseExpiresAt: new Date(Date.now() - 1_000) },
+    });
+
+    await boss().send("webhook-sweep", {});
+    expect(await runJobsOnce("webhook-sweep")).toBe(1);
+    expect(await deliveryOf(lost.queued.id)).toMatchObject({ status: "succeeded", attempts: 1 });
+    expect(await deliveryOf(taken.queued.id)).toMatchObject({ status: "succeeded", attempts: 2, leaseOwner: null });
+    expect(lost.r.received).toHaveLength(1);
+    expect(taken.r.received).toHaveLength(1);
+  });
+});
+
+describe("cron jobs", () => {
+  it("scheduled-runs starts a due suite's run once, however many of its jobs run", async () => {
+    const { ctx } = await makeWorkspace("editor");
+    const { suite } = await makeSuiteWithCases(ctx, 1);
+    const now = await dbNow();
+    const hhmm = `${String(now.getUTCHours()).padStart(2, "0")}:${String(now.getUTCMinutes()).padStart(2, "0")}`;
+    await db.suite.update({
+      where: { id: suite.id },
+      data: { scheduleType: "daily", scheduleTime: hhmm, createdAt: new Date(now.getTime() - 2 * 24 * 60 * MINUTE) },
+    });
+
+    // Two processes' catch-up jobs at start-up, and the minute's cron job.
+    for (let i = 0; i < 3; i++) await boss().send("scheduled-runs", {});
+    expect(await runJobsOnce("scheduled-runs")).toBe(3);
+    expect(await db.run.count({ where: { suiteId: suite.id, triggeredBy: "schedule" } })).toBe(1);
+  });
+
+  it("nightly-cleanup runs the cleanup once for its slot, however many of its jobs run", async () => {
+    const now = await dbNow();
+    const slot = `${String(now.getUTCHours()).padStart(2, "0")}:${String(now.getUTCMinutes()).padStart(2, "0")}`;
+    await db.instanceSetting.upsert({
+      where: { key: "test_suites.retention_cleanup_time" },
+      create: { key: "test_suites.retention_cleanup_time", value: slot },
+      update: { value: slot },
+    });
+    for (let i = 0; i < 3; i++) await boss().send("nightly-cleanup", {});
+    expect(await runJobsOnce("nightly-cleanup")).toBe(3);
+    const records = await db.cleanupRecord.findMany({ where: { trigger: "schedule" } });
+    expect(records).toHaveLength(1);
+    expect(records[0]!.completedAt).not.toBeNull();
+  });
+});
