@@ -68,6 +68,11 @@ export async function sendJob(name: string, data: object, options: SendOptions =
   return boss.send(name, data, options);
 }
 
+/** Deletes a job that is no longer needed (a process without the library started has none). */
+export async function deleteJob(name: string, id: string): Promise<void> {
+  await state.assayJobBoss?.deleteJob(name, id);
+}
+
 /** Stops this process's instance: workers finish their jobs (up to `timeoutMs`); the pool stays the app's. */
 export async function stopBoss(timeoutMs = 10_000): Promise<void> {
   const boss = state.assayJobBoss;

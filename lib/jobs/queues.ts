@@ -15,6 +15,9 @@
  * - nightly-cleanup (every minute): the retention cleanup once its nightly slot came; the
  *   CleanupRecord's unique slot is the singleton across processes (lib/retention/cleanup.ts).
  *
+ * - run-finished: the replay of a finished run's follow-ups (webhooks, comparison, matrix,
+ *   alert) when the process that finished it died before they ran (lib/runs/run-finished.ts).
+ *
  * pg-boss sends each cron job once per minute across all processes; the claims in the rows make
  * a duplicate job harmless anyway.
  */
@@ -22,6 +25,9 @@ import "server-only";
 import type { Queue } from "pg-boss";
 import { logger } from "@/lib/logger";
 import { startDueScheduledRuns } from "@/lib/runs/scheduler";
+import { replayRunFinished, RUN_FINISHED_JOB, type FinishedRun } from "@/lib/runs/run-finished";
+// A process that works the jobs replays "run finished": it needs the subscribers.
+import "@/lib/run-finished-subscribers";
 import { runNightlyCleanupIfDue } from "@/lib/retention/cleanup";
 import { WebhookWorker } from "@/lib/webhooks/worker";
 import type { FetchLike } from "@/lib/net/safe-fetch";
@@ -96,7 +102,20 @@ const nightlyCleanup: JobDefinition = {
   handle: () => runNightlyCleanupIfDue(),
 };
 
-export const JOBS: readonly JobDefinition[] = [webhookDelivery as JobDefinition, webhookSweep, scheduledRuns, nightlyCleanup];
+const runFinished: JobDefinition<FinishedRun> = {
+  name: RUN_FINISHED_JOB,
+  // One per run (its id is the singleton key); deleted by the publishing process once its subscribers ran.
+  queue: { policy: "short", expireInSeconds: 600, retryLimit: 3, retryDelay: 60 },
+  handle: (run) => replayRunFinished(run),
+};
+
+export const JOBS: readonly JobDefinition[] = [
+  webhookDelivery as JobDefinition,
+  webhookSweep,
+  scheduledRuns,
+  nightlyCleanup,
+  runFinished as JobDefinition,
+];
 
 /** The jobs that catch up at start-up at once instead of at the next minute (slots missed while everything was down). */
 export const CATCH_UP_AT_START = ["scheduled-runs", "nightly-cleanup", "webhook-sweep"];

@@ -47,18 +47,19 @@ export async function stopJobs(timeoutMs?: number): Promise<void> {
 }
 
 /**
- * Runs every job of `name` that is due now, in this process, and returns how many ran (tests:
- * a deterministic drain instead of waiting for a worker's poll). A handler's error fails its job
+ * Runs every job of `name` that is due now (`includeDeferred`: also those waiting for their
+ * start time, as if it had come), in this process, and returns how many ran (tests: a
+ * deterministic drain instead of waiting for a worker's poll). A handler's error fails its job
  * (pg-boss then retries it per the queue) and is rethrown after the others ran.
  */
-export async function runJobsOnce(name: string): Promise<number> {
+export async function runJobsOnce(name: string, { includeDeferred = false }: { includeDeferred?: boolean } = {}): Promise<number> {
   const boss = runningBoss();
   const def = JOBS.find((d) => d.name === name);
   if (!boss || !def) throw new Error(`runJobsOnce: ${boss ? `no job named ${name}` : "the job library is not started"}`);
   let ran = 0;
   let failure: unknown;
   for (;;) {
-    const jobs = await boss.fetch<object>(name, { batchSize: 20 });
+    const jobs = await boss.fetch<object>(name, { batchSize: 20, ignoreStartAfter: includeDeferred });
     if (jobs.length === 0) break;
     for (const job of jobs) {
       ran++;

@@ -38,6 +38,16 @@ export async function enqueueEvent(workspaceId: string, event: WebhookEvent, bod
   return queued.length;
 }
 
+/** Whether `event` was already queued for the run (its deliveries carry the run's id). */
+async function runEventQueued(workspaceId: string, event: WebhookEvent, runId: string): Promise<boolean> {
+  const [row] = await db.$queryRaw<{ queued: boolean }[]>`
+    SELECT EXISTS (
+      SELECT 1 FROM "WebhookDelivery"
+      WHERE "workspaceId" = ${workspaceId}::uuid AND "event" = ${event} AND "payload" -> 'run' ->> 'id' = ${runId}
+    ) AS queued`;
+  return row?.queued ?? false;
+}
+
 /** Runs `fn`; an error is logged, never thrown (an event must not fail a run or a comparison). */
 async function safely(what: Record<string, unknown>, fn: () => Promise<unknown>): Promise<void> {
   try {
@@ -47,8 +57,11 @@ async function safely(what: Record<string, unknown>, fn: () => Promise<unknown>)
   }
 }
 
-/** run.completed / run.failed for a finished plain run (not a comparison's arm run, not a cancelled run). */
-export async function emitRunFinished(runId: string): Promise<void> {
+/**
+ * run.completed / run.failed for a finished plain run (not a comparison's arm run, not a
+ * cancelled run). `onlyOnce` (a replayed "run finished"): nothing when the run's event was queued.
+ */
+export async function emitRunFinished(runId: string, { onlyOnce = false }: { onlyOnce?: boolean } = {}): Promise<void> {
   await safely({ runId }, async () => {
     const run = await db.run.findFirst({
       where: { id: runId },
@@ -74,6 +87,7 @@ export async function emitRunFinished(runId: string): Promise<void> {
     });
     if (!run || run.comparisonId || (run.status !== "completed" && run.status !== "failed")) return;
     const event: WebhookEvent = run.status === "completed" ? "run.completed" : "run.failed";
+    if (onlyOnce && (await runEventQueued(run.workspaceId, event, run.id))) return;
     const rate = passRate(run.passedCases, run.totalCases, run.skippedCases);
     const suite = slackEscape(run.suite.name);
     const text =

@@ -4,6 +4,8 @@ import { runningBoss } from "@/lib/jobs/boss";
 import { runJobsOnce, startJobs, stopJobs } from "@/lib/jobs/runner";
 import { createWebhook, sendTestEvent } from "@/lib/webhooks/service";
 import { sendDeliveryJob, WEBHOOK_DELIVERY_JOB } from "@/lib/webhooks/wakeup";
+import { RUN_FINISHED_JOB } from "@/lib/runs/run-finished";
+import { runWithOutcomes } from "../alerts/helpers";
 import { makeWorkspace } from "../helpers/factories";
 import { makeSuiteWithCases } from "../runs/helpers";
 import { loopbackFetch, startReceiver } from "../webhooks/helpers";
@@ -23,7 +25,8 @@ afterAll(() => stopJobs());
 const closers: (() => Promise<void>)[] = [];
 afterEach(async () => {
   while (closers.length) await closers.pop()!();
-  for (const name of [WEBHOOK_DELIVERY_JOB, "webhook-sweep", "scheduled-runs", "nightly-cleanup"]) await runningBoss()!.deleteAllJobs(name);
+  for (const name of [WEBHOOK_DELIVERY_JOB, "webhook-sweep", "scheduled-runs", "nightly-cleanup", RUN_FINISHED_JOB])
+    await runningBoss()!.deleteAllJobs(name);
   await db.webhookDelivery.deleteMany();
   await db.suite.updateMany({ data: { isEnabled: false } });
 });
@@ -136,5 +139,64 @@ describe("cron jobs", () => {
     const records = await db.cleanupRecord.findMany({ where: { trigger: "schedule" } });
     expect(records).toHaveLength(1);
     expect(records[0]!.completedAt).not.toBeNull();
+  });
+});
+
+describe("run finished, durably", () => {
+  const state = globalThis as unknown as { assayRunFinished?: unknown };
+
+  it("the replay job is gone once the run's subscribers ran in this process", async () => {
+    const { ctx } = await makeWorkspace("owner");
+    const { suite } = await makeSuiteWithCases(ctx, 1);
+    const run = await runWithOutcomes(ctx, suite.id);
+    expect(run.status).toBe("completed");
+    expect(await boss().findJobs(RUN_FINISHED_JOB)).toEqual([]);
+  });
+
+  it("a process that dies before the follow-ups leaves a job that replays them, once", async () => {
+    const { ctx } = await makeWorkspace("owner");
+    await createWebhook(ctx, { url: "http://127.0.0.1:9/x", secret: SECRET, events: ["run.completed", "alert.raised"] });
+    const { suite } = await makeSuiteWithCases(ctx, 2);
+    await runWithOutcomes(ctx, suite.id);
+    const queuedBefore = await db.webhookDelivery.count();
+
+    // This process finishes the bad run and then hangs before any follow-up (as good as dead).
+    const saved = state.assayRunFinished;
+    let release: () => void = () => undefined;
+    state.assayRunFinished = {
+      finished: new Map([["dies", { failure: "unused", handle: () => new Promise<void>((r) => (release = r)) }]]),
+      cannotProceed: new Map(),
+    };
+    let bad: Promise<unknown>;
+    try {
+      bad = runWithOutcomes(ctx, suite.id, { "case 0": "failed" });
+      await expect.poll(async () => (await boss().findJobs(RUN_FINISHED_JOB, { queued: true })).length).toBe(1);
+    } finally {
+      state.assayRunFinished = saved;
+    }
+    const [job] = await boss().findJobs<{ runId: string }>(RUN_FINISHED_JOB, { queued: true });
+    const badRun = await db.run.findUniqueOrThrow({ where: { id: job!.data.runId } });
+    expect(badRun.status).toBe("completed");
+    expect(await db.regressionAlert.count({ where: { runId: badRun.id } })).toBe(0);
+    expect(await db.webhookDelivery.count()).toBe(queuedBefore);
+    // Not before its two minutes: the publishing process may still be at it.
+    expect(await runJobsOnce(RUN_FINISHED_JOB)).toBe(0);
+
+    // Another process, two minutes later: the follow-ups happen.
+    expect(await runJobsOnce(RUN_FINISHED_JOB, { includeDeferred: true })).toBe(1);
+    const events = async () =>
+      (await db.webhookDelivery.findMany({ where: { createdAt: { gte: badRun.createdAt } }, select: { event: true } }))
+        .map((d) => d.event)
+        .sort();
+    expect(await events()).toEqual(["alert.raised", "run.completed"]);
+    expect(await db.regressionAlert.count({ where: { runId: badRun.id } })).toBe(1);
+
+    // A second replay (or the hung process waking up) adds nothing.
+    await boss().send(RUN_FINISHED_JOB, job!.data);
+    expect(await runJobsOnce(RUN_FINISHED_JOB)).toBe(1);
+    expect(await events()).toEqual(["alert.raised", "run.completed"]);
+    expect(await db.regressionAlert.count({ where: { runId: badRun.id } })).toBe(1);
+    release();
+    await bad!;
   });
 });
