@@ -38,6 +38,8 @@ export type JobDefinition<T extends object = object> = {
   queue: Omit<Queue, "name">;
   /** Cron expression (UTC) for a recurring job. */
   cron?: string;
+  /** Jobs of this queue one process runs at once (default 1). */
+  concurrency?: number;
   handle: (data: T) => Promise<unknown>;
 };
 
@@ -60,6 +62,8 @@ function deliveryWorker() {
 
 const webhookDelivery: JobDefinition<WebhookDeliveryJob> = {
   name: WEBHOOK_DELIVERY_JOB,
+  // A slow receiver (up to its 10 s timeout) must not hold up the other deliveries.
+  concurrency: 10,
   // `short` with the delivery as singleton key: at most one job per delivery waits in the queue,
   // however many passes (a job, the sweep) scheduled its next attempt. Expiry is longer than an
   // attempt's 10 s timeout; a thrown error (the database, not the receiver) is retried.

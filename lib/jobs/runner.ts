@@ -25,16 +25,24 @@ function run(def: JobDefinition, data: object) {
   return withoutWorkspaceScope(() => def.handle(data));
 }
 
-/** Starts the library in this process once: queues exist, cron schedules are registered, workers run. */
-export async function startJobs({ work = true, pollingIntervalSeconds = 2, webhookFetch }: StartJobsOptions = {}): Promise<void> {
-  if (runningBoss()) return;
+const state = globalThis as unknown as { assayJobsStarting?: Promise<void> };
+
+/** Starts the library in this process once (concurrent and later calls share the first start). */
+export function startJobs(opts: StartJobsOptions = {}): Promise<void> {
+  if (runningBoss() && !state.assayJobsStarting) return Promise.resolve();
+  state.assayJobsStarting ??= start(opts).finally(() => (state.assayJobsStarting = undefined));
+  return state.assayJobsStarting;
+}
+
+/** Queues exist, cron schedules are registered, workers run. */
+async function start({ work = true, pollingIntervalSeconds = 2, webhookFetch }: StartJobsOptions): Promise<void> {
   setWebhookFetch(webhookFetch);
   const boss = await startBoss({ maintain: work });
   for (const def of JOBS) if (!(await boss.getQueue(def.name))) await boss.createQueue(def.name, def.queue);
   if (!work) return;
   for (const def of JOBS) {
     if (def.cron) await boss.schedule(def.name, def.cron);
-    await boss.work(def.name, { pollingIntervalSeconds, batchSize: 1 }, async ([job]) => {
+    await boss.work(def.name, { pollingIntervalSeconds, batchSize: 1, localConcurrency: def.concurrency ?? 1 }, async ([job]) => {
       if (job) await run(def, job.data as object);
     });
   }
