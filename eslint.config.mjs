@@ -54,10 +54,12 @@ const dataAccessModules = [
   "lib/auth/rate-limit.ts",
   "lib/users/oidc.ts",
   "lib/demo/seed.ts",
-  // The retention cleanup: batched deletes in SQL, run by the scheduler's ticker and the admin route.
+  // The retention cleanup: batched deletes in SQL, run by a cron job and the admin route.
   "lib/retention/cleanup.ts",
   // The comparison engine: pairs built from case results in SQL, finished by the executor.
   "lib/comparisons/{engine,pairs}.ts",
+  // The job library (pg-boss) runs its SQL on the app's pg pool.
+  "lib/jobs/boss.ts",
   // Webhook events (one INSERT … SELECT per event) and the delivery worker's claim/record queries.
   "lib/webhooks/{events,worker}.ts",
   // File inputs: the PostgreSQL file store and the processing caches (URL downloads, extractions).

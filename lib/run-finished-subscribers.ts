@@ -20,7 +20,7 @@ import { emitRunFinished } from "@/lib/webhooks/events";
 
 onRunFinished("webhooks", {
   failure: "could not enqueue the run's webhooks",
-  handle: (run) => emitRunFinished(run.runId),
+  handle: (run) => emitRunFinished(run.runId, { onlyOnce: run.replay }),
 });
 
 onRunFinished("comparison", {

@@ -21,13 +21,14 @@ export async function onServerStart() {
   }
   if (env.ASSAY_EXECUTOR === "on") {
     const { startExecutor, stopExecutor } = await import("@/lib/runs/worker");
-    const { startScheduler } = await import("@/lib/runs/scheduler");
     startExecutor();
-    startScheduler();
     const stop = () => void stopExecutor(5_000).finally(() => process.exit(0));
     process.once("SIGTERM", stop);
     process.once("SIGINT", stop);
-  } else if (env.ASSAY_EXECUTOR === "process") {
-    logger.info("the run executor runs in its own process, started by `npm start` beside this one");
+  } else {
+    if (env.ASSAY_EXECUTOR === "process") logger.info("the run executor runs in its own process, started by `npm start` beside this one");
+    // Send-only: a delivery queued here becomes a job at once; the executor processes work the queues.
+    const { startJobs } = await import("@/lib/jobs/runner");
+    await startJobs({ work: false }).catch((err: unknown) => logger.error({ err }, "the job library did not start"));
   }
 }

@@ -17,6 +17,7 @@ import path from "node:path";
 import pg from "pg";
 import { postgresUser, startEmbeddedPostgres, userCanReach } from "./embedded-db.mjs";
 import { APP_ROLE, appRoleUrl, ensureAppRole } from "./app-role.mjs";
+import { grantJobSchema, installJobSchema } from "./job-schema.mjs";
 import { processStartTicks, sameProcessAlive } from "./processes.mjs";
 import { Supervisor } from "./supervisor.mjs";
 
@@ -198,10 +199,13 @@ try {
     log(`embedded PostgreSQL on 127.0.0.1:${db.port} (data in ${path.join(dataDir, "pg")})`);
   }
   await migrate(ownerUrl);
+  // The job library's tables (lib/jobs), installed or upgraded by the owner like the migrations.
+  await installJobSchema(ownerUrl);
   if (db) {
     // After every migrate, so tables added by a new migration are granted too.
     const password = dataDirSecret("app-db-password", 24).value;
     await ensureAppRole(ownerUrl, { password });
+    await grantJobSchema(ownerUrl, APP_ROLE);
     env.DATABASE_URL = appRoleUrl(ownerUrl, password);
   }
 

@@ -2,10 +2,9 @@
 // database and the model endpoints allow; they share work through PostgreSQL.
 import { logger } from "@/lib/logger";
 import { startExecutor, stopExecutor } from "@/lib/runs/worker";
-import { startScheduler } from "@/lib/runs/scheduler";
 
+// Runs, and the background jobs (scheduled runs, webhooks, the nightly cleanup: lib/jobs).
 const executor = startExecutor();
-startScheduler();
 logger.info({ workerId: executor.workerId }, "worker ready");
 
 async function shutdown() {

@@ -1,9 +1,9 @@
 /**
- * The retention cleanup (spec 002). A run is deleted — with its case results, LLM call logs and
+ * The retention cleanup (the reference schema's retention rules). A run is deleted — with its case results, LLM call logs and
  * alerts (database cascades) — when it is older than its suite's `retention_days` (the suite's
  * override, else the instance setting) and none of these keeps it:
  * - it is among the suite's newest `retention_runs` finished runs — completed, failed or
- *   cancelled alike (spec 002: "the most recent 30 runs per suite are kept"; plain runs only,
+ *   cancelled alike ("the most recent 30 runs per suite are kept"; plain runs only,
  *   comparison arms are not the suite's run history and do not count);
  * - it is pending or running;
  * - it is a suite's pinned baseline (`Suite.baselineRunId`);
@@ -19,8 +19,8 @@
  * recomputed in each one), so no lock is held for long and a concurrent change (a pin, a new
  * alert) is seen by the next batch. Every cleanup writes a CleanupRecord with its counts and a
  * size estimate (sum of pg_column_size over the deleted rows). The nightly one runs at
- * `retention_cleanup_time` **in UTC**, from the scheduler's ticker, once per slot across all
- * processes: the record's unique `slot` is the claim.
+ * `retention_cleanup_time` **in UTC**, from a cron job of the job library, once per slot across
+ * all processes: the record's unique `slot` is the claim.
  */
 import "server-only";
 import { db, type Tx } from "@/lib/db";
@@ -250,13 +250,15 @@ function recordCounts(c: Counts) {
 }
 
 /**
- * The nightly cleanup, called on every scheduler tick: when the most recent `cleanup_time` slot
+ * The nightly cleanup, called every minute by the job library (lib/jobs/queues.ts, the
+ * `nightly-cleanup` cron job) with the database clock: when the most recent `cleanup_time` slot
  * (UTC) has no record yet, the process whose INSERT wins the unique slot runs it; every other
  * process (and every later tick) skips it. A slot missed while everything was down runs once at
  * start-up. Returns null when nothing was due or another process has the slot.
  */
-export async function runNightlyCleanupIfDue(now: Date): Promise<CleanupResult | null> {
+export async function runNightlyCleanupIfDue(at?: Date): Promise<CleanupResult | null> {
   return withoutWorkspaceScope(async () => {
+    const now = at ?? (await dbNow());
     const settings = await getRetentionSettings();
     const slot = mostRecentDueTime({ type: "daily", time: settings.cleanup_time.value, dayOfWeek: null }, now, "UTC");
     if (!slot) return null;

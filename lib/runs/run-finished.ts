@@ -10,13 +10,24 @@
  * subscriber awaited before the next. A "run finished" subscriber that throws is logged and the
  * next one still runs: the run's status is already stored and is never undone by what follows it.
  *
+ * Durable too: before the subscribers run, a `run-finished` job is sent to the job library
+ * (lib/jobs) to start in two minutes, and deleted once they all ran. A process that dies in
+ * between (or has no subscribers) leaves the job, and a process working the jobs replays the
+ * event: the subscribers then run again with `replay` set, and each does only what is missing
+ * (no second webhook, no second alert; a comparison or matrix status is recomputed anyway).
+ *
  * The registry lives on globalThis: Next.js bundles instrumentation and route handlers
  * separately, and a run finished from a route (a cancelled comparison) must reach the
  * subscribers registered at start-up.
  */
 import "server-only";
 import { logger } from "@/lib/logger";
+import { deleteJob, sendJob } from "@/lib/jobs/boss";
 import type { RunStatus } from "@/lib/runs/schemas";
+
+export const RUN_FINISHED_JOB = "run-finished";
+/** How long the in-process subscribers have before another process replays the event. */
+const REPLAY_AFTER_SECONDS = 120;
 
 /** A run that has just ended: its final status and what it belongs to. */
 export type FinishedRun = {
@@ -28,6 +39,8 @@ export type FinishedRun = {
   matrixId: string | null;
   /** The run's executed pass rate (summary.executed_pass_rate). */
   passRate: number;
+  /** Set when the job library replays the event: a subscriber skips what was already done. */
+  replay?: boolean;
 };
 
 /** A run that cannot proceed (failRun): its reason, before its in-flight cases have finished. */
@@ -80,10 +93,33 @@ function unheard(event: string, runId: string, subscribers: Map<string, unknown>
   return true;
 }
 
-/** Runs every "run finished" subscriber in order; a subscriber's error is logged, never thrown. */
+/**
+ * Publishes a finished run: sends the replay job, runs every subscriber in order (an error is
+ * logged, never thrown), then deletes the job.
+ */
 export async function publishRunFinished(run: FinishedRun): Promise<void> {
+  const replay = await sendJob(RUN_FINISHED_JOB, run, { singletonKey: run.runId, startAfter: REPLAY_AFTER_SECONDS }).catch(
+    (err: unknown) => {
+      logger.warn({ err, runId: run.runId }, "could not send the run-finished job; the follow-ups run in this process only");
+      return null;
+    },
+  );
+  if (await runSubscribers(run))
+    if (replay)
+      await deleteJob(RUN_FINISHED_JOB, replay).catch((err: unknown) =>
+        logger.warn({ err, runId: run.runId }, "run-finished job left behind"),
+      );
+}
+
+/** The job library's replay of a finished run whose publishing process did not see it through. */
+export async function replayRunFinished(run: FinishedRun): Promise<void> {
+  if (!(await runSubscribers({ ...run, replay: true }))) throw new Error("no run-finished subscribers are registered in this process");
+}
+
+/** Runs every "run finished" subscriber in order; false when there is none. */
+async function runSubscribers(run: FinishedRun): Promise<boolean> {
   const { finished } = registry();
-  if (unheard("run finished", run.runId, finished)) return;
+  if (unheard("run finished", run.runId, finished)) return false;
   for (const [name, subscriber] of finished) {
     try {
       await subscriber.handle(run);
@@ -91,6 +127,7 @@ export async function publishRunFinished(run: FinishedRun): Promise<void> {
       logger.error({ err, runId: run.runId, subscriber: name }, subscriber.failure);
     }
   }
+  return true;
 }
 
 /**

@@ -7,7 +7,6 @@ import type { WorkspaceContext } from "@/lib/auth/roles";
 import { startRun } from "@/lib/runs/service";
 import { finalizeRunIfDone } from "@/lib/runs/finalize";
 import { withoutWorkspaceScope } from "@/lib/tenant-scope";
-import { runNightlyCleanupIfDue } from "@/lib/retention/cleanup";
 import { mostRecentDueTime, nextDueTime, type Schedule, type ScheduleType } from "@/lib/runs/schedule-slots";
 
 /**
@@ -38,13 +37,13 @@ import { mostRecentDueTime, nextDueTime, type Schedule, type ScheduleType } from
  * the run is created (startRun commits on its own connection), so a crash before the run exists
  * releases the slot for the next tick instead of losing it.
  *
+ * The job library calls startDueScheduledRuns every minute (lib/jobs/queues.ts, the
+ * `scheduled-runs` cron job) and once at start-up.
+ *
  * A start that fails (no active cases, variables that do not resolve, an agent without a model
  * configuration, …) is recorded as a `failed` run with its `errorMessage`, finished through
  * `finalizeRunIfDone` (which raises the run.failed event), and the slot counts as used.
  */
-
-/** The scheduler's clock; tests inject one. Defaults to the database clock (the one stamping rows). */
-export type Clock = () => Date | Promise<Date>;
 
 type SuiteRow = {
   id: string;
@@ -260,42 +259,4 @@ export async function getScheduleStatus(ctx: WorkspaceContext, suiteId: string, 
         }
       : null,
   };
-}
-
-const state = globalThis as unknown as {
-  assayScheduler?: { timer: NodeJS.Timeout; busy: boolean };
-};
-
-/**
- * Checks schedules, and the nightly retention cleanup (lib/retention/cleanup.ts), every
- * `intervalMs` in this process (idempotent: one timer per process, kept on globalThis so hot
- * reload never adds a second). Several processes may each run it.
- */
-export function startScheduler(opts: { intervalMs?: number; clock?: Clock } | number = {}): void {
-  if (state.assayScheduler) return;
-  const { intervalMs = 30_000, clock } = typeof opts === "number" ? { intervalMs: opts } : opts;
-  const scheduler = { timer: undefined as unknown as NodeJS.Timeout, busy: false };
-  const tick = async () => {
-    if (scheduler.busy) return; // a slow tick never overlaps the next one
-    scheduler.busy = true;
-    try {
-      const now = clock ? await clock() : await dbNow();
-      const { started, failed } = await startDueScheduledRuns(now);
-      if (started.length || failed.length) logger.info({ started, failed }, "scheduler handled due slots");
-      await runNightlyCleanupIfDue(now);
-    } catch (err) {
-      logger.error({ err }, "scheduler tick failed");
-    } finally {
-      scheduler.busy = false;
-    }
-  };
-  scheduler.timer = setInterval(() => void tick(), intervalMs);
-  scheduler.timer.unref();
-  state.assayScheduler = scheduler;
-  void tick();
-}
-
-export function stopScheduler(): void {
-  if (state.assayScheduler) clearInterval(state.assayScheduler.timer);
-  state.assayScheduler = undefined;
 }

@@ -6,7 +6,7 @@ import { logger } from "@/lib/logger";
 import { withoutWorkspaceScope } from "@/lib/tenant-scope";
 
 /**
- * Wake-ups for the executor (a run was queued) and the webhook worker (a delivery was queued).
+ * Wake-ups for the executor: a run was queued (webhook deliveries are jobs of lib/jobs).
  * In this process they are events; executors in other processes (`npm run worker`, the executor
  * process `npm start` runs beside the web server) hear them through PostgreSQL's LISTEN/NOTIFY,
  * so a run queued by the web process starts at once instead of at their next poll. Both sides
@@ -17,7 +17,7 @@ export const runEvents = (state.assayRunEvents ??= new EventEmitter());
 runEvents.setMaxListeners(50);
 
 /** PostgreSQL channels, and what each becomes in the listening process. */
-export const WAKEUP_CHANNELS = { run: "assay_run_queued", delivery: "assay_delivery_queued" } as const;
+export const WAKEUP_CHANNELS = { run: "assay_run_queued" } as const;
 type Channel = (typeof WAKEUP_CHANNELS)[keyof typeof WAKEUP_CHANNELS];
 const RECONNECT_MS = 2_000;
 

@@ -4,8 +4,8 @@ import { Executor } from "@/lib/runs/executor";
 import { createCaseRunner } from "@/lib/runs/case-runner";
 import { setDefaultEndpointConcurrency } from "@/lib/llm";
 import { warmUpModelCalls } from "@/lib/llm/warm-up";
-import { startWebhookWorker, stopWebhookWorker } from "@/lib/webhooks/worker";
-import { webhookEvents } from "@/lib/webhooks/wakeup";
+import { logger } from "@/lib/logger";
+import { startJobs, stopJobs } from "@/lib/jobs/runner";
 import { listenForWakeups, runEvents, WAKEUP_CHANNELS } from "@/lib/runs/wakeup";
 import { startExecutorHeartbeat } from "@/lib/health/service";
 // The executor finalizes runs: what follows a finished run must be subscribed in its process.
@@ -30,12 +30,12 @@ export function startExecutor(): Executor {
     state.assayExecutor.start();
     // /api/health and the run page learn from this row that runs are being executed.
     state.assayStopHeartbeat = startExecutorHeartbeat(state.assayExecutor.workerId);
-    // Webhook deliveries go out from every process that executes runs (their queue is in PostgreSQL).
-    startWebhookWorker();
-    // Runs and deliveries queued by other processes (the web server) wake this one at once.
+    // Background jobs (webhook deliveries, scheduled runs, the nightly cleanup) are worked by
+    // every process that executes runs; their queues are in PostgreSQL (lib/jobs).
+    startJobs().catch((err: unknown) => logger.error({ err }, "the job library did not start"));
+    // Runs queued by other processes (the web server) wake this one at once.
     state.assayStopListening = listenForWakeups((channel, payload) => {
       if (channel === WAKEUP_CHANNELS.run) runEvents.emit("queued", payload);
-      else webhookEvents.emit("queued");
     });
   }
   return state.assayExecutor;
@@ -48,6 +48,6 @@ export async function stopExecutor(graceMs?: number) {
   state.assayStopListening = undefined;
   const stopHeartbeat = state.assayStopHeartbeat;
   state.assayStopHeartbeat = undefined;
-  await Promise.all([e?.stop(graceMs), stopWebhookWorker(), stopListening?.()]);
+  await Promise.all([e?.stop(graceMs), stopJobs(graceMs), stopListening?.()]);
   await stopHeartbeat?.();
 }

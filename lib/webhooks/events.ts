@@ -1,7 +1,6 @@
 /**
  * Webhook events: what happened, queued as one WebhookDelivery row per enabled webhook of the
- * workspace subscribed to it (one INSERT … SELECT), for the delivery worker (./worker.ts) to
- * send. Emitting never blocks or fails the caller: errors are logged and swallowed, and the
+ * workspace subscribed to it (one INSERT … SELECT), each sent by a job (./worker.ts, lib/jobs). Emitting never blocks or fails the caller: errors are logged and swallowed, and the
  * HTTP calls happen later, elsewhere.
  *
  * Every delivery body is `{event, created_at, text, <object>}`: `text` is a Slack-compatible
@@ -29,13 +28,24 @@ export function deliveryBody(event: string, text: string, object: Record<string,
 
 /** Queues `body` for every enabled webhook of the workspace subscribed to `event`; returns how many deliveries were queued. */
 export async function enqueueEvent(workspaceId: string, event: WebhookEvent, body: Record<string, unknown>): Promise<number> {
-  const queued = await db.$executeRaw`
+  const queued = await db.$queryRaw<{ id: string }[]>`
     INSERT INTO "WebhookDelivery" ("id", "workspaceId", "webhookId", "event", "payload")
     SELECT gen_random_uuid(), w."workspaceId", w."id", ${event}, ${JSON.stringify(body)}::jsonb
     FROM "Webhook" w
-    WHERE w."workspaceId" = ${workspaceId}::uuid AND w."enabled" AND ${event} = ANY (w."events")`;
-  if (queued > 0) notifyDeliveryQueued();
-  return queued;
+    WHERE w."workspaceId" = ${workspaceId}::uuid AND w."enabled" AND ${event} = ANY (w."events")
+    RETURNING "id"::text AS id`;
+  if (queued.length > 0) await notifyDeliveryQueued(queued.map((r) => r.id));
+  return queued.length;
+}
+
+/** Whether `event` was already queued for the run (its deliveries carry the run's id). */
+async function runEventQueued(workspaceId: string, event: WebhookEvent, runId: string): Promise<boolean> {
+  const [row] = await db.$queryRaw<{ queued: boolean }[]>`
+    SELECT EXISTS (
+      SELECT 1 FROM "WebhookDelivery"
+      WHERE "workspaceId" = ${workspaceId}::uuid AND "event" = ${event} AND "payload" -> 'run' ->> 'id' = ${runId}
+    ) AS queued`;
+  return row?.queued ?? false;
 }
 
 /** Runs `fn`; an error is logged, never thrown (an event must not fail a run or a comparison). */
@@ -47,8 +57,11 @@ async function safely(what: Record<string, unknown>, fn: () => Promise<unknown>)
   }
 }
 
-/** run.completed / run.failed for a finished plain run (not a comparison's arm run, not a cancelled run). */
-export async function emitRunFinished(runId: string): Promise<void> {
+/**
+ * run.completed / run.failed for a finished plain run (not a comparison's arm run, not a
+ * cancelled run). `onlyOnce` (a replayed "run finished"): nothing when the run's event was queued.
+ */
+export async function emitRunFinished(runId: string, { onlyOnce = false }: { onlyOnce?: boolean } = {}): Promise<void> {
   await safely({ runId }, async () => {
     const run = await db.run.findFirst({
       where: { id: runId },
@@ -74,6 +87,7 @@ export async function emitRunFinished(runId: string): Promise<void> {
     });
     if (!run || run.comparisonId || (run.status !== "completed" && run.status !== "failed")) return;
     const event: WebhookEvent = run.status === "completed" ? "run.completed" : "run.failed";
+    if (onlyOnce && (await runEventQueued(run.workspaceId, event, run.id))) return;
     const rate = passRate(run.passedCases, run.totalCases, run.skippedCases);
     const suite = slackEscape(run.suite.name);
     const text =

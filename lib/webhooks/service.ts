@@ -137,7 +137,7 @@ async function queueDelivery(ctx: WorkspaceContext, webhookId: string, event: st
     data: { workspaceId: ctx.workspaceId, webhookId, event, payload },
     select: deliverySelect,
   });
-  notifyDeliveryQueued();
+  await notifyDeliveryQueued([row.id]);
   return toDeliveryDto(row);
 }
 

@@ -1,18 +1,20 @@
 /**
- * The webhook delivery worker: a durable queue in PostgreSQL (`WebhookDelivery` rows), so queued
- * and retrying deliveries survive restarts. Each tick claims due rows with `FOR UPDATE SKIP
- * LOCKED` and a lease (any number of processes can run a worker; a row is sent by one at a
- * time), POSTs each through the network guard with a 10 s timeout, and records the attempt.
- * 2xx = delivered; anything else (other status, redirect, timeout, refused address) is retried
- * after 1 min × 3ⁿ (capped at 6 h) until 8 attempts were made, then the delivery is `failed`.
- * A worker that dies mid-attempt leaves its lease to expire; another worker then claims the row
- * again (the lost attempt still counts). The clock and the backoff base are injectable so tests
- * need not wait minutes.
+ * Webhook delivery attempts. The durable queue is the `WebhookDelivery` rows (the UI and API
+ * show their attempts); the job library (lib/jobs/queues.ts) decides when to look at them: a
+ * job per queued delivery, the next job of a failed one at its due time, and a sweep every
+ * minute. Each pass claims due rows with `FOR UPDATE SKIP LOCKED` and a lease (any number of
+ * processes may run jobs; a row is sent by one at a time), POSTs each through the network guard
+ * with a 10 s timeout, and records the attempt. 2xx = delivered; anything else (other status,
+ * redirect, timeout, refused address) is retried after 1 min × 3ⁿ (capped at 6 h) until 8
+ * attempts were made, then the delivery is `failed`. A process that dies mid-attempt leaves its
+ * lease to expire; the next sweep then claims the row again (the lost attempt still counts).
+ * The clock and the backoff base are injectable so tests need not wait minutes.
  */
 import "server-only";
 import os from "node:os";
 import { randomBytes } from "node:crypto";
 import { db } from "@/lib/db";
+import { Prisma } from "@/lib/generated/prisma/client";
 import { logger } from "@/lib/logger";
 import { decryptSecret } from "@/lib/crypto";
 import type { FetchLike } from "@/lib/net/safe-fetch";
@@ -20,7 +22,6 @@ import { guardedFetch } from "@/lib/net/service";
 import { RETRY_POLICY, retryDelayMs, signatureOf } from "./signing";
 import { TEST_EVENT } from "./schemas";
 import type { DeliveryAttempt } from "./dto";
-import { webhookEvents } from "./wakeup";
 
 export const RESPONSE_EXCERPT_BYTES = 1024;
 
@@ -36,12 +37,12 @@ export type WebhookWorkerOptions = {
   timeoutMs?: number;
   /** How long a claim holds a row before another worker may take it (default 60 s). */
   leaseMs?: number;
-  /** Poll interval when idle (default 5 s); deliveries queued by this process wake it at once. */
-  pollMs?: number;
   /** Rows claimed per tick (sent concurrently). */
   batchSize?: number;
   /** Outbound HTTP (default: the instance's guarded fetch). */
   fetch?: FetchLike;
+  /** Called after a failed attempt with the delivery's next due time (the job library sends the next attempt's job). */
+  scheduleAttempt?: (deliveryId: string, at: Date) => Promise<void>;
 };
 
 type Claimed = {
@@ -95,18 +96,9 @@ export class WebhookWorker {
   private readonly maxAttempts: number;
   private readonly timeoutMs: number;
   private readonly leaseMs: number;
-  private readonly pollMs: number;
   private readonly batchSize: number;
   private readonly fetch: FetchLike;
-  private running = false;
-  private loop: Promise<void> | null = null;
-  private wake: (() => void) | null = null;
-  /** Set when a delivery was queued in this process while a tick ran: tick again without waiting. */
-  private queued = false;
-  private readonly onQueued = () => {
-    this.queued = true;
-    this.wake?.();
-  };
+  private readonly scheduleAttempt?: (deliveryId: string, at: Date) => Promise<void>;
 
   constructor(opts: WebhookWorkerOptions = {}) {
     this.owner = opts.owner ?? `${os.hostname()}:${process.pid}:${randomBytes(4).toString("hex")}`;
@@ -115,50 +107,16 @@ export class WebhookWorker {
     this.maxAttempts = opts.maxAttempts ?? RETRY_POLICY.maxAttempts;
     this.timeoutMs = opts.timeoutMs ?? 10_000;
     this.leaseMs = opts.leaseMs ?? 60_000;
-    this.pollMs = opts.pollMs ?? 5_000;
     this.batchSize = opts.batchSize ?? 10;
     this.fetch = opts.fetch ?? guardedFetch();
+    this.scheduleAttempt = opts.scheduleAttempt;
   }
 
-  start() {
-    if (this.running) return;
-    this.running = true;
-    webhookEvents.on("queued", this.onQueued);
-    this.loop = this.run();
-  }
-
-  async stop() {
-    this.running = false;
-    webhookEvents.off("queued", this.onQueued);
-    this.wake?.();
-    await this.loop;
-    this.loop = null;
-  }
-
-  private async run() {
-    while (this.running) {
-      let sent = 0;
-      this.queued = false;
-      try {
-        sent = await this.tick();
-      } catch (err) {
-        logger.error({ err }, "webhook delivery tick failed");
-      }
-      if (sent >= this.batchSize || this.queued || !this.running) continue;
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, this.pollMs);
-        timer.unref?.();
-        this.wake = () => {
-          clearTimeout(timer);
-          resolve();
-        };
-      });
-      this.wake = null;
-    }
-  }
-
-  /** One round: gives up rows out of attempts, claims due rows and sends them. Returns how many were sent. */
-  async tick(): Promise<number> {
+  /**
+   * One round: gives up rows out of attempts, claims due rows (only `deliveryId`'s when given)
+   * and sends them. Returns how many were sent.
+   */
+  async tick({ deliveryId }: { deliveryId?: string } = {}): Promise<number> {
     const now = this.now();
     // A lease that expired on the last allowed attempt: that attempt was lost with its worker.
     await db.$executeRaw`
@@ -175,14 +133,21 @@ export class WebhookWorker {
       FROM "Webhook" w
       WHERE w."id" = d."webhookId" AND d."id" IN (
         SELECT "id" FROM "WebhookDelivery"
-        WHERE ("status" = 'pending' AND "nextAttemptAt" <= ${now})
-           OR ("status" = 'delivering' AND "leaseExpiresAt" < ${now} AND "attempts" < ${this.maxAttempts})
+        WHERE (("status" = 'pending' AND "nextAttemptAt" <= ${now})
+           OR ("status" = 'delivering' AND "leaseExpiresAt" < ${now} AND "attempts" < ${this.maxAttempts}))
+          ${deliveryId ? Prisma.sql`AND "id" = ${deliveryId}::uuid` : Prisma.empty}
         ORDER BY "nextAttemptAt"
         LIMIT ${this.batchSize}
         FOR UPDATE SKIP LOCKED)
       RETURNING d."id"::text AS id, d."event", d."payload", d."attempts", w."url", w."secretEncrypted", w."enabled"`;
     await Promise.all(claimed.map((row) => this.deliver(row)));
     return claimed.length;
+  }
+
+  /** When a delivery still waiting for a later attempt is due; null when it is not waiting (sent, failed, leased). */
+  async waitingUntil(deliveryId: string): Promise<Date | null> {
+    const row = await db.webhookDelivery.findUnique({ where: { id: deliveryId }, select: { status: true, nextAttemptAt: true } });
+    return row?.status === "pending" && row.nextAttemptAt > this.now() ? row.nextAttemptAt : null;
   }
 
   private async attempt(row: Claimed, body: string): Promise<Outcome> {
@@ -250,22 +215,9 @@ export class WebhookWorker {
     if (updated === 0) logger.warn({ deliveryId: row.id }, "webhook delivery lease lost before the attempt was recorded");
     else if (!delivered)
       logger.info({ deliveryId: row.id, attempts: row.attempts, status, error: outcome.error }, "webhook delivery attempt failed");
+    if (updated > 0 && status === "pending")
+      await this.scheduleAttempt?.(row.id, next).catch((err: unknown) =>
+        logger.warn({ err, deliveryId: row.id }, "could not schedule the next attempt; the sweep will find it"),
+      );
   }
-}
-
-const state = globalThis as unknown as { assayWebhookWorker?: WebhookWorker };
-
-/** Starts this process's delivery worker once (on globalThis, so hot reload never starts a second). */
-export function startWebhookWorker(): WebhookWorker {
-  if (!state.assayWebhookWorker) {
-    state.assayWebhookWorker = new WebhookWorker();
-    state.assayWebhookWorker.start();
-  }
-  return state.assayWebhookWorker;
-}
-
-export async function stopWebhookWorker() {
-  const worker = state.assayWebhookWorker;
-  state.assayWebhookWorker = undefined;
-  await worker?.stop();
 }

@@ -2,7 +2,6 @@ import { randomUUID } from "node:crypto";
 import pg from "pg";
 import { afterEach, describe, expect, it } from "vitest";
 import { listenForWakeups, notifyRunQueued, runEvents, WAKEUP_CHANNELS } from "@/lib/runs/wakeup";
-import { notifyDeliveryQueued } from "@/lib/webhooks/wakeup";
 
 // Another process, as PostgreSQL sees it: its own connection.
 const other = () => new pg.Client({ connectionString: process.env.DATABASE_URL });
@@ -24,17 +23,16 @@ function waitFor<T>(subscribe: (deliver: (v: T) => void) => void): Promise<T> {
 }
 
 describe("wake-ups across processes", () => {
-  it("publish a queued run and a queued delivery to PostgreSQL for the executors of other processes", async () => {
+  it("publish a queued run to PostgreSQL for the executors of other processes", async () => {
     const listener = other();
     await listener.connect();
     cleanups.push(() => listener.end());
     await listener.query(`LISTEN ${WAKEUP_CHANNELS.run}`);
-    await listener.query(`LISTEN ${WAKEUP_CHANNELS.delivery}`);
     const heard: { channel: string; payload?: string }[] = [];
-    const both = waitFor<void>((deliver) =>
+    const heardIt = waitFor<void>((deliver) =>
       listener.on("notification", (msg) => {
         heard.push({ channel: msg.channel, payload: msg.payload });
-        if (heard.length === 2) deliver();
+        if (heard.length === 1) deliver();
       }),
     );
 
@@ -44,15 +42,9 @@ describe("wake-ups across processes", () => {
     runEvents.on("queued", onQueued);
     cleanups.push(async () => void runEvents.off("queued", onQueued));
     notifyRunQueued(runId);
-    notifyDeliveryQueued();
-    await both;
+    await heardIt;
     expect(local).toEqual([runId]); // this process's executor hears it at once, as before
-    expect(heard).toEqual(
-      expect.arrayContaining([
-        { channel: WAKEUP_CHANNELS.run, payload: runId },
-        { channel: WAKEUP_CHANNELS.delivery, payload: "" },
-      ]),
-    );
+    expect(heard).toEqual(expect.arrayContaining([{ channel: WAKEUP_CHANNELS.run, payload: runId }]));
   });
 
   it("hand another process's notifications to the listener until it stops", async () => {
@@ -73,11 +65,6 @@ describe("wake-ups across processes", () => {
     const ticker = setInterval(() => void sender.query("SELECT pg_notify($1, $2)", [WAKEUP_CHANNELS.run, runId]), 50);
     await first.finally(() => clearInterval(ticker));
     expect(heard[0]).toEqual([WAKEUP_CHANNELS.run, runId]);
-
-    const delivery = waitFor<void>((d) => (deliver = d));
-    await sender.query("SELECT pg_notify($1, '')", [WAKEUP_CHANNELS.delivery]);
-    await delivery;
-    expect(heard.at(-1)).toEqual([WAKEUP_CHANNELS.delivery, ""]);
 
     // Another channel is not ours; after stop nothing more arrives.
     await sender.query("SELECT pg_notify('someone_else', 'x')");

@@ -1,7 +1,7 @@
 // Starts one PostgreSQL for the whole Vitest run (embedded, or TEST_DATABASE_URL's server),
 // and builds a template database by applying prisma/migrations/*/migration.sql directly
 // (`prisma migrate deploy` takes 11 s), then the app role as the launcher makes it (cloned
-// databases keep its grants). Each test file then clones the template; fixtures connect as the
+// databases keep its grants) and the job library's schema. Each test file then clones the template; fixtures connect as the
 // superuser, tests/db/row-level-security.test.ts as the app role.
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
@@ -10,7 +10,8 @@ import path from "node:path";
 import pg from "pg";
 import type { TestProject } from "vitest/node";
 import { startEmbeddedPostgres } from "../../scripts/embedded-db.mjs";
-import { ensureAppRole } from "../../scripts/app-role.mjs";
+import { APP_ROLE, ensureAppRole } from "../../scripts/app-role.mjs";
+import { grantJobSchema, installJobSchema } from "../../scripts/job-schema.mjs";
 
 const TEMPLATE = "assay_test_template";
 
@@ -42,6 +43,10 @@ export default async function setup(project: TestProject) {
   await client.end();
   const appRolePassword = randomBytes(18).toString("base64url");
   await ensureAppRole(templateUrl, { password: appRolePassword });
+  // The job library's schema, as the launcher installs it: every cloned database has it, so no
+  // test file pays for it.
+  await installJobSchema(templateUrl);
+  await grantJobSchema(templateUrl, APP_ROLE);
 
   project.provide("adminDatabaseUrl", adminUrl);
   project.provide("templateDatabase", TEMPLATE);

@@ -178,16 +178,6 @@ describe("durability", () => {
     expect(row.status).toBe("succeeded");
     expect(row.attemptLog).toHaveLength(1);
   });
-
-  it("the running worker picks up deliveries queued in this process without waiting for its poll", async () => {
-    const r = await receiver();
-    const { ctx, hook } = await hookTo(r.url);
-    const worker = new WebhookWorker({ fetch: loopbackFetch, pollMs: 60_000 });
-    worker.start();
-    closers.push(() => worker.stop());
-    const queued = await sendTestEvent(ctx, hook.id);
-    await expect.poll(async () => (await deliveryOf(queued.id)).status, { timeout: 5000 }).toBe("succeeded");
-  });
 });
 
 describe("events", () => {
