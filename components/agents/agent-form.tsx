@@ -8,7 +8,7 @@ import { agentFormDefaults, agentFormSchema, formIssuePath, type AgentFormValues
 import type { AgentInput } from "@/lib/agents/schemas";
 import { createAgentAction, updateAgentAction } from "@/lib/agents/actions";
 import type { AgentDto } from "@/lib/agents/dto";
-import { Field, FormError, Input, Select, Textarea } from "@/components/ui/field";
+import { Field, FormError, Input, NamedOptions, Select, Textarea } from "@/components/ui/field";
 import { Button } from "@/components/ui/button";
 import { SubmitButton } from "@/components/ui/submit-button";
 import { Card } from "@/components/ui/card";
@@ -117,12 +117,7 @@ export function AgentForm({
                   error={errors.model_config_id?.message}
                 >
                   <Select id="agent-model_config_id" {...invalid("model_config_id")} {...form.register("model_config_id")}>
-                    <option value="">Choose…</option>
-                    {modelConfigs.map((c) => (
-                      <option key={c.id} value={c.id}>
-                        {c.name}
-                      </option>
-                    ))}
+                    <NamedOptions items={modelConfigs} none="Choose…" />
                   </Select>
                 </Field>
                 {modelConfigs.length === 0 && (

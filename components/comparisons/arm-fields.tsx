@@ -1,7 +1,7 @@
 "use client";
 import type { Path, UseFormReturn } from "react-hook-form";
 import type { CompareOptions } from "@/lib/comparisons/actions";
-import { Field, Input, Select, Textarea } from "@/components/ui/field";
+import { Field, Input, NamedOptions, Select, Textarea } from "@/components/ui/field";
 import { NumberField } from "@/components/ui/number-field";
 import { ARM_FIELDS, type Arm, type FormValues } from "./compare-form-model";
 import { PromptDiff } from "./prompt-diff";
@@ -116,12 +116,7 @@ export function ArmFields({
               if (preset) form.setValue(f("variables"), JSON.stringify(preset.values, null, 1), { shouldDirty: true });
             }}
           >
-            <option value="">Choose a preset…</option>
-            {options.presets.map((p) => (
-              <option key={p.id} value={p.id}>
-                {p.name}
-              </option>
-            ))}
+            <NamedOptions items={options.presets} none="Choose a preset…" />
           </Select>
         </Field>
       )}

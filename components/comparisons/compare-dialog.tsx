@@ -5,7 +5,7 @@ import { useForm } from "react-hook-form";
 import { compareOptionsAction, createComparisonAction, type CompareOptions } from "@/lib/comparisons/actions";
 import { COMPARISON_ORDERINGS, MAX_REPETITIONS, MAX_RESET_WINDOW_MS } from "@/lib/comparisons/schemas";
 import { applyServerIssues } from "@/components/forms/server-issues";
-import { Field, Input, Select } from "@/components/ui/field";
+import { Field, Input, Options, Select } from "@/components/ui/field";
 import { LaunchDialog, LaunchForm } from "@/components/ui/launch-dialog";
 import { NumberField } from "@/components/ui/number-field";
 import { ConcurrencyField } from "@/components/runs/concurrency-field";
@@ -139,11 +139,7 @@ function CompareForm({ workspaceId, suiteId, options }: { workspaceId: string; s
         <div className="grid gap-4 md:grid-cols-4">
           <Field id={id("ordering")} label="Ordering" error={errorAt("ordering")} className="md:col-span-2">
             <Select id={id("ordering")} {...form.register("ordering")}>
-              {COMPARISON_ORDERINGS.map((o) => (
-                <option key={o} value={o}>
-                  {ORDERING_LABELS[o]}
-                </option>
-              ))}
+              <Options values={COMPARISON_ORDERINGS} labels={ORDERING_LABELS} />
             </Select>
           </Field>
           {values.ordering === "sequential" && (

@@ -3,7 +3,7 @@ import { useState } from "react";
 import { useRouter } from "next/navigation";
 import { Controller, useForm } from "react-hook-form";
 import { zodResolver } from "@hookform/resolvers/zod";
-import { Field, FormError, Input, Select, Textarea } from "@/components/ui/field";
+import { Field, FormError, Input, NamedOptions, Options, Select, Textarea } from "@/components/ui/field";
 import { NumberField } from "@/components/ui/number-field";
 import { SubmitButton } from "@/components/ui/submit-button";
 import { applyServerIssues } from "@/components/forms/server-issues";
@@ -125,12 +125,7 @@ export function SuiteForm({ workspaceId, agents, modelConfigs, suite, defaultAge
                 aria-invalid={!!errors.agent_id}
                 {...form.register("agent_id", { onChange: () => form.setValue("variables", {}) })}
               >
-                <option value="">Choose an agent…</option>
-                {agents.map((a) => (
-                  <option key={a.id} value={a.id}>
-                    {a.name}
-                  </option>
-                ))}
+                <NamedOptions items={agents} none="Choose an agent…" />
               </Select>
             </Field>
           )}
@@ -152,11 +147,7 @@ export function SuiteForm({ workspaceId, agents, modelConfigs, suite, defaultAge
           <div className="grid gap-4 sm:grid-cols-3">
             <Field id="schedule_type" label="Schedule" error={errors.schedule_type?.message}>
               <Select id="schedule_type" {...form.register("schedule_type")}>
-                {SCHEDULE_TYPES.map((t) => (
-                  <option key={t} value={t}>
-                    {SCHEDULE_LABELS[t]}
-                  </option>
-                ))}
+                <Options values={SCHEDULE_TYPES} labels={SCHEDULE_LABELS} />
               </Select>
             </Field>
             {scheduleType === "hourly" && (
@@ -218,12 +209,7 @@ export function SuiteForm({ workspaceId, agents, modelConfigs, suite, defaultAge
               aria-invalid={!!errors.llm_judge_model_config_id}
               {...form.register("llm_judge_model_config_id", { setValueAs: emptyToNull })}
             >
-              <option value="">None</option>
-              {modelConfigs.map((m) => (
-                <option key={m.id} value={m.id}>
-                  {m.name}
-                </option>
-              ))}
+              <NamedOptions items={modelConfigs} none="None" />
             </Select>
           </Field>
           <Field
@@ -237,12 +223,7 @@ export function SuiteForm({ workspaceId, agents, modelConfigs, suite, defaultAge
               aria-invalid={!!errors.simulator_model_config_id}
               {...form.register("simulator_model_config_id", { setValueAs: emptyToNull })}
             >
-              <option value="">Same as judge</option>
-              {modelConfigs.map((m) => (
-                <option key={m.id} value={m.id}>
-                  {m.name}
-                </option>
-              ))}
+              <NamedOptions items={modelConfigs} none="Same as judge" />
             </Select>
           </Field>
           <div className="grid gap-4 sm:grid-cols-2">

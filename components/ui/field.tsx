@@ -15,6 +15,47 @@ export const Select = ({ className, ...props }: React.SelectHTMLAttributes<HTMLS
   <select className={cn(control, "pr-8", className)} {...props} />
 );
 
+/**
+ * The `<option>`s of a select over a closed set of values: an optional blank first choice
+ * (`none`: "All suites", "Choose…") then one per value, shown by `labels` (a table such as
+ * `RUN_STATUS_LABELS`, or a function for computed text).
+ */
+export function Options<T extends string | number>({
+  values,
+  labels,
+  none,
+}: {
+  values: readonly T[];
+  labels?: Record<T, React.ReactNode> | ((value: T) => React.ReactNode);
+  none?: string;
+}) {
+  const label = (v: T) => (labels === undefined ? v : typeof labels === "function" ? labels(v) : labels[v]);
+  return (
+    <>
+      {none !== undefined && <option value="">{none}</option>}
+      {values.map((v) => (
+        <option key={v} value={v}>
+          {label(v)}
+        </option>
+      ))}
+    </>
+  );
+}
+
+/** The `<option>`s of a select over named records (agents, suites, model configurations…): valued by id, shown by name. */
+export function NamedOptions({ items, none }: { items: readonly { id: string; name: string }[]; none?: string }) {
+  return (
+    <>
+      {none !== undefined && <option value="">{none}</option>}
+      {items.map((item) => (
+        <option key={item.id} value={item.id}>
+          {item.name}
+        </option>
+      ))}
+    </>
+  );
+}
+
 /** A labelled form field with hint and error text wired up for screen readers. */
 export function Field({
   id,

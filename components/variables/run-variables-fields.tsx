@@ -1,6 +1,6 @@
 "use client";
 import { useId } from "react";
-import { Select } from "@/components/ui/field";
+import { NamedOptions, Select } from "@/components/ui/field";
 import type { VariableDefinition, VariableValue } from "@/lib/agents/schemas";
 import type { RunVariablesContext } from "@/lib/presets/schemas";
 import type { TestCaseVariables } from "@/lib/test-cases/variables";
@@ -83,12 +83,7 @@ export function RunVariablesFields({
             Preset
           </label>
           <Select id={`${uid}-preset`} defaultValue="" onChange={(e) => applyPreset(e.target.value)}>
-            <option value="">Choose a preset to fill the values…</option>
-            {context.presets.map((p) => (
-              <option key={p.id} value={p.id}>
-                {p.name}
-              </option>
-            ))}
+            <NamedOptions items={context.presets} none="Choose a preset to fill the values…" />
           </Select>
         </div>
       )}

@@ -6,7 +6,7 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import { roleLabels, type Role } from "@/lib/auth/roles";
 import { API_KEY_EXPIRY_DAYS, apiKeyInput, type ApiKeyInput } from "@/lib/workspaces/schemas";
 import { createApiKeyAction, revokeApiKeyAction } from "@/lib/api-keys/actions";
-import { Field, FormError, Input, Select } from "@/components/ui/field";
+import { Field, FormError, Input, Options, Select } from "@/components/ui/field";
 import { Button } from "@/components/ui/button";
 import { SubmitButton } from "@/components/ui/submit-button";
 import { RowActionButton } from "@/components/ui/action-button";
@@ -91,11 +91,7 @@ export function ApiKeysPanel({ workspaceId, keys }: { workspaceId: string; keys:
           <RoleSelect id="key-role" roles={KEY_ROLES} error={errors.role?.message} {...form.register("role")} />
           <Field id="key-expiry" label="Expires" error={errors.expiresInDays?.message}>
             <Select id="key-expiry" {...form.register("expiresInDays")}>
-              {API_KEY_EXPIRY_DAYS.map((d) => (
-                <option key={d} value={d}>
-                  {expiryLabels[d]}
-                </option>
-              ))}
+              <Options values={API_KEY_EXPIRY_DAYS} labels={expiryLabels} />
             </Select>
           </Field>
           <div className="pt-6">
