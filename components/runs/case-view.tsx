@@ -15,6 +15,8 @@ import { LlmCalls } from "./llm-calls";
 import { CaseSnapshot } from "./case-snapshot";
 import { formatDateTime, formatDuration, formatNumber } from "./format";
 import { Breadcrumbs } from "@/components/ui/breadcrumbs";
+import { LiveUpdatesPaused } from "@/components/ui/live-view";
+import { suiteCrumbs } from "@/components/suites/suite-crumbs";
 import { ResolvedVariablesTable } from "@/components/variables/resolved-variables-table";
 import { ProcessedFiles } from "./processed-files";
 import { CASE_STAGE_LABELS, CaseStageBadge, isFailureStage, stageWorthShowing } from "./case-stage";
@@ -57,14 +59,7 @@ export function CaseView({
 
   return (
     <div className="space-y-4">
-      <Breadcrumbs
-        items={[
-          { label: "Suites", href: `/w/${workspaceId}/suites` },
-          { label: suite.deleted ? `${suite.name} (deleted)` : suite.name, href: suite.deleted ? null : suiteHref },
-          { label: `Run #${runNumber}`, href: runHref },
-          { label: r.name },
-        ]}
-      />
+      <Breadcrumbs items={suiteCrumbs(workspaceId, suite, null, { label: `Run #${runNumber}`, href: runHref }, { label: r.name })} />
 
       <div className="flex flex-wrap items-start justify-between gap-4">
         <div>
@@ -90,11 +85,7 @@ export function CaseView({
         </div>
       </div>
 
-      {isError && (
-        <p role="status" className="rounded-md border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-800">
-          Live updates paused: {error.message}
-        </p>
-      )}
+      <LiveUpdatesPaused error={isError ? error : null} retrying={false} />
 
       <Card className="space-y-3 p-5">
         <h2 className="text-base font-semibold">Result</h2>
