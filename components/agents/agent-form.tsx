@@ -8,7 +8,7 @@ import { agentFormDefaults, agentFormSchema, formIssuePath, type AgentFormValues
 import type { AgentInput } from "@/lib/agents/schemas";
 import { createAgentAction, updateAgentAction } from "@/lib/agents/actions";
 import type { AgentDto } from "@/lib/agents/dto";
-import { Field, FormError, Input, NamedOptions, Select, Textarea } from "@/components/ui/field";
+import { Field, FormError, InputField, NamedOptions, Select, Textarea } from "@/components/ui/field";
 import { Button } from "@/components/ui/button";
 import { SubmitButton } from "@/components/ui/submit-button";
 import { Card } from "@/components/ui/card";
@@ -88,9 +88,7 @@ export function AgentForm({
         <fieldset disabled={readOnly || isSubmitting} className="space-y-5">
           <FormError message={formError} />
           <Card className="space-y-4 p-5">
-            <Field id="agent-name" label="Name" error={errors.name?.message}>
-              <Input id="agent-name" {...invalid("name")} {...form.register("name")} />
-            </Field>
+            <InputField id="agent-name" label="Name" error={errors.name?.message} {...invalid("name")} {...form.register("name")} />
             <Field id="agent-description" label="Description" error={errors.description?.message}>
               <Textarea id="agent-description" rows={2} {...invalid("description")} {...form.register("description")} />
             </Field>

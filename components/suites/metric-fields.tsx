@@ -1,7 +1,7 @@
 "use client";
 import { useState } from "react";
 import { Controller, useFieldArray, type UseFormReturn } from "react-hook-form";
-import { Field, Input, NamedOptions, Options, Select, Textarea } from "@/components/ui/field";
+import { Field, InputField, NamedOptions, Options, Select, Textarea } from "@/components/ui/field";
 import { Button } from "@/components/ui/button";
 import { NumberField } from "@/components/ui/number-field";
 // Directly from the schemas module: `@/lib/evaluation` pulls node:crypto into client bundles.
@@ -145,21 +145,16 @@ function MetricRow({ form, index, initialMetric, modelConfigs, readOnly, onRemov
               </Select>
             </Field>
             {custom && (
-              <Field
+              <InputField
                 id={id("metric")}
                 label="Metric name"
                 required
                 hint="Letters, digits, - and _; results are reported under this name"
                 error={err?.metric?.message}
-              >
-                <Input
-                  id={id("metric")}
-                  value={field.value ?? ""}
-                  onChange={(e) => field.onChange(e.target.value)}
-                  onBlur={field.onBlur}
-                  aria-invalid={!!err?.metric}
-                />
-              </Field>
+                value={field.value ?? ""}
+                onChange={(e) => field.onChange(e.target.value)}
+                onBlur={field.onBlur}
+              />
             )}
           </div>
         )}

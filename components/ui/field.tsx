@@ -108,3 +108,26 @@ export function FormError({ message }: { message?: string | null }) {
     </div>
   );
 }
+
+export type InputFieldProps = Omit<React.ComponentProps<"input">, "id"> & {
+  id: string;
+  label: React.ReactNode;
+  hint?: React.ReactNode;
+  /** The field's message (react-hook-form's `errors.x?.message` or a server issue); marks the input invalid. */
+  error?: string;
+  required?: boolean;
+  /** Classes of the field wrapper; `className` goes to the input. */
+  fieldClassName?: string;
+};
+
+/**
+ * A labelled input with its hint and inline error: everything else (type, placeholder, the value
+ * binding `{...form.register(...)}` or `value`/`onChange`) passes straight to the input.
+ */
+export function InputField({ id, label, hint, error, required, fieldClassName, ...inputProps }: InputFieldProps) {
+  return (
+    <Field id={id} label={label} hint={hint} error={error} required={required} className={fieldClassName}>
+      <Input id={id} aria-invalid={Boolean(error)} {...inputProps} />
+    </Field>
+  );
+}

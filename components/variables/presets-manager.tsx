@@ -7,7 +7,7 @@ import type { RunVariablesContext } from "@/lib/presets/schemas";
 import { createPresetAction, deletePresetAction, updatePresetAction } from "@/lib/presets/actions";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
-import { Field, FormError, Input } from "@/components/ui/field";
+import { FormError, InputField } from "@/components/ui/field";
 import { VariableFields } from "@/components/suites/variable-fields";
 import { formatVariableValue } from "./source-badge";
 
@@ -118,14 +118,13 @@ export function PresetsManager({
       )}
       {draft && (
         <div className="space-y-3 rounded-md border border-slate-200 p-4">
-          <Field id="preset-name" label="Preset name" error={nameError}>
-            <Input
-              id="preset-name"
-              value={draft.name}
-              onChange={(e) => setDraft({ ...draft, name: e.target.value })}
-              aria-invalid={Boolean(nameError)}
-            />
-          </Field>
+          <InputField
+            id="preset-name"
+            label="Preset name"
+            error={nameError}
+            value={draft.name}
+            onChange={(e) => setDraft({ ...draft, name: e.target.value })}
+          />
           <VariableFields
             definitions={context.definitions}
             value={draft.values}

@@ -4,7 +4,7 @@ import { useForm } from "react-hook-form";
 import { zodResolver } from "@hookform/resolvers/zod";
 import { acceptInviteInput, type AcceptInviteInput } from "@/lib/workspaces/schemas";
 import { acceptInvitationAction } from "@/lib/workspaces/settings-actions";
-import { Field, FormError, Input } from "@/components/ui/field";
+import { FormError, InputField } from "@/components/ui/field";
 import { SubmitButton } from "@/components/ui/submit-button";
 import { applyServerIssues } from "@/components/forms/server-issues";
 
@@ -24,15 +24,18 @@ export function AcceptInviteForm({ token, email }: { token: string; email: strin
   return (
     <form onSubmit={onSubmit} noValidate className="space-y-4">
       <FormError message={formError} />
-      <Field id="invite-account-email" label="Email">
-        <Input id="invite-account-email" type="email" value={email} readOnly disabled />
-      </Field>
-      <Field id="name" label="Your name" error={errors.name?.message}>
-        <Input id="name" autoComplete="name" {...form.register("name")} />
-      </Field>
-      <Field id="password" label="Password" required hint="At least 8 characters" error={errors.password?.message}>
-        <Input id="password" type="password" autoComplete="new-password" aria-invalid={!!errors.password} {...form.register("password")} />
-      </Field>
+      <InputField id="invite-account-email" label="Email" type="email" value={email} readOnly disabled />
+      <InputField id="name" label="Your name" error={errors.name?.message} autoComplete="name" {...form.register("name")} />
+      <InputField
+        id="password"
+        label="Password"
+        required
+        hint="At least 8 characters"
+        error={errors.password?.message}
+        type="password"
+        autoComplete="new-password"
+        {...form.register("password")}
+      />
       <SubmitButton pending={isSubmitting} pendingLabel="Creating account…" className="w-full">
         Create account and join
       </SubmitButton>

@@ -6,7 +6,7 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import type { z } from "zod";
 import { timeZoneNames, workspaceSettingsInput } from "@/lib/workspaces/schemas";
 import { updateWorkspaceSettingsAction } from "@/lib/workspaces/settings-actions";
-import { Field, FormError, Input } from "@/components/ui/field";
+import { Field, FormError, Input, InputField } from "@/components/ui/field";
 import { NumberField } from "@/components/ui/number-field";
 import { SubmitButton } from "@/components/ui/submit-button";
 import { applyServerIssues } from "@/components/forms/server-issues";
@@ -53,9 +53,7 @@ export function WorkspaceSettingsForm({
       )}
       <FormError message={formError} />
       <fieldset disabled={!canEdit} className="space-y-5">
-        <Field id="name" label="Workspace name" required error={errors.name?.message}>
-          <Input id="name" aria-invalid={!!errors.name} {...form.register("name")} />
-        </Field>
+        <InputField id="name" label="Workspace name" required error={errors.name?.message} {...form.register("name")} />
         <NumberField
           id="maxTurnsCap"
           label="Safety cap on conversation turns"
