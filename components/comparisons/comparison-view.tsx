@@ -44,13 +44,13 @@ export function ComparisonView({ workspaceId, initial, suite, canEdit, initialCh
   // When the comparison finishes, refresh the pairs and charts once more (last pairs, final numbers).
   useRefreshWhenFinished(active, queryKey);
 
+  const title = c.name || `${c.baseline?.label ?? "Baseline"} vs ${c.variant?.label ?? "Variant"}`;
+  const pairs = chart.data?.pairs ?? [];
   const cancel = canEdit && active && (
     <CancelButton confirm={CANCEL_COMPARISON} action={() => cancelComparisonAction(workspaceId, { id: c.id })} queryKey={queryKey}>
       Cancel comparison
     </CancelButton>
   );
-  const title = c.name || `${c.baseline?.label ?? "Baseline"} vs ${c.variant?.label ?? "Variant"}`;
-  const pairs = chart.data?.pairs ?? [];
 
   return (
     <div className="space-y-4">
