@@ -13,6 +13,7 @@ import type { AgentOption, ModelConfigOption, SuiteDto } from "@/lib/suites/dto"
 import { DAYS_OF_WEEK, SCHEDULE_LABELS } from "./format";
 import { VariableFields } from "./variable-fields";
 import { MetricFields } from "./metric-fields";
+import { FormInput } from "@/components/forms/form-input";
 
 type Props = {
   workspaceId: string;
@@ -129,9 +130,7 @@ export function SuiteForm({ workspaceId, agents, modelConfigs, suite, defaultAge
               </Select>
             </Field>
           )}
-          <Field id="name" label="Name" required hint="Unique among this agent's suites" error={errors.name?.message}>
-            <Input id="name" aria-invalid={!!errors.name} {...form.register("name")} />
-          </Field>
+          <FormInput form={form} name="name" label="Name" required hint="Unique among this agent's suites" />
           <Field id="description" label="Description" error={errors.description?.message}>
             <Textarea id="description" rows={3} aria-invalid={!!errors.description} {...form.register("description")} />
           </Field>
@@ -171,15 +170,7 @@ export function SuiteForm({ workspaceId, agents, modelConfigs, suite, defaultAge
               />
             )}
             {(scheduleType === "daily" || scheduleType === "weekly") && (
-              <Field
-                id="schedule_time"
-                label="Time (HH:MM)"
-                required
-                hint="24-hour, workspace time zone"
-                error={errors.schedule_time?.message}
-              >
-                <Input id="schedule_time" type="time" aria-invalid={!!errors.schedule_time} {...form.register("schedule_time")} />
-              </Field>
+              <FormInput form={form} name="schedule_time" label="Time (HH:MM)" required hint="24-hour, workspace time zone" type="time" />
             )}
             {scheduleType === "weekly" && (
               <Field id="schedule_day_of_week" label="Day of week" required error={errors.schedule_day_of_week?.message}>

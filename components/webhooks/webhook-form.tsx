@@ -6,10 +6,11 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import { WEBHOOK_EVENTS, webhookFormInput, type WebhookFormInput } from "@/lib/webhooks/schemas";
 import type { WebhookDto } from "@/lib/webhooks/dto";
 import { createWebhookAction, updateWebhookAction } from "@/lib/webhooks/actions";
-import { FormError, InputField } from "@/components/ui/field";
+import { FormError } from "@/components/ui/field";
 import { Button } from "@/components/ui/button";
 import { SubmitButton } from "@/components/ui/submit-button";
 import { applyServerIssues } from "@/components/forms/server-issues";
+import { FormInput } from "@/components/forms/form-input";
 
 export const EVENT_LABELS: Record<(typeof WEBHOOK_EVENTS)[number], string> = {
   "alert.raised": "Regression alert raised",
@@ -56,20 +57,21 @@ export function WebhookForm({ workspaceId, webhook, onDone }: { workspaceId: str
 
   return (
     <form onSubmit={onSubmit} noValidate className="space-y-3" aria-label={webhook ? `Edit webhook ${webhook.url}` : "Add a webhook"}>
-      <InputField
+      <FormInput
+        form={form}
+        name="url"
         id={`${prefix}-url`}
         label="Payload URL"
-        error={errors.url?.message}
         required
         type="url"
         placeholder="https://hooks.slack.com/services/…"
-        {...form.register("url")}
       />
-      <InputField
+      <FormInput
+        form={form}
+        name="secret"
         id={`${prefix}-secret`}
         label="Secret"
         required={!webhook}
-        error={errors.secret?.message}
         hint={
           webhook
             ? "Leave empty to keep the current secret. It is never shown again."
@@ -77,7 +79,6 @@ export function WebhookForm({ workspaceId, webhook, onDone }: { workspaceId: str
         }
         type="password"
         autoComplete="new-password"
-        {...form.register("secret")}
       />
       <fieldset>
         <legend className="text-sm font-medium text-slate-700">Events</legend>
@@ -91,13 +92,7 @@ export function WebhookForm({ workspaceId, webhook, onDone }: { workspaceId: str
         </div>
         {errors.events && <p className="mt-1 text-xs text-red-600">{errors.events.message ?? "Choose at least one event"}</p>}
       </fieldset>
-      <InputField
-        id={`${prefix}-description`}
-        label="Description"
-        error={errors.description?.message}
-        placeholder="e.g. #qa-alerts in Slack"
-        {...form.register("description")}
-      />
+      <FormInput form={form} name="description" id={`${prefix}-description`} label="Description" placeholder="e.g. #qa-alerts in Slack" />
       <label className="flex items-center gap-2 text-sm text-slate-700">
         <input type="checkbox" {...form.register("enabled")} /> Enabled
       </label>
