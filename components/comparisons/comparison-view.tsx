@@ -17,13 +17,14 @@ import { ComparisonCharts } from "./charts";
 import { PairsTable } from "./pairs-table";
 import { ComparisonExports } from "./comparison-exports";
 
+/** The comparison page's loaded data (`comparison`, `chart`, `pairs` are where the live queries start). */
 type Props = {
   workspaceId: string;
-  initial: ComparisonDto;
+  comparison: ComparisonDto;
   suite: RunSuiteInfo;
   canEdit: boolean;
-  initialChart: ChartData;
-  initialPairs: PairPage;
+  chart: ChartData;
+  pairs: PairPage;
   pageSize: number;
 };
 
@@ -35,7 +36,15 @@ const CANCEL_COMPARISON = {
 };
 
 /** The comparison page: live (polling) while pending or running, then the final headline, charts and pairs. */
-export function ComparisonView({ workspaceId, initial, suite, canEdit, initialChart, initialPairs, pageSize }: Props) {
+export function ComparisonView({
+  workspaceId,
+  comparison: initial,
+  suite,
+  canEdit,
+  chart: initialChart,
+  pairs: initialPairs,
+  pageSize,
+}: Props) {
   const { data: c = initial, isError, error } = useComparison(workspaceId, initial.id, initial);
   const active = isActiveComparison(c.status);
   const chart = useChartData(workspaceId, c.id, { live: active, initial: initialChart });

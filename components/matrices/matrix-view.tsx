@@ -13,7 +13,8 @@ import { MatrixCharts } from "./charts";
 import { MatrixHeatMap } from "./heat-map";
 import { CompareCombinations } from "./compare-combinations";
 
-type Props = { workspaceId: string; initial: MatrixPageData; suite: RunSuiteInfo; canEdit: boolean };
+/** The matrix page's loaded data (`matrix` and `table` are where the live query starts). */
+type Props = MatrixPageData & { workspaceId: string; suite: RunSuiteInfo; canEdit: boolean };
 
 /** Asked before cancelling: what happens to the parts not yet finished. */
 const CANCEL_MATRIX = {
@@ -23,7 +24,8 @@ const CANCEL_MATRIX = {
 };
 
 /** The matrix page: live (polling) while pending or running; best combination, charts, compare and the case × combination table. */
-export function MatrixView({ workspaceId, initial, suite, canEdit }: Props) {
+export function MatrixView({ workspaceId, matrix, table: initialTable, suite, canEdit }: Props) {
+  const initial = { matrix, table: initialTable };
   const { data = initial, isError, error } = useMatrixData(workspaceId, initial.matrix.id, initial);
   const { matrix: m, table } = data;
   const active = isActiveMatrix(m.status);

@@ -27,15 +27,16 @@ import { CompareRunsButton } from "@/components/comparisons/compare-runs-button"
 import { PinBaselineButton } from "@/components/alerts/pin-baseline-button";
 import { ResolvedVariablesTable } from "@/components/variables/resolved-variables-table";
 
+/** The run page's loaded data (`run`, `results`, `changes` are where the live queries start). */
 type Props = {
   workspaceId: string;
-  initialRun: RunDto;
+  run: RunDto;
   suite: RunSuiteInfo;
   canEdit: boolean;
   tags: string[];
-  initialResults: CaseResultPage;
-  initialFilters: CaseTableFilters;
-  initialChanges: RunChanges;
+  results: CaseResultPage;
+  filters: CaseTableFilters;
+  changes: RunChanges;
   /** Whether the run is its suite's pinned regression baseline, and whether this member may (un)pin it. */
   baseline?: { pinned: boolean; pinnable: boolean; canPin: boolean };
   /** A note above the progress (the demo's guide). */
@@ -63,13 +64,13 @@ function isSummary(value: unknown): value is RunSummary {
 /** The live run page: polls the run every second while it is pending or running, then stops. */
 export function RunView({
   workspaceId,
-  initialRun,
+  run: initialRun,
   suite,
   canEdit,
   tags,
-  initialResults,
-  initialFilters,
-  initialChanges,
+  results: initialResults,
+  filters: initialFilters,
+  changes: initialChanges,
   baseline,
   guide,
 }: Props) {

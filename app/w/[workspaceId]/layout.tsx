@@ -12,15 +12,5 @@ export default async function WorkspaceLayout({
   const { workspaceId } = await params;
   const ctx = await orNotFound(pageContext(workspaceId));
   const shell = await loadWorkspaceShell(ctx);
-  return (
-    <AppShell
-      workspace={shell.workspace}
-      workspaces={shell.workspaces}
-      role={shell.role}
-      userEmail={shell.userEmail}
-      canCreateWorkspace={shell.canCreateWorkspace}
-    >
-      {children}
-    </AppShell>
-  );
+  return <AppShell {...shell}>{children}</AppShell>;
 }
