@@ -20,6 +20,7 @@ import { suiteCrumbs } from "@/components/suites/suite-crumbs";
 import { ResolvedVariablesTable } from "@/components/variables/resolved-variables-table";
 import { ProcessedFiles } from "./processed-files";
 import { CASE_STAGE_LABELS, CaseStageBadge, isFailureStage, stageWorthShowing } from "./case-stage";
+import { Stat } from "@/components/ui/stat";
 
 /** What kind of problem an error_type names: agent failures vs evaluator (judge/simulator) errors. */
 const ERROR_KINDS: Record<string, { title: string; note: string }> = {
@@ -220,16 +221,5 @@ function Section({ title, description, children }: { title: string; description?
       </div>
       {children}
     </Card>
-  );
-}
-
-function Stat({ label, value, testId }: { label: string; value: string; testId?: string }) {
-  return (
-    <div>
-      <dt className="text-xs text-slate-500">{label}</dt>
-      <dd className="mt-0.5 text-slate-900 tabular-nums" data-testid={testId}>
-        {value}
-      </dd>
-    </div>
   );
 }
