@@ -5,6 +5,7 @@ import { formatDuration } from "@/components/runs/format";
 import { useNow } from "@/components/runs/use-now";
 import { isActiveComparison } from "./format";
 import { ProgressBar } from "@/components/ui/progress-bar";
+import { FailureNotice } from "@/components/ui/live-view";
 
 /** Completed pairs of all pairs, elapsed time and an estimate of the rest while live. */
 export function ComparisonProgress({ comparison: c }: { comparison: ComparisonDto }) {
@@ -34,12 +35,7 @@ export function ComparisonProgress({ comparison: c }: { comparison: ComparisonDt
       {c.cancel_requested && active && (
         <p className="text-sm text-amber-700">Cancelling: no new pairs start; running pairs are finishing.</p>
       )}
-      {c.error_message && (
-        <div role="status" className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800">
-          <span className="font-medium">The comparison failed: </span>
-          {c.error_message}
-        </div>
-      )}
+      <FailureNotice what="comparison" message={c.error_message} />
     </Card>
   );
 }

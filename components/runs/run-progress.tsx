@@ -8,6 +8,7 @@ import { useNow } from "./use-now";
 import { ExecutorNotice } from "./executor-notice";
 import { ProgressBar } from "@/components/ui/progress-bar";
 import { Stat } from "@/components/ui/stat";
+import { FailureNotice } from "@/components/ui/live-view";
 
 /** Milliseconds the run has been going (or went), or null before it started. */
 export function elapsedMs(run: Pick<RunDto, "started_at" | "completed_at">, now: number | null): number | null {
@@ -161,12 +162,7 @@ export function RunProgress({ run }: { run: RunDto }) {
         <RunStat label="Pass rate" value={facts.passRate} tone="font-semibold" />
       </dl>
       <ExecutorNotice live={active} />
-      {run.error_message && (
-        <div role="status" className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800">
-          <span className="font-medium">The run failed: </span>
-          {run.error_message}
-        </div>
-      )}
+      <FailureNotice what="run" message={run.error_message} />
     </Card>
   );
 }

@@ -45,6 +45,17 @@ export function LiveUpdatesPaused({ error, retrying = true }: { error: Error | n
   );
 }
 
+/** Why the watched thing failed (`what`: "run", "comparison"), read out as a status; nothing while it has not. */
+export function FailureNotice({ what, message }: { what: string; message: string | null | undefined }) {
+  if (!message) return null;
+  return (
+    <div role="status" className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800">
+      <span className="font-medium">The {what} failed: </span>
+      {message}
+    </div>
+  );
+}
+
 /**
  * When the watched thing stops being active, invalidates everything under `queryKey` once more:
  * the parts that polled on their own (last rows, charts, summary) then show their final state.
