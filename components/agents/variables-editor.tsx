@@ -9,8 +9,8 @@ import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 
 /**
- * Spec 004 "test type" level: the variables tests of this agent may use. "Add Agent Eval
- * variables" adds the spec's default set (§5) in one click, with the workspace's model
+ * The "test type" level of the variables model: the variables tests of this agent may use. "Add
+ * Agent Eval variables" adds the model's default set in one click, with the workspace's model
  * configurations as AIConfiguration's values; variables already declared by name are kept.
  */
 export function VariablesEditor({ readOnly, modelConfigs = [] }: { readOnly: boolean; modelConfigs?: { name: string; model: string }[] }) {

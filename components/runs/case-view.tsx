@@ -45,7 +45,7 @@ export function CaseView({
   workspaceId: string;
   initial: CaseResultDetail;
   suite: RunSuiteInfo;
-  /** The run's number within its suite (#42). */
+  /** The run's number within its suite ("Run #42"). */
   runNumber: number;
 }) {
   const { data: r = initial, isError, error } = useCaseResult(workspaceId, initial.id, initial);
@@ -191,7 +191,7 @@ export function CaseView({
       {r.resolved_variables && Object.keys(r.resolved_variables.values ?? {}).length > 0 && (
         <Section
           title="Variables"
-          description="The values this case ran with (spec 004) and where each came from: run, suite, test or type."
+          description="The values this case ran with (the variables model) and where each came from: run, suite, test or type."
         >
           <ResolvedVariablesTable resolved={r.resolved_variables} label="Resolved variables" />
         </Section>

@@ -48,7 +48,7 @@ export function newMetricRow(used: string[]): MetricConfigInput {
   };
 }
 
-/** The suite's spec 000 metrics: one row per metric, errors at each field. */
+/** The suite's metrics (the execution model): one row per metric, errors at each field. */
 export function MetricFields({ form, modelConfigs, readOnly }: Props) {
   const { fields, append, remove } = useFieldArray({ control: form.control, name: "metrics" });
   const listError = (form.formState.errors.metrics as { message?: string; root?: { message?: string } } | undefined) ?? undefined;

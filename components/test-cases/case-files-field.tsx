@@ -26,7 +26,7 @@ const TYPE_LABELS: Record<FileType, string> = {
 };
 
 /**
- * The case form's "Files" section (spec 000 FileInput, at most 10): upload (drop or choose) into
+ * The case form's "Files" section (the execution model's file inputs, at most 10): upload (drop or choose) into
  * the workspace file store, pick an already uploaded file, or add a URL; per file its type,
  * description and the options its type takes, and a preview of what the agent will see.
  */

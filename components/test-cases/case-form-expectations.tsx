@@ -111,7 +111,7 @@ function ToolCallRows({ tools }: { tools: AgentToolOption[] }) {
   );
 }
 
-/** Spec 000 per-test metric selection: the suite's metrics (default) or only the ones named here. */
+/** Per-test metric selection (the execution model): the suite's metrics (default) or only the ones named here. */
 function EvaluationsField() {
   const { register, formState, watch } = useFormContext<CaseFormValues>();
   const custom = watch("evaluations_custom");

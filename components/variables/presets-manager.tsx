@@ -15,7 +15,7 @@ type Preset = RunVariablesContext["presets"][number];
 type Draft = { id: string | null; name: string; values: Record<string, VariableValue> };
 
 /**
- * Suite settings: the suite's variable presets (spec 004 phase 3), named sets of run values
+ * Suite settings: the suite's variable presets (the variables model), named sets of run values
  * that the run and Compare dialogs offer and `POST …/runs` accepts as `preset`.
  */
 export function PresetsManager({

@@ -11,7 +11,7 @@ type Values = Record<string, VariableValue>;
 type Source = "run" | "suite" | "test" | "type";
 
 /**
- * The value a variable would resolve to and its source, following spec 004 (run > suite > test >
+ * The value a variable would resolve to and its source, following the variables model (run > suite > test >
  * type; a value the case locks wins). Without a case (a suite run) the test level is left out:
  * each case may still lock or default its own value.
  */
@@ -34,7 +34,7 @@ export function previewVariable(
 }
 
 /**
- * Run-level variable values (spec 004) as typed inputs, one per variable the run can set (for a
+ * Run-level variable values (the variables model) as typed inputs, one per variable the run can set (for a
  * single case: the ones it exposes), each with the value it would resolve to and its source;
  * a preset select fills the inputs with the preset's values.
  */
