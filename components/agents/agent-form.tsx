@@ -8,7 +8,7 @@ import { agentFormDefaults, agentFormSchema, formIssuePath, type AgentFormValues
 import type { AgentInput } from "@/lib/agents/schemas";
 import { createAgentAction, updateAgentAction } from "@/lib/agents/actions";
 import type { AgentDto } from "@/lib/agents/dto";
-import { Field, FormError, Input, Select, Textarea } from "@/components/ui/field";
+import { Field, FormError, InputField, NamedOptions, Select, Textarea } from "@/components/ui/field";
 import { Button } from "@/components/ui/button";
 import { SubmitButton } from "@/components/ui/submit-button";
 import { Card } from "@/components/ui/card";
@@ -88,9 +88,7 @@ export function AgentForm({
         <fieldset disabled={readOnly || isSubmitting} className="space-y-5">
           <FormError message={formError} />
           <Card className="space-y-4 p-5">
-            <Field id="agent-name" label="Name" error={errors.name?.message}>
-              <Input id="agent-name" {...invalid("name")} {...form.register("name")} />
-            </Field>
+            <InputField id="agent-name" label="Name" error={errors.name?.message} {...invalid("name")} {...form.register("name")} />
             <Field id="agent-description" label="Description" error={errors.description?.message}>
               <Textarea id="agent-description" rows={2} {...invalid("description")} {...form.register("description")} />
             </Field>
@@ -117,12 +115,7 @@ export function AgentForm({
                   error={errors.model_config_id?.message}
                 >
                   <Select id="agent-model_config_id" {...invalid("model_config_id")} {...form.register("model_config_id")}>
-                    <option value="">Choose…</option>
-                    {modelConfigs.map((c) => (
-                      <option key={c.id} value={c.id}>
-                        {c.name}
-                      </option>
-                    ))}
+                    <NamedOptions items={modelConfigs} none="Choose…" />
                   </Select>
                 </Field>
                 {modelConfigs.length === 0 && (

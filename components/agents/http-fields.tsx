@@ -1,7 +1,7 @@
 "use client";
 import { useFieldArray, useFormContext } from "react-hook-form";
 import type { AgentFormValues } from "@/lib/agents/form-schema";
-import { Field, Input } from "@/components/ui/field";
+import { InputField } from "@/components/ui/field";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { sameOrigin } from "@/lib/url-secrets";
@@ -29,35 +29,29 @@ export function HttpFields({
   return (
     <Card className="space-y-4 p-5">
       <h2 className="text-base font-semibold">HTTP endpoint</h2>
-      <Field
+      <InputField
         id="http-url"
         label="URL"
         hint="Assay POSTs the conversation here and expects the reply, tool calls and token usage."
         error={errors?.url?.message}
-      >
-        <Input
-          id="http-url"
-          inputMode="url"
-          placeholder="https://agent.internal/chat"
-          aria-invalid={!!errors?.url}
-          {...register("http.url")}
-        />
-      </Field>
+        inputMode="url"
+        placeholder="https://agent.internal/chat"
+        {...register("http.url")}
+      />
       {!readOnly && dropped.length > 0 && (
         <p className="rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-900" data-testid="headers-host-warning">
           The URL points to another host, so the saved values of {dropped.join(", ")} will be removed when you save. Enter them again to
           send them to the new host.
         </p>
       )}
-      <Field id="http-timeout_ms" label="Timeout (ms)" error={errors?.timeout_ms?.message}>
-        <Input
-          id="http-timeout_ms"
-          inputMode="numeric"
-          className="max-w-40"
-          aria-invalid={!!errors?.timeout_ms}
-          {...register("http.timeout_ms")}
-        />
-      </Field>
+      <InputField
+        id="http-timeout_ms"
+        label="Timeout (ms)"
+        error={errors?.timeout_ms?.message}
+        inputMode="numeric"
+        className="max-w-40"
+        {...register("http.timeout_ms")}
+      />
       <div className="space-y-2">
         <div className="flex items-center justify-between">
           <div>
@@ -72,17 +66,22 @@ export function HttpFields({
         </div>
         {fields.map((f, i) => (
           <div key={f.id} className="grid grid-cols-[1fr_2fr_auto] items-start gap-2">
-            <Field id={`http-headers-${i}-name`} label="Header name" error={errors?.headers?.[i]?.name?.message}>
-              <Input
-                id={`http-headers-${i}-name`}
-                className="font-mono"
-                placeholder="Authorization"
-                {...register(`http.headers.${i}.name`)}
-              />
-            </Field>
-            <Field id={`http-headers-${i}-value`} label="Header value" error={errors?.headers?.[i]?.value?.message}>
-              <Input id={`http-headers-${i}-value`} className="font-mono" autoComplete="off" {...register(`http.headers.${i}.value`)} />
-            </Field>
+            <InputField
+              id={`http-headers-${i}-name`}
+              label="Header name"
+              error={errors?.headers?.[i]?.name?.message}
+              className="font-mono"
+              placeholder="Authorization"
+              {...register(`http.headers.${i}.name`)}
+            />
+            <InputField
+              id={`http-headers-${i}-value`}
+              label="Header value"
+              error={errors?.headers?.[i]?.value?.message}
+              className="font-mono"
+              autoComplete="off"
+              {...register(`http.headers.${i}.value`)}
+            />
             {!readOnly && (
               <Button variant="ghost" size="sm" className="mt-6" onClick={() => remove(i)} aria-label={`Remove header ${i + 1}`}>
                 Remove

@@ -1,7 +1,7 @@
 "use client";
 import { useFieldArray, useFormContext } from "react-hook-form";
 import { emptyTool, type AgentFormValues } from "@/lib/agents/form-schema";
-import { Field, Input, Textarea } from "@/components/ui/field";
+import { Field, InputField, Textarea } from "@/components/ui/field";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 
@@ -30,18 +30,20 @@ export function ToolsEditor({ readOnly }: { readOnly: boolean }) {
         return (
           <fieldset key={f.id} className="space-y-3 rounded-md border border-slate-200 p-4" aria-label={`Tool ${i + 1}`}>
             <div className="grid gap-3 md:grid-cols-2">
-              <Field id={id("name")} label="Tool name" error={e?.name?.message}>
-                <Input
-                  id={id("name")}
-                  className="font-mono"
-                  aria-invalid={!!e?.name}
-                  placeholder="get_weather"
-                  {...register(`tools.${i}.name`)}
-                />
-              </Field>
-              <Field id={id("description")} label="Tool description" error={e?.description?.message}>
-                <Input id={id("description")} aria-invalid={!!e?.description} {...register(`tools.${i}.description`)} />
-              </Field>
+              <InputField
+                id={id("name")}
+                label="Tool name"
+                error={e?.name?.message}
+                className="font-mono"
+                placeholder="get_weather"
+                {...register(`tools.${i}.name`)}
+              />
+              <InputField
+                id={id("description")}
+                label="Tool description"
+                error={e?.description?.message}
+                {...register(`tools.${i}.description`)}
+              />
             </div>
             <Field
               id={id("parameters")}

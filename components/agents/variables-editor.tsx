@@ -4,13 +4,13 @@ import { useState } from "react";
 import { agentFormDefaults, emptyVariable, type AgentFormValues } from "@/lib/agents/form-schema";
 import { agentEvalVariableSet } from "@/lib/agents/default-variables";
 import { VARIABLE_DATA_TYPES, VARIABLE_VALUE_SOURCES } from "@/lib/agents/schemas";
-import { Field, Input, Select } from "@/components/ui/field";
+import { Field, Input, Options, Select } from "@/components/ui/field";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 
 /**
- * Spec 004 "test type" level: the variables tests of this agent may use. "Add Agent Eval
- * variables" adds the spec's default set (§5) in one click, with the workspace's model
+ * The "test type" level of the variables model: the variables tests of this agent may use. "Add
+ * Agent Eval variables" adds the model's default set in one click, with the workspace's model
  * configurations as AIConfiguration's values; variables already declared by name are kept.
  */
 export function VariablesEditor({ readOnly, modelConfigs = [] }: { readOnly: boolean; modelConfigs?: { name: string; model: string }[] }) {
@@ -99,11 +99,7 @@ function VariableRow({ index, readOnly, onRemove }: { index: number; readOnly: b
       <div className="grid gap-3 md:grid-cols-3">
         <Field id={id("data_type")} label="Data type" error={e?.data_type?.message}>
           <Select id={id("data_type")} {...register(`variables_schema.${index}.data_type`)}>
-            {VARIABLE_DATA_TYPES.map((t) => (
-              <option key={t} value={t}>
-                {typeLabels[t]}
-              </option>
-            ))}
+            <Options values={VARIABLE_DATA_TYPES} labels={typeLabels} />
           </Select>
         </Field>
         <Field
@@ -113,11 +109,7 @@ function VariableRow({ index, readOnly, onRemove }: { index: number; readOnly: b
           error={e?.value_source?.message}
         >
           <Select id={id("value_source")} {...register(`variables_schema.${index}.value_source`)}>
-            {VARIABLE_VALUE_SOURCES.map((s) => (
-              <option key={s} value={s}>
-                {s === "static" ? "Static (pick from a list)" : "Freeform"}
-              </option>
-            ))}
+            <Options values={VARIABLE_VALUE_SOURCES} labels={(s) => (s === "static" ? "Static (pick from a list)" : "Freeform")} />
           </Select>
         </Field>
         <Field id={id("default_value")} label="Default value" hint="Empty: no default" error={e?.default_value?.message}>

@@ -1,6 +1,6 @@
 import Link from "next/link";
 import type { AlertStatusFilter } from "@/lib/alerts/loaders";
-import { Field, Select } from "@/components/ui/field";
+import { Field, NamedOptions, Options, Select } from "@/components/ui/field";
 import { buttonClass } from "@/components/ui/button";
 
 const STATUS_LABELS: Record<AlertStatusFilter, string> = { open: "Open", acknowledged: "Acknowledged", all: "All" };
@@ -19,21 +19,12 @@ export function AlertFilters({
     <form method="get" action={base} role="search" aria-label="Filter alerts" className="flex flex-wrap items-end gap-3">
       <Field id="alert-suite" label="Suite">
         <Select id="alert-suite" name="suite" defaultValue={filters.suite ?? ""} className="min-w-56">
-          <option value="">All suites</option>
-          {suites.map((s) => (
-            <option key={s.id} value={s.id}>
-              {s.name}
-            </option>
-          ))}
+          <NamedOptions items={suites} none="All suites" />
         </Select>
       </Field>
       <Field id="alert-status" label="Status">
         <Select id="alert-status" name="status" defaultValue={filters.status}>
-          {(Object.keys(STATUS_LABELS) as AlertStatusFilter[]).map((s) => (
-            <option key={s} value={s}>
-              {STATUS_LABELS[s]}
-            </option>
-          ))}
+          <Options values={Object.keys(STATUS_LABELS) as AlertStatusFilter[]} labels={STATUS_LABELS} />
         </Select>
       </Field>
       <button type="submit" className={buttonClass("secondary")}>

@@ -4,9 +4,10 @@ import { useForm } from "react-hook-form";
 import { zodResolver } from "@hookform/resolvers/zod";
 import { changePasswordInput, type ChangePasswordInput } from "@/lib/workspaces/schemas";
 import { changePasswordAction } from "@/lib/auth/actions";
-import { Field, FormError, Input } from "@/components/ui/field";
+import { FormError } from "@/components/ui/field";
 import { SubmitButton } from "@/components/ui/submit-button";
 import { applyServerIssues } from "@/components/forms/server-issues";
+import { FormInput } from "@/components/forms/form-input";
 
 const FIELDS = ["currentPassword", "newPassword", "confirm"];
 
@@ -17,7 +18,7 @@ export function ChangePasswordForm({ changed }: { changed: boolean }) {
     resolver: zodResolver(changePasswordInput),
     defaultValues: { currentPassword: "", newPassword: "", confirm: "" },
   });
-  const { errors, isSubmitting, isSubmitSuccessful } = form.formState;
+  const { isSubmitting, isSubmitSuccessful } = form.formState;
   const onSubmit = form.handleSubmit(async (values) => {
     setFormError(null);
     let result: Awaited<ReturnType<typeof changePasswordAction>>;
@@ -44,27 +45,17 @@ export function ChangePasswordForm({ changed }: { changed: boolean }) {
         </p>
       )}
       <FormError message={formError} />
-      <Field id="currentPassword" label="Current password" required error={errors.currentPassword?.message}>
-        <Input
-          id="currentPassword"
-          type="password"
-          autoComplete="current-password"
-          aria-invalid={!!errors.currentPassword}
-          {...form.register("currentPassword")}
-        />
-      </Field>
-      <Field id="newPassword" label="New password" required hint="At least 8 characters" error={errors.newPassword?.message}>
-        <Input
-          id="newPassword"
-          type="password"
-          autoComplete="new-password"
-          aria-invalid={!!errors.newPassword}
-          {...form.register("newPassword")}
-        />
-      </Field>
-      <Field id="confirm" label="Confirm new password" required error={errors.confirm?.message}>
-        <Input id="confirm" type="password" autoComplete="new-password" aria-invalid={!!errors.confirm} {...form.register("confirm")} />
-      </Field>
+      <FormInput form={form} name="currentPassword" label="Current password" required type="password" autoComplete="current-password" />
+      <FormInput
+        form={form}
+        name="newPassword"
+        label="New password"
+        required
+        hint="At least 8 characters"
+        type="password"
+        autoComplete="new-password"
+      />
+      <FormInput form={form} name="confirm" label="Confirm new password" required type="password" autoComplete="new-password" />
       <SubmitButton pending={isSubmitting} pendingLabel="Changing…" className="w-full">
         Change password
       </SubmitButton>

@@ -4,13 +4,14 @@ import { useForm } from "react-hook-form";
 import { zodResolver } from "@hookform/resolvers/zod";
 import { signInInput, type SignInInput } from "@/lib/workspaces/schemas";
 import { signInAction } from "@/lib/auth/actions";
-import { Field, FormError, Input } from "@/components/ui/field";
+import { FormError } from "@/components/ui/field";
 import { SubmitButton } from "@/components/ui/submit-button";
+import { FormInput } from "@/components/forms/form-input";
 
 export function SignInForm({ callbackUrl }: { callbackUrl?: string }) {
   const [formError, setFormError] = useState<string | null>(null);
   const form = useForm<SignInInput>({ resolver: zodResolver(signInInput), defaultValues: { email: "", password: "" } });
-  const { errors, isSubmitting } = form.formState;
+  const { isSubmitting } = form.formState;
   const onSubmit = form.handleSubmit(async (values) => {
     setFormError(null);
     const result = await signInAction(values, callbackUrl);
@@ -19,18 +20,8 @@ export function SignInForm({ callbackUrl }: { callbackUrl?: string }) {
   return (
     <form onSubmit={onSubmit} className="space-y-4" noValidate>
       <FormError message={formError} />
-      <Field id="email" label="Email" error={errors.email?.message}>
-        <Input id="email" type="email" autoComplete="email" aria-invalid={!!errors.email} {...form.register("email")} />
-      </Field>
-      <Field id="password" label="Password" error={errors.password?.message}>
-        <Input
-          id="password"
-          type="password"
-          autoComplete="current-password"
-          aria-invalid={!!errors.password}
-          {...form.register("password")}
-        />
-      </Field>
+      <FormInput form={form} name="email" label="Email" type="email" autoComplete="email" />
+      <FormInput form={form} name="password" label="Password" type="password" autoComplete="current-password" />
       <SubmitButton pending={isSubmitting} pendingLabel="Signing in…" className="w-full">
         Sign in
       </SubmitButton>

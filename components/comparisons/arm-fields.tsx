@@ -1,7 +1,7 @@
 "use client";
 import type { Path, UseFormReturn } from "react-hook-form";
 import type { CompareOptions } from "@/lib/comparisons/actions";
-import { Field, Input, Select, Textarea } from "@/components/ui/field";
+import { Field, InputField, NamedOptions, Select, Textarea } from "@/components/ui/field";
 import { NumberField } from "@/components/ui/number-field";
 import { ARM_FIELDS, type Arm, type FormValues } from "./compare-form-model";
 import { PromptDiff } from "./prompt-diff";
@@ -31,9 +31,7 @@ export function ArmFields({
   return (
     <fieldset className="space-y-3 rounded-md border border-slate-200 p-4">
       <legend className="px-1 text-sm font-semibold text-slate-800">{title}</legend>
-      <Field id={id(f("label"))} label="Label" error={errorAt(f("label"))}>
-        <Input id={id(f("label"))} {...form.register(f("label"))} aria-invalid={Boolean(errorAt(f("label")))} />
-      </Field>
+      <InputField id={id(f("label"))} label="Label" error={errorAt(f("label"))} {...form.register(f("label"))} />
       <Field id={id(f("agent_id"))} label="Agent" error={errorAt(f("agent_id"))}>
         <Select
           id={id(f("agent_id"))}
@@ -116,12 +114,7 @@ export function ArmFields({
               if (preset) form.setValue(f("variables"), JSON.stringify(preset.values, null, 1), { shouldDirty: true });
             }}
           >
-            <option value="">Choose a preset…</option>
-            {options.presets.map((p) => (
-              <option key={p.id} value={p.id}>
-                {p.name}
-              </option>
-            ))}
+            <NamedOptions items={options.presets} none="Choose a preset…" />
           </Select>
         </Field>
       )}

@@ -5,7 +5,7 @@ import { useForm } from "react-hook-form";
 import { compareOptionsAction, createComparisonAction, type CompareOptions } from "@/lib/comparisons/actions";
 import { COMPARISON_ORDERINGS, MAX_REPETITIONS, MAX_RESET_WINDOW_MS } from "@/lib/comparisons/schemas";
 import { applyServerIssues } from "@/components/forms/server-issues";
-import { Field, Input, Select } from "@/components/ui/field";
+import { Field, InputField, Options, Select } from "@/components/ui/field";
 import { LaunchDialog, LaunchForm } from "@/components/ui/launch-dialog";
 import { NumberField } from "@/components/ui/number-field";
 import { ConcurrencyField } from "@/components/runs/concurrency-field";
@@ -108,17 +108,14 @@ function CompareForm({ workspaceId, suiteId, options }: { workspaceId: string; s
       submitLabel="Start comparison"
     >
       <div className="grid gap-4 md:grid-cols-2">
-        <Field id={id("name")} label="Name (optional)" error={errorAt("name")}>
-          <Input
-            id={id("name")}
-            {...form.register("name")}
-            aria-invalid={Boolean(errorAt("name"))}
-            placeholder="e.g. Shorter prompt vs current"
-          />
-        </Field>
-        <Field id={id("notes")} label="Notes (optional)" error={errorAt("notes")}>
-          <Input id={id("notes")} {...form.register("notes")} aria-invalid={Boolean(errorAt("notes"))} />
-        </Field>
+        <InputField
+          id={id("name")}
+          label="Name (optional)"
+          error={errorAt("name")}
+          {...form.register("name")}
+          placeholder="e.g. Shorter prompt vs current"
+        />
+        <InputField id={id("notes")} label="Notes (optional)" error={errorAt("notes")} {...form.register("notes")} />
       </div>
 
       <div className="grid gap-4 md:grid-cols-2">
@@ -139,11 +136,7 @@ function CompareForm({ workspaceId, suiteId, options }: { workspaceId: string; s
         <div className="grid gap-4 md:grid-cols-4">
           <Field id={id("ordering")} label="Ordering" error={errorAt("ordering")} className="md:col-span-2">
             <Select id={id("ordering")} {...form.register("ordering")}>
-              {COMPARISON_ORDERINGS.map((o) => (
-                <option key={o} value={o}>
-                  {ORDERING_LABELS[o]}
-                </option>
-              ))}
+              <Options values={COMPARISON_ORDERINGS} labels={ORDERING_LABELS} />
             </Select>
           </Field>
           {values.ordering === "sequential" && (

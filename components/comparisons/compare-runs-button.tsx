@@ -2,7 +2,7 @@
 import { useId, useState } from "react";
 import { useRouter } from "next/navigation";
 import { comparableRunsAction, createComparisonAction } from "@/lib/comparisons/actions";
-import { Field, Input } from "@/components/ui/field";
+import { InputField } from "@/components/ui/field";
 import { LaunchDialog, LaunchForm } from "@/components/ui/launch-dialog";
 import { formatDateTime, formatPercent } from "@/components/runs/format";
 import { runLabel } from "@/lib/runs/dto";
@@ -105,9 +105,7 @@ export function CompareRunsButton({ workspaceId, runId }: { workspaceId: string;
                     Baseline (A)
                   </label>
                 </fieldset>
-                <Field id={`${uid}-name`} label="Name (optional)">
-                  <Input id={`${uid}-name`} value={name} onChange={(e) => setName(e.target.value)} />
-                </Field>
+                <InputField id={`${uid}-name`} label="Name (optional)" value={name} onChange={(e) => setName(e.target.value)} />
               </>
             )}
           </LaunchForm>

@@ -1,4 +1,4 @@
-import { buttonClass } from "@/components/ui/button";
+import { ExportLinks } from "@/components/ui/export-links";
 import { comparisonApi, type ReportFormat } from "./paths";
 
 const FORMATS: { format: ReportFormat; label: string }[] = [
@@ -6,21 +6,7 @@ const FORMATS: { format: ReportFormat; label: string }[] = [
   { format: "csv", label: "CSV" },
 ];
 
-/** Download links for the comparison report (the spec's session JSON and CSV), served to the signed-in user. */
+/** Download links for the comparison report (the session JSON and CSV), served to the signed-in user. */
 export function ComparisonExports({ workspaceId, comparisonId }: { workspaceId: string; comparisonId: string }) {
-  return (
-    <div className="flex flex-wrap items-center gap-2" role="group" aria-label="Export comparison">
-      <span className="text-sm text-slate-600">Export:</span>
-      {FORMATS.map((f) => (
-        <a
-          key={f.format}
-          href={comparisonApi.report(workspaceId, comparisonId, f.format)}
-          download
-          className={buttonClass("secondary", "sm")}
-        >
-          {f.label}
-        </a>
-      ))}
-    </div>
-  );
+  return <ExportLinks label="Export comparison" formats={FORMATS} href={(f) => comparisonApi.report(workspaceId, comparisonId, f)} />;
 }

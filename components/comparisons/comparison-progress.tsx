@@ -1,10 +1,11 @@
 "use client";
 import type { ComparisonDto } from "@/lib/comparisons/dto";
 import { Card } from "@/components/ui/card";
-import { cn } from "@/components/ui/cn";
 import { formatDuration } from "@/components/runs/format";
 import { useNow } from "@/components/runs/use-now";
 import { isActiveComparison } from "./format";
+import { ProgressBar } from "@/components/ui/progress-bar";
+import { FailureNotice } from "@/components/ui/live-view";
 
 /** Completed pairs of all pairs, elapsed time and an estimate of the rest while live. */
 export function ComparisonProgress({ comparison: c }: { comparison: ComparisonDto }) {
@@ -15,7 +16,6 @@ export function ComparisonProgress({ comparison: c }: { comparison: ComparisonDt
   const elapsed = start !== null && end !== null ? Math.max(0, end - start) : null;
   const remaining = c.total_pairs - c.completed_pairs;
   const eta = active && elapsed !== null && c.completed_pairs > 0 && remaining > 0 ? (elapsed / c.completed_pairs) * remaining : null;
-  const pct = c.total_pairs > 0 ? Math.round((c.completed_pairs / c.total_pairs) * 100) : 0;
   const text = `${c.completed_pairs} of ${c.total_pairs} pairs done`;
 
   return (
@@ -26,20 +26,7 @@ export function ComparisonProgress({ comparison: c }: { comparison: ComparisonDt
           {text}
         </p>
       </div>
-      <div
-        role="progressbar"
-        aria-label="Comparison progress"
-        aria-valuemin={0}
-        aria-valuemax={c.total_pairs}
-        aria-valuenow={c.completed_pairs}
-        aria-valuetext={text}
-        className="h-3 w-full overflow-hidden rounded-full bg-slate-100"
-      >
-        <div
-          className={cn("h-full bg-indigo-500 transition-[width] duration-500", active && "animate-pulse")}
-          style={{ width: `${pct}%` }}
-        />
-      </div>
+      <ProgressBar label="Comparison progress" value={c.completed_pairs} max={c.total_pairs} text={text} pulse={active} />
       <p className="text-sm text-slate-600">
         {c.status === "pending" && !c.started_at
           ? "Waiting for a worker…"
@@ -48,12 +35,7 @@ export function ComparisonProgress({ comparison: c }: { comparison: ComparisonDt
       {c.cancel_requested && active && (
         <p className="text-sm text-amber-700">Cancelling: no new pairs start; running pairs are finishing.</p>
       )}
-      {c.error_message && (
-        <div role="status" className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800">
-          <span className="font-medium">The comparison failed: </span>
-          {c.error_message}
-        </div>
-      )}
+      <FailureNotice what="comparison" message={c.error_message} />
     </Card>
   );
 }

@@ -1,26 +1,18 @@
 import type { ComparisonStatus, ComparisonOrdering, ComparisonSource } from "@/lib/comparisons/schemas";
 import type { VerdictChange } from "@/lib/comparisons/diffs";
 import type { Interval } from "@/lib/comparisons/statistics";
+import { RUN_STATUS_LABELS, RUN_STATUS_TONES } from "@/components/runs/status-badges";
+
+type Tone = (typeof RUN_STATUS_TONES)[keyof typeof RUN_STATUS_TONES];
 
 /** Small formatters of the comparison views (pure, client- and server-safe). Signs: variant − baseline. */
 
 export const isActiveComparison = (status: ComparisonStatus | undefined) => status === "pending" || status === "running";
 
-export const COMPARISON_STATUS_LABELS: Record<ComparisonStatus, string> = {
-  pending: "Pending",
-  running: "Running",
-  completed: "Completed",
-  cancelled: "Cancelled",
-  failed: "Failed",
-};
+/** Named and coloured like a run: it goes through the same lifecycle. */
+export const COMPARISON_STATUS_LABELS: Record<ComparisonStatus, string> = RUN_STATUS_LABELS;
 
-export const COMPARISON_STATUS_TONES: Record<ComparisonStatus, "slate" | "blue" | "green" | "amber" | "red"> = {
-  pending: "slate",
-  running: "blue",
-  completed: "green",
-  cancelled: "amber",
-  failed: "red",
-};
+export const COMPARISON_STATUS_TONES: Record<ComparisonStatus, Tone> = RUN_STATUS_TONES;
 
 export const ORDERING_LABELS: Record<ComparisonOrdering, string> = {
   sequential: "Sequential (baseline, reset window, variant)",

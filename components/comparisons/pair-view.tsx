@@ -15,6 +15,7 @@ import { formatNumber } from "@/components/runs/format";
 import { comparisonHref, pairHref, suiteComparisonsHref } from "./paths";
 import { costTone, formatMs, formatRatio, pairLabel, signed } from "./format";
 import { VerdictChangeBadge } from "./status-badge";
+import { Stat } from "@/components/ui/stat";
 
 type Snapshot = Record<string, unknown> & { checks?: Check[]; mode?: string; persona?: unknown };
 
@@ -76,12 +77,12 @@ export function PairView({
       <Card className="p-5">
         <h2 className="text-base font-semibold">Differences (variant − baseline)</h2>
         <dl className="mt-3 grid grid-cols-2 gap-x-6 gap-y-3 text-sm sm:grid-cols-3 lg:grid-cols-6">
-          <Stat label="Latency diff" value={signed(p.latency_diff_ms, " ms")} tone={costTone(p.latency_diff_ms)} />
-          <Stat label="Latency change %" value={signed(p.latency_improvement_pct, " %")} tone={costTone(p.latency_improvement_pct)} />
-          <Stat label="Token diff" value={signed(p.token_overhead)} tone={costTone(p.token_overhead)} />
-          <Stat label="Token overhead %" value={signed(p.token_overhead_pct, " %")} tone={costTone(p.token_overhead_pct)} />
-          <Stat label="Response length ratio" value={formatRatio(p.response_length_ratio)} />
-          <Stat label="Order" value={p.order.map((r) => (r === "baseline" ? "A" : r === "variant" ? "B" : r)).join(" → ") || "—"} />
+          <ArmStat label="Latency diff" value={signed(p.latency_diff_ms, " ms")} tone={costTone(p.latency_diff_ms)} />
+          <ArmStat label="Latency change %" value={signed(p.latency_improvement_pct, " %")} tone={costTone(p.latency_improvement_pct)} />
+          <ArmStat label="Token diff" value={signed(p.token_overhead)} tone={costTone(p.token_overhead)} />
+          <ArmStat label="Token overhead %" value={signed(p.token_overhead_pct, " %")} tone={costTone(p.token_overhead_pct)} />
+          <ArmStat label="Response length ratio" value={formatRatio(p.response_length_ratio)} />
+          <ArmStat label="Order" value={p.order.map((r) => (r === "baseline" ? "A" : r === "variant" ? "B" : r)).join(" → ") || "—"} />
         </dl>
         {p.both_successful === false && (
           <p className="mt-3 text-sm text-amber-800">
@@ -141,10 +142,10 @@ function ArmColumn({
           </div>
         )}
         <dl className="grid grid-cols-2 gap-x-6 gap-y-2 text-sm sm:grid-cols-4">
-          <Stat label="Agent latency" value={formatMs(e?.latency_ms ?? r?.latency_ms)} />
-          <Stat label="Tokens" value={formatNumber(e ? e.total_tokens : r ? r.prompt_tokens + r.completion_tokens : null)} />
-          <Stat label="Retries" value={formatNumber(e?.retry_count ?? r?.retry_count)} />
-          <Stat label="Model" value={e?.model || "—"} />
+          <ArmStat label="Agent latency" value={formatMs(e?.latency_ms ?? r?.latency_ms)} />
+          <ArmStat label="Tokens" value={formatNumber(e ? e.total_tokens : r ? r.prompt_tokens + r.completion_tokens : null)} />
+          <ArmStat label="Retries" value={formatNumber(e?.retry_count ?? r?.retry_count)} />
+          <ArmStat label="Model" value={e?.model || "—"} />
         </dl>
       </Card>
       <Card className="space-y-2 p-5">
@@ -190,11 +191,7 @@ function ArmColumn({
   );
 }
 
-function Stat({ label, value, tone }: { label: string; value: string; tone?: string }) {
-  return (
-    <div>
-      <dt className="text-xs text-slate-500">{label}</dt>
-      <dd className={cn("mt-0.5 break-words text-slate-900 tabular-nums", tone)}>{value}</dd>
-    </div>
-  );
+/** A figure of one arm; long values (a model name) wrap rather than widen the column. */
+function ArmStat({ tone, ...props }: { label: string; value: string; tone?: string }) {
+  return <Stat {...props} tone={cn("break-words", tone)} />;
 }

@@ -5,7 +5,7 @@ import type { ComparisonPairDto, ExecutionDto } from "@/lib/comparisons/dto";
 import { VERDICT_CHANGES, type PairSort } from "@/lib/comparisons/schemas";
 import type { VerdictChange } from "@/lib/comparisons/diffs";
 import { Section } from "@/components/ui/card";
-import { Select } from "@/components/ui/field";
+import { Options, Select } from "@/components/ui/field";
 import { PrevNextPagination } from "@/components/ui/pagination";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { CaseStatusBadge } from "@/components/runs/status-badges";
@@ -90,12 +90,7 @@ export function PairsTable({
               setVerdictChange(e.target.value as VerdictChange | "");
             }}
           >
-            <option value="">All pairs</option>
-            {VERDICT_CHANGES.map((v) => (
-              <option key={v} value={v}>
-                {VERDICT_CHANGE_LABELS[v]}
-              </option>
-            ))}
+            <Options values={VERDICT_CHANGES} labels={VERDICT_CHANGE_LABELS} none="All pairs" />
           </Select>
         </div>
       }

@@ -1,24 +1,16 @@
 import type { MatrixStatus } from "@/lib/matrices/schemas";
+import { RUN_STATUS_LABELS, RUN_STATUS_TONES } from "@/components/runs/status-badges";
+
+type Tone = (typeof RUN_STATUS_TONES)[keyof typeof RUN_STATUS_TONES];
 
 /** Small formatters and paths of the matrix views (pure, client- and server-safe). */
 
 export const isActiveMatrix = (status: MatrixStatus | undefined) => status === "pending" || status === "running";
 
-export const MATRIX_STATUS_LABELS: Record<MatrixStatus, string> = {
-  pending: "Pending",
-  running: "Running",
-  completed: "Completed",
-  cancelled: "Cancelled",
-  failed: "Failed",
-};
+/** Named and coloured like a run: it goes through the same lifecycle. */
+export const MATRIX_STATUS_LABELS: Record<MatrixStatus, string> = RUN_STATUS_LABELS;
 
-export const MATRIX_STATUS_TONES: Record<MatrixStatus, "slate" | "blue" | "green" | "amber" | "red"> = {
-  pending: "slate",
-  running: "blue",
-  completed: "green",
-  cancelled: "amber",
-  failed: "red",
-};
+export const MATRIX_STATUS_TONES: Record<MatrixStatus, Tone> = RUN_STATUS_TONES;
 
 /** A heat-map cell's verdict: its colour and the word shown with it (never colour alone). */
 export const CELL_STYLES: Record<string, { label: string; className: string }> = {

@@ -5,7 +5,7 @@ import { createMatrixAction, matrixOptionsAction, type MatrixOptions } from "@/l
 import { MAX_COMBINATIONS, MAX_MATRIX_REPETITIONS } from "@/lib/matrices/schemas";
 import type { IssueList } from "@/lib/errors";
 import { Button } from "@/components/ui/button";
-import { Field, Input, Select } from "@/components/ui/field";
+import { Field, InputField, Select } from "@/components/ui/field";
 import { LaunchDialog, LaunchForm, LaunchNotice } from "@/components/ui/launch-dialog";
 import { CaseFilterFields, difficultyOf, useCaseCount, type CaseFilter } from "@/components/runs/case-filter-fields";
 import { axesOf, axisValues, choicesFor, combinationCount, type AxisState } from "./matrix-form-model";
@@ -116,9 +116,14 @@ function MatrixForm({ workspaceId, suiteId, options }: { workspaceId: string; su
       submitLabel={`Start ${combinations} run${combinations === 1 ? "" : "s"}`}
       submitDisabled={tooMany || empty || !validReps}
     >
-      <Field id={`${uid}-name`} label="Name" hint="Optional; defaults to the variables' names">
-        <Input id={`${uid}-name`} value={name} onChange={(e) => setName(e.target.value)} maxLength={255} />
-      </Field>
+      <InputField
+        id={`${uid}-name`}
+        label="Name"
+        hint="Optional; defaults to the variables' names"
+        value={name}
+        onChange={(e) => setName(e.target.value)}
+        maxLength={255}
+      />
 
       {axes.map((axis, i) => {
         const def = definitions.get(axis.name);
@@ -163,18 +168,14 @@ function MatrixForm({ workspaceId, suiteId, options }: { workspaceId: string; su
                     ))}
                   </div>
                 ) : (
-                  <Field
+                  <InputField
                     id={`${uid}-values-${axis.key}`}
                     label={`Values of ${def.name}`}
                     hint={`Comma-separated ${def.data_type} values, e.g. ${def.data_type === "number" ? "0, 0.7" : "a, b"}`}
-                  >
-                    <Input
-                      id={`${uid}-values-${axis.key}`}
-                      value={axis.text}
-                      onChange={(e) => update(axis.key, { text: e.target.value })}
-                      inputMode={def.data_type === "number" ? "decimal" : undefined}
-                    />
-                  </Field>
+                    value={axis.text}
+                    onChange={(e) => update(axis.key, { text: e.target.value })}
+                    inputMode={def.data_type === "number" ? "decimal" : undefined}
+                  />
                 )}
                 <p className="text-xs text-slate-500">
                   {values.length} value{values.length === 1 ? "" : "s"}
@@ -206,20 +207,15 @@ function MatrixForm({ workspaceId, suiteId, options }: { workspaceId: string; su
       <fieldset className="space-y-3 rounded-md border border-slate-200 p-4">
         <legend className="px-1 text-sm font-semibold text-slate-800">Cases</legend>
         <CaseFilterFields id={uid} tags={options.tags} value={filter} onChange={setFilter}>
-          <Field
+          <InputField
             id={`${uid}-repetitions`}
             label="Repetitions"
             hint={`Each case runs this many times per combination (1–${MAX_MATRIX_REPETITIONS})`}
             error={issueAt("repetitions")[0] ?? (validReps ? undefined : `Enter a whole number from 1 to ${MAX_MATRIX_REPETITIONS}`)}
-          >
-            <Input
-              id={`${uid}-repetitions`}
-              value={repetitions}
-              onChange={(e) => setRepetitions(e.target.value)}
-              inputMode="numeric"
-              aria-invalid={!validReps}
-            />
-          </Field>
+            value={repetitions}
+            onChange={(e) => setRepetitions(e.target.value)}
+            inputMode="numeric"
+          />
         </CaseFilterFields>
       </fieldset>
 

@@ -2,7 +2,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { countComparisonCasesAction } from "@/lib/comparisons/actions";
 import { DIFFICULTIES } from "@/lib/test-cases/schemas";
-import { Field, Select } from "@/components/ui/field";
+import { Field, Options, Select } from "@/components/ui/field";
 
 /**
  * Which of the suite's active cases a run, comparison or matrix takes: tags (any or all of
@@ -84,12 +84,7 @@ export function CaseFilterFields({
       <div className="grid gap-4 sm:grid-cols-2">
         <Field id={`${id}-difficulty`} label="Difficulty" error={errors.difficulty}>
           <Select id={`${id}-difficulty`} value={value.difficulty} onChange={(e) => onChange({ ...value, difficulty: e.target.value })}>
-            <option value="">Any difficulty</option>
-            {DIFFICULTIES.map((d) => (
-              <option key={d} value={d}>
-                {difficultyLabel(d)}
-              </option>
-            ))}
+            <Options values={DIFFICULTIES} labels={difficultyLabel} none="Any difficulty" />
           </Select>
         </Field>
         {children}

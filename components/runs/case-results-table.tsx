@@ -9,7 +9,7 @@ import { Badge, Section } from "@/components/ui/card";
 import { PrevNextPagination } from "@/components/ui/pagination";
 import { numeric, Table, TableBody, TableCell, TableHeader, TableRow } from "@/components/ui/table";
 import { Button } from "@/components/ui/button";
-import { Select } from "@/components/ui/field";
+import { Options, Select } from "@/components/ui/field";
 import { CaseStatusBadge, CASE_STATUS_LABELS } from "./status-badges";
 import { formatDuration, formatNumber } from "./format";
 import { CaseStageBadge, stageWorthShowing } from "./case-stage";
@@ -110,12 +110,7 @@ export function CaseResultsTable({ workspaceId, run, live, tags, initial, initia
           <div className="text-xs text-slate-600">
             <label htmlFor={`${uid}-tag`}>Tag</label>
             <Select id={`${uid}-tag`} className="mt-1 w-44" value={tag} onChange={(e) => changeFilter({ tag: e.target.value })}>
-              <option value="">All tags</option>
-              {tagOptions.map((t) => (
-                <option key={t} value={t}>
-                  {t}
-                </option>
-              ))}
+              <Options values={tagOptions} none="All tags" />
             </Select>
           </div>
         </div>

@@ -15,9 +15,12 @@ import { LlmCalls } from "./llm-calls";
 import { CaseSnapshot } from "./case-snapshot";
 import { formatDateTime, formatDuration, formatNumber } from "./format";
 import { Breadcrumbs } from "@/components/ui/breadcrumbs";
+import { LiveUpdatesPaused } from "@/components/ui/live-view";
+import { suiteCrumbs } from "@/components/suites/suite-crumbs";
 import { ResolvedVariablesTable } from "@/components/variables/resolved-variables-table";
 import { ProcessedFiles } from "./processed-files";
 import { CASE_STAGE_LABELS, CaseStageBadge, isFailureStage, stageWorthShowing } from "./case-stage";
+import { Stat } from "@/components/ui/stat";
 
 /** What kind of problem an error_type names: agent failures vs evaluator (judge/simulator) errors. */
 const ERROR_KINDS: Record<string, { title: string; note: string }> = {
@@ -42,7 +45,7 @@ export function CaseView({
   workspaceId: string;
   initial: CaseResultDetail;
   suite: RunSuiteInfo;
-  /** The run's number within its suite (#42). */
+  /** The run's number within its suite ("Run #42"). */
   runNumber: number;
 }) {
   const { data: r = initial, isError, error } = useCaseResult(workspaceId, initial.id, initial);
@@ -57,14 +60,7 @@ export function CaseView({
 
   return (
     <div className="space-y-4">
-      <Breadcrumbs
-        items={[
-          { label: "Suites", href: `/w/${workspaceId}/suites` },
-          { label: suite.deleted ? `${suite.name} (deleted)` : suite.name, href: suite.deleted ? null : suiteHref },
-          { label: `Run #${runNumber}`, href: runHref },
-          { label: r.name },
-        ]}
-      />
+      <Breadcrumbs items={suiteCrumbs(workspaceId, suite, null, { label: `Run #${runNumber}`, href: runHref }, { label: r.name })} />
 
       <div className="flex flex-wrap items-start justify-between gap-4">
         <div>
@@ -90,11 +86,7 @@ export function CaseView({
         </div>
       </div>
 
-      {isError && (
-        <p role="status" className="rounded-md border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-800">
-          Live updates paused: {error.message}
-        </p>
-      )}
+      <LiveUpdatesPaused error={isError ? error : null} retrying={false} />
 
       <Card className="space-y-3 p-5">
         <h2 className="text-base font-semibold">Result</h2>
@@ -199,7 +191,7 @@ export function CaseView({
       {r.resolved_variables && Object.keys(r.resolved_variables.values ?? {}).length > 0 && (
         <Section
           title="Variables"
-          description="The values this case ran with (spec 004) and where each came from: run, suite, test or type."
+          description="The values this case ran with (the variables model) and where each came from: run, suite, test or type."
         >
           <ResolvedVariablesTable resolved={r.resolved_variables} label="Resolved variables" />
         </Section>
@@ -229,16 +221,5 @@ function Section({ title, description, children }: { title: string; description?
       </div>
       {children}
     </Card>
-  );
-}
-
-function Stat({ label, value, testId }: { label: string; value: string; testId?: string }) {
-  return (
-    <div>
-      <dt className="text-xs text-slate-500">{label}</dt>
-      <dd className="mt-0.5 text-slate-900 tabular-nums" data-testid={testId}>
-        {value}
-      </dd>
-    </div>
   );
 }

@@ -1,5 +1,5 @@
 import { runApi, type ReportFormat } from "@/lib/runs/hooks";
-import { buttonClass } from "@/components/ui/button";
+import { ExportLinks } from "@/components/ui/export-links";
 
 const FORMATS: { format: ReportFormat; label: string }[] = [
   { format: "json", label: "JSON" },
@@ -10,14 +10,5 @@ const FORMATS: { format: ReportFormat; label: string }[] = [
 
 /** Download links for the run report (served as attachments by the session report route). */
 export function RunExports({ workspaceId, runId }: { workspaceId: string; runId: string }) {
-  return (
-    <div className="flex flex-wrap items-center gap-2" role="group" aria-label="Export run">
-      <span className="text-sm text-slate-600">Export:</span>
-      {FORMATS.map((f) => (
-        <a key={f.format} href={runApi.report(workspaceId, runId, f.format)} download className={buttonClass("secondary", "sm")}>
-          {f.label}
-        </a>
-      ))}
-    </div>
-  );
+  return <ExportLinks label="Export run" formats={FORMATS} href={(f) => runApi.report(workspaceId, runId, f)} />;
 }

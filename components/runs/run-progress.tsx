@@ -6,6 +6,9 @@ import { cn } from "@/components/ui/cn";
 import { formatDuration, formatNumber, formatPercent } from "./format";
 import { useNow } from "./use-now";
 import { ExecutorNotice } from "./executor-notice";
+import { ProgressBar } from "@/components/ui/progress-bar";
+import { Stat } from "@/components/ui/stat";
+import { FailureNotice } from "@/components/ui/live-view";
 
 /** Milliseconds the run has been going (or went), or null before it started. */
 export function elapsedMs(run: Pick<RunDto, "started_at" | "completed_at">, now: number | null): number | null {
@@ -111,7 +114,6 @@ export function RunProgress({ run }: { run: RunDto }) {
   const active = isActiveRun(run.status);
   const now = useNow(active);
   const facts = progressFacts(run, now);
-  const pct = run.total_cases > 0 ? Math.round((run.done_cases / run.total_cases) * 100) : 0;
   const tokens = run.prompt_tokens + run.completion_tokens;
   const segments = [
     { n: run.passed_cases, tone: "bg-green-500" },
@@ -133,56 +135,39 @@ export function RunProgress({ run }: { run: RunDto }) {
           {facts.done}
         </p>
       </div>
-      <div
-        role="progressbar"
-        aria-label="Run progress"
-        aria-valuemin={0}
-        aria-valuemax={run.total_cases}
-        aria-valuenow={run.done_cases}
-        aria-valuetext={facts.done}
-        className="h-3 w-full overflow-hidden rounded-full bg-slate-100"
+      <ProgressBar
+        label="Run progress"
+        value={run.done_cases}
+        max={run.total_cases}
+        text={facts.done}
+        pulse={facts.phase === "running"}
+        fillClassName="flex"
       >
-        <div
-          className={cn("flex h-full transition-[width] duration-500", facts.phase === "running" && "animate-pulse")}
-          style={{ width: `${pct}%` }}
-        >
-          {segments.map((seg) =>
-            seg.n > 0 ? <div key={seg.tone} className={cn("h-full", seg.tone)} style={{ flexGrow: seg.n, flexBasis: 0 }} /> : null,
-          )}
-        </div>
-      </div>
+        {segments.map((seg) =>
+          seg.n > 0 ? <div key={seg.tone} className={cn("h-full", seg.tone)} style={{ flexGrow: seg.n, flexBasis: 0 }} /> : null,
+        )}
+      </ProgressBar>
       <dl className="grid grid-cols-2 gap-x-6 gap-y-3 text-sm sm:grid-cols-4 lg:grid-cols-8">
-        <Stat label="Passed" value={formatNumber(run.passed_cases)} tone="text-green-700" />
-        <Stat label="Failed" value={formatNumber(run.failed_cases)} tone="text-red-700" />
-        <Stat label="Errors" value={formatNumber(run.error_cases)} tone="text-amber-700" />
-        <Stat label="Skipped" value={formatNumber(run.skipped_cases)} />
-        <Stat label="Elapsed" value={facts.elapsed} />
-        <Stat label="ETA" value={facts.eta} />
-        <Stat
+        <RunStat label="Passed" value={formatNumber(run.passed_cases)} tone="text-green-700" />
+        <RunStat label="Failed" value={formatNumber(run.failed_cases)} tone="text-red-700" />
+        <RunStat label="Errors" value={formatNumber(run.error_cases)} tone="text-amber-700" />
+        <RunStat label="Skipped" value={formatNumber(run.skipped_cases)} />
+        <RunStat label="Elapsed" value={facts.elapsed} />
+        <RunStat label="ETA" value={facts.eta} />
+        <RunStat
           label="Tokens"
           value={formatNumber(tokens)}
           title={`${formatNumber(run.prompt_tokens)} prompt + ${formatNumber(run.completion_tokens)} completion`}
         />
-        <Stat label="Pass rate" value={facts.passRate} tone="font-semibold" />
+        <RunStat label="Pass rate" value={facts.passRate} tone="font-semibold" />
       </dl>
       <ExecutorNotice live={active} />
-      {run.error_message && (
-        <div role="status" className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800">
-          <span className="font-medium">The run failed: </span>
-          {run.error_message}
-        </div>
-      )}
+      <FailureNotice what="run" message={run.error_message} />
     </Card>
   );
 }
 
-function Stat({ label, value, tone, title }: { label: string; value: string; tone?: string; title?: string }) {
-  return (
-    <div title={title}>
-      <dt className="text-xs text-slate-500">{label}</dt>
-      <dd className={cn("mt-0.5 text-slate-900 tabular-nums", tone)} data-testid={`run-stat-${label.toLowerCase().replace(/\s+/g, "-")}`}>
-        {value}
-      </dd>
-    </div>
-  );
+/** A progress figure, named for e2e checks after its label ("run-stat-elapsed"). */
+function RunStat(props: { label: string; value: string; tone?: string; title?: string }) {
+  return <Stat {...props} testId={`run-stat-${props.label.toLowerCase().replace(/\s+/g, "-")}`} />;
 }

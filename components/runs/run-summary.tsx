@@ -2,6 +2,7 @@ import type { RunSummary } from "@/lib/runs/dto";
 import { Card } from "@/components/ui/card";
 import { Table, TableBody, TableCell, TableHeader, TableRow } from "@/components/ui/table";
 import { formatDuration, formatNumber, formatPercent, formatScore } from "./format";
+import { Stat as Item } from "@/components/ui/stat";
 
 /** Metric averages, execution statistics and totals of a finished run (run.summary). */
 export function RunSummaryCard({ summary }: { summary: RunSummary }) {
@@ -103,14 +104,5 @@ export function RunSummaryCard({ summary }: { summary: RunSummary }) {
         </section>
       )}
     </Card>
-  );
-}
-
-function Item({ label, value }: { label: string; value: string }) {
-  return (
-    <div>
-      <dt className="text-xs text-slate-500">{label}</dt>
-      <dd className="mt-0.5 text-slate-900 tabular-nums">{value}</dd>
-    </div>
   );
 }

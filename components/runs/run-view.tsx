@@ -1,7 +1,5 @@
 "use client";
-import { useEffect, useRef } from "react";
 import Link from "next/link";
-import { useQueryClient } from "@tanstack/react-query";
 import {
   runLabel,
   type CaseResultPage,
@@ -22,24 +20,34 @@ import { CaseResultsTable } from "./case-results-table";
 import { ExperimentLink, RunMetadata } from "./run-metadata";
 import { formatDateTime, formatDuration, TRIGGER_LABELS } from "./format";
 import { Breadcrumbs } from "@/components/ui/breadcrumbs";
+import { LiveHeader, LiveUpdatesPaused, useRefreshWhenFinished } from "@/components/ui/live-view";
+import { suiteCrumbs } from "@/components/suites/suite-crumbs";
 import { CancelButton } from "@/components/ui/cancel-button";
 import { CompareRunsButton } from "@/components/comparisons/compare-runs-button";
 import { PinBaselineButton } from "@/components/alerts/pin-baseline-button";
 import { ResolvedVariablesTable } from "@/components/variables/resolved-variables-table";
 
+/** The run page's loaded data (`run`, `results`, `changes` are where the live queries start). */
 type Props = {
   workspaceId: string;
-  initialRun: RunDto;
+  run: RunDto;
   suite: RunSuiteInfo;
   canEdit: boolean;
   tags: string[];
-  initialResults: CaseResultPage;
-  initialFilters: CaseTableFilters;
-  initialChanges: RunChanges;
+  results: CaseResultPage;
+  filters: CaseTableFilters;
+  changes: RunChanges;
   /** Whether the run is its suite's pinned regression baseline, and whether this member may (un)pin it. */
   baseline?: { pinned: boolean; pinnable: boolean; canPin: boolean };
   /** A note above the progress (the demo's guide). */
   guide?: React.ReactNode;
+};
+
+/** Asked before cancelling: what happens to the parts not yet finished. */
+const CANCEL_RUN = {
+  title: "Cancel this run?",
+  description: "Cases that have not started are skipped; cases already running finish or stop. The run ends as cancelled.",
+  confirmLabel: "Yes, cancel the run",
 };
 
 type ResolvedVariables = { values: Record<string, unknown>; sources: Record<string, string> };
@@ -56,45 +64,40 @@ function isSummary(value: unknown): value is RunSummary {
 /** The live run page: polls the run every second while it is pending or running, then stops. */
 export function RunView({
   workspaceId,
-  initialRun,
+  run: initialRun,
   suite,
   canEdit,
   tags,
-  initialResults,
-  initialFilters,
-  initialChanges,
+  results: initialResults,
+  filters: initialFilters,
+  changes: initialChanges,
   baseline,
   guide,
 }: Props) {
-  const queryClient = useQueryClient();
   const { data: run = initialRun, isError, error } = useRun(workspaceId, initialRun.id, initialRun);
   const active = isActiveRun(run.status);
 
+  const queryKey = runKeys.all(workspaceId, run.id);
   // When the run finishes, refresh everything once more (last case rows, changes, summary).
-  const wasActive = useRef(active);
-  useEffect(() => {
-    if (wasActive.current && !active) void queryClient.invalidateQueries({ queryKey: runKeys.all(workspaceId, run.id) });
-    wasActive.current = active;
-  }, [active, queryClient, workspaceId, run.id]);
+  useRefreshWhenFinished(active, queryKey);
 
+  const cancel = canEdit && active && (
+    <CancelButton confirm={CANCEL_RUN} action={() => cancelRunAction(workspaceId, { id: run.id })} queryKey={queryKey}>
+      Cancel run
+    </CancelButton>
+  );
   const suiteHref = `/w/${workspaceId}/suites/${suite.id}`;
   const agentName = suite.agentName ?? (run.agent_snapshot as { name?: string } | null)?.name ?? null;
   const duration = run.completed_at ? formatDuration(elapsedMs(run, null)) : null;
 
   return (
     <div className="space-y-4">
-      <Breadcrumbs
-        items={[
-          { label: "Suites", href: `/w/${workspaceId}/suites` },
-          { label: suite.deleted ? `${suite.name} (deleted)` : suite.name, href: suite.deleted ? null : suiteHref },
-          { label: "Runs", href: suite.deleted ? null : `${suiteHref}/runs` },
-          { label: `Run ${runLabel(run)}` },
-        ]}
-      />
+      <Breadcrumbs items={suiteCrumbs(workspaceId, suite, "runs", { label: `Run ${runLabel(run)}` })} />
 
-      <div className="flex items-start justify-between gap-4">
-        <div className="min-w-0 flex-1 wrap-anywhere">
-          <h1 className="flex flex-wrap items-center gap-3 text-xl font-semibold text-slate-900">
+      <LiveHeader
+        className="wrap-anywhere"
+        title={
+          <>
             {suite.deleted ? (
               suite.name
             ) : (
@@ -104,41 +107,28 @@ export function RunView({
             )}
             <span className="font-normal whitespace-nowrap text-slate-600">Run {runLabel(run)}</span>
             <RunStatusBadge status={run.status} />
-          </h1>
-          <p className="mt-1 text-sm text-slate-600">
-            {agentName && (
-              <>
-                Agent <span className="font-medium text-slate-800">{agentName}</span> ·{" "}
-              </>
-            )}
-            {TRIGGER_LABELS[run.triggered_by] ?? run.triggered_by} run ·{" "}
-            {run.started_at ? `started ${formatDateTime(run.started_at)}` : `queued ${formatDateTime(run.created_at)}`}
-            {duration && ` · took ${duration}`} · concurrency {run.concurrency}
-          </p>
-          {run.experiment && (
-            <p className="mt-1 flex flex-wrap items-center gap-2 text-sm text-slate-600">
-              <ExperimentLink workspaceId={workspaceId} run={run} />
-              An experiment: not part of the suite&apos;s history (trend, latest run, regression alerts).
-            </p>
+          </>
+        }
+        action={cancel}
+      >
+        <p className="mt-1 text-sm text-slate-600">
+          {agentName && (
+            <>
+              Agent <span className="font-medium text-slate-800">{agentName}</span> ·{" "}
+            </>
           )}
-          <RunMetadata metadata={run.metadata} full className="mt-1 text-sm text-slate-600" />
-        </div>
-        {canEdit && active && (
-          <div className="shrink-0">
-            <CancelButton
-              confirm={{
-                title: "Cancel this run?",
-                description: "Cases that have not started are skipped; cases already running finish or stop. The run ends as cancelled.",
-                confirmLabel: "Yes, cancel the run",
-              }}
-              action={() => cancelRunAction(workspaceId, { id: run.id })}
-              queryKey={runKeys.all(workspaceId, run.id)}
-            >
-              Cancel run
-            </CancelButton>
-          </div>
+          {TRIGGER_LABELS[run.triggered_by] ?? run.triggered_by} run ·{" "}
+          {run.started_at ? `started ${formatDateTime(run.started_at)}` : `queued ${formatDateTime(run.created_at)}`}
+          {duration && ` · took ${duration}`} · concurrency {run.concurrency}
+        </p>
+        {run.experiment && (
+          <p className="mt-1 flex flex-wrap items-center gap-2 text-sm text-slate-600">
+            <ExperimentLink workspaceId={workspaceId} run={run} />
+            An experiment: not part of the suite&apos;s history (trend, latest run, regression alerts).
+          </p>
         )}
-      </div>
+        <RunMetadata metadata={run.metadata} full className="mt-1 text-sm text-slate-600" />
+      </LiveHeader>
       <div className="flex flex-wrap items-center justify-between gap-2">
         <RunExports workspaceId={workspaceId} runId={run.id} />
         <div className="flex flex-wrap items-start gap-2">
@@ -149,11 +139,7 @@ export function RunView({
         </div>
       </div>
 
-      {isError && (
-        <p role="status" className="rounded-md border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-800">
-          Live updates paused: {error.message}. Retrying…
-        </p>
-      )}
+      <LiveUpdatesPaused error={isError ? error : null} />
 
       {guide}
       <RunProgress run={run} />

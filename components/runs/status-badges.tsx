@@ -3,6 +3,7 @@ import type { CaseResultStatus, RunStatus } from "@/lib/runs/schemas";
 
 type Tone = "slate" | "green" | "amber" | "red" | "indigo" | "blue";
 
+/** The lifecycle of a run (the execution model), shared by comparisons and matrices, which run the same way. */
 export const RUN_STATUS_LABELS: Record<RunStatus, string> = {
   pending: "Pending",
   running: "Running",
@@ -10,7 +11,13 @@ export const RUN_STATUS_LABELS: Record<RunStatus, string> = {
   failed: "Failed",
   cancelled: "Cancelled",
 };
-const RUN_TONES: Record<RunStatus, Tone> = { pending: "slate", running: "blue", completed: "green", failed: "red", cancelled: "amber" };
+export const RUN_STATUS_TONES: Record<RunStatus, Tone> = {
+  pending: "slate",
+  running: "blue",
+  completed: "green",
+  failed: "red",
+  cancelled: "amber",
+};
 
 export const CASE_STATUS_LABELS: Record<CaseResultStatus, string> = {
   pending: "Pending",
@@ -30,7 +37,7 @@ const CASE_TONES: Record<CaseResultStatus, Tone> = {
 };
 
 export function RunStatusBadge({ status }: { status: RunStatus }) {
-  return <Badge tone={RUN_TONES[status]}>{RUN_STATUS_LABELS[status]}</Badge>;
+  return <Badge tone={RUN_STATUS_TONES[status]}>{RUN_STATUS_LABELS[status]}</Badge>;
 }
 
 export function CaseStatusBadge({ status }: { status: CaseResultStatus }) {

@@ -9,7 +9,7 @@ import { apiGet } from "@/lib/runs/hooks";
 import { EmptyState } from "@/components/ui/card";
 import { buttonClass } from "@/components/ui/button";
 import { PrevNextPagination } from "@/components/ui/pagination";
-import { Select } from "@/components/ui/field";
+import { Options, Select } from "@/components/ui/field";
 import { cn } from "@/components/ui/cn";
 import { RUN_STATUS_LABELS, RunStatusBadge } from "./status-badges";
 import { formatDateTime, formatPercent } from "./format";
@@ -155,11 +155,7 @@ export function SuiteRunsView({ workspaceId, suiteId, initialAnalytics, initialR
                   <label className="flex items-center gap-2 text-xs text-slate-600">
                     Show
                     <Select className="w-auto py-1 text-xs" value={windowSize} onChange={(e) => setWindowSize(Number(e.target.value))}>
-                      {WINDOWS.map((n) => (
-                        <option key={n} value={n}>
-                          last {n} runs
-                        </option>
-                      ))}
+                      <Options values={WINDOWS} labels={(n) => `last ${n} runs`} />
                     </Select>
                   </label>
                 }
@@ -175,11 +171,7 @@ export function SuiteRunsView({ workspaceId, suiteId, initialAnalytics, initialR
                     <label className="flex items-center gap-2 text-xs text-slate-600">
                       Over
                       <Select className="w-auto py-1 text-xs" value={tagRuns} onChange={(e) => setTagRuns(Number(e.target.value))}>
-                        {TAG_SCOPES.map((n) => (
-                          <option key={n} value={n}>
-                            {n === 1 ? "the latest run" : `last ${n} runs`}
-                          </option>
-                        ))}
+                        <Options values={TAG_SCOPES} labels={(n) => (n === 1 ? "the latest run" : `last ${n} runs`)} />
                       </Select>
                     </label>
                   }
@@ -219,12 +211,7 @@ export function SuiteRunsView({ workspaceId, suiteId, initialAnalytics, initialR
                   )
                 }
               >
-                <option value="">All</option>
-                {RUN_STATUSES.map((s) => (
-                  <option key={s} value={s}>
-                    {RUN_STATUS_LABELS[s]}
-                  </option>
-                ))}
+                <Options values={RUN_STATUSES} labels={RUN_STATUS_LABELS} none="All" />
               </Select>
             </div>
           </div>

@@ -1,5 +1,6 @@
 "use client";
 import { useRouter } from "next/navigation";
+import { NamedOptions } from "@/components/ui/field";
 
 /** `canCreate` false (ASSAY_WORKSPACE_CREATION=admins, not an owner/admin anywhere): the entry stays, disabled, saying why. */
 export function WorkspaceSwitcher({
@@ -24,11 +25,7 @@ export function WorkspaceSwitcher({
           else router.push(`/w/${e.target.value}`);
         }}
       >
-        {workspaces.map((w) => (
-          <option key={w.id} value={w.id}>
-            {w.name}
-          </option>
-        ))}
+        <NamedOptions items={workspaces} />
         <option value="__new" disabled={!canCreate}>
           {canCreate ? "+ New workspace…" : "New workspace (owners and admins only)"}
         </option>

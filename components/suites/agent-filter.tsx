@@ -1,6 +1,6 @@
 "use client";
 import { useRouter } from "next/navigation";
-import { Select } from "@/components/ui/field";
+import { NamedOptions, Select } from "@/components/ui/field";
 
 /** Filters the suite list by agent through the URL (`?agent=<id>`), so the page stays server-rendered. */
 export function AgentFilter({
@@ -24,12 +24,7 @@ export function AgentFilter({
           value={value ?? ""}
           onChange={(e) => router.push(e.target.value ? `${basePath}?agent=${e.target.value}` : basePath)}
         >
-          <option value="">All agents</option>
-          {agents.map((a) => (
-            <option key={a.id} value={a.id}>
-              {a.name}
-            </option>
-          ))}
+          <NamedOptions items={agents} none="All agents" />
         </Select>
       </div>
     </div>

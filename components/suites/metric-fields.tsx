@@ -1,7 +1,7 @@
 "use client";
 import { useState } from "react";
 import { Controller, useFieldArray, type UseFormReturn } from "react-hook-form";
-import { Field, Input, Select, Textarea } from "@/components/ui/field";
+import { Field, InputField, NamedOptions, Options, Select, Textarea } from "@/components/ui/field";
 import { Button } from "@/components/ui/button";
 import { NumberField } from "@/components/ui/number-field";
 // Directly from the schemas module: `@/lib/evaluation` pulls node:crypto into client bundles.
@@ -48,7 +48,7 @@ export function newMetricRow(used: string[]): MetricConfigInput {
   };
 }
 
-/** The suite's spec 000 metrics: one row per metric, errors at each field. */
+/** The suite's metrics (the execution model): one row per metric, errors at each field. */
 export function MetricFields({ form, modelConfigs, readOnly }: Props) {
   const { fields, append, remove } = useFieldArray({ control: form.control, name: "metrics" });
   const listError = (form.formState.errors.metrics as { message?: string; root?: { message?: string } } | undefined) ?? undefined;
@@ -141,29 +141,20 @@ function MetricRow({ form, index, initialMetric, modelConfigs, readOnly, onRemov
                   field.onChange(v === CUSTOM_METRIC ? (isBuiltInMetric(field.value ?? "") ? CUSTOM_METRIC : field.value) : v);
                 }}
               >
-                {[...BUILT_IN_METRICS, CUSTOM_METRIC].map((m) => (
-                  <option key={m} value={m}>
-                    {METRIC_LABELS[m]}
-                  </option>
-                ))}
+                <Options values={[...BUILT_IN_METRICS, CUSTOM_METRIC]} labels={METRIC_LABELS} />
               </Select>
             </Field>
             {custom && (
-              <Field
+              <InputField
                 id={id("metric")}
                 label="Metric name"
                 required
                 hint="Letters, digits, - and _; results are reported under this name"
                 error={err?.metric?.message}
-              >
-                <Input
-                  id={id("metric")}
-                  value={field.value ?? ""}
-                  onChange={(e) => field.onChange(e.target.value)}
-                  onBlur={field.onBlur}
-                  aria-invalid={!!err?.metric}
-                />
-              </Field>
+                value={field.value ?? ""}
+                onChange={(e) => field.onChange(e.target.value)}
+                onBlur={field.onBlur}
+              />
             )}
           </div>
         )}
@@ -195,12 +186,7 @@ function MetricRow({ form, index, initialMetric, modelConfigs, readOnly, onRemov
             aria-invalid={!!err?.model}
             {...form.register(`metrics.${index}.model`, { setValueAs: (v) => (v === "" || v == null ? null : v) })}
           >
-            <option value="">Same as judge</option>
-            {options.map((m) => (
-              <option key={m.id} value={m.id}>
-                {m.name}
-              </option>
-            ))}
+            <NamedOptions items={options} none="Same as judge" />
           </Select>
         </Field>
         <Field
@@ -214,12 +200,7 @@ function MetricRow({ form, index, initialMetric, modelConfigs, readOnly, onRemov
             aria-invalid={!!err?.retry_on_failure}
             {...form.register(`metrics.${index}.retry_on_failure`, { setValueAs: numberOrNull })}
           >
-            <option value="">No retries</option>
-            {[1, 2, 3].map((n) => (
-              <option key={n} value={n}>
-                {n}
-              </option>
-            ))}
+            <Options values={[1, 2, 3]} none="No retries" />
           </Select>
         </Field>
         <NumberField

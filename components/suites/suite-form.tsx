@@ -3,7 +3,7 @@ import { useState } from "react";
 import { useRouter } from "next/navigation";
 import { Controller, useForm } from "react-hook-form";
 import { zodResolver } from "@hookform/resolvers/zod";
-import { Field, FormError, Input, Select, Textarea } from "@/components/ui/field";
+import { Field, FormError, Input, NamedOptions, Options, Select, Textarea } from "@/components/ui/field";
 import { NumberField } from "@/components/ui/number-field";
 import { SubmitButton } from "@/components/ui/submit-button";
 import { applyServerIssues } from "@/components/forms/server-issues";
@@ -13,6 +13,7 @@ import type { AgentOption, ModelConfigOption, SuiteDto } from "@/lib/suites/dto"
 import { DAYS_OF_WEEK, SCHEDULE_LABELS } from "./format";
 import { VariableFields } from "./variable-fields";
 import { MetricFields } from "./metric-fields";
+import { FormInput } from "@/components/forms/form-input";
 
 type Props = {
   workspaceId: string;
@@ -125,18 +126,11 @@ export function SuiteForm({ workspaceId, agents, modelConfigs, suite, defaultAge
                 aria-invalid={!!errors.agent_id}
                 {...form.register("agent_id", { onChange: () => form.setValue("variables", {}) })}
               >
-                <option value="">Choose an agent…</option>
-                {agents.map((a) => (
-                  <option key={a.id} value={a.id}>
-                    {a.name}
-                  </option>
-                ))}
+                <NamedOptions items={agents} none="Choose an agent…" />
               </Select>
             </Field>
           )}
-          <Field id="name" label="Name" required hint="Unique among this agent's suites" error={errors.name?.message}>
-            <Input id="name" aria-invalid={!!errors.name} {...form.register("name")} />
-          </Field>
+          <FormInput form={form} name="name" label="Name" required hint="Unique among this agent's suites" />
           <Field id="description" label="Description" error={errors.description?.message}>
             <Textarea id="description" rows={3} aria-invalid={!!errors.description} {...form.register("description")} />
           </Field>
@@ -152,11 +146,7 @@ export function SuiteForm({ workspaceId, agents, modelConfigs, suite, defaultAge
           <div className="grid gap-4 sm:grid-cols-3">
             <Field id="schedule_type" label="Schedule" error={errors.schedule_type?.message}>
               <Select id="schedule_type" {...form.register("schedule_type")}>
-                {SCHEDULE_TYPES.map((t) => (
-                  <option key={t} value={t}>
-                    {SCHEDULE_LABELS[t]}
-                  </option>
-                ))}
+                <Options values={SCHEDULE_TYPES} labels={SCHEDULE_LABELS} />
               </Select>
             </Field>
             {scheduleType === "hourly" && (
@@ -180,15 +170,7 @@ export function SuiteForm({ workspaceId, agents, modelConfigs, suite, defaultAge
               />
             )}
             {(scheduleType === "daily" || scheduleType === "weekly") && (
-              <Field
-                id="schedule_time"
-                label="Time (HH:MM)"
-                required
-                hint="24-hour, workspace time zone"
-                error={errors.schedule_time?.message}
-              >
-                <Input id="schedule_time" type="time" aria-invalid={!!errors.schedule_time} {...form.register("schedule_time")} />
-              </Field>
+              <FormInput form={form} name="schedule_time" label="Time (HH:MM)" required hint="24-hour, workspace time zone" type="time" />
             )}
             {scheduleType === "weekly" && (
               <Field id="schedule_day_of_week" label="Day of week" required error={errors.schedule_day_of_week?.message}>
@@ -218,12 +200,7 @@ export function SuiteForm({ workspaceId, agents, modelConfigs, suite, defaultAge
               aria-invalid={!!errors.llm_judge_model_config_id}
               {...form.register("llm_judge_model_config_id", { setValueAs: emptyToNull })}
             >
-              <option value="">None</option>
-              {modelConfigs.map((m) => (
-                <option key={m.id} value={m.id}>
-                  {m.name}
-                </option>
-              ))}
+              <NamedOptions items={modelConfigs} none="None" />
             </Select>
           </Field>
           <Field
@@ -237,12 +214,7 @@ export function SuiteForm({ workspaceId, agents, modelConfigs, suite, defaultAge
               aria-invalid={!!errors.simulator_model_config_id}
               {...form.register("simulator_model_config_id", { setValueAs: emptyToNull })}
             >
-              <option value="">Same as judge</option>
-              {modelConfigs.map((m) => (
-                <option key={m.id} value={m.id}>
-                  {m.name}
-                </option>
-              ))}
+              <NamedOptions items={modelConfigs} none="Same as judge" />
             </Select>
           </Field>
           <div className="grid gap-4 sm:grid-cols-2">

@@ -1,11 +1,12 @@
 "use client";
 import { Field, Input, Select } from "@/components/ui/field";
 import type { VariableDefinition, VariableValue } from "@/lib/agents/schemas";
+import { StaticValueSelect, VariableValueInput } from "@/components/variables/variable-value-input";
 
 type Values = Record<string, VariableValue>;
 
 /**
- * Spec 004 suite-level values for the agent's declared variables: a select for static
+ * Suite-level values (the variables model) for the agent's declared variables: a select for static
  * variables, a typed input for freeform ones. An empty field means "no suite value" (the
  * test, run or default value applies), so its key is left out.
  */
@@ -92,21 +93,8 @@ function VariableInput({
 }) {
   const common = { id, disabled, "aria-invalid": invalid || undefined };
   if (def.value_source === "static") {
-    // Options are addressed by index so numbers and booleans keep their type.
-    const index = def.possible_values.findIndex((pv) => pv.value === current);
     return (
-      <Select
-        {...common}
-        value={index >= 0 ? String(index) : ""}
-        onChange={(e) => onValue(e.target.value === "" ? undefined : def.possible_values[Number(e.target.value)]?.value)}
-      >
-        <option value="">(not set)</option>
-        {def.possible_values.map((pv, i) => (
-          <option key={i} value={i}>
-            {pv.label ?? String(pv.value)}
-          </option>
-        ))}
-      </Select>
+      <StaticValueSelect {...common} def={def} value={current} onChange={onValue} optionLabel={(pv) => pv.label ?? String(pv.value)} />
     );
   }
   switch (def.data_type) {
@@ -132,22 +120,8 @@ function VariableInput({
           onChange={(e) => onValue(e.target.value === "" ? undefined : Number(e.target.value))}
         />
       );
-    case "date":
-      return (
-        <Input
-          {...common}
-          type="date"
-          value={typeof current === "string" ? current.slice(0, 10) : ""}
-          onChange={(e) => onValue(e.target.value || undefined)}
-        />
-      );
-    case "string":
-      return (
-        <Input
-          {...common}
-          value={current === undefined ? "" : String(current)}
-          onChange={(e) => onValue(e.target.value === "" ? undefined : e.target.value)}
-        />
-      );
+    default:
+      // Dates and text are entered as on the run dialog.
+      return <VariableValueInput id={id} def={def} value={current} onChange={onValue} invalid={invalid} disabled={disabled} />;
   }
 }

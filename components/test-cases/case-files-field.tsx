@@ -3,7 +3,7 @@ import { useMemo, useState } from "react";
 import { useFieldArray, useFormContext } from "react-hook-form";
 import { useQueryClient } from "@tanstack/react-query";
 import { FILE_TYPES, fileIdOf, MAX_CASE_FILES, type FileType } from "@/lib/files/schemas";
-import { Field, Input, Select } from "@/components/ui/field";
+import { Field, Input, Options, Select } from "@/components/ui/field";
 import { Button } from "@/components/ui/button";
 import { Badge } from "@/components/ui/card";
 import { formatBytes } from "@/components/runs/processed-files";
@@ -26,7 +26,7 @@ const TYPE_LABELS: Record<FileType, string> = {
 };
 
 /**
- * The case form's "Files" section (spec 000 FileInput, at most 10): upload (drop or choose) into
+ * The case form's "Files" section (the execution model's file inputs, at most 10): upload (drop or choose) into
  * the workspace file store, pick an already uploaded file, or add a URL; per file its type,
  * description and the options its type takes, and a preview of what the agent will see.
  */
@@ -194,12 +194,7 @@ function FileRowFields({
         <div className="grid gap-3 sm:grid-cols-[12rem_1fr]">
           <Field id={`${p}.type`} label="Type" required error={err("type")}>
             <Select id={`${p}.type`} aria-invalid={!!err("type")} {...register(`${p}.type`)}>
-              <option value="">Choose a type</option>
-              {FILE_TYPES.map((t) => (
-                <option key={t} value={t}>
-                  {TYPE_LABELS[t]}
-                </option>
-              ))}
+              <Options values={FILE_TYPES} labels={TYPE_LABELS} none="Choose a type" />
             </Select>
           </Field>
           <Field

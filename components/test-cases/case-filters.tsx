@@ -3,8 +3,8 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { Input, Select } from "@/components/ui/field";
-import { cn } from "@/components/ui/cn";
 import { hasFilters, listHref, type ListFilters } from "@/lib/test-cases/list-url";
+import { ToggleChip } from "@/components/ui/toggle-chip";
 
 /** Tag (any/all), difficulty and text search filters; every change updates the URL. */
 export function CaseFilters({ base, filters, suiteTags }: { base: string; filters: ListFilters; suiteTags: string[] }) {
@@ -91,18 +91,9 @@ export function CaseFilters({ base, filters, suiteTags }: { base: string; filter
           {tagOptions.map((tag) => {
             const on = filters.tags.includes(tag);
             return (
-              <button
-                key={tag}
-                type="button"
-                aria-pressed={on}
-                onClick={() => toggleTag(tag)}
-                className={cn(
-                  "rounded-full border px-2.5 py-0.5 text-xs font-medium",
-                  on ? "border-indigo-600 bg-indigo-600 text-white" : "border-slate-300 bg-white text-slate-700 hover:bg-slate-50",
-                )}
-              >
+              <ToggleChip key={tag} on={on} onClick={() => toggleTag(tag)}>
                 {tag}
-              </button>
+              </ToggleChip>
             );
           })}
         </div>

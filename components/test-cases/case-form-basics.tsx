@@ -1,6 +1,6 @@
 "use client";
 import { Controller, useFormContext } from "react-hook-form";
-import { Field, Input, Select, Textarea } from "@/components/ui/field";
+import { Field, InputField, Select, Textarea } from "@/components/ui/field";
 import { RUNNABLE_MESSAGE, type TestCaseStatus } from "@/lib/test-cases/schemas";
 import { TagInput } from "./tag-input";
 import { errorAt } from "./form-errors";
@@ -24,15 +24,15 @@ export function BasicsSection({ mode, status, suiteTags }: { mode: "create" | "e
   const { errors } = formState;
   return (
     <FormSection title="Basics">
-      <Field id="name" label="Name" required error={errors.name?.message}>
-        <Input
-          id="name"
-          maxLength={255}
-          aria-invalid={!!errors.name}
-          aria-describedby={errors.name ? "name-error" : undefined}
-          {...register("name")}
-        />
-      </Field>
+      <InputField
+        id="name"
+        label="Name"
+        required
+        error={errors.name?.message}
+        maxLength={255}
+        aria-describedby={errors.name ? "name-error" : undefined}
+        {...register("name")}
+      />
       <Field id="description" label="Description" hint="What this test case exercises (for humans)" error={errors.description?.message}>
         <Textarea id="description" rows={2} {...register("description")} />
       </Field>

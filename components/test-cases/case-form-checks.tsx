@@ -1,6 +1,6 @@
 "use client";
 import { useFieldArray, useFormContext } from "react-hook-form";
-import { Field, Input, Textarea } from "@/components/ui/field";
+import { Field, InputField, Textarea } from "@/components/ui/field";
 import { Button } from "@/components/ui/button";
 import { FormSection } from "./case-form-basics";
 import { errorAt } from "./form-errors";
@@ -42,21 +42,16 @@ function CheckFields({ index }: { index: number }) {
         <Textarea id={`${p}.expected_answer`} rows={3} aria-invalid={!!err("expected_answer")} {...register(`${p}.expected_answer`)} />
       </Field>
       {type === "semantic_similarity" ? (
-        <Field
+        <InputField
           id={`${p}.threshold`}
           label="Threshold (0 to 1)"
           required
           hint="Minimum cosine similarity between the reply and the expected answer"
           error={err("threshold")}
-        >
-          <Input
-            id={`${p}.threshold`}
-            inputMode="decimal"
-            className="max-w-40"
-            aria-invalid={!!err("threshold")}
-            {...register(`${p}.threshold`)}
-          />
-        </Field>
+          inputMode="decimal"
+          className="max-w-40"
+          {...register(`${p}.threshold`)}
+        />
       ) : (
         <Field id={`${p}.criteria`} label="Criteria" hint="Optional: what the judge should look for" error={err("criteria")}>
           <Textarea id={`${p}.criteria`} rows={2} {...register(`${p}.criteria`)} />

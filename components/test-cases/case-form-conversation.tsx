@@ -1,6 +1,6 @@
 "use client";
 import { useFormContext } from "react-hook-form";
-import { Field, Input, Textarea } from "@/components/ui/field";
+import { Field, Input, InputField, Textarea } from "@/components/ui/field";
 import { FormSection } from "./case-form-basics";
 import { JsonObjectField } from "./json-object-field";
 import type { CaseFormValues } from "./form-values";
@@ -71,21 +71,16 @@ export function ConversationSection() {
         hint="What the simulated user knows, dumped into its prompt. Leave empty for none."
         placeholder={'{\n  "account_id": "A-1001",\n  "plan": "pro"\n}'}
       />
-      <Field
+      <InputField
         id="max_turns"
         label="Max turns"
         hint="Leave empty for no cap: the conversation ends when the agent or the simulated user ends it"
         error={errors.max_turns?.message}
-      >
-        <Input
-          id="max_turns"
-          inputMode="numeric"
-          className="max-w-40"
-          aria-invalid={!!errors.max_turns}
-          aria-describedby={errors.max_turns ? "max_turns-error" : "max_turns-hint"}
-          {...register("max_turns")}
-        />
-      </Field>
+        inputMode="numeric"
+        className="max-w-40"
+        aria-describedby={errors.max_turns ? "max_turns-error" : "max_turns-hint"}
+        {...register("max_turns")}
+      />
     </FormSection>
   );
 }

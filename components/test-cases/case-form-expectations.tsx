@@ -1,6 +1,6 @@
 "use client";
 import { useFieldArray, useFormContext } from "react-hook-form";
-import { Field, Input, Textarea } from "@/components/ui/field";
+import { Field, InputField, Textarea } from "@/components/ui/field";
 import { Button } from "@/components/ui/button";
 import { FormSection } from "./case-form-basics";
 import { JsonObjectField } from "./json-object-field";
@@ -23,17 +23,19 @@ function OutcomeRows() {
         return (
           <fieldset key={f.id} className="grid gap-2 rounded-md border border-slate-200 p-3 sm:grid-cols-[1fr_1fr_auto] sm:items-start">
             <legend className="px-1 text-xs font-medium text-slate-500">Outcome {i + 1}</legend>
-            <Field id={`expected_outcomes.${i}.label`} label="Label" error={labelError}>
-              <Input
-                id={`expected_outcomes.${i}.label`}
-                placeholder="refund_issued"
-                aria-invalid={!!labelError}
-                {...register(`expected_outcomes.${i}.label`)}
-              />
-            </Field>
-            <Field id={`expected_outcomes.${i}.value`} label="Expected value">
-              <Input id={`expected_outcomes.${i}.value`} placeholder="true" {...register(`expected_outcomes.${i}.value`)} />
-            </Field>
+            <InputField
+              id={`expected_outcomes.${i}.label`}
+              label="Label"
+              error={labelError}
+              placeholder="refund_issued"
+              {...register(`expected_outcomes.${i}.label`)}
+            />
+            <InputField
+              id={`expected_outcomes.${i}.value`}
+              label="Expected value"
+              placeholder="true"
+              {...register(`expected_outcomes.${i}.value`)}
+            />
             <Button variant="ghost" size="sm" className="sm:mt-6" onClick={() => remove(i)} aria-label={`Remove outcome ${i + 1}`}>
               Remove
             </Button>
@@ -74,21 +76,16 @@ function ToolCallRows({ tools }: { tools: AgentToolOption[] }) {
           <fieldset key={f.id} className="space-y-3 rounded-md border border-slate-200 p-3">
             <legend className="px-1 text-xs font-medium text-slate-500">Tool call {i + 1}</legend>
             <div className="grid gap-3 sm:grid-cols-[1fr_auto] sm:items-start">
-              <Field
+              <InputField
                 id={`expected_tool_calls.${i}.tool`}
                 label="Tool"
                 required
                 error={toolError}
                 hint={unknownTool ? "Not one of the agent's tools" : undefined}
-              >
-                <Input
-                  id={`expected_tool_calls.${i}.tool`}
-                  list="agent-tools"
-                  autoComplete="off"
-                  aria-invalid={!!toolError}
-                  {...register(`expected_tool_calls.${i}.tool`)}
-                />
-              </Field>
+                list="agent-tools"
+                autoComplete="off"
+                {...register(`expected_tool_calls.${i}.tool`)}
+              />
               <Button variant="ghost" size="sm" className="sm:mt-6" onClick={() => remove(i)} aria-label={`Remove tool call ${i + 1}`}>
                 Remove
               </Button>
@@ -114,7 +111,7 @@ function ToolCallRows({ tools }: { tools: AgentToolOption[] }) {
   );
 }
 
-/** Spec 000 per-test metric selection: the suite's metrics (default) or only the ones named here. */
+/** Per-test metric selection (the execution model): the suite's metrics (default) or only the ones named here. */
 function EvaluationsField() {
   const { register, formState, watch } = useFormContext<CaseFormValues>();
   const custom = watch("evaluations_custom");
@@ -126,14 +123,14 @@ function EvaluationsField() {
         Choose the metrics for this case
       </label>
       {custom && (
-        <Field
+        <InputField
           id="evaluations"
           label="Metrics for this case"
           hint="Names of the suite's metrics, comma-separated, e.g. relevance, groundedness. Only these are scored for this case; empty = no metric."
           error={error}
-        >
-          <Input id="evaluations" placeholder="relevance, groundedness" aria-invalid={!!error} {...register("evaluations")} />
-        </Field>
+          placeholder="relevance, groundedness"
+          {...register("evaluations")}
+        />
       )}
     </div>
   );

@@ -3,7 +3,7 @@ import { useState } from "react";
 import { PRESEEDED_TAGS } from "@/lib/test-cases/schemas";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/field";
-import { cn } from "@/components/ui/cn";
+import { ToggleChip } from "@/components/ui/toggle-chip";
 
 /**
  * Tags editor: the pre-seeded tags as one-click toggles, free entry (Enter or comma adds),
@@ -64,19 +64,9 @@ export function TagInput({
         {PRESEEDED_TAGS.map((tag) => {
           const on = value.includes(tag);
           return (
-            <button
-              key={tag}
-              type="button"
-              aria-pressed={on}
-              disabled={disabled}
-              onClick={() => toggle(tag)}
-              className={cn(
-                "rounded-full border px-2.5 py-0.5 text-xs font-medium",
-                on ? "border-indigo-600 bg-indigo-600 text-white" : "border-slate-300 bg-white text-slate-700 hover:bg-slate-50",
-              )}
-            >
+            <ToggleChip key={tag} on={on} disabled={disabled} onClick={() => toggle(tag)}>
               {tag}
-            </button>
+            </ToggleChip>
           );
         })}
       </div>

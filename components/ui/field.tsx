@@ -15,6 +15,47 @@ export const Select = ({ className, ...props }: React.SelectHTMLAttributes<HTMLS
   <select className={cn(control, "pr-8", className)} {...props} />
 );
 
+/**
+ * The `<option>`s of a select over a closed set of values: an optional blank first choice
+ * (`none`: "All suites", "Choose…") then one per value, shown by `labels` (a table such as
+ * `RUN_STATUS_LABELS`, or a function for computed text).
+ */
+export function Options<T extends string | number>({
+  values,
+  labels,
+  none,
+}: {
+  values: readonly T[];
+  labels?: Record<T, React.ReactNode> | ((value: T) => React.ReactNode);
+  none?: string;
+}) {
+  const label = (v: T) => (labels === undefined ? v : typeof labels === "function" ? labels(v) : labels[v]);
+  return (
+    <>
+      {none !== undefined && <option value="">{none}</option>}
+      {values.map((v) => (
+        <option key={v} value={v}>
+          {label(v)}
+        </option>
+      ))}
+    </>
+  );
+}
+
+/** The `<option>`s of a select over named records (agents, suites, model configurations…): valued by id, shown by name. */
+export function NamedOptions({ items, none }: { items: readonly { id: string; name: string }[]; none?: string }) {
+  return (
+    <>
+      {none !== undefined && <option value="">{none}</option>}
+      {items.map((item) => (
+        <option key={item.id} value={item.id}>
+          {item.name}
+        </option>
+      ))}
+    </>
+  );
+}
+
 /** A labelled form field with hint and error text wired up for screen readers. */
 export function Field({
   id,
@@ -65,5 +106,28 @@ export function FormError({ message }: { message?: string | null }) {
     <div role="status" className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-700">
       {message}
     </div>
+  );
+}
+
+export type InputFieldProps = Omit<React.ComponentProps<"input">, "id"> & {
+  id: string;
+  label: React.ReactNode;
+  hint?: React.ReactNode;
+  /** The field's message (react-hook-form's `errors.x?.message` or a server issue); marks the input invalid. */
+  error?: string;
+  required?: boolean;
+  /** Classes of the field wrapper; `className` goes to the input. */
+  fieldClassName?: string;
+};
+
+/**
+ * A labelled input with its hint and inline error: everything else (type, placeholder, the value
+ * binding `{...form.register(...)}` or `value`/`onChange`) passes straight to the input.
+ */
+export function InputField({ id, label, hint, error, required, fieldClassName, ...inputProps }: InputFieldProps) {
+  return (
+    <Field id={id} label={label} hint={hint} error={error} required={required} className={fieldClassName}>
+      <Input id={id} aria-invalid={Boolean(error)} {...inputProps} />
+    </Field>
   );
 }

@@ -7,7 +7,7 @@ import type { RunVariablesContext } from "@/lib/presets/schemas";
 import { createPresetAction, deletePresetAction, updatePresetAction } from "@/lib/presets/actions";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
-import { Field, FormError, Input } from "@/components/ui/field";
+import { FormError, InputField } from "@/components/ui/field";
 import { VariableFields } from "@/components/suites/variable-fields";
 import { formatVariableValue } from "./source-badge";
 
@@ -15,7 +15,7 @@ type Preset = RunVariablesContext["presets"][number];
 type Draft = { id: string | null; name: string; values: Record<string, VariableValue> };
 
 /**
- * Suite settings: the suite's variable presets (spec 004 phase 3), named sets of run values
+ * Suite settings: the suite's variable presets (the variables model), named sets of run values
  * that the run and Compare dialogs offer and `POST …/runs` accepts as `preset`.
  */
 export function PresetsManager({
@@ -118,14 +118,13 @@ export function PresetsManager({
       )}
       {draft && (
         <div className="space-y-3 rounded-md border border-slate-200 p-4">
-          <Field id="preset-name" label="Preset name" error={nameError}>
-            <Input
-              id="preset-name"
-              value={draft.name}
-              onChange={(e) => setDraft({ ...draft, name: e.target.value })}
-              aria-invalid={Boolean(nameError)}
-            />
-          </Field>
+          <InputField
+            id="preset-name"
+            label="Preset name"
+            error={nameError}
+            value={draft.name}
+            onChange={(e) => setDraft({ ...draft, name: e.target.value })}
+          />
           <VariableFields
             definitions={context.definitions}
             value={draft.values}

@@ -1,6 +1,6 @@
 "use client";
 import { useId } from "react";
-import { Select } from "@/components/ui/field";
+import { NamedOptions, Select } from "@/components/ui/field";
 import type { VariableDefinition, VariableValue } from "@/lib/agents/schemas";
 import type { RunVariablesContext } from "@/lib/presets/schemas";
 import type { TestCaseVariables } from "@/lib/test-cases/variables";
@@ -11,7 +11,7 @@ type Values = Record<string, VariableValue>;
 type Source = "run" | "suite" | "test" | "type";
 
 /**
- * The value a variable would resolve to and its source, following spec 004 (run > suite > test >
+ * The value a variable would resolve to and its source, following the variables model (run > suite > test >
  * type; a value the case locks wins). Without a case (a suite run) the test level is left out:
  * each case may still lock or default its own value.
  */
@@ -34,7 +34,7 @@ export function previewVariable(
 }
 
 /**
- * Run-level variable values (spec 004) as typed inputs, one per variable the run can set (for a
+ * Run-level variable values (the variables model) as typed inputs, one per variable the run can set (for a
  * single case: the ones it exposes), each with the value it would resolve to and its source;
  * a preset select fills the inputs with the preset's values.
  */
@@ -83,12 +83,7 @@ export function RunVariablesFields({
             Preset
           </label>
           <Select id={`${uid}-preset`} defaultValue="" onChange={(e) => applyPreset(e.target.value)}>
-            <option value="">Choose a preset to fill the values…</option>
-            {context.presets.map((p) => (
-              <option key={p.id} value={p.id}>
-                {p.name}
-              </option>
-            ))}
+            <NamedOptions items={context.presets} none="Choose a preset to fill the values…" />
           </Select>
         </div>
       )}

@@ -2,8 +2,10 @@
 import { Input, Select } from "@/components/ui/field";
 import type { VariableDefinition, VariableValue } from "@/lib/agents/schemas";
 
+type PossibleValue = VariableDefinition["possible_values"][number];
+
 /**
- * One spec 004 value, typed by the variable's definition: a select of the possible values for a
+ * One value of a declared variable (the variables model), typed by the variable's definition: a select of the possible values for a
  * static variable (`allowed` narrows them, e.g. to a case's restricted values), a number input,
  * a checkbox for true/false, a date input, or text. `undefined` means "not set"; a set checkbox
  * can be cleared again.
@@ -32,22 +34,15 @@ export function VariableValueInput({
 }) {
   const common = { id, disabled, "aria-invalid": invalid || undefined, "aria-describedby": describedBy };
   if (def.value_source === "static" && def.possible_values.length > 0) {
-    const options = def.possible_values.map((pv, i) => ({ pv, i })).filter(({ pv }) => !allowed || allowed.includes(pv.value));
-    // Options are addressed by index so numbers and booleans keep their type.
-    const index = def.possible_values.findIndex((pv) => pv.value === value);
     return (
-      <Select
+      <StaticValueSelect
         {...common}
-        value={index >= 0 ? String(index) : ""}
-        onChange={(e) => onChange(e.target.value === "" ? undefined : def.possible_values[Number(e.target.value)]?.value)}
-      >
-        <option value="">(not set)</option>
-        {options.map(({ pv, i }) => (
-          <option key={i} value={i}>
-            {pv.label ? `${pv.label} (${String(pv.value)})` : String(pv.value)}
-          </option>
-        ))}
-      </Select>
+        def={def}
+        value={value}
+        onChange={onChange}
+        allowed={allowed}
+        optionLabel={(pv) => (pv.label ? `${pv.label} (${String(pv.value)})` : String(pv.value))}
+      />
     );
   }
   switch (def.data_type) {
@@ -94,4 +89,41 @@ export function VariableValueInput({
         />
       );
   }
+}
+
+/**
+ * A static variable's select: "(not set)" then its possible values (`allowed` narrows them),
+ * addressed by index so numbers and booleans keep their type.
+ */
+export function StaticValueSelect({
+  def,
+  value,
+  onChange,
+  allowed,
+  optionLabel,
+  ...selectProps
+}: {
+  def: VariableDefinition;
+  value: VariableValue | undefined;
+  onChange: (v: VariableValue | undefined) => void;
+  allowed?: VariableValue[] | null;
+  optionLabel: (pv: PossibleValue) => string;
+} & Omit<React.ComponentProps<"select">, "value" | "onChange">) {
+  const index = def.possible_values.findIndex((pv) => pv.value === value);
+  return (
+    <Select
+      {...selectProps}
+      value={index >= 0 ? String(index) : ""}
+      onChange={(e) => onChange(e.target.value === "" ? undefined : def.possible_values[Number(e.target.value)]?.value)}
+    >
+      <option value="">(not set)</option>
+      {def.possible_values.map((pv, i) =>
+        !allowed || allowed.includes(pv.value) ? (
+          <option key={i} value={i}>
+            {optionLabel(pv)}
+          </option>
+        ) : null,
+      )}
+    </Select>
+  );
 }

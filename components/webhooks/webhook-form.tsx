@@ -6,10 +6,11 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import { WEBHOOK_EVENTS, webhookFormInput, type WebhookFormInput } from "@/lib/webhooks/schemas";
 import type { WebhookDto } from "@/lib/webhooks/dto";
 import { createWebhookAction, updateWebhookAction } from "@/lib/webhooks/actions";
-import { Field, FormError, Input } from "@/components/ui/field";
+import { FormError } from "@/components/ui/field";
 import { Button } from "@/components/ui/button";
 import { SubmitButton } from "@/components/ui/submit-button";
 import { applyServerIssues } from "@/components/forms/server-issues";
+import { FormInput } from "@/components/forms/form-input";
 
 export const EVENT_LABELS: Record<(typeof WEBHOOK_EVENTS)[number], string> = {
   "alert.raised": "Regression alert raised",
@@ -56,34 +57,29 @@ export function WebhookForm({ workspaceId, webhook, onDone }: { workspaceId: str
 
   return (
     <form onSubmit={onSubmit} noValidate className="space-y-3" aria-label={webhook ? `Edit webhook ${webhook.url}` : "Add a webhook"}>
-      <Field id={`${prefix}-url`} label="Payload URL" error={errors.url?.message} required>
-        <Input
-          id={`${prefix}-url`}
-          type="url"
-          placeholder="https://hooks.slack.com/services/…"
-          aria-invalid={!!errors.url}
-          {...form.register("url")}
-        />
-      </Field>
-      <Field
+      <FormInput
+        form={form}
+        name="url"
+        id={`${prefix}-url`}
+        label="Payload URL"
+        required
+        type="url"
+        placeholder="https://hooks.slack.com/services/…"
+      />
+      <FormInput
+        form={form}
+        name="secret"
         id={`${prefix}-secret`}
         label="Secret"
         required={!webhook}
-        error={errors.secret?.message}
         hint={
           webhook
             ? "Leave empty to keep the current secret. It is never shown again."
             : "At least 16 characters. Assay signs every delivery with it (X-Assay-Signature); it is never shown again."
         }
-      >
-        <Input
-          id={`${prefix}-secret`}
-          type="password"
-          autoComplete="new-password"
-          aria-invalid={!!errors.secret}
-          {...form.register("secret")}
-        />
-      </Field>
+        type="password"
+        autoComplete="new-password"
+      />
       <fieldset>
         <legend className="text-sm font-medium text-slate-700">Events</legend>
         <div className="mt-1 flex flex-wrap gap-x-5 gap-y-1">
@@ -96,9 +92,7 @@ export function WebhookForm({ workspaceId, webhook, onDone }: { workspaceId: str
         </div>
         {errors.events && <p className="mt-1 text-xs text-red-600">{errors.events.message ?? "Choose at least one event"}</p>}
       </fieldset>
-      <Field id={`${prefix}-description`} label="Description" error={errors.description?.message}>
-        <Input id={`${prefix}-description`} placeholder="e.g. #qa-alerts in Slack" {...form.register("description")} />
-      </Field>
+      <FormInput form={form} name="description" id={`${prefix}-description`} label="Description" placeholder="e.g. #qa-alerts in Slack" />
       <label className="flex items-center gap-2 text-sm text-slate-700">
         <input type="checkbox" {...form.register("enabled")} /> Enabled
       </label>

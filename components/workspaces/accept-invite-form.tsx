@@ -4,15 +4,16 @@ import { useForm } from "react-hook-form";
 import { zodResolver } from "@hookform/resolvers/zod";
 import { acceptInviteInput, type AcceptInviteInput } from "@/lib/workspaces/schemas";
 import { acceptInvitationAction } from "@/lib/workspaces/settings-actions";
-import { Field, FormError, Input } from "@/components/ui/field";
+import { FormError, InputField } from "@/components/ui/field";
 import { SubmitButton } from "@/components/ui/submit-button";
 import { applyServerIssues } from "@/components/forms/server-issues";
+import { FormInput } from "@/components/forms/form-input";
 
 /** Signed out: create the invited account (the email comes from the invitation). */
 export function AcceptInviteForm({ token, email }: { token: string; email: string }) {
   const [formError, setFormError] = useState<string | null>(null);
   const form = useForm<AcceptInviteInput>({ resolver: zodResolver(acceptInviteInput), defaultValues: { token, name: "", password: "" } });
-  const { errors, isSubmitting } = form.formState;
+  const { isSubmitting } = form.formState;
   const onSubmit = form.handleSubmit(async (values) => {
     setFormError(null);
     const result = await acceptInvitationAction(values);
@@ -24,15 +25,17 @@ export function AcceptInviteForm({ token, email }: { token: string; email: strin
   return (
     <form onSubmit={onSubmit} noValidate className="space-y-4">
       <FormError message={formError} />
-      <Field id="invite-account-email" label="Email">
-        <Input id="invite-account-email" type="email" value={email} readOnly disabled />
-      </Field>
-      <Field id="name" label="Your name" error={errors.name?.message}>
-        <Input id="name" autoComplete="name" {...form.register("name")} />
-      </Field>
-      <Field id="password" label="Password" required hint="At least 8 characters" error={errors.password?.message}>
-        <Input id="password" type="password" autoComplete="new-password" aria-invalid={!!errors.password} {...form.register("password")} />
-      </Field>
+      <InputField id="invite-account-email" label="Email" type="email" value={email} readOnly disabled />
+      <FormInput form={form} name="name" label="Your name" autoComplete="name" />
+      <FormInput
+        form={form}
+        name="password"
+        label="Password"
+        required
+        hint="At least 8 characters"
+        type="password"
+        autoComplete="new-password"
+      />
       <SubmitButton pending={isSubmitting} pendingLabel="Creating account…" className="w-full">
         Create account and join
       </SubmitButton>

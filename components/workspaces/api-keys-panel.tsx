@@ -6,7 +6,7 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import { roleLabels, type Role } from "@/lib/auth/roles";
 import { API_KEY_EXPIRY_DAYS, apiKeyInput, type ApiKeyInput } from "@/lib/workspaces/schemas";
 import { createApiKeyAction, revokeApiKeyAction } from "@/lib/api-keys/actions";
-import { Field, FormError, Input, Select } from "@/components/ui/field";
+import { Field, FormError, Options, Select } from "@/components/ui/field";
 import { Button } from "@/components/ui/button";
 import { SubmitButton } from "@/components/ui/submit-button";
 import { RowActionButton } from "@/components/ui/action-button";
@@ -16,6 +16,7 @@ import { applyServerIssues } from "@/components/forms/server-issues";
 import { CopyField } from "./copy-field";
 import { RoleSelect } from "./role-select";
 import { formatDate, formatDateTime } from "./format";
+import { FormInput } from "@/components/forms/form-input";
 
 export type ApiKeyRow = {
   id: string;
@@ -85,17 +86,11 @@ export function ApiKeysPanel({ workspaceId, keys }: { workspaceId: string; keys:
         }
       >
         <form onSubmit={onSubmit} noValidate className="flex flex-wrap items-start gap-3">
-          <Field id="key-name" label="Name" error={errors.name?.message} className="min-w-64 flex-1">
-            <Input id="key-name" placeholder="e.g. CI pipeline" aria-invalid={!!errors.name} {...form.register("name")} />
-          </Field>
+          <FormInput form={form} name="name" id="key-name" label="Name" fieldClassName="min-w-64 flex-1" placeholder="e.g. CI pipeline" />
           <RoleSelect id="key-role" roles={KEY_ROLES} error={errors.role?.message} {...form.register("role")} />
           <Field id="key-expiry" label="Expires" error={errors.expiresInDays?.message}>
             <Select id="key-expiry" {...form.register("expiresInDays")}>
-              {API_KEY_EXPIRY_DAYS.map((d) => (
-                <option key={d} value={d}>
-                  {expiryLabels[d]}
-                </option>
-              ))}
+              <Options values={API_KEY_EXPIRY_DAYS} labels={expiryLabels} />
             </Select>
           </Field>
           <div className="pt-6">

@@ -6,11 +6,12 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import { ROLES, type Role } from "@/lib/auth/roles";
 import { inviteInput, type InviteInput } from "@/lib/workspaces/schemas";
 import { inviteMemberAction } from "@/lib/workspaces/settings-actions";
-import { Field, FormError, Input } from "@/components/ui/field";
+import { FormError } from "@/components/ui/field";
 import { SubmitButton } from "@/components/ui/submit-button";
 import { applyServerIssues } from "@/components/forms/server-issues";
 import { CopyField } from "./copy-field";
 import { RoleSelect } from "./role-select";
+import { FormInput } from "@/components/forms/form-input";
 
 type Outcome = { email: string; link: string };
 
@@ -41,9 +42,15 @@ export function InviteForm({ workspaceId, actorRole }: { workspaceId: string; ac
   return (
     <div className="space-y-4">
       <form onSubmit={onSubmit} noValidate className="flex flex-wrap items-start gap-3">
-        <Field id="invite-email" label="Email" error={errors.email?.message} className="min-w-64 flex-1">
-          <Input id="invite-email" type="email" autoComplete="off" aria-invalid={!!errors.email} {...form.register("email")} />
-        </Field>
+        <FormInput
+          form={form}
+          name="email"
+          id="invite-email"
+          label="Email"
+          fieldClassName="min-w-64 flex-1"
+          type="email"
+          autoComplete="off"
+        />
         <RoleSelect id="invite-role" roles={roles} error={errors.role?.message} {...form.register("role")} />
         <div className="pt-6">
           <SubmitButton pending={isSubmitting} pendingLabel="Inviting…">

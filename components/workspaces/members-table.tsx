@@ -5,7 +5,7 @@ import { ROLES, roleLabels, type Role } from "@/lib/auth/roles";
 import { changeMemberRoleAction, removeMemberAction } from "@/lib/workspaces/settings-actions";
 import { RowActionButton } from "@/components/ui/action-button";
 import { Table, TableBody, TableCell, TableHeader, TableRow } from "@/components/ui/table";
-import { FormError, Select } from "@/components/ui/field";
+import { FormError, Options, Select } from "@/components/ui/field";
 import { Badge } from "@/components/ui/card";
 import { formatDate } from "./format";
 
@@ -73,11 +73,7 @@ export function MembersTable({
                       disabled={pending}
                       onChange={(e) => changeRole(m.userId, e.target.value as Role)}
                     >
-                      {assignable.map((r) => (
-                        <option key={r} value={r}>
-                          {roleLabels[r]}
-                        </option>
-                      ))}
+                      <Options values={assignable} labels={roleLabels} />
                     </Select>
                   ) : (
                     <Badge tone={m.role === "owner" ? "indigo" : "slate"}>{roleLabels[m.role]}</Badge>

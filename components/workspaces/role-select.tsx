@@ -1,5 +1,5 @@
 import { roleLabels, type Role } from "@/lib/auth/roles";
-import { Field, Select } from "@/components/ui/field";
+import { Field, Options, Select } from "@/components/ui/field";
 
 type SelectProps = React.SelectHTMLAttributes<HTMLSelectElement> & { ref?: React.Ref<HTMLSelectElement> };
 
@@ -18,11 +18,7 @@ export function RoleSelect({
   return (
     <Field id={id} label={label} error={error} className={className}>
       <Select id={id} aria-invalid={!!error} {...props}>
-        {roles.map((r) => (
-          <option key={r} value={r}>
-            {roleLabels[r]}
-          </option>
-        ))}
+        <Options values={roles} labels={roleLabels} />
       </Select>
     </Field>
   );

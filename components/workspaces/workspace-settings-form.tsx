@@ -7,9 +7,9 @@ import type { z } from "zod";
 import { timeZoneNames, workspaceSettingsInput } from "@/lib/workspaces/schemas";
 import { updateWorkspaceSettingsAction } from "@/lib/workspaces/settings-actions";
 import { Field, FormError, Input } from "@/components/ui/field";
-import { NumberField } from "@/components/ui/number-field";
 import { SubmitButton } from "@/components/ui/submit-button";
 import { applyServerIssues } from "@/components/forms/server-issues";
+import { FormInput } from "@/components/forms/form-input";
 
 type Values = z.input<typeof workspaceSettingsInput>;
 type Parsed = z.output<typeof workspaceSettingsInput>;
@@ -53,18 +53,16 @@ export function WorkspaceSettingsForm({
       )}
       <FormError message={formError} />
       <fieldset disabled={!canEdit} className="space-y-5">
-        <Field id="name" label="Workspace name" required error={errors.name?.message}>
-          <Input id="name" aria-invalid={!!errors.name} {...form.register("name")} />
-        </Field>
-        <NumberField
-          id="maxTurnsCap"
+        <FormInput form={form} name="name" label="Workspace name" required />
+        <FormInput
+          form={form}
+          name="maxTurnsCap"
+          type="number"
           label="Safety cap on conversation turns"
           hint="No multi-turn conversation runs longer than this (1–200), also one whose max_turns is empty or higher; a case stopped here is reported as stopped by the safety cap."
-          error={errors.maxTurnsCap?.message}
           min={1}
           max={200}
           className="w-32"
-          {...form.register("maxTurnsCap")}
         />
         <Field
           id="timeZone"

@@ -1,10 +1,10 @@
 import Link from "next/link";
 import { connection } from "next/server";
 import { roleLabels } from "@/lib/auth/roles";
-import { signOutAction } from "@/lib/auth/actions";
 import { loadInvitePage } from "@/lib/workspaces/loaders";
 import { AuthCard } from "@/components/auth/auth-card";
-import { Button, buttonClass } from "@/components/ui/button";
+import { SignOutButton } from "@/components/auth/sign-out-button";
+import { buttonClass } from "@/components/ui/button";
 import { AcceptInviteForm } from "@/components/workspaces/accept-invite-form";
 import { JoinInviteButton } from "@/components/workspaces/join-invite-button";
 
@@ -69,11 +69,7 @@ export default async function InvitePage({ params }: { params: Promise<{ token: 
           This invitation is for <strong>{invitation.email}</strong>, but you are signed in as <strong>{page.userEmail}</strong>. Sign out,
           then open this link again to join with the invited address.
         </p>
-        <form action={signOutAction} className="mt-4">
-          <Button type="submit" variant="secondary" className="w-full">
-            Sign out
-          </Button>
-        </form>
+        <SignOutButton />
       </AuthCard>
     );
   }

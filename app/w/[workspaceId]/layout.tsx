@@ -1,26 +1,11 @@
 import { orNotFound, pageContext } from "@/lib/auth/context";
 import { loadWorkspaceShell } from "@/lib/workspaces/loaders";
 import { AppShell } from "@/components/shell/app-shell";
+import type { WorkspaceParams } from "@/lib/pages/props";
 
-export default async function WorkspaceLayout({
-  children,
-  params,
-}: {
-  children: React.ReactNode;
-  params: Promise<{ workspaceId: string }>;
-}) {
+export default async function WorkspaceLayout({ children, params }: WorkspaceParams & { children: React.ReactNode }) {
   const { workspaceId } = await params;
   const ctx = await orNotFound(pageContext(workspaceId));
   const shell = await loadWorkspaceShell(ctx);
-  return (
-    <AppShell
-      workspace={shell.workspace}
-      workspaces={shell.workspaces}
-      role={shell.role}
-      userEmail={shell.userEmail}
-      canCreateWorkspace={shell.canCreateWorkspace}
-    >
-      {children}
-    </AppShell>
-  );
+  return <AppShell {...shell}>{children}</AppShell>;
 }

@@ -1,9 +1,8 @@
 import Link from "next/link";
 import { requireUserId } from "@/lib/auth/context";
-import { signOutAction } from "@/lib/auth/actions";
 import { loadNewWorkspacePage } from "@/lib/workspaces/loaders";
 import { AuthCard } from "@/components/auth/auth-card";
-import { Button } from "@/components/ui/button";
+import { SignOutButton } from "@/components/auth/sign-out-button";
 import { NewWorkspaceForm } from "@/components/workspaces/new-workspace-form";
 
 export const metadata = { title: "New workspace" };
@@ -15,11 +14,7 @@ export default async function NewWorkspacePage() {
     return (
       <AuthCard title="Create a workspace">
         <p className="text-sm text-slate-700">{page.reason}</p>
-        <form action={signOutAction} className="mt-4">
-          <Button type="submit" variant="secondary" className="w-full">
-            Sign out
-          </Button>
-        </form>
+        <SignOutButton />
       </AuthCard>
     );
   }

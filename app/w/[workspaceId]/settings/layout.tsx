@@ -1,13 +1,8 @@
 import { PageHeader } from "@/components/ui/page-header";
 import { SettingsTabs } from "@/components/workspaces/settings-tabs";
+import type { WorkspaceParams } from "@/lib/pages/props";
 
-export default async function SettingsLayout({
-  children,
-  params,
-}: {
-  children: React.ReactNode;
-  params: Promise<{ workspaceId: string }>;
-}) {
+export default async function SettingsLayout({ children, params }: WorkspaceParams & { children: React.ReactNode }) {
   const { workspaceId } = await params;
   return (
     <div className="max-w-4xl">

@@ -1,4 +1,3 @@
-import Link from "next/link";
 import { orNotFound, pageContext } from "@/lib/auth/context";
 import { loadAgentPage } from "@/lib/agents/loaders";
 import { Badge } from "@/components/ui/card";
@@ -23,11 +22,7 @@ export default async function AgentPage({ params }: WorkspaceParams<{ agentId: s
             {agent.name} <Badge tone={agent.kind === "chat" ? "indigo" : "blue"}>{agent.kind}</Badge>
           </span>
         }
-        description={
-          <Link href={`/w/${workspaceId}/agents`} className="text-indigo-700 hover:underline">
-            ← Agents
-          </Link>
-        }
+        back={{ href: `/w/${workspaceId}/agents`, label: "Agents" }}
         actions={
           page.canEdit ? (
             <DeleteAgentButton

@@ -1,4 +1,3 @@
-import Link from "next/link";
 import { pageContext } from "@/lib/auth/context";
 import { loadAgentFormPage } from "@/lib/agents/loaders";
 import { PageHeader } from "@/components/ui/page-header";
@@ -14,14 +13,7 @@ export default async function NewAgentPage({ params }: WorkspaceParams) {
   const page = await loadAgentFormPage(ctx);
   return (
     <div className="max-w-4xl">
-      <PageHeader
-        title="New agent"
-        description={
-          <Link href={`/w/${workspaceId}/agents`} className="text-indigo-700 hover:underline">
-            ← Agents
-          </Link>
-        }
-      />
+      <PageHeader title="New agent" back={{ href: `/w/${workspaceId}/agents`, label: "Agents" }} />
       {page.canEdit ? (
         <AgentForm workspaceId={workspaceId} modelConfigs={page.modelConfigs} canCreateModelConfig={page.canCreateModelConfig} />
       ) : (

@@ -1,15 +1,14 @@
+import { PageSkeleton, SkeletonCard } from "@/components/ui/page-skeleton";
+
 export default function Loading() {
   return (
-    <div className="space-y-4" aria-busy="true">
-      <div className="h-5 w-64 animate-pulse rounded bg-slate-200" />
-      <div className="h-8 w-96 animate-pulse rounded bg-slate-200" />
+    <PageSkeleton label="Loading the comparison…">
       <div className="grid gap-3 sm:grid-cols-2 xl:grid-cols-4">
         {[0, 1, 2, 3].map((i) => (
-          <div key={i} className="h-28 animate-pulse rounded-lg bg-slate-100" />
+          <SkeletonCard key={i} className="h-28" />
         ))}
       </div>
-      <div className="h-64 animate-pulse rounded-lg bg-slate-100" />
-      <p className="sr-only">Loading the comparison…</p>
-    </div>
+      <SkeletonCard className="h-64" />
+    </PageSkeleton>
   );
 }

@@ -9,15 +9,5 @@ export default async function ComparisonPage({ params }: WorkspaceParams<{ compa
   const { workspaceId, comparisonId } = await params;
   const ctx = await pageContext(workspaceId);
   const page = await orNotFound(loadComparisonPage(ctx, comparisonId));
-  return (
-    <ComparisonView
-      workspaceId={workspaceId}
-      initial={page.comparison}
-      suite={page.suite}
-      canEdit={page.canEdit}
-      initialChart={page.chart}
-      initialPairs={page.pairs}
-      pageSize={PAIR_PAGE_SIZE}
-    />
-  );
+  return <ComparisonView workspaceId={workspaceId} {...page} pageSize={PAIR_PAGE_SIZE} />;
 }

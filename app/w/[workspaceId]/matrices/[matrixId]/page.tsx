@@ -9,7 +9,5 @@ export default async function MatrixPage({ params }: WorkspaceParams<{ matrixId:
   const { workspaceId, matrixId } = await params;
   const ctx = await pageContext(workspaceId);
   const page = await orNotFound(loadMatrixPage(ctx, matrixId));
-  return (
-    <MatrixView workspaceId={workspaceId} initial={{ matrix: page.matrix, table: page.table }} suite={page.suite} canEdit={page.canEdit} />
-  );
+  return <MatrixView workspaceId={workspaceId} {...page} />;
 }

@@ -1,4 +1,3 @@
-import Link from "next/link";
 import { orNotFound, pageContext } from "@/lib/auth/context";
 import { loadModelConfigPage } from "@/lib/model-configs/loaders";
 import { Card } from "@/components/ui/card";
@@ -21,11 +20,7 @@ export default async function ModelConfigPage({ params }: WorkspaceParams<{ conf
     <div>
       <PageHeader
         title={page.config.name}
-        description={
-          <Link href={list} className="text-indigo-700 hover:underline">
-            ← Model configurations
-          </Link>
-        }
+        back={{ href: list, label: "Model configurations" }}
         actions={
           page.canManage ? (
             <DeleteModelConfigButton workspaceId={workspaceId} config={page.config} usage={page.usage} redirectTo={list} />

@@ -1,4 +1,3 @@
-import Link from "next/link";
 import { pageContext } from "@/lib/auth/context";
 import { loadNewModelConfigPage } from "@/lib/model-configs/loaders";
 import { Card } from "@/components/ui/card";
@@ -15,14 +14,7 @@ export default async function NewModelConfigPage({ params }: WorkspaceParams) {
   const page = await loadNewModelConfigPage(ctx);
   return (
     <div>
-      <PageHeader
-        title="New model configuration"
-        description={
-          <Link href={`/w/${workspaceId}/model-configs`} className="text-indigo-700 hover:underline">
-            ← Model configurations
-          </Link>
-        }
-      />
+      <PageHeader title="New model configuration" back={{ href: `/w/${workspaceId}/model-configs`, label: "Model configurations" }} />
       {page.canManage ? (
         <Card className="p-5">
           <ModelConfigForm workspaceId={workspaceId} />

@@ -1,11 +1,10 @@
+import { PageSkeleton, SkeletonCard } from "@/components/ui/page-skeleton";
+
 export default function Loading() {
   return (
-    <div className="space-y-4" aria-busy="true">
-      <div className="h-5 w-64 animate-pulse rounded bg-slate-200" />
-      <div className="h-8 w-96 animate-pulse rounded bg-slate-200" />
-      <div className="h-32 animate-pulse rounded-lg bg-slate-100" />
-      <div className="h-64 animate-pulse rounded-lg bg-slate-100" />
-      <p className="sr-only">Loading the run…</p>
-    </div>
+    <PageSkeleton label="Loading the run…">
+      <SkeletonCard className="h-32" />
+      <SkeletonCard className="h-64" />
+    </PageSkeleton>
   );
 }

@@ -19,14 +19,7 @@ export default async function RunPage({ params, searchParams }: WorkspacePagePro
   return (
     <RunView
       workspaceId={workspaceId}
-      initialRun={page.run}
-      suite={page.suite}
-      canEdit={page.canEdit}
-      tags={page.tags}
-      initialResults={page.results}
-      initialFilters={page.filters}
-      initialChanges={page.changes}
-      baseline={page.baseline}
+      {...page}
       guide={demoGuide && <DemoRunGuide workspaceId={workspaceId} initialRun={page.run} guide={demoGuide} />}
     />
   );

@@ -17,37 +17,28 @@ export default async function NewSuitePage({ params, searchParams }: WorkspacePa
       Back to suites
     </Link>
   );
-  if (!data.canEdit) {
-    return (
-      <div>
-        <PageHeader title="New suite" actions={back} />
-        <EmptyState
-          title="Read-only access"
-          description="Your role (viewer) can read suites but not create them. Ask an editor or admin."
-        />
-      </div>
-    );
-  }
-  if (data.agents.length === 0) {
-    return (
-      <div>
-        <PageHeader title="New suite" actions={back} />
-        <EmptyState
-          title="Create an agent first"
-          description="A suite tests one agent."
-          action={
+  // Why the form cannot be shown: a viewer, or no agent to test yet.
+  const blocked: React.ComponentProps<typeof EmptyState> | null = !data.canEdit
+    ? { title: "Read-only access", description: "Your role (viewer) can read suites but not create them. Ask an editor or admin." }
+    : data.agents.length === 0
+      ? {
+          title: "Create an agent first",
+          description: "A suite tests one agent.",
+          action: (
             <Link href={`/w/${workspaceId}/agents/new`} className={buttonClass("primary")}>
               New agent
             </Link>
-          }
-        />
-      </div>
-    );
-  }
+          ),
+        }
+      : null;
   return (
     <div>
-      <PageHeader title="New suite" description="A suite groups test cases for one agent." actions={back} />
-      <SuiteForm workspaceId={workspaceId} agents={data.agents} modelConfigs={data.modelConfigs} defaultAgentId={data.defaultAgentId} />
+      <PageHeader title="New suite" description={blocked ? undefined : "A suite groups test cases for one agent."} actions={back} />
+      {blocked ? (
+        <EmptyState {...blocked} />
+      ) : (
+        <SuiteForm workspaceId={workspaceId} agents={data.agents} modelConfigs={data.modelConfigs} defaultAgentId={data.defaultAgentId} />
+      )}
     </div>
   );
 }

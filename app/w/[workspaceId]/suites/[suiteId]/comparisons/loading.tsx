@@ -1,10 +1,9 @@
+import { PageSkeleton, SkeletonCard } from "@/components/ui/page-skeleton";
+
 export default function Loading() {
   return (
-    <div className="space-y-4" aria-busy="true">
-      <div className="h-5 w-64 animate-pulse rounded bg-slate-200" />
-      <div className="h-8 w-72 animate-pulse rounded bg-slate-200" />
-      <div className="h-64 animate-pulse rounded-lg bg-slate-100" />
-      <p className="sr-only">Loading the comparisons…</p>
-    </div>
+    <PageSkeleton label="Loading the comparisons…" titleWidth="w-72">
+      <SkeletonCard className="h-64" />
+    </PageSkeleton>
   );
 }

@@ -1,6 +1,7 @@
 import { orNotFound, pageContext } from "@/lib/auth/context";
 import { loadSuiteComparisonsPage } from "@/lib/comparisons/loaders";
 import { ListPage } from "@/components/ui/list-page";
+import { suiteCrumbs } from "@/components/suites/suite-crumbs";
 import { ComparisonList } from "@/components/comparisons/comparison-list";
 import { CompareButton } from "@/components/comparisons/compare-dialog";
 import type { WorkspacePageProps } from "@/lib/pages/props";
@@ -17,11 +18,7 @@ export default async function SuiteComparisonsPage({ params, searchParams }: Wor
       header={{
         title: "Comparisons",
         description: `A/B comparisons of ${page.suite.name}: the same cases under two configurations, newest first.`,
-        breadcrumbs: [
-          { label: "Suites", href: `/w/${workspaceId}/suites` },
-          { label: page.suite.name, href: base },
-          { label: "Comparisons" },
-        ],
+        breadcrumbs: suiteCrumbs(workspaceId, page.suite, "comparisons"),
         actions: page.canEdit ? <CompareButton workspaceId={workspaceId} suiteId={suiteId} /> : undefined,
       }}
       empty={

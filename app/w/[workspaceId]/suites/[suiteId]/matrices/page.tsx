@@ -1,6 +1,7 @@
 import { orNotFound, pageContext } from "@/lib/auth/context";
 import { loadSuiteMatricesPage } from "@/lib/matrices/loaders";
 import { ListPage } from "@/components/ui/list-page";
+import { suiteCrumbs } from "@/components/suites/suite-crumbs";
 import { MatrixList } from "@/components/matrices/matrix-list";
 import { MatrixButton } from "@/components/matrices/matrix-dialog";
 import type { WorkspacePageProps } from "@/lib/pages/props";
@@ -17,11 +18,7 @@ export default async function SuiteMatricesPage({ params, searchParams }: Worksp
       header={{
         title: "Matrix runs",
         description: `${page.suite.name}: the same cases under every combination of variable values, newest first.`,
-        breadcrumbs: [
-          { label: "Suites", href: `/w/${workspaceId}/suites` },
-          { label: page.suite.name, href: base },
-          { label: "Matrix runs" },
-        ],
+        breadcrumbs: suiteCrumbs(workspaceId, page.suite, "matrices"),
         actions: page.canEdit ? <MatrixButton workspaceId={workspaceId} suiteId={suiteId} /> : undefined,
       }}
       empty={

@@ -7,6 +7,7 @@ import { buttonClass } from "@/components/ui/button";
 import { StartRunButton } from "@/components/runs/start-run-button";
 import { SuiteRunsView } from "@/components/runs/suite-runs-view";
 import { Breadcrumbs } from "@/components/ui/breadcrumbs";
+import { suiteCrumbs } from "@/components/suites/suite-crumbs";
 import type { WorkspacePageProps } from "@/lib/pages/props";
 import { loadSuitePresets } from "@/lib/presets/loaders";
 
@@ -19,7 +20,7 @@ export default async function SuiteRunsPage({ params, searchParams }: WorkspaceP
   const ctx = await pageContext(workspaceId);
   const { suite, analytics, runs, tags, location, canEdit } = await orNotFound(loadSuiteRunsPage(ctx, suiteId, sp));
   const suiteHref = `/w/${workspaceId}/suites/${suiteId}`;
-  // Spec 004: typed variable inputs and presets in the run dialog (editors only).
+  // The variables model: typed variable inputs and presets in the run dialog (editors only).
   const runVariables = canEdit ? await loadSuitePresets(ctx, suiteId) : undefined;
   const startRun = canEdit ? (
     <StartRunButton workspaceId={workspaceId} suiteId={suiteId} tags={tags} variablesContext={runVariables} />
@@ -27,9 +28,7 @@ export default async function SuiteRunsPage({ params, searchParams }: WorkspaceP
 
   return (
     <div className="space-y-4">
-      <Breadcrumbs
-        items={[{ label: "Suites", href: `/w/${workspaceId}/suites` }, { label: suite.name, href: suiteHref }, { label: "Runs" }]}
-      />
+      <Breadcrumbs items={suiteCrumbs(workspaceId, suite, "runs")} />
       <PageHeader
         title={suite.name}
         description={

@@ -9,14 +9,5 @@ export default async function ComparisonPairPage({ params }: WorkspaceParams<{ c
   const { workspaceId, comparisonId, index } = await params;
   const ctx = await pageContext(workspaceId);
   const page = await orNotFound(loadComparisonPairPage(ctx, comparisonId, index));
-  return (
-    <PairView
-      workspaceId={workspaceId}
-      comparison={page.comparison}
-      suite={page.suite}
-      pair={page.pair}
-      baseline={page.baseline}
-      variant={page.variant}
-    />
-  );
+  return <PairView workspaceId={workspaceId} {...page} />;
 }

@@ -4,6 +4,7 @@ import { PageHeader } from "@/components/ui/page-header";
 import { CaseForm } from "@/components/test-cases/case-form";
 import { CaseNotice } from "@/components/test-cases/case-notice";
 import { Breadcrumbs } from "@/components/ui/breadcrumbs";
+import { suiteCrumbs } from "@/components/suites/suite-crumbs";
 import { StartRunButton } from "@/components/runs/start-run-button";
 import type { WorkspacePageProps } from "@/lib/pages/props";
 
@@ -19,10 +20,7 @@ export default async function EditTestCasePage({ params, searchParams }: Workspa
   const base = `/w/${workspaceId}/suites/${suiteId}`;
   return (
     <div className="max-w-4xl">
-      <Breadcrumbs
-        className="mb-3"
-        items={[{ label: "Suites", href: `/w/${workspaceId}/suites` }, { label: suite.name, href: base }, { label: testCase.name }]}
-      />
+      <Breadcrumbs className="mb-3" items={suiteCrumbs(workspaceId, { id: suiteId, name: suite.name }, null, { label: testCase.name })} />
       <PageHeader
         title={testCase.name}
         description={`In suite ${suite.name} · agent ${suite.agent_name}`}

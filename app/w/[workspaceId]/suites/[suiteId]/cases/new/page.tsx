@@ -3,6 +3,7 @@ import { loadNewTestCasePage } from "@/lib/test-cases/loaders";
 import { PageHeader } from "@/components/ui/page-header";
 import { CaseForm } from "@/components/test-cases/case-form";
 import { Breadcrumbs } from "@/components/ui/breadcrumbs";
+import { suiteCrumbs } from "@/components/suites/suite-crumbs";
 import type { WorkspaceParams } from "@/lib/pages/props";
 
 export const metadata = { title: "New test case" };
@@ -11,13 +12,9 @@ export default async function NewTestCasePage({ params }: WorkspaceParams<{ suit
   const { workspaceId, suiteId } = await params;
   const ctx = await pageContext(workspaceId);
   const { suite, suiteTags, tools, canEdit, variableDefinitions } = await orNotFound(loadNewTestCasePage(ctx, suiteId));
-  const base = `/w/${workspaceId}/suites/${suiteId}`;
   return (
     <div className="max-w-4xl">
-      <Breadcrumbs
-        className="mb-3"
-        items={[{ label: "Suites", href: `/w/${workspaceId}/suites` }, { label: suite.name, href: base }, { label: "New test case" }]}
-      />
+      <Breadcrumbs className="mb-3" items={suiteCrumbs(workspaceId, { id: suiteId, name: suite.name }, null, { label: "New test case" })} />
       <PageHeader title="New test case" description={`In suite ${suite.name} · agent ${suite.agent_name}`} />
       {canEdit ? (
         <CaseForm
