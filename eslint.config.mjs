@@ -57,7 +57,7 @@ const dataAccessModules = [
   // The retention cleanup: batched deletes in SQL, run by the scheduler's ticker and the admin route.
   "lib/retention/cleanup.ts",
   // The comparison engine: pairs built from case results in SQL, finished by the executor.
-  "lib/comparisons/{engine,pairs}.ts",
+  "lib/comparisons/{cancel,create,engine,import,pairs,read,report}.ts",
   // Webhook events (one INSERT … SELECT per event) and the delivery worker's claim/record queries.
   "lib/webhooks/{events,worker}.ts",
   // File inputs: the PostgreSQL file store and the processing caches (URL downloads, extractions).
