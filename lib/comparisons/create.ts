@@ -29,7 +29,7 @@ import {
   storeCaseVariables,
   type AgentForRun,
   type SuiteForRun,
-} from "@/lib/runs/service";
+} from "@/lib/runs/prepare";
 import { notifyRunQueued } from "@/lib/runs/wakeup";
 import { runLabel } from "@/lib/runs/dto";
 import { maskUrl } from "@/lib/url-secrets";
@@ -179,7 +179,7 @@ async function resolveArm(
       .map((i) => ({ ...i, path: `${role}.${i.path}` })),
   );
   if (!input.model_config_id && !variableIssues.length) {
-    // Spec 004: an AIConfiguration variable picks the model configuration by name.
+    // The variables model: an AIConfiguration variable picks the model configuration by name.
     try {
       model = await modelForVariables(ctx, { ...agent, modelConfig: model }, resolved.values, `${role}.variables`);
     } catch (err) {
@@ -237,7 +237,7 @@ async function executeComparison(ctx: WorkspaceContext, suiteId: string, input: 
   if (issues.length || !b.arm || !v.arm) throw new ValidationError("The arms cannot run", issues);
   const arms = [b.arm, v.arm];
   const selection = { tags: input.tags, tag_match: input.tag_match, difficulty: input.difficulty, case_ids: input.case_ids };
-  // Spec 004 per case, for each arm: refused before anything is created when a case does not resolve.
+  // The variables model per case, for each arm: refused before anything is created when a case does not resolve.
   const perCase = await Promise.all(
     arms.map((arm, i) =>
       resolveSelectedCases(

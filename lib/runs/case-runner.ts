@@ -5,7 +5,7 @@ import { ExecutionStats, LlmCallCache, LlmClient, endpointLimiter, toEvalLlm, ty
 import type { RetryPolicy } from "@/lib/llm/retry";
 import { runConversation, substituteVariables, type AgentRuntime, type AgentTool } from "@/lib/conversation";
 import { db } from "@/lib/db";
-import { MODEL_VARIABLE } from "@/lib/runs/service";
+import { MODEL_VARIABLE } from "@/lib/runs/prepare";
 import { evaluateCase, metricConfigListSchema, type EvalLlm, type MetricConfig } from "@/lib/evaluation";
 import { testCaseFields, type TestCaseData } from "@/lib/test-cases/schemas";
 import { resolveModelEndpoint } from "@/lib/model-configs/service";
