@@ -1,4 +1,5 @@
 import "server-only";
+import { LRUCache } from "lru-cache";
 import { logger } from "@/lib/logger";
 import { DomainError, NotFoundError } from "@/lib/errors";
 import { ExecutionStats, LlmCallCache, LlmClient, endpointLimiter, toEvalLlm, type CallRecord, type Endpoint } from "@/lib/llm";
@@ -99,7 +100,7 @@ export type CaseRunnerOptions = {
  * persists — including every LLM call with its exact request and raw response.
  */
 export function createCaseRunner(opts: CaseRunnerOptions = {}): CaseRunner {
-  const resources = new Map<string, Promise<RunResources>>();
+  const resources = new LRUCache<string, Promise<RunResources>>({ max: RESOURCE_CACHE_SIZE });
 
   function resourcesFor(run: RunContext): Promise<RunResources> {
     let r = resources.get(run.id);
@@ -107,7 +108,6 @@ export function createCaseRunner(opts: CaseRunnerOptions = {}): CaseRunner {
       r = loadResources(run, opts);
       r.catch(() => resources.delete(run.id));
       resources.set(run.id, r);
-      while (resources.size > RESOURCE_CACHE_SIZE) resources.delete(resources.keys().next().value!);
     }
     return r;
   }

@@ -9,6 +9,7 @@
  * exactly once and no run stays running. ./README.md maps the whole pipeline.
  */
 import "server-only";
+import { LRUCache } from "lru-cache";
 import { db, executorPool } from "@/lib/db";
 import { logger } from "@/lib/logger";
 import { runEvents } from "@/lib/runs/wakeup";
@@ -74,7 +75,7 @@ export class Executor {
   /** Slots taken by comparison pairs: a sequential pair takes one (its arms run one after the other), a concurrent pair one per arm. */
   private pairSlots = 0;
   private pairCases = 0;
-  private readonly runCache = new Map<string, RunContext>();
+  private readonly runCache = new LRUCache<string, RunContext>({ max: 100 });
   /** Slots this process holds per workspace and per run/comparison, for the tick's fair shares. */
   private readonly heldByWorkspace = new Map<string, number>();
   private readonly heldByKey = new Map<string, number>();
@@ -328,7 +329,6 @@ export class Executor {
         resolvedVariables: true,
       },
     });
-    if (this.runCache.size > 100) this.runCache.clear();
     this.runCache.set(runId, r);
     return r;
   }

@@ -3,6 +3,7 @@
  * verdict (pass→fail, fail→pass) and why, for the run page, the API and the report.
  */
 import "server-only";
+import { LRUCache } from "lru-cache";
 import { NotFoundError } from "@/lib/errors";
 import { type WorkspaceContext } from "@/lib/auth/roles";
 import { isUuid } from "@/lib/ids";
@@ -19,8 +20,8 @@ import type pg from "pg";
  * one indexed read. A live run's counters move with nearly every case, so its key rarely
  * matches: the run page's many viewers share answers through ./live-answers.ts instead.
  */
-const changesCache = new Map<string, { key: string; value: RunChanges }>();
 const CHANGES_CACHE_RUNS = 500;
+const changesCache = new LRUCache<string, { key: string; value: RunChanges }>({ max: CHANGES_CACHE_RUNS });
 
 type VerdictChangeRow = { id: string; test_case_id: string; name: string; before: string; after: string; case_changed: boolean };
 type ChangesHead = {
@@ -95,8 +96,6 @@ export async function changesAndRunStatusOn(
   const key = `${ctx.workspaceId}:${run.status}:${run.done}:${run.previous_id}`;
   const cached = changesCache.get(run.id);
   if (cached?.key === key) {
-    changesCache.delete(run.id);
-    changesCache.set(run.id, cached);
     return { changes: cached.value, runStatus: run.status };
   }
   // One pass over both runs' rows grouped by test case (an index scan on runId, then a hash
@@ -147,8 +146,6 @@ export async function changesAndRunStatusOn(
     regressions: rows.filter((r) => r.before === "passed").map(change),
     fixes: rows.filter((r) => r.after === "passed").map(change),
   };
-  changesCache.delete(run.id);
   changesCache.set(run.id, { key, value });
-  if (changesCache.size > CHANGES_CACHE_RUNS) changesCache.delete(changesCache.keys().next().value!);
   return { changes: value, runStatus: run.status };
 }
