@@ -47,7 +47,7 @@ const dataAccessModules = [
   "lib/**/service.ts",
   "lib/**/loaders.ts",
   // The run pipeline uses the pg pool directly on its hot path (see lib/db.ts).
-  "lib/runs/{alerts,analytics,case-results,case-runner,change-details,executor,finalize,report,result-writer,scheduler,worker,wakeup}.ts",
+  "lib/runs/{alerts,analytics,case-results,case-runner,change-details,claims,executor,finalize,prepare,previous-run-changes,recovery,report,result-writer,run-resources,scheduler,stage-buffer,worker,wakeup}.ts",
   "lib/test-cases/{bulk,list,import-export,shared,suite-guards,variable-guards}.ts",
   "lib/workspaces/{invitations,members,creation}.ts",
   // Auth data access: the attempt counters and OIDC account linking.
@@ -57,7 +57,7 @@ const dataAccessModules = [
   // The retention cleanup: batched deletes in SQL, run by a cron job and the admin route.
   "lib/retention/cleanup.ts",
   // The comparison engine: pairs built from case results in SQL, finished by the executor.
-  "lib/comparisons/{engine,pairs}.ts",
+  "lib/comparisons/{cancel,create,engine,import,pairs,read,report}.ts",
   // The job library (pg-boss) runs its SQL on the app's pg pool.
   "lib/jobs/boss.ts",
   // Webhook events (one INSERT … SELECT per event) and the delivery worker's claim/record queries.

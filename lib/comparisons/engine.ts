@@ -6,6 +6,7 @@
  * verdict) computed once and stored.
  */
 import "server-only";
+import { LRUCache } from "lru-cache";
 import { db, type Tx } from "@/lib/db";
 import { logger } from "@/lib/logger";
 import { finalizeRunIfDone, refreshRunTotals } from "@/lib/runs/finalize";
@@ -15,7 +16,7 @@ import { emitComparisonFinished } from "@/lib/webhooks/events";
 
 /** Live summaries are recomputed at most this often per comparison and process (the bootstrap is O(pairs)). */
 const LIVE_SUMMARY_INTERVAL_MS = 3_000;
-const lastLiveSummary = new Map<string, number>();
+const lastLiveSummary = new LRUCache<string, number>({ max: 1000 });
 const LIVE_RESAMPLES = 200;
 
 /** Finished pairs are written in batches, at most this long after they finished. */
@@ -59,7 +60,6 @@ async function storeLiveSummary(comparisonId: string) {
   const now = Date.now();
   if (now - (lastLiveSummary.get(comparisonId) ?? 0) < LIVE_SUMMARY_INTERVAL_MS) return;
   lastLiveSummary.set(comparisonId, now);
-  if (lastLiveSummary.size > 1000) lastLiveSummary.clear();
   const pairs = await finishedPairs(db, comparisonId);
   const arm = (i: 0 | 1) => armStatsFromExecutions(pairs.map((p) => p.executions[i]).filter((e): e is StoredExecution => !!e));
   // Provisional: 200 bootstrap resamples instead of 2,000 keep this off the event loop (it runs

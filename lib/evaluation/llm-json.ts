@@ -1,4 +1,5 @@
 /** Structured-output plumbing shared by the evaluators: strict JSON parsing, timeouts, the run cache. */
+import { LRUCache } from "lru-cache";
 import { createHash } from "node:crypto";
 import type { EvalChatMessage, EvalJsonRequest, EvalLlm, EvalPurpose } from "./types";
 
@@ -92,7 +93,7 @@ function jsonKey(llm: EvalLlm, req: EvalJsonRequest): string {
 
 export function createEvalCache(options: EvalCacheOptions = {}): EvalCache {
   const maxEntries = options.maxEntries ?? 2000;
-  const entries = new Map<string, Promise<unknown>>();
+  const entries = new LRUCache<string, Promise<unknown>>({ max: Math.max(1, maxEntries) });
   let hits = 0;
   let misses = 0;
 
@@ -100,8 +101,6 @@ export function createEvalCache(options: EvalCacheOptions = {}): EvalCache {
     const existing = entries.get(key) as Promise<T> | undefined;
     if (existing) {
       hits++;
-      entries.delete(key);
-      entries.set(key, existing);
       return existing.then((value) => {
         onHit(value);
         return value;
@@ -111,13 +110,8 @@ export function createEvalCache(options: EvalCacheOptions = {}): EvalCache {
     const promise = load();
     entries.set(key, promise);
     promise.catch(() => {
-      if (entries.get(key) === promise) entries.delete(key);
+      if (entries.peek(key) === promise) entries.delete(key);
     });
-    while (entries.size > maxEntries) {
-      const oldest = entries.keys().next().value;
-      if (oldest === undefined) break;
-      entries.delete(oldest);
-    }
     return promise;
   }
 

@@ -1,5 +1,5 @@
 /**
- * Spec 000 file processing: a case's `files` become ProcessedFileInput (markdown, metadata, the
+ * File processing (the execution model): a case's `files` become ProcessedFileInput (markdown, metadata, the
  * resized image for images) before the conversation. Stored files (`file:<id>`) are read from
  * the file store; URLs are downloaded through the network guard (size, time and content-type
  * limits) and, with `cache`, revalidated with ETag/Last-Modified (UrlFileCache). Extraction
@@ -12,6 +12,7 @@
  */
 import "server-only";
 import { createHash } from "node:crypto";
+import { LRUCache } from "lru-cache";
 import { db } from "@/lib/db";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { env } from "@/lib/env";
@@ -80,7 +81,7 @@ export async function processCaseFiles(files: FileInput[], opts: ProcessOptions)
   };
 }
 
-/** One file → spec 000 ProcessedFileInput (+ the resized image for image files). */
+/** One file → ProcessedFileInput (the execution model) (+ the resized image for image files). */
 export async function processFileInput(file: FileInput, opts: ProcessOptions): Promise<ProcessedFile> {
   const started = performance.now();
   const elapsed = () => Math.max(0, Math.round(performance.now() - started));
@@ -156,25 +157,24 @@ function fileFetch(): FetchLike {
 }
 
 /** Validated URL sources by workspace + URL: single-flight while in progress, reused for URL_FRESH_MS after. */
-const urlSources = new Map<string, { at: number | null; source: Promise<Source> }>();
+const urlSources = new LRUCache<string, { at: number | null; source: Promise<Source> }>({ max: 1000 });
 
 function urlSource(file: FileInput, opts: ProcessOptions): Promise<Source> {
   const key = `${opts.workspaceId}\n${file.cache === false ? "nocache" : "cache"}\n${file.url}`;
   const freshMs = opts.urlFreshMs ?? URL_FRESH_MS;
-  const known = urlSources.get(key);
+  const known = urlSources.peek(key);
   if (known && (known.at === null || (freshMs > 0 && Date.now() - known.at < freshMs))) return known.source;
   const entry: { at: number | null; source: Promise<Source> } = { at: null, source: fetchUrlSource(file, opts) };
   urlSources.set(key, entry);
   entry.source.then(
     () => {
       entry.at = Date.now();
-      if (freshMs <= 0 && urlSources.get(key) === entry) urlSources.delete(key);
+      if (freshMs <= 0 && urlSources.peek(key) === entry) urlSources.delete(key);
     },
     () => {
-      if (urlSources.get(key) === entry) urlSources.delete(key);
+      if (urlSources.peek(key) === entry) urlSources.delete(key);
     },
   );
-  while (urlSources.size > 1000) urlSources.delete(urlSources.keys().next().value!);
   return entry.source;
 }
 
@@ -347,9 +347,15 @@ type Entry = {
   size: number;
 };
 
-/** Least recently used first; evicted by total `size` (characters of markdown and data URL). */
-const results = new Map<string, Entry>();
-let resultBytes = 0;
+/**
+ * Least recently used out first, by total `size` (characters of markdown and data URL). An entry
+ * larger than a quarter of the budget is used once, not kept (it would evict everything else).
+ */
+const results = new LRUCache<string, Entry>({
+  maxSize: RESULT_CACHE_BYTES,
+  maxEntrySize: RESULT_CACHE_BYTES / 4,
+  sizeCalculation: (entry) => entry.size,
+});
 const inflight = new Map<string, Promise<Entry>>();
 let extractions = 0;
 
@@ -361,7 +367,6 @@ export function extractionCount(): number {
 /** Tests: forget every in-process cache (the database caches stay). */
 export function resetFileProcessingCaches() {
   results.clear();
-  resultBytes = 0;
   inflight.clear();
   urlSources.clear();
   extractions = 0;
@@ -386,14 +391,10 @@ async function extracted(source: Source, file: FileInput, workspaceId: string): 
   const key = `${workspaceId}:${cacheKey(source.sha256, file)}`;
   let hit = results.get(key);
   if (hit?.expiresAt !== undefined && hit.expiresAt <= Date.now()) {
-    forget(key);
+    results.delete(key);
     hit = undefined;
   }
-  if (hit) {
-    results.delete(key);
-    results.set(key, hit);
-    return { entry: known(hit), cache: "hit" };
-  }
+  if (hit) return { entry: known(hit), cache: "hit" };
   let pending = inflight.get(key);
   if (pending) return { entry: known(await pending), cache: "hit" };
   let missed = false;
@@ -464,13 +465,6 @@ async function extracted(source: Source, file: FileInput, workspaceId: string): 
   }
 }
 
-function forget(key: string): void {
-  const previous = results.get(key);
-  if (!previous) return;
-  results.delete(key);
-  resultBytes -= previous.size;
-}
-
 /** The entry, or its remembered extraction error thrown again. */
 function known(entry: Entry): Entry {
   if (entry.error !== undefined) throw new FileProcessingError(entry.error);
@@ -479,16 +473,7 @@ function known(entry: Entry): Entry {
 
 function remember(key: string, entry: Entry): Entry {
   entry.size = entry.markdown.length + (entry.image?.dataUrl.length ?? 0) + 256;
-  // Larger than a quarter of the budget: used once, not kept (it would evict everything else).
-  if (entry.size > RESULT_CACHE_BYTES / 4) return entry;
-  forget(key);
   results.set(key, entry);
-  resultBytes += entry.size;
-  while (resultBytes > RESULT_CACHE_BYTES && results.size > 0) {
-    const [oldest, old] = results.entries().next().value!;
-    results.delete(oldest);
-    resultBytes -= old.size;
-  }
   return entry;
 }
 

@@ -1,4 +1,5 @@
 import "server-only";
+import { LRUCache } from "lru-cache";
 import { createHash } from "node:crypto";
 import type {
   ChatCompletionCreateParamsNonStreaming,
@@ -83,26 +84,18 @@ export type LlmClientOptions = {
  * every verdict in memory; identical requests repeat close together (same case, variants).
  */
 export class LlmCallCache {
-  readonly #entries = new Map<string, { raw: string; response: string | null; usage: TokenUsage }>();
-  readonly #maxEntries: number;
+  readonly #entries: LRUCache<string, { raw: string; response: string | null; usage: TokenUsage }>;
   constructor(maxEntries = 2_000) {
-    this.#maxEntries = Math.max(1, maxEntries);
+    this.#entries = new LRUCache({ max: Math.max(1, maxEntries) });
   }
   get size(): number {
     return this.#entries.size;
   }
   get(key: string) {
-    const hit = this.#entries.get(key);
-    if (hit) {
-      this.#entries.delete(key);
-      this.#entries.set(key, hit);
-    }
-    return hit;
+    return this.#entries.get(key);
   }
   set(key: string, value: { raw: string; response: string | null; usage: TokenUsage }) {
-    this.#entries.delete(key);
     this.#entries.set(key, value);
-    while (this.#entries.size > this.#maxEntries) this.#entries.delete(this.#entries.keys().next().value!);
   }
 }
 

@@ -1,5 +1,5 @@
 /**
- * Matrix runs (issue 9, spec 004 phase 3), from the caller's side: the same cases run once per
+ * Matrix runs (the variables model's matrix runs), from the caller's side: the same cases run once per
  * combination of variable values (the cartesian product of the axes, at most 32), each
  * combination an ordinary run with those run-level values (`Run.matrixId`/`combinationIndex`),
  * executed by the plain executor. Create, read (per-combination statistics, the best
@@ -13,19 +13,9 @@ import { ConflictError, NotFoundError, ValidationError, zodIssues, type IssueLis
 import { requireRole, type WorkspaceContext } from "@/lib/auth/roles";
 import { isUuid } from "@/lib/ids";
 import { newestFirst } from "@/lib/serialize";
-import {
-  agentRunIssue,
-  agentVariableDefinitions,
-  cancelRun,
-  createRunInTx,
-  loadSuiteForRun,
-  prepareRunVariables,
-  type PreparedRun,
-  type RunTrigger,
-  type SuiteForRun,
-} from "@/lib/runs/service";
+import { cancelRun, createRunInTx, type RunTrigger } from "@/lib/runs/service";
+import { agentVariableDefinitions, prepareRunVariables, prepareSuiteRun, type PreparedRun, type SuiteForRun } from "@/lib/runs/prepare";
 import { notifyRunQueued } from "@/lib/runs/wakeup";
-import { presetValuesForRun } from "@/lib/presets/service";
 import {
   bestCombinationIndex,
   combinationLabel,
@@ -62,17 +52,10 @@ export async function createMatrix(ctx: WorkspaceContext, suiteId: string, raw: 
   const parsed = createMatrixInput.safeParse(raw ?? {});
   if (!parsed.success) throw new ValidationError("Invalid matrix", zodIssues(parsed.error));
   const opts = parsed.data;
-  const suite = await loadSuiteForRun(ctx, suiteId);
-  const problem = agentRunIssue(suite.agent);
-  if (problem)
-    throw new ValidationError(`The suite's agent ${problem.message.slice("The agent ".length)}`, [
-      { path: problem.path, message: problem.hint },
-    ]);
-
+  const { suite, presetValues } = await prepareSuiteRun(ctx, suiteId, opts.preset);
   assertAxesAreVariables(suite, Object.keys(opts.variables));
   const combinations = expandCombinations(opts.variables);
   // A preset's values apply first; each combination's axis values win over them (as a run's own values do).
-  const presetValues = opts.preset ? await presetValuesForRun(ctx, suite.id, opts.preset) : {};
   const prepared: PreparedRun[] = [];
   const problems = new Map<string, { path: string; message: string; combinations: number[] }>();
   for (const [index, values] of combinations.entries()) {

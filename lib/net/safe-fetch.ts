@@ -7,62 +7,30 @@
  * policy. Key rule: never reach a user-supplied URL with plain `fetch`.
  * Each response also carries its wire timing (`wireTiming`): when the request went out and when
  * its last byte came in, for latencies that leave out queueing, parsing and our own code.
+ * This file is the HTTP client (requests, redirects, byte caps); the address checks and pinned
+ * connections are ./connection.ts, the wire timing ./wire-timing.ts.
  */
 import "server-only";
-import dns from "node:dns";
 import http from "node:http";
 import https from "node:https";
-import net, { isIP, type LookupFunction } from "node:net";
 import { Readable, Transform, type TransformCallback } from "node:stream";
-import tls from "node:tls";
 import zlib from "node:zlib";
-import { assertAddressAllowed, BlockedAddressError, checkUrlStatically, normaliseHost, type NetworkPolicy } from "./address-policy";
+import { BlockedAddressError, checkUrlStatically, normaliseHost } from "./address-policy";
+import { guardedAgent, type GuardedFetchOptions } from "./connection";
+import { stampLastByte, wireTimings, type WireTiming } from "./wire-timing";
 
+// The checked connection (./connection.ts) and the wire timing (./wire-timing.ts) are parts of
+// this client; their public names are re-exported so callers keep one import path.
 export { BlockedAddressError, type NetworkPolicy } from "./address-policy";
+export { assertUrlAllowed, type ConnectTarget, type Connector, type GuardedFetchOptions, type Resolver } from "./connection";
+export { wireTiming, type WireTiming } from "./wire-timing";
 
 /** The `fetch` signature the openai SDK accepts as its `fetch` option. */
 export type FetchLike = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
 
-/** dns.lookup with `all: true`; injectable so tests can simulate DNS answers. */
-export type Resolver = (hostname: string, family: 0 | 4 | 6) => Promise<{ address: string; family: number }[]>;
-
-/**
- * Where a checked connection goes: `addresses` are the resolved addresses, every one already
- * allowed by the policy (`host` is the first); `hostname` is the URL's.
- */
-export type ConnectTarget = {
-  host: string;
-  addresses: { address: string; family: number }[];
-  port: number;
-  hostname: string;
-  tls: boolean;
-  servername?: string;
-};
-
-/** Opens the socket for a checked address; injectable so tests can refuse anything not loopback. */
-export type Connector = (target: ConnectTarget) => net.Socket;
-
-export type GuardedFetchOptions = NetworkPolicy & { resolver?: Resolver; connect?: Connector };
-
 /** Default cap on a response body after decompression (ASSAY_MAX_RESPONSE_BYTES overrides it). */
 export const DEFAULT_MAX_RESPONSE_BYTES = 5 * 1024 * 1024;
 export const MAX_REDIRECTS = 5;
-
-const systemResolver: Resolver = async (hostname, family) => dns.promises.lookup(hostname, { all: true, family });
-/**
- * Connects with Node's own happy eyeballs (IPv6 first, IPv4 fallback) over the checked addresses
- * only: the lookup answers from the list, so no second DNS answer can slip in.
- */
-const systemConnector: Connector = (t) => {
-  const lookup: LookupFunction = (_hostname, options, callback) => {
-    const list = t.addresses.filter((a) => !options.family || a.family === options.family);
-    if (list.length === 0) callback(Object.assign(new Error(`getaddrinfo ENOTFOUND ${t.hostname}`), { code: "ENOTFOUND" }), "", 0);
-    else if (options.all) callback(null, list);
-    else callback(null, list[0]!.address, list[0]!.family);
-  };
-  const common = { host: t.hostname, port: t.port, lookup, autoSelectFamily: true };
-  return t.tls ? tls.connect({ ...common, servername: t.servername, ALPNProtocols: ["http/1.1"] }) : net.connect(common);
-};
 
 const NULL_BODY_STATUS = new Set([101, 103, 204, 205, 304]);
 
@@ -91,162 +59,7 @@ export function formatBytes(bytes: number): string {
   return `${bytes} bytes`;
 }
 
-/**
- * When (performance.now()) the request was handed to the socket and when its response's last
- * byte was read from the socket. Both are stamped in node:http's own callbacks for the socket
- * (no stream hop, no promise, no timer in between), so neither queueing for a connection, nor
- * building the request, nor decoding or parsing the body is inside. With redirects, `sentAt` is
- * the first hop's and `lastByteAt` the final response's. null until it happens.
- */
-export type WireTiming = { sentAt: number | null; lastByteAt: number | null };
-
-const wireTimings = new WeakMap<Response, WireTiming>();
-
-/**
- * The wire timing of a response from a guarded fetch (undefined for any other Response).
- * `lastByteAt` is set once the whole body has arrived, i.e. by the time reading it resolves.
- */
-export function wireTiming(response: Response): WireTiming | undefined {
-  return wireTimings.get(response);
-}
-
-/**
- * Stamps `timing.lastByteAt` when the response's last byte is parsed: node:http sets
- * `res.complete` inside its socket 'data' handler, so a listener added after it on the same
- * socket (or, for a body that came with the headers, a tick after the 'response' event) sees it
- * in the same turn of the event loop the bytes were read in, whoever reads the body and when.
- */
-function stampLastByte(res: http.IncomingMessage, timing: WireTiming): void {
-  const socket = res.socket;
-  const check = () => {
-    if (!res.complete) return;
-    timing.lastByteAt ??= performance.now();
-    stop();
-  };
-  const onEnd = () => {
-    // A body delimited by the connection closing: its end is the last byte.
-    timing.lastByteAt ??= performance.now();
-    stop();
-  };
-  const stop = () => {
-    socket?.off("data", check);
-    res.off("end", onEnd);
-    res.off("close", stop);
-  };
-  socket?.on("data", check);
-  res.once("end", onEnd);
-  res.once("close", stop);
-  process.nextTick(check);
-}
-
-/** Resolves `hostname` (or takes it as an IP literal) and checks every address; returns the checked addresses. */
-async function resolveChecked(hostname: string, opts: GuardedFetchOptions): Promise<{ address: string; family: number }[]> {
-  const host = normaliseHost(hostname);
-  const addresses = isIP(host) !== 0 ? [{ address: host, family: isIP(host) }] : await (opts.resolver ?? systemResolver)(host, 0);
-  if (addresses.length === 0) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${host}`), { code: "ENOTFOUND", hostname: host });
-  // One refused address refuses the host: a name that also points at metadata is not trusted.
-  for (const a of addresses) assertAddressAllowed(host, a.address, opts);
-  return addresses;
-}
-
-/**
- * Resolves the URL's host and throws BlockedAddressError when the URL or any of its addresses
- * may not be reached under `opts`. Useful for an early, readable error; the guarded fetch
- * checks again at connect time (DNS answers can change between the two).
- */
-export async function assertUrlAllowed(url: string | URL, opts: GuardedFetchOptions): Promise<void> {
-  const parsed = checkUrlStatically(url, opts);
-  await resolveChecked(parsed.hostname, opts);
-}
-
-type ConnectOptions = { host?: string | null; hostname?: string | null; port?: number | string | null };
-
-/**
- * An agent whose sockets go only to addresses this module resolved and checked: the check and
- * the connection use the same address, so a DNS answer that changes in between cannot slip by.
- */
-function guardedAgent(isHttps: boolean, opts: GuardedFetchOptions): GuardedAgent {
-  const agent = isHttps ? new https.Agent({ keepAlive: true }) : new http.Agent({ keepAlive: true });
-  const connect = opts.connect ?? systemConnector;
-  /** Connections opened ahead by `preconnect`, by host:port, handed to the next requests that need a socket. */
-  const warm = new Map<string, net.Socket[]>();
-  const drops = new WeakMap<net.Socket, () => void>();
-  const takeWarm = (key: string): net.Socket | undefined => {
-    const list = warm.get(key);
-    let socket = list?.pop();
-    while (socket && (socket.destroyed || !socket.writable)) socket = list?.pop();
-    if (list && list.length === 0) warm.delete(key);
-    return socket;
-  };
-  // Node's Agent accepts an asynchronous createConnection: return nothing, call back later.
-  (agent as unknown as { createConnection: unknown }).createConnection = (
-    options: ConnectOptions,
-    callback: (err: Error | null, socket?: net.Socket) => void,
-  ): undefined => {
-    const hostname = normaliseHost(String(options.hostname ?? options.host ?? ""));
-    const port = Number(options.port) || (isHttps ? 443 : 80);
-    const ready = takeWarm(`${hostname}:${port}`);
-    if (ready) {
-      const drop = drops.get(ready);
-      if (drop) for (const event of ["error", "close", "timeout"]) ready.off(event, drop);
-      ready.setTimeout(0);
-      callback(null, ready);
-      return undefined;
-    }
-    resolveChecked(hostname, opts).then(
-      (addresses) => {
-        try {
-          const target: ConnectTarget = { host: addresses[0]!.address, addresses, port, hostname, tls: isHttps };
-          if (isHttps && isIP(hostname) === 0) target.servername = hostname;
-          callback(null, connect(target));
-        } catch (err) {
-          callback(err as Error);
-        }
-      },
-      (err: Error) => callback(err),
-    );
-    return undefined;
-  };
-  const preconnect = async (hostname: string, port: number, count: number, timeoutMs: number): Promise<void> => {
-    const key = `${hostname}:${port}`;
-    const addresses = await resolveChecked(hostname, opts);
-    const target: ConnectTarget = { host: addresses[0]!.address, addresses, port, hostname, tls: isHttps };
-    if (isHttps && isIP(hostname) === 0) target.servername = hostname;
-    const have = warm.get(key)?.length ?? 0;
-    const sockets = Array.from({ length: Math.max(0, count - have) }, () => connect(target));
-    const list = warm.get(key) ?? [];
-    warm.set(key, list);
-    await Promise.all(
-      sockets.map(
-        (socket) =>
-          new Promise<void>((resolve) => {
-            const drop = () => {
-              const i = list.indexOf(socket);
-              if (i >= 0) list.splice(i, 1);
-              socket.destroy();
-              resolve();
-            };
-            drops.set(socket, drop);
-            socket.once("error", drop);
-            socket.once("close", drop);
-            // Unused for this long: closed (the timer does not keep the process alive).
-            socket.setTimeout(30_000, drop);
-            socket.once(isHttps ? "secureConnect" : "connect", () => resolve());
-            list.push(socket);
-            setTimeout(resolve, timeoutMs).unref();
-          }),
-      ),
-    );
-  };
-  return { agent, preconnect };
-}
-
-/** A guarded keep-alive agent and the way to open its connections ahead of need. */
-type GuardedAgent = {
-  agent: http.Agent;
-  preconnect: (hostname: string, port: number, count: number, timeoutMs: number) => Promise<void>;
-};
-
+/** The two keep-alive agents of one guarded fetch, by protocol. */
 type Agents = { http: http.Agent; https: https.Agent };
 
 const preconnectors = new WeakMap<FetchLike, (url: string | URL, count: number, timeoutMs: number) => Promise<void>>();

@@ -1,16 +1,17 @@
+/**
+ * The case runner the executor calls for each case (./executor.ts): the case's files processed,
+ * the conversation with the agent, the evaluation, and a CaseOutcome with every LLM call
+ * recorded. What a run's cases share (models, keys, the call cache) is loaded once per run by
+ * ./run-resources.ts. Agent and judge failures never throw: they become an `error` outcome.
+ */
 import "server-only";
+import { LRUCache } from "lru-cache";
 import { logger } from "@/lib/logger";
-import { DomainError, NotFoundError } from "@/lib/errors";
-import { ExecutionStats, LlmCallCache, LlmClient, endpointLimiter, toEvalLlm, type CallRecord, type Endpoint } from "@/lib/llm";
-import type { RetryPolicy } from "@/lib/llm/retry";
-import { runConversation, substituteVariables, type AgentRuntime, type AgentTool } from "@/lib/conversation";
-import { db } from "@/lib/db";
-import { MODEL_VARIABLE } from "@/lib/runs/service";
-import { evaluateCase, metricConfigListSchema, type EvalLlm, type MetricConfig } from "@/lib/evaluation";
+import { DomainError } from "@/lib/errors";
+import { ExecutionStats, toEvalLlm, type CallRecord } from "@/lib/llm";
+import { runConversation, type AgentRuntime } from "@/lib/conversation";
+import { evaluateCase, type EvalLlm } from "@/lib/evaluation";
 import { testCaseFields, type TestCaseData } from "@/lib/test-cases/schemas";
-import { resolveModelEndpoint } from "@/lib/model-configs/service";
-import { resolveAgentForRun } from "@/lib/agents/service";
-import { demoFetch, isDemoUrl } from "@/lib/demo/model";
 import { env } from "@/lib/env";
 import { processCaseFiles, type ProcessedCaseFiles } from "@/lib/files/processing";
 import { fileName, layoutCaseFiles, type CaseFilesPrompt } from "@/lib/files/layout";
@@ -25,73 +26,19 @@ import {
   type RunContext,
   type StageReporter,
 } from "@/lib/runs/execution-types";
+import {
+  agentClient,
+  agentForCase,
+  loadResources,
+  metricModel,
+  substituteDeep,
+  type CaseRunnerOptions,
+  type RunResources,
+} from "@/lib/runs/run-resources";
 
-type ModelSnapshot = {
-  id: string;
-  name: string;
-  base_url: string;
-  model: string;
-  embedding_model: string | null;
-  temperature: number | null;
-  max_tokens: number | null;
-  /** Absent in snapshots taken before file inputs (spec 000): not vision-capable. */
-  supports_vision?: boolean;
-};
-type AgentSnapshot = {
-  id: string;
-  name?: string;
-  kind: "chat" | "http";
-  /**
-   * Comparison arms: explicit settings that win over every variable (Temperature, MaxTokens,
-   * AIConfiguration: `model_config_id` is set when the arm chose its model configuration) and the
-   * model's defaults.
-   */
-  overrides?: { temperature?: number | null; max_tokens?: number | null; model_config_id?: string | null } | null;
-  /** Comparisons: spec 003 RetryPolicy for the agent calls (absent: Assay's default policy). */
-  retry_policy?: { max_attempts: number; initial_delay_ms: number; backoff_factor: number; timeout_ms: number } | null;
-  system_prompt: string | null;
-  tools: AgentTool[];
-  model_config: ModelSnapshot | null;
-  http: { url: string; header_names: string[]; timeout_ms: number } | null;
-};
-type EvalSnapshot = {
-  judge_model_config: ModelSnapshot | null;
-  simulator_model_config: ModelSnapshot | null;
-  metrics: unknown;
-  max_turns_cap: number;
-};
-
-/** What a run needs for all its cases: resolved endpoints (keys decrypted once) and a call cache. */
-type RunResources = {
-  agent: AgentRuntime;
-  /** The arm's explicit settings (win over variables). */
-  overrides: AgentSnapshot["overrides"];
-  /** The model configuration name the run's snapshot used (AIConfiguration values that name it need no lookup). */
-  modelName: string | null;
-  /** Endpoints of other model configurations named by cases' AIConfiguration values. */
-  modelsByName: Map<string, Promise<NamedModel>>;
-  agentRetry: Partial<RetryPolicy> | undefined;
-  judge: LlmClientFactory | null;
-  simulator: LlmClientFactory | null;
-  metrics: MetricConfig[];
-  safetyCap: number;
-  variables: Record<string, unknown>;
-  metricModels: Map<string, Promise<LlmClientFactory>>;
-  workspaceId: string;
-};
-type LlmClientFactory = (onRecord?: (r: CallRecord) => void) => LlmClient;
-type NamedModel = { endpoint: Endpoint; supportsVision: boolean };
+export type { CaseRunnerOptions } from "@/lib/runs/run-resources";
 
 const RESOURCE_CACHE_SIZE = 50;
-
-export type CaseRunnerOptions = {
-  /**
-   * Open the chat agent's keep-alive connections (up to the run's concurrency) when a run's
-   * resources load, before its first wave (LlmClient.preconnect). The worker turns it on; off by
-   * default, so tests that count a fake server's requests see only the calls themselves.
-   */
-  preconnect?: boolean;
-};
 
 /**
  * Runs one case end to end: converse with the agent (mocked tools, simulated user), evaluate
@@ -99,7 +46,7 @@ export type CaseRunnerOptions = {
  * persists — including every LLM call with its exact request and raw response.
  */
 export function createCaseRunner(opts: CaseRunnerOptions = {}): CaseRunner {
-  const resources = new Map<string, Promise<RunResources>>();
+  const resources = new LRUCache<string, Promise<RunResources>>({ max: RESOURCE_CACHE_SIZE });
 
   function resourcesFor(run: RunContext): Promise<RunResources> {
     let r = resources.get(run.id);
@@ -107,7 +54,6 @@ export function createCaseRunner(opts: CaseRunnerOptions = {}): CaseRunner {
       r = loadResources(run, opts);
       r.catch(() => resources.delete(run.id));
       resources.set(run.id, r);
-      while (resources.size > RESOURCE_CACHE_SIZE) resources.delete(resources.keys().next().value!);
     }
     return r;
   }
@@ -144,7 +90,7 @@ export function createCaseRunner(opts: CaseRunnerOptions = {}): CaseRunner {
         stage: "agent_failed",
       };
     }
-    // Spec 004: this case's own resolution when it has one (run values otherwise), with its effects.
+    // The variables model: this case's own resolution when it has one (run values otherwise), with its effects.
     const caseVariables = (job.resolvedVariables as { values?: Record<string, unknown> } | null | undefined)?.values ?? res.variables;
     let agent: AgentRuntime;
     try {
@@ -153,7 +99,7 @@ export function createCaseRunner(opts: CaseRunnerOptions = {}): CaseRunner {
       return { ...errorOutcome("config", configMessage(err)), stage: "agent_failed", llmCalls: calls };
     }
 
-    // Spec 000: files are processed before the conversation (the claim set `processing_files`);
+    // The execution model: files are processed before the conversation (the claim set `processing_files`);
     // a file that fails makes the case an error and the agent is never called.
     let files: CaseFilesPrompt | null = null;
     let processedFiles: ProcessedCaseFiles["processed"] | null = null;
@@ -228,7 +174,7 @@ export function createCaseRunner(opts: CaseRunnerOptions = {}): CaseRunner {
       promptTokens: conversation.promptTokens,
       completionTokens: conversation.completionTokens,
       latencyMs: conversation.agentLatencyMs,
-      // Spec 003: retry_count is the agent's own; judge, simulator, check and metric retries (transport
+      // The A/B engine: retry_count is the agent's own; judge, simulator, check and metric retries (transport
       // retries, and metric re-asks under retry_on_failure) are counted apart.
       retryCount: agentStats.retry_count,
       evaluatorRetryCount:
@@ -236,7 +182,7 @@ export function createCaseRunner(opts: CaseRunnerOptions = {}): CaseRunner {
         evaluation.metric_results.reduce((a, m) => a + m.retry_count, 0),
       agentStats,
       turns: conversation.turns,
-      // Errors only (spec 000 `errors`); a failed case's reasons and a safety cap stop are reported apart.
+      // Errors only (the execution model's `errors`); a failed case's reasons and a safety cap stop are reported apart.
       errorMessage: conversation.error ? conversation.error.message : evaluation.judge_error,
       errorType: conversation.error ? conversation.error.type : evaluation.judge_error ? "judge" : null,
       failureReasons: evaluation.failure_reasons,
@@ -277,9 +223,6 @@ function withoutDataUrls(request: unknown): unknown {
   );
 }
 
-/** Something the run needs is gone for good (a deleted agent or model configuration). */
-class RunSetupError extends DomainError {}
-
 const missingJudge: EvalLlm = {
   model: "none",
   json: () => Promise.reject(new Error("The suite has no judge model configuration")),
@@ -308,20 +251,8 @@ function toCallRecord(r: CallRecord): LlmCallRecord {
   };
 }
 
-/** One LlmClient per call site binds the case's record sink; the run's cache is shared. */
-function clientFactory(endpoint: Endpoint, cache: LlmCallCache): LlmClientFactory {
-  const fetch = isDemoUrl(endpoint.baseUrl) ? demoFetch : undefined;
-  return (onRecord) => new LlmClient(endpoint, { cache, onRecord, ...(fetch ? { fetch } : {}) });
-}
-
-function agentClient(endpoint: Endpoint, retryPolicy: Partial<RetryPolicy> | undefined): LlmClient {
-  // Agent calls are never cached: each case must really ask the agent.
-  const fetch = isDemoUrl(endpoint.baseUrl) ? demoFetch : undefined;
-  return new LlmClient(endpoint, { ...(fetch ? { fetch } : {}), ...(retryPolicy ? { retryPolicy } : {}) });
-}
-
 /**
- * Spec 003 AgentResponse extras of one execution, from the agent calls only (never the
+ * The A/B engine's AgentResponse extras of one execution, from the agent calls only (never the
  * simulator or judge): exact latency and per-turn latencies, retries, the ExecutionStats of those
  * calls, the model that answered and when the execution started.
  */
@@ -357,157 +288,5 @@ function agentStatsOf(
     model: model ?? (agent.kind === "chat" ? agent.endpoint.model : "http"),
     timestamp: startedAt,
     stats: stats.data,
-  };
-}
-
-async function endpointFor(workspaceId: string, snap: ModelSnapshot, role: string): Promise<Endpoint> {
-  // The snapshot fixes model and parameters as they were when the run started; the key is read now (it is never snapshotted).
-  const current = await resolveModelEndpoint(workspaceId, snap.id).catch((err: unknown) => {
-    if (err instanceof NotFoundError) throw new RunSetupError(`The ${role} model configuration "${snap.name}" was deleted`);
-    throw err;
-  });
-  return {
-    id: snap.id,
-    baseUrl: snap.base_url,
-    apiKey: current.apiKey,
-    model: snap.model,
-    embeddingModel: snap.embedding_model,
-    temperature: snap.temperature,
-    maxTokens: snap.max_tokens,
-  };
-}
-
-async function metricModel(res: RunResources, modelConfigId: string): Promise<LlmClientFactory> {
-  let m = res.metricModels.get(modelConfigId);
-  if (!m) {
-    m = resolveModelEndpoint(res.workspaceId, modelConfigId).then((e) => clientFactory({ id: modelConfigId, ...e }, new LlmCallCache()));
-    res.metricModels.set(modelConfigId, m);
-  }
-  return m;
-}
-
-/**
- * The agent as this case runs it: the run's, with the case's Temperature/MaxTokens and, when the
- * case's AIConfiguration names another model configuration of the workspace, that
- * configuration's endpoint (spec 004 effects per case). An arm's explicit settings win over the
- * variables: its model configuration is never switched, its temperature and max tokens are sent.
- */
-async function agentForCase(res: RunResources, values: Record<string, unknown>): Promise<AgentRuntime> {
-  const agent = res.agent;
-  if (agent.kind !== "chat") return agent;
-  let endpoint = agent.endpoint;
-  let vision = { supportsVision: agent.supportsVision, modelConfigName: agent.modelConfigName };
-  const name = values[MODEL_VARIABLE];
-  if (typeof name === "string" && name !== "" && name !== res.modelName && !res.overrides?.model_config_id) {
-    let pending = res.modelsByName.get(name);
-    if (!pending) {
-      pending = endpointByName(res.workspaceId, name);
-      pending.catch(() => res.modelsByName.delete(name));
-      res.modelsByName.set(name, pending);
-    }
-    const named = await pending;
-    endpoint = named.endpoint;
-    vision = { supportsVision: named.supportsVision, modelConfigName: name };
-  }
-  return {
-    ...agent,
-    ...vision,
-    endpoint,
-    temperature:
-      res.overrides?.temperature ??
-      numberVariable(values, "Temperature", "temperature") ??
-      (endpoint === agent.endpoint ? agent.temperature : null),
-    maxTokens:
-      res.overrides?.max_tokens ??
-      numberVariable(values, "MaxTokens", "max_tokens") ??
-      (endpoint === agent.endpoint ? agent.maxTokens : null),
-  };
-}
-
-async function endpointByName(workspaceId: string, name: string): Promise<NamedModel> {
-  const model = await db.modelConfig.findFirst({ where: { workspaceId, name }, select: { id: true, supportsVision: true } });
-  if (!model) throw new RunSetupError(`No model configuration named "${name}" (the case's ${MODEL_VARIABLE})`);
-  const current = await resolveModelEndpoint(workspaceId, model.id);
-  return { endpoint: { id: model.id, ...current }, supportsVision: model.supportsVision };
-}
-
-/** `{{Name}}` placeholders in every string of a JSON value (user context, expected outcomes). */
-function substituteDeep<T>(value: T, variables: Record<string, unknown>): T {
-  if (typeof value === "string") return substituteVariables(value, variables) as T;
-  if (Array.isArray(value)) return value.map((v: unknown) => substituteDeep(v, variables)) as T;
-  if (value && typeof value === "object") {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, substituteDeep(v, variables)])) as T;
-  }
-  return value;
-}
-
-function numberVariable(values: Record<string, unknown>, ...names: string[]): number | null {
-  for (const n of names) {
-    const v = values[n];
-    if (typeof v === "number" && Number.isFinite(v)) return v;
-  }
-  return null;
-}
-
-async function loadResources(run: RunContext, opts: CaseRunnerOptions): Promise<RunResources> {
-  const agentSnap = run.agentSnapshot as AgentSnapshot;
-  const evalSnap = run.evalSnapshot as EvalSnapshot;
-  const variables = ((run.resolvedVariables as { values?: Record<string, unknown> } | null)?.values ?? {}) as Record<string, unknown>;
-  const cache = new LlmCallCache();
-
-  let agent: AgentRuntime;
-  if (agentSnap.kind === "chat") {
-    if (!agentSnap.model_config) throw new Error("The agent had no model configuration when the run started");
-    agent = {
-      kind: "chat",
-      endpoint: await endpointFor(run.workspaceId, agentSnap.model_config, "agent's"),
-      systemPrompt: agentSnap.system_prompt,
-      tools: agentSnap.tools ?? [],
-      temperature: agentSnap.overrides?.temperature ?? numberVariable(variables, "Temperature", "temperature"),
-      maxTokens: agentSnap.overrides?.max_tokens ?? numberVariable(variables, "MaxTokens", "max_tokens"),
-      supportsVision: agentSnap.model_config.supports_vision === true,
-      modelConfigName: agentSnap.model_config.name,
-    };
-    if (opts.preconnect && !isDemoUrl(agent.endpoint.baseUrl)) {
-      await agentClient(agent.endpoint, undefined).preconnect(Math.min(run.concurrency, endpointLimiter(agent.endpoint.id).limit));
-    }
-  } else {
-    if (!agentSnap.http) throw new Error("The HTTP agent had no URL when the run started");
-    const current = await resolveAgentForRun(run.workspaceId, agentSnap.id).catch((err: unknown) => {
-      if (err instanceof NotFoundError) throw new RunSetupError(`The agent "${agentSnap.name ?? agentSnap.id}" was deleted`);
-      throw err;
-    });
-    agent = { kind: "http", url: agentSnap.http.url, headers: current.http?.headers ?? {}, timeoutMs: agentSnap.http.timeout_ms };
-  }
-  const judgeSnap = evalSnap.judge_model_config;
-  const simSnap = evalSnap.simulator_model_config ?? judgeSnap;
-  const judgeEndpoint = judgeSnap ? await endpointFor(run.workspaceId, judgeSnap, "judge") : null;
-  const simEndpoint = simSnap
-    ? simSnap.id === judgeSnap?.id
-      ? judgeEndpoint
-      : await endpointFor(run.workspaceId, simSnap, "simulator")
-    : null;
-  const metrics = metricConfigListSchema.safeParse(evalSnap.metrics ?? []);
-  const retry = agentSnap.retry_policy;
-  return {
-    agent,
-    overrides: agentSnap.overrides ?? null,
-    modelName: agentSnap.model_config?.name ?? null,
-    modelsByName: new Map(),
-    agentRetry: retry
-      ? {
-          maxAttempts: retry.max_attempts,
-          initialDelayMs: retry.initial_delay_ms,
-          backoffFactor: retry.backoff_factor,
-          timeoutMs: retry.timeout_ms,
-        }
-      : undefined,
-    judge: judgeEndpoint ? clientFactory(judgeEndpoint, cache) : null,
-    simulator: simEndpoint ? clientFactory(simEndpoint, cache) : null,
-    metrics: metrics.success ? metrics.data : [],
-    safetyCap: evalSnap.max_turns_cap ?? 30,
-    variables,
-    metricModels: new Map(),
-    workspaceId: run.workspaceId,
   };
 }

@@ -2,23 +2,26 @@
  * The run executor: claims pending case results, runs each through a `CaseRunner`
  * (./case-runner.ts), persists the result in one statement and finalizes the run; a heartbeat
  * extends leases and aborts cancelled cases, and recovery hands back cases of dead workers.
+ * The claim SQL is in ./claims.ts, recovery in ./recovery.ts, a comparison pair's arm order in
+ * ./pair-runner.ts and the batched live stages in ./stage-buffer.ts; this file is the loop.
  * Started once per process by ./worker.ts (from lib/server-start.ts); tests build it directly.
  * Key rule: only the worker holding a case's lease may write it, so every case is recorded
  * exactly once and no run stays running. ./README.md maps the whole pipeline.
  */
 import "server-only";
-import pg, { type PoolClient, type QueryResult } from "pg";
+import { LRUCache } from "lru-cache";
 import { db, executorPool } from "@/lib/db";
-import { isUuid } from "@/lib/ids";
 import { logger } from "@/lib/logger";
 import { runEvents } from "@/lib/runs/wakeup";
 import { finalizeRunIfDone, refreshRunTotals } from "@/lib/runs/finalize";
-import { isLeaseOwnerDead, leaseOwnerHostPrefix, newLeaseOwnerId } from "@/lib/runs/lease-owner";
+import { newLeaseOwnerId } from "@/lib/runs/lease-owner";
 import { ResultWriter } from "@/lib/runs/result-writer";
-import { armOrder } from "@/lib/comparisons/ordering";
 import { recordPairs } from "@/lib/comparisons/engine";
-import type { CaseStage } from "@/lib/runs/dto";
-import { shareSlots, type ClaimCandidate } from "@/lib/runs/fair-share";
+import { shareSlots } from "@/lib/runs/fair-share";
+import { claimCandidates, claimCases, claimPairs, workspaceHeadroomOf, type ClaimLease, type PairSettings } from "@/lib/runs/claims";
+import { recoverExpiredCases } from "@/lib/runs/recovery";
+import { runPairArms } from "@/lib/runs/pair-runner";
+import { StageBuffer } from "@/lib/runs/stage-buffer";
 import { errorOutcome, type CaseJob, type CaseOutcome, type CaseRunner, type RunContext } from "@/lib/runs/execution-types";
 
 // What a runner receives and returns is declared in ./execution-types.ts; re-exported here
@@ -51,18 +54,6 @@ export type ExecutorOptions = {
 export { MAX_RESPONSE_CHARS } from "@/lib/runs/result-writer";
 /** The start-up warm-up (ExecutorOptions.warmUp) is given at most this long before claims begin. */
 const WARM_UP_LIMIT_MS = 5_000;
-/** Live stages are written at most this often, all pending ones in one statement. */
-export const STAGE_FLUSH_MS = 250;
-
-/**
- * The claim's initial stage: `processing_files` when the case snapshot has files, else
- * `executing_agent` (the snapshot column is json, so its `files` is read without a cast).
- */
-const INITIAL_STAGE_SQL = `(CASE WHEN json_typeof(c."caseSnapshot"->'files') = 'array' AND json_array_length(c."caseSnapshot"->'files') > 0
-  THEN 'processing_files' ELSE 'executing_agent' END)::"CaseStage"`;
-
-/** First key of the per-workspace claim lock (`pg_advisory_xact_lock(int, int)`), "ASSY": keeps it apart from other advisory locks. */
-const WORKSPACE_CLAIM_LOCK = 0x41535359;
 
 /**
  * The run executor. Claims pending case results with `FOR UPDATE SKIP LOCKED` under a short
@@ -84,16 +75,16 @@ export class Executor {
   /** Slots taken by comparison pairs: a sequential pair takes one (its arms run one after the other), a concurrent pair one per arm. */
   private pairSlots = 0;
   private pairCases = 0;
-  private readonly runCache = new Map<string, RunContext>();
+  private readonly runCache = new LRUCache<string, RunContext>({ max: 100 });
   /** Slots this process holds per workspace and per run/comparison, for the tick's fair shares. */
   private readonly heldByWorkspace = new Map<string, number>();
   private readonly heldByKey = new Map<string, number>();
   /** Rotates the tie-break of the fair shares tick by tick (./fair-share.ts). */
   private turn = 0;
-  /** Live stages reported since the last flush, by case result id (the latest wins). */
-  private readonly pendingStages = new Map<string, CaseStage>();
   private readonly results: ResultWriter;
-  private stageTimer: NodeJS.Timeout | null = null;
+  private readonly stages: StageBuffer;
+  /** The lease every claim of this executor puts on its cases. */
+  private readonly lease: ClaimLease;
   private timers: NodeJS.Timeout[] = [];
   private running = false;
   private ticking = false;
@@ -112,6 +103,8 @@ export class Executor {
     this.maxAttempts = opts.maxAttempts ?? 3;
     this.results = new ResultWriter(this.workerId, { stopped: () => this.killed });
     this.workspaceMaxRunning = opts.workspaceMaxRunning ?? null;
+    this.stages = new StageBuffer(this.workerId, { stopped: () => this.killed });
+    this.lease = { workerId: this.workerId, leaseMs: this.leaseMs, workspaceMaxRunning: this.workspaceMaxRunning };
     this.warmUpHook = opts.warmUp;
   }
 
@@ -161,7 +154,7 @@ export class Executor {
     runEvents.off("queued", this.onQueued);
     for (const t of this.timers) clearInterval(t);
     this.timers = [];
-    this.clearStages();
+    this.stages.clear();
     const all = Promise.all([...this.inFlight.values()].map((f) => f.done));
     const timedOut = await Promise.race([all.then(() => false), sleep(graceMs).then(() => true)]);
     if (timedOut) {
@@ -176,7 +169,7 @@ export class Executor {
     runEvents.off("queued", this.onQueued);
     for (const t of this.timers) clearInterval(t);
     this.timers = [];
-    this.clearStages();
+    this.stages.clear();
     this.killed = true;
     for (const f of this.inFlight.values()) f.controller.abort(new Error("killed"));
   }
@@ -221,69 +214,9 @@ export class Executor {
     }
   }
 
-  /**
-   * Puts cases of dead workers back to pending (or errors them after maxAttempts) and finalizes
-   * orphaned runs. A run with a cancel request gets nothing back to run: its recovered (and any
-   * still pending) cases become skipped, so the run ends `cancelled` instead of waiting for
-   * cases no worker will ever claim (claims skip cancelled runs).
-   */
-  async recoverExpired() {
-    await this.expireLeasesOfDeadOwners();
-    const expired = await db.$queryRaw<{ runId: string }[]>`
-      UPDATE "CaseResult" c SET
-        "status" = (CASE WHEN r."cancelRequestedAt" IS NOT NULL THEN 'skipped'
-          WHEN c."attempts" >= ${this.maxAttempts} THEN 'error' ELSE 'pending' END)::"CaseResultStatus",
-        "errorMessage" = CASE WHEN r."cancelRequestedAt" IS NOT NULL THEN 'Run cancelled while this case was running'
-          WHEN c."attempts" >= ${this.maxAttempts} THEN 'The worker running this case stopped ' || c."attempts" || ' times'
-          ELSE c."errorMessage" END,
-        "errorType" = CASE WHEN r."cancelRequestedAt" IS NOT NULL THEN 'cancelled'
-          WHEN c."attempts" >= ${this.maxAttempts} THEN 'worker_lost' ELSE c."errorType" END,
-        "completedAt" = CASE WHEN r."cancelRequestedAt" IS NOT NULL OR c."attempts" >= ${this.maxAttempts} THEN now() ELSE NULL END,
-        "stage" = CASE WHEN r."cancelRequestedAt" IS NULL AND c."attempts" < ${this.maxAttempts} THEN 'pending'::"CaseStage" ELSE c."stage" END,
-        "leaseOwner" = NULL, "leaseExpiresAt" = NULL
-      FROM "Run" r
-      WHERE r."id" = c."runId" AND c."status" = 'running' AND c."leaseExpiresAt" < now()
-      RETURNING c."runId"`;
-    // Pending cases of a cancelled run (handed back by a shutdown racing the cancel) never run either.
-    const orphaned = await db.$queryRaw<{ runId: string }[]>`
-      UPDATE "CaseResult" c SET "status" = 'skipped', "errorMessage" = 'Run cancelled before this case started', "completedAt" = now()
-      FROM "Run" r
-      WHERE r."id" = c."runId" AND r."cancelRequestedAt" IS NOT NULL AND r."status" IN ('pending', 'running') AND c."status" = 'pending'
-      RETURNING c."runId"`;
-    const runIds = new Set([...expired, ...orphaned].map((r) => r.runId));
-    // Runs left "running" (or cancelled mid-flight) with nothing in progress: finalize them.
-    const stale = await db.$queryRaw<{ id: string }[]>`
-      SELECT r."id" FROM "Run" r
-      WHERE r."status" IN ('pending', 'running')
-        AND NOT EXISTS (SELECT 1 FROM "CaseResult" c WHERE c."runId" = r."id" AND c."status" IN ('pending', 'running'))
-      LIMIT 50`;
-    for (const r of stale) runIds.add(r.id);
-    for (const runId of runIds) {
-      if (expired.length) logger.warn({ runId, workerId: this.workerId }, "recovered cases from an expired lease");
-      await refreshRunTotals(runId);
-      await finalizeRunIfDone(runId);
-    }
-  }
-
-  /**
-   * Expires now the leases of owners on this machine whose process has exited (./lease-owner.ts
-   * proves it), so that after a crash and restart their cases are recovered at once instead of
-   * after the lease (30 s). Safe for exactly-once: a dead process can neither write its result
-   * (persist needs the lease) nor run the case any more, so the case is never run twice at once;
-   * the recovery below then treats it exactly like an expired lease (attempts, maxAttempts).
-   * Only runs in progress are looked at, through the (runId, status) index.
-   */
-  private async expireLeasesOfDeadOwners() {
-    const owners = await db.$queryRaw<{ owner: string }[]>`
-      SELECT DISTINCT c."leaseOwner" AS owner FROM "Run" r JOIN "CaseResult" c ON c."runId" = r."id"
-      WHERE r."status" IN ('pending', 'running') AND c."status" = 'running'
-        AND c."leaseOwner" LIKE ${`${leaseOwnerHostPrefix()}%`} AND c."leaseExpiresAt" >= now()`;
-    const dead = owners.map((o) => o.owner).filter((owner) => isLeaseOwnerDead(owner, this.workerId));
-    if (dead.length === 0) return;
-    const released = await db.$executeRaw`
-      UPDATE "CaseResult" SET "leaseExpiresAt" = now() - interval '1 millisecond'
-      WHERE "status" = 'running' AND "leaseOwner" = ANY(${dead}::text[])`;
-    logger.warn({ workerId: this.workerId, deadOwners: dead, cases: released }, "released the leases of exited workers on this machine");
+  /** Hands back the cases of dead workers and finalizes orphaned runs (./recovery.ts). */
+  recoverExpired(): Promise<void> {
+    return recoverExpiredCases({ workerId: this.workerId, maxAttempts: this.maxAttempts });
   }
 
   /**
@@ -295,9 +228,10 @@ export class Executor {
   private async claimAndLaunch() {
     const free = this.maxSlots - this.usedSlots;
     if (free <= 0) return;
-    const candidates = await this.claimCandidates(free);
+    const candidates = await claimCandidates(free);
     if (candidates.length === 0) return;
-    const workspaceHeadroom = this.workspaceMaxRunning === null ? undefined : await this.workspaceHeadroom(candidates);
+    const workspaceHeadroom =
+      this.workspaceMaxRunning === null ? undefined : await workspaceHeadroomOf(candidates, this.workspaceMaxRunning);
     const shares = shareSlots({
       free,
       candidates,
@@ -312,11 +246,11 @@ export class Executor {
       if (!this.running) break;
       let claimedUnits: number;
       if (candidate.kind === "comparison") {
-        const claimed = await this.claimPairs(candidate.key, units * candidate.slotsPerUnit, candidate.workspaceId);
+        const claimed = await claimPairs(this.lease, candidate.key, units * candidate.slotsPerUnit, candidate.workspaceId);
         for (const pair of claimed.pairs) this.launchPair(pair, claimed.settings);
         claimedUnits = claimed.pairs.length;
       } else {
-        const jobs = await this.claim(candidate.key, units, candidate.workspaceId);
+        const jobs = await claimCases(this.lease, candidate.key, units, candidate.workspaceId);
         if (jobs.length > 0) {
           const run = await this.loadRun(candidate.key);
           for (const job of jobs) this.launch(job, run);
@@ -332,77 +266,6 @@ export class Executor {
     if (short && progressed && this.running && this.maxSlots - this.usedSlots > 0) this.tickAgain = true;
   }
 
-  /**
-   * Runs and comparisons that could start work now, oldest first, at most 20 per workspace: each
-   * with its demand (concurrency headroom across all workers, at most its pending work, which is
-   * counted only up to `free`), the slots one unit takes and the cases it marks running. Arm runs
-   * of a comparison are not candidates themselves. Advisory: `claim`/`claimPairs` check again
-   * under their locks.
-   */
-  private async claimCandidates(free: number): Promise<ClaimCandidate[]> {
-    const { rows } = await executorPool().query<ClaimCandidate>({
-      name: "assay-claim-candidates",
-      text: `WITH runs AS (
-           SELECT r."id", 'run' AS kind, r."workspaceId", r."createdAt",
-             least(r."concurrency" - (SELECT count(*) FROM "CaseResult" c WHERE c."runId" = r."id" AND c."status" = 'running'),
-                   (SELECT count(*) FROM (SELECT 1 FROM "CaseResult" c WHERE c."runId" = r."id" AND c."status" = 'pending' LIMIT $1::int) p)) AS demand,
-             1 AS slots, 1 AS cases
-           FROM "Run" r
-           WHERE r."status" IN ('pending', 'running') AND r."cancelRequestedAt" IS NULL AND r."errorMessage" IS NULL AND r."comparisonId" IS NULL
-         ), comparisons AS (
-           SELECT cmp."id", 'comparison' AS kind, cmp."workspaceId", cmp."createdAt",
-             least(cmp."concurrency" - (SELECT count(DISTINCT c."position") FROM "Run" r JOIN "CaseResult" c ON c."runId" = r."id"
-                                        WHERE r."comparisonId" = cmp."id" AND c."status" = 'running'),
-                   (SELECT count(*) FROM (SELECT DISTINCT c."position" FROM "Run" r JOIN "CaseResult" c ON c."runId" = r."id"
-                                          WHERE r."comparisonId" = cmp."id" AND r."errorMessage" IS NULL AND c."status" = 'pending' LIMIT $1::int) p)) AS demand,
-             CASE WHEN cmp."ordering" = 'concurrent' THEN greatest(1, a.arms) ELSE 1 END AS slots, greatest(1, a.arms) AS cases
-           FROM "Comparison" cmp, LATERAL (SELECT count(*)::int AS arms FROM "Run" WHERE "comparisonId" = cmp."id") a
-           WHERE cmp."status" IN ('pending', 'running') AND cmp."cancelRequestedAt" IS NULL
-         ), ranked AS (
-           SELECT u.*, row_number() OVER (PARTITION BY u."workspaceId" ORDER BY u."createdAt", u."id") AS rank
-           FROM (SELECT * FROM runs UNION ALL SELECT * FROM comparisons) u WHERE u.demand > 0
-         )
-         SELECT "id" AS key, kind, "workspaceId", demand::int AS demand, slots::int AS "slotsPerUnit", cases::int AS "casesPerUnit"
-         FROM ranked WHERE rank <= 20 ORDER BY "createdAt", "id" LIMIT 500`,
-      values: [free],
-    });
-    return rows;
-  }
-
-  /** Cases each candidate's workspace may still start under ASSAY_WORKSPACE_MAX_RUNNING (all processes). */
-  private async workspaceHeadroom(candidates: ClaimCandidate[]): Promise<Map<string, number>> {
-    const cap = this.workspaceMaxRunning ?? Number.POSITIVE_INFINITY;
-    const ids = [...new Set(candidates.map((c) => c.workspaceId))];
-    const { rows } = await executorPool().query<{ workspaceId: string; running: number }>(
-      `SELECT r."workspaceId", count(*)::int AS running FROM "Run" r JOIN "CaseResult" c ON c."runId" = r."id"
-       WHERE r."workspaceId" = ANY($1::uuid[]) AND r."status" IN ('pending', 'running') AND c."status" = 'running'
-       GROUP BY r."workspaceId"`,
-      [ids],
-    );
-    const running = new Map(rows.map((r) => [r.workspaceId, r.running]));
-    return new Map(ids.map((id) => [id, Math.max(0, cap - (running.get(id) ?? 0))]));
-  }
-
-  /**
-   * Under ASSAY_WORKSPACE_MAX_RUNNING: takes the workspace's claim lock (transaction-scoped, so it
-   * works through PgBouncer in transaction mode) and returns how many more cases the workspace
-   * may start, counted after the lock in a fresh READ COMMITTED snapshot — so the cap holds
-   * across processes exactly like a run's concurrency does. Lock order: workspace, then run or
-   * comparison row. Without a cap: no lock, no limit.
-   */
-  private async lockWorkspaceHeadroom(client: PoolClient, workspaceId: string): Promise<number> {
-    if (this.workspaceMaxRunning === null) return Number.MAX_SAFE_INTEGER;
-    await client.query(`SELECT pg_advisory_xact_lock(${WORKSPACE_CLAIM_LOCK}, hashtext($1))`, [workspaceId]);
-    const {
-      rows: [row],
-    } = await client.query<{ running: number }>(
-      `SELECT count(*)::int AS running FROM "Run" r JOIN "CaseResult" c ON c."runId" = r."id"
-       WHERE r."workspaceId" = $1::uuid AND r."status" IN ('pending', 'running') AND c."status" = 'running'`,
-      [workspaceId],
-    );
-    return Math.max(0, this.workspaceMaxRunning - (row?.running ?? 0));
-  }
-
   /** Counts slots this process holds per workspace and per run/comparison (`delta` < 0 releases). */
   private hold(workspaceId: string, key: string, delta: number) {
     for (const [map, k] of [
@@ -416,105 +279,8 @@ export class Executor {
   }
 
   /**
-   * Claims whole pairs of a comparison: every pending case result at the same position of its
-   * arm runs, under the comparison's row lock (so its concurrency, counted in pairs, holds
-   * across workers). A sequential/randomized pair takes one slot, a concurrent pair one per arm.
-   */
-  private async claimPairs(
-    comparisonId: string,
-    freeSlots: number,
-    workspaceId: string,
-  ): Promise<{ pairs: CaseJob[][]; slots: number; settings: PairSettings }> {
-    const none = { pairs: [], slots: 0, settings: { ordering: "sequential", seed: 0, resetWindowMs: 0, comparisonId } as PairSettings };
-    const client = await executorPool().connect();
-    try {
-      await client.query("BEGIN");
-      const workspaceRoom = await this.lockWorkspaceHeadroom(client, workspaceId);
-      const {
-        rows: [cmp],
-      } = await client.query<{
-        concurrency: number;
-        status: string;
-        cancelled: boolean;
-        ordering: PairSettings["ordering"];
-        seed: number;
-        reset: number;
-        arms: number;
-      }>(
-        `SELECT "concurrency", "status"::text AS status, ("cancelRequestedAt" IS NOT NULL) AS cancelled, "ordering"::text AS ordering, "seed",
-                "resetWindowMs" AS reset, (SELECT count(*)::int FROM "Run" WHERE "comparisonId" = $1::uuid) AS arms
-         FROM "Comparison" WHERE "id" = $1::uuid FOR UPDATE`,
-        [comparisonId],
-      );
-      if (!cmp || cmp.cancelled || !["pending", "running"].includes(cmp.status)) {
-        await client.query("COMMIT");
-        return none;
-      }
-      const perPair = cmp.ordering === "concurrent" ? Math.max(1, cmp.arms) : 1;
-      const {
-        rows: [busy],
-      } = await client.query<{ n: number }>(
-        `SELECT count(DISTINCT c."position")::int AS n FROM "Run" r JOIN "CaseResult" c ON c."runId" = r."id"
-         WHERE r."comparisonId" = $1::uuid AND c."status" = 'running'`,
-        [comparisonId],
-      );
-      // A claimed pair marks every arm running at once (what the workspace cap counts).
-      const limit = Math.max(
-        0,
-        Math.min(Math.floor(freeSlots / perPair), cmp.concurrency - (busy?.n ?? 0), Math.floor(workspaceRoom / Math.max(1, cmp.arms))),
-      );
-      if (limit === 0) {
-        await client.query("COMMIT");
-        return none;
-      }
-      const { rows } = await client.query<CaseJob & { armIndex: number }>(
-        `WITH picked AS (
-           SELECT DISTINCT c."position" FROM "Run" r JOIN "CaseResult" c ON c."runId" = r."id"
-           WHERE r."comparisonId" = $1::uuid AND r."errorMessage" IS NULL AND c."status" = 'pending'
-           ORDER BY c."position" LIMIT $2::int
-         ), claimed AS (
-           UPDATE "CaseResult" c SET "status" = 'running', "leaseOwner" = $3,
-             "leaseExpiresAt" = now() + $4::int * interval '1 millisecond', "attempts" = c."attempts" + 1, "startedAt" = now(),
-             "stage" = ${INITIAL_STAGE_SQL}
-           FROM "Run" r, picked
-           WHERE r."id" = c."runId" AND r."comparisonId" = $1::uuid AND c."position" = picked."position" AND c."status" = 'pending'
-           RETURNING c."id" AS "caseResultId", c."runId", c."workspaceId", c."position", c."variant"::text AS variant, c."caseSnapshot",
-                     c."attempts", c."resolvedVariables", r."armIndex" AS "armIndex"
-         ), started AS (
-           UPDATE "Run" SET "status" = 'running', "startedAt" = coalesce("startedAt", now())
-           WHERE "comparisonId" = $1::uuid AND "status" = 'pending' AND EXISTS (SELECT 1 FROM claimed)
-         ), cmp AS (
-           UPDATE "Comparison" SET "status" = 'running', "startedAt" = coalesce("startedAt", now())
-           WHERE "id" = $1::uuid AND "status" = 'pending' AND EXISTS (SELECT 1 FROM claimed)
-         )
-         SELECT * FROM claimed`,
-        [comparisonId, limit, this.workerId, this.leaseMs],
-      );
-      await client.query("COMMIT");
-      const byPosition = new Map<number, (CaseJob & { armIndex: number })[]>();
-      for (const row of rows) {
-        const group = byPosition.get(row.position) ?? [];
-        group.push(row);
-        byPosition.set(row.position, group);
-      }
-      const pairs = [...byPosition.values()].map((jobs) => {
-        const order = armOrder(cmp.ordering, cmp.seed, jobs[0]!.position, cmp.arms);
-        return jobs.sort((a, b) => order.indexOf(a.armIndex) - order.indexOf(b.armIndex));
-      });
-      const settings: PairSettings = { ordering: cmp.ordering, seed: cmp.seed, resetWindowMs: cmp.reset, comparisonId };
-      return { pairs, slots: pairs.reduce((n, p) => n + (cmp.ordering === "concurrent" ? p.length : 1), 0), settings };
-    } catch (err) {
-      await client.query("ROLLBACK").catch(() => undefined);
-      throw err;
-    } finally {
-      client.release();
-    }
-  }
-
-  /**
-   * Runs the arms of one pair (spec 003 §3): one after the other in the pair's order with the
-   * reset window between them (sequential, randomized), or all at once (concurrent); each arm is
-   * written the moment it finishes, exactly like a plain case. Then the pair is recorded.
+   * Launches a claimed comparison pair (./pair-runner.ts runs its arms): it holds its slots
+   * until every arm is written, then the pair is recorded.
    */
   private launchPair(jobs: CaseJob[], settings: PairSettings) {
     const slots = settings.ordering === "concurrent" ? jobs.length : 1;
@@ -522,28 +288,18 @@ export class Executor {
     this.pairCases += jobs.length;
     this.hold(jobs[0]!.workspaceId, settings.comparisonId, slots);
     const controllers = jobs.map(() => new AbortController());
-    const run = async () => {
-      const contexts = await Promise.all(jobs.map((j) => this.loadRun(j.runId)));
-      if (settings.ordering === "concurrent") {
-        await Promise.all(jobs.map((job, i) => this.execute(job, contexts[i]!, controllers[i]!.signal)));
-        return;
-      }
-      for (const [i, job] of jobs.entries()) {
-        const signal = controllers[i]!.signal;
-        if (i > 0 && settings.resetWindowMs > 0) await abortableSleep(settings.resetWindowMs, signal);
-        if (signal.aborted && this.running) {
-          // Cancelled before this arm started: it never ran.
-          await this.persist(
-            job,
-            { ...errorOutcome("cancelled", "Comparison cancelled before this arm ran"), status: "skipped", stage: "pending" },
-            0,
-          ).catch((err: unknown) => logger.error({ err, caseResultId: job.caseResultId }, "could not record a skipped arm"));
-          continue;
-        }
-        await this.execute(job, contexts[i]!, signal);
-      }
+    const hooks = {
+      loadRun: (runId: string) => this.loadRun(runId),
+      execute: (job: CaseJob, run: RunContext, signal: AbortSignal) => this.execute(job, run, signal),
+      persist: (job: CaseJob, outcome: CaseOutcome, durationMs: number) => this.persist(job, outcome, durationMs),
+      running: () => this.running,
     };
-    const done = run()
+    const done = runPairArms(
+      jobs,
+      settings,
+      controllers.map((c) => c.signal),
+      hooks,
+    )
       .catch((err: unknown) => logger.error({ err, comparisonId: settings.comparisonId }, "comparison pair failed"))
       .then(() => {
         if (!this.killed) recordPairs(settings.comparisonId, [jobs[0]!.position]);
@@ -556,72 +312,6 @@ export class Executor {
         if (this.running) void this.tick();
       });
     jobs.forEach((job, i) => this.inFlight.set(job.caseResultId, { runId: job.runId, controller: controllers[i]!, done }));
-  }
-
-  /**
-   * Claims up to `limit` pending cases of a run, respecting the run's concurrency (and the
-   * workspace's cap, when set) across all workers, in one round trip: a claim follows every
-   * finished case, and its round trips were a third of the time a freed slot waited for its next
-   * case. The transaction goes to PostgreSQL as one simple-query message of statements:
-   * - `BEGIN`;
-   * - under ASSAY_WORKSPACE_MAX_RUNNING, the workspace's claim lock (as `lockWorkspaceHeadroom`
-   *   takes it; lock order: workspace, then run);
-   * - the run's row lock, which serialises claims across workers;
-   * - the pick: a new statement, so a fresh READ COMMITTED snapshot that sees every case another
-   *   worker claimed before the locks were granted. It counts the run's (and the workspace's)
-   *   running cases, checks the run is live, not cancelled and not failing, and marks the picked
-   *   cases `running` under this worker's lease;
-   * - `COMMIT`.
-   * Values are inlined as literals: the ids are checked to be UUIDs, the numbers are clamped
-   * integers and the worker id is escaped.
-   */
-  private async claim(runId: string, limit: number, workspaceId: string): Promise<CaseJob[]> {
-    if (!isUuid(runId) || !isUuid(workspaceId)) return [];
-    const int = (n: number) => String(Number.isFinite(n) ? Math.min(2 ** 31 - 1, Math.max(0, Math.floor(n))) : 0);
-    const cap = this.workspaceMaxRunning;
-    const workspaceRoom =
-      cap === null
-        ? ""
-        : `, ${int(cap)} - (SELECT count(*) FROM "Run" r JOIN "CaseResult" c ON c."runId" = r."id"
-             WHERE r."workspaceId" = '${workspaceId}' AND r."status" IN ('pending', 'running') AND c."status" = 'running')`;
-    const statements = [
-      "BEGIN",
-      ...(cap === null ? [] : [`SELECT pg_advisory_xact_lock(${WORKSPACE_CLAIM_LOCK}, hashtext('${workspaceId}'))`]),
-      `SELECT 1 FROM "Run" WHERE "id" = '${runId}' FOR UPDATE`,
-      `WITH run AS (
-         SELECT "concurrency" FROM "Run"
-         WHERE "id" = '${runId}' AND "status" IN ('pending', 'running') AND "cancelRequestedAt" IS NULL AND "errorMessage" IS NULL
-       ), picked AS (
-         SELECT "id" FROM "CaseResult" WHERE "runId" = '${runId}' AND "status" = 'pending'
-         ORDER BY "position", "variant"
-         LIMIT greatest(0, least(${int(limit)},
-           coalesce((SELECT "concurrency" FROM run), 0) - (SELECT count(*) FROM "CaseResult" WHERE "runId" = '${runId}' AND "status" = 'running')
-           ${workspaceRoom}))
-         FOR UPDATE SKIP LOCKED
-       ), claimed AS (
-         UPDATE "CaseResult" c SET "status" = 'running', "leaseOwner" = ${pg.escapeLiteral(this.workerId)},
-           "leaseExpiresAt" = now() + ${int(this.leaseMs)} * interval '1 millisecond', "attempts" = c."attempts" + 1, "startedAt" = now(),
-           "stage" = ${INITIAL_STAGE_SQL}
-         FROM picked WHERE c."id" = picked."id"
-         RETURNING c."id" AS "caseResultId", c."runId", c."workspaceId", c."position", c."variant"::text AS variant, c."caseSnapshot", c."attempts",
-           c."resolvedVariables"
-       ), started AS (
-         UPDATE "Run" SET "status" = 'running', "startedAt" = coalesce("startedAt", now())
-         WHERE "id" = '${runId}' AND "status" = 'pending' AND EXISTS (SELECT 1 FROM claimed)
-       )
-       SELECT * FROM claimed`,
-      "COMMIT",
-    ];
-    const client = await executorPool().connect();
-    try {
-      const results = (await client.query(statements.join(";\n"))) as unknown as QueryResult<CaseJob>[];
-      return results[statements.length - 2]!.rows;
-    } catch (err) {
-      await client.query("ROLLBACK").catch(() => undefined);
-      throw err;
-    } finally {
-      client.release();
-    }
   }
 
   private async loadRun(runId: string): Promise<RunContext> {
@@ -639,7 +329,6 @@ export class Executor {
         resolvedVariables: true,
       },
     });
-    if (this.runCache.size > 100) this.runCache.clear();
     this.runCache.set(runId, r);
     return r;
   }
@@ -659,7 +348,7 @@ export class Executor {
     const started = Date.now();
     let outcome: CaseOutcome;
     try {
-      outcome = await this.runner(job, run, signal, (stage) => this.reportStage(job.caseResultId, stage));
+      outcome = await this.runner(job, run, signal, (stage) => this.stages.report(job.caseResultId, stage));
     } catch (err) {
       logger.error({ err, caseResultId: job.caseResultId }, "case runner crashed");
       outcome = errorOutcome(
@@ -713,52 +402,8 @@ export class Executor {
    */
   private persist(job: CaseJob, outcome: CaseOutcome, durationMs: number): Promise<void> {
     // A stage still waiting for the batch is moot once the result is written.
-    this.pendingStages.delete(job.caseResultId);
+    this.stages.drop(job.caseResultId);
     return this.results.write(job, outcome, durationMs);
-  }
-
-  /** Queues a case's live stage for the next batched write (STAGE_FLUSH_MS). */
-  private reportStage(caseResultId: string, stage: CaseStage) {
-    if (this.killed) return;
-    this.pendingStages.set(caseResultId, stage);
-    if (!this.stageTimer) {
-      this.stageTimer = setTimeout(() => void this.flushStages(), STAGE_FLUSH_MS);
-      this.stageTimer.unref();
-    }
-  }
-
-  /**
-   * Writes every queued live stage in one statement. Guarded by the lease and `running`, so it
-   * never overwrites a final stage: a result written first makes the row no longer match.
-   */
-  private async flushStages() {
-    this.stageTimer = null;
-    if (this.pendingStages.size === 0 || this.killed) return;
-    const ids = [...this.pendingStages.keys()];
-    const stages = [...this.pendingStages.values()];
-    this.pendingStages.clear();
-    try {
-      // Straight to the pool (a prepared statement): this runs while agent answers are arriving.
-      await executorPool().query({
-        name: "assay-flush-stages",
-        // Rows locked in id order, like every multi-row write of this worker's cases (no deadlock).
-        text: `WITH s AS (SELECT * FROM unnest($1::uuid[], $2::text[]) AS s(id, stage)),
-               locked AS (SELECT c."id" FROM "CaseResult" c WHERE c."id" IN (SELECT id FROM s)
-                          AND c."status" = 'running' AND c."leaseOwner" = $3 ORDER BY c."id" FOR UPDATE)
-               UPDATE "CaseResult" c SET "stage" = s.stage::"CaseStage"
-               FROM s, locked l
-               WHERE c."id" = s.id AND l."id" = s.id AND c."status" = 'running' AND c."leaseOwner" = $3`,
-        values: [ids, stages, this.workerId],
-      });
-    } catch (err) {
-      logger.warn({ err, workerId: this.workerId }, "could not write live case stages");
-    }
-  }
-
-  private clearStages() {
-    if (this.stageTimer) clearTimeout(this.stageTimer);
-    this.stageTimer = null;
-    this.pendingStages.clear();
   }
 
   /**
@@ -799,20 +444,3 @@ export class Executor {
 function sleep(ms: number) {
   return new Promise((r) => setTimeout(r, ms));
 }
-
-/** Waits `ms` (the reset window) unless the signal aborts first. */
-function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
-  if (signal.aborted) return Promise.resolve();
-  return new Promise((resolve) => {
-    const done = () => {
-      clearTimeout(timer);
-      signal.removeEventListener("abort", done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal.addEventListener("abort", done, { once: true });
-  });
-}
-
-/** How a comparison's pairs run, read with the claim. */
-type PairSettings = { comparisonId: string; ordering: "sequential" | "randomized" | "concurrent"; seed: number; resetWindowMs: number };

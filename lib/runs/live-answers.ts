@@ -23,6 +23,7 @@
  *   under /api/v1 never shares: a script that cancels a run and reads it back sees its write.
  */
 import "server-only";
+import { LRUCache } from "lru-cache";
 
 /** How long an answer about a live run is shared (the page polls every second). */
 export const SHARE_MS = 500;
@@ -31,7 +32,7 @@ const MAX_ENTRIES = 1_000;
 
 type Entry = { runId: string | null; at: number; promise: Promise<unknown>; done: boolean; json?: string };
 
-const entries = new Map<string, Entry>();
+const entries = new LRUCache<string, Entry>({ max: MAX_ENTRIES });
 
 /** How old an answer the request accepts, in ms (0: a fresh read). */
 export function acceptedAgeMs(headers: Headers): number {
@@ -68,15 +69,13 @@ export type SharedAnswer<T> = { value: T; /** The value as JSON, serialised once
 export async function sharedAnswer<T>(key: string, opts: SharedOptions<T>, load: () => Promise<T>): Promise<SharedAnswer<T>> {
   const now = performance.now();
   const body = opts.body ?? ((value: T) => value);
-  const kept = entries.get(key);
+  const kept = entries.peek(key);
   if (kept && opts.maxAgeMs > 0 && (!kept.done || now - kept.at <= opts.maxAgeMs)) {
     const value = (await kept.promise) as T;
     return { value, json: () => (kept.json ??= JSON.stringify(body(value))) };
   }
   const entry: Entry = { runId: typeof opts.runId === "string" ? opts.runId : null, at: now, promise: load(), done: false };
-  entries.delete(key);
   entries.set(key, entry);
-  if (entries.size > MAX_ENTRIES) entries.delete(entries.keys().next().value!);
   let value: T;
   try {
     value = (await entry.promise) as T;
@@ -96,7 +95,7 @@ export async function sharedAnswer<T>(key: string, opts: SharedOptions<T>, load:
 /** Drops every answer kept about the run (its status changed, or it was found finished). */
 export function forgetRun(runId: string): void {
   // Also a read in flight: it may have started before the change, so no later request joins it.
-  for (const [key, entry] of entries) if (entry.runId === runId) entries.delete(key);
+  for (const [key, entry] of [...entries.entries()]) if (entry.runId === runId) entries.delete(key);
 }
 
 /**
