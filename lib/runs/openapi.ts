@@ -1,0 +1,364 @@
+import { z } from "zod";
+import {
+  body,
+  conflict,
+  errors,
+  idParam,
+  jsonSchema,
+  list,
+  listQueryDocs,
+  ok,
+  outputComponents,
+  queryParameters,
+  ref,
+  tooLarge,
+  type OpenApiPart,
+} from "@/lib/api/openapi-kit";
+import { CHANGE_CAUSES } from "./changes";
+import { CASE_STAGES } from "./dto";
+import { caseResultListQuery, runListQuery, runReportQuery, startRunInput } from "./schemas";
+import type { RunChangeDetails } from "./dto";
+
+/**
+ * The REST contract of runs: the run and case-result resources, the changes since the previous
+ * run, the OpenAPI components and the paths of a suite's runs, one run and one case result.
+ */
+
+const runResource = {
+  type: "object",
+  description: "A run. Totals update live while it executes; summary (spec 000 ReportSummary + execution stats) is set when it ends.",
+  properties: {
+    id: { type: "string", format: "uuid" },
+    suite_id: { type: "string", format: "uuid" },
+    number: { type: "integer", description: "The run's number within its suite (#42), never reused" },
+    experiment: {
+      type: "boolean",
+      description: "A comparison arm or a matrix combination: not part of the suite's history (trend, latest run, regression baseline)",
+    },
+    status: { enum: ["pending", "running", "completed", "failed", "cancelled"] },
+    triggered_by: { enum: ["manual", "schedule", "api"] },
+    metadata: {
+      type: "object",
+      additionalProperties: { type: "string" },
+      description: "Where the run comes from, as its caller said: {commit, branch, build_url, …} (string values, at most 20 keys)",
+    },
+    agent_hash: {
+      type: ["string", "null"],
+      description: "Hash of the agent configuration the run used (prompt, tools, model, parameters, variable values)",
+    },
+    eval_hash: {
+      type: ["string", "null"],
+      description: "Hash of the evaluation settings the run used (judge and simulator models, metrics)",
+    },
+    total_cases: { type: "integer" },
+    passed_cases: { type: "integer" },
+    failed_cases: { type: "integer" },
+    skipped_cases: { type: "integer" },
+    error_cases: { type: "integer" },
+    pass_rate: { type: "number", description: "passed / (total - skipped) × 100" },
+    started_at: { type: ["string", "null"], format: "date-time" },
+    completed_at: { type: ["string", "null"], format: "date-time" },
+    error_message: { type: ["string", "null"] },
+    summary: {
+      type: ["object", "null"],
+      description:
+        "Spec 000 ReportSummary + tokens + execution stats. total_tests counts every result (the report's len(results)) and failed every result " +
+        "that did not pass, so total_tests = passed + failed; not_met, errors, skipped and unfinished break failed down. pass_rate = passed / total_tests × 100 " +
+        "(spec); executed_pass_rate = passed / executed × 100 is the run's own pass_rate (skipped results not counted). Summaries stored under older rules are recounted when read.",
+      properties: {
+        total_tests: { type: "integer", description: "Every result of the run: passed + failed" },
+        passed: { type: "integer" },
+        failed: { type: "integer", description: "Every result that did not pass: not_met + errors + skipped + unfinished" },
+        not_met: { type: "integer", description: "Results whose expectations were not met (status failed)" },
+        errors: { type: "integer", description: "Results that could not be judged (agent, simulator, judge, configuration errors)" },
+        skipped: { type: "integer", description: "Results never executed" },
+        unfinished: { type: "integer", description: "Results still pending or running (0 once the run ended)" },
+        executed: { type: "integer", description: "passed + not_met + errors" },
+        total_cases: { type: "integer", description: "The same as total_tests (kept for older readers)" },
+        pass_rate: { type: "number", description: "passed / total_tests × 100, one decimal (0 without results)" },
+        executed_pass_rate: { type: "number", description: "passed / executed × 100, one decimal: the run's pass_rate" },
+        counting: { type: "string", description: "Which results each count holds, in words" },
+        weighted_pass_rate: {
+          type: "number",
+          description: "executed_pass_rate with hard cases weighing hard_weight and normal ones 1 (spec 001)",
+        },
+        hard_weight: { type: "number" },
+        retry_count: { type: "integer", description: "Agent call retries summed over the cases (spec 003)" },
+        evaluator_retry_count: { type: "integer", description: "Judge, simulator, check and metric retries summed over the cases" },
+        average_scores: { type: "object", description: "Per metric, the average normalised (0..1) score" },
+      },
+    },
+    agent_snapshot: { type: "object", description: "The agent as it was when the run started" },
+    resolved_variables: { type: "object", description: "Spec 004: {values, sources}" },
+    comparison_id: { type: ["string", "null"], format: "uuid", description: "Set on a comparison's arm runs" },
+    arm_index: { type: ["integer", "null"], description: "0 for a comparison's baseline arm, 1 for its variant" },
+    matrix_id: { type: ["string", "null"], format: "uuid", description: "Set on a matrix's runs (one per combination)" },
+    combination_index: { type: ["integer", "null"], description: "The combination of the matrix this run executes (0-based)" },
+  },
+};
+
+const caseResultResource = {
+  type: "object",
+  properties: {
+    id: { type: "string", format: "uuid" },
+    test_case_id: { type: ["string", "null"], format: "uuid" },
+    status: { enum: ["pending", "running", "passed", "failed", "skipped", "error"] },
+    stage: {
+      enum: [...CASE_STAGES],
+      description:
+        "Spec 000 execution state: pending → processing_files → files_ready | files_failed → executing_agent → agent_complete | agent_failed → evaluating → complete | evaluation_failed (live while running)",
+    },
+    processed_files: {
+      type: "array",
+      items: { $ref: "#/components/schemas/ProcessedFileInput" },
+      description: "Spec 000 TestResult.processed_files: one per file of the case (empty without files)",
+    },
+    transcript: {
+      type: "array",
+      description:
+        "The conversation. In lists (GET /api/v1/runs/{id}/results) present only with `include=transcript`; always present on GET /api/v1/case-results/{id}",
+      items: {
+        type: "object",
+        properties: {
+          role: { type: "string" },
+          content: { type: ["string", "null"] },
+          tool_calls: { type: "array" },
+          tool_call_id: { type: "string" },
+        },
+      },
+    },
+    actual_response: { type: ["string", "null"] },
+    check_results: { type: "array" },
+    tool_call_results: { type: ["object", "null"] },
+    outcome_results: { type: "array" },
+    metric_results: {
+      type: "array",
+      description:
+        "Spec 000 MetricResult: score and threshold on the metric's scale (1..scale), normalized_score/normalized_threshold on 0..1 (absent on results stored before thresholds moved to the scale, whose score is on 0..1)",
+      items: {
+        type: "object",
+        properties: {
+          metric_name: { type: "string" },
+          score: { type: ["number", "null"] },
+          threshold: { type: ["number", "null"] },
+          normalized_score: { type: ["number", "null"] },
+          normalized_threshold: { type: ["number", "null"] },
+          scale: { type: ["integer", "null"] },
+          passed: {
+            type: ["boolean", "null"],
+            description:
+              "Whether the score reached the threshold; null when the metric could not be evaluated (`error` says why): such a metric is " +
+              "neither passed nor failed and makes the case an error only under fail_on_error. A passed case never has a metric with passed: false",
+          },
+          error: { type: ["string", "null"], description: "Why the metric could not be evaluated" },
+          retry_count: { type: "integer", description: "Retries of this metric's judge call (retry_on_failure)" },
+          evaluation_time_ms: { type: "integer", minimum: 0, description: "Spec 000: time taken to evaluate, in milliseconds" },
+          model_used: { type: ["string", "null"], description: "Spec 000: the model that scored it (null when none was called)" },
+          raw_score: {
+            type: ["number", "null"],
+            description: "The judge's answer on 1..scale (the same as score; kept for older readers)",
+          },
+          reasoning: { type: ["string", "null"], description: "The judge's reasoning before its score" },
+        },
+      },
+    },
+    prompt_tokens: { type: "integer" },
+    completion_tokens: { type: "integer" },
+    latency_ms: { type: ["integer", "null"] },
+    duration_ms: { type: ["integer", "null"] },
+    retry_count: { type: "integer", description: "Retries of the agent calls only (spec 003)" },
+    evaluator_retry_count: { type: "integer", description: "Retries of the judge, simulator, check and metric calls" },
+    resolved_variables: {
+      type: ["object", "null"],
+      description: "Spec 004 ResolvedTestVariables of this case: {values, sources} with sources run, suite, test or type",
+    },
+    metrics_passed: { type: "integer", description: "Spec 000: metric_results that passed" },
+    metrics_total: { type: "integer", description: "Spec 000: metric_results evaluated" },
+    error_message: {
+      type: ["string", "null"],
+      description: "Errors only (status error); a skipped case's note. Never set on a passed case",
+    },
+    error_type: { type: ["string", "null"], description: "agent, simulator, timeout, judge, cancelled, config, worker_lost" },
+    errors: { type: "array", items: { type: "string" }, description: "Spec 000 errors: empty unless status is error" },
+    failure_reasons: { type: "array", items: { type: "string" }, description: "Why a failed case failed; empty otherwise" },
+    end_reason: {
+      type: ["string", "null"],
+      enum: ["single_turn", "simulator_ended", "agent_ended", "max_turns", "safety_cap", "token_cap", "repetition", "error", null],
+      description: "How the conversation ended; safety_cap/token_cap are the workspace's caps, max_turns the case's own",
+    },
+    stopped_by_safety_cap: { type: "boolean", description: "The workspace safety cap ended the conversation (not the case's max_turns)" },
+  },
+};
+
+const fieldDiff = z
+  .object({ field: z.string(), before: z.unknown(), after: z.unknown() })
+  .describe("One field that differs; before/after are the stored values (absent: the field was not set)");
+
+const verdictChange = z.object({
+  id: z.uuid().describe("The case result in this run"),
+  test_case_id: z.uuid(),
+  name: z.string(),
+  before: z.string().describe("Status in the previous run"),
+  after: z.string().describe("Status in this run"),
+  case_changed: z.boolean().describe("The case's content (what it sends and how it is judged) differs between the two runs"),
+  cause: z
+    .enum(CHANGE_CAUSES)
+    .describe("test: the case or the evaluation changed; agent: the agent changed; both; neither: possibly flaky"),
+});
+
+export const runChangesResource = z
+  .object({
+    previous_run_id: z.uuid().nullable().describe("The suite's previous completed ordinary run (experiments are never compared)"),
+    previous_run_number: z.number().int().nullable(),
+    agent_changed: z.boolean(),
+    evaluation_changed: z.boolean(),
+    regressions: z.array(verdictChange).describe("Passed before, failed or errored now"),
+    fixes: z.array(verdictChange).describe("Failed or errored before, passed now"),
+    agent_fields: z
+      .array(fieldDiff)
+      .describe("What differs in the agent configuration: system_prompt, tools, model, temperature, variables.NAME, …"),
+    evaluation_fields: z.array(fieldDiff).describe("What differs in the evaluation settings: judge_model, metrics, …"),
+    case_fields: z
+      .array(z.object({ test_case_id: z.uuid(), name: z.string(), fields: z.array(fieldDiff) }))
+      .describe("Per flipped case whose content changed: the fields that differ"),
+  })
+  .describe("Verdicts that flipped since the previous run, and what changed between the two runs") satisfies z.ZodType<RunChangeDetails>;
+
+function paths() {
+  const runId = idParam;
+  return {
+    "/api/v1/suites/{id}/runs": {
+      parameters: [idParam],
+      get: {
+        operationId: "listRuns",
+        tags: ["Runs"],
+        summary: "List a suite's runs (newest first)",
+        description: "Role: viewer.",
+        parameters: queryParameters(runListQuery, listQueryDocs),
+        responses: { "200": list("Run"), ...errors },
+      },
+      post: {
+        operationId: "startRun",
+        tags: ["Runs"],
+        summary: "Start a run",
+        description:
+          "Role: editor. Runs the suite's active cases, optionally narrowed by tags/difficulty (or exactly `case_ids`); 202 with the pending run. 400 when no case matches. " +
+          "Spec 004 variables resolve per case (run > suite > test > type; a test-locked value wins); `preset` (a preset's name or id) applies its values first and `variables` override them. " +
+          "A 400 names `variables.NAME` and the case when a value does not resolve.",
+        requestBody: body("RunStartInput"),
+        responses: { "202": ok("The pending Run", ref("Run")), ...errors, ...tooLarge() },
+      },
+    },
+    "/api/v1/runs/{id}": {
+      parameters: [runId],
+      get: {
+        operationId: "getRun",
+        tags: ["Runs"],
+        summary: "Get a run (status, totals, summary)",
+        description: "Role: viewer.",
+        responses: { "200": ok("Run", ref("Run")), ...errors },
+      },
+    },
+    "/api/v1/runs/{id}/changes": {
+      parameters: [runId],
+      get: {
+        operationId: "getRunChanges",
+        tags: ["Runs"],
+        summary: "What changed since the previous run",
+        description:
+          "Role: viewer. The cases whose verdict flipped since the suite's previous completed ordinary run (comparison arms and matrix combinations are experiments and never compared), " +
+          "each with its cause: `test` (the case's content or the suite's evaluation settings changed), `agent` (the agent configuration changed), `both`, or `neither` (possibly flaky). " +
+          "`agent_fields`, `evaluation_fields` and `case_fields` list what differs, field by field.",
+        responses: { "200": ok("RunChanges", ref("RunChanges")), ...errors },
+      },
+    },
+    "/api/v1/runs/{id}/results": {
+      parameters: [runId],
+      get: {
+        operationId: "listCaseResults",
+        tags: ["Runs"],
+        summary: "A run's case results (paginated)",
+        description:
+          "Role: viewer. Case order (position, then baseline before variant), keyset-paginated (limit up to 500). " +
+          "Each result's `transcript` (the largest field) is present only with `include=transcript`; without it the field is omitted and never read. " +
+          "GET /api/v1/case-results/{id} always returns one result's transcript and LLM calls.",
+        parameters: queryParameters(caseResultListQuery, {
+          ...listQueryDocs,
+          limit: "Page size (1–500, default 100)",
+          include:
+            "Comma-separated extras to embed in each result: `transcript` (the conversation). Unknown names are a 400. Without it, `transcript` is omitted.",
+        }),
+        responses: { "200": list("CaseResult"), ...errors },
+      },
+    },
+    "/api/v1/runs/{id}/cancel": {
+      parameters: [runId],
+      post: {
+        operationId: "cancelRun",
+        tags: ["Runs"],
+        summary: "Cancel a run",
+        description: "Role: editor. No new cases start; pending ones are skipped; 409 when the run already ended.",
+        responses: { "200": ok("The Run", ref("Run")), ...errors, ...conflict },
+      },
+    },
+    "/api/v1/runs/{id}/report": {
+      parameters: [runId],
+      get: {
+        operationId: "getRunReport",
+        tags: ["Runs"],
+        summary: "A run report",
+        description: "Role: viewer. json (spec 000 report), markdown, csv or junit (JUnit XML for CI).",
+        parameters: queryParameters(runReportQuery, { format: "json, markdown, csv or junit" }),
+        responses: { "200": { description: "The report file" }, ...errors },
+      },
+    },
+    "/api/v1/case-results/{id}": {
+      parameters: [idParam],
+      get: {
+        operationId: "getCaseResult",
+        tags: ["Runs"],
+        summary: "One case result with every LLM call's request and raw response",
+        description: "Role: viewer. Always includes the case's `transcript` and its `llm_calls` (one row: no `include` needed).",
+        responses: { "200": ok("CaseResultDetail", ref("CaseResultDetail")), ...errors },
+      },
+    },
+  };
+}
+
+export function runsOpenApi(): OpenApiPart {
+  return {
+    tags: [
+      {
+        name: "Runs",
+        description:
+          "Executions of a suite's cases: start, follow, cancel, read the case results and download reports (JSON, Markdown, CSV, JUnit). Read: viewer; start/cancel: editor.",
+      },
+    ],
+    paths: paths(),
+    schemas: {
+      // Hand-written (the run DTOs have no zod schema); every listed field is always sent.
+      Run: { ...runResource, required: Object.keys(runResource.properties) },
+      // `transcript` is sent by lists only on `include=transcript`; one case result always has it (CaseResultDetail).
+      CaseResult: { ...caseResultResource, required: Object.keys(caseResultResource.properties).filter((k) => k !== "transcript") },
+      CaseResultDetail: {
+        allOf: [
+          { $ref: "#/components/schemas/CaseResult" },
+          {
+            type: "object",
+            required: ["transcript", "llm_calls"],
+            properties: {
+              llm_calls: {
+                type: "array",
+                description:
+                  "Every LLM call of the case (agent, simulator, judge, checks, metrics): the exact request and the raw response",
+                items: { type: "object" },
+              },
+            },
+          },
+        ],
+      },
+      ...outputComponents({ RunChanges: runChangesResource }),
+    },
+    requests: { RunStartInput: jsonSchema(startRunInput) },
+  };
+}
