@@ -13,13 +13,27 @@ import {
 } from "@/lib/api/openapi-kit";
 import { CHANGE_CAUSES } from "@/lib/runs/changes";
 import { alertListQuery } from "./schemas";
-import type { AlertDto } from "./dto";
 
 /**
  * The REST contract of regression alerts and baseline pinning: the alert resource and the paths.
  */
 
 const iso = z.iso.datetime();
+
+export const flippedCase = z.object({
+  test_case_id: z.uuid(),
+  name: z.string(),
+  from: z.literal("passed"),
+  to: z.enum(["failed", "error"]),
+  case_result_id: z.uuid().describe("The case's result in the alerted run"),
+  case_changed: z.boolean().describe("The case's content (what it sends and how it is judged) differs from the baseline's"),
+  cause: z
+    .enum(CHANGE_CAUSES)
+    .nullable()
+    .describe("test: the case or the evaluation changed; agent: the agent changed; both; neither: possibly flaky"),
+});
+
+export const alertActor = z.object({ type: z.enum(["user", "api_key"]), id: z.uuid(), name: z.string().nullable() });
 
 export const alertResource = z
   .object({
@@ -50,30 +64,12 @@ export const alertResource = z
     previous_pass_rate: z.number().describe("The baseline's pass rate, in percent"),
     pass_rate: z.number().describe("The run's pass rate, in percent"),
     drop_points: z.number().describe("previous_pass_rate − pass_rate, in percentage points"),
-    flipped_cases: z
-      .array(
-        z.object({
-          test_case_id: z.uuid(),
-          name: z.string(),
-          from: z.literal("passed"),
-          to: z.enum(["failed", "error"]),
-          case_result_id: z.uuid().describe("The case's result in the alerted run"),
-          case_changed: z.boolean().describe("The case's content (what it sends and how it is judged) differs from the baseline's"),
-          cause: z
-            .enum(CHANGE_CAUSES)
-            .nullable()
-            .describe("test: the case or the evaluation changed; agent: the agent changed; both; neither: possibly flaky"),
-        }),
-      )
-      .describe("Cases that passed in the baseline and failed or errored in this run (at most 1,000)"),
+    flipped_cases: z.array(flippedCase).describe("Cases that passed in the baseline and failed or errored in this run (at most 1,000)"),
     acknowledged_at: iso.nullable(),
-    acknowledged_by: z
-      .object({ type: z.enum(["user", "api_key"]), id: z.uuid(), name: z.string().nullable() })
-      .nullable()
-      .describe("The member or API key that acknowledged the alert"),
+    acknowledged_by: alertActor.nullable().describe("The member or API key that acknowledged the alert"),
     created_at: iso,
   })
-  .describe("A regression alert: a completed run's pass rate dropped by at least the suite's threshold") satisfies z.ZodType<AlertDto>;
+  .describe("A regression alert: a completed run's pass rate dropped by at least the suite's threshold");
 
 export const baselinePin = z.object({ suite_id: z.uuid(), baseline_run_id: z.uuid().nullable() });
 

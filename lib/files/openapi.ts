@@ -19,7 +19,6 @@ import {
 } from "@/lib/api/openapi-kit";
 import { FILE_TYPES, fileInputSchema } from "./schemas";
 import { filePreviewBody } from "./preview";
-import type { StoredFileDetailDto, StoredFileDto } from "./dto";
 import { paginationQuery } from "@/lib/api/query";
 
 /**
@@ -76,16 +75,16 @@ export const storedFileResource = z
     origin: z.enum(["upload", "url"]).describe("upload: POST /api/v1/files or a zip import; url: downloaded for a URL file"),
     created_at: iso,
   })
-  .describe("A file of the workspace's file store") satisfies z.ZodType<StoredFileDto>;
+  .describe("A file of the workspace's file store");
+
+export const fileReference = z.object({ id: z.uuid(), name: z.string(), suite_id: z.uuid() });
 
 export const storedFileDetail = storedFileResource
   .extend({
     reference_count: z.int().describe("Live test cases whose files reference this file; while > 0 it cannot be deleted (409)"),
-    referenced_by: z
-      .array(z.object({ id: z.uuid(), name: z.string(), suite_id: z.uuid() }))
-      .describe("The first 20 of those test cases, by name"),
+    referenced_by: z.array(fileReference).describe("The first 20 of those test cases, by name"),
   })
-  .describe("A stored file with the live test cases that reference it") satisfies z.ZodType<StoredFileDetailDto>;
+  .describe("A stored file with the live test cases that reference it");
 
 function paths() {
   const tags = ["Files"];

@@ -15,7 +15,6 @@ import {
   type OpenApiPart,
 } from "@/lib/api/openapi-kit";
 import { createMatrixInput, MATRIX_STATUSES, matrixListQuery } from "./schemas";
-import type { MatrixDto, MatrixSummaryDto } from "./dto";
 
 /**
  * The REST contract of matrix runs: the matrix and combination resources, their components and the paths.
@@ -43,7 +42,7 @@ export const matrixSummary = z.object({
   started_at: z.iso.datetime().nullable(),
   completed_at: z.iso.datetime().nullable(),
   created_at: z.iso.datetime(),
-}) satisfies z.ZodType<MatrixSummaryDto>;
+});
 
 export const matrixCombination = z
   .object({
@@ -73,15 +72,24 @@ export const matrixCombination = z
   })
   .describe("One combination of variable values: one run with its statistics over every repetition");
 
+export const bestCombination = matrixCombination.pick({
+  index: true,
+  values: true,
+  label: true,
+  run_id: true,
+  pass_rate: true,
+  estimated_cost: true,
+  latency_p50_ms: true,
+});
+
 export const matrix = matrixSummary
   .extend({
     combinations: z.array(matrixCombination),
-    best_combination: matrixCombination
-      .pick({ index: true, values: true, label: true, run_id: true, pass_rate: true, estimated_cost: true, latency_p50_ms: true })
+    best_combination: bestCombination
       .nullable()
       .describe("Highest pass rate, then lowest estimated cost, then lowest p50 latency; null until a combination executed a case"),
   })
-  .describe("A matrix run: the suite's cases once per combination of variable values") satisfies z.ZodType<MatrixDto>;
+  .describe("A matrix run: the suite's cases once per combination of variable values");
 
 function paths() {
   const tags = ["Matrices"];

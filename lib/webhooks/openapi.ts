@@ -17,7 +17,6 @@ import {
   type OpenApiPart,
 } from "@/lib/api/openapi-kit";
 import { DELIVERY_STATUSES, deliveryListQuery, webhookInput, webhookPatch } from "./schemas";
-import type { WebhookDeliveryDto, WebhookDto } from "./dto";
 
 /**
  * The REST contract of webhooks: the endpoint and delivery resources and the paths under /api/v1/webhooks.
@@ -36,7 +35,15 @@ export const webhookResource = z
     created_at: iso,
     updated_at: iso,
   })
-  .describe("A webhook endpoint of the workspace") satisfies z.ZodType<WebhookDto>;
+  .describe("A webhook endpoint of the workspace");
+
+export const deliveryAttempt = z.object({
+  at: iso,
+  status_code: z.int().nullable(),
+  duration_ms: z.int(),
+  error: z.string().nullable(),
+  response_excerpt: z.string().nullable(),
+});
 
 export const deliveryResource = z
   .object({
@@ -50,20 +57,12 @@ export const deliveryResource = z
     last_duration_ms: z.int().nullable(),
     last_response: z.string().nullable().describe("The first 1 KB of the last response body"),
     last_error: z.string().nullable(),
-    attempt_log: z.array(
-      z.object({
-        at: iso,
-        status_code: z.int().nullable(),
-        duration_ms: z.int(),
-        error: z.string().nullable(),
-        response_excerpt: z.string().nullable(),
-      }),
-    ),
+    attempt_log: z.array(deliveryAttempt),
     payload: z.unknown().describe("The JSON body sent: {event, created_at, text, <object>}"),
     created_at: iso,
     delivered_at: iso.nullable(),
   })
-  .describe("One event sent (or to be sent) to one webhook, with every attempt") satisfies z.ZodType<WebhookDeliveryDto>;
+  .describe("One event sent (or to be sent) to one webhook, with every attempt");
 
 function paths() {
   const webhooks = ["Webhooks"];
