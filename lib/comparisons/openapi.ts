@@ -27,7 +27,6 @@ import {
   sessionDocument,
   VERDICT_CHANGES,
 } from "./schemas";
-import type { ArmDto, ComparisonDto, ComparisonPairDto, ComparisonSummaryDto, ExecutionDto } from "./dto";
 
 /**
  * The REST contract of A/B comparisons: the response resources (nested ones published as their own
@@ -64,7 +63,7 @@ export const execution = z
     retry_count: z.number().int().describe("Retries of the agent calls only"),
     status: z.enum(["passed", "failed", "error", "skipped"]).describe("Assay's verdict for this execution"),
   })
-  .describe("One arm's execution of one case (spec 003 AgentResponse plus Assay's verdict)") satisfies z.ZodType<ExecutionDto>;
+  .describe("One arm's execution of one case (spec 003 AgentResponse plus Assay's verdict)");
 
 const locationEstimate = z
   .object({
@@ -85,7 +84,7 @@ const wilcoxon = z.object({
   exact: z.boolean().describe("true: exact null distribution; false: normal approximation"),
 });
 
-const armExecutionStats = z
+export const armExecutionStats = z
   .object({
     total_invocations: z.number().int(),
     successful_invocations: z.number().int(),
@@ -145,7 +144,21 @@ export const comparisonSummary = z
     }),
     verdict: z.string().describe("The page's one-sentence verdict in plain language"),
   })
-  .describe("Statistics over the pairs, computed when the comparison ends (and on import)") satisfies z.ZodType<ComparisonSummaryDto>;
+  .describe("Statistics over the pairs, computed when the comparison ends (and on import)");
+
+export const armExecuted = z.object({
+  agent_calls: z.number().int().describe("Agent calls recorded for this arm so far"),
+  models: z
+    .array(
+      z.object({
+        model: z.string().nullable(),
+        temperature: z.number().nullable().describe("As sent; null when the request left it to the endpoint"),
+        max_tokens: z.number().nullable().describe("As sent; null when the request left it to the endpoint"),
+        calls: z.number().int(),
+      }),
+    )
+    .describe("Each distinct model, temperature and max tokens the agent calls named, most used first"),
+});
 
 export const comparisonArm = armInput
   .extend({
@@ -162,24 +175,11 @@ export const comparisonArm = armInput
         kind: z.string().optional(),
       })
       .describe("What the arm resolved to when it was created (never a key)"),
-    executed: z
-      .object({
-        agent_calls: z.number().int().describe("Agent calls recorded for this arm so far"),
-        models: z
-          .array(
-            z.object({
-              model: z.string().nullable(),
-              temperature: z.number().nullable().describe("As sent; null when the request left it to the endpoint"),
-              max_tokens: z.number().nullable().describe("As sent; null when the request left it to the endpoint"),
-              calls: z.number().int(),
-            }),
-          )
-          .describe("Each distinct model, temperature and max tokens the agent calls named, most used first"),
-      })
+    executed: armExecuted
       .nullable()
       .describe("What the arm really ran, read from its recorded agent calls (not from the request); null for imported sessions"),
   })
-  .describe("One arm as given (the suite's agent with these overrides), with its label") satisfies z.ZodType<ArmDto>;
+  .describe("One arm as given (the suite's agent with these overrides), with its label");
 
 export const comparison = z
   .object({
@@ -217,7 +217,7 @@ export const comparison = z
     summary: comparisonSummary.nullable().describe("Set when the comparison ends"),
     created_at: z.iso.datetime(),
   })
-  .describe("A/B comparison of a suite: baseline vs variant on the same cases") satisfies z.ZodType<ComparisonDto>;
+  .describe("A/B comparison of a suite: baseline vs variant on the same cases");
 
 export const comparisonPair = z
   .object({
@@ -245,7 +245,7 @@ export const comparisonPair = z
     context_tokens: z.number().int().describe("Spec 003 context_tokens (the llms.txt context of an imported session); 0 when unknown"),
     completed_at: z.iso.datetime().nullable(),
   })
-  .describe("One case × repetition with both executions and spec 003's diffs (variant − baseline)") satisfies z.ZodType<ComparisonPairDto>;
+  .describe("One case × repetition with both executions and spec 003's diffs (variant − baseline)");
 
 function paths() {
   const tags = ["Comparisons"];
