@@ -107,15 +107,16 @@ export function namedComponents(named: Record<string, z.ZodType>): Record<string
   return schemas;
 }
 
-/** Response components without cross-references: the output view of each, open to added fields. */
+/** A response schema: its output view, open to added fields. */
+export function responseSchema(schema: z.ZodType): JsonSchema {
+  const out = jsonSchema(schema, "output");
+  openObjects(out);
+  return out;
+}
+
+/** Response components without cross-references. */
 export function outputComponents(named: Record<string, z.ZodType>): Record<string, JsonSchema> {
-  return Object.fromEntries(
-    Object.entries(named).map(([name, schema]) => {
-      const out = jsonSchema(schema, "output");
-      openObjects(out);
-      return [name, out];
-    }),
-  );
+  return Object.fromEntries(Object.entries(named).map(([name, schema]) => [name, responseSchema(schema)]));
 }
 
 const errorCodes = [

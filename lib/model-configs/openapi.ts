@@ -7,7 +7,8 @@ import {
   ok,
   patchBody,
   queryParameters,
-  resource,
+  responseSchema,
+  outputComponents,
   secretWarnings,
   single,
   type OpenApiPart,
@@ -26,13 +27,29 @@ export const modelConfigResource = z.object({
   model: z.string(),
   embedding_model: z.string().nullable(),
   api_key_hint: z.string().nullable().describe("A masked hint such as ••••abcd; the key itself is write-only and never returned"),
+  has_api_key: z.boolean().describe("An API key is stored (api_key_hint is set)"),
   temperature: z.number().nullable(),
   max_tokens: z.number().int().nullable(),
   input_price_per_mtok: z.number().nullable().describe("Price per million prompt tokens (matrix cost estimates); null when not set"),
   output_price_per_mtok: z.number().nullable().describe("Price per million completion tokens; null when not set"),
-  supports_vision: z.boolean().describe("The model accepts images: image files of test cases are sent to it as image_url parts (spec 000)"),
+  supports_vision: z
+    .boolean()
+    .describe(
+      "The model accepts images: image files of test cases are sent to it as image_url parts; otherwise a case with an image is an error",
+    ),
   created_at: z.iso.datetime(),
   updated_at: z.iso.datetime(),
+});
+
+/** What an update answers: the configuration, plus what the update did that was not asked (a key dropped). */
+export const modelConfigUpdateResult = modelConfigResource.extend({ warnings: secretWarnings });
+
+/** The outcome of "Test connection" (the API route and the page button). */
+export const connectionResult = z.object({
+  ok: z.boolean(),
+  latency_ms: z.number().int(),
+  model: z.string(),
+  message: z.string().describe("Readable either way: what answered, or why the endpoint failed"),
 });
 
 export function modelConfigsOpenApi(): OpenApiPart {
@@ -69,22 +86,13 @@ export function modelConfigsOpenApi(): OpenApiPart {
           description:
             "Role: admin. Sends a tiny chat completion with the stored key; 200 with ok=false and a readable message when the endpoint fails.",
           responses: {
-            "200": ok("The connection check", {
-              type: "object",
-              required: ["ok", "latency_ms", "model", "message"],
-              properties: {
-                ok: { type: "boolean" },
-                latency_ms: { type: "integer" },
-                model: { type: "string" },
-                message: { type: "string" },
-              },
-            }),
+            "200": ok("The connection check", responseSchema(connectionResult)),
             ...errors,
           },
         },
       },
     },
-    schemas: { ModelConfig: resource(modelConfigResource, z.object({ warnings: secretWarnings })) },
+    schemas: outputComponents({ ModelConfig: modelConfigUpdateResult }),
     requests: { ModelConfigInput: jsonSchema(modelConfigInput), ModelConfigPatch: patchBody(modelConfigPatch) },
   };
 }
