@@ -1,10 +1,11 @@
+import type { z } from "zod";
 import { iso } from "@/lib/serialize";
 import { maskSnapshotUrls } from "@/lib/url-secrets";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import type { CaseResultStatus, RunStatus } from "@/lib/runs/schemas";
 import type { ProcessedFileInput } from "@/lib/files/types";
-import type { ChangeCause, FieldDiff } from "@/lib/runs/changes";
 import { currentSummary, type SummaryCounts } from "@/lib/runs/summary-counts";
+import type { runChanges, runChangesResource, verdictChange } from "./openapi";
 
 /**
  * The run feature's public shapes: Prisma `select` constants, row → DTO mappers and the DTO
@@ -272,40 +273,9 @@ export type LlmCallDto = {
 export type CaseResultDetail = CaseResultDto & { transcript: Prisma.JsonValue; llm_calls: LlmCallDto[] };
 
 /** A case whose verdict changed since the suite's previous completed run. */
-export type VerdictChange = {
-  id: string;
-  test_case_id: string;
-  name: string;
-  before: string;
-  after: string;
-  /** The case's content (what assay_case_hash covers) differs between the two runs. */
-  case_changed: boolean;
-  cause: ChangeCause;
-};
-/**
- * Cases whose verdict changed since the suite's previous completed ordinary run, each with why
- * (lib/runs/changes.ts): the case changed, the agent changed, both, or neither (possibly flaky).
- */
-export type RunChanges = {
-  previous_run_id: string | null;
-  previous_run_number: number | null;
-  /** The agent configuration (prompt, tools, model, parameters, variable values) differs from the previous run's. */
-  agent_changed: boolean;
-  /** The suite's evaluation settings (judge and simulator models, metrics) differ: counted as the test changing. */
-  evaluation_changed: boolean;
-  regressions: VerdictChange[];
-  fixes: VerdictChange[];
-};
-
-/** A run's changes with what changed, field by field (lib/runs/change-details.ts). */
-export type RunChangeDetails = RunChanges & {
-  /** What differs in the agent configuration (empty when it is the same). */
-  agent_fields: FieldDiff[];
-  /** What differs in the suite's evaluation settings. */
-  evaluation_fields: FieldDiff[];
-  /** Per flipped case whose content changed: what differs. */
-  case_fields: { test_case_id: string; name: string; fields: FieldDiff[] }[];
-};
+export type VerdictChange = z.output<typeof verdictChange>;
+export type RunChanges = z.output<typeof runChanges>;
+export type RunChangeDetails = z.output<typeof runChangesResource>;
 
 /**
  * Spec 000 ReportSummary plus token totals and spec 003 execution stats (`Run.summary`). The

@@ -17,7 +17,6 @@ import {
 import { CHANGE_CAUSES } from "./changes";
 import { CASE_STAGES } from "./dto";
 import { caseResultListQuery, runListQuery, runReportQuery, startRunInput } from "./schemas";
-import type { RunChangeDetails } from "./dto";
 
 /**
  * The REST contract of runs: the run and case-result resources, the changes since the previous
@@ -194,7 +193,8 @@ const fieldDiff = z
   .object({ field: z.string(), before: z.unknown(), after: z.unknown() })
   .describe("One field that differs; before/after are the stored values (absent: the field was not set)");
 
-const verdictChange = z.object({
+/** A case whose verdict changed since the suite's previous completed run. */
+export const verdictChange = z.object({
   id: z.uuid().describe("The case result in this run"),
   test_case_id: z.uuid(),
   name: z.string(),
@@ -206,14 +206,22 @@ const verdictChange = z.object({
     .describe("test: the case or the evaluation changed; agent: the agent changed; both; neither: possibly flaky"),
 });
 
-export const runChangesResource = z
-  .object({
-    previous_run_id: z.uuid().nullable().describe("The suite's previous completed ordinary run (experiments are never compared)"),
-    previous_run_number: z.number().int().nullable(),
-    agent_changed: z.boolean(),
-    evaluation_changed: z.boolean(),
-    regressions: z.array(verdictChange).describe("Passed before, failed or errored now"),
-    fixes: z.array(verdictChange).describe("Failed or errored before, passed now"),
+/**
+ * Cases whose verdict changed since the suite's previous completed ordinary run, each with why
+ * (lib/runs/changes.ts): the case changed, the agent changed, both, or neither (possibly flaky).
+ */
+export const runChanges = z.object({
+  previous_run_id: z.uuid().nullable().describe("The suite's previous completed ordinary run (experiments are never compared)"),
+  previous_run_number: z.number().int().nullable(),
+  agent_changed: z.boolean(),
+  evaluation_changed: z.boolean(),
+  regressions: z.array(verdictChange).describe("Passed before, failed or errored now"),
+  fixes: z.array(verdictChange).describe("Failed or errored before, passed now"),
+});
+
+/** A run's changes with what changed, field by field (lib/runs/change-details.ts): GET /api/v1/runs/{id}/changes. */
+export const runChangesResource = runChanges
+  .extend({
     agent_fields: z
       .array(fieldDiff)
       .describe("What differs in the agent configuration: system_prompt, tools, model, temperature, variables.NAME, …"),
@@ -222,7 +230,7 @@ export const runChangesResource = z
       .array(z.object({ test_case_id: z.uuid(), name: z.string(), fields: z.array(fieldDiff) }))
       .describe("Per flipped case whose content changed: the fields that differ"),
   })
-  .describe("Verdicts that flipped since the previous run, and what changed between the two runs") satisfies z.ZodType<RunChangeDetails>;
+  .describe("Verdicts that flipped since the previous run, and what changed between the two runs");
 
 function paths() {
   const runId = idParam;
