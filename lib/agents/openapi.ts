@@ -1,9 +1,24 @@
-import { collection, jsonSchema, patchBody, resource, secretWarnings, serverFields, single, type OpenApiPart } from "@/lib/api/openapi-kit";
-import { agentInput, agentPatch } from "./schemas";
+import {
+  collection,
+  jsonSchema,
+  patchBody,
+  responseSchema,
+  secretWarnings,
+  serverFields,
+  single,
+  type OpenApiPart,
+} from "@/lib/api/openapi-kit";
+import { agentFields, agentInput, agentPatch } from "./schemas";
 
 /**
  * The REST contract of agents: the OpenAPI component and the paths under /api/v1/agents.
  */
+
+/** An agent as the API and the pages show it: header values masked. */
+export const agentResource = agentFields.extend(serverFields.shape);
+
+/** What an update answers: the agent, plus what the update did that was not asked (headers dropped). */
+export const agentUpdateResult = agentResource.extend({ warnings: secretWarnings });
 
 export function agentsOpenApi(): OpenApiPart {
   return {
@@ -24,9 +39,7 @@ export function agentsOpenApi(): OpenApiPart {
       }),
     },
     schemas: {
-      Agent: resource(agentInput, serverFields.extend({ warnings: secretWarnings }), {
-        description: "An agent; HTTP header values are masked (••••1234)",
-      }),
+      Agent: responseSchema(agentUpdateResult.describe("An agent; HTTP header values are masked (••••1234)")),
     },
     requests: { AgentInput: jsonSchema(agentInput), AgentPatch: patchBody(agentPatch) },
   };

@@ -10,7 +10,7 @@ import {
   ok,
   patchBody,
   ref,
-  resource,
+  responseSchema,
   serverFields,
   tooLarge,
   type OpenApiPart,
@@ -20,6 +20,11 @@ import { presetInput, presetPatch } from "./schemas";
 /**
  * The REST contract of presets (named sets of run-level variable values per suite): the component and the paths.
  */
+
+/** A preset as the API returns it: its fields as stored plus the server-set ones. */
+export const presetResource = presetInput
+  .extend({ ...serverFields.shape, suite_id: z.uuid() })
+  .describe("A named set of run-level variable values of a suite (the variables model's presets)");
 
 function paths() {
   const tags = ["Presets"];
@@ -83,9 +88,7 @@ export function presetsOpenApi(): OpenApiPart {
     ],
     paths: paths(),
     schemas: {
-      Preset: resource(presetInput, serverFields.extend({ suite_id: z.uuid() }), {
-        description: "A named set of run-level variable values of a suite (spec 004 presets)",
-      }),
+      Preset: responseSchema(presetResource),
     },
     requests: { PresetInput: jsonSchema(presetInput), PresetPatch: patchBody(presetPatch) },
   };

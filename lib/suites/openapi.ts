@@ -10,20 +10,26 @@ import {
   patchBody,
   queryParameters,
   ref,
-  resource,
+  responseSchema,
   serverFields,
   single,
   type OpenApiPart,
 } from "@/lib/api/openapi-kit";
-import { suiteInput, suiteListQuery, suitePatch } from "./schemas";
+import { suiteFields, suiteInput, suiteListQuery, suitePatch } from "./schemas";
 
 /**
  * The REST contract of suites: the server-set fields of a suite, the OpenAPI component and the
  * paths under /api/v1/suites (the suite itself; its cases, runs and comparisons are their features').
  */
 
-export const suiteServerFields = serverFields.extend({
+/** A suite as the API returns it: its settings plus the server-set fields. */
+export const suiteResource = suiteFields.extend({
+  ...serverFields.shape,
   deleted_at: z.iso.datetime().nullable().describe("Set while the suite is in the trash"),
+});
+
+/** Lists add the recent pass rates to each suite. */
+const suiteListFields = z.object({
   last_pass_rate: z
     .number()
     .nullable()
@@ -74,7 +80,7 @@ export function suitesOpenApi(): OpenApiPart {
         },
       },
     },
-    schemas: { Suite: resource(suiteInput, suiteServerFields) },
+    schemas: { Suite: responseSchema(suiteResource.extend(suiteListFields.shape)) },
     requests: { SuiteInput: jsonSchema(suiteInput), SuitePatch: patchBody(suitePatch) },
   };
 }

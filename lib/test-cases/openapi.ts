@@ -9,24 +9,31 @@ import {
   patchBody,
   queryParameters,
   ref,
-  resource,
+  responseSchema,
   serverFields,
   single,
   tooLarge,
   body,
   type OpenApiPart,
 } from "@/lib/api/openapi-kit";
-import { testCaseExportQuery, testCaseImportQuery, testCaseInput, testCaseListQuery, testCasePatch } from "./schemas";
+import { testCaseFields, testCaseExportQuery, testCaseImportQuery, testCaseInput, testCaseListQuery, testCasePatch } from "./schemas";
 
 /**
  * The REST contract of test cases: the server-set fields, the import outcome, the OpenAPI
  * components and the paths of a suite's cases (list, create, import, export) and of one case.
  */
 
-export const testCaseServerFields = serverFields.extend({
+/** A case as the API returns it: its fields plus the server-set ones. */
+export const testCaseResource = testCaseFields.extend({
+  ...serverFields.shape,
   suite_id: z.uuid(),
   sort_order: z.number().int().describe("Position in the suite, set by the server"),
 });
+
+/** One case as export writes it; import accepts it back. */
+export const testCaseDocument = testCaseFields
+  .omit({ sort_order: true })
+  .describe("One case as export writes it (the test case format's fields plus checks, mode and ground_truth); import accepts it back");
 
 export const importResult = z
   .looseObject({
@@ -150,11 +157,8 @@ export function testCasesOpenApi(): OpenApiPart {
       },
     },
     schemas: {
-      TestCase: resource(testCaseInput, testCaseServerFields),
-      TestCaseDocument: resource(testCaseInput, z.object({}), {
-        omit: ["sort_order"],
-        description: "One case as export writes it (spec 001 fields plus checks, mode and ground_truth); import accepts it back",
-      }),
+      TestCase: responseSchema(testCaseResource),
+      TestCaseDocument: responseSchema(testCaseDocument),
       ImportResult: jsonSchema(importResult, "output"),
     },
     requests: { TestCaseInput: jsonSchema(testCaseInput), TestCasePatch: patchBody(testCasePatch) },
