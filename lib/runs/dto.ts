@@ -5,7 +5,7 @@ import type { Prisma } from "@/lib/generated/prisma/client";
 import type { CaseResultStatus, RunStatus } from "@/lib/runs/schemas";
 import type { ProcessedFileInput } from "@/lib/files/types";
 import { currentSummary, type SummaryCounts } from "@/lib/runs/summary-counts";
-import type { runChanges, runChangesResource, verdictChange } from "./openapi";
+import type { runChanges, runChangesResource, runResource, verdictChange } from "./openapi";
 
 /**
  * The run feature's public shapes: Prisma `select` constants, row → DTO mappers and the DTO
@@ -68,7 +68,7 @@ export function isExperiment(run: { comparisonId?: string | null; matrixId?: str
   return Boolean(run.comparisonId || run.matrixId);
 }
 
-export function toRunDto(r: RunRow) {
+export function toRunDto(r: RunRow): RunDto {
   const done = r.passedCases + r.failedCases + r.skippedCases + r.errorCases;
   return {
     id: r.id,
@@ -90,18 +90,18 @@ export function toRunDto(r: RunRow) {
     prompt_tokens: r.promptTokens,
     completion_tokens: r.completionTokens,
     concurrency: r.concurrency,
-    options: r.options,
-    resolved_variables: r.resolvedVariables,
+    options: r.options as RunDto["options"],
+    resolved_variables: r.resolvedVariables as RunDto["resolved_variables"],
     // Snapshot URLs may carry keys (userinfo, `?code=`): the executor reads the row, readers never need them.
-    agent_snapshot: maskSnapshotUrls(r.agentSnapshot),
-    variant_snapshot: maskSnapshotUrls(r.variantSnapshot),
+    agent_snapshot: maskSnapshotUrls(r.agentSnapshot) as RunDto["agent_snapshot"],
+    variant_snapshot: maskSnapshotUrls(r.variantSnapshot) as RunDto["variant_snapshot"],
     // Summaries stored under older counting rules read as today's (lib/runs/summary-counts.ts).
-    summary: currentSummary(r.summary),
+    summary: currentSummary(r.summary) as RunDto["summary"],
     error_message: r.errorMessage,
     cancel_requested_at: iso(r.cancelRequestedAt),
     started_at: iso(r.startedAt),
     completed_at: iso(r.completedAt),
-    created_at: iso(r.createdAt),
+    created_at: iso(r.createdAt)!,
     /** Set on the arm runs a comparison executed (arm 0 = baseline, 1 = variant). */
     comparison_id: r.comparisonId,
     arm_index: r.armIndex,
@@ -114,7 +114,7 @@ export function toRunDto(r: RunRow) {
     eval_hash: r.evalHash,
   };
 }
-export type RunDto = ReturnType<typeof toRunDto>;
+export type RunDto = z.output<typeof runResource>;
 
 /**
  * Spec 000 test execution state machine, per case result (`CaseResult.stage`): pending →

@@ -9,6 +9,7 @@ import {
   listQueryDocs,
   ok,
   outputComponents,
+  responseSchema,
   queryParameters,
   ref,
   tooLarge,
@@ -16,85 +17,97 @@ import {
 } from "@/lib/api/openapi-kit";
 import { CHANGE_CAUSES } from "./changes";
 import { CASE_STAGES } from "./dto";
-import { caseResultListQuery, runListQuery, runReportQuery, startRunInput } from "./schemas";
+import { caseResultListQuery, RUN_STATUSES, runListQuery, runReportQuery, startRunInput } from "./schemas";
 
 /**
  * The REST contract of runs: the run and case-result resources, the changes since the previous
  * run, the OpenAPI components and the paths of a suite's runs, one run and one case result.
  */
 
-const runResource = {
-  type: "object",
-  description: "A run. Totals update live while it executes; summary (spec 000 ReportSummary + execution stats) is set when it ends.",
-  properties: {
-    id: { type: "string", format: "uuid" },
-    suite_id: { type: "string", format: "uuid" },
-    number: { type: "integer", description: "The run's number within its suite (#42), never reused" },
-    experiment: {
-      type: "boolean",
-      description: "A comparison arm or a matrix combination: not part of the suite's history (trend, latest run, regression baseline)",
-    },
-    status: { enum: ["pending", "running", "completed", "failed", "cancelled"] },
-    triggered_by: { enum: ["manual", "schedule", "api"] },
-    metadata: {
-      type: "object",
-      additionalProperties: { type: "string" },
-      description: "Where the run comes from, as its caller said: {commit, branch, build_url, …} (string values, at most 20 keys)",
-    },
-    agent_hash: {
-      type: ["string", "null"],
-      description: "Hash of the agent configuration the run used (prompt, tools, model, parameters, variable values)",
-    },
-    eval_hash: {
-      type: ["string", "null"],
-      description: "Hash of the evaluation settings the run used (judge and simulator models, metrics)",
-    },
-    total_cases: { type: "integer" },
-    passed_cases: { type: "integer" },
-    failed_cases: { type: "integer" },
-    skipped_cases: { type: "integer" },
-    error_cases: { type: "integer" },
-    pass_rate: { type: "number", description: "passed / (total - skipped) × 100" },
-    started_at: { type: ["string", "null"], format: "date-time" },
-    completed_at: { type: ["string", "null"], format: "date-time" },
-    error_message: { type: ["string", "null"] },
-    summary: {
-      type: ["object", "null"],
-      description:
-        "Spec 000 ReportSummary + tokens + execution stats. total_tests counts every result (the report's len(results)) and failed every result " +
-        "that did not pass, so total_tests = passed + failed; not_met, errors, skipped and unfinished break failed down. pass_rate = passed / total_tests × 100 " +
-        "(spec); executed_pass_rate = passed / executed × 100 is the run's own pass_rate (skipped results not counted). Summaries stored under older rules are recounted when read.",
-      properties: {
-        total_tests: { type: "integer", description: "Every result of the run: passed + failed" },
-        passed: { type: "integer" },
-        failed: { type: "integer", description: "Every result that did not pass: not_met + errors + skipped + unfinished" },
-        not_met: { type: "integer", description: "Results whose expectations were not met (status failed)" },
-        errors: { type: "integer", description: "Results that could not be judged (agent, simulator, judge, configuration errors)" },
-        skipped: { type: "integer", description: "Results never executed" },
-        unfinished: { type: "integer", description: "Results still pending or running (0 once the run ended)" },
-        executed: { type: "integer", description: "passed + not_met + errors" },
-        total_cases: { type: "integer", description: "The same as total_tests (kept for older readers)" },
-        pass_rate: { type: "number", description: "passed / total_tests × 100, one decimal (0 without results)" },
-        executed_pass_rate: { type: "number", description: "passed / executed × 100, one decimal: the run's pass_rate" },
-        counting: { type: "string", description: "Which results each count holds, in words" },
-        weighted_pass_rate: {
-          type: "number",
-          description: "executed_pass_rate with hard cases weighing hard_weight and normal ones 1 (spec 001)",
-        },
-        hard_weight: { type: "number" },
-        retry_count: { type: "integer", description: "Agent call retries summed over the cases (spec 003)" },
-        evaluator_retry_count: { type: "integer", description: "Judge, simulator, check and metric retries summed over the cases" },
-        average_scores: { type: "object", description: "Per metric, the average normalised (0..1) score" },
-      },
-    },
-    agent_snapshot: { type: "object", description: "The agent as it was when the run started" },
-    resolved_variables: { type: "object", description: "Spec 004: {values, sources}" },
-    comparison_id: { type: ["string", "null"], format: "uuid", description: "Set on a comparison's arm runs" },
-    arm_index: { type: ["integer", "null"], description: "0 for a comparison's baseline arm, 1 for its variant" },
-    matrix_id: { type: ["string", "null"], format: "uuid", description: "Set on a matrix's runs (one per combination)" },
-    combination_index: { type: ["integer", "null"], description: "The combination of the matrix this run executes (0-based)" },
-  },
-};
+const count = z.number().int();
+const timestamp = z.iso.datetime().nullable();
+
+/** `Run.summary`: the execution model's ReportSummary plus tokens and execution stats. */
+const runSummary = z
+  .looseObject({
+    total_tests: count.describe("Every result of the run: passed + failed"),
+    passed: count,
+    failed: count.describe("Every result that did not pass: not_met + errors + skipped + unfinished"),
+    not_met: count.describe("Results whose expectations were not met (status failed)"),
+    errors: count.describe("Results that could not be judged (agent, simulator, judge, configuration errors)"),
+    skipped: count.describe("Results never executed"),
+    unfinished: count.describe("Results still pending or running (0 once the run ended)"),
+    executed: count.describe("passed + not_met + errors"),
+    total_cases: count.describe("The same as total_tests (kept for older readers)"),
+    pass_rate: z.number().describe("passed / total_tests × 100, one decimal (0 without results)"),
+    executed_pass_rate: z.number().describe("passed / executed × 100, one decimal: the run's pass_rate"),
+    counting: z.string().describe("Which results each count holds, in words"),
+    weighted_pass_rate: z
+      .number()
+      .describe("executed_pass_rate with hard cases weighing hard_weight and normal ones 1 (the test case format)"),
+    hard_weight: z.number(),
+    retry_count: count.describe("Agent call retries summed over the cases (the A/B engine's retry policy)"),
+    evaluator_retry_count: count.describe("Judge, simulator, check and metric retries summed over the cases"),
+    average_scores: z.record(z.string(), z.number()).describe("Per metric, the average normalised (0..1) score"),
+  })
+  .partial()
+  .describe(
+    "The execution model's ReportSummary + tokens + execution stats. total_tests counts every result (the report's len(results)) and failed every result " +
+      "that did not pass, so total_tests = passed + failed; not_met, errors, skipped and unfinished break failed down. pass_rate = passed / total_tests × 100; " +
+      "executed_pass_rate = passed / executed × 100 is the run's own pass_rate (skipped results not counted). Summaries stored under older rules are recounted when read.",
+  );
+
+/** A run. Totals update live while it executes; summary is set when it ends. */
+export const runResource = z
+  .object({
+    id: z.uuid(),
+    suite_id: z.uuid(),
+    number: count.describe("The run's number within its suite (#42), never reused"),
+    experiment: z
+      .boolean()
+      .describe("A comparison arm or a matrix combination: not part of the suite's history (trend, latest run, regression baseline)"),
+    status: z.enum(RUN_STATUSES),
+    triggered_by: z.enum(["manual", "schedule", "api"]),
+    triggered_by_user_id: z.uuid().nullable().describe("The member who started it; null for schedules and API keys"),
+    metadata: z
+      .record(z.string(), z.string())
+      .describe("Where the run comes from, as its caller said: {commit, branch, build_url, …} (string values, at most 20 keys)"),
+    agent_hash: z
+      .string()
+      .nullable()
+      .describe("Hash of the agent configuration the run used (prompt, tools, model, parameters, variable values)"),
+    eval_hash: z.string().nullable().describe("Hash of the evaluation settings the run used (judge and simulator models, metrics)"),
+    total_cases: count,
+    passed_cases: count,
+    failed_cases: count,
+    skipped_cases: count,
+    error_cases: count,
+    done_cases: count.describe("passed + failed + skipped + error cases so far"),
+    pass_rate: z.number().describe("passed / (total - skipped) × 100"),
+    prompt_tokens: count,
+    completion_tokens: count,
+    concurrency: count.describe("Cases executed at the same time"),
+    options: z
+      .record(z.string(), z.unknown())
+      .describe("The case selection and execution options: {tags, tag_match, difficulty, case_ids, concurrency}"),
+    started_at: timestamp,
+    completed_at: timestamp,
+    cancel_requested_at: timestamp.describe("Set when a cancel was asked for"),
+    created_at: z.iso.datetime(),
+    error_message: z.string().nullable(),
+    summary: runSummary.nullable(),
+    agent_snapshot: z.record(z.string(), z.unknown()).describe("The agent as it was when the run started (URL secrets masked)"),
+    variant_snapshot: z
+      .record(z.string(), z.unknown())
+      .nullable()
+      .describe("A comparison variant arm's agent as it ran (URL secrets masked); null otherwise"),
+    resolved_variables: z.record(z.string(), z.unknown()).describe("The variables model's resolution: {values, sources}"),
+    comparison_id: z.uuid().nullable().describe("Set on a comparison's arm runs"),
+    arm_index: count.nullable().describe("0 for a comparison's baseline arm, 1 for its variant"),
+    matrix_id: z.uuid().nullable().describe("Set on a matrix's runs (one per combination)"),
+    combination_index: count.nullable().describe("The combination of the matrix this run executes (0-based)"),
+  })
+  .describe("A run. Totals update live while it executes; summary is set when it ends.");
 
 const caseResultResource = {
   type: "object",
@@ -344,8 +357,7 @@ export function runsOpenApi(): OpenApiPart {
     ],
     paths: paths(),
     schemas: {
-      // Hand-written (the run DTOs have no zod schema); every listed field is always sent.
-      Run: { ...runResource, required: Object.keys(runResource.properties) },
+      Run: responseSchema(runResource),
       // `transcript` is sent by lists only on `include=transcript`; one case result always has it (CaseResultDetail).
       CaseResult: { ...caseResultResource, required: Object.keys(caseResultResource.properties).filter((k) => k !== "transcript") },
       CaseResultDetail: {
