@@ -5,7 +5,7 @@ import type { Prisma } from "@/lib/generated/prisma/client";
 import type { CaseResultStatus, RunStatus } from "@/lib/runs/schemas";
 import type { ProcessedFileInput } from "@/lib/files/types";
 import { currentSummary, type SummaryCounts } from "@/lib/runs/summary-counts";
-import type { runChanges, runChangesResource, runResource, verdictChange } from "./openapi";
+import type { caseResultResource, runChanges, runChangesResource, runResource, verdictChange } from "./openapi";
 
 /**
  * The run feature's public shapes: Prisma `select` constants, row → DTO mappers and the DTO
@@ -181,8 +181,7 @@ export const caseResultWithTranscriptSelect = { ...caseResultSelect, transcript:
 type CaseResultRecord = Prisma.CaseResultGetPayload<{ select: typeof caseResultSelect }> & { transcript?: Prisma.JsonValue };
 
 /** How the conversation ended (`CaseResult.endReason`); the two caps are the workspace's, not the case's. */
-export type EndReason =
-  "single_turn" | "simulator_ended" | "agent_ended" | "max_turns" | "safety_cap" | "token_cap" | "repetition" | "error";
+export type EndReason = NonNullable<CaseResultDto["end_reason"]>;
 
 /** Spec 000 `metrics_passed`/`metrics_total` of a result's metric_results. */
 export function metricCounts(metricResults: unknown): { metrics_passed: number; metrics_total: number } {
@@ -203,7 +202,7 @@ export function metricResultsOf(metricResults: unknown): unknown {
   );
 }
 
-export function toCaseResultDto(r: CaseResultRecord) {
+export function toCaseResultDto(r: CaseResultRecord): CaseResultDto {
   // Spec 000 `errors`: only a case that errored has errors (a skipped case's note stays in error_message).
   const errors = r.status === "error" && r.errorMessage ? [r.errorMessage] : [];
   return {
@@ -221,13 +220,13 @@ export function toCaseResultDto(r: CaseResultRecord) {
     /** Spec 000 TestResult.processed_files: one ProcessedFileInput per file of the case (empty without files). */
     processed_files: (Array.isArray(r.processedFiles) ? r.processedFiles : []) as unknown as ProcessedFileInput[],
     /** Present only when the row was read with its transcript (one case, or a list with `include=transcript`). */
-    ...(r.transcript !== undefined ? { transcript: r.transcript } : {}),
+    ...(r.transcript !== undefined ? { transcript: r.transcript as CaseResultDto["transcript"] } : {}),
     actual_response: r.actualResponse,
     response_truncated: r.responseTruncated,
-    check_results: r.checkResults,
-    tool_call_results: r.toolCallResults,
-    outcome_results: r.outcomeResults,
-    metric_results: metricResultsOf(r.metricResults),
+    check_results: r.checkResults as CaseResultDto["check_results"],
+    tool_call_results: r.toolCallResults as CaseResultDto["tool_call_results"],
+    outcome_results: r.outcomeResults as CaseResultDto["outcome_results"],
+    metric_results: metricResultsOf(r.metricResults) as CaseResultDto["metric_results"],
     prompt_tokens: r.promptTokens,
     completion_tokens: r.completionTokens,
     latency_ms: r.latencyMs,
@@ -235,7 +234,7 @@ export function toCaseResultDto(r: CaseResultRecord) {
     /** Retries of the agent's calls only (spec 003). */
     retry_count: r.retryCount,
     /** Spec 004 ResolvedTestVariables of this case: {values, sources} (null when the agent declares no variables). */
-    resolved_variables: (r.resolvedVariables ?? null) as { values: Record<string, unknown>; sources: Record<string, string> } | null,
+    resolved_variables: (r.resolvedVariables ?? null) as CaseResultDto["resolved_variables"],
     /** Retries of the judge, simulator, check and metric calls, apart from the agent's. */
     evaluator_retry_count: r.evaluatorRetryCount,
     turns: r.turns,
@@ -253,7 +252,7 @@ export function toCaseResultDto(r: CaseResultRecord) {
     completed_at: iso(r.completedAt),
   };
 }
-export type CaseResultDto = ReturnType<typeof toCaseResultDto>;
+export type CaseResultDto = z.output<typeof caseResultResource>;
 
 /** One LLM call of a case result, as the case page and the API show it. */
 export type LlmCallDto = {
@@ -270,7 +269,7 @@ export type LlmCallDto = {
 };
 
 /** A case result with its transcript and LLM calls (the case page and GET /case-results/{id}). */
-export type CaseResultDetail = CaseResultDto & { transcript: Prisma.JsonValue; llm_calls: LlmCallDto[] };
+export type CaseResultDetail = Omit<CaseResultDto, "transcript"> & { transcript: Prisma.JsonValue; llm_calls: LlmCallDto[] };
 
 /** A case whose verdict changed since the suite's previous completed run. */
 export type VerdictChange = z.output<typeof verdictChange>;

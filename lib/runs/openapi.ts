@@ -17,7 +17,8 @@ import {
 } from "@/lib/api/openapi-kit";
 import { CHANGE_CAUSES } from "./changes";
 import { CASE_STAGES } from "./dto";
-import { caseResultListQuery, RUN_STATUSES, runListQuery, runReportQuery, startRunInput } from "./schemas";
+import type { ProcessedFileInput } from "@/lib/files/types";
+import { CASE_RESULT_STATUSES, caseResultListQuery, RUN_STATUSES, runListQuery, runReportQuery, startRunInput } from "./schemas";
 
 /**
  * The REST contract of runs: the run and case-result resources, the changes since the previous
@@ -109,98 +110,108 @@ export const runResource = z
   })
   .describe("A run. Totals update live while it executes; summary is set when it ends.");
 
-const caseResultResource = {
-  type: "object",
-  properties: {
-    id: { type: "string", format: "uuid" },
-    test_case_id: { type: ["string", "null"], format: "uuid" },
-    status: { enum: ["pending", "running", "passed", "failed", "skipped", "error"] },
-    stage: {
-      enum: [...CASE_STAGES],
-      description:
-        "Spec 000 execution state: pending → processing_files → files_ready | files_failed → executing_agent → agent_complete | agent_failed → evaluating → complete | evaluation_failed (live while running)",
-    },
-    processed_files: {
-      type: "array",
-      items: { $ref: "#/components/schemas/ProcessedFileInput" },
-      description: "Spec 000 TestResult.processed_files: one per file of the case (empty without files)",
-    },
-    transcript: {
-      type: "array",
-      description:
-        "The conversation. In lists (GET /api/v1/runs/{id}/results) present only with `include=transcript`; always present on GET /api/v1/case-results/{id}",
-      items: {
-        type: "object",
-        properties: {
-          role: { type: "string" },
-          content: { type: ["string", "null"] },
-          tool_calls: { type: "array" },
-          tool_call_id: { type: "string" },
-        },
-      },
-    },
-    actual_response: { type: ["string", "null"] },
-    check_results: { type: "array" },
-    tool_call_results: { type: ["object", "null"] },
-    outcome_results: { type: "array" },
-    metric_results: {
-      type: "array",
-      description:
-        "Spec 000 MetricResult: score and threshold on the metric's scale (1..scale), normalized_score/normalized_threshold on 0..1 (absent on results stored before thresholds moved to the scale, whose score is on 0..1)",
-      items: {
-        type: "object",
-        properties: {
-          metric_name: { type: "string" },
-          score: { type: ["number", "null"] },
-          threshold: { type: ["number", "null"] },
-          normalized_score: { type: ["number", "null"] },
-          normalized_threshold: { type: ["number", "null"] },
-          scale: { type: ["integer", "null"] },
-          passed: {
-            type: ["boolean", "null"],
-            description:
-              "Whether the score reached the threshold; null when the metric could not be evaluated (`error` says why): such a metric is " +
-              "neither passed nor failed and makes the case an error only under fail_on_error. A passed case never has a metric with passed: false",
-          },
-          error: { type: ["string", "null"], description: "Why the metric could not be evaluated" },
-          retry_count: { type: "integer", description: "Retries of this metric's judge call (retry_on_failure)" },
-          evaluation_time_ms: { type: "integer", minimum: 0, description: "Spec 000: time taken to evaluate, in milliseconds" },
-          model_used: { type: ["string", "null"], description: "Spec 000: the model that scored it (null when none was called)" },
-          raw_score: {
-            type: ["number", "null"],
-            description: "The judge's answer on 1..scale (the same as score; kept for older readers)",
-          },
-          reasoning: { type: ["string", "null"], description: "The judge's reasoning before its score" },
-        },
-      },
-    },
-    prompt_tokens: { type: "integer" },
-    completion_tokens: { type: "integer" },
-    latency_ms: { type: ["integer", "null"] },
-    duration_ms: { type: ["integer", "null"] },
-    retry_count: { type: "integer", description: "Retries of the agent calls only (spec 003)" },
-    evaluator_retry_count: { type: "integer", description: "Retries of the judge, simulator, check and metric calls" },
-    resolved_variables: {
-      type: ["object", "null"],
-      description: "Spec 004 ResolvedTestVariables of this case: {values, sources} with sources run, suite, test or type",
-    },
-    metrics_passed: { type: "integer", description: "Spec 000: metric_results that passed" },
-    metrics_total: { type: "integer", description: "Spec 000: metric_results evaluated" },
-    error_message: {
-      type: ["string", "null"],
-      description: "Errors only (status error); a skipped case's note. Never set on a passed case",
-    },
-    error_type: { type: ["string", "null"], description: "agent, simulator, timeout, judge, cancelled, config, worker_lost" },
-    errors: { type: "array", items: { type: "string" }, description: "Spec 000 errors: empty unless status is error" },
-    failure_reasons: { type: "array", items: { type: "string" }, description: "Why a failed case failed; empty otherwise" },
-    end_reason: {
-      type: ["string", "null"],
-      enum: ["single_turn", "simulator_ended", "agent_ended", "max_turns", "safety_cap", "token_cap", "repetition", "error", null],
-      description: "How the conversation ended; safety_cap/token_cap are the workspace's caps, max_turns the case's own",
-    },
-    stopped_by_safety_cap: { type: "boolean", description: "The workspace safety cap ended the conversation (not the case's max_turns)" },
-  },
-};
+const jsonObject = z.record(z.string(), z.unknown());
+
+/** The execution model's MetricResult, as a case result stores it. */
+const metricResult = z
+  .looseObject({
+    metric_name: z.string(),
+    score: z.number().nullable(),
+    threshold: z.number().nullable(),
+    normalized_score: z.number().nullable(),
+    normalized_threshold: z.number().nullable(),
+    scale: count.nullable(),
+    passed: z
+      .boolean()
+      .nullable()
+      .describe(
+        "Whether the score reached the threshold; null when the metric could not be evaluated (`error` says why): such a metric is " +
+          "neither passed nor failed and makes the case an error only under fail_on_error. A passed case never has a metric with passed: false",
+      ),
+    error: z.string().nullable().describe("Why the metric could not be evaluated"),
+    retry_count: count.describe("Retries of this metric's judge call (retry_on_failure)"),
+    evaluation_time_ms: count.min(0).describe("Time taken to evaluate, in milliseconds"),
+    model_used: z.string().nullable().describe("The model that scored it (null when none was called)"),
+    raw_score: z.number().nullable().describe("The judge's answer on 1..scale (the same as score; kept for older readers)"),
+    reasoning: z.string().nullable().describe("The judge's reasoning before its score"),
+  })
+  .partial();
+
+const transcriptMessage = z
+  .looseObject({ role: z.string(), content: z.string().nullable(), tool_calls: z.array(z.unknown()), tool_call_id: z.string() })
+  .partial();
+
+const END_REASONS = [
+  "single_turn",
+  "simulator_ended",
+  "agent_ended",
+  "max_turns",
+  "safety_cap",
+  "token_cap",
+  "repetition",
+  "error",
+] as const;
+
+/** One case result (one case × repetition × arm of a run). */
+export const caseResultResource = z.object({
+  id: z.uuid(),
+  run_id: z.uuid(),
+  test_case_id: z.uuid().nullable(),
+  variant: z.enum(["baseline", "variant"]).describe("The arm: variant only on a paired A/B run's variant results"),
+  position: count.describe("The case's place in the run's order"),
+  status: z.enum(CASE_RESULT_STATUSES),
+  stage: z
+    .enum(CASE_STAGES)
+    .describe(
+      "The execution model's state: pending → processing_files → files_ready | files_failed → executing_agent → agent_complete | agent_failed → evaluating → complete | evaluation_failed (live while running)",
+    ),
+  name: z.string().describe("The case's name when the run started"),
+  tags: z.array(z.string()),
+  test_case: z.unknown().describe("The case as it was when the run started (its snapshot)"),
+  processed_files: z
+    .array(z.custom<ProcessedFileInput>().meta({ $ref: "#/components/schemas/ProcessedFileInput" }))
+    .describe("The execution model's TestResult.processed_files: one per file of the case (empty without files)"),
+  transcript: z
+    .array(transcriptMessage)
+    .optional()
+    .describe(
+      "The conversation. In lists (GET /api/v1/runs/{id}/results) present only with `include=transcript`; always present on GET /api/v1/case-results/{id}",
+    ),
+  actual_response: z.string().nullable(),
+  response_truncated: z.boolean().describe("actual_response was cut to the stored maximum"),
+  check_results: z.array(z.unknown()),
+  tool_call_results: jsonObject.nullable(),
+  outcome_results: z.array(z.unknown()),
+  metric_results: z
+    .array(metricResult)
+    .describe(
+      "The execution model's MetricResult: score and threshold on the metric's scale (1..scale), normalized_score/normalized_threshold on 0..1 (absent on results stored before thresholds moved to the scale, whose score is on 0..1)",
+    ),
+  prompt_tokens: count,
+  completion_tokens: count,
+  latency_ms: count.nullable(),
+  duration_ms: count.nullable(),
+  retry_count: count.describe("Retries of the agent calls only"),
+  evaluator_retry_count: count.describe("Retries of the judge, simulator, check and metric calls"),
+  turns: count.describe("Conversation turns taken"),
+  resolved_variables: z
+    .object({ values: z.record(z.string(), z.unknown()), sources: z.record(z.string(), z.string()) })
+    .nullable()
+    .describe("The variables model's ResolvedTestVariables of this case: {values, sources} with sources run, suite, test or type"),
+  metrics_passed: count.describe("metric_results that passed"),
+  metrics_total: count.describe("metric_results evaluated"),
+  error_message: z.string().nullable().describe("Errors only (status error); a skipped case's note. Never set on a passed case"),
+  error_type: z.string().nullable().describe("agent, simulator, timeout, judge, cancelled, config, worker_lost"),
+  errors: z.array(z.string()).describe("The execution model's errors: empty unless status is error"),
+  failure_reasons: z.array(z.string()).describe("Why a failed case failed; empty otherwise"),
+  end_reason: z
+    .enum(END_REASONS)
+    .nullable()
+    .describe("How the conversation ended; safety_cap/token_cap are the workspace's caps, max_turns the case's own"),
+  stopped_by_safety_cap: z.boolean().describe("The workspace safety cap ended the conversation (not the case's max_turns)"),
+  started_at: timestamp,
+  completed_at: timestamp,
+});
 
 const fieldDiff = z
   .object({ field: z.string(), before: z.unknown(), after: z.unknown() })
@@ -359,7 +370,7 @@ export function runsOpenApi(): OpenApiPart {
     schemas: {
       Run: responseSchema(runResource),
       // `transcript` is sent by lists only on `include=transcript`; one case result always has it (CaseResultDetail).
-      CaseResult: { ...caseResultResource, required: Object.keys(caseResultResource.properties).filter((k) => k !== "transcript") },
+      CaseResult: responseSchema(caseResultResource),
       CaseResultDetail: {
         allOf: [
           { $ref: "#/components/schemas/CaseResult" },
