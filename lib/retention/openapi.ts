@@ -1,9 +1,36 @@
-import { body, errorResponse, errors, jsonSchema, ok, queryParameters, ref, tooLarge, type OpenApiPart } from "@/lib/api/openapi-kit";
-import { cleanupQuery, cleanupResponse, retentionSettingsPatch, retentionSettingsResponse } from "./schemas";
+import {
+  body,
+  errorResponse,
+  errors,
+  jsonSchema,
+  ok,
+  outputComponents,
+  queryParameters,
+  ref,
+  tooLarge,
+  type OpenApiPart,
+} from "@/lib/api/openapi-kit";
+import { z } from "zod";
+import { cleanupQuery, RETENTION_SOURCES, retentionSettingsPatch } from "./schemas";
 
 /**
  * The REST contract of retention: the instance-wide settings and the cleanup (instance admins only).
  */
+
+const setting = <T extends z.ZodType>(value: T) => z.object({ value, source: z.enum(RETENTION_SOURCES) });
+/** GET/PATCH response: every value with where it came from. */
+export const retentionSettingsResponse = z.object({
+  cleanup_time: setting(z.string()).describe("HH:MM, UTC"),
+  days: setting(z.number().int()),
+  runs: setting(z.number().int()),
+});
+export const cleanupResponse = z.object({
+  dry_run: z.boolean(),
+  runs_deleted: z.number().int().describe("Runs deleted (or that a dry run would delete), comparison arm runs included"),
+  results_deleted: z.number().int().describe("Case results deleted with them"),
+  llm_calls_deleted: z.number().int().describe("LLM call logs deleted with them"),
+  bytes_freed_estimate: z.number().int().describe("Sum of pg_column_size over the deleted rows: an estimate of the space freed"),
+});
 
 function paths() {
   const tags = ["Retention"];
@@ -60,7 +87,7 @@ export function retentionOpenApi(): OpenApiPart {
       },
     ],
     paths: paths(),
-    schemas: { RetentionSettings: jsonSchema(retentionSettingsResponse, "output"), CleanupResult: jsonSchema(cleanupResponse, "output") },
+    schemas: outputComponents({ RetentionSettings: retentionSettingsResponse, CleanupResult: cleanupResponse }),
     requests: { RetentionSettingsPatch: jsonSchema(retentionSettingsPatch) },
   };
 }
