@@ -99,7 +99,7 @@ export function toComparisonDto(c: ComparisonRow, executed: ReadonlyMap<string, 
     total_pairs: c.totalPairs,
     completed_pairs: c.completedPairs,
     session_id: c.sessionId,
-    /** Spec 003 llms_source_path of an imported session; null when unknown. */
+    /** The A/B engine's llms_source_path of an imported session; null when unknown. */
     llms_source_path: c.llmsSourcePath,
     error_message: c.errorMessage,
     cancel_requested: c.cancelRequestedAt !== null,
@@ -162,7 +162,7 @@ export function toPairDto(p: PairRow): ComparisonPairDto {
     both_successful: p.bothSuccessful,
     verdict_change: p.verdictChange as VerdictChange | null,
     metadata: p.metadata as Record<string, unknown>,
-    /** Spec 003 context_tokens (llms.txt context of an imported session); 0 when unknown. */
+    /** The A/B engine's context_tokens (llms.txt context of an imported session); 0 when unknown. */
     context_tokens: p.contextTokens,
     completed_at: iso(p.completedAt),
   };

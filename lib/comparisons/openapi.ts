@@ -54,7 +54,7 @@ export const execution = z
     tokens_per_ms: z.number().describe("completion_tokens / latency_ms; 0 when latency_ms is 0"),
     model: z.string(),
     timestamp: z.string().nullable(),
-    error: z.string().nullable().describe("The agent call's error (spec 003: the execution succeeded when this is null)"),
+    error: z.string().nullable().describe("The agent call's error (the A/B engine: the execution succeeded when this is null)"),
     evaluation_error: z
       .string()
       .nullable()
@@ -63,7 +63,7 @@ export const execution = z
     retry_count: z.number().int().describe("Retries of the agent calls only"),
     status: z.enum(["passed", "failed", "error", "skipped"]).describe("Assay's verdict for this execution"),
   })
-  .describe("One arm's execution of one case (spec 003 AgentResponse plus Assay's verdict)");
+  .describe("One arm's execution of one case (the A/B engine's AgentResponse plus Assay's verdict)");
 
 const locationEstimate = z
   .object({
@@ -95,7 +95,7 @@ export const armExecutionStats = z
     total_retries: z.number().int(),
     success_rate: nullableNumber,
   })
-  .describe("Spec 003 ExecutionStats of one arm's agent calls");
+  .describe("The A/B engine's ExecutionStats of one arm's agent calls");
 
 const armSummary = z.object({
   pass_rate: nullableNumber.describe("passed / (passed + failed + errors) × 100, one decimal"),
@@ -207,7 +207,7 @@ export const comparison = z
     total_pairs: z.number().int(),
     completed_pairs: z.number().int(),
     session_id: z.string().nullable().describe("Imported sessions: the document's session_id"),
-    llms_source_path: z.string().nullable().describe("Imported sessions: spec 003 llms_source_path; null when unknown"),
+    llms_source_path: z.string().nullable().describe("Imported sessions: the A/B engine's llms_source_path; null when unknown"),
     error_message: z.string().nullable(),
     cancel_requested: z.boolean(),
     started_at: z.iso.datetime().nullable(),
@@ -236,16 +236,22 @@ export const comparisonPair = z
       "latency_diff_ms / baseline.latency_ms × 100 (positive: the variant was slower); 0 when the baseline took 0 ms",
     ),
     response_length_ratio: nullableNumber.describe("len(variant.response) / len(baseline.response); 1 when the baseline response is empty"),
-    both_successful: z.boolean().nullable().describe("Both agent calls succeeded (spec 003); the pair's timing and tokens feed the diffs"),
+    both_successful: z
+      .boolean()
+      .nullable()
+      .describe("Both agent calls succeeded (the A/B engine); the pair's timing and tokens feed the diffs"),
     verdict_change: z
       .enum(VERDICT_CHANGES)
       .nullable()
       .describe("error when either arm has no verdict (agent error, judge error or skipped): left out of the pass/fail test"),
     metadata: z.record(z.string(), z.unknown()),
-    context_tokens: z.number().int().describe("Spec 003 context_tokens (the llms.txt context of an imported session); 0 when unknown"),
+    context_tokens: z
+      .number()
+      .int()
+      .describe("The A/B engine's context_tokens (the llms.txt context of an imported session); 0 when unknown"),
     completed_at: z.iso.datetime().nullable(),
   })
-  .describe("One case × repetition with both executions and spec 003's diffs (variant − baseline)");
+  .describe("One case × repetition with both executions and the A/B engine's diffs (variant − baseline)");
 
 function paths() {
   const tags = ["Comparisons"];
@@ -278,7 +284,7 @@ function paths() {
         tags,
         summary: "Import a session document as a comparison",
         description:
-          "Role: editor. Loads a spec 003 session document (the JSON report of a comparison, or TestSession.to_dict()) as a read-only comparison with the same diffs and statistics.",
+          "Role: editor. Loads an A/B engine session document (the JSON report of a comparison, or TestSession.to_dict()) as a read-only comparison with the same diffs and statistics.",
         requestBody: body("ComparisonSessionDocument"),
         responses: { "201": ok("The imported Comparison", ref("Comparison")), ...errors, ...tooLarge("10 MB") },
       },
@@ -326,7 +332,7 @@ function paths() {
         tags,
         summary: "A comparison report",
         description:
-          "Role: viewer. json: the spec 003 session document (importable back, and loadable by the spec's own TestSession.from_dict: the variant under both " +
+          "Role: viewer. json: the A/B engine's session document (importable back, and loadable by the spec's own TestSession.from_dict: the variant under both " +
           "variant and docstratum, context_tokens per result (0 when unknown), llms_source_path (null when unknown)); csv: one row per pair with the columns question, baseline_tokens, variant_tokens, token_overhead, " +
           "baseline_latency_ms, variant_latency_ms, latency_diff_ms, response_length_ratio, baseline_status, variant_status, verdict_change (latencies with two decimals). Sent as an attachment.",
         parameters: queryParameters(comparisonReportQuery, { format: "json (default) or csv" }),
@@ -348,7 +354,7 @@ export function comparisonsOpenApi(): OpenApiPart {
       {
         name: "Comparisons",
         description:
-          "A/B comparisons (spec 003): baseline vs variant on the same cases, or two runs paired by test case, with per-pair latency and token diffs, " +
+          "A/B comparisons (the A/B engine): baseline vs variant on the same cases, or two runs paired by test case, with per-pair latency and token diffs, " +
           "bootstrap intervals and Wilcoxon/McNemar tests; JSON session and CSV reports, session import. Read: viewer; start/cancel/import: editor.",
       },
     ],
@@ -367,7 +373,7 @@ export function comparisonsOpenApi(): OpenApiPart {
       ComparisonSession: {
         ...jsonSchema(sessionDocument),
         description:
-          "Spec 003 session document (TestSession.to_dict()): what the JSON report writes and the import reads back. Assay's report adds fields (test_case_id, repetition, order, status); all are optional on import.",
+          "The A/B engine's session document (TestSession.to_dict()): what the JSON report writes and the import reads back. Assay's report adds fields (test_case_id, repetition, order, status); all are optional on import.",
       },
     },
     requests: { ComparisonInput: jsonSchema(createComparisonInput), ComparisonSessionDocument: jsonSchema(sessionDocument) },

@@ -28,10 +28,10 @@ import { paginationQuery } from "@/lib/api/query";
 
 const iso = z.iso.datetime();
 
-/** Spec 000 ProcessedFileInput (case results, reports and the file preview). */
+/** The execution model's ProcessedFileInput (case results, reports and the file preview). */
 const processedFileResource = {
   type: "object",
-  description: "Spec 000 ProcessedFileInput: one file of the case as the agent received it",
+  description: "The execution model's ProcessedFileInput: one file of the case as the agent received it",
   properties: {
     original: { $ref: "#/components/schemas/FileInput" },
     markdown_content: {
@@ -66,7 +66,7 @@ export const storedFileResource = z
       .enum(FILE_TYPES)
       .nullable()
       .describe(
-        "The spec 000 type the content can be read as; a case file's declared type must match it (text and csv are interchangeable)",
+        "The type the content can be read as (the execution model's file types); a case file's declared type must match it (text and csv are interchangeable)",
       ),
     sha256: z
       .string()
@@ -171,7 +171,7 @@ function fileComponents(): Record<string, JsonSchema> {
     FileInput: {
       ...jsonSchema(fileInputSchema, "input"),
       description:
-        'Spec 000 FileInput on a test case: exactly one of `path` ("file:<id>" of a stored file) or `url`; at most 10 per case. `cache` (URLs only) defaults to true.',
+        'The execution model\'s FileInput on a test case: exactly one of `path` ("file:<id>" of a stored file) or `url`; at most 10 per case. `cache` (URLs only) defaults to true.',
     },
     ProcessedFileInput: processedFileResource,
     FilePreview: {
@@ -205,7 +205,7 @@ export function filesOpenApi(): OpenApiPart {
       {
         name: "Files",
         description:
-          'The workspace\'s file store (spec 000 file inputs): uploads up to 25 MB, typed by their content and deduplicated by sha256, that test cases reference as `{"path": "file:<id>"}`. Read: viewer; upload/delete: editor.',
+          'The workspace\'s file store (the execution model\'s file inputs): uploads up to 25 MB, typed by their content and deduplicated by sha256, that test cases reference as `{"path": "file:<id>"}`. Read: viewer; upload/delete: editor.',
       },
     ],
     paths: paths(),

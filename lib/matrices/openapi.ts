@@ -150,7 +150,7 @@ export function matricesOpenApi(): OpenApiPart {
       {
         name: "Matrices",
         description:
-          "Matrix runs (spec 004 phase 3): the suite's cases once per combination of variable values (cartesian product of at most 10 axes, at most 32 combinations; every axis a variable of the agent), each an ordinary run, " +
+          "Matrix runs (the variables model): the suite's cases once per combination of variable values (cartesian product of at most 10 axes, at most 32 combinations; every axis a variable of the agent), each an ordinary run, " +
           "with per-combination pass rate, latency, tokens, estimated cost and the best combination. Read: viewer; start/cancel: editor.",
       },
     ],

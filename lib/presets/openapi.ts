@@ -83,7 +83,7 @@ export function presetsOpenApi(): OpenApiPart {
       {
         name: "Presets",
         description:
-          "Named sets of run-level variable values per suite (spec 004 presets), selectable when starting a run (`preset`), in the run and comparison dialogs and by the CLI's --preset. Read: viewer; write: editor.",
+          "Named sets of run-level variable values per suite (the variables model's presets), selectable when starting a run (`preset`), in the run and comparison dialogs and by the CLI's --preset. Read: viewer; write: editor.",
       },
     ],
     paths: paths(),

@@ -81,7 +81,7 @@ export function retentionOpenApi(): OpenApiPart {
       {
         name: "Retention",
         description:
-          "Instance-wide retention (spec 002): runs older than `days` are deleted by a nightly cleanup at `cleanup_time` (UTC) except each suite's newest `runs` finished runs (completed, failed or cancelled), " +
+          "Instance-wide retention (the reference schema): runs older than `days` are deleted by a nightly cleanup at `cleanup_time` (UTC) except each suite's newest `runs` finished runs (completed, failed or cancelled), " +
           "pinned baselines, pending/running runs, runs of open alerts and arm runs of starred comparisons. Values resolve database > env (TEST_SUITES_RETENTION_*) > default. " +
           "Only admin keys of the instance's first workspace may use these routes (403 otherwise).",
       },

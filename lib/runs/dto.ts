@@ -117,7 +117,7 @@ export function toRunDto(r: RunRow): RunDto {
 export type RunDto = z.output<typeof runResource>;
 
 /**
- * Spec 000 test execution state machine, per case result (`CaseResult.stage`): pending →
+ * The execution model's state machine, per case result (`CaseResult.stage`): pending →
  * processing_files → files_ready | files_failed → executing_agent → agent_complete | agent_failed
  * → evaluating → complete | evaluation_failed. A case without files starts at executing_agent.
  */
@@ -183,7 +183,7 @@ type CaseResultRecord = Prisma.CaseResultGetPayload<{ select: typeof caseResultS
 /** How the conversation ended (`CaseResult.endReason`); the two caps are the workspace's, not the case's. */
 export type EndReason = NonNullable<CaseResultDto["end_reason"]>;
 
-/** Spec 000 `metrics_passed`/`metrics_total` of a result's metric_results. */
+/** The execution model's `metrics_passed`/`metrics_total` of a result's metric_results. */
 export function metricCounts(metricResults: unknown): { metrics_passed: number; metrics_total: number } {
   const list = Array.isArray(metricResults) ? (metricResults as { passed?: unknown }[]) : [];
   return { metrics_passed: list.filter((m) => m?.passed === true).length, metrics_total: list.length };
@@ -203,7 +203,7 @@ export function metricResultsOf(metricResults: unknown): unknown {
 }
 
 export function toCaseResultDto(r: CaseResultRecord): CaseResultDto {
-  // Spec 000 `errors`: only a case that errored has errors (a skipped case's note stays in error_message).
+  // The execution model's `errors`: only a case that errored has errors (a skipped case's note stays in error_message).
   const errors = r.status === "error" && r.errorMessage ? [r.errorMessage] : [];
   return {
     id: r.id,
@@ -212,12 +212,12 @@ export function toCaseResultDto(r: CaseResultRecord): CaseResultDto {
     variant: r.variant,
     position: r.position,
     status: r.status,
-    /** Spec 000 execution state (live while running; final: complete, files_failed, agent_failed or evaluation_failed). */
+    /** The execution model's state (live while running; final: complete, files_failed, agent_failed or evaluation_failed). */
     stage: r.stage as CaseStage,
     name: r.name,
     tags: r.tags,
     test_case: r.caseSnapshot,
-    /** Spec 000 TestResult.processed_files: one ProcessedFileInput per file of the case (empty without files). */
+    /** The execution model's TestResult.processed_files: one ProcessedFileInput per file of the case (empty without files). */
     processed_files: (Array.isArray(r.processedFiles) ? r.processedFiles : []) as unknown as ProcessedFileInput[],
     /** Present only when the row was read with its transcript (one case, or a list with `include=transcript`). */
     ...(r.transcript !== undefined ? { transcript: r.transcript as CaseResultDto["transcript"] } : {}),
@@ -231,9 +231,9 @@ export function toCaseResultDto(r: CaseResultRecord): CaseResultDto {
     completion_tokens: r.completionTokens,
     latency_ms: r.latencyMs,
     duration_ms: r.durationMs,
-    /** Retries of the agent's calls only (spec 003). */
+    /** Retries of the agent's calls only (the A/B engine). */
     retry_count: r.retryCount,
-    /** Spec 004 ResolvedTestVariables of this case: {values, sources} (null when the agent declares no variables). */
+    /** The variables model's ResolvedTestVariables of this case: {values, sources} (null when the agent declares no variables). */
     resolved_variables: (r.resolvedVariables ?? null) as CaseResultDto["resolved_variables"],
     /** Retries of the judge, simulator, check and metric calls, apart from the agent's. */
     evaluator_retry_count: r.evaluatorRetryCount,
@@ -277,13 +277,13 @@ export type RunChanges = z.output<typeof runChanges>;
 export type RunChangeDetails = z.output<typeof runChangesResource>;
 
 /**
- * Spec 000 ReportSummary plus token totals and spec 003 execution stats (`Run.summary`). The
+ * The execution model's ReportSummary plus token totals and the A/B engine's execution stats (`Run.summary`). The
  * counted fields and their rules are in ./summary-counts.ts (`total_tests` = every result =
  * `passed + failed`; `not_met`, `errors`, `skipped` break `failed` down). Summaries stored under
  * older rules are recounted when read (`currentSummary`); the oldest lack the fields marked optional.
  */
 export type RunSummary = SummaryCounts & {
-  /** executed_pass_rate with hard cases weighing `hard_weight` and normal ones 1 (spec 001). */
+  /** executed_pass_rate with hard cases weighing `hard_weight` and normal ones 1 (the test case format). */
   weighted_pass_rate?: number;
   hard_weight?: number;
   total_duration_ms: number;
@@ -292,7 +292,7 @@ export type RunSummary = SummaryCounts & {
   prompt_tokens: number;
   completion_tokens: number;
   total_tokens: number;
-  /** Retries of the agent calls (spec 003 retry_count), summed over the cases. */
+  /** Retries of the agent calls (the A/B engine's retry_count), summed over the cases. */
   retry_count?: number;
   /** Retries of the judge, simulator, check and metric calls, summed over the cases. */
   evaluator_retry_count?: number;
@@ -327,7 +327,7 @@ export type CaseResultRow = {
   variant: CaseResultDto["variant"];
   position: number;
   status: CaseResultDto["status"];
-  /** Spec 000 execution state, live while the case runs. */
+  /** The execution model's state, live while the case runs. */
   stage: CaseStage;
   name: string;
   tags: string[];

@@ -275,7 +275,7 @@ function paths() {
         summary: "Start a run",
         description:
           "Role: editor. Runs the suite's active cases, optionally narrowed by tags/difficulty (or exactly `case_ids`); 202 with the pending run. 400 when no case matches. " +
-          "Spec 004 variables resolve per case (run > suite > test > type; a test-locked value wins); `preset` (a preset's name or id) applies its values first and `variables` override them. " +
+          "Variables resolve per case by the variables model (run > suite > test > type; a test-locked value wins); `preset` (a preset's name or id) applies its values first and `variables` override them. " +
           "A 400 names `variables.NAME` and the case when a value does not resolve.",
         requestBody: body("RunStartInput"),
         responses: { "202": ok("The pending Run", ref("Run")), ...errors, ...tooLarge() },
@@ -339,7 +339,7 @@ function paths() {
         operationId: "getRunReport",
         tags: ["Runs"],
         summary: "A run report",
-        description: "Role: viewer. json (spec 000 report), markdown, csv or junit (JUnit XML for CI).",
+        description: "Role: viewer. json (the execution model's report), markdown, csv or junit (JUnit XML for CI).",
         parameters: queryParameters(runReportQuery, { format: "json, markdown, csv or junit" }),
         responses: { "200": { description: "The report file" }, ...errors },
       },

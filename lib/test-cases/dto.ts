@@ -35,7 +35,7 @@ export type StatusCounts = { draft: number; active: number; archived: number; to
 /** A tool of the suite's agent, offered when a case expects tool calls. */
 export type AgentToolOption = { name: string; description: string };
 
-/** The spec 001 fields of a case (plus checks/mode/ground_truth), in the spec's order: what export writes. */
+/** The test case format's fields of a case (plus checks/mode/ground_truth), in its order: what export writes. */
 export type TestCaseDocument = WithCompactFiles<z.output<typeof testCaseDocument>>;
 
 export const testCaseSelect = {
@@ -153,7 +153,7 @@ export function toTestCaseDto(row: TestCaseRow): TestCaseDto {
   };
 }
 
-/** The case as a document (spec 001 field order), e.g. for export or to merge a PATCH into. */
+/** The case as a document (the test case format's field order), e.g. for export or to merge a PATCH into. */
 export function toTestCaseDocument(dto: TestCaseDto): TestCaseDocument {
   return {
     name: dto.name,

@@ -51,7 +51,7 @@ export function testCasesOpenApi(): OpenApiPart {
       {
         name: "Test cases",
         description:
-          "Spec 001 cases of a suite (persona, opening message, expected outcomes and tool calls) plus checks; JSON/YAML import and export. Read: viewer; write: editor.",
+          "Cases of a suite in the test case format (persona, opening message, expected outcomes and tool calls) plus checks; JSON/YAML import and export. Read: viewer; write: editor.",
       },
     ],
     paths: {
@@ -122,7 +122,7 @@ export function testCasesOpenApi(): OpenApiPart {
           tags: ["Test cases"],
           summary: "Export a suite's test cases",
           description:
-            "Role: viewer. The spec 001 format plus checks, mode and ground_truth; importing the file back gives identical cases. " +
+            "Role: viewer. The test case format plus checks, mode and ground_truth; importing the file back gives identical cases. " +
             "format=zip bundles the uploaded files: test-cases.yaml (the YAML export, each uploaded file referenced as `path: files/<name>`) and `files/<name>` " +
             "with each file's bytes (a name shared by two files gets the file id's first 8 characters); importing the zip into any workspace stores the files there.",
           parameters: queryParameters(testCaseExportQuery, { format: "json (default), yaml, or zip (YAML plus the uploaded files)" }),

@@ -294,7 +294,7 @@ describe("GET /api/v1/openapi.json", () => {
     }
   });
 
-  it("documents every field a metric result carries (spec 000 MetricResult: evaluation_time_ms and model_used too)", async () => {
+  it("documents every field a metric result carries (the execution model's MetricResult: evaluation_time_ms and model_used too)", async () => {
     const doc = await fetchDocument();
     const documented = Object.keys(doc.components.schemas.CaseResult.properties.metric_results.items.properties);
     expect(documented).toEqual(expect.arrayContaining(Object.keys(unknownMetricResult("relevance"))));
