@@ -5,7 +5,8 @@ import { iso } from "@/lib/serialize";
 import { logger } from "@/lib/logger";
 import { maskUrl } from "@/lib/url-secrets";
 import type { Prisma } from "@/lib/generated/prisma/client";
-import { toolSchema, variableDefinitionSchema, type Tool, type VariableDefinition } from "./schemas";
+import type { agentResource, agentUpdateResult } from "./openapi";
+import { toolSchema, variableDefinitionSchema } from "./schemas";
 
 /**
  * The agent's public shapes: the Prisma `select`, the row → DTO mapper (header values decrypted
@@ -33,22 +34,9 @@ export const agentSelect = {
 export type AgentRow = Prisma.AgentGetPayload<{ select: typeof agentSelect }>;
 
 /** The public (API and page) representation: header values are masked. */
-export type AgentDto = {
-  id: string;
-  name: string;
-  description: string | null;
-  kind: "chat" | "http";
-  system_prompt: string | null;
-  model_config_id: string | null;
-  tools: Tool[];
-  http: { url: string; headers: Record<string, string>; timeout_ms: number } | null;
-  variables_schema: VariableDefinition[];
-  created_at: string;
-  updated_at: string;
-};
-
+export type AgentDto = z.output<typeof agentResource>;
 /** What an update answers: the agent, plus what the update did that was not asked (headers dropped). */
-export type AgentUpdateResult = AgentDto & { warnings?: string[] };
+export type AgentUpdateResult = z.output<typeof agentUpdateResult>;
 
 /** What the executor needs: the agent with its real header values. Never send it to a client. */
 export type AgentForRun = Omit<AgentDto, "created_at"> & {

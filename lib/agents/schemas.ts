@@ -122,7 +122,7 @@ export const httpConfigSchema = z.object({
 });
 export type HttpConfig = z.output<typeof httpConfigSchema>;
 
-const agentFields = z.object({
+export const agentFields = z.object({
   name: z.string().trim().min(1, "Name is required").max(TEXT_LIMITS.shortName, `Use at most ${TEXT_LIMITS.shortName} characters`),
   description: z
     .string()

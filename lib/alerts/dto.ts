@@ -1,5 +1,7 @@
 import type { Prisma } from "@/lib/generated/prisma/client";
+import type { z } from "zod";
 import { CHANGE_CAUSES, explainFlips, type ChangeCause } from "@/lib/runs/changes";
+import type { alertActor, alertResource, flippedCase } from "./openapi";
 
 /**
  * The regression alert as the API, the alerts page and the `alert.raised` webhook show it.
@@ -7,47 +9,10 @@ import { CHANGE_CAUSES, explainFlips, type ChangeCause } from "@/lib/runs/change
  */
 
 /** A case that passed in the baseline run and failed or errored in the alerted run. */
-export type FlippedCase = {
-  test_case_id: string;
-  name: string;
-  from: "passed";
-  to: "failed" | "error";
-  /** The case result in the alerted run (links to its transcript and verdicts). */
-  case_result_id: string;
-  /** The case's content differs from the baseline's (alerts raised before this was recorded: false). */
-  case_changed: boolean;
-  /** Why it flipped: the case changed, the agent changed, both, or neither (possibly flaky). */
-  cause: ChangeCause | null;
-};
-
+export type FlippedCase = z.output<typeof flippedCase>;
 /** Who acknowledged an alert: a member (by user id) or an API key. `name` is the user's name or email, or the key's name. */
-export type AlertActor = { type: "user" | "api_key"; id: string; name: string | null };
-
-export type AlertDto = {
-  id: string;
-  suite_id: string;
-  suite_name: string;
-  run_id: string;
-  /** The alerted run's number within its suite (#42). */
-  run_number: number;
-  /** Where the alerted run comes from (commit, branch, build URL), as its caller said. */
-  run_metadata: Record<string, string>;
-  baseline_run_id: string | null;
-  baseline_run_number: number | null;
-  /** The agent configuration differs from the baseline run's. */
-  agent_changed: boolean;
-  /** The suite's evaluation settings (judge, simulator, metrics) differ from the baseline run's. */
-  evaluation_changed: boolean;
-  /** One sentence on why the verdicts flipped (the alert's first line); empty when no case flipped. */
-  explanation: string;
-  previous_pass_rate: number;
-  pass_rate: number;
-  drop_points: number;
-  flipped_cases: FlippedCase[];
-  acknowledged_at: string | null;
-  acknowledged_by: AlertActor | null;
-  created_at: string;
-};
+export type AlertActor = z.output<typeof alertActor>;
+export type AlertDto = z.output<typeof alertResource>;
 
 export const alertSelect = {
   id: true,

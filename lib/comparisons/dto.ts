@@ -1,77 +1,34 @@
 import { iso } from "@/lib/serialize";
 import type { Prisma } from "@/lib/generated/prisma/client";
-import type { ExecutionStatsJson } from "@/lib/llm/stats";
-import type { ArmStatus, VerdictChange } from "./diffs";
-import type { ComparisonSummary } from "./summary";
-import type { ArmInput, ArmRole, ComparisonOrdering, ComparisonSource, ComparisonStatus, RetryPolicyInput } from "./schemas";
+import type { VerdictChange } from "./diffs";
+import type { z } from "zod";
+import type { ArmInput, ComparisonOrdering, ComparisonSource, ComparisonStatus, RetryPolicyInput } from "./schemas";
+import type { armExecuted, armExecutionStats, comparison, comparisonArm, comparisonPair, comparisonSummary, execution } from "./openapi";
 
 /**
  * The comparison feature's public shapes: Prisma selects, row → DTO mappers and the DTO types
- * the API, the pages and client components share. No server-only imports.
+ * the API, the pages and client components share. Each DTO type is `z.output` of its response
+ * schema in ./openapi.ts (imported as a type only), so the schema is the one definition. No
+ * server-only imports.
  */
 
-/** One arm's execution of one case (spec 003 AgentResponse + Assay's verdict), as a pair stores it. */
-export type ExecutionDto = {
-  case_result_id: string | null;
-  response: string;
-  prompt_tokens: number;
-  completion_tokens: number;
-  total_tokens: number;
-  latency_ms: number;
-  /** Per-turn agent latencies (multi-turn cases; one entry for a single turn). */
-  turn_latencies_ms: number[];
-  tokens_per_ms: number;
-  model: string;
-  timestamp: string | null;
-  /** The agent call's error (spec 003 `success` is `error is None`); null when the agent answered. */
-  error: string | null;
-  /** Why there is no verdict although the agent answered (a judge error); null otherwise, absent on older pairs. */
-  evaluation_error?: string | null;
-  retry_count: number;
-  status: ArmStatus;
-};
+/** One arm's execution of one case (the A/B engine's AgentResponse + Assay's verdict). */
+export type ExecutionDto = z.output<typeof execution>;
 
 /** Stored form of an execution in `ComparisonPair.executions` (index = arm index; null while the arm has not finished). */
 export type StoredExecution = Omit<ExecutionDto, "total_tokens" | "tokens_per_ms">;
 
-export type ArmExecutionStats = Pick<
-  ExecutionStatsJson,
-  | "total_invocations"
-  | "successful_invocations"
-  | "failed_invocations"
-  | "retry_successes"
-  | "timeouts"
-  | "errors_by_type"
-  | "total_retries"
-> & { success_rate: number | null };
-
-export type ComparisonSummaryDto = ComparisonSummary & {
-  baseline: ComparisonSummary["baseline"] & { execution_stats: ArmExecutionStats };
-  variant: ComparisonSummary["variant"] & { execution_stats: ArmExecutionStats };
-  verdict: string;
-};
+export type ArmExecutionStats = z.output<typeof armExecutionStats>;
+export type ComparisonSummaryDto = z.output<typeof comparisonSummary>;
 
 /**
  * What an arm really ran, read back from its recorded agent calls (not from the request): each
  * distinct model, temperature and max tokens the calls named, with how many calls did.
  */
-export type ArmExecutedDto = {
-  agent_calls: number;
-  models: { model: string | null; temperature: number | null; max_tokens: number | null; calls: number }[];
-};
-
-export type ArmDto = ArmInput & {
-  role: ArmRole | string;
-  label: string;
-  /** The arm's run (executed comparisons and compare-two-runs), null for imported sessions. */
-  run_id: string | null;
-  /** That run's number within the suite (#42), as the run is named everywhere. */
-  run_number: number | null;
-  /** What the arm resolved to: agent, model and base URL (never a key). */
-  resolved: { agent_id?: string | null; agent_name?: string | null; model?: string | null; base_url?: string | null; kind?: string };
-  /** What the arm's agent calls named so far; null without a run (imported sessions). */
-  executed: ArmExecutedDto | null;
-};
+export type ArmExecutedDto = z.output<typeof armExecuted>;
+export type ArmDto = z.output<typeof comparisonArm>;
+export type ComparisonDto = z.output<typeof comparison>;
+export type ComparisonPairDto = z.output<typeof comparisonPair>;
 
 export const comparisonSelect = {
   id: true,
@@ -119,7 +76,7 @@ function toArmDto(a: ComparisonRow["arms"][number], executed: ReadonlyMap<string
 }
 
 /** `executed`: by arm run id, what its agent calls named (runs without calls are reported with none). */
-export function toComparisonDto(c: ComparisonRow, executed: ReadonlyMap<string, ArmExecutedDto> = new Map()) {
+export function toComparisonDto(c: ComparisonRow, executed: ReadonlyMap<string, ArmExecutedDto> = new Map()): ComparisonDto {
   const arms = c.arms.map((a) => toArmDto(a, executed));
   const start = c.startedAt ?? (c.source === "executed" ? null : c.createdAt);
   return {
@@ -142,7 +99,7 @@ export function toComparisonDto(c: ComparisonRow, executed: ReadonlyMap<string, 
     total_pairs: c.totalPairs,
     completed_pairs: c.completedPairs,
     session_id: c.sessionId,
-    /** Spec 003 llms_source_path of an imported session; null when unknown. */
+    /** The A/B engine's llms_source_path of an imported session; null when unknown. */
     llms_source_path: c.llmsSourcePath,
     error_message: c.errorMessage,
     cancel_requested: c.cancelRequestedAt !== null,
@@ -154,7 +111,6 @@ export function toComparisonDto(c: ComparisonRow, executed: ReadonlyMap<string, 
     created_at: iso(c.createdAt)!,
   };
 }
-export type ComparisonDto = ReturnType<typeof toComparisonDto>;
 
 export const pairSelect = {
   index: true,
@@ -187,7 +143,7 @@ export function toExecutionDto(e: StoredExecution | null | undefined): Execution
   };
 }
 
-export function toPairDto(p: PairRow) {
+export function toPairDto(p: PairRow): ComparisonPairDto {
   const executions = (Array.isArray(p.executions) ? p.executions : []) as (StoredExecution | null)[];
   return {
     index: p.index,
@@ -206,9 +162,8 @@ export function toPairDto(p: PairRow) {
     both_successful: p.bothSuccessful,
     verdict_change: p.verdictChange as VerdictChange | null,
     metadata: p.metadata as Record<string, unknown>,
-    /** Spec 003 context_tokens (llms.txt context of an imported session); 0 when unknown. */
+    /** The A/B engine's context_tokens (llms.txt context of an imported session); 0 when unknown. */
     context_tokens: p.contextTokens,
     completed_at: iso(p.completedAt),
   };
 }
-export type ComparisonPairDto = ReturnType<typeof toPairDto>;

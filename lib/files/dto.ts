@@ -2,7 +2,9 @@
  * The public (snake_case) shape of a stored file: what upload, list and metadata return. The
  * storage key and workspace stay server-side.
  */
+import type { z } from "zod";
 import type { FileType } from "@/lib/files/schemas";
+import type { fileReference, storedFileDetail, storedFileResource } from "./openapi";
 
 /** A `StoredFile` row as the file service selects it (`storedFileSelect` in ./service.ts). */
 export type StoredFileRow = {
@@ -18,29 +20,10 @@ export type StoredFileRow = {
   createdAt: Date;
 };
 
-export type StoredFileDto = {
-  id: string;
-  name: string;
-  size_bytes: number;
-  /** Sniffed from the content, never the client's claim. */
-  content_type: string;
-  /** The spec 000 type the content can be read as (null: none Assay reads). */
-  type: FileType | null;
-  sha256: string;
-  /** upload | url */
-  origin: string;
-  created_at: string;
-};
-
+export type StoredFileDto = z.output<typeof storedFileResource>;
 /** A live test case that references a stored file (`files[].path = "file:<id>"`). */
-export type FileReferenceDto = { id: string; name: string; suite_id: string };
-
-export type StoredFileDetailDto = StoredFileDto & {
-  /** How many live test cases reference the file; while > 0 it cannot be deleted. */
-  reference_count: number;
-  /** The first of those cases (at most MAX_LISTED_REFERENCES). */
-  referenced_by: FileReferenceDto[];
-};
+export type FileReferenceDto = z.output<typeof fileReference>;
+export type StoredFileDetailDto = z.output<typeof storedFileDetail>;
 
 export function toStoredFileDto(row: StoredFileRow): StoredFileDto {
   return {
@@ -50,7 +33,8 @@ export function toStoredFileDto(row: StoredFileRow): StoredFileDto {
     content_type: row.contentType,
     type: row.kind,
     sha256: row.sha256,
-    origin: row.origin,
+    // The column is text; the file service only ever writes "upload" or "url".
+    origin: row.origin as StoredFileDto["origin"],
     created_at: row.createdAt.toISOString(),
   };
 }

@@ -1,7 +1,9 @@
 import { iso } from "@/lib/serialize";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { combinationLabel, type Axes, type CombinationValues } from "./combinations";
+import type { z } from "zod";
 import type { MatrixStatus } from "./schemas";
+import type { bestCombination, matrix, matrixCombination, matrixSummary } from "./openapi";
 
 /**
  * The matrix feature's public shapes: the Prisma select, the row → DTO mapper and the DTO types
@@ -12,39 +14,8 @@ import type { MatrixStatus } from "./schemas";
 export type StoredCombination = { index: number; values: CombinationValues; run_id: string | null };
 
 /** One combination (one run) with its statistics over its case results (all repetitions). */
-export type CombinationDto = {
-  index: number;
-  values: CombinationValues;
-  /** `Temperature=0.7, AIConfiguration="gpt-a"` */
-  label: string;
-  run_id: string | null;
-  /** That run's number within the suite (#42), as the run is named everywhere. */
-  run_number: number | null;
-  status: MatrixStatus;
-  /** The model configuration the run uses (AIConfiguration or the agent's own); null for HTTP agents. */
-  model: { id: string | null; name: string | null; model: string | null } | null;
-  total_cases: number;
-  completed_cases: number;
-  passed: number;
-  failed: number;
-  errors: number;
-  skipped: number;
-  /** passed / (passed + failed + errors) × 100, one decimal; 0 while nothing was executed. */
-  pass_rate: number;
-  latency_p50_ms: number | null;
-  latency_p95_ms: number | null;
-  /** Mean prompt + completion tokens per executed case. */
-  mean_total_tokens: number | null;
-  prompt_tokens: number;
-  completion_tokens: number;
-  /** prompt × input price + completion × output price, per million tokens; null unless the model configuration has both prices. */
-  estimated_cost: number | null;
-};
-
-export type BestCombinationDto = Pick<
-  CombinationDto,
-  "index" | "values" | "label" | "run_id" | "pass_rate" | "estimated_cost" | "latency_p50_ms"
->;
+export type CombinationDto = z.output<typeof matrixCombination>;
+export type BestCombinationDto = z.output<typeof bestCombination>;
 
 export const matrixSelect = {
   id: true,
@@ -88,7 +59,7 @@ export function inAxisOrder<T>(values: Record<string, T>, order: string[]): Reco
 }
 
 /** The matrix without per-combination statistics (lists); `status` follows its runs. */
-export function toMatrixSummaryDto(m: MatrixRow, status: MatrixStatus) {
+export function toMatrixSummaryDto(m: MatrixRow, status: MatrixStatus): MatrixSummaryDto {
   const stored = (Array.isArray(m.combinations) ? m.combinations : []) as StoredCombination[];
   const starts = m.runs.map((r) => r.startedAt).filter((d): d is Date => d !== null);
   const startedAt = m.startedAt ?? (starts.length ? new Date(Math.min(...starts.map((d) => d.getTime()))) : null);
@@ -110,12 +81,9 @@ export function toMatrixSummaryDto(m: MatrixRow, status: MatrixStatus) {
     created_at: iso(m.createdAt)!,
   };
 }
-export type MatrixSummaryDto = ReturnType<typeof toMatrixSummaryDto>;
 
-export type MatrixDto = MatrixSummaryDto & {
-  combinations: CombinationDto[];
-  best_combination: BestCombinationDto | null;
-};
+export type MatrixSummaryDto = z.output<typeof matrixSummary>;
+export type MatrixDto = z.output<typeof matrix>;
 
 export { combinationLabel };
 

@@ -1,5 +1,7 @@
 import { iso } from "@/lib/serialize";
+import type { z } from "zod";
 import { maskUrl } from "@/lib/url-secrets";
+import type { connectionResult, modelConfigResource, modelConfigUpdateResult } from "./openapi";
 
 /**
  * The model configuration's public shapes: the Prisma `select` (never the encrypted key), the
@@ -40,24 +42,7 @@ type ModelConfigRow = {
 };
 
 /** The public (API and page) representation: the API key itself is never included. */
-export type ModelConfigDto = {
-  id: string;
-  name: string;
-  base_url: string;
-  model: string;
-  embedding_model: string | null;
-  api_key_hint: string | null;
-  has_api_key: boolean;
-  temperature: number | null;
-  max_tokens: number | null;
-  /** Price per million prompt / completion tokens (cost estimates of matrix runs); null when not set. */
-  input_price_per_mtok: number | null;
-  output_price_per_mtok: number | null;
-  /** Image files are sent to this model as image parts (spec 000); otherwise a case with an image errors. */
-  supports_vision: boolean;
-  created_at: string;
-  updated_at: string;
-};
+export type ModelConfigDto = z.output<typeof modelConfigResource>;
 
 /**
  * `maskUrl` (members who cannot manage configurations): the base URL's userinfo and query values
@@ -83,7 +68,7 @@ export function toModelConfigDto(row: ModelConfigRow, opts: { maskUrl?: boolean 
 }
 
 /** What an update answers: the configuration, plus what the update did that was not asked (a key dropped). */
-export type ModelConfigUpdateResult = ModelConfigDto & { warnings?: string[] };
+export type ModelConfigUpdateResult = z.output<typeof modelConfigUpdateResult>;
 
 /** A row of the model configuration list: the DTO with how many agents and live suites use it. */
 export type ModelConfigListItem = ModelConfigDto & { usage: ModelConfigUsage };
@@ -93,9 +78,4 @@ export type ModelConfigUsage = { agents: number; suites: number };
 export type ModelConfigPickerOption = { id: string; name: string; model: string };
 
 /** The outcome of "Test connection" (POST /api/v1/model-configs/{id}/test and the page button). */
-export type ConnectionResult = {
-  ok: boolean;
-  latency_ms: number;
-  model: string;
-  message: string;
-};
+export type ConnectionResult = z.output<typeof connectionResult>;

@@ -1,17 +1,12 @@
 import "server-only";
+import type { z } from "zod";
 import type { Prisma } from "@/lib/generated/prisma/client";
+import type { presetResource } from "./openapi";
 import type { VariableValue } from "@/lib/agents/schemas";
 import { iso } from "@/lib/serialize";
 
 /** The public JSON of a suite preset. */
-export type PresetDto = {
-  id: string;
-  suite_id: string;
-  name: string;
-  values: Record<string, VariableValue>;
-  created_at: string;
-  updated_at: string;
-};
+export type PresetDto = z.output<typeof presetResource>;
 
 export const presetSelect = {
   id: true,

@@ -1,25 +1,17 @@
-import type { RetentionSource } from "./schemas";
+import type { z } from "zod";
+import type { cleanupResponse, retentionSettingsResponse } from "./openapi";
 
 /**
  * Retention's public shapes (the API's and the page's). No server-only imports: client
  * components import these types.
  */
 
-export type RetentionSetting<T> = { value: T; source: RetentionSource };
-export type RetentionSettings = {
-  cleanup_time: RetentionSetting<string>;
-  days: RetentionSetting<number>;
-  runs: RetentionSetting<number>;
-};
+export type RetentionSettings = z.output<typeof retentionSettingsResponse>;
+/** One value with where it came from (database, env or default). */
+export type RetentionSetting<T> = { value: T; source: RetentionSettings["days"]["source"] };
 export type RetentionValues = { cleanup_time: string; days: number; runs: number };
 
-export type CleanupResult = {
-  dry_run: boolean;
-  runs_deleted: number;
-  results_deleted: number;
-  llm_calls_deleted: number;
-  bytes_freed_estimate: number;
-};
+export type CleanupResult = z.output<typeof cleanupResponse>;
 
 export type CleanupRecordDto = {
   id: string;

@@ -74,18 +74,3 @@ export const cleanupQuery = z.object({
   dry_run: booleanQuery("dry_run"),
   confirm: booleanQuery("confirm"),
 });
-
-const setting = <T extends z.ZodType>(value: T) => z.object({ value, source: z.enum(RETENTION_SOURCES) });
-/** GET/PATCH response: every value with where it came from. */
-export const retentionSettingsResponse = z.object({
-  cleanup_time: setting(z.string()).describe("HH:MM, UTC"),
-  days: setting(z.number().int()),
-  runs: setting(z.number().int()),
-});
-export const cleanupResponse = z.object({
-  dry_run: z.boolean(),
-  runs_deleted: z.number().int().describe("Runs deleted (or that a dry run would delete), comparison arm runs included"),
-  results_deleted: z.number().int().describe("Case results deleted with them"),
-  llm_calls_deleted: z.number().int().describe("LLM call logs deleted with them"),
-  bytes_freed_estimate: z.number().int().describe("Sum of pg_column_size over the deleted rows: an estimate of the space freed"),
-});

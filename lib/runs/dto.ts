@@ -1,10 +1,11 @@
+import type { z } from "zod";
 import { iso } from "@/lib/serialize";
 import { maskSnapshotUrls } from "@/lib/url-secrets";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import type { CaseResultStatus, RunStatus } from "@/lib/runs/schemas";
 import type { ProcessedFileInput } from "@/lib/files/types";
-import type { ChangeCause, FieldDiff } from "@/lib/runs/changes";
 import { currentSummary, type SummaryCounts } from "@/lib/runs/summary-counts";
+import type { caseResultResource, runChanges, runChangesResource, runResource, verdictChange } from "./openapi";
 
 /**
  * The run feature's public shapes: Prisma `select` constants, row → DTO mappers and the DTO
@@ -67,7 +68,7 @@ export function isExperiment(run: { comparisonId?: string | null; matrixId?: str
   return Boolean(run.comparisonId || run.matrixId);
 }
 
-export function toRunDto(r: RunRow) {
+export function toRunDto(r: RunRow): RunDto {
   const done = r.passedCases + r.failedCases + r.skippedCases + r.errorCases;
   return {
     id: r.id,
@@ -89,18 +90,18 @@ export function toRunDto(r: RunRow) {
     prompt_tokens: r.promptTokens,
     completion_tokens: r.completionTokens,
     concurrency: r.concurrency,
-    options: r.options,
-    resolved_variables: r.resolvedVariables,
+    options: r.options as RunDto["options"],
+    resolved_variables: r.resolvedVariables as RunDto["resolved_variables"],
     // Snapshot URLs may carry keys (userinfo, `?code=`): the executor reads the row, readers never need them.
-    agent_snapshot: maskSnapshotUrls(r.agentSnapshot),
-    variant_snapshot: maskSnapshotUrls(r.variantSnapshot),
+    agent_snapshot: maskSnapshotUrls(r.agentSnapshot) as RunDto["agent_snapshot"],
+    variant_snapshot: maskSnapshotUrls(r.variantSnapshot) as RunDto["variant_snapshot"],
     // Summaries stored under older counting rules read as today's (lib/runs/summary-counts.ts).
-    summary: currentSummary(r.summary),
+    summary: currentSummary(r.summary) as RunDto["summary"],
     error_message: r.errorMessage,
     cancel_requested_at: iso(r.cancelRequestedAt),
     started_at: iso(r.startedAt),
     completed_at: iso(r.completedAt),
-    created_at: iso(r.createdAt),
+    created_at: iso(r.createdAt)!,
     /** Set on the arm runs a comparison executed (arm 0 = baseline, 1 = variant). */
     comparison_id: r.comparisonId,
     arm_index: r.armIndex,
@@ -113,10 +114,10 @@ export function toRunDto(r: RunRow) {
     eval_hash: r.evalHash,
   };
 }
-export type RunDto = ReturnType<typeof toRunDto>;
+export type RunDto = z.output<typeof runResource>;
 
 /**
- * Spec 000 test execution state machine, per case result (`CaseResult.stage`): pending →
+ * The execution model's state machine, per case result (`CaseResult.stage`): pending →
  * processing_files → files_ready | files_failed → executing_agent → agent_complete | agent_failed
  * → evaluating → complete | evaluation_failed. A case without files starts at executing_agent.
  */
@@ -180,10 +181,9 @@ export const caseResultWithTranscriptSelect = { ...caseResultSelect, transcript:
 type CaseResultRecord = Prisma.CaseResultGetPayload<{ select: typeof caseResultSelect }> & { transcript?: Prisma.JsonValue };
 
 /** How the conversation ended (`CaseResult.endReason`); the two caps are the workspace's, not the case's. */
-export type EndReason =
-  "single_turn" | "simulator_ended" | "agent_ended" | "max_turns" | "safety_cap" | "token_cap" | "repetition" | "error";
+export type EndReason = NonNullable<CaseResultDto["end_reason"]>;
 
-/** Spec 000 `metrics_passed`/`metrics_total` of a result's metric_results. */
+/** The execution model's `metrics_passed`/`metrics_total` of a result's metric_results. */
 export function metricCounts(metricResults: unknown): { metrics_passed: number; metrics_total: number } {
   const list = Array.isArray(metricResults) ? (metricResults as { passed?: unknown }[]) : [];
   return { metrics_passed: list.filter((m) => m?.passed === true).length, metrics_total: list.length };
@@ -202,8 +202,8 @@ export function metricResultsOf(metricResults: unknown): unknown {
   );
 }
 
-export function toCaseResultDto(r: CaseResultRecord) {
-  // Spec 000 `errors`: only a case that errored has errors (a skipped case's note stays in error_message).
+export function toCaseResultDto(r: CaseResultRecord): CaseResultDto {
+  // The execution model's `errors`: only a case that errored has errors (a skipped case's note stays in error_message).
   const errors = r.status === "error" && r.errorMessage ? [r.errorMessage] : [];
   return {
     id: r.id,
@@ -212,29 +212,29 @@ export function toCaseResultDto(r: CaseResultRecord) {
     variant: r.variant,
     position: r.position,
     status: r.status,
-    /** Spec 000 execution state (live while running; final: complete, files_failed, agent_failed or evaluation_failed). */
+    /** The execution model's state (live while running; final: complete, files_failed, agent_failed or evaluation_failed). */
     stage: r.stage as CaseStage,
     name: r.name,
     tags: r.tags,
     test_case: r.caseSnapshot,
-    /** Spec 000 TestResult.processed_files: one ProcessedFileInput per file of the case (empty without files). */
+    /** The execution model's TestResult.processed_files: one ProcessedFileInput per file of the case (empty without files). */
     processed_files: (Array.isArray(r.processedFiles) ? r.processedFiles : []) as unknown as ProcessedFileInput[],
     /** Present only when the row was read with its transcript (one case, or a list with `include=transcript`). */
-    ...(r.transcript !== undefined ? { transcript: r.transcript } : {}),
+    ...(r.transcript !== undefined ? { transcript: r.transcript as CaseResultDto["transcript"] } : {}),
     actual_response: r.actualResponse,
     response_truncated: r.responseTruncated,
-    check_results: r.checkResults,
-    tool_call_results: r.toolCallResults,
-    outcome_results: r.outcomeResults,
-    metric_results: metricResultsOf(r.metricResults),
+    check_results: r.checkResults as CaseResultDto["check_results"],
+    tool_call_results: r.toolCallResults as CaseResultDto["tool_call_results"],
+    outcome_results: r.outcomeResults as CaseResultDto["outcome_results"],
+    metric_results: metricResultsOf(r.metricResults) as CaseResultDto["metric_results"],
     prompt_tokens: r.promptTokens,
     completion_tokens: r.completionTokens,
     latency_ms: r.latencyMs,
     duration_ms: r.durationMs,
-    /** Retries of the agent's calls only (spec 003). */
+    /** Retries of the agent's calls only (the A/B engine). */
     retry_count: r.retryCount,
-    /** Spec 004 ResolvedTestVariables of this case: {values, sources} (null when the agent declares no variables). */
-    resolved_variables: (r.resolvedVariables ?? null) as { values: Record<string, unknown>; sources: Record<string, string> } | null,
+    /** The variables model's ResolvedTestVariables of this case: {values, sources} (null when the agent declares no variables). */
+    resolved_variables: (r.resolvedVariables ?? null) as CaseResultDto["resolved_variables"],
     /** Retries of the judge, simulator, check and metric calls, apart from the agent's. */
     evaluator_retry_count: r.evaluatorRetryCount,
     turns: r.turns,
@@ -252,7 +252,7 @@ export function toCaseResultDto(r: CaseResultRecord) {
     completed_at: iso(r.completedAt),
   };
 }
-export type CaseResultDto = ReturnType<typeof toCaseResultDto>;
+export type CaseResultDto = z.output<typeof caseResultResource>;
 
 /** One LLM call of a case result, as the case page and the API show it. */
 export type LlmCallDto = {
@@ -269,52 +269,21 @@ export type LlmCallDto = {
 };
 
 /** A case result with its transcript and LLM calls (the case page and GET /case-results/{id}). */
-export type CaseResultDetail = CaseResultDto & { transcript: Prisma.JsonValue; llm_calls: LlmCallDto[] };
+export type CaseResultDetail = Omit<CaseResultDto, "transcript"> & { transcript: Prisma.JsonValue; llm_calls: LlmCallDto[] };
 
 /** A case whose verdict changed since the suite's previous completed run. */
-export type VerdictChange = {
-  id: string;
-  test_case_id: string;
-  name: string;
-  before: string;
-  after: string;
-  /** The case's content (what assay_case_hash covers) differs between the two runs. */
-  case_changed: boolean;
-  cause: ChangeCause;
-};
-/**
- * Cases whose verdict changed since the suite's previous completed ordinary run, each with why
- * (lib/runs/changes.ts): the case changed, the agent changed, both, or neither (possibly flaky).
- */
-export type RunChanges = {
-  previous_run_id: string | null;
-  previous_run_number: number | null;
-  /** The agent configuration (prompt, tools, model, parameters, variable values) differs from the previous run's. */
-  agent_changed: boolean;
-  /** The suite's evaluation settings (judge and simulator models, metrics) differ: counted as the test changing. */
-  evaluation_changed: boolean;
-  regressions: VerdictChange[];
-  fixes: VerdictChange[];
-};
-
-/** A run's changes with what changed, field by field (lib/runs/change-details.ts). */
-export type RunChangeDetails = RunChanges & {
-  /** What differs in the agent configuration (empty when it is the same). */
-  agent_fields: FieldDiff[];
-  /** What differs in the suite's evaluation settings. */
-  evaluation_fields: FieldDiff[];
-  /** Per flipped case whose content changed: what differs. */
-  case_fields: { test_case_id: string; name: string; fields: FieldDiff[] }[];
-};
+export type VerdictChange = z.output<typeof verdictChange>;
+export type RunChanges = z.output<typeof runChanges>;
+export type RunChangeDetails = z.output<typeof runChangesResource>;
 
 /**
- * Spec 000 ReportSummary plus token totals and spec 003 execution stats (`Run.summary`). The
+ * The execution model's ReportSummary plus token totals and the A/B engine's execution stats (`Run.summary`). The
  * counted fields and their rules are in ./summary-counts.ts (`total_tests` = every result =
  * `passed + failed`; `not_met`, `errors`, `skipped` break `failed` down). Summaries stored under
  * older rules are recounted when read (`currentSummary`); the oldest lack the fields marked optional.
  */
 export type RunSummary = SummaryCounts & {
-  /** executed_pass_rate with hard cases weighing `hard_weight` and normal ones 1 (spec 001). */
+  /** executed_pass_rate with hard cases weighing `hard_weight` and normal ones 1 (the test case format). */
   weighted_pass_rate?: number;
   hard_weight?: number;
   total_duration_ms: number;
@@ -323,7 +292,7 @@ export type RunSummary = SummaryCounts & {
   prompt_tokens: number;
   completion_tokens: number;
   total_tokens: number;
-  /** Retries of the agent calls (spec 003 retry_count), summed over the cases. */
+  /** Retries of the agent calls (the A/B engine's retry_count), summed over the cases. */
   retry_count?: number;
   /** Retries of the judge, simulator, check and metric calls, summed over the cases. */
   evaluator_retry_count?: number;
@@ -358,7 +327,7 @@ export type CaseResultRow = {
   variant: CaseResultDto["variant"];
   position: number;
   status: CaseResultDto["status"];
-  /** Spec 000 execution state, live while the case runs. */
+  /** The execution model's state, live while the case runs. */
   stage: CaseStage;
   name: string;
   tags: string[];

@@ -1,10 +1,12 @@
 import "server-only";
+import type { z } from "zod";
 import type { Prisma } from "@/lib/generated/prisma/client";
+import type { suiteResource } from "./openapi";
 import { zodIssues } from "@/lib/errors";
 import { iso } from "@/lib/serialize";
 import { logger } from "@/lib/logger";
 import { metricConfigListSchema, type MetricConfig } from "@/lib/evaluation/schemas";
-import type { VariableDefinition, VariableValue } from "@/lib/agents/schemas";
+import type { VariableDefinition } from "@/lib/agents/schemas";
 import type { SuiteData } from "./schemas";
 import { parseVariableValues } from "./variables";
 
@@ -16,31 +18,7 @@ import { parseVariableValues } from "./variables";
 
 export type ScheduleType = SuiteData["schedule_type"];
 
-export type SuiteDto = {
-  id: string;
-  agent_id: string;
-  name: string;
-  description: string | null;
-  schedule_type: ScheduleType;
-  schedule_time: string | null;
-  schedule_day_of_week: number | null;
-  llm_judge_model_config_id: string | null;
-  /** null = the judge's model configuration simulates users. */
-  simulator_model_config_id: string | null;
-  metrics: MetricConfig[];
-  alert_on_regression: boolean;
-  alert_threshold_percent: number;
-  /** Weight of a hard case in the run summary's weighted_pass_rate (normal cases weigh 1). */
-  hard_weight: number;
-  is_enabled: boolean;
-  variables: Record<string, VariableValue>;
-  /** Retention overrides; null = the instance settings. */
-  retention_days: number | null;
-  retention_runs: number | null;
-  created_at: string;
-  updated_at: string;
-  deleted_at: string | null;
-};
+export type SuiteDto = z.output<typeof suiteResource>;
 export type CaseCounts = { draft: number; active: number; archived: number };
 export type SuiteWithAgent = SuiteDto & { agent_name: string };
 export type SuiteListItem = SuiteWithAgent & {

@@ -6,7 +6,7 @@ import { TEXT_LIMITS } from "@/lib/validation/limits";
 
 export const SCHEDULE_TYPES = ["manual", "hourly", "daily", "weekly"] as const;
 
-const suiteFields = z.object({
+export const suiteFields = z.object({
   agent_id: z.uuid("Choose an agent"),
   name: z.string().trim().min(1, "Name is required").max(TEXT_LIMITS.suiteName, `Use at most ${TEXT_LIMITS.suiteName} characters`),
   description: z

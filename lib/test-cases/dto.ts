@@ -1,39 +1,21 @@
 import "server-only";
+import type { z } from "zod";
 import { Prisma } from "@/lib/generated/prisma/client";
+import type { testCaseDocument, testCaseResource } from "./openapi";
 import { iso } from "@/lib/serialize";
 import type { Check, ExpectedToolCall, Persona, TestCaseData, TestCaseStatus } from "@/lib/test-cases/schemas";
-import { toCaseVariables, type TestCaseVariables } from "@/lib/test-cases/variables";
+import { toCaseVariables } from "@/lib/test-cases/variables";
 import { caseFilesSchema, compactFileInput, type FileInputDocument } from "@/lib/files/schemas";
 
 /** The public JSON of a test case (REST API, actions, UI). */
-export type TestCaseDto = {
-  id: string;
-  suite_id: string;
-  name: string;
-  description: string | null;
-  difficulty: "normal" | "hard";
-  tags: string[];
-  status: TestCaseStatus;
-  persona: Persona | null;
-  initial_message: string | null;
-  user_context: Record<string, unknown> | null;
-  max_turns: number | null;
-  expected_outcomes: Record<string, unknown> | null;
-  expected_tool_calls: ExpectedToolCall[] | null;
-  evaluation_criteria_override: string | null;
-  checks: Check[];
-  mode: "all" | "any";
-  ground_truth: string | null;
-  /** Spec 000: the suite metrics evaluated for this case (null: all the suite's enabled metrics). */
-  evaluations: string[] | null;
-  /** Spec 004 TestVariablesConfig (null: every variable of the agent exposed with its default). */
-  variables: TestCaseVariables;
-  /** Spec 000 FileInput list (null: no files): stored files as `path: "file:<id>"`, or URLs. */
-  files: FileInputDocument[] | null;
-  sort_order: number;
-  created_at: string;
-  updated_at: string;
-};
+export type TestCaseDto = WithCompactFiles<z.output<typeof testCaseResource>>;
+
+/**
+ * Files go out in their compact document form (absent options omitted, `compactFileInput`), the
+ * form the document describes: the schema's output view shows a transform by its input, while
+ * `z.output` would be the normalised form parsing fills in.
+ */
+type WithCompactFiles<T> = Omit<T, "files"> & { files: FileInputDocument[] | null };
 
 /** A row of the suite page's case table (dates pre-formatted on the server). */
 export type CaseRow = {
@@ -53,8 +35,8 @@ export type StatusCounts = { draft: number; active: number; archived: number; to
 /** A tool of the suite's agent, offered when a case expects tool calls. */
 export type AgentToolOption = { name: string; description: string };
 
-/** The spec 001 fields of a case (plus checks/mode/ground_truth), in the spec's order: what export writes. */
-export type TestCaseDocument = Omit<TestCaseDto, "id" | "suite_id" | "sort_order" | "created_at" | "updated_at">;
+/** The test case format's fields of a case (plus checks/mode/ground_truth), in its order: what export writes. */
+export type TestCaseDocument = WithCompactFiles<z.output<typeof testCaseDocument>>;
 
 export const testCaseSelect = {
   id: true,
@@ -171,7 +153,7 @@ export function toTestCaseDto(row: TestCaseRow): TestCaseDto {
   };
 }
 
-/** The case as a document (spec 001 field order), e.g. for export or to merge a PATCH into. */
+/** The case as a document (the test case format's field order), e.g. for export or to merge a PATCH into. */
 export function toTestCaseDocument(dto: TestCaseDto): TestCaseDocument {
   return {
     name: dto.name,

@@ -1,22 +1,14 @@
 import type { Prisma } from "@/lib/generated/prisma/client";
+import type { z } from "zod";
 import type { DeliveryStatus } from "./schemas";
+import type { deliveryAttempt, deliveryResource, webhookResource } from "./openapi";
 
 /**
  * Webhooks and their deliveries as the API and the settings page show them. The signing secret
  * is write-only: `webhookSelect` never reads `secretEncrypted`, so no DTO can carry it.
  */
 
-export type WebhookDto = {
-  id: string;
-  url: string;
-  events: string[];
-  enabled: boolean;
-  description: string;
-  /** Always true: a webhook always has a secret; it is never returned. */
-  has_secret: true;
-  created_at: string;
-  updated_at: string;
-};
+export type WebhookDto = z.output<typeof webhookResource>;
 
 export const webhookSelect = {
   id: true,
@@ -44,31 +36,8 @@ export function toWebhookDto(row: WebhookRow): WebhookDto {
 }
 
 /** One attempt as the delivery log records it. */
-export type DeliveryAttempt = {
-  at: string;
-  status_code: number | null;
-  duration_ms: number;
-  error: string | null;
-  response_excerpt: string | null;
-};
-
-export type WebhookDeliveryDto = {
-  id: string;
-  webhook_id: string;
-  event: string;
-  status: DeliveryStatus;
-  attempts: number;
-  next_attempt_at: string | null;
-  last_status_code: number | null;
-  last_duration_ms: number | null;
-  /** The first 1 KB of the last response body. */
-  last_response: string | null;
-  last_error: string | null;
-  attempt_log: DeliveryAttempt[];
-  payload: unknown;
-  created_at: string;
-  delivered_at: string | null;
-};
+export type DeliveryAttempt = z.output<typeof deliveryAttempt>;
+export type WebhookDeliveryDto = z.output<typeof deliveryResource>;
 
 export const deliverySelect = {
   id: true,

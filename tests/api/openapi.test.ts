@@ -9,6 +9,13 @@ import { suiteListQuery } from "@/lib/suites/schemas";
 import { testCaseExportQuery, testCaseImportQuery } from "@/lib/test-cases/schemas";
 import { cleanupQuery } from "@/lib/retention/schemas";
 import { unknownMetricResult } from "@/lib/evaluation/metrics";
+import { NextRequest } from "next/server";
+import * as modelConfigRoutes from "@/app/api/v1/model-configs/route";
+import * as agentRoutes from "@/app/api/v1/agents/route";
+import * as suiteRoutes from "@/app/api/v1/suites/route";
+import * as testCaseRoutes from "@/app/api/v1/suites/[id]/test-cases/route";
+import * as suiteRunRoutes from "@/app/api/v1/suites/[id]/runs/route";
+import { makeApiKey, makeWorkspace } from "../helpers/factories";
 
 /**
  * Every operation of the public API as the file tree defines it: each `route.ts` under
@@ -287,7 +294,7 @@ describe("GET /api/v1/openapi.json", () => {
     }
   });
 
-  it("documents every field a metric result carries (spec 000 MetricResult: evaluation_time_ms and model_used too)", async () => {
+  it("documents every field a metric result carries (the execution model's MetricResult: evaluation_time_ms and model_used too)", async () => {
     const doc = await fetchDocument();
     const documented = Object.keys(doc.components.schemas.CaseResult.properties.metric_results.items.properties);
     expect(documented).toEqual(expect.arrayContaining(Object.keys(unknownMetricResult("relevance"))));
@@ -415,5 +422,43 @@ describe("GET /api/v1/openapi.json", () => {
     expect(dryRun.schema).toEqual(
       (z.toJSONSchema(cleanupQuery, { io: "input" }) as { properties: Record<string, unknown> }).properties.dry_run,
     );
+  });
+
+  it("documents every field the API returns (the response schema is the DTO type, not a second description of it)", async () => {
+    const doc = await fetchDocument();
+    const { workspace } = await makeWorkspace("owner");
+    const token = await makeApiKey(workspace.id, "admin");
+    type Handler = (req: NextRequest, route: { params: Promise<Record<string, string>> }) => Promise<Response>;
+    const post = async (handler: Handler, url: string, body: unknown, params: Record<string, string> = {}) => {
+      const res = await handler(
+        new NextRequest(`http://localhost${url}`, {
+          method: "POST",
+          headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+          body: JSON.stringify(body),
+        }),
+        { params: Promise.resolve(params) },
+      );
+      expect(res.status, url).toBeLessThan(300);
+      return (await res.json()) as Record<string, unknown>;
+    };
+    const undocumented = (component: string, dto: Record<string, unknown>) =>
+      Object.keys(dto).filter((key) => !(key in doc.components.schemas[component].properties));
+
+    const config = await post(modelConfigRoutes.POST, "/api/v1/model-configs", {
+      name: "Judge",
+      base_url: "https://api.openai.com/v1",
+      model: "gpt-4o-mini",
+    });
+    const agent = await post(agentRoutes.POST, "/api/v1/agents", { name: "Bot", kind: "chat", model_config_id: config.id });
+    const suite = await post(suiteRoutes.POST, "/api/v1/suites", { agent_id: agent.id, name: "Refunds" });
+    const id = String(suite.id);
+    const testCase = await post(testCaseRoutes.POST, `/api/v1/suites/${id}/test-cases`, { name: "Refund", initial_message: "Hi" }, { id });
+    const run = await post(suiteRunRoutes.POST, `/api/v1/suites/${id}/runs`, {}, { id });
+
+    expect(undocumented("ModelConfig", config)).toEqual([]);
+    expect(undocumented("Agent", agent)).toEqual([]);
+    expect(undocumented("Suite", suite)).toEqual([]);
+    expect(undocumented("TestCase", testCase)).toEqual([]);
+    expect(undocumented("Run", run)).toEqual([]);
   });
 });

@@ -1,0 +1,395 @@
+import { z } from "zod";
+import {
+  body,
+  conflict,
+  errors,
+  idParam,
+  jsonSchema,
+  list,
+  listQueryDocs,
+  ok,
+  outputComponents,
+  responseSchema,
+  queryParameters,
+  ref,
+  tooLarge,
+  type OpenApiPart,
+} from "@/lib/api/openapi-kit";
+import { CHANGE_CAUSES } from "./changes";
+import { CASE_STAGES } from "./dto";
+import type { ProcessedFileInput } from "@/lib/files/types";
+import { CASE_RESULT_STATUSES, caseResultListQuery, RUN_STATUSES, runListQuery, runReportQuery, startRunInput } from "./schemas";
+
+/**
+ * The REST contract of runs: the run and case-result resources, the changes since the previous
+ * run, the OpenAPI components and the paths of a suite's runs, one run and one case result.
+ */
+
+const count = z.number().int();
+const timestamp = z.iso.datetime().nullable();
+
+/** `Run.summary`: the execution model's ReportSummary plus tokens and execution stats. */
+const runSummary = z
+  .looseObject({
+    total_tests: count.describe("Every result of the run: passed + failed"),
+    passed: count,
+    failed: count.describe("Every result that did not pass: not_met + errors + skipped + unfinished"),
+    not_met: count.describe("Results whose expectations were not met (status failed)"),
+    errors: count.describe("Results that could not be judged (agent, simulator, judge, configuration errors)"),
+    skipped: count.describe("Results never executed"),
+    unfinished: count.describe("Results still pending or running (0 once the run ended)"),
+    executed: count.describe("passed + not_met + errors"),
+    total_cases: count.describe("The same as total_tests (kept for older readers)"),
+    pass_rate: z.number().describe("passed / total_tests × 100, one decimal (0 without results)"),
+    executed_pass_rate: z.number().describe("passed / executed × 100, one decimal: the run's pass_rate"),
+    counting: z.string().describe("Which results each count holds, in words"),
+    weighted_pass_rate: z
+      .number()
+      .describe("executed_pass_rate with hard cases weighing hard_weight and normal ones 1 (the test case format)"),
+    hard_weight: z.number(),
+    retry_count: count.describe("Agent call retries summed over the cases (the A/B engine's retry policy)"),
+    evaluator_retry_count: count.describe("Judge, simulator, check and metric retries summed over the cases"),
+    average_scores: z.record(z.string(), z.number()).describe("Per metric, the average normalised (0..1) score"),
+  })
+  .partial()
+  .describe(
+    "The execution model's ReportSummary + tokens + execution stats. total_tests counts every result (the report's len(results)) and failed every result " +
+      "that did not pass, so total_tests = passed + failed; not_met, errors, skipped and unfinished break failed down. pass_rate = passed / total_tests × 100; " +
+      "executed_pass_rate = passed / executed × 100 is the run's own pass_rate (skipped results not counted). Summaries stored under older rules are recounted when read.",
+  );
+
+/** A run. Totals update live while it executes; summary is set when it ends. */
+export const runResource = z
+  .object({
+    id: z.uuid(),
+    suite_id: z.uuid(),
+    number: count.describe("The run's number within its suite (#42), never reused"),
+    experiment: z
+      .boolean()
+      .describe("A comparison arm or a matrix combination: not part of the suite's history (trend, latest run, regression baseline)"),
+    status: z.enum(RUN_STATUSES),
+    triggered_by: z.enum(["manual", "schedule", "api"]),
+    triggered_by_user_id: z.uuid().nullable().describe("The member who started it; null for schedules and API keys"),
+    metadata: z
+      .record(z.string(), z.string())
+      .describe("Where the run comes from, as its caller said: {commit, branch, build_url, …} (string values, at most 20 keys)"),
+    agent_hash: z
+      .string()
+      .nullable()
+      .describe("Hash of the agent configuration the run used (prompt, tools, model, parameters, variable values)"),
+    eval_hash: z.string().nullable().describe("Hash of the evaluation settings the run used (judge and simulator models, metrics)"),
+    total_cases: count,
+    passed_cases: count,
+    failed_cases: count,
+    skipped_cases: count,
+    error_cases: count,
+    done_cases: count.describe("passed + failed + skipped + error cases so far"),
+    pass_rate: z.number().describe("passed / (total - skipped) × 100"),
+    prompt_tokens: count,
+    completion_tokens: count,
+    concurrency: count.describe("Cases executed at the same time"),
+    options: z
+      .record(z.string(), z.unknown())
+      .describe("The case selection and execution options: {tags, tag_match, difficulty, case_ids, concurrency}"),
+    started_at: timestamp,
+    completed_at: timestamp,
+    cancel_requested_at: timestamp.describe("Set when a cancel was asked for"),
+    created_at: z.iso.datetime(),
+    error_message: z.string().nullable(),
+    summary: runSummary.nullable(),
+    agent_snapshot: z.record(z.string(), z.unknown()).describe("The agent as it was when the run started (URL secrets masked)"),
+    variant_snapshot: z
+      .record(z.string(), z.unknown())
+      .nullable()
+      .describe("A comparison variant arm's agent as it ran (URL secrets masked); null otherwise"),
+    resolved_variables: z.record(z.string(), z.unknown()).describe("The variables model's resolution: {values, sources}"),
+    comparison_id: z.uuid().nullable().describe("Set on a comparison's arm runs"),
+    arm_index: count.nullable().describe("0 for a comparison's baseline arm, 1 for its variant"),
+    matrix_id: z.uuid().nullable().describe("Set on a matrix's runs (one per combination)"),
+    combination_index: count.nullable().describe("The combination of the matrix this run executes (0-based)"),
+  })
+  .describe("A run. Totals update live while it executes; summary is set when it ends.");
+
+const jsonObject = z.record(z.string(), z.unknown());
+
+/** The execution model's MetricResult, as a case result stores it. */
+const metricResult = z
+  .looseObject({
+    metric_name: z.string(),
+    score: z.number().nullable(),
+    threshold: z.number().nullable(),
+    normalized_score: z.number().nullable(),
+    normalized_threshold: z.number().nullable(),
+    scale: count.nullable(),
+    passed: z
+      .boolean()
+      .nullable()
+      .describe(
+        "Whether the score reached the threshold; null when the metric could not be evaluated (`error` says why): such a metric is " +
+          "neither passed nor failed and makes the case an error only under fail_on_error. A passed case never has a metric with passed: false",
+      ),
+    error: z.string().nullable().describe("Why the metric could not be evaluated"),
+    retry_count: count.describe("Retries of this metric's judge call (retry_on_failure)"),
+    evaluation_time_ms: count.min(0).describe("Time taken to evaluate, in milliseconds"),
+    model_used: z.string().nullable().describe("The model that scored it (null when none was called)"),
+    raw_score: z.number().nullable().describe("The judge's answer on 1..scale (the same as score; kept for older readers)"),
+    reasoning: z.string().nullable().describe("The judge's reasoning before its score"),
+  })
+  .partial();
+
+const transcriptMessage = z
+  .looseObject({ role: z.string(), content: z.string().nullable(), tool_calls: z.array(z.unknown()), tool_call_id: z.string() })
+  .partial();
+
+const END_REASONS = [
+  "single_turn",
+  "simulator_ended",
+  "agent_ended",
+  "max_turns",
+  "safety_cap",
+  "token_cap",
+  "repetition",
+  "error",
+] as const;
+
+/** One case result (one case × repetition × arm of a run). */
+export const caseResultResource = z.object({
+  id: z.uuid(),
+  run_id: z.uuid(),
+  test_case_id: z.uuid().nullable(),
+  variant: z.enum(["baseline", "variant"]).describe("The arm: variant only on a paired A/B run's variant results"),
+  position: count.describe("The case's place in the run's order"),
+  status: z.enum(CASE_RESULT_STATUSES),
+  stage: z
+    .enum(CASE_STAGES)
+    .describe(
+      "The execution model's state: pending → processing_files → files_ready | files_failed → executing_agent → agent_complete | agent_failed → evaluating → complete | evaluation_failed (live while running)",
+    ),
+  name: z.string().describe("The case's name when the run started"),
+  tags: z.array(z.string()),
+  test_case: z.unknown().describe("The case as it was when the run started (its snapshot)"),
+  processed_files: z
+    .array(z.custom<ProcessedFileInput>().meta({ $ref: "#/components/schemas/ProcessedFileInput" }))
+    .describe("The execution model's TestResult.processed_files: one per file of the case (empty without files)"),
+  transcript: z
+    .array(transcriptMessage)
+    .optional()
+    .describe(
+      "The conversation. In lists (GET /api/v1/runs/{id}/results) present only with `include=transcript`; always present on GET /api/v1/case-results/{id}",
+    ),
+  actual_response: z.string().nullable(),
+  response_truncated: z.boolean().describe("actual_response was cut to the stored maximum"),
+  check_results: z.array(z.unknown()),
+  tool_call_results: jsonObject.nullable(),
+  outcome_results: z.array(z.unknown()),
+  metric_results: z
+    .array(metricResult)
+    .describe(
+      "The execution model's MetricResult: score and threshold on the metric's scale (1..scale), normalized_score/normalized_threshold on 0..1 (absent on results stored before thresholds moved to the scale, whose score is on 0..1)",
+    ),
+  prompt_tokens: count,
+  completion_tokens: count,
+  latency_ms: count.nullable(),
+  duration_ms: count.nullable(),
+  retry_count: count.describe("Retries of the agent calls only"),
+  evaluator_retry_count: count.describe("Retries of the judge, simulator, check and metric calls"),
+  turns: count.describe("Conversation turns taken"),
+  resolved_variables: z
+    .object({ values: z.record(z.string(), z.unknown()), sources: z.record(z.string(), z.string()) })
+    .nullable()
+    .describe("The variables model's ResolvedTestVariables of this case: {values, sources} with sources run, suite, test or type"),
+  metrics_passed: count.describe("metric_results that passed"),
+  metrics_total: count.describe("metric_results evaluated"),
+  error_message: z.string().nullable().describe("Errors only (status error); a skipped case's note. Never set on a passed case"),
+  error_type: z.string().nullable().describe("agent, simulator, timeout, judge, cancelled, config, worker_lost"),
+  errors: z.array(z.string()).describe("The execution model's errors: empty unless status is error"),
+  failure_reasons: z.array(z.string()).describe("Why a failed case failed; empty otherwise"),
+  end_reason: z
+    .enum(END_REASONS)
+    .nullable()
+    .describe("How the conversation ended; safety_cap/token_cap are the workspace's caps, max_turns the case's own"),
+  stopped_by_safety_cap: z.boolean().describe("The workspace safety cap ended the conversation (not the case's max_turns)"),
+  started_at: timestamp,
+  completed_at: timestamp,
+});
+
+const fieldDiff = z
+  .object({ field: z.string(), before: z.unknown(), after: z.unknown() })
+  .describe("One field that differs; before/after are the stored values (absent: the field was not set)");
+
+/** A case whose verdict changed since the suite's previous completed run. */
+export const verdictChange = z.object({
+  id: z.uuid().describe("The case result in this run"),
+  test_case_id: z.uuid(),
+  name: z.string(),
+  before: z.string().describe("Status in the previous run"),
+  after: z.string().describe("Status in this run"),
+  case_changed: z.boolean().describe("The case's content (what it sends and how it is judged) differs between the two runs"),
+  cause: z
+    .enum(CHANGE_CAUSES)
+    .describe("test: the case or the evaluation changed; agent: the agent changed; both; neither: possibly flaky"),
+});
+
+/**
+ * Cases whose verdict changed since the suite's previous completed ordinary run, each with why
+ * (lib/runs/changes.ts): the case changed, the agent changed, both, or neither (possibly flaky).
+ */
+export const runChanges = z.object({
+  previous_run_id: z.uuid().nullable().describe("The suite's previous completed ordinary run (experiments are never compared)"),
+  previous_run_number: z.number().int().nullable(),
+  agent_changed: z.boolean(),
+  evaluation_changed: z.boolean(),
+  regressions: z.array(verdictChange).describe("Passed before, failed or errored now"),
+  fixes: z.array(verdictChange).describe("Failed or errored before, passed now"),
+});
+
+/** A run's changes with what changed, field by field (lib/runs/change-details.ts): GET /api/v1/runs/{id}/changes. */
+export const runChangesResource = runChanges
+  .extend({
+    agent_fields: z
+      .array(fieldDiff)
+      .describe("What differs in the agent configuration: system_prompt, tools, model, temperature, variables.NAME, …"),
+    evaluation_fields: z.array(fieldDiff).describe("What differs in the evaluation settings: judge_model, metrics, …"),
+    case_fields: z
+      .array(z.object({ test_case_id: z.uuid(), name: z.string(), fields: z.array(fieldDiff) }))
+      .describe("Per flipped case whose content changed: the fields that differ"),
+  })
+  .describe("Verdicts that flipped since the previous run, and what changed between the two runs");
+
+function paths() {
+  const runId = idParam;
+  return {
+    "/api/v1/suites/{id}/runs": {
+      parameters: [idParam],
+      get: {
+        operationId: "listRuns",
+        tags: ["Runs"],
+        summary: "List a suite's runs (newest first)",
+        description: "Role: viewer.",
+        parameters: queryParameters(runListQuery, listQueryDocs),
+        responses: { "200": list("Run"), ...errors },
+      },
+      post: {
+        operationId: "startRun",
+        tags: ["Runs"],
+        summary: "Start a run",
+        description:
+          "Role: editor. Runs the suite's active cases, optionally narrowed by tags/difficulty (or exactly `case_ids`); 202 with the pending run. 400 when no case matches. " +
+          "Variables resolve per case by the variables model (run > suite > test > type; a test-locked value wins); `preset` (a preset's name or id) applies its values first and `variables` override them. " +
+          "A 400 names `variables.NAME` and the case when a value does not resolve.",
+        requestBody: body("RunStartInput"),
+        responses: { "202": ok("The pending Run", ref("Run")), ...errors, ...tooLarge() },
+      },
+    },
+    "/api/v1/runs/{id}": {
+      parameters: [runId],
+      get: {
+        operationId: "getRun",
+        tags: ["Runs"],
+        summary: "Get a run (status, totals, summary)",
+        description: "Role: viewer.",
+        responses: { "200": ok("Run", ref("Run")), ...errors },
+      },
+    },
+    "/api/v1/runs/{id}/changes": {
+      parameters: [runId],
+      get: {
+        operationId: "getRunChanges",
+        tags: ["Runs"],
+        summary: "What changed since the previous run",
+        description:
+          "Role: viewer. The cases whose verdict flipped since the suite's previous completed ordinary run (comparison arms and matrix combinations are experiments and never compared), " +
+          "each with its cause: `test` (the case's content or the suite's evaluation settings changed), `agent` (the agent configuration changed), `both`, or `neither` (possibly flaky). " +
+          "`agent_fields`, `evaluation_fields` and `case_fields` list what differs, field by field.",
+        responses: { "200": ok("RunChanges", ref("RunChanges")), ...errors },
+      },
+    },
+    "/api/v1/runs/{id}/results": {
+      parameters: [runId],
+      get: {
+        operationId: "listCaseResults",
+        tags: ["Runs"],
+        summary: "A run's case results (paginated)",
+        description:
+          "Role: viewer. Case order (position, then baseline before variant), keyset-paginated (limit up to 500). " +
+          "Each result's `transcript` (the largest field) is present only with `include=transcript`; without it the field is omitted and never read. " +
+          "GET /api/v1/case-results/{id} always returns one result's transcript and LLM calls.",
+        parameters: queryParameters(caseResultListQuery, {
+          ...listQueryDocs,
+          limit: "Page size (1–500, default 100)",
+          include:
+            "Comma-separated extras to embed in each result: `transcript` (the conversation). Unknown names are a 400. Without it, `transcript` is omitted.",
+        }),
+        responses: { "200": list("CaseResult"), ...errors },
+      },
+    },
+    "/api/v1/runs/{id}/cancel": {
+      parameters: [runId],
+      post: {
+        operationId: "cancelRun",
+        tags: ["Runs"],
+        summary: "Cancel a run",
+        description: "Role: editor. No new cases start; pending ones are skipped; 409 when the run already ended.",
+        responses: { "200": ok("The Run", ref("Run")), ...errors, ...conflict },
+      },
+    },
+    "/api/v1/runs/{id}/report": {
+      parameters: [runId],
+      get: {
+        operationId: "getRunReport",
+        tags: ["Runs"],
+        summary: "A run report",
+        description: "Role: viewer. json (the execution model's report), markdown, csv or junit (JUnit XML for CI).",
+        parameters: queryParameters(runReportQuery, { format: "json, markdown, csv or junit" }),
+        responses: { "200": { description: "The report file" }, ...errors },
+      },
+    },
+    "/api/v1/case-results/{id}": {
+      parameters: [idParam],
+      get: {
+        operationId: "getCaseResult",
+        tags: ["Runs"],
+        summary: "One case result with every LLM call's request and raw response",
+        description: "Role: viewer. Always includes the case's `transcript` and its `llm_calls` (one row: no `include` needed).",
+        responses: { "200": ok("CaseResultDetail", ref("CaseResultDetail")), ...errors },
+      },
+    },
+  };
+}
+
+export function runsOpenApi(): OpenApiPart {
+  return {
+    tags: [
+      {
+        name: "Runs",
+        description:
+          "Executions of a suite's cases: start, follow, cancel, read the case results and download reports (JSON, Markdown, CSV, JUnit). Read: viewer; start/cancel: editor.",
+      },
+    ],
+    paths: paths(),
+    schemas: {
+      Run: responseSchema(runResource),
+      // `transcript` is sent by lists only on `include=transcript`; one case result always has it (CaseResultDetail).
+      CaseResult: responseSchema(caseResultResource),
+      CaseResultDetail: {
+        allOf: [
+          { $ref: "#/components/schemas/CaseResult" },
+          {
+            type: "object",
+            required: ["transcript", "llm_calls"],
+            properties: {
+              llm_calls: {
+                type: "array",
+                description:
+                  "Every LLM call of the case (agent, simulator, judge, checks, metrics): the exact request and the raw response",
+                items: { type: "object" },
+              },
+            },
+          },
+        ],
+      },
+      ...outputComponents({ RunChanges: runChangesResource }),
+    },
+    requests: { RunStartInput: jsonSchema(startRunInput) },
+  };
+}
