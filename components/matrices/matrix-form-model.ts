@@ -9,7 +9,7 @@ import { combinationCount } from "@/lib/matrices/combinations";
  * (createMatrixInput + every combination as a run); the dialog only counts.
  */
 
-/** The variable that selects the model configuration by name (spec 004; lib/runs/service.ts). */
+/** The variable that selects the model configuration by name (the variables model; lib/runs/service.ts). */
 export const MODEL_VARIABLE = "AIConfiguration";
 
 export type AxisState = { key: number; name: string; selected: string[]; text: string };

@@ -2,7 +2,7 @@ import type { CaseStage } from "@/lib/runs/dto";
 import type { CaseResultStatus } from "@/lib/runs/schemas";
 import { Badge } from "@/components/ui/card";
 
-/** Spec 000 execution states in words a tester reads (the API keeps the spec's names). */
+/** The execution model execution states in words a tester reads (the API keeps the execution model's names). */
 export const CASE_STAGE_LABELS: Record<CaseStage, string> = {
   pending: "Waiting",
   processing_files: "Processing files",

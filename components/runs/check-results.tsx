@@ -39,7 +39,7 @@ function Phrases({ label, phrases, tone }: { label: string; phrases: string[]; t
   );
 }
 
-/** Spec 002 check results with their details, next to the check as it was configured. */
+/** The reference schema check results with their details, next to the check as it was configured. */
 export function CheckResults({ results, checks, mode }: { results: CheckResult[]; checks: Check[]; mode: string | null }) {
   if (results.length === 0) return <p className="text-sm text-slate-500">This case has no checks.</p>;
   return (

@@ -67,7 +67,7 @@ function Evidence({ cited, idPrefix }: { cited: { turns: number[]; systemPrompt:
 }
 
 /**
- * Spec 000 metric results: score vs threshold on the metric's own scale with both normalised to
+ * The execution model metric results: score vs threshold on the metric's own scale with both normalised to
  * 0..1, retries, evaluation time and model. Results stored before thresholds moved to the metric's
  * scale have no `normalized_score`: their score and threshold are already on 0..1.
  */

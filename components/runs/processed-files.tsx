@@ -3,7 +3,7 @@ import { Badge } from "@/components/ui/card";
 import { formatDuration, formatNumber } from "./format";
 
 /**
- * Spec 000 ProcessedFileInput in the UI: the case view lists every file of a case result with its
+ * The execution model's ProcessedFileInput in the UI: the case view lists every file of a case result with its
  * extracted markdown (collapsed), and the case form's preview shows the same details for one file.
  */
 

@@ -3,7 +3,7 @@ import { useState, useTransition } from "react";
 import { exportTestCasesAction } from "@/lib/test-cases/actions";
 import { Button } from "@/components/ui/button";
 
-/** Export buttons: the suite's cases as a YAML or JSON download (spec 001 format). */
+/** Export buttons: the suite's cases as a YAML or JSON download (the test case format). */
 export function ExportButtons({ workspaceId, suiteId }: { workspaceId: string; suiteId: string }) {
   const [pending, startTransition] = useTransition();
   const [error, setError] = useState<string | null>(null);

@@ -131,7 +131,7 @@ export function ImportDialog({ workspaceId, suiteId }: { workspaceId: string; su
               Import test cases
             </h2>
             <p className="mt-1 text-sm text-slate-600">
-              A list of cases in the spec 001 format (plus checks, mode and ground_truth), as YAML or JSON — the same format Export writes.
+              A list of cases in the test case format (plus checks, mode and ground_truth), as YAML or JSON — the same format Export writes.
               Every case is checked first; nothing is imported while any case is invalid.
             </p>
           </div>

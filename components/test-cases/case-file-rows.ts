@@ -1,7 +1,7 @@
 import { fileIdOf, fileInputSchema, fileRef, type FileInput, type FileInputDocument, type FileType } from "@/lib/files/schemas";
 
 /**
- * The case form's "Files" section edits one row per spec 000 FileInput: an uploaded file of the
+ * The case form's "Files" section edits one row per FileInput (the execution model): an uploaded file of the
  * workspace store (`path: "file:<id>"`) or a URL, with its options as typed. On submit the rows
  * become the case's `files` list, validated by the same `testCaseInput` as the server; pages typed
  * as "1, 3" are checked here so a bad entry is reported at its row's field (`files.N.pages`).

@@ -27,7 +27,7 @@ type Props = {
   suiteId: string;
   suiteTags: string[];
   tools: AgentToolOption[];
-  /** Spec 004: the suite agent's variables (the Variables section and placeholder checks). */
+  /** The variables model: the suite agent's variables (the Variables section and placeholder checks). */
   variableDefinitions?: VariableDefinition[];
   canEdit: boolean;
 } & ({ mode: "create"; testCase?: undefined } | { mode: "edit"; testCase: TestCaseDto });
@@ -48,7 +48,7 @@ function FormErrors({ message, details }: { message: string | null; details: str
   );
 }
 
-/** Create or edit a test case: every spec 001 field plus checks, mode and ground truth. */
+/** Create or edit a test case: every test case format field plus checks, mode and ground truth. */
 export function CaseForm(props: Props) {
   const { workspaceId, suiteId, suiteTags, tools, canEdit, mode, testCase, variableDefinitions = [] } = props;
   const router = useRouter();

@@ -19,7 +19,7 @@ type Props = {
   suiteTags: string[];
   /** Every live case id of the suite in order, when reordering is possible (no filters); else null. */
   orderedIds: string[] | null;
-  /** Spec 004 inputs for "Run selected" (the agent's variables, suite values, presets). */
+  /** The variables model inputs for "Run selected" (the agent's variables, suite values, presets). */
   runVariables?: RunVariablesContext;
 };
 

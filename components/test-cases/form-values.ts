@@ -44,12 +44,12 @@ export type CaseFormValues = {
   checks: CheckRow[];
   mode: "all" | "any";
   ground_truth: string;
-  /** Spec 000 per-test metrics: off = the suite's enabled metrics; on = the names typed (comma-separated; none = no metric). */
+  /** The execution model per-test metrics: off = the suite's enabled metrics; on = the names typed (comma-separated; none = no metric). */
   evaluations_custom: boolean;
   evaluations: string;
-  /** Spec 004 test level: one row per variable of the agent (components/variables/case-variable-rows.ts). */
+  /** The variables model test level: one row per variable of the agent (components/variables/case-variable-rows.ts). */
   variables: Record<string, CaseVariableRow>;
-  /** Spec 000 file inputs: one row per uploaded file or URL (./case-file-rows.ts). */
+  /** The execution model file inputs: one row per uploaded file or URL (./case-file-rows.ts). */
   files: FileRow[];
 };
 

@@ -5,7 +5,7 @@ import { caseAgentIssues } from "@/lib/test-cases/variables";
 import { issuesToFieldErrors } from "./case-variable-rows";
 
 /**
- * Runs the spec 004 checks that need the agent (declared variables, typed defaults, restricted
+ * Runs the variables model checks that need the agent (declared variables, typed defaults, restricted
  * values, locks, unknown `{{Name}}` placeholders) after the case schema passed, so the form
  * shows at each field what the server would refuse.
  */

@@ -9,7 +9,7 @@ import { VariableValueInput } from "./variable-value-input";
 import type { CaseVariableRow } from "./case-variable-rows";
 
 /**
- * Spec 004 test level in the case form: per variable of the suite's agent, whether this case
+ * The variables model test level in the case form: per variable of the suite's agent, whether this case
  * exposes it (an unexposed variable cannot be set by the suite or a run for this case), its own
  * default, a lock (the default always wins) and restricted values (a subset of the possible ones).
  */

@@ -2,7 +2,7 @@ import { SourceBadge, formatVariableValue } from "./source-badge";
 
 type Resolved = { values: Record<string, unknown>; sources: Record<string, string> };
 
-/** Spec 004 ResolvedTestVariables as a small table: name, value and a source badge. */
+/** The variables model's ResolvedTestVariables as a small table: name, value and a source badge. */
 export function ResolvedVariablesTable({
   resolved,
   label = "Resolved variables",

@@ -8,7 +8,7 @@ const TITLES = {
   type: "The agent's default",
 } as const;
 
-/** Where a resolved variable value came from (spec 004 sources: run, suite, test, type). */
+/** Where a resolved variable value came from (the variables model sources: run, suite, test, type). */
 export function SourceBadge({ source }: { source: string }) {
   const known = source in TONES ? (source as keyof typeof TONES) : null;
   return (

@@ -2,7 +2,7 @@ import { withApi } from "@/lib/api/handler";
 import { comparisonReportQuery } from "@/lib/comparisons/schemas";
 import { comparisonReport } from "@/lib/comparisons/service";
 
-/** A comparison as the spec 003 session document (JSON, importable back) or its CSV. */
+/** A comparison as the A/B engine's session document (JSON, importable back) or its CSV. */
 export const GET = withApi({
   role: "viewer",
   query: comparisonReportQuery,

@@ -2,7 +2,7 @@ import { withApi } from "@/lib/api/handler";
 import { buildRunReport } from "@/lib/runs/report";
 import { runReportQuery } from "@/lib/runs/schemas";
 
-/** A run as JSON (spec 000 report), Markdown, CSV or JUnit XML. */
+/** A run as JSON (the execution model report), Markdown, CSV or JUnit XML. */
 export const GET = withApi({
   role: "viewer",
   query: runReportQuery,

@@ -17,7 +17,7 @@ export const GET = withApi({
   },
 });
 
-/** POST: one case (spec 001 fields + checks/mode/ground_truth) → 201 with the case. */
+/** POST: one case (the test case format fields + checks/mode/ground_truth) → 201 with the case. */
 export const POST = withApi({
   role: "editor",
   body: z.unknown(),

@@ -4,7 +4,7 @@ import { importComparison } from "@/lib/comparisons/service";
 import { MAX_IMPORT_BYTES } from "@/lib/validation/limits";
 
 /**
- * Loads a spec 003 session document (our JSON report, or a `TestSession.to_dict()` file) as a
+ * Loads an A/B engine session document (our JSON report, or a `TestSession.to_dict()` file) as a
  * read-only comparison → 201. Up to MAX_IMPORT_BYTES (10 MB), like test-case imports.
  */
 export const POST = withApi({

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { withSession } from "@/lib/api/handler";
 import { buildRunReport, REPORT_FORMATS } from "@/lib/runs/report";
 
-/** The run report as a download: JSON (spec 000), Markdown, CSV or JUnit XML. */
+/** The run report as a download: JSON (the execution model), Markdown, CSV or JUnit XML. */
 export const GET = withSession({
   role: "viewer",
   query: z.object({ format: z.enum(REPORT_FORMATS).default("json") }),
