@@ -6,7 +6,7 @@ import type { TestCaseVariables } from "@/lib/test-cases/variables";
 /**
  * The case form's "Variables" section edits one row per variable of the suite's agent (plus
  * rows for overrides of variables the agent no longer declares, so they can be seen and
- * removed). A row equal to "exposed, no default, not locked, no restriction" is the spec's
+ * removed). A row equal to "exposed, no default, not locked, no restriction" is the variables model's
  * missing configuration and is left out of the saved `variables`.
  */
 export type CaseVariableRow = {

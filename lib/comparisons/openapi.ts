@@ -332,7 +332,7 @@ function paths() {
         tags,
         summary: "A comparison report",
         description:
-          "Role: viewer. json: the A/B engine's session document (importable back, and loadable by the spec's own TestSession.from_dict: the variant under both " +
+          "Role: viewer. json: the A/B engine's session document (importable back, and loadable by the A/B engine's own TestSession.from_dict: the variant under both " +
           "variant and docstratum, context_tokens per result (0 when unknown), llms_source_path (null when unknown)); csv: one row per pair with the columns question, baseline_tokens, variant_tokens, token_overhead, " +
           "baseline_latency_ms, variant_latency_ms, latency_diff_ms, response_length_ratio, baseline_status, variant_status, verdict_change (latencies with two decimals). Sent as an attachment.",
         parameters: queryParameters(comparisonReportQuery, { format: "json (default) or csv" }),

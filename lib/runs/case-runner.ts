@@ -278,7 +278,7 @@ function agentStatsOf(
     model ??= c.model;
     startedAt ??= c.startedAt ?? null;
   }
-  // Microsecond precision: far below the spec's ±10 ms, and a value with three decimals survives
+  // Microsecond precision: far below the A/B engine's ±10 ms, and a value with three decimals survives
   // every JSON and jsonb round trip bit for bit (an export re-imported gives identical statistics).
   const micro = (ms: number) => Math.round(ms * 1000) / 1000;
   return {

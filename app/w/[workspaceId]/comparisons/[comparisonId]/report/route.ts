@@ -2,7 +2,7 @@ import { withSession } from "@/lib/api/handler";
 import { comparisonReportQuery } from "@/lib/comparisons/schemas";
 import { comparisonReport } from "@/lib/comparisons/service";
 
-/** The comparison report as a download for the signed-in user: the spec's session JSON or CSV. */
+/** The comparison report as a download for the signed-in user: the A/B engine's session JSON or CSV. */
 export const GET = withSession({
   role: "viewer",
   query: comparisonReportQuery,
