@@ -1,7 +1,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { expect, test, type APIRequestContext, type Browser, type Page } from "@playwright/test";
-import { FAKE_OPENAI_URL, apiPost, createApiKey, openWorkspace, unique } from "./fixtures";
+import { apiPost, createApiKey, openWorkspace, unique, createFakeModelConfig, runToCompletion } from "./fixtures";
 
 /**
  * Access control in the browser: the retention page refuses settings that would delete
@@ -20,12 +20,7 @@ const slug = (prefix: string) =>
 
 /** A one-case suite on the fake model whose own retention keeps none of its runs. */
 async function suiteKeepingNothing(request: APIRequestContext, token: string) {
-  const config = await apiPost(request, token, "/api/v1/model-configs", {
-    name: unique("Retention model"),
-    base_url: FAKE_OPENAI_URL,
-    model: "gpt-4o-mini",
-    api_key: "sk-fake",
-  });
+  const config = await createFakeModelConfig(request, token, "Retention model");
   const agent = await apiPost(request, token, "/api/v1/agents", {
     name: unique("Retention bot"),
     kind: "chat",
@@ -44,19 +39,6 @@ async function suiteKeepingNothing(request: APIRequestContext, token: string) {
     checks: [{ type: "contains_phrases", phrases: ["Fake reply"] }],
   });
   return suite.id;
-}
-
-async function runToCompletion(request: APIRequestContext, token: string, suiteId: string) {
-  const run = await apiPost(request, token, `/api/v1/suites/${suiteId}/runs`, {});
-  await expect
-    .poll(
-      async () => {
-        const res = await request.get(`/api/v1/runs/${run.id}`, { headers: { authorization: `Bearer ${token}` } });
-        return ((await res.json()) as { status: string }).status;
-      },
-      { timeout: 30_000, intervals: [200] },
-    )
-    .toBe("completed");
 }
 
 test("retention refuses zero, and a cleanup of more than half of all finished runs is asked about again with its numbers", async ({

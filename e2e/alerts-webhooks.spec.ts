@@ -1,8 +1,17 @@
 import http from "node:http";
 import { createHmac } from "node:crypto";
 import type { AddressInfo } from "node:net";
-import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
-import { FAKE_OPENAI_URL, apiPost, createApiKey, expectAccessible, openWorkspace, unique } from "./fixtures";
+import { expect, test, type Page } from "@playwright/test";
+import {
+  FAKE_OPENAI_URL,
+  apiPost,
+  createApiKey,
+  expectAccessible,
+  openWorkspace,
+  unique,
+  createFakeModelConfig,
+  runToCompletion,
+} from "./fixtures";
 
 /**
  * Regression alerts and webhooks end to end: an admin adds a webhook pointing at a receiver this
@@ -32,21 +41,6 @@ async function startReceiver() {
   return { url, received, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
 }
 
-/** Starts a run of every case and waits until it completed. */
-async function runSuite(request: APIRequestContext, token: string, suiteId: string) {
-  const run = await apiPost(request, token, `/api/v1/suites/${suiteId}/runs`, {});
-  await expect
-    .poll(
-      async () => {
-        const res = await request.get(`/api/v1/runs/${run.id}`, { headers: { authorization: `Bearer ${token}` } });
-        return ((await res.json()) as { status: string }).status;
-      },
-      { timeout: 30_000, intervals: [200] },
-    )
-    .toBe("completed");
-  return run.id;
-}
-
 async function openAlertCount(page: Page): Promise<number> {
   const label = (await page.getByTestId("alert-bell").getAttribute("aria-label")) ?? "";
   return Number(/(\d+) unacknowledged/.exec(label)?.[1] ?? 0);
@@ -72,12 +66,7 @@ test("a failing run raises an alert in the bell, a member acknowledges it, and t
     await expect(hook).toContainText("Enabled");
 
     // A suite of two cases whose check needs the fake model's default reply.
-    const config = await apiPost(page.request, token, "/api/v1/model-configs", {
-      name: unique("Alerts model"),
-      base_url: FAKE_OPENAI_URL,
-      model: "gpt-4o-mini",
-      api_key: "sk-fake",
-    });
+    const config = await createFakeModelConfig(page.request, token, "Alerts model");
     const agent = await apiPost(page.request, token, "/api/v1/agents", {
       name: unique("Alerts bot"),
       kind: "chat",
@@ -102,12 +91,12 @@ test("a failing run raises an alert in the bell, a member acknowledges it, and t
     const before = await openAlertCount(page);
 
     // First run passes (100 %); then the agent regresses and the second run fails every case (0 %).
-    await runSuite(page.request, token, suite.id);
+    await runToCompletion(page.request, token, suite.id);
     const rules = await page.request.post(`${FAKE_CONTROL}/__fake/rules`, {
       data: [{ match: { anyContains: marker, endpoint: "chat" }, reply: { content: "Sorry, I cannot help with that." } }],
     });
     expect(rules.ok()).toBe(true);
-    const failingRunId = await runSuite(page.request, token, suite.id);
+    const failingRunId = await runToCompletion(page.request, token, suite.id);
     await page.request.post(`${FAKE_CONTROL}/__fake/rules`, { data: [] });
 
     // The bell counts it; the suite page shows it.

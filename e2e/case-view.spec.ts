@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext } from "@playwright/test";
-import { FAKE_OPENAI_URL, apiPost, createApiKey, expectAccessible, openWorkspace, unique } from "./fixtures";
+import { FAKE_OPENAI_URL, apiPost, createApiKey, expectAccessible, openWorkspace, unique, createFakeModelConfig } from "./fixtures";
 
 /**
  * The case view's wording of a multi-turn case with an attached file: one meaning of "turn" (a
@@ -16,12 +16,7 @@ const FOLLOW_UP = "And which one sold the least?";
 const CSV = "Region,Q1\nNorth,120\nSouth,80\n";
 
 async function createMultiTurnCase(request: APIRequestContext, token: string, marker: string) {
-  const model = await apiPost(request, token, "/api/v1/model-configs", {
-    name: unique("Case view model"),
-    base_url: FAKE_OPENAI_URL,
-    model: "gpt-4o-mini",
-    api_key: "sk-fake",
-  });
+  const model = await createFakeModelConfig(request, token, "Case view model");
   const agent = await apiPost(request, token, "/api/v1/agents", {
     name: unique("Sales bot"),
     kind: "chat",

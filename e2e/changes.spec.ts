@@ -1,5 +1,14 @@
 import { expect, test, type APIRequestContext, type Locator, type Page } from "@playwright/test";
-import { FAKE_OPENAI_URL, apiPost, createApiKey, expectAccessible, openWorkspace, unique } from "./fixtures";
+import {
+  FAKE_OPENAI_URL,
+  apiPost,
+  createApiKey,
+  expectAccessible,
+  openWorkspace,
+  unique,
+  createFakeModelConfig,
+  runToCompletion,
+} from "./fixtures";
 
 /**
  * "Why did the pass rate drop?": a suite of three passing cases runs four times, and between runs
@@ -18,21 +27,6 @@ type Token = string;
 async function patch(request: APIRequestContext, token: Token, url: string, data: unknown) {
   const res = await request.patch(url, { headers: { authorization: `Bearer ${token}` }, data });
   expect(res.status(), `PATCH ${url}: ${await res.text()}`).toBeLessThan(300);
-}
-
-/** Starts a run of every case with `metadata` and waits until it completed; its id. */
-async function runSuite(request: APIRequestContext, token: Token, suiteId: string, metadata: Record<string, string> = {}) {
-  const run = await apiPost(request, token, `/api/v1/suites/${suiteId}/runs`, { metadata });
-  await expect
-    .poll(
-      async () => {
-        const res = await request.get(`/api/v1/runs/${run.id}`, { headers: { authorization: `Bearer ${token}` } });
-        return ((await res.json()) as { status: string }).status;
-      },
-      { timeout: 30_000, intervals: [200] },
-    )
-    .toBe("completed");
-  return run.id;
 }
 
 /** Waits until the suite has `count` alerts (one is raised just after its run completes). */
@@ -108,12 +102,7 @@ test("a flip says whether the case, the agent or neither changed, on the run's c
   const promptMarker = `${marker}-TERSE`;
 
   // A suite of three cases whose check needs the fake model's default reply ("Fake reply: …").
-  const config = await apiPost(page.request, token, "/api/v1/model-configs", {
-    name: unique("Changes model"),
-    base_url: FAKE_OPENAI_URL,
-    model: "gpt-4o-mini",
-    api_key: "sk-fake",
-  });
+  const config = await createFakeModelConfig(page.request, token, "Changes model");
   const agent = await apiPost(page.request, token, "/api/v1/agents", {
     name: unique("Changes bot"),
     kind: "chat",
@@ -140,17 +129,19 @@ test("a flip says whether the case, the agent or neither changed, on the run's c
   }
   const alerts = page.getByRole("article", { name: `Regression in ${suiteName}` });
 
-  await runSuite(page.request, token, suite.id); // run #1: all pass
+  await runToCompletion(page.request, token, suite.id); // run #1: all pass
 
   await test.step("(a) a case's check is edited: the test changed, not the agent", async () => {
     await patch(page.request, token, `/api/v1/test-cases/${cases["Greets politely"]!.id}`, {
       checks: [{ type: "contains_phrases", phrases: ["Welcome aboard"] }],
     });
-    const run2 = await runSuite(page.request, token, suite.id, {
-      branch: "feature/edit-checks",
-      commit: "0123456789abcdef0123456789abcdef01234567",
-      build_url: "https://ci.example/builds/2",
-      note: "<b>not markup</b>",
+    const run2 = await runToCompletion(page.request, token, suite.id, {
+      metadata: {
+        branch: "feature/edit-checks",
+        commit: "0123456789abcdef0123456789abcdef01234567",
+        build_url: "https://ci.example/builds/2",
+        note: "<b>not markup</b>",
+      },
     });
 
     const card = await openChanges(page, workspaceId, run2, 1);
@@ -209,7 +200,7 @@ test("a flip says whether the case, the agent or neither changed, on the run's c
     await patch(page.request, token, `/api/v1/agents/${agent.id}`, {
       system_prompt: `You help customers of ${marker}.\nAnswer in one word (${promptMarker}).\nBe kind.`,
     });
-    const run3 = await runSuite(page.request, token, suite.id);
+    const run3 = await runToCompletion(page.request, token, suite.id);
 
     const card = await openChanges(page, workspaceId, run3, 2);
     await expect(card.getByTestId("run-changes-summary")).toHaveText("The agent changed since run #2; the evaluation settings did not.");
@@ -242,7 +233,7 @@ test("a flip says whether the case, the agent or neither changed, on the run's c
     await addFakeRules(page, [
       { match: { endpoint: "chat", anyContains: marker, lastUserContains: "How do refunds work?" }, reply: { content: "Hmm." }, times: 1 },
     ]);
-    const run4 = await runSuite(page.request, token, suite.id);
+    const run4 = await runToCompletion(page.request, token, suite.id);
 
     const card = await openChanges(page, workspaceId, run4, 3);
     await expect(card.getByTestId("run-changes-summary")).toHaveText("Neither the agent nor the evaluation settings changed since run #3.");

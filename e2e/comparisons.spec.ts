@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { expect, test, type APIRequestContext } from "@playwright/test";
-import { FAKE_OPENAI_URL, apiPost, createApiKey, expectAccessible, openWorkspace, unique } from "./fixtures";
+import { FAKE_OPENAI_URL, apiPost, createApiKey, expectAccessible, openWorkspace, unique, createFakeModelConfig } from "./fixtures";
 
 /**
  * An A/B comparison end to end in the browser: build the two arms in the suite's Compare dialog
@@ -17,12 +17,7 @@ const CSV_HEADER =
 
 /** A chat agent and a suite of three single-turn cases that pass when the reply is the fake's default. */
 async function createSuite(request: APIRequestContext, token: string, marker: string) {
-  const config = await apiPost(request, token, "/api/v1/model-configs", {
-    name: unique("Fake model"),
-    base_url: FAKE_OPENAI_URL,
-    model: "gpt-4o-mini",
-    api_key: "sk-fake",
-  });
+  const config = await createFakeModelConfig(request, token, "Fake model");
   const agent = await apiPost(request, token, "/api/v1/agents", {
     name: unique("AB bot"),
     kind: "chat",

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
-import { FAKE_OPENAI_URL, apiPost, createApiKey, openWorkspace, unique } from "./fixtures";
+import { apiPost, createApiKey, openWorkspace, unique, createFakeModelConfig } from "./fixtures";
 
 /**
  * A live run whose executor is gone says so: with `npm start`'s executor process frozen
@@ -22,12 +22,7 @@ test("a live run says it is waiting for the executor while none is executing run
   test.setTimeout(90_000);
   const workspaceId = await openWorkspace(page);
   const token = await createApiKey(page, workspaceId, "executor e2e");
-  const config = await apiPost(page.request, token, "/api/v1/model-configs", {
-    name: unique("Fake"),
-    base_url: FAKE_OPENAI_URL,
-    model: "gpt-4o-mini",
-    api_key: "sk-fake",
-  });
+  const config = await createFakeModelConfig(page.request, token, "Fake");
   const agent = await apiPost(page.request, token, "/api/v1/agents", {
     name: unique("Exec bot"),
     kind: "chat",

@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
 import { makePdf } from "../tests/files/fixtures";
-import { FAKE_OPENAI_URL, apiPost, createApiKey, expectAccessible, openWorkspace, unique } from "./fixtures";
+import { apiPost, createApiKey, expectAccessible, openWorkspace, unique, createFakeModelConfig } from "./fixtures";
 
 /**
  * Spec 000 file inputs in the browser: upload a PDF in the case form (progress, then a row typed
@@ -26,12 +26,7 @@ test("upload a PDF in the case form, preview its markdown, run the case and see 
     const workspaceId = await openWorkspace(page);
     const token = await createApiKey(page, workspaceId, "files e2e");
     const request = page.request;
-    const model = await apiPost(request, token, "/api/v1/model-configs", {
-      name: unique("Files model"),
-      base_url: FAKE_OPENAI_URL,
-      model: "gpt-files",
-      api_key: "sk-fake",
-    });
+    const model = await createFakeModelConfig(request, token, "Files model", "gpt-files");
     const agent = await apiPost(request, token, "/api/v1/agents", {
       name: unique("Files bot"),
       kind: "chat",

@@ -42,6 +42,26 @@ export async function apiPost(
   return (await res.json()) as { id: string; name: string };
 }
 
+/** A model configuration on the fake OpenAI server, named `unique(name)`. */
+export async function createFakeModelConfig(request: APIRequestContext, token: string, name: string, model = "gpt-4o-mini") {
+  return apiPost(request, token, "/api/v1/model-configs", { name: unique(name), base_url: FAKE_OPENAI_URL, model, api_key: "sk-fake" });
+}
+
+/** Starts a run of the suite (`body` as the API takes it) and waits until it completed; its id. */
+export async function runToCompletion(request: APIRequestContext, token: string, suiteId: string, body: object = {}): Promise<string> {
+  const run = await apiPost(request, token, `/api/v1/suites/${suiteId}/runs`, body);
+  await expect
+    .poll(
+      async () => {
+        const res = await request.get(`/api/v1/runs/${run.id}`, { headers: { authorization: `Bearer ${token}` } });
+        return ((await res.json()) as { status: string }).status;
+      },
+      { timeout: 30_000, intervals: [200] },
+    )
+    .toBe("completed");
+  return run.id;
+}
+
 /** axe on the current page: no serious or critical WCAG 2 A/AA violation (soft: the spec goes on and reports all). */
 export async function expectAccessible(page: Page, name: string) {
   await test.step(`axe: ${name}`, async () => {

@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
-import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
-import { FAKE_OPENAI_URL, openWorkspace, unique } from "./fixtures";
+import { expect, test, type APIRequestContext } from "@playwright/test";
+import { FAKE_OPENAI_URL, apiPost, createApiKey, createFakeModelConfig, openWorkspace, unique } from "./fixtures";
 
 /**
  * A run end to end in the browser: start a run from the suite's runs page → watch the progress move to
@@ -13,31 +13,10 @@ import { FAKE_OPENAI_URL, openWorkspace, unique } from "./fixtures";
 const FAKE_CONTROL = FAKE_OPENAI_URL.replace(/\/v1$/, "");
 const JUDGE_REASONING = "The agent never explained the refund policy; it only echoed the question.";
 
-async function createApiKey(page: Page, workspaceId: string): Promise<string> {
-  await page.goto(`/w/${workspaceId}/settings/api-keys`);
-  await page.getByLabel("Name", { exact: true }).fill(unique("runs e2e"));
-  await page.getByLabel("Role", { exact: true }).selectOption("admin");
-  await page.getByRole("button", { name: "Create API key" }).click();
-  const field = page.getByLabel("New API key");
-  await expect(field).toHaveValue(/\S{32,}/);
-  return field.inputValue();
-}
-
-async function post(request: APIRequestContext, token: string, url: string, data: unknown): Promise<{ id: string }> {
-  const res = await request.post(url, { headers: { authorization: `Bearer ${token}` }, data });
-  expect(res.status(), `POST ${url}: ${await res.text()}`).toBeLessThan(300);
-  return (await res.json()) as { id: string };
-}
-
 /** A chat agent with a mocked tool, a suite judged by the same fake endpoint, and three cases (one fails). */
 async function createSuite(request: APIRequestContext, token: string, marker: string) {
-  const config = await post(request, token, "/api/v1/model-configs", {
-    name: unique("Fake model"),
-    base_url: FAKE_OPENAI_URL,
-    model: "gpt-4o-mini",
-    api_key: "sk-fake",
-  });
-  const agent = await post(request, token, "/api/v1/agents", {
+  const config = await createFakeModelConfig(request, token, "Fake model");
+  const agent = await apiPost(request, token, "/api/v1/agents", {
     name: unique("Runs bot"),
     kind: "chat",
     system_prompt: `You help customers. (${marker})`,
@@ -52,7 +31,11 @@ async function createSuite(request: APIRequestContext, token: string, marker: st
     ],
   });
   const suiteName = unique("Support runs");
-  const suite = await post(request, token, "/api/v1/suites", { agent_id: agent.id, name: suiteName, llm_judge_model_config_id: config.id });
+  const suite = await apiPost(request, token, "/api/v1/suites", {
+    agent_id: agent.id,
+    name: suiteName,
+    llm_judge_model_config_id: config.id,
+  });
   const cases = [
     {
       name: "Polite greeting",
@@ -73,7 +56,7 @@ async function createSuite(request: APIRequestContext, token: string, marker: st
       expected_outcomes: { "Explains the refund policy": true },
     },
   ];
-  for (const c of cases) await post(request, token, `/api/v1/suites/${suite.id}/test-cases`, c);
+  for (const c of cases) await apiPost(request, token, `/api/v1/suites/${suite.id}/test-cases`, c);
   return { suiteId: suite.id, suiteName };
 }
 
@@ -93,7 +76,7 @@ async function scriptFakeServer(request: APIRequestContext, marker: string) {
 
 test("start a run, watch it complete live, inspect the failing case and export the report", async ({ page }) => {
   const workspaceId = await openWorkspace(page);
-  const token = await createApiKey(page, workspaceId);
+  const token = await createApiKey(page, workspaceId, "runs e2e");
   const marker = `RUNSPEC${Date.now().toString(36)}`;
   const { suiteId, suiteName } = await createSuite(page.request, token, marker);
   await scriptFakeServer(page.request, marker);

@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { FAKE_OPENAI_URL, apiPost, createApiKey, openWorkspace, unique } from "./fixtures";
+import { apiPost, createApiKey, openWorkspace, unique, createFakeModelConfig } from "./fixtures";
 
 /**
  * Spec 004 in the browser: author a test-level override in the case form (lock the model
@@ -11,18 +11,8 @@ test("a test-level lock, a typed run value and the resolved values with sources 
   const workspaceId = await openWorkspace(page);
   const token = await createApiKey(page, workspaceId, "variables e2e");
   const request = page.request;
-  const modelA = await apiPost(request, token, "/api/v1/model-configs", {
-    name: unique("Model A"),
-    base_url: FAKE_OPENAI_URL,
-    model: "gpt-a",
-    api_key: "sk-fake",
-  });
-  const modelB = await apiPost(request, token, "/api/v1/model-configs", {
-    name: unique("Model B"),
-    base_url: FAKE_OPENAI_URL,
-    model: "gpt-b",
-    api_key: "sk-fake",
-  });
+  const modelA = await createFakeModelConfig(request, token, "Model A", "gpt-a");
+  const modelB = await createFakeModelConfig(request, token, "Model B", "gpt-b");
   const agent = await apiPost(request, token, "/api/v1/agents", {
     name: unique("Vars bot"),
     kind: "chat",

@@ -1,4 +1,5 @@
-// `npm test`: the whole suite — Vitest (unit + integration on a real PostgreSQL), a short bench
+// `npm test`: the whole suite — Vitest (unit + integration on a real PostgreSQL, as the app's
+// restricted database role), a short bench
 // smoke (200 cases: correctness invariants only, never time), then a production build, the Playwright browser tests in Chromium and the crash-restart test. Prints
 // one closing line "N passed, N failed, N skipped" over all of them (lint forbids skipping, so a
 // non-zero skipped count is a finding too).
@@ -29,7 +30,13 @@ let exit = 0;
 
 if (only !== "e2e") {
   const out = path.join(tmp, "vitest.json");
-  const code = await run(bin("vitest"), ["run", "--reporter=default", "--reporter=json", `--outputFile.json=${out}`]);
+  // As the app's restricted role (row-level security, no DDL), as production connects: a query or
+  // fixture that only works as the owner fails here, not in production. ASSAY_TEST_DB_ROLE=owner
+  // runs them as the database owner instead (tests/setup/per-file-db.ts).
+  const role = process.env.ASSAY_TEST_DB_ROLE ?? "app";
+  const code = await run(bin("vitest"), ["run", "--reporter=default", "--reporter=json", `--outputFile.json=${out}`], {
+    ASSAY_TEST_DB_ROLE: role,
+  });
   const report = readJson(out);
   if (report) {
     passed += report.numPassedTests;

@@ -4,10 +4,8 @@ import { GET as listAlertsRoute } from "@/app/api/v1/alerts/route";
 import { POST as acknowledgeRoute } from "@/app/api/v1/alerts/[id]/acknowledge/route";
 import { DELETE as unpinRoute, POST as pinRoute } from "@/app/api/v1/runs/[id]/pin-baseline/route";
 import { acknowledgeAlert, countOpenAlerts, openSuiteAlert } from "@/lib/alerts/service";
-import { addMember, makeApiKey, makeWorkspace } from "../helpers/factories";
-import { makeSuiteWithCases } from "../runs/helpers";
+import { addMember, makeApiKey, makeWorkspace, makeSuiteWithCases, runWithOutcomes } from "../helpers/factories";
 import { call } from "../helpers/api";
-import { runWithOutcomes } from "./helpers";
 
 /** A suite with `alerts` regression alerts (each run worse than the one before). */
 async function suiteWithAlerts(ctx: Parameters<typeof runWithOutcomes>[0], alerts: number) {

@@ -3,9 +3,7 @@ import { db } from "@/lib/db";
 import { selectionKeyOf } from "@/lib/alerts/selection";
 import { checkRegression } from "@/lib/runs/alerts";
 import { pinBaseline, unpinBaseline } from "@/lib/alerts/service";
-import { makeWorkspace } from "../helpers/factories";
-import { makeSuiteWithCases } from "../runs/helpers";
-import { runWithOutcomes } from "./helpers";
+import { makeWorkspace, makeSuiteWithCases, runWithOutcomes } from "../helpers/factories";
 
 /** Four cases: "case 0" and "case 1" are tagged smoke. */
 async function setup(threshold = 10) {

@@ -1,74 +1,25 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import * as suiteComparisons from "@/app/api/v1/suites/[id]/comparisons/route";
-import * as comparisonImport from "@/app/api/v1/suites/[id]/comparisons/import/route";
-import * as comparisonRoute from "@/app/api/v1/comparisons/[id]/route";
-import * as pairsRoute from "@/app/api/v1/comparisons/[id]/pairs/route";
-import * as cancelRoute from "@/app/api/v1/comparisons/[id]/cancel/route";
-import * as reportRoute from "@/app/api/v1/comparisons/[id]/report/route";
+import { describe, expect, it } from "vitest";
 import * as suiteRuns from "@/app/api/v1/suites/[id]/runs/route";
 import * as runRoute from "@/app/api/v1/runs/[id]/route";
 import * as runResults from "@/app/api/v1/runs/[id]/results/route";
-import { Executor } from "@/lib/runs/executor";
-import { createCaseRunner } from "@/lib/runs/case-runner";
 import { summarize } from "@/lib/comparisons/summary";
-import { startFakeOpenAI, type FakeOpenAI } from "../fake-openai/server";
+import { withRunStack } from "../helpers/run-stack";
+import * as comparisonImport from "@/app/api/v1/suites/[id]/comparisons/import/route";
 import { call } from "../helpers/api";
-import { makeApiKey, makeWorkspace } from "../helpers/factories";
-import { makeSuiteWithCases, waitFor } from "../runs/helpers";
+import { comparisonsApi, FINISHED, untilFinished, type Json } from "./comparisons-client";
+import { makeApiKey, makeWorkspace, makeSuiteWithCases, waitFor } from "../helpers/factories";
 
 /**
  * Comparison routes beyond a live A/B execution: cancel, session import (round trip from our own
- * JSON report, and a plain spec 003 document), and comparing two completed runs. Real route
+ * JSON report, and a plain A/B engine session document), and comparing two completed runs. Real route
  * handlers, a real Executor, the fake OpenAI server on loopback.
  */
 
-let fake: FakeOpenAI;
-let executor: Executor;
-beforeAll(async () => {
-  fake = await startFakeOpenAI();
-  executor = new Executor({ runner: createCaseRunner(), pollMs: 50 });
-  executor.start();
-});
-afterEach(() => fake.reset());
-afterAll(async () => {
-  await executor.stop(1000);
-  await fake.close();
-});
+const { fake } = withRunStack();
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- response bodies are arbitrary JSON; asserting on them is the test
-type Json = any;
-const FINISHED = ["completed", "cancelled", "failed"];
 const yesCheck = [{ type: "contains_phrases", phrases: ["yes"], case_sensitive: false }];
 
-const api = {
-  create: (token: string, suiteId: string, body: unknown) =>
-    call(suiteComparisons.POST, { method: "POST", token, body, params: { id: suiteId }, url: `/api/v1/suites/${suiteId}/comparisons` }),
-  import: (token: string, suiteId: string, body: unknown) =>
-    call(comparisonImport.POST, {
-      method: "POST",
-      token,
-      body,
-      params: { id: suiteId },
-      url: `/api/v1/suites/${suiteId}/comparisons/import`,
-    }),
-  get: (token: string, id: string) => call(comparisonRoute.GET, { token, params: { id }, url: `/api/v1/comparisons/${id}` }),
-  pairs: (token: string, id: string, query = "?limit=500") =>
-    call(pairsRoute.GET, { token, params: { id }, url: `/api/v1/comparisons/${id}/pairs${query}` }),
-  cancel: (token: string, id: string) =>
-    call(cancelRoute.POST, { method: "POST", token, params: { id }, url: `/api/v1/comparisons/${id}/cancel` }),
-  report: (token: string, id: string, query = "") =>
-    call(reportRoute.GET, { token, params: { id }, url: `/api/v1/comparisons/${id}/report${query}` }),
-};
-
-async function untilFinished(token: string, id: string): Promise<Json> {
-  const res = await waitFor(
-    () => api.get(token, id),
-    (r) => r.status !== 200 || FINISHED.includes(r.json.status),
-    20_000,
-  );
-  expect(res.status).toBe(200);
-  return res.json;
-}
+const api = comparisonsApi;
 
 async function setup(count: number, caseData?: (i: number) => Record<string, unknown>) {
   const { ctx, workspace } = await makeWorkspace("owner");
@@ -119,7 +70,7 @@ describe("POST /api/v1/comparisons/{id}/cancel", () => {
     // Cases that never started end skipped: fewer agent calls than 6 cases × 2 arms, and pairs
     // with a skipped arm count as errors, never as a verdict.
     expect(fake.requests.filter((r) => r.endpoint === "chat").length).toBeLessThan(12);
-    const pairs = (await api.pairs(viewer, id)).json.data as Json[];
+    const pairs = (await api.pairs(viewer, id, "?limit=500")).json.data as Json[];
     const skipped = pairs.filter((p) => p.baseline?.status === "skipped" || p.variant?.status === "skipped");
     expect(skipped.length).toBeGreaterThan(0);
     for (const p of skipped) expect(p).toMatchObject({ both_successful: false, verdict_change: "error" });
@@ -164,14 +115,14 @@ describe("POST /api/v1/suites/{id}/comparisons/import", () => {
     expect(reread.status).toBe(200);
     expect(statistics(reread.json.summary)).toEqual(statistics(original.summary));
 
-    const [a, b] = [await api.pairs(viewer, original.id), await api.pairs(viewer, imported.json.id)];
+    const [a, b] = [await api.pairs(viewer, original.id, "?limit=500"), await api.pairs(viewer, imported.json.id, "?limit=500")];
     expect(b.json.data.map(pairNumbers)).toEqual(a.json.data.map(pairNumbers));
 
     // Read-only: nothing to cancel.
     expect((await api.cancel(editor, imported.json.id)).status).toBe(409);
   });
 
-  it("imports a plain spec 003 document (docstratum names) with the spec's diffs", async () => {
+  it("imports a plain A/B engine session document (docstratum names) with the spec's diffs", async () => {
     const { suite, editor, viewer } = await setup(0);
     const response = (text: string, prompt: number, completion: number, latency: number, error: string | null = null) => ({
       response: text,
@@ -207,7 +158,7 @@ describe("POST /api/v1/suites/{id}/comparisons/import", () => {
       session_id: "session-42",
       notes: "from the Python tool",
     });
-    const pairs = (await api.pairs(viewer, imported.json.id)).json.data;
+    const pairs = (await api.pairs(viewer, imported.json.id, "?limit=500")).json.data;
     expect(pairs.map(pairNumbers)).toEqual([
       {
         question: "q1",
@@ -306,7 +257,7 @@ describe("POST /api/v1/suites/{id}/comparisons/import", () => {
       }),
     );
     expect(ok.status, JSON.stringify(ok.json)).toBe(201);
-    const pairs = (await api.pairs(editor, ok.json.id)).json.data;
+    const pairs = (await api.pairs(editor, ok.json.id, "?limit=500")).json.data;
     expect(pairs[0]).toMatchObject({ repetition: 2_147_483_647, token_overhead: -2 * big });
   });
 });
@@ -345,7 +296,7 @@ describe("comparing two completed runs", () => {
     const unnamed = await api.create(editor, suite.id, { baseline_run_id: variant.id, variant_run_id: baseline.id });
     expect(unnamed.json).toMatchObject({ name: "Run #2 vs run #1", baseline: { run_number: 2 }, variant: { run_number: 1 } });
 
-    const pairs = (await api.pairs(viewer, done.id)).json.data as Json[];
+    const pairs = (await api.pairs(viewer, done.id, "?limit=500")).json.data as Json[];
     expect(pairs).toHaveLength(4);
     const resultOf = (run: { results: Json[] }, caseResultId: string) => run.results.find((r) => r.id === caseResultId);
     for (const p of pairs) {

@@ -1,19 +1,12 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import * as suiteComparisons from "@/app/api/v1/suites/[id]/comparisons/route";
-import * as comparisonImport from "@/app/api/v1/suites/[id]/comparisons/import/route";
-import * as comparisonRoute from "@/app/api/v1/comparisons/[id]/route";
-import * as pairsRoute from "@/app/api/v1/comparisons/[id]/pairs/route";
-import * as cancelRoute from "@/app/api/v1/comparisons/[id]/cancel/route";
-import * as reportRoute from "@/app/api/v1/comparisons/[id]/report/route";
+import { describe, expect, it } from "vitest";
 import * as suiteRuns from "@/app/api/v1/suites/[id]/runs/route";
 import * as runRoute from "@/app/api/v1/runs/[id]/route";
 import * as runCancel from "@/app/api/v1/runs/[id]/cancel/route";
-import { Executor } from "@/lib/runs/executor";
-import { createCaseRunner } from "@/lib/runs/case-runner";
-import { startFakeOpenAI, type FakeOpenAI } from "../fake-openai/server";
+import { withRunStack } from "../helpers/run-stack";
+import * as comparisonRoute from "@/app/api/v1/comparisons/[id]/route";
 import { call } from "../helpers/api";
-import { makeApiKey, makeWorkspace } from "../helpers/factories";
-import { makeSuiteWithCases, waitFor } from "../runs/helpers";
+import { comparisonsApi, FINISHED, untilFinished, type Json } from "./comparisons-client";
+import { makeApiKey, makeWorkspace, makeSuiteWithCases, waitFor } from "../helpers/factories";
 
 /**
  * The comparison API through its real route handlers (auth, role, parsing, envelope), executed
@@ -21,24 +14,10 @@ import { makeSuiteWithCases, waitFor } from "../runs/helpers";
  * (ordering timing, retries) is tested in tests/comparisons/engine*.test.ts.
  */
 
-let fake: FakeOpenAI;
-let executor: Executor;
-beforeAll(async () => {
-  fake = await startFakeOpenAI();
-  executor = new Executor({ runner: createCaseRunner(), pollMs: 50 });
-  executor.start();
-});
-afterEach(() => fake.reset());
-afterAll(async () => {
-  await executor.stop(1000);
-  await fake.close();
-});
+const { fake } = withRunStack();
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- response bodies are arbitrary JSON; asserting on them is the test
-type Json = any;
-const FINISHED = ["completed", "cancelled", "failed"];
 const VARIANT_PROMPT = "You are the VARIANT assistant.";
-/** A valid one-pair session document (spec 003 shape). */
+/** A valid one-pair session document (the A/B engine's session shape). */
 const TINY_SESSION = {
   session_id: "tiny",
   start_time: "2026-01-01T00:00:00Z",
@@ -52,37 +31,7 @@ const TINY_SESSION = {
 };
 const yesCheck = [{ type: "contains_phrases", phrases: ["yes"], case_sensitive: false }];
 
-const api = {
-  create: (token: string, suiteId: string, body: unknown) =>
-    call(suiteComparisons.POST, { method: "POST", token, body, params: { id: suiteId }, url: `/api/v1/suites/${suiteId}/comparisons` }),
-  list: (token: string, suiteId: string, query = "") =>
-    call(suiteComparisons.GET, { token, params: { id: suiteId }, url: `/api/v1/suites/${suiteId}/comparisons${query}` }),
-  import: (token: string, suiteId: string, body: unknown) =>
-    call(comparisonImport.POST, {
-      method: "POST",
-      token,
-      body,
-      params: { id: suiteId },
-      url: `/api/v1/suites/${suiteId}/comparisons/import`,
-    }),
-  get: (token: string, id: string) => call(comparisonRoute.GET, { token, params: { id }, url: `/api/v1/comparisons/${id}` }),
-  pairs: (token: string, id: string, query = "") =>
-    call(pairsRoute.GET, { token, params: { id }, url: `/api/v1/comparisons/${id}/pairs${query}` }),
-  cancel: (token: string, id: string) =>
-    call(cancelRoute.POST, { method: "POST", token, params: { id }, url: `/api/v1/comparisons/${id}/cancel` }),
-  report: (token: string, id: string, query = "") =>
-    call(reportRoute.GET, { token, params: { id }, url: `/api/v1/comparisons/${id}/report${query}` }),
-};
-
-async function untilFinished(token: string, id: string, timeoutMs = 20_000): Promise<Json> {
-  const res = await waitFor(
-    () => api.get(token, id),
-    (r) => r.status !== 200 || FINISHED.includes(r.json.status),
-    timeoutMs,
-  );
-  expect(res.status).toBe(200);
-  return res.json;
-}
+const api = comparisonsApi;
 
 /** Every page of `/pairs` for one query, following next_cursor. */
 async function allPairs(token: string, id: string, query: string): Promise<Json[]> {

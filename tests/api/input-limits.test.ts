@@ -15,8 +15,7 @@ import * as suitesRoute from "@/app/api/v1/suites/route";
 import { db } from "@/lib/db";
 import { MAX_BODY_BYTES, MAX_IMPORT_BYTES, TEXT_LIMITS } from "@/lib/validation/limits";
 import { call } from "../helpers/api";
-import { makeApiKey, makeWorkspace } from "../helpers/factories";
-import { makeSuite, runnableCase } from "../test-cases/fixtures";
+import { makeApiKey, makeWorkspace, makeSuite, runnableCase } from "../helpers/factories";
 
 let token: string;
 let agentId: string;

@@ -2,15 +2,12 @@ import { execFile } from "node:child_process";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import * as cancelRoute from "@/app/api/v1/runs/[id]/cancel/route";
-import { Executor } from "@/lib/runs/executor";
-import { createCaseRunner } from "@/lib/runs/case-runner";
-import { startFakeOpenAI, type FakeOpenAI } from "../fake-openai/server";
+import { withRunStack } from "../helpers/run-stack";
 import { call } from "../helpers/api";
-import { makeApiKey, makeWorkspace } from "../helpers/factories";
-import { makeSuiteWithCases, waitFor } from "../runs/helpers";
+import { makeApiKey, makeWorkspace, makeSuiteWithCases, waitFor, variable, setAgentVariables } from "../helpers/factories";
 import { closedPort, startAppServer, type AppServer } from "./app-server";
 
 /**
@@ -22,22 +19,15 @@ import { closedPort, startAppServer, type AppServer } from "./app-server";
 
 const CLI = path.resolve(import.meta.dirname, "../../lib/cli/assay.mjs");
 
+const { fake } = withRunStack();
 let app: AppServer;
-let fake: FakeOpenAI;
-let executor: Executor;
 let dir: string;
 beforeAll(async () => {
-  fake = await startFakeOpenAI();
-  executor = new Executor({ runner: createCaseRunner(), pollMs: 50 });
-  executor.start();
   app = await startAppServer();
   dir = await mkdtemp(path.join(tmpdir(), "assay-cli-"));
 });
-afterEach(() => fake.reset());
 afterAll(async () => {
-  await executor.stop(1000);
   await app.close();
-  await fake.close();
   await rm(dir, { recursive: true, force: true });
 });
 
@@ -65,31 +55,14 @@ const neverSaid = [{ type: "contains_phrases", phrases: ["a phrase the fake neve
 async function setup() {
   const { workspace, ctx } = await makeWorkspace("owner");
   const made = await makeSuiteWithCases(ctx, 4, { baseUrl: fake.url, caseData: (i) => ({ checks: i === 3 ? neverSaid : passes }) });
-  await db.agent.update({
-    where: { id: made.agent.id },
-    data: {
-      variablesSchema: [
-        {
-          name: "Temperature",
-          display_name: "Temperature",
-          data_type: "number",
-          value_source: "freeform",
-          possible_values: [],
-          default_value: null,
-          required: false,
-        },
-        {
-          name: "Mode",
-          display_name: "Mode",
-          data_type: "string",
-          value_source: "static",
-          possible_values: [{ value: "strict" }, { value: "lenient" }],
-          default_value: "strict",
-          required: false,
-        },
-      ],
-    },
-  });
+  await setAgentVariables(made.agent.id, [
+    variable("Temperature", "number"),
+    variable("Mode", "string", {
+      value_source: "static",
+      possible_values: [{ value: "strict" }, { value: "lenient" }],
+      default_value: "strict",
+    }),
+  ]);
   const other = await db.modelConfig.create({
     data: { workspaceId: workspace.id, name: `gpt-b-${Math.random()}`, baseUrl: fake.url, model: "model-b" },
   });

@@ -1,7 +1,5 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
-import { Executor } from "@/lib/runs/executor";
-import { createCaseRunner } from "@/lib/runs/case-runner";
 import { getRun, startRun } from "@/lib/runs/service";
 import {
   cancelComparison,
@@ -14,23 +12,12 @@ import {
 import type { ComparisonDto } from "@/lib/comparisons/dto";
 import type { WorkspaceContext } from "@/lib/auth/roles";
 import { ValidationError } from "@/lib/errors";
-import { startFakeOpenAI, type FakeOpenAI, type RecordedRequest } from "../fake-openai/server";
-import { makeWorkspace } from "../helpers/factories";
-import { makeSuiteWithCases, waitFor } from "../runs/helpers";
+import type { RecordedRequest } from "../fake-openai/server";
+import { withRunStack } from "../helpers/run-stack";
+import { makeWorkspace, makeSuiteWithCases, waitFor } from "../helpers/factories";
 import { testSessionFromDict } from "./spec-session-reader";
 
-let fake: FakeOpenAI;
-let executor: Executor;
-beforeAll(async () => {
-  fake = await startFakeOpenAI();
-  executor = new Executor({ runner: createCaseRunner(), pollMs: 50, heartbeatMs: 50 });
-  executor.start();
-});
-afterEach(() => fake.reset());
-afterAll(async () => {
-  await executor.stop(1000);
-  await fake.close();
-});
+const { fake } = withRunStack({ executor: { heartbeatMs: 50 } });
 
 /** A suite of `count` single-turn cases whose agent uses model-a; a second configuration answers as model-b. */
 async function setup(count: number) {

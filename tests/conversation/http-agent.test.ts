@@ -1,7 +1,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { startFakeOpenAI, type FakeOpenAI } from "../fake-openai/server";
+import { withFakeOpenAI } from "../helpers/run-stack";
 import { fakeEndpoint } from "../llm/helpers";
 import { runConversation } from "@/lib/conversation/run-conversation";
 import type { AgentRuntime, HttpAgentRequest } from "@/lib/conversation";
@@ -16,7 +16,7 @@ let server: http.Server;
 let url: string;
 let handler: Handler;
 const received: { body: HttpAgentRequest; headers: http.IncomingHttpHeaders }[] = [];
-let fake: FakeOpenAI;
+const fake = withFakeOpenAI();
 
 beforeAll(async () => {
   server = http.createServer((req, res) => {
@@ -32,15 +32,12 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/agent?token=secret`;
-  fake = await startFakeOpenAI();
 });
 afterAll(async () => {
   await new Promise((r) => server.close(r));
-  await fake.close();
 });
 beforeEach(() => {
   received.length = 0;
-  fake.reset();
   resetEndpointLimiters();
 });
 

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { startFakeOpenAI, type FakeOpenAI } from "../fake-openai/server";
+import { beforeEach, describe, expect, it } from "vitest";
+import { withFakeOpenAI } from "../helpers/run-stack";
 import { fakeEndpoint } from "../llm/helpers";
 import { runConversation } from "@/lib/conversation/run-conversation";
 import type { ConversationInput } from "@/lib/conversation/types";
@@ -8,17 +8,8 @@ import { resetEndpointLimiters } from "@/lib/llm/concurrency";
 import type { CallRecord } from "@/lib/llm/types";
 import { chatAgent, isAgent, isSimulator, persona, simulatorSays, testCase } from "./helpers";
 
-let fake: FakeOpenAI;
-beforeAll(async () => {
-  fake = await startFakeOpenAI();
-});
-afterAll(async () => {
-  await fake.close();
-});
-beforeEach(() => {
-  fake.reset();
-  resetEndpointLimiters();
-});
+const fake = withFakeOpenAI();
+beforeEach(() => resetEndpointLimiters());
 
 function input(over: Partial<ConversationInput> = {}, caseOver: Parameters<typeof testCase>[0] = {}): ConversationInput {
   return {

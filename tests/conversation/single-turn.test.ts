@@ -1,21 +1,12 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { startFakeOpenAI, type FakeOpenAI } from "../fake-openai/server";
+import { beforeEach, describe, expect, it } from "vitest";
+import { withFakeOpenAI } from "../helpers/run-stack";
 import { runConversation } from "@/lib/conversation/run-conversation";
 import { resetEndpointLimiters } from "@/lib/llm/concurrency";
 import type { CallRecord } from "@/lib/llm/types";
 import { chatAgent, testCase, tool } from "./helpers";
 
-let fake: FakeOpenAI;
-beforeAll(async () => {
-  fake = await startFakeOpenAI();
-});
-afterAll(async () => {
-  await fake.close();
-});
-beforeEach(() => {
-  fake.reset();
-  resetEndpointLimiters();
-});
+const fake = withFakeOpenAI();
+beforeEach(() => resetEndpointLimiters());
 
 type ChatBody = {
   messages: { role: string; content: string | null; tool_call_id?: string; tool_calls?: { id: string }[] }[];

@@ -5,10 +5,11 @@ import { randomBytes } from "node:crypto";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { APP_ROLE, appRoleUrl } from "../../scripts/app-role.mjs";
+import { ownerDatabaseUrl } from "../helpers/owner-db";
 
-// Before lib/db is loaded: the app's own client connects as the app role, as in production.
-const ownerUrl = process.env.DATABASE_URL!;
-const appUrl = appRoleUrl(ownerUrl, inject("appRolePassword"));
+// Before lib/db is loaded: the app's own client connects as the app role, as in production
+// (whatever ASSAY_TEST_DB_ROLE says for the other files).
+const appUrl = appRoleUrl(ownerDatabaseUrl(), inject("appRolePassword"));
 process.env.DATABASE_URL = appUrl;
 const { db } = await import("@/lib/db");
 const { scopedLoader, withWorkspaceScope, withoutWorkspaceScope } = await import("@/lib/tenant-scope");

@@ -17,8 +17,7 @@ import { changesSincePreviousRun, getRun, listCaseResults, startRun } from "@/li
 import { openSuiteAlert } from "@/lib/alerts/service";
 import { runChangeDetails } from "@/lib/runs/change-details";
 import type { WorkspaceContext } from "@/lib/auth/roles";
-import { makeWorkspace } from "../helpers/factories";
-import { waitFor } from "../runs/helpers";
+import { makeWorkspace, waitFor } from "../helpers/factories";
 
 let executor: Executor;
 beforeAll(() => {

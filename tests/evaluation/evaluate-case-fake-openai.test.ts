@@ -1,21 +1,14 @@
 // evaluateCase end to end over HTTP against the project's fake OpenAI server.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { evaluateCase } from "@/lib/evaluation/evaluate-case";
 import { createEvalCache } from "@/lib/evaluation/llm-json";
 import { metricConfigSchema } from "@/lib/evaluation/schemas";
 import type { TranscriptMessage } from "@/lib/evaluation/types";
-import { startFakeOpenAI, type FakeOpenAI } from "../fake-openai/server";
+import { withFakeOpenAI } from "../helpers/run-stack";
 import { caseData } from "./helpers";
 import { openAiEvalLlm } from "./openai-eval-llm";
 
-let server: FakeOpenAI;
-beforeAll(async () => {
-  server = await startFakeOpenAI();
-});
-afterAll(async () => {
-  await server.close();
-});
-beforeEach(() => server.reset());
+const server = withFakeOpenAI();
 
 const transcript: TranscriptMessage[] = [
   { role: "user", content: "Where is my order 42?" },

@@ -14,8 +14,7 @@ import * as fileRoute from "@/app/api/v1/files/[id]/route";
 import * as contentRoute from "@/app/api/v1/files/[id]/content/route";
 import type { WorkspaceContext } from "@/lib/auth/roles";
 import { call } from "../helpers/api";
-import { addMember, makeApiKey, makeWorkspace } from "../helpers/factories";
-import { makeSuite, runnableCase } from "../test-cases/fixtures";
+import { addMember, makeApiKey, makeWorkspace, makeSuite, runnableCase } from "../helpers/factories";
 import { makeCsv, makePdf, makePng } from "./fixtures";
 
 // The session routes read the signed-in user from Auth.js; API-key routes never do.

@@ -18,8 +18,7 @@ import * as exportRoute from "@/app/api/v1/suites/[id]/test-cases/export/route";
 import * as caseRoute from "@/app/api/v1/test-cases/[id]/route";
 import type { WorkspaceContext } from "@/lib/auth/roles";
 import { call } from "../helpers/api";
-import { makeApiKey, makeWorkspace } from "../helpers/factories";
-import { makeSuite, runnableCase } from "../test-cases/fixtures";
+import { makeApiKey, makeWorkspace, makeSuite, runnableCase } from "../helpers/factories";
 import { makeCsv, makePdf, makePng } from "./fixtures";
 
 let ctx: WorkspaceContext;

@@ -23,16 +23,12 @@ import { db, pool } from "@/lib/db";
 import { fileRef, type FileInputDocument, fileInputSchema } from "@/lib/files/schemas";
 import { storeFileBytes } from "@/lib/files/service";
 import { processFileInput, resetFileProcessingCaches } from "@/lib/files/processing";
-import { Executor } from "@/lib/runs/executor";
-import { createCaseRunner } from "@/lib/runs/case-runner";
 import { cancelRun, getRun, startRun } from "@/lib/runs/service";
 import type { WorkspaceContext } from "@/lib/auth/roles";
 import * as importRoute from "@/app/api/v1/suites/[id]/test-cases/import/route";
 import * as exportRoute from "@/app/api/v1/suites/[id]/test-cases/export/route";
-import { startFakeOpenAI, type FakeOpenAI } from "../fake-openai/server";
-import { makeApiKey, makeWorkspace } from "../helpers/factories";
-import { makeSuiteWithCases, waitFor } from "../runs/helpers";
-import { runnableCase, makeSuite } from "../test-cases/fixtures";
+import { withRunStack } from "../helpers/run-stack";
+import { makeApiKey, makeWorkspace, makeSuiteWithCases, waitFor, runnableCase, makeSuite } from "../helpers/factories";
 import { makeCsv, makeDocx, makePptx, makeXlsx } from "./fixtures";
 import { cornerToCornerXlsx, deflatedZeros, hugeBlankPng, storedEntries, wideHeaderCsv, withLyingEntry, writeZip } from "./hostile-inputs";
 
@@ -48,17 +44,13 @@ type Figures = { ms: number; rssGrowthMb: number; blockedMs: number; loopGapMs: 
 type Row = Figures & { input: string; error: string };
 const rows: Row[] = [];
 
-let fake: FakeOpenAI;
-let executor: Executor;
+// Each agent call takes 20 ms: with 4 slots the concurrent run completes ~150 cases a second.
+const { fake } = withRunStack({ fake: { latencyMs: 20 }, executor: { pollMs: 20, maxSlots: 4 }, stopGraceMs: 2000 });
 let ctx: WorkspaceContext;
 let editorKey: string;
 let concurrentRunId: string;
 
 beforeAll(async () => {
-  // Each agent call takes 20 ms: with 4 slots the concurrent run completes ~150 cases a second.
-  fake = await startFakeOpenAI({ latencyMs: 20 });
-  executor = new Executor({ runner: createCaseRunner(), pollMs: 20, maxSlots: 4 });
-  executor.start();
   ({ ctx } = await makeWorkspace("editor"));
   editorKey = await makeApiKey(ctx.workspaceId, "editor");
   const { suite } = await makeSuiteWithCases(ctx, 5000, { baseUrl: fake.url });
@@ -73,8 +65,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await cancelRun(ctx, concurrentRunId).catch(() => undefined);
-  await executor.stop(2000);
-  await fake.close();
   printTable();
 });
 

@@ -7,13 +7,11 @@
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { env } from "@/lib/env";
 import { createAgent } from "@/lib/agents/service";
 import { agentInput } from "@/lib/agents/schemas";
-import { Executor } from "@/lib/runs/executor";
-import { createCaseRunner } from "@/lib/runs/case-runner";
 import { getCaseResult, getRun, listCaseResults, startRun } from "@/lib/runs/service";
 import { listCaseResultRows } from "@/lib/runs/case-results";
 import { storeFileBytes } from "@/lib/files/service";
@@ -21,26 +19,14 @@ import { fileRef } from "@/lib/files/schemas";
 import { extractionCount } from "@/lib/files/processing";
 import { truncationMarker } from "@/lib/files/layout";
 import type { WorkspaceContext } from "@/lib/auth/roles";
-import { startFakeOpenAI, type FakeOpenAI } from "../fake-openai/server";
+import { withRunStack } from "../helpers/run-stack";
 import * as resultsRoute from "@/app/api/v1/runs/[id]/results/route";
 import * as caseResultRoute from "@/app/api/v1/case-results/[id]/route";
-import { makeApiKey, makeWorkspace } from "../helpers/factories";
+import { makeApiKey, makeWorkspace, makeSuiteWithCases, reportText, waitFor } from "../helpers/factories";
 import { call } from "../helpers/api";
-import { makeSuiteWithCases, reportText, waitFor } from "../runs/helpers";
 import { corruptPdf, makePdf, makePng } from "./fixtures";
 
-let fake: FakeOpenAI;
-let executor: Executor;
-beforeAll(async () => {
-  fake = await startFakeOpenAI();
-  executor = new Executor({ runner: createCaseRunner(), pollMs: 50 });
-  executor.start();
-});
-afterEach(() => fake.reset());
-afterAll(async () => {
-  await executor.stop(1000);
-  await fake.close();
-});
+const { fake } = withRunStack();
 
 async function upload(ctx: WorkspaceContext, name: string, bytes: Buffer) {
   const { file } = await storeFileBytes(ctx.workspaceId, { name, bytes, origin: "upload" });

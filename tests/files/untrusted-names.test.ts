@@ -17,8 +17,7 @@ import { createGuardedFetch, type Connector } from "@/lib/net/safe-fetch";
 import * as importRoute from "@/app/api/v1/suites/[id]/test-cases/import/route";
 import * as previewRoute from "@/app/api/v1/files/preview/route";
 import { call } from "../helpers/api";
-import { makeApiKey, makeWorkspace } from "../helpers/factories";
-import { makeSuite, runnableCase } from "../test-cases/fixtures";
+import { makeApiKey, makeWorkspace, makeSuite, runnableCase } from "../helpers/factories";
 import { makePng } from "./fixtures";
 import { writeZip } from "./hostile-inputs";
 

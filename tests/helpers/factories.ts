@@ -1,9 +1,21 @@
+// Every fixture the integration tests build in PostgreSQL, in one place: workspaces, members
+// and API keys; model configurations, agents, suites and cases; runs with chosen outcomes; and
+// the small waits and readers the run tests share. Rows are created directly (not through the
+// services), so a fixture never depends on the behaviour a test is checking.
 import { randomBytes } from "node:crypto";
+import { expect } from "vitest";
 import { db } from "@/lib/db";
 import { hashToken } from "@/lib/crypto";
 import type { Role, WorkspaceContext } from "@/lib/auth/roles";
+import type { VariableDefinition } from "@/lib/agents/schemas";
+import { DomainError, ValidationError } from "@/lib/errors";
+import { startRun } from "@/lib/runs/service";
+import { finalizeRunIfDone } from "@/lib/runs/finalize";
+import type { StartRunInput } from "@/lib/runs/schemas";
 
 const uid = () => randomBytes(4).toString("hex");
+
+// ---- workspaces, members, API keys
 
 /** A workspace with one member of the given role; returns a member context. */
 export async function makeWorkspace(role: Role = "owner", name = `ws-${uid()}`) {
@@ -30,4 +42,250 @@ export async function makeApiKey(workspaceId: string, role: Role = "admin"): Pro
     data: { workspaceId, name: `key-${uid()}`, role, prefix: token.slice(0, 8), keyHash: hashToken(token) },
   });
   return token;
+}
+
+// ---- model configurations, agents, suites, cases
+
+/** The variables model's example schema (snake_case, as agents store it). */
+export const VARIABLES: VariableDefinition[] = [
+  {
+    name: "AIConfiguration",
+    display_name: "AI Configuration",
+    description: null,
+    data_type: "string",
+    value_source: "static",
+    possible_values: [
+      { value: "gpt-4o", label: "GPT-4o", description: null },
+      { value: "claude-opus", label: "Claude Opus", description: null },
+    ],
+    default_value: null,
+    required: false,
+  },
+  {
+    name: "Temperature",
+    display_name: "Temperature",
+    description: null,
+    data_type: "number",
+    value_source: "freeform",
+    possible_values: [],
+    default_value: 0.7,
+    required: false,
+  },
+  {
+    name: "Verbose",
+    display_name: "Verbose",
+    description: null,
+    data_type: "boolean",
+    value_source: "freeform",
+    possible_values: [],
+    default_value: null,
+    required: false,
+  },
+  {
+    name: "AsOf",
+    display_name: "As of",
+    description: null,
+    data_type: "date",
+    value_source: "freeform",
+    possible_values: [],
+    default_value: null,
+    required: false,
+  },
+];
+
+/**
+ * One agent variable as agents store it (snake_case): a freeform, optional variable without a
+ * default unless `over` says otherwise.
+ */
+export function variable(name: string, dataType: VariableDefinition["data_type"], over: Record<string, unknown> = {}) {
+  return {
+    name,
+    display_name: name,
+    data_type: dataType,
+    value_source: "freeform",
+    possible_values: [] as { value: unknown }[],
+    default_value: null as unknown,
+    required: false,
+    ...over,
+  };
+}
+
+/** Replaces the agent's variable schema. */
+export async function setAgentVariables(agentId: string, variables: object[]) {
+  await db.agent.update({ where: { id: agentId }, data: { variablesSchema: variables } });
+}
+
+export async function makeModelConfig(workspaceId: string, name = `mc-${uid()}`) {
+  return db.modelConfig.create({
+    data: { workspaceId, name, baseUrl: "http://127.0.0.1:9/v1", model: "fake" },
+    select: { id: true, name: true },
+  });
+}
+
+export async function makeAgent(workspaceId: string, opts: { name?: string; variables?: unknown } = {}) {
+  const mc = await makeModelConfig(workspaceId);
+  return db.agent.create({
+    data: {
+      workspaceId,
+      name: opts.name ?? `agent-${uid()}`,
+      kind: "chat",
+      systemPrompt: "You are helpful.",
+      modelConfigId: mc.id,
+      variablesSchema: (opts.variables ?? VARIABLES) as object,
+    },
+    select: { id: true, name: true },
+  });
+}
+
+export async function makeCases(workspaceId: string, suiteId: string, statuses: ("draft" | "active" | "archived")[], deleted = false) {
+  await db.testCase.createMany({
+    data: statuses.map((status, i) => ({
+      workspaceId,
+      suiteId,
+      name: `case ${i}`,
+      status,
+      sortOrder: i,
+      deletedAt: deleted ? new Date() : null,
+    })),
+  });
+}
+
+/** An agent and a live suite in the workspace, created directly. */
+export async function makeSuite(workspaceId: string, name = `suite-${uid()}`) {
+  const agent = await db.agent.create({ data: { workspaceId, name: `agent-${uid()}`, kind: "chat", systemPrompt: "You help." } });
+  return db.suite.create({ data: { workspaceId, agentId: agent.id, name } });
+}
+
+/** A chat agent (pointing at `baseUrl`) with a suite holding `count` active single-turn cases. */
+export async function makeSuiteWithCases(
+  ctx: WorkspaceContext,
+  count: number,
+  opts: { baseUrl?: string; tags?: (i: number) => string[]; caseData?: (i: number) => Record<string, unknown> } = {},
+) {
+  const modelConfig = await db.modelConfig.create({
+    data: {
+      workspaceId: ctx.workspaceId,
+      name: `mc-${Math.random()}`,
+      baseUrl: opts.baseUrl ?? "http://127.0.0.1:9/v1",
+      model: "fake-model",
+    },
+  });
+  const agent = await db.agent.create({
+    data: {
+      workspaceId: ctx.workspaceId,
+      name: `agent-${Math.random()}`,
+      kind: "chat",
+      systemPrompt: "You are a helpful assistant.",
+      modelConfigId: modelConfig.id,
+      tools: [],
+    },
+  });
+  const suite = await db.suite.create({
+    data: { workspaceId: ctx.workspaceId, agentId: agent.id, name: `suite-${Math.random()}`, llmJudgeModelConfigId: modelConfig.id },
+  });
+  await db.testCase.createMany({
+    data: Array.from({ length: count }, (_, i) => ({
+      workspaceId: ctx.workspaceId,
+      suiteId: suite.id,
+      name: `case ${i}`,
+      initialMessage: `question ${i}`,
+      sortOrder: i,
+      tags: opts.tags?.(i) ?? [],
+      ...(opts.caseData?.(i) ?? {}),
+    })),
+  });
+  return { modelConfig, agent, suite };
+}
+
+/**
+ * An editor's workspace with a suite of two single-turn cases whose agent declares the variables
+ * model's Agent Eval variables: AIConfiguration (static: the agent's model configuration or "gpt-b",
+ * a second configuration answering as model-b) and Temperature (number, default 0.2).
+ */
+export async function makeEvalVariablesSuite(baseUrl: string, caseData?: (i: number) => Record<string, unknown>) {
+  const { ctx } = await makeWorkspace("editor");
+  const made = await makeSuiteWithCases(ctx, 2, { baseUrl, caseData });
+  const other = await db.modelConfig.create({ data: { workspaceId: ctx.workspaceId, name: "gpt-b", baseUrl, model: "model-b" } });
+  await setAgentVariables(made.agent.id, [
+    variable("AIConfiguration", "string", {
+      display_name: "AI configuration",
+      value_source: "static",
+      possible_values: [{ value: made.modelConfig.name }, { value: "gpt-b" }],
+      default_value: made.modelConfig.name,
+    }),
+    variable("Temperature", "number", { default_value: 0.2 }),
+  ]);
+  return { ctx, ...made, other };
+}
+
+// ---- runs
+
+export async function waitFor<T>(fn: () => Promise<T>, ok: (v: T) => boolean, timeoutMs = 15_000): Promise<T> {
+  const start = Date.now();
+  for (;;) {
+    const v = await fn();
+    if (ok(v)) return v;
+    if (Date.now() - start > timeoutMs) throw new Error(`waitFor timed out; last value: ${JSON.stringify(v)}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+/** A run report read to the end (reports are streamed: lib/runs/report.ts). */
+export async function reportText(ctx: WorkspaceContext, runId: string, format: "json" | "markdown" | "csv" | "junit"): Promise<string> {
+  const { buildRunReport } = await import("@/lib/runs/report");
+  return new Response((await buildRunReport(ctx, runId, format)).body).text();
+}
+
+type Outcome = "passed" | "failed" | "error" | "skipped";
+
+/**
+ * Starts a run the way the API does (selection key included), then writes each case's outcome
+ * by case name (default passed) and finalizes it as the executor would: totals, status,
+ * regression check and webhook events. No model is called.
+ */
+export async function runWithOutcomes(
+  ctx: WorkspaceContext,
+  suiteId: string,
+  outcomes: Record<string, Outcome> = {},
+  selection: StartRunInput = {},
+) {
+  const run = await startRun(ctx, suiteId, selection, "api");
+  const results = await db.caseResult.findMany({ where: { runId: run.id }, select: { id: true, name: true } });
+  for (const r of results) {
+    const status = outcomes[r.name] ?? "passed";
+    await db.caseResult.update({
+      where: { id: r.id },
+      data: {
+        status,
+        completedAt: new Date(),
+        startedAt: new Date(),
+        ...(status === "error" ? { errorType: "agent", errorMessage: "boom" } : {}),
+      },
+    });
+  }
+  await finalizeRunIfDone(run.id);
+  return db.run.findUniqueOrThrow({ where: { id: run.id } });
+}
+
+// ---- request bodies and expected errors
+
+/** A minimal runnable case (fields as a client writes them). */
+export function runnableCase(overrides: Record<string, unknown> = {}) {
+  return { name: `case-${uid()}`, initial_message: "Hello, I need help with my order", ...overrides };
+}
+
+/** Awaits a rejection and returns the domain error, checking its class. */
+export async function rejection<E extends DomainError>(p: Promise<unknown>, cls: new (...args: never[]) => E): Promise<E> {
+  const err = await p.then(
+    () => null,
+    (e: unknown) => e,
+  );
+  expect(err).toBeInstanceOf(cls);
+  return err as E;
+}
+
+/** The issues of a ValidationError as "path: message" lines. */
+export async function issuesOf(p: Promise<unknown>): Promise<{ path: string; message: string }[]> {
+  const err = await rejection(p, ValidationError);
+  return err.issues;
 }

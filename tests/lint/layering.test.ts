@@ -65,7 +65,7 @@ describe("@/lib/db only in data-access modules", () => {
       "lib/runs/executor.ts",
       "lib/test-cases/bulk.ts",
       "scripts/seed-demo.ts",
-      "tests/suites/fixtures.ts",
+      "tests/helpers/factories.ts",
     ]) {
       expect(await layering(file, importDb), file).toEqual([]);
     }

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { startFakeOpenAI, type FakeOpenAI } from "../fake-openai/server";
+import { beforeEach, describe, expect, it } from "vitest";
+import { withFakeOpenAI } from "../helpers/run-stack";
 import { LlmCallCache, LlmClient } from "@/lib/llm/client";
 import { resetEndpointLimiters, setEndpointConcurrency } from "@/lib/llm/concurrency";
 import { toEvalLlm } from "@/lib/llm/eval-llm";
@@ -7,17 +7,8 @@ import { LlmError } from "@/lib/llm/errors";
 import type { CallRecord } from "@/lib/llm/types";
 import { fakeEndpoint } from "./helpers";
 
-let fake: FakeOpenAI;
-beforeAll(async () => {
-  fake = await startFakeOpenAI();
-});
-afterAll(async () => {
-  await fake.close();
-});
-beforeEach(() => {
-  fake.reset();
-  resetEndpointLimiters();
-});
+const fake = withFakeOpenAI();
+beforeEach(() => resetEndpointLimiters());
 
 const verdictSchema = {
   type: "object",

@@ -3,7 +3,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { recordServerTimes, type ServerTime } from "../../scripts/bench/fake-timing";
-import { startFakeOpenAI, type FakeOpenAI } from "../fake-openai/server";
+import { withFakeOpenAI } from "../helpers/run-stack";
 import { callHttpAgent } from "@/lib/conversation/http-agent";
 import { LlmClient } from "@/lib/llm/client";
 import { resetEndpointLimiters, setEndpointConcurrency } from "@/lib/llm/concurrency";
@@ -39,7 +39,7 @@ function busyWait(ms: number) {
   }
 }
 
-let fake: FakeOpenAI;
+const fake = withFakeOpenAI({ latencyMs: SERVER_MS });
 const serverTimes: ServerTime[] = [];
 let stopRecording: () => void;
 let blockAfterResponse = false;
@@ -49,18 +49,15 @@ const onResponseFinish = () => {
   if (blockAfterResponse) setImmediate(() => busyWait(BLOCK_MS));
 };
 
-beforeAll(async () => {
+beforeAll(() => {
   stopRecording = recordServerTimes((t) => serverTimes.push(t));
   subscribe("http.server.response.finish", onResponseFinish);
-  fake = await startFakeOpenAI({ latencyMs: SERVER_MS });
 });
-afterAll(async () => {
+afterAll(() => {
   unsubscribe("http.server.response.finish", onResponseFinish);
   stopRecording();
-  await fake.close();
 });
 beforeEach(() => {
-  fake.reset();
   resetEndpointLimiters();
   serverTimes.length = 0;
 });

@@ -1,18 +1,12 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { startFakeOpenAI, type FakeOpenAI } from "../fake-openai/server";
+import { describe, expect, it } from "vitest";
+import { startFakeOpenAI } from "../fake-openai/server";
+import { withFakeOpenAI } from "../helpers/run-stack";
 import { LlmClient } from "@/lib/llm/client";
 import { LlmError } from "@/lib/llm/errors";
 import type { CallRecord } from "@/lib/llm/types";
 import { fakeEndpoint, gaps } from "./helpers";
 
-let fake: FakeOpenAI;
-beforeAll(async () => {
-  fake = await startFakeOpenAI();
-});
-afterAll(async () => {
-  await fake.close();
-});
-beforeEach(() => fake.reset());
+const fake = withFakeOpenAI();
 
 const ask = { messages: [{ role: "user" as const, content: "hello" }] };
 

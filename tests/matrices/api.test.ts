@@ -1,30 +1,15 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import * as createRoute from "@/app/api/v1/suites/[id]/matrix/route";
 import * as listRoute from "@/app/api/v1/suites/[id]/matrices/route";
 import * as matrixRoute from "@/app/api/v1/matrices/[id]/route";
 import * as cancelRoute from "@/app/api/v1/matrices/[id]/cancel/route";
-import { db } from "@/lib/db";
-import { Executor } from "@/lib/runs/executor";
-import { createCaseRunner } from "@/lib/runs/case-runner";
-import { startFakeOpenAI, type FakeOpenAI } from "../fake-openai/server";
+import { withRunStack } from "../helpers/run-stack";
 import { call } from "../helpers/api";
-import { makeApiKey, makeWorkspace } from "../helpers/factories";
-import { makeSuiteWithCases, waitFor } from "../runs/helpers";
+import { makeApiKey, makeWorkspace, makeSuiteWithCases, waitFor, variable, setAgentVariables } from "../helpers/factories";
 
 /** The matrix API through its real route handlers (auth, role, parsing, envelope), executed by a real Executor. */
 
-let fake: FakeOpenAI;
-let executor: Executor;
-beforeAll(async () => {
-  fake = await startFakeOpenAI();
-  executor = new Executor({ runner: createCaseRunner(), pollMs: 50 });
-  executor.start();
-});
-afterEach(() => fake.reset());
-afterAll(async () => {
-  await executor.stop(1000);
-  await fake.close();
-});
+const { fake } = withRunStack();
 
 const api = {
   create: (token: string, suiteId: string, body: unknown) =>
@@ -39,22 +24,7 @@ const api = {
 async function setup() {
   const { ctx } = await makeWorkspace("owner");
   const made = await makeSuiteWithCases(ctx, 2, { baseUrl: fake.url });
-  await db.agent.update({
-    where: { id: made.agent.id },
-    data: {
-      variablesSchema: [
-        {
-          name: "Temperature",
-          display_name: "Temperature",
-          data_type: "number",
-          value_source: "freeform",
-          possible_values: [],
-          default_value: null,
-          required: false,
-        },
-      ],
-    },
-  });
+  await setAgentVariables(made.agent.id, [variable("Temperature", "number")]);
   return {
     ctx,
     ...made,

@@ -1,15 +1,12 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
-import { Executor } from "@/lib/runs/executor";
-import { createCaseRunner } from "@/lib/runs/case-runner";
 import { cancelMatrix, createMatrix, getMatrix, listMatrices, matrixTable } from "@/lib/matrices/service";
 import { listSuiteRunsPage } from "@/lib/runs/analytics";
 import type { MatrixDto } from "@/lib/matrices/dto";
 import type { WorkspaceContext } from "@/lib/auth/roles";
 import { ConflictError, ValidationError } from "@/lib/errors";
-import { startFakeOpenAI, type FakeOpenAI } from "../fake-openai/server";
-import { makeWorkspace } from "../helpers/factories";
-import { makeSuiteWithCases, waitFor } from "../runs/helpers";
+import { withRunStack } from "../helpers/run-stack";
+import { makeWorkspace, makeSuiteWithCases, waitFor, variable, setAgentVariables } from "../helpers/factories";
 
 /**
  * Matrix runs end to end: each combination is an ordinary run executed by a real Executor
@@ -17,48 +14,13 @@ import { makeSuiteWithCases, waitFor } from "../runs/helpers";
  * per run prove the variables took effect.
  */
 
-let fake: FakeOpenAI;
-let executor: Executor;
-beforeAll(async () => {
-  fake = await startFakeOpenAI();
-  executor = new Executor({ runner: createCaseRunner(), pollMs: 50, heartbeatMs: 50 });
-  executor.start();
-});
-afterEach(() => fake.reset());
-afterAll(async () => {
-  await executor.stop(1000);
-  await fake.close();
-});
+const { fake } = withRunStack({ executor: { heartbeatMs: 50 } });
 
 const yesCheck = [{ type: "contains_phrases", phrases: ["yes"], case_sensitive: false }];
 const VARIABLES = [
-  {
-    name: "AIConfiguration",
-    display_name: "AI Configuration",
-    data_type: "string",
-    value_source: "freeform",
-    possible_values: [],
-    default_value: null,
-    required: false,
-  },
-  {
-    name: "Temperature",
-    display_name: "Temperature",
-    data_type: "number",
-    value_source: "freeform",
-    possible_values: [],
-    default_value: null,
-    required: false,
-  },
-  {
-    name: "Tone",
-    display_name: "Tone",
-    data_type: "string",
-    value_source: "static",
-    possible_values: [{ value: "formal" }, { value: "casual" }],
-    default_value: null,
-    required: false,
-  },
+  variable("AIConfiguration", "string", { display_name: "AI Configuration" }),
+  variable("Temperature", "number"),
+  variable("Tone", "string", { value_source: "static", possible_values: [{ value: "formal" }, { value: "casual" }] }),
 ];
 
 /** A suite of `count` cases (a "yes" check) whose agent declares AIConfiguration/Temperature/Tone; two named model configurations. */
@@ -82,7 +44,7 @@ async function setup(count: number, role: "editor" | "viewer" = "editor") {
   const judge = await db.modelConfig.create({
     data: { workspaceId: ctx.workspaceId, name: `judge-${tag}`, baseUrl: fake.url, model: "judge-model" },
   });
-  await db.agent.update({ where: { id: made.agent.id }, data: { variablesSchema: VARIABLES } });
+  await setAgentVariables(made.agent.id, VARIABLES);
   await db.suite.update({ where: { id: made.suite.id }, data: { llmJudgeModelConfigId: judge.id } });
   return { ctx, ...made, a, b };
 }

@@ -1,27 +1,22 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { createModelConfig, resolveModelEndpoint, testConnection } from "@/lib/model-configs/service";
 import { ForbiddenError, NotFoundError, ValidationError } from "@/lib/errors";
 import * as testRoute from "@/app/api/v1/model-configs/[id]/test/route";
-import { startFakeOpenAI, type FakeOpenAI } from "../fake-openai/server";
+import { withFakeOpenAI } from "../helpers/run-stack";
 import { DEMO_BASE_URL, DEMO_MODEL } from "@/lib/demo/model";
 import { addMember, makeApiKey, makeWorkspace } from "../helpers/factories";
 import { call } from "../helpers/api";
 
-let fake: FakeOpenAI;
+const fake = withFakeOpenAI();
 let ws: Awaited<ReturnType<typeof makeWorkspace>>;
 let n = 0;
 
 beforeAll(async () => {
-  fake = await startFakeOpenAI();
   ws = await makeWorkspace("admin");
 });
-afterAll(async () => {
-  await fake.close();
-});
-beforeEach(() => fake.reset());
 
 async function config(overrides: Partial<Parameters<typeof createModelConfig>[1]> = {}) {
   return createModelConfig(ws.ctx, {

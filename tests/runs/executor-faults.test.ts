@@ -1,24 +1,16 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { Executor, errorOutcome, type CaseOutcome, type CaseRunner } from "@/lib/runs/executor";
 import { createCaseRunner } from "@/lib/runs/case-runner";
 import { getRun, startRun } from "@/lib/runs/service";
-import { startFakeOpenAI, type FakeOpenAI } from "../fake-openai/server";
-import { makeWorkspace } from "../helpers/factories";
-import { makeSuiteWithCases, waitFor } from "./helpers";
+import { withFakeOpenAI } from "../helpers/run-stack";
+import { makeWorkspace, makeSuiteWithCases, waitFor } from "../helpers/factories";
 
-let fake: FakeOpenAI;
-beforeAll(async () => {
-  fake = await startFakeOpenAI();
-});
-afterAll(async () => {
-  await fake.close();
-});
+const fake = withFakeOpenAI();
 
 const executors: Executor[] = [];
 afterEach(async () => {
   await Promise.all(executors.splice(0).map((e) => e.stop(100)));
-  fake.reset();
 });
 
 function executor(runner: CaseRunner, opts: Partial<ConstructorParameters<typeof Executor>[0]> = {}) {

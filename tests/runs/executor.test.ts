@@ -2,8 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { Executor, errorOutcome, type CaseOutcome, type CaseRunner } from "@/lib/runs/executor";
 import { cancelRun, getRun, startRun } from "@/lib/runs/service";
-import { makeWorkspace } from "../helpers/factories";
-import { makeSuiteWithCases, waitFor } from "./helpers";
+import { makeWorkspace, makeSuiteWithCases, waitFor } from "../helpers/factories";
 
 const executors: Executor[] = [];
 afterEach(async () => {

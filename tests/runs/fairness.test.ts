@@ -7,8 +7,7 @@ import { db } from "@/lib/db";
 import { Executor, errorOutcome, type CaseJob, type CaseRunner } from "@/lib/runs/executor";
 import { getRun, startRun } from "@/lib/runs/service";
 import { createComparison, getComparison } from "@/lib/comparisons/service";
-import { makeWorkspace } from "../helpers/factories";
-import { makeSuiteWithCases, waitFor } from "./helpers";
+import { makeWorkspace, makeSuiteWithCases, waitFor } from "../helpers/factories";
 
 const executors: Executor[] = [];
 afterEach(async () => {

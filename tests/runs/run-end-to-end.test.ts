@@ -1,24 +1,10 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
-import { Executor } from "@/lib/runs/executor";
-import { createCaseRunner } from "@/lib/runs/case-runner";
 import { getCaseResult, getRun, listCaseResults, startRun } from "@/lib/runs/service";
-import { startFakeOpenAI, type FakeOpenAI } from "../fake-openai/server";
-import { makeWorkspace } from "../helpers/factories";
-import { makeSuiteWithCases, reportText, waitFor } from "./helpers";
+import { withRunStack } from "../helpers/run-stack";
+import { makeWorkspace, makeSuiteWithCases, reportText, waitFor } from "../helpers/factories";
 
-let fake: FakeOpenAI;
-let executor: Executor;
-beforeAll(async () => {
-  fake = await startFakeOpenAI();
-  executor = new Executor({ runner: createCaseRunner(), pollMs: 50 });
-  executor.start();
-});
-afterEach(() => fake.reset());
-afterAll(async () => {
-  await executor.stop(1000);
-  await fake.close();
-});
+const { fake } = withRunStack();
 
 async function runToEnd(ctx: Parameters<typeof getRun>[0], suiteId: string, options: Record<string, unknown> = {}) {
   const run = await startRun(ctx, suiteId, options, "manual");

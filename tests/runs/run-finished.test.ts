@@ -3,9 +3,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { logger } from "@/lib/logger";
 import { onRunFinished, runFinishedSubscribers } from "@/lib/runs/run-finished";
-import { makeWorkspace } from "../helpers/factories";
-import { runWithOutcomes } from "../alerts/helpers";
-import { makeSuiteWithCases } from "./helpers";
+import { makeWorkspace, runWithOutcomes, makeSuiteWithCases } from "../helpers/factories";
 
 const EXPECTED = { finished: ["webhooks", "comparison", "matrix", "regression alert"], cannotProceed: ["comparison"] };
 const state = globalThis as unknown as { assayRunFinished?: unknown };

@@ -2,9 +2,8 @@ import { beforeEach, describe, expect, it, vi } from "vitest";
 import { db } from "@/lib/db";
 import { NotFoundError } from "@/lib/errors";
 import type { WorkspaceContext } from "@/lib/auth/roles";
-import { addMember, makeWorkspace } from "../helpers/factories";
+import { addMember, makeWorkspace, makeSuiteWithCases } from "../helpers/factories";
 import { call } from "../helpers/api";
-import { makeSuiteWithCases } from "./helpers";
 
 // The signed-in user is the only thing faked; membership, roles and scoping run for real.
 const session = vi.hoisted(() => ({ userId: null as string | null }));

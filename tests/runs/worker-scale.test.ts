@@ -5,20 +5,16 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
 import { createInterface } from "node:readline";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { getRun, startRun } from "@/lib/runs/service";
-import { startFakeOpenAI, type FakeOpenAI } from "../fake-openai/server";
-import { makeWorkspace } from "../helpers/factories";
-import { makeSuiteWithCases, waitFor } from "./helpers";
+import { withFakeOpenAI } from "../helpers/run-stack";
+import { makeWorkspace, makeSuiteWithCases, waitFor } from "../helpers/factories";
 
 const root = path.resolve(import.meta.dirname, "../..");
-let fake: FakeOpenAI;
+const fake = withFakeOpenAI({ latencyMs: 80 });
 const workers: ChildProcess[] = [];
 
-beforeAll(async () => {
-  fake = await startFakeOpenAI({ latencyMs: 80 });
-});
 afterAll(async () => {
   await Promise.all(
     workers.map(
@@ -31,7 +27,6 @@ afterAll(async () => {
         }),
     ),
   );
-  await fake.close();
 });
 
 /** Starts `scripts/worker.ts` as `npm run worker` does (tsx, react-server condition) and waits for "worker ready". */

@@ -18,6 +18,9 @@ await admin.end();
 
 const url = new URL(adminUrl);
 url.pathname = `/${name}`;
+// The owner's URL stays available (tests/helpers/owner-db.ts) for the few set-up steps and
+// checks that are the owner's business whatever role the tests run as.
+process.env.ASSAY_TEST_OWNER_URL = url.toString();
 process.env.DATABASE_URL =
   process.env.ASSAY_TEST_DB_ROLE === "app" ? appRoleUrl(url.toString(), inject("appRolePassword")) : url.toString();
 process.env.AUTH_SECRET ??= "test-secret-test-secret-test-secret-0123";

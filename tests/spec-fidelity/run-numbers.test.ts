@@ -5,33 +5,19 @@
  * the report's header fields, expected outcomes in their authored order, and a deleted case's
  * result still readable through its snapshot (spec 002).
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
-import { Executor } from "@/lib/runs/executor";
-import { createCaseRunner } from "@/lib/runs/case-runner";
 import { getRun, listCaseResults, startRun } from "@/lib/runs/service";
 import { createTestCase, deleteTestCase } from "@/lib/test-cases/service";
 import { workspaceSettingsInput } from "@/lib/workspaces/schemas";
 import { ASSAY_VERSION } from "@/lib/version";
 import type { CaseResultDto, RunSummary } from "@/lib/runs/dto";
 import * as caseResultRoute from "@/app/api/v1/case-results/[id]/route";
-import { startFakeOpenAI, type FakeOpenAI } from "../fake-openai/server";
-import { makeApiKey, makeWorkspace } from "../helpers/factories";
+import { withRunStack } from "../helpers/run-stack";
+import { makeApiKey, makeWorkspace, makeSuiteWithCases, reportText, waitFor } from "../helpers/factories";
 import { call } from "../helpers/api";
-import { makeSuiteWithCases, reportText, waitFor } from "../runs/helpers";
 
-let fake: FakeOpenAI;
-let executor: Executor;
-beforeAll(async () => {
-  fake = await startFakeOpenAI();
-  executor = new Executor({ runner: createCaseRunner(), pollMs: 50 });
-  executor.start();
-});
-afterEach(() => fake.reset());
-afterAll(async () => {
-  await executor.stop(1000);
-  await fake.close();
-});
+const { fake } = withRunStack();
 
 const verdict = (reasoning: string) => ({ reasoning, evidence_turns: [2], verdict: "pass" });
 

@@ -2,9 +2,8 @@ import { describe, expect, it } from "vitest";
 import { GET as listRoute, POST as createRoute } from "@/app/api/v1/suites/route";
 import { DELETE as deleteRoute, GET as getRoute, PATCH as patchRoute } from "@/app/api/v1/suites/[id]/route";
 import { POST as restoreRoute } from "@/app/api/v1/suites/[id]/restore/route";
-import { makeApiKey, makeWorkspace } from "../helpers/factories";
+import { makeApiKey, makeWorkspace, makeAgent, makeCases } from "../helpers/factories";
 import { call } from "../helpers/api";
-import { makeAgent, makeCases } from "./fixtures";
 
 async function setup() {
   const { workspace } = await makeWorkspace("owner");

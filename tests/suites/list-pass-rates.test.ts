@@ -4,8 +4,7 @@ import type { WorkspaceContext } from "@/lib/auth/roles";
 import { listSuites, SPARKLINE_RUNS } from "@/lib/suites/service";
 import { withWorkspaceScope } from "@/lib/tenant-scope";
 import { installQueryCounter } from "../../scripts/bench/query-counter";
-import { makeWorkspace } from "../helpers/factories";
-import { makeAgent } from "./fixtures";
+import { makeWorkspace, makeAgent } from "../helpers/factories";
 
 // Issue 12, goal 4: the suites list shows each suite's last pass rate and a sparkline of its last
 // completed runs, from the same statement as the case counts (one statement for the whole page).

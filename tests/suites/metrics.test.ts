@@ -5,9 +5,8 @@ import { createSuite, getSuite, updateSuite } from "@/lib/suites/service";
 import { startRun } from "@/lib/runs/service";
 import { POST as createRoute } from "@/app/api/v1/suites/route";
 import { GET as getRoute, PATCH as patchRoute } from "@/app/api/v1/suites/[id]/route";
-import { makeApiKey, makeWorkspace } from "../helpers/factories";
+import { makeApiKey, makeWorkspace, makeAgent, makeCases, makeModelConfig } from "../helpers/factories";
 import { call } from "../helpers/api";
-import { makeAgent, makeCases, makeModelConfig } from "./fixtures";
 
 async function issuesOf(p: Promise<unknown>): Promise<IssueList> {
   const err = await p.then(

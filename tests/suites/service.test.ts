@@ -3,8 +3,7 @@ import { db } from "@/lib/db";
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError, type IssueList } from "@/lib/errors";
 import { createSuite, deleteSuite, getSuite, listSuites, restoreSuite, updateSuite } from "@/lib/suites/service";
 import type { WorkspaceContext } from "@/lib/auth/roles";
-import { addMember, makeWorkspace } from "../helpers/factories";
-import { makeAgent, makeCases, makeModelConfig } from "./fixtures";
+import { addMember, makeWorkspace, makeAgent, makeCases, makeModelConfig } from "../helpers/factories";
 
 async function issuesOf(p: Promise<unknown>, type: new (...a: never[]) => Error = ValidationError): Promise<IssueList> {
   const err = await p.then(

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { checkSuiteVariables, parseVariableValues, parseVariablesSchema } from "@/lib/suites/variables";
-import { VARIABLES } from "./fixtures";
+import { VARIABLES } from "../helpers/factories";
 
 describe("suite variables (spec 004, suite level)", () => {
   it("reads an agent's stored schema, skipping malformed definitions", () => {

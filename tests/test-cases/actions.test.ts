@@ -1,8 +1,7 @@
 import { beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { db } from "@/lib/db";
 import { RUNNABLE_MESSAGE } from "@/lib/test-cases/schemas";
-import { addMember, makeWorkspace } from "../helpers/factories";
-import { makeSuite, runnableCase } from "./fixtures";
+import { addMember, makeWorkspace, makeSuite, runnableCase } from "../helpers/factories";
 
 // The session is the only thing faked: Auth.js's `auth()` answers with the signed-in user
 // `session.userId`; the real action context (lib/auth/context.ts) turns it into a membership and

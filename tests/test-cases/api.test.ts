@@ -10,9 +10,8 @@ import * as exportRoute from "@/app/api/v1/suites/[id]/test-cases/export/route";
 import * as caseRoute from "@/app/api/v1/test-cases/[id]/route";
 import * as restoreRoute from "@/app/api/v1/test-cases/[id]/restore/route";
 import type { WorkspaceContext } from "@/lib/auth/roles";
-import { makeApiKey, makeWorkspace } from "../helpers/factories";
+import { makeApiKey, makeWorkspace, makeSuite, runnableCase } from "../helpers/factories";
 import { call } from "../helpers/api";
-import { makeSuite, runnableCase } from "./fixtures";
 
 let ctx: WorkspaceContext;
 let suiteId: string;

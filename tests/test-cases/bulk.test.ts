@@ -14,8 +14,7 @@ import { NOT_FOUND_REASON, REORDER_MESSAGE } from "@/lib/test-cases/bulk";
 import { RUNNABLE_MESSAGE } from "@/lib/test-cases/schemas";
 import { ForbiddenError, NotFoundError, ValidationError } from "@/lib/errors";
 import type { WorkspaceContext } from "@/lib/auth/roles";
-import { addMember, makeWorkspace } from "../helpers/factories";
-import { makeSuite, rejection, runnableCase } from "./fixtures";
+import { addMember, makeWorkspace, makeSuite, rejection, runnableCase } from "../helpers/factories";
 
 let ctx: WorkspaceContext;
 let suiteId: string;

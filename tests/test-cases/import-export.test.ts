@@ -6,8 +6,7 @@ import { exportTestCases, importTestCases, parseCasesDocument, validateImport } 
 import { RUNNABLE_MESSAGE, testCaseListQuery } from "@/lib/test-cases/schemas";
 import { ForbiddenError, NotFoundError, ValidationError } from "@/lib/errors";
 import type { WorkspaceContext } from "@/lib/auth/roles";
-import { addMember, makeWorkspace } from "../helpers/factories";
-import { makeSuite, rejection, runnableCase } from "./fixtures";
+import { addMember, makeWorkspace, makeSuite, rejection, runnableCase } from "../helpers/factories";
 
 /** An export read to the end (exports stream). */
 async function exportText(...args: Parameters<typeof exportTestCases>) {

@@ -13,8 +13,7 @@ import {
 import { RUNNABLE_MESSAGE } from "@/lib/test-cases/schemas";
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from "@/lib/errors";
 import type { WorkspaceContext } from "@/lib/auth/roles";
-import { addMember, makeWorkspace } from "../helpers/factories";
-import { issuesOf, makeSuite, rejection, runnableCase } from "./fixtures";
+import { addMember, makeWorkspace, issuesOf, makeSuite, rejection, runnableCase } from "../helpers/factories";
 
 let ctx: WorkspaceContext;
 let suiteId: string;

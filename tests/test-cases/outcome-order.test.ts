@@ -8,8 +8,7 @@ import { createTestCase, getTestCase, listTestCases, updateTestCase } from "@/li
 import { exportTestCases, importTestCases, parseCasesDocument } from "@/lib/test-cases/import-export";
 import { testCaseListQuery } from "@/lib/test-cases/schemas";
 import type { WorkspaceContext } from "@/lib/auth/roles";
-import { makeWorkspace } from "../helpers/factories";
-import { issuesOf, makeSuite, runnableCase } from "./fixtures";
+import { makeWorkspace, issuesOf, makeSuite, runnableCase } from "../helpers/factories";
 
 /** An export read to the end (exports stream). */
 async function exportText(...args: Parameters<typeof exportTestCases>) {

@@ -3,8 +3,7 @@ import { db } from "@/lib/db";
 import { createTestCase, updateTestCase } from "@/lib/test-cases/service";
 import { CRITERIA_WITHOUT_OUTCOMES_MESSAGE, RUNNABLE_MESSAGE, testCaseInput } from "@/lib/test-cases/schemas";
 import type { WorkspaceContext } from "@/lib/auth/roles";
-import { makeWorkspace } from "../helpers/factories";
-import { issuesOf, makeSuite, runnableCase } from "./fixtures";
+import { makeWorkspace, issuesOf, makeSuite, runnableCase } from "../helpers/factories";
 
 let ctx: WorkspaceContext;
 let suiteId: string;

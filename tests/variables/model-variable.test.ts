@@ -1,25 +1,11 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
-import { Executor } from "@/lib/runs/executor";
-import { createCaseRunner } from "@/lib/runs/case-runner";
 import { getRun, startRun } from "@/lib/runs/service";
 import { ValidationError } from "@/lib/errors";
-import { startFakeOpenAI, type FakeOpenAI } from "../fake-openai/server";
-import { waitFor } from "../runs/helpers";
-import { makeEvalVariablesSuite } from "./helpers";
+import { withRunStack } from "../helpers/run-stack";
+import { waitFor, makeEvalVariablesSuite } from "../helpers/factories";
 
-let fake: FakeOpenAI;
-let executor: Executor;
-beforeAll(async () => {
-  fake = await startFakeOpenAI();
-  executor = new Executor({ runner: createCaseRunner(), pollMs: 50 });
-  executor.start();
-});
-afterEach(() => fake.reset());
-afterAll(async () => {
-  await executor.stop(1000);
-  await fake.close();
-});
+const { fake } = withRunStack();
 
 /** A suite whose agent declares spec 004's default Agent Eval variables (AIConfiguration, Temperature). */
 async function setup() {

@@ -1,15 +1,13 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
-import { Executor } from "@/lib/runs/executor";
-import { createCaseRunner } from "@/lib/runs/case-runner";
 import { getRun, listCaseResults, startRun } from "@/lib/runs/service";
 import { createComparison, getComparison } from "@/lib/comparisons/service";
 import { createMatrix, getMatrix } from "@/lib/matrices/service";
 import { ValidationError } from "@/lib/errors";
 import type { WorkspaceContext } from "@/lib/auth/roles";
-import { startFakeOpenAI, type FakeOpenAI, type RecordedRequest } from "../fake-openai/server";
-import { waitFor } from "../runs/helpers";
-import { makeEvalVariablesSuite } from "./helpers";
+import type { RecordedRequest } from "../fake-openai/server";
+import { withRunStack } from "../helpers/run-stack";
+import { waitFor, makeEvalVariablesSuite } from "../helpers/factories";
 
 /**
  * Where a resolved variable and an explicit setting meet, the explicit one wins: a comparison
@@ -18,18 +16,7 @@ import { makeEvalVariablesSuite } from "./helpers";
  * preset; a matrix's axis values over its preset. Asserted on what the fake server received.
  */
 
-let fake: FakeOpenAI;
-let executor: Executor;
-beforeAll(async () => {
-  fake = await startFakeOpenAI();
-  executor = new Executor({ runner: createCaseRunner(), pollMs: 50 });
-  executor.start();
-});
-afterEach(() => fake.reset());
-afterAll(async () => {
-  await executor.stop(1000);
-  await fake.close();
-});
+const { fake } = withRunStack();
 
 /** The agent calls the fake received (the judge answers structured requests; these cases have none). */
 function agentCalls(question?: string): RecordedRequest[] {

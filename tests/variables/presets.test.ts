@@ -3,47 +3,22 @@ import { db } from "@/lib/db";
 import * as suitePresets from "@/app/api/v1/suites/[id]/presets/route";
 import * as onePreset from "@/app/api/v1/presets/[id]/route";
 import * as suiteRuns from "@/app/api/v1/suites/[id]/runs/route";
-import { makeApiKey, makeWorkspace } from "../helpers/factories";
+import { makeApiKey, makeWorkspace, makeSuiteWithCases, variable, setAgentVariables } from "../helpers/factories";
 import { call } from "../helpers/api";
-import { makeSuiteWithCases } from "../runs/helpers";
 
 async function setup() {
   const { ctx } = await makeWorkspace("owner");
   const made = await makeSuiteWithCases(ctx, 2);
-  await db.agent.update({
-    where: { id: made.agent.id },
-    data: {
-      variablesSchema: [
-        {
-          name: "AIConfiguration",
-          display_name: "AI configuration",
-          data_type: "string",
-          value_source: "static",
-          possible_values: [{ value: made.modelConfig.name }, { value: "other" }],
-          default_value: made.modelConfig.name,
-          required: false,
-        },
-        {
-          name: "Temperature",
-          display_name: "Temperature",
-          data_type: "number",
-          value_source: "freeform",
-          possible_values: [],
-          default_value: 0.7,
-          required: false,
-        },
-        {
-          name: "Verbose",
-          display_name: "Verbose",
-          data_type: "boolean",
-          value_source: "freeform",
-          possible_values: [],
-          default_value: null,
-          required: false,
-        },
-      ],
-    },
-  });
+  await setAgentVariables(made.agent.id, [
+    variable("AIConfiguration", "string", {
+      display_name: "AI configuration",
+      value_source: "static",
+      possible_values: [{ value: made.modelConfig.name }, { value: "other" }],
+      default_value: made.modelConfig.name,
+    }),
+    variable("Temperature", "number", { default_value: 0.7 }),
+    variable("Verbose", "boolean"),
+  ]);
   const editor = await makeApiKey(ctx.workspaceId, "editor");
   const viewer = await makeApiKey(ctx.workspaceId, "viewer");
   return { ctx, ...made, editor, viewer };

@@ -5,8 +5,7 @@ import { createTestCase, getTestCase, updateTestCase } from "@/lib/test-cases/se
 import { exportTestCases, importTestCases, parseCasesDocument } from "@/lib/test-cases/import-export";
 import { caseVariableIssues, casePlaceholderIssues } from "@/lib/test-cases/variables";
 import { agentInput, variableDefinitionSchema, type VariableDefinition } from "@/lib/agents/schemas";
-import { makeWorkspace } from "../helpers/factories";
-import { makeSuiteWithCases } from "../runs/helpers";
+import { makeWorkspace, makeSuiteWithCases } from "../helpers/factories";
 
 const definitions: VariableDefinition[] = variableDefinitionSchema.array().parse([
   {
