@@ -1,16 +1,10 @@
 import { z } from "zod";
-import { listResponse, withApi } from "@/lib/api/handler";
+import { withApi } from "@/lib/api/handler";
+import { listRoute } from "@/lib/api/routes";
 import { suiteListQuery } from "@/lib/suites/schemas";
 import { createSuite, listSuites } from "@/lib/suites/service";
 
-export const GET = withApi({
-  role: "viewer",
-  query: suiteListQuery,
-  handler: async ({ ctx, query }) => {
-    const page = await listSuites(ctx, query);
-    return listResponse(page.data, page.next_cursor);
-  },
-});
+export const GET = listRoute("viewer", suiteListQuery, (ctx, query) => listSuites(ctx, query));
 
 /** The body is validated by the service (field rules plus workspace checks on agent, judge and variables). */
 export const POST = withApi({

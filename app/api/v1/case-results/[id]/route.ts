@@ -1,8 +1,5 @@
-import { withApi } from "@/lib/api/handler";
+import { getByIdRoute } from "@/lib/api/routes";
 import { getCaseResult } from "@/lib/runs/service";
 
 /** One case result with every LLM call's exact request and raw response. */
-export const GET = withApi({
-  role: "viewer",
-  handler: async ({ ctx, params }) => ({ json: await getCaseResult(ctx, params.id!) }),
-});
+export const GET = getByIdRoute("viewer", getCaseResult);

@@ -1,7 +1,4 @@
-import { withApi } from "@/lib/api/handler";
+import { getByIdRoute } from "@/lib/api/routes";
 import { getMatrix } from "@/lib/matrices/service";
 
-export const GET = withApi({
-  role: "viewer",
-  handler: async ({ ctx, params }) => ({ json: await getMatrix(ctx, params.id!) }),
-});
+export const GET = getByIdRoute("viewer", getMatrix);

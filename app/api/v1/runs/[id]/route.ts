@@ -1,7 +1,4 @@
-import { withApi } from "@/lib/api/handler";
+import { getByIdRoute } from "@/lib/api/routes";
 import { getRun } from "@/lib/runs/service";
 
-export const GET = withApi({
-  role: "viewer",
-  handler: async ({ ctx, params }) => ({ json: await getRun(ctx, params.id!) }),
-});
+export const GET = getByIdRoute("viewer", getRun);

@@ -1,24 +1,11 @@
 import { z } from "zod";
-import { withApi } from "@/lib/api/handler";
+import { deleteByIdRoute, getByIdRoute, updateByIdRoute } from "@/lib/api/routes";
 import { deleteSuite, getSuite, updateSuite } from "@/lib/suites/service";
 
-export const GET = withApi({
-  role: "viewer",
-  handler: async ({ ctx, params }) => ({ json: await getSuite(ctx, params.id!) }),
-});
+export const GET = getByIdRoute("viewer", getSuite);
 
 /** Partial update: the given fields over the stored suite; `agent_id` cannot change. */
-export const PATCH = withApi({
-  role: "editor",
-  body: z.unknown(),
-  handler: async ({ ctx, params, body }) => ({ json: await updateSuite(ctx, params.id!, body) }),
-});
+export const PATCH = updateByIdRoute("editor", z.unknown(), updateSuite);
 
 /** Soft delete: the suite moves to the trash (`GET /api/v1/suites?deleted=true`). */
-export const DELETE = withApi({
-  role: "editor",
-  handler: async ({ ctx, params }) => {
-    await deleteSuite(ctx, params.id!);
-    return { status: 204, json: null };
-  },
-});
+export const DELETE = deleteByIdRoute("editor", deleteSuite);

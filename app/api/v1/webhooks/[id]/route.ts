@@ -1,24 +1,11 @@
 import { z } from "zod";
-import { withApi } from "@/lib/api/handler";
+import { deleteByIdRoute, getByIdRoute, updateByIdRoute } from "@/lib/api/routes";
 import { deleteWebhook, getWebhook, updateWebhook } from "@/lib/webhooks/service";
 
-export const GET = withApi({
-  role: "admin",
-  handler: async ({ ctx, params }) => ({ json: await getWebhook(ctx, params.id!) }),
-});
+export const GET = getByIdRoute("admin", getWebhook);
 
 /** Changes the given fields; a new `secret` rotates the signing secret. */
-export const PATCH = withApi({
-  role: "admin",
-  body: z.unknown(),
-  handler: async ({ ctx, params, body }) => ({ json: await updateWebhook(ctx, params.id!, body) }),
-});
+export const PATCH = updateByIdRoute("admin", z.unknown(), updateWebhook);
 
 /** Deletes the webhook with its delivery log. */
-export const DELETE = withApi({
-  role: "admin",
-  handler: async ({ ctx, params }) => {
-    await deleteWebhook(ctx, params.id!);
-    return { status: 204, json: null };
-  },
-});
+export const DELETE = deleteByIdRoute("admin", deleteWebhook);

@@ -1,7 +1,4 @@
-import { withApi } from "@/lib/api/handler";
+import { getByIdRoute } from "@/lib/api/routes";
 import { runChangeDetails } from "@/lib/runs/change-details";
 
-export const GET = withApi({
-  role: "viewer",
-  handler: async ({ ctx, params }) => ({ json: await runChangeDetails(ctx, params.id!) }),
-});
+export const GET = getByIdRoute("viewer", runChangeDetails);

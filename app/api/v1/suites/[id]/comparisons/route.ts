@@ -1,17 +1,11 @@
 import { z } from "zod";
-import { withApi, listResponse } from "@/lib/api/handler";
+import { withApi } from "@/lib/api/handler";
+import { listRoute } from "@/lib/api/routes";
 import { comparisonListQuery } from "@/lib/comparisons/schemas";
 import { createComparison, listComparisons } from "@/lib/comparisons/service";
 
 /** The suite's comparisons, newest first. */
-export const GET = withApi({
-  role: "viewer",
-  query: comparisonListQuery,
-  handler: async ({ ctx, params, query }) => {
-    const page = await listComparisons(ctx, params.id!, query);
-    return listResponse(page.data, page.next_cursor);
-  },
-});
+export const GET = listRoute("viewer", comparisonListQuery, (ctx, query, params) => listComparisons(ctx, params.id!, query));
 
 /**
  * Starts a comparison → 202 with the pending comparison. The body is either arms to execute or

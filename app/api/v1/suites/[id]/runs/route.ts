@@ -1,15 +1,9 @@
-import { withApi, listResponse } from "@/lib/api/handler";
+import { withApi } from "@/lib/api/handler";
+import { listRoute } from "@/lib/api/routes";
 import { runListQuery, startRunInput } from "@/lib/runs/schemas";
 import { listRuns, startRun } from "@/lib/runs/service";
 
-export const GET = withApi({
-  role: "viewer",
-  query: runListQuery,
-  handler: async ({ ctx, params, query }) => {
-    const page = await listRuns(ctx, params.id!, query);
-    return listResponse(page.data, page.next_cursor);
-  },
-});
+export const GET = listRoute("viewer", runListQuery, (ctx, query, params) => listRuns(ctx, params.id!, query));
 
 /** Starts a run of the suite's active cases (optionally narrowed) → 202 with the pending run. */
 export const POST = withApi({
