@@ -237,3 +237,18 @@ export function runExitCode(run, minPassRate) {
   if (rate >= minPassRate) return { code: EXIT.passed, reason: `pass rate ${rate}% ≥ ${minPassRate}%` };
   return { code: EXIT.belowThreshold, reason: `pass rate ${rate}% is below ${minPassRate}%` };
 }
+
+/**
+ * The body fields a comparison or matrix takes from the common flags: repetitions, concurrency
+ * and the case selection (tags, difficulty, case ids); a flag left out sends nothing.
+ * @param {{repetitions?: number, concurrency?: number, tag: string[], difficulty?: string, case: string[]}} opts
+ */
+export function selectionBody(opts) {
+  return {
+    ...(opts.repetitions ? { repetitions: opts.repetitions } : {}),
+    ...(opts.concurrency ? { concurrency: opts.concurrency } : {}),
+    ...(opts.tag.length > 0 ? { tags: opts.tag } : {}),
+    ...(opts.difficulty ? { difficulty: opts.difficulty } : {}),
+    ...(opts.case.length > 0 ? { case_ids: opts.case } : {}),
+  };
+}

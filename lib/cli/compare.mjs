@@ -1,6 +1,6 @@
 // @ts-check
 /** `assay compare`: an A/B comparison of two arms of a suite (the A/B engine), optionally waited for. */
-import { parseArm, reportFormat, typeVariables } from "./args.mjs";
+import { parseArm, reportFormat, selectionBody, typeVariables } from "./args.mjs";
 import { EXIT, UsageError } from "./errors.mjs";
 import { commandMetadata } from "./metadata.mjs";
 import { note, writeReport } from "./output.mjs";
@@ -57,11 +57,7 @@ export async function compareCommand(ctx, suiteRef, opts) {
     baseline: await resolveArm(ctx, suite, opts.baseline, "--baseline"),
     variant: await resolveArm(ctx, suite, opts.variant, "--variant"),
     ...(opts.ordering ? { ordering: opts.ordering } : {}),
-    ...(opts.repetitions ? { repetitions: opts.repetitions } : {}),
-    ...(opts.concurrency ? { concurrency: opts.concurrency } : {}),
-    ...(opts.tag.length > 0 ? { tags: opts.tag } : {}),
-    ...(opts.difficulty ? { difficulty: opts.difficulty } : {}),
-    ...(opts.case.length > 0 ? { case_ids: opts.case } : {}),
+    ...selectionBody(opts),
     ...meta.body,
   };
   const started = await ctx.api.post(`/suites/${suite.id}/comparisons`, body);

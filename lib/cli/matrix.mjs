@@ -1,6 +1,6 @@
 // @ts-check
 /** `assay matrix`: one run per combination of variable values. */
-import { parseAxes, parseTypedValue, findVariable } from "./args.mjs";
+import { parseAxes, parseTypedValue, findVariable, selectionBody } from "./args.mjs";
 import { EXIT } from "./errors.mjs";
 import { commandMetadata } from "./metadata.mjs";
 import { note, table, writeReport } from "./output.mjs";
@@ -69,11 +69,7 @@ export async function matrixCommand(ctx, suiteRef, opts) {
   const variables = typeAxes(await agentVariables(ctx.api, suite.agent_id), opts.axis);
   const body = {
     variables,
-    ...(opts.repetitions ? { repetitions: opts.repetitions } : {}),
-    ...(opts.concurrency ? { concurrency: opts.concurrency } : {}),
-    ...(opts.tag.length > 0 ? { tags: opts.tag } : {}),
-    ...(opts.difficulty ? { difficulty: opts.difficulty } : {}),
-    ...(opts.case.length > 0 ? { case_ids: opts.case } : {}),
+    ...selectionBody(opts),
     ...meta.body,
   };
   const started = await ctx.api.post(`/suites/${suite.id}/matrix`, body);
