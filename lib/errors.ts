@@ -4,16 +4,19 @@ export type IssueList = { path: string; message: string }[];
 export class DomainError extends Error {
   readonly status: number = 500;
   readonly code: string = "internal_error";
-  readonly issues: IssueList = [];
+  /** The fields at fault, `{path, message}` each; empty for an error that is not about a field. */
+  readonly issues: IssueList;
+  constructor(message?: string, issues: IssueList = []) {
+    super(message);
+    this.issues = issues;
+  }
 }
 
 export class ValidationError extends DomainError {
   override readonly status = 400;
   override readonly code = "invalid_input";
-  override readonly issues: IssueList;
   constructor(message: string, issues: IssueList = []) {
-    super(message);
-    this.issues = issues;
+    super(message, issues);
   }
 }
 
@@ -21,10 +24,8 @@ export class ValidationError extends DomainError {
 export class PayloadTooLargeError extends DomainError {
   override readonly status = 413;
   override readonly code = "payload_too_large";
-  override readonly issues: IssueList;
   constructor(limitBytes: number) {
-    super(`The request body is larger than ${formatBytes(limitBytes)}`);
-    this.issues = [{ path: "", message: `At most ${formatBytes(limitBytes)}` }];
+    super(`The request body is larger than ${formatBytes(limitBytes)}`, [{ path: "", message: `At most ${formatBytes(limitBytes)}` }]);
   }
 }
 
@@ -59,10 +60,8 @@ export class NotFoundError extends DomainError {
 export class ConflictError extends DomainError {
   override readonly status = 409;
   override readonly code = "conflict";
-  override readonly issues: IssueList;
   constructor(message: string, issues: IssueList = []) {
-    super(message);
-    this.issues = issues;
+    super(message, issues);
   }
 }
 

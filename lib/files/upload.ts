@@ -16,10 +16,8 @@ const MULTIPART_OVERHEAD_BYTES = 64 * 1024;
 export class UnsupportedMediaTypeError extends DomainError {
   override readonly status = 415;
   override readonly code = "unsupported_media_type";
-  override readonly issues: IssueList;
   constructor(message: string, issues: IssueList = []) {
-    super(message);
-    this.issues = issues;
+    super(message, issues);
   }
 }
 
