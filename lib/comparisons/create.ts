@@ -325,17 +325,11 @@ async function executeComparison(ctx: WorkspaceContext, suiteId: string, input: 
         total = inserted;
         const skipped = await tx.caseResult.count({ where: { runId: run.id, status: "skipped" } });
         await tx.run.update({ where: { id: run.id }, data: { totalCases: inserted, skippedCases: skipped } });
-        await tx.comparisonArm.create({
-          data: {
-            workspaceId: ctx.workspaceId,
-            comparisonId: comparison.id,
-            index,
-            role: armRole(index),
-            label: arm.label,
-            config: arm.input as Prisma.InputJsonValue,
-            resolved: arm.resolved,
-            runId: run.id,
-          },
+        await createArm(tx, ctx.workspaceId, comparison.id, index, {
+          label: arm.label,
+          config: arm.input as Prisma.InputJsonValue,
+          resolved: arm.resolved,
+          runId: run.id,
         });
       }
       // Every pair exists from the start, with the order it will run in (randomized: drawn from the seed).
@@ -447,17 +441,11 @@ async function compareRuns(ctx: WorkspaceContext, suiteId: string, input: Compar
         select: { id: true },
       });
       for (const [index, run] of [baseline, variant].entries()) {
-        await tx.comparisonArm.create({
-          data: {
-            workspaceId: ctx.workspaceId,
-            comparisonId: comparison.id,
-            index,
-            role: armRole(index),
-            label: index === 0 ? "Baseline" : "Variant",
-            config: {},
-            resolved: armsResolved[index]!,
-            runId: run.id,
-          },
+        await createArm(tx, ctx.workspaceId, comparison.id, index, {
+          label: index === 0 ? "Baseline" : "Variant",
+          config: {},
+          resolved: armsResolved[index]!,
+          runId: run.id,
         });
       }
       await writePairs(tx, comparison.id, ctx.workspaceId, pairs);
@@ -467,6 +455,17 @@ async function compareRuns(ctx: WorkspaceContext, suiteId: string, input: Compar
     { timeout: 60_000 },
   );
   return getComparisonUnchecked(ctx, id);
+}
+
+/** One arm of a comparison; its role follows from its index (0 the baseline, 1 the variant). */
+export async function createArm(
+  tx: Pick<Tx, "comparisonArm">,
+  workspaceId: string,
+  comparisonId: string,
+  index: number,
+  arm: { label: string; config: Prisma.InputJsonValue; resolved: Prisma.InputJsonValue; runId?: string },
+) {
+  await tx.comparisonArm.create({ data: { workspaceId, comparisonId, index, role: armRole(index), ...arm } });
 }
 
 /**

@@ -9,12 +9,11 @@ import { NotFoundError, ValidationError, zodIssues } from "@/lib/errors";
 import { requireRole, type WorkspaceContext } from "@/lib/auth/roles";
 import { isUuid } from "@/lib/ids";
 import { emptyStats } from "@/lib/llm/stats";
-import { armRole } from "./ordering";
 import { armStatsFromExecutions, summaryOf, writePairs, type PairRecord } from "./pairs";
 import { sessionDocument } from "./schemas";
 import { type ComparisonDto, type StoredExecution } from "./dto";
 import { getComparisonUnchecked } from "./read";
-import { storeSummary } from "./create";
+import { createArm, storeSummary } from "./create";
 
 /**
  * POST /api/v1/suites/{id}/comparisons/import: the A/B engine's `load_session` — a session document
@@ -105,16 +104,10 @@ export async function importComparison(ctx: WorkspaceContext, suiteId: string, r
         select: { id: true },
       });
       for (const [index, model] of [doc.baseline_model, variantModel].entries()) {
-        await tx.comparisonArm.create({
-          data: {
-            workspaceId: ctx.workspaceId,
-            comparisonId: comparison.id,
-            index,
-            role: armRole(index),
-            label: model || (index === 0 ? "Baseline" : "Variant"),
-            config: {},
-            resolved: { model },
-          },
+        await createArm(tx, ctx.workspaceId, comparison.id, index, {
+          label: model || (index === 0 ? "Baseline" : "Variant"),
+          config: {},
+          resolved: { model },
         });
       }
       await writePairs(tx, comparison.id, ctx.workspaceId, pairs);
