@@ -2,9 +2,9 @@ import "server-only";
 import { redirect } from "next/navigation";
 import { hasRole, type WorkspaceContext } from "@/lib/auth/roles";
 import { NotFoundError, ValidationError } from "@/lib/errors";
-import { getSuite } from "@/lib/suites/service";
+import { getSuite, getSuiteInfo } from "@/lib/suites/service";
 import { getCaseResult } from "@/lib/runs/service";
-import type { CaseResultDetail, RunSuiteInfo } from "@/lib/runs/dto";
+import type { CaseResultDetail } from "@/lib/runs/dto";
 import { scopedLoader } from "@/lib/tenant-scope";
 import { pairListQuery } from "./schemas";
 import { comparisonChartData, getComparison, getPair, listComparisons, listPairs } from "./service";
@@ -18,21 +18,11 @@ const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
 export const COMPARISON_PAGE_SIZE = 20;
 export const PAIR_PAGE_SIZE = 50;
 
-/** The comparison's suite for headers and links; a deleted suite still shows its name. */
-async function suiteInfo(ctx: WorkspaceContext, suiteId: string): Promise<RunSuiteInfo> {
-  const suite = await getSuite(ctx, suiteId, { includeDeleted: true }).catch((err: unknown) => {
-    if (err instanceof NotFoundError) return null;
-    throw err;
-  });
-  if (!suite) return { id: suiteId, name: "Deleted suite", deleted: true, agentName: null };
-  return { id: suite.id, name: suite.name, deleted: suite.deleted_at !== null, agentName: suite.agent_name };
-}
-
 /** The comparison page: the comparison, its suite, the chart points and the first page of pairs. */
 async function loadComparisonPageUnscoped(ctx: WorkspaceContext, comparisonId: string) {
   const comparison = await getComparison(ctx, comparisonId);
   const [suite, chart, pairs] = await Promise.all([
-    suiteInfo(ctx, comparison.suite_id),
+    getSuiteInfo(ctx, comparison.suite_id),
     comparisonChartData(ctx, comparison.id),
     listPairs(ctx, comparison.id, pairListQuery.parse({ limit: PAIR_PAGE_SIZE })),
   ]);
@@ -67,7 +57,7 @@ async function loadComparisonPairPageUnscoped(ctx: WorkspaceContext, comparisonI
   const comparison = await getComparison(ctx, comparisonId);
   const pair = await getPair(ctx, comparison.id, index);
   const [suite, baseline, variant] = await Promise.all([
-    suiteInfo(ctx, comparison.suite_id),
+    getSuiteInfo(ctx, comparison.suite_id),
     caseResultOrNull(ctx, pair.baseline?.case_result_id),
     caseResultOrNull(ctx, pair.variant?.case_result_id),
   ]);

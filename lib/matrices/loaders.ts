@@ -1,9 +1,8 @@
 import "server-only";
 import { redirect } from "next/navigation";
 import { hasRole, type WorkspaceContext } from "@/lib/auth/roles";
-import { NotFoundError, ValidationError } from "@/lib/errors";
-import { getSuite } from "@/lib/suites/service";
-import type { RunSuiteInfo } from "@/lib/runs/dto";
+import { ValidationError } from "@/lib/errors";
+import { getSuite, getSuiteInfo } from "@/lib/suites/service";
 import { scopedLoader } from "@/lib/tenant-scope";
 import { getMatrix, listMatrices, matrixTable } from "./service";
 
@@ -15,20 +14,10 @@ const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
 /** Rows per page of the suite's matrix list. */
 export const MATRIX_PAGE_SIZE = 20;
 
-/** The matrix's suite for headers and links; a deleted suite still shows its name. */
-async function suiteInfo(ctx: WorkspaceContext, suiteId: string): Promise<RunSuiteInfo> {
-  const suite = await getSuite(ctx, suiteId, { includeDeleted: true }).catch((err: unknown) => {
-    if (err instanceof NotFoundError) return null;
-    throw err;
-  });
-  if (!suite) return { id: suiteId, name: "Deleted suite", deleted: true, agentName: null };
-  return { id: suite.id, name: suite.name, deleted: suite.deleted_at !== null, agentName: suite.agent_name };
-}
-
 /** The matrix page: the matrix with its combination statistics, the case × combination table and the suite. */
 async function loadMatrixPageUnscoped(ctx: WorkspaceContext, matrixId: string) {
   const [matrix, table] = await Promise.all([getMatrix(ctx, matrixId), matrixTable(ctx, matrixId)]);
-  const suite = await suiteInfo(ctx, matrix.suite_id);
+  const suite = await getSuiteInfo(ctx, matrix.suite_id);
   return { matrix, table, suite, canEdit: hasRole(ctx.role, "editor") };
 }
 

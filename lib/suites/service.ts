@@ -14,6 +14,7 @@ import { requireRole, type WorkspaceContext } from "@/lib/auth/roles";
 import { isUuid } from "@/lib/ids";
 import { cursorFields, decodeCursor, encodeCursor } from "@/lib/serialize";
 import { ordinaryRunSql } from "@/lib/runs/history";
+import type { RunSuiteInfo } from "@/lib/runs/dto";
 import { SUITE_FIELDS, suiteMerged, type SuiteData } from "./schemas";
 import { checkSuiteVariables, parseVariablesSchema } from "./variables";
 import {
@@ -142,6 +143,19 @@ async function findSuite(ctx: WorkspaceContext, id: string, includeDeleted: bool
 export async function getSuite(ctx: WorkspaceContext, id: string, opts: { includeDeleted?: boolean } = {}): Promise<SuiteWithAgent> {
   requireRole(ctx, "viewer");
   return toSuiteDto(await findSuite(ctx, id, opts.includeDeleted ?? false));
+}
+
+/**
+ * A suite's name and state for the headers and links of pages about its runs, comparisons and
+ * matrices: a deleted suite still shows its name, one that is gone shows as "Deleted suite".
+ */
+export async function getSuiteInfo(ctx: WorkspaceContext, suiteId: string): Promise<RunSuiteInfo> {
+  const suite = await getSuite(ctx, suiteId, { includeDeleted: true }).catch((err: unknown) => {
+    if (err instanceof NotFoundError) return null;
+    throw err;
+  });
+  if (!suite) return { id: suiteId, name: "Deleted suite", deleted: true, agentName: null };
+  return { id: suite.id, name: suite.name, deleted: suite.deleted_at !== null, agentName: suite.agent_name };
 }
 
 export async function createSuite(ctx: WorkspaceContext, raw: unknown): Promise<SuiteDto> {
