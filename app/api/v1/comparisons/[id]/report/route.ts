@@ -1,4 +1,5 @@
 import { withApi } from "@/lib/api/handler";
+import { downloadResponse } from "@/lib/api/stream";
 import { comparisonReportQuery } from "@/lib/comparisons/schemas";
 import { comparisonReport } from "@/lib/comparisons/service";
 
@@ -6,11 +7,5 @@ import { comparisonReport } from "@/lib/comparisons/service";
 export const GET = withApi({
   role: "viewer",
   query: comparisonReportQuery,
-  handler: async ({ ctx, params, query }) => {
-    const report = await comparisonReport(ctx, params.id!, query.format);
-    return new Response(report.body, {
-      status: 200,
-      headers: { "content-type": report.contentType, "content-disposition": `attachment; filename="${report.filename}"` },
-    });
-  },
+  handler: async ({ ctx, params, query }) => downloadResponse(await comparisonReport(ctx, params.id!, query.format)),
 });

@@ -1,4 +1,5 @@
 import { withApi } from "@/lib/api/handler";
+import { downloadResponse } from "@/lib/api/stream";
 import { buildRunReport } from "@/lib/runs/report";
 import { runReportQuery } from "@/lib/runs/schemas";
 
@@ -6,11 +7,5 @@ import { runReportQuery } from "@/lib/runs/schemas";
 export const GET = withApi({
   role: "viewer",
   query: runReportQuery,
-  handler: async ({ ctx, params, query }) => {
-    const report = await buildRunReport(ctx, params.id!, query.format);
-    return new Response(report.body, {
-      status: 200,
-      headers: { "content-type": report.contentType, "content-disposition": `attachment; filename="${report.filename}"` },
-    });
-  },
+  handler: async ({ ctx, params, query }) => downloadResponse(await buildRunReport(ctx, params.id!, query.format)),
 });
