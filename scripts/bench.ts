@@ -7,7 +7,7 @@ import { fileURLToPath } from "node:url";
 import { parseArgs, USAGE, type BenchArgs } from "./bench/args";
 import { openBenchDatabase, type BenchDatabase } from "./bench/database";
 import { startBenchFake, type BenchFake } from "./bench/fake";
-import { formatReport, loadAverage, targetRatio } from "./bench/report";
+import { benchMeta, databaseLabel, formatReport, loadAverage, targetRatio } from "./bench/report";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
@@ -96,11 +96,7 @@ try {
       ordering: args.ordering,
       warmupCases: args.warmupCases,
     });
-    const meta = {
-      database: database.embedded ? "embedded PostgreSQL" : "BENCH_DATABASE_URL/DATABASE_URL server",
-      loadBefore,
-      loadAfter: loadAverage(),
-    };
+    const meta = benchMeta(database, loadBefore);
     process.stdout.write(
       args.json ? `${JSON.stringify({ mode: "ab", ...meta, ab, failures: ab.failures })}\n` : `${formatAbReport(ab, meta)}\n`,
     );
@@ -120,11 +116,7 @@ try {
       workspaceCap: args.workspaceCap,
       say,
     });
-    const meta = {
-      database: database.embedded ? "embedded PostgreSQL" : "BENCH_DATABASE_URL/DATABASE_URL server",
-      loadBefore,
-      loadAfter: loadAverage(),
-    };
+    const meta = benchMeta(database, loadBefore);
     process.stdout.write(
       args.json
         ? `${JSON.stringify({ mode: "fairness", ...meta, fairness, failures: fairness.failures })}\n`
@@ -146,7 +138,7 @@ try {
       dbCpuMs: database.cpuMs,
       say,
     });
-    const meta = { database: database.embedded ? "embedded PostgreSQL" : "BENCH_DATABASE_URL/DATABASE_URL server" };
+    const meta = { database: databaseLabel(database) };
     process.stdout.write(
       args.json
         ? `${JSON.stringify({ mode: "workers", ...meta, workers, failures: workers.failures })}\n`
@@ -179,7 +171,7 @@ try {
       say(`inserting ${args.history} runs of history and timing the suite page's queries…`);
       history = await benchHistory({ ctx, baseUrl: fake.url, runs: args.history, casesPerRun: args.historyCases, explain: args.explain });
     }
-    const meta = { database: database.embedded ? "embedded PostgreSQL" : "BENCH_DATABASE_URL/DATABASE_URL server", loadBefore, loadAfter };
+    const meta = { database: databaseLabel(database), loadBefore, loadAfter };
     const failures = [...executor.failures, ...(history?.failures ?? [])];
     if (args.json) {
       process.stdout.write(

@@ -26,6 +26,16 @@ export function loadAverage(): string {
     .join(" ");
 }
 
+/** Which database a bench ran against, as its report's header says. */
+export function databaseLabel(database: { embedded: boolean }): string {
+  return database.embedded ? "embedded PostgreSQL" : "BENCH_DATABASE_URL/DATABASE_URL server";
+}
+
+/** A finished bench's report header: the database and the load average before and now. */
+export function benchMeta(database: { embedded: boolean }, loadBefore: string) {
+  return { database: databaseLabel(database), loadBefore, loadAfter: loadAverage() };
+}
+
 export function formatReport(
   e: ExecutorBenchResult,
   h: HistoryBenchResult | null,

@@ -6,7 +6,7 @@ import type { BenchArgs } from "./args";
 import { assertBuild } from "./app-server";
 import { openBenchDatabase, type BenchDatabase } from "./database";
 import { startBenchFake, type BenchFake } from "./fake";
-import { loadAverage } from "./report";
+import { benchMeta, loadAverage } from "./report";
 
 export async function viewersMain(root: string, args: BenchArgs): Promise<number> {
   const say = (line: string) => {
@@ -43,11 +43,7 @@ export async function viewersMain(root: string, args: BenchArgs): Promise<number
       executor: args.viewersExecutor,
       say,
     });
-    const meta = {
-      database: database.embedded ? "embedded PostgreSQL" : "BENCH_DATABASE_URL/DATABASE_URL server",
-      loadBefore,
-      loadAfter: loadAverage(),
-    };
+    const meta = benchMeta(database, loadBefore);
     process.stdout.write(
       args.json
         ? `${JSON.stringify({ mode: "viewers", ...meta, viewers: result, failures: result.failures })}\n`
