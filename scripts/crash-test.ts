@@ -15,11 +15,11 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { chmodSync, createWriteStream, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { createInterface } from "node:readline";
 import { startFakeOpenAI, type FakeOpenAI } from "../tests/fake-openai/server";
+import { freePort } from "./bench/app-server";
 
 const root = path.resolve(import.meta.dirname, "..");
 const CASES = Number(process.env.CRASH_CASES ?? 300);
@@ -40,17 +40,6 @@ function check(ok: boolean, what: string, detail = "") {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const left = () => DEADLINE_MS - (Date.now() - started);
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.on("error", reject);
-    srv.listen(0, "127.0.0.1", () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 function run(cmd: string, args: string[], env: NodeJS.ProcessEnv): Promise<number> {
   return new Promise((resolve) => {

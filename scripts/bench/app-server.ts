@@ -29,7 +29,8 @@ export function assertBuild(root: string, distDir: string): void {
     );
 }
 
-function freePort(): Promise<number> {
+/** A TCP port on loopback that nothing listens on right now. */
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const srv = createServer();
     srv.on("error", reject);
