@@ -47,21 +47,36 @@ export function resolveVariables(
       ["suite", suiteValues[def.name]],
       ["type", def.default_value],
     ];
-    const found = candidates.find(([, v]) => v !== undefined && v !== null);
-    if (!found) {
-      if (def.required) issues.push({ path: `variables.${def.name}`, message: `Required variable "${def.name}" has no value` });
-      continue;
-    }
-    const [source, value] = found as [VariableSource, VariableValue];
-    const problem = validateValue(def, value);
-    if (problem) {
-      issues.push({ path: `variables.${def.name}`, message: `${problem} (from ${source})` });
-      continue;
-    }
-    values[def.name] = value;
-    sources[def.name] = source;
+    const found = candidates.find(([, v]) => v !== undefined && v !== null) as [VariableSource, VariableValue] | undefined;
+    take(def, found, (_, value) => validateValue(def, value), values, sources, issues);
   }
   return { resolved: { values, sources }, issues };
+}
+
+/**
+ * Takes the value resolved for `def` with its source, or reports why there is none: a required
+ * variable without a value, or the value's problem (`problemOf`) naming where the value came from.
+ */
+function take(
+  def: VariableDefinition,
+  found: [VariableSource, VariableValue] | null | undefined,
+  problemOf: (source: VariableSource, value: VariableValue) => string | null,
+  values: Record<string, VariableValue>,
+  sources: Record<string, VariableSource>,
+  issues: IssueList,
+) {
+  if (!found) {
+    if (def.required) issues.push({ path: `variables.${def.name}`, message: `Required variable "${def.name}" has no value` });
+    return;
+  }
+  const [source, value] = found;
+  const problem = problemOf(source, value);
+  if (problem) {
+    issues.push({ path: `variables.${def.name}`, message: `${problem} (from ${source})` });
+    return;
+  }
+  values[def.name] = value;
+  sources[def.name] = source;
 }
 
 /** Records a pinned value for `def` (true), or nothing when no explicit setting fixes it (false). */
@@ -124,18 +139,9 @@ export function resolveCaseVariables(
     else if (present(suiteValues[def.name])) found = ["suite", suiteValues[def.name]!];
     else if (present(override?.default_value)) found = ["test", override.default_value];
     else if (present(def.default_value)) found = ["type", def.default_value];
-    if (!found) {
-      if (def.required) issues.push({ path: `variables.${def.name}`, message: `Required variable "${def.name}" has no value` });
-      continue;
-    }
-    const [source, value] = found;
-    const problem = validateValue(def, value) ?? (source === "run" || source === "suite" ? restrictedProblem(override, value) : null);
-    if (problem) {
-      issues.push({ path: `variables.${def.name}`, message: `${problem} (from ${source})` });
-      continue;
-    }
-    values[def.name] = value;
-    sources[def.name] = source;
+    const problemOf = (source: VariableSource, value: VariableValue) =>
+      validateValue(def, value) ?? (source === "run" || source === "suite" ? restrictedProblem(override, value) : null);
+    take(def, found, problemOf, values, sources, issues);
   }
   return { resolved: { values, sources }, issues };
 }
