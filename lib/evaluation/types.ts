@@ -2,18 +2,13 @@
  * Public types of the evaluation library. Result types are the public snake_case JSON stored
  * as-is on a case result (check_results, tool_call_results, outcome_results, metric_results).
  */
+import type { TranscriptMessage as ConversationMessage } from "@/lib/conversation/types";
 import type { Check, TestCaseData } from "@/lib/test-cases/schemas";
 
 export type { MetricConfig, MetricConfigInput } from "./schemas";
 
-/** One message of a case result transcript (public JSON shape). */
-export type TranscriptMessage = {
-  role: "system" | "user" | "assistant" | "tool";
-  content: string | null;
-  tool_calls?: { id: string; name: string; arguments: string }[];
-  tool_call_id?: string;
-  name?: string;
-};
+/** One message of a case result transcript (public JSON shape), without the display-only file attachments. */
+export type TranscriptMessage = Omit<ConversationMessage, "attachments">;
 
 export type EvalChatMessage = { role: "system" | "user" | "assistant"; content: string };
 
