@@ -47,6 +47,19 @@ export function maskUrl(url: string): string {
   return `${parsed.protocol}//${userinfo}${parsed.host}${parsed.pathname}${query}${hash}`;
 }
 
+/**
+ * The URL without userinfo, query string and fragment (origin and path only), for records and
+ * messages that anyone who sees the run may read; text that is not a URL is returned as it is.
+ */
+export function displayUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    return `${u.origin}${u.pathname}`;
+  } catch {
+    return url;
+  }
+}
+
 /** Whether `url` would be shown differently when masked (so it holds something to hide). */
 export function hasUrlSecrets(url: string): boolean {
   return maskUrl(url) !== url;

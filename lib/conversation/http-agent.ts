@@ -9,6 +9,7 @@ import { ExchangeTimer, yieldToIo } from "@/lib/llm/timing";
 import type { CallRecord, OnRecord } from "@/lib/llm/types";
 import type { FetchLike } from "@/lib/net/safe-fetch";
 import { guardedFetch } from "@/lib/net/service";
+import { displayUrl } from "@/lib/url-secrets";
 import type { HttpAgentFile } from "@/lib/files/types";
 import type { TranscriptMessage } from "./types";
 
@@ -52,16 +53,6 @@ export type HttpAgentCall = {
 
 /** `latencyMs`: the answering attempt's request written → last byte (ms, float; lib/llm/timing.ts). */
 export type HttpAgentResult = { response: HttpAgentResponse; latencyMs: number; attempts: number };
-
-/** The URL without query string and credentials (for records: it may carry secrets). */
-function displayUrl(url: string): string {
-  try {
-    const u = new URL(url);
-    return `${u.origin}${u.pathname}`;
-  } catch {
-    return url;
-  }
-}
 
 /**
  * POSTs the conversation to an HTTP agent with the retry policy (timeouts, connection errors,

@@ -34,6 +34,7 @@ import {
   type FetchLike,
 } from "@/lib/net/safe-fetch";
 import { networkPolicy } from "@/lib/net/service";
+import { displayUrl } from "@/lib/url-secrets";
 import { hasRole, type WorkspaceContext } from "@/lib/auth/roles";
 import { toFilePreview, type FilePreviewDto } from "@/lib/files/preview";
 
@@ -298,16 +299,6 @@ function checkContentType(header: string | null, type: FileType, shown: string) 
 
 function acceptFor(type: FileType): string {
   return type === "image" ? "image/*, */*;q=0.5" : type === "pdf" ? "application/pdf, */*;q=0.5" : "*/*";
-}
-
-/** The URL without query string and credentials (messages may be shown to anyone who sees the run). */
-function displayUrl(url: string): string {
-  try {
-    const u = new URL(url);
-    return `${u.origin}${u.pathname}`;
-  } catch {
-    return url;
-  }
 }
 
 /** The URL's last path segment, decoded and cleaned like an upload's name (a %00 or %0A is not part of a name). */
