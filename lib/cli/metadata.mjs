@@ -47,6 +47,18 @@ const branchOfRef = (ref) => {
 };
 
 /**
+ * The values of a CI that names commit, branch and build URL in one variable each; in a tag
+ * build (its tag variable set) the branch variable names the tag, which is no branch.
+ * @param {{commit: string, tag: string, branch: string, build_url: string}} names
+ * @returns {(env: Env) => CiValues}
+ */
+const readVariables = (names) => (env) => ({
+  commit: present(env[names.commit]),
+  branch: present(env[names.tag]) ? undefined : present(env[names.branch]),
+  build_url: present(env[names.build_url]),
+});
+
+/**
  * The CIs whose environment is read, in the order they are tried. Each is recognised by its
  * marker variable first, so a variable with a generic name (Jenkins' GIT_COMMIT) is only read
  * inside that CI. `sources` says in --help where each value comes from.
@@ -90,22 +102,14 @@ export const CI_PROVIDERS = [
     name: "CircleCI",
     marker: "CIRCLECI",
     sources: { commit: "CIRCLE_SHA1", branch: "CIRCLE_BRANCH", build_url: "CIRCLE_BUILD_URL" },
-    read: (env) => ({
-      commit: present(env.CIRCLE_SHA1),
-      branch: present(env.CIRCLE_TAG) ? undefined : present(env.CIRCLE_BRANCH),
-      build_url: present(env.CIRCLE_BUILD_URL),
-    }),
+    read: readVariables({ commit: "CIRCLE_SHA1", tag: "CIRCLE_TAG", branch: "CIRCLE_BRANCH", build_url: "CIRCLE_BUILD_URL" }),
   },
   {
     name: "Buildkite",
     marker: "BUILDKITE",
     sources: { commit: "BUILDKITE_COMMIT", branch: "BUILDKITE_BRANCH", build_url: "BUILDKITE_BUILD_URL" },
-    read: (env) => ({
-      commit: present(env.BUILDKITE_COMMIT),
-      // A tag build names the tag in BUILDKITE_BRANCH as well.
-      branch: present(env.BUILDKITE_TAG) ? undefined : present(env.BUILDKITE_BRANCH),
-      build_url: present(env.BUILDKITE_BUILD_URL),
-    }),
+    // A tag build names the tag in BUILDKITE_BRANCH as well.
+    read: readVariables({ commit: "BUILDKITE_COMMIT", tag: "BUILDKITE_TAG", branch: "BUILDKITE_BRANCH", build_url: "BUILDKITE_BUILD_URL" }),
   },
   {
     name: "Azure Pipelines",
