@@ -8,7 +8,7 @@ import type { WorkspaceContext } from "@/lib/auth/roles";
 import { isUuid } from "@/lib/ids";
 import { RUN_KINDS, RUN_STATUSES, type RunKind, type RunStatus } from "@/lib/runs/schemas";
 import { ordinaryRunSql, runKindSql } from "@/lib/runs/history";
-import type { MetricTrendPoint, RunHistoryRow, SuiteAnalytics } from "@/lib/runs/dto";
+import type { MetricTrendPoint, RunHistoryRow, SuiteAnalytics, TrendPoint } from "@/lib/runs/dto";
 
 /**
  * Suite analytics for the run history page: pass-rate trend, per-metric averages over time and
@@ -65,20 +65,8 @@ function suiteRuns(alias: string, workspaceId: string, suiteId: string): Prisma.
     AND EXISTS (SELECT 1 FROM "Suite" s WHERE s."id" = ${suiteId}::uuid AND s."workspaceId" = ${workspaceId}::uuid)`;
 }
 
-type TrendRow = {
-  run_id: string;
-  number: number;
-  created_at: Date;
-  metadata: unknown;
-  status: RunStatus;
-  passed: number;
-  failed: number;
-  errors: number;
-  skipped: number;
-  total: number;
-  duration_ms: number | null;
-  averages: unknown;
-};
+/** A trend point as the query returns it: before dates, metadata and the pass rate are put in shape, with the metric averages. */
+type TrendRow = Omit<TrendPoint, "created_at" | "metadata" | "pass_rate"> & { created_at: Date; metadata: unknown; averages: unknown };
 
 /** The last `limit` finished ordinary runs, oldest → newest, from Run columns and `summary->'average_scores'`. */
 export function trendSql(workspaceId: string, suiteId: string, limit: number): Prisma.Sql {
