@@ -4,7 +4,7 @@ import { parseArm, reportFormat, selectionBody, typeVariables } from "./args.mjs
 import { EXIT, UsageError } from "./errors.mjs";
 import { commandMetadata } from "./metadata.mjs";
 import { note, writeReport } from "./output.mjs";
-import { waitUntilFinished } from "./progress.mjs";
+import { followStarted } from "./progress.mjs";
 import { agentVariables, resolveAgentId, resolveModelConfigId, resolveSuite } from "./resolve.mjs";
 
 export const COMPARISON_REPORT_FORMATS = ["json", "csv"];
@@ -62,18 +62,17 @@ export async function compareCommand(ctx, suiteRef, opts) {
   };
   const started = await ctx.api.post(`/suites/${suite.id}/comparisons`, body);
   note(`Comparison ${started.id} of "${suite.name}" started`);
-  if (meta.line) note(meta.line);
-  if (!opts.wait) {
-    process.stdout.write(`${started.id}\n`);
-    return EXIT.passed;
-  }
-  const done = await waitUntilFinished({
-    label: "comparison",
-    pollMs: ctx.pollMs,
-    fetch: () => ctx.api.get(`/comparisons/${started.id}`),
-    status: (c) => c.status,
-    progress: (c) => ({ done: c.completed_pairs ?? 0, total: c.total_pairs ?? 0, detail: "pairs" }),
-  });
+  const done = await followStarted(
+    ctx,
+    started,
+    { metaLine: meta.line, wait: opts.wait },
+    {
+      label: "comparison",
+      path: "/comparisons",
+      progress: (c) => ({ done: c.completed_pairs ?? 0, total: c.total_pairs ?? 0, detail: "pairs" }),
+    },
+  );
+  if (!done) return EXIT.passed;
   const format = reportFormat(opts.format, opts.output, COMPARISON_REPORT_FORMATS);
   if (format) {
     const res = await ctx.api.raw("GET", `/comparisons/${done.id}/report`, { query: { format } });

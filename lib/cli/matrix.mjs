@@ -4,7 +4,7 @@ import { parseAxes, parseTypedValue, findVariable, selectionBody } from "./args.
 import { EXIT } from "./errors.mjs";
 import { commandMetadata } from "./metadata.mjs";
 import { note, table, writeReport } from "./output.mjs";
-import { waitUntilFinished } from "./progress.mjs";
+import { followStarted } from "./progress.mjs";
 import { agentVariables, resolveSuite } from "./resolve.mjs";
 
 /**
@@ -75,27 +75,26 @@ export async function matrixCommand(ctx, suiteRef, opts) {
   const started = await ctx.api.post(`/suites/${suite.id}/matrix`, body);
   const count = Array.isArray(started.combinations) ? started.combinations.length : started.total_combinations;
   note(`Matrix ${started.id} of "${suite.name}" started (${count} combinations)`);
-  if (meta.line) note(meta.line);
-  if (!opts.wait) {
-    process.stdout.write(`${started.id}\n`);
-    return EXIT.passed;
-  }
-  const done = await waitUntilFinished({
-    label: "matrix",
-    pollMs: ctx.pollMs,
-    fetch: () => ctx.api.get(`/matrices/${started.id}`),
-    status: (m) => m.status,
-    progress: (m) => {
-      const combos = Array.isArray(m.combinations) ? m.combinations : [];
-      const sum = (/** @type {string} */ key) =>
-        combos.reduce((/** @type {number} */ n, /** @type {any} */ c) => n + (Number(c[key]) || 0), 0);
-      return {
-        done: sum("completed_cases"),
-        total: sum("total_cases"),
-        detail: `cases (${m.finished_combinations ?? 0}/${m.total_combinations ?? combos.length} combinations)`,
-      };
+  const done = await followStarted(
+    ctx,
+    started,
+    { metaLine: meta.line, wait: opts.wait },
+    {
+      label: "matrix",
+      path: "/matrices",
+      progress: (m) => {
+        const combos = Array.isArray(m.combinations) ? m.combinations : [];
+        const sum = (/** @type {string} */ key) =>
+          combos.reduce((/** @type {number} */ n, /** @type {any} */ c) => n + (Number(c[key]) || 0), 0);
+        return {
+          done: sum("completed_cases"),
+          total: sum("total_cases"),
+          detail: `cases (${m.finished_combinations ?? 0}/${m.total_combinations ?? combos.length} combinations)`,
+        };
+      },
     },
-  });
+  );
+  if (!done) return EXIT.passed;
   if (opts.format === "json" || opts.output) await writeReport(`${JSON.stringify(done, null, 2)}\n`, opts.output);
   else process.stdout.write(matrixTable(done));
   const best = done.best_combination;

@@ -5,6 +5,8 @@
  * change otherwise (CI logs).
  */
 
+import { note, writeReport } from "./output.mjs";
+
 export const FINISHED = new Set(["completed", "failed", "cancelled"]);
 
 /**
@@ -50,4 +52,31 @@ export async function waitUntilFinished({ fetch, status, progress, pollMs, strea
     }
     await new Promise((resolve) => setTimeout(resolve, pollMs));
   }
+}
+
+/**
+ * What a command does once it started a run, comparison or matrix: notes the metadata line;
+ * without --wait it prints only the id on stdout (the whole object with --json), so
+ * `ID=$(assay …)` works in scripts, and returns null; with --wait it follows `${path}/{id}` until
+ * it finishes and returns the finished resource.
+ * @param {import("./run.mjs").Context} ctx
+ * @param {any} started the created resource
+ * @param {{metaLine?: string | null, wait?: boolean, json?: boolean}} opts
+ * @param {{label: string, path: string, progress: (value: any) => {done: number, total: number, detail: string}}} follow
+ * @returns {Promise<any>}
+ */
+export async function followStarted(ctx, started, opts, follow) {
+  if (opts.metaLine) note(opts.metaLine);
+  if (!opts.wait) {
+    if (opts.json) await writeReport(`${JSON.stringify(started, null, 2)}\n`, undefined);
+    else process.stdout.write(`${started.id}\n`);
+    return null;
+  }
+  return waitUntilFinished({
+    label: follow.label,
+    pollMs: ctx.pollMs,
+    fetch: () => ctx.api.get(`${follow.path}/${started.id}`),
+    status: (value) => value.status,
+    progress: follow.progress,
+  });
 }

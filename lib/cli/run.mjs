@@ -4,7 +4,7 @@ import { RUN_REPORT_FORMATS, parseAssignment, reportFormat, runExitCode, typeVar
 import { EXIT, UsageError } from "./errors.mjs";
 import { commandMetadata } from "./metadata.mjs";
 import { note, writeReport } from "./output.mjs";
-import { waitUntilFinished } from "./progress.mjs";
+import { followStarted } from "./progress.mjs";
 import { agentVariables, presetValues, resolveSuite } from "./resolve.mjs";
 
 /**
@@ -66,24 +66,21 @@ export async function runCommand(ctx, suiteRef, opts) {
   };
   const started = await ctx.api.post(`/suites/${suite.id}/runs`, body);
   note(`Run ${runName(started)} of "${suite.name}" started (${started.total_cases} cases)`);
-  if (meta.line) note(meta.line);
-  if (!opts.wait) {
-    // stdout carries only the id (or the run with --json), so `RUN=$(assay run …)` works in scripts.
-    if (opts.json) await printJson(started);
-    else process.stdout.write(`${started.id}\n`);
-    return EXIT.passed;
-  }
-  const run = await waitUntilFinished({
-    label: "run",
-    pollMs: ctx.pollMs,
-    fetch: () => ctx.api.get(`/runs/${started.id}`),
-    status: (r) => r.status,
-    progress: (r) => ({
-      done: r.done_cases ?? r.passed_cases + r.failed_cases + r.skipped_cases + r.error_cases,
-      total: r.total_cases,
-      detail: `(${r.passed_cases} passed, ${r.failed_cases} failed, ${r.error_cases} errors)`,
-    }),
-  });
+  const run = await followStarted(
+    ctx,
+    started,
+    { metaLine: meta.line, wait: opts.wait, json: opts.json },
+    {
+      label: "run",
+      path: "/runs",
+      progress: (r) => ({
+        done: r.done_cases ?? r.passed_cases + r.failed_cases + r.skipped_cases + r.error_cases,
+        total: r.total_cases,
+        detail: `(${r.passed_cases} passed, ${r.failed_cases} failed, ${r.error_cases} errors)`,
+      }),
+    },
+  );
+  if (!run) return EXIT.passed;
   const format = reportFormat(opts.format, opts.output, RUN_REPORT_FORMATS);
   if (format) {
     const res = await ctx.api.raw("GET", `/runs/${run.id}/report`, { query: { format } });
