@@ -1,4 +1,5 @@
 import {
+  featurePart,
   collection,
   jsonSchema,
   patchBody,
@@ -21,26 +22,23 @@ export const agentResource = agentFields.extend(serverFields.shape);
 export const agentUpdateResult = agentResource.extend({ warnings: secretWarnings });
 
 export function agentsOpenApi(): OpenApiPart {
-  return {
-    tags: [
-      {
-        name: "Agents",
-        description:
-          "The systems under test: a chat agent (system prompt, model configuration, mocked tools) or an HTTP endpoint, with their variables. Read: viewer; write: editor.",
+  return featurePart(
+    "Agents",
+    "The systems under test: a chat agent (system prompt, model configuration, mocked tools) or an HTTP endpoint, with their variables. Read: viewer; write: editor.",
+    {
+      paths: {
+        "/api/v1/agents": collection({ tag: "Agents", item: "Agent", plural: "Agents", deleteNote: "" }),
+        "/api/v1/agents/{id}": single({
+          tag: "Agents",
+          item: "Agent",
+          plural: "Agents",
+          deleteNote: "Refused with 409 while the agent has live suites; suites in the trash are deleted with it.",
+        }),
       },
-    ],
-    paths: {
-      "/api/v1/agents": collection({ tag: "Agents", item: "Agent", plural: "Agents", deleteNote: "" }),
-      "/api/v1/agents/{id}": single({
-        tag: "Agents",
-        item: "Agent",
-        plural: "Agents",
-        deleteNote: "Refused with 409 while the agent has live suites; suites in the trash are deleted with it.",
-      }),
+      schemas: {
+        Agent: responseSchema(agentUpdateResult.describe("An agent; HTTP header values are masked (••••1234)")),
+      },
+      requests: { AgentInput: jsonSchema(agentInput), AgentPatch: patchBody(agentPatch) },
     },
-    schemas: {
-      Agent: responseSchema(agentUpdateResult.describe("An agent; HTTP header values are masked (••••1234)")),
-    },
-    requests: { AgentInput: jsonSchema(agentInput), AgentPatch: patchBody(agentPatch) },
-  };
+  );
 }

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import {
+  featurePart,
   conflict,
   errors,
   idParam,
@@ -123,16 +124,13 @@ function paths() {
 }
 
 export function alertsOpenApi(): OpenApiPart {
-  return {
-    tags: [
-      {
-        name: "Alerts",
-        description:
-          "Regression alerts: a completed run whose pass rate dropped by at least the suite's threshold (percentage points) against its baseline — the pinned run, " +
-          "else the previous completed run over the same case selection — with the cases that flipped from passed to failed or error. Read/acknowledge: viewer; pin a baseline: editor.",
-      },
-    ],
-    paths: paths(),
-    schemas: outputComponents({ Alert: alertResource, BaselinePin: baselinePin }),
-  };
+  return featurePart(
+    "Alerts",
+    "Regression alerts: a completed run whose pass rate dropped by at least the suite's threshold (percentage points) against its baseline — the pinned run, " +
+      "else the previous completed run over the same case selection — with the cases that flipped from passed to failed or error. Read/acknowledge: viewer; pin a baseline: editor.",
+    {
+      paths: paths(),
+      schemas: outputComponents({ Alert: alertResource, BaselinePin: baselinePin }),
+    },
+  );
 }

@@ -28,6 +28,11 @@ export type OpenApiPart = {
   requestBodies?: Record<string, unknown>;
 };
 
+/** A feature's part of the document under its one tag: the tag with its description, then the paths and components. */
+export function featurePart(tag: string, description: string, part: Omit<OpenApiPart, "tags">): OpenApiPart {
+  return { tags: [{ name: tag, description }], ...part };
+}
+
 /** A zod schema as JSON Schema 2020-12 (the OpenAPI 3.1 dialect), in the input or output view. */
 export function jsonSchema(schema: z.core.$ZodType, io: Io = "input"): JsonSchema {
   const out = z.toJSONSchema(schema, {

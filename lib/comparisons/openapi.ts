@@ -1,5 +1,6 @@
 import { z } from "zod";
 import {
+  featurePart,
   body,
   conflict,
   errors,
@@ -349,33 +350,30 @@ function paths() {
 }
 
 export function comparisonsOpenApi(): OpenApiPart {
-  return {
-    tags: [
-      {
-        name: "Comparisons",
-        description:
-          "A/B comparisons (the A/B engine): baseline vs variant on the same cases, or two runs paired by test case, with per-pair latency and token diffs, " +
-          "bootstrap intervals and Wilcoxon/McNemar tests; JSON session and CSV reports, session import. Read: viewer; start/cancel/import: editor.",
+  return featurePart(
+    "Comparisons",
+    "A/B comparisons (the A/B engine): baseline vs variant on the same cases, or two runs paired by test case, with per-pair latency and token diffs, " +
+      "bootstrap intervals and Wilcoxon/McNemar tests; JSON session and CSV reports, session import. Read: viewer; start/cancel/import: editor.",
+    {
+      paths: paths(),
+      schemas: {
+        ...namedComponents({
+          Execution: execution,
+          LocationEstimate: locationEstimate,
+          ArmExecutionStats: armExecutionStats,
+          ComparisonArmSummary: armSummary,
+          ComparisonSummary: comparisonSummary,
+          ComparisonArm: comparisonArm,
+          Comparison: comparison,
+          ComparisonPair: comparisonPair,
+        }),
+        ComparisonSession: {
+          ...jsonSchema(sessionDocument),
+          description:
+            "The A/B engine's session document (TestSession.to_dict()): what the JSON report writes and the import reads back. Assay's report adds fields (test_case_id, repetition, order, status); all are optional on import.",
+        },
       },
-    ],
-    paths: paths(),
-    schemas: {
-      ...namedComponents({
-        Execution: execution,
-        LocationEstimate: locationEstimate,
-        ArmExecutionStats: armExecutionStats,
-        ComparisonArmSummary: armSummary,
-        ComparisonSummary: comparisonSummary,
-        ComparisonArm: comparisonArm,
-        Comparison: comparison,
-        ComparisonPair: comparisonPair,
-      }),
-      ComparisonSession: {
-        ...jsonSchema(sessionDocument),
-        description:
-          "The A/B engine's session document (TestSession.to_dict()): what the JSON report writes and the import reads back. Assay's report adds fields (test_case_id, repetition, order, status); all are optional on import.",
-      },
+      requests: { ComparisonInput: jsonSchema(createComparisonInput), ComparisonSessionDocument: jsonSchema(sessionDocument) },
     },
-    requests: { ComparisonInput: jsonSchema(createComparisonInput), ComparisonSessionDocument: jsonSchema(sessionDocument) },
-  };
+  );
 }

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import {
+  featurePart,
   body,
   conflict,
   errorResponse,
@@ -200,28 +201,25 @@ function fileComponents(): Record<string, JsonSchema> {
 }
 
 export function filesOpenApi(): OpenApiPart {
-  return {
-    tags: [
-      {
-        name: "Files",
-        description:
-          'The workspace\'s file store (the execution model\'s file inputs): uploads up to 25 MB, typed by their content and deduplicated by sha256, that test cases reference as `{"path": "file:<id>"}`. Read: viewer; upload/delete: editor.',
-      },
-    ],
-    paths: paths(),
-    schemas: fileComponents(),
-    requests: { FilePreviewInput: jsonSchema(filePreviewBody) },
-    requestBodies: {
-      FileUpload: {
-        required: true,
-        description: "One file in the multipart field `file`",
-        content: {
-          "multipart/form-data": {
-            schema: { type: "object", required: ["file"], properties: { file: { type: "string", format: "binary" } } },
-            encoding: { file: { contentType: "application/octet-stream" } },
+  return featurePart(
+    "Files",
+    'The workspace\'s file store (the execution model\'s file inputs): uploads up to 25 MB, typed by their content and deduplicated by sha256, that test cases reference as `{"path": "file:<id>"}`. Read: viewer; upload/delete: editor.',
+    {
+      paths: paths(),
+      schemas: fileComponents(),
+      requests: { FilePreviewInput: jsonSchema(filePreviewBody) },
+      requestBodies: {
+        FileUpload: {
+          required: true,
+          description: "One file in the multipart field `file`",
+          content: {
+            "multipart/form-data": {
+              schema: { type: "object", required: ["file"], properties: { file: { type: "string", format: "binary" } } },
+              encoding: { file: { contentType: "application/octet-stream" } },
+            },
           },
         },
       },
     },
-  };
+  );
 }

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import {
+  featurePart,
   body,
   conflict,
   errors,
@@ -145,17 +146,14 @@ function paths() {
 }
 
 export function matricesOpenApi(): OpenApiPart {
-  return {
-    tags: [
-      {
-        name: "Matrices",
-        description:
-          "Matrix runs (the variables model): the suite's cases once per combination of variable values (cartesian product of at most 10 axes, at most 32 combinations; every axis a variable of the agent), each an ordinary run, " +
-          "with per-combination pass rate, latency, tokens, estimated cost and the best combination. Read: viewer; start/cancel: editor.",
-      },
-    ],
-    paths: paths(),
-    schemas: namedComponents({ MatrixCombination: matrixCombination, MatrixSummary: matrixSummary, Matrix: matrix }),
-    requests: { MatrixInput: jsonSchema(createMatrixInput) },
-  };
+  return featurePart(
+    "Matrices",
+    "Matrix runs (the variables model): the suite's cases once per combination of variable values (cartesian product of at most 10 axes, at most 32 combinations; every axis a variable of the agent), each an ordinary run, " +
+      "with per-combination pass rate, latency, tokens, estimated cost and the best combination. Read: viewer; start/cancel: editor.",
+    {
+      paths: paths(),
+      schemas: namedComponents({ MatrixCombination: matrixCombination, MatrixSummary: matrixSummary, Matrix: matrix }),
+      requests: { MatrixInput: jsonSchema(createMatrixInput) },
+    },
+  );
 }

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import {
+  featurePart,
   collection,
   errors,
   idParam,
@@ -53,46 +54,43 @@ export const connectionResult = z.object({
 });
 
 export function modelConfigsOpenApi(): OpenApiPart {
-  return {
-    tags: [
-      {
-        name: "Model configurations",
-        description:
-          "OpenAI-compatible endpoints (base URL, model, write-only API key) that agents, judges and simulated users call. Read: viewer; write: admin.",
-      },
-    ],
-    paths: {
-      "/api/v1/model-configs": collection({
-        tag: "Model configurations",
-        item: "ModelConfig",
-        plural: "ModelConfigs",
-        deleteNote: "",
-        writeRole: "admin",
-      }),
-      "/api/v1/model-configs/{id}": single({
-        tag: "Model configurations",
-        item: "ModelConfig",
-        plural: "ModelConfigs",
-        writeRole: "admin",
-        deleteNote: "Refused with 409 while agents or suites use it, unless ?force=true (their references are cleared).",
-        deleteParams: queryParameters(modelConfigDeleteQuery, { force: "true: delete even while in use and clear the references" }),
-      }),
-      "/api/v1/model-configs/{id}/test": {
-        parameters: [idParam],
-        post: {
-          operationId: "testModelConfig",
-          tags: ["Model configurations"],
-          summary: "Test the connection",
-          description:
-            "Role: admin. Sends a tiny chat completion with the stored key; 200 with ok=false and a readable message when the endpoint fails.",
-          responses: {
-            "200": ok("The connection check", responseSchema(connectionResult)),
-            ...errors,
+  return featurePart(
+    "Model configurations",
+    "OpenAI-compatible endpoints (base URL, model, write-only API key) that agents, judges and simulated users call. Read: viewer; write: admin.",
+    {
+      paths: {
+        "/api/v1/model-configs": collection({
+          tag: "Model configurations",
+          item: "ModelConfig",
+          plural: "ModelConfigs",
+          deleteNote: "",
+          writeRole: "admin",
+        }),
+        "/api/v1/model-configs/{id}": single({
+          tag: "Model configurations",
+          item: "ModelConfig",
+          plural: "ModelConfigs",
+          writeRole: "admin",
+          deleteNote: "Refused with 409 while agents or suites use it, unless ?force=true (their references are cleared).",
+          deleteParams: queryParameters(modelConfigDeleteQuery, { force: "true: delete even while in use and clear the references" }),
+        }),
+        "/api/v1/model-configs/{id}/test": {
+          parameters: [idParam],
+          post: {
+            operationId: "testModelConfig",
+            tags: ["Model configurations"],
+            summary: "Test the connection",
+            description:
+              "Role: admin. Sends a tiny chat completion with the stored key; 200 with ok=false and a readable message when the endpoint fails.",
+            responses: {
+              "200": ok("The connection check", responseSchema(connectionResult)),
+              ...errors,
+            },
           },
         },
       },
+      schemas: outputComponents({ ModelConfig: modelConfigUpdateResult }),
+      requests: { ModelConfigInput: jsonSchema(modelConfigInput), ModelConfigPatch: patchBody(modelConfigPatch) },
     },
-    schemas: outputComponents({ ModelConfig: modelConfigUpdateResult }),
-    requests: { ModelConfigInput: jsonSchema(modelConfigInput), ModelConfigPatch: patchBody(modelConfigPatch) },
-  };
+  );
 }

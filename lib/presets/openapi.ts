@@ -1,5 +1,6 @@
 import { z } from "zod";
 import {
+  featurePart,
   body,
   conflict,
   errors,
@@ -78,18 +79,15 @@ function paths() {
 }
 
 export function presetsOpenApi(): OpenApiPart {
-  return {
-    tags: [
-      {
-        name: "Presets",
-        description:
-          "Named sets of run-level variable values per suite (the variables model's presets), selectable when starting a run (`preset`), in the run and comparison dialogs and by the CLI's --preset. Read: viewer; write: editor.",
+  return featurePart(
+    "Presets",
+    "Named sets of run-level variable values per suite (the variables model's presets), selectable when starting a run (`preset`), in the run and comparison dialogs and by the CLI's --preset. Read: viewer; write: editor.",
+    {
+      paths: paths(),
+      schemas: {
+        Preset: responseSchema(presetResource),
       },
-    ],
-    paths: paths(),
-    schemas: {
-      Preset: responseSchema(presetResource),
+      requests: { PresetInput: jsonSchema(presetInput), PresetPatch: patchBody(presetPatch) },
     },
-    requests: { PresetInput: jsonSchema(presetInput), PresetPatch: patchBody(presetPatch) },
-  };
+  );
 }

@@ -1,4 +1,5 @@
 import {
+  featurePart,
   body,
   errorResponse,
   errors,
@@ -76,18 +77,15 @@ function paths() {
 }
 
 export function retentionOpenApi(): OpenApiPart {
-  return {
-    tags: [
-      {
-        name: "Retention",
-        description:
-          "Instance-wide retention (the reference schema): runs older than `days` are deleted by a nightly cleanup at `cleanup_time` (UTC) except each suite's newest `runs` finished runs (completed, failed or cancelled), " +
-          "pinned baselines, pending/running runs, runs of open alerts and arm runs of starred comparisons. Values resolve database > env (TEST_SUITES_RETENTION_*) > default. " +
-          "Only admin keys of the instance's first workspace may use these routes (403 otherwise).",
-      },
-    ],
-    paths: paths(),
-    schemas: outputComponents({ RetentionSettings: retentionSettingsResponse, CleanupResult: cleanupResponse }),
-    requests: { RetentionSettingsPatch: jsonSchema(retentionSettingsPatch) },
-  };
+  return featurePart(
+    "Retention",
+    "Instance-wide retention (the reference schema): runs older than `days` are deleted by a nightly cleanup at `cleanup_time` (UTC) except each suite's newest `runs` finished runs (completed, failed or cancelled), " +
+      "pinned baselines, pending/running runs, runs of open alerts and arm runs of starred comparisons. Values resolve database > env (TEST_SUITES_RETENTION_*) > default. " +
+      "Only admin keys of the instance's first workspace may use these routes (403 otherwise).",
+    {
+      paths: paths(),
+      schemas: outputComponents({ RetentionSettings: retentionSettingsResponse, CleanupResult: cleanupResponse }),
+      requests: { RetentionSettingsPatch: jsonSchema(retentionSettingsPatch) },
+    },
+  );
 }

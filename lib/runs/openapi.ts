@@ -1,5 +1,6 @@
 import { z } from "zod";
 import {
+  featurePart,
   body,
   conflict,
   errors,
@@ -358,38 +359,35 @@ function paths() {
 }
 
 export function runsOpenApi(): OpenApiPart {
-  return {
-    tags: [
-      {
-        name: "Runs",
-        description:
-          "Executions of a suite's cases: start, follow, cancel, read the case results and download reports (JSON, Markdown, CSV, JUnit). Read: viewer; start/cancel: editor.",
-      },
-    ],
-    paths: paths(),
-    schemas: {
-      Run: responseSchema(runResource),
-      // `transcript` is sent by lists only on `include=transcript`; one case result always has it (CaseResultDetail).
-      CaseResult: responseSchema(caseResultResource),
-      CaseResultDetail: {
-        allOf: [
-          { $ref: "#/components/schemas/CaseResult" },
-          {
-            type: "object",
-            required: ["transcript", "llm_calls"],
-            properties: {
-              llm_calls: {
-                type: "array",
-                description:
-                  "Every LLM call of the case (agent, simulator, judge, checks, metrics): the exact request and the raw response",
-                items: { type: "object" },
+  return featurePart(
+    "Runs",
+    "Executions of a suite's cases: start, follow, cancel, read the case results and download reports (JSON, Markdown, CSV, JUnit). Read: viewer; start/cancel: editor.",
+    {
+      paths: paths(),
+      schemas: {
+        Run: responseSchema(runResource),
+        // `transcript` is sent by lists only on `include=transcript`; one case result always has it (CaseResultDetail).
+        CaseResult: responseSchema(caseResultResource),
+        CaseResultDetail: {
+          allOf: [
+            { $ref: "#/components/schemas/CaseResult" },
+            {
+              type: "object",
+              required: ["transcript", "llm_calls"],
+              properties: {
+                llm_calls: {
+                  type: "array",
+                  description:
+                    "Every LLM call of the case (agent, simulator, judge, checks, metrics): the exact request and the raw response",
+                  items: { type: "object" },
+                },
               },
             },
-          },
-        ],
+          ],
+        },
+        ...outputComponents({ RunChanges: runChangesResource }),
       },
-      ...outputComponents({ RunChanges: runChangesResource }),
+      requests: { RunStartInput: jsonSchema(startRunInput) },
     },
-    requests: { RunStartInput: jsonSchema(startRunInput) },
-  };
+  );
 }

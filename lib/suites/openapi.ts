@@ -1,5 +1,6 @@
 import { z } from "zod";
 import {
+  featurePart,
   collection,
   conflict,
   errors,
@@ -42,45 +43,42 @@ const suiteListFields = z.object({
 });
 
 export function suitesOpenApi(): OpenApiPart {
-  return {
-    tags: [
-      {
-        name: "Suites",
-        description:
-          "Groups of test cases for one agent, with the judge model, metrics, schedule, alerting and variable values. Deleting moves a suite to the trash. Read: viewer; write: editor.",
-      },
-    ],
-    paths: {
-      "/api/v1/suites": collection({
-        tag: "Suites",
-        item: "Suite",
-        plural: "Suites",
-        deleteNote: "",
-        listParams: queryParameters(suiteListQuery, {
-          ...listQueryDocs,
-          agent_id: "Only suites of this agent",
-          deleted: "true lists the trash (soft-deleted suites) instead of live suites",
-          q: "Text search in the name",
+  return featurePart(
+    "Suites",
+    "Groups of test cases for one agent, with the judge model, metrics, schedule, alerting and variable values. Deleting moves a suite to the trash. Read: viewer; write: editor.",
+    {
+      paths: {
+        "/api/v1/suites": collection({
+          tag: "Suites",
+          item: "Suite",
+          plural: "Suites",
+          deleteNote: "",
+          listParams: queryParameters(suiteListQuery, {
+            ...listQueryDocs,
+            agent_id: "Only suites of this agent",
+            deleted: "true lists the trash (soft-deleted suites) instead of live suites",
+            q: "Text search in the name",
+          }),
         }),
-      }),
-      "/api/v1/suites/{id}": single({
-        tag: "Suites",
-        item: "Suite",
-        plural: "Suites",
-        deleteNote: "Soft delete: the suite moves to the trash (GET /api/v1/suites?deleted=true) and can be restored.",
-      }),
-      "/api/v1/suites/{id}/restore": {
-        parameters: [idParam],
-        post: {
-          operationId: "restoreSuite",
-          tags: ["Suites"],
-          summary: "Restore a suite from the trash",
-          description: "Role: editor. 409 when a live suite of the agent has its name.",
-          responses: { "200": ok("The restored Suite", ref("Suite")), ...errors, ...conflict },
+        "/api/v1/suites/{id}": single({
+          tag: "Suites",
+          item: "Suite",
+          plural: "Suites",
+          deleteNote: "Soft delete: the suite moves to the trash (GET /api/v1/suites?deleted=true) and can be restored.",
+        }),
+        "/api/v1/suites/{id}/restore": {
+          parameters: [idParam],
+          post: {
+            operationId: "restoreSuite",
+            tags: ["Suites"],
+            summary: "Restore a suite from the trash",
+            description: "Role: editor. 409 when a live suite of the agent has its name.",
+            responses: { "200": ok("The restored Suite", ref("Suite")), ...errors, ...conflict },
+          },
         },
       },
+      schemas: { Suite: responseSchema(suiteResource.extend(suiteListFields.shape)) },
+      requests: { SuiteInput: jsonSchema(suiteInput), SuitePatch: patchBody(suitePatch) },
     },
-    schemas: { Suite: responseSchema(suiteResource.extend(suiteListFields.shape)) },
-    requests: { SuiteInput: jsonSchema(suiteInput), SuitePatch: patchBody(suitePatch) },
-  };
+  );
 }
