@@ -269,6 +269,43 @@ export async function runWithOutcomes(
 
 // ---- request bodies and expected errors
 
+/** A case's client-facing fields, in the order the API and exports write them. */
+export const CASE_FIELDS = [
+  "name",
+  "description",
+  "difficulty",
+  "tags",
+  "status",
+  "persona",
+  "initial_message",
+  "user_context",
+  "max_turns",
+  "expected_outcomes",
+  "expected_tool_calls",
+  "evaluation_criteria_override",
+  "checks",
+  "mode",
+  "ground_truth",
+  "evaluations",
+  "variables",
+  "files",
+] as const;
+
+/** An alert's fields, as the API returns and the OpenAPI document requires them. */
+export const ALERT_FIELDS = [
+  "id",
+  "suite_id",
+  "run_id",
+  "baseline_run_id",
+  "previous_pass_rate",
+  "pass_rate",
+  "drop_points",
+  "flipped_cases",
+  "acknowledged_at",
+  "acknowledged_by",
+  "created_at",
+] as const;
+
 /** A minimal runnable case (fields as a client writes them). */
 export function runnableCase(overrides: Record<string, unknown> = {}) {
   return { name: `case-${uid()}`, initial_message: "Hello, I need help with my order", ...overrides };
