@@ -3,7 +3,7 @@
 // the small waits and readers the run tests share. Rows are created directly (not through the
 // services), so a fixture never depends on the behaviour a test is checking.
 import { randomBytes } from "node:crypto";
-import { expect } from "vitest";
+import { beforeAll, expect } from "vitest";
 import { db } from "@/lib/db";
 import { hashToken } from "@/lib/crypto";
 import type { Role, WorkspaceContext } from "@/lib/auth/roles";
@@ -42,6 +42,20 @@ export async function makeApiKey(workspaceId: string, role: Role = "admin"): Pro
     data: { workspaceId, name: `key-${uid()}`, role, prefix: token.slice(0, 8), keyHash: hashToken(token) },
   });
   return token;
+}
+
+/**
+ * Registers a `beforeAll` that makes an owner's workspace with an admin, an editor and a viewer
+ * API key. The returned objects are filled in place then, so a file can destructure them at once.
+ */
+export function workspaceWithKeys() {
+  const ws = {} as Awaited<ReturnType<typeof makeWorkspace>>;
+  const tokens = { admin: "", editor: "", viewer: "" };
+  beforeAll(async () => {
+    Object.assign(ws, await makeWorkspace("owner"));
+    for (const role of ["admin", "editor", "viewer"] as const) tokens[role] = await makeApiKey(ws.workspace.id, role);
+  });
+  return { ws, tokens };
 }
 
 // ---- model configurations, agents, suites, cases
