@@ -11,6 +11,7 @@ import type { VariableDefinition } from "@/lib/agents/schemas";
 import { DomainError, ValidationError } from "@/lib/errors";
 import { startRun } from "@/lib/runs/service";
 import { finalizeRunIfDone } from "@/lib/runs/finalize";
+import type { exportTestCases } from "@/lib/test-cases/import-export";
 import type { StartRunInput } from "@/lib/runs/schemas";
 
 const uid = () => randomBytes(4).toString("hex");
@@ -170,6 +171,19 @@ export async function makeSuite(workspaceId: string, name = `suite-${uid()}`) {
   return db.suite.create({ data: { workspaceId, agentId: agent.id, name } });
 }
 
+/** An owner's workspace with editor and viewer API keys and a suite of `count` cases whose agent points at `baseUrl`. */
+export async function makeKeyedSuite(count: number, baseUrl: string, caseData?: (i: number) => Record<string, unknown>) {
+  const { ctx, workspace } = await makeWorkspace("owner");
+  const fixtures = await makeSuiteWithCases(ctx, count, { baseUrl, caseData });
+  return {
+    ctx,
+    workspace,
+    ...fixtures,
+    editor: await makeApiKey(workspace.id, "editor"),
+    viewer: await makeApiKey(workspace.id, "viewer"),
+  };
+}
+
 /** A chat agent (pointing at `baseUrl`) with a suite holding `count` active single-turn cases. */
 export async function makeSuiteWithCases(
   ctx: WorkspaceContext,
@@ -248,6 +262,13 @@ export async function waitFor<T>(fn: () => Promise<T>, ok: (v: T) => boolean, ti
 export async function reportText(ctx: WorkspaceContext, runId: string, format: "json" | "markdown" | "csv" | "junit"): Promise<string> {
   const { buildRunReport } = await import("@/lib/runs/report");
   return new Response((await buildRunReport(ctx, runId, format)).body).text();
+}
+
+/** A test-case export read to the end (exports stream too). */
+export async function exportText(...args: Parameters<typeof exportTestCases>) {
+  const { exportTestCases } = await import("@/lib/test-cases/import-export");
+  const file = await exportTestCases(...args);
+  return { ...file, body: await new Response(file.body).text() };
 }
 
 type Outcome = "passed" | "failed" | "error" | "skipped";
