@@ -6,13 +6,7 @@ import { exportTestCases, importTestCases, parseCasesDocument, validateImport } 
 import { RUNNABLE_MESSAGE, testCaseListQuery } from "@/lib/test-cases/schemas";
 import { ForbiddenError, NotFoundError, ValidationError } from "@/lib/errors";
 import type { WorkspaceContext } from "@/lib/auth/roles";
-import { addMember, CASE_FIELDS, makeWorkspace, makeSuite, rejection, runnableCase } from "../helpers/factories";
-
-/** An export read to the end (exports stream). */
-async function exportText(...args: Parameters<typeof exportTestCases>) {
-  const file = await exportTestCases(...args);
-  return { ...file, body: await new Response(file.body).text() };
-}
+import { addMember, CASE_FIELDS, exportText, makeWorkspace, makeSuite, rejection, runnableCase } from "../helpers/factories";
 
 let ctx: WorkspaceContext;
 let suiteId: string;
