@@ -3,13 +3,14 @@
 // the small waits and readers the run tests share. Rows are created directly (not through the
 // services), so a fixture never depends on the behaviour a test is checking.
 import { randomBytes } from "node:crypto";
-import { beforeAll, expect } from "vitest";
+import { beforeAll } from "vitest";
 import { db } from "@/lib/db";
 import { hashToken } from "@/lib/crypto";
 import type { Role, WorkspaceContext } from "@/lib/auth/roles";
 import type { VariableDefinition } from "@/lib/agents/schemas";
 import { DomainError, ValidationError } from "@/lib/errors";
 import { startRun } from "@/lib/runs/service";
+import { rejectionOf } from "./errors";
 import { finalizeRunIfDone } from "@/lib/runs/finalize";
 import type { exportTestCases } from "@/lib/test-cases/import-export";
 import type { StartRunInput } from "@/lib/runs/schemas";
@@ -347,14 +348,7 @@ export function runnableCase(overrides: Record<string, unknown> = {}) {
 }
 
 /** Awaits a rejection and returns the domain error, checking its class. */
-export async function rejection<E extends DomainError>(p: Promise<unknown>, cls: new (...args: never[]) => E): Promise<E> {
-  const err = await p.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(cls);
-  return err as E;
-}
+export const rejection = <E extends DomainError>(p: Promise<unknown>, cls: new (...args: never[]) => E): Promise<E> => rejectionOf(p, cls);
 
 /** The issues of a ValidationError as "path: message" lines. */
 export async function issuesOf(p: Promise<unknown>): Promise<{ path: string; message: string }[]> {
