@@ -16,9 +16,7 @@ let n = 0;
 beforeAll(async () => {
   ws = await makeWorkspace("owner");
   other = await makeWorkspace("owner");
-  tokens.admin = await makeApiKey(ws.workspace.id, "admin");
-  tokens.editor = await makeApiKey(ws.workspace.id, "editor");
-  tokens.viewer = await makeApiKey(ws.workspace.id, "viewer");
+  for (const role of ["admin", "editor", "viewer"] as const) tokens[role] = await makeApiKey(ws.workspace.id, role);
   tokens.otherEditor = await makeApiKey(other.workspace.id, "editor");
   configId = (
     await db.modelConfig.create({ data: { workspaceId: ws.workspace.id, name: "cfg", baseUrl: "http://127.0.0.1:1/v1", model: "m" } })

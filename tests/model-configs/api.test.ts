@@ -16,9 +16,7 @@ const tokens: Record<"admin" | "editor" | "viewer" | "otherAdmin", string> = { a
 beforeAll(async () => {
   ws = await makeWorkspace("owner");
   other = await makeWorkspace("owner");
-  tokens.admin = await makeApiKey(ws.workspace.id, "admin");
-  tokens.editor = await makeApiKey(ws.workspace.id, "editor");
-  tokens.viewer = await makeApiKey(ws.workspace.id, "viewer");
+  for (const role of ["admin", "editor", "viewer"] as const) tokens[role] = await makeApiKey(ws.workspace.id, role);
   tokens.otherAdmin = await makeApiKey(other.workspace.id, "admin");
 });
 
