@@ -73,6 +73,12 @@ function CompareForm({ workspaceId, suiteId, options }: { workspaceId: string; s
     return (node as { message?: string } | undefined)?.message;
   };
 
+  /** A whole-number input bound to the form field `name`, with its id and its error. */
+  const wholeNumber = (
+    name: "reset_window_ms" | "seed" | "repetitions",
+    props: { label: string; hint: string; min: number; max?: number },
+  ) => <NumberField id={id(name)} error={errorAt(name)} inputMode="numeric" {...props} {...form.register(name)} />;
+
   const onSubmit = form.handleSubmit(async (v) => {
     setFormError(null);
     setOtherIssues([]);
@@ -139,41 +145,22 @@ function CompareForm({ workspaceId, suiteId, options }: { workspaceId: string; s
               <Options values={COMPARISON_ORDERINGS} labels={ORDERING_LABELS} />
             </Select>
           </Field>
-          {values.ordering === "sequential" && (
-            <NumberField
-              id={id("reset_window_ms")}
-              label="Reset window (ms)"
-              hint={`Pause between the arms, 0–${MAX_RESET_WINDOW_MS}`}
-              error={errorAt("reset_window_ms")}
-              inputMode="numeric"
-              min={0}
-              max={MAX_RESET_WINDOW_MS}
-              {...form.register("reset_window_ms")}
-            />
-          )}
-          {values.ordering === "randomized" && (
-            <NumberField
-              id={id("seed")}
-              label="Seed (optional)"
-              hint="Same seed → same orders"
-              error={errorAt("seed")}
-              inputMode="numeric"
-              min={0}
-              {...form.register("seed")}
-            />
-          )}
+          {values.ordering === "sequential" &&
+            wholeNumber("reset_window_ms", {
+              label: "Reset window (ms)",
+              hint: `Pause between the arms, 0–${MAX_RESET_WINDOW_MS}`,
+              min: 0,
+              max: MAX_RESET_WINDOW_MS,
+            })}
+          {values.ordering === "randomized" && wholeNumber("seed", { label: "Seed (optional)", hint: "Same seed → same orders", min: 0 })}
         </div>
         <div className="grid gap-4 md:grid-cols-4">
-          <NumberField
-            id={id("repetitions")}
-            label="Repetitions"
-            hint={`Per case and arm, 1–${MAX_REPETITIONS}`}
-            error={errorAt("repetitions")}
-            inputMode="numeric"
-            min={1}
-            max={MAX_REPETITIONS}
-            {...form.register("repetitions")}
-          />
+          {wholeNumber("repetitions", {
+            label: "Repetitions",
+            hint: `Per case and arm, 1–${MAX_REPETITIONS}`,
+            min: 1,
+            max: MAX_REPETITIONS,
+          })}
           <ConcurrencyField unit="Pairs" id={id("concurrency")} error={errorAt("concurrency")} {...form.register("concurrency")} />
         </div>
         <details className="text-sm">

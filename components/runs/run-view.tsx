@@ -157,14 +157,7 @@ export function RunView({
       )}
       {!active && isSummary(run.summary) && <RunSummaryCard summary={run.summary} />}
       <RunChangesCard workspaceId={workspaceId} runId={run.id} live={active} initial={initialChanges} />
-      <CaseResultsTable
-        workspaceId={workspaceId}
-        run={run}
-        live={active}
-        tags={tags}
-        initial={initialResults}
-        initialFilters={initialFilters}
-      />
+      <CaseResultsTable {...{ workspaceId, run, tags, initialFilters }} live={active} initial={initialResults} />
     </div>
   );
 }

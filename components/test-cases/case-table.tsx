@@ -73,20 +73,12 @@ export function CaseTable({ workspaceId, suiteId, rows, canEdit, suiteTags, orde
   return (
     <div className="space-y-3">
       {canEdit && (
-        <BulkActions
-          workspaceId={workspaceId}
-          suiteId={suiteId}
-          selected={visibleSelected}
-          names={names}
-          suiteTags={suiteTags}
-          onClear={() => setSelected(new Set())}
-        />
+        <BulkActions {...{ workspaceId, suiteId, names, suiteTags }} selected={visibleSelected} onClear={() => setSelected(new Set())} />
       )}
       {canEdit && (
         <div className="flex items-center gap-2">
           <StartRunButton
-            workspaceId={workspaceId}
-            suiteId={suiteId}
+            {...{ workspaceId, suiteId }}
             tags={suiteTags}
             variablesContext={runVariables}
             caseIds={visibleSelected}

@@ -4,7 +4,7 @@ import { decryptSecret } from "@/lib/crypto";
 import * as collection from "@/app/api/v1/agents/route";
 import * as single from "@/app/api/v1/agents/[id]/route";
 import { makeApiKey, makeWorkspace } from "../helpers/factories";
-import { call } from "../helpers/api";
+import { call, expectHiddenFromOtherWorkspace } from "../helpers/api";
 
 let ws: Awaited<ReturnType<typeof makeWorkspace>>;
 let other: Awaited<ReturnType<typeof makeWorkspace>>;
@@ -16,9 +16,7 @@ let n = 0;
 beforeAll(async () => {
   ws = await makeWorkspace("owner");
   other = await makeWorkspace("owner");
-  tokens.admin = await makeApiKey(ws.workspace.id, "admin");
-  tokens.editor = await makeApiKey(ws.workspace.id, "editor");
-  tokens.viewer = await makeApiKey(ws.workspace.id, "viewer");
+  for (const role of ["admin", "editor", "viewer"] as const) tokens[role] = await makeApiKey(ws.workspace.id, role);
   tokens.otherEditor = await makeApiKey(other.workspace.id, "editor");
   configId = (
     await db.modelConfig.create({ data: { workspaceId: ws.workspace.id, name: "cfg", baseUrl: "http://127.0.0.1:1/v1", model: "m" } })
@@ -400,21 +398,7 @@ describe("agents API", () => {
       if (r.role === "editor")
         expect((await call(r.handler, { method: r.method, params: r.params, body, token: tokens.viewer })).status, r.method).toBe(403);
     }
-    for (const [handler, method] of [
-      [single.GET, "GET"],
-      [single.PATCH, "PATCH"],
-      [single.DELETE, "DELETE"],
-    ] as const) {
-      const res = await call(handler, {
-        method,
-        token: tokens.admin,
-        params: { id: foreign.id },
-        body: method === "PATCH" ? { name: "stolen" } : undefined,
-      });
-      expect(res.status).toBe(404);
-      expect(res.json.error.code).toBe("not_found");
-      expect((await call(handler, { method, token: tokens.admin, params: { id: "123" } })).status).toBe(404);
-    }
+    await expectHiddenFromOtherWorkspace(single, { token: tokens.admin, foreignId: foreign.id, patch: { name: "stolen" }, badId: "123" });
     expect((await db.agent.findUniqueOrThrow({ where: { id: foreign.id } })).name).toBe(foreign.name);
     // Admins may author agents too.
     expect((await create(chat(), tokens.admin)).status).toBe(201);

@@ -1,19 +1,11 @@
-import { beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import * as collection from "@/app/api/v1/agents/route";
 import * as single from "@/app/api/v1/agents/[id]/route";
 import { resolveAgentForRun } from "@/lib/agents/service";
-import { makeApiKey, makeWorkspace } from "../helpers/factories";
+import { workspaceWithKeys } from "../helpers/factories";
 import { call } from "../helpers/api";
 
-let ws: Awaited<ReturnType<typeof makeWorkspace>>;
-const tokens = { admin: "", editor: "", viewer: "" };
-
-beforeAll(async () => {
-  ws = await makeWorkspace("owner");
-  tokens.admin = await makeApiKey(ws.workspace.id, "admin");
-  tokens.editor = await makeApiKey(ws.workspace.id, "editor");
-  tokens.viewer = await makeApiKey(ws.workspace.id, "viewer");
-});
+const { ws, tokens } = workspaceWithKeys();
 
 const headers = { Authorization: "Bearer agent-secret-123456", "X-Tenant": "tenant-secret-7890" };
 async function create(name: string, url: string, token = tokens.admin) {

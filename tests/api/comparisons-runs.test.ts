@@ -7,7 +7,7 @@ import { withRunStack } from "../helpers/run-stack";
 import * as comparisonImport from "@/app/api/v1/suites/[id]/comparisons/import/route";
 import { call } from "../helpers/api";
 import { comparisonsApi, FINISHED, untilFinished, type Json } from "./comparisons-client";
-import { makeApiKey, makeWorkspace, makeSuiteWithCases, waitFor } from "../helpers/factories";
+import { makeKeyedSuite, waitFor } from "../helpers/factories";
 
 /**
  * Comparison routes beyond a live A/B execution: cancel, session import (round trip from our own
@@ -21,17 +21,7 @@ const yesCheck = [{ type: "contains_phrases", phrases: ["yes"], case_sensitive: 
 
 const api = comparisonsApi;
 
-async function setup(count: number, caseData?: (i: number) => Record<string, unknown>) {
-  const { ctx, workspace } = await makeWorkspace("owner");
-  const fixtures = await makeSuiteWithCases(ctx, count, { baseUrl: fake.url, caseData });
-  return {
-    ctx,
-    workspace,
-    ...fixtures,
-    editor: await makeApiKey(workspace.id, "editor"),
-    viewer: await makeApiKey(workspace.id, "viewer"),
-  };
-}
+const setup = (count: number, caseData?: (i: number) => Record<string, unknown>) => makeKeyedSuite(count, fake.url, caseData);
 
 /** The summary without the engine's call counters (an imported document has no calls to count). */
 function statistics(summary: Json) {

@@ -6,7 +6,7 @@ import { withRunStack } from "../helpers/run-stack";
 import * as comparisonRoute from "@/app/api/v1/comparisons/[id]/route";
 import { call } from "../helpers/api";
 import { comparisonsApi, FINISHED, untilFinished, type Json } from "./comparisons-client";
-import { makeApiKey, makeWorkspace, makeSuiteWithCases, waitFor } from "../helpers/factories";
+import { makeApiKey, makeKeyedSuite, makeSuiteWithCases, makeWorkspace, waitFor } from "../helpers/factories";
 
 /**
  * The comparison API through its real route handlers (auth, role, parsing, envelope), executed
@@ -56,17 +56,7 @@ const median = (xs: number[]) => {
 };
 
 /** Owner workspace with editor and viewer keys and a suite of `count` cases pointing at the fake. */
-async function setup(count: number, caseData?: (i: number) => Record<string, unknown>) {
-  const { ctx, workspace } = await makeWorkspace("owner");
-  const fixtures = await makeSuiteWithCases(ctx, count, { baseUrl: fake.url, caseData });
-  return {
-    ctx,
-    workspace,
-    ...fixtures,
-    editor: await makeApiKey(workspace.id, "editor"),
-    viewer: await makeApiKey(workspace.id, "viewer"),
-  };
-}
+const setup = (count: number, caseData?: (i: number) => Record<string, unknown>) => makeKeyedSuite(count, fake.url, caseData);
 
 describe("POST /api/v1/suites/{id}/comparisons: validation", () => {
   it("refuses identical arms, naming the arm fields", async () => {

@@ -30,6 +30,10 @@ beforeAll(async () => {
   agentId = suite.agentId;
 });
 
+/** Posts a raw (not JSON-encoded) body to the suite's import route. */
+const importRaw = (rawBody: string, contentType: string) =>
+  call(importRoute.POST, { method: "POST", token, params: { id: suiteId }, rawBody, contentType });
+
 function expectIssues(res: { status: number; json: { error: { code: string; issues: unknown[] } } }, status: number, code: string) {
   expect(res.status).toBe(status);
   expect(res.json.error.code).toBe(code);
@@ -172,13 +176,7 @@ describe("request limits", () => {
     expect((await res.json()).error.message).toBe("The request body is larger than 10 MB");
     expect(state.pulled).toBeLessThan(MAX_IMPORT_BYTES + 256 * 1024);
     // 2 MB is within the import's limit: parsed, and refused only as invalid JSON.
-    const two = await call(importRoute.POST, {
-      method: "POST",
-      token,
-      params: { id: suiteId },
-      rawBody: "[" + " ".repeat(2 * 1024 * 1024),
-      contentType: "application/json",
-    });
+    const two = await importRaw("[" + " ".repeat(2 * 1024 * 1024), "application/json");
     expect(two.status).toBe(400);
   });
 
@@ -229,26 +227,14 @@ describe("YAML import limits", () => {
     const text = aliasBomb();
     expect(text.length).toBeGreaterThanOrEqual(1024 * 1024);
     const started = performance.now();
-    const res = await call(importRoute.POST, {
-      method: "POST",
-      token,
-      params: { id: suiteId },
-      rawBody: text,
-      contentType: "application/yaml",
-    });
+    const res = await importRaw(text, "application/yaml");
     const ms = performance.now() - started;
     expect(res.status).toBe(400);
     expect(res.json.error.message).toMatch(/more than 100 YAML aliases/);
     expect(ms).toBeLessThan(500);
     // The 1.5 KB version of the issue, too.
     const small = aliasBomb().slice(0, 1500).split("\n").slice(0, 10).join("\n");
-    const res2 = await call(importRoute.POST, {
-      method: "POST",
-      token,
-      params: { id: suiteId },
-      rawBody: small,
-      contentType: "application/yaml",
-    });
+    const res2 = await importRaw(small, "application/yaml");
     expect(res2.status).toBe(400);
     expect(res2.json.error.message).toMatch(/aliases/);
   });
@@ -256,13 +242,7 @@ describe("YAML import limits", () => {
   it("a NUL in an imported case is an issue at <index>.<field>, and nothing is written", async () => {
     const before = await db.testCase.count({ where: { suiteId } });
     const yaml = `- name: fine\n  initial_message: hi\n- name: "a\\0b"\n  initial_message: hi\n`;
-    const res = await call(importRoute.POST, {
-      method: "POST",
-      token,
-      params: { id: suiteId },
-      rawBody: yaml,
-      contentType: "application/yaml",
-    });
+    const res = await importRaw(yaml, "application/yaml");
     expect(expectIssues(res, 400, "invalid_input")).toEqual([{ path: "1.name", message: "contains a NUL character" }]);
     expect(await db.testCase.count({ where: { suiteId } })).toBe(before);
   });

@@ -15,7 +15,7 @@ import * as agentRoutes from "@/app/api/v1/agents/route";
 import * as suiteRoutes from "@/app/api/v1/suites/route";
 import * as testCaseRoutes from "@/app/api/v1/suites/[id]/test-cases/route";
 import * as suiteRunRoutes from "@/app/api/v1/suites/[id]/runs/route";
-import { makeApiKey, makeWorkspace } from "../helpers/factories";
+import { ALERT_FIELDS, CASE_FIELDS, makeApiKey, makeWorkspace } from "../helpers/factories";
 
 /**
  * Every operation of the public API as the file tree defines it: each `route.ts` under
@@ -119,17 +119,12 @@ describe("GET /api/v1/openapi.json", () => {
     expect(s.TestCaseInput.properties.name).toMatchObject({ type: "string", maxLength: 255 });
     expect(s.TestCaseInput.properties.status.enum).toEqual(["draft", "active", "archived"]);
     expect(Object.keys(s.TestCaseInput.properties)).toEqual(
-      expect.arrayContaining([
-        "persona",
-        "initial_message",
-        "user_context",
-        "max_turns",
-        "expected_outcomes",
-        "expected_tool_calls",
-        "checks",
-        "mode",
-        "ground_truth",
-      ]),
+      // The conversation and expectation fields (persona … ground_truth), bar the criteria override.
+      expect.arrayContaining(
+        CASE_FIELDS.slice(CASE_FIELDS.indexOf("persona"), CASE_FIELDS.indexOf("evaluations")).filter(
+          (f) => f !== "evaluation_criteria_override",
+        ),
+      ),
     );
     expect(Object.keys(s.SuiteInput.properties)).toEqual(
       expect.arrayContaining(["agent_id", "schedule_type", "alert_threshold_percent", "variables"]),
@@ -351,21 +346,7 @@ describe("GET /api/v1/openapi.json", () => {
   it("documents alerts and webhooks: the issue's alert fields, a write-only webhook secret, the filters", async () => {
     const doc = await fetchDocument();
     const s = { ...doc.components.schemas, ...requestSchemas(doc) };
-    expect(s.Alert.required).toEqual(
-      expect.arrayContaining([
-        "id",
-        "suite_id",
-        "run_id",
-        "baseline_run_id",
-        "previous_pass_rate",
-        "pass_rate",
-        "drop_points",
-        "flipped_cases",
-        "acknowledged_at",
-        "acknowledged_by",
-        "created_at",
-      ]),
-    );
+    expect(s.Alert.required).toEqual(expect.arrayContaining([...ALERT_FIELDS]));
     expect(s.Alert.properties.flipped_cases.items.required).toEqual(expect.arrayContaining(["test_case_id", "name", "from", "to"]));
     expect(s.WebhookInput.required).toEqual(expect.arrayContaining(["url", "secret", "events"]));
     expect(s.WebhookInput.properties.events.items.enum).toEqual(["alert.raised", "run.completed", "run.failed", "comparison.completed"]);

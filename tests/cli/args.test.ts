@@ -14,6 +14,7 @@ import { exposedVariables } from "@/lib/cli/cases.mjs";
 import { ApiError, UsageError } from "@/lib/cli/errors.mjs";
 import { typeAxes } from "@/lib/cli/matrix.mjs";
 import { pickByName } from "@/lib/cli/resolve.mjs";
+import { usage } from "./usage";
 
 /** The CLI's pure parts: assignments, typed variable values, arms, axes and the exit code decision. */
 
@@ -29,16 +30,6 @@ const definitions: VariableDefinition[] = [
     default_value: "gpt-a",
   },
 ];
-
-const usage = (fn: () => unknown) => {
-  try {
-    fn();
-  } catch (err) {
-    expect(err).toBeInstanceOf(UsageError);
-    return (err as Error).message;
-  }
-  throw new Error("expected a UsageError");
-};
 
 describe("--var NAME=VALUE", () => {
   it("splits at the first = and keeps the rest of the value", () => {

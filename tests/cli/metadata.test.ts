@@ -1,5 +1,4 @@
 import { describe, expect, it } from "vitest";
-import { UsageError } from "@/lib/cli/errors.mjs";
 import {
   MAX_METADATA_KEYS,
   MAX_METADATA_VALUE,
@@ -11,18 +10,9 @@ import {
   type Env,
 } from "@/lib/cli/metadata.mjs";
 import { MAX_RUN_METADATA_KEYS, MAX_RUN_METADATA_VALUE, runMetadataInput } from "@/lib/runs/schemas";
+import { usage } from "./usage";
 
 /** Run metadata in the CLI: detection per CI from a fake environment, `--meta` pairs, and how the two combine. */
-
-const usage = (fn: () => unknown) => {
-  try {
-    fn();
-  } catch (err) {
-    expect(err).toBeInstanceOf(UsageError);
-    return (err as Error).message;
-  }
-  throw new Error("expected a UsageError");
-};
 
 const SHA = "0123456789abcdef0123456789abcdef01234567";
 

@@ -20,31 +20,28 @@ const states = [
   { status: "completed", done: 4 },
 ];
 
+/** Waits through `states` as a run of 4 cases, writing to `out`. */
+const waitForStates = (out: ReturnType<typeof stream>) =>
+  waitUntilFinished({
+    label: "run",
+    pollMs: 1,
+    stream: out.stream,
+    fetch: polls(states),
+    status: (s) => s.status,
+    progress: (s) => ({ done: s.done, total: 4, detail: "cases" }),
+  });
+
 describe("waitUntilFinished", () => {
   it("prints one plain line per change when stderr is not a terminal, and returns the finished value", async () => {
     const out = stream(false);
-    const done = await waitUntilFinished({
-      label: "run",
-      pollMs: 1,
-      stream: out.stream,
-      fetch: polls(states),
-      status: (s) => s.status,
-      progress: (s) => ({ done: s.done, total: 4, detail: "cases" }),
-    });
+    const done = await waitForStates(out);
     expect(done).toEqual({ status: "completed", done: 4 });
     expect(out.writes).toEqual(["run: pending, 0/4 cases\n", "run: running, 1/4 cases\n", "run: completed, 4/4 cases\n"]);
   });
 
   it("redraws a bar in place on a terminal and ends the line when finished", async () => {
     const out = stream(true);
-    await waitUntilFinished({
-      label: "run",
-      pollMs: 1,
-      stream: out.stream,
-      fetch: polls(states),
-      status: (s) => s.status,
-      progress: (s) => ({ done: s.done, total: 4, detail: "cases" }),
-    });
+    await waitForStates(out);
     expect(out.writes.every((w, i) => (i === out.writes.length - 1 ? w === "\n" : w.startsWith("\r")))).toBe(true);
     expect(out.writes.at(-2)).toContain(`${"#".repeat(30)}] 100% 4/4`);
   });

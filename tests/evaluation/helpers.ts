@@ -1,6 +1,18 @@
 // In-test EvalLlm and case builders for the evaluation tests.
 import type { EvalJsonRequest, EvalLlm, EvaluatedCase } from "@/lib/evaluation/types";
 
+/** A metric configuration's stored defaults: what a metric named alone comes back with. */
+export const METRIC_DEFAULTS = {
+  threshold: null,
+  enabled: true,
+  scale: 5,
+  model: null,
+  fail_on_error: false,
+  retry_on_failure: null,
+  timeout_ms: null,
+  custom_prompt: null,
+};
+
 export type JsonHandler = (req: EvalJsonRequest, callNo: number) => string | Promise<string>;
 
 export type FakeLlm = EvalLlm & { calls: EvalJsonRequest[]; embedCalls: string[][] };

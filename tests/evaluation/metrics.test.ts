@@ -11,7 +11,7 @@ import {
   parseMetricReply,
 } from "@/lib/evaluation/metrics";
 import { metricConfigListSchema, metricConfigSchema, type MetricConfigInput } from "@/lib/evaluation/schemas";
-import { fakeLlm } from "./helpers";
+import { fakeLlm, METRIC_DEFAULTS } from "./helpers";
 
 const inputs: MetricInputs = {
   conversation: "Turn 1 — user:\nWhen do you open?\n\nTurn 1 — agent:\nAt 9.",
@@ -25,17 +25,7 @@ const reply = (score: unknown, reasoning = "because") => JSON.stringify({ reason
 
 describe("metricConfigSchema", () => {
   it("applies spec 000 defaults", () => {
-    expect(metric({ metric: "relevance" })).toEqual({
-      metric: "relevance",
-      threshold: null,
-      enabled: true,
-      scale: 5,
-      model: null,
-      fail_on_error: false,
-      retry_on_failure: null,
-      timeout_ms: null,
-      custom_prompt: null,
-    });
+    expect(metric({ metric: "relevance" })).toEqual({ metric: "relevance", ...METRIC_DEFAULTS });
   });
 
   it.each([

@@ -4,19 +4,13 @@ import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import { extractFile, FileProcessingError, type ExtractOptions } from "@/lib/files/extract";
 import { corruptPdf, DOCX_TABLE, makeCsv, makeDocx, makePdf, makePng, makePptx, makeXlsx } from "./fixtures";
+import { rejectionOf } from "../helpers/errors";
 
 const extract = (bytes: Uint8Array, opts: Omit<ExtractOptions, "name"> & { name?: string }) =>
   extractFile(bytes, { name: "fixture", ...opts });
 
 /** The FileProcessingError `promise` rejects with (fails the test on any other outcome). */
-async function processingError(promise: Promise<unknown>): Promise<FileProcessingError> {
-  const err = await promise.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(FileProcessingError);
-  return err as FileProcessingError;
-}
+const processingError = (promise: Promise<unknown>) => rejectionOf(promise, FileProcessingError);
 
 describe("pdf", () => {
   it("extracts every page as a section, in order", async () => {

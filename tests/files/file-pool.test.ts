@@ -9,6 +9,7 @@ import { FileProcessingError } from "@/lib/files/extract";
 import { FileLimitError, FilePool, type FilePoolOptions } from "@/lib/files/file-pool";
 import { makeCsv, makeXlsx } from "./fixtures";
 import { withBigFirstSheet } from "./hostile-inputs";
+import { rejectionOf } from "../helpers/errors";
 
 const pools: FilePool[] = [];
 afterEach(async () => {
@@ -25,14 +26,7 @@ const extract = (p: FilePool, bytes: Uint8Array, type: "excel" | "csv" | "text",
   p.run({ kind: "extract", bytes, options: { type, name } }, name);
 
 /** The error `promise` rejects with. */
-async function failure(promise: Promise<unknown>): Promise<Error> {
-  const err = await promise.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(Error);
-  return err as Error;
-}
+const failure = (promise: Promise<unknown>) => rejectionOf(promise, Error);
 
 describe("the file worker pool", () => {
   it("reads a file in a worker thread: the event loop keeps turning while a 40,000-cell workbook is extracted", async () => {

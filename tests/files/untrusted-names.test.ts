@@ -5,7 +5,7 @@
  * whatever it serves, is an editor's action: viewers preview stored files only.
  */
 import http from "node:http";
-import net, { type AddressInfo } from "node:net";
+import net from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import YAML from "yaml";
 import { NextRequest } from "next/server";
@@ -17,6 +17,7 @@ import { createGuardedFetch, type Connector } from "@/lib/net/safe-fetch";
 import * as importRoute from "@/app/api/v1/suites/[id]/test-cases/import/route";
 import * as previewRoute from "@/app/api/v1/files/preview/route";
 import { call } from "../helpers/api";
+import { closeServer, listenOnLoopback } from "../helpers/loopback";
 import { makeApiKey, makeWorkspace, makeSuite, runnableCase } from "../helpers/factories";
 import { makePng } from "./fixtures";
 import { writeZip } from "./hostile-inputs";
@@ -51,13 +52,9 @@ beforeAll(async () => {
     res.writeHead(200, { "content-type": "text/plain" });
     res.end("Plain text served by the test server.");
   });
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  base = await listenOnLoopback(server);
 });
-afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise((r) => server.close(r));
-});
+afterAll(() => closeServer(server));
 beforeEach(() => {
   resetFileProcessingCaches();
   requests.length = 0;

@@ -6,25 +6,17 @@
  * connects through a connector that refuses anything else.
  */
 import http from "node:http";
-import net, { type AddressInfo } from "node:net";
 import { Readable } from "node:stream";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { fileInputSchema, fileIdOf, MAX_FILE_BYTES, type FileInputDocument } from "@/lib/files/schemas";
 import { processFileInput, resetFileProcessingCaches, type ProcessOptions } from "@/lib/files/processing";
-import { createGuardedFetch, type ConnectTarget, type Connector } from "@/lib/net/safe-fetch";
+import { createGuardedFetch } from "@/lib/net/safe-fetch";
 import { makeWorkspace } from "../helpers/factories";
+import { closeServer, listenOnLoopback, loopbackConnector } from "../helpers/loopback";
 import { makePdf } from "./fixtures";
 
-const connected: ConnectTarget[] = [];
-const loopbackOnly: Connector = (target) => {
-  connected.push(target);
-  const outside = target.addresses.map((a) => a.address).find((a) => a !== "127.0.0.1" && a !== "::1");
-  if (outside || (target.host !== "127.0.0.1" && target.host !== "::1")) {
-    throw new Error(`test connector: refusing to connect to non-loopback ${outside ?? target.host}`);
-  }
-  return net.connect({ host: target.host, port: target.port });
-};
+const { connected, connect: loopbackOnly } = loopbackConnector();
 const guarded = createGuardedFetch({
   allowLoopback: true,
   allowPrivateNetworks: false,
@@ -92,13 +84,9 @@ beforeAll(async () => {
     res.writeHead(404, { "content-type": "text/plain" });
     res.end("not here");
   });
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  base = await listenOnLoopback(server);
 });
-afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise((r) => server.close(r));
-});
+afterAll(() => closeServer(server));
 beforeEach(() => {
   resetFileProcessingCaches();
   seen.length = 0;

@@ -1,3 +1,4 @@
+import { expect } from "vitest";
 import { NextRequest } from "next/server";
 
 type Handler = (req: NextRequest, route: { params: Promise<Record<string, string>> }) => Promise<Response>;
@@ -38,4 +39,29 @@ export async function call(
     json = null;
   }
   return { status: res.status, json, text, headers: res.headers };
+}
+
+/**
+ * Checks that GET, PATCH and DELETE on another workspace's resource answer 404 not_found (the
+ * resource is hidden, not forbidden), and that a malformed id answers 404 too.
+ */
+export async function expectHiddenFromOtherWorkspace(
+  single: { GET: Handler; PATCH: Handler; DELETE: Handler },
+  opts: { token: string; foreignId: string; patch: unknown; badId: string },
+) {
+  for (const [handler, method] of [
+    [single.GET, "GET"],
+    [single.PATCH, "PATCH"],
+    [single.DELETE, "DELETE"],
+  ] as const) {
+    const res = await call(handler, {
+      method,
+      token: opts.token,
+      params: { id: opts.foreignId },
+      body: method === "PATCH" ? opts.patch : undefined,
+    });
+    expect(res.status, `${method} other workspace`).toBe(404);
+    expect(res.json.error.code).toBe("not_found");
+    expect((await call(handler, { method, token: opts.token, params: { id: opts.badId } })).status).toBe(404);
+  }
 }

@@ -3,14 +3,16 @@
 // the small waits and readers the run tests share. Rows are created directly (not through the
 // services), so a fixture never depends on the behaviour a test is checking.
 import { randomBytes } from "node:crypto";
-import { expect } from "vitest";
+import { beforeAll } from "vitest";
 import { db } from "@/lib/db";
 import { hashToken } from "@/lib/crypto";
 import type { Role, WorkspaceContext } from "@/lib/auth/roles";
 import type { VariableDefinition } from "@/lib/agents/schemas";
 import { DomainError, ValidationError } from "@/lib/errors";
 import { startRun } from "@/lib/runs/service";
+import { rejectionOf } from "./errors";
 import { finalizeRunIfDone } from "@/lib/runs/finalize";
+import type { exportTestCases } from "@/lib/test-cases/import-export";
 import type { StartRunInput } from "@/lib/runs/schemas";
 
 const uid = () => randomBytes(4).toString("hex");
@@ -42,6 +44,20 @@ export async function makeApiKey(workspaceId: string, role: Role = "admin"): Pro
     data: { workspaceId, name: `key-${uid()}`, role, prefix: token.slice(0, 8), keyHash: hashToken(token) },
   });
   return token;
+}
+
+/**
+ * Registers a `beforeAll` that makes an owner's workspace with an admin, an editor and a viewer
+ * API key. The returned objects are filled in place then, so a file can destructure them at once.
+ */
+export function workspaceWithKeys() {
+  const ws = {} as Awaited<ReturnType<typeof makeWorkspace>>;
+  const tokens = { admin: "", editor: "", viewer: "" };
+  beforeAll(async () => {
+    Object.assign(ws, await makeWorkspace("owner"));
+    for (const role of ["admin", "editor", "viewer"] as const) tokens[role] = await makeApiKey(ws.workspace.id, role);
+  });
+  return { ws, tokens };
 }
 
 // ---- model configurations, agents, suites, cases
@@ -156,6 +172,19 @@ export async function makeSuite(workspaceId: string, name = `suite-${uid()}`) {
   return db.suite.create({ data: { workspaceId, agentId: agent.id, name } });
 }
 
+/** An owner's workspace with editor and viewer API keys and a suite of `count` cases whose agent points at `baseUrl`. */
+export async function makeKeyedSuite(count: number, baseUrl: string, caseData?: (i: number) => Record<string, unknown>) {
+  const { ctx, workspace } = await makeWorkspace("owner");
+  const fixtures = await makeSuiteWithCases(ctx, count, { baseUrl, caseData });
+  return {
+    ctx,
+    workspace,
+    ...fixtures,
+    editor: await makeApiKey(workspace.id, "editor"),
+    viewer: await makeApiKey(workspace.id, "viewer"),
+  };
+}
+
 /** A chat agent (pointing at `baseUrl`) with a suite holding `count` active single-turn cases. */
 export async function makeSuiteWithCases(
   ctx: WorkspaceContext,
@@ -236,6 +265,13 @@ export async function reportText(ctx: WorkspaceContext, runId: string, format: "
   return new Response((await buildRunReport(ctx, runId, format)).body).text();
 }
 
+/** A test-case export read to the end (exports stream too). */
+export async function exportText(...args: Parameters<typeof exportTestCases>) {
+  const { exportTestCases } = await import("@/lib/test-cases/import-export");
+  const file = await exportTestCases(...args);
+  return { ...file, body: await new Response(file.body).text() };
+}
+
 type Outcome = "passed" | "failed" | "error" | "skipped";
 
 /**
@@ -269,20 +305,50 @@ export async function runWithOutcomes(
 
 // ---- request bodies and expected errors
 
+/** A case's client-facing fields, in the order the API and exports write them. */
+export const CASE_FIELDS = [
+  "name",
+  "description",
+  "difficulty",
+  "tags",
+  "status",
+  "persona",
+  "initial_message",
+  "user_context",
+  "max_turns",
+  "expected_outcomes",
+  "expected_tool_calls",
+  "evaluation_criteria_override",
+  "checks",
+  "mode",
+  "ground_truth",
+  "evaluations",
+  "variables",
+  "files",
+] as const;
+
+/** An alert's fields, as the API returns and the OpenAPI document requires them. */
+export const ALERT_FIELDS = [
+  "id",
+  "suite_id",
+  "run_id",
+  "baseline_run_id",
+  "previous_pass_rate",
+  "pass_rate",
+  "drop_points",
+  "flipped_cases",
+  "acknowledged_at",
+  "acknowledged_by",
+  "created_at",
+] as const;
+
 /** A minimal runnable case (fields as a client writes them). */
 export function runnableCase(overrides: Record<string, unknown> = {}) {
   return { name: `case-${uid()}`, initial_message: "Hello, I need help with my order", ...overrides };
 }
 
 /** Awaits a rejection and returns the domain error, checking its class. */
-export async function rejection<E extends DomainError>(p: Promise<unknown>, cls: new (...args: never[]) => E): Promise<E> {
-  const err = await p.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(cls);
-  return err as E;
-}
+export const rejection = <E extends DomainError>(p: Promise<unknown>, cls: new (...args: never[]) => E): Promise<E> => rejectionOf(p, cls);
 
 /** The issues of a ValidationError as "path: message" lines. */
 export async function issuesOf(p: Promise<unknown>): Promise<{ path: string; message: string }[]> {

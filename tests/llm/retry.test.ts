@@ -5,19 +5,14 @@ import { LlmClient } from "@/lib/llm/client";
 import { LlmError } from "@/lib/llm/errors";
 import type { CallRecord } from "@/lib/llm/types";
 import { fakeEndpoint, gaps } from "./helpers";
+import { rejectionOf } from "../helpers/errors";
 
 const fake = withFakeOpenAI();
 
 const ask = { messages: [{ role: "user" as const, content: "hello" }] };
 
-async function failure(p: Promise<unknown>): Promise<LlmError> {
-  const err = await p.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(LlmError);
-  return err as LlmError;
-}
+/** The LlmError `p` rejects with. */
+const failure = (p: Promise<unknown>) => rejectionOf(p, LlmError);
 
 describe("LlmClient retry policy", () => {
   it("backs off 100 ms then 200 ms between attempts on 5xx, and succeeds on the third", async () => {

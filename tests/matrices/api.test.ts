@@ -5,7 +5,7 @@ import * as matrixRoute from "@/app/api/v1/matrices/[id]/route";
 import * as cancelRoute from "@/app/api/v1/matrices/[id]/cancel/route";
 import { withRunStack } from "../helpers/run-stack";
 import { call } from "../helpers/api";
-import { makeApiKey, makeWorkspace, makeSuiteWithCases, waitFor, variable, setAgentVariables } from "../helpers/factories";
+import { makeApiKey, makeKeyedSuite, makeWorkspace, waitFor, variable, setAgentVariables } from "../helpers/factories";
 
 /** The matrix API through its real route handlers (auth, role, parsing, envelope), executed by a real Executor. */
 
@@ -22,15 +22,9 @@ const api = {
 };
 
 async function setup() {
-  const { ctx } = await makeWorkspace("owner");
-  const made = await makeSuiteWithCases(ctx, 2, { baseUrl: fake.url });
+  const made = await makeKeyedSuite(2, fake.url);
   await setAgentVariables(made.agent.id, [variable("Temperature", "number")]);
-  return {
-    ctx,
-    ...made,
-    editor: await makeApiKey(ctx.workspaceId, "editor"),
-    viewer: await makeApiKey(ctx.workspaceId, "viewer"),
-  };
+  return made;
 }
 
 describe("matrix API", () => {

@@ -4,7 +4,7 @@ import { decryptSecret } from "@/lib/crypto";
 import * as collection from "@/app/api/v1/model-configs/route";
 import * as single from "@/app/api/v1/model-configs/[id]/route";
 import { makeApiKey, makeWorkspace } from "../helpers/factories";
-import { call } from "../helpers/api";
+import { call, expectHiddenFromOtherWorkspace } from "../helpers/api";
 
 const SECRET = "sk-live-abcdefghijklmnop1234";
 const base = { name: "OpenAI", base_url: "https://api.openai.com/v1", model: "gpt-4o-mini" };
@@ -16,9 +16,7 @@ const tokens: Record<"admin" | "editor" | "viewer" | "otherAdmin", string> = { a
 beforeAll(async () => {
   ws = await makeWorkspace("owner");
   other = await makeWorkspace("owner");
-  tokens.admin = await makeApiKey(ws.workspace.id, "admin");
-  tokens.editor = await makeApiKey(ws.workspace.id, "editor");
-  tokens.viewer = await makeApiKey(ws.workspace.id, "viewer");
+  for (const role of ["admin", "editor", "viewer"] as const) tokens[role] = await makeApiKey(ws.workspace.id, role);
   tokens.otherAdmin = await makeApiKey(other.workspace.id, "admin");
 });
 
@@ -213,21 +211,7 @@ describe("model configurations API", () => {
         }
       }
     }
-    for (const [handler, method] of [
-      [single.GET, "GET"],
-      [single.PATCH, "PATCH"],
-      [single.DELETE, "DELETE"],
-    ] as const) {
-      const res = await call(handler, {
-        method,
-        token: tokens.admin,
-        params: { id: foreign.id },
-        body: method === "PATCH" ? { name: "x" } : undefined,
-      });
-      expect(res.status, `${method} other workspace`).toBe(404);
-      expect(res.json.error.code).toBe("not_found");
-      expect((await call(handler, { method, token: tokens.admin, params: { id: "not-a-uuid" } })).status).toBe(404);
-    }
+    await expectHiddenFromOtherWorkspace(single, { token: tokens.admin, foreignId: foreign.id, patch: { name: "x" }, badId: "not-a-uuid" });
     expect((await db.modelConfig.findUniqueOrThrow({ where: { id: foreign.id } })).name).toBe("Foreign");
     const list = await call(collection.GET, { token: tokens.admin });
     expect(list.json.data.map((c: { id: string }) => c.id)).not.toContain(foreign.id);

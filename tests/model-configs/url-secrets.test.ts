@@ -1,21 +1,13 @@
-import { beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import * as collection from "@/app/api/v1/model-configs/route";
 import * as single from "@/app/api/v1/model-configs/[id]/route";
 import { resolveModelEndpoint } from "@/lib/model-configs/service";
-import { makeApiKey, makeWorkspace } from "../helpers/factories";
+import { workspaceWithKeys } from "../helpers/factories";
 import { call } from "../helpers/api";
 
 const SECRET = "sk-live-abcdefghijklmnop1234";
-let ws: Awaited<ReturnType<typeof makeWorkspace>>;
-const tokens = { admin: "", editor: "", viewer: "" };
-
-beforeAll(async () => {
-  ws = await makeWorkspace("owner");
-  tokens.admin = await makeApiKey(ws.workspace.id, "admin");
-  tokens.editor = await makeApiKey(ws.workspace.id, "editor");
-  tokens.viewer = await makeApiKey(ws.workspace.id, "viewer");
-});
+const { ws, tokens } = workspaceWithKeys();
 
 async function create(name: string, base_url: string) {
   const res = await call(collection.POST, {

@@ -1,5 +1,5 @@
 import http from "node:http";
-import net, { type AddressInfo } from "node:net";
+import type { AddressInfo } from "node:net";
 import { Readable } from "node:stream";
 import zlib from "node:zlib";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -16,26 +16,17 @@ import {
   isResponseTooLargeError,
   nextRedirectHop,
   RedirectRefusedError,
-  type ConnectTarget,
-  type Connector,
   type GuardedFetchOptions,
   type Resolver,
 } from "@/lib/net/safe-fetch";
+import { loopbackConnector } from "../helpers/loopback";
 
 /**
  * Every guarded fetch in this file connects through this connector: it records each target and
  * throws on anything that is not loopback, so a regressed guard fails the test instead of
  * ever opening a connection to 169.254.169.254 or anywhere else off this machine.
  */
-const connected: ConnectTarget[] = [];
-const loopbackOnly: Connector = (target) => {
-  connected.push(target);
-  const outside = target.addresses.map((a) => a.address).find((a) => a !== "127.0.0.1" && a !== "::1");
-  if (outside || (target.host !== "127.0.0.1" && target.host !== "::1")) {
-    throw new Error(`test connector: refusing to connect to non-loopback ${outside ?? target.host}`);
-  }
-  return net.connect({ host: target.host, port: target.port });
-};
+const { connected, connect: loopbackOnly } = loopbackConnector();
 const deny: GuardedFetchOptions = { allowPrivateNetworks: false, allowLoopback: true, connect: loopbackOnly };
 const allow: GuardedFetchOptions = { allowPrivateNetworks: true, allowLoopback: true, connect: loopbackOnly };
 

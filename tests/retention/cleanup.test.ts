@@ -14,6 +14,22 @@ async function dbNow(): Promise<Date> {
 
 const exists = async (ids: string[]) =>
   (await db.run.findMany({ where: { id: { in: ids } }, select: { id: true } })).map((r) => r.id).sort();
+/** A suite in a new workspace with `count` completed scheduled runs, 100 days old and older. */
+async function suiteWithOldRuns(now: Date, count: number) {
+  const { ctx } = await makeWorkspace("owner");
+  const { suite } = await makeSuiteWithCases(ctx, 1);
+  await db.run.createMany({
+    data: Array.from({ length: count }, (_, i) => ({
+      workspaceId: ctx.workspaceId,
+      suiteId: suite.id,
+      triggeredBy: "schedule" as const,
+      status: "completed" as const,
+      agentSnapshot: {},
+      createdAt: new Date(now.getTime() - (100 + i) * DAY),
+    })),
+  });
+  return suite;
+}
 const totals = async () => ({ runs: await db.run.count(), results: await db.caseResult.count(), calls: await db.llmCall.count() });
 
 // Tests in this file share one database and run in order: the keep-rules test comes first and
@@ -147,19 +163,8 @@ describe("retention cleanup keep-rules", () => {
 
   it("deletes in batches until nothing old is left", async () => {
     const now = await dbNow();
-    const { ctx } = await makeWorkspace("owner");
-    const { suite } = await makeSuiteWithCases(ctx, 1);
     const count = RUN_BATCH * 2 + 17;
-    await db.run.createMany({
-      data: Array.from({ length: count }, (_, i) => ({
-        workspaceId: ctx.workspaceId,
-        suiteId: suite.id,
-        triggeredBy: "schedule" as const,
-        status: "completed" as const,
-        agentSnapshot: {},
-        createdAt: new Date(now.getTime() - (100 + i) * DAY),
-      })),
-    });
+    const suite = await suiteWithOldRuns(now, count);
     await db.suite.update({ where: { id: suite.id }, data: { retentionRuns: 5 } });
     // Most of the instance's finished runs: without confirmation nothing would go.
     await expect(runCleanup({ now, settings: { days: 30, runs: 30 } })).rejects.toMatchObject({ code: "confirmation_required" });
@@ -192,18 +197,7 @@ describe("the nightly cleanup", () => {
 
   it("holds off a cleanup that would delete more than half of all finished runs, and its record says so", async () => {
     const now = await dbNow();
-    const { ctx } = await makeWorkspace("owner");
-    const { suite } = await makeSuiteWithCases(ctx, 1);
-    await db.run.createMany({
-      data: Array.from({ length: 40 }, (_, i) => ({
-        workspaceId: ctx.workspaceId,
-        suiteId: suite.id,
-        triggeredBy: "schedule" as const,
-        status: "completed" as const,
-        agentSnapshot: {},
-        createdAt: new Date(now.getTime() - (100 + i) * DAY),
-      })),
-    });
+    const suite = await suiteWithOldRuns(now, 40);
     await db.suite.update({ where: { id: suite.id }, data: { retentionRuns: 1 } });
     const finished = await db.run.count({ where: { status: { in: ["completed", "failed", "cancelled"] } } });
 

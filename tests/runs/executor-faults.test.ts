@@ -3,6 +3,7 @@ import { db } from "@/lib/db";
 import { Executor, errorOutcome, type CaseOutcome, type CaseRunner } from "@/lib/runs/executor";
 import { createCaseRunner } from "@/lib/runs/case-runner";
 import { getRun, startRun } from "@/lib/runs/service";
+import type { WorkspaceContext } from "@/lib/auth/roles";
 import { withFakeOpenAI } from "../helpers/run-stack";
 import { makeWorkspace, makeSuiteWithCases, waitFor } from "../helpers/factories";
 
@@ -27,6 +28,13 @@ const passed = (): CaseOutcome => ({
   actualResponse: "ok",
 });
 const finished = (s: string) => ["completed", "failed", "cancelled"].includes(s);
+/** The run once it has ended, whichever way. */
+const untilFinished = (ctx: WorkspaceContext, runId: string) =>
+  waitFor(
+    () => getRun(ctx, runId),
+    (r) => finished(r.status),
+    10_000,
+  );
 
 describe("executor faults", () => {
   it("stores an error result when the database rejects a case result, and the run still ends", async () => {
@@ -36,11 +44,7 @@ describe("executor faults", () => {
     const runner: CaseRunner = async (job) => (job.position === 2 ? { ...passed(), promptTokens: 3_000_000_000 } : passed());
     const run = await startRun(ctx, suite.id, { concurrency: 2 }, "api");
     executor(runner).start();
-    const done = await waitFor(
-      () => getRun(ctx, run.id),
-      (r) => finished(r.status),
-      10_000,
-    );
+    const done = await untilFinished(ctx, run.id);
     expect(done).toMatchObject({ status: "completed", passed_cases: 3, error_cases: 1 });
     const bad = await db.caseResult.findFirstOrThrow({ where: { runId: run.id, position: 2 } });
     expect(bad).toMatchObject({ status: "error", errorType: "persist", leaseOwner: null });
@@ -61,11 +65,7 @@ describe("executor faults", () => {
     };
     const run = await startRun(ctx, suite.id, { concurrency: 12 }, "api");
     executor(runner).start();
-    const done = await waitFor(
-      () => getRun(ctx, run.id),
-      (r) => finished(r.status),
-      10_000,
-    );
+    const done = await untilFinished(ctx, run.id);
     expect(done).toMatchObject({ status: "completed", passed_cases: 11, error_cases: 1 });
     const rows = await db.caseResult.findMany({ where: { runId: run.id }, orderBy: { position: "asc" } });
     expect(rows.map((r) => r.status)).toEqual(rows.map((r) => (r.position === 5 ? "error" : "passed")));
@@ -139,11 +139,7 @@ describe("executor faults", () => {
     const run = await startRun(ctx, suite.id, { concurrency: 1 }, "api");
     await db.modelConfig.delete({ where: { id: judge.id } });
     executor(createCaseRunner()).start();
-    const done = await waitFor(
-      () => getRun(ctx, run.id),
-      (r) => finished(r.status),
-      10_000,
-    );
+    const done = await untilFinished(ctx, run.id);
     expect(done.status).toBe("failed");
     expect(done.error_message).toBe('The judge model configuration "the judge" was deleted');
     // One case found out; the rest were never started.
@@ -158,11 +154,7 @@ describe("executor faults", () => {
     await db.suite.update({ where: { id: suite.id }, data: { llmJudgeModelConfigId: null, simulatorModelConfigId: null } });
     const run = await startRun(ctx, suite.id, { concurrency: 3 }, "api");
     executor(createCaseRunner()).start();
-    const done = await waitFor(
-      () => getRun(ctx, run.id),
-      (r) => finished(r.status),
-      10_000,
-    );
+    const done = await untilFinished(ctx, run.id);
     expect(done.status).toBe("failed");
     expect(done.error_message).toMatch(/needs a simulated user/);
     expect(done.error_cases).toBe(3);

@@ -7,6 +7,7 @@ import { POST as createRoute } from "@/app/api/v1/suites/route";
 import { GET as getRoute, PATCH as patchRoute } from "@/app/api/v1/suites/[id]/route";
 import { makeApiKey, makeWorkspace, makeAgent, makeCases, makeModelConfig } from "../helpers/factories";
 import { call } from "../helpers/api";
+import { METRIC_DEFAULTS } from "../evaluation/helpers";
 
 async function issuesOf(p: Promise<unknown>): Promise<IssueList> {
   const err = await p.then(
@@ -59,17 +60,7 @@ describe("suite metrics and simulator model", () => {
     });
     expect(s.simulator_model_config_id).toBe(sim.id);
     expect(s.metrics).toEqual([
-      {
-        metric: "relevance",
-        threshold: 4,
-        enabled: true,
-        scale: 5,
-        model: null,
-        fail_on_error: false,
-        retry_on_failure: null,
-        timeout_ms: null,
-        custom_prompt: null,
-      },
+      { ...METRIC_DEFAULTS, metric: "relevance", threshold: 4 },
       {
         metric: "politeness",
         threshold: null,

@@ -10,7 +10,7 @@ import * as exportRoute from "@/app/api/v1/suites/[id]/test-cases/export/route";
 import * as caseRoute from "@/app/api/v1/test-cases/[id]/route";
 import * as restoreRoute from "@/app/api/v1/test-cases/[id]/restore/route";
 import type { WorkspaceContext } from "@/lib/auth/roles";
-import { makeApiKey, makeWorkspace, makeSuite, runnableCase } from "../helpers/factories";
+import { CASE_FIELDS, makeApiKey, makeWorkspace, makeSuite, runnableCase } from "../helpers/factories";
 import { call } from "../helpers/api";
 
 let ctx: WorkspaceContext;
@@ -100,31 +100,7 @@ describe("cases", () => {
     const created = await create(editorKey, runnableCase({ name: "api case", tags: ["normal"], max_turns: 3 }));
     expect(created.status).toBe(201);
     const body = created.json as TestCaseDto;
-    expect(Object.keys(body)).toEqual([
-      "id",
-      "suite_id",
-      "name",
-      "description",
-      "difficulty",
-      "tags",
-      "status",
-      "persona",
-      "initial_message",
-      "user_context",
-      "max_turns",
-      "expected_outcomes",
-      "expected_tool_calls",
-      "evaluation_criteria_override",
-      "checks",
-      "mode",
-      "ground_truth",
-      "evaluations",
-      "variables",
-      "files",
-      "sort_order",
-      "created_at",
-      "updated_at",
-    ]);
+    expect(Object.keys(body)).toEqual(["id", "suite_id", ...CASE_FIELDS, "sort_order", "created_at", "updated_at"]);
     expect(body).toMatchObject({ suite_id: suiteId, name: "api case", max_turns: 3, status: "active" });
 
     const patched = await caseCall("PATCH", editorKey, body.id, { description: "via API", max_turns: null });

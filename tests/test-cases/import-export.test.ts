@@ -6,13 +6,7 @@ import { exportTestCases, importTestCases, parseCasesDocument, validateImport } 
 import { RUNNABLE_MESSAGE, testCaseListQuery } from "@/lib/test-cases/schemas";
 import { ForbiddenError, NotFoundError, ValidationError } from "@/lib/errors";
 import type { WorkspaceContext } from "@/lib/auth/roles";
-import { addMember, makeWorkspace, makeSuite, rejection, runnableCase } from "../helpers/factories";
-
-/** An export read to the end (exports stream). */
-async function exportText(...args: Parameters<typeof exportTestCases>) {
-  const file = await exportTestCases(...args);
-  return { ...file, body: await new Response(file.body).text() };
-}
+import { addMember, CASE_FIELDS, exportText, makeWorkspace, makeSuite, rejection, runnableCase } from "../helpers/factories";
 
 let ctx: WorkspaceContext;
 let suiteId: string;
@@ -23,26 +17,6 @@ beforeEach(async () => {
 });
 
 const all = async (suite: string) => (await listTestCases(ctx, suite, testCaseListQuery.parse({ limit: 200 }))).data;
-const FIELDS = [
-  "name",
-  "description",
-  "difficulty",
-  "tags",
-  "status",
-  "persona",
-  "initial_message",
-  "user_context",
-  "max_turns",
-  "expected_outcomes",
-  "expected_tool_calls",
-  "evaluation_criteria_override",
-  "checks",
-  "mode",
-  "ground_truth",
-  "evaluations",
-  "variables",
-  "files",
-] as const;
 
 /** Cases meant to stress serialisation: nulls, unicode, multi-line text, YAML look-alikes, nested JSON. */
 const tricky: Record<string, unknown>[] = [
@@ -116,7 +90,7 @@ describe("export → import round trip", () => {
       const copy = await all(target.id);
       expect(copy).toHaveLength(original.length);
       original.forEach((o, i) => {
-        for (const f of FIELDS) expect({ case: i, field: f, value: copy[i]![f] }).toEqual({ case: i, field: f, value: o[f] });
+        for (const f of CASE_FIELDS) expect({ case: i, field: f, value: copy[i]![f] }).toEqual({ case: i, field: f, value: o[f] });
         expect(copy[i]!.expected_tool_calls).toStrictEqual(o.expected_tool_calls);
       });
       // Exporting the copy gives the same document, byte for byte.
@@ -127,7 +101,7 @@ describe("export → import round trip", () => {
   it("writes spec 001 field order without ids, timestamps or sort orders", async () => {
     await createTestCase(ctx, suiteId, runnableCase({ name: "one" }));
     const json = JSON.parse((await exportText(ctx, suiteId, "json")).body) as Record<string, unknown>[];
-    expect(Object.keys(json[0]!)).toEqual([...FIELDS]);
+    expect(Object.keys(json[0]!)).toEqual([...CASE_FIELDS]);
     const yaml = YAML.parse((await exportText(ctx, suiteId, "yaml")).body) as Record<string, unknown>[];
     expect(yaml).toEqual(json);
   });

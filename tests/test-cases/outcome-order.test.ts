@@ -5,16 +5,10 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { createTestCase, getTestCase, listTestCases, updateTestCase } from "@/lib/test-cases/service";
-import { exportTestCases, importTestCases, parseCasesDocument } from "@/lib/test-cases/import-export";
+import { importTestCases, parseCasesDocument } from "@/lib/test-cases/import-export";
 import { testCaseListQuery } from "@/lib/test-cases/schemas";
 import type { WorkspaceContext } from "@/lib/auth/roles";
-import { makeWorkspace, issuesOf, makeSuite, runnableCase } from "../helpers/factories";
-
-/** An export read to the end (exports stream). */
-async function exportText(...args: Parameters<typeof exportTestCases>) {
-  const file = await exportTestCases(...args);
-  return { ...file, body: await new Response(file.body).text() };
-}
+import { exportText, makeWorkspace, issuesOf, makeSuite, runnableCase } from "../helpers/factories";
 
 let ctx: WorkspaceContext;
 let suiteId: string;

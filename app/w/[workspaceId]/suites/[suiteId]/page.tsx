@@ -119,15 +119,7 @@ export default async function SuitePage({ params, searchParams }: WorkspacePageP
               }
             />
           ) : (
-            <CaseTable
-              workspaceId={workspaceId}
-              suiteId={suiteId}
-              rows={rows}
-              canEdit={canEdit}
-              suiteTags={suiteTags}
-              orderedIds={orderedIds}
-              runVariables={runVariables}
-            />
+            <CaseTable {...{ workspaceId, suiteId, rows, canEdit, suiteTags, orderedIds, runVariables }} />
           )}
           <PrevNextPagination
             prev={

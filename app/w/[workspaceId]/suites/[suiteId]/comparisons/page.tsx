@@ -1,7 +1,6 @@
 import { orNotFound, pageContext } from "@/lib/auth/context";
 import { loadSuiteComparisonsPage } from "@/lib/comparisons/loaders";
-import { ListPage } from "@/components/ui/list-page";
-import { suiteCrumbs } from "@/components/suites/suite-crumbs";
+import { SuiteExperimentsPage } from "@/components/suites/suite-experiments-page";
 import { ComparisonList } from "@/components/comparisons/comparison-list";
 import { CompareButton } from "@/components/comparisons/compare-dialog";
 import type { WorkspacePageProps } from "@/lib/pages/props";
@@ -12,28 +11,26 @@ export default async function SuiteComparisonsPage({ params, searchParams }: Wor
   const { workspaceId, suiteId } = await params;
   const ctx = await pageContext(workspaceId);
   const page = await orNotFound(loadSuiteComparisonsPage(ctx, suiteId, await searchParams));
-  const base = `/w/${workspaceId}/suites/${suiteId}`;
   return (
-    <ListPage
-      header={{
-        title: "Comparisons",
-        description: `A/B comparisons of ${page.suite.name}: the same cases under two configurations, newest first.`,
-        breadcrumbs: suiteCrumbs(workspaceId, page.suite, "comparisons"),
-        actions: page.canEdit ? <CompareButton workspaceId={workspaceId} suiteId={suiteId} /> : undefined,
-      }}
+    <SuiteExperimentsPage
+      workspaceId={workspaceId}
+      page={page}
+      section="comparisons"
+      title="Comparisons"
+      description={`A/B comparisons of ${page.suite.name}: the same cases under two configurations, newest first.`}
+      launch={<CompareButton workspaceId={workspaceId} suiteId={suiteId} />}
       empty={
-        page.comparisons.length === 0 && !page.cursor
+        page.comparisons.length === 0
           ? {
               title: "No comparisons yet",
-              description: page.canEdit
-                ? "Compare two configurations of this suite's agent with Compare, or pick two runs with “Compare with…” on a run page."
-                : "Editors can compare two configurations of this suite's agent.",
+              editors:
+                "Compare two configurations of this suite's agent with Compare, or pick two runs with “Compare with…” on a run page.",
+              viewers: "Editors can compare two configurations of this suite's agent.",
             }
           : null
       }
-      pagination={{ base: `${base}/comparisons`, cursor: page.cursor, nextCursor: page.nextCursor }}
     >
       <ComparisonList workspaceId={workspaceId} rows={page.comparisons} />
-    </ListPage>
+    </SuiteExperimentsPage>
   );
 }

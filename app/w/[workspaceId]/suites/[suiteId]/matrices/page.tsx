@@ -1,7 +1,6 @@
 import { orNotFound, pageContext } from "@/lib/auth/context";
 import { loadSuiteMatricesPage } from "@/lib/matrices/loaders";
-import { ListPage } from "@/components/ui/list-page";
-import { suiteCrumbs } from "@/components/suites/suite-crumbs";
+import { SuiteExperimentsPage } from "@/components/suites/suite-experiments-page";
 import { MatrixList } from "@/components/matrices/matrix-list";
 import { MatrixButton } from "@/components/matrices/matrix-dialog";
 import type { WorkspacePageProps } from "@/lib/pages/props";
@@ -12,28 +11,25 @@ export default async function SuiteMatricesPage({ params, searchParams }: Worksp
   const { workspaceId, suiteId } = await params;
   const ctx = await pageContext(workspaceId);
   const page = await orNotFound(loadSuiteMatricesPage(ctx, suiteId, await searchParams));
-  const base = `/w/${workspaceId}/suites/${suiteId}`;
   return (
-    <ListPage
-      header={{
-        title: "Matrix runs",
-        description: `${page.suite.name}: the same cases under every combination of variable values, newest first.`,
-        breadcrumbs: suiteCrumbs(workspaceId, page.suite, "matrices"),
-        actions: page.canEdit ? <MatrixButton workspaceId={workspaceId} suiteId={suiteId} /> : undefined,
-      }}
+    <SuiteExperimentsPage
+      workspaceId={workspaceId}
+      page={page}
+      section="matrices"
+      title="Matrix runs"
+      description={`${page.suite.name}: the same cases under every combination of variable values, newest first.`}
+      launch={<MatrixButton workspaceId={workspaceId} suiteId={suiteId} />}
       empty={
-        page.matrices.length === 0 && !page.cursor
+        page.matrices.length === 0
           ? {
               title: "No matrix runs yet",
-              description: page.canEdit
-                ? "Start one with Matrix: pick variables of the suite's agent and the values to try."
-                : "Editors can run this suite's cases under every combination of variable values.",
+              editors: "Start one with Matrix: pick variables of the suite's agent and the values to try.",
+              viewers: "Editors can run this suite's cases under every combination of variable values.",
             }
           : null
       }
-      pagination={{ base: `${base}/matrices`, cursor: page.cursor, nextCursor: page.nextCursor }}
     >
       <MatrixList workspaceId={workspaceId} rows={page.matrices} />
-    </ListPage>
+    </SuiteExperimentsPage>
   );
 }

@@ -45,14 +45,7 @@ export default async function SuiteRunsPage({ params, searchParams }: WorkspaceP
           </>
         }
       />
-      <SuiteRunsView
-        workspaceId={workspaceId}
-        suiteId={suiteId}
-        initialAnalytics={analytics}
-        initialRuns={runs}
-        location={location}
-        startRun={startRun}
-      />
+      <SuiteRunsView {...{ workspaceId, suiteId, location, startRun }} initialAnalytics={analytics} initialRuns={runs} />
     </div>
   );
 }

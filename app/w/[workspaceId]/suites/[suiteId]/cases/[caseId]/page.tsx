@@ -27,8 +27,7 @@ export default async function EditTestCasePage({ params, searchParams }: Workspa
         actions={
           canEdit && testCase.status !== "archived" ? (
             <StartRunButton
-              workspaceId={workspaceId}
-              suiteId={suiteId}
+              {...{ workspaceId, suiteId }}
               tags={suiteTags}
               variablesContext={runVariables}
               caseIds={[testCase.id]}
@@ -43,13 +42,7 @@ export default async function EditTestCasePage({ params, searchParams }: Workspa
       <CaseForm
         key={`${testCase.updated_at}-${testCase.status}`}
         mode="edit"
-        workspaceId={workspaceId}
-        suiteId={suiteId}
-        testCase={testCase}
-        suiteTags={suiteTags}
-        tools={tools}
-        variableDefinitions={variableDefinitions}
-        canEdit={canEdit}
+        {...{ workspaceId, suiteId, testCase, suiteTags, tools, variableDefinitions, canEdit }}
       />
     </div>
   );
