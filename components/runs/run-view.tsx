@@ -157,7 +157,14 @@ export function RunView({
       )}
       {!active && isSummary(run.summary) && <RunSummaryCard summary={run.summary} />}
       <RunChangesCard workspaceId={workspaceId} runId={run.id} live={active} initial={initialChanges} />
-      <CaseResultsTable {...{ workspaceId, run, tags, initialFilters }} live={active} initial={initialResults} />
+      <CaseResultsTable
+        workspaceId={workspaceId}
+        run={run}
+        live={active}
+        tags={tags}
+        initial={initialResults}
+        initialFilters={initialFilters}
+      />
     </div>
   );
 }

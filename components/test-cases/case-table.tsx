@@ -73,12 +73,20 @@ export function CaseTable({ workspaceId, suiteId, rows, canEdit, suiteTags, orde
   return (
     <div className="space-y-3">
       {canEdit && (
-        <BulkActions {...{ workspaceId, suiteId, names, suiteTags }} selected={visibleSelected} onClear={() => setSelected(new Set())} />
+        <BulkActions
+          workspaceId={workspaceId}
+          suiteId={suiteId}
+          selected={visibleSelected}
+          names={names}
+          suiteTags={suiteTags}
+          onClear={() => setSelected(new Set())}
+        />
       )}
       {canEdit && (
         <div className="flex items-center gap-2">
           <StartRunButton
-            {...{ workspaceId, suiteId }}
+            workspaceId={workspaceId}
+            suiteId={suiteId}
             tags={suiteTags}
             variablesContext={runVariables}
             caseIds={visibleSelected}

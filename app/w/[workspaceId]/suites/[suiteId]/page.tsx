@@ -119,7 +119,15 @@ export default async function SuitePage({ params, searchParams }: WorkspacePageP
               }
             />
           ) : (
-            <CaseTable {...{ workspaceId, suiteId, rows, canEdit, suiteTags, orderedIds, runVariables }} />
+            <CaseTable
+              workspaceId={workspaceId}
+              suiteId={suiteId}
+              rows={rows}
+              canEdit={canEdit}
+              suiteTags={suiteTags}
+              orderedIds={orderedIds}
+              runVariables={runVariables}
+            />
           )}
           <PrevNextPagination
             prev={

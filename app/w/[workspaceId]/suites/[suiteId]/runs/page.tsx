@@ -45,7 +45,14 @@ export default async function SuiteRunsPage({ params, searchParams }: WorkspaceP
           </>
         }
       />
-      <SuiteRunsView {...{ workspaceId, suiteId, location, startRun }} initialAnalytics={analytics} initialRuns={runs} />
+      <SuiteRunsView
+        workspaceId={workspaceId}
+        suiteId={suiteId}
+        initialAnalytics={analytics}
+        initialRuns={runs}
+        location={location}
+        startRun={startRun}
+      />
     </div>
   );
 }

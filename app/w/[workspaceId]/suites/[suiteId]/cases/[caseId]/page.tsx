@@ -27,7 +27,8 @@ export default async function EditTestCasePage({ params, searchParams }: Workspa
         actions={
           canEdit && testCase.status !== "archived" ? (
             <StartRunButton
-              {...{ workspaceId, suiteId }}
+              workspaceId={workspaceId}
+              suiteId={suiteId}
               tags={suiteTags}
               variablesContext={runVariables}
               caseIds={[testCase.id]}
@@ -42,7 +43,13 @@ export default async function EditTestCasePage({ params, searchParams }: Workspa
       <CaseForm
         key={`${testCase.updated_at}-${testCase.status}`}
         mode="edit"
-        {...{ workspaceId, suiteId, testCase, suiteTags, tools, variableDefinitions, canEdit }}
+        workspaceId={workspaceId}
+        suiteId={suiteId}
+        testCase={testCase}
+        suiteTags={suiteTags}
+        tools={tools}
+        variableDefinitions={variableDefinitions}
+        canEdit={canEdit}
       />
     </div>
   );

@@ -17,7 +17,15 @@ export default async function NewTestCasePage({ params }: WorkspaceParams<{ suit
       <Breadcrumbs className="mb-3" items={suiteCrumbs(workspaceId, { id: suiteId, name: suite.name }, null, { label: "New test case" })} />
       <PageHeader title="New test case" description={`In suite ${suite.name} · agent ${suite.agent_name}`} />
       {canEdit ? (
-        <CaseForm mode="create" {...{ workspaceId, suiteId, suiteTags, tools, variableDefinitions }} canEdit />
+        <CaseForm
+          mode="create"
+          workspaceId={workspaceId}
+          suiteId={suiteId}
+          suiteTags={suiteTags}
+          tools={tools}
+          variableDefinitions={variableDefinitions}
+          canEdit
+        />
       ) : (
         <p className="rounded-md border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-800">
           Viewers cannot create test cases. Ask a workspace admin for the editor role.
