@@ -303,6 +303,7 @@ async function executeComparison(ctx: WorkspaceContext, suiteId: string, input: 
             triggeredByKeyId: ctx.apiKeyId,
             options: { ...selection, concurrency: input.concurrency, comparison: { id: comparison.id, arm: armRole(index) } },
             concurrency: input.concurrency,
+            trials: input.repetitions,
             metadata: input.metadata,
             resolvedVariables: arm.resolvedVariables,
             agentSnapshot: arm.agentSnapshot as Prisma.InputJsonValue,
@@ -318,6 +319,7 @@ async function executeComparison(ctx: WorkspaceContext, suiteId: string, input: 
           suiteId: suite.id,
           selection,
           repetitions: input.repetitions,
+          order: "case-major",
           variant: index === 0 ? "baseline" : "variant",
         });
         if (inserted === 0) throw noCasesError(selection);

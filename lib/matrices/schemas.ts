@@ -72,14 +72,19 @@ export const createMatrixInput = startRunInput
     name: z.string().trim().min(1, "Name cannot be empty").max(TEXT_LIMITS.name).optional(),
     /** One axis per variable: the values to try. Each combination is one run with these run-level values. */
     variables: matrixAxesInput,
+    /** The older name of `trials` (per combination); both may be given only when they agree. */
     repetitions: z
       .number({ error: "repetitions must be a whole number" })
       .int("repetitions must be a whole number")
       .min(1, "repetitions must be at least 1")
       .max(MAX_MATRIX_REPETITIONS, `repetitions must be at most ${MAX_MATRIX_REPETITIONS}`)
-      .default(1),
+      .optional(),
   })
-  .strict();
+  .strict()
+  .refine((m) => m.trials == null || m.repetitions === undefined || m.trials === m.repetitions, {
+    path: ["trials"],
+    message: "trials and repetitions mean the same; give one of them",
+  });
 export type CreateMatrixInput = z.input<typeof createMatrixInput>;
 export type CreateMatrixOptions = z.output<typeof createMatrixInput>;
 

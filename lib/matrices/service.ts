@@ -52,7 +52,11 @@ export async function createMatrix(ctx: WorkspaceContext, suiteId: string, raw: 
   const parsed = createMatrixInput.safeParse(raw ?? {});
   if (!parsed.success) throw new ValidationError("Invalid matrix", zodIssues(parsed.error));
   const opts = parsed.data;
-  const { suite, presetValues } = await prepareSuiteRun(ctx, suiteId, opts.preset);
+  // Trials per combination: `trials` (or its older name `repetitions`), else the preset's, else the suite's default.
+  const { suite, presetValues, trials } = await prepareSuiteRun(ctx, suiteId, {
+    preset: opts.preset,
+    trials: opts.trials ?? opts.repetitions,
+  });
   assertAxesAreVariables(suite, Object.keys(opts.variables));
   const combinations = expandCombinations(opts.variables);
   // A preset's values apply first; each combination's axis values win over them (as a run's own values do).
@@ -89,7 +93,7 @@ export async function createMatrix(ctx: WorkspaceContext, suiteId: string, raw: 
           suiteId: suite.id,
           name: opts.name ?? `Matrix: ${Object.keys(opts.variables).join(" × ")}`,
           axes: opts.variables,
-          repetitions: opts.repetitions,
+          repetitions: trials,
           concurrency: opts.concurrency,
           options: {
             tags: opts.tags,
@@ -111,7 +115,7 @@ export async function createMatrix(ctx: WorkspaceContext, suiteId: string, raw: 
           opts,
           prepared: prepared[index]!,
           trigger,
-          repetitions: opts.repetitions,
+          trials,
           matrix: { id: matrix.id, combinationIndex: index },
         });
         stored.push({ index, values, run_id: run.id });

@@ -13,6 +13,7 @@ export const presetSelect = {
   suiteId: true,
   name: true,
   values: true,
+  trials: true,
   createdAt: true,
   updatedAt: true,
 } as const satisfies Prisma.SuitePresetSelect;
@@ -26,6 +27,7 @@ export function toPresetDto(row: PresetRow): PresetDto {
     suite_id: row.suiteId,
     name: row.name,
     values: values as Record<string, VariableValue>,
+    trials: row.trials,
     created_at: iso(row.createdAt) ?? "",
     updated_at: iso(row.updatedAt) ?? "",
   };

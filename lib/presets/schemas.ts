@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { TEXT_LIMITS } from "@/lib/validation/limits";
+import { trialsInput } from "@/lib/runs/schemas";
 import type { VariableDefinition, VariableValue } from "@/lib/agents/schemas";
 
 /**
@@ -23,6 +24,8 @@ export const presetInput = z
       .min(1, "Name is required")
       .max(TEXT_LIMITS.shortName, `Use at most ${TEXT_LIMITS.shortName} characters`),
     values: presetValues.default({}),
+    /** Trials per case of a run started with this preset that does not say (null: the suite's default_trials). */
+    trials: trialsInput.nullish().transform((v) => v ?? null),
   })
   .strict();
 export type PresetInput = z.input<typeof presetInput>;
@@ -39,5 +42,5 @@ export type PresetPatch = z.output<typeof presetPatch>;
 export type RunVariablesContext = {
   definitions: VariableDefinition[];
   suite_values: Record<string, VariableValue>;
-  presets: { id: string; name: string; values: Record<string, VariableValue> }[];
+  presets: { id: string; name: string; values: Record<string, VariableValue>; trials: number | null }[];
 };

@@ -86,7 +86,7 @@ export async function createPreset(ctx: WorkspaceContext, suiteId: string, raw: 
   assertValues(suite.agent.variablesSchema, parsed.data.values);
   try {
     const row = await db.suitePreset.create({
-      data: { workspaceId: ctx.workspaceId, suiteId, name: parsed.data.name, values: parsed.data.values },
+      data: { workspaceId: ctx.workspaceId, suiteId, name: parsed.data.name, values: parsed.data.values, trials: parsed.data.trials },
       select: presetSelect,
     });
     return toPresetDto(row);
@@ -107,7 +107,7 @@ export async function updatePreset(ctx: WorkspaceContext, id: string, raw: unkno
   try {
     const row = await db.suitePreset.update({
       where: { id, workspaceId: ctx.workspaceId },
-      data: { name, values },
+      data: { name, values, trials: parsed.data.trials === undefined ? current.trials : parsed.data.trials },
       select: presetSelect,
     });
     return toPresetDto(row);
@@ -126,13 +126,17 @@ export async function deletePreset(ctx: WorkspaceContext, id: string): Promise<{
 }
 
 /**
- * The values of a suite's preset named by `nameOrId` (its id, or else its name), for a run's
- * `preset` option; ValidationError at `preset` listing the suite's presets when there is none.
+ * The values and trials of a suite's preset named by `nameOrId` (its id, or else its name), for a
+ * run's `preset` option; ValidationError at `preset` listing the suite's presets when there is none.
  */
-export async function presetValuesForRun(ctx: WorkspaceContext, suiteId: string, nameOrId: string): Promise<Record<string, VariableValue>> {
+export async function presetForRun(
+  ctx: WorkspaceContext,
+  suiteId: string,
+  nameOrId: string,
+): Promise<{ values: Record<string, VariableValue>; trials: number | null }> {
   const presets = await db.suitePreset.findMany({
     where: { suiteId, workspaceId: ctx.workspaceId },
-    select: { id: true, name: true, values: true },
+    select: { id: true, name: true, values: true, trials: true },
     orderBy: { name: "asc" },
   });
   const found = presets.find((p) => p.id === nameOrId) ?? presets.find((p) => p.name === nameOrId);
@@ -142,7 +146,7 @@ export async function presetValuesForRun(ctx: WorkspaceContext, suiteId: string,
       { path: "preset", message: `Unknown preset "${nameOrId}": ${names ? `this suite has ${names}` : "this suite has no presets"}` },
     ]);
   }
-  return (found.values ?? {}) as Record<string, VariableValue>;
+  return { values: (found.values ?? {}) as Record<string, VariableValue>, trials: found.trials };
 }
 
 /** The suite agent's variable definitions, the suite's values and its presets (the run dialogs' inputs). */
@@ -154,7 +158,11 @@ export async function runVariablesContext(ctx: WorkspaceContext, suiteId: string
     select: {
       variables: true,
       agent: { select: { variablesSchema: true } },
-      presets: { where: { workspaceId: ctx.workspaceId }, select: { id: true, name: true, values: true }, orderBy: { name: "asc" } },
+      presets: {
+        where: { workspaceId: ctx.workspaceId },
+        select: { id: true, name: true, values: true, trials: true },
+        orderBy: { name: "asc" },
+      },
     },
   });
   if (!suite) throw new NotFoundError("Suite");
@@ -163,6 +171,6 @@ export async function runVariablesContext(ctx: WorkspaceContext, suiteId: string
   return {
     definitions: definitions.success ? definitions.data : [],
     suite_values: asValues(suite.variables),
-    presets: suite.presets.map((p) => ({ id: p.id, name: p.name, values: asValues(p.values) })),
+    presets: suite.presets.map((p) => ({ id: p.id, name: p.name, values: asValues(p.values), trials: p.trials })),
   };
 }

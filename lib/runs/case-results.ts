@@ -77,13 +77,14 @@ function after(key: ResultKey | null | undefined): Prisma.CaseResultWhereInput {
  * The filters a reader may apply, in SQL: status uses the (runId, status) index; a tag filter is
  * the tags GIN index's `has` (intersected with the run's rows).
  */
-function resultWhere(ctx: WorkspaceContext, runId: string, q: Pick<CaseResultListQuery, "status" | "variant" | "tag">) {
+function resultWhere(ctx: WorkspaceContext, runId: string, q: Pick<CaseResultListQuery, "status" | "variant" | "tag" | "trial">) {
   return {
     runId,
     workspaceId: ctx.workspaceId,
     ...(q.status ? { status: q.status } : {}),
     ...(q.variant ? { variant: q.variant } : {}),
     ...(q.tag ? { tags: { has: q.tag } } : {}),
+    ...(q.trial !== undefined ? { repetition: q.trial } : {}),
   } satisfies Prisma.CaseResultWhereInput;
 }
 
@@ -146,6 +147,7 @@ export async function caseResultRowsAndRunStatusOn(
   if (q.status) filters.push(`c."status" = ${param(q.status)}::"CaseResultStatus"`);
   if (q.variant) filters.push(`c."variant" = ${param(q.variant)}::"Variant"`);
   if (q.tag) filters.push(`c."tags" @> ARRAY[${param(q.tag)}::text]`);
+  if (q.trial !== undefined) filters.push(`c."repetition" = ${param(q.trial)}::int`);
   if (cursor) {
     const p = param(cursor.p);
     filters.push(
@@ -154,10 +156,16 @@ export async function caseResultRowsAndRunStatusOn(
         : `c."position" > ${p}::int`,
     );
   }
-  const shape = [q.status ? "s" : "", q.variant ? "v" : "", q.tag ? "t" : "", cursor ? `c${cursor.v[0]}` : ""].join("");
+  const shape = [
+    q.status ? "s" : "",
+    q.variant ? "v" : "",
+    q.tag ? "t" : "",
+    q.trial !== undefined ? "n" : "",
+    cursor ? `c${cursor.v[0]}` : "",
+  ].join("");
   const text = `SELECT r."status"::text AS run_status, c.* FROM "public"."Run" r
     LEFT JOIN LATERAL (
-      SELECT c."id", c."testCaseId", c."variant"::text AS "variant", c."position", c."status"::text AS "status", c."stage"::text AS "stage",
+      SELECT c."id", c."testCaseId", c."variant"::text AS "variant", c."position", c."repetition", c."status"::text AS "status", c."stage"::text AS "stage",
              c."name", c."tags", c."promptTokens", c."completionTokens", c."latencyMs", c."durationMs", c."retryCount", c."turns",
              c."errorMessage", c."errorType", c."failureReasons", c."endReason"
       FROM "public"."CaseResult" c

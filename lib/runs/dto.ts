@@ -5,7 +5,7 @@ import type { Prisma } from "@/lib/generated/prisma/client";
 import type { CaseResultStatus, RunStatus } from "@/lib/runs/schemas";
 import type { ProcessedFileInput } from "@/lib/files/types";
 import { currentSummary, type SummaryCounts } from "@/lib/runs/summary-counts";
-import type { caseResultResource, runChanges, runChangesResource, runResource, verdictChange } from "./openapi";
+import type { caseResultResource, runChanges, runChangesResource, runResource, runSummaryComputed, verdictChange } from "./openapi";
 
 /**
  * The run feature's public shapes: Prisma `select` constants, row → DTO mappers and the DTO
@@ -22,6 +22,8 @@ export const runSelect = {
   triggeredByUserId: true,
   options: true,
   concurrency: true,
+  trials: true,
+  rerunOfId: true,
   resolvedVariables: true,
   agentSnapshot: true,
   variantSnapshot: true,
@@ -90,6 +92,8 @@ export function toRunDto(r: RunRow): RunDto {
     prompt_tokens: r.promptTokens,
     completion_tokens: r.completionTokens,
     concurrency: r.concurrency,
+    trials: r.trials,
+    rerun_of: r.rerunOfId,
     options: r.options as RunDto["options"],
     resolved_variables: r.resolvedVariables as RunDto["resolved_variables"],
     // Snapshot URLs may carry keys (userinfo, `?code=`): the executor reads the row, readers never need them.
@@ -141,6 +145,7 @@ export const caseResultSelect = {
   testCaseId: true,
   variant: true,
   position: true,
+  repetition: true,
   status: true,
   stage: true,
   processedFiles: true,
@@ -211,6 +216,7 @@ export function toCaseResultDto(r: CaseResultRecord): CaseResultDto {
     test_case_id: r.testCaseId,
     variant: r.variant,
     position: r.position,
+    trial: r.repetition,
     status: r.status,
     /** The execution model's state (live while running; final: complete, files_failed, agent_failed or evaluation_failed). */
     stage: r.stage as CaseStage,
@@ -277,39 +283,12 @@ export type RunChanges = z.output<typeof runChanges>;
 export type RunChangeDetails = z.output<typeof runChangesResource>;
 
 /**
- * The execution model's ReportSummary plus token totals and the A/B engine's execution stats (`Run.summary`). The
- * counted fields and their rules are in ./summary-counts.ts (`total_tests` = every result =
- * `passed + failed`; `not_met`, `errors`, `skipped` break `failed` down). Summaries stored under
- * older rules are recounted when read (`currentSummary`); the oldest lack the fields marked optional.
+ * `Run.summary` as finalize computes it (the schema, with every field described, is
+ * `runSummaryComputed` in ./openapi.ts). The counted fields and their rules are in
+ * ./summary-counts.ts; summaries stored under older rules are recounted when read
+ * (`currentSummary`), and the oldest lack the fields added after them.
  */
-export type RunSummary = SummaryCounts & {
-  /** executed_pass_rate with hard cases weighing `hard_weight` and normal ones 1 (the test case format). */
-  weighted_pass_rate?: number;
-  hard_weight?: number;
-  total_duration_ms: number;
-  wall_time_ms: number;
-  average_latency_ms: number | null;
-  prompt_tokens: number;
-  completion_tokens: number;
-  total_tokens: number;
-  /** Retries of the agent calls (the A/B engine's retry_count), summed over the cases. */
-  retry_count?: number;
-  /** Retries of the judge, simulator, check and metric calls, summed over the cases. */
-  evaluator_retry_count?: number;
-  metrics_evaluated: Record<string, number>;
-  /** Per metric, the average normalised (0..1) score. */
-  average_scores: Record<string, number>;
-  metric_pass_rates: Record<string, number>;
-  execution_stats: {
-    total_invocations: number;
-    successful_invocations: number;
-    failed_invocations: number;
-    retries: number;
-    cached_calls: number;
-    by_purpose: Record<string, { invocations: number; failed: number; retries: number }>;
-    errors_by_type: Record<string, number>;
-  };
-};
+export type RunSummary = z.output<typeof runSummaryComputed>;
 
 /** The run's suite for headers and links; a deleted suite still shows its name. */
 export type RunSuiteInfo = { id: string; name: string; deleted: boolean; agentName: string | null };
@@ -326,6 +305,8 @@ export type CaseResultRow = {
   test_case_id: string | null;
   variant: CaseResultDto["variant"];
   position: number;
+  /** Which trial of its case this result is (0-based). */
+  trial: number;
   status: CaseResultDto["status"];
   /** The execution model's state, live while the case runs. */
   stage: CaseStage;
@@ -354,6 +335,7 @@ export const caseResultRowSelect = {
   testCaseId: true,
   variant: true,
   position: true,
+  repetition: true,
   status: true,
   stage: true,
   name: true,
@@ -378,6 +360,7 @@ export function toCaseResultRow(r: CaseResultRowRecord): CaseResultRow {
     test_case_id: r.testCaseId,
     variant: r.variant,
     position: r.position,
+    trial: r.repetition,
     status: r.status,
     stage: r.stage as CaseStage,
     name: r.name,

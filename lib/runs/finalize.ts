@@ -2,6 +2,7 @@ import "server-only";
 import { db, type Tx } from "@/lib/db";
 import { logger } from "@/lib/logger";
 import type { RunSummary } from "@/lib/runs/dto";
+import { runTrialSummary } from "@/lib/runs/trial-reads";
 import { summaryCounts } from "@/lib/runs/summary-counts";
 import { forgetRun } from "@/lib/runs/live-answers";
 import { publishRunCannotProceed, publishRunFinished, type FinishedRun } from "@/lib/runs/run-finished";
@@ -152,6 +153,7 @@ export async function computeSummary(runId: string, client: Pick<Tx, "$queryRaw"
       hard_weight: number;
       weight_passed: number;
       weight_executed: number;
+      trials: number;
     }[]
   >`
     SELECT count(c."id")::int AS total,
@@ -171,7 +173,8 @@ export async function computeSummary(runId: string, client: Pick<Tx, "$queryRaw"
            coalesce(sum(CASE WHEN c."caseSnapshot"->>'difficulty' = 'hard' THEN s."hardWeight" ELSE 1 END)
              FILTER (WHERE c."status" = 'passed'), 0)::float AS weight_passed,
            coalesce(sum(CASE WHEN c."caseSnapshot"->>'difficulty' = 'hard' THEN s."hardWeight" ELSE 1 END)
-             FILTER (WHERE c."status" IN ('passed', 'failed', 'error')), 0)::float AS weight_executed
+             FILTER (WHERE c."status" IN ('passed', 'failed', 'error')), 0)::float AS weight_executed,
+           min(r."trials")::int AS trials
     FROM "Run" r JOIN "Suite" s ON s."id" = r."suiteId"
     LEFT JOIN "CaseResult" c ON c."runId" = r."id"
     WHERE r."id" = ${runId}::uuid`;
@@ -209,6 +212,7 @@ export async function computeSummary(runId: string, client: Pick<Tx, "$queryRaw"
     hard_weight: 2,
     weight_passed: 0,
     weight_executed: 0,
+    trials: 1,
   };
   const invocations = calls.reduce((a, c) => a + c.n, 0);
   const failedInvocations = calls.reduce((a, c) => a + c.failed, 0);
@@ -236,5 +240,6 @@ export async function computeSummary(runId: string, client: Pick<Tx, "$queryRaw"
       by_purpose: Object.fromEntries(calls.map((c) => [c.purpose, { invocations: c.n, failed: c.failed, retries: c.retries }])),
       errors_by_type: Object.fromEntries(errorTypes.map((e) => [e.type, e.n])),
     },
+    ...(await runTrialSummary(runId, t.trials, client)),
   };
 }

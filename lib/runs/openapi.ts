@@ -19,7 +19,18 @@ import {
 import { CHANGE_CAUSES } from "./changes";
 import { CASE_STAGES } from "./dto";
 import type { ProcessedFileInput } from "@/lib/files/types";
-import { CASE_RESULT_STATUSES, caseResultListQuery, RUN_STATUSES, runListQuery, runReportQuery, startRunInput } from "./schemas";
+import {
+  CASE_RESULT_STATUSES,
+  caseHistoryQuery,
+  caseResultListQuery,
+  rerunInput,
+  RUN_STATUSES,
+  runCasesQuery,
+  runListQuery,
+  runReportQuery,
+  STABILITIES,
+  startRunInput,
+} from "./schemas";
 
 /**
  * The REST contract of runs: the run and case-result resources, the changes since the previous
@@ -29,8 +40,12 @@ import { CASE_RESULT_STATUSES, caseResultListQuery, RUN_STATUSES, runListQuery, 
 const count = z.number().int();
 const timestamp = z.iso.datetime().nullable();
 
-/** `Run.summary`: the execution model's ReportSummary plus tokens and execution stats. */
-const runSummary = z
+/**
+ * `Run.summary` as finalize computes it: the execution model's ReportSummary plus tokens,
+ * execution stats and the trial figures. `RunSummary` (./dto.ts) is its output type; the resource
+ * shows it partial, as summaries stored before a field existed lack it.
+ */
+export const runSummaryComputed = z
   .looseObject({
     total_tests: count.describe("Every result of the run: passed + failed"),
     passed: count,
@@ -48,16 +63,53 @@ const runSummary = z
       .number()
       .describe("executed_pass_rate with hard cases weighing hard_weight and normal ones 1 (the test case format)"),
     hard_weight: z.number(),
+    total_duration_ms: count.describe("Sum of the results' durations"),
+    wall_time_ms: count.describe("From the first result's start to the last one's end"),
+    average_latency_ms: count.nullable(),
+    prompt_tokens: count,
+    completion_tokens: count,
+    total_tokens: count,
     retry_count: count.describe("Agent call retries summed over the cases (the A/B engine's retry policy)"),
     evaluator_retry_count: count.describe("Judge, simulator, check and metric retries summed over the cases"),
+    metrics_evaluated: z.record(z.string(), count).describe("Per metric, how many results it was evaluated on"),
     average_scores: z.record(z.string(), z.number()).describe("Per metric, the average normalised (0..1) score"),
+    metric_pass_rates: z.record(z.string(), z.number()).describe("Per metric, the share of evaluations that passed, 0–100"),
+    execution_stats: z.object({
+      total_invocations: count,
+      successful_invocations: count,
+      failed_invocations: count,
+      retries: count,
+      cached_calls: count,
+      by_purpose: z.record(z.string(), z.object({ invocations: count, failed: count, retries: count })),
+      errors_by_type: z.record(z.string(), count),
+    }),
+    trials: count.describe("Trials per case (1–20): every trial is its own case result"),
+    judged_cases: count.describe(
+      "Cases with at least one judged trial (passed or failed; errors are not judged): the denominator of the rates below",
+    ),
+    pass_at_1: z
+      .number()
+      .nullable()
+      .describe(
+        "Mean over judged cases of the case's pass rate (passed / judged trials), 0..1; with one trial, the pass rate over judged cases",
+      ),
+    pass_at_1_ci95: z
+      .tuple([z.number(), z.number()])
+      .nullable()
+      .describe("95% interval [low, high] of pass_at_1 (0..1), by pass_at_1_ci95_method"),
+    pass_at_1_ci95_method: z.string().describe("How the interval is computed"),
+    pass_at_k: z.number().nullable().describe("Share of judged cases with at least one passing trial, 0..1"),
+    pass_all_k: z.number().nullable().describe("Share of judged cases whose every judged trial passed (pass^k), 0..1"),
+    flaky_cases: count.describe("Cases that both passed and failed across their trials"),
+    error_only_cases: count.describe("Cases whose every executed trial errored (no verdict)"),
   })
-  .partial()
   .describe(
-    "The execution model's ReportSummary + tokens + execution stats. total_tests counts every result (the report's len(results)) and failed every result " +
+    "The execution model's ReportSummary + tokens + execution stats + trial figures. total_tests counts every result (the report's len(results)) and failed every result " +
       "that did not pass, so total_tests = passed + failed; not_met, errors, skipped and unfinished break failed down. pass_rate = passed / total_tests × 100; " +
-      "executed_pass_rate = passed / executed × 100 is the run's own pass_rate (skipped results not counted). Summaries stored under older rules are recounted when read.",
+      "executed_pass_rate = passed / executed × 100 is the run's own pass_rate (skipped results not counted). Summaries stored under older rules are recounted when read; " +
+      "fields added later are absent from summaries stored before them.",
   );
+const runSummary = runSummaryComputed.partial();
 
 /** A run. Totals update live while it executes; summary is set when it ends. */
 export const runResource = z
@@ -89,6 +141,8 @@ export const runResource = z
     prompt_tokens: count,
     completion_tokens: count,
     concurrency: count.describe("Cases executed at the same time"),
+    trials: count.describe("How many times each selected case runs (1–20); every trial is its own case result"),
+    rerun_of: z.uuid().nullable().describe("The run this one re-runs some cases of (POST /api/v1/runs/{id}/rerun); null otherwise"),
     options: z
       .record(z.string(), z.unknown())
       .describe("The case selection and execution options: {tags, tag_match, difficulty, case_ids, concurrency}"),
@@ -159,7 +213,8 @@ export const caseResultResource = z.object({
   run_id: z.uuid(),
   test_case_id: z.uuid().nullable(),
   variant: z.enum(["baseline", "variant"]).describe("The arm: variant only on a paired A/B run's variant results"),
-  position: count.describe("The case's place in the run's order"),
+  position: count.describe("The result's place in the run's order (trials interleave: trial 0 of every case first)"),
+  trial: count.describe("Which trial of its case this is (0-based); a comparison's repetition"),
   status: z.enum(CASE_RESULT_STATUSES),
   stage: z
     .enum(CASE_STAGES)
@@ -257,6 +312,50 @@ export const runChangesResource = runChanges
   })
   .describe("Verdicts that flipped since the previous run, and what changed between the two runs");
 
+/** One test case of a run with its trials' figures (GET /api/v1/runs/{id}/cases). */
+export const runCaseResource = z
+  .object({
+    test_case_id: z.uuid().nullable().describe("null when the case was deleted since"),
+    name: z.string(),
+    tags: z.array(z.string()),
+    trials: count.describe("Trials executed: results that passed, failed or errored (skipped and unfinished ones are not counted)"),
+    passed_trials: count,
+    errored_trials: count.describe("Trials that errored: reported apart, never counted as failures"),
+    pass_rate: z.number().nullable().describe("passed_trials / judged trials (trials − errored_trials), 0..1; null when none was judged"),
+    pass_at_k: z.boolean().describe("At least one trial passed"),
+    pass_all_k: z.boolean().describe("Every judged trial passed (pass^k); false when none was judged"),
+    stability: z
+      .enum(STABILITIES)
+      .nullable()
+      .describe("stable_pass, flaky (passed and failed), stable_fail, error (every executed trial errored); null before any trial ran"),
+    results: z
+      .array(z.object({ id: z.uuid(), trial: count, status: z.enum(CASE_RESULT_STATUSES) }))
+      .describe("One entry per trial, in trial order: the case result to open"),
+  })
+  .describe("A test case of a run with its trials' figures");
+
+/** GET /api/v1/test-cases/{id}/history. */
+export const caseHistoryResource = z
+  .object({
+    test_case_id: z.uuid(),
+    flip_rate: z
+      .number()
+      .nullable()
+      .describe("Verdict changes between consecutive judged results (oldest to newest) / (judged results − 1); null with fewer than two"),
+    results: z.array(
+      z.object({
+        id: z.uuid(),
+        status: z.enum(["passed", "failed", "error"]),
+        trial: count,
+        run_id: z.uuid(),
+        run_number: count,
+        created_at: z.iso.datetime(),
+        completed_at: timestamp,
+      }),
+    ),
+  })
+  .describe("A test case's last results in its suite's history (comparison arms and matrix combinations left out), newest first");
+
 function paths() {
   const runId = idParam;
   return {
@@ -324,6 +423,48 @@ function paths() {
         responses: { "200": list("CaseResult"), ...errors },
       },
     },
+    "/api/v1/runs/{id}/cases": {
+      parameters: [runId],
+      get: {
+        operationId: "listRunCases",
+        tags: ["Runs"],
+        summary: "A run's test cases with their trials' figures (paginated)",
+        description:
+          "Role: viewer. One row per test case in case order: trials, passed and errored trials, pass_rate, pass_at_k, pass_all_k and stability, " +
+          "with one entry per trial (the case result to open). Keyset-paginated (limit up to 500); `stability` and `tag` filter.",
+        parameters: queryParameters(runCasesQuery, {
+          ...listQueryDocs,
+          stability: STABILITIES.join(", "),
+          tag: "Only cases with this tag",
+        }),
+        responses: { "200": list("RunCase"), ...errors },
+      },
+    },
+    "/api/v1/runs/{id}/rerun": {
+      parameters: [runId],
+      post: {
+        operationId: "rerunRun",
+        tags: ["Runs"],
+        summary: "Re-run some cases of a finished run",
+        description:
+          "Role: editor. A new run over the cases of this run that `only` names — `failed` (a trial failed), `errors` (a trial errored), `flaky` (passed and failed), `all` — " +
+          "with the original run's agent and evaluation snapshots, variables and concurrency, and `trials` (default: the original's); linked by `rerun_of`. " +
+          "202 with the pending run; 400 when no case matches; 409 for a run still going, a comparison's or a matrix's run, or a suite in the trash.",
+        requestBody: body("RerunInput"),
+        responses: { "202": ok("The pending Run", ref("Run")), ...errors, ...conflict, ...tooLarge() },
+      },
+    },
+    "/api/v1/test-cases/{id}/history": {
+      parameters: [idParam],
+      get: {
+        operationId: "getCaseHistory",
+        tags: ["Runs"],
+        summary: "A test case's last results across runs, with its flip rate",
+        description: "Role: viewer. Newest first, every trial its own entry; comparison arms and matrix combinations are left out.",
+        parameters: queryParameters(caseHistoryQuery, { limit: "How many results (2–200, default 20)" }),
+        responses: { "200": ok("CaseHistory", ref("CaseHistory")), ...errors },
+      },
+    },
     "/api/v1/runs/{id}/cancel": {
       parameters: [runId],
       post: {
@@ -366,6 +507,8 @@ export function runsOpenApi(): OpenApiPart {
       paths: paths(),
       schemas: {
         Run: responseSchema(runResource),
+        RunCase: responseSchema(runCaseResource),
+        CaseHistory: responseSchema(caseHistoryResource),
         // `transcript` is sent by lists only on `include=transcript`; one case result always has it (CaseResultDetail).
         CaseResult: responseSchema(caseResultResource),
         CaseResultDetail: {
@@ -387,7 +530,7 @@ export function runsOpenApi(): OpenApiPart {
         },
         ...outputComponents({ RunChanges: runChangesResource }),
       },
-      requests: { RunStartInput: jsonSchema(startRunInput) },
+      requests: { RunStartInput: jsonSchema(startRunInput), RerunInput: jsonSchema(rerunInput) },
     },
   );
 }

@@ -12,7 +12,7 @@ import { Prisma } from "@/lib/generated/prisma/client";
 import { NotFoundError, ValidationError, type IssueList } from "@/lib/errors";
 import { type WorkspaceContext } from "@/lib/auth/roles";
 import { isUuid } from "@/lib/ids";
-import { presetValuesForRun } from "@/lib/presets/service";
+import { presetForRun } from "@/lib/presets/service";
 import { variableDefinitionSchema, type VariableValue } from "@/lib/agents/schemas";
 import { type StartRunOptions } from "@/lib/runs/schemas";
 import {
@@ -65,6 +65,7 @@ export async function loadSuiteForRun(ctx: WorkspaceContext, suiteId: string) {
       name: true,
       variables: true,
       metrics: true,
+      defaultTrials: true,
       llmJudgeModelConfig: { select: modelSelect },
       simulatorModelConfig: { select: modelSelect },
       workspace: { select: { maxTurnsCap: true } },
@@ -80,21 +81,21 @@ export type SuiteForRun = Awaited<ReturnType<typeof loadSuiteForRun>>;
  * The start every run of a suite shares (a plain run, each matrix combination): the suite as a
  * run needs it (NotFoundError when absent), its agent able to run (a ValidationError naming the
  * field to fix otherwise) and, with a preset, the preset's values, which the run's own values
- * then override.
+ * then override. `trials`: the run's own, else the preset's, else the suite's default.
  */
 export async function prepareSuiteRun(
   ctx: WorkspaceContext,
   suiteId: string,
-  preset: string | null | undefined,
-): Promise<{ suite: SuiteForRun; presetValues: Record<string, VariableValue> }> {
+  opts: { preset?: string | null; trials?: number | null },
+): Promise<{ suite: SuiteForRun; presetValues: Record<string, VariableValue>; trials: number }> {
   const suite = await loadSuiteForRun(ctx, suiteId);
   const problem = agentRunIssue(suite.agent);
   if (problem)
     throw new ValidationError(`The suite's agent ${problem.message.slice("The agent ".length)}`, [
       { path: problem.path, message: problem.hint },
     ]);
-  const presetValues = preset ? await presetValuesForRun(ctx, suite.id, preset) : {};
-  return { suite, presetValues };
+  const preset = opts.preset ? await presetForRun(ctx, suite.id, opts.preset) : null;
+  return { suite, presetValues: preset?.values ?? {}, trials: opts.trials ?? preset?.trials ?? suite.defaultTrials };
 }
 
 /** An agent of the workspace in the shape a run snapshots; null when absent. */
@@ -160,8 +161,13 @@ export type CaseSelection = Pick<StartRunOptions, "tags" | "tag_match" | "diffic
 
 /**
  * Inserts one case result per selected case (× `repetitions`) of the suite into a run, in one
- * `INSERT … SELECT`; position = case index × repetitions + repetition. A case with neither
- * initial message nor persona is inserted as skipped. Returns how many rows were inserted.
+ * `INSERT … SELECT`. A case with neither initial message nor persona is inserted as skipped.
+ * Returns how many rows were inserted.
+ *
+ * The executor claims in position order. A run's trials interleave (`trial-major`, the default):
+ * position = trial × cases + case index, so trial 0 of every case runs before trial 1 of any and a
+ * cancelled run has even coverage. A comparison keeps a case's repetitions together
+ * (`case-major`: position = case index × repetitions + repetition), as its pairs need.
  */
 export async function insertCaseResults(
   tx: Tx,
@@ -171,16 +177,21 @@ export async function insertCaseResults(
     suiteId: string;
     selection: CaseSelection;
     repetitions?: number;
+    order?: "trial-major" | "case-major";
     variant?: "baseline" | "variant";
   },
 ): Promise<number> {
   const repetitions = args.repetitions ?? 1;
+  const position =
+    args.order === "case-major"
+      ? Prisma.sql`tc.idx * ${repetitions}::int + rep`
+      : Prisma.sql`rep * (count(*) OVER (PARTITION BY rep))::int + tc.idx`;
   const where = caseSelectionSql(args.workspaceId, args.suiteId, args.selection);
   return tx.$executeRaw`
     INSERT INTO "CaseResult" ("id", "workspaceId", "runId", "testCaseId", "variant", "position", "repetition", "status", "caseSnapshot", "caseHash",
                               "name", "tags", "errorMessage", "completedAt")
     SELECT gen_random_uuid(), tc."workspaceId", ${args.runId}::uuid, tc."id", ${args.variant ?? "baseline"}::"Variant",
-           (tc.idx * ${repetitions}::int + rep)::int, rep::int,
+           (${position})::int, rep::int,
            (CASE WHEN tc."initialMessage" IS NULL AND tc."persona" IS NULL THEN 'skipped' ELSE 'pending' END)::"CaseResultStatus",
            tc.snapshot, assay_case_hash(tc.snapshot::jsonb), tc."name", coalesce(tc."tags", ARRAY[]::text[]),
            CASE WHEN tc."initialMessage" IS NULL AND tc."persona" IS NULL THEN 'Not runnable: no initial_message and no persona' END,

@@ -13,6 +13,17 @@ export const CASE_RESULT_INCLUDES = ["transcript"] as const;
 export type CaseResultInclude = (typeof CASE_RESULT_INCLUDES)[number];
 
 export const MAX_RUN_CONCURRENCY = 64;
+export const MAX_TRIALS = 20;
+
+/**
+ * How many times each selected case runs (1–20): every trial is an ordinary case result. Absent
+ * or null in a body: the preset's trials, else the suite's `default_trials`.
+ */
+export const trialsInput = z
+  .number({ error: "trials must be a whole number" })
+  .int("trials must be a whole number")
+  .min(1, "trials must be at least 1")
+  .max(MAX_TRIALS, `trials must be at most ${MAX_TRIALS}`);
 export const DEFAULT_RUN_CONCURRENCY = 8;
 
 /**
@@ -63,6 +74,7 @@ export const startRunInput = z
       .min(1, "Concurrency must be at least 1")
       .max(MAX_RUN_CONCURRENCY, `Concurrency must be at most ${MAX_RUN_CONCURRENCY}`)
       .default(DEFAULT_RUN_CONCURRENCY),
+    trials: trialsInput.nullish().transform((v) => v ?? null),
     /** The variables model run-level variable values (highest priority). */
     variables: z
       .record(z.string().max(TEXT_LIMITS.identifier), z.union([z.string().max(TEXT_LIMITS.description), z.number(), z.boolean()]))
@@ -102,6 +114,13 @@ export const caseResultListQuery = z.object({
   status: z.enum(CASE_RESULT_STATUSES).optional(),
   tag: z.string().trim().min(1).max(TEXT_LIMITS.tag).optional(),
   variant: z.enum(["baseline", "variant"]).optional(),
+  /** Only this trial (0-based) of every case. */
+  trial: z.coerce
+    .number({ error: "trial must be a whole number" })
+    .int("trial must be a whole number")
+    .min(0, "trial must be at least 0")
+    .max(MAX_TRIALS - 1, `trial must be at most ${MAX_TRIALS - 1}`)
+    .optional(),
   cursor: z.string().max(TEXT_LIMITS.cursor).optional(),
   limit: z.coerce.number().int().min(1).max(500).default(100),
   /** `include=transcript` (a comma list): what each result embeds besides its columns; without it no transcript is read. */
@@ -117,3 +136,41 @@ export type CaseResultListQuery = z.output<typeof caseResultListQuery>;
 
 /** GET /api/v1/runs/{id}/report: the file format (json is the execution model report). */
 export const runReportQuery = z.object({ format: z.enum(REPORT_FORMATS).default("json") });
+
+export const STABILITIES = ["stable_pass", "flaky", "stable_fail", "error"] as const;
+
+/** GET /api/v1/runs/{id}/cases: one row per test case with its trials' figures. */
+export const runCasesQuery = z.object({
+  stability: z.enum(STABILITIES, { error: `stability is one of ${STABILITIES.join(", ")}` }).optional(),
+  tag: z.string().trim().min(1).max(TEXT_LIMITS.tag).optional(),
+  cursor: z.string().max(TEXT_LIMITS.cursor).optional(),
+  limit: z.coerce.number().int().min(1).max(500).default(100),
+});
+export type RunCasesQuery = z.output<typeof runCasesQuery>;
+
+export const MAX_HISTORY_RESULTS = 200;
+
+/** GET /api/v1/test-cases/{id}/history. */
+export const caseHistoryQuery = z.object({
+  limit: z.coerce
+    .number({ error: "limit must be a whole number" })
+    .int("limit must be a whole number")
+    .min(2, "limit must be at least 2")
+    .max(MAX_HISTORY_RESULTS, `limit must be at most ${MAX_HISTORY_RESULTS}`)
+    .default(20),
+});
+
+export const RERUN_SCOPES = ["failed", "errors", "flaky", "all"] as const;
+export type RerunScope = (typeof RERUN_SCOPES)[number];
+
+/**
+ * POST /api/v1/runs/{id}/rerun: which of the run's cases run again — those with a failed trial,
+ * with an errored trial, the flaky ones, or all — and how many trials (default: the run's).
+ */
+export const rerunInput = z
+  .object({
+    only: z.enum(RERUN_SCOPES, { error: `only is one of ${RERUN_SCOPES.join(", ")}` }),
+    trials: trialsInput.optional(),
+  })
+  .strict();
+export type RerunInput = z.output<typeof rerunInput>;

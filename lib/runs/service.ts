@@ -49,18 +49,18 @@ export async function startRun(ctx: WorkspaceContext, suiteId: string, raw: unkn
   const parsed = startRunInput.safeParse(raw ?? {});
   if (!parsed.success) throw new ValidationError("Invalid run options", zodIssues(parsed.error));
   const opts = parsed.data;
-  const { suite, presetValues } = await prepareSuiteRun(ctx, suiteId, opts.preset);
+  const { suite, presetValues, trials } = await prepareSuiteRun(ctx, suiteId, opts);
   // A preset's values first, explicit run values over them.
   const variables = { ...presetValues, ...opts.variables };
   const prepared = await prepareRunVariables(ctx, suite, variables, opts);
-  const run = await db.$transaction((tx) => createRunInTx(tx, ctx, { suite, opts, prepared, trigger }));
+  const run = await db.$transaction((tx) => createRunInTx(tx, ctx, { suite, opts, prepared, trigger, trials }));
   notifyRunQueued(run.id);
   return toRunDto(run);
 }
 
 /**
  * Writes a validated run inside `tx`: the run row (agent and judge snapshots, resolved
- * variables) and its case results (× `repetitions`), with totals. A matrix run carries its
+ * variables) and its case results (× `trials`, interleaved), with totals. A matrix run carries its
  * matrix and combination and no selection key (it is never a regression baseline). The caller
  * wakes the executor after the commit.
  */
@@ -69,11 +69,12 @@ export async function createRunInTx(
   ctx: WorkspaceContext,
   args: {
     suite: SuiteForRun;
-    opts: Omit<StartRunOptions, "variables" | "preset">;
+    opts: Omit<StartRunOptions, "variables" | "preset" | "trials">;
     prepared: PreparedRun;
     trigger: RunTrigger;
-    repetitions?: number;
+    trials: number;
     matrix?: { id: string; combinationIndex: number };
+    rerunOf?: string;
   },
 ) {
   const { suite, opts, prepared } = args;
@@ -92,6 +93,7 @@ export async function createRunInTx(
         concurrency: opts.concurrency,
       },
       concurrency: opts.concurrency,
+      trials: args.trials,
       metadata: opts.metadata,
       resolvedVariables: prepared.resolved,
       agentSnapshot: agentSnapshotOf(suite.agent, prepared.model) as Prisma.InputJsonValue,
@@ -100,6 +102,7 @@ export async function createRunInTx(
       selectionKey: args.matrix ? null : selectionKeyOf(opts),
       matrixId: args.matrix?.id ?? null,
       combinationIndex: args.matrix?.combinationIndex ?? null,
+      rerunOfId: args.rerunOf ?? null,
     },
     select: { id: true },
   });
@@ -108,7 +111,9 @@ export async function createRunInTx(
     workspaceId: ctx.workspaceId,
     suiteId: suite.id,
     selection: opts,
-    repetitions: args.repetitions,
+    repetitions: args.trials,
+    // A matrix's heat map reads every combination at the same case-major positions.
+    order: args.matrix ? "case-major" : "trial-major",
   });
   if (inserted === 0) throw noCasesError(opts);
   const perCase =

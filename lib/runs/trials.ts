@@ -12,7 +12,7 @@ import { bootstrapLocation, DEFAULT_BOOTSTRAP_SEED, DEFAULT_RESAMPLES, type Inte
 
 /** How one case's trials in one run came out. */
 export interface CaseTrialCounts {
-  /** Trials executed (every case result of the case in the run, whatever its status). */
+  /** Trials executed: the case's results that passed, failed or errored (not the skipped or unfinished ones). */
   trials: number;
   passed: number;
   errored: number;
@@ -30,7 +30,8 @@ export interface CaseTrialStats {
   pass_at_k: boolean;
   /** Every judged trial passed (pass^k); false when no trial was judged. */
   pass_all_k: boolean;
-  stability: Stability;
+  /** null while no trial of the case has been executed (pending, or every trial skipped). */
+  stability: Stability | null;
 }
 
 export function caseTrialStats({ trials, passed, errored }: CaseTrialCounts): CaseTrialStats {
@@ -43,7 +44,7 @@ export function caseTrialStats({ trials, passed, errored }: CaseTrialCounts): Ca
     pass_rate: passRate,
     pass_at_k: passed > 0,
     pass_all_k: judged > 0 && passed === judged,
-    stability: stabilityOf(passed, judged),
+    stability: trials > 0 ? stabilityOf(passed, judged) : null,
   };
 }
 
@@ -68,8 +69,8 @@ export interface RunTrialStats {
   /** Share of judged cases whose every judged trial passed. */
   pass_all_k: number | null;
   flaky_cases: number;
-  /** Cases whose every trial errored. */
-  error_cases: number;
+  /** Cases whose every executed trial errored. */
+  error_only_cases: number;
 }
 
 /**
@@ -88,7 +89,7 @@ export function runTrialStats(cases: readonly CaseTrialStats[]): RunTrialStats {
     pass_at_k: share(judged.filter((c) => c.pass_at_k).length),
     pass_all_k: share(judged.filter((c) => c.pass_all_k).length),
     flaky_cases: cases.filter((c) => c.stability === "flaky").length,
-    error_cases: cases.length - judged.length,
+    error_only_cases: cases.filter((c) => c.stability === "error").length,
   };
 }
 

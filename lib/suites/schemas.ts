@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { trialsInput } from "@/lib/runs/schemas";
 // Directly from the schemas module: `@/lib/evaluation` pulls node:crypto into client bundles.
 import { metricConfigListSchema } from "@/lib/evaluation/schemas";
 import { booleanQuery, paginationQuery } from "@/lib/api/query";
@@ -54,6 +55,8 @@ export const suiteFields = z.object({
     .min(1, "Hard case weight must be between 1 and 10")
     .max(10, "Hard case weight must be between 1 and 10")
     .default(2),
+  /** Trials per case of a run that does not say (schedules, API and CLI runs without `trials`). */
+  default_trials: trialsInput.default(1),
   is_enabled: z.boolean().default(true),
   /** The variables model suite-level values, checked against the agent's variables_schema by the service. */
   variables: z
@@ -101,6 +104,7 @@ export const suitePatch = suiteFields
     alert_on_regression: f.alert_on_regression.unwrap(),
     alert_threshold_percent: f.alert_threshold_percent.unwrap(),
     hard_weight: f.hard_weight.unwrap(),
+    default_trials: f.default_trials.unwrap(),
     is_enabled: f.is_enabled.unwrap(),
     variables: f.variables.unwrap(),
     metrics: f.metrics.unwrap(),

@@ -136,6 +136,8 @@ describe("every documented operation × every role × another workspace", () => 
         return json([{ name: `case-${uniq()}`, initial_message: "hello" }]);
       case "startRun":
         return json({});
+      case "rerunRun":
+        return json({ only: "all" });
       case "createComparison":
         return json({ baseline: {}, variant: { temperature: 1 } });
       case "importComparison":

@@ -74,7 +74,18 @@ describe("matrix input limits", () => {
     ]);
     expect(issues({ variables: { A: [1] }, repetitions: 0 })).toEqual([{ path: "repetitions", message: "repetitions must be at least 1" }]);
     expect(issues({ variables: { A: [1] }, bogus: 1 }).map((i) => i.path)).toEqual([""]);
-    expect(createMatrixInput.parse({ variables: { A: [1] } })).toMatchObject({ repetitions: 1, concurrency: 8, tags: [], case_ids: null });
+    // Trials per combination default to the preset's or the suite's (the service resolves them).
+    expect(createMatrixInput.parse({ variables: { A: [1] } })).toMatchObject({ trials: null, concurrency: 8, tags: [], case_ids: null });
+    expect(createMatrixInput.parse({ variables: { A: [1] } }).repetitions).toBeUndefined();
+  });
+
+  it("takes trials per combination, with repetitions as its older name that must agree", () => {
+    expect(createMatrixInput.parse({ variables: { A: [1] }, trials: 3 })).toMatchObject({ trials: 3 });
+    expect(issues({ variables: { A: [1] }, trials: 3, repetitions: 3 })).toEqual([]);
+    expect(issues({ variables: { A: [1] }, trials: 2, repetitions: 3 })).toEqual([
+      { path: "trials", message: "trials and repetitions mean the same; give one of them" },
+    ]);
+    expect(issues({ variables: { A: [1] }, trials: 21 })).toEqual([{ path: "trials", message: "trials must be at most 20" }]);
   });
 });
 

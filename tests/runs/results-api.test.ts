@@ -135,6 +135,7 @@ describe("the run page's live table (GET /api/w/{workspaceId}/runs/{runId}/resul
         "latency_ms",
         "duration_ms",
         "retry_count",
+        "trial",
         "turns",
         "error_message",
         "error_type",

@@ -40,6 +40,11 @@ describe("caseTrialStats", () => {
       stability: "error",
     });
   });
+
+  it("has no stability before a trial ran (pending or skipped trials are not executions)", () => {
+    expect(caseTrialStats({ trials: 0, passed: 0, errored: 0 })).toMatchObject({ pass_rate: null, stability: null });
+    expect(runTrialStats([caseTrialStats({ trials: 0, passed: 0, errored: 0 })])).toMatchObject({ judged_cases: 0, error_only_cases: 0 });
+  });
 });
 
 describe("runTrialStats", () => {
@@ -55,7 +60,7 @@ describe("runTrialStats", () => {
     expect(stats.pass_at_k).toBeCloseTo(2 / 3, 12);
     expect(stats.pass_all_k).toBeCloseTo(1 / 3, 12);
     expect(stats.flaky_cases).toBe(1);
-    expect(stats.error_cases).toBe(1);
+    expect(stats.error_only_cases).toBe(1);
     const [low, high] = stats.pass_at_1_ci95!;
     expect(low).toBeGreaterThanOrEqual(0);
     expect(low).toBeLessThan(stats.pass_at_1!);
