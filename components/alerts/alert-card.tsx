@@ -103,6 +103,28 @@ export function AlertCard({ workspaceId, alert }: { workspaceId: string; alert: 
           )}
         </div>
       )}
+      {alert.flaky_cases.length > 0 && (
+        <div className="mt-3">
+          <h3 className="text-sm font-medium text-slate-800">
+            {alert.flaky_cases.length} flaky {alert.flaky_cases.length === 1 ? "case" : "cases"} also did worse (not counted as regressions)
+          </h3>
+          <ul aria-label="Flaky cases" className="mt-1 space-y-0.5 text-sm">
+            {alert.flaky_cases.slice(0, MAX_SHOWN_FLIPS).map((c) => (
+              <li key={c.case_result_id} className="flex flex-wrap items-center gap-x-2 gap-y-0.5">
+                <Link
+                  href={`${runHref}/cases/${c.case_result_id}`}
+                  className="min-w-0 break-words text-indigo-700 underline hover:text-indigo-900"
+                >
+                  {c.name}
+                </Link>
+                <span className="text-slate-500">
+                  {c.flaky === "trials" ? "passed and failed across its trials" : "its verdict flips often in its history"}
+                </span>
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
     </article>
   );
 }

@@ -42,6 +42,7 @@ function flippedOf(value: unknown): FlippedCase[] {
       ...v,
       case_changed: v.case_changed === true,
       cause: (CHANGE_CAUSES as readonly unknown[]).includes(v.cause) ? v.cause : null,
+      ...(v.flaky === "trials" || v.flaky === "history" ? { flaky: v.flaky } : {}),
     }));
 }
 
@@ -78,7 +79,8 @@ export function toAlertDto(row: AlertRow, names: ReadonlyMap<string, string> = n
     previous_pass_rate: row.previousRate,
     pass_rate: row.passRate,
     drop_points: row.dropPercent,
-    flipped_cases: flipped,
+    flipped_cases: flipped.filter((f) => !f.flaky),
+    flaky_cases: flipped.filter((f) => f.flaky),
     acknowledged_at: row.acknowledgedAt?.toISOString() ?? null,
     acknowledged_by: row.acknowledgedAt ? actor : null,
     created_at: row.createdAt.toISOString(),

@@ -32,6 +32,12 @@ export const flippedCase = z.object({
     .enum(CHANGE_CAUSES)
     .nullable()
     .describe("test: the case or the evaluation changed; agent: the agent changed; both; neither: possibly flaky"),
+  flaky: z
+    .enum(["trials", "history"])
+    .optional()
+    .describe(
+      "Set on flaky_cases only: the case both passed and failed across its trials in either run (trials), or its verdict flipped in ≥ 30% of its last 10 results (history)",
+    ),
 });
 
 export const alertActor = z.object({ type: z.enum(["user", "api_key"]), id: z.uuid(), name: z.string().nullable() });
@@ -62,10 +68,23 @@ export const alertResource = z
       .describe(
         "Why the verdicts flipped, in one sentence (the alert's first line), e.g. that every flip follows a case edit; empty when no case flipped",
       ),
-    previous_pass_rate: z.number().describe("The baseline's pass rate, in percent"),
-    pass_rate: z.number().describe("The run's pass rate, in percent"),
+    previous_pass_rate: z
+      .number()
+      .describe(
+        "The baseline's pass@1, in percent: the mean over executed cases of the share of trials that passed (errors count as not passing)",
+      ),
+    pass_rate: z.number().describe("The run's pass@1, in percent (with one trial per case: its pass rate)"),
     drop_points: z.number().describe("previous_pass_rate − pass_rate, in percentage points"),
-    flipped_cases: z.array(flippedCase).describe("Cases that passed in the baseline and failed or errored in this run (at most 1,000)"),
+    flipped_cases: z
+      .array(flippedCase)
+      .describe(
+        "Regressions: cases that passed in the baseline and did worse in this run (with trials: a smaller share of passing trials), flaky ones left out (at most 1,000)",
+      ),
+    flaky_cases: z
+      .array(flippedCase)
+      .describe(
+        "Cases that did worse but are flaky (by their trials in either run, or by their history): listed apart, not counted as regressions",
+      ),
     acknowledged_at: iso.nullable(),
     acknowledged_by: alertActor.nullable().describe("The member or API key that acknowledged the alert"),
     created_at: iso,

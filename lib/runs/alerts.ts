@@ -1,11 +1,11 @@
 import "server-only";
 import { db } from "@/lib/db";
 import { logger } from "@/lib/logger";
-import { passRate } from "@/lib/runs/dto";
 import { alertSelect, toAlertDto, type FlippedCase } from "@/lib/alerts/dto";
 import { emitAlertRaised } from "@/lib/webhooks/events";
 import { ORDINARY_RUN_WHERE } from "@/lib/runs/history";
 import { causeOf, hashChanged, type RunDelta } from "@/lib/runs/changes";
+import { historyFlipRates } from "@/lib/runs/trial-reads";
 
 /**
  * Regression alerting: after a plain run completes (manual, API or scheduled), compares its pass
@@ -83,32 +83,90 @@ export async function findBaseline(
 }
 
 /**
- * Cases that passed in the baseline and failed or errored in `runId`, by test case, in run order,
- * each with why (lib/runs/changes.ts): whether the case's content changed, and the cause given
- * what changed between the two runs as a whole.
+ * A case is flaky by its history when its verdict flipped this often over its last
+ * FLAKY_HISTORY_WINDOW judged results before the run (at least FLAKY_HISTORY_MIN of them).
  */
-export async function flippedCases(runId: string, baselineRunId: string, delta: RunDelta): Promise<FlippedCase[]> {
+export const FLAKY_FLIP_RATE = 0.3;
+export const FLAKY_HISTORY_WINDOW = 10;
+export const FLAKY_HISTORY_MIN = 3;
+
+/**
+ * Cases that did worse in `runId` than in the baseline, by test case, in run order: the baseline
+ * passed at least one trial, and the run passed a smaller share of its executed trials (with one
+ * trial: passed → failed or error). Each names the run's first trial that did not pass and why
+ * (lib/runs/changes.ts). A case flaky in either run (it both passed and failed there) or by its
+ * history before this run (flip rate ≥ FLAKY_FLIP_RATE over its last FLAKY_HISTORY_WINDOW judged
+ * results) is `flaky`: listed apart, not a regression.
+ */
+export async function flippedCases(
+  runId: string,
+  baselineRunId: string,
+  workspaceId: string,
+  delta: RunDelta,
+): Promise<{ regressions: FlippedCase[]; flaky: FlippedCase[] }> {
   const rows = await db.$queryRaw<
-    { test_case_id: string; case_result_id: string; name: string; from: string; to: string; case_changed: boolean }[]
+    { test_case_id: string; case_result_id: string; name: string; to: string; case_changed: boolean; mixed: boolean }[]
   >`
-    SELECT c."testCaseId"::text AS test_case_id, c."id"::text AS case_result_id, c."name", b."status"::text AS "from", c."status"::text AS "to",
-           (b."caseHash" IS NOT NULL AND c."caseHash" IS NOT NULL AND b."caseHash" <> c."caseHash") AS case_changed
-    FROM "CaseResult" c
-    JOIN "CaseResult" b ON b."runId" = ${baselineRunId}::uuid AND b."testCaseId" = c."testCaseId"
-      AND b."variant" = c."variant" AND b."repetition" = c."repetition"
-    WHERE c."runId" = ${runId}::uuid AND c."variant" = 'baseline' AND c."testCaseId" IS NOT NULL
-      AND b."status" = 'passed' AND c."status" IN ('failed', 'error')
-    ORDER BY c."position"
+    WITH per_case AS (
+      SELECT c."runId", c."testCaseId", min(c."position") AS pos, min(c."name") AS name, min(c."caseHash") AS hash,
+             count(*) FILTER (WHERE c."status" = 'passed') AS passed,
+             count(*) FILTER (WHERE c."status" = 'failed') AS failed,
+             count(*) FILTER (WHERE c."status" IN ('passed', 'failed', 'error')) AS executed,
+             (array_agg(c."id"::text ORDER BY c."status" = 'passed', c."repetition") FILTER (WHERE c."status" IN ('failed', 'error')))[1] AS worst_id,
+             (array_agg(c."status"::text ORDER BY c."status" = 'passed', c."repetition") FILTER (WHERE c."status" IN ('failed', 'error')))[1] AS worst
+      FROM "CaseResult" c
+      WHERE c."runId" IN (${runId}::uuid, ${baselineRunId}::uuid) AND c."variant" = 'baseline' AND c."testCaseId" IS NOT NULL
+      GROUP BY c."runId", c."testCaseId"
+    )
+    SELECT cur."testCaseId"::text AS test_case_id, cur.worst_id AS case_result_id, cur.name, cur.worst AS "to",
+           (b.hash IS NOT NULL AND cur.hash IS NOT NULL AND b.hash <> cur.hash) AS case_changed,
+           ((cur.passed > 0 AND cur.failed > 0) OR (b.passed > 0 AND b.failed > 0)) AS mixed
+    FROM per_case cur JOIN per_case b ON b."testCaseId" = cur."testCaseId" AND b."runId" = ${baselineRunId}::uuid
+    WHERE cur."runId" = ${runId}::uuid AND b.passed > 0 AND cur.worst_id IS NOT NULL
+      AND cur.passed::float / cur.executed < b.passed::float / b.executed
+    ORDER BY cur.pos
     LIMIT ${MAX_FLIPPED_CASES}`;
-  return rows.map((r) => ({
-    test_case_id: r.test_case_id,
-    name: r.name,
-    from: "passed",
-    to: r.to as "failed" | "error",
-    case_result_id: r.case_result_id,
-    case_changed: r.case_changed,
-    cause: causeOf(r.case_changed, delta),
-  }));
+  const steady = rows.filter((r) => !r.mixed).map((r) => r.test_case_id);
+  const flipRates = await historyFlipRates(workspaceId, steady, {
+    window: FLAKY_HISTORY_WINDOW,
+    exceptRunId: runId,
+    minResults: FLAKY_HISTORY_MIN,
+  });
+  const regressions: FlippedCase[] = [];
+  const flaky: FlippedCase[] = [];
+  for (const r of rows) {
+    const flipped: FlippedCase = {
+      test_case_id: r.test_case_id,
+      name: r.name,
+      from: "passed",
+      to: r.to as "failed" | "error",
+      case_result_id: r.case_result_id,
+      case_changed: r.case_changed,
+      cause: causeOf(r.case_changed, delta),
+    };
+    const rate = flipRates.get(r.test_case_id) ?? 0;
+    if (r.mixed) flaky.push({ ...flipped, flaky: "trials" });
+    else if (rate >= FLAKY_FLIP_RATE) flaky.push({ ...flipped, flaky: "history" });
+    else regressions.push(flipped);
+  }
+  return { regressions, flaky };
+}
+
+/**
+ * The run's pass@1 for the alert, in percent (one decimal): the mean over its executed cases of
+ * the share of trials that passed. An errored trial counts as not passing here (an agent that
+ * starts erroring is a regression to be told about); with one trial per case this is the run's
+ * pass rate. Null when nothing was executed.
+ */
+async function alertPassRate(runId: string): Promise<number | null> {
+  const [row] = await db.$queryRaw<{ rate: number | null }[]>`
+    SELECT avg(passed::float / executed) AS rate FROM (
+      SELECT count(*) FILTER (WHERE c."status" = 'passed') AS passed,
+             count(*) FILTER (WHERE c."status" IN ('passed', 'failed', 'error')) AS executed
+      FROM "CaseResult" c WHERE c."runId" = ${runId}::uuid
+      GROUP BY coalesce(c."testCaseId"::text, c."caseSnapshot"->>'id')
+    ) per_case WHERE executed > 0`;
+  return row?.rate == null ? null : Math.round(row.rate * 1000) / 10;
 }
 
 /**
@@ -129,8 +187,7 @@ export async function checkRegression(runId: string, suiteId: string, workspaceI
   if (await db.run.count({ where: { id: runId, workspaceId, matrixId: { not: null } } })) return null;
   const baseline = await findBaseline(current, suite);
   if (!baseline) return null;
-  const now = passRate(current.passedCases, current.totalCases, current.skippedCases);
-  const before = passRate(baseline.passedCases, baseline.totalCases, baseline.skippedCases);
+  const [now, before] = [(await alertPassRate(current.id)) ?? 0, (await alertPassRate(baseline.id)) ?? 0];
   const drop = Math.round((before - now) * 10) / 10;
   if (drop <= 0 || drop < suite.alertThresholdPercent) return null;
   // One alert per run, also if a finalizer ever ran twice.
@@ -139,7 +196,7 @@ export async function checkRegression(runId: string, suiteId: string, workspaceI
     agent_changed: hashChanged(baseline.agentHash, current.agentHash),
     evaluation_changed: hashChanged(baseline.evalHash, current.evalHash),
   };
-  const flipped = await flippedCases(runId, baseline.id, delta);
+  const { regressions, flaky } = await flippedCases(runId, baseline.id, workspaceId, delta);
   const row = await db.regressionAlert.create({
     data: {
       workspaceId,
@@ -149,12 +206,16 @@ export async function checkRegression(runId: string, suiteId: string, workspaceI
       passRate: now,
       previousRate: before,
       dropPercent: drop,
-      flippedCases: flipped,
+      // One list: the flaky ones carry `flaky` and are shown apart (lib/alerts/dto.ts).
+      flippedCases: [...regressions, ...flaky],
       delta: { ...delta, baseline_run_number: baseline.number },
     },
     select: alertSelect,
   });
-  logger.warn({ runId, suiteId, baselineRunId: baseline.id, drop, flipped: flipped.length }, "regression alert raised");
+  logger.warn(
+    { runId, suiteId, baselineRunId: baseline.id, drop, flipped: regressions.length, flaky: flaky.length },
+    "regression alert raised",
+  );
   const alert = toAlertDto(row);
   await emitAlertRaised(workspaceId, alert);
   return alert;

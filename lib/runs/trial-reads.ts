@@ -166,22 +166,28 @@ export type CaseHistoryDto = z.output<typeof caseHistoryResource>;
 
 /**
  * The flip rate of each given case over its last `window` judged results in the suite's history
- * (ordinary runs), for the regression alert's "flaky, not a regression". Cases with fewer than
- * two judged results are absent.
+ * (ordinary runs) before `exceptRunId`, for the regression alert's "flaky, not a regression": the
+ * run being judged is left out, so one pass → fail flip is a regression, not flakiness. Cases with
+ * fewer than `minResults` judged results are absent.
  */
-export async function historyFlipRates(workspaceId: string, testCaseIds: string[], window: number, client: Pick<Tx, "$queryRaw"> = db) {
+export async function historyFlipRates(
+  workspaceId: string,
+  testCaseIds: string[],
+  opts: { window: number; exceptRunId: string; minResults: number },
+  client: Pick<Tx, "$queryRaw"> = db,
+) {
   if (testCaseIds.length === 0) return new Map<string, number>();
   const rows = await client.$queryRaw<{ test_case_id: string; statuses: string[] }[]>`
     SELECT t.id::text AS test_case_id, array(
              SELECT c."status"::text FROM "CaseResult" c JOIN "Run" r ON r."id" = c."runId"
              WHERE c."testCaseId" = t.id AND c."workspaceId" = ${workspaceId}::uuid AND c."status" IN ('passed', 'failed')
-               AND r."comparisonId" IS NULL AND r."matrixId" IS NULL
-             ORDER BY c."createdAt" DESC, c."repetition" DESC LIMIT ${window}::int) AS statuses
+               AND r."comparisonId" IS NULL AND r."matrixId" IS NULL AND c."runId" <> ${opts.exceptRunId}::uuid
+             ORDER BY c."createdAt" DESC, c."repetition" DESC LIMIT ${opts.window}::int) AS statuses
     FROM unnest(${testCaseIds}::uuid[]) AS t(id)`;
   const out = new Map<string, number>();
   for (const r of rows) {
-    const rate = flipRate(r.statuses.reverse().map((s) => s === "passed"));
-    if (rate !== null) out.set(r.test_case_id, rate);
+    if (r.statuses.length < opts.minResults) continue;
+    out.set(r.test_case_id, flipRate(r.statuses.reverse().map((s) => s === "passed"))!);
   }
   return out;
 }

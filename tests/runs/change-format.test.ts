@@ -161,6 +161,7 @@ function alert(over: Partial<AlertDto> = {}): AlertDto {
         cause: "test",
       },
     ],
+    flaky_cases: [],
     acknowledged_at: null,
     acknowledged_by: null,
     created_at: "2026-11-27T10:00:00.000Z",
