@@ -70,6 +70,7 @@ export function toMatrixSummaryDto(m: MatrixRow, status: MatrixStatus): MatrixSu
     name: m.name,
     status,
     axes: inAxisOrder(m.axes as Axes, axisOrder(m)),
+    trials: m.repetitions,
     repetitions: m.repetitions,
     concurrency: m.concurrency,
     selection: selection as MatrixSelection,

@@ -29,7 +29,8 @@ export const matrixSummary = z.object({
   name: z.string(),
   status: z.enum(MATRIX_STATUSES).describe("Follows the runs: pending, running, then completed, cancelled or failed (every run failed)"),
   axes: z.record(z.string(), z.array(matrixValue)).describe("{NAME: [values]} as given; combinations are their cartesian product"),
-  repetitions: z.int(),
+  trials: z.int().describe("Trials per case in every combination's run (1–20)"),
+  repetitions: z.int().describe("The same as trials (its older name)"),
   concurrency: z.int(),
   selection: z.object({
     tags: z.array(z.string()).optional(),

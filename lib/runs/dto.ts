@@ -4,7 +4,7 @@ import { maskSnapshotUrls } from "@/lib/url-secrets";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import type { CaseResultStatus, RunStatus } from "@/lib/runs/schemas";
 import type { ProcessedFileInput } from "@/lib/files/types";
-import { currentSummary, type SummaryCounts } from "@/lib/runs/summary-counts";
+import { currentSummary } from "@/lib/runs/summary-counts";
 import type { caseResultResource, runChanges, runChangesResource, runResource, runSummaryComputed, verdictChange } from "./openapi";
 
 /**
