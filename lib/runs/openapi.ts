@@ -376,7 +376,8 @@ function paths() {
         description:
           "Role: editor. Runs the suite's active cases, optionally narrowed by tags/difficulty (or exactly `case_ids`); 202 with the pending run. 400 when no case matches. " +
           "Variables resolve per case by the variables model (run > suite > test > type; a test-locked value wins); `preset` (a preset's name or id) applies its values first and `variables` override them. " +
-          "A 400 names `variables.NAME` and the case when a value does not resolve.",
+          "A 400 names `variables.NAME` and the case when a value does not resolve. " +
+          "`trials` (1–20) runs every case that many times, each trial its own case result (trial 0 of every case first); absent: the preset's trials, else the suite's `default_trials`.",
         requestBody: body("RunStartInput"),
         responses: { "202": ok("The pending Run", ref("Run")), ...errors, ...tooLarge() },
       },
