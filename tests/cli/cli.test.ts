@@ -201,13 +201,20 @@ describe("assay run --trials and the gates", () => {
   }
 
   it("sends --trials, prints the trial figures and exits 1 when --max-flaky is exceeded", async () => {
-    const { res, run } = await flakyRun(["--min-pass-rate", "60", "--max-flaky", "0"]);
+    const junit = path.join(dir, "trials-junit.xml");
+    const { res, run } = await flakyRun(["--min-pass-rate", "60", "--max-flaky", "0", "--output", junit]);
     expect(run).toMatchObject({ trials: 3, totalCases: 12, status: "completed" });
     expect(res.code, res.stderr).toBe(1);
     expect(res.stderr).toContain("started (4 cases × 3 trials = 12 executions)");
     expect(res.stderr).toMatch(/3 trials per case: pass@1 66\.7% \(95% CI [\d.]+–[\d.]+%\), pass@3 75\.0%, pass\^3 50\.0%, 1 flaky case\n/);
     expect(res.stderr).toContain("— 1 flaky case > --max-flaky 0");
     expect(res.stderr).not.toContain("is below 60%");
+    // One testcase per case: case 0's failed trial is a Surefire flakyFailure, case 3 a failure with two reruns.
+    const xml = await readFile(junit, "utf8");
+    expect(xml.match(/<testcase /g)).toHaveLength(4);
+    expect(xml.match(/<flakyFailure /g)).toHaveLength(1);
+    expect(xml.match(/<failure /g)).toHaveLength(1);
+    expect(xml.match(/<rerunFailure /g)).toHaveLength(2);
   }, 40_000);
 
   it("--min-pass-rate gates pass@1 itself by default (0), its interval's lower bound with --gate lower (1)", async () => {
