@@ -224,18 +224,112 @@ export function reportFormat(format, output, allowed) {
 }
 
 /**
- * The exit code of a finished run: 3 when it failed or was cancelled, else 0 when its pass rate
- * (passed / executed × 100, as the API reports it) reaches `minPassRate`, else 1.
- * @param {{status: string, pass_rate: number | null}} run
- * @param {number} minPassRate
+ * @typedef {{
+ *   trials?: number,
+ *   pass_at_1?: number | null,
+ *   pass_at_1_ci95?: [number, number] | null,
+ *   pass_at_k?: number | null,
+ *   pass_all_k?: number | null,
+ *   flaky_cases?: number,
+ * }} TrialSummary the run summary's trial figures (rates are fractions 0..1); older servers send none
+ * @typedef {{minPassRate: number, gate?: "point" | "lower", maxFlaky?: number}} Gates
+ */
+
+/**
+ * A fraction 0..1 as a percentage with one decimal: 0.725 → "72.5". The gate compares the exact
+ * value; this is only for people reading it.
+ * @param {number} fraction
+ */
+export const percentText = (fraction) => (fraction * 100).toFixed(1);
+
+/**
+ * "pass@1 72.5% (95% CI 61.0–83.0%)"; without an interval just the rate, without a rate "pass@1 —".
+ * @param {TrialSummary} s
+ */
+export function passAt1Text(s) {
+  if (typeof s.pass_at_1 !== "number") return "pass@1 — (no judged case)";
+  const ci = s.pass_at_1_ci95 ? ` (95% CI ${percentText(s.pass_at_1_ci95[0])}–${percentText(s.pass_at_1_ci95[1])}%)` : "";
+  return `pass@1 ${percentText(s.pass_at_1)}%${ci}`;
+}
+
+/**
+ * The line after a run with its trial figures: pass@1 with its interval, and with several trials
+ * per case also pass@k, pass^k and the flaky count. Nothing for a server that does not send them.
+ * @param {TrialSummary | null | undefined} s
+ */
+export function trialsLine(s) {
+  if (!s || s.pass_at_1 === undefined) return null;
+  const trials = s.trials ?? 1;
+  if (trials <= 1) return passAt1Text(s);
+  const rate = (/** @type {number | null | undefined} */ f) => (typeof f === "number" ? `${percentText(f)}%` : "—");
+  const flaky = s.flaky_cases ?? 0;
+  return (
+    `${trials} trials per case: ${passAt1Text(s)}, pass@${trials} ${rate(s.pass_at_k)}, pass^${trials} ${rate(s.pass_all_k)}, ` +
+    `${flaky} flaky ${flaky === 1 ? "case" : "cases"}`
+  );
+}
+
+/** Rounds away binary noise (0.29 × 100 is 28.999999999999996) before a percentage is compared. */
+const asPercent = (/** @type {number} */ fraction) => Math.round(fraction * 100 * 1e9) / 1e9;
+
+/**
+ * The pass-rate gate: pass@1 (or, with `gate: "lower"`, its interval's lower bound) × 100 against
+ * `minPassRate`; a server that sends no pass@1 is gated on its pass rate as before.
+ * @param {{pass_rate: number | null, summary?: TrialSummary | null}} run
+ * @param {Gates} gates
+ * @returns {{ok: boolean, text: string}}
+ */
+function passRateGate(run, gates) {
+  const s = run.summary ?? {};
+  const min = `${gates.minPassRate}%`;
+  if (s.pass_at_1 === undefined) {
+    const rate = run.pass_rate ?? 0;
+    return rate >= gates.minPassRate
+      ? { ok: true, text: `pass rate ${rate}% ≥ ${min}` }
+      : { ok: false, text: `pass rate ${rate}% is below ${min}` };
+  }
+  const figures = passAt1Text(s);
+  if (gates.gate === "lower") {
+    const low = s.pass_at_1_ci95?.[0] ?? s.pass_at_1 ?? 0;
+    const text = `the lower bound ${percentText(low)}% of ${figures}`;
+    return asPercent(low) >= gates.minPassRate ? { ok: true, text: `${text} ≥ ${min}` } : { ok: false, text: `${text} is below ${min}` };
+  }
+  const point = s.pass_at_1 ?? 0;
+  return asPercent(point) >= gates.minPassRate
+    ? { ok: true, text: `${figures} ≥ ${min}` }
+    : { ok: false, text: `${figures} is below ${min}` };
+}
+
+/**
+ * The flaky gate: more flaky cases than `maxFlaky` fails. A summary without a flaky count (an
+ * older server, one trial per case) has none.
+ * @param {TrialSummary | null | undefined} s
+ * @param {number} maxFlaky
+ * @returns {{ok: boolean, text: string}}
+ */
+function flakyGate(s, maxFlaky) {
+  const flaky = s?.flaky_cases ?? 0;
+  const cases = `${flaky} flaky ${flaky === 1 ? "case" : "cases"}`;
+  return flaky > maxFlaky
+    ? { ok: false, text: `${cases} > --max-flaky ${maxFlaky}` }
+    : { ok: true, text: `${cases} ≤ --max-flaky ${maxFlaky}` };
+}
+
+/**
+ * The exit code of a finished run: 3 when it failed or was cancelled; else 1 when a gate fails
+ * (pass@1, or its interval's lower bound with `gate: "lower"`, below `minPassRate`; more flaky
+ * cases than `maxFlaky`), else 0. The reason names every gate that failed, with its figures.
+ * @param {{status: string, pass_rate: number | null, summary?: TrialSummary | null}} run
+ * @param {Gates} gates
  * @returns {{code: number, reason: string}}
  */
-export function runExitCode(run, minPassRate) {
+export function runExitCode(run, gates) {
   if (run.status !== "completed")
     return { code: EXIT.failed, reason: `the run ${run.status === "cancelled" ? "was cancelled" : "failed"}` };
-  const rate = run.pass_rate ?? 0;
-  if (rate >= minPassRate) return { code: EXIT.passed, reason: `pass rate ${rate}% ≥ ${minPassRate}%` };
-  return { code: EXIT.belowThreshold, reason: `pass rate ${rate}% is below ${minPassRate}%` };
+  const checks = [passRateGate(run, gates), ...(gates.maxFlaky !== undefined ? [flakyGate(run.summary, gates.maxFlaky)] : [])];
+  const failed = checks.filter((c) => !c.ok);
+  if (failed.length > 0) return { code: EXIT.belowThreshold, reason: failed.map((c) => c.text).join("; ") };
+  return { code: EXIT.passed, reason: checks.map((c) => c.text).join("; ") };
 }
 
 /**

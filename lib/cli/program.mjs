@@ -1,8 +1,8 @@
 // @ts-check
 /**
  * The `assay` command line: commands, flags and the exit codes CI reads.
- * 0 passed, 1 pass rate below --min-pass-rate, 2 usage or validation error, 3 run failed or
- * cancelled, server unreachable or broken. Parsing is commander's; every command talks to the
+ * 0 passed, 1 below a gate (--min-pass-rate on pass@1, --max-flaky), 2 usage or validation error,
+ * 3 run failed or cancelled, server unreachable or broken. Parsing is commander's; every command talks to the
  * REST API through lib/cli/api.mjs.
  */
 import { readFileSync } from "node:fs";
@@ -93,18 +93,33 @@ export function buildProgram(done, env) {
     selectionOptions(
       program
         .command("run")
-        .description("start a run of a suite; with --wait, wait for it, write its report and exit by its pass rate")
+        .description("start a run of a suite; with --wait, wait for it, write its report and exit by its gates")
         .argument("<suite>", "suite id or name")
         .option("-V, --var <NAME=VALUE>", "run-level variable value, typed by the agent's definition (repeatable)", collect, [])
         .option("--preset <name>", "the suite preset whose variable values to start from (--var overrides)"),
     ),
   )
     .addOption(new Option("--tag-match <match>", "cases with any or all of the tags").choices(["any", "all"]))
+    .option(
+      "--trials <n>",
+      "runs of every case (1–20; default: the preset's, else the suite's default trials)",
+      wholeNumber("--trials", 20),
+    )
     .option("--concurrency <n>", "cases at once (1–64)", wholeNumber("--concurrency", 64))
     .option("--wait", "wait until the run finishes")
     .addOption(new Option("--format <format>", "report format (with --wait)").choices(RUN_REPORT_FORMATS))
     .option("-o, --output <file>", "write the report to this file instead of stdout (with --wait)")
-    .option("--min-pass-rate <pct>", "lowest pass rate that exits 0", checked(parsePercent), 100)
+    .option("--min-pass-rate <pct>", "lowest pass@1 (mean over cases of their trials' pass rate) that exits 0", checked(parsePercent), 100)
+    .addOption(
+      new Option("--gate <which>", "gate --min-pass-rate on pass@1 itself or on its 95% interval's lower bound")
+        .choices(["point", "lower"])
+        .default("point"),
+    )
+    .option(
+      "--max-flaky <n>",
+      "most flaky cases (passed in some trials, failed in others) that exits 0",
+      checked((v) => parseWholeNumber(v, "--max-flaky", 0, 100_000)),
+    )
     .option("--json", "print the run as the API returned it (number, status, metadata, …) instead of its id")
     .action(act((ctx, suite, opts) => runCommand(ctx, suite, opts)));
 

@@ -1,6 +1,6 @@
 // @ts-check
-/** `assay run`: start a run of a suite, optionally wait for it, write its report, exit by its pass rate. */
-import { RUN_REPORT_FORMATS, parseAssignment, reportFormat, runExitCode, typeVariables } from "./args.mjs";
+/** `assay run`: start a run of a suite, optionally wait for it, write its report, exit by its gates (pass@1, flaky cases). */
+import { RUN_REPORT_FORMATS, parseAssignment, reportFormat, runExitCode, trialsLine, typeVariables } from "./args.mjs";
 import { EXIT, UsageError } from "./errors.mjs";
 import { commandMetadata } from "./metadata.mjs";
 import { note, writeReport } from "./output.mjs";
@@ -10,8 +10,8 @@ import { agentVariables, presetValues, resolveSuite } from "./resolve.mjs";
 /**
  * @typedef {{
  *   var: string[], preset?: string, tag: string[], tagMatch?: string, difficulty?: string, case: string[],
- *   concurrency?: number, wait?: boolean, format?: string, output?: string, minPassRate: number,
- *   meta: string[], ciMeta: boolean, json?: boolean,
+ *   trials?: number, concurrency?: number, wait?: boolean, format?: string, output?: string, minPassRate: number,
+ *   gate?: "point" | "lower", maxFlaky?: number, meta: string[], ciMeta: boolean, json?: boolean,
  * }} RunOptions
  * @typedef {{api: import("./api.mjs").AssayApi, pollMs: number, env: import("./metadata.mjs").Env}} Context
  */
@@ -21,6 +21,16 @@ import { agentVariables, presetValues, resolveSuite } from "./resolve.mjs";
  * @param {{id: string, number?: number | null}} run
  */
 export const runName = (run) => (typeof run.number === "number" ? `#${run.number}` : run.id);
+
+/**
+ * "4 cases", or with several trials "4 cases × 3 trials = 12 executions" (`total_cases` counts executions).
+ * @param {{total_cases: number, trials?: number}} run
+ */
+const startedSize = (run) => {
+  const trials = run.trials ?? 1;
+  if (trials <= 1) return `${run.total_cases} cases`;
+  return `${run.total_cases / trials} cases × ${trials} trials = ${run.total_cases} executions`;
+};
 
 /** @param {unknown} value */
 const printJson = (value) => writeReport(`${JSON.stringify(value, null, 2)}\n`, undefined);
@@ -60,12 +70,13 @@ export async function runCommand(ctx, suiteRef, opts) {
     ...(opts.tagMatch ? { tag_match: opts.tagMatch } : {}),
     ...(opts.difficulty ? { difficulty: opts.difficulty } : {}),
     ...(opts.case.length > 0 ? { case_ids: opts.case } : {}),
+    ...(opts.trials ? { trials: opts.trials } : {}),
     ...(opts.concurrency ? { concurrency: opts.concurrency } : {}),
     variables,
     ...meta.body,
   };
   const started = await ctx.api.post(`/suites/${suite.id}/runs`, body);
-  note(`Run ${runName(started)} of "${suite.name}" started (${started.total_cases} cases)`);
+  note(`Run ${runName(started)} of "${suite.name}" started (${startedSize(started)})`);
   const run = await followStarted(
     ctx,
     started,
@@ -87,7 +98,9 @@ export async function runCommand(ctx, suiteRef, opts) {
     await writeReport(new Uint8Array(await res.arrayBuffer()), opts.output);
   }
   if (opts.json) await printJson(run);
-  const { code, reason } = runExitCode(run, opts.minPassRate);
+  const { code, reason } = runExitCode(run, { minPassRate: opts.minPassRate, gate: opts.gate, maxFlaky: opts.maxFlaky });
+  const trials = trialsLine(run.summary);
+  if (trials) note(trials);
   const executed = run.total_cases - run.skipped_cases;
   note(
     `Run ${runName(run)} ${run.status}: ${run.passed_cases}/${executed} passed, ${run.failed_cases} failed, ${run.error_cases} errors, ` +

@@ -1,15 +1,16 @@
 /**
  * Reading a run's case results without ever holding the whole run: one page per query, keyset
  * on (position, variant), and only the columns the reader shows. The API list (transcripts only
- * on `include=transcript`), the run page's live table (slim rows), the reports' cursor
- * (./report.ts) and one case with its transcript and LLM calls. Every query is scoped by
+ * on `include=transcript`), the run page's live table (slim rows), the reports' cursors
+ * (./report.ts: results in position order, or grouped by test case with their trials) and one
+ * case with its transcript and LLM calls. Every query is scoped by
  * `workspaceId`.
  */
 import "server-only";
 import { z } from "zod";
 import type pg from "pg";
 import { db, pool } from "@/lib/db";
-import type { Prisma } from "@/lib/generated/prisma/client";
+import { Prisma } from "@/lib/generated/prisma/client";
 import { NotFoundError } from "@/lib/errors";
 import type { WorkspaceContext } from "@/lib/auth/roles";
 import { isUuid } from "@/lib/ids";
@@ -211,6 +212,61 @@ export async function* caseResultPages(ctx: WorkspaceContext, runId: string, pag
     if (rows.length < pageSize) return;
     const last = rows[rows.length - 1]!;
     key = { p: last.position, v: last.variant };
+  }
+}
+
+/**
+ * The key a test case's results in one run share (one per trial): the test case, else its
+ * snapshot's id when the case was deleted, else the result itself (a result without either
+ * stands alone). Results of the two variants of a position are apart (grouped with the variant).
+ */
+export const REPORT_CASE_KEY = Prisma.sql`coalesce(c."testCaseId"::text, c."caseSnapshot"->>'id', c."id"::text)`;
+
+/** A group of the run's results: their ids in trial order, the case's first position and its variant. */
+type CaseGroupRow = { ids: string[]; pos: number; variant: string };
+
+/**
+ * A run's case results grouped by test case: each group is a case's trials in trial order, the
+ * groups in case order (a case's first position, then variant). A page holds whole cases and at
+ * most `pageSize` results (at least one case, however many trials it has). Plain runs interleave
+ * trials (trial 0 of every case first), so each page groups in SQL and reads only its own rows;
+ * the next page is read when the consumer asks for it. The caller checked the run.
+ */
+export async function* caseResultGroupPages(ctx: WorkspaceContext, runId: string, pageSize: number) {
+  let cursor: { p: number; v: string } | null = null;
+  for (;;) {
+    const groups: CaseGroupRow[] = await withWorkspaceScope(
+      ctx.workspaceId,
+      () =>
+        db.$queryRaw<CaseGroupRow[]>`
+        SELECT array_agg(c."id"::text ORDER BY c."repetition", c."position") AS ids, min(c."position")::int AS pos, c."variant"::text AS variant
+        FROM "CaseResult" c
+        WHERE c."runId" = ${runId}::uuid AND c."workspaceId" = ${ctx.workspaceId}::uuid
+        GROUP BY ${REPORT_CASE_KEY}, c."variant"
+        ${cursor ? Prisma.sql`HAVING (min(c."position"), c."variant"::text) > (${cursor.p}::int, ${cursor.v}::text)` : Prisma.empty}
+        ORDER BY pos, variant
+        LIMIT ${pageSize}::int`,
+    );
+    if (groups.length === 0) return;
+    let taken = 0;
+    let count = 0;
+    while (count < groups.length && (count === 0 || taken + groups[count]!.ids.length <= pageSize)) taken += groups[count++]!.ids.length;
+    const page = groups.slice(0, count);
+    const ids = page.flatMap((g) => g.ids);
+    const rows = await withWorkspaceScope(ctx.workspaceId, () =>
+      db.caseResult.findMany({ where: { ...resultWhere(ctx, runId, {}), id: { in: ids } }, select: caseResultSelect }),
+    );
+    const tools = await withWorkspaceScope(ctx.workspaceId, () => transcriptToolNames(ctx, ids));
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    yield page.map((g) =>
+      g.ids.flatMap((id) => {
+        const r = byId.get(id);
+        return r ? [{ ...toCaseResultDto(r), tools_called: tools.get(id) ?? [] }] : [];
+      }),
+    );
+    if (count === groups.length && groups.length < pageSize) return;
+    const last = page[page.length - 1]!;
+    cursor = { p: last.pos, v: last.variant };
   }
 }
 

@@ -4,10 +4,11 @@ import { db } from "@/lib/db";
 import { NotFoundError } from "@/lib/errors";
 import type { WorkspaceContext } from "@/lib/auth/roles";
 import { getRun } from "@/lib/runs/service";
-import { caseResultPages } from "@/lib/runs/case-results";
+import { caseResultGroupPages, caseResultPages, REPORT_CASE_KEY } from "@/lib/runs/case-results";
 import type { CaseResultDto, RunDto, RunSummary } from "@/lib/runs/dto";
 import type { ProcessedFileInput } from "@/lib/files/types";
 import { computeSummary } from "@/lib/runs/finalize";
+import { runTrialSummary } from "@/lib/runs/trial-reads";
 import { textStream } from "@/lib/api/stream";
 
 import { REPORT_FORMATS, reportFilename, type ReportFormat } from "@/lib/runs/report-formats";
@@ -21,6 +22,10 @@ export { REPORT_FORMATS, type ReportFormat };
  * rows per query, transcripts never read: the tools they called come from SQL), each page
  * written before the next is read. Memory stays flat in the number of results; the bytes are
  * the same as a report built whole.
+ *
+ * Every result is one trial of its case (`trial`, 0-based). JSON, Markdown and CSV list every
+ * trial; JUnit has one testcase per case with its trials as Maven Surefire's flaky and rerun
+ * elements, and the summaries carry pass@1 with its interval, pass@k, pass^k and the flaky count.
  */
 
 /** Case results per query while a report streams. */
@@ -68,7 +73,9 @@ export async function buildRunReport(ctx: WorkspaceContext, runId: string, forma
   // getRun recounts summaries stored under older rules; the oldest (before weighted pass rates)
   // also lack fields their counts cannot give back, and a live run has none yet: computed now.
   const stored = run.summary as Partial<RunSummary> | null;
-  const summary = stored && stored.weighted_pass_rate !== undefined ? stored : await computeSummary(run.id);
+  const counted = stored && stored.weighted_pass_rate !== undefined ? stored : await computeSummary(run.id);
+  // Summaries stored before trials lack their figures: counted now (one grouped query), so every report has pass@1 and its interval.
+  const summary = counted.pass_at_1 === undefined ? { ...counted, ...(await runTrialSummary(run.id, run.trials)) } : counted;
   const meta: Meta = {
     run,
     suiteName: suite.name,
@@ -84,15 +91,15 @@ export async function buildRunReport(ctx: WorkspaceContext, runId: string, forma
     },
     summary: summary as Record<string, unknown>,
   };
-  const pages = caseResultPages(ctx, run.id, REPORT_PAGE_SIZE) as AsyncGenerator<ReportRow[]>;
+  const pages = () => caseResultPages(ctx, run.id, REPORT_PAGE_SIZE) as AsyncGenerator<ReportRow[]>;
   const chunks =
     format === "json"
-      ? jsonReport(meta, pages)
+      ? jsonReport(meta, pages())
       : format === "markdown"
-        ? markdownReport(meta, pages)
+        ? markdownReport(meta, pages())
         : format === "csv"
-          ? csvReport(pages)
-          : junitReport(meta, await junitTotals(ctx, run.id), pages);
+          ? csvReport(pages())
+          : junitReport(meta, await junitTotals(ctx, run.id), caseResultGroupPages(ctx, run.id, REPORT_PAGE_SIZE));
   return {
     body: textStream(chunks, { runId: run.id, format }),
     contentType: contentTypes[format],
@@ -176,6 +183,7 @@ function jsonResult(r: ReportRow) {
   return {
     test_name: r.name,
     test_case_id: r.test_case_id,
+    trial: r.trial,
     variant: r.variant,
     status: r.status,
     passed: r.status === "passed",
@@ -240,6 +248,7 @@ async function* markdownReport(m: Meta, pages: AsyncIterable<ReportRow[]>) {
     average_scores?: Record<string, number>;
     metric_pass_rates?: Record<string, number>;
   };
+  const trials = trialFiguresLine(m.summary as TrialFigures, m.run.trials);
   const lines = [
     `# Test Report: ${md(m.agentName, 200)}`,
     "",
@@ -252,6 +261,7 @@ async function* markdownReport(m: Meta, pages: AsyncIterable<ReportRow[]>) {
       .join(", ")}`,
     `**Run**: ${m.run.id} (${m.run.status}, ${m.run.triggered_by})`,
     testsLine(s),
+    ...(trials ? [trials] : []),
     `**Duration**: ${seconds(s.wall_time_ms || s.total_duration_ms)}`,
     "",
     "## Summary",
@@ -269,7 +279,7 @@ async function* markdownReport(m: Meta, pages: AsyncIterable<ReportRow[]>) {
   let i = 0;
   for await (const page of pages) {
     const chunk: string[] = [];
-    for (const r of page) chunk.push(...markdownCase(r, i++));
+    for (const r of page) chunk.push(...markdownCase(r, i++, m.run.trials));
     yield `\n${chunk.join("\n")}`;
   }
 }
@@ -290,13 +300,46 @@ function testsLine(s: SummaryCounts): string {
   return `**Tests**: ${s.passed ?? 0} passed, ${s.failed ?? 0} failed of ${s.total_tests ?? 0} (${parts.join(", ")}) — ${rates.join("; ")}${weighted}`;
 }
 
-/** One case's section of the Markdown report (its lines, the last one empty). */
-function markdownCase(r: ReportRow, i: number): string[] {
+/** The trial figures of a run summary (fractions 0..1; absent from summaries stored before trials). */
+type TrialFigures = {
+  trials?: number;
+  judged_cases?: number;
+  pass_at_1?: number | null;
+  pass_at_1_ci95?: [number, number] | null;
+  pass_at_k?: number | null;
+  pass_all_k?: number | null;
+  flaky_cases?: number;
+  error_only_cases?: number;
+};
+
+const percent = (f: number | null | undefined) => (typeof f === "number" ? `${(f * 100).toFixed(1)}%` : "—");
+const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+
+/**
+ * The report's trial line: "**Pass@1**: 75.0% (95% CI 50.0–100.0%) over 4 judged cases", and with
+ * several trials per case "**Trials**: 3 per case — pass@1 …, pass@3 …, pass^3 …, 1 flaky case".
+ */
+function trialFiguresLine(s: TrialFigures, runTrials: number): string | null {
+  if (s.pass_at_1 === undefined) return null;
+  const ci = s.pass_at_1_ci95 ? ` (95% CI ${(s.pass_at_1_ci95[0] * 100).toFixed(1)}–${(s.pass_at_1_ci95[1] * 100).toFixed(1)}%)` : "";
+  const judged = plural(s.judged_cases ?? 0, "judged case", "judged cases");
+  const k = s.trials ?? runTrials;
+  if (k <= 1) return `**Pass@1**: ${percent(s.pass_at_1)}${ci} over ${judged}`;
+  const errorOnly = s.error_only_cases ? `, ${plural(s.error_only_cases, "case", "cases")} with only errors` : "";
+  return (
+    `**Trials**: ${k} per case — pass@1 ${percent(s.pass_at_1)}${ci} over ${judged}, pass@${k} ${percent(s.pass_at_k)}, ` +
+    `pass^${k} ${percent(s.pass_all_k)}, ${plural(s.flaky_cases ?? 0, "flaky case", "flaky cases")}${errorOnly}`
+  );
+}
+
+/** One case's section of the Markdown report (its lines, the last one empty); with several trials the heading names the trial. */
+function markdownCase(r: ReportRow, i: number, trials: number): string[] {
   const lines: string[] = [];
   const snap = r.test_case as Snapshot;
   const tr = r.tool_call_results as ToolCallResults;
+  const trial = trials > 1 ? `, trial ${r.trial + 1} of ${trials}` : "";
   lines.push(
-    `### ${icon(r.status)} Test ${i + 1}: ${md(r.name, 200)} (${r.status.toUpperCase()})${r.variant === "variant" ? " — variant" : ""}`,
+    `### ${icon(r.status)} Test ${i + 1}: ${md(r.name, 200)}${trial} (${r.status.toUpperCase()})${r.variant === "variant" ? " — variant" : ""}`,
     "",
   );
   lines.push(`**Input**: ${md(snap.initial_message) || "_(simulated user)_"}`);
@@ -335,7 +378,7 @@ function metricLine(mr: MetricResult): string {
   return `${md(mr.metric_name, 100)}: ${values} ${mark}${mr.error ? ` (${md(mr.error, 200)})` : ""}`;
 }
 
-/** One row per case; the header comes with the first row (a run without results is an empty file). */
+/** One row per case result (each trial its own row); the header comes with the first row (a run without results is an empty file). */
 async function* csvReport(pages: AsyncIterable<ReportRow[]>) {
   let header = true;
   for await (const page of pages) {
@@ -369,6 +412,7 @@ function csvRows(results: ReportRow[], header: boolean) {
       failure_reasons: r.failure_reasons.join("; "),
       end_reason: r.end_reason ?? "",
       test_case_id: r.test_case_id ?? "",
+      trial: r.trial,
     })),
     // Every string cell that a spreadsheet would read as a formula gets a leading quote.
     { header, cast: { string: escapeCsvCell } },
@@ -388,23 +432,56 @@ export function escapeXml(s: string): string {
     .replace(/'/g, "&apos;");
 }
 
-/** The JUnit header's counts: every case result of the run, by status, and their summed duration. */
+/** The JUnit header's counts: one test per test case (its trials together), by outcome, and the summed duration. */
 type JunitTotals = { tests: number; failed: number; errors: number; skipped: number; duration_ms: number };
 
-/** The JUnit header's counts in one aggregate query (the header is written before any row is read). */
+/**
+ * The JUnit header's counts in one aggregate query (the header is written before any row is
+ * read), counting test cases as `junitCaseGroup` reports them: a case that passed in some trial
+ * passed; else one with a failed trial failed; else one with an errored trial errored; a case
+ * never executed counts as skipped when its first trial was skipped (an unfinished one does not).
+ */
 async function junitTotals(ctx: WorkspaceContext, runId: string): Promise<JunitTotals> {
   const [t] = await db.$queryRaw<JunitTotals[]>`
     SELECT count(*)::int AS tests,
-           count(*) FILTER (WHERE "status" = 'failed')::int AS failed,
-           count(*) FILTER (WHERE "status" = 'error')::int AS errors,
-           count(*) FILTER (WHERE "status" = 'skipped')::int AS skipped,
-           coalesce(sum("durationMs"), 0)::float8 AS duration_ms
-    FROM "CaseResult" WHERE "runId" = ${runId}::uuid AND "workspaceId" = ${ctx.workspaceId}::uuid`;
+           count(*) FILTER (WHERE passed = 0 AND failed > 0)::int AS failed,
+           count(*) FILTER (WHERE passed = 0 AND failed = 0 AND errored > 0)::int AS errors,
+           count(*) FILTER (WHERE passed + failed + errored = 0 AND first_status = 'skipped')::int AS skipped,
+           coalesce(sum(duration_ms), 0)::float8 AS duration_ms
+    FROM (
+      SELECT count(*) FILTER (WHERE c."status" = 'passed') AS passed,
+             count(*) FILTER (WHERE c."status" = 'failed') AS failed,
+             count(*) FILTER (WHERE c."status" = 'error') AS errored,
+             (array_agg(c."status"::text ORDER BY c."repetition", c."position"))[1] AS first_status,
+             sum(c."durationMs") AS duration_ms
+      FROM "CaseResult" c WHERE c."runId" = ${runId}::uuid AND c."workspaceId" = ${ctx.workspaceId}::uuid
+      GROUP BY ${REPORT_CASE_KEY}, c."variant"
+    ) per_case`;
   return t ?? { tests: 0, failed: 0, errors: 0, skipped: 0, duration_ms: 0 };
 }
 
-/** JUnit XML for CI: one testcase per case result; failed → <failure>, error → <error>, skipped → <skipped/>. */
-async function* junitReport(m: Meta, t: JunitTotals, pages: AsyncIterable<ReportRow[]>) {
+/** The trial figures as testsuite properties, for runs of several trials (a one-trial run's header is as it always was). */
+function junitTrialProperties(m: Meta): string {
+  const s = m.summary as TrialFigures;
+  if (m.run.trials <= 1 || s.pass_at_1 === undefined) return "";
+  const props: [string, unknown][] = [
+    ["trials", m.run.trials],
+    ["pass_at_1", s.pass_at_1],
+    ["pass_at_1_ci95_low", s.pass_at_1_ci95?.[0] ?? null],
+    ["pass_at_1_ci95_high", s.pass_at_1_ci95?.[1] ?? null],
+    ["pass_at_k", s.pass_at_k],
+    ["pass_all_k", s.pass_all_k],
+    ["flaky_cases", s.flaky_cases],
+  ];
+  return props.map(([name, value]) => `<property name="${name}" value="${value}"/>`).join("");
+}
+
+/**
+ * JUnit XML for CI, one testcase per test case: a case of one trial as it always was (failed →
+ * <failure>, error → <error>, skipped → <skipped/>); a case of several trials by Maven
+ * Surefire's rerun convention (`junitCaseGroup`), which CI reporters that read Surefire show.
+ */
+async function* junitReport(m: Meta, t: JunitTotals, pages: AsyncIterable<ReportRow[][]>) {
   const time = (t.duration_ms / 1000).toFixed(3);
   const counts = `tests="${t.tests}" failures="${t.failed}" errors="${t.errors}" skipped="${t.skipped}" time="${time}"`;
   const suiteName = escapeXml(`${m.suiteName}`);
@@ -412,20 +489,25 @@ async function* junitReport(m: Meta, t: JunitTotals, pages: AsyncIterable<Report
     `<?xml version="1.0" encoding="UTF-8"?>`,
     `<testsuites name="Assay" ${counts}>`,
     `  <testsuite name="${suiteName}" ${counts} timestamp="${escapeXml(m.run.started_at ?? m.run.created_at ?? "")}">`,
-    `    <properties><property name="run_id" value="${m.run.id}"/><property name="agent" value="${escapeXml(m.agentName)}"/><property name="pass_rate" value="${m.run.pass_rate}"/></properties>`,
+    `    <properties><property name="run_id" value="${m.run.id}"/><property name="agent" value="${escapeXml(m.agentName)}"/><property name="pass_rate" value="${m.run.pass_rate}"/>${junitTrialProperties(m)}</properties>`,
     "",
   ].join("\n");
-  for await (const page of pages) yield page.map((r) => `${junitCase(suiteName, r)}\n`).join("");
+  for await (const page of pages) yield page.map((trials) => `${junitCaseGroup(suiteName, trials)}\n`).join("");
   yield "  </testsuite>\n</testsuites>\n";
 }
 
-/** One `<testcase>` line. */
-function junitCase(suiteName: string, r: ReportRow): string {
+/** The opening `<testcase …>` of a case (its processed files as properties), `ms` its time. */
+function junitOpen(suiteName: string, r: ReportRow, ms: number): string {
   const name = escapeXml(r.variant === "variant" ? `${r.name} [variant]` : r.name);
   const files = r.processed_files.length
     ? `<properties>${r.processed_files.map((f) => `<property name="file" value="${escapeXml(fileLine(f))}"/>`).join("")}</properties>`
     : "";
-  const open = `    <testcase classname="${suiteName}" name="${name}" time="${((r.duration_ms ?? 0) / 1000).toFixed(3)}">${files}`;
+  return `    <testcase classname="${suiteName}" name="${name}" time="${(ms / 1000).toFixed(3)}">${files}`;
+}
+
+/** One `<testcase>` line for a single result. */
+function junitCase(suiteName: string, r: ReportRow, ms = r.duration_ms ?? 0): string {
+  const open = junitOpen(suiteName, r, ms);
   const reason = escapeXml(failureReason(r));
   if (r.status === "passed") return `${open}</testcase>`;
   if (r.status === "skipped") return `${open}<skipped message="${reason}"/></testcase>`;
@@ -434,6 +516,53 @@ function junitCase(suiteName: string, r: ReportRow): string {
   if (r.status === "failed")
     return `${open}<failure message="${reason}" type="assertion">${escapeXml(failureDetails(r))}</failure></testcase>`;
   return `${open}<skipped message="not finished (${r.status})"/></testcase>`;
+}
+
+const EXECUTED = new Set(["passed", "failed", "error"]);
+
+/**
+ * One `<testcase>` line for a case's trials (in trial order), its time their sum. One trial: as
+ * `junitCase`. Several, by Maven Surefire's rerun elements:
+ * - passed in some trial: a passing testcase with a `<flakyFailure>` per failed trial and a
+ *   `<flakyError>` per errored one (none when every judged trial passed);
+ * - never passed, failed in some trial: `<failure>` for the first failed trial, then a
+ *   `<rerunFailure>` / `<rerunError>` per other executed trial;
+ * - every executed trial errored: `<error>` for the first, `<rerunError>` for the rest;
+ * - never executed: the first trial as `junitCase` writes it (skipped or not finished).
+ * Each element's message names its trial; the details go in Surefire's `<stackTrace>`.
+ */
+function junitCaseGroup(suiteName: string, trials: ReportRow[]): string {
+  const first = trials[0];
+  if (!first) return "";
+  if (trials.length === 1) return junitCase(suiteName, first);
+  const ms = trials.reduce((sum, r) => sum + (r.duration_ms ?? 0), 0);
+  const executed = trials.filter((r) => EXECUTED.has(r.status));
+  if (executed.length === 0) return junitCase(suiteName, first, ms);
+  const label = (r: ReportRow) => `Trial ${r.trial + 1} of ${trials.length}: `;
+  const open = junitOpen(suiteName, first, ms);
+  if (executed.some((r) => r.status === "passed")) {
+    const flaky = executed
+      .filter((r) => r.status !== "passed")
+      .map((r) => rerunElement(r.status === "failed" ? "flakyFailure" : "flakyError", r, label(r)));
+    return `${open}${flaky.join("")}</testcase>`;
+  }
+  const primary = executed.find((r) => r.status === "failed") ?? executed[0]!;
+  const main =
+    primary.status === "failed"
+      ? `<failure message="${escapeXml(label(primary) + failureReason(primary))}" type="assertion">${escapeXml(failureDetails(primary))}</failure>`
+      : `<error message="${escapeXml(label(primary) + failureReason(primary))}" type="${escapeXml(primary.error_type ?? "error")}">${escapeXml(primary.error_message ?? "")}</error>`;
+  const reruns = executed
+    .filter((r) => r !== primary)
+    .map((r) => rerunElement(r.status === "failed" ? "rerunFailure" : "rerunError", r, label(r)));
+  return `${open}${main}${reruns.join("")}</testcase>`;
+}
+
+/** A Surefire flaky or rerun element for a failed or errored trial: message and type attributes, the details as its `<stackTrace>`. */
+function rerunElement(tag: "flakyFailure" | "flakyError" | "rerunFailure" | "rerunError", r: ReportRow, label: string): string {
+  const failed = r.status === "failed";
+  const type = failed ? "assertion" : (r.error_type ?? "error");
+  const details = failed ? failureDetails(r) : (r.error_message ?? "");
+  return `<${tag} message="${escapeXml(label + failureReason(r))}" type="${escapeXml(type)}"><stackTrace>${escapeXml(details)}</stackTrace></${tag}>`;
 }
 
 /** A processed file's name (the stored file's, else its path or URL). */

@@ -7,6 +7,7 @@ import {
   parseTypedValue,
   reportFormat,
   runExitCode,
+  trialsLine,
   typeVariables,
   type VariableDefinition,
 } from "@/lib/cli/args.mjs";
@@ -148,13 +149,76 @@ describe("matrix axes", () => {
 });
 
 describe("exit code of a finished run", () => {
-  it("0 at or above the threshold, 1 below it, 3 when the run failed or was cancelled", () => {
-    expect(runExitCode({ status: "completed", pass_rate: 100 }, 100).code).toBe(0);
-    expect(runExitCode({ status: "completed", pass_rate: 75 }, 75).code).toBe(0);
-    expect(runExitCode({ status: "completed", pass_rate: 74.9 }, 75)).toEqual({ code: 1, reason: "pass rate 74.9% is below 75%" });
-    expect(runExitCode({ status: "completed", pass_rate: null }, 0).code).toBe(0);
-    expect(runExitCode({ status: "failed", pass_rate: 100 }, 0)).toEqual({ code: 3, reason: "the run failed" });
-    expect(runExitCode({ status: "cancelled", pass_rate: 100 }, 0)).toEqual({ code: 3, reason: "the run was cancelled" });
+  const gate = (minPassRate: number) => ({ minPassRate });
+
+  it("without trial figures (an older server): 0 at or above the pass rate threshold, 1 below it, 3 when the run failed or was cancelled", () => {
+    expect(runExitCode({ status: "completed", pass_rate: 100 }, gate(100)).code).toBe(0);
+    expect(runExitCode({ status: "completed", pass_rate: 75 }, gate(75)).code).toBe(0);
+    expect(runExitCode({ status: "completed", pass_rate: 74.9 }, gate(75))).toEqual({ code: 1, reason: "pass rate 74.9% is below 75%" });
+    expect(runExitCode({ status: "completed", pass_rate: null }, gate(0)).code).toBe(0);
+    expect(runExitCode({ status: "failed", pass_rate: 100 }, gate(0))).toEqual({ code: 3, reason: "the run failed" });
+    expect(runExitCode({ status: "cancelled", pass_rate: 100 }, gate(0))).toEqual({ code: 3, reason: "the run was cancelled" });
+  });
+
+  // pass@1 0.725 with its interval [0.61, 0.83]; the run's own pass rate (errors counted) says 50 %.
+  const run = (summary: Record<string, unknown>) => ({
+    status: "completed",
+    pass_rate: 50,
+    summary: {
+      trials: 3,
+      pass_at_1: 0.725,
+      pass_at_1_ci95: [0.61, 0.83] as [number, number],
+      pass_at_k: 0.9,
+      pass_all_k: 0.5,
+      flaky_cases: 4,
+      ...summary,
+    },
+  });
+
+  it("--min-pass-rate checks pass@1 (a fraction) as a percentage, not the pass rate", () => {
+    expect(runExitCode(run({}), gate(72.5))).toEqual({ code: 0, reason: "pass@1 72.5% (95% CI 61.0–83.0%) ≥ 72.5%" });
+    expect(runExitCode(run({}), gate(80))).toEqual({ code: 1, reason: "pass@1 72.5% (95% CI 61.0–83.0%) is below 80%" });
+    // 0.29 × 100 is 28.999999999999996 in floating point: still at the threshold.
+    expect(runExitCode(run({ pass_at_1: 0.29 }), gate(29)).code).toBe(0);
+    // No judged case (every case errored): pass@1 is null and counts as 0.
+    expect(runExitCode(run({ pass_at_1: null, pass_at_1_ci95: null }), gate(1))).toEqual({
+      code: 1,
+      reason: "pass@1 — (no judged case) is below 1%",
+    });
+    expect(runExitCode(run({ pass_at_1: null, pass_at_1_ci95: null }), gate(0)).code).toBe(0);
+  });
+
+  it("--gate lower checks the interval's lower bound", () => {
+    expect(runExitCode(run({}), { minPassRate: 70, gate: "point" }).code).toBe(0);
+    expect(runExitCode(run({}), { minPassRate: 70, gate: "lower" })).toEqual({
+      code: 1,
+      reason: "the lower bound 61.0% of pass@1 72.5% (95% CI 61.0–83.0%) is below 70%",
+    });
+    expect(runExitCode(run({}), { minPassRate: 61, gate: "lower" }).code).toBe(0);
+  });
+
+  it("--max-flaky fails (1) when more cases are flaky; the reason names every gate that failed", () => {
+    expect(runExitCode(run({}), { minPassRate: 0, maxFlaky: 4 })).toEqual({
+      code: 0,
+      reason: "pass@1 72.5% (95% CI 61.0–83.0%) ≥ 0%; 4 flaky cases ≤ --max-flaky 4",
+    });
+    expect(runExitCode(run({}), { minPassRate: 0, maxFlaky: 2 })).toEqual({ code: 1, reason: "4 flaky cases > --max-flaky 2" });
+    expect(runExitCode(run({ flaky_cases: 1 }), { minPassRate: 90, maxFlaky: 0 })).toEqual({
+      code: 1,
+      reason: "pass@1 72.5% (95% CI 61.0–83.0%) is below 90%; 1 flaky case > --max-flaky 0",
+    });
+    // A server without flaky counts has none to exceed; a failed run is 3 whatever the gates say.
+    expect(runExitCode({ status: "completed", pass_rate: 100 }, { minPassRate: 100, maxFlaky: 0 }).code).toBe(0);
+    expect(runExitCode({ ...run({}), status: "failed" }, { minPassRate: 0, maxFlaky: 0 }).code).toBe(3);
+  });
+
+  it("prints pass@1 with its interval, and with several trials pass@k, pass^k and the flaky count", () => {
+    expect(trialsLine(run({}).summary)).toBe(
+      "3 trials per case: pass@1 72.5% (95% CI 61.0–83.0%), pass@3 90.0%, pass^3 50.0%, 4 flaky cases",
+    );
+    expect(trialsLine({ trials: 1, pass_at_1: 0.75, pass_at_1_ci95: [0.5, 1], flaky_cases: 0 })).toBe("pass@1 75.0% (95% CI 50.0–100.0%)");
+    expect(trialsLine({ total_tests: 4 } as never)).toBeNull();
+    expect(trialsLine(null)).toBeNull();
   });
 
   it("API errors: 4xx are the caller's (2), 5xx the server's (3)", () => {

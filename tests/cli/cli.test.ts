@@ -190,6 +190,69 @@ describe("assay run", () => {
   }, 30_000);
 });
 
+describe("assay run --trials and the gates", () => {
+  /** Four cases × 3 trials: case 0 fails its first trial only (flaky), case 3 never passes; pass@1 = (2/3 + 1 + 1 + 0) / 4. */
+  async function flakyRun(args: string[]) {
+    const { suite, env } = await setup();
+    fake.addRule({ match: { lastUserContains: "question 0" }, reply: { content: "not today" }, times: 1 });
+    const res = await assay(["run", suite.name, "--trials", "3", "--wait", ...args], env);
+    const run = await db.run.findFirstOrThrow({ where: { suiteId: suite.id }, orderBy: { createdAt: "desc" } });
+    return { res, run };
+  }
+
+  it("sends --trials, prints the trial figures and exits 1 when --max-flaky is exceeded", async () => {
+    const junit = path.join(dir, "trials-junit.xml");
+    const { res, run } = await flakyRun(["--min-pass-rate", "60", "--max-flaky", "0", "--output", junit]);
+    expect(run).toMatchObject({ trials: 3, totalCases: 12, status: "completed" });
+    expect(res.code, res.stderr).toBe(1);
+    expect(res.stderr).toContain("started (4 cases × 3 trials = 12 executions)");
+    expect(res.stderr).toMatch(/3 trials per case: pass@1 66\.7% \(95% CI [\d.]+–[\d.]+%\), pass@3 75\.0%, pass\^3 50\.0%, 1 flaky case\n/);
+    expect(res.stderr).toContain("— 1 flaky case > --max-flaky 0");
+    expect(res.stderr).not.toContain("is below 60%");
+    // One testcase per case: case 0's failed trial is a Surefire flakyFailure, case 3 a failure with two reruns.
+    const xml = await readFile(junit, "utf8");
+    expect(xml.match(/<testcase /g)).toHaveLength(4);
+    expect(xml.match(/<flakyFailure /g)).toHaveLength(1);
+    expect(xml.match(/<failure /g)).toHaveLength(1);
+    expect(xml.match(/<rerunFailure /g)).toHaveLength(2);
+  }, 40_000);
+
+  it("--min-pass-rate gates pass@1 itself by default (0), its interval's lower bound with --gate lower (1)", async () => {
+    const point = await flakyRun(["--min-pass-rate", "66", "--max-flaky", "1"]);
+    expect(point.res.code, point.res.stderr).toBe(0);
+    expect(point.res.stderr).toMatch(/pass@1 66\.7% \(95% CI [\d.]+–[\d.]+%\) ≥ 66%; 1 flaky case ≤ --max-flaky 1/);
+    const lower = await flakyRun(["--min-pass-rate", "66", "--gate", "lower"]);
+    expect(lower.res.code, lower.res.stderr).toBe(1);
+    const [low] = (lower.run.summary as { pass_at_1_ci95: [number, number] }).pass_at_1_ci95;
+    expect(low).toBeLessThan(0.66);
+    expect(lower.res.stderr).toContain(`the lower bound ${(low * 100).toFixed(1)}% of pass@1 66.7%`);
+    expect(lower.res.stderr).toContain("is below 66%");
+  }, 40_000);
+
+  it("exits 2 for --trials outside 1–20, a --gate that is neither point nor lower and a negative --max-flaky", async () => {
+    const { suite, env } = await setup();
+    for (const [args, message] of [
+      [["--trials", "0"], "--trials must be a whole number from 1 to 20"],
+      [["--trials", "21"], "--trials must be a whole number from 1 to 20"],
+      [["--trials", "2.5"], "--trials must be a whole number from 1 to 20"],
+      [["--gate", "upper"], "option '--gate <which>' argument 'upper' is invalid"],
+      [["--max-flaky", "-1"], "--max-flaky must be a whole number"],
+    ] as [string[], string][]) {
+      const res = await assay(["run", suite.name, "--wait", ...args], env);
+      expect(res.code, `${args.join(" ")}: ${res.stderr}`).toBe(2);
+      expect(res.stderr).toContain(message);
+    }
+    expect(await db.run.count({ where: { suiteId: suite.id } })).toBe(0);
+  });
+
+  it("says in --help what --trials, --gate and --max-flaky do", async () => {
+    const res = await assay(["run", "--help"]);
+    expect(res.code).toBe(0);
+    for (const text of ["--trials <n>", "--gate <which>", '"point", "lower"', "--max-flaky <n>", "lowest pass@1"])
+      expect(res.stdout).toContain(text);
+  });
+});
+
 describe("assay run --preset", () => {
   it("starts from the preset's values, --var on top; an unknown preset lists the known ones", async () => {
     const { suite, env, workspace } = await setup();

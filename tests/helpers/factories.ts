@@ -303,6 +303,40 @@ export async function runWithOutcomes(
   return db.run.findUniqueOrThrow({ where: { id: run.id } });
 }
 
+/**
+ * runWithOutcomes with several trials: a run of `trials` trials per case, each case's outcomes
+ * by name, one per trial (`{"case 0": ["failed", "passed", "passed"]}`; a missing case or trial
+ * passed). Each result gets a fixed duration (100 ms × (trial + 1)) and, when it failed, a
+ * failure reason naming its trial, so reports built from it can be compared byte for byte.
+ */
+export async function runWithTrialOutcomes(
+  ctx: WorkspaceContext,
+  suiteId: string,
+  trials: number,
+  outcomes: Record<string, Outcome[]> = {},
+  selection: StartRunInput = {},
+) {
+  const run = await startRun(ctx, suiteId, { ...selection, trials }, "api");
+  const results = await db.caseResult.findMany({ where: { runId: run.id }, select: { id: true, name: true, repetition: true } });
+  for (const r of results) {
+    const status = outcomes[r.name]?.[r.repetition] ?? "passed";
+    await db.caseResult.update({
+      where: { id: r.id },
+      data: {
+        status,
+        completedAt: new Date(),
+        startedAt: new Date(),
+        durationMs: 100 * (r.repetition + 1),
+        actualResponse: `answer ${r.repetition}`,
+        ...(status === "failed" ? { failureReasons: [`wrong answer ${r.repetition}`] } : {}),
+        ...(status === "error" ? { errorType: "agent", errorMessage: `boom ${r.repetition}` } : {}),
+      },
+    });
+  }
+  await finalizeRunIfDone(run.id);
+  return db.run.findUniqueOrThrow({ where: { id: run.id } });
+}
+
 // ---- request bodies and expected errors
 
 /** A case's client-facing fields, in the order the API and exports write them. */
