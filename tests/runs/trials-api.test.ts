@@ -12,7 +12,7 @@ import { finalizeRunIfDone } from "@/lib/runs/finalize";
 import { caseTrialStats, runTrialStats } from "@/lib/runs/trials";
 import type { WorkspaceContext } from "@/lib/auth/roles";
 import { call } from "../helpers/api";
-import { makeKeyedSuite, waitFor } from "../helpers/factories";
+import { makeKeyedSuite, runWithTrialOutcomes, waitFor } from "../helpers/factories";
 
 const { POST: startRoute } = await import("@/app/api/v1/suites/[id]/runs/route");
 const { GET: runRoute } = await import("@/app/api/v1/runs/[id]/route");
@@ -37,25 +37,9 @@ beforeAll(async () => {
   suiteId = made.suite.id;
 });
 
-/** Starts a run with `trials`, writes each trial's verdict by case name (index = trial) and finalizes it. */
-async function runWithTrials(outcomes: Record<string, Outcome[]>, trials: number, body: Record<string, unknown> = {}) {
-  const run = await startRun(ctx, suiteId, { ...body, trials }, "api");
-  const rows = await db.caseResult.findMany({ where: { runId: run.id }, select: { id: true, name: true, repetition: true } });
-  for (const r of rows) {
-    const status = outcomes[r.name]?.[r.repetition] ?? "passed";
-    await db.caseResult.update({
-      where: { id: r.id },
-      data: {
-        status,
-        startedAt: new Date(),
-        completedAt: new Date(),
-        ...(status === "error" ? { errorType: "agent", errorMessage: "boom" } : {}),
-      },
-    });
-  }
-  await finalizeRunIfDone(run.id);
-  return run.id;
-}
+/** A finished run of the suite with each trial's verdict by case name (index = trial; default passed). */
+const runWithTrials = async (outcomes: Record<string, Outcome[]>, trials: number) =>
+  (await runWithTrialOutcomes(ctx, suiteId, trials, outcomes)).id;
 
 const api = {
   start: (body: unknown, token = editor) => call(startRoute, { method: "POST", token, body, params: { id: suiteId } }),
@@ -285,18 +269,7 @@ describe("GET /api/v1/test-cases/{id}/history", () => {
 describe("regression alerts with trials", () => {
   it("drop by pass@1 and list cases flaky in either run apart from the regressions", async () => {
     const made = await makeKeyedSuite(4, "http://127.0.0.1:9/v1");
-    const write = async (outcomes: Record<string, Outcome[]>) => {
-      const run = await startRun(made.ctx, made.suite.id, { trials: 2 }, "api");
-      const rows = await db.caseResult.findMany({ where: { runId: run.id }, select: { id: true, name: true, repetition: true } });
-      for (const r of rows) {
-        await db.caseResult.update({
-          where: { id: r.id },
-          data: { status: outcomes[r.name]?.[r.repetition] ?? "passed", startedAt: new Date(), completedAt: new Date() },
-        });
-      }
-      await finalizeRunIfDone(run.id);
-      return run.id;
-    };
+    const write = async (outcomes: Record<string, Outcome[]>) => (await runWithTrialOutcomes(made.ctx, made.suite.id, 2, outcomes)).id;
     await write({});
     const bad = await write({ "case 0": ["failed", "failed"], "case 1": ["passed", "failed"] });
     const alerts = await waitFor(
