@@ -40,7 +40,7 @@ export function TrialSelector({
                     : "border-slate-300 bg-white text-slate-700 hover:bg-slate-50",
                 )}
               >
-                Trial {t.trial + 1}
+                Trial {t.trial + 1}{" "}
                 <span className="text-xs font-normal text-slate-600">· {CASE_STATUS_LABELS[t.status].toLowerCase()}</span>
               </Link>
             </li>
