@@ -57,13 +57,18 @@ async function passAt1FromVerdicts(request: APIRequestContext, token: string, ru
   return `${Math.round((rates.reduce((a, b) => a + b, 0) / rates.length) * 100)}%`;
 }
 
-/** The page fits 390 px wide: no horizontal overflow of the body (sidebar hidden: the shell does not collapse yet). */
-async function expectFitsPhone(page: Page, main: Locator) {
+/**
+ * The page fits 390 px wide: no horizontal overflow of the body (sidebar hidden: the shell does not
+ * collapse yet). Screenshots at both widths to look at.
+ */
+async function expectFitsPhone(page: Page, main: Locator, name: string) {
+  await page.screenshot({ path: test.info().outputPath(`${name}-1440.png`), fullPage: true });
   await page.setViewportSize({ width: 390, height: 844 });
   const sidebar = page.getByRole("complementary", { includeHidden: true });
   await sidebar.evaluate((el) => (el.style.display = "none"));
   const { scroll, client } = await main.evaluate((el) => ({ scroll: el.scrollWidth, client: el.clientWidth }));
   expect(scroll, `the page overflows at 390 px (${scroll} > ${client})`).toBeLessThanOrEqual(client);
+  await page.screenshot({ path: test.info().outputPath(`${name}-390.png`), fullPage: true });
   await sidebar.evaluate((el) => (el.style.display = ""));
   await page.setViewportSize({ width: 1440, height: 900 });
 }
@@ -133,7 +138,7 @@ test("a run with three trials: strips fill live, a flaky case is labelled and fi
     await expect(page.getByTestId("run-summary-flaky")).toHaveText("1");
     await expect(page.getByTestId("run-summary-pass-all-k")).toHaveText("33%");
     await expectAccessible(page, "run page with trials");
-    await expectFitsPhone(page, page.getByRole("main"));
+    await expectFitsPhone(page, page.getByRole("main"), "run-page");
   });
 
   await test.step("the case view: the trials of the case and its history strip", async () => {
@@ -152,7 +157,7 @@ test("a run with three trials: strips fill live, a flaky case is labelled and fi
     // Judged oldest to newest: failed, passed, passed: one flip over two steps.
     await expect(page.getByTestId("case-flip-rate")).toHaveText("Flip rate 0.50 over 3 judged results");
     await expectAccessible(page, "case view with trials");
-    await expectFitsPhone(page, page.getByRole("main"));
+    await expectFitsPhone(page, page.getByRole("main"), "case-view");
 
     // Keyboard: the next trial is reachable and opens with Enter.
     const second = trials.getByRole("link", { name: /^Trial 2/ });

@@ -11,7 +11,7 @@ const percentOf = (fraction: number) => `${Math.round(fraction * 100)}%`;
 export function passAt1Text(summary: Pick<RunSummary, "pass_at_1" | "pass_at_1_ci95">): string | null {
   if (summary.pass_at_1 === null || summary.pass_at_1 === undefined) return null;
   const ci = summary.pass_at_1_ci95;
-  return ci ? `${percentOf(summary.pass_at_1)} (95% CI ${percentOf(ci[0])}–${percentOf(ci[1])})` : percentOf(summary.pass_at_1);
+  return ci ? `${percentOf(summary.pass_at_1)} (95% CI ${Math.round(ci[0] * 100)}–${percentOf(ci[1])})` : percentOf(summary.pass_at_1);
 }
 
 /**
