@@ -167,6 +167,7 @@ export function CaseResultsTable({ workspaceId, run, live, tags, initial, initia
                   >
                     {r.name}
                   </Link>
+                  {run.trials > 1 && <span className="ml-2 text-xs whitespace-nowrap text-slate-600">Trial {r.trial + 1}</span>}
                   {r.variant === "variant" && (
                     <Badge tone="indigo" className="ml-2">
                       variant

@@ -21,6 +21,9 @@ import { ResolvedVariablesTable } from "@/components/variables/resolved-variable
 import { ProcessedFiles } from "./processed-files";
 import { CASE_STAGE_LABELS, CaseStageBadge, isFailureStage, stageWorthShowing } from "./case-stage";
 import { Stat } from "@/components/ui/stat";
+import type { CaseTrial } from "@/lib/runs/case-trials";
+import type { CaseHistoryDto } from "@/lib/runs/trial-reads";
+import { CaseHistoryCard, TrialSelector } from "./case-trials";
 
 /** What kind of problem an error_type names: agent failures vs evaluator (judge/simulator) errors. */
 const ERROR_KINDS: Record<string, { title: string; note: string }> = {
@@ -41,12 +44,18 @@ export function CaseView({
   initial,
   suite,
   runNumber,
+  trials = [],
+  history = null,
 }: {
   workspaceId: string;
   initial: CaseResultDetail;
   suite: RunSuiteInfo;
   /** The run's number within its suite ("Run #42"). */
   runNumber: number;
+  /** The trials of this case in the run, in trial order (empty with one trial per case). */
+  trials?: CaseTrial[];
+  /** The case's latest results across runs with its flip rate (null without a test case). */
+  history?: CaseHistoryDto | null;
 }) {
   const { data: r = initial, isError, error } = useCaseResult(workspaceId, initial.id, initial);
   const runHref = `/w/${workspaceId}/runs/${r.run_id}`;
@@ -71,7 +80,8 @@ export function CaseView({
             {r.variant === "variant" && <Badge tone="indigo">variant</Badge>}
           </h1>
           <p className="mt-1 text-sm text-slate-600">
-            Case {r.position + 1} of the run{r.completed_at ? ` · finished ${formatDateTime(r.completed_at)}` : ""}
+            {trials.length > 1 ? `Trial ${r.trial + 1} of ${trials.length}` : `Case ${r.position + 1} of the run`}
+            {r.completed_at ? ` · finished ${formatDateTime(r.completed_at)}` : ""}
           </p>
         </div>
         <div className="flex flex-wrap gap-2">
@@ -87,6 +97,8 @@ export function CaseView({
       </div>
 
       <LiveUpdatesPaused error={isError ? error : null} retrying={false} />
+
+      {trials.length > 1 && <TrialSelector workspaceId={workspaceId} runId={r.run_id} trials={trials} currentId={r.id} />}
 
       <Card className="space-y-3 p-5">
         <h2 className="text-base font-semibold">Result</h2>
@@ -143,6 +155,8 @@ export function CaseView({
           <Stat label="Started" value={formatDateTime(r.started_at)} />
         </dl>
       </Card>
+
+      {history && <CaseHistoryCard workspaceId={workspaceId} history={history} currentId={r.id} />}
 
       {/* min-w-0: a wide attachment table scrolls inside its bubble instead of widening the column. */}
       <div className="grid gap-4 xl:grid-cols-2">

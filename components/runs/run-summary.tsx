@@ -4,7 +4,43 @@ import { Table, TableBody, TableCell, TableHeader, TableRow } from "@/components
 import { formatDuration, formatNumber, formatPercent, formatScore } from "./format";
 import { Stat as Item } from "@/components/ui/stat";
 
-/** Metric averages, execution statistics and totals of a finished run (run.summary). */
+/** A fraction 0..1 as a whole percent ("72%"). */
+const percentOf = (fraction: number) => `${Math.round(fraction * 100)}%`;
+
+/** "72% (95% CI 61–83%)": pass@1 with its interval, when the summary has them. */
+export function passAt1Text(summary: Pick<RunSummary, "pass_at_1" | "pass_at_1_ci95">): string | null {
+  if (summary.pass_at_1 === null || summary.pass_at_1 === undefined) return null;
+  const ci = summary.pass_at_1_ci95;
+  return ci ? `${percentOf(summary.pass_at_1)} (95% CI ${Math.round(ci[0] * 100)}–${percentOf(ci[1])})` : percentOf(summary.pass_at_1);
+}
+
+/**
+ * The trial figures of a summary (absent from summaries stored before trials existed: nothing then):
+ * pass@1 with its interval for every run, and with several trials pass@k, pass^k and the flaky count.
+ */
+function TrialStats({ summary }: { summary: RunSummary }) {
+  const passAt1 = passAt1Text(summary);
+  const several = (summary.trials ?? 1) > 1;
+  const k = summary.trials ?? 1;
+  return (
+    <>
+      {passAt1 && <Item label="pass@1" value={passAt1} testId="run-summary-pass-at-1" title={summary.pass_at_1_ci95_method ?? undefined} />}
+      {several && (
+        <>
+          <Item label={`pass@${k} (any of ${k} trials passed)`} value={summary.pass_at_k == null ? "—" : percentOf(summary.pass_at_k)} />
+          <Item
+            label={`pass^${k} (all ${k} trials passed)`}
+            value={summary.pass_all_k == null ? "—" : percentOf(summary.pass_all_k)}
+            testId="run-summary-pass-all-k"
+          />
+          <Item label="Flaky cases" value={formatNumber(summary.flaky_cases)} testId="run-summary-flaky" />
+        </>
+      )}
+    </>
+  );
+}
+
+/** Metric averages, execution statistics, totals and trial figures of a finished run (run.summary). */
 export function RunSummaryCard({ summary }: { summary: RunSummary }) {
   const metrics = Object.keys(summary.metrics_evaluated ?? {}).sort();
   const stats = summary.execution_stats;
@@ -16,6 +52,7 @@ export function RunSummaryCard({ summary }: { summary: RunSummary }) {
       <dl className="grid grid-cols-2 gap-x-6 gap-y-3 text-sm sm:grid-cols-3 lg:grid-cols-6">
         {/* The run's pass rate (executed results), as the run header, history and alerts show it. */}
         <Item label="Pass rate" value={formatPercent(summary.executed_pass_rate)} />
+        <TrialStats summary={summary} />
         {summary.executed !== summary.total_tests && (
           <Item label={`Passed of all ${formatNumber(summary.total_tests)} results`} value={formatPercent(summary.pass_rate)} />
         )}

@@ -17,6 +17,9 @@ import { RunSummaryCard } from "./run-summary";
 import { RunChangesCard } from "./run-changes";
 import { RunExports } from "./run-exports";
 import { CaseResultsTable } from "./case-results-table";
+import { RunCasesTable } from "./run-cases-table";
+import { RerunButtons } from "./rerun-buttons";
+import type { RunCasesFilters, RunCasesPage } from "@/lib/runs/trial-hooks";
 import { ExperimentLink, RunMetadata } from "./run-metadata";
 import { formatDateTime, formatDuration, TRIGGER_LABELS } from "./format";
 import { Breadcrumbs } from "@/components/ui/breadcrumbs";
@@ -37,6 +40,11 @@ type Props = {
   results: CaseResultPage;
   filters: CaseTableFilters;
   changes: RunChanges;
+  /** The first page of the per-case table and its filter (runs with several trials; null otherwise). */
+  cases: RunCasesPage | null;
+  caseFilters: RunCasesFilters;
+  /** The run this one re-ran, with its number. */
+  rerunOf: { id: string; number: number } | null;
   /** Whether the run is its suite's pinned regression baseline, and whether this member may (un)pin it. */
   baseline?: { pinned: boolean; pinnable: boolean; canPin: boolean };
   /** A note above the progress (the demo's guide). */
@@ -71,6 +79,9 @@ export function RunView({
   results: initialResults,
   filters: initialFilters,
   changes: initialChanges,
+  cases,
+  caseFilters,
+  rerunOf,
   baseline,
   guide,
 }: Props) {
@@ -89,6 +100,9 @@ export function RunView({
   const suiteHref = `/w/${workspaceId}/suites/${suite.id}`;
   const agentName = suite.agentName ?? (run.agent_snapshot as { name?: string } | null)?.name ?? null;
   const duration = run.completed_at ? formatDuration(elapsedMs(run, null)) : null;
+  const summary = isSummary(run.summary) ? run.summary : null;
+  // Re-runs repeat an ordinary finished run of a suite still in use (comparison arms and matrix runs start again as a whole).
+  const rerunnable = canEdit && !active && !run.experiment && !suite.deleted;
 
   return (
     <div className="space-y-4">
@@ -127,11 +141,19 @@ export function RunView({
             An experiment: not part of the suite&apos;s history (trend, latest run, regression alerts).
           </p>
         )}
+        {rerunOf && (
+          <p className="mt-1 text-sm text-slate-600">
+            <Link href={`/w/${workspaceId}/runs/${rerunOf.id}`} className="font-medium text-indigo-700 hover:underline">
+              Re-run of #{rerunOf.number}
+            </Link>
+          </p>
+        )}
         <RunMetadata metadata={run.metadata} full className="mt-1 text-sm text-slate-600" />
       </LiveHeader>
       <div className="flex flex-wrap items-center justify-between gap-2">
         <RunExports workspaceId={workspaceId} runId={run.id} />
         <div className="flex flex-wrap items-start gap-2">
+          {rerunnable && <RerunButtons workspaceId={workspaceId} run={run} flakyCases={summary?.flaky_cases ?? 0} />}
           {baseline?.canPin && run.status === "completed" && (baseline.pinned || (!run.experiment && !suite.deleted)) && (
             <PinBaselineButton workspaceId={workspaceId} runId={run.id} pinned={baseline.pinned} />
           )}
@@ -155,8 +177,11 @@ export function RunView({
           </div>
         </details>
       )}
-      {!active && isSummary(run.summary) && <RunSummaryCard summary={run.summary} />}
+      {!active && summary && <RunSummaryCard summary={summary} />}
       <RunChangesCard workspaceId={workspaceId} runId={run.id} live={active} initial={initialChanges} />
+      {run.trials > 1 && cases && (
+        <RunCasesTable workspaceId={workspaceId} run={run} live={active} initial={cases} initialFilters={caseFilters} />
+      )}
       <CaseResultsTable
         workspaceId={workspaceId}
         run={run}

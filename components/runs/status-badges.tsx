@@ -1,5 +1,6 @@
 import { Badge } from "@/components/ui/card";
 import type { CaseResultStatus, RunStatus } from "@/lib/runs/schemas";
+import type { Stability } from "@/lib/runs/trials";
 
 type Tone = "slate" | "green" | "amber" | "red" | "indigo" | "blue";
 
@@ -42,4 +43,19 @@ export function RunStatusBadge({ status }: { status: RunStatus }) {
 
 export function CaseStatusBadge({ status }: { status: CaseResultStatus }) {
   return <Badge tone={CASE_TONES[status]}>{CASE_STATUS_LABELS[status]}</Badge>;
+}
+
+/** How a case behaved over its trials in one run (lib/runs/trials.ts). */
+export const STABILITY_LABELS: Record<Stability, string> = {
+  stable_pass: "Stable pass",
+  flaky: "Flaky",
+  stable_fail: "Stable fail",
+  error: "Error",
+};
+const STABILITY_TONES: Record<Stability, Tone> = { stable_pass: "green", flaky: "amber", stable_fail: "red", error: "slate" };
+
+/** A case's stability over its trials; "No verdict yet" before any trial finished. */
+export function StabilityBadge({ stability }: { stability: Stability | null }) {
+  if (!stability) return <Badge>No verdict yet</Badge>;
+  return <Badge tone={STABILITY_TONES[stability]}>{STABILITY_LABELS[stability]}</Badge>;
 }

@@ -1,15 +1,16 @@
 /**
  * The live run page's reads, shared between its viewers (./live-answers.ts): the run, a page of
- * its case table, its changes card and one case. The session routes under /api/w and the run and
+ * its case table, a page of its per-case trials table, its changes card and one case. The session routes under /api/w and the run and
  * case page loaders read through these; the REST API reads afresh.
  */
 import "server-only";
 import type { WorkspaceContext } from "@/lib/auth/roles";
-import type { CaseResultListQuery } from "./schemas";
+import type { CaseResultListQuery, RunCasesQuery } from "./schemas";
 import type { CaseResultDetail } from "./dto";
 import { sharedAnswer } from "./live-answers";
 import { caseResultDetailOn, caseResultRowsAndRunStatusOn, scopedPoolRead } from "./case-results";
 import { changesAndRunStatusOn, getRun } from "./service";
+import { listRunCases } from "./trial-reads";
 
 export const isLiveRunStatus = (status: string) => status === "pending" || status === "running";
 const isOpenCase = (detail: CaseResultDetail) => detail.status === "pending" || detail.status === "running";
@@ -27,6 +28,18 @@ export function liveCaseRows(ctx: WorkspaceContext, runId: string, q: CaseResult
   return sharedAnswer(key, { runId, maxAgeMs, live: (v) => isLiveRunStatus(v.runStatus), body: (v) => v.page }, () =>
     scopedPoolRead(ctx.workspaceId, (client) => caseResultRowsAndRunStatusOn(client, ctx, runId, q)),
   );
+}
+
+/**
+ * One page of the per-case trials table (listRunCases). The run's status is read first: a page
+ * read after the run was seen finished is final, so it is never kept past the run's end.
+ */
+export function liveRunCases(ctx: WorkspaceContext, runId: string, q: RunCasesQuery, maxAgeMs: number) {
+  const key = `${ctx.workspaceId}:cases:${runId}:${JSON.stringify([q.stability ?? null, q.tag ?? null, q.cursor ?? null, q.limit])}`;
+  return sharedAnswer(key, { runId, maxAgeMs, live: (v) => isLiveRunStatus(v.runStatus), body: (v) => v.page }, async () => {
+    const run = await getRun(ctx, runId);
+    return { runStatus: run.status as string, page: await listRunCases(ctx, runId, q) };
+  });
 }
 
 /** The changes card (changesSincePreviousRun). */

@@ -4,9 +4,12 @@ import { hasRole, type WorkspaceContext } from "@/lib/auth/roles";
 import { NotFoundError, ValidationError } from "@/lib/errors";
 import { getSuite } from "@/lib/suites/service";
 import { listSuiteTags } from "@/lib/test-cases/service";
-import { CASE_RESULT_STATUSES, caseResultListQuery, type CaseResultStatus } from "./schemas";
+import { CASE_RESULT_STATUSES, STABILITIES, caseResultListQuery, type CaseResultStatus } from "./schemas";
+import { RUN_CASES_PAGE_SIZE, type RunCasesFilters } from "./trial-hooks";
 import { isUuid } from "@/lib/ids";
-import { changesOn, runPageHeadOn } from "./service";
+import { changesOn, getRun, runPageHeadOn } from "./service";
+import { caseHistory, listRunCases } from "./trial-reads";
+import { caseTrialsOn } from "./case-trials";
 import { caseResultDetailOn, caseResultRowsOn, scopedPoolRead } from "./case-results";
 import { sharedAnswer } from "./live-answers";
 import { isLiveRunStatus } from "./live-reads";
@@ -26,6 +29,27 @@ function caseTableFilters(sp: SearchParams): CaseTableFilters {
       : undefined;
   const tag = typeof sp.tag === "string" && sp.tag.trim() !== "" ? sp.tag.trim() : undefined;
   return { status, tag };
+}
+
+/** The per-case table's filter from the URL (runs with several trials). */
+function runCasesFilters(sp: SearchParams): RunCasesFilters {
+  const stability =
+    typeof sp.stability === "string" && (STABILITIES as readonly string[]).includes(sp.stability)
+      ? (sp.stability as RunCasesFilters["stability"])
+      : undefined;
+  return { stability };
+}
+
+/** The run a re-run repeated, with its number ("Re-run of #3"); null when there is none or it is gone. */
+async function rerunOrigin(ctx: WorkspaceContext, rerunOf: string | null) {
+  if (!rerunOf) return null;
+  try {
+    const original = await getRun(ctx, rerunOf);
+    return { id: original.id, number: original.number };
+  } catch (err) {
+    if (err instanceof NotFoundError) return null;
+    throw err;
+  }
 }
 
 /**
@@ -53,18 +77,51 @@ async function loadRunPageUnscoped(ctx: WorkspaceContext, runId: string, searchP
   );
   const { run, suite, tags, baseline, results, changes } = value;
   const canEdit = hasRole(ctx.role, "editor");
-  return { run, suite, tags, results, filters, changes, canEdit, baseline: { ...baseline, canPin: canEdit } };
+  // Several trials: the first page of the per-case table too (its strip of trials, stability).
+  const caseFilters = runCasesFilters(searchParams);
+  const [cases, rerunOf] = await Promise.all([
+    run.trials > 1 ? listRunCases(ctx, runId, { ...caseFilters, limit: RUN_CASES_PAGE_SIZE }) : Promise.resolve(null),
+    rerunOrigin(ctx, run.rerun_of),
+  ]);
+  return {
+    run,
+    suite,
+    tags,
+    results,
+    filters,
+    cases,
+    caseFilters,
+    rerunOf,
+    changes,
+    canEdit,
+    baseline: { ...baseline, canPin: canEdit },
+  };
 }
 
-/** One case result of a run (NotFoundError when it belongs to another run) with the run's suite, in one read. */
+/** How many of a case's latest results the case view's history strip shows. */
+export const CASE_HISTORY_SIZE = 20;
+
+/**
+ * One case result of a run (NotFoundError when it belongs to another run) with the run's suite
+ * and, when the run has several trials, the case's other trials in it: one read. Then the case's
+ * history across runs (the strip and its flip rate), when it still has a test case.
+ */
 async function loadCaseResultPageUnscoped(ctx: WorkspaceContext, runId: string, caseResultId: string) {
   if (!isUuid(runId)) throw new NotFoundError("Run");
-  return scopedPoolRead(ctx.workspaceId, async (client) => {
+  const page = await scopedPoolRead(ctx.workspaceId, async (client) => {
     const detail = await caseResultDetailOn(client, ctx, caseResultId);
     if (detail.run_id !== runId) throw new NotFoundError("Case result");
     const { suite, run } = await runPageHeadOn(client, ctx, runId);
-    return { detail, suite, runNumber: run.number };
+    const trials = run.trials > 1 ? await caseTrialsOn(client, ctx, caseResultId) : [];
+    return { detail, suite, runNumber: run.number, trials };
   });
+  const history = page.detail.test_case_id
+    ? await caseHistory(ctx, page.detail.test_case_id, CASE_HISTORY_SIZE).catch((err: unknown) => {
+        if (err instanceof NotFoundError) return null;
+        throw err;
+      })
+    : null;
+  return { ...page, history };
 }
 
 /**

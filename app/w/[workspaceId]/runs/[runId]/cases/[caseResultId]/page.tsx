@@ -9,5 +9,14 @@ export default async function CaseResultPage({ params }: WorkspaceParams<{ runId
   const { workspaceId, runId, caseResultId } = await params;
   const ctx = await pageContext(workspaceId);
   const page = await orNotFound(loadCaseResultPage(ctx, runId, caseResultId));
-  return <CaseView workspaceId={workspaceId} initial={page.detail} suite={page.suite} runNumber={page.runNumber} />;
+  return (
+    <CaseView
+      workspaceId={workspaceId}
+      initial={page.detail}
+      suite={page.suite}
+      runNumber={page.runNumber}
+      trials={page.trials}
+      history={page.history}
+    />
+  );
 }
