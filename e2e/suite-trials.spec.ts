@@ -37,6 +37,8 @@ async function openRunDialog(page: Page) {
 }
 
 test("trials: suite default in the run dialog, a run with 2 trials, flaky cases and the pass@1 band", async ({ page, request }) => {
+  // Four runs and four axe passes: more than the default minute on a shared machine.
+  test.setTimeout(240_000);
   const workspaceId = await openWorkspace(page);
   const token = await createApiKey(page, workspaceId, "trials key");
   const v1 = api(request, token);
