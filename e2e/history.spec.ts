@@ -126,12 +126,28 @@ test("the suite's history is its ordinary runs, named by number; experiments are
   ).toBeVisible();
   const trendRows = page.getByRole("table", { name: "Pass rate per run" }).getByRole("row");
   await expect(trendRows).toHaveCount(3);
-  await expect(trendRows.nth(1).getByRole("cell")).toHaveText(["#1", /UTC$/, "Completed", "100%", "2", "0", "0", "0", "2", "—"]);
+  await expect(trendRows.nth(1).getByRole("cell")).toHaveText([
+    "#1",
+    /UTC$/,
+    "Completed",
+    "100%",
+    // pass@1 and its 95% interval, from the run's summary.
+    "100%",
+    "100%–100%",
+    "2",
+    "0",
+    "0",
+    "0",
+    "2",
+    "—",
+  ]);
   await expect(trendRows.nth(2).getByRole("cell")).toHaveText([
     "#2",
     /UTC$/,
     "Completed",
     "100%",
+    "100%",
+    "100%–100%",
     "2",
     "0",
     "0",

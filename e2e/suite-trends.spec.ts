@@ -112,7 +112,21 @@ test("the suite's runs page charts the pass-rate trend and lists every run", asy
   ).toBeVisible();
   const trendRows = page.getByRole("table", { name: "Pass rate per run" }).getByRole("row");
   await expect(trendRows).toHaveCount(3);
-  await expect(trendRows.nth(1).getByRole("cell")).toHaveText(["#1", /UTC$/, "Completed", "66.7%", "2", "1", "0", "0", "3", "—"]);
+  await expect(trendRows.nth(1).getByRole("cell")).toHaveText([
+    "#1",
+    /UTC$/,
+    "Completed",
+    "66.7%",
+    // pass@1 and its 95% interval, from the run's summary.
+    "66.7%",
+    /^\d+(\.\d)?%–\d+(\.\d)?%$/,
+    "2",
+    "1",
+    "0",
+    "0",
+    "3",
+    "—",
+  ]);
   await expect(trendRows.nth(2).getByRole("cell").first()).toHaveText("#2");
   await expect(trendRows.nth(2)).toContainText("50%");
 

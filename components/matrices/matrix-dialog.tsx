@@ -14,7 +14,7 @@ import { matrixHref } from "./format";
 /**
  * "Matrix": a dialog that defines the axes of a matrix run (a declared variable of the suite's
  * agent each, with the values to try: checkboxes for static values, booleans and model
- * configuration names, typed values otherwise), repetitions and case filters; it shows the
+ * configuration names, typed values otherwise), trials per combination and case filters; it shows the
  * combination count and the estimated agent calls, then starts the matrix and opens its page.
  */
 export function MatrixButton({ workspaceId, suiteId }: { workspaceId: string; suiteId: string }) {
@@ -43,7 +43,7 @@ function MatrixForm({ workspaceId, suiteId, options }: { workspaceId: string; su
   const [name, setName] = useState("");
   const [axes, setAxes] = useState<AxisState[]>([{ key: 0, name: "", selected: [], text: "" }]);
   const [nextKey, setNextKey] = useState(1);
-  const [repetitions, setRepetitions] = useState("1");
+  const [trials, setTrials] = useState("1");
   const [filter, setFilter] = useState<CaseFilter>({ tags: [], tag_match: "any", difficulty: "" });
   const [submitting, setSubmitting] = useState(false);
   const [formError, setFormError] = useState<string | null>(null);
@@ -65,7 +65,7 @@ function MatrixForm({ workspaceId, suiteId, options }: { workspaceId: string; su
   const definitions = new Map(options.variables.map((d) => [d.name, d]));
   const matrixAxes = axesOf(axes, options);
   const combinations = combinationCount(matrixAxes);
-  const reps = Number(repetitions);
+  const reps = Number(trials);
   const validReps = Number.isInteger(reps) && reps >= 1 && reps <= MAX_MATRIX_REPETITIONS;
   const cases = count.data;
   const calls = cases !== undefined && validReps ? combinations * cases * reps : null;
@@ -90,7 +90,7 @@ function MatrixForm({ workspaceId, suiteId, options }: { workspaceId: string; su
       input: {
         ...(name.trim() ? { name: name.trim() } : {}),
         variables: matrixAxes,
-        repetitions: validReps ? reps : repetitions,
+        trials: validReps ? reps : trials,
         tags: filter.tags,
         tag_match: filter.tag_match,
         difficulty: difficultyOf(filter),
@@ -111,7 +111,12 @@ function MatrixForm({ workspaceId, suiteId, options }: { workspaceId: string; su
       pending={submitting}
       error={
         formError &&
-        [formError, ...issues.filter((i) => !i.path.startsWith("variables.") && i.path !== "repetitions").map((i) => i.message)].join(": ")
+        [
+          formError,
+          ...issues
+            .filter((i) => !i.path.startsWith("variables.") && i.path !== "trials" && i.path !== "repetitions")
+            .map((i) => i.message),
+        ].join(": ")
       }
       submitLabel={`Start ${combinations} run${combinations === 1 ? "" : "s"}`}
       submitDisabled={tooMany || empty || !validReps}
@@ -208,12 +213,16 @@ function MatrixForm({ workspaceId, suiteId, options }: { workspaceId: string; su
         <legend className="px-1 text-sm font-semibold text-slate-800">Cases</legend>
         <CaseFilterFields id={uid} tags={options.tags} value={filter} onChange={setFilter}>
           <InputField
-            id={`${uid}-repetitions`}
-            label="Repetitions"
+            id={`${uid}-trials`}
+            label="Trials per combination"
             hint={`Each case runs this many times per combination (1–${MAX_MATRIX_REPETITIONS})`}
-            error={issueAt("repetitions")[0] ?? (validReps ? undefined : `Enter a whole number from 1 to ${MAX_MATRIX_REPETITIONS}`)}
-            value={repetitions}
-            onChange={(e) => setRepetitions(e.target.value)}
+            error={
+              issueAt("trials")[0] ??
+              issueAt("repetitions")[0] ??
+              (validReps ? undefined : `Enter a whole number from 1 to ${MAX_MATRIX_REPETITIONS}`)
+            }
+            value={trials}
+            onChange={(e) => setTrials(e.target.value)}
             inputMode="numeric"
           />
         </CaseFilterFields>
@@ -225,8 +234,8 @@ function MatrixForm({ workspaceId, suiteId, options }: { workspaceId: string; su
           <>
             {" "}
             × {cases} case{cases === 1 ? "" : "s"}
-            {validReps && reps > 1 && ` × ${reps} repetitions`} ≈ <span className="font-semibold">{calls}</span> agent calls (more for
-            multi-turn cases)
+            {validReps && reps > 1 && ` × ${reps} trials`} ≈ <span className="font-semibold">{calls}</span> agent calls (more for multi-turn
+            cases)
           </>
         )}
       </p>

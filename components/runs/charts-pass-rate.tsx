@@ -17,6 +17,12 @@ function PassRateTooltip({ active, payload }: TooltipContentProps) {
         Pass rate: <span className="font-semibold">{formatPercent(p.pass_rate)}</span>
         {p.status !== "completed" && ` (${RUN_STATUS_LABELS[p.status].toLowerCase()})`}
       </p>
+      {p.pass_at_1 !== null && (
+        <p>
+          pass@1: <span className="font-semibold">{formatPercent(p.pass_at_1)}</span>
+          {p.pass_at_1_ci95 ? `, 95% interval ${formatInterval(p.pass_at_1_ci95)}` : ""}
+        </p>
+      )}
       <p>
         {p.passed} passed · {p.failed} failed · {p.errors} errors · {p.skipped} skipped of {p.total}
       </p>
@@ -26,6 +32,12 @@ function PassRateTooltip({ active, payload }: TooltipContentProps) {
     </TooltipBox>
   );
 }
+
+/** "40.6%–100%": a pass@1 interval in percent. */
+const formatInterval = ([low, high]: [number, number]) => `${formatPercent(low)}–${formatPercent(high)}`;
+
+/** The band's value for Recharts: a [low, high] pair draws a range area; null leaves a gap. */
+const intervalOf = (p: TrendPoint) => p.pass_at_1_ci95;
 
 /** "Pass rate per run over the last 2 finished runs (#1 to #2): from 66.7% in #1 to 50% in #2, the latest." */
 function summarise(points: TrendPoint[]): string {
@@ -43,7 +55,9 @@ function summarise(points: TrendPoint[]): string {
 /**
  * Pass rate of each finished run of the suite's history (oldest → newest), one point per run
  * joined by straight segments (no interpolation: nothing lies between two runs); a run without
- * executed cases leaves a gap. Clicking a point opens that run.
+ * executed cases leaves a gap. Behind the line, a shaded band spans each run's 95 % interval of
+ * pass@1 (from the run summary; runs finished before trials have none, so no band). Clicking a
+ * point opens that run.
  */
 export function PassRateChart({
   workspaceId,
@@ -62,12 +76,25 @@ export function PassRateChart({
   return (
     <ChartCard
       title="Pass rate trend"
-      description="Passed cases out of executed cases (skipped cases excluded), per finished run."
+      description="Passed cases out of executed cases (skipped cases excluded), per finished run. The shaded band is the run's 95% interval of pass@1 (errors excluded)."
       summary={summarise(points)}
       controls={controls}
       table={{
         caption: "Pass rate per run",
-        columns: ["Run", "Started", "Status", "Pass rate", "Passed", "Failed", "Errors", "Skipped", "Total", "Branch and commit"],
+        columns: [
+          "Run",
+          "Started",
+          "Status",
+          "Pass rate",
+          "pass@1",
+          "95% interval",
+          "Passed",
+          "Failed",
+          "Errors",
+          "Skipped",
+          "Total",
+          "Branch and commit",
+        ],
         rows: points.map((p) => ({
           key: p.run_id,
           cells: [
@@ -75,6 +102,8 @@ export function PassRateChart({
             formatDateTime(p.created_at),
             RUN_STATUS_LABELS[p.status],
             formatPercent(p.pass_rate),
+            formatPercent(p.pass_at_1),
+            p.pass_at_1_ci95 ? formatInterval(p.pass_at_1_ci95) : "—",
             p.passed,
             p.failed,
             p.errors,
@@ -110,6 +139,17 @@ export function PassRateChart({
               tickLine={false}
             />
             <Tooltip content={PassRateTooltip} />
+            <Area
+              type="linear"
+              dataKey={intervalOf}
+              name="pass@1 95% interval"
+              stroke="none"
+              fill="#4f46e5"
+              fillOpacity={0.15}
+              dot={false}
+              activeDot={false}
+              isAnimationActive={false}
+            />
             <Area
               type="linear"
               dataKey="pass_rate"

@@ -11,11 +11,12 @@ import type { TestCaseVariables } from "@/lib/test-cases/variables";
 import { RunVariablesFields } from "@/components/variables/run-variables-fields";
 import { ConcurrencyField } from "./concurrency-field";
 import { CaseFilterFields, difficultyOf, type CaseFilter } from "./case-filter-fields";
+import { FilteredTrialsField, TrialsField, trialsError } from "./trials-field";
 
 /**
  * "Run suite": a dialog with the run options (active cases narrowed by tags and difficulty,
- * concurrency, run-level variable values as typed inputs with their resolved value and source,
- * presets), then starts a manual run and opens its page. With `caseIds` it runs exactly those
+ * concurrency, trials per case with the agent executions they imply, run-level variable values
+ * as typed inputs with their resolved value and source, presets), then starts a manual run and opens its page. With `caseIds` it runs exactly those
  * cases ("Run this case", "Run selected"); with one case it opens that case's live view.
  * Render it for editors only (or pass `canEdit={false}` and it renders nothing).
  */
@@ -30,6 +31,7 @@ export function StartRunButton({
   label = "Run suite",
   buttonVariant = "primary",
   disabled: buttonDisabled = false,
+  defaultTrials = 1,
 }: {
   workspaceId: string;
   suiteId: string;
@@ -44,11 +46,14 @@ export function StartRunButton({
   label?: string;
   buttonVariant?: "primary" | "secondary";
   disabled?: boolean;
+  /** The suite's `default_trials`: the trials field's starting value (a chosen preset's trials replace it). */
+  defaultTrials?: number;
 }) {
   const router = useRouter();
   const uid = useId();
   const [filter, setFilter] = useState<CaseFilter>({ tags: [], tag_match: "any", difficulty: "" });
   const [concurrency, setConcurrency] = useState(String(DEFAULT_RUN_CONCURRENCY));
+  const [trials, setTrials] = useState(String(defaultTrials));
   const [variables, setVariables] = useState<Record<string, VariableValue>>({});
   const [error, setError] = useState<string | null>(null);
   const [issues, setIssues] = useState<IssueList>([]);
@@ -61,7 +66,7 @@ export function StartRunButton({
       .filter((i) => i.path === prefix || i.path.startsWith(`${prefix}.`))
       .map((i) => (i.path.startsWith(`${prefix}.`) ? `${i.path.slice(prefix.length + 1)}: ${i.message}` : i.message))
       .join("; ") || undefined;
-  const known = ["tags", "case_ids", "tag_match", "difficulty", "concurrency"];
+  const known = ["tags", "case_ids", "tag_match", "difficulty", "concurrency", "trials"];
   const variableErrors = Object.fromEntries(
     issues.filter((i) => i.path.startsWith("variables.")).map((i) => [i.path.slice("variables.".length).split(".")[0]!, i.message]),
   );
@@ -77,6 +82,8 @@ export function StartRunButton({
       setIssues([{ path: "concurrency", message: `Use a whole number from 1 to ${MAX_RUN_CONCURRENCY}` }]);
       return;
     }
+    // The trials field shows its own message; nothing to send until it is a valid number.
+    if (trialsError(trials)) return;
     setBusy(true);
     try {
       const selection = caseIds
@@ -84,7 +91,7 @@ export function StartRunButton({
         : { tags: filter.tags, tag_match: filter.tag_match, difficulty: difficultyOf(filter) };
       const result = await startRunAction(workspaceId, {
         suite_id: suiteId,
-        options: { ...selection, concurrency: n, variables },
+        options: { ...selection, concurrency: n, trials: Number(trials), variables },
       });
       if (!result.ok) {
         setError(result.error);
@@ -110,6 +117,7 @@ export function StartRunButton({
       onChange={(e) => setConcurrency(e.target.value)}
     />
   );
+  const trialsProps = { id: id("trials"), value: trials, onChange: setTrials, serverError: issueAt("trials") };
 
   return (
     <LaunchDialog
@@ -124,6 +132,7 @@ export function StartRunButton({
       onOpen={() => {
         setError(null);
         setIssues([]);
+        setTrials(String(defaultTrials));
       }}
     >
       {() => (
@@ -131,7 +140,10 @@ export function StartRunButton({
           {caseIds ? (
             <>
               {issueAt("case_ids") && <p className="text-xs text-red-600">{issueAt("case_ids")}</p>}
-              <div className="grid gap-4 sm:grid-cols-2">{concurrencyField}</div>
+              <div className="grid gap-4 sm:grid-cols-2">
+                {concurrencyField}
+                <TrialsField {...trialsProps} cases={caseIds.length} />
+              </div>
             </>
           ) : (
             <CaseFilterFields
@@ -143,6 +155,7 @@ export function StartRunButton({
               summary={filter.tags.length === 0 ? "No tag selected: every active case runs." : `${filter.tags.length} selected.`}
             >
               {concurrencyField}
+              <FilteredTrialsField {...trialsProps} workspaceId={workspaceId} suiteId={suiteId} filter={filter} />
             </CaseFilterFields>
           )}
           {variablesContext && (
@@ -152,6 +165,7 @@ export function StartRunButton({
               onChange={setVariables}
               errors={variableErrors}
               caseConfig={single ? caseConfig : undefined}
+              onPreset={(preset) => setTrials(String(preset.trials ?? defaultTrials))}
             />
           )}
           {issues.some(

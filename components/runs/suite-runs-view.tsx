@@ -57,6 +57,8 @@ type Props = {
   location: SuiteRunsLocation;
   /** The "Run suite" button (editors only), also offered by the empty state. */
   startRun?: React.ReactNode;
+  /** The "Flaky cases" card (server-rendered), shown with the charts once the suite has a run. */
+  flakyCases?: React.ReactNode;
 };
 
 /**
@@ -64,7 +66,7 @@ type Props = {
  * charts and the latest run are the suite's history (ordinary runs); the table shows the history
  * or, under the Experiments filter, the comparison arms and matrix combinations.
  */
-export function SuiteRunsView({ workspaceId, suiteId, initialAnalytics, initialRuns, location, startRun }: Props) {
+export function SuiteRunsView({ workspaceId, suiteId, initialAnalytics, initialRuns, location, startRun, flakyCases }: Props) {
   const router = useRouter();
   const queryClient = useQueryClient();
   const uid = useId();
@@ -179,6 +181,7 @@ export function SuiteRunsView({ workspaceId, suiteId, initialAnalytics, initialR
               </div>
             </>
           )}
+          {flakyCases}
         </>
       )}
 

@@ -7,6 +7,7 @@ import { Field, FormError, Input, NamedOptions, Options, Select, Textarea } from
 import { NumberField } from "@/components/ui/number-field";
 import { SubmitButton } from "@/components/ui/submit-button";
 import { applyServerIssues } from "@/components/forms/server-issues";
+import { MAX_TRIALS } from "@/lib/runs/schemas";
 import { SCHEDULE_TYPES, suiteInput, type SuiteData, type SuiteInput } from "@/lib/suites/schemas";
 import { createSuiteAction, updateSuiteAction } from "@/lib/suites/actions";
 import type { AgentOption, ModelConfigOption, SuiteDto } from "@/lib/suites/dto";
@@ -51,6 +52,7 @@ function initialValues(suite: SuiteDto | null | undefined, defaultAgentId: strin
       variables: {},
       retention_days: null,
       retention_runs: null,
+      default_trials: 1,
     };
   }
   return {
@@ -70,6 +72,7 @@ function initialValues(suite: SuiteDto | null | undefined, defaultAgentId: strin
     variables: suite.variables,
     retention_days: suite.retention_days,
     retention_runs: suite.retention_runs,
+    default_trials: suite.default_trials,
   };
 }
 
@@ -246,6 +249,16 @@ export function SuiteForm({ workspaceId, agents, modelConfigs, suite, defaultAge
               <input type="checkbox" id="is_enabled" className="h-4 w-4" {...form.register("is_enabled")} />
               Enabled
             </label>
+            <NumberField
+              id="default_trials"
+              label="Default trials"
+              hint={`Times each case runs (1–${MAX_TRIALS}): used by schedules and by runs that do not say`}
+              error={errors.default_trials?.message}
+              min={1}
+              max={MAX_TRIALS}
+              step={1}
+              {...form.register("default_trials", { valueAsNumber: true })}
+            />
           </div>
         </section>
 

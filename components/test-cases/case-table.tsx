@@ -21,10 +21,12 @@ type Props = {
   orderedIds: string[] | null;
   /** The variables model inputs for "Run selected" (the agent's variables, suite values, presets). */
   runVariables?: RunVariablesContext;
+  /** The suite's default trials, for the "Run selected" dialog. */
+  defaultTrials?: number;
 };
 
 /** The case list: selection for bulk actions, and move up/down when the list is unfiltered. */
-export function CaseTable({ workspaceId, suiteId, rows, canEdit, suiteTags, orderedIds, runVariables }: Props) {
+export function CaseTable({ workspaceId, suiteId, rows, canEdit, suiteTags, orderedIds, runVariables, defaultTrials }: Props) {
   const router = useRouter();
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const [reorderError, setReorderError] = useState<string | null>(null);
@@ -89,6 +91,7 @@ export function CaseTable({ workspaceId, suiteId, rows, canEdit, suiteTags, orde
             suiteId={suiteId}
             tags={suiteTags}
             variablesContext={runVariables}
+            defaultTrials={defaultTrials}
             caseIds={visibleSelected}
             label={visibleSelected.length > 0 ? `Run selected (${visibleSelected.length})` : "Run selected"}
             buttonVariant="secondary"

@@ -8,11 +8,17 @@ import { createPresetAction, deletePresetAction, updatePresetAction } from "@/li
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { FormError, InputField } from "@/components/ui/field";
+import { NumberField } from "@/components/ui/number-field";
+import { MAX_TRIALS } from "@/lib/runs/schemas";
 import { VariableFields } from "@/components/suites/variable-fields";
 import { formatVariableValue } from "./source-badge";
 
 type Preset = RunVariablesContext["presets"][number];
-type Draft = { id: string | null; name: string; values: Record<string, VariableValue> };
+/** `trials` as typed: "" means the suite's default trials. */
+type Draft = { id: string | null; name: string; values: Record<string, VariableValue>; trials: string };
+
+/** The typed trials as the action takes them: empty → null (the suite's default); anything else a number for zod to check. */
+const trialsValue = (text: string) => (text.trim() === "" ? null : Number(text));
 
 /**
  * Suite settings: the suite's variable presets (the variables model), named sets of run values
@@ -38,12 +44,16 @@ export function PresetsManager({
   const edit = (p: Preset | null) => {
     setError(null);
     setIssues([]);
-    setDraft(p ? { id: p.id, name: p.name, values: p.values } : { id: null, name: "", values: {} });
+    setDraft(
+      p
+        ? { id: p.id, name: p.name, values: p.values, trials: p.trials === null ? "" : String(p.trials) }
+        : { id: null, name: "", values: {}, trials: "" },
+    );
   };
   const save = () =>
     startTransition(async () => {
       if (!draft) return;
-      const body = { name: draft.name, values: draft.values };
+      const body = { name: draft.name, values: draft.values, trials: trialsValue(draft.trials) };
       const result = draft.id
         ? await updatePresetAction(workspaceId, { id: draft.id, patch: body })
         : await createPresetAction(workspaceId, { suite_id: suiteId, preset: body });
@@ -67,6 +77,7 @@ export function PresetsManager({
     issues.filter((i) => i.path.startsWith("values.")).map((i) => [i.path.slice("values.".length), i.message]),
   );
   const nameError = issues.find((i) => i.path === "name")?.message;
+  const trialsError = issues.find((i) => i.path === "trials")?.message;
 
   return (
     <Card className="mt-6 max-w-3xl space-y-4 p-5" aria-labelledby="presets-title">
@@ -76,8 +87,8 @@ export function PresetsManager({
             Variable presets
           </h2>
           <p className="text-sm text-slate-600">
-            Named sets of run values (e.g. &quot;model B, cold&quot;) to pick when starting a run or a comparison, or with the CLI&apos;s
-            --preset.
+            Named sets of run values (e.g. &quot;model B, cold&quot;), optionally with the trials per case, to pick when starting a run or a
+            comparison, or with the CLI&apos;s --preset.
           </p>
         </div>
         {canEdit && !draft && context.definitions.length > 0 && (
@@ -100,6 +111,7 @@ export function PresetsManager({
                   {Object.entries(p.values)
                     .map(([k, v]) => `${k} = ${formatVariableValue(v)}`)
                     .join(" · ") || "No values"}
+                  {p.trials !== null && ` · ${p.trials} trial${p.trials === 1 ? "" : "s"}`}
                 </p>
               </div>
               {canEdit && (
@@ -124,6 +136,18 @@ export function PresetsManager({
             error={nameError}
             value={draft.name}
             onChange={(e) => setDraft({ ...draft, name: e.target.value })}
+          />
+          <NumberField
+            id="preset-trials"
+            label="Trials (optional)"
+            hint={`Times each case runs in a run with this preset (1–${MAX_TRIALS}); empty: the suite's default trials`}
+            error={trialsError}
+            min={1}
+            max={MAX_TRIALS}
+            step={1}
+            inputMode="numeric"
+            value={draft.trials}
+            onChange={(e) => setDraft({ ...draft, trials: e.target.value })}
           />
           <VariableFields
             definitions={context.definitions}

@@ -45,6 +45,7 @@ export function RunVariablesFields({
   errors,
   caseConfig,
   disabled,
+  onPreset,
 }: {
   context: RunVariablesContext;
   value: Values;
@@ -54,6 +55,8 @@ export function RunVariablesFields({
   /** A single case's own configuration: unexposed variables are hidden, locked ones shown read-only. */
   caseConfig?: TestCaseVariables;
   disabled?: boolean;
+  /** Told which preset was chosen (the run dialog takes its trials too). */
+  onPreset?: (preset: RunVariablesContext["presets"][number]) => void;
 }) {
   const uid = useId();
   const shown = context.definitions.filter((d) => caseConfig?.[d.name]?.exposed !== false);
@@ -69,6 +72,7 @@ export function RunVariablesFields({
     if (!preset) return;
     const known = new Set(shown.filter((d) => !caseConfig?.[d.name]?.locked).map((d) => d.name));
     onChange(Object.fromEntries(Object.entries(preset.values).filter(([k]) => known.has(k))));
+    onPreset?.(preset);
   };
 
   return (

@@ -65,10 +65,30 @@ function suiteRuns(alias: string, workspaceId: string, suiteId: string): Prisma.
     AND EXISTS (SELECT 1 FROM "Suite" s WHERE s."id" = ${suiteId}::uuid AND s."workspaceId" = ${workspaceId}::uuid)`;
 }
 
-/** A trend point as the query returns it: before dates, metadata and the pass rate are put in shape, with the metric averages. */
-type TrendRow = Omit<TrendPoint, "created_at" | "metadata" | "pass_rate"> & { created_at: Date; metadata: unknown; averages: unknown };
+/**
+ * A trend point as the query returns it: before dates, metadata, the pass rate and the pass@1
+ * interval are put in shape, with the metric averages.
+ */
+type TrendRow = Omit<TrendPoint, "created_at" | "metadata" | "pass_rate" | "pass_at_1_ci95"> & {
+  created_at: Date;
+  metadata: unknown;
+  averages: unknown;
+  ci_low: number | null;
+  ci_high: number | null;
+};
 
-/** The last `limit` finished ordinary runs, oldest → newest, from Run columns and `summary->'average_scores'`. */
+/**
+ * A summary fraction (0..1) as a percentage with one decimal, like `pass_rate`; NULL when the
+ * field is absent or not a number (summaries written before trials have no pass@1).
+ */
+function summaryPercent(field: Prisma.Sql): Prisma.Sql {
+  return Prisma.sql`CASE WHEN jsonb_typeof(${field}) = 'number' THEN round((${field})::text::numeric * 100, 1)::float8 END`;
+}
+
+/**
+ * The last `limit` finished ordinary runs, oldest → newest, from Run columns and the summary's
+ * `average_scores`, `pass_at_1` and `pass_at_1_ci95` (read in SQL: no summary reaches JavaScript).
+ */
 export function trendSql(workspaceId: string, suiteId: string, limit: number): Prisma.Sql {
   return Prisma.sql`
     SELECT * FROM (
@@ -76,7 +96,14 @@ export function trendSql(workspaceId: string, suiteId: string, limit: number): P
              r."passedCases" AS passed, r."failedCases" AS failed, r."errorCases" AS errors,
              r."skippedCases" AS skipped, r."totalCases" AS total,
              (extract(epoch FROM (r."completedAt" - coalesce(r."startedAt", r."createdAt"))) * 1000)::int AS duration_ms,
-             CASE WHEN jsonb_typeof(r."summary" -> 'average_scores') = 'object' THEN r."summary" -> 'average_scores' END AS averages
+             CASE WHEN jsonb_typeof(r."summary" -> 'average_scores') = 'object' THEN r."summary" -> 'average_scores' END AS averages,
+             ${summaryPercent(Prisma.sql`r."summary" -> 'pass_at_1'`)} AS pass_at_1,
+             CASE WHEN jsonb_typeof(r."summary" #> '{pass_at_1_ci95,0}') = 'number'
+                   AND jsonb_typeof(r."summary" #> '{pass_at_1_ci95,1}') = 'number'
+               THEN ${summaryPercent(Prisma.sql`r."summary" #> '{pass_at_1_ci95,0}'`)} END AS ci_low,
+             CASE WHEN jsonb_typeof(r."summary" #> '{pass_at_1_ci95,0}') = 'number'
+                   AND jsonb_typeof(r."summary" #> '{pass_at_1_ci95,1}') = 'number'
+               THEN ${summaryPercent(Prisma.sql`r."summary" #> '{pass_at_1_ci95,1}'`)} END AS ci_high
       FROM "Run" r
       WHERE ${suiteRuns("r", workspaceId, suiteId)} AND ${ordinaryRunSql("r")} AND r."status" IN ('completed', 'failed', 'cancelled')
       ORDER BY r."createdAt" DESC, r."id" DESC
@@ -209,6 +236,8 @@ export async function getSuiteAnalytics(ctx: WorkspaceContext, suiteId: string, 
       skipped: r.skipped,
       total: r.total,
       duration_ms: r.duration_ms,
+      pass_at_1: r.pass_at_1,
+      pass_at_1_ci95: r.ci_low !== null && r.ci_high !== null ? [r.ci_low, r.ci_high] : null,
     })),
     metric_trend: metricTrend,
     metric_names: [...metricNames].sort(),

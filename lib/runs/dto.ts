@@ -396,6 +396,10 @@ export type TrendPoint = {
   skipped: number;
   total: number;
   duration_ms: number | null;
+  /** Mean over cases of the case's pass rate (errors excluded), 0–100; null for runs finished before trials. */
+  pass_at_1: number | null;
+  /** The 95 % interval of `pass_at_1` as [low, high], 0–100; null when the run's summary has none. */
+  pass_at_1_ci95: [number, number] | null;
 };
 export type MetricTrendPoint = { run_id: string; number: number; created_at: string; averages: Record<string, number> };
 export type TagPassRate = { tag: string; passed: number; failed: number; errors: number; total: number; pass_rate: number | null };

@@ -5,6 +5,7 @@ import { ValidationError } from "@/lib/errors";
 import { getSuite, listAgentNames, listSuiteFormOptions, listSuites } from "./service";
 import type { AgentOption, ModelConfigOption, SuiteListItem, SuiteWithAgent } from "./dto";
 import { scopedLoader } from "@/lib/tenant-scope";
+import { FLAKY_WINDOW_RUNS, flakyCases, type FlakyCaseDto } from "@/lib/runs/trial-reads";
 
 /** Page loaders for the suite pages: one call per page, scoped by the member's workspace. */
 
@@ -88,9 +89,15 @@ async function loadNewSuitePageUnscoped(ctx: WorkspaceContext, searchParams: Sea
   return { ...data, defaultAgentId };
 }
 
+/** The suite's "Flaky cases" card: the most flip-prone cases over its latest history runs, and how many runs that covers. */
+async function loadSuiteFlakyCasesUnscoped(ctx: WorkspaceContext, suiteId: string): Promise<{ cases: FlakyCaseDto[]; windowRuns: number }> {
+  return { cases: await flakyCases(ctx, suiteId), windowRuns: FLAKY_WINDOW_RUNS };
+}
+
 // Each page loader runs its queries in the workspace's row-level scope (lib/tenant-scope.ts).
 export const loadSuitesPage = scopedLoader(loadSuitesPageUnscoped);
 export const loadSuiteTrashPage = scopedLoader(loadSuiteTrashPageUnscoped);
 export const loadSuiteForm = scopedLoader(loadSuiteFormUnscoped);
 export const loadSuiteSettingsPage = scopedLoader(loadSuiteSettingsPageUnscoped);
 export const loadNewSuitePage = scopedLoader(loadNewSuitePageUnscoped);
+export const loadSuiteFlakyCases = scopedLoader(loadSuiteFlakyCasesUnscoped);

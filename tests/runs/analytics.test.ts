@@ -34,6 +34,8 @@ async function makeRun(
     cases?: { status: CaseStatus; tags?: string[] }[];
     averageScores?: Record<string, number | string> | null;
     durationMs?: number;
+    /** Extra summary fields (the trials figures) merged into the written summary. */
+    summary?: Record<string, unknown>;
   },
 ) {
   const cases = opts.cases ?? [];
@@ -53,7 +55,8 @@ async function makeRun(
       failedCases: count("failed"),
       errorCases: count("error"),
       skippedCases: count("skipped"),
-      summary: opts.averageScores === null || !finished ? undefined : { pass_rate: 0, average_scores: opts.averageScores ?? {} },
+      summary:
+        opts.averageScores === null || !finished ? undefined : { pass_rate: 0, average_scores: opts.averageScores ?? {}, ...opts.summary },
       createdAt,
       startedAt: createdAt,
       completedAt: finished ? new Date(createdAt.getTime() + (opts.durationMs ?? 1000)) : null,
@@ -106,6 +109,9 @@ describe("getSuiteAnalytics: trend", () => {
       skipped: 1,
       total: 4,
       duration_ms: 4500,
+      // A summary written before trials: no pass@1, no interval.
+      pass_at_1: null,
+      pass_at_1_ci95: null,
     });
     expect(a.trend[1]).toMatchObject({ pass_rate: 25, passed: 1, failed: 1, errors: 2, total: 4 });
     expect(a.trend[2]).toMatchObject({ status: "cancelled", pass_rate: 100 });
@@ -132,6 +138,33 @@ describe("getSuiteAnalytics: trend", () => {
       latest: null,
       active_runs: 0,
     });
+  });
+});
+
+describe("getSuiteAnalytics: pass@1 interval", () => {
+  it("reads each run's pass@1 and its interval from the summary as percentages; malformed or absent ones are null", async () => {
+    const { ctx } = await makeWorkspace("viewer");
+    const suite = await makeSuite(ctx);
+    await makeRun(ctx, suite.id, {
+      minute: 1,
+      cases: cases({ passed: 3, failed: 1 }),
+      summary: { pass_at_1: 0.75, pass_at_1_ci95: [0.40625, 1], pass_at_1_ci95_method: "bootstrap" },
+    });
+    await makeRun(ctx, suite.id, { minute: 2, cases: cases({ failed: 2 }), summary: { pass_at_1: 0, pass_at_1_ci95: null } });
+    await makeRun(ctx, suite.id, {
+      minute: 3,
+      cases: cases({ passed: 1 }),
+      summary: { pass_at_1: "high", pass_at_1_ci95: [0.5, "x"] },
+    });
+    await makeRun(ctx, suite.id, { minute: 4, cases: cases({ passed: 1 }), averageScores: null });
+
+    const a = await getSuiteAnalytics(ctx, suite.id);
+    expect(a.trend.map((p) => [p.pass_at_1, p.pass_at_1_ci95])).toEqual([
+      [75, [40.6, 100]],
+      [0, null],
+      [null, null],
+      [null, null],
+    ]);
   });
 });
 

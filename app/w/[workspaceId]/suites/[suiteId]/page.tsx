@@ -81,7 +81,15 @@ export default async function SuitePage({ params, searchParams }: WorkspacePageP
             )}
             {canEdit && <CompareButton workspaceId={workspaceId} suiteId={suiteId} />}
             {canEdit && <MatrixButton workspaceId={workspaceId} suiteId={suiteId} />}
-            {canEdit && <StartRunButton workspaceId={workspaceId} suiteId={suiteId} tags={suiteTags} variablesContext={runVariables} />}
+            {canEdit && (
+              <StartRunButton
+                workspaceId={workspaceId}
+                suiteId={suiteId}
+                tags={suiteTags}
+                variablesContext={runVariables}
+                defaultTrials={suite.default_trials}
+              />
+            )}
           </>
         }
       />
@@ -127,6 +135,7 @@ export default async function SuitePage({ params, searchParams }: WorkspacePageP
               suiteTags={suiteTags}
               orderedIds={orderedIds}
               runVariables={runVariables}
+              defaultTrials={suite.default_trials}
             />
           )}
           <PrevNextPagination

@@ -10,10 +10,12 @@ import { Breadcrumbs } from "@/components/ui/breadcrumbs";
 import { suiteCrumbs } from "@/components/suites/suite-crumbs";
 import type { WorkspacePageProps } from "@/lib/pages/props";
 import { loadSuitePresets } from "@/lib/presets/loaders";
+import { loadSuiteFlakyCases } from "@/lib/suites/loaders";
+import { FlakyCasesCard } from "@/components/suites/flaky-cases-card";
 
 export const metadata: Metadata = { title: "Runs" };
 
-/** A suite's run history: pass-rate trend, metric averages, pass rate by tag and every run. */
+/** A suite's run history: pass-rate trend, metric averages, pass rate by tag, flaky cases and every run. */
 export default async function SuiteRunsPage({ params, searchParams }: WorkspacePageProps<{ suiteId: string }>) {
   const { workspaceId, suiteId } = await params;
   const sp = await searchParams;
@@ -21,9 +23,18 @@ export default async function SuiteRunsPage({ params, searchParams }: WorkspaceP
   const { suite, analytics, runs, tags, location, canEdit } = await orNotFound(loadSuiteRunsPage(ctx, suiteId, sp));
   const suiteHref = `/w/${workspaceId}/suites/${suiteId}`;
   // The variables model: typed variable inputs and presets in the run dialog (editors only).
-  const runVariables = canEdit ? await loadSuitePresets(ctx, suiteId) : undefined;
+  const [runVariables, flaky] = await Promise.all([
+    canEdit ? loadSuitePresets(ctx, suiteId) : Promise.resolve(undefined),
+    loadSuiteFlakyCases(ctx, suiteId),
+  ]);
   const startRun = canEdit ? (
-    <StartRunButton workspaceId={workspaceId} suiteId={suiteId} tags={tags} variablesContext={runVariables} />
+    <StartRunButton
+      workspaceId={workspaceId}
+      suiteId={suiteId}
+      tags={tags}
+      variablesContext={runVariables}
+      defaultTrials={suite.default_trials}
+    />
   ) : undefined;
 
   return (
@@ -52,6 +63,7 @@ export default async function SuiteRunsPage({ params, searchParams }: WorkspaceP
         initialRuns={runs}
         location={location}
         startRun={startRun}
+        flakyCases={<FlakyCasesCard workspaceId={workspaceId} suiteId={suiteId} cases={flaky.cases} windowRuns={flaky.windowRuns} />}
       />
     </div>
   );

@@ -33,6 +33,7 @@ export default async function EditTestCasePage({ params, searchParams }: Workspa
               variablesContext={runVariables}
               caseIds={[testCase.id]}
               caseConfig={testCase.variables}
+              defaultTrials={suite.default_trials}
               label="Run this case"
             />
           ) : undefined
