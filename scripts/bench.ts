@@ -136,6 +136,7 @@ try {
       concurrency: args.concurrency,
       latencyMs: args.latencyMs,
       endpointCap: args.endpointCap,
+      dbCpuMs: database.cpuMs,
     });
     const meta = benchMeta(database, loadBefore);
     process.stdout.write(

@@ -6,6 +6,7 @@
 // lost or duplicated, each in its trial-major position; and that the fake was asked each case's
 // question exactly T times.
 // Imports lib/: load it only after DATABASE_URL is set.
+import os from "node:os";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import pg from "pg";
 import { db } from "@/lib/db";
@@ -67,6 +68,13 @@ export type TrialsBenchResult = {
   chatRequests: number;
   questionsNotAskedTrialsTimes: number;
   fakeMaxConcurrent: number;
+  /**
+   * CPU per trial execution (ms) of the bench process (executor), the fake server and the
+   * database, during the run (null when it cannot be read). On a loaded machine the wall time
+   * says little; CPU per execution against the budget (ideal × CPUs ÷ executions) says whether the
+   * target is reachable on an idle one.
+   */
+  cpuPerExecutionMs: { bench: number; fake: number | null; database: number | null };
   eventLoopDelayP99Ms: number;
   failures: string[];
 };
@@ -133,6 +141,8 @@ export async function benchTrials(opts: {
   latencyMs: number;
   /** null: the product's cap (ASSAY_MODEL_CONCURRENCY, set as lib/runs/worker.ts does). */
   endpointCap: number | null;
+  /** CPU (ms) of the database server's processes so far, when it can be read. */
+  dbCpuMs?: () => number | null;
   pollMs?: number;
 }): Promise<TrialsBenchResult> {
   const { ctx, fake, cases, trials, concurrency, latencyMs } = opts;
@@ -161,6 +171,9 @@ export async function benchTrials(opts: {
   await new Promise((r) => setTimeout(r, 200)); // let the start-up recovery pass settle
 
   const before = await fake.stats();
+  const fakeCpuBefore = fake.cpuMs();
+  const dbCpuBefore = opts.dbCpuMs?.() ?? null;
+  const cpuBefore = process.cpuUsage();
   const elDelay = monitorEventLoopDelay({ resolution: 10 });
   elDelay.enable();
   // Completion is watched over a plain `pg` connection, as the executor mode does (no Prisma pool load).
@@ -179,6 +192,9 @@ export async function benchTrials(opts: {
     status = res.rows[0]?.status ?? "missing";
   }
   const wallMs = performance.now() - t0;
+  const cpu = process.cpuUsage(cpuBefore);
+  const fakeCpuAfter = fake.cpuMs();
+  const dbCpuAfter = opts.dbCpuMs?.() ?? null;
   await watcher.end();
   elDelay.disable();
   await executor.stop(5_000);
@@ -230,6 +246,11 @@ export async function benchTrials(opts: {
     chatRequests,
     questionsNotAskedTrialsTimes: notAskedTrialsTimes.length,
     fakeMaxConcurrent: after.maxConcurrent,
+    cpuPerExecutionMs: {
+      bench: (cpu.user + cpu.system) / 1000 / executions,
+      fake: fakeCpuBefore !== null && fakeCpuAfter !== null ? (fakeCpuAfter - fakeCpuBefore) / executions : null,
+      database: dbCpuBefore !== null && dbCpuAfter !== null ? (dbCpuAfter - dbCpuBefore) / executions : null,
+    },
     eventLoopDelayP99Ms: elDelay.percentile(99) / 1e6,
     failures,
   };
@@ -237,6 +258,13 @@ export async function benchTrials(opts: {
 
 /** The trials mode's target: wall time within 1.2× the ideal (as the executor mode's up to 1,000 cases). */
 export const TRIALS_TARGET_RATIO = 1.2;
+
+function cpuText(r: TrialsBenchResult): string {
+  const c = r.cpuPerExecutionMs;
+  const part = (v: number | null, what: string) => (v === null ? `n/a ${what}` : `${v.toFixed(2)} ms ${what}`);
+  const total = c.bench + (c.fake ?? 0) + (c.database ?? 0);
+  return `${part(c.bench, "bench")} + ${part(c.fake, "fake")} + ${part(c.database, "PostgreSQL")} = ${total.toFixed(2)} ms`;
+}
 
 export function formatTrialsReport(r: TrialsBenchResult, meta: { database: string; loadBefore: string; loadAfter: string }): string {
   const s = r.storage;
@@ -264,6 +292,10 @@ export function formatTrialsReport(r: TrialsBenchResult, meta: { database: strin
     [
       "fake: chat requests / max concurrent",
       `${r.chatRequests} / ${r.fakeMaxConcurrent}; questions not asked exactly ${r.trials}×: ${r.questionsNotAskedTrialsTimes}`,
+    ],
+    [
+      "CPU per trial execution",
+      `${cpuText(r)} (budget at the ideal on ${os.cpus().length} idle CPUs: ${((r.idealMs * os.cpus().length) / r.executions).toFixed(1)} ms)`,
     ],
     ["event loop delay p99", `${r.eventLoopDelayP99Ms.toFixed(1)} ms`],
   ];
