@@ -64,6 +64,11 @@ export type TrialsBenchResult = {
   passAt1: number | null;
   flakyCases: number | null;
   storage: TrialsStorage;
+  /** Averages per trial execution: claim → done, and the agent call alone; null without results. */
+  avgDurationMs: number | null;
+  avgAgentLatencyMs: number | null;
+  /** Sum of execution durations ÷ wall: how many executions were in flight on average (at most the concurrency). */
+  effectiveConcurrency: number;
   /** Chat requests of this run's questions, and how many questions were not asked exactly `trials` times. */
   chatRequests: number;
   questionsNotAskedTrialsTimes: number;
@@ -201,6 +206,9 @@ export async function benchTrials(opts: {
 
   const run = await getRun(ctx, started.id);
   const storage = await trialsStorage(started.id, suiteId, cases, trials);
+  const [timing] = await db.$queryRaw<{ avg_duration: number | null; avg_latency: number | null; sum_duration: number | null }[]>`
+    SELECT avg("durationMs")::float AS avg_duration, avg("latencyMs")::float AS avg_latency, sum("durationMs")::float AS sum_duration
+    FROM "CaseResult" WHERE "runId" = ${started.id}::uuid`;
   const after = await fake.stats();
   const asked = (q: string) => (after.lastUserMessages.get(q) ?? 0) - (before.lastUserMessages.get(q) ?? 0);
   const questions = Array.from({ length: cases }, (_, i) => `${prefix} ${i}`);
@@ -243,6 +251,9 @@ export async function benchTrials(opts: {
     passAt1: run.summary?.pass_at_1 ?? null,
     flakyCases: run.summary?.flaky_cases ?? null,
     storage,
+    avgDurationMs: timing?.avg_duration ?? null,
+    avgAgentLatencyMs: timing?.avg_latency ?? null,
+    effectiveConcurrency: (timing?.sum_duration ?? 0) / wallMs,
     chatRequests,
     questionsNotAskedTrialsTimes: notAskedTrialsTimes.length,
     fakeMaxConcurrent: after.maxConcurrent,
@@ -258,6 +269,8 @@ export async function benchTrials(opts: {
 
 /** The trials mode's target: wall time within 1.2× the ideal (as the executor mode's up to 1,000 cases). */
 export const TRIALS_TARGET_RATIO = 1.2;
+
+const msOrNa = (v: number | null) => (v === null ? "n/a" : `${v.toFixed(1)} ms`);
 
 function cpuText(r: TrialsBenchResult): string {
   const c = r.cpuPerExecutionMs;
@@ -276,6 +289,8 @@ export function formatTrialsReport(r: TrialsBenchResult, meta: { database: strin
       `${(r.idealMs / 1000).toFixed(2)} s (${r.executions} trial executions × ${r.latencyMs} ms ÷ ${r.concurrency}, in ${Math.ceil(r.executions / r.concurrency)} waves)`,
     ],
     ["ratio to ideal", `${r.ratio.toFixed(3)}  (target ≤ ${TRIALS_TARGET_RATIO}: ${verdict})`],
+    ["effective concurrency", `${r.effectiveConcurrency.toFixed(1)} of ${r.concurrency}`],
+    ["avg execution / agent call", `${msOrNa(r.avgDurationMs)} / ${msOrNa(r.avgAgentLatencyMs)}`],
     [
       "run",
       `${r.runStatus}, total_cases ${r.totalCases}, passed ${r.passedCases}, pass@1 ${r.passAt1 ?? "n/a"}, flaky ${r.flakyCases ?? "n/a"}`,
