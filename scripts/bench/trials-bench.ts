@@ -45,6 +45,8 @@ export type TrialsStorage = {
 };
 
 export type TrialsBenchResult = {
+  runId: string;
+  suiteId: string;
   cases: number;
   trials: number;
   /** cases × trials: what the run executes and the concurrency bound counts. */
@@ -85,7 +87,7 @@ export type TrialsBenchResult = {
 };
 
 /** The run's case results checked per (test case, trial), in one statement. */
-async function trialsStorage(runId: string, suiteId: string, cases: number, trials: number): Promise<TrialsStorage> {
+export async function trialsStorage(runId: string, suiteId: string, cases: number, trials: number): Promise<TrialsStorage> {
   const [row] = await db.$queryRaw<
     {
       results: number;
@@ -235,6 +237,8 @@ export async function benchTrials(opts: {
 
   const idealMs = Math.ceil(executions / concurrency) * latencyMs;
   return {
+    runId: started.id,
+    suiteId,
     cases,
     trials,
     executions,

@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { db } from "@/lib/db";
 import { parseArgs } from "../../scripts/bench/args";
 import { startBenchFake, type BenchFake } from "../../scripts/bench/fake";
 import { benchExecutor, latencyError, makeBenchWorkspace, quantile } from "../../scripts/bench/executor-bench";
 import { benchHistory } from "../../scripts/bench/history-bench";
 import { formatReport } from "../../scripts/bench/report";
 import { benchAb, formatAbReport } from "../../scripts/bench/ab-bench";
-import { benchTrials, formatTrialsReport } from "../../scripts/bench/trials-bench";
+import { benchTrials, formatTrialsReport, trialsStorage } from "../../scripts/bench/trials-bench";
 
 // A small version of `npm run bench`, so the benchmark keeps working as the executor changes.
 let fake: BenchFake;
@@ -95,6 +96,16 @@ describe("npm run bench", () => {
     expect(report).toMatch(/ratio to ideal\s+\d+\.\d{3}\s+\(target ≤ 1\.2: target (met|missed)\)/);
     expect(report).toContain("0 duplicated, 0 missing");
     expect(report).toContain("correctness: every trial stored exactly once");
+
+    // The SQL check sees a trial stored under another trial's number: one pair doubled, one missing, one misplaced.
+    const moved = await db.caseResult.findFirstOrThrow({ where: { runId: result.runId, repetition: 2 }, orderBy: { position: "asc" } });
+    await db.caseResult.update({ where: { id: moved.id }, data: { repetition: 1 } });
+    expect(await trialsStorage(result.runId, result.suiteId, 10, 3)).toMatchObject({
+      results: 30,
+      duplicated: 1,
+      missing: 1,
+      misplaced: 1,
+    });
   });
 
   it("measures the executor alone with the sleeping runner, without calling the model", async () => {
