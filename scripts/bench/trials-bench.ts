@@ -156,7 +156,7 @@ export async function benchTrials(opts: {
   const failures: string[] = [];
   const executions = cases * trials;
   // Questions of their own, so the fake's counts of this run are told apart from other modes'.
-  const prefix = `trials question`;
+  const prefix = "trials question";
   const { suiteId, modelConfigId } = await makeBenchSuite(ctx, {
     baseUrl: fake.url,
     cases,
