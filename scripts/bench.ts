@@ -29,7 +29,7 @@ if (args.viewers > 0) {
 }
 /** The mode's name in --json output. */
 function benchMode(a: BenchArgs): string {
-  return a.ab ? "ab" : a.fairness ? "fairness" : a.workers.length > 0 ? "workers" : "executor";
+  return a.ab ? "ab" : a.fairness ? "fairness" : a.workers.length > 0 ? "workers" : a.trials !== null ? "trials" : "executor";
 }
 
 const say = (line: string) => {
@@ -123,6 +123,28 @@ try {
         : `${formatFairnessReport(fairness, meta)}\n`,
     );
     if (fairness.failures.length) exitCode = 1;
+  } else if (args.trials !== null) {
+    const { benchTrials, formatTrialsReport } = await import("./bench/trials-bench");
+    const ctx = await makeBenchWorkspace();
+    const loadBefore = loadAverage();
+    say(`running ${args.cases} cases × ${args.trials} trials at concurrency ${args.concurrency} (${args.latencyMs} ms a call)…`);
+    const trials = await benchTrials({
+      ctx,
+      fake,
+      cases: args.cases,
+      trials: args.trials,
+      concurrency: args.concurrency,
+      latencyMs: args.latencyMs,
+      endpointCap: args.endpointCap,
+      dbCpuMs: database.cpuMs,
+    });
+    const meta = benchMeta(database, loadBefore);
+    process.stdout.write(
+      args.json
+        ? `${JSON.stringify({ mode: "trials", ...meta, trials, failures: trials.failures })}\n`
+        : `${formatTrialsReport(trials, meta)}\n`,
+    );
+    if (trials.failures.length) exitCode = 1;
   } else if (args.workers.length > 0) {
     const { benchWorkers, formatWorkersReport } = await import("./bench/workers-bench");
     const workers = await benchWorkers({

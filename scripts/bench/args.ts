@@ -41,6 +41,8 @@ export type BenchArgs = {
   viewersExecutor: "web" | "worker";
   /** Viewers mode: the production build to start (ASSAY_DIST_DIR, default .next). */
   distDir: string;
+  /** Trials mode: every case runs this many times in one run (1–20); null: off. */
+  trials: number | null;
   /** A/B mode: a comparison of two arms instead of a run. */
   ab: boolean;
   variantLatencyMs: number;
@@ -90,6 +92,9 @@ export const USAGE = `npm run bench -- [options]
                        (scripts/worker.ts) next to the web server; web: inside the web process
                        (ASSAY_EXECUTOR=on)
   --dist-dir DIR       viewers mode: the build directory to start (default ASSAY_DIST_DIR or .next)
+  --trials T           trials mode: one run of --cases cases × T trials (1–20), every trial its own case
+                       result; reports the wall time against the ideal (cases × T × --latency ÷
+                       --concurrency) and checks in SQL that every trial was stored exactly once
   --ab                 A/B mode: a comparison of two arms on the same cases (default 500 cases;
                        baseline at --latency, variant at --variant-latency), reporting the error of
                        the recorded latency diff against the true one
@@ -129,6 +134,7 @@ export function parseArgs(argv: string[]): BenchArgs {
     viewers: 0,
     viewersExecutor: "worker",
     distDir: process.env.ASSAY_DIST_DIR || ".next",
+    trials: null,
     ab: false,
     variantLatencyMs: 260,
     ordering: "sequential",
@@ -250,6 +256,12 @@ export function parseArgs(argv: string[]): BenchArgs {
       case "--cold":
         out.coldStart = true;
         break;
+      case "--trials": {
+        const v = value();
+        out.trials = int("trials", v, 1);
+        if (out.trials > 20) throw new Error(`--trials needs an integer ≤ 20, as a run allows (got ${v})`);
+        break;
+      }
       case "--ab":
         out.ab = true;
         break;
@@ -286,8 +298,9 @@ export function parseArgs(argv: string[]): BenchArgs {
     if (!concurrencyGiven) out.concurrency = 400;
     if (!latencyGiven) out.latencyMs = 1000;
   }
-  if ([out.ab, out.fairness, out.workers.length > 0].filter(Boolean).length > 1)
-    throw new Error("--ab, --fairness and --workers are separate modes");
+  if ([out.ab, out.fairness, out.workers.length > 0, out.trials !== null].filter(Boolean).length > 1)
+    throw new Error("--ab, --fairness, --workers and --trials are separate modes");
+  if (out.trials !== null && out.viewers > 0) throw new Error("--viewers and --trials are separate modes");
   if (out.ab && out.variantLatencyMs < out.latencyMs) throw new Error("--variant-latency must be ≥ --latency");
   return out;
 }

@@ -1,10 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { db } from "@/lib/db";
 import { parseArgs } from "../../scripts/bench/args";
 import { startBenchFake, type BenchFake } from "../../scripts/bench/fake";
 import { benchExecutor, latencyError, makeBenchWorkspace, quantile } from "../../scripts/bench/executor-bench";
 import { benchHistory } from "../../scripts/bench/history-bench";
 import { formatReport } from "../../scripts/bench/report";
 import { benchAb, formatAbReport } from "../../scripts/bench/ab-bench";
+import { benchTrials, formatTrialsReport, trialsStorage } from "../../scripts/bench/trials-bench";
 
 // A small version of `npm run bench`, so the benchmark keeps working as the executor changes.
 let fake: BenchFake;
@@ -78,6 +80,34 @@ describe("npm run bench", () => {
     await fake.setRules([]);
   });
 
+  it("trials mode: stores every trial of every case exactly once, in trial-major positions", async () => {
+    const ctx = await makeBenchWorkspace();
+    const result = await benchTrials({ ctx, fake, cases: 10, trials: 3, concurrency: 4, latencyMs: 20, endpointCap: null });
+    expect(result.failures).toEqual([]);
+    expect(result).toMatchObject({ runStatus: "completed", executions: 30, totalCases: 30, passedCases: 30, chatRequests: 30 });
+    expect(result.storage).toMatchObject({ results: 30, duplicated: 0, missing: 0, outOfRange: 0, misplaced: 0, notPassed: 0 });
+    expect(result.questionsNotAskedTrialsTimes).toBe(0);
+    expect(result.fakeMaxConcurrent).toBeLessThanOrEqual(4);
+    // The bound counts trial executions: ⌈30 ÷ 4⌉ waves of 20 ms.
+    expect(result.idealMs).toBe(160);
+    expect(result.ratio).toBeGreaterThan(1);
+    expect(result.cpuPerExecutionMs.bench).toBeGreaterThan(0);
+    const report = formatTrialsReport(result, { database: "test", loadBefore: "0", loadAfter: "0" });
+    expect(report).toMatch(/ratio to ideal\s+\d+\.\d{3}\s+\(target ≤ 1\.2: target (met|missed)\)/);
+    expect(report).toContain("0 duplicated, 0 missing");
+    expect(report).toContain("correctness: every trial stored exactly once");
+
+    // The SQL check sees a trial stored under another trial's number: one pair doubled, one missing, one misplaced.
+    const moved = await db.caseResult.findFirstOrThrow({ where: { runId: result.runId, repetition: 2 }, orderBy: { position: "asc" } });
+    await db.caseResult.update({ where: { id: moved.id }, data: { repetition: 1 } });
+    expect(await trialsStorage(result.runId, result.suiteId, 10, 3)).toMatchObject({
+      results: 30,
+      duplicated: 1,
+      missing: 1,
+      misplaced: 1,
+    });
+  });
+
   it("measures the executor alone with the sleeping runner, without calling the model", async () => {
     const ctx = await makeBenchWorkspace();
     const before = (await fake.stats()).chatRequests;
@@ -132,5 +162,10 @@ describe("npm run bench", () => {
     });
     expect(() => parseArgs(["--ab", "--variant-latency", "100"])).toThrow(/--variant-latency/);
     expect(() => parseArgs(["--ordering", "sideways"])).toThrow(/--ordering/);
+    expect(parseArgs(["--trials", "5"])).toMatchObject({ trials: 5, cases: 1000, concurrency: 50, latencyMs: 200 });
+    expect(parseArgs([]).trials).toBeNull();
+    expect(() => parseArgs(["--trials", "0"])).toThrow(/--trials/);
+    expect(() => parseArgs(["--trials", "21"])).toThrow(/--trials/);
+    expect(() => parseArgs(["--trials", "3", "--ab"])).toThrow(/separate modes/);
   });
 });

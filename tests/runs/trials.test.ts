@@ -98,6 +98,42 @@ describe("runTrialStats", () => {
     expect(covered).toBeGreaterThanOrEqual(90);
     expect(covered).toBeLessThan(100);
   });
+
+  /** Seeded runs of `cases` × `trials`: how many of 100 intervals cover `mean` (each case's p from `caseP`). */
+  function coverage(opts: {
+    seed: number;
+    cases: number;
+    trials: number;
+    caseP: (random: () => number) => number;
+    errorRate: number;
+    mean: number;
+  }) {
+    const random = mulberry32(opts.seed);
+    let covered = 0;
+    for (let run = 0; run < 100; run++) {
+      const cases = Array.from({ length: opts.cases }, () => {
+        const p = opts.caseP(random);
+        let passed = 0;
+        let errored = 0;
+        for (let t = 0; t < opts.trials; t++) {
+          if (random() < opts.errorRate) errored++;
+          else if (random() < p) passed++;
+        }
+        return caseTrialStats({ trials: opts.trials, passed, errored });
+      });
+      const [low, high] = runTrialStats(cases).pass_at_1_ci95!;
+      if (low <= opts.mean && opts.mean <= high) covered++;
+    }
+    return covered;
+  }
+
+  it("covers the mean pass probability when cases differ and some trials error", () => {
+    // Each case has its own p (uniform on 0.2..1, mean 0.6) and one trial in ten errors: errors
+    // leave the denominators, and the case-level resample carries the spread between cases.
+    const covered = coverage({ seed: 7, cases: 40, trials: 5, caseP: (random) => 0.2 + 0.8 * random(), errorRate: 0.1, mean: 0.6 });
+    expect(covered).toBeGreaterThanOrEqual(90);
+    expect(covered).toBeLessThan(100);
+  });
 });
 
 describe("flipRate", () => {
