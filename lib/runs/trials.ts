@@ -55,7 +55,24 @@ function stabilityOf(passed: number, judged: number): Stability {
   return "flaky";
 }
 
-export const PASS_AT_1_INTERVAL_METHOD = `case-level percentile bootstrap: cases resampled with their trials, ${DEFAULT_RESAMPLES} resamples, seed ${DEFAULT_BOOTSTRAP_SEED}`;
+export const PASS_AT_1_INTERVAL_METHOD =
+  `case-level percentile bootstrap: cases resampled with their trials, ${DEFAULT_RESAMPLES} resamples, seed ${DEFAULT_BOOTSTRAP_SEED}; ` +
+  "when every judged case has the same pass rate (nothing to resample: the bootstrap gives a point), the Wilson score interval over the judged cases";
+
+/** z for a two-sided 95% interval. */
+const Z95 = 1.959963984540054;
+
+/**
+ * The Wilson score interval of a proportion `p` observed over `n` units (here: cases, `p` the
+ * mean of their pass rates). Unlike a percentile bootstrap it stays open when every unit agrees:
+ * 8 cases that all pass give [0.68, 1], not [1, 1].
+ */
+export function wilsonInterval(p: number, n: number, z = Z95): Interval {
+  const z2 = z * z;
+  const centre = (p + z2 / (2 * n)) / (1 + z2 / n);
+  const half = (z / (1 + z2 / n)) * Math.sqrt((p * (1 - p)) / n + z2 / (4 * n * n));
+  return [Math.max(0, centre - half), Math.min(1, centre + half)];
+}
 
 export interface RunTrialStats {
   /** Cases with at least one judged trial: the denominator of every rate below. */
@@ -85,12 +102,20 @@ export function runTrialStats(cases: readonly CaseTrialStats[]): RunTrialStats {
   return {
     judged_cases: judged.length,
     pass_at_1: location.mean,
-    pass_at_1_ci95: location.ci95,
+    pass_at_1_ci95: location.ci95 && openedUp(location.ci95, location.mean!, judged.length),
     pass_at_k: share(judged.filter((c) => c.pass_at_k).length),
     pass_all_k: share(judged.filter((c) => c.pass_all_k).length),
     flaky_cases: cases.filter((c) => c.stability === "flaky").length,
     error_only_cases: cases.filter((c) => c.stability === "error").length,
   };
+}
+
+/**
+ * The bootstrap's interval, unless it is a point: when every case has the same pass rate (all
+ * pass, all fail) no resample differs, and a point would claim certainty 8 green cases do not give.
+ */
+function openedUp(ci: Interval, mean: number, cases: number): Interval {
+  return ci[0] === ci[1] ? wilsonInterval(mean, cases) : ci;
 }
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { mulberry32 } from "@/lib/comparisons/statistics";
-import { caseTrialStats, flipRate, runTrialStats } from "@/lib/runs/trials";
+import { caseTrialStats, flipRate, runTrialStats, wilsonInterval } from "@/lib/runs/trials";
 
 describe("caseTrialStats", () => {
   it("labels each mix of trial outcomes", () => {
@@ -75,6 +75,19 @@ describe("runTrialStats", () => {
     expect(stats.pass_at_k).toBe(0.75);
     expect(stats.pass_all_k).toBe(0.75);
     expect(runTrialStats(cases).pass_at_1_ci95).toEqual(stats.pass_at_1_ci95);
+  });
+
+  it("keeps the interval open when every case agrees (the bootstrap alone would give [1, 1])", () => {
+    const allPass = runTrialStats(Array.from({ length: 8 }, () => caseTrialStats({ trials: 1, passed: 1, errored: 0 })));
+    expect(allPass.pass_at_1).toBe(1);
+    const [low, high] = allPass.pass_at_1_ci95!;
+    expect(high).toBe(1);
+    // Wilson for 8 of 8: (1 + z²/16) / (1 + z²/8) − … ≈ 0.676.
+    expect(low).toBeCloseTo(0.6756, 3);
+    const allFail = runTrialStats(Array.from({ length: 3 }, () => caseTrialStats({ trials: 5, passed: 0, errored: 0 })));
+    expect(allFail.pass_at_1_ci95![0]).toBe(0);
+    expect(allFail.pass_at_1_ci95![1]).toBeGreaterThan(0.4);
+    expect(wilsonInterval(0.5, 100)).toEqual([expect.closeTo(0.4038, 3), expect.closeTo(0.5962, 3)]);
   });
 
   it("has no rates and no interval without a judged case", () => {
