@@ -6,7 +6,7 @@ import { makePdf } from "../tests/files/fixtures";
 import { apiPost, createApiKey, expectAccessible, openWorkspace, unique, createFakeModelConfig } from "./fixtures";
 
 /**
- * Spec 000 file inputs in the browser: upload a PDF in the case form (progress, then a row typed
+ * The execution model's file inputs in the browser: upload a PDF in the case form (progress, then a row typed
  * pdf from the sniffed content), preview what the agent will see, have bad input refused at the
  * file's fields, save, run the case and read the processed file with its markdown on the case view.
  * The fake OpenAI agent echoes the last user message, so its reply shows the file reached it.

@@ -90,7 +90,7 @@ test("the suite's runs page charts the pass-rate trend and lists every run", asy
   const second = await runToEnd({ tags: ["smoke"] });
   expect(second).toMatchObject({ passed_cases: 1, failed_cases: 1, pass_rate: 50 });
 
-  // The suites list: the last pass rate and a sparkline of the completed runs (issue 12).
+  // The suites list: the last pass rate and a sparkline of the completed runs.
   await page.goto(`/w/${workspaceId}/suites`);
   const listRow = page.getByTestId("suite-row").filter({ hasText: suiteName });
   await expect(listRow.getByRole("img", { name: "Pass rate over the last 2 runs: 66.7% → 50%" })).toBeVisible();

@@ -5,7 +5,7 @@ import { FAKE_OPENAI_URL, openWorkspace, unique } from "./fixtures";
  * Suites: create (client-side and server-side errors at the fields), list, settings,
  * delete → trash → restore (with a name conflict first), metrics and the simulator model,
  * and a viewer's read-only view.
- * Prerequisites (model configuration, agent with spec 004 variables) go through the REST API
+ * Prerequisites (model configuration, agent with variables of the variables model) go through the REST API
  * with an API key created in the UI.
  */
 

@@ -2,7 +2,7 @@ import { expect, test } from "@playwright/test";
 import { apiPost, createApiKey, openWorkspace, unique, createFakeModelConfig } from "./fixtures";
 
 /**
- * Spec 004 in the browser: author a test-level override in the case form (lock the model
+ * The variables model in the browser: author a test-level override in the case form (lock the model
  * configuration to B), start a one-case run from "Run this case" with a typed run value
  * (Temperature 0.3), and read the case's resolved values with their sources on its live case view.
  */

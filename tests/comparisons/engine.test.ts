@@ -290,7 +290,7 @@ describe("comparison engine against the fake OpenAI server", () => {
     const c = await createComparison(ctx, suite.id, { baseline: {}, variant: { model_config_id: variantModel.id }, reset_window_ms: 0 });
     const done = await finished(ctx, c.id);
     const pairs = await allPairs(ctx, c.id);
-    // Spec 003: success is the agent call's (error is None); the judge's failure is the verdict's.
+    // The A/B engine: success is the agent call's (error is None); the judge's failure is the verdict's.
     expect(pairs[1]).toMatchObject({ both_successful: true, verdict_change: "error" });
     expect(pairs[1]!.variant).toMatchObject({ status: "error", error: null, response: "The variant's special answer." });
     expect(pairs[1]!.variant!.evaluation_error).toMatch(/judge/i);

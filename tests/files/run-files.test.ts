@@ -1,5 +1,5 @@
 /**
- * Spec 000 files in full runs (executor + case runner + the fake OpenAI server): the first user
+ * The execution model's files in full runs (executor + case runner + the fake OpenAI server): the first user
  * message carries the files in the layout of lib/files/layout.ts, within the per-case budget;
  * HTTP agents get `files`; images go to vision models as image_url parts and make the case an
  * error for other models; a file that fails makes the case `files_failed` without calling the

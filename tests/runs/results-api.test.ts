@@ -1,5 +1,5 @@
 /**
- * Case results without the whole run (issue 12, goal 3): the API list reads and returns
+ * Case results without the whole run: the API list reads and returns
  * transcripts only on `?include=transcript`, one case result always has its transcript, and the
  * run page's live table reads only the columns it shows, one page at a time. SQL statements are
  * observed at the driver (pg's Client.query).

@@ -1,9 +1,9 @@
 /**
- * Spec fidelity, end to end against the fake OpenAI server: the spec 000 summary numbers
+ * Spec fidelity, end to end against the fake OpenAI server: the execution model's summary numbers
  * (total_tests = len(results) = passed + failed, with errors and skipped broken out, difficulty weighting), errors vs failure reasons, metric
  * thresholds on the metric's own scale and per-test metric selection, agent-only retry_count,
  * the report's header fields, expected outcomes in their authored order, and a deleted case's
- * result still readable through its snapshot (spec 002).
+ * result still readable through its snapshot (the reference schema).
  */
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
@@ -67,7 +67,7 @@ describe("spec fidelity of a run's numbers", () => {
     );
     expect(run.status).toBe("completed");
 
-    // Spec 000 ReportSummary: total_tests = len(results) = passed + failed, failed = every result that did
+    // The execution model's ReportSummary: total_tests = len(results) = passed + failed, failed = every result that did
     // not pass; Assay's breakdown (not met, errors, skipped) and its pass rate over the executed results beside.
     const summary = run.summary as RunSummary;
     expect(summary).toMatchObject({
@@ -171,7 +171,7 @@ describe("spec fidelity of a run's numbers", () => {
       metrics_total: 0,
     });
 
-    // Spec 002: delete alpha (soft, then for good); its result stays readable through the snapshot.
+    // The reference schema: delete alpha (soft, then for good); its result stays readable through the snapshot.
     await deleteTestCase(ctx, alpha.id);
     await db.testCase.delete({ where: { id: alpha.id } });
     const token = await makeApiKey(ctx.workspaceId, "viewer");
@@ -284,7 +284,7 @@ describe("spec fidelity of a run's numbers", () => {
     expect(byName["never ran"]).toMatchObject({ status: "skipped", expected_tools: ["lookup"], tools_matched: false, tool_calls: [] });
     expect(byName["no expectations"]).toMatchObject({ status: "skipped", expected_tools: null, tools_matched: null });
     expect(byName.ran).toMatchObject({ expected_tools: ["lookup"], tools_matched: false });
-    // Spec 000: if expected_tools is provided, tools_matched is never null.
+    // The execution model: if expected_tools is provided, tools_matched is never null.
     for (const r of json.results) if (r.expected_tools) expect(r.tools_matched, r.test_name).not.toBeNull();
     const md = await reportText(ctx, started.id, "markdown");
     expect(md).toContain("**Tools Called**: none ❌ (the agent never ran)");

@@ -29,7 +29,7 @@ async function setup() {
   return { ctx, agent, judge, sim, foreign };
 }
 
-// Spec 000: the threshold is on the metric's own scale (4 of 1..5).
+// The execution model: the threshold is on the metric's own scale (4 of 1..5).
 const relevance = { metric: "relevance", threshold: 4 };
 
 describe("suite metrics and simulator model", () => {
