@@ -1,6 +1,16 @@
 import { readFile } from "node:fs/promises";
 import { expect, test, type APIRequestContext } from "@playwright/test";
-import { FAKE_OPENAI_URL, apiPost, createApiKey, expectAccessible, openWorkspace, unique, createFakeModelConfig } from "./fixtures";
+import {
+  FAKE_OPENAI_URL,
+  apiPost,
+  createApiKey,
+  expectAccessible,
+  openWorkspace,
+  unique,
+  createFakeSuite,
+  addFakeRules,
+  fakeRequests,
+} from "./fixtures";
 
 /**
  * An A/B comparison end to end in the browser: build the two arms in the suite's Compare dialog
@@ -11,24 +21,14 @@ import { FAKE_OPENAI_URL, apiPost, createApiKey, expectAccessible, openWorkspace
  * a marker) after 300 ms, and the variant fails one case, so the numbers are known in advance.
  */
 
-const FAKE_CONTROL = FAKE_OPENAI_URL.replace(/\/v1$/, "");
 const CSV_HEADER =
   "question,baseline_tokens,variant_tokens,token_overhead,baseline_latency_ms,variant_latency_ms,latency_diff_ms,response_length_ratio,baseline_status,variant_status,verdict_change";
 
 /** A chat agent and a suite of three single-turn cases that pass when the reply is the fake's default. */
 async function createSuite(request: APIRequestContext, token: string, marker: string) {
-  const config = await createFakeModelConfig(request, token, "Fake model");
-  const agent = await apiPost(request, token, "/api/v1/agents", {
-    name: unique("AB bot"),
-    kind: "chat",
-    system_prompt: `You help customers. (${marker})`,
-    model_config_id: config.id,
-  });
-  const suiteName = unique("AB support");
-  const suite = await apiPost(request, token, "/api/v1/suites", {
-    agent_id: agent.id,
-    name: suiteName,
-    llm_judge_model_config_id: config.id,
+  const suite = await createFakeSuite(request, token, {
+    agent: { name: "AB bot", system_prompt: `You help customers. (${marker})` },
+    suite: { name: "AB support" },
   });
   for (const [name, question] of [
     ["Greeting", "Hello there"],
@@ -42,7 +42,7 @@ async function createSuite(request: APIRequestContext, token: string, marker: st
       checks: [{ type: "contains_phrases", phrases: ["Fake reply"] }],
     });
   }
-  return { suiteId: suite.id, suiteName };
+  return { suiteId: suite.id, suiteName: suite.name };
 }
 
 async function scriptFakeServer(request: APIRequestContext, marker: string) {
@@ -56,8 +56,7 @@ async function scriptFakeServer(request: APIRequestContext, marker: string) {
     { match: { anyContains: variant, endpoint: "chat" }, reply: { delayMs: 300 } },
     { match: { anyContains: marker, endpoint: "chat" }, reply: { delayMs: 100 } },
   ];
-  const res = await request.post(`${FAKE_CONTROL}/__fake/rules`, { data: rules });
-  expect(res.ok()).toBe(true);
+  await addFakeRules(request, rules);
 }
 
 test("build a comparison in the dialog, watch it complete, read the verdict, open a pair and export CSV", async ({ page }) => {
@@ -233,7 +232,7 @@ test("an arm's explicit model wins over the agent's AIConfiguration default, and
     await apiPost(page.request, token, `/api/v1/suites/${suite.id}/test-cases`, { name: question, initial_message: question });
   }
   const rules = [{ match: { model: `slow-${marker}`, endpoint: "chat" }, reply: { delayMs: 900 } }];
-  expect((await page.request.post(`${FAKE_CONTROL}/__fake/rules`, { data: rules })).ok()).toBe(true);
+  await addFakeRules(page.request, rules);
 
   await page.goto(`/w/${workspaceId}/suites/${suite.id}`);
   await page.getByRole("button", { name: "Compare", exact: true }).click();
@@ -258,9 +257,7 @@ test("an arm's explicit model wins over the agent's AIConfiguration default, and
   await expect(page.getByTestId("comparison-verdict")).toContainText(/^Variant is \d+ ms slower/);
 
   // The fake server's own log agrees: each model was asked each question once (the judge has nothing to judge).
-  const log = (await (await page.request.get(`${FAKE_CONTROL}/__fake/requests`)).json()) as {
-    body: { model: string; temperature?: number };
-  }[];
+  const log = await fakeRequests<{ body: { model: string; temperature?: number } }>(page.request);
   const calls = log.filter((r) => r.body?.model?.endsWith(marker)).map((r) => `${r.body.model}@${r.body.temperature}`);
   expect(calls.sort()).toEqual([...Array(6).fill(`fast-${marker}@0.7`), ...Array(6).fill(`slow-${marker}@0.2`)]);
 });

@@ -47,6 +47,50 @@ export async function createFakeModelConfig(request: APIRequestContext, token: s
   return apiPost(request, token, "/api/v1/model-configs", { name: unique(name), base_url: FAKE_OPENAI_URL, model, api_key: "sk-fake" });
 }
 
+/**
+ * A suite of a chat agent, both on one new model configuration of the fake OpenAI server (the
+ * agent's model and the suite's judge, answering as `model`). `agent` and `suite` are their API
+ * fields; their names are made unique. Answers the suite, with its agent.
+ */
+export async function createFakeSuite(
+  request: APIRequestContext,
+  token: string,
+  {
+    agent,
+    suite,
+    model,
+  }: { agent: { name: string; [field: string]: unknown }; suite: { name: string; [field: string]: unknown }; model?: string },
+) {
+  const config = await createFakeModelConfig(request, token, `${agent.name} model`, model);
+  const createdAgent = await apiPost(request, token, "/api/v1/agents", {
+    kind: "chat",
+    model_config_id: config.id,
+    ...agent,
+    name: unique(agent.name),
+  });
+  const created = await apiPost(request, token, "/api/v1/suites", {
+    llm_judge_model_config_id: config.id,
+    ...suite,
+    agent_id: createdAgent.id,
+    name: unique(suite.name),
+  });
+  return { ...created, agent: createdAgent };
+}
+
+/** The fake OpenAI server's control endpoints (scripted replies, the request log) sit beside its /v1. */
+const FAKE_CONTROL = FAKE_OPENAI_URL.replace(/\/v1$/, "");
+
+/** Adds `rules` to the fake OpenAI server's scripted replies (the first rule that matches a request answers it). */
+export async function addFakeRules(request: APIRequestContext, rules: unknown[]) {
+  const res = await request.post(`${FAKE_CONTROL}/__fake/rules`, { data: rules });
+  expect(res.ok(), `fake rules: ${await res.text()}`).toBe(true);
+}
+
+/** The requests the fake OpenAI server has received, oldest first. */
+export async function fakeRequests<T>(request: APIRequestContext): Promise<T[]> {
+  return (await (await request.get(`${FAKE_CONTROL}/__fake/requests`)).json()) as T[];
+}
+
 /** Starts a run of the suite (`body` as the API takes it) and waits until it completed; its id. */
 export async function runToCompletion(request: APIRequestContext, token: string, suiteId: string, body: object = {}): Promise<string> {
   const run = await apiPost(request, token, `/api/v1/suites/${suiteId}/runs`, body);

@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { FAKE_OPENAI_URL, apiPost, createApiKey, expectAccessible, openWorkspace, unique } from "./fixtures";
+import { FAKE_OPENAI_URL, apiPost, createApiKey, expectAccessible, openWorkspace, unique, addFakeRules } from "./fixtures";
 
 /**
  * A 2×2 matrix run end to end in the browser: define AIConfiguration × Temperature in the
@@ -8,8 +8,6 @@ import { FAKE_OPENAI_URL, apiPost, createApiKey, expectAccessible, openWorkspace
  * cases × combinations table and the best combination. The fake OpenAI server answers the
  * "smart" model without the checked phrase, so its two combinations fail every case.
  */
-
-const FAKE_CONTROL = FAKE_OPENAI_URL.replace(/\/v1$/, "");
 
 test("start a 2×2 matrix in the dialog and read its table", async ({ page }) => {
   test.setTimeout(120_000);
@@ -59,7 +57,7 @@ test("start a 2×2 matrix in the dialog and read its table", async ({ page }) =>
     });
   }
   const rules = [{ match: { model: "gpt-4o", anyContains: marker, endpoint: "chat" }, reply: { content: "Sorry, no idea." } }];
-  expect((await page.request.post(`${FAKE_CONTROL}/__fake/rules`, { data: rules })).ok()).toBe(true);
+  await addFakeRules(page.request, rules);
 
   // The suite's matrix list starts empty.
   await page.goto(`/w/${workspaceId}/suites/${suite.id}`);
