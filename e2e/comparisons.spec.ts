@@ -1,7 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { expect, test, type APIRequestContext } from "@playwright/test";
 import {
-  FAKE_OPENAI_URL,
   apiPost,
   createApiKey,
   expectAccessible,
@@ -10,6 +9,8 @@ import {
   createFakeSuite,
   addFakeRules,
   fakeRequests,
+  createFakeModelConfig,
+  agentEvalVariables,
 } from "./fixtures";
 
 /**
@@ -191,35 +192,15 @@ test("an arm's explicit model wins over the agent's AIConfiguration default, and
   const workspaceId = await openWorkspace(page);
   const token = await createApiKey(page, workspaceId, "precedence e2e");
   const marker = `PREC${Date.now().toString(36)}`;
-  const fast = await apiPost(page.request, token, "/api/v1/model-configs", {
-    name: unique("Fast"),
-    base_url: FAKE_OPENAI_URL,
-    model: `fast-${marker}`,
-    api_key: "sk-fake",
-  });
-  const slow = await apiPost(page.request, token, "/api/v1/model-configs", {
-    name: unique("Slow"),
-    base_url: FAKE_OPENAI_URL,
-    model: `slow-${marker}`,
-    api_key: "sk-fake",
-  });
+  const fast = await createFakeModelConfig(page.request, token, "Fast", `fast-${marker}`);
+  const slow = await createFakeModelConfig(page.request, token, "Slow", `slow-${marker}`);
   // The Agent Eval set as the button creates it, with the fast configuration as AIConfiguration's default.
   const agent = await apiPost(page.request, token, "/api/v1/agents", {
     name: unique("Precedence bot"),
     kind: "chat",
     system_prompt: `You help customers. (${marker})`,
     model_config_id: fast.id,
-    variables_schema: [
-      {
-        name: "AIConfiguration",
-        display_name: "AI configuration",
-        data_type: "string",
-        value_source: "static",
-        possible_values: [{ value: fast.name }, { value: slow.name }],
-        default_value: fast.name,
-      },
-      { name: "Temperature", display_name: "Temperature", data_type: "number", value_source: "freeform", default_value: 0.7 },
-    ],
+    variables_schema: agentEvalVariables([fast, slow]),
   });
   const suite = await apiPost(page.request, token, "/api/v1/suites", {
     agent_id: agent.id,

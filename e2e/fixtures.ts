@@ -77,6 +77,24 @@ export async function createFakeSuite(
   return { ...created, agent: createdAgent };
 }
 
+/**
+ * The Agent Eval variables as the agent form's button creates them: AIConfiguration choosing one
+ * of `configs` by name (the first is the default) and a free Temperature (default 0.7).
+ */
+export function agentEvalVariables(configs: { name: string }[]) {
+  return [
+    {
+      name: "AIConfiguration",
+      display_name: "AI configuration",
+      data_type: "string",
+      value_source: "static",
+      possible_values: configs.map((c) => ({ value: c.name })),
+      default_value: configs[0]!.name,
+    },
+    { name: "Temperature", display_name: "Temperature", data_type: "number", value_source: "freeform", default_value: 0.7 },
+  ];
+}
+
 /** The fake OpenAI server's control endpoints (scripted replies, the request log) sit beside its /v1. */
 const FAKE_CONTROL = FAKE_OPENAI_URL.replace(/\/v1$/, "");
 

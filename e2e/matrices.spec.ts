@@ -1,5 +1,14 @@
 import { expect, test } from "@playwright/test";
-import { FAKE_OPENAI_URL, apiPost, createApiKey, expectAccessible, openWorkspace, unique, addFakeRules } from "./fixtures";
+import {
+  FAKE_OPENAI_URL,
+  apiPost,
+  createApiKey,
+  expectAccessible,
+  openWorkspace,
+  unique,
+  addFakeRules,
+  createFakeModelConfig,
+} from "./fixtures";
 
 /**
  * A 2×2 matrix run end to end in the browser: define AIConfiguration × Temperature in the
@@ -15,7 +24,6 @@ test("start a 2×2 matrix in the dialog and read its table", async ({ page }) =>
   const token = await createApiKey(page, workspaceId, "matrices e2e");
   const marker = `MXSPEC${Date.now().toString(36)}`;
   const fast = unique("Fast");
-  const smart = unique("Smart");
   const fastConfig = await apiPost(page.request, token, "/api/v1/model-configs", {
     name: fast,
     base_url: FAKE_OPENAI_URL,
@@ -24,12 +32,7 @@ test("start a 2×2 matrix in the dialog and read its table", async ({ page }) =>
     input_price_per_mtok: 0.15,
     output_price_per_mtok: 0.6,
   });
-  await apiPost(page.request, token, "/api/v1/model-configs", {
-    name: smart,
-    base_url: FAKE_OPENAI_URL,
-    model: "gpt-4o",
-    api_key: "sk-fake",
-  });
+  const { name: smart } = await createFakeModelConfig(page.request, token, "Smart", "gpt-4o");
   const agent = await apiPost(page.request, token, "/api/v1/agents", {
     name: unique("Matrix bot"),
     kind: "chat",
