@@ -26,7 +26,7 @@ export async function createApiKey(page: Page, workspaceId: string, label = "e2e
   await page.getByLabel("Role", { exact: true }).selectOption("admin");
   await page.getByRole("button", { name: "Create API key" }).click();
   const field = page.getByLabel("New API key");
-  await expect(field).toHaveValue(/\S{32,}/);
+  await expect(field).toHaveValue(/^assay_\S{32,}$/);
   return field.inputValue();
 }
 
