@@ -18,7 +18,7 @@ import {
   type TooltipContentProps,
 } from "recharts";
 import { ChartCard, TooltipBox, type ChartTable } from "@/components/runs/charts-common";
-import type { ChartPair } from "./hooks";
+import type { ComparisonChartPair as ChartPair } from "@/lib/comparisons/dto";
 import { pairHref } from "./paths";
 import { formatMs, pairLabel, signed, VERDICT_CHANGE_LABELS } from "./format";
 import type { VerdictChange } from "@/lib/comparisons/diffs";
