@@ -14,7 +14,7 @@ import type { WorkspaceContext } from "@/lib/auth/roles";
 import { ValidationError } from "@/lib/errors";
 import type { RecordedRequest } from "../fake-openai/server";
 import { withRunStack } from "../helpers/run-stack";
-import { makeWorkspace, makeSuiteWithCases, waitFor } from "../helpers/factories";
+import { makeWorkspace, makeSuiteWithCases, waitFor, waitUntilFinished } from "../helpers/factories";
 import { testSessionFromDict } from "./spec-session-reader";
 
 const { fake } = withRunStack({ executor: { heartbeatMs: 50 } });
@@ -36,11 +36,7 @@ async function setup(count: number) {
 }
 
 async function finished(ctx: WorkspaceContext, id: string, timeoutMs = 20_000): Promise<ComparisonDto> {
-  return waitFor(
-    () => getComparison(ctx, id),
-    (c) => ["completed", "failed", "cancelled"].includes(c.status),
-    timeoutMs,
-  );
+  return waitUntilFinished(() => getComparison(ctx, id), timeoutMs);
 }
 
 async function allPairs(ctx: WorkspaceContext, id: string) {

@@ -9,7 +9,7 @@ import { hashToken } from "@/lib/crypto";
 import type { Role, WorkspaceContext } from "@/lib/auth/roles";
 import type { VariableDefinition } from "@/lib/agents/schemas";
 import { DomainError, ValidationError } from "@/lib/errors";
-import { startRun } from "@/lib/runs/service";
+import { getRun, startRun } from "@/lib/runs/service";
 import { rejectionOf } from "./errors";
 import { finalizeRunIfDone } from "@/lib/runs/finalize";
 import type { exportTestCases } from "@/lib/test-cases/import-export";
@@ -257,6 +257,24 @@ export async function waitFor<T>(fn: () => Promise<T>, ok: (v: T) => boolean, ti
     if (Date.now() - start > timeoutMs) throw new Error(`waitFor timed out; last value: ${JSON.stringify(v)}`);
     await new Promise((r) => setTimeout(r, 25));
   }
+}
+
+const FINISHED = ["completed", "failed", "cancelled"];
+
+/** What `load` answers once it has finished (completed, failed or cancelled): a run, a comparison, a matrix. */
+export function waitUntilFinished<T extends { status: string }>(load: () => Promise<T>, timeoutMs = 20_000): Promise<T> {
+  return waitFor(load, (v) => FINISHED.includes(v.status), timeoutMs);
+}
+
+/** Starts a run of the suite and answers it once it has finished. */
+export async function runToEnd(
+  ctx: WorkspaceContext,
+  suiteId: string,
+  body: Record<string, unknown> = {},
+  trigger: "manual" | "api" = "manual",
+) {
+  const run = await startRun(ctx, suiteId, body, trigger);
+  return waitUntilFinished(() => getRun(ctx, run.id));
 }
 
 /** A run report read to the end (reports are streamed: lib/runs/report.ts). */

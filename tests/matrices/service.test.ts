@@ -6,7 +6,7 @@ import type { MatrixDto } from "@/lib/matrices/dto";
 import type { WorkspaceContext } from "@/lib/auth/roles";
 import { ConflictError, ValidationError } from "@/lib/errors";
 import { withRunStack } from "../helpers/run-stack";
-import { makeWorkspace, makeSuiteWithCases, waitFor, variable, setAgentVariables } from "../helpers/factories";
+import { makeWorkspace, makeSuiteWithCases, waitFor, variable, setAgentVariables, waitUntilFinished } from "../helpers/factories";
 
 /**
  * Matrix runs end to end: each combination is an ordinary run executed by a real Executor
@@ -50,11 +50,7 @@ async function setup(count: number, role: "editor" | "viewer" = "editor") {
 }
 
 async function finished(ctx: WorkspaceContext, id: string, timeoutMs = 20_000): Promise<MatrixDto> {
-  return waitFor(
-    () => getMatrix(ctx, id),
-    (m) => ["completed", "failed", "cancelled"].includes(m.status),
-    timeoutMs,
-  );
+  return waitUntilFinished(() => getMatrix(ctx, id), timeoutMs);
 }
 
 /** The Matrix row once its stored status is `status`. */
