@@ -11,6 +11,7 @@ import type { EmbeddingCreateParams } from "openai/resources/embeddings";
 import { logger } from "@/lib/logger";
 import { preconnect, type FetchLike } from "@/lib/net/safe-fetch";
 import { guardedFetch } from "@/lib/net/service";
+import { failedCall, succeededCall, type CallOutcome } from "./call-record";
 import { endpointLimiter } from "./concurrency";
 import { LlmError } from "./errors";
 import { classifySdkError, parseCompletion, parseEmbeddings, preview, type ChatReply } from "./responses";
@@ -278,10 +279,7 @@ export class LlmClient {
     const capture: { status: number | null; text: string | null } = { status: null, text: null };
     const startedAt = new Date().toISOString();
     const timeoutMs = opts.timeoutMs ?? this.#policy.timeoutMs;
-    const base: Omit<
-      CallRecord,
-      "response" | "error" | "errorType" | "status" | "attempts" | "retries" | "attemptErrors" | "latencyMs" | "totalMs"
-    > = {
+    const base: Omit<CallRecord, "response" | keyof CallOutcome> = {
       purpose: opts.purpose,
       model,
       endpointId: this.endpoint.id,
@@ -289,6 +287,8 @@ export class LlmClient {
       cached: false,
       startedAt,
     };
+    // The last response's text as the record keeps it.
+    const recorded = () => (capture.text === null ? null : recordText(capture.text));
     try {
       const out = await runWithRetry(
         async ({ signal, reportLatency }) => {
@@ -311,19 +311,7 @@ export class LlmClient {
         },
         { policy: this.#policy, timeoutMs, signal: opts.signal, limiter: endpointLimiter(this.endpoint.id), classify: classifySdkError },
       );
-      this.#emit(opts.onRecord, {
-        ...base,
-        request: sentBody(json),
-        response: capture.text === null ? null : recordText(capture.text),
-        error: null,
-        errorType: null,
-        status: capture.status,
-        attempts: out.attempts,
-        retries: out.attempts - 1,
-        attemptErrors: out.attemptErrors,
-        latencyMs: Math.round(out.latencyMs),
-        totalMs: Math.round(out.totalMs),
-      });
+      this.#emit(opts.onRecord, { ...base, request: sentBody(json), response: recorded(), ...succeededCall(out, capture.status) });
       return { value: out.value, attempts: out.attempts, latencyMs: out.latencyMs, responseText: capture.text };
     } catch (err) {
       const e =
@@ -335,19 +323,7 @@ export class LlmClient {
               cause: err,
             });
       e.responseText = capture.text;
-      this.#emit(opts.onRecord, {
-        ...base,
-        request: sentBody(json),
-        response: capture.text === null ? null : recordText(capture.text),
-        error: e.message,
-        errorType: e.type,
-        status: capture.status,
-        attempts: e.attempts,
-        retries: e.retries,
-        attemptErrors: e.attemptErrors,
-        latencyMs: Math.round(e.latencyMs),
-        totalMs: Math.round(e.totalMs),
-      });
+      this.#emit(opts.onRecord, { ...base, request: sentBody(json), response: recorded(), ...failedCall(e, capture.status) });
       throw e;
     }
   }
