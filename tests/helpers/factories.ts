@@ -131,10 +131,13 @@ export async function setAgentVariables(agentId: string, variables: object[]) {
   await db.agent.update({ where: { id: agentId }, data: { variablesSchema: variables } });
 }
 
-export async function makeModelConfig(workspaceId: string, name = `mc-${uid()}`) {
+/** A model configuration of the workspace; by default at a closed loopback port, so nothing answers it. */
+export async function makeModelConfig(
+  workspaceId: string,
+  fields: { name?: string; baseUrl?: string; model?: string; inputPricePerMtok?: number; outputPricePerMtok?: number } = {},
+) {
   return db.modelConfig.create({
-    data: { workspaceId, name, baseUrl: "http://127.0.0.1:9/v1", model: "fake" },
-    select: { id: true, name: true },
+    data: { name: `mc-${uid()}`, baseUrl: "http://127.0.0.1:9/v1", model: "fake", ...fields, workspaceId },
   });
 }
 
@@ -191,14 +194,7 @@ export async function makeSuiteWithCases(
   count: number,
   opts: { baseUrl?: string; tags?: (i: number) => string[]; caseData?: (i: number) => Record<string, unknown> } = {},
 ) {
-  const modelConfig = await db.modelConfig.create({
-    data: {
-      workspaceId: ctx.workspaceId,
-      name: `mc-${Math.random()}`,
-      baseUrl: opts.baseUrl ?? "http://127.0.0.1:9/v1",
-      model: "fake-model",
-    },
-  });
+  const modelConfig = await makeModelConfig(ctx.workspaceId, { baseUrl: opts.baseUrl, model: "fake-model" });
   const agent = await db.agent.create({
     data: {
       workspaceId: ctx.workspaceId,
@@ -234,7 +230,7 @@ export async function makeSuiteWithCases(
 export async function makeEvalVariablesSuite(baseUrl: string, caseData?: (i: number) => Record<string, unknown>) {
   const { ctx } = await makeWorkspace("editor");
   const made = await makeSuiteWithCases(ctx, 2, { baseUrl, caseData });
-  const other = await db.modelConfig.create({ data: { workspaceId: ctx.workspaceId, name: "gpt-b", baseUrl, model: "model-b" } });
+  const other = await makeModelConfig(ctx.workspaceId, { name: "gpt-b", baseUrl, model: "model-b" });
   await setAgentVariables(made.agent.id, [
     variable("AIConfiguration", "string", {
       display_name: "AI configuration",
