@@ -137,7 +137,13 @@ export async function makeModelConfig(
   fields: { name?: string; baseUrl?: string; model?: string; inputPricePerMtok?: number; outputPricePerMtok?: number } = {},
 ) {
   return db.modelConfig.create({
-    data: { name: `mc-${uid()}`, baseUrl: "http://127.0.0.1:9/v1", model: "fake", ...fields, workspaceId },
+    data: {
+      ...fields,
+      workspaceId,
+      name: fields.name ?? `mc-${uid()}`,
+      baseUrl: fields.baseUrl ?? "http://127.0.0.1:9/v1",
+      model: fields.model ?? "fake",
+    },
   });
 }
 
