@@ -1,7 +1,7 @@
 import "server-only";
 import { z } from "zod";
 import { logger } from "@/lib/logger";
-import { failedCall, succeededCall } from "@/lib/llm/call-record";
+import { failedCall, startedCall, succeededCall } from "@/lib/llm/call-record";
 import { endpointLimiter } from "@/lib/llm/concurrency";
 import { AttemptError, LlmError } from "@/lib/llm/errors";
 import { classifySdkError, preview, statusFailure } from "@/lib/llm/responses";
@@ -66,14 +66,7 @@ export async function callHttpAgent(call: HttpAgentCall): Promise<HttpAgentResul
   const capture: { status: number | null; text: string | null } = { status: null, text: null };
   // Records and the concurrency key use the URL without its query (it may carry a token).
   const shownUrl = displayUrl(call.url);
-  const base = {
-    purpose: "agent" as const,
-    model: shownUrl,
-    endpointId: `http:${shownUrl}`,
-    request: call.body,
-    cached: false,
-    startedAt: new Date().toISOString(),
-  };
+  const base = startedCall({ purpose: "agent", model: shownUrl, endpointId: `http:${shownUrl}`, request: call.body });
   try {
     const out = await runWithRetry(
       async ({ signal, reportLatency }) => {

@@ -12,6 +12,13 @@ export type CallOutcome = Pick<
   "error" | "errorType" | "status" | "attempts" | "retries" | "attemptErrors" | "latencyMs" | "totalMs"
 >;
 
+/** What a call's record knows before its first attempt: what is asked of whom, and when. Not a cache hit. */
+export function startedCall(
+  call: Pick<CallRecord, "purpose" | "model" | "endpointId" | "request">,
+): Omit<CallRecord, "response" | keyof CallOutcome> {
+  return { ...call, cached: false, startedAt: new Date().toISOString() };
+}
+
 /** A call that succeeded after `out.attempts` attempts; `status` is the last response's. */
 export function succeededCall(out: Omit<RetryOutcome<unknown>, "value">, status: number | null): CallOutcome {
   return {

@@ -11,7 +11,7 @@ import type { EmbeddingCreateParams } from "openai/resources/embeddings";
 import { logger } from "@/lib/logger";
 import { preconnect, type FetchLike } from "@/lib/net/safe-fetch";
 import { guardedFetch } from "@/lib/net/service";
-import { failedCall, succeededCall, type CallOutcome } from "./call-record";
+import { failedCall, startedCall, succeededCall } from "./call-record";
 import { endpointLimiter } from "./concurrency";
 import { LlmError } from "./errors";
 import { classifySdkError, parseCompletion, parseEmbeddings, preview, type ChatReply } from "./responses";
@@ -277,16 +277,8 @@ export class LlmClient {
     const url = endpointUrl(this.endpoint.baseUrl, kind === "chat" ? "/chat/completions" : "/embeddings");
     const headers = (this.#headers ??= requestHeaders(this.endpoint.apiKey));
     const capture: { status: number | null; text: string | null } = { status: null, text: null };
-    const startedAt = new Date().toISOString();
     const timeoutMs = opts.timeoutMs ?? this.#policy.timeoutMs;
-    const base: Omit<CallRecord, "response" | keyof CallOutcome> = {
-      purpose: opts.purpose,
-      model,
-      endpointId: this.endpoint.id,
-      request: body,
-      cached: false,
-      startedAt,
-    };
+    const base = startedCall({ purpose: opts.purpose, model, endpointId: this.endpoint.id, request: body });
     // The last response's text as the record keeps it.
     const recorded = () => (capture.text === null ? null : recordText(capture.text));
     try {
