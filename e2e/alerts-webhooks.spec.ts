@@ -2,16 +2,7 @@ import http from "node:http";
 import { createHmac } from "node:crypto";
 import type { AddressInfo } from "node:net";
 import { expect, test, type Page } from "@playwright/test";
-import {
-  FAKE_OPENAI_URL,
-  apiPost,
-  createApiKey,
-  expectAccessible,
-  openWorkspace,
-  unique,
-  createFakeModelConfig,
-  runToCompletion,
-} from "./fixtures";
+import { apiPost, createApiKey, expectAccessible, openWorkspace, runToCompletion, createFakeSuite, addFakeRules } from "./fixtures";
 
 /**
  * Regression alerts and webhooks end to end: an admin adds a webhook pointing at a receiver this
@@ -20,7 +11,6 @@ import {
  * receiver got the signed alert.raised event and the delivery log shows its 2xx.
  */
 
-const FAKE_CONTROL = FAKE_OPENAI_URL.replace(/\/v1$/, "");
 const SECRET = "e2e-webhook-secret-0123456789";
 
 type Received = { headers: http.IncomingHttpHeaders; body: string };
@@ -66,19 +56,11 @@ test("a failing run raises an alert in the bell, a member acknowledges it, and t
     await expect(hook).toContainText("Enabled");
 
     // A suite of two cases whose check needs the fake model's default reply.
-    const config = await createFakeModelConfig(page.request, token, "Alerts model");
-    const agent = await apiPost(page.request, token, "/api/v1/agents", {
-      name: unique("Alerts bot"),
-      kind: "chat",
-      system_prompt: `You help customers. (${marker})`,
-      model_config_id: config.id,
+    const suite = await createFakeSuite(page.request, token, {
+      agent: { name: "Alerts bot", system_prompt: `You help customers. (${marker})` },
+      suite: { name: "Alerting suite" },
     });
-    const suiteName = unique("Alerting suite");
-    const suite = await apiPost(page.request, token, "/api/v1/suites", {
-      agent_id: agent.id,
-      name: suiteName,
-      llm_judge_model_config_id: config.id,
-    });
+    const suiteName = suite.name;
     for (const name of ["Greets politely", "Answers the question"]) {
       await apiPost(page.request, token, `/api/v1/suites/${suite.id}/test-cases`, {
         name,
@@ -92,12 +74,11 @@ test("a failing run raises an alert in the bell, a member acknowledges it, and t
 
     // First run passes (100 %); then the agent regresses and the second run fails every case (0 %).
     await runToCompletion(page.request, token, suite.id);
-    const rules = await page.request.post(`${FAKE_CONTROL}/__fake/rules`, {
-      data: [{ match: { anyContains: marker, endpoint: "chat" }, reply: { content: "Sorry, I cannot help with that." } }],
-    });
-    expect(rules.ok()).toBe(true);
+    await addFakeRules(page.request, [
+      { match: { anyContains: marker, endpoint: "chat" }, reply: { content: "Sorry, I cannot help with that." } },
+    ]);
     const failingRunId = await runToCompletion(page.request, token, suite.id);
-    await page.request.post(`${FAKE_CONTROL}/__fake/rules`, { data: [] });
+    await addFakeRules(page.request, []);
 
     // The bell counts it; the suite page shows it.
     await page.goto(`/w/${workspaceId}/suites/${suite.id}`);

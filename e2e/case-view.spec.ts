@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext } from "@playwright/test";
-import { FAKE_OPENAI_URL, apiPost, createApiKey, expectAccessible, openWorkspace, unique, createFakeModelConfig } from "./fixtures";
+import { apiPost, createApiKey, expectAccessible, openWorkspace, createFakeSuite, addFakeRules } from "./fixtures";
 
 /**
  * The case view's wording of a multi-turn case with an attached file: one meaning of "turn" (a
@@ -9,24 +9,15 @@ import { FAKE_OPENAI_URL, apiPost, createApiKey, expectAccessible, openWorkspace
  * the judge are scripted on the fake OpenAI server; the agent is its default echo.
  */
 
-const FAKE_CONTROL = FAKE_OPENAI_URL.replace(/\/v1$/, "");
 const SYSTEM_PROMPT = "You are a sales analyst. Answer from the attached figures.";
 const OPENING = "Which region sold the most in Q1?";
 const FOLLOW_UP = "And which one sold the least?";
 const CSV = "Region,Q1\nNorth,120\nSouth,80\n";
 
 async function createMultiTurnCase(request: APIRequestContext, token: string, marker: string) {
-  const model = await createFakeModelConfig(request, token, "Case view model");
-  const agent = await apiPost(request, token, "/api/v1/agents", {
-    name: unique("Sales bot"),
-    kind: "chat",
-    system_prompt: SYSTEM_PROMPT,
-    model_config_id: model.id,
-  });
-  const suite = await apiPost(request, token, "/api/v1/suites", {
-    agent_id: agent.id,
-    name: unique("Case view suite"),
-    llm_judge_model_config_id: model.id,
+  const suite = await createFakeSuite(request, token, {
+    agent: { name: "Sales bot", system_prompt: SYSTEM_PROMPT },
+    suite: { name: "Case view suite" },
   });
   const upload = await request.post("/api/v1/files", {
     headers: { authorization: `Bearer ${token}` },
@@ -56,7 +47,7 @@ async function scriptFakeServer(request: APIRequestContext, marker: string) {
       reply: { json: { o1: { reasoning: "The agent answers the follow-up in turn 2.", evidence_turns: [2], verdict: "pass" } } },
     },
   ];
-  expect((await request.post(`${FAKE_CONTROL}/__fake/rules`, { data: rules })).ok()).toBe(true);
+  await addFakeRules(request, rules);
 }
 
 /** Runs every case of the suite and answers the id of its (only) case result once the run completed. */

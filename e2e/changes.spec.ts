@@ -1,14 +1,5 @@
 import { expect, test, type APIRequestContext, type Locator, type Page } from "@playwright/test";
-import {
-  FAKE_OPENAI_URL,
-  apiPost,
-  createApiKey,
-  expectAccessible,
-  openWorkspace,
-  unique,
-  createFakeModelConfig,
-  runToCompletion,
-} from "./fixtures";
+import { apiPost, createApiKey, expectAccessible, openWorkspace, runToCompletion, createFakeSuite, addFakeRules } from "./fixtures";
 
 /**
  * "Why did the pass rate drop?": a suite of three passing cases runs four times, and between runs
@@ -19,8 +10,6 @@ import {
  * and the alert opens with the same explanation, names the runs by number and says where the run
  * comes from. The pages are looked at 1440 and 390 px wide.
  */
-
-const FAKE_CONTROL = FAKE_OPENAI_URL.replace(/\/v1$/, "");
 
 type Token = string;
 
@@ -40,11 +29,6 @@ async function waitForAlerts(request: APIRequestContext, token: Token, suiteId: 
       { timeout: 10_000, intervals: [200] },
     )
     .toBe(count);
-}
-
-async function addFakeRules(page: Page, rules: unknown[]) {
-  const res = await page.request.post(`${FAKE_CONTROL}/__fake/rules`, { data: rules });
-  expect(res.ok()).toBe(true);
 }
 
 /** Opens the run page and its changes card's "What changed"; the card and the opened panel. */
@@ -102,19 +86,11 @@ test("a flip says whether the case, the agent or neither changed, on the run's c
   const promptMarker = `${marker}-TERSE`;
 
   // A suite of three cases whose check needs the fake model's default reply ("Fake reply: …").
-  const config = await createFakeModelConfig(page.request, token, "Changes model");
-  const agent = await apiPost(page.request, token, "/api/v1/agents", {
-    name: unique("Changes bot"),
-    kind: "chat",
-    system_prompt: `You help customers of ${marker}.\nKeep answers short.\nBe kind.`,
-    model_config_id: config.id,
+  const suite = await createFakeSuite(page.request, token, {
+    agent: { name: "Changes bot", system_prompt: `You help customers of ${marker}.\nKeep answers short.\nBe kind.` },
+    suite: { name: "Changes suite" },
   });
-  const suiteName = unique("Changes suite");
-  const suite = await apiPost(page.request, token, "/api/v1/suites", {
-    agent_id: agent.id,
-    name: suiteName,
-    llm_judge_model_config_id: config.id,
-  });
+  const suiteName = suite.name;
   const cases: Record<string, { id: string }> = {};
   for (const [name, question] of [
     ["Greets politely", "Hello there?"],
@@ -194,10 +170,10 @@ test("a flip says whether the case, the agent or neither changed, on the run's c
   });
 
   await test.step("(b) the agent's system prompt changes: the agent changed", async () => {
-    await addFakeRules(page, [
+    await addFakeRules(page.request, [
       { match: { endpoint: "chat", anyContains: promptMarker, lastUserContains: "When do you open?" }, reply: { content: "Closed." } },
     ]);
-    await patch(page.request, token, `/api/v1/agents/${agent.id}`, {
+    await patch(page.request, token, `/api/v1/agents/${suite.agent.id}`, {
       system_prompt: `You help customers of ${marker}.\nAnswer in one word (${promptMarker}).\nBe kind.`,
     });
     const run3 = await runToCompletion(page.request, token, suite.id);
@@ -230,7 +206,7 @@ test("a flip says whether the case, the agent or neither changed, on the run's c
   });
 
   await test.step("(c) nothing changes, the model answers one case differently once: possibly flaky", async () => {
-    await addFakeRules(page, [
+    await addFakeRules(page.request, [
       { match: { endpoint: "chat", anyContains: marker, lastUserContains: "How do refunds work?" }, reply: { content: "Hmm." }, times: 1 },
     ]);
     const run4 = await runToCompletion(page.request, token, suite.id);

@@ -1,6 +1,17 @@
 import { readFile } from "node:fs/promises";
 import { expect, test, type APIRequestContext } from "@playwright/test";
-import { FAKE_OPENAI_URL, apiPost, createApiKey, expectAccessible, openWorkspace, unique, createFakeModelConfig } from "./fixtures";
+import {
+  apiPost,
+  createApiKey,
+  expectAccessible,
+  openWorkspace,
+  unique,
+  createFakeSuite,
+  addFakeRules,
+  fakeRequests,
+  createFakeModelConfig,
+  agentEvalVariables,
+} from "./fixtures";
 
 /**
  * An A/B comparison end to end in the browser: build the two arms in the suite's Compare dialog
@@ -11,24 +22,14 @@ import { FAKE_OPENAI_URL, apiPost, createApiKey, expectAccessible, openWorkspace
  * a marker) after 300 ms, and the variant fails one case, so the numbers are known in advance.
  */
 
-const FAKE_CONTROL = FAKE_OPENAI_URL.replace(/\/v1$/, "");
 const CSV_HEADER =
   "question,baseline_tokens,variant_tokens,token_overhead,baseline_latency_ms,variant_latency_ms,latency_diff_ms,response_length_ratio,baseline_status,variant_status,verdict_change";
 
 /** A chat agent and a suite of three single-turn cases that pass when the reply is the fake's default. */
 async function createSuite(request: APIRequestContext, token: string, marker: string) {
-  const config = await createFakeModelConfig(request, token, "Fake model");
-  const agent = await apiPost(request, token, "/api/v1/agents", {
-    name: unique("AB bot"),
-    kind: "chat",
-    system_prompt: `You help customers. (${marker})`,
-    model_config_id: config.id,
-  });
-  const suiteName = unique("AB support");
-  const suite = await apiPost(request, token, "/api/v1/suites", {
-    agent_id: agent.id,
-    name: suiteName,
-    llm_judge_model_config_id: config.id,
+  const suite = await createFakeSuite(request, token, {
+    agent: { name: "AB bot", system_prompt: `You help customers. (${marker})` },
+    suite: { name: "AB support" },
   });
   for (const [name, question] of [
     ["Greeting", "Hello there"],
@@ -42,7 +43,7 @@ async function createSuite(request: APIRequestContext, token: string, marker: st
       checks: [{ type: "contains_phrases", phrases: ["Fake reply"] }],
     });
   }
-  return { suiteId: suite.id, suiteName };
+  return { suiteId: suite.id, suiteName: suite.name };
 }
 
 async function scriptFakeServer(request: APIRequestContext, marker: string) {
@@ -56,8 +57,7 @@ async function scriptFakeServer(request: APIRequestContext, marker: string) {
     { match: { anyContains: variant, endpoint: "chat" }, reply: { delayMs: 300 } },
     { match: { anyContains: marker, endpoint: "chat" }, reply: { delayMs: 100 } },
   ];
-  const res = await request.post(`${FAKE_CONTROL}/__fake/rules`, { data: rules });
-  expect(res.ok()).toBe(true);
+  await addFakeRules(request, rules);
 }
 
 test("build a comparison in the dialog, watch it complete, read the verdict, open a pair and export CSV", async ({ page }) => {
@@ -192,35 +192,15 @@ test("an arm's explicit model wins over the agent's AIConfiguration default, and
   const workspaceId = await openWorkspace(page);
   const token = await createApiKey(page, workspaceId, "precedence e2e");
   const marker = `PREC${Date.now().toString(36)}`;
-  const fast = await apiPost(page.request, token, "/api/v1/model-configs", {
-    name: unique("Fast"),
-    base_url: FAKE_OPENAI_URL,
-    model: `fast-${marker}`,
-    api_key: "sk-fake",
-  });
-  const slow = await apiPost(page.request, token, "/api/v1/model-configs", {
-    name: unique("Slow"),
-    base_url: FAKE_OPENAI_URL,
-    model: `slow-${marker}`,
-    api_key: "sk-fake",
-  });
+  const fast = await createFakeModelConfig(page.request, token, "Fast", `fast-${marker}`);
+  const slow = await createFakeModelConfig(page.request, token, "Slow", `slow-${marker}`);
   // The Agent Eval set as the button creates it, with the fast configuration as AIConfiguration's default.
   const agent = await apiPost(page.request, token, "/api/v1/agents", {
     name: unique("Precedence bot"),
     kind: "chat",
     system_prompt: `You help customers. (${marker})`,
     model_config_id: fast.id,
-    variables_schema: [
-      {
-        name: "AIConfiguration",
-        display_name: "AI configuration",
-        data_type: "string",
-        value_source: "static",
-        possible_values: [{ value: fast.name }, { value: slow.name }],
-        default_value: fast.name,
-      },
-      { name: "Temperature", display_name: "Temperature", data_type: "number", value_source: "freeform", default_value: 0.7 },
-    ],
+    variables_schema: agentEvalVariables([fast, slow]),
   });
   const suite = await apiPost(page.request, token, "/api/v1/suites", {
     agent_id: agent.id,
@@ -233,7 +213,7 @@ test("an arm's explicit model wins over the agent's AIConfiguration default, and
     await apiPost(page.request, token, `/api/v1/suites/${suite.id}/test-cases`, { name: question, initial_message: question });
   }
   const rules = [{ match: { model: `slow-${marker}`, endpoint: "chat" }, reply: { delayMs: 900 } }];
-  expect((await page.request.post(`${FAKE_CONTROL}/__fake/rules`, { data: rules })).ok()).toBe(true);
+  await addFakeRules(page.request, rules);
 
   await page.goto(`/w/${workspaceId}/suites/${suite.id}`);
   await page.getByRole("button", { name: "Compare", exact: true }).click();
@@ -258,9 +238,7 @@ test("an arm's explicit model wins over the agent's AIConfiguration default, and
   await expect(page.getByTestId("comparison-verdict")).toContainText(/^Variant is \d+ ms slower/);
 
   // The fake server's own log agrees: each model was asked each question once (the judge has nothing to judge).
-  const log = (await (await page.request.get(`${FAKE_CONTROL}/__fake/requests`)).json()) as {
-    body: { model: string; temperature?: number };
-  }[];
+  const log = await fakeRequests<{ body: { model: string; temperature?: number } }>(page.request);
   const calls = log.filter((r) => r.body?.model?.endsWith(marker)).map((r) => `${r.body.model}@${r.body.temperature}`);
   expect(calls.sort()).toEqual([...Array(6).fill(`fast-${marker}@0.7`), ...Array(6).fill(`slow-${marker}@0.2`)]);
 });

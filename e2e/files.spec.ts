@@ -3,10 +3,10 @@ import os from "node:os";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
 import { makePdf } from "../tests/files/fixtures";
-import { apiPost, createApiKey, expectAccessible, openWorkspace, unique, createFakeModelConfig } from "./fixtures";
+import { apiPost, createApiKey, expectAccessible, openWorkspace, createFakeSuite } from "./fixtures";
 
 /**
- * Spec 000 file inputs in the browser: upload a PDF in the case form (progress, then a row typed
+ * The execution model's file inputs in the browser: upload a PDF in the case form (progress, then a row typed
  * pdf from the sniffed content), preview what the agent will see, have bad input refused at the
  * file's fields, save, run the case and read the processed file with its markdown on the case view.
  * The fake OpenAI agent echoes the last user message, so its reply shows the file reached it.
@@ -26,17 +26,10 @@ test("upload a PDF in the case form, preview its markdown, run the case and see 
     const workspaceId = await openWorkspace(page);
     const token = await createApiKey(page, workspaceId, "files e2e");
     const request = page.request;
-    const model = await createFakeModelConfig(request, token, "Files model", "gpt-files");
-    const agent = await apiPost(request, token, "/api/v1/agents", {
-      name: unique("Files bot"),
-      kind: "chat",
-      system_prompt: "You answer questions about the documents customers send.",
-      model_config_id: model.id,
-    });
-    const suite = await apiPost(request, token, "/api/v1/suites", {
-      agent_id: agent.id,
-      name: unique("Files suite"),
-      llm_judge_model_config_id: model.id,
+    const suite = await createFakeSuite(request, token, {
+      agent: { name: "Files bot", system_prompt: "You answer questions about the documents customers send." },
+      suite: { name: "Files suite" },
+      model: "gpt-files",
     });
     const testCase = await apiPost(request, token, `/api/v1/suites/${suite.id}/test-cases`, {
       name: "Reads the attached invoice",

@@ -26,7 +26,7 @@ export async function createApiKey(page: Page, workspaceId: string, label = "e2e
   await page.getByLabel("Role", { exact: true }).selectOption("admin");
   await page.getByRole("button", { name: "Create API key" }).click();
   const field = page.getByLabel("New API key");
-  await expect(field).toHaveValue(/\S{32,}/);
+  await expect(field).toHaveValue(/^assay_\S{32,}$/);
   return field.inputValue();
 }
 
@@ -45,6 +45,68 @@ export async function apiPost(
 /** A model configuration on the fake OpenAI server, named `unique(name)`. */
 export async function createFakeModelConfig(request: APIRequestContext, token: string, name: string, model = "gpt-4o-mini") {
   return apiPost(request, token, "/api/v1/model-configs", { name: unique(name), base_url: FAKE_OPENAI_URL, model, api_key: "sk-fake" });
+}
+
+/**
+ * A suite of a chat agent, both on one new model configuration of the fake OpenAI server (the
+ * agent's model and the suite's judge, answering as `model`). `agent` and `suite` are their API
+ * fields; their names are made unique. Answers the suite, with its agent.
+ */
+export async function createFakeSuite(
+  request: APIRequestContext,
+  token: string,
+  {
+    agent,
+    suite,
+    model,
+  }: { agent: { name: string; [field: string]: unknown }; suite: { name: string; [field: string]: unknown }; model?: string },
+) {
+  const config = await createFakeModelConfig(request, token, `${agent.name} model`, model);
+  const createdAgent = await apiPost(request, token, "/api/v1/agents", {
+    kind: "chat",
+    model_config_id: config.id,
+    ...agent,
+    name: unique(agent.name),
+  });
+  const created = await apiPost(request, token, "/api/v1/suites", {
+    llm_judge_model_config_id: config.id,
+    ...suite,
+    agent_id: createdAgent.id,
+    name: unique(suite.name),
+  });
+  return { ...created, agent: createdAgent };
+}
+
+/**
+ * The Agent Eval variables as the agent form's button creates them: AIConfiguration choosing one
+ * of `configs` by name (the first is the default) and a free Temperature (default 0.7).
+ */
+export function agentEvalVariables(configs: { name: string }[]) {
+  return [
+    {
+      name: "AIConfiguration",
+      display_name: "AI configuration",
+      data_type: "string",
+      value_source: "static",
+      possible_values: configs.map((c) => ({ value: c.name })),
+      default_value: configs[0]!.name,
+    },
+    { name: "Temperature", display_name: "Temperature", data_type: "number", value_source: "freeform", default_value: 0.7 },
+  ];
+}
+
+/** The fake OpenAI server's control endpoints (scripted replies, the request log) sit beside its /v1. */
+const FAKE_CONTROL = FAKE_OPENAI_URL.replace(/\/v1$/, "");
+
+/** Adds `rules` to the fake OpenAI server's scripted replies (the first rule that matches a request answers it). */
+export async function addFakeRules(request: APIRequestContext, rules: unknown[]) {
+  const res = await request.post(`${FAKE_CONTROL}/__fake/rules`, { data: rules });
+  expect(res.ok(), `fake rules: ${await res.text()}`).toBe(true);
+}
+
+/** The requests the fake OpenAI server has received, oldest first. */
+export async function fakeRequests<T>(request: APIRequestContext): Promise<T[]> {
+  return (await (await request.get(`${FAKE_CONTROL}/__fake/requests`)).json()) as T[];
 }
 
 /** Starts a run of the suite (`body` as the API takes it) and waits until it completed; its id. */

@@ -1,5 +1,14 @@
 import { expect, test } from "@playwright/test";
-import { FAKE_OPENAI_URL, apiPost, createApiKey, expectAccessible, openWorkspace, unique } from "./fixtures";
+import {
+  FAKE_OPENAI_URL,
+  apiPost,
+  createApiKey,
+  expectAccessible,
+  openWorkspace,
+  unique,
+  addFakeRules,
+  createFakeModelConfig,
+} from "./fixtures";
 
 /**
  * A 2×2 matrix run end to end in the browser: define AIConfiguration × Temperature in the
@@ -9,15 +18,12 @@ import { FAKE_OPENAI_URL, apiPost, createApiKey, expectAccessible, openWorkspace
  * "smart" model without the checked phrase, so its two combinations fail every case.
  */
 
-const FAKE_CONTROL = FAKE_OPENAI_URL.replace(/\/v1$/, "");
-
 test("start a 2×2 matrix in the dialog and read its table", async ({ page }) => {
   test.setTimeout(120_000);
   const workspaceId = await openWorkspace(page);
   const token = await createApiKey(page, workspaceId, "matrices e2e");
   const marker = `MXSPEC${Date.now().toString(36)}`;
   const fast = unique("Fast");
-  const smart = unique("Smart");
   const fastConfig = await apiPost(page.request, token, "/api/v1/model-configs", {
     name: fast,
     base_url: FAKE_OPENAI_URL,
@@ -26,12 +32,7 @@ test("start a 2×2 matrix in the dialog and read its table", async ({ page }) =>
     input_price_per_mtok: 0.15,
     output_price_per_mtok: 0.6,
   });
-  await apiPost(page.request, token, "/api/v1/model-configs", {
-    name: smart,
-    base_url: FAKE_OPENAI_URL,
-    model: "gpt-4o",
-    api_key: "sk-fake",
-  });
+  const { name: smart } = await createFakeModelConfig(page.request, token, "Smart", "gpt-4o");
   const agent = await apiPost(page.request, token, "/api/v1/agents", {
     name: unique("Matrix bot"),
     kind: "chat",
@@ -59,7 +60,7 @@ test("start a 2×2 matrix in the dialog and read its table", async ({ page }) =>
     });
   }
   const rules = [{ match: { model: "gpt-4o", anyContains: marker, endpoint: "chat" }, reply: { content: "Sorry, no idea." } }];
-  expect((await page.request.post(`${FAKE_CONTROL}/__fake/rules`, { data: rules })).ok()).toBe(true);
+  await addFakeRules(page.request, rules);
 
   // The suite's matrix list starts empty.
   await page.goto(`/w/${workspaceId}/suites/${suite.id}`);

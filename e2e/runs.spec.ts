@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { expect, test, type APIRequestContext } from "@playwright/test";
-import { FAKE_OPENAI_URL, apiPost, createApiKey, createFakeModelConfig, openWorkspace, unique } from "./fixtures";
+import { apiPost, createApiKey, openWorkspace, createFakeSuite, addFakeRules } from "./fixtures";
 
 /**
  * A run end to end in the browser: start a run from the suite's runs page → watch the progress move to
@@ -10,31 +10,24 @@ import { FAKE_OPENAI_URL, apiPost, createApiKey, createFakeModelConfig, openWork
  * spec's marker is delayed so progress is visible, and the judge fails one outcome.
  */
 
-const FAKE_CONTROL = FAKE_OPENAI_URL.replace(/\/v1$/, "");
 const JUDGE_REASONING = "The agent never explained the refund policy; it only echoed the question.";
 
 /** A chat agent with a mocked tool, a suite judged by the same fake endpoint, and three cases (one fails). */
 async function createSuite(request: APIRequestContext, token: string, marker: string) {
-  const config = await createFakeModelConfig(request, token, "Fake model");
-  const agent = await apiPost(request, token, "/api/v1/agents", {
-    name: unique("Runs bot"),
-    kind: "chat",
-    system_prompt: `You help customers. (${marker})`,
-    model_config_id: config.id,
-    tools: [
-      {
-        name: "lookup_order",
-        description: "Look up an order by id",
-        parameters: { type: "object", properties: { order_id: { type: "string" } } },
-        mock_response: { status: "shipped", eta: "tomorrow" },
-      },
-    ],
-  });
-  const suiteName = unique("Support runs");
-  const suite = await apiPost(request, token, "/api/v1/suites", {
-    agent_id: agent.id,
-    name: suiteName,
-    llm_judge_model_config_id: config.id,
+  const suite = await createFakeSuite(request, token, {
+    agent: {
+      name: "Runs bot",
+      system_prompt: `You help customers. (${marker})`,
+      tools: [
+        {
+          name: "lookup_order",
+          description: "Look up an order by id",
+          parameters: { type: "object", properties: { order_id: { type: "string" } } },
+          mock_response: { status: "shipped", eta: "tomorrow" },
+        },
+      ],
+    },
+    suite: { name: "Support runs" },
   });
   const cases = [
     {
@@ -57,7 +50,7 @@ async function createSuite(request: APIRequestContext, token: string, marker: st
     },
   ];
   for (const c of cases) await apiPost(request, token, `/api/v1/suites/${suite.id}/test-cases`, c);
-  return { suiteId: suite.id, suiteName };
+  return { suiteId: suite.id, suiteName: suite.name };
 }
 
 async function scriptFakeServer(request: APIRequestContext, marker: string) {
@@ -70,8 +63,7 @@ async function scriptFakeServer(request: APIRequestContext, marker: string) {
     // Every other call of this spec: the fake's default answer, slowed down so progress is visible.
     { match: { anyContains: marker, endpoint: "chat" }, reply: { delayMs: 400 } },
   ];
-  const res = await request.post(`${FAKE_CONTROL}/__fake/rules`, { data: rules });
-  expect(res.ok()).toBe(true);
+  await addFakeRules(request, rules);
 }
 
 test("start a run, watch it complete live, inspect the failing case and export the report", async ({ page }) => {

@@ -1,16 +1,5 @@
-import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
-import { FAKE_OPENAI_URL, openWorkspace, unique } from "./fixtures";
-
-/** An admin API key created in the UI (shown once). */
-async function createApiKey(page: Page, workspaceId: string): Promise<string> {
-  await page.goto(`/w/${workspaceId}/settings/api-keys`);
-  await page.getByLabel("Name", { exact: true }).fill(unique("trends key"));
-  await page.getByLabel("Role", { exact: true }).selectOption("admin");
-  await page.getByRole("button", { name: "Create API key" }).click();
-  const token = page.getByLabel("New API key");
-  await expect(token).toHaveValue(/^assay_\S{32,}$/);
-  return token.inputValue();
-}
+import { expect, test, type APIRequestContext } from "@playwright/test";
+import { addFakeRules, createApiKey, createFakeModelConfig, openWorkspace, unique } from "./fixtures";
 
 function api(request: APIRequestContext, token: string) {
   const headers = { authorization: `Bearer ${token}` };
@@ -32,15 +21,12 @@ type Run = { id: string; status: string; passed_cases: number; failed_cases: num
 
 test("the suite's runs page charts the pass-rate trend and lists every run", async ({ page, request }) => {
   const workspaceId = await openWorkspace(page);
-  const v1 = api(request, await createApiKey(page, workspaceId));
+  const token = await createApiKey(page, workspaceId, "trends key");
+  const v1 = api(request, token);
 
   // A model config at the fake OpenAI server, a chat agent, a suite with a judge and three cases.
   // The fake answers "Fake reply: <question>", so the phrase checks decide pass/fail deterministically.
-  const model = await v1.post<{ id: string }>("/model-configs", {
-    name: unique("Fake model"),
-    base_url: FAKE_OPENAI_URL,
-    model: "gpt-4o-mini",
-  });
+  const model = await createFakeModelConfig(request, token, "Fake model");
   const agent = await v1.post<{ id: string }>("/agents", {
     name: unique("Trend agent"),
     kind: "chat",
@@ -90,7 +76,7 @@ test("the suite's runs page charts the pass-rate trend and lists every run", asy
   const second = await runToEnd({ tags: ["smoke"] });
   expect(second).toMatchObject({ passed_cases: 1, failed_cases: 1, pass_rate: 50 });
 
-  // The suites list: the last pass rate and a sparkline of the completed runs (issue 12).
+  // The suites list: the last pass rate and a sparkline of the completed runs.
   await page.goto(`/w/${workspaceId}/suites`);
   const listRow = page.getByTestId("suite-row").filter({ hasText: suiteName });
   await expect(listRow.getByRole("img", { name: "Pass rate over the last 2 runs: 66.7% → 50%" })).toBeVisible();
@@ -174,10 +160,7 @@ test("the suite's runs page charts the pass-rate trend and lists every run", asy
 
   // While a run is in progress the page polls: the new run appears as running, then completes
   // in the table and the trend without a reload. The fake holds its one agent reply for 6 s.
-  const rules = `${FAKE_OPENAI_URL.replace(/\/v1$/, "")}/__fake/rules`;
-  expect(
-    (await request.post(rules, { data: { match: { lastUserContains: "Repeat banana" }, reply: { delayMs: 6_000 }, times: 1 } })).ok(),
-  ).toBe(true);
+  await addFakeRules(request, [{ match: { lastUserContains: "Repeat banana" }, reply: { delayMs: 6_000 }, times: 1 }]);
   const third = await v1.post<Run>(`/suites/${suite.id}/runs`, { tags: ["fruit"] }, 202);
   await page.goto(`/w/${workspaceId}/suites/${suite.id}/runs`);
   await expect(page.getByText("1 run in progress — refreshing every 5 s")).toBeVisible();
@@ -193,12 +176,9 @@ test("the suite's runs page charts the pass-rate trend and lists every run", asy
 
 test("a suite without runs offers to start one", async ({ page, request }) => {
   const workspaceId = await openWorkspace(page);
-  const v1 = api(request, await createApiKey(page, workspaceId));
-  const model = await v1.post<{ id: string }>("/model-configs", {
-    name: unique("Fake model"),
-    base_url: FAKE_OPENAI_URL,
-    model: "gpt-4o-mini",
-  });
+  const token = await createApiKey(page, workspaceId, "trends key");
+  const v1 = api(request, token);
+  const model = await createFakeModelConfig(request, token, "Fake model");
   const agent = await v1.post<{ id: string }>("/agents", { name: unique("Idle agent"), kind: "chat", model_config_id: model.id });
   const suiteName = unique("Idle suite");
   const suite = await v1.post<{ id: string }>("/suites", { agent_id: agent.id, name: suiteName });

@@ -1,23 +1,13 @@
-import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
-import { FAKE_OPENAI_URL, openWorkspace, unique } from "./fixtures";
+import { expect, test, type APIRequestContext } from "@playwright/test";
+import { FAKE_OPENAI_URL, createApiKey, openWorkspace, unique } from "./fixtures";
 
 /**
  * Suites: create (client-side and server-side errors at the fields), list, settings,
  * delete → trash → restore (with a name conflict first), metrics and the simulator model,
  * and a viewer's read-only view.
- * Prerequisites (model configuration, agent with spec 004 variables) go through the REST API
+ * Prerequisites (model configuration, agent with variables of the variables model) go through the REST API
  * with an API key created in the UI.
  */
-
-async function createApiKey(page: Page, workspaceId: string): Promise<string> {
-  await page.goto(`/w/${workspaceId}/settings/api-keys`);
-  await page.getByLabel(/^Name/).fill(unique("suites e2e"));
-  await page.getByLabel("Role", { exact: true }).selectOption("admin");
-  await page.getByRole("button", { name: "Create API key" }).click();
-  const field = page.getByLabel("New API key");
-  await expect(field).toHaveValue(/\S{32,}/);
-  return field.inputValue();
-}
 
 async function api(request: APIRequestContext, token: string, method: "get" | "post" | "patch" | "delete", url: string, data?: unknown) {
   const res = await request[method](url, { headers: { authorization: `Bearer ${token}` }, data });
@@ -53,7 +43,7 @@ async function createPrerequisites(request: APIRequestContext, token: string) {
 
 test("create, list, edit, delete, restore a suite", async ({ page }) => {
   const workspaceId = await openWorkspace(page);
-  const token = await createApiKey(page, workspaceId);
+  const token = await createApiKey(page, workspaceId, "suites e2e");
   const { judgeName, agentName, agentId } = await createPrerequisites(page.request, token);
   const name = unique("Checkout regression");
 
@@ -140,7 +130,7 @@ test("create, list, edit, delete, restore a suite", async ({ page }) => {
 
 test("a viewer sees suites read-only", async ({ page, browser }) => {
   const workspaceId = await openWorkspace(page);
-  const token = await createApiKey(page, workspaceId);
+  const token = await createApiKey(page, workspaceId, "suites e2e");
   const { agentId } = await createPrerequisites(page.request, token);
   const name = unique("Viewer visible");
   const suite = await api(page.request, token, "post", "/api/v1/suites", { agent_id: agentId, name });
@@ -178,7 +168,7 @@ test("a viewer sees suites read-only", async ({ page, browser }) => {
 
 test("metrics, simulator model and an hourly schedule on the suite form", async ({ page }) => {
   const workspaceId = await openWorkspace(page);
-  const token = await createApiKey(page, workspaceId);
+  const token = await createApiKey(page, workspaceId, "suites e2e");
   const { judgeName, agentName } = await createPrerequisites(page.request, token);
   const simName = unique("Simulator");
   const sim = await api(page.request, token, "post", "/api/v1/model-configs", {

@@ -1,8 +1,8 @@
 import { expect, test } from "@playwright/test";
-import { apiPost, createApiKey, openWorkspace, unique, createFakeModelConfig } from "./fixtures";
+import { apiPost, createApiKey, openWorkspace, unique, createFakeModelConfig, agentEvalVariables } from "./fixtures";
 
 /**
- * Spec 004 in the browser: author a test-level override in the case form (lock the model
+ * The variables model in the browser: author a test-level override in the case form (lock the model
  * configuration to B), start a one-case run from "Run this case" with a typed run value
  * (Temperature 0.3), and read the case's resolved values with their sources on its live case view.
  */
@@ -18,17 +18,7 @@ test("a test-level lock, a typed run value and the resolved values with sources 
     kind: "chat",
     system_prompt: "You help customers at temperature {{ Temperature }}.",
     model_config_id: modelA.id,
-    variables_schema: [
-      {
-        name: "AIConfiguration",
-        display_name: "AI configuration",
-        data_type: "string",
-        value_source: "static",
-        possible_values: [{ value: modelA.name }, { value: modelB.name }],
-        default_value: modelA.name,
-      },
-      { name: "Temperature", display_name: "Temperature", data_type: "number", value_source: "freeform", default_value: 0.7 },
-    ],
+    variables_schema: agentEvalVariables([modelA, modelB]),
   });
   const suite = await apiPost(request, token, "/api/v1/suites", {
     agent_id: agent.id,

@@ -18,7 +18,7 @@ import {
   type TooltipContentProps,
 } from "recharts";
 import { ChartCard, TooltipBox, type ChartTable } from "@/components/runs/charts-common";
-import type { ChartPair } from "./hooks";
+import type { ComparisonChartPair as ChartPair } from "@/lib/comparisons/dto";
 import { pairHref } from "./paths";
 import { formatMs, pairLabel, signed, VERDICT_CHANGE_LABELS } from "./format";
 import type { VerdictChange } from "@/lib/comparisons/diffs";
@@ -34,8 +34,11 @@ import type { VerdictChange } from "@/lib/comparisons/diffs";
 const MORE = "#dc2626";
 const LESS = "#16a34a";
 const ZERO = "#94a3b8";
-const BASELINE = "#64748b";
-const VARIANT = "#4f46e5";
+/** The two arms as the latency histogram draws them, in legend order. */
+const ARM_SERIES = [
+  { key: "baseline", name: "Baseline (A)", color: "#64748b" },
+  { key: "variant", name: "Variant (B)", color: "#4f46e5" },
+] as const;
 /** The screen-reader tables list at most this many rows (the pairs table and the CSV export have all). */
 const MAX_TABLE_ROWS = 300;
 const axisTick = { fontSize: 11, fill: "#64748b" };
@@ -234,24 +237,18 @@ export function LatencyDistributionChart({ pairs, repetitions }: ChartProps) {
                 }}
               />
               <Legend wrapperStyle={{ fontSize: 12 }} />
-              <Area
-                type="step"
-                dataKey="baseline"
-                name="Baseline (A)"
-                stroke={BASELINE}
-                fill={BASELINE}
-                fillOpacity={0.25}
-                isAnimationActive={false}
-              />
-              <Area
-                type="step"
-                dataKey="variant"
-                name="Variant (B)"
-                stroke={VARIANT}
-                fill={VARIANT}
-                fillOpacity={0.25}
-                isAnimationActive={false}
-              />
+              {ARM_SERIES.map((arm) => (
+                <Area
+                  key={arm.key}
+                  type="step"
+                  dataKey={arm.key}
+                  name={arm.name}
+                  stroke={arm.color}
+                  fill={arm.color}
+                  fillOpacity={0.25}
+                  isAnimationActive={false}
+                />
+              ))}
             </AreaChart>
           </ResponsiveContainer>
         )}

@@ -6,7 +6,8 @@ import { compareOptionsAction, createComparisonAction, type CompareOptions } fro
 import { COMPARISON_ORDERINGS, MAX_REPETITIONS, MAX_RESET_WINDOW_MS } from "@/lib/comparisons/schemas";
 import { applyServerIssues } from "@/components/forms/server-issues";
 import { Field, InputField, Options, Select } from "@/components/ui/field";
-import { LaunchDialog, LaunchForm } from "@/components/ui/launch-dialog";
+import { LaunchForm } from "@/components/ui/launch-dialog";
+import { suiteLaunchButton, type SuiteTarget } from "@/components/suites/suite-launch-dialog";
 import { NumberField } from "@/components/ui/number-field";
 import { ConcurrencyField } from "@/components/runs/concurrency-field";
 import { CaseFilterFields, useCaseCount, type CaseFilter } from "@/components/runs/case-filter-fields";
@@ -22,25 +23,14 @@ import { ARMS, FIELDS, atFields, defaults, differences, toInput, type FormValues
  * (executeComparisonInput); its issues are shown at their fields.
  */
 
-export function CompareButton({ workspaceId, suiteId }: { workspaceId: string; suiteId: string }) {
-  return (
-    <LaunchDialog
-      label="Compare"
-      variant="secondary"
-      title="New A/B comparison"
-      description="Runs the selected cases under two configurations and compares pass rate, latency and tokens pair by pair."
-      width="xl"
-      options={{
-        queryKey: ["compare-options", workspaceId, suiteId],
-        action: () => compareOptionsAction(workspaceId, { suite_id: suiteId }),
-        what: "The comparison options",
-        loading: "Loading agents and model configurations…",
-      }}
-    >
-      {(options) => <CompareForm workspaceId={workspaceId} suiteId={suiteId} options={options} />}
-    </LaunchDialog>
-  );
-}
+export const CompareButton = suiteLaunchButton({
+  label: "Compare",
+  title: "New A/B comparison",
+  description: "Runs the selected cases under two configurations and compares pass rate, latency and tokens pair by pair.",
+  width: "xl",
+  options: { load: compareOptionsAction, what: "The comparison options", loading: "Loading agents and model configurations…" },
+  form: CompareForm,
+});
 
 /** The retry policy's inputs (agent calls); the backoff factor takes halves. */
 const RETRY_FIELDS = [
@@ -50,7 +40,7 @@ const RETRY_FIELDS = [
   { name: "retry.timeout_ms", label: "Timeout (ms)", step: undefined },
 ] as const;
 
-function CompareForm({ workspaceId, suiteId, options }: { workspaceId: string; suiteId: string; options: CompareOptions }) {
+function CompareForm({ workspaceId, suiteId, options }: SuiteTarget & { options: CompareOptions }) {
   const router = useRouter();
   const uid = useId();
   const id = (name: string) => `${uid}-${name.replace(/\./g, "-")}`;

@@ -1,5 +1,5 @@
 "use client";
-import type { ComparisonDto } from "@/lib/comparisons/dto";
+import type { ComparisonChartData, ComparisonDto } from "@/lib/comparisons/dto";
 import type { RunSuiteInfo } from "@/lib/runs/dto";
 import { cancelComparisonAction } from "@/lib/comparisons/actions";
 import { Breadcrumbs } from "@/components/ui/breadcrumbs";
@@ -7,7 +7,7 @@ import { LiveHeader, LiveUpdatesPaused, useRefreshWhenFinished } from "@/compone
 import { suiteCrumbs } from "@/components/suites/suite-crumbs";
 import { CancelButton } from "@/components/ui/cancel-button";
 import { formatDateTime, formatDuration } from "@/components/runs/format";
-import { comparisonKeys, isActiveComparison, useChartData, useComparison, type ChartData, type PairPage } from "./hooks";
+import { comparisonKeys, isActiveComparison, useChartData, useComparison, type PairPage } from "./hooks";
 import { SOURCE_LABELS } from "./format";
 import { ComparisonStatusBadge } from "./status-badge";
 import { ComparisonProgress } from "./comparison-progress";
@@ -23,7 +23,7 @@ type Props = {
   comparison: ComparisonDto;
   suite: RunSuiteInfo;
   canEdit: boolean;
-  chart: ChartData;
+  chart: ComparisonChartData;
   pairs: PairPage;
   pageSize: number;
 };

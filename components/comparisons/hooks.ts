@@ -1,8 +1,7 @@
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { apiGet, LIVE_INTERVAL_MS } from "@/lib/runs/hooks";
-import type { ComparisonDto, ComparisonPairDto } from "@/lib/comparisons/dto";
+import type { ComparisonChartData, ComparisonDto, ComparisonPairDto } from "@/lib/comparisons/dto";
 import { isActiveComparison } from "./format";
-import type { VerdictChange } from "@/lib/comparisons/diffs";
 import { comparisonApi, type PairFilters } from "./paths";
 
 export { isActiveComparison };
@@ -14,17 +13,6 @@ export { isActiveComparison };
  */
 
 export type PairPage = { data: ComparisonPairDto[]; next_cursor: string | null };
-export type ChartPair = {
-  index: number;
-  test_case_name: string;
-  repetition: number;
-  baseline_latency_ms: number | null;
-  variant_latency_ms: number | null;
-  latency_diff_ms: number | null;
-  token_overhead: number | null;
-  verdict_change: VerdictChange | string | null;
-};
-export type ChartData = { pairs: ChartPair[] };
 
 export const comparisonKeys = {
   all: (w: string, id: string) => ["comparisons", w, id] as const,
@@ -46,10 +34,10 @@ export function useComparison(workspaceId: string, id: string, initial: Comparis
 }
 
 /** The charts' points (completed pairs); refreshed every few seconds while live. */
-export function useChartData(workspaceId: string, id: string, opts: { live: boolean; initial: ChartData }) {
+export function useChartData(workspaceId: string, id: string, opts: { live: boolean; initial: ComparisonChartData }) {
   return useQuery({
     queryKey: comparisonKeys.chart(workspaceId, id),
-    queryFn: ({ signal }) => apiGet<ChartData>(comparisonApi.chart(workspaceId, id), signal),
+    queryFn: ({ signal }) => apiGet<ComparisonChartData>(comparisonApi.chart(workspaceId, id), signal),
     initialData: opts.initial,
     staleTime: 0,
     refetchInterval: opts.live ? 3 * LIVE_INTERVAL_MS : false,

@@ -6,7 +6,8 @@ import { MAX_COMBINATIONS, MAX_MATRIX_REPETITIONS } from "@/lib/matrices/schemas
 import type { IssueList } from "@/lib/errors";
 import { Button } from "@/components/ui/button";
 import { Field, InputField, Select } from "@/components/ui/field";
-import { LaunchDialog, LaunchForm, LaunchNotice } from "@/components/ui/launch-dialog";
+import { LaunchForm, LaunchNotice } from "@/components/ui/launch-dialog";
+import { suiteLaunchButton, type SuiteTarget } from "@/components/suites/suite-launch-dialog";
 import { CaseFilterFields, difficultyOf, useCaseCount, type CaseFilter } from "@/components/runs/case-filter-fields";
 import { axesOf, axisValues, choicesFor, combinationCount, type AxisState } from "./matrix-form-model";
 import { matrixHref } from "./format";
@@ -17,27 +18,16 @@ import { matrixHref } from "./format";
  * configuration names, typed values otherwise), trials per combination and case filters; it shows the
  * combination count and the estimated agent calls, then starts the matrix and opens its page.
  */
-export function MatrixButton({ workspaceId, suiteId }: { workspaceId: string; suiteId: string }) {
-  return (
-    <LaunchDialog
-      label="Matrix"
-      variant="secondary"
-      title="New matrix run"
-      description={`Runs the selected cases once per combination of variable values (at most ${MAX_COMBINATIONS}) and compares them side by side.`}
-      width="lg"
-      options={{
-        queryKey: ["matrix-options", workspaceId, suiteId],
-        action: () => matrixOptionsAction(workspaceId, { suite_id: suiteId }),
-        what: "The matrix options",
-        loading: "Loading the agent's variables…",
-      }}
-    >
-      {(options) => <MatrixForm workspaceId={workspaceId} suiteId={suiteId} options={options} />}
-    </LaunchDialog>
-  );
-}
+export const MatrixButton = suiteLaunchButton({
+  label: "Matrix",
+  title: "New matrix run",
+  description: `Runs the selected cases once per combination of variable values (at most ${MAX_COMBINATIONS}) and compares them side by side.`,
+  width: "lg",
+  options: { load: matrixOptionsAction, what: "The matrix options", loading: "Loading the agent's variables…" },
+  form: MatrixForm,
+});
 
-function MatrixForm({ workspaceId, suiteId, options }: { workspaceId: string; suiteId: string; options: MatrixOptions }) {
+function MatrixForm({ workspaceId, suiteId, options }: SuiteTarget & { options: MatrixOptions }) {
   const router = useRouter();
   const uid = useId();
   const [name, setName] = useState("");

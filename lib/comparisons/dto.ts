@@ -30,6 +30,20 @@ export type ArmDto = z.output<typeof comparisonArm>;
 export type ComparisonDto = z.output<typeof comparison>;
 export type ComparisonPairDto = z.output<typeof comparisonPair>;
 
+/** One finished pair's numbers as the comparison page charts them (its session route …/data/chart). */
+export type ComparisonChartPair = {
+  index: number;
+  test_case_name: string;
+  repetition: number;
+  baseline_latency_ms: number | null;
+  variant_latency_ms: number | null;
+  latency_diff_ms: number | null;
+  token_overhead: number | null;
+  verdict_change: VerdictChange | string | null;
+  both_successful: boolean | null;
+};
+export type ComparisonChartData = { pairs: ComparisonChartPair[] };
+
 export const comparisonSelect = {
   id: true,
   suiteId: true,

@@ -18,6 +18,8 @@ import {
   toComparisonDto,
   toPairDto,
   type ArmExecutedDto,
+  type ComparisonChartData,
+  type ComparisonChartPair,
   type ComparisonDto,
   type ComparisonRow,
 } from "./dto";
@@ -125,22 +127,10 @@ export async function getPair(ctx: WorkspaceContext, id: string, index: number) 
 }
 
 /** The finished pairs' numbers the comparison page charts (at most 5,000, in index order). */
-export async function comparisonChartData(ctx: WorkspaceContext, id: string) {
+export async function comparisonChartData(ctx: WorkspaceContext, id: string): Promise<ComparisonChartData> {
   requireRole(ctx, "viewer");
   await getComparisonUnchecked(ctx, id);
-  const rows = await db.$queryRaw<
-    {
-      index: number;
-      test_case_name: string;
-      repetition: number;
-      baseline_latency_ms: number | null;
-      variant_latency_ms: number | null;
-      latency_diff_ms: number | null;
-      token_overhead: number | null;
-      verdict_change: string | null;
-      both_successful: boolean | null;
-    }[]
-  >`
+  const rows = await db.$queryRaw<ComparisonChartPair[]>`
     SELECT "index", "testCaseName" AS test_case_name, "repetition",
            ("executions"->0->>'latency_ms')::float8 AS baseline_latency_ms, ("executions"->1->>'latency_ms')::float8 AS variant_latency_ms,
            "latencyDiffMs" AS latency_diff_ms, "tokenOverhead" AS token_overhead, "verdictChange" AS verdict_change, "bothSuccessful" AS both_successful

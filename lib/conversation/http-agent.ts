@@ -1,6 +1,7 @@
 import "server-only";
 import { z } from "zod";
 import { logger } from "@/lib/logger";
+import { failedCall, startedCall, succeededCall } from "@/lib/llm/call-record";
 import { endpointLimiter } from "@/lib/llm/concurrency";
 import { AttemptError, LlmError } from "@/lib/llm/errors";
 import { classifySdkError, preview, statusFailure } from "@/lib/llm/responses";
@@ -65,14 +66,7 @@ export async function callHttpAgent(call: HttpAgentCall): Promise<HttpAgentResul
   const capture: { status: number | null; text: string | null } = { status: null, text: null };
   // Records and the concurrency key use the URL without its query (it may carry a token).
   const shownUrl = displayUrl(call.url);
-  const base = {
-    purpose: "agent" as const,
-    model: shownUrl,
-    endpointId: `http:${shownUrl}`,
-    request: call.body,
-    cached: false,
-    startedAt: new Date().toISOString(),
-  };
+  const base = startedCall({ purpose: "agent", model: shownUrl, endpointId: `http:${shownUrl}`, request: call.body });
   try {
     const out = await runWithRetry(
       async ({ signal, reportLatency }) => {
@@ -123,34 +117,12 @@ export async function callHttpAgent(call: HttpAgentCall): Promise<HttpAgentResul
         classify: classifySdkError,
       },
     );
-    emit(call.onRecord, {
-      ...base,
-      response: capture.text,
-      error: null,
-      errorType: null,
-      status: capture.status,
-      attempts: out.attempts,
-      retries: out.attempts - 1,
-      attemptErrors: out.attemptErrors,
-      latencyMs: Math.round(out.latencyMs),
-      totalMs: Math.round(out.totalMs),
-    });
+    emit(call.onRecord, { ...base, response: capture.text, ...succeededCall(out, capture.status) });
     return { response: out.value, latencyMs: out.latencyMs, attempts: out.attempts };
   } catch (err) {
     if (!(err instanceof LlmError)) throw err;
     err.responseText = capture.text;
-    emit(call.onRecord, {
-      ...base,
-      response: capture.text,
-      error: err.message,
-      errorType: err.type,
-      status: capture.status,
-      attempts: err.attempts,
-      retries: err.retries,
-      attemptErrors: err.attemptErrors,
-      latencyMs: Math.round(err.latencyMs),
-      totalMs: Math.round(err.totalMs),
-    });
+    emit(call.onRecord, { ...base, response: capture.text, ...failedCall(err, capture.status) });
     throw err;
   }
 }

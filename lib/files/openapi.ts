@@ -18,7 +18,7 @@ import {
   type JsonSchema,
   type OpenApiPart,
 } from "@/lib/api/openapi-kit";
-import { FILE_TYPES, fileInputSchema } from "./schemas";
+import { FILE_TYPES, fileInputSchema, type FileInput } from "./schemas";
 import { filePreviewBody } from "./preview";
 import { paginationQuery } from "@/lib/api/query";
 
@@ -30,32 +30,41 @@ import { paginationQuery } from "@/lib/api/query";
 const iso = z.iso.datetime();
 
 /** The execution model's ProcessedFileInput (case results, reports and the file preview). */
-const processedFileResource = {
-  type: "object",
-  description: "The execution model's ProcessedFileInput: one file of the case as the agent received it",
-  properties: {
-    original: { $ref: "#/components/schemas/FileInput" },
-    markdown_content: {
-      type: "string",
-      description: "The extracted content as markdown; empty only when `error` is set (stored results keep at most 20,000 characters)",
-    },
-    metadata: {
-      type: "object",
-      description:
+export const processedFileResource = z
+  .object({
+    original: z.custom<FileInput>().meta({ $ref: "#/components/schemas/FileInput" }),
+    markdown_content: z
+      .string()
+      .describe("The extracted content as markdown; empty only when `error` is set (stored results keep at most 20,000 characters)"),
+    metadata: z
+      .record(z.string(), z.unknown())
+      .describe(
         "name, size_bytes, format, sha256, cache (hit | miss of the extraction cache), url_cache for URLs (downloaded | not_modified | disabled), plus the extractor's (pages, sheets, slides, width/height…)",
-    },
-    cached_path: {
-      type: ["string", "null"],
-      description: "`file:<id>` of a URL's stored download (cache: true); null for uploaded files and cache: false",
-    },
-    processing_time_ms: { type: "integer", minimum: 0 },
-    error: {
-      type: ["string", "null"],
-      description: "Why the file could not be processed (the case is then an error at stage files_failed)",
-    },
-  },
-  required: ["original", "markdown_content", "metadata", "cached_path", "processing_time_ms", "error"],
-};
+      ),
+    cached_path: z
+      .string()
+      .nullable()
+      .describe("`file:<id>` of a URL's stored download (cache: true); null for uploaded files and cache: false"),
+    processing_time_ms: z.int().nonnegative(),
+    error: z.string().nullable().describe("Why the file could not be processed (the case is then an error at stage files_failed)"),
+  })
+  .describe("The execution model's ProcessedFileInput: one file of the case as the agent received it");
+
+/** What a vision model receives for an image (after resizing). */
+export const filePreviewImage = z.object({
+  media_type: z.string(),
+  width: z.int().nonnegative().describe("As sent to a vision model (after resizing)"),
+  height: z.int().nonnegative(),
+  data_url_chars: z.int().nonnegative().describe("Characters of the data URL sent to the model"),
+  data_url: z.string().nullable().describe("The data URL when at most 100,000 characters, else null"),
+});
+
+/** The file preview: the ProcessedFileInput a run would produce plus, for images, what a vision model receives. */
+export const filePreviewResource = processedFileResource
+  .extend({
+    image: filePreviewImage.nullable().describe("Images: what a vision model receives (resized); null for other files and failures"),
+  })
+  .describe("What the agent will see for one file: the ProcessedFileInput a run would produce, with an image's size");
 
 export const storedFileResource = z
   .object({
@@ -174,27 +183,8 @@ function fileComponents(): Record<string, JsonSchema> {
       description:
         'The execution model\'s FileInput on a test case: exactly one of `path` ("file:<id>" of a stored file) or `url`; at most 10 per case. `cache` (URLs only) defaults to true.',
     },
-    ProcessedFileInput: processedFileResource,
-    FilePreview: {
-      ...processedFileResource,
-      description: "What the agent will see for one file: the ProcessedFileInput a run would produce, with an image's size",
-      properties: {
-        ...processedFileResource.properties,
-        image: {
-          type: ["object", "null"],
-          description: "Images: what a vision model receives (resized); null for other files and failures",
-          properties: {
-            media_type: { type: "string" },
-            width: { type: "integer" },
-            height: { type: "integer" },
-            data_url_chars: { type: "integer" },
-            data_url: { type: ["string", "null"], description: "The data URL when at most 100,000 characters, else null" },
-          },
-          required: ["media_type", "width", "height", "data_url_chars", "data_url"],
-        },
-      },
-      required: [...processedFileResource.required, "image"],
-    },
+    ProcessedFileInput: jsonSchema(processedFileResource, "output"),
+    FilePreview: jsonSchema(filePreviewResource, "output"),
   };
   Object.values(out).forEach(openObjects);
   return out;

@@ -7,6 +7,7 @@
 import { z } from "zod";
 import { fileInputSchema } from "@/lib/files/schemas";
 import type { ImagePart, ProcessedFileInput } from "@/lib/files/types";
+import type { filePreviewImage, filePreviewResource } from "@/lib/files/openapi";
 
 export const filePreviewBody = z.object({ file: fileInputSchema });
 export type FilePreviewBody = z.output<typeof filePreviewBody>;
@@ -16,19 +17,11 @@ export const FILE_PREVIEW_MAX_BODY_BYTES = 16 * 1024;
 /** Data URLs up to this many characters are included in a preview (a thumbnail); larger ones only by size. */
 export const PREVIEW_DATA_URL_MAX_CHARS = 100_000;
 
-export type FilePreviewImage = {
-  media_type: string;
-  /** As sent to a vision model (after resizing). */
-  width: number;
-  height: number;
-  /** Characters of the data URL sent to the model. */
-  data_url_chars: number;
-  /** The data URL itself when at most PREVIEW_DATA_URL_MAX_CHARS characters, else null. */
-  data_url: string | null;
-};
+/** What a vision model receives for an image: its size as sent, and the data URL itself when it is small. */
+export type FilePreviewImage = z.output<typeof filePreviewImage>;
 
 /** The execution model's ProcessedFileInput plus, for images, what a vision model receives. */
-export type FilePreviewDto = ProcessedFileInput & { image: FilePreviewImage | null };
+export type FilePreviewDto = z.output<typeof filePreviewResource>;
 
 export function toFilePreview(processed: ProcessedFileInput, image: ImagePart | undefined): FilePreviewDto {
   return {

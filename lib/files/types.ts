@@ -1,17 +1,9 @@
-import type { FileInput, FileType } from "@/lib/files/schemas";
+import type { z } from "zod";
+import type { FileType } from "@/lib/files/schemas";
+import type { processedFileResource } from "@/lib/files/openapi";
 
 /** The execution model's ProcessedFileInput (public JSON shape, on case results and in reports). */
-export type ProcessedFileInput = {
-  original: FileInput;
-  /** The extracted content as markdown ("" only when `error` is set). */
-  markdown_content: string;
-  /** size_bytes, format, sha256, name; pages/sheets/slides (total and extracted); width/height for images; cache hits. */
-  metadata: Record<string, unknown>;
-  /** The file store key of a downloaded URL's content (`file:<id>`), null for uploaded files. */
-  cached_path: string | null;
-  processing_time_ms: number;
-  error: string | null;
-};
+export type ProcessedFileInput = z.output<typeof processedFileResource>;
 
 /** An image ready for a vision model (OpenAI `image_url` data URL, resized to the maximum edge). */
 export type ImagePart = { name: string; dataUrl: string; mediaType: string; width: number; height: number };

@@ -11,6 +11,7 @@ import type { EmbeddingCreateParams } from "openai/resources/embeddings";
 import { logger } from "@/lib/logger";
 import { preconnect, type FetchLike } from "@/lib/net/safe-fetch";
 import { guardedFetch } from "@/lib/net/service";
+import { failedCall, startedCall, succeededCall } from "./call-record";
 import { endpointLimiter } from "./concurrency";
 import { LlmError } from "./errors";
 import { classifySdkError, parseCompletion, parseEmbeddings, preview, type ChatReply } from "./responses";
@@ -276,19 +277,10 @@ export class LlmClient {
     const url = endpointUrl(this.endpoint.baseUrl, kind === "chat" ? "/chat/completions" : "/embeddings");
     const headers = (this.#headers ??= requestHeaders(this.endpoint.apiKey));
     const capture: { status: number | null; text: string | null } = { status: null, text: null };
-    const startedAt = new Date().toISOString();
     const timeoutMs = opts.timeoutMs ?? this.#policy.timeoutMs;
-    const base: Omit<
-      CallRecord,
-      "response" | "error" | "errorType" | "status" | "attempts" | "retries" | "attemptErrors" | "latencyMs" | "totalMs"
-    > = {
-      purpose: opts.purpose,
-      model,
-      endpointId: this.endpoint.id,
-      request: body,
-      cached: false,
-      startedAt,
-    };
+    const base = startedCall({ purpose: opts.purpose, model, endpointId: this.endpoint.id, request: body });
+    // The last response's text as the record keeps it.
+    const recorded = () => (capture.text === null ? null : recordText(capture.text));
     try {
       const out = await runWithRetry(
         async ({ signal, reportLatency }) => {
@@ -311,19 +303,7 @@ export class LlmClient {
         },
         { policy: this.#policy, timeoutMs, signal: opts.signal, limiter: endpointLimiter(this.endpoint.id), classify: classifySdkError },
       );
-      this.#emit(opts.onRecord, {
-        ...base,
-        request: sentBody(json),
-        response: capture.text === null ? null : recordText(capture.text),
-        error: null,
-        errorType: null,
-        status: capture.status,
-        attempts: out.attempts,
-        retries: out.attempts - 1,
-        attemptErrors: out.attemptErrors,
-        latencyMs: Math.round(out.latencyMs),
-        totalMs: Math.round(out.totalMs),
-      });
+      this.#emit(opts.onRecord, { ...base, request: sentBody(json), response: recorded(), ...succeededCall(out, capture.status) });
       return { value: out.value, attempts: out.attempts, latencyMs: out.latencyMs, responseText: capture.text };
     } catch (err) {
       const e =
@@ -335,19 +315,7 @@ export class LlmClient {
               cause: err,
             });
       e.responseText = capture.text;
-      this.#emit(opts.onRecord, {
-        ...base,
-        request: sentBody(json),
-        response: capture.text === null ? null : recordText(capture.text),
-        error: e.message,
-        errorType: e.type,
-        status: capture.status,
-        attempts: e.attempts,
-        retries: e.retries,
-        attemptErrors: e.attemptErrors,
-        latencyMs: Math.round(e.latencyMs),
-        totalMs: Math.round(e.totalMs),
-      });
+      this.#emit(opts.onRecord, { ...base, request: sentBody(json), response: recorded(), ...failedCall(e, capture.status) });
       throw e;
     }
   }

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { modelConfigInput, type ModelConfigInput } from "./schemas";
+import type { ModelConfigDto } from "./dto";
 
 /**
  * The model configuration form edits strings; this schema turns them into `modelConfigInput`
@@ -52,17 +53,8 @@ export const modelConfigFormSchema = z
 
 export type ModelConfigFormValues = z.input<typeof modelConfigFormSchema>;
 
-export function modelConfigFormDefaults(config?: {
-  name: string;
-  base_url: string;
-  model: string;
-  embedding_model: string | null;
-  temperature: number | null;
-  max_tokens: number | null;
-  input_price_per_mtok?: number | null;
-  output_price_per_mtok?: number | null;
-  supports_vision?: boolean;
-}): ModelConfigFormValues {
+/** The form's values for a new configuration, or for editing `config`. */
+export function modelConfigFormDefaults(config?: ModelConfigDto): ModelConfigFormValues {
   return {
     name: config?.name ?? "",
     base_url: config?.base_url ?? "",

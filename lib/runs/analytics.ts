@@ -41,6 +41,21 @@ function rate(passed: number, executed: number): number | null {
   return executed > 0 ? Math.round((passed / executed) * 1000) / 10 : null;
 }
 
+type CaseTally = { total: number; passed: number; failed: number; errors: number; skipped: number };
+
+/** A run's cases as its history row and the latest-run card show them: settled so far (`done`) and the pass rate over executed ones. */
+function caseCounts(r: CaseTally) {
+  return {
+    total: r.total,
+    done: r.passed + r.failed + r.errors + r.skipped,
+    passed: r.passed,
+    failed: r.failed,
+    errors: r.errors,
+    skipped: r.skipped,
+    pass_rate: rate(r.passed, r.passed + r.failed + r.errors),
+  };
+}
+
 const clamp = (v: number | undefined, fallback: number, max: number) => (Number.isInteger(v) && v! >= 1 ? Math.min(v!, max) : fallback);
 
 async function requireSuite(ctx: WorkspaceContext, suiteId: string) {
@@ -252,13 +267,7 @@ export async function getSuiteAnalytics(ctx: WorkspaceContext, suiteId: string, 
           number: latest.number,
           status: latest.status,
           created_at: latest.created_at.toISOString(),
-          total: latest.total,
-          done: latest.passed + latest.failed + latest.errors + latest.skipped,
-          passed: latest.passed,
-          failed: latest.failed,
-          errors: latest.errors,
-          skipped: latest.skipped,
-          pass_rate: rate(latest.passed, latest.passed + latest.failed + latest.errors),
+          ...caseCounts(latest),
         }
       : null,
     active_runs: latest.active,
@@ -335,13 +344,7 @@ export async function listSuiteRunsPage(
       created_at: r.created_at.toISOString(),
       started_at: iso(r.started_at),
       completed_at: iso(r.completed_at),
-      total: r.total,
-      done: r.passed + r.failed + r.errors + r.skipped,
-      passed: r.passed,
-      failed: r.failed,
-      errors: r.errors,
-      skipped: r.skipped,
-      pass_rate: rate(r.passed, r.passed + r.failed + r.errors),
+      ...caseCounts(r),
       duration_ms: r.started_at && r.completed_at ? r.completed_at.getTime() - r.started_at.getTime() : null,
       comparison_id: r.comparison_id,
       arm_index: r.arm_index,

@@ -5,7 +5,15 @@ import type { Prisma } from "@/lib/generated/prisma/client";
 import type { CaseResultStatus, RunStatus } from "@/lib/runs/schemas";
 import type { ProcessedFileInput } from "@/lib/files/types";
 import { currentSummary } from "@/lib/runs/summary-counts";
-import type { caseResultResource, runChanges, runChangesResource, runResource, runSummaryComputed, verdictChange } from "./openapi";
+import type {
+  caseResultResource,
+  llmCallResource,
+  runChanges,
+  runChangesResource,
+  runResource,
+  runSummaryComputed,
+  verdictChange,
+} from "./openapi";
 
 /**
  * The run feature's public shapes: Prisma `select` constants, row → DTO mappers and the DTO
@@ -261,18 +269,7 @@ export function toCaseResultDto(r: CaseResultRecord): CaseResultDto {
 export type CaseResultDto = z.output<typeof caseResultResource>;
 
 /** One LLM call of a case result, as the case page and the API show it. */
-export type LlmCallDto = {
-  id: string;
-  purpose: string;
-  model: string | null;
-  request: Prisma.JsonValue;
-  response: string | null;
-  error: string | null;
-  attempts: number;
-  latency_ms: number | null;
-  cached: boolean;
-  created_at: string;
-};
+export type LlmCallDto = z.output<typeof llmCallResource>;
 
 /** A case result with its transcript and LLM calls (the case page and GET /case-results/{id}). */
 export type CaseResultDetail = Omit<CaseResultDto, "transcript"> & { transcript: Prisma.JsonValue; llm_calls: LlmCallDto[] };

@@ -19,6 +19,7 @@ import {
 import { CHANGE_CAUSES } from "./changes";
 import { CASE_STAGES } from "./dto";
 import type { ProcessedFileInput } from "@/lib/files/types";
+import type { Prisma } from "@/lib/generated/prisma/client";
 import {
   CASE_RESULT_STATUSES,
   caseHistoryQuery,
@@ -267,6 +268,20 @@ export const caseResultResource = z.object({
   stopped_by_safety_cap: z.boolean().describe("The workspace safety cap ended the conversation (not the case's max_turns)"),
   started_at: timestamp,
   completed_at: timestamp,
+});
+
+/** One LLM call of a case result (agent, simulator, judge, checks, metrics): the exact request and the raw response. */
+export const llmCallResource = z.object({
+  id: z.uuid(),
+  purpose: z.string().describe("agent, simulator, judge, metric or check"),
+  model: z.string().nullable(),
+  request: z.custom<Prisma.JsonValue>().describe("The request body as sent"),
+  response: z.string().nullable().describe("The raw response body; null when none arrived"),
+  error: z.string().nullable(),
+  attempts: count,
+  latency_ms: count.nullable(),
+  cached: z.boolean().describe("Answered from the run's call cache without calling the model (attempts 0)"),
+  created_at: z.iso.datetime(),
 });
 
 const fieldDiff = z
@@ -523,7 +538,7 @@ export function runsOpenApi(): OpenApiPart {
                   type: "array",
                   description:
                     "Every LLM call of the case (agent, simulator, judge, checks, metrics): the exact request and the raw response",
-                  items: { type: "object" },
+                  items: responseSchema(llmCallResource),
                 },
               },
             },

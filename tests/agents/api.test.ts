@@ -4,7 +4,7 @@ import { decryptSecret } from "@/lib/crypto";
 import * as collection from "@/app/api/v1/agents/route";
 import * as single from "@/app/api/v1/agents/[id]/route";
 import { makeApiKey, makeWorkspace } from "../helpers/factories";
-import { call, expectHiddenFromOtherWorkspace } from "../helpers/api";
+import { call, expectHiddenFromOtherWorkspace, readAllPages } from "../helpers/api";
 
 let ws: Awaited<ReturnType<typeof makeWorkspace>>;
 let other: Awaited<ReturnType<typeof makeWorkspace>>;
@@ -369,15 +369,11 @@ describe("agents API", () => {
     });
     const names = ["b", "a", "e", "c", "d", "f", "g"];
     for (const name of names) await create({ ...chat(), name, model_config_id: cfg.id }, token);
-    const seen: string[] = [];
-    let cursor: string | null = null;
-    do {
-      const url: string = `/api/v1/agents?limit=3${cursor ? `&cursor=${cursor}` : ""}`;
-      const res = await call(collection.GET, { url, token });
-      seen.push(...res.json.data.map((a: { name: string }) => a.name));
-      cursor = res.json.next_cursor;
-    } while (cursor);
-    expect(seen).toEqual([...names].sort());
+    const { items } = await readAllPages<{ name: string }>(async (cursor) => {
+      const res = await call(collection.GET, { url: `/api/v1/agents?limit=3${cursor ? `&cursor=${cursor}` : ""}`, token });
+      return res.json;
+    }, 3);
+    expect(items.map((a) => a.name)).toEqual([...names].sort());
     expect((await call(collection.GET, { url: "/api/v1/agents?cursor=%%%", token })).status).toBe(400);
   });
 

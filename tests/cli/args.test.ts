@@ -277,7 +277,7 @@ describe("names and exposed variables", () => {
       ["Cutoff", "–", "", false, "any date"],
       ["AIConfiguration", '"gpt-a"', "suite", false, '"gpt-b"'],
     ]);
-    // No config: every variable exposed with the type default (spec 004 backward compatibility).
+    // No config: every variable exposed with the type default (the variables model's backward compatibility).
     expect(exposedVariables({ name: "Plain" }, definitions, {}).map((r) => [r.variable, r.value, r.source, r.allowed])).toEqual([
       ["Temperature", "0.2", "type", "any number"],
       ["Verbose", "–", "", "any boolean"],

@@ -5,7 +5,7 @@ function exec(overrides: Partial<ArmExecution> = {}): ArmExecution {
   return { response: "hello", prompt_tokens: 100, completion_tokens: 50, latency_ms: 200, status: "passed", error: null, ...overrides };
 }
 
-describe("per-execution fields (spec 003 AgentResponse)", () => {
+describe("per-execution fields (the A/B engine's AgentResponse)", () => {
   it("total_tokens is prompt + completion", () => {
     expect(totalTokens(exec({ prompt_tokens: 120, completion_tokens: 30 }))).toBe(150);
   });
@@ -24,7 +24,7 @@ describe("per-execution fields (spec 003 AgentResponse)", () => {
   });
 });
 
-describe("pair fields (spec 003 ABTestResult), variant − baseline", () => {
+describe("pair fields (the A/B engine's ABTestResult), variant − baseline", () => {
   it("computes every diff of a normal pair", () => {
     const d = pairDiffs({
       baseline: exec({ prompt_tokens: 100, completion_tokens: 100, latency_ms: 200, response: "abcd" }),

@@ -14,7 +14,7 @@ import type { WorkspaceContext } from "@/lib/auth/roles";
 import { ValidationError } from "@/lib/errors";
 import type { RecordedRequest } from "../fake-openai/server";
 import { withRunStack } from "../helpers/run-stack";
-import { makeWorkspace, makeSuiteWithCases, waitFor } from "../helpers/factories";
+import { makeWorkspace, makeSuiteWithCases, waitFor, waitUntilFinished, makeModelConfig } from "../helpers/factories";
 import { testSessionFromDict } from "./spec-session-reader";
 
 const { fake } = withRunStack({ executor: { heartbeatMs: 50 } });
@@ -24,23 +24,15 @@ async function setup(count: number) {
   const { ctx } = await makeWorkspace("editor");
   const made = await makeSuiteWithCases(ctx, count, { baseUrl: fake.url });
   await db.modelConfig.update({ where: { id: made.modelConfig.id }, data: { model: "model-a" } });
-  const variantModel = await db.modelConfig.create({
-    data: { workspaceId: ctx.workspaceId, name: `mc-b-${Math.random()}`, baseUrl: fake.url, model: "model-b" },
-  });
+  const variantModel = await makeModelConfig(ctx.workspaceId, { baseUrl: fake.url, model: "model-b" });
   // The judge is a third model, so agent requests can be told apart by model.
-  const judge = await db.modelConfig.create({
-    data: { workspaceId: ctx.workspaceId, name: `judge-${Math.random()}`, baseUrl: fake.url, model: "judge-model" },
-  });
+  const judge = await makeModelConfig(ctx.workspaceId, { name: `judge-${Math.random()}`, baseUrl: fake.url, model: "judge-model" });
   await db.suite.update({ where: { id: made.suite.id }, data: { llmJudgeModelConfigId: judge.id } });
   return { ctx, ...made, variantModel };
 }
 
 async function finished(ctx: WorkspaceContext, id: string, timeoutMs = 20_000): Promise<ComparisonDto> {
-  return waitFor(
-    () => getComparison(ctx, id),
-    (c) => ["completed", "failed", "cancelled"].includes(c.status),
-    timeoutMs,
-  );
+  return waitUntilFinished(() => getComparison(ctx, id), timeoutMs);
 }
 
 async function allPairs(ctx: WorkspaceContext, id: string) {
@@ -290,7 +282,7 @@ describe("comparison engine against the fake OpenAI server", () => {
     const c = await createComparison(ctx, suite.id, { baseline: {}, variant: { model_config_id: variantModel.id }, reset_window_ms: 0 });
     const done = await finished(ctx, c.id);
     const pairs = await allPairs(ctx, c.id);
-    // Spec 003: success is the agent call's (error is None); the judge's failure is the verdict's.
+    // The A/B engine: success is the agent call's (error is None); the judge's failure is the verdict's.
     expect(pairs[1]).toMatchObject({ both_successful: true, verdict_change: "error" });
     expect(pairs[1]!.variant).toMatchObject({ status: "error", error: null, response: "The variant's special answer." });
     expect(pairs[1]!.variant!.evaluation_error).toMatch(/judge/i);
@@ -507,14 +499,7 @@ describe("comparison engine against the fake OpenAI server", () => {
 
   it("records the environment without secrets in base URLs", async () => {
     const { ctx, suite } = await setup(1);
-    const leaky = await db.modelConfig.create({
-      data: {
-        workspaceId: ctx.workspaceId,
-        name: `leaky-${Math.random()}`,
-        baseUrl: "http://user:pw@127.0.0.1:9/v1?api-key=topsecret",
-        model: "m",
-      },
-    });
+    const leaky = await makeModelConfig(ctx.workspaceId, { baseUrl: "http://user:pw@127.0.0.1:9/v1?api-key=topsecret", model: "m" });
     const c = await createComparison(ctx, suite.id, { baseline: {}, variant: { model_config_id: leaky.id }, concurrency: 1 });
     await cancelComparison(ctx, c.id);
     const text = JSON.stringify(c.environment) + JSON.stringify(c.variant);

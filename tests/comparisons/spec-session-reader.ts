@@ -1,5 +1,5 @@
 /**
- * Spec 003's own reader of a session document, ported line for line from its Python
+ * The A/B engine's own reader of a session document, ported line for line from its Python
  * (`TestSession.from_dict`, `ABTestResult.from_dict`, `AgentResponse.from_dict`): `data['key']`
  * throws KeyError when the key is missing, `data.get('key', default)` does not, and
  * `datetime.fromisoformat` refuses what is not an ISO 8601 date. The tests hold Assay's export to it.

@@ -98,7 +98,7 @@ describe("simulated multi-turn conversation", () => {
     expect(res.turns).toBe(3);
   });
 
-  it("max_turns null is no cap of the case's own: the simulated user ends it (spec 001)", async () => {
+  it("max_turns null is no cap of the case's own: the simulated user ends it (the test case format)", async () => {
     simulatorSays(fake, [
       { message: "two" },
       { message: "three" },

@@ -1,4 +1,4 @@
-// Tenant consistency enforced by PostgreSQL (spec 002): a child row's workspace equals its
+// Tenant consistency enforced by PostgreSQL (the reference schema): a child row's workspace equals its
 // parent's for every parent/child pair that carries workspaceId, through composite foreign keys
 // on (parentId, workspaceId). Connected as the app role: a write that would put a row under
 // another workspace's parent is refused by the database itself, whatever the service code does

@@ -178,7 +178,7 @@ describe("evaluateCase", () => {
     expect(llm.calls).toHaveLength(0);
   });
 
-  it("scores a case only on the metrics its evaluations name (spec 000 per-test selection)", async () => {
+  it("scores a case only on the metrics its evaluations name (the execution model's per-test selection)", async () => {
     const suiteMetrics = [
       ...metrics,
       metricConfigSchema.parse({ metric: "fluency", threshold: 5 }),

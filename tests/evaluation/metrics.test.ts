@@ -24,7 +24,7 @@ const metric = (m: MetricConfigInput) => metricConfigSchema.parse(m);
 const reply = (score: unknown, reasoning = "because") => JSON.stringify({ reasoning, score });
 
 describe("metricConfigSchema", () => {
-  it("applies spec 000 defaults", () => {
+  it("applies the execution model's defaults", () => {
     expect(metric({ metric: "relevance" })).toEqual({ metric: "relevance", ...METRIC_DEFAULTS });
   });
 
@@ -46,7 +46,7 @@ describe("metricConfigSchema", () => {
     expect(r.error?.issues.map((i) => i.path.join("."))).toContain(path);
   });
 
-  it("accepts a threshold on the metric's own scale (spec 000: threshold 4 with scale 5)", () => {
+  it("accepts a threshold on the metric's own scale (the execution model: threshold 4 with scale 5)", () => {
     expect(metricConfigSchema.safeParse({ metric: "relevance", threshold: 4, scale: 5 }).success).toBe(true);
     expect(metricConfigSchema.safeParse({ metric: "relevance", threshold: 10, scale: 10 }).success).toBe(true);
     expect(metricConfigSchema.safeParse({ metric: "relevance", threshold: 0 }).success).toBe(true);
@@ -236,7 +236,7 @@ describe("metric prompts and inputs", () => {
   });
 });
 
-describe("per-test metric selection (spec 000 test case evaluations)", () => {
+describe("per-test metric selection (the execution model's test case evaluations)", () => {
   const suite = [
     metric({ metric: "relevance", threshold: 4 }),
     metric({ metric: "fluency", enabled: false }),

@@ -13,7 +13,7 @@ import * as filesRoute from "@/app/api/v1/files/route";
 import * as fileRoute from "@/app/api/v1/files/[id]/route";
 import * as contentRoute from "@/app/api/v1/files/[id]/content/route";
 import type { WorkspaceContext } from "@/lib/auth/roles";
-import { call } from "../helpers/api";
+import { call, readAllPages } from "../helpers/api";
 import { addMember, makeApiKey, makeWorkspace, makeSuite, runnableCase } from "../helpers/factories";
 import { makeCsv, makePdf, makePng } from "./fixtures";
 
@@ -207,17 +207,12 @@ describe("GET /api/v1/files", () => {
     const key = await makeApiKey(workspace.id, "editor");
     const ids: string[] = [];
     for (let i = 0; i < 7; i++) ids.push((await upload(filesRoute.POST, key, Buffer.from(`file number ${i}`), `f${i}.txt`)).json.id);
-    const seen: string[] = [];
-    let cursor: string | null = null;
-    do {
-      const qs: string = cursor ? `?limit=3&cursor=${cursor}` : "?limit=3";
-      const page = await call(filesRoute.GET, { url: `/api/v1/files${qs}`, token: key });
+    const { items } = await readAllPages<{ id: string }>(async (cursor) => {
+      const page = await call(filesRoute.GET, { url: `/api/v1/files${cursor ? `?limit=3&cursor=${cursor}` : "?limit=3"}`, token: key });
       expect(page.status).toBe(200);
-      expect(page.json.data.length).toBeLessThanOrEqual(3);
-      seen.push(...page.json.data.map((f: { id: string }) => f.id));
-      cursor = page.json.next_cursor;
-    } while (cursor);
-    expect(seen).toEqual([...ids].reverse());
+      return page.json;
+    }, 3);
+    expect(items.map((f) => f.id)).toEqual([...ids].reverse());
     const bad = await call(filesRoute.GET, { url: "/api/v1/files?cursor=nope!", token: key });
     expect(bad.status).toBe(400);
   });

@@ -28,7 +28,7 @@ import type { WorkspaceContext } from "@/lib/auth/roles";
 import * as importRoute from "@/app/api/v1/suites/[id]/test-cases/import/route";
 import * as exportRoute from "@/app/api/v1/suites/[id]/test-cases/export/route";
 import { withRunStack } from "../helpers/run-stack";
-import { makeApiKey, makeWorkspace, makeSuiteWithCases, waitFor, runnableCase, makeSuite } from "../helpers/factories";
+import { makeApiKey, makeWorkspace, makeSuiteWithCases, waitFor, runnableCase, makeSuite, waitUntilFinished } from "../helpers/factories";
 import { makeCsv, makeDocx, makePptx, makeXlsx } from "./fixtures";
 import { cornerToCornerXlsx, deflatedZeros, hugeBlankPng, storedEntries, wideHeaderCsv, withLyingEntry, writeZip } from "./hostile-inputs";
 
@@ -308,11 +308,7 @@ describe("a run whose cases carry the hostile files", () => {
     });
     const doneBefore = await casesDone();
     const run = await startRun(ctx, suite.id, {}, "manual");
-    const finished = await waitFor(
-      () => getRun(ctx, run.id),
-      (r) => ["completed", "failed", "cancelled"].includes(r.status),
-      30_000,
-    );
+    const finished = await waitUntilFinished(() => getRun(ctx, run.id), 30_000);
     expect(finished.status).toBe("completed");
     const results = await db.caseResult.findMany({
       where: { runId: run.id },

@@ -1,5 +1,5 @@
 /**
- * lib/files/processing.ts with stored files: spec 000 ProcessedFileInput fields, errors instead
+ * lib/files/processing.ts with stored files: the execution model's ProcessedFileInput fields, errors instead
  * of exceptions, and the extraction caches (in process with single-flight, then ProcessedFileCache).
  */
 import { beforeEach, describe, expect, it } from "vitest";
@@ -25,7 +25,7 @@ async function workspaceWith(name: string, bytes: Buffer) {
 beforeEach(() => resetFileProcessingCaches());
 
 describe("processFileInput with stored files", () => {
-  it("returns the spec 000 ProcessedFileInput of a stored file", async () => {
+  it("returns the execution model's ProcessedFileInput of a stored file", async () => {
     const { workspaceId, path, file } = await workspaceWith("policy.txt", Buffer.from("Returns within 30 days."));
     const { processed, image } = await processFileInput(input({ path, type: "text", description: "Policy" }), { workspaceId });
     expect(image).toBeUndefined();

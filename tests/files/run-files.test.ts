@@ -1,5 +1,5 @@
 /**
- * Spec 000 files in full runs (executor + case runner + the fake OpenAI server): the first user
+ * The execution model's files in full runs (executor + case runner + the fake OpenAI server): the first user
  * message carries the files in the layout of lib/files/layout.ts, within the per-case budget;
  * HTTP agents get `files`; images go to vision models as image_url parts and make the case an
  * error for other models; a file that fails makes the case `files_failed` without calling the
@@ -12,7 +12,7 @@ import { db } from "@/lib/db";
 import { env } from "@/lib/env";
 import { createAgent } from "@/lib/agents/service";
 import { agentInput } from "@/lib/agents/schemas";
-import { getCaseResult, getRun, listCaseResults, startRun } from "@/lib/runs/service";
+import { getCaseResult, listCaseResults, startRun } from "@/lib/runs/service";
 import { listCaseResultRows } from "@/lib/runs/case-results";
 import { storeFileBytes } from "@/lib/files/service";
 import { fileRef } from "@/lib/files/schemas";
@@ -22,7 +22,7 @@ import type { WorkspaceContext } from "@/lib/auth/roles";
 import { withRunStack } from "../helpers/run-stack";
 import * as resultsRoute from "@/app/api/v1/runs/[id]/results/route";
 import * as caseResultRoute from "@/app/api/v1/case-results/[id]/route";
-import { makeApiKey, makeWorkspace, makeSuiteWithCases, reportText, waitFor } from "../helpers/factories";
+import { makeApiKey, makeWorkspace, makeSuiteWithCases, reportText, waitFor, runToEnd } from "../helpers/factories";
 import { call } from "../helpers/api";
 import { corruptPdf, makePdf, makePng } from "./fixtures";
 
@@ -31,15 +31,6 @@ const { fake } = withRunStack();
 async function upload(ctx: WorkspaceContext, name: string, bytes: Buffer) {
   const { file } = await storeFileBytes(ctx.workspaceId, { name, bytes, origin: "upload" });
   return fileRef(file.id);
-}
-
-async function runToEnd(ctx: WorkspaceContext, suiteId: string) {
-  const run = await startRun(ctx, suiteId, {}, "manual");
-  return waitFor(
-    () => getRun(ctx, run.id),
-    (r) => ["completed", "failed", "cancelled"].includes(r.status),
-    20_000,
-  );
 }
 
 type ChatMessage = { role: string; content: string | { type: string; text?: string; image_url?: { url: string; detail: string } }[] };

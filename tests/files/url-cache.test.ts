@@ -1,5 +1,5 @@
 /**
- * URL files (spec 000 `url`, `cache`) against a local node:http server: downloads through the
+ * URL files (the execution model's `url`, `cache`) against a local node:http server: downloads through the
  * network guard, ETag / Last-Modified revalidation (304 reuses the stored copy), `cache: false`,
  * and the refusals (blocked address before any connection, content type, size cap, status,
  * content that is not the declared type, time limit). Loopback only: every guarded fetch here

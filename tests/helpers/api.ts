@@ -65,3 +65,21 @@ export async function expectHiddenFromOtherWorkspace(
     expect((await call(handler, { method, token: opts.token, params: { id: opts.badId } })).status).toBe(404);
   }
 }
+
+/**
+ * Reads a cursor-paginated list to its end: `page(cursor)` fetches one page (`null`: the first)
+ * and each page holds at most `limit` items. Answers every item in order and how many pages it took.
+ */
+export async function readAllPages<T>(page: (cursor: string | null) => Promise<{ data: T[]; next_cursor: string | null }>, limit: number) {
+  const items: T[] = [];
+  let cursor: string | null = null;
+  let pages = 0;
+  do {
+    const current = await page(cursor);
+    expect(current.data.length).toBeLessThanOrEqual(limit);
+    items.push(...current.data);
+    cursor = current.next_cursor;
+    pages++;
+  } while (cursor);
+  return { items, pages };
+}

@@ -9,7 +9,7 @@ import { hashToken } from "@/lib/crypto";
 import type { Role, WorkspaceContext } from "@/lib/auth/roles";
 import type { VariableDefinition } from "@/lib/agents/schemas";
 import { DomainError, ValidationError } from "@/lib/errors";
-import { startRun } from "@/lib/runs/service";
+import { getRun, startRun } from "@/lib/runs/service";
 import { rejectionOf } from "./errors";
 import { finalizeRunIfDone } from "@/lib/runs/finalize";
 import type { exportTestCases } from "@/lib/test-cases/import-export";
@@ -131,10 +131,19 @@ export async function setAgentVariables(agentId: string, variables: object[]) {
   await db.agent.update({ where: { id: agentId }, data: { variablesSchema: variables } });
 }
 
-export async function makeModelConfig(workspaceId: string, name = `mc-${uid()}`) {
+/** A model configuration of the workspace; by default at a closed loopback port, so nothing answers it. */
+export async function makeModelConfig(
+  workspaceId: string,
+  fields: { name?: string; baseUrl?: string; model?: string; inputPricePerMtok?: number; outputPricePerMtok?: number } = {},
+) {
   return db.modelConfig.create({
-    data: { workspaceId, name, baseUrl: "http://127.0.0.1:9/v1", model: "fake" },
-    select: { id: true, name: true },
+    data: {
+      ...fields,
+      workspaceId,
+      name: fields.name ?? `mc-${uid()}`,
+      baseUrl: fields.baseUrl ?? "http://127.0.0.1:9/v1",
+      model: fields.model ?? "fake",
+    },
   });
 }
 
@@ -191,14 +200,7 @@ export async function makeSuiteWithCases(
   count: number,
   opts: { baseUrl?: string; tags?: (i: number) => string[]; caseData?: (i: number) => Record<string, unknown> } = {},
 ) {
-  const modelConfig = await db.modelConfig.create({
-    data: {
-      workspaceId: ctx.workspaceId,
-      name: `mc-${Math.random()}`,
-      baseUrl: opts.baseUrl ?? "http://127.0.0.1:9/v1",
-      model: "fake-model",
-    },
-  });
+  const modelConfig = await makeModelConfig(ctx.workspaceId, { baseUrl: opts.baseUrl, model: "fake-model" });
   const agent = await db.agent.create({
     data: {
       workspaceId: ctx.workspaceId,
@@ -234,7 +236,7 @@ export async function makeSuiteWithCases(
 export async function makeEvalVariablesSuite(baseUrl: string, caseData?: (i: number) => Record<string, unknown>) {
   const { ctx } = await makeWorkspace("editor");
   const made = await makeSuiteWithCases(ctx, 2, { baseUrl, caseData });
-  const other = await db.modelConfig.create({ data: { workspaceId: ctx.workspaceId, name: "gpt-b", baseUrl, model: "model-b" } });
+  const other = await makeModelConfig(ctx.workspaceId, { name: "gpt-b", baseUrl, model: "model-b" });
   await setAgentVariables(made.agent.id, [
     variable("AIConfiguration", "string", {
       display_name: "AI configuration",
@@ -257,6 +259,24 @@ export async function waitFor<T>(fn: () => Promise<T>, ok: (v: T) => boolean, ti
     if (Date.now() - start > timeoutMs) throw new Error(`waitFor timed out; last value: ${JSON.stringify(v)}`);
     await new Promise((r) => setTimeout(r, 25));
   }
+}
+
+const FINISHED = ["completed", "failed", "cancelled"];
+
+/** What `load` answers once it has finished (completed, failed or cancelled): a run, a comparison, a matrix. */
+export function waitUntilFinished<T extends { status: string }>(load: () => Promise<T>, timeoutMs = 20_000): Promise<T> {
+  return waitFor(load, (v) => FINISHED.includes(v.status), timeoutMs);
+}
+
+/** Starts a run of the suite and answers it once it has finished. */
+export async function runToEnd(
+  ctx: WorkspaceContext,
+  suiteId: string,
+  body: Record<string, unknown> = {},
+  trigger: "manual" | "api" = "manual",
+) {
+  const run = await startRun(ctx, suiteId, body, trigger);
+  return waitUntilFinished(() => getRun(ctx, run.id));
 }
 
 /** A run report read to the end (reports are streamed: lib/runs/report.ts). */

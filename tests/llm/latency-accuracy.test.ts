@@ -11,13 +11,13 @@ import { yieldToIo } from "@/lib/llm/timing";
 import type { CallRecord } from "@/lib/llm/types";
 import { fakeEndpoint } from "./helpers";
 
-// Spec 003: an agent call's latency is request sent → last byte, on a monotonic clock, with no
+// The A/B engine: an agent call's latency is request sent → last byte, on a monotonic clock, with no
 // queueing or parsing inside. These tests hold what it leaves out against a loopback server that
 // knows its own time per request (read from node:http's own events), while the event loop is kept
 // busy right after each response is sent, as a loaded executor's would be. The recorded latency
 // can never be shorter than the server's time, and must stay well short of the server's time plus
 // any of the things it leaves out (the blocked loop, the limiter's queue, a failed attempt and its
-// backoff), each made longer than the slack. How close it gets (spec 003: ±10 ms) is a timing goal
+// backoff), each made longer than the slack. How close it gets (the A/B engine: ±10 ms) is a timing goal
 // for the benchmark (`npm run bench` reports latencyError), not a bet a unit test makes on a
 // shared machine.
 

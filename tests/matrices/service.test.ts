@@ -6,7 +6,15 @@ import type { MatrixDto } from "@/lib/matrices/dto";
 import type { WorkspaceContext } from "@/lib/auth/roles";
 import { ConflictError, ValidationError } from "@/lib/errors";
 import { withRunStack } from "../helpers/run-stack";
-import { makeWorkspace, makeSuiteWithCases, waitFor, variable, setAgentVariables } from "../helpers/factories";
+import {
+  makeWorkspace,
+  makeSuiteWithCases,
+  waitFor,
+  variable,
+  setAgentVariables,
+  waitUntilFinished,
+  makeModelConfig,
+} from "../helpers/factories";
 
 /**
  * Matrix runs end to end: each combination is an ordinary run executed by a real Executor
@@ -28,33 +36,22 @@ async function setup(count: number, role: "editor" | "viewer" = "editor") {
   const { ctx } = await makeWorkspace(role === "viewer" ? "editor" : role);
   const made = await makeSuiteWithCases(ctx, count, { baseUrl: fake.url, caseData: () => ({ checks: yesCheck }) });
   const tag = Math.random().toString(36).slice(2, 8);
-  const a = await db.modelConfig.create({
-    data: {
-      workspaceId: ctx.workspaceId,
-      name: `gpt-a-${tag}`,
-      baseUrl: fake.url,
-      model: "model-a",
-      inputPricePerMtok: 1,
-      outputPricePerMtok: 4,
-    },
+  const a = await makeModelConfig(ctx.workspaceId, {
+    name: `gpt-a-${tag}`,
+    baseUrl: fake.url,
+    model: "model-a",
+    inputPricePerMtok: 1,
+    outputPricePerMtok: 4,
   });
-  const b = await db.modelConfig.create({
-    data: { workspaceId: ctx.workspaceId, name: `gpt-b-${tag}`, baseUrl: fake.url, model: "model-b" },
-  });
-  const judge = await db.modelConfig.create({
-    data: { workspaceId: ctx.workspaceId, name: `judge-${tag}`, baseUrl: fake.url, model: "judge-model" },
-  });
+  const b = await makeModelConfig(ctx.workspaceId, { name: `gpt-b-${tag}`, baseUrl: fake.url, model: "model-b" });
+  const judge = await makeModelConfig(ctx.workspaceId, { name: `judge-${tag}`, baseUrl: fake.url, model: "judge-model" });
   await setAgentVariables(made.agent.id, VARIABLES);
   await db.suite.update({ where: { id: made.suite.id }, data: { llmJudgeModelConfigId: judge.id } });
   return { ctx, ...made, a, b };
 }
 
 async function finished(ctx: WorkspaceContext, id: string, timeoutMs = 20_000): Promise<MatrixDto> {
-  return waitFor(
-    () => getMatrix(ctx, id),
-    (m) => ["completed", "failed", "cancelled"].includes(m.status),
-    timeoutMs,
-  );
+  return waitUntilFinished(() => getMatrix(ctx, id), timeoutMs);
 }
 
 /** The Matrix row once its stored status is `status`. */

@@ -4,7 +4,7 @@ import { decryptSecret } from "@/lib/crypto";
 import * as collection from "@/app/api/v1/model-configs/route";
 import * as single from "@/app/api/v1/model-configs/[id]/route";
 import { makeApiKey, makeWorkspace } from "../helpers/factories";
-import { call, expectHiddenFromOtherWorkspace } from "../helpers/api";
+import { call, expectHiddenFromOtherWorkspace, readAllPages } from "../helpers/api";
 
 const SECRET = "sk-live-abcdefghijklmnop1234";
 const base = { name: "OpenAI", base_url: "https://api.openai.com/v1", model: "gpt-4o-mini" };
@@ -165,19 +165,13 @@ describe("model configurations API", () => {
     const admin = await makeApiKey(workspace.id, "admin");
     const names = ["delta", "alpha", "echo", "charlie", "bravo"];
     for (const name of names) await create({ ...base, name }, admin);
-    const seen: string[] = [];
-    let cursor: string | null = null;
-    let pages = 0;
-    do {
-      const url: string = `/api/v1/model-configs?limit=2${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`;
+    const { items, pages } = await readAllPages<{ name: string }>(async (cursor) => {
+      const url = `/api/v1/model-configs?limit=2${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`;
       const res = await call(collection.GET, { url, token });
       expect(res.status).toBe(200);
-      expect(res.json.data.length).toBeLessThanOrEqual(2);
-      seen.push(...res.json.data.map((c: { name: string }) => c.name));
-      cursor = res.json.next_cursor;
-      pages++;
-    } while (cursor);
-    expect(seen).toEqual([...names].sort());
+      return res.json;
+    }, 2);
+    expect(items.map((c) => c.name)).toEqual([...names].sort());
     expect(pages).toBe(3);
     expect((await call(collection.GET, { url: "/api/v1/model-configs?limit=0", token })).status).toBe(400);
     expect((await call(collection.GET, { url: "/api/v1/model-configs?limit=201", token })).status).toBe(400);

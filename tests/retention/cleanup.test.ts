@@ -146,7 +146,7 @@ describe("retention cleanup keep-rules", () => {
     expect(await runCleanup({ now, settings })).toMatchObject({ runs_deleted: 0, results_deleted: 0, bytes_freed_estimate: 0 });
   });
 
-  it("keeps the newest N runs of every finished status, not only completed ones (spec 002)", async () => {
+  it("keeps the newest N runs of every finished status, not only completed ones (the reference schema)", async () => {
     const now = await dbNow();
     const { ctx } = await makeWorkspace("owner");
     const { suite } = await makeSuiteWithCases(ctx, 1);

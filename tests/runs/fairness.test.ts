@@ -1,4 +1,4 @@
-// Fair slot sharing (issue 12, goal 5): a run started after a huge one is claimed in the same
+// Fair slot sharing: a run started after a huge one is claimed in the same
 // tick and shares the slots; runs of one workspace share too; comparisons take part; and the
 // per-workspace cap holds across processes. Assertions are on claim order and on counts sampled
 // from the database, never on time.

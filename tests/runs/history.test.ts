@@ -11,7 +11,7 @@ import { listAlerts, pinBaseline } from "@/lib/alerts/service";
 import { ConflictError, ValidationError } from "@/lib/errors";
 import type { WorkspaceContext } from "@/lib/auth/roles";
 import { withRunStack } from "../helpers/run-stack";
-import { makeWorkspace, makeSuiteWithCases, waitFor, variable, setAgentVariables } from "../helpers/factories";
+import { makeWorkspace, makeSuiteWithCases, waitFor, variable, setAgentVariables, runToEnd } from "../helpers/factories";
 
 /**
  * A suite's history is its ordinary runs: comparison arms and matrix combinations never reach the
@@ -42,14 +42,7 @@ async function alertsOf(ctx: WorkspaceContext, count: number) {
   ).data;
 }
 
-async function ran(ctx: WorkspaceContext, suiteId: string, body: Record<string, unknown> = {}) {
-  const run = await startRun(ctx, suiteId, body, "api");
-  return waitFor(
-    () => getRun(ctx, run.id),
-    (r) => ["completed", "failed", "cancelled"].includes(r.status),
-    20_000,
-  );
-}
+const ran = (ctx: WorkspaceContext, suiteId: string, body: Record<string, unknown> = {}) => runToEnd(ctx, suiteId, body, "api");
 
 describe("run numbers", () => {
   it("count each suite's runs from #1, experiments included, and are never reused", async () => {

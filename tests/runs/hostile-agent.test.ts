@@ -16,7 +16,7 @@ import { Executor } from "@/lib/runs/executor";
 import { createCaseRunner } from "@/lib/runs/case-runner";
 import { getRun, startRun } from "@/lib/runs/service";
 import type { WorkspaceContext } from "@/lib/auth/roles";
-import { makeWorkspace, waitFor } from "../helpers/factories";
+import { makeWorkspace, waitUntilFinished } from "../helpers/factories";
 
 // Safety net (PLATFORM.md): this process may open TCP connections to loopback only. If the
 // outbound guard ever regressed, the metadata redirect below fails here instead of leaving the machine.
@@ -139,11 +139,7 @@ async function startAgainst(path: string, timeoutMs = 5_000) {
 }
 
 async function finished(runId: string, timeoutMs = 25_000) {
-  const run = await waitFor(
-    () => getRun(ctx, runId),
-    (r) => ["completed", "failed", "cancelled"].includes(r.status),
-    timeoutMs,
-  );
+  const run = await waitUntilFinished(() => getRun(ctx, runId), timeoutMs);
   const cases = await db.caseResult.findMany({ where: { runId }, include: { llmCalls: true } });
   return { run, cases };
 }

@@ -1,5 +1,5 @@
 /**
- * Reports stream from a cursor (issue 12, goal 3): a 3,000-result run's reports are written page
+ * Reports stream from a cursor: a 3,000-result run's reports are written page
  * by page, no query returns more than REPORT_PAGE_SIZE case results, the transcript column is
  * never read, and the next page is read only when the reader asks for more. Every SQL statement
  * is observed at the driver (pg's Client.query), so nothing here depends on timing or RSS.

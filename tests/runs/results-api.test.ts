@@ -1,5 +1,5 @@
 /**
- * Case results without the whole run (issue 12, goal 3): the API list reads and returns
+ * Case results without the whole run: the API list reads and returns
  * transcripts only on `?include=transcript`, one case result always has its transcript, and the
  * run page's live table reads only the columns it shows, one page at a time. SQL statements are
  * observed at the driver (pg's Client.query).
@@ -8,7 +8,7 @@ import pg from "pg";
 import { beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import type { WorkspaceContext } from "@/lib/auth/roles";
 import { makeApiKey, makeWorkspace } from "../helpers/factories";
-import { call } from "../helpers/api";
+import { call, readAllPages } from "../helpers/api";
 import { makeReportRun } from "./report-fixture";
 
 const session = vi.hoisted(() => ({ userId: null as string | null }));
@@ -84,17 +84,12 @@ describe("GET /api/v1/runs/{id}/results", () => {
   });
 
   it("pages through every result in case order with the cursor", async () => {
-    const names: string[] = [];
-    let cursor: string | null = null;
-    let pages = 0;
-    do {
+    const { items, pages } = await readAllPages<{ name: string }>(async (cursor) => {
       const page = await list(`?limit=100${cursor ? `&cursor=${cursor}` : ""}`);
       expect(page.status).toBe(200);
-      expect(page.json.data.length).toBeLessThanOrEqual(100);
-      names.push(...page.json.data.map((r: { name: string }) => r.name));
-      cursor = page.json.next_cursor;
-      pages++;
-    } while (cursor);
+      return page.json;
+    }, 100);
+    const names = items.map((r) => r.name);
     expect(pages).toBe(3);
     expect(names).toHaveLength(240);
     expect(names[1]).toBe("case 1");

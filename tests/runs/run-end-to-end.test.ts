@@ -1,19 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
-import { getCaseResult, getRun, listCaseResults, startRun } from "@/lib/runs/service";
+import { getCaseResult, listCaseResults } from "@/lib/runs/service";
 import { withRunStack } from "../helpers/run-stack";
-import { makeWorkspace, makeSuiteWithCases, reportText, waitFor } from "../helpers/factories";
+import { makeWorkspace, makeSuiteWithCases, reportText, runToEnd } from "../helpers/factories";
 
 const { fake } = withRunStack();
-
-async function runToEnd(ctx: Parameters<typeof getRun>[0], suiteId: string, options: Record<string, unknown> = {}) {
-  const run = await startRun(ctx, suiteId, options, "manual");
-  return waitFor(
-    () => getRun(ctx, run.id),
-    (r) => ["completed", "failed", "cancelled"].includes(r.status),
-    20_000,
-  );
-}
 
 describe("a run end to end against the fake OpenAI server", () => {
   it("answers tool calls with the mock response, evaluates checks and tool calls, and records every call", async () => {

@@ -3,7 +3,7 @@ import { currentSummary, summaryCounts } from "@/lib/runs/summary-counts";
 import { toRunDto } from "@/lib/runs/dto";
 
 /**
- * The spec 000 ReportSummary rules on every mix of statuses: `total_tests` counts every result and
+ * The execution model's ReportSummary rules on every mix of statuses: `total_tests` counts every result and
  * `total_tests == passed + failed`, `failed` being every result that did not pass; Assay's
  * breakdown and executed pass rate beside them; older stored summaries recounted.
  */

@@ -1,4 +1,4 @@
-// Scale out (issue 12, goal 7): real `scripts/worker.ts` processes — what `npm run worker` runs —
+// Scale out: real `scripts/worker.ts` processes — what `npm run worker` runs —
 // share runs through PostgreSQL: every case exactly once, each worker within its
 // ASSAY_WORKER_SLOTS, the workspace within ASSAY_WORKSPACE_MAX_RUNNING and each run within its
 // concurrency, all sampled from the database while they run.

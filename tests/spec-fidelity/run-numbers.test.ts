@@ -1,20 +1,20 @@
 /**
- * Spec fidelity, end to end against the fake OpenAI server: the spec 000 summary numbers
+ * Spec fidelity, end to end against the fake OpenAI server: the execution model's summary numbers
  * (total_tests = len(results) = passed + failed, with errors and skipped broken out, difficulty weighting), errors vs failure reasons, metric
  * thresholds on the metric's own scale and per-test metric selection, agent-only retry_count,
  * the report's header fields, expected outcomes in their authored order, and a deleted case's
- * result still readable through its snapshot (spec 002).
+ * result still readable through its snapshot (the reference schema).
  */
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
-import { getRun, listCaseResults, startRun } from "@/lib/runs/service";
+import { listCaseResults } from "@/lib/runs/service";
 import { createTestCase, deleteTestCase } from "@/lib/test-cases/service";
 import { workspaceSettingsInput } from "@/lib/workspaces/schemas";
 import { ASSAY_VERSION } from "@/lib/version";
 import type { CaseResultDto, RunSummary } from "@/lib/runs/dto";
 import * as caseResultRoute from "@/app/api/v1/case-results/[id]/route";
 import { withRunStack } from "../helpers/run-stack";
-import { makeApiKey, makeWorkspace, makeSuiteWithCases, reportText, waitFor } from "../helpers/factories";
+import { makeApiKey, makeWorkspace, makeSuiteWithCases, reportText, runToEnd } from "../helpers/factories";
 import { call } from "../helpers/api";
 
 const { fake } = withRunStack();
@@ -59,15 +59,10 @@ describe("spec fidelity of a run's numbers", () => {
     });
     fake.addRule({ match: { schemaName: "metric_relevance" }, reply: { json: { reasoning: "on topic", score: 4 } } });
 
-    const started = await startRun(ctx, suite.id, {}, "manual");
-    const run = await waitFor(
-      () => getRun(ctx, started.id),
-      (r) => ["completed", "failed", "cancelled"].includes(r.status),
-      20_000,
-    );
+    const run = await runToEnd(ctx, suite.id);
     expect(run.status).toBe("completed");
 
-    // Spec 000 ReportSummary: total_tests = len(results) = passed + failed, failed = every result that did
+    // The execution model's ReportSummary: total_tests = len(results) = passed + failed, failed = every result that did
     // not pass; Assay's breakdown (not met, errors, skipped) and its pass rate over the executed results beside.
     const summary = run.summary as RunSummary;
     expect(summary).toMatchObject({
@@ -171,7 +166,7 @@ describe("spec fidelity of a run's numbers", () => {
       metrics_total: 0,
     });
 
-    // Spec 002: delete alpha (soft, then for good); its result stays readable through the snapshot.
+    // The reference schema: delete alpha (soft, then for good); its result stays readable through the snapshot.
     await deleteTestCase(ctx, alpha.id);
     await db.testCase.delete({ where: { id: alpha.id } });
     const token = await makeApiKey(ctx.workspaceId, "viewer");
@@ -212,12 +207,7 @@ describe("spec fidelity of a run's numbers", () => {
     fake.addRule({ match: { schemaName: "metric_fluency" }, reply: { content: "not json at all" } });
     fake.addRule({ match: { schemaName: "metric_coherence" }, reply: { json: { reasoning: "clear", score: 4 } } });
 
-    const started = await startRun(ctx, suite.id, {}, "manual");
-    const run = await waitFor(
-      () => getRun(ctx, started.id),
-      (r) => ["completed", "failed", "cancelled"].includes(r.status),
-      20_000,
-    );
+    const run = await runToEnd(ctx, suite.id);
     const { data } = await listCaseResults(ctx, run.id, { limit: 10 });
     const byName = Object.fromEntries(data.map((r) => [r.name, r])) as Record<string, CaseResultDto>;
     expect(byName.lenient).toMatchObject({
@@ -273,20 +263,15 @@ describe("spec fidelity of a run's numbers", () => {
     });
     await db.testCase.create({ data: { workspaceId: ctx.workspaceId, suiteId: suite.id, name: "no expectations", sortOrder: 1 } });
     await createTestCase(ctx, suite.id, { name: "ran", initial_message: "hello", expected_tool_calls: [{ tool: "lookup" }] });
-    const started = await startRun(ctx, suite.id, {}, "manual");
-    await waitFor(
-      () => getRun(ctx, started.id),
-      (r) => ["completed", "failed", "cancelled"].includes(r.status),
-      20_000,
-    );
-    const json = JSON.parse(await reportText(ctx, started.id, "json"));
+    const run = await runToEnd(ctx, suite.id);
+    const json = JSON.parse(await reportText(ctx, run.id, "json"));
     const byName = Object.fromEntries(json.results.map((r: { test_name: string }) => [r.test_name, r]));
     expect(byName["never ran"]).toMatchObject({ status: "skipped", expected_tools: ["lookup"], tools_matched: false, tool_calls: [] });
     expect(byName["no expectations"]).toMatchObject({ status: "skipped", expected_tools: null, tools_matched: null });
     expect(byName.ran).toMatchObject({ expected_tools: ["lookup"], tools_matched: false });
-    // Spec 000: if expected_tools is provided, tools_matched is never null.
+    // The execution model: if expected_tools is provided, tools_matched is never null.
     for (const r of json.results) if (r.expected_tools) expect(r.tools_matched, r.test_name).not.toBeNull();
-    const md = await reportText(ctx, started.id, "markdown");
+    const md = await reportText(ctx, run.id, "markdown");
     expect(md).toContain("**Tools Called**: none ❌ (the agent never ran)");
   });
 

@@ -6,7 +6,7 @@ import { withWorkspaceScope } from "@/lib/tenant-scope";
 import { installQueryCounter } from "../../scripts/bench/query-counter";
 import { makeWorkspace, makeAgent } from "../helpers/factories";
 
-// Issue 12, goal 4: the suites list shows each suite's last pass rate and a sparkline of its last
+// The suites list shows each suite's last pass rate and a sparkline of its last
 // completed runs, from the same statement as the case counts (one statement for the whole page).
 
 const statements = installQueryCounter();

@@ -22,14 +22,14 @@ const paths = (issues: IssueList) => issues.map((i) => i.path);
 async function setup() {
   const { ctx, workspace } = await makeWorkspace("editor");
   const agent = await makeAgent(workspace.id, { variables: [] });
-  const judge = await makeModelConfig(workspace.id, "Judge");
-  const sim = await makeModelConfig(workspace.id, "Simulator");
+  const judge = await makeModelConfig(workspace.id, { name: "Judge" });
+  const sim = await makeModelConfig(workspace.id, { name: "Simulator" });
   const other = await makeWorkspace("owner");
   const foreign = await makeModelConfig(other.workspace.id);
   return { ctx, agent, judge, sim, foreign };
 }
 
-// Spec 000: the threshold is on the metric's own scale (4 of 1..5).
+// The execution model: the threshold is on the metric's own scale (4 of 1..5).
 const relevance = { metric: "relevance", threshold: 4 };
 
 describe("suite metrics and simulator model", () => {

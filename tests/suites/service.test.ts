@@ -4,6 +4,7 @@ import { ConflictError, ForbiddenError, NotFoundError, ValidationError, type Iss
 import { createSuite, deleteSuite, getSuite, listSuites, restoreSuite, updateSuite } from "@/lib/suites/service";
 import type { WorkspaceContext } from "@/lib/auth/roles";
 import { addMember, makeWorkspace, makeAgent, makeCases, makeModelConfig } from "../helpers/factories";
+import { readAllPages } from "../helpers/api";
 
 async function issuesOf(p: Promise<unknown>, type: new (...a: never[]) => Error = ValidationError): Promise<IssueList> {
   const err = await p.then(
@@ -307,16 +308,8 @@ describe("listSuites", () => {
     // Equal names (on two agents) exercise the id tie-breaker.
     for (const name of ["e", "c", "a", "d", "b"]) await createSuite(ctx, { agent_id: agent.id, name });
     for (const name of ["b", "d"]) await createSuite(ctx, { agent_id: other.id, name });
-    const seen: string[] = [];
-    let cursor: string | undefined;
-    let pages = 0;
-    do {
-      const page = await listSuites(ctx, { limit: 3, cursor });
-      expect(page.data.length).toBeLessThanOrEqual(3);
-      seen.push(...page.data.map((s) => s.id));
-      cursor = page.next_cursor ?? undefined;
-      pages++;
-    } while (cursor);
+    const { items, pages } = await readAllPages((cursor) => listSuites(ctx, { limit: 3, cursor: cursor ?? undefined }), 3);
+    const seen = items.map((s) => s.id);
     expect(pages).toBe(3);
     expect(new Set(seen).size).toBe(7);
     const names = (await db.suite.findMany({ where: { id: { in: seen } }, select: { id: true, name: true } })).reduce<

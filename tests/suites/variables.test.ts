@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { checkSuiteVariables, parseVariableValues, parseVariablesSchema } from "@/lib/suites/variables";
 import { VARIABLES } from "../helpers/factories";
 
-describe("suite variables (spec 004, suite level)", () => {
+describe("suite variables (the variables model, suite level)", () => {
   it("reads an agent's stored schema, skipping malformed definitions", () => {
     const defs = parseVariablesSchema([
       ...VARIABLES,

@@ -98,7 +98,7 @@ describe("export → import round trip", () => {
     });
   }
 
-  it("writes spec 001 field order without ids, timestamps or sort orders", async () => {
+  it("writes the test case format's field order without ids, timestamps or sort orders", async () => {
     await createTestCase(ctx, suiteId, runnableCase({ name: "one" }));
     const json = JSON.parse((await exportText(ctx, suiteId, "json")).body) as Record<string, unknown>[];
     expect(Object.keys(json[0]!)).toEqual([...CASE_FIELDS]);

@@ -15,6 +15,7 @@ import { NotFoundError, ValidationError } from "@/lib/errors";
 import type { WorkspaceContext } from "@/lib/auth/roles";
 import { addMember, makeWorkspace, makeSuite, rejection } from "../helpers/factories";
 import { asOwner } from "../helpers/owner-db";
+import { readAllPages } from "../helpers/api";
 
 let ctx: WorkspaceContext;
 let suiteId: string;
@@ -142,13 +143,8 @@ describe("listTestCases", () => {
   it("pages correctly when sort orders tie (ordered by id within a sort order)", async () => {
     const suite = await makeSuite(ctx.workspaceId);
     for (let i = 0; i < 7; i++) await createTestCase(ctx, suite.id, { name: `tie ${i}`, status: "draft", sort_order: i % 2 });
-    const seen: string[] = [];
-    let cursor: string | null = null;
-    do {
-      const page = await listTestCases(ctx, suite.id, query({ limit: 2, cursor: cursor ?? undefined }));
-      seen.push(...page.data.map((r) => r.id));
-      cursor = page.next_cursor;
-    } while (cursor);
+    const { items } = await readAllPages((cursor) => listTestCases(ctx, suite.id, query({ limit: 2, cursor: cursor ?? undefined })), 2);
+    const seen = items.map((r) => r.id);
     const expected = await db.testCase.findMany({
       where: { suiteId: suite.id },
       orderBy: [{ sortOrder: "asc" }, { id: "asc" }],

@@ -1,6 +1,6 @@
 /**
- * expected_outcomes is jsonb (spec 002), which reorders object keys: every write path records the
- * authored label order and every read path restores it. Also the spec 000 `evaluations` field.
+ * expected_outcomes is jsonb (the reference schema), which reorders object keys: every write path records the
+ * authored label order and every read path restores it. Also the execution model's `evaluations` field.
  */
 import { beforeEach, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
@@ -60,7 +60,7 @@ describe("expected outcome order", () => {
   });
 });
 
-describe("evaluations (spec 000 per-test metric selection)", () => {
+describe("evaluations (the execution model's per-test metric selection)", () => {
   it("stores null, [] and a list of names; validates names", async () => {
     const none = await createTestCase(ctx, suiteId, runnableCase());
     expect(none.evaluations).toBeNull();

@@ -53,7 +53,7 @@ describe("test case field rules (service validation, issue paths relative to the
     await expectIssues(runnableCase({ mode: "most" }), { mode: "Mode must be all or any" });
   });
 
-  it("applies spec 001 defaults", async () => {
+  it("applies the test case format's defaults", async () => {
     const c = await createTestCase(ctx, suiteId, runnableCase());
     expect(c).toMatchObject({
       difficulty: "normal",

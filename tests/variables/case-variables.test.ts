@@ -16,7 +16,7 @@ async function setup() {
   return { ...made, refund: refund!, shipping: shipping! };
 }
 
-describe("spec 004 variables per case in a run", () => {
+describe("variables per case in a run (the variables model)", () => {
   it("refuses the run before anything executes when a case's restricted values exclude the run value, naming variable and case", async () => {
     const { ctx, suite, refund } = await setup();
     await db.testCase.update({

@@ -7,12 +7,12 @@ import { waitFor, makeEvalVariablesSuite } from "../helpers/factories";
 
 const { fake } = withRunStack();
 
-/** A suite whose agent declares spec 004's default Agent Eval variables (AIConfiguration, Temperature). */
+/** A suite whose agent declares the variables model's default Agent Eval variables (AIConfiguration, Temperature). */
 async function setup() {
   return makeEvalVariablesSuite(fake.url);
 }
 
-describe("spec 004 variables with effects", () => {
+describe("variables with effects (the variables model)", () => {
   it("AIConfiguration selects the model configuration by name and Temperature reaches the request", async () => {
     const { ctx, suite } = await setup();
     const run = await startRun(ctx, suite.id, { variables: { AIConfiguration: "gpt-b", Temperature: 0.3 } }, "api");

@@ -7,7 +7,7 @@ import { ValidationError } from "@/lib/errors";
 import type { WorkspaceContext } from "@/lib/auth/roles";
 import type { RecordedRequest } from "../fake-openai/server";
 import { withRunStack } from "../helpers/run-stack";
-import { waitFor, makeEvalVariablesSuite } from "../helpers/factories";
+import { waitFor, makeEvalVariablesSuite, waitUntilFinished } from "../helpers/factories";
 
 /**
  * Where a resolved variable and an explicit setting meet, the explicit one wins: a comparison
@@ -43,11 +43,7 @@ async function setup(withVariables: boolean): Promise<Setup> {
 
 async function compare(ctx: WorkspaceContext, suiteId: string, body: Record<string, unknown>) {
   const created = await createComparison(ctx, suiteId, { reset_window_ms: 0, baseline: {}, ...body });
-  return waitFor(
-    () => getComparison(ctx, created.id),
-    (c) => ["completed", "failed", "cancelled"].includes(c.status),
-    20_000,
-  );
+  return waitUntilFinished(() => getComparison(ctx, created.id));
 }
 
 /** Each arm's agent calls as recorded for its run (both arms ask the same questions). */

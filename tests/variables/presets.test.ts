@@ -27,7 +27,7 @@ async function setup() {
 const create = (token: string, suiteId: string, body: unknown) =>
   call(suitePresets.POST, { method: "POST", token, params: { id: suiteId }, body });
 
-describe("suite presets API (spec 004 presets)", () => {
+describe("suite presets API (the variables model's presets)", () => {
   it("editors create, rename, change and delete presets; viewers list and read", async () => {
     const { suite, editor, viewer } = await setup();
     const made = await create(editor, suite.id, { name: "cold", values: { Temperature: 0, Verbose: true } });

@@ -26,7 +26,7 @@ const model = def({
   default_value: "a",
 });
 
-describe("spec 004 resolution per case", () => {
+describe("the variables model's resolution per case", () => {
   it("takes run over suite over test over type, and records each source", () => {
     const defs = [temperature, model, def({ name: "MaxTokens" })];
     const cfg = { Temperature: { exposed: true, default_value: 0.9 }, AIConfiguration: { exposed: true, default_value: "b" } };

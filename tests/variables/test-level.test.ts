@@ -32,7 +32,7 @@ async function issuesOf(p: Promise<unknown>) {
   return (err as ValidationError).issues;
 }
 
-describe("spec 004 test-level rules (pure)", () => {
+describe("the variables model's test-level rules (pure)", () => {
   it("accepts an override that fits the agent", () => {
     expect(
       caseVariableIssues(
@@ -116,7 +116,7 @@ describe("spec 004 test-level rules (pure)", () => {
   });
 });
 
-describe("spec 004 test-level variables through the service", () => {
+describe("the variables model's test-level variables through the service", () => {
   it("creates, reads and updates a case's variables in the documented shape", async () => {
     const { ctx, suite } = await setup();
     const created = await createTestCase(ctx, suite.id, {
