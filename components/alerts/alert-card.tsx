@@ -17,7 +17,6 @@ const MAX_SHOWN_FLIPS = 20;
 export function AlertCard({ workspaceId, alert }: { workspaceId: string; alert: AlertDto }) {
   const runHref = `/w/${workspaceId}/runs/${alert.run_id}`;
   const label = `the regression in ${alert.suite_name} from ${formatDateTime(alert.created_at)}`;
-  const shown = alert.flipped_cases.slice(0, MAX_SHOWN_FLIPS);
   return (
     <article aria-label={`Regression in ${alert.suite_name}`} className="rounded-lg border border-slate-200 bg-white p-4 shadow-sm">
       <div className="flex flex-wrap items-start justify-between gap-3">
@@ -73,58 +72,73 @@ export function AlertCard({ workspaceId, alert }: { workspaceId: string; alert: 
         </div>
       </div>
       {alert.flipped_cases.length > 0 && (
-        <div className="mt-3">
-          <h3 className="text-sm font-medium text-slate-800">
-            {alert.flipped_cases.length} {alert.flipped_cases.length === 1 ? "case" : "cases"} went from passed to failed or error
-          </h3>
-          <ul aria-label="Flipped cases" className="mt-1 space-y-0.5 text-sm">
-            {shown.map((c) => (
-              <li key={c.case_result_id ?? c.test_case_id} className="flex flex-wrap items-center gap-x-2 gap-y-0.5">
-                <Link
-                  href={`${runHref}/cases/${c.case_result_id}`}
-                  className="min-w-0 break-words text-indigo-700 underline hover:text-indigo-900"
-                >
-                  {c.name}
-                </Link>
-                <span className="text-slate-500">
-                  passed → <span className={c.to === "error" ? "text-amber-700" : "text-red-700"}>{c.to}</span>
-                </span>
-                {c.cause && <CauseBadge cause={c.cause} caseChanged={c.case_changed} />}
-              </li>
-            ))}
-          </ul>
-          {alert.flipped_cases.length > shown.length && (
-            <p className="mt-1 text-xs text-slate-500">
-              and {alert.flipped_cases.length - shown.length} more:{" "}
-              <Link href={`${runHref}?status=failed`} className="text-indigo-700 underline hover:text-indigo-900">
-                see the run&apos;s failed cases
-              </Link>
-            </p>
+        <AlertCases
+          title={`${alert.flipped_cases.length} ${alert.flipped_cases.length === 1 ? "case" : "cases"} went from passed to failed or error`}
+          label="Flipped cases"
+          cases={alert.flipped_cases}
+          runHref={runHref}
+          detail={(c) => (
+            <>
+              <span className="text-slate-500">
+                passed → <span className={c.to === "error" ? "text-amber-700" : "text-red-700"}>{c.to}</span>
+              </span>
+              {c.cause && <CauseBadge cause={c.cause} caseChanged={c.case_changed} />}
+            </>
           )}
-        </div>
+        />
       )}
       {alert.flaky_cases.length > 0 && (
-        <div className="mt-3">
-          <h3 className="text-sm font-medium text-slate-800">
-            {alert.flaky_cases.length} flaky {alert.flaky_cases.length === 1 ? "case" : "cases"} also did worse (not counted as regressions)
-          </h3>
-          <ul aria-label="Flaky cases" className="mt-1 space-y-0.5 text-sm">
-            {alert.flaky_cases.slice(0, MAX_SHOWN_FLIPS).map((c) => (
-              <li key={c.case_result_id} className="flex flex-wrap items-center gap-x-2 gap-y-0.5">
-                <Link
-                  href={`${runHref}/cases/${c.case_result_id}`}
-                  className="min-w-0 break-words text-indigo-700 underline hover:text-indigo-900"
-                >
-                  {c.name}
-                </Link>
-                <span className="text-slate-500">
-                  {c.flaky === "trials" ? "passed and failed across its trials" : "its verdict flips often in its history"}
-                </span>
-              </li>
-            ))}
-          </ul>
-        </div>
+        <AlertCases
+          title={`${alert.flaky_cases.length} flaky ${alert.flaky_cases.length === 1 ? "case" : "cases"} also did worse (not counted as regressions)`}
+          label="Flaky cases"
+          cases={alert.flaky_cases}
+          runHref={runHref}
+          detail={(c) => (
+            <span className="text-slate-500">
+              {c.flaky === "trials" ? "passed and failed across its trials" : "its verdict flips often in its history"}
+            </span>
+          )}
+        />
       )}
     </article>
+  );
+}
+
+type AlertCase = AlertDto["flipped_cases"][number];
+
+/** One list of the alert's cases, each linked to its result in the run; past MAX_SHOWN_FLIPS, a link to the run's failed cases. */
+function AlertCases(props: {
+  title: string;
+  label: string;
+  cases: AlertCase[];
+  runHref: string;
+  detail: (c: AlertCase) => React.ReactNode;
+}) {
+  const shown = props.cases.slice(0, MAX_SHOWN_FLIPS);
+  return (
+    <div className="mt-3">
+      <h3 className="text-sm font-medium text-slate-800">{props.title}</h3>
+      <ul aria-label={props.label} className="mt-1 space-y-0.5 text-sm">
+        {shown.map((c) => (
+          <li key={c.case_result_id} className="flex flex-wrap items-center gap-x-2 gap-y-0.5">
+            <Link
+              href={`${props.runHref}/cases/${c.case_result_id}`}
+              className="min-w-0 break-words text-indigo-700 underline hover:text-indigo-900"
+            >
+              {c.name}
+            </Link>
+            {props.detail(c)}
+          </li>
+        ))}
+      </ul>
+      {props.cases.length > shown.length && (
+        <p className="mt-1 text-xs text-slate-500">
+          and {props.cases.length - shown.length} more:{" "}
+          <Link href={`${props.runHref}?status=failed`} className="text-indigo-700 underline hover:text-indigo-900">
+            see the run&apos;s failed cases
+          </Link>
+        </p>
+      )}
+    </div>
   );
 }

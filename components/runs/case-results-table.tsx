@@ -1,4 +1,5 @@
 "use client";
+import { LoadError } from "@/components/ui/load-error";
 import { useEffect, useId, useMemo, useState } from "react";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
@@ -116,17 +117,7 @@ export function CaseResultsTable({ workspaceId, run, live, tags, initial, initia
         </div>
       }
     >
-      {query.isError && (
-        <div
-          role="status"
-          className="mb-3 flex items-center justify-between rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-700"
-        >
-          <span>Could not load case results: {query.error.message}</span>
-          <Button size="sm" variant="secondary" onClick={() => query.refetch()}>
-            Retry
-          </Button>
-        </div>
-      )}
+      {query.isError && <LoadError what="case results" error={query.error} onRetry={() => query.refetch()} />}
 
       {!query.data && query.isPending ? (
         <p className="py-6 text-center text-sm text-slate-500">Loading case results…</p>

@@ -1,4 +1,5 @@
 "use client";
+import { LoadError } from "@/components/ui/load-error";
 import { useEffect, useId, useMemo, useState } from "react";
 import type { RunDto } from "@/lib/runs/dto";
 import { STABILITIES } from "@/lib/runs/schemas";
@@ -88,17 +89,7 @@ export function RunCasesTable({ workspaceId, run, live, initial, initialFilters 
         </div>
       }
     >
-      {query.isError && (
-        <div
-          role="status"
-          className="mb-3 flex items-center justify-between rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-700"
-        >
-          <span>Could not load the cases: {query.error.message}</span>
-          <Button size="sm" variant="secondary" onClick={() => query.refetch()}>
-            Retry
-          </Button>
-        </div>
-      )}
+      {query.isError && <LoadError what="the cases" error={query.error} onRetry={() => query.refetch()} />}
 
       {!query.data && query.isPending ? (
         <p className="py-6 text-center text-sm text-slate-500">Loading cases…</p>

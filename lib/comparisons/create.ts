@@ -19,6 +19,7 @@ import {
   agentVariableDefinitions,
   evalSnapshotOf,
   insertCaseResults,
+  recordRunTotals,
   loadAgentForRun,
   loadModelConfigForRun,
   loadSuiteForRun,
@@ -325,8 +326,7 @@ async function executeComparison(ctx: WorkspaceContext, suiteId: string, input: 
         if (inserted === 0) throw noCasesError(selection);
         await storeCaseVariables(tx, run.id, perCase[index]!);
         total = inserted;
-        const skipped = await tx.caseResult.count({ where: { runId: run.id, status: "skipped" } });
-        await tx.run.update({ where: { id: run.id }, data: { totalCases: inserted, skippedCases: skipped } });
+        await recordRunTotals(tx, run.id, inserted);
         await createArm(tx, ctx.workspaceId, comparison.id, index, {
           label: arm.label,
           config: arm.input as Prisma.InputJsonValue,

@@ -15,6 +15,7 @@ import { isUuid } from "@/lib/ids";
 import { presetForRun } from "@/lib/presets/service";
 import { variableDefinitionSchema, type VariableValue } from "@/lib/agents/schemas";
 import { type StartRunOptions } from "@/lib/runs/schemas";
+import { runSelect } from "@/lib/runs/dto";
 import {
   resolveCaseVariables,
   resolveVariables,
@@ -210,6 +211,12 @@ export async function insertCaseResults(
                'ground_truth', tc."groundTruth", 'evaluations', tc."evaluations", 'files', tc."files") AS snapshot
       FROM "TestCase" tc WHERE ${where}
     ) tc CROSS JOIN generate_series(0, ${repetitions - 1}::int) AS rep`;
+}
+
+/** After its case results are inserted: the run's totals (every result, and those inserted as skipped). */
+export async function recordRunTotals(tx: Tx, runId: string, inserted: number) {
+  const skipped = await tx.caseResult.count({ where: { runId, status: "skipped" } });
+  return tx.run.update({ where: { id: runId }, data: { totalCases: inserted, skippedCases: skipped }, select: runSelect });
 }
 
 /**

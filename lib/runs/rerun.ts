@@ -11,8 +11,8 @@ import { ConflictError, NotFoundError, ValidationError, zodIssues } from "@/lib/
 import { requireRole, type WorkspaceContext } from "@/lib/auth/roles";
 import { isUuid } from "@/lib/ids";
 import { selectionKeyOf } from "@/lib/alerts/selection";
-import { insertCaseResults } from "@/lib/runs/prepare";
-import { runSelect, toRunDto, type RunDto } from "@/lib/runs/dto";
+import { insertCaseResults, recordRunTotals } from "@/lib/runs/prepare";
+import { toRunDto, type RunDto } from "@/lib/runs/dto";
 import { notifyRunQueued } from "@/lib/runs/wakeup";
 import { rerunInput, type RerunScope } from "@/lib/runs/schemas";
 
@@ -98,8 +98,7 @@ export async function rerunRun(ctx: WorkspaceContext, runId: string, raw: unknow
     });
     if (inserted === 0) throw noneMatch;
     await copyCaseVariables(tx, original.id, created.id);
-    const skipped = await tx.caseResult.count({ where: { runId: created.id, status: "skipped" } });
-    return tx.run.update({ where: { id: created.id }, data: { totalCases: inserted, skippedCases: skipped }, select: runSelect });
+    return recordRunTotals(tx, created.id, inserted);
   });
   notifyRunQueued(run.id);
   return toRunDto(run);

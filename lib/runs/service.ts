@@ -30,6 +30,7 @@ import {
   insertCaseResults,
   noCasesError,
   prepareRunVariables,
+  recordRunTotals,
   prepareSuiteRun,
   resolveSelectedCases,
   storeCaseVariables,
@@ -127,12 +128,7 @@ export async function createRunInTx(
       prepared.variables,
     ));
   await storeCaseVariables(tx, created.id, perCase);
-  const skipped = await tx.caseResult.count({ where: { runId: created.id, status: "skipped" } });
-  return tx.run.update({
-    where: { id: created.id },
-    data: { totalCases: inserted, skippedCases: skipped },
-    select: runSelect,
-  });
+  return recordRunTotals(tx, created.id, inserted);
 }
 
 /** runSelect's columns, by name (the live run page polls this: raw pg, see `scopedPoolRead`). */

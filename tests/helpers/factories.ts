@@ -2,6 +2,7 @@
 // and API keys; model configurations, agents, suites and cases; runs with chosen outcomes; and
 // the small waits and readers the run tests share. Rows are created directly (not through the
 // services), so a fixture never depends on the behaviour a test is checking.
+import type { Prisma } from "@/lib/generated/prisma/client";
 import { randomBytes } from "node:crypto";
 import { beforeAll } from "vitest";
 import { db } from "@/lib/db";
@@ -305,22 +306,10 @@ export async function runWithOutcomes(
   outcomes: Record<string, Outcome> = {},
   selection: StartRunInput = {},
 ) {
-  const run = await startRun(ctx, suiteId, selection, "api");
-  const results = await db.caseResult.findMany({ where: { runId: run.id }, select: { id: true, name: true } });
-  for (const r of results) {
+  return finishedRun(ctx, suiteId, selection, (r) => {
     const status = outcomes[r.name] ?? "passed";
-    await db.caseResult.update({
-      where: { id: r.id },
-      data: {
-        status,
-        completedAt: new Date(),
-        startedAt: new Date(),
-        ...(status === "error" ? { errorType: "agent", errorMessage: "boom" } : {}),
-      },
-    });
-  }
-  await finalizeRunIfDone(run.id);
-  return db.run.findUniqueOrThrow({ where: { id: run.id } });
+    return { status, ...(status === "error" ? { errorType: "agent", errorMessage: "boom" } : {}) };
+  });
 }
 
 /**
@@ -336,22 +325,29 @@ export async function runWithTrialOutcomes(
   outcomes: Record<string, Outcome[]> = {},
   selection: StartRunInput = {},
 ) {
-  const run = await startRun(ctx, suiteId, { ...selection, trials }, "api");
+  return finishedRun(ctx, suiteId, { ...selection, trials }, (r) => {
+    const status = outcomes[r.name]?.[r.repetition] ?? "passed";
+    return {
+      status,
+      durationMs: 100 * (r.repetition + 1),
+      actualResponse: `answer ${r.repetition}`,
+      ...(status === "failed" ? { failureReasons: [`wrong answer ${r.repetition}`] } : {}),
+      ...(status === "error" ? { errorType: "agent", errorMessage: `boom ${r.repetition}` } : {}),
+    };
+  });
+}
+
+/** Starts a run, writes what `written` gives each case result (with start and end times) and finalizes it. */
+async function finishedRun(
+  ctx: WorkspaceContext,
+  suiteId: string,
+  body: StartRunInput,
+  written: (r: { name: string; repetition: number }) => Prisma.CaseResultUpdateInput,
+) {
+  const run = await startRun(ctx, suiteId, body, "api");
   const results = await db.caseResult.findMany({ where: { runId: run.id }, select: { id: true, name: true, repetition: true } });
   for (const r of results) {
-    const status = outcomes[r.name]?.[r.repetition] ?? "passed";
-    await db.caseResult.update({
-      where: { id: r.id },
-      data: {
-        status,
-        completedAt: new Date(),
-        startedAt: new Date(),
-        durationMs: 100 * (r.repetition + 1),
-        actualResponse: `answer ${r.repetition}`,
-        ...(status === "failed" ? { failureReasons: [`wrong answer ${r.repetition}`] } : {}),
-        ...(status === "error" ? { errorType: "agent", errorMessage: `boom ${r.repetition}` } : {}),
-      },
-    });
+    await db.caseResult.update({ where: { id: r.id }, data: { ...written(r), completedAt: new Date(), startedAt: new Date() } });
   }
   await finalizeRunIfDone(run.id);
   return db.run.findUniqueOrThrow({ where: { id: run.id } });
