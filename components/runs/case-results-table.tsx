@@ -6,8 +6,8 @@ import { useRouter } from "next/navigation";
 import { CASE_PAGE_SIZE, type CaseResultPage, type CaseTableFilters, type RunDto } from "@/lib/runs/dto";
 import type { CaseResultStatus } from "@/lib/runs/schemas";
 import { useCaseResults } from "@/lib/runs/hooks";
-import { Badge, Section } from "@/components/ui/card";
-import { PrevNextPagination } from "@/components/ui/pagination";
+import { Badge, Section, TagBadges } from "@/components/ui/card";
+import { CursorStackPagination } from "@/components/ui/pagination";
 import { numeric, Table, TableBody, TableCell, TableHeader, TableRow } from "@/components/ui/table";
 import { Button } from "@/components/ui/button";
 import { Options, Select } from "@/components/ui/field";
@@ -177,11 +177,7 @@ export function CaseResultsTable({ workspaceId, run, live, tags, initial, initia
                   )}
                 </TableCell>
                 <TableCell>
-                  <div className="flex flex-wrap gap-1">
-                    {r.tags.map((t) => (
-                      <Badge key={t}>{t}</Badge>
-                    ))}
-                  </div>
+                  <TagBadges tags={r.tags} />
                 </TableCell>
                 <TableCell className="text-right tabular-nums">{formatDuration(r.latency_ms)}</TableCell>
                 <TableCell className="text-right tabular-nums">{formatNumber(r.prompt_tokens + r.completion_tokens)}</TableCell>
@@ -193,14 +189,7 @@ export function CaseResultsTable({ workspaceId, run, live, tags, initial, initia
         </Table>
       )}
 
-      {(cursors.length > 0 || nextCursor) && (
-        <PrevNextPagination
-          className="mt-3"
-          prev={{ onClick: () => setCursors((c) => c.slice(0, -1)), disabled: cursors.length === 0 }}
-          status={`Page ${cursors.length + 1}`}
-          next={{ onClick: () => nextCursor && setCursors((c) => [...c, nextCursor]), disabled: !nextCursor || query.isPlaceholderData }}
-        />
-      )}
+      <CursorStackPagination cursors={cursors} setCursors={setCursors} nextCursor={nextCursor} waiting={query.isPlaceholderData} />
     </Section>
   );
 }

@@ -6,8 +6,8 @@ import { STABILITIES } from "@/lib/runs/schemas";
 import type { Stability } from "@/lib/runs/trials";
 import { isOpenCase } from "@/lib/runs/hooks";
 import { useRunCases, type RunCasesFilters, type RunCasesPage } from "@/lib/runs/trial-hooks";
-import { Badge, Section } from "@/components/ui/card";
-import { PrevNextPagination } from "@/components/ui/pagination";
+import { Section, TagBadges } from "@/components/ui/card";
+import { CursorStackPagination } from "@/components/ui/pagination";
 import { Table, TableBody, TableCell, TableHeader, TableRow } from "@/components/ui/table";
 import { Button } from "@/components/ui/button";
 import { Select } from "@/components/ui/field";
@@ -132,11 +132,7 @@ export function RunCasesTable({ workspaceId, run, live, initial, initialFilters 
                   <p className="mt-1 text-xs text-slate-600">{trialCounts(c)}</p>
                 </TableCell>
                 <TableCell>
-                  <div className="flex flex-wrap gap-1">
-                    {c.tags.map((t) => (
-                      <Badge key={t}>{t}</Badge>
-                    ))}
-                  </div>
+                  <TagBadges tags={c.tags} />
                 </TableCell>
               </TableRow>
             ))}
@@ -144,14 +140,7 @@ export function RunCasesTable({ workspaceId, run, live, initial, initialFilters 
         </Table>
       )}
 
-      {(cursors.length > 0 || nextCursor) && (
-        <PrevNextPagination
-          className="mt-3"
-          prev={{ onClick: () => setCursors((c) => c.slice(0, -1)), disabled: cursors.length === 0 }}
-          status={`Page ${cursors.length + 1}`}
-          next={{ onClick: () => nextCursor && setCursors((c) => [...c, nextCursor]), disabled: !nextCursor || query.isPlaceholderData }}
-        />
-      )}
+      <CursorStackPagination cursors={cursors} setCursors={setCursors} nextCursor={nextCursor} waiting={query.isPlaceholderData} />
     </Section>
   );
 }

@@ -63,3 +63,14 @@ export function Badge({
   };
   return <span className={cn("inline-flex items-center rounded px-1.5 py-0.5 text-xs font-medium", tones[tone], className)} {...props} />;
 }
+
+/** A case's tags as badges, wrapping within their cell. */
+export function TagBadges({ tags }: { tags: string[] }) {
+  return (
+    <div className="flex flex-wrap gap-1">
+      {tags.map((t) => (
+        <Badge key={t}>{t}</Badge>
+      ))}
+    </div>
+  );
+}

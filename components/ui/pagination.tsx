@@ -104,3 +104,31 @@ export function PrevNextPagination({
     </PaginationNav>
   );
 }
+
+/**
+ * The pager of a client-side keyset list (the run page's live tables): the cursors of the pages
+ * already passed are a stack, so "Previous" pops one and "Next" pushes the page's next cursor.
+ * Hidden on a list that fits one page.
+ */
+export function CursorStackPagination({
+  cursors,
+  setCursors,
+  nextCursor,
+  waiting,
+}: {
+  cursors: string[];
+  setCursors: (update: (cursors: string[]) => string[]) => void;
+  nextCursor: string | null | undefined;
+  /** The next page's rows are still the previous page's (placeholder data): stepping on would skip a page. */
+  waiting: boolean;
+}) {
+  if (cursors.length === 0 && !nextCursor) return null;
+  return (
+    <PrevNextPagination
+      className="mt-3"
+      prev={{ onClick: () => setCursors((c) => c.slice(0, -1)), disabled: cursors.length === 0 }}
+      status={`Page ${cursors.length + 1}`}
+      next={{ onClick: () => nextCursor && setCursors((c) => [...c, nextCursor]), disabled: !nextCursor || waiting }}
+    />
+  );
+}
