@@ -33,7 +33,7 @@ function MatrixForm({ workspaceId, suiteId, options }: SuiteTarget & { options: 
   const [name, setName] = useState("");
   const [axes, setAxes] = useState<AxisState[]>([{ key: 0, name: "", selected: [], text: "" }]);
   const [nextKey, setNextKey] = useState(1);
-  const [trials, setTrials] = useState("1");
+  const [trials, setTrials] = useState(String(options.default_trials));
   const [filter, setFilter] = useState<CaseFilter>({ tags: [], tag_match: "any", difficulty: "" });
   const [submitting, setSubmitting] = useState(false);
   const [formError, setFormError] = useState<string | null>(null);

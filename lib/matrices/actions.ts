@@ -25,6 +25,8 @@ export type MatrixOptions = {
   model_configs: { id: string; name: string; model: string }[];
   tags: string[];
   active_cases: number;
+  /** The suite's default trials: where the dialog's "Trials per combination" starts. */
+  default_trials: number;
 };
 
 const suiteRef = z.object({ suite_id: z.uuid("Unknown suite") });
@@ -43,6 +45,7 @@ export const matrixOptionsAction = workspaceAction(suiteRef, "editor", async ({ 
     model_configs: modelConfigs,
     tags,
     active_cases: cases.counts.active,
+    default_trials: suite.default_trials,
   };
 });
 
