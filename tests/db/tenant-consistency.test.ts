@@ -105,6 +105,7 @@ const PAIRS: { child: string; column: string; parent: string }[] = [
   { child: "Run", column: "suiteId", parent: "Suite" },
   { child: "Run", column: "comparisonId", parent: "Comparison" },
   { child: "Run", column: "matrixId", parent: "Matrix" },
+  { child: "Run", column: "rerunOfId", parent: "Run" },
   { child: "CaseResult", column: "runId", parent: "Run" },
   { child: "CaseResult", column: "testCaseId", parent: "TestCase" },
   { child: "LlmCall", column: "runId", parent: "Run" },

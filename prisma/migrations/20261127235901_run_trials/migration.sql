@@ -23,3 +23,6 @@ ALTER TABLE "SuitePreset" ADD CONSTRAINT "SuitePreset_trials_range" CHECK ("tria
 -- Runs that already repeated their cases (comparison arms, matrix combinations) record how often.
 UPDATE "Run" r SET "trials" = c."repetitions" FROM "Comparison" c WHERE r."comparisonId" = c."id" AND c."repetitions" BETWEEN 1 AND 20;
 UPDATE "Run" r SET "trials" = m."repetitions" FROM "Matrix" m WHERE r."matrixId" = m."id" AND m."repetitions" BETWEEN 1 AND 20;
+
+-- A re-run and the run it re-runs live in the same workspace (the tenant keys of migration tenant_keys_and_session_fields).
+ALTER TABLE "Run" ADD CONSTRAINT "Run_rerunOfId_workspaceId_fkey" FOREIGN KEY ("rerunOfId", "workspaceId") REFERENCES "Run"("id", "workspaceId") ON DELETE SET NULL ("rerunOfId");
