@@ -19,7 +19,7 @@ import { RunExports } from "./run-exports";
 import { CaseResultsTable } from "./case-results-table";
 import { RunCasesTable } from "./run-cases-table";
 import { RerunButtons } from "./rerun-buttons";
-import type { RunCasesFilters, RunCasesPage } from "@/lib/runs/trial-hooks";
+import type { RunCasesFilters, RunCasesPage } from "@/lib/runs/dto";
 import { ExperimentLink, RunMetadata } from "./run-metadata";
 import { formatDateTime, formatDuration, TRIGGER_LABELS } from "./format";
 import { Breadcrumbs } from "@/components/ui/breadcrumbs";

@@ -10,6 +10,7 @@ import type {
   llmCallResource,
   runChanges,
   runChangesResource,
+  runCaseResource,
   runResource,
   runSummaryComputed,
   verdictChange,
@@ -320,6 +321,13 @@ export type CaseResultRow = {
   failure_reasons: string[];
   stopped_by_safety_cap: boolean;
 };
+
+/** One test case of a run with its trials' figures (GET /api/v1/runs/{id}/cases). */
+export type RunCaseDto = z.output<typeof runCaseResource>;
+export type RunCasesPage = { data: RunCaseDto[]; next_cursor: string | null };
+export type RunCasesFilters = { stability?: NonNullable<RunCaseDto["stability"]> };
+/** How many test cases one page of the run page's per-case table shows. */
+export const RUN_CASES_PAGE_SIZE = 50;
 
 /** Rows per page of the run page's case table. */
 export const CASE_PAGE_SIZE = 50;

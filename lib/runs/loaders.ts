@@ -5,7 +5,6 @@ import { NotFoundError, ValidationError } from "@/lib/errors";
 import { getSuite } from "@/lib/suites/service";
 import { listSuiteTags } from "@/lib/test-cases/service";
 import { CASE_RESULT_STATUSES, STABILITIES, caseResultListQuery, type CaseResultStatus } from "./schemas";
-import { RUN_CASES_PAGE_SIZE, type RunCasesFilters } from "./trial-hooks";
 import { isUuid } from "@/lib/ids";
 import { changesOn, getRun, runPageHeadOn } from "./service";
 import { caseHistory, listRunCases } from "./trial-reads";
@@ -14,7 +13,7 @@ import { caseResultDetailOn, caseResultRowsOn, scopedPoolRead } from "./case-res
 import { sharedAnswer } from "./live-answers";
 import { isLiveRunStatus } from "./live-reads";
 import { getSuiteAnalytics, listSuiteRunsPage } from "./analytics";
-import { CASE_PAGE_SIZE, type CaseTableFilters } from "./dto";
+import { CASE_PAGE_SIZE, RUN_CASES_PAGE_SIZE, type CaseTableFilters, type RunCasesFilters } from "./dto";
 import { DEFAULT_TREND_WINDOW, HISTORY_PAGE_SIZE, historyHref, parseSuiteRunsLocation } from "./suite-runs-location";
 import { scopedLoader } from "@/lib/tenant-scope";
 

@@ -1,18 +1,11 @@
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import type { RunCaseDto } from "./trial-reads";
-import type { RunCasesQuery } from "./schemas";
+import { RUN_CASES_PAGE_SIZE, type RunCasesFilters, type RunCasesPage } from "./dto";
 import { apiGet, LIVE_INTERVAL_MS, runKeys } from "./hooks";
 
 /**
  * Client data for the run page's per-case table (runs with several trials): the session route
  * /api/w/{workspaceId}/runs/{runId}/cases, polled like the case table while the run is active.
  */
-
-export type RunCasesPage = { data: RunCaseDto[]; next_cursor: string | null };
-export type RunCasesFilters = Pick<RunCasesQuery, "stability">;
-
-/** How many test cases one page of the per-case table shows. */
-export const RUN_CASES_PAGE_SIZE = 50;
 
 export function runCasesPath(w: string, runId: string, f: RunCasesFilters & { cursor?: string }) {
   const q = new URLSearchParams({ limit: String(RUN_CASES_PAGE_SIZE) });

@@ -15,7 +15,8 @@ import { isUuid } from "@/lib/ids";
 import { cursorFields, decodeCursor, encodeCursor } from "@/lib/serialize";
 import { caseTrialStats, flipRate, PASS_AT_1_INTERVAL_METHOD, runTrialStats, type Stability } from "@/lib/runs/trials";
 import type { RunCasesQuery } from "@/lib/runs/schemas";
-import type { caseHistoryResource, runCaseResource } from "@/lib/runs/openapi";
+import type { caseHistoryResource } from "@/lib/runs/openapi";
+import type { RunCaseDto } from "@/lib/runs/dto";
 
 /** A run's results of one case share this key: the test case, or its snapshot's id when the case was deleted. */
 const CASE_KEY = Prisma.sql`coalesce(c."testCaseId"::text, c."caseSnapshot"->>'id')`;
@@ -114,7 +115,7 @@ export async function listRunCases(
     next_cursor: rows.length > q.limit && last ? encodeCursor({ p: last.pos }) : null,
   };
 }
-export type RunCaseDto = z.output<typeof runCaseResource>;
+export type { RunCaseDto };
 
 /** Finished statuses a history shows (skipped and unfinished results say nothing about the case). */
 const HISTORY_STATUSES = Prisma.sql`('passed', 'failed', 'error')`;
