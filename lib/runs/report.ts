@@ -301,16 +301,12 @@ function testsLine(s: SummaryCounts): string {
 }
 
 /** The trial figures of a run summary (fractions 0..1; absent from summaries stored before trials). */
-type TrialFigures = {
-  trials?: number;
-  judged_cases?: number;
-  pass_at_1?: number | null;
-  pass_at_1_ci95?: [number, number] | null;
-  pass_at_k?: number | null;
-  pass_all_k?: number | null;
-  flaky_cases?: number;
-  error_only_cases?: number;
-};
+type TrialFigures = Partial<
+  Pick<
+    RunSummary,
+    "trials" | "judged_cases" | "pass_at_1" | "pass_at_1_ci95" | "pass_at_k" | "pass_all_k" | "flaky_cases" | "error_only_cases"
+  >
+>;
 
 const percent = (f: number | null | undefined) => (typeof f === "number" ? `${(f * 100).toFixed(1)}%` : "—");
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
