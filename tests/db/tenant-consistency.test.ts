@@ -68,6 +68,15 @@ async function makeTenant(slot: number) {
     data: { workspaceId, name: "a.txt", sizeBytes: 1, contentType: "text/plain", sha256: "0".repeat(64), storageKey: `k-${uid()}` },
   });
   const urlFile = await db.urlFileCache.create({ data: { workspaceId, url: `http://127.0.0.1:9/${uid()}`, fileId: file.id } });
+  // The item reviews a result of its own, so moving another item onto `caseResult` meets the foreign key, not the one-item-per-result key.
+  const reviewed = await db.caseResult.create({
+    data: { workspaceId, runId: run.id, testCaseId: testCase.id, position: slot + 10, caseSnapshot: {}, name: "reviewed" },
+  });
+  const reviewItem = await db.reviewItem.create({
+    data: { workspaceId, suiteId: suite.id, runId: run.id, caseResultId: reviewed.id, source: "manual", judgeFingerprint: "f", judgeInfo: {} },
+  });
+  const reviewer = await db.user.create({ data: { email: `reviewer-${uid()}@example.test` } });
+  const reviewLabel = await db.reviewLabel.create({ data: { workspaceId, itemId: reviewItem.id, reviewerId: reviewer.id, verdict: "pass" } });
   // A suite without runs has no run counter yet (the run insert trigger creates it).
   const quietSuite = await db.suite.create({ data: { workspaceId, agentId: agent.id, name: `quiet-${uid()}` } });
   return {
@@ -90,6 +99,8 @@ async function makeTenant(slot: number) {
       SuitePreset: preset.id,
       StoredFile: file.id,
       UrlFileCache: urlFile.id,
+      ReviewItem: reviewItem.id,
+      ReviewLabel: reviewLabel.id,
       QuietSuite: quietSuite.id,
     } as Record<string, string>,
   };
@@ -121,6 +132,10 @@ const PAIRS: { child: string; column: string; parent: string }[] = [
   { child: "SuitePreset", column: "suiteId", parent: "Suite" },
   { child: "Matrix", column: "suiteId", parent: "Suite" },
   { child: "UrlFileCache", column: "fileId", parent: "StoredFile" },
+  { child: "ReviewItem", column: "suiteId", parent: "Suite" },
+  { child: "ReviewItem", column: "runId", parent: "Run" },
+  { child: "ReviewItem", column: "caseResultId", parent: "CaseResult" },
+  { child: "ReviewLabel", column: "itemId", parent: "ReviewItem" },
 ];
 
 let a: Awaited<ReturnType<typeof makeTenant>>;
