@@ -54,7 +54,8 @@ CREATE TABLE "ReviewLabel" (
     "id" UUID NOT NULL,
     "workspaceId" UUID NOT NULL,
     "itemId" UUID NOT NULL,
-    "reviewerId" UUID NOT NULL,
+    "reviewerId" UUID,
+    "reviewerKeyId" UUID,
     "verdict" "HumanVerdict" NOT NULL,
     "elements" JSONB NOT NULL DEFAULT '{}',
     "comment" TEXT,
@@ -94,6 +95,9 @@ CREATE INDEX "ReviewLabel_reviewerId_idx" ON "ReviewLabel"("reviewerId");
 -- CreateIndex
 CREATE UNIQUE INDEX "ReviewLabel_itemId_reviewerId_key" ON "ReviewLabel"("itemId", "reviewerId");
 
+-- CreateIndex
+CREATE UNIQUE INDEX "ReviewLabel_itemId_reviewerKeyId_key" ON "ReviewLabel"("itemId", "reviewerKeyId");
+
 -- AddForeignKey
 ALTER TABLE "ReviewItem" ADD CONSTRAINT "ReviewItem_workspaceId_fkey" FOREIGN KEY ("workspaceId") REFERENCES "Workspace"("id") ON DELETE CASCADE ON UPDATE CASCADE;
 
@@ -121,6 +125,9 @@ ALTER TABLE "Suite" ADD CONSTRAINT "Suite_requiredReviews_range" CHECK ("require
 ALTER TABLE "Suite" ADD CONSTRAINT "Suite_calibrationMinLabels_range" CHECK ("calibrationMinLabels" BETWEEN 1 AND 100000);
 ALTER TABLE "Suite" ADD CONSTRAINT "Suite_calibrationTrustedKappa_range" CHECK ("calibrationTrustedKappa" BETWEEN -1 AND 1);
 ALTER TABLE "ReviewItem" ADD CONSTRAINT "ReviewItem_requiredReviews_range" CHECK ("requiredReviews" BETWEEN 1 AND 5);
+
+-- A label has exactly one reviewer: a member or an API key.
+ALTER TABLE "ReviewLabel" ADD CONSTRAINT "ReviewLabel_one_reviewer" CHECK (("reviewerId" IS NULL) <> ("reviewerKeyId" IS NULL));
 
 -- An item, its suite, run and case result, and its labels live in one workspace (the tenant keys of migration tenant_keys_and_session_fields).
 ALTER TABLE "ReviewItem" ADD CONSTRAINT "ReviewItem_suiteId_workspaceId_fkey" FOREIGN KEY ("suiteId", "workspaceId") REFERENCES "Suite"("id", "workspaceId") ON DELETE CASCADE;
