@@ -62,6 +62,8 @@ const dataAccessModules = [
   "lib/jobs/boss.ts",
   // Webhook events (one INSERT … SELECT per event) and the delivery worker's claim/record queries.
   "lib/webhooks/{events,worker}.ts",
+  // Human review: the review rules (a run's results queued in SQL) and the calibration figures.
+  "lib/review/{calibration,rules}.ts",
   // File inputs: the PostgreSQL file store and the processing caches (URL downloads, extractions).
   "lib/files/{processing,storage/postgres}.ts",
 ];

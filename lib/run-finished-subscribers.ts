@@ -9,7 +9,8 @@
  * for comparison arms or cancelled runs; never throws), then exactly one of: the comparison the
  * run is an arm of (it ends with its last arm; an arm raises no regression alert, it is not the
  * suite's next run), the matrix the run is a combination of (its status follows its runs), or,
- * for a completed ordinary run, the regression check against its baseline.
+ * for a completed ordinary run, the suite's review rules (results queued for human review) and
+ * the regression check against its baseline.
  */
 import "server-only";
 import { checkRegression } from "@/lib/runs/alerts";
@@ -17,6 +18,7 @@ import { onRunCannotProceed, onRunFinished } from "@/lib/runs/run-finished";
 import { failSiblingArms, finishComparisonIfDone } from "@/lib/comparisons/engine";
 import { refreshMatrixStatus } from "@/lib/matrices/service";
 import { emitRunFinished } from "@/lib/webhooks/events";
+import { applyReviewRules } from "@/lib/review/rules";
 
 onRunFinished("webhooks", {
   failure: "could not enqueue the run's webhooks",
@@ -34,6 +36,14 @@ onRunFinished("matrix", {
   failure: "could not update the matrix",
   handle: async (run) => {
     if (!run.comparisonId && run.matrixId) await refreshMatrixStatus(run.matrixId);
+  },
+});
+
+// Before the regression check: what a rule queues is in the review queue as soon as the run is.
+onRunFinished("review rules", {
+  failure: "could not apply the suite's review rules",
+  handle: async (run) => {
+    if (!run.comparisonId && !run.matrixId && run.status === "completed") await applyReviewRules(run.runId, run.workspaceId);
   },
 });
 

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { errorEnvelope, json, jsonSchema, ok, resource, serverFields, type JsonSchema, type OpenApiPart } from "@/lib/api/openapi-kit";
 import { agentsOpenApi } from "@/lib/agents/openapi";
 import { alertsOpenApi } from "@/lib/alerts/openapi";
+import { reviewOpenApi } from "@/lib/review/openapi";
 import { comparisonsOpenApi } from "@/lib/comparisons/openapi";
 import { filesOpenApi } from "@/lib/files/openapi";
 import { matricesOpenApi } from "@/lib/matrices/openapi";
@@ -30,6 +31,7 @@ function parts(): OpenApiPart[] {
     comparisonsOpenApi(),
     matricesOpenApi(),
     alertsOpenApi(),
+    reviewOpenApi(),
     webhooksOpenApi(),
     retentionOpenApi(),
     presetsOpenApi(),

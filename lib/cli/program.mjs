@@ -1,7 +1,7 @@
 // @ts-check
 /**
  * The `assay` command line: commands, flags and the exit codes CI reads.
- * 0 passed, 1 below a gate (--min-pass-rate on pass@1, --max-flaky), 2 usage or validation error,
+ * 0 passed, 1 below a gate (--min-pass-rate on pass@1, --max-flaky, --require-trusted-judge), 2 usage or validation error,
  * 3 run failed or cancelled, server unreachable or broken. Parsing is commander's; every command talks to the
  * REST API through lib/cli/api.mjs.
  */
@@ -120,6 +120,7 @@ export function buildProgram(done, env) {
       "most flaky cases (passed in some trials, failed in others) that exits 0",
       checked((v) => parseWholeNumber(v, "--max-flaky", 0, 100_000)),
     )
+    .option("--require-trusted-judge", "exit 1 unless the suite's judge is trusted (calibrated against human review labels)")
     .option("--json", "print the run as the API returned it (number, status, metadata, …) instead of its id")
     .action(act((ctx, suite, opts) => runCommand(ctx, suite, opts)));
 

@@ -1,5 +1,5 @@
 // @ts-check
-/** `assay run`: start a run of a suite, optionally wait for it, write its report, exit by its gates (pass@1, flaky cases). */
+/** `assay run`: start a run of a suite, optionally wait for it, write its report, exit by its gates (pass@1, flaky cases, a trusted judge). */
 import { RUN_REPORT_FORMATS, parseAssignment, reportFormat, runExitCode, trialsLine, typeVariables } from "./args.mjs";
 import { EXIT, UsageError } from "./errors.mjs";
 import { commandMetadata } from "./metadata.mjs";
@@ -11,7 +11,7 @@ import { agentVariables, presetValues, resolveSuite } from "./resolve.mjs";
  * @typedef {{
  *   var: string[], preset?: string, tag: string[], tagMatch?: string, difficulty?: string, case: string[],
  *   trials?: number, concurrency?: number, wait?: boolean, format?: string, output?: string, minPassRate: number,
- *   gate?: "point" | "lower", maxFlaky?: number, meta: string[], ciMeta: boolean, json?: boolean,
+ *   gate?: "point" | "lower", maxFlaky?: number, requireTrustedJudge?: boolean, meta: string[], ciMeta: boolean, json?: boolean,
  * }} RunOptions
  * @typedef {{api: import("./api.mjs").AssayApi, pollMs: number, env: import("./metadata.mjs").Env}} Context
  */
@@ -31,6 +31,43 @@ const startedSize = (run) => {
   if (trials <= 1) return `${run.total_cases} cases`;
   return `${run.total_cases / trials} cases × ${trials} trials = ${run.total_cases} executions`;
 };
+
+/**
+ * "Judge: trusted (κ 0.72, 95% CI 0.61–0.83, 48 labelled)": the suite's judge calibration in one line.
+ * @param {{status: string, thresholds: {min_labels: number}, fingerprints: {levels: {overall: {n: number, kappa: number | null, kappa_ci95: [number, number] | null}}}[]}} c
+ */
+export function judgeLine(c) {
+  const overall = c.fingerprints[0]?.levels.overall;
+  const n = overall?.n ?? 0;
+  if (c.status === "uncalibrated") return `Judge: uncalibrated (${n} of ${c.thresholds.min_labels} labelled judgements)`;
+  const k = (/** @type {number} */ v) => v.toFixed(2);
+  const kappa = overall?.kappa == null ? "κ undefined" : `κ ${k(overall.kappa)}`;
+  const ci = overall?.kappa_ci95 ? `, 95% CI ${k(overall.kappa_ci95[0])}–${k(overall.kappa_ci95[1])}` : "";
+  return `Judge: ${c.status} (${kappa}${ci}, ${n} labelled)`;
+}
+
+/**
+ * The suite judge's calibration line and, with --require-trusted-judge, its gate: exit 1 unless the
+ * judge is trusted. Without the flag a server that cannot say (older, or the call failed) is not an error.
+ * @param {Context} ctx
+ * @param {string} suiteId
+ * @param {boolean | undefined} required
+ * @returns {Promise<{ok: boolean, text: string} | null>}
+ */
+async function judgeGate(ctx, suiteId, required) {
+  try {
+    const calibration = await ctx.api.get(`/suites/${suiteId}/judge-calibration`);
+    const text = judgeLine(calibration);
+    note(text);
+    if (!required) return null;
+    return calibration.status === "trusted"
+      ? { ok: true, text: "the judge is trusted" }
+      : { ok: false, text: `the suite's judge is ${calibration.status}, not trusted (--require-trusted-judge)` };
+  } catch (err) {
+    if (required) throw err;
+    return null;
+  }
+}
 
 /** @param {unknown} value */
 const printJson = (value) => writeReport(`${JSON.stringify(value, null, 2)}\n`, undefined);
@@ -91,14 +128,22 @@ export async function runCommand(ctx, suiteRef, opts) {
       }),
     },
   );
-  if (!run) return EXIT.passed;
+  if (!run) {
+    const judge = await judgeGate(ctx, suite.id, opts.requireTrustedJudge);
+    return judge && !judge.ok ? EXIT.belowThreshold : EXIT.passed;
+  }
   const format = reportFormat(opts.format, opts.output, RUN_REPORT_FORMATS);
   if (format) {
     const res = await ctx.api.raw("GET", `/runs/${run.id}/report`, { query: { format } });
     await writeReport(new Uint8Array(await res.arrayBuffer()), opts.output);
   }
   if (opts.json) await printJson(run);
-  const { code, reason } = runExitCode(run, { minPassRate: opts.minPassRate, gate: opts.gate, maxFlaky: opts.maxFlaky });
+  const gates = runExitCode(run, { minPassRate: opts.minPassRate, gate: opts.gate, maxFlaky: opts.maxFlaky });
+  const judge = run.status === "completed" ? await judgeGate(ctx, suite.id, opts.requireTrustedJudge) : null;
+  const { code, reason } =
+    judge && !judge.ok
+      ? { code: EXIT.belowThreshold, reason: gates.code === EXIT.passed ? judge.text : `${gates.reason}; ${judge.text}` }
+      : { code: gates.code, reason: judge ? `${gates.reason}; ${judge.text}` : gates.reason };
   const trials = trialsLine(run.summary);
   if (trials) note(trials);
   const executed = run.total_cases - run.skipped_cases;

@@ -1,5 +1,6 @@
 import "server-only";
 import { db } from "@/lib/db";
+import { Prisma } from "@/lib/generated/prisma/client";
 import { logger } from "@/lib/logger";
 import { alertSelect, toAlertDto, type FlippedCase } from "@/lib/alerts/dto";
 import { emitAlertRaised } from "@/lib/webhooks/events";
@@ -83,6 +84,15 @@ export async function findBaseline(
 }
 
 /**
+ * A result's effective status in SQL (alias `c`): its human verdict when a review gave it one,
+ * else the judge's. Alerts compare effective statuses, so a judge verdict a reviewer overturned
+ * in the baseline (or in the run) no longer counts.
+ */
+const EFFECTIVE_PASSED = Prisma.sql`coalesce(c."humanVerdict" = 'pass', c."status" = 'passed')`;
+const EFFECTIVE_FAILED = Prisma.sql`coalesce(c."humanVerdict" = 'fail', c."status" = 'failed')`;
+const EFFECTIVE_STATUS = Prisma.sql`(CASE c."humanVerdict" WHEN 'pass' THEN 'passed' WHEN 'fail' THEN 'failed' ELSE c."status"::text END)`;
+
+/**
  * A case is flaky by its history when its verdict flipped this often over its last
  * FLAKY_HISTORY_WINDOW judged results before the run (at least FLAKY_HISTORY_MIN of them).
  */
@@ -109,11 +119,11 @@ export async function flippedCases(
   >`
     WITH per_case AS (
       SELECT c."runId", c."testCaseId", min(c."position") AS pos, min(c."name") AS name, min(c."caseHash") AS hash,
-             count(*) FILTER (WHERE c."status" = 'passed') AS passed,
-             count(*) FILTER (WHERE c."status" = 'failed') AS failed,
+             count(*) FILTER (WHERE ${EFFECTIVE_PASSED}) AS passed,
+             count(*) FILTER (WHERE ${EFFECTIVE_FAILED}) AS failed,
              count(*) FILTER (WHERE c."status" IN ('passed', 'failed', 'error')) AS executed,
-             (array_agg(c."id"::text ORDER BY c."status" = 'passed', c."repetition") FILTER (WHERE c."status" IN ('failed', 'error')))[1] AS worst_id,
-             (array_agg(c."status"::text ORDER BY c."status" = 'passed', c."repetition") FILTER (WHERE c."status" IN ('failed', 'error')))[1] AS worst
+             (array_agg(c."id"::text ORDER BY c."repetition") FILTER (WHERE c."status" IN ('passed', 'failed', 'error') AND NOT ${EFFECTIVE_PASSED}))[1] AS worst_id,
+             (array_agg(${EFFECTIVE_STATUS} ORDER BY c."repetition") FILTER (WHERE c."status" IN ('passed', 'failed', 'error') AND NOT ${EFFECTIVE_PASSED}))[1] AS worst
       FROM "CaseResult" c
       WHERE c."runId" IN (${runId}::uuid, ${baselineRunId}::uuid) AND c."variant" = 'baseline' AND c."testCaseId" IS NOT NULL
       GROUP BY c."runId", c."testCaseId"
@@ -154,14 +164,14 @@ export async function flippedCases(
 
 /**
  * The run's pass@1 for the alert, in percent (one decimal): the mean over its executed cases of
- * the share of trials that passed. An errored trial counts as not passing here (an agent that
+ * the share of trials that passed (effective statuses: a human verdict counts over the judge's). An errored trial counts as not passing here (an agent that
  * starts erroring is a regression to be told about); with one trial per case this is the run's
  * pass rate. Null when nothing was executed.
  */
 async function alertPassRate(runId: string): Promise<number | null> {
   const [row] = await db.$queryRaw<{ rate: number | null }[]>`
     SELECT avg(passed::float / executed) AS rate FROM (
-      SELECT count(*) FILTER (WHERE c."status" = 'passed') AS passed,
+      SELECT count(*) FILTER (WHERE ${EFFECTIVE_PASSED}) AS passed,
              count(*) FILTER (WHERE c."status" IN ('passed', 'failed', 'error')) AS executed
       FROM "CaseResult" c WHERE c."runId" = ${runId}::uuid
       GROUP BY coalesce(c."testCaseId"::text, c."caseSnapshot"->>'id')

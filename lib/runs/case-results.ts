@@ -22,6 +22,7 @@ import {
   caseResultWithTranscriptSelect,
   toCaseResultDto,
   toCaseResultRow,
+  type CaseResultRowRecord,
   type CaseResultDetail,
   type CaseResultPage,
   type LlmCallDto,
@@ -168,7 +169,8 @@ export async function caseResultRowsAndRunStatusOn(
     LEFT JOIN LATERAL (
       SELECT c."id", c."testCaseId", c."variant"::text AS "variant", c."position", c."repetition", c."status"::text AS "status", c."stage"::text AS "stage",
              c."name", c."tags", c."promptTokens", c."completionTokens", c."latencyMs", c."durationMs", c."retryCount", c."turns",
-             c."errorMessage", c."errorType", c."failureReasons", c."endReason"
+             c."errorMessage", c."errorType", c."failureReasons", c."endReason", c."humanVerdict"::text AS "humanVerdict",
+             (SELECT ri."status"::text FROM "public"."ReviewItem" ri WHERE ri."caseResultId" = c."id") AS "reviewStatus"
       FROM "public"."CaseResult" c
       WHERE c."runId" = r."id" AND c."workspaceId" = $2::uuid${filters.map((f) => ` AND ${f}`).join("")}
       ORDER BY c."position", c."variant"
@@ -178,7 +180,7 @@ export async function caseResultRowsAndRunStatusOn(
   const { rows } = await client.query({ name: `assay_case_rows_${shape}`, text, values });
   if (rows.length === 0) throw new NotFoundError("Run");
   // The pg row has the Prisma select's column names and types (enums as their text).
-  const found = (rows as Parameters<typeof toCaseResultRow>[0][]).filter((r) => r.id !== null);
+  const found = (rows as CaseResultRowRecord[]).filter((r) => r.id !== null);
   const { page, next_cursor } = pageOf(found, q.limit);
   return { page: { data: page.map(toCaseResultRow), next_cursor }, runStatus: (rows[0] as { run_status: string }).run_status };
 }

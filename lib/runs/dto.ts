@@ -5,6 +5,7 @@ import type { Prisma } from "@/lib/generated/prisma/client";
 import type { CaseResultStatus, RunStatus } from "@/lib/runs/schemas";
 import type { ProcessedFileInput } from "@/lib/files/types";
 import { currentSummary } from "@/lib/runs/summary-counts";
+import { humanVerdictFields } from "@/lib/review/elements";
 import type {
   caseResultResource,
   llmCallResource,
@@ -44,6 +45,9 @@ export const runSelect = {
   promptTokens: true,
   completionTokens: true,
   summary: true,
+  reviewedCases: true,
+  overturnedCases: true,
+  reviewPassDelta: true,
   errorMessage: true,
   cancelRequestedAt: true,
   startedAt: true,
@@ -64,6 +68,22 @@ export type RunRow = Prisma.RunGetPayload<{ select: typeof runSelect }>;
 export function passRate(passed: number, total: number, skipped: number): number {
   const executed = total - skipped;
   return executed > 0 ? Math.round((passed / executed) * 1000) / 10 : 0;
+}
+
+/**
+ * A stored summary with human review's figures, which change after the run ended: the counters the
+ * review service keeps on the run (reviewed, overturned, the passed count's change) applied to the
+ * summary's own counts, so pass_rate_reviewed reads like executed_pass_rate.
+ */
+function withReviewFigures(summary: RunDto["summary"], r: Pick<RunRow, "reviewedCases" | "overturnedCases" | "reviewPassDelta">) {
+  if (!summary || typeof summary.passed !== "number" || typeof summary.executed !== "number") return summary;
+  const passed = summary.passed + r.reviewPassDelta;
+  return {
+    ...summary,
+    reviewed: r.reviewedCases,
+    overturned: r.overturnedCases,
+    pass_rate_reviewed: summary.executed > 0 ? Math.round((passed / summary.executed) * 1000) / 10 : 0,
+  };
 }
 
 /** "#42": how a run is named everywhere (its number within the suite). */
@@ -102,6 +122,9 @@ export function toRunDto(r: RunRow): RunDto {
     completion_tokens: r.completionTokens,
     concurrency: r.concurrency,
     trials: r.trials,
+    reviewed_cases: r.reviewedCases,
+    overturned_cases: r.overturnedCases,
+    pass_rate_reviewed: passRate(r.passedCases + r.reviewPassDelta, r.totalCases, r.skippedCases),
     rerun_of: r.rerunOfId,
     options: r.options as RunDto["options"],
     resolved_variables: r.resolvedVariables as RunDto["resolved_variables"],
@@ -109,7 +132,7 @@ export function toRunDto(r: RunRow): RunDto {
     agent_snapshot: maskSnapshotUrls(r.agentSnapshot) as RunDto["agent_snapshot"],
     variant_snapshot: maskSnapshotUrls(r.variantSnapshot) as RunDto["variant_snapshot"],
     // Summaries stored under older counting rules read as today's (lib/runs/summary-counts.ts).
-    summary: currentSummary(r.summary) as RunDto["summary"],
+    summary: withReviewFigures(currentSummary(r.summary) as RunDto["summary"], r),
     error_message: r.errorMessage,
     cancel_requested_at: iso(r.cancelRequestedAt),
     started_at: iso(r.startedAt),
@@ -179,6 +202,9 @@ export const caseResultSelect = {
   errorType: true,
   failureReasons: true,
   endReason: true,
+  humanVerdict: true,
+  humanVerdictById: true,
+  humanVerdictAt: true,
   startedAt: true,
   completedAt: true,
   createdAt: true,
@@ -263,6 +289,7 @@ export function toCaseResultDto(r: CaseResultRecord): CaseResultDto {
     end_reason: r.endReason as EndReason | null,
     /** The workspace's safety cap (turns or tokens) ended the conversation, not the case's own max_turns. */
     stopped_by_safety_cap: r.endReason === "safety_cap" || r.endReason === "token_cap",
+    ...humanVerdictFields(r),
     started_at: iso(r.startedAt),
     completed_at: iso(r.completedAt),
   };
@@ -320,6 +347,10 @@ export type CaseResultRow = {
   error_type: string | null;
   failure_reasons: string[];
   stopped_by_safety_cap: boolean;
+  /** The human verdict of an agreed or resolved review item; null without one. */
+  human_verdict: "pass" | "fail" | null;
+  /** The result's review item's state, when it was sent to review. */
+  review_status: "open" | "agreed" | "conflict" | "resolved" | null;
 };
 
 /** One test case of a run with its trials' figures (GET /api/v1/runs/{id}/cases). */
@@ -357,7 +388,11 @@ export const caseResultRowSelect = {
   endReason: true,
 } as const satisfies Prisma.CaseResultSelect;
 
-type CaseResultRowRecord = Prisma.CaseResultGetPayload<{ select: typeof caseResultRowSelect }>;
+/** A slim row as the run page's statement reads it: the select's columns, the human verdict and the review item's state. */
+export type CaseResultRowRecord = Prisma.CaseResultGetPayload<{ select: typeof caseResultRowSelect }> & {
+  humanVerdict: "pass" | "fail" | null;
+  reviewStatus: CaseResultRow["review_status"];
+};
 
 export function toCaseResultRow(r: CaseResultRowRecord): CaseResultRow {
   return {
@@ -380,6 +415,8 @@ export function toCaseResultRow(r: CaseResultRowRecord): CaseResultRow {
     error_type: r.errorType,
     failure_reasons: r.failureReasons,
     stopped_by_safety_cap: r.endReason === "safety_cap" || r.endReason === "token_cap",
+    human_verdict: r.humanVerdict,
+    review_status: r.reviewStatus,
   };
 }
 

@@ -110,7 +110,15 @@ export const runSummaryComputed = z
       "executed_pass_rate = passed / executed × 100 is the run's own pass_rate (skipped results not counted). Summaries stored under older rules are recounted when read; " +
       "fields added later are absent from summaries stored before them.",
   );
-const runSummary = runSummaryComputed.partial();
+/** Human review's figures, read with the run (they change after it ended, as reviewers label its results). */
+const reviewFigures = {
+  reviewed: count.describe("Results with a human verdict (from agreed or resolved review items)"),
+  overturned: count.describe("Results whose human verdict differs from the judge's"),
+  pass_rate_reviewed: z
+    .number()
+    .describe("executed_pass_rate over effective statuses (the human verdict where there is one, else the judge's), one decimal"),
+};
+const runSummary = runSummaryComputed.extend(reviewFigures).partial();
 
 /** A run. Totals update live while it executes; summary is set when it ends. */
 export const runResource = z
@@ -143,6 +151,11 @@ export const runResource = z
     completion_tokens: count,
     concurrency: count.describe("Cases executed at the same time"),
     trials: count.describe("How many times each selected case runs (1–20); every trial is its own case result"),
+    reviewed_cases: reviewFigures.reviewed,
+    overturned_cases: reviewFigures.overturned,
+    pass_rate_reviewed: reviewFigures.pass_rate_reviewed.describe(
+      "pass_rate over effective statuses: a result's human verdict where a review gave one, else the judge's (0–100, one decimal)",
+    ),
     rerun_of: z.uuid().nullable().describe("The run this one re-runs some cases of (POST /api/v1/runs/{id}/rerun); null otherwise"),
     options: z
       .record(z.string(), z.unknown())
@@ -266,6 +279,14 @@ export const caseResultResource = z.object({
     .nullable()
     .describe("How the conversation ended; safety_cap/token_cap are the workspace's caps, max_turns the case's own"),
   stopped_by_safety_cap: z.boolean().describe("The workspace safety cap ended the conversation (not the case's max_turns)"),
+  human_verdict: z
+    .enum(["pass", "fail"])
+    .nullable()
+    .describe("The human verdict of the result's agreed or resolved review item; the judge's verdict (status) is never overwritten"),
+  human_verdict_by_id: z.uuid().nullable().describe("The member whose label or resolution gave the human verdict"),
+  human_verdict_at: timestamp,
+  effective_status: z.enum(CASE_RESULT_STATUSES).describe("The human verdict where there is one (passed/failed), else status"),
+  overturned: z.boolean().describe("The human verdict differs from the judge's"),
   started_at: timestamp,
   completed_at: timestamp,
 });

@@ -9,6 +9,7 @@ import { metricConfigListSchema, type MetricConfig } from "@/lib/evaluation/sche
 import type { VariableDefinition } from "@/lib/agents/schemas";
 import type { SuiteData } from "./schemas";
 import { parseVariableValues } from "./variables";
+import { reviewRulesOf } from "@/lib/review/rules-config";
 
 /**
  * The suite's public shapes: the Prisma `select`, the row → DTO mapper and the DTO types, plus
@@ -43,6 +44,10 @@ export const suiteSelect = {
   alertThresholdPercent: true,
   hardWeight: true,
   defaultTrials: true,
+  reviewRules: true,
+  requiredReviews: true,
+  calibrationMinLabels: true,
+  calibrationTrustedKappa: true,
   isEnabled: true,
   variables: true,
   retentionDays: true,
@@ -70,6 +75,10 @@ export function toSuiteDto(row: SuiteRow): SuiteWithAgent {
     alert_threshold_percent: row.alertThresholdPercent,
     hard_weight: row.hardWeight,
     default_trials: row.defaultTrials,
+    review_rules: reviewRulesOf(row.reviewRules),
+    required_reviews: row.requiredReviews,
+    calibration_min_labels: row.calibrationMinLabels,
+    calibration_trusted_kappa: row.calibrationTrustedKappa,
     is_enabled: row.isEnabled,
     variables: parseVariableValues(row.variables),
     retention_days: row.retentionDays,

@@ -4,6 +4,7 @@ import { trialsInput } from "@/lib/runs/schemas";
 import { metricConfigListSchema } from "@/lib/evaluation/schemas";
 import { booleanQuery, paginationQuery } from "@/lib/api/query";
 import { TEXT_LIMITS } from "@/lib/validation/limits";
+import { DEFAULT_REVIEW_RULES, suiteReviewSettings } from "@/lib/review/schemas";
 
 export const SCHEDULE_TYPES = ["manual", "hourly", "daily", "weekly"] as const;
 
@@ -57,6 +58,11 @@ export const suiteFields = z.object({
     .default(2),
   /** Trials per case of a run that does not say (schedules, API and CLI runs without `trials`). */
   default_trials: trialsInput.default(1),
+  /** Human review: which results of a finished run go to review, how many labels an item needs, when the judge is trusted. */
+  review_rules: suiteReviewSettings.review_rules.default(DEFAULT_REVIEW_RULES),
+  required_reviews: suiteReviewSettings.required_reviews.default(1),
+  calibration_min_labels: suiteReviewSettings.calibration_min_labels.default(30),
+  calibration_trusted_kappa: suiteReviewSettings.calibration_trusted_kappa.default(0.6),
   is_enabled: z.boolean().default(true),
   /** The variables model suite-level values, checked against the agent's variables_schema by the service. */
   variables: z
@@ -105,6 +111,10 @@ export const suitePatch = suiteFields
     alert_threshold_percent: f.alert_threshold_percent.unwrap(),
     hard_weight: f.hard_weight.unwrap(),
     default_trials: f.default_trials.unwrap(),
+    review_rules: f.review_rules.unwrap(),
+    required_reviews: f.required_reviews.unwrap(),
+    calibration_min_labels: f.calibration_min_labels.unwrap(),
+    calibration_trusted_kappa: f.calibration_trusted_kappa.unwrap(),
     is_enabled: f.is_enabled.unwrap(),
     variables: f.variables.unwrap(),
     metrics: f.metrics.unwrap(),

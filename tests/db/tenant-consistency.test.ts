@@ -73,10 +73,20 @@ async function makeTenant(slot: number) {
     data: { workspaceId, runId: run.id, testCaseId: testCase.id, position: slot + 10, caseSnapshot: {}, name: "reviewed" },
   });
   const reviewItem = await db.reviewItem.create({
-    data: { workspaceId, suiteId: suite.id, runId: run.id, caseResultId: reviewed.id, source: "manual", judgeFingerprint: "f", judgeInfo: {} },
+    data: {
+      workspaceId,
+      suiteId: suite.id,
+      runId: run.id,
+      caseResultId: reviewed.id,
+      source: "manual",
+      judgeFingerprint: "f",
+      judgeInfo: {},
+    },
   });
   const reviewer = await db.user.create({ data: { email: `reviewer-${uid()}@example.test` } });
-  const reviewLabel = await db.reviewLabel.create({ data: { workspaceId, itemId: reviewItem.id, reviewerId: reviewer.id, verdict: "pass" } });
+  const reviewLabel = await db.reviewLabel.create({
+    data: { workspaceId, itemId: reviewItem.id, reviewerId: reviewer.id, verdict: "pass" },
+  });
   // A suite without runs has no run counter yet (the run insert trigger creates it).
   const quietSuite = await db.suite.create({ data: { workspaceId, agentId: agent.id, name: `quiet-${uid()}` } });
   return {

@@ -5,7 +5,7 @@ import { logger } from "@/lib/logger";
 import { onRunFinished, runFinishedSubscribers } from "@/lib/runs/run-finished";
 import { makeWorkspace, runWithOutcomes, makeSuiteWithCases } from "../helpers/factories";
 
-const EXPECTED = { finished: ["webhooks", "comparison", "matrix", "regression alert"], cannotProceed: ["comparison"] };
+const EXPECTED = { finished: ["webhooks", "comparison", "matrix", "review rules", "regression alert"], cannotProceed: ["comparison"] };
 const state = globalThis as unknown as { assayRunFinished?: unknown };
 
 afterEach(() => vi.restoreAllMocks());
