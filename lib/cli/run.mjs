@@ -140,10 +140,8 @@ export async function runCommand(ctx, suiteRef, opts) {
   if (opts.json) await printJson(run);
   const gates = runExitCode(run, { minPassRate: opts.minPassRate, gate: opts.gate, maxFlaky: opts.maxFlaky });
   const judge = run.status === "completed" ? await judgeGate(ctx, suite.id, opts.requireTrustedJudge) : null;
-  const { code, reason } =
-    judge && !judge.ok
-      ? { code: EXIT.belowThreshold, reason: gates.code === EXIT.passed ? judge.text : `${gates.reason}; ${judge.text}` }
-      : { code: gates.code, reason: judge ? `${gates.reason}; ${judge.text}` : gates.reason };
+  const code = judge && !judge.ok && gates.code === EXIT.passed ? EXIT.belowThreshold : gates.code;
+  const reason = judge ? `${gates.reason}; ${judge.text}` : gates.reason;
   const trials = trialsLine(run.summary);
   if (trials) note(trials);
   const executed = run.total_cases - run.skipped_cases;

@@ -12,6 +12,7 @@ import {
   outputComponents,
   queryParameters,
   ref,
+  tooLarge,
   type OpenApiPart,
 } from "@/lib/api/openapi-kit";
 import {
@@ -230,7 +231,7 @@ function paths() {
           "Role: editor. One item per case result: a result already queued is returned as it is. The results must be finished (passed, failed or error). " +
           "The item takes its suite's required_reviews and the judge fingerprint of its run.",
         requestBody: body("CreateReviewItemsInput"),
-        responses: { "201": ok("The items", ref("CreatedReviewItems")), ...errors, ...conflict },
+        responses: { "201": ok("The items", ref("CreatedReviewItems")), ...errors, ...conflict, ...tooLarge() },
       },
     },
     "/api/v1/review-items/export": {
@@ -260,7 +261,7 @@ function paths() {
         summary: "Assign a review item",
         description: "Role: editor. assignee_id: a member of the workspace, or null to unassign.",
         requestBody: body("UpdateReviewItemInput"),
-        responses: { "200": ok("ReviewItem", ref("ReviewItem")), ...errors },
+        responses: { "200": ok("ReviewItem", ref("ReviewItem")), ...errors, ...tooLarge() },
       },
     },
     "/api/v1/review-items/{id}/labels": {
@@ -273,7 +274,7 @@ function paths() {
           "Role: editor. The reviewer is the member (or the API key) calling. When the item has its required labels it becomes agreed (the human verdict is set on the result) or conflict. " +
           "409 when the item is no longer open; 400 naming the field for an element the case does not have.",
         requestBody: body("LabelInput"),
-        responses: { "200": ok("ReviewItemDetail, judge revealed", ref("ReviewItemDetail")), ...errors, ...conflict },
+        responses: { "200": ok("ReviewItemDetail, judge revealed", ref("ReviewItemDetail")), ...errors, ...conflict, ...tooLarge() },
       },
     },
     "/api/v1/review-items/{id}/resolve": {
@@ -284,7 +285,7 @@ function paths() {
         summary: "Resolve a conflict",
         description: "Role: admin. Sets the human verdict of an item in conflict; 409 for an item that is not in conflict.",
         requestBody: body("ResolveInput"),
-        responses: { "200": ok("ReviewItemDetail", ref("ReviewItemDetail")), ...errors, ...conflict },
+        responses: { "200": ok("ReviewItemDetail", ref("ReviewItemDetail")), ...errors, ...conflict, ...tooLarge() },
       },
     },
     "/api/v1/suites/{id}/judge-calibration": {

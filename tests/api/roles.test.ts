@@ -165,6 +165,14 @@ describe("every documented operation × every role × another workspace", () => 
         return json({ url: "https://hooks.example.test/assay", secret: "whsec-0123456789abcdef", events: ["run.failed"] });
       case "updateRetentionSettings":
         return json({ days: 30 });
+      case "createReviewItems":
+        return json({ case_result_ids: [ids.caseResult] });
+      case "updateReviewItem":
+        return json({ assignee_id: null });
+      case "labelReviewItem":
+        return json({ verdict: "pass" });
+      case "resolveReviewItem":
+        return json({ verdict: "fail", comment: "checked by hand" });
       default:
         return undefined;
     }
@@ -178,7 +186,13 @@ describe("every documented operation × every role × another workspace", () => 
    * Operations that need a resource in a particular state: cancel a run that has not ended, delete
    * an agent without suites and a model configuration nothing uses (otherwise the answer is 409).
    */
-  const SPARE: Record<string, string> = { cancelRun: "pendingRun", deleteAgent: "spareAgent", deleteModelConfig: "spareModelConfig" };
+  const SPARE: Record<string, string> = {
+    cancelRun: "pendingRun",
+    deleteAgent: "spareAgent",
+    deleteModelConfig: "spareModelConfig",
+    // Only an item in conflict can be resolved.
+    resolveReviewItem: "conflictItem",
+  };
 
   /** The real id for each path parameter: the resource the path names, or its SPARE. */
   function paramsFor(op: Op): Record<string, string> {
@@ -201,6 +215,7 @@ describe("every documented operation × every role × another workspace", () => 
               files: "file",
               alerts: "alert",
               webhooks: "webhook",
+              "review-items": "reviewItem",
             }[op.path.split("/")[3]!]);
       const id = resource ? ids[resource] : undefined;
       if (!id) throw new Error(`${op.method} ${op.path}: no fixture for {${name}}`);
@@ -228,6 +243,14 @@ describe("every documented operation × every role × another workspace", () => 
     ids.run = (await create("/api/v1/suites/{id}/runs", json({}), { id: ids.suite! })).id;
     await db.run.update({ where: { id: ids.run! }, data: { status: "completed", startedAt: new Date(), completedAt: new Date() } });
     ids.caseResult = (await db.caseResult.findFirstOrThrow({ where: { runId: ids.run! } })).id;
+    // A finished result (only those go to review), and a second one whose item is in conflict.
+    await db.caseResult.update({ where: { id: ids.caseResult }, data: { status: "failed", completedAt: new Date() } });
+    ids.reviewItem = (await create("/api/v1/review-items", json({ case_result_ids: [ids.caseResult] }))).data[0].id;
+    const conflicted = await db.caseResult.create({
+      data: { workspaceId: workspace.id, runId: ids.run!, position: 1, caseSnapshot: {}, name: "conflicted", status: "failed" },
+    });
+    ids.conflictItem = (await create("/api/v1/review-items", json({ case_result_ids: [conflicted.id] }))).data[0].id;
+    await db.reviewItem.update({ where: { id: ids.conflictItem! }, data: { status: "conflict", closedAt: new Date() } });
     ids.comparison = (await create("/api/v1/suites/{id}/comparisons", bodyFor("createComparison"), { id: ids.suite! })).id;
     ids.matrix = (await create("/api/v1/suites/{id}/matrix", bodyFor("createMatrix"), { id: ids.suite! })).id;
     ids.preset = (await create("/api/v1/suites/{id}/presets", bodyFor("createPreset"), { id: ids.suite! })).id;

@@ -5,6 +5,8 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import * as cancelRoute from "@/app/api/v1/runs/[id]/cancel/route";
+import * as itemsRoute from "@/app/api/v1/review-items/route";
+import { POST as labelRoute } from "@/app/api/v1/review-items/[id]/labels/route";
 import { withRunStack } from "../helpers/run-stack";
 import { call } from "../helpers/api";
 import { makeApiKey, makeWorkspace, makeSuiteWithCases, waitFor, variable, setAgentVariables } from "../helpers/factories";
@@ -506,4 +508,36 @@ describe("run metadata (--meta, CI detection)", () => {
         expect(res.stdout).toContain(text);
     }
   });
+});
+
+describe("assay run --require-trusted-judge", () => {
+  it("exits 1 while the suite's judge is uncalibrated, 0 once its labels make it trusted, and prints its calibration", async () => {
+    const { suite, env, key } = await setup();
+    // Four labels are enough here; the run has three passes and one failure (case 3).
+    await db.suite.update({ where: { id: suite.id }, data: { calibrationMinLabels: 4 } });
+    const refused = await assay(["run", suite.name, "--wait", "--min-pass-rate", "75", "--require-trusted-judge"], env);
+    expect(refused.code, refused.stderr).toBe(1);
+    expect(refused.stderr).toContain("Judge: uncalibrated (0 of 4 labelled judgements)");
+    expect(refused.stderr).toContain("≥ 75%; the suite's judge is uncalibrated, not trusted (--require-trusted-judge)");
+
+    // A reviewer confirms each of the run's four verdicts: perfect agreement on both classes.
+    const run = await db.run.findFirstOrThrow({ where: { suiteId: suite.id }, select: { id: true } });
+    const results = await db.caseResult.findMany({ where: { runId: run.id }, select: { id: true, status: true } });
+    const items = await call(itemsRoute.POST, { method: "POST", token: key, body: { case_result_ids: results.map((r) => r.id) } });
+    expect(items.status).toBe(201);
+    for (const item of items.json.data as { id: string; case_result_id: string }[]) {
+      const status = results.find((r) => r.id === item.case_result_id)!.status;
+      const label = await call(labelRoute, {
+        method: "POST",
+        token: key,
+        body: { verdict: status === "passed" ? "pass" : "fail" },
+        params: { id: item.id },
+      });
+      expect(label.json.status).toBe("agreed");
+    }
+    const trusted = await assay(["run", suite.name, "--wait", "--min-pass-rate", "75", "--require-trusted-judge"], env);
+    expect(trusted.code, trusted.stderr).toBe(0);
+    expect(trusted.stderr).toContain("Judge: trusted (κ 1.00, 95% CI 1.00–1.00, 4 labelled)");
+    expect(trusted.stderr).toContain("; the judge is trusted");
+  }, 40_000);
 });
