@@ -18,6 +18,7 @@
  * sides gave every item the same single verdict: agreement is then total and says nothing).
  */
 import type { Interval } from "@/lib/comparisons/statistics";
+import { wilsonInterval } from "@/lib/runs/trials";
 
 export type Confusion = {
   judge_pass_human_pass: number;
@@ -53,7 +54,7 @@ export type CohenKappa = {
   kappa: number | null;
   /** Large-sample standard error (see fceVariance); null with kappa. */
   se: number | null;
-  /** kappa ± 1.96·se, clamped to [-1, 1]; null with kappa. */
+  /** kappa ± 1.96·se, clamped to [-1, 1] (when se = 0, the Wilson interval of p_o mapped to kappa); null with kappa. */
   ci95: Interval | null;
 };
 
@@ -71,7 +72,20 @@ export function cohenKappa(c: Confusion): CohenKappa {
   if (chance === n * n) return { ...base, kappa: null, se: null, ci95: null };
   const kappa = (n * agreeing - chance) / (n * n - chance);
   const se = Math.sqrt(fceVariance(table, n, kappa));
-  return { ...base, kappa, se, ci95: [clampKappa(kappa - Z95 * se), clampKappa(kappa + Z95 * se)] };
+  const ci95: Interval = se > 0 ? [clampKappa(kappa - Z95 * se), clampKappa(kappa + Z95 * se)] : wilsonKappaInterval(base);
+  return { ...base, kappa, se, ci95 };
+}
+
+/**
+ * The interval when the large-sample one collapses to a point (every item agrees, or none does:
+ * the variance is 0). A point would let a judge be trusted on a handful of perfect labels, so the
+ * Wilson score interval of the raw agreement p_o over the n items is mapped through
+ * κ = (p_o − p_e) / (1 − p_e) with p_e held fixed: 30 perfect labels on a balanced suite give a
+ * lower bound of about 0.77, 60 about 0.88 — doubt that shrinks with n, as it should.
+ */
+function wilsonKappaInterval({ n, observed, expected }: { n: number; observed: number; expected: number }): Interval {
+  const [low, high] = wilsonInterval(observed, n, Z95);
+  return [clampKappa((low - expected) / (1 - expected)), clampKappa((high - expected) / (1 - expected))];
 }
 
 type Table = [[number, number], [number, number]];
@@ -103,7 +117,8 @@ function marginsOf(table: Table): { rows: [number, number]; cols: [number, numbe
  *            − (κ − p_e (1 − κ))² ] / (n (1 − p_e)²)
  *
  * It is 0 when every item agrees (κ = 1): a large-sample formula has no small-sample doubt to
- * give, which is why judgeStatus also asks for a minimum number of labels. Rounding can leave a
+ * give, so cohenKappa then uses wilsonKappaInterval, and judgeStatus also asks for a minimum
+ * number of labels. Rounding can leave a
  * zero variance a hair below 0; it is read as 0.
  */
 function fceVariance(table: Table, n: number, kappa: number): number {

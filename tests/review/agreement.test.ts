@@ -118,11 +118,19 @@ describe("cohenKappa", () => {
     expect(k.ci95![1]).toBeCloseTo(0.649, 3);
   });
 
-  it("gives κ = 1 and a zero standard error when every item agrees", () => {
+  it("gives κ = 1 and a zero standard error when every item agrees, with an interval that still doubts 20 labels", () => {
     const k = cohenKappa(confusion(12, 0, 0, 8));
     expect(k.kappa).toBe(1);
     expect(k.se).toBe(0);
-    expect(k.ci95).toEqual([1, 1]);
+    // The Wilson score interval of p_o = 1 over 20 items, mapped to kappa with p_e = (12·12 + 8·8) / 20² = 0.52.
+    const z2 = Z95 * Z95;
+    const centre = (1 + z2 / 40) / (1 + z2 / 20);
+    const half = (Z95 / (1 + z2 / 20)) * Math.sqrt(z2 / 1600);
+    expect(k.ci95![0]).toBeCloseTo((centre - half - 0.52) / 0.48, 12);
+    expect(k.ci95![0]).toBeCloseTo(0.664, 3);
+    expect(k.ci95![1]).toBe(1);
+    // More perfect labels, less doubt.
+    expect(cohenKappa(confusion(36, 0, 0, 24)).ci95![0]).toBeGreaterThan(k.ci95![0]);
   });
 
   it("gives κ = 0 when the agreement is what the pass rates alone predict", () => {
@@ -351,8 +359,10 @@ describe("judgeStatus", () => {
     expect(judgeStatus(textbook, { minLabels: 20, trustedKappa: 0.3 })).toBe("doubtful");
   });
 
-  it("trusts perfect agreement at the top threshold and doubts an undefined kappa", () => {
-    expect(judgeStatus(agreementOf(pairsOf(confusion(12, 0, 0, 8))), { minLabels: 20, trustedKappa: 1 })).toBe("trusted");
+  it("doubts 20 perfect labels at the top threshold, trusts them at their interval's lower end, and doubts an undefined kappa", () => {
+    const perfect = agreementOf(pairsOf(confusion(12, 0, 0, 8)));
+    expect(judgeStatus(perfect, { minLabels: 20, trustedKappa: 1 })).toBe("doubtful");
+    expect(judgeStatus(perfect, { minLabels: 20, trustedKappa: perfect.kappa_ci95![0] })).toBe("trusted");
     expect(judgeStatus(agreementOf(pairsOf(confusion(30, 0, 0, 0))), { minLabels: 20, trustedKappa: 0 })).toBe("doubtful");
   });
 });
