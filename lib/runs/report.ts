@@ -187,6 +187,9 @@ function jsonResult(r: ReportRow) {
     variant: r.variant,
     status: r.status,
     passed: r.status === "passed",
+    // Human review: the verdict of an agreed or resolved review item beside the judge's (status is never overwritten).
+    human_verdict: r.human_verdict,
+    effective_status: r.effective_status,
     test_input: snap.initial_message ?? null,
     // The execution model's TestResult.processed_files (the stored markdown is capped like every stored text).
     processed_files: r.processed_files,
@@ -262,6 +265,12 @@ async function* markdownReport(m: Meta, pages: AsyncIterable<ReportRow[]>) {
     `**Run**: ${m.run.id} (${m.run.status}, ${m.run.triggered_by})`,
     testsLine(s),
     ...(trials ? [trials] : []),
+    ...(m.run.reviewed_cases > 0
+      ? [
+          `**Human review**: ${plural(m.run.reviewed_cases, "result", "results")} reviewed, ${m.run.overturned_cases} overturned — ` +
+            `reviewed pass rate ${m.run.pass_rate_reviewed}% (judge: ${m.run.pass_rate}%)`,
+        ]
+      : []),
     `**Duration**: ${seconds(s.wall_time_ms || s.total_duration_ms)}`,
     "",
     "## Summary",
@@ -356,6 +365,7 @@ function markdownCase(r: ReportRow, i: number, trials: number): string[] {
     for (const mr of metrics) lines.push(`- ${metricLine(mr)}`);
   }
   if (r.failure_reasons.length) lines.push("", `**Failure reasons**: ${r.failure_reasons.map((x) => md(x, 300)).join("; ")}`);
+  if (r.human_verdict) lines.push("", `**Human verdict**: ${r.human_verdict}${r.overturned ? " (overturns the judge)" : ""}`);
   if (r.errors.length) lines.push("", `**Error**: ${md(r.errors.join("; "), 300)}`);
   else if (r.status === "skipped" && r.error_message) lines.push("", `**Skipped**: ${md(r.error_message, 300)}`);
   lines.push("");

@@ -11,7 +11,7 @@ import { db } from "@/lib/db";
 import { applyReviewRules } from "@/lib/review/rules";
 import type { WorkspaceContext } from "@/lib/auth/roles";
 import { call } from "../helpers/api";
-import { addMember, makeApiKey, makeKeyedSuite, runWithOutcomes, runWithTrialOutcomes } from "../helpers/factories";
+import { addMember, makeApiKey, makeKeyedSuite, reportText, runWithOutcomes, runWithTrialOutcomes } from "../helpers/factories";
 
 const itemsRoute = await import("@/app/api/v1/review-items/route");
 const itemRoute = await import("@/app/api/v1/review-items/[id]/route");
@@ -242,6 +242,20 @@ describe("labels: blind, one per reviewer, several reviewers, conflicts", () => 
     const agreed = await api.label(item.id, { verdict: "fail" });
     expect(agreed.json).toMatchObject({ status: "agreed", human_verdict: "fail", overturned: false });
     expect((await api.run(runId)).json).toMatchObject({ reviewed_cases: 2, overturned_cases: 1, pass_rate_reviewed: 83.3 });
+  });
+
+  it("puts the human verdicts in the run's reports", async () => {
+    const markdown = await reportText(ctx, runId, "markdown");
+    expect(markdown).toContain("**Human review**: 2 results reviewed, 1 overturned — reviewed pass rate 83.3% (judge: 66.7%)");
+    expect(markdown.match(/\*\*Human verdict\*\*: pass \(overturns the judge\)/g)).toHaveLength(1);
+    expect(markdown.match(/\*\*Human verdict\*\*: fail\n/g)).toHaveLength(1);
+    const json = JSON.parse(await reportText(ctx, runId, "json"));
+    expect(json.summary).toMatchObject({ reviewed: 2, overturned: 1, pass_rate_reviewed: 83.3 });
+    const reviewed = json.results.filter((r: { human_verdict: string | null }) => r.human_verdict);
+    expect(reviewed.map((r: { test_name: string; effective_status: string }) => `${r.test_name}:${r.effective_status}`).sort()).toEqual([
+      "case 0:passed",
+      "case 5:failed",
+    ]);
   });
 });
 

@@ -136,6 +136,8 @@ describe("the run page's live table (GET /api/w/{workspaceId}/runs/{runId}/resul
         "error_type",
         "failure_reasons",
         "stopped_by_safety_cap",
+        "human_verdict",
+        "review_status",
       ].sort(),
     );
     const selects = caseResultSelects();
