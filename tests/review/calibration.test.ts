@@ -9,6 +9,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
+import { mulberry32 } from "@/lib/comparisons/statistics";
 import { call } from "../helpers/api";
 import { makeApiKey, makeKeyedSuite, runToEnd, waitFor } from "../helpers/factories";
 import { withRunStack } from "../helpers/run-stack";
@@ -20,18 +21,6 @@ const { GET: calibrationRoute } = await import("@/app/api/v1/suites/[id]/judge-c
 const { GET: listRoute } = await import("@/app/api/v1/review-items/route");
 const { PATCH: suiteRoute } = await import("@/app/api/v1/suites/[id]/route");
 
-/** mulberry32: a small seeded PRNG, so every run of this file generates the same suite. */
-function prng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const CASES = 60;
 
 type Made = Awaited<ReturnType<typeof makeKeyedSuite>>;
@@ -41,7 +30,7 @@ type Made = Awaited<ReturnType<typeof makeKeyedSuite>>;
  * (pass or fail) and whether the judge gets it right (probability q) are drawn from the seed.
  */
 async function judgedSuite(q: number, seed: number) {
-  const random = prng(seed);
+  const random = mulberry32(seed);
   const truth = Array.from({ length: CASES }, () => random() < 0.5);
   const judgeSays = truth.map((t) => (random() < q ? t : !t));
   const made = await makeKeyedSuite(CASES, fake.url, (i) => ({
