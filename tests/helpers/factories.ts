@@ -293,6 +293,35 @@ export async function exportText(...args: Parameters<typeof exportTestCases>) {
   return { ...file, body: await new Response(file.body).text() };
 }
 
+/** How many of a run's case results ended each way; `total` (default: their sum) also counts open ones. */
+export type CaseCounts = { total?: number; passed?: number; failed?: number; error?: number; skipped?: number };
+
+/** The counts of case results with these statuses (every one in `total`, pending and running too). */
+export function countStatuses(statuses: readonly string[]): CaseCounts {
+  const count = (s: string) => statuses.filter((x) => x === s).length;
+  return { total: statuses.length, passed: count("passed"), failed: count("failed"), error: count("error"), skipped: count("skipped") };
+}
+
+/**
+ * The columns every Run row written directly needs (an API-triggered run with an empty agent
+ * snapshot) and its counters; tests spread their own times, results and overrides after it.
+ */
+export function runRowData(ctx: WorkspaceContext, suiteId: string, status: Prisma.RunUncheckedCreateInput["status"], counts: CaseCounts) {
+  const { passed = 0, failed = 0, error = 0, skipped = 0 } = counts;
+  return {
+    workspaceId: ctx.workspaceId,
+    suiteId,
+    status,
+    triggeredBy: "api" as const,
+    agentSnapshot: {},
+    totalCases: counts.total ?? passed + failed + error + skipped,
+    passedCases: passed,
+    failedCases: failed,
+    errorCases: error,
+    skippedCases: skipped,
+  };
+}
+
 type Outcome = "passed" | "failed" | "error" | "skipped";
 
 /**

@@ -2,7 +2,7 @@ import { beforeEach, describe, expect, it, vi } from "vitest";
 import { db } from "@/lib/db";
 import { NotFoundError } from "@/lib/errors";
 import type { WorkspaceContext } from "@/lib/auth/roles";
-import { addMember, makeWorkspace, makeSuiteWithCases } from "../helpers/factories";
+import { addMember, countStatuses, makeWorkspace, makeSuiteWithCases, runRowData } from "../helpers/factories";
 import { call } from "../helpers/api";
 
 // The signed-in user is the only thing faked; membership, roles and scoping run for real.
@@ -23,21 +23,14 @@ type CaseStatus = "pending" | "running" | "passed" | "failed" | "error";
 async function makeTrialRun(ctx: WorkspaceContext, suiteId: string, testCaseIds: string[], statuses: CaseStatus[][], minute: number) {
   const trials = statuses[0]!.length;
   const flat = statuses.flat();
-  const count = (s: CaseStatus) => flat.filter((x) => x === s).length;
   const open = flat.some((s) => s === "pending" || s === "running");
   const createdAt = new Date(Date.parse("2026-03-01T10:00:00Z") + minute * 60_000);
   return db.run.create({
     data: {
-      workspaceId: ctx.workspaceId,
-      suiteId,
-      status: open ? "running" : "completed",
+      ...runRowData(ctx, suiteId, open ? "running" : "completed", countStatuses(flat)),
       triggeredBy: "manual",
       agentSnapshot: { name: "bot" },
       trials,
-      totalCases: flat.length,
-      passedCases: count("passed"),
-      failedCases: count("failed"),
-      errorCases: count("error"),
       createdAt,
       startedAt: createdAt,
       completedAt: open ? null : new Date(createdAt.getTime() + 5_000),
