@@ -69,20 +69,19 @@ async function suiteOf(count: number) {
   return { suite, ids };
 }
 
+/** A suite with one case per row of `statuses` and its first run (minute 1) with those trial statuses. */
+async function trialRunOf(statuses: CaseStatus[][]) {
+  const { suite, ids } = await suiteOf(statuses.length);
+  return { suite, ids, run: await makeTrialRun(owner.ctx, suite.id, ids, statuses, 1) };
+}
+
 describe("the run page's per-case route", () => {
   it("serves one row per case with its trial marks and stability, filtered by stability, to a viewer of the workspace only", async () => {
-    const { suite, ids } = await suiteOf(3);
-    const run = await makeTrialRun(
-      owner.ctx,
-      suite.id,
-      ids,
-      [
-        ["passed", "passed", "passed"],
-        ["failed", "passed", "running"],
-        ["failed", "failed", "pending"],
-      ],
-      1,
-    );
+    const { run } = await trialRunOf([
+      ["passed", "passed", "passed"],
+      ["failed", "passed", "running"],
+      ["failed", "failed", "pending"],
+    ]);
     const viewer = await addMember(owner.workspace.id, "viewer");
     session.userId = viewer.user.id;
     const params = { workspaceId: owner.workspace.id, runId: run.id };
@@ -118,17 +117,10 @@ describe("the run page's per-case route", () => {
 
 describe("the run page with trials", () => {
   it("loads the first page of cases (stability from the URL) and the run a re-run repeated", async () => {
-    const { suite, ids } = await suiteOf(2);
-    const run = await makeTrialRun(
-      owner.ctx,
-      suite.id,
-      ids,
-      [
-        ["passed", "failed"],
-        ["passed", "passed"],
-      ],
-      1,
-    );
+    const { run } = await trialRunOf([
+      ["passed", "failed"],
+      ["passed", "passed"],
+    ]);
     const page = await loadRunPage(owner.ctx, run.id, { stability: "flaky" });
     expect(page.caseFilters).toEqual({ stability: "flaky" });
     expect(page.cases?.data.map((c) => c.name)).toEqual(["case 0"]);
@@ -145,8 +137,7 @@ describe("the run page with trials", () => {
   });
 
   it("a run with one trial has no per-case page", async () => {
-    const { suite, ids } = await suiteOf(2);
-    const run = await makeTrialRun(owner.ctx, suite.id, ids, [["passed"], ["failed"]], 1);
+    const { run } = await trialRunOf([["passed"], ["failed"]]);
     const page = await loadRunPage(owner.ctx, run.id, {});
     expect(page.cases).toBeNull();
   });
@@ -154,17 +145,10 @@ describe("the run page with trials", () => {
 
 describe("re-run action", () => {
   it("re-runs for editors, says which scope matched nothing, and refuses viewers", async () => {
-    const { suite, ids } = await suiteOf(2);
-    const run = await makeTrialRun(
-      owner.ctx,
-      suite.id,
-      ids,
-      [
-        ["passed", "passed"],
-        ["failed", "failed"],
-      ],
-      1,
-    );
+    const { suite, run } = await trialRunOf([
+      ["passed", "passed"],
+      ["failed", "failed"],
+    ]);
     const none = await rerunRunAction(owner.workspace.id, { id: run.id, only: "flaky" });
     expect(none).toMatchObject({ ok: false, issues: [expect.objectContaining({ path: "only" })] });
     const bad = await rerunRunAction(owner.workspace.id, { id: run.id, only: "sometimes" as "all" });
@@ -182,8 +166,7 @@ describe("re-run action", () => {
 
 describe("the case view with trials", () => {
   it("loads the case's trials in this run and its history across runs with the flip rate", async () => {
-    const { suite, ids } = await suiteOf(2);
-    const first = await makeTrialRun(owner.ctx, suite.id, ids, [["passed"], ["passed"]], 1);
+    const { suite, ids, run: first } = await trialRunOf([["passed"], ["passed"]]);
     const run = await makeTrialRun(
       owner.ctx,
       suite.id,
