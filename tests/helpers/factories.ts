@@ -127,6 +127,16 @@ export function variable(name: string, dataType: VariableDefinition["data_type"]
   };
 }
 
+/** The variables model's AIConfiguration: a static choice of model configurations by name, the first by default. */
+export function aiConfigurationVariable(...configNames: string[]) {
+  return variable("AIConfiguration", "string", {
+    display_name: "AI configuration",
+    value_source: "static",
+    possible_values: configNames.map((value) => ({ value })),
+    default_value: configNames[0],
+  });
+}
+
 /** Replaces the agent's variable schema. */
 export async function setAgentVariables(agentId: string, variables: object[]) {
   await db.agent.update({ where: { id: agentId }, data: { variablesSchema: variables } });
@@ -239,12 +249,7 @@ export async function makeEvalVariablesSuite(baseUrl: string, caseData?: (i: num
   const made = await makeSuiteWithCases(ctx, 2, { baseUrl, caseData });
   const other = await makeModelConfig(ctx.workspaceId, { name: "gpt-b", baseUrl, model: "model-b" });
   await setAgentVariables(made.agent.id, [
-    variable("AIConfiguration", "string", {
-      display_name: "AI configuration",
-      value_source: "static",
-      possible_values: [{ value: made.modelConfig.name }, { value: "gpt-b" }],
-      default_value: made.modelConfig.name,
-    }),
+    aiConfigurationVariable(made.modelConfig.name, "gpt-b"),
     variable("Temperature", "number", { default_value: 0.2 }),
   ]);
   return { ctx, ...made, other };
