@@ -173,6 +173,11 @@ export async function makeAgent(workspaceId: string, opts: { name?: string; vari
   });
 }
 
+/** A chat agent without tools or variables that answers through `modelConfigId` under `systemPrompt`. */
+export function makeChatAgent(workspaceId: string, modelConfigId: string, systemPrompt = "You are a helpful assistant.") {
+  return db.agent.create({ data: { workspaceId, name: `agent-${uid()}`, kind: "chat", systemPrompt, modelConfigId, tools: [] } });
+}
+
 export async function makeCases(workspaceId: string, suiteId: string, statuses: ("draft" | "active" | "archived")[], deleted = false) {
   await db.testCase.createMany({
     data: statuses.map((status, i) => ({
@@ -212,16 +217,7 @@ export async function makeSuiteWithCases(
   opts: { baseUrl?: string; tags?: (i: number) => string[]; caseData?: (i: number) => Record<string, unknown> } = {},
 ) {
   const modelConfig = await makeModelConfig(ctx.workspaceId, { baseUrl: opts.baseUrl, model: "fake-model" });
-  const agent = await db.agent.create({
-    data: {
-      workspaceId: ctx.workspaceId,
-      name: `agent-${Math.random()}`,
-      kind: "chat",
-      systemPrompt: "You are a helpful assistant.",
-      modelConfigId: modelConfig.id,
-      tools: [],
-    },
-  });
+  const agent = await makeChatAgent(ctx.workspaceId, modelConfig.id);
   const suite = await db.suite.create({
     data: { workspaceId: ctx.workspaceId, agentId: agent.id, name: `suite-${Math.random()}`, llmJudgeModelConfigId: modelConfig.id },
   });
