@@ -19,6 +19,7 @@ import { warmUpModelCalls } from "@/lib/llm/warm-up";
 import { getRun, startRun } from "@/lib/runs/service";
 import type { BenchFake } from "./fake";
 import { makeBenchSuite } from "./executor-bench";
+import { correctnessLine, table } from "./report";
 
 const FINISHED = ["completed", "failed", "cancelled"];
 
@@ -318,15 +319,15 @@ export function formatTrialsReport(r: TrialsBenchResult, meta: { database: strin
     ],
     ["event loop delay p99", `${r.eventLoopDelayP99Ms.toFixed(1)} ms`],
   ];
-  const width = Math.max(...rows.map(([k]) => k.length));
   return [
     `Assay trials benchmark — ${r.cases} single-turn cases × ${r.trials} trials × ${r.latencyMs} ms at concurrency ${r.concurrency}`,
     `  fake OpenAI server: ${r.fakeSeparate ? "own process" : "in process"} · per-model-config request cap ${r.endpointCap} · database: ${meta.database} · load avg before ${meta.loadBefore}, after ${meta.loadAfter}`,
     "",
-    ...rows.map(([k, v]) => `  ${k.padEnd(width)}  ${v}`),
+    table(rows),
     "",
-    r.failures.length
-      ? `CORRECTNESS FAILURES:\n${r.failures.map((f) => `  - ${f}`).join("\n")}`
-      : "correctness: every trial stored exactly once, each question asked exactly once per trial, concurrency within bound",
+    correctnessLine(
+      r.failures,
+      "correctness: every trial stored exactly once, each question asked exactly once per trial, concurrency within bound",
+    ),
   ].join("\n");
 }
