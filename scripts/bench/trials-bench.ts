@@ -18,10 +18,8 @@ import { createCaseRunner } from "@/lib/runs/case-runner";
 import { warmUpModelCalls } from "@/lib/llm/warm-up";
 import { getRun, startRun } from "@/lib/runs/service";
 import type { BenchFake } from "./fake";
-import { makeBenchSuite } from "./executor-bench";
+import { makeBenchSuite, waitForRunEnd } from "./executor-bench";
 import { correctnessLine, table } from "./report";
-
-const FINISHED = ["completed", "failed", "cancelled"];
 
 /** What the SQL said about the run's case results, per (test case, trial). */
 export type TrialsStorage = {
@@ -190,15 +188,7 @@ export async function benchTrials(opts: {
   const t0 = performance.now();
   const started = await startRun(ctx, suiteId, { concurrency, trials }, "api");
   const deadline = Date.now() + Math.max(60_000, (executions / concurrency) * latencyMs * 10);
-  for (let status: string = started.status; !FINISHED.includes(status);) {
-    if (Date.now() > deadline) {
-      failures.push(`the run did not finish in time (status ${status})`);
-      break;
-    }
-    await new Promise((r) => setTimeout(r, opts.pollMs ?? 20));
-    const res = await watcher.query<{ status: string }>(`SELECT "status"::text AS status FROM "Run" WHERE "id" = $1`, [started.id]);
-    status = res.rows[0]?.status ?? "missing";
-  }
+  await waitForRunEnd(watcher, started, deadline, failures, opts.pollMs);
   const wallMs = performance.now() - t0;
   const cpu = process.cpuUsage(cpuBefore);
   const fakeCpuAfter = fake.cpuMs();
