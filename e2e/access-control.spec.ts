@@ -1,7 +1,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { expect, test, type APIRequestContext, type Browser, type Page } from "@playwright/test";
-import { apiPost, createApiKey, openWorkspace, unique, createFakeModelConfig, runToCompletion } from "./fixtures";
+import { apiPost, createApiKey, newMember, openWorkspace, unique, createFakeModelConfig, runToCompletion } from "./fixtures";
 
 /**
  * Access control in the browser: the retention page refuses settings that would delete
@@ -88,18 +88,8 @@ test("retention refuses zero, and a cleanup of more than half of all finished ru
 
 /** A member with a password, made from an invitation (not the shared admin). */
 async function memberWithPassword(browser: Browser, page: Page, workspaceId: string, password: string) {
-  await page.goto(`/w/${workspaceId}/settings/members`);
-  const email = `${slug("lockout")}@example.test`;
-  await page.getByLabel("Email").fill(email);
-  await page.getByRole("button", { name: "Invite member" }).click();
-  const link = await page.getByLabel("Invite link").inputValue();
-  const context = await browser.newContext({ storageState: { cookies: [], origins: [] } });
-  const p = await context.newPage();
-  await p.goto(link);
-  await p.getByLabel("Password").fill(password);
-  await p.getByRole("button", { name: "Create account and join" }).click();
-  await expect(p).toHaveURL(new RegExp(`/w/${workspaceId}`));
-  await context.close();
+  const { email, member } = await newMember(page, browser, workspaceId, { prefix: "lockout", password });
+  await member.context().close();
   return email;
 }
 

@@ -1,6 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
-import { unique } from "./fixtures";
+import { createWorkspace, unique } from "./fixtures";
 
 // axe over the main pages, WCAG 2 A and AA rules. Serious and critical violations fail the test;
 // every violation on a page is listed in the failure message (rule, impact, help, targets) so the
@@ -37,11 +37,7 @@ test("the main pages have no serious or critical WCAG 2 A/AA violations", async 
   test.setTimeout(120_000);
 
   // Data to look at: a fresh workspace with the demo suite, run once against the built-in demo model.
-  await page.goto("/workspaces/new");
-  await page.getByLabel("Workspace name").fill(unique("A11y team"));
-  await page.getByRole("button", { name: "Create workspace" }).click();
-  await page.waitForURL(/\/w\/[0-9a-f-]{36}\/suites/);
-  const workspaceUrl = /^.*\/w\/[0-9a-f-]{36}/.exec(page.url())![0];
+  const workspaceUrl = `/w/${await createWorkspace(page, unique("A11y team"))}`;
   await page.getByRole("button", { name: "Load the demo suite" }).click();
   // Loading the demo starts its first run and opens it.
   await page.waitForURL(/\/runs\/[0-9a-f-]{36}$/);

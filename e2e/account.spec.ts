@@ -1,6 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Browser, type Page } from "@playwright/test";
-import { openWorkspace, unique } from "./fixtures";
+import { newMember, openWorkspace } from "./fixtures";
 
 const OLD_PASSWORD = "account-old-password";
 const NEW_PASSWORD = "account-new-password";
@@ -24,19 +24,7 @@ test("a member changes their password: this session stays, other sessions end, o
 }) => {
   // A new member (not the shared admin), with an account made from an invitation.
   const workspaceId = await openWorkspace(page);
-  await page.goto(`/w/${workspaceId}/settings/members`);
-  const email = `${unique("account")
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, "-")}@example.test`;
-  await page.getByLabel("Email").fill(email);
-  await page.getByRole("button", { name: "Invite member" }).click();
-  const link = await page.getByLabel("Invite link").inputValue();
-
-  const member = await guestPage(browser);
-  await member.goto(link);
-  await member.getByLabel("Password").fill(OLD_PASSWORD);
-  await member.getByRole("button", { name: "Create account and join" }).click();
-  await expect(member).toHaveURL(new RegExp(`/w/${workspaceId}`));
+  const { email, member } = await newMember(page, browser, workspaceId, { prefix: "account", password: OLD_PASSWORD });
 
   // The same person signed in elsewhere too.
   const elsewhere = await guestPage(browser);

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { unique } from "./fixtures";
+import { createWorkspace, unique } from "./fixtures";
 
 // The path a new user takes through the built-in demo (no API key): load it, watch run #1 make
 // progress, open the failing case and read why, then run again after the demo's prompt edit and
@@ -19,10 +19,7 @@ test("a new user loads the demo, watches it run, reads why a case failed, and se
   test.setTimeout(120_000);
 
   // A fresh workspace has no agents, so the suites page offers the demo.
-  await page.goto("/workspaces/new");
-  await page.getByLabel("Workspace name").fill(unique("Demo team"));
-  await page.getByRole("button", { name: "Create workspace" }).click();
-  await page.waitForURL(/\/w\/[0-9a-f-]{36}\/suites/);
+  await createWorkspace(page, unique("Demo team"));
   await page.getByRole("button", { name: "Load the demo suite" }).click();
 
   // Loading starts run #1 and opens it live.

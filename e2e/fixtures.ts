@@ -1,5 +1,5 @@
 import AxeBuilder from "@axe-core/playwright";
-import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import { expect, test, type APIRequestContext, type Browser, type Page } from "@playwright/test";
 import { FAKE_OPENAI_PORT } from "../playwright.config";
 
 export const ADMIN = { email: "admin@assay.test", password: "correct-horse-battery", workspace: "QA Team" };
@@ -14,9 +14,73 @@ export async function openWorkspace(page: Page): Promise<string> {
   return match![1]!;
 }
 
+/** Creates a workspace named `name` as the signed-in admin and returns its id (its suites page is open). */
+export async function createWorkspace(page: Page, name: string): Promise<string> {
+  await page.goto("/workspaces/new");
+  await page.getByLabel("Workspace name").fill(name);
+  await page.getByRole("button", { name: "Create workspace" }).click();
+  await page.waitForURL(/\/w\/[0-9a-f-]{36}\/suites/);
+  return /\/w\/([0-9a-f-]{36})/.exec(page.url())![1]!;
+}
+
 /** Unique names so specs can run in any order against one database. */
 export function unique(prefix: string): string {
   return `${prefix} ${Date.now().toString(36)}${Math.floor(Math.random() * 1000)}`;
+}
+
+/** A unique address for an invited person: `unique(prefix)` as a slug at example.test. */
+export function uniqueEmail(prefix: string): string {
+  return `${unique(prefix)
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")}@example.test`;
+}
+
+/**
+ * Invites `email` on the workspace's members page as the signed-in admin (with `role`, or the
+ * form's default) and returns the invite link the page shows.
+ */
+export async function inviteMember(page: Page, workspaceId: string, email: string, role?: "admin" | "editor" | "viewer"): Promise<string> {
+  await page.goto(`/w/${workspaceId}/settings/members`);
+  await page.getByLabel("Email").fill(email);
+  if (role) await page.getByLabel("Role", { exact: true }).selectOption(role);
+  await page.getByRole("button", { name: "Invite member" }).click();
+  return page.getByLabel("Invite link").inputValue();
+}
+
+/**
+ * Opens an invite link in a fresh browser context (without the admin's session), creates the
+ * account with `password` (and `name`, when given) and lands in the workspace. Close it with
+ * `page.context().close()`.
+ */
+export async function acceptInvite(
+  browser: Browser,
+  link: string,
+  workspaceId: string,
+  account: { password: string; name?: string },
+): Promise<Page> {
+  const context = await browser.newContext({ storageState: { cookies: [], origins: [] } });
+  const page = await context.newPage();
+  await page.goto(link);
+  if (account.name) await page.getByLabel("Your name").fill(account.name);
+  await page.getByLabel("Password").fill(account.password);
+  await page.getByRole("button", { name: "Create account and join" }).click();
+  await expect(page).toHaveURL(new RegExp(`/w/${workspaceId}`));
+  return page;
+}
+
+/**
+ * A new member (not the shared admin) made the way people join: invited as `uniqueEmail(prefix)`
+ * by the signed-in admin on `page`, with the account created from the link in a fresh context.
+ */
+export async function newMember(
+  page: Page,
+  browser: Browser,
+  workspaceId: string,
+  opts: { prefix: string; role?: "admin" | "editor" | "viewer"; password: string; name?: string },
+): Promise<{ email: string; member: Page }> {
+  const email = uniqueEmail(opts.prefix);
+  const link = await inviteMember(page, workspaceId, email, opts.role);
+  return { email, member: await acceptInvite(browser, link, workspaceId, opts) };
 }
 
 /** A new admin API key of the workspace, made on its settings page (the only time the key shows). */

@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext } from "@playwright/test";
-import { FAKE_OPENAI_URL, createApiKey, openWorkspace, unique } from "./fixtures";
+import { FAKE_OPENAI_URL, createApiKey, newMember, openWorkspace, unique } from "./fixtures";
 
 /**
  * Suites: create (client-side and server-side errors at the fields), list, settings,
@@ -135,22 +135,12 @@ test("a viewer sees suites read-only", async ({ page, browser }) => {
   const name = unique("Viewer visible");
   const suite = await api(page.request, token, "post", "/api/v1/suites", { agent_id: agentId, name });
 
-  await page.goto(`/w/${workspaceId}/settings/members`);
-  const email = `${unique("viewer")
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, "-")}@example.test`;
-  await page.getByLabel("Email").fill(email);
-  await page.getByLabel("Role", { exact: true }).selectOption("viewer");
-  await page.getByRole("button", { name: "Invite member" }).click();
-  const link = await page.getByLabel("Invite link").inputValue();
-
-  const guest = await browser.newContext({ storageState: { cookies: [], origins: [] } });
-  const p2 = await guest.newPage();
-  await p2.goto(link);
-  await p2.getByLabel("Your name").fill("Vera Viewer");
-  await p2.getByLabel("Password").fill("viewer-password-1");
-  await p2.getByRole("button", { name: "Create account and join" }).click();
-  await expect(p2).toHaveURL(new RegExp(`/w/${workspaceId}`));
+  const { member: p2 } = await newMember(page, browser, workspaceId, {
+    prefix: "viewer",
+    role: "viewer",
+    name: "Vera Viewer",
+    password: "viewer-password-1",
+  });
 
   await p2.goto(`/w/${workspaceId}/suites`);
   await expect(p2.getByTestId("suite-row").filter({ hasText: name })).toBeVisible();
@@ -163,7 +153,7 @@ test("a viewer sees suites read-only", async ({ page, browser }) => {
   await p2.goto(`/w/${workspaceId}/suites/new`);
   await expect(p2.getByText("Read-only access")).toBeVisible();
   await expect(p2.getByRole("button", { name: "Create suite" })).toHaveCount(0);
-  await guest.close();
+  await p2.context().close();
 });
 
 test("metrics, simulator model and an hourly schedule on the suite form", async ({ page }) => {

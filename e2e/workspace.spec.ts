@@ -1,10 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { ADMIN, createApiKey, openWorkspace, unique } from "./fixtures";
-
-const slug = (prefix: string) =>
-  unique(prefix)
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, "-");
+import { ADMIN, acceptInvite, createApiKey, inviteMember, newMember, openWorkspace, unique, uniqueEmail } from "./fixtures";
 
 test("an API key is shown once, then only by its prefix, and stops working when revoked", async ({ page }) => {
   const workspaceId = await openWorkspace(page);
@@ -45,22 +40,14 @@ test("an API key acts with at most its creator's current role: a demoted admin's
   browser,
 }) => {
   const workspaceId = await openWorkspace(page);
-  await page.goto(`/w/${workspaceId}/settings/members`);
-  const email = `${slug("key-maker")}@example.test`;
-  await page.getByLabel("Email").fill(email);
-  await page.getByLabel("Role", { exact: true }).selectOption("admin");
-  await page.getByRole("button", { name: "Invite member" }).click();
-  const link = await page.getByLabel("Invite link").inputValue();
-
-  // The new admin makes an admin key.
-  const guest = await browser.newContext({ storageState: { cookies: [], origins: [] } });
-  const member = await guest.newPage();
-  await member.goto(link);
-  await member.getByLabel("Password").fill("key-maker-password-1");
-  await member.getByRole("button", { name: "Create account and join" }).click();
-  await expect(member).toHaveURL(new RegExp(`/w/${workspaceId}`));
+  // A new admin makes an admin key.
+  const { email, member } = await newMember(page, browser, workspaceId, {
+    prefix: "key-maker",
+    role: "admin",
+    password: "key-maker-password-1",
+  });
   const token = await createApiKey(member, workspaceId, "Demoted admin's key");
-  await guest.close();
+  await member.context().close();
   const authorization = { authorization: `Bearer ${token}` };
   // Webhooks are an admin's: the key reads them while its creator is an admin.
   expect((await page.request.get("/api/v1/webhooks", { headers: authorization })).status()).toBe(200);
@@ -94,12 +81,8 @@ test("an API key acts with at most its creator's current role: a demoted admin's
 
 test("an invited person creates their account from the link and lands in the workspace", async ({ page, browser }) => {
   const workspaceId = await openWorkspace(page);
-  await page.goto(`/w/${workspaceId}/settings/members`);
-  const email = `${slug("invitee")}@example.test`;
-  await page.getByLabel("Email").fill(email);
-  await page.getByLabel("Role", { exact: true }).selectOption("editor");
-  await page.getByRole("button", { name: "Invite member" }).click();
-  const link = await page.getByLabel("Invite link").inputValue();
+  const email = uniqueEmail("invitee");
+  const link = await inviteMember(page, workspaceId, email, "editor");
   expect(link).toMatch(/\/invite\/inv_\S+$/);
   await expect(page.getByRole("listitem").filter({ hasText: email })).toBeVisible();
 
@@ -189,22 +172,15 @@ test("an invited address that already has an account gets a pending invitation a
   const secondId = /\/w\/([0-9a-f-]{36})/.exec(page.url())![1]!;
 
   async function invite(workspaceId: string, email: string) {
-    await page.goto(`/w/${workspaceId}/settings/members`);
-    await page.getByLabel("Email").fill(email);
-    await page.getByRole("button", { name: "Invite member" }).click();
+    const link = await inviteMember(page, workspaceId, email);
     await expect(page.getByText(`Invitation created for ${email}`)).toBeVisible();
-    return page.getByLabel("Invite link").inputValue();
+    return link;
   }
 
   // The person gets an account through a first invitation.
-  const email = `${slug("existing")}@example.test`;
+  const email = uniqueEmail("existing");
   const firstLink = await invite(firstId, email);
-  const guest = await browser.newContext({ storageState: { cookies: [], origins: [] } });
-  const p2 = await guest.newPage();
-  await p2.goto(firstLink);
-  await p2.getByLabel("Password").fill("existing-password-1");
-  await p2.getByRole("button", { name: "Create account and join" }).click();
-  await expect(p2).toHaveURL(new RegExp(`/w/${firstId}`));
+  const p2 = await acceptInvite(browser, firstLink, firstId, { password: "existing-password-1" });
 
   // Inviting the now existing address answers exactly as for a new one, and adds nobody yet.
   const secondLink = await invite(secondId, email);
@@ -214,7 +190,7 @@ test("an invited address that already has an account gets a pending invitation a
 
   // Signed out, the link shows the same page as a link for an address without an account: it
   // must not tell whoever opens it that this address is registered.
-  const freshLink = await invite(secondId, `${slug("no-account")}@example.test`);
+  const freshLink = await invite(secondId, uniqueEmail("no-account"));
   const stranger = await browser.newContext({ storageState: { cookies: [], origins: [] } });
   const p3 = await stranger.newPage();
   for (const link of [secondLink, freshLink]) {
@@ -235,7 +211,7 @@ test("an invited address that already has an account gets a pending invitation a
   await p2.goto(secondLink);
   await p2.getByRole("button", { name: `Join ${secondName}` }).click();
   await expect(p2).toHaveURL(new RegExp(`/w/${secondId}`));
-  await guest.close();
+  await p2.context().close();
   await page.reload();
   await expect(page.getByRole("row").filter({ hasText: email })).toContainText("Editor");
 });

@@ -48,13 +48,20 @@ export const cursorFields = {
     .max(2 ** 31 - 1),
 };
 
+/** The page of `limit` rows out of the `limit + 1` read, and the next page's cursor (the last row's key) when there are more. */
+function keysetPage<T>(rows: T[], limit: number, keyOf: (last: T) => object): { page: T[]; next_cursor: string | null } {
+  const page = rows.slice(0, limit);
+  const last = page[page.length - 1];
+  return { page, next_cursor: rows.length > limit && last ? encodeCursor(keyOf(last)) : null };
+}
+
 const newestFirstCursor = z.object({ c: cursorFields.timestamp, id: cursorFields.id });
 
 /**
  * Keyset pagination newest first on (createdAt, id), the order of every history list (runs,
- * comparisons, matrices): `where` is the filter after the cursor's row (empty without one),
- * `orderBy` the matching order, and `page` cuts the `limit + 1` rows read into the page and the
- * next page's cursor.
+ * comparisons, matrices, alerts, webhook deliveries): `where` is the filter after the cursor's
+ * row (empty without one), `orderBy` the matching order, and `page` cuts the `limit + 1` rows
+ * read into the page and the next page's cursor.
  */
 export const newestFirst = {
   where(cursor: string | undefined) {
@@ -62,9 +69,39 @@ export const newestFirst = {
     return c ? { OR: [{ createdAt: { lt: new Date(c.c) } }, { createdAt: new Date(c.c), id: { lt: c.id } }] } : {};
   },
   orderBy: [{ createdAt: "desc" as const }, { id: "desc" as const }],
-  page<T extends { createdAt: Date; id: string }>(rows: T[], limit: number): { page: T[]; next_cursor: string | null } {
-    const page = rows.slice(0, limit);
-    const last = page[page.length - 1];
-    return { page, next_cursor: rows.length > limit && last ? encodeCursor({ c: last.createdAt.toISOString(), id: last.id }) : null };
+  page<T extends { createdAt: Date; id: string }>(rows: T[], limit: number) {
+    return keysetPage(rows, limit, (last) => ({ c: last.createdAt.toISOString(), id: last.id }));
   },
 };
+
+const byNameCursor = z.object({ name: z.string(), id: cursorFields.id });
+
+/**
+ * Keyset pagination by (name, id) ascending, the order of a workspace's named resources (agents,
+ * model configurations): `where`, `orderBy` and `page` as in `newestFirst`.
+ */
+const byName = {
+  where(cursor: string | undefined) {
+    const c = decodeCursor(cursor, byNameCursor);
+    return c ? { OR: [{ name: { gt: c.name } }, { name: c.name, id: { gt: c.id } }] } : {};
+  },
+  orderBy: [{ name: "asc" as const }, { id: "asc" as const }],
+  page<T extends { name: string; id: string }>(rows: T[], limit: number) {
+    return keysetPage(rows, limit, (last) => ({ name: last.name, id: last.id }));
+  },
+};
+
+type ByNameQuery = { where: ReturnType<typeof byName.where>; orderBy: typeof byName.orderBy; take: number };
+
+/**
+ * One page of a name-ordered list (`limit` 1–200, 50 by default): `read` runs the query with the
+ * keyset's filter, order and `take`, adding its own scope and select.
+ */
+export async function pageByName<T extends { name: string; id: string }>(
+  opts: { cursor?: string; limit?: number },
+  read: (query: ByNameQuery) => Promise<T[]>,
+): Promise<{ page: T[]; next_cursor: string | null }> {
+  const limit = Math.min(Math.max(opts.limit ?? 50, 1), 200);
+  const rows = await read({ where: byName.where(opts.cursor), orderBy: byName.orderBy, take: limit + 1 });
+  return byName.page(rows, limit);
+}

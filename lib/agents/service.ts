@@ -6,11 +6,10 @@
  * executor gets them in clear), and HTTP URLs are checked against the workspace's network policy.
  */
 import "server-only";
-import { z } from "zod";
 import { db } from "@/lib/db";
 import { ConflictError, isUniqueViolation, NotFoundError, ValidationError, zodIssues } from "@/lib/errors";
 import { encryptSecret } from "@/lib/crypto";
-import { cursorFields, decodeCursor, encodeCursor, iso } from "@/lib/serialize";
+import { pageByName, iso } from "@/lib/serialize";
 import { requireRole, hasRole, type WorkspaceContext } from "@/lib/auth/roles";
 import { maskUrl, sameOrigin } from "@/lib/url-secrets";
 import { isUuid } from "@/lib/ids";
@@ -38,23 +37,11 @@ const dtoFor = (ctx: WorkspaceContext) => {
 };
 import { headerIssues } from "./rules";
 
-const nameCursor = z.object({ name: z.string(), id: cursorFields.id });
-
 export async function listAgents(ctx: WorkspaceContext, opts: { cursor?: string; limit?: number } = {}) {
-  const limit = Math.min(Math.max(opts.limit ?? 50, 1), 200);
-  const after = decodeCursor(opts.cursor, nameCursor);
-  const rows = await db.agent.findMany({
-    where: {
-      workspaceId: ctx.workspaceId,
-      ...(after ? { OR: [{ name: { gt: after.name } }, { name: after.name, id: { gt: after.id } }] } : {}),
-    },
-    select: agentSelect,
-    orderBy: [{ name: "asc" }, { id: "asc" }],
-    take: limit + 1,
-  });
-  const page = rows.slice(0, limit);
-  const last = page[page.length - 1];
-  return { data: page.map(dtoFor(ctx)), nextCursor: rows.length > limit && last ? encodeCursor({ name: last.name, id: last.id }) : null };
+  const { page, next_cursor } = await pageByName(opts, (query) =>
+    db.agent.findMany({ ...query, where: { workspaceId: ctx.workspaceId, ...query.where }, select: agentSelect }),
+  );
+  return { data: page.map(dtoFor(ctx)), nextCursor: next_cursor };
 }
 
 async function findRow(workspaceId: string, id: string): Promise<AgentRow> {

@@ -5,17 +5,14 @@
  * Every query is scoped by `workspaceId`.
  */
 import "server-only";
-import { z } from "zod";
 import { db } from "@/lib/db";
 import { scopedPoolRead } from "@/lib/runs/case-results";
 import { ConflictError, NotFoundError } from "@/lib/errors";
 import { requireRole, type WorkspaceContext } from "@/lib/auth/roles";
 import { isUuid } from "@/lib/ids";
-import { cursorFields, decodeCursor, encodeCursor } from "@/lib/serialize";
+import { newestFirst } from "@/lib/serialize";
 import { alertSelect, toAlertDto, type AlertDto, type AlertRow } from "./dto";
 import type { AlertListQuery } from "./schemas";
-
-const listCursor = z.object({ c: cursorFields.timestamp, id: cursorFields.id });
 
 /** Display names of the members and keys that acknowledged these alerts (one query each, only when needed). */
 async function actorNames(workspaceId: string, rows: AlertRow[]): Promise<Map<string, string>> {
@@ -31,23 +28,20 @@ async function actorNames(workspaceId: string, rows: AlertRow[]): Promise<Map<st
 /** GET /api/v1/alerts and the alerts page: newest first, filtered by suite and acknowledged state. */
 export async function listAlerts(ctx: WorkspaceContext, q: AlertListQuery): Promise<{ data: AlertDto[]; next_cursor: string | null }> {
   requireRole(ctx, "viewer");
-  const cursor = decodeCursor(q.cursor, listCursor);
   const rows = await db.regressionAlert.findMany({
     where: {
       workspaceId: ctx.workspaceId,
       ...(q.suite_id ? { suiteId: q.suite_id } : {}),
       ...(q.acknowledged === "true" ? { acknowledgedAt: { not: null } } : q.acknowledged === "false" ? { acknowledgedAt: null } : {}),
-      ...(cursor ? { OR: [{ createdAt: { lt: new Date(cursor.c) } }, { createdAt: new Date(cursor.c), id: { lt: cursor.id } }] } : {}),
+      ...newestFirst.where(q.cursor),
     },
-    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    orderBy: newestFirst.orderBy,
     take: q.limit + 1,
     select: alertSelect,
   });
-  const page = rows.slice(0, q.limit);
-  const last = page[page.length - 1];
-  const next = rows.length > q.limit && last ? encodeCursor({ c: last.createdAt.toISOString(), id: last.id }) : null;
+  const { page, next_cursor } = newestFirst.page(rows, q.limit);
   const names = await actorNames(ctx.workspaceId, page);
-  return { data: page.map((r) => toAlertDto(r, names)), next_cursor: next };
+  return { data: page.map((r) => toAlertDto(r, names)), next_cursor };
 }
 
 /** The bell: unacknowledged alerts of the workspace (index on workspaceId, acknowledgedAt). */

@@ -157,8 +157,8 @@ export function toExecutionDto(e: StoredExecution | null | undefined): Execution
   };
 }
 
-export function toPairDto(p: PairRow): ComparisonPairDto {
-  const executions = (Array.isArray(p.executions) ? p.executions : []) as (StoredExecution | null)[];
+/** What identifies a pair (its case, question, repetition and arm order), in the API's names: the DTO's and the bulk insert's. */
+export function pairIdentity(p: Pick<PairRow, "index" | "testCaseId" | "testCaseName" | "question" | "repetition" | "order">) {
   return {
     index: p.index,
     test_case_id: p.testCaseId,
@@ -166,6 +166,13 @@ export function toPairDto(p: PairRow): ComparisonPairDto {
     question: p.question,
     repetition: p.repetition,
     order: p.order,
+  };
+}
+
+export function toPairDto(p: PairRow): ComparisonPairDto {
+  const executions = (Array.isArray(p.executions) ? p.executions : []) as (StoredExecution | null)[];
+  return {
+    ...pairIdentity(p),
     baseline: toExecutionDto(executions[0]),
     variant: toExecutionDto(executions[1]),
     token_overhead: p.tokenOverhead,

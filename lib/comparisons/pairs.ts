@@ -6,7 +6,7 @@ import type { AgentStats } from "@/lib/runs/execution-types";
 import { pairDiffs, type ArmStatus, type ComparisonPair } from "./diffs";
 import { percent, summarize } from "./summary";
 import { comparisonVerdict } from "./verdict";
-import type { ArmExecutionStats, ComparisonSummaryDto, StoredExecution } from "./dto";
+import { pairIdentity, type ArmExecutionStats, type ComparisonSummaryDto, type StoredExecution } from "./dto";
 
 /**
  * Pairs from case results, and a comparison's summary from its pairs. The engine (one pair as
@@ -137,12 +137,7 @@ export async function writePairs(client: Client, comparisonId: string, workspace
       const [a, b] = p.executions;
       const d = a && b && p.executions.every(Boolean) ? pairDiffs({ baseline: a, variant: b }) : null;
       return {
-        index: p.index,
-        test_case_id: p.testCaseId,
-        test_case_name: p.testCaseName,
-        question: p.question,
-        repetition: p.repetition,
-        order: p.order,
+        ...pairIdentity(p),
         executions: p.executions,
         metadata: p.metadata,
         context_tokens: p.contextTokens ?? 0,

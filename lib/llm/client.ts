@@ -232,35 +232,39 @@ export class LlmClient {
     return out.value;
   }
 
-  async #jsonViaSchema(req: JsonRequest): Promise<JsonAnswer> {
-    const body: ChatCompletionCreateParamsNonStreaming = {
-      model: this.endpoint.model,
-      messages: req.messages,
-      temperature: 0,
-      ...(this.endpoint.maxTokens != null ? { max_tokens: this.endpoint.maxTokens } : {}),
-      response_format: { type: "json_schema", json_schema: { name: req.schemaName, schema: req.schema, strict: true } },
-    };
-    const out = await this.#call("chat", body, req, this.endpoint.model, parseCompletion);
-    const { message } = out.value;
-    const raw = message.content ?? message.tool_calls[0]?.arguments ?? "";
-    return { raw, usage: out.value.usage, attempts: out.attempts, retries: out.attempts - 1, cached: false, response: out.responseText };
+  /** Structured output through the json_schema response format; the answer is the reply's content. */
+  #jsonViaSchema(req: JsonRequest): Promise<JsonAnswer> {
+    const format = { type: "json_schema" as const, json_schema: { name: req.schemaName, schema: req.schema, strict: true } };
+    return this.#jsonCall(req, { response_format: format }, (message) => message.content ?? message.tool_calls[0]?.arguments ?? "");
   }
 
-  async #jsonViaTool(req: JsonRequest): Promise<JsonAnswer> {
+  /** Structured output through a forced call of a function whose parameters are the schema; the answer is its arguments. */
+  #jsonViaTool(req: JsonRequest): Promise<JsonAnswer> {
+    const tool = {
+      type: "function" as const,
+      function: { name: req.schemaName, description: "Answer by calling this function.", parameters: req.schema },
+    };
+    return this.#jsonCall(req, { tools: [tool], tool_choice: { type: "function", function: { name: req.schemaName } } }, (message) => {
+      const call = message.tool_calls.find((c) => c.name === req.schemaName) ?? message.tool_calls[0];
+      return call?.arguments ?? message.content ?? "";
+    });
+  }
+
+  /** One deterministic chat call for a JSON answer: `format` says how the schema is asked for, `pick` reads the JSON text. */
+  async #jsonCall(
+    req: JsonRequest,
+    format: Pick<ChatCompletionCreateParamsNonStreaming, "response_format" | "tools" | "tool_choice">,
+    pick: (message: ReturnType<typeof parseCompletion>["message"]) => string,
+  ): Promise<JsonAnswer> {
     const body: ChatCompletionCreateParamsNonStreaming = {
       model: this.endpoint.model,
       messages: req.messages,
       temperature: 0,
       ...(this.endpoint.maxTokens != null ? { max_tokens: this.endpoint.maxTokens } : {}),
-      tools: [
-        { type: "function", function: { name: req.schemaName, description: "Answer by calling this function.", parameters: req.schema } },
-      ],
-      tool_choice: { type: "function", function: { name: req.schemaName } },
+      ...format,
     };
     const out = await this.#call("chat", body, req, this.endpoint.model, parseCompletion);
-    const { message } = out.value;
-    const call = message.tool_calls.find((c) => c.name === req.schemaName) ?? message.tool_calls[0];
-    const raw = call?.arguments ?? message.content ?? "";
+    const raw = pick(out.value.message);
     return { raw, usage: out.value.usage, attempts: out.attempts, retries: out.attempts - 1, cached: false, response: out.responseText };
   }
 

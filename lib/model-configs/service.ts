@@ -7,11 +7,10 @@
  * `workspaceId`; the API key never leaves in clear (only a hint).
  */
 import "server-only";
-import { z } from "zod";
 import { db } from "@/lib/db";
 import { ConflictError, isUniqueViolation, NotFoundError, ValidationError } from "@/lib/errors";
 import { decryptSecret, encryptSecret, secretHint } from "@/lib/crypto";
-import { cursorFields, decodeCursor, encodeCursor } from "@/lib/serialize";
+import { pageByName } from "@/lib/serialize";
 import { requireRole, hasRole, type WorkspaceContext } from "@/lib/auth/roles";
 import { maskUrl, sameOrigin } from "@/lib/url-secrets";
 import { isUuid } from "@/lib/ids";
@@ -30,24 +29,11 @@ const dtoFor = (ctx: WorkspaceContext) => {
 
 export type { ModelEndpoint } from "./connection";
 
-const nameCursor = z.object({ name: z.string(), id: cursorFields.id });
-
 export async function listModelConfigs(ctx: WorkspaceContext, opts: { cursor?: string; limit?: number } = {}) {
-  const limit = Math.min(Math.max(opts.limit ?? 50, 1), 200);
-  const after = decodeCursor(opts.cursor, nameCursor);
-  const rows = await db.modelConfig.findMany({
-    where: {
-      workspaceId: ctx.workspaceId,
-      ...(after ? { OR: [{ name: { gt: after.name } }, { name: after.name, id: { gt: after.id } }] } : {}),
-    },
-    select: modelConfigSelect,
-    orderBy: [{ name: "asc" }, { id: "asc" }],
-    take: limit + 1,
-  });
-  const page = rows.slice(0, limit);
-  const last = page[page.length - 1];
-  const nextCursor = rows.length > limit && last ? encodeCursor({ name: last.name, id: last.id }) : null;
-  return { data: page.map(dtoFor(ctx)), nextCursor };
+  const { page, next_cursor } = await pageByName(opts, (query) =>
+    db.modelConfig.findMany({ ...query, where: { workspaceId: ctx.workspaceId, ...query.where }, select: modelConfigSelect }),
+  );
+  return { data: page.map(dtoFor(ctx)), nextCursor: next_cursor };
 }
 
 /** Id, name and model of every configuration, for pickers. */

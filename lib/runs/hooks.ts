@@ -86,18 +86,29 @@ export const runKeys = {
  * not fetch it again on mount (staleTime = their polling interval) but poll from there.
  */
 
-/** The run, refreshed every second while it is pending or running. */
-export function useRun(workspaceId: string, runId: string, initial: RunDto) {
+/**
+ * `path`'s resource under `key`, refreshed every second while `isLive` says its status may still
+ * change; each such poll asks for the shared live answer (apiGet's `live`).
+ */
+function usePolledWhileLive<S, T extends { status: S }>(
+  key: readonly unknown[],
+  path: string,
+  initial: T,
+  isLive: (status: S | undefined) => boolean,
+) {
   const queryClient = useQueryClient();
-  const key = runKeys.run(workspaceId, runId);
   return useQuery({
     queryKey: key,
-    queryFn: ({ signal }) =>
-      apiGet<RunDto>(runApi.run(workspaceId, runId), signal, { live: isActiveRun(queryClient.getQueryData<RunDto>(key)?.status) }),
+    queryFn: ({ signal }) => apiGet<T>(path, signal, { live: isLive(queryClient.getQueryData<T>(key)?.status) }),
     initialData: initial,
     staleTime: LIVE_INTERVAL_MS,
-    refetchInterval: (q) => (isActiveRun(q.state.data?.status) ? LIVE_INTERVAL_MS : false),
+    refetchInterval: (q) => (isLive(q.state.data?.status) ? LIVE_INTERVAL_MS : false),
   });
+}
+
+/** The run, refreshed every second while it is pending or running. */
+export function useRun(workspaceId: string, runId: string, initial: RunDto) {
+  return usePolledWhileLive(runKeys.run(workspaceId, runId), runApi.run(workspaceId, runId), initial, isActiveRun);
 }
 
 /** One page of the run's case results (slim rows); `live` polls while the run is active. */
@@ -145,16 +156,5 @@ export function useRunChangeDetails(workspaceId: string, runId: string, opts: { 
 
 /** One case result with its LLM calls, refreshed while the case is still pending or running. */
 export function useCaseResult(workspaceId: string, id: string, initial: CaseResultDetail) {
-  const queryClient = useQueryClient();
-  const key = runKeys.caseResult(workspaceId, id);
-  return useQuery({
-    queryKey: key,
-    queryFn: ({ signal }) =>
-      apiGet<CaseResultDetail>(runApi.caseResult(workspaceId, id), signal, {
-        live: isOpenCase(queryClient.getQueryData<CaseResultDetail>(key)?.status),
-      }),
-    initialData: initial,
-    staleTime: LIVE_INTERVAL_MS,
-    refetchInterval: (q) => (isOpenCase(q.state.data?.status) ? LIVE_INTERVAL_MS : false),
-  });
+  return usePolledWhileLive(runKeys.caseResult(workspaceId, id), runApi.caseResult(workspaceId, id), initial, isOpenCase);
 }

@@ -7,13 +7,12 @@
  * returned. Emitting events is ./events.ts; sending them is ./worker.ts.
  */
 import "server-only";
-import { z } from "zod";
 import { db } from "@/lib/db";
 import { ConflictError, NotFoundError, ValidationError, zodIssues } from "@/lib/errors";
 import { encryptSecret } from "@/lib/crypto";
 import { requireRole, type WorkspaceContext } from "@/lib/auth/roles";
 import { isUuid } from "@/lib/ids";
-import { cursorFields, decodeCursor, encodeCursor } from "@/lib/serialize";
+import { newestFirst } from "@/lib/serialize";
 import { checkUrlStatically } from "@/lib/net/address-policy";
 import { BlockedAddressError } from "@/lib/net/safe-fetch";
 import { networkPolicy } from "@/lib/net/service";
@@ -105,8 +104,6 @@ export async function deleteWebhook(ctx: WorkspaceContext, id: string): Promise<
   await db.webhook.deleteMany({ where: { id, workspaceId: ctx.workspaceId } });
 }
 
-const deliveryCursor = z.object({ c: cursorFields.timestamp, id: cursorFields.id });
-
 /** The webhook's delivery log, newest first. */
 export async function listDeliveries(
   ctx: WorkspaceContext,
@@ -115,21 +112,14 @@ export async function listDeliveries(
 ): Promise<{ data: WebhookDeliveryDto[]; next_cursor: string | null }> {
   requireRole(ctx, "admin");
   await findWebhook(ctx, webhookId);
-  const cursor = decodeCursor(q.cursor, deliveryCursor);
   const rows = await db.webhookDelivery.findMany({
-    where: {
-      webhookId,
-      workspaceId: ctx.workspaceId,
-      ...(cursor ? { OR: [{ createdAt: { lt: new Date(cursor.c) } }, { createdAt: new Date(cursor.c), id: { lt: cursor.id } }] } : {}),
-    },
-    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    where: { webhookId, workspaceId: ctx.workspaceId, ...newestFirst.where(q.cursor) },
+    orderBy: newestFirst.orderBy,
     take: q.limit + 1,
     select: deliverySelect,
   });
-  const page = rows.slice(0, q.limit);
-  const last = page[page.length - 1];
-  const next = rows.length > q.limit && last ? encodeCursor({ c: last.createdAt.toISOString(), id: last.id }) : null;
-  return { data: page.map(toDeliveryDto), next_cursor: next };
+  const { page, next_cursor } = newestFirst.page(rows, q.limit);
+  return { data: page.map(toDeliveryDto), next_cursor };
 }
 
 async function queueDelivery(ctx: WorkspaceContext, webhookId: string, event: string, payload: Prisma.InputJsonValue) {

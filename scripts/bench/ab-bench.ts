@@ -16,6 +16,7 @@ import type { StoredExecution } from "@/lib/comparisons/dto";
 import type { ComparisonOrdering } from "@/lib/comparisons/schemas";
 import type { BenchFake } from "./fake";
 import { makeBenchSuite, quantile, WARM_AFTER_MS } from "./executor-bench";
+import { table } from "./report";
 
 const FINISHED = ["completed", "failed", "cancelled"];
 const BASELINE_MODEL = "fake-model";
@@ -228,12 +229,11 @@ export function formatAbReport(r: AbBenchResult, meta: { database: string; loadB
     ["verdict", r.verdict ?? "n/a"],
     ["event loop delay p99", ms(r.eventLoopDelayP99Ms)],
   ];
-  const width = Math.max(...rows.map(([k]) => k.length));
   return [
     `Assay A/B benchmark — ${r.cases} cases, baseline ${r.baselineLatencyMs} ms vs variant ${r.variantLatencyMs} ms, ${r.ordering} (reset window ${r.resetWindowMs} ms), concurrency ${r.concurrency}`,
     `  ${r.warmupCases > 0 ? `after an unmeasured warm-up comparison of ${r.warmupCases} cases (--warmup 0 measures a cold process)` : "cold process (no warm-up)"} · database: ${meta.database} · load avg before ${meta.loadBefore}, after ${meta.loadAfter}`,
     "",
-    ...rows.map(([k, v]) => `  ${k.padEnd(width)}  ${v}`),
+    table(rows),
     ...(r.failures.length ? ["", ...r.failures.map((f) => `  FAILED: ${f}`)] : []),
   ].join("\n");
 }

@@ -20,6 +20,31 @@ import { installQueryCounter, uncounted } from "./query-counter";
 
 const FINISHED = ["completed", "failed", "cancelled"];
 
+/**
+ * Polls the run's status every `pollMs` over `watcher` (a plain pg connection, not the pool under
+ * test, its statements left out of the counts) until the run has finished; past `deadline` it
+ * records a failure and stops waiting.
+ */
+export async function waitForRunEnd(
+  watcher: pg.Client,
+  run: { id: string; status: string },
+  deadline: number,
+  failures: string[],
+  pollMs = 20,
+): Promise<void> {
+  for (let status = run.status; !FINISHED.includes(status);) {
+    if (Date.now() > deadline) {
+      failures.push(`the run did not finish in time (status ${status})`);
+      return;
+    }
+    await new Promise((r) => setTimeout(r, pollMs));
+    const res = await uncounted(() =>
+      watcher.query<{ status: string }>(`SELECT "status"::text AS status FROM "Run" WHERE "id" = $1`, [run.id]),
+    );
+    status = res.rows[0]?.status ?? "missing";
+  }
+}
+
 export type ExecutorBenchResult = {
   cases: number;
   concurrency: number;
@@ -356,17 +381,7 @@ export async function benchExecutor(opts: {
   const t0 = performance.now();
   const started = await startRun(ctx, suiteId, { concurrency }, "api");
   const deadline = Date.now() + Math.max(60_000, (cases / concurrency) * latencyMs * 10);
-  for (let status: string = started.status; !FINISHED.includes(status);) {
-    if (Date.now() > deadline) {
-      failures.push(`the run did not finish in time (status ${status})`);
-      break;
-    }
-    await new Promise((r) => setTimeout(r, opts.pollMs ?? 20));
-    const res = await uncounted(() =>
-      watcher.query<{ status: string }>(`SELECT "status"::text AS status FROM "Run" WHERE "id" = $1`, [started.id]),
-    );
-    status = res.rows[0]?.status ?? "missing";
-  }
+  await waitForRunEnd(watcher, started, deadline, failures, opts.pollMs);
   const wallMs = performance.now() - t0;
   if (profiler) {
     const { profile } = await profiler.post("Profiler.stop");

@@ -13,6 +13,7 @@ import { startRun } from "@/lib/runs/service";
 import type { BenchFake } from "./fake";
 import { makeBenchSuite, makeBenchWorkspace } from "./executor-bench";
 import { RunWatcher, runFailures, type RunTimings } from "./run-watch";
+import { correctnessLine, table } from "./report";
 
 export type FairnessBenchResult = {
   /** Slots of the one executor (ASSAY_WORKER_SLOTS unless --slots) and the workspace cap (null: none). */
@@ -191,15 +192,12 @@ export function formatFairnessReport(r: FairnessBenchResult, meta: { database: s
       `A ${r.maxRunningBig}, B ${r.maxRunningSmall} (slots ${r.slots}${r.workspaceCap === null ? "" : `, cap ${r.workspaceCap}`})`,
     ],
   ];
-  const width = Math.max(...rows.map(([k]) => k.length));
   return [
     `Assay fairness benchmark — workspace A: ${r.big.cases} cases × ${r.big.latencyMs} ms at concurrency ${r.big.concurrency}; workspace B: ${r.small.cases} cases × ${r.small.latencyMs} ms at concurrency ${r.small.concurrency}`,
     `  one executor with ${r.slots} slots · ASSAY_WORKSPACE_MAX_RUNNING ${r.workspaceCap ?? "unset"} · database: ${meta.database} · load avg before ${meta.loadBefore}, after ${meta.loadAfter}`,
     "",
-    ...rows.map(([k, v]) => `  ${k.padEnd(width)}  ${v}`),
+    table(rows),
     "",
-    r.failures.length
-      ? `CORRECTNESS FAILURES:\n${r.failures.map((f) => `  - ${f}`).join("\n")}`
-      : "correctness: every case passed and was asked exactly once; concurrency bounds (and the cap) held",
+    correctnessLine(r.failures, "correctness: every case passed and was asked exactly once; concurrency bounds (and the cap) held"),
   ].join("\n");
 }

@@ -2,6 +2,7 @@
 // own time per chat request. Prints the base URL on the first line, then one JSON line per
 // answered chat request ({question, serverMs}); stops on SIGINT/SIGTERM.
 //   node --import tsx scripts/bench/fake-process.ts --latency 200
+import { serveUntilSignalled } from "../../tests/fake-openai/process";
 import { startFakeOpenAI } from "../../tests/fake-openai/server";
 import { recordServerTimes } from "./fake-timing";
 
@@ -15,13 +16,4 @@ if (!Number.isFinite(latencyMs) || latencyMs < 0) {
 
 recordServerTimes((t) => process.stdout.write(`${JSON.stringify(t)}\n`));
 const server = await startFakeOpenAI({ port: 0, latencyMs });
-process.stdout.write(`${server.url}\n`);
-
-let stopping = false;
-const stop = () => {
-  if (stopping) return;
-  stopping = true;
-  void server.close().then(() => process.exit(0));
-};
-process.on("SIGINT", stop);
-process.on("SIGTERM", stop);
+serveUntilSignalled(server);

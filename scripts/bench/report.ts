@@ -14,9 +14,15 @@ const mb = (b: number | null) => (b === null ? "n/a" : `${(b / 1024 / 1024).toFi
 const signedMb = (b: number) => `${b >= 0 ? "+" : "−"}${(Math.abs(b) / 1024 / 1024).toFixed(1)} MB`;
 const ms = (v: number | null, digits = 0) => (v === null ? "n/a" : `${v.toFixed(digits)} ms`);
 
-function table(rows: [string, string][]): string {
+/** A report's figures as two columns, the labels padded to the longest. */
+export function table(rows: [string, string][]): string {
   const width = Math.max(...rows.map(([k]) => k.length));
   return rows.map(([k, v]) => `  ${k.padEnd(width)}  ${v}`).join("\n");
+}
+
+/** A report's closing verdict: its correctness failures, one a line, or `ok` when there are none. */
+export function correctnessLine(failures: string[], ok: string): string {
+  return failures.length ? `CORRECTNESS FAILURES:\n${failures.map((f) => `  - ${f}`).join("\n")}` : ok;
 }
 
 export function loadAverage(): string {
@@ -135,11 +141,6 @@ export function formatReport(
     for (const p of h.explain) lines.push("", `EXPLAIN (ANALYZE, BUFFERS): ${p.name}`, ...p.plan.split("\n").map((l) => `    ${l}`));
   }
   const failures = [...e.failures, ...(h?.failures ?? [])];
-  lines.push(
-    "",
-    failures.length
-      ? `CORRECTNESS FAILURES:\n${failures.map((f) => `  - ${f}`).join("\n")}`
-      : "correctness: all cases passed, each asked exactly once, concurrency within bound",
-  );
+  lines.push("", correctnessLine(failures, "correctness: all cases passed, each asked exactly once, concurrency within bound"));
   return lines.join("\n");
 }

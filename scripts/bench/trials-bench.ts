@@ -18,9 +18,8 @@ import { createCaseRunner } from "@/lib/runs/case-runner";
 import { warmUpModelCalls } from "@/lib/llm/warm-up";
 import { getRun, startRun } from "@/lib/runs/service";
 import type { BenchFake } from "./fake";
-import { makeBenchSuite } from "./executor-bench";
-
-const FINISHED = ["completed", "failed", "cancelled"];
+import { makeBenchSuite, waitForRunEnd } from "./executor-bench";
+import { correctnessLine, table } from "./report";
 
 /** What the SQL said about the run's case results, per (test case, trial). */
 export type TrialsStorage = {
@@ -189,15 +188,7 @@ export async function benchTrials(opts: {
   const t0 = performance.now();
   const started = await startRun(ctx, suiteId, { concurrency, trials }, "api");
   const deadline = Date.now() + Math.max(60_000, (executions / concurrency) * latencyMs * 10);
-  for (let status: string = started.status; !FINISHED.includes(status);) {
-    if (Date.now() > deadline) {
-      failures.push(`the run did not finish in time (status ${status})`);
-      break;
-    }
-    await new Promise((r) => setTimeout(r, opts.pollMs ?? 20));
-    const res = await watcher.query<{ status: string }>(`SELECT "status"::text AS status FROM "Run" WHERE "id" = $1`, [started.id]);
-    status = res.rows[0]?.status ?? "missing";
-  }
+  await waitForRunEnd(watcher, started, deadline, failures, opts.pollMs);
   const wallMs = performance.now() - t0;
   const cpu = process.cpuUsage(cpuBefore);
   const fakeCpuAfter = fake.cpuMs();
@@ -318,15 +309,15 @@ export function formatTrialsReport(r: TrialsBenchResult, meta: { database: strin
     ],
     ["event loop delay p99", `${r.eventLoopDelayP99Ms.toFixed(1)} ms`],
   ];
-  const width = Math.max(...rows.map(([k]) => k.length));
   return [
     `Assay trials benchmark — ${r.cases} single-turn cases × ${r.trials} trials × ${r.latencyMs} ms at concurrency ${r.concurrency}`,
     `  fake OpenAI server: ${r.fakeSeparate ? "own process" : "in process"} · per-model-config request cap ${r.endpointCap} · database: ${meta.database} · load avg before ${meta.loadBefore}, after ${meta.loadAfter}`,
     "",
-    ...rows.map(([k, v]) => `  ${k.padEnd(width)}  ${v}`),
+    table(rows),
     "",
-    r.failures.length
-      ? `CORRECTNESS FAILURES:\n${r.failures.map((f) => `  - ${f}`).join("\n")}`
-      : "correctness: every trial stored exactly once, each question asked exactly once per trial, concurrency within bound",
+    correctnessLine(
+      r.failures,
+      "correctness: every trial stored exactly once, each question asked exactly once per trial, concurrency within bound",
+    ),
   ].join("\n");
 }

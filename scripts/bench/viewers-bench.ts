@@ -11,7 +11,7 @@ import pg from "pg";
 import { procCpuMs, type BenchFake } from "./fake";
 import { signInCookie, startBenchApp, type BenchApp } from "./app-server";
 import { startPgSampler, type ActiveStatement } from "./pg-sampler";
-import { loadAverage } from "./report";
+import { correctnessLine, loadAverage } from "./report";
 import { PAGE_DATA, startViewers, warmRoutes, type ViewersLoadResult } from "./viewers-load";
 
 /** Goal 6: page data p95 under this while the run executes … */
@@ -301,9 +301,10 @@ export function formatViewersReport(r: ViewersBenchResult, meta: { database: str
     `  PostgreSQL's active statements with viewers (${r.withViewers.activeStatements.samples} samples; average backends running each):`,
     ...r.withViewers.activeStatements.top.map((a) => `  ${a.share.toFixed(2).padStart(6)}  ${a.statement}`),
     "",
-    r.failures.length
-      ? `CORRECTNESS FAILURES:\n${r.failures.map((f) => `  - ${f}`).join("\n")}`
-      : "correctness: every case of each run passed and was asked exactly once, concurrency within bound, no viewer request refused",
+    correctnessLine(
+      r.failures,
+      "correctness: every case of each run passed and was asked exactly once, concurrency within bound, no viewer request refused",
+    ),
   ];
   return lines.join("\n");
 }

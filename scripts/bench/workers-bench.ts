@@ -15,7 +15,7 @@ import { MAX_RUN_CONCURRENCY } from "@/lib/runs/schemas";
 import type { BenchFake } from "./fake";
 import { procCpuMs, procPeakRss } from "./fake";
 import { makeBenchSuite } from "./executor-bench";
-import { loadAverage } from "./report";
+import { correctnessLine, loadAverage } from "./report";
 import { RunWatcher, runFailures, type RunTimings } from "./run-watch";
 
 export type WorkersPhase = {
@@ -255,8 +255,9 @@ export function formatWorkersReport(r: WorkersBenchResult, meta: { database: str
     line(header),
     ...rows.map(line),
     "",
-    r.failures.length
-      ? `CORRECTNESS FAILURES:\n${r.failures.map((f) => `  - ${f}`).join("\n")}`
-      : "correctness: every case passed and was asked exactly once; the run's concurrency and the workers' slots held",
+    correctnessLine(
+      r.failures,
+      "correctness: every case passed and was asked exactly once; the run's concurrency and the workers' slots held",
+    ),
   ].join("\n");
 }

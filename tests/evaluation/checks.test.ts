@@ -87,15 +87,15 @@ describe("cosineSimilarity", () => {
 
 describe("semantic_similarity", () => {
   const check = { type: "semantic_similarity" as const, expected_answer: "We open at 9", threshold: 0.8 };
+  /** An EvalLlm whose embedder answers these vectors (expected answer's first, then the response's). */
+  const embedder = (...vectors: number[][]) =>
+    fakeLlm(
+      () => "{}",
+      () => vectors,
+    );
 
   it("embeds expected and actual, records score and threshold", async () => {
-    const llm = fakeLlm(
-      () => "{}",
-      () => [
-        [1, 0],
-        [1, 1],
-      ],
-    );
+    const llm = embedder([1, 0], [1, 1]);
     const r = await evaluateSemanticSimilarity(check, "Opening hour is 9am", 2, llm);
     expect(llm.embedCalls).toEqual([["We open at 9", "Opening hour is 9am"]]);
     expect(r).toMatchObject({ check_index: 2, check_type: "semantic_similarity", passed: false });
@@ -104,13 +104,7 @@ describe("semantic_similarity", () => {
   });
 
   it("passes at or above the threshold", async () => {
-    const llm = fakeLlm(
-      () => "{}",
-      () => [
-        [1, 0],
-        [2, 0],
-      ],
-    );
+    const llm = embedder([1, 0], [2, 0]);
     const r = await evaluateSemanticSimilarity(check, "x", 0, llm);
     expect(r.passed).toBe(true);
     expect(r.details.similarity_score).toBe(1);
@@ -126,18 +120,9 @@ describe("semantic_similarity", () => {
     const r1 = await evaluateSemanticSimilarity(check, "x", 0, throwing);
     expect(r1.passed).toBe(false);
     expect(r1.details.error).toMatch(/embedding endpoint down/);
-    const short = fakeLlm(
-      () => "{}",
-      () => [[1, 0]],
-    );
+    const short = embedder([1, 0]);
     expect((await evaluateSemanticSimilarity(check, "x", 0, short)).details.error).toMatch(/Expected 2 embeddings/);
-    const zero = fakeLlm(
-      () => "{}",
-      () => [
-        [0, 0],
-        [1, 0],
-      ],
-    );
+    const zero = embedder([0, 0], [1, 0]);
     const r3 = await evaluateSemanticSimilarity(check, "x", 0, zero);
     expect(r3).toMatchObject({ passed: false, details: { similarity_score: 0 } });
     expect(r3.details.error).toBeUndefined();

@@ -2,17 +2,11 @@ import { describe, expect, it } from "vitest";
 import { NOT_EVALUATED, evaluateCase, toolCallsFromTranscript } from "@/lib/evaluation/evaluate-case";
 import { createEvalCache } from "@/lib/evaluation/llm-json";
 import { metricConfigSchema } from "@/lib/evaluation/schemas";
-import type { EvalJsonRequest, TranscriptMessage } from "@/lib/evaluation/types";
+import type { EvalJsonRequest } from "@/lib/evaluation/types";
 import { testCaseInput } from "@/lib/test-cases/schemas";
-import { caseData, fakeLlm, outcomeReply } from "./helpers";
+import { caseData, fakeLlm, ORDER_TURN, outcomeReply } from "./helpers";
 
-const transcript: TranscriptMessage[] = [
-  { role: "system", content: "You are a support agent." },
-  { role: "user", content: "Where is my order 42?" },
-  { role: "assistant", content: null, tool_calls: [{ id: "c1", name: "search_orders", arguments: '{"order_id":42}' }] },
-  { role: "tool", tool_call_id: "c1", content: '{"status":"shipped"}' },
-  { role: "assistant", content: "Your order 42 has shipped." },
-];
+const transcript = ORDER_TURN;
 const finalResponse = "Your order 42 has shipped.";
 
 const fullCase = caseData({

@@ -1,5 +1,5 @@
 // In-test EvalLlm and case builders for the evaluation tests.
-import type { EvalJsonRequest, EvalLlm, EvaluatedCase } from "@/lib/evaluation/types";
+import type { EvalJsonRequest, EvalLlm, EvaluatedCase, TranscriptMessage } from "@/lib/evaluation/types";
 
 /** A metric configuration's stored defaults: what a metric named alone comes back with. */
 export const METRIC_DEFAULTS = {
@@ -59,4 +59,21 @@ export function outcomeReply(verdicts: ("pass" | "fail")[], evidence: number[] =
   return JSON.stringify(
     Object.fromEntries(verdicts.map((v, i) => [`o${i + 1}`, { reasoning: `reason ${i + 1}`, evidence_turns: evidence, verdict: v }])),
   );
+}
+
+/**
+ * The conversation the evaluation tests judge: behind the system prompt, one turn in which the
+ * agent looks order 42 up with a tool (call c1) and answers that it has shipped.
+ */
+export const ORDER_TURN: TranscriptMessage[] = [
+  { role: "system", content: "You are a support agent." },
+  { role: "user", content: "Where is my order 42?" },
+  { role: "assistant", content: null, tool_calls: [{ id: "c1", name: "search_orders", arguments: '{"order_id":42}' }] },
+  { role: "tool", tool_call_id: "c1", content: '{"status":"shipped"}' },
+  { role: "assistant", content: "Your order 42 has shipped." },
+];
+
+/** ORDER_TURN followed by a second turn: the user asks `question` and the agent answers `reply`. */
+export function orderConversation(question: string, reply: string): TranscriptMessage[] {
+  return [...ORDER_TURN, { role: "user", content: question }, { role: "assistant", content: reply }];
 }

@@ -8,28 +8,19 @@ import {
   parseOutcomeVerdicts,
 } from "@/lib/evaluation/judge";
 import { renderTranscript } from "@/lib/evaluation/transcript";
-import type { TranscriptMessage } from "@/lib/evaluation/types";
-import { fakeLlm, outcomeReply } from "./helpers";
+import { fakeLlm, orderConversation, outcomeReply } from "./helpers";
 
-const transcript: TranscriptMessage[] = [
-  { role: "system", content: "You are a support agent." },
-  { role: "user", content: "Where is order 42?" },
-  { role: "assistant", content: null, tool_calls: [{ id: "call_1", name: "search_orders", arguments: '{"order_id":42}' }] },
-  { role: "tool", tool_call_id: "call_1", content: '{"status":"shipped"}' },
-  { role: "assistant", content: "Order 42 has shipped." },
-  { role: "user", content: "Can a human call me?" },
-  { role: "assistant", content: "I can help you here instead." },
-];
+const transcript = orderConversation("Can a human call me?", "I can help you here instead.");
 const outcomes = { "agent looks up the order": true, "order status told to user": "shipped", "escalates to a human": false };
 
 describe("outcome judge prompt", () => {
   it("numbers the conversation by turn (user message and the agent's reply), the system prompt apart", () => {
     const text = renderTranscript(transcript);
     expect(text).toContain("System prompt (the agent's instructions; not a turn):\nYou are a support agent.");
-    expect(text).toContain("Turn 1 — user:\nWhere is order 42?");
-    expect(text).toContain('Turn 1 — agent:\n  → TOOL CALL search_orders({"order_id":42}) [call call_1]');
-    expect(text).toContain('Turn 1 — tool result for search_orders (call call_1):\n{"status":"shipped"}');
-    expect(text).toContain("Turn 1 — agent:\nOrder 42 has shipped.");
+    expect(text).toContain("Turn 1 — user:\nWhere is my order 42?");
+    expect(text).toContain('Turn 1 — agent:\n  → TOOL CALL search_orders({"order_id":42}) [call c1]');
+    expect(text).toContain('Turn 1 — tool result for search_orders (call c1):\n{"status":"shipped"}');
+    expect(text).toContain("Turn 1 — agent:\nYour order 42 has shipped.");
     expect(text).toContain("Turn 2 — user:\nCan a human call me?");
     const system = buildOutcomeJudgeRequest({ transcript, expectedOutcomes: outcomes }).messages[0]?.content ?? "";
     expect(system).toContain("turn N is the N-th user message and everything the agent did in reply");

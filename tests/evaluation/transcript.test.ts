@@ -13,7 +13,7 @@ import {
 } from "@/lib/evaluation/transcript";
 import type { TranscriptMessage } from "@/lib/evaluation/types";
 import type { EvalJsonRequest } from "@/lib/evaluation/types";
-import { fakeLlm } from "./helpers";
+import { fakeLlm, orderConversation } from "./helpers";
 
 describe("isRepeating", () => {
   it("detects the latest message repeating one of the previous two (normalised)", () => {
@@ -61,15 +61,7 @@ describe("transcript helpers", () => {
 });
 
 /** A two-turn conversation: tool calls and their results belong to the agent's reply in turn 1. */
-const conversation: TranscriptMessage[] = [
-  { role: "system", content: "You are a support agent." },
-  { role: "user", content: "Where is order 42?" },
-  { role: "assistant", content: null, tool_calls: [{ id: "c1", name: "lookup", arguments: '{"id":42}' }] },
-  { role: "tool", tool_call_id: "c1", content: '{"status":"shipped"}' },
-  { role: "assistant", content: "It has shipped." },
-  { role: "user", content: "Thanks, can I return it?" },
-  { role: "assistant", content: "Yes, within 30 days." },
-];
+const conversation = orderConversation("Thanks, can I return it?", "Yes, within 30 days.");
 
 describe("turns", () => {
   it("makes each user message and the agent's reply one turn; the system prompt is not a turn", () => {
@@ -96,10 +88,10 @@ describe("turns", () => {
   it("numbers the judge's transcript by turn and speaker, with the system prompt apart", () => {
     const text = renderTranscript(conversation);
     expect(text).toContain("System prompt (the agent's instructions; not a turn):\nYou are a support agent.");
-    expect(text).toContain("Turn 1 — user:\nWhere is order 42?");
-    expect(text).toContain('Turn 1 — agent:\n  → TOOL CALL lookup({"id":42}) [call c1]');
-    expect(text).toContain('Turn 1 — tool result for lookup (call c1):\n{"status":"shipped"}');
-    expect(text).toContain("Turn 1 — agent:\nIt has shipped.");
+    expect(text).toContain("Turn 1 — user:\nWhere is my order 42?");
+    expect(text).toContain('Turn 1 — agent:\n  → TOOL CALL search_orders({"order_id":42}) [call c1]');
+    expect(text).toContain('Turn 1 — tool result for search_orders (call c1):\n{"status":"shipped"}');
+    expect(text).toContain("Turn 1 — agent:\nYour order 42 has shipped.");
     expect(text).toContain("Turn 2 — user:\nThanks, can I return it?");
     expect(text).toContain("Turn 2 — agent:\nYes, within 30 days.");
     expect(text).not.toMatch(/Turn 3|\[\d+\]/);

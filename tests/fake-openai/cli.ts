@@ -1,6 +1,7 @@
 // Runs the fake OpenAI-compatible server as its own process (benchmarks, manual testing):
 //   node --import tsx tests/fake-openai/cli.ts --port 3199 [--latency 200] [--host 127.0.0.1]
 // Prints the base URL and stops on SIGINT/SIGTERM.
+import { serveUntilSignalled } from "./process";
 import { startFakeOpenAI } from "./server";
 
 function option(name: string): string | undefined {
@@ -29,13 +30,4 @@ const server = await startFakeOpenAI({
   host: option("host") ?? "127.0.0.1",
   latencyMs: numberOption("latency", 0),
 });
-process.stdout.write(`${server.url}\n`);
-
-let stopping = false;
-const stop = () => {
-  if (stopping) return;
-  stopping = true;
-  void server.close().then(() => process.exit(0));
-};
-process.on("SIGINT", stop);
-process.on("SIGTERM", stop);
+serveUntilSignalled(server);

@@ -127,6 +127,16 @@ export function variable(name: string, dataType: VariableDefinition["data_type"]
   };
 }
 
+/** The variables model's AIConfiguration: a static choice of model configurations by name, the first by default. */
+export function aiConfigurationVariable(...configNames: string[]) {
+  return variable("AIConfiguration", "string", {
+    display_name: "AI configuration",
+    value_source: "static",
+    possible_values: configNames.map((value) => ({ value })),
+    default_value: configNames[0],
+  });
+}
+
 /** Replaces the agent's variable schema. */
 export async function setAgentVariables(agentId: string, variables: object[]) {
   await db.agent.update({ where: { id: agentId }, data: { variablesSchema: variables } });
@@ -161,6 +171,11 @@ export async function makeAgent(workspaceId: string, opts: { name?: string; vari
     },
     select: { id: true, name: true },
   });
+}
+
+/** A chat agent without tools or variables that answers through `modelConfigId` under `systemPrompt`. */
+export function makeChatAgent(workspaceId: string, modelConfigId: string, systemPrompt = "You are a helpful assistant.") {
+  return db.agent.create({ data: { workspaceId, name: `agent-${uid()}`, kind: "chat", systemPrompt, modelConfigId, tools: [] } });
 }
 
 export async function makeCases(workspaceId: string, suiteId: string, statuses: ("draft" | "active" | "archived")[], deleted = false) {
@@ -202,16 +217,7 @@ export async function makeSuiteWithCases(
   opts: { baseUrl?: string; tags?: (i: number) => string[]; caseData?: (i: number) => Record<string, unknown> } = {},
 ) {
   const modelConfig = await makeModelConfig(ctx.workspaceId, { baseUrl: opts.baseUrl, model: "fake-model" });
-  const agent = await db.agent.create({
-    data: {
-      workspaceId: ctx.workspaceId,
-      name: `agent-${Math.random()}`,
-      kind: "chat",
-      systemPrompt: "You are a helpful assistant.",
-      modelConfigId: modelConfig.id,
-      tools: [],
-    },
-  });
+  const agent = await makeChatAgent(ctx.workspaceId, modelConfig.id);
   const suite = await db.suite.create({
     data: { workspaceId: ctx.workspaceId, agentId: agent.id, name: `suite-${Math.random()}`, llmJudgeModelConfigId: modelConfig.id },
   });
@@ -239,12 +245,7 @@ export async function makeEvalVariablesSuite(baseUrl: string, caseData?: (i: num
   const made = await makeSuiteWithCases(ctx, 2, { baseUrl, caseData });
   const other = await makeModelConfig(ctx.workspaceId, { name: "gpt-b", baseUrl, model: "model-b" });
   await setAgentVariables(made.agent.id, [
-    variable("AIConfiguration", "string", {
-      display_name: "AI configuration",
-      value_source: "static",
-      possible_values: [{ value: made.modelConfig.name }, { value: "gpt-b" }],
-      default_value: made.modelConfig.name,
-    }),
+    aiConfigurationVariable(made.modelConfig.name, "gpt-b"),
     variable("Temperature", "number", { default_value: 0.2 }),
   ]);
   return { ctx, ...made, other };
@@ -291,6 +292,35 @@ export async function exportText(...args: Parameters<typeof exportTestCases>) {
   const { exportTestCases } = await import("@/lib/test-cases/import-export");
   const file = await exportTestCases(...args);
   return { ...file, body: await new Response(file.body).text() };
+}
+
+/** How many of a run's case results ended each way; `total` (default: their sum) also counts open ones. */
+export type CaseCounts = { total?: number; passed?: number; failed?: number; error?: number; skipped?: number };
+
+/** The counts of case results with these statuses (every one in `total`, pending and running too). */
+export function countStatuses(statuses: readonly string[]): CaseCounts {
+  const count = (s: string) => statuses.filter((x) => x === s).length;
+  return { total: statuses.length, passed: count("passed"), failed: count("failed"), error: count("error"), skipped: count("skipped") };
+}
+
+/**
+ * The columns every Run row written directly needs (an API-triggered run with an empty agent
+ * snapshot) and its counters; tests spread their own times, results and overrides after it.
+ */
+export function runRowData(ctx: WorkspaceContext, suiteId: string, status: Prisma.RunUncheckedCreateInput["status"], counts: CaseCounts) {
+  const { passed = 0, failed = 0, error = 0, skipped = 0 } = counts;
+  return {
+    workspaceId: ctx.workspaceId,
+    suiteId,
+    status,
+    triggeredBy: "api" as const,
+    agentSnapshot: {},
+    totalCases: counts.total ?? passed + failed + error + skipped,
+    passedCases: passed,
+    failedCases: failed,
+    errorCases: error,
+    skippedCases: skipped,
+  };
 }
 
 type Outcome = "passed" | "failed" | "error" | "skipped";

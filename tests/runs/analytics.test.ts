@@ -3,7 +3,7 @@ import { db } from "@/lib/db";
 import { NotFoundError } from "@/lib/errors";
 import type { WorkspaceContext } from "@/lib/auth/roles";
 import { getSuiteAnalytics, listSuiteRunsPage } from "@/lib/runs/analytics";
-import { makeWorkspace } from "../helpers/factories";
+import { countStatuses, makeWorkspace, runRowData } from "../helpers/factories";
 import { call } from "../helpers/api";
 
 // The session routes read the signed-in user from next-auth; tests choose who that is.
@@ -39,22 +39,12 @@ async function makeRun(
   },
 ) {
   const cases = opts.cases ?? [];
-  const count = (s: CaseStatus) => cases.filter((c) => c.status === s).length;
   const createdAt = at(opts.minute);
   const status = opts.status ?? "completed";
   const finished = ["completed", "failed", "cancelled"].includes(status);
   return db.run.create({
     data: {
-      workspaceId: ctx.workspaceId,
-      suiteId,
-      status,
-      triggeredBy: "api",
-      agentSnapshot: {},
-      totalCases: cases.length,
-      passedCases: count("passed"),
-      failedCases: count("failed"),
-      errorCases: count("error"),
-      skippedCases: count("skipped"),
+      ...runRowData(ctx, suiteId, status, countStatuses(cases.map((c) => c.status))),
       summary:
         opts.averageScores === null || !finished ? undefined : { pass_rate: 0, average_scores: opts.averageScores ?? {}, ...opts.summary },
       createdAt,

@@ -2,7 +2,7 @@ import { beforeEach, describe, expect, it, vi } from "vitest";
 import { db } from "@/lib/db";
 import { NotFoundError } from "@/lib/errors";
 import type { WorkspaceContext } from "@/lib/auth/roles";
-import { addMember, makeWorkspace, makeSuiteWithCases } from "../helpers/factories";
+import { addMember, countStatuses, makeWorkspace, makeSuiteWithCases, runRowData } from "../helpers/factories";
 import { call } from "../helpers/api";
 
 // The signed-in user is the only thing faked; membership, roles and scoping run for real.
@@ -23,21 +23,14 @@ type CaseStatus = "pending" | "running" | "passed" | "failed" | "error";
 async function makeTrialRun(ctx: WorkspaceContext, suiteId: string, testCaseIds: string[], statuses: CaseStatus[][], minute: number) {
   const trials = statuses[0]!.length;
   const flat = statuses.flat();
-  const count = (s: CaseStatus) => flat.filter((x) => x === s).length;
   const open = flat.some((s) => s === "pending" || s === "running");
   const createdAt = new Date(Date.parse("2026-03-01T10:00:00Z") + minute * 60_000);
   return db.run.create({
     data: {
-      workspaceId: ctx.workspaceId,
-      suiteId,
-      status: open ? "running" : "completed",
+      ...runRowData(ctx, suiteId, open ? "running" : "completed", countStatuses(flat)),
       triggeredBy: "manual",
       agentSnapshot: { name: "bot" },
       trials,
-      totalCases: flat.length,
-      passedCases: count("passed"),
-      failedCases: count("failed"),
-      errorCases: count("error"),
       createdAt,
       startedAt: createdAt,
       completedAt: open ? null : new Date(createdAt.getTime() + 5_000),
@@ -76,20 +69,19 @@ async function suiteOf(count: number) {
   return { suite, ids };
 }
 
+/** A suite with one case per row of `statuses` and its first run (minute 1) with those trial statuses. */
+async function trialRunOf(statuses: CaseStatus[][]) {
+  const { suite, ids } = await suiteOf(statuses.length);
+  return { suite, ids, run: await makeTrialRun(owner.ctx, suite.id, ids, statuses, 1) };
+}
+
 describe("the run page's per-case route", () => {
   it("serves one row per case with its trial marks and stability, filtered by stability, to a viewer of the workspace only", async () => {
-    const { suite, ids } = await suiteOf(3);
-    const run = await makeTrialRun(
-      owner.ctx,
-      suite.id,
-      ids,
-      [
-        ["passed", "passed", "passed"],
-        ["failed", "passed", "running"],
-        ["failed", "failed", "pending"],
-      ],
-      1,
-    );
+    const { run } = await trialRunOf([
+      ["passed", "passed", "passed"],
+      ["failed", "passed", "running"],
+      ["failed", "failed", "pending"],
+    ]);
     const viewer = await addMember(owner.workspace.id, "viewer");
     session.userId = viewer.user.id;
     const params = { workspaceId: owner.workspace.id, runId: run.id };
@@ -125,17 +117,10 @@ describe("the run page's per-case route", () => {
 
 describe("the run page with trials", () => {
   it("loads the first page of cases (stability from the URL) and the run a re-run repeated", async () => {
-    const { suite, ids } = await suiteOf(2);
-    const run = await makeTrialRun(
-      owner.ctx,
-      suite.id,
-      ids,
-      [
-        ["passed", "failed"],
-        ["passed", "passed"],
-      ],
-      1,
-    );
+    const { run } = await trialRunOf([
+      ["passed", "failed"],
+      ["passed", "passed"],
+    ]);
     const page = await loadRunPage(owner.ctx, run.id, { stability: "flaky" });
     expect(page.caseFilters).toEqual({ stability: "flaky" });
     expect(page.cases?.data.map((c) => c.name)).toEqual(["case 0"]);
@@ -152,8 +137,7 @@ describe("the run page with trials", () => {
   });
 
   it("a run with one trial has no per-case page", async () => {
-    const { suite, ids } = await suiteOf(2);
-    const run = await makeTrialRun(owner.ctx, suite.id, ids, [["passed"], ["failed"]], 1);
+    const { run } = await trialRunOf([["passed"], ["failed"]]);
     const page = await loadRunPage(owner.ctx, run.id, {});
     expect(page.cases).toBeNull();
   });
@@ -161,17 +145,10 @@ describe("the run page with trials", () => {
 
 describe("re-run action", () => {
   it("re-runs for editors, says which scope matched nothing, and refuses viewers", async () => {
-    const { suite, ids } = await suiteOf(2);
-    const run = await makeTrialRun(
-      owner.ctx,
-      suite.id,
-      ids,
-      [
-        ["passed", "passed"],
-        ["failed", "failed"],
-      ],
-      1,
-    );
+    const { suite, run } = await trialRunOf([
+      ["passed", "passed"],
+      ["failed", "failed"],
+    ]);
     const none = await rerunRunAction(owner.workspace.id, { id: run.id, only: "flaky" });
     expect(none).toMatchObject({ ok: false, issues: [expect.objectContaining({ path: "only" })] });
     const bad = await rerunRunAction(owner.workspace.id, { id: run.id, only: "sometimes" as "all" });
@@ -189,8 +166,7 @@ describe("re-run action", () => {
 
 describe("the case view with trials", () => {
   it("loads the case's trials in this run and its history across runs with the flip rate", async () => {
-    const { suite, ids } = await suiteOf(2);
-    const first = await makeTrialRun(owner.ctx, suite.id, ids, [["passed"], ["passed"]], 1);
+    const { suite, ids, run: first } = await trialRunOf([["passed"], ["passed"]]);
     const run = await makeTrialRun(
       owner.ctx,
       suite.id,

@@ -2,7 +2,7 @@ import { beforeEach, describe, expect, it, vi } from "vitest";
 import { db } from "@/lib/db";
 import { NotFoundError } from "@/lib/errors";
 import type { WorkspaceContext } from "@/lib/auth/roles";
-import { addMember, makeWorkspace, makeSuiteWithCases } from "../helpers/factories";
+import { addMember, countStatuses, makeWorkspace, makeSuiteWithCases, runRowData } from "../helpers/factories";
 import { call } from "../helpers/api";
 
 // The signed-in user is the only thing faked; membership, roles and scoping run for real.
@@ -29,20 +29,12 @@ async function makeRun(
   statuses: CaseStatus[],
   opts: { minute: number; testCaseIds?: string[]; status?: "running" | "completed" },
 ) {
-  const count = (s: CaseStatus) => statuses.filter((x) => x === s).length;
   const createdAt = new Date(Date.parse("2026-03-01T10:00:00Z") + opts.minute * 60_000);
   return db.run.create({
     data: {
-      workspaceId: ctx.workspaceId,
-      suiteId,
-      status: opts.status ?? "completed",
+      ...runRowData(ctx, suiteId, opts.status ?? "completed", countStatuses(statuses)),
       triggeredBy: "manual",
       agentSnapshot: { name: "bot" },
-      totalCases: statuses.length,
-      passedCases: count("passed"),
-      failedCases: count("failed"),
-      errorCases: count("error"),
-      skippedCases: count("skipped"),
       createdAt,
       startedAt: createdAt,
       completedAt: opts.status === "running" ? null : new Date(createdAt.getTime() + 5_000),

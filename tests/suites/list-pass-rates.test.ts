@@ -4,7 +4,7 @@ import type { WorkspaceContext } from "@/lib/auth/roles";
 import { listSuites, SPARKLINE_RUNS } from "@/lib/suites/service";
 import { withWorkspaceScope } from "@/lib/tenant-scope";
 import { installQueryCounter } from "../../scripts/bench/query-counter";
-import { makeWorkspace, makeAgent } from "../helpers/factories";
+import { makeWorkspace, makeAgent, runRowData } from "../helpers/factories";
 
 // The suites list shows each suite's last pass rate and a sparkline of its last
 // completed runs, from the same statement as the case counts (one statement for the whole page).
@@ -26,21 +26,8 @@ async function makeRun(
   counts: { passed?: number; failed?: number; errors?: number; skipped?: number },
   status: RunStatus = "completed",
 ) {
-  const { passed = 0, failed = 0, errors = 0, skipped = 0 } = counts;
   await db.run.create({
-    data: {
-      workspaceId: ctx.workspaceId,
-      suiteId,
-      status,
-      triggeredBy: "api",
-      agentSnapshot: {},
-      totalCases: passed + failed + errors + skipped,
-      passedCases: passed,
-      failedCases: failed,
-      errorCases: errors,
-      skippedCases: skipped,
-      createdAt: new Date(base + minute * 60_000),
-    },
+    data: { ...runRowData(ctx, suiteId, status, { ...counts, error: counts.errors }), createdAt: new Date(base + minute * 60_000) },
   });
 }
 

@@ -1,23 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
-import { ValidationError, type IssueList } from "@/lib/errors";
 import { createSuite, getSuite, updateSuite } from "@/lib/suites/service";
 import { startRun } from "@/lib/runs/service";
 import { POST as createRoute } from "@/app/api/v1/suites/route";
 import { GET as getRoute, PATCH as patchRoute } from "@/app/api/v1/suites/[id]/route";
 import { makeApiKey, makeWorkspace, makeAgent, makeCases, makeModelConfig } from "../helpers/factories";
 import { call } from "../helpers/api";
+import { expectCreateRefused, issuesOf, paths } from "./helpers";
 import { METRIC_DEFAULTS } from "../evaluation/helpers";
-
-async function issuesOf(p: Promise<unknown>): Promise<IssueList> {
-  const err = await p.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(ValidationError);
-  return (err as ValidationError).issues;
-}
-const paths = (issues: IssueList) => issues.map((i) => i.path);
 
 async function setup() {
   const { ctx, workspace } = await makeWorkspace("editor");
@@ -100,9 +90,7 @@ describe("suite metrics and simulator model", () => {
     [{ metrics: Array.from({ length: 21 }, (_, i) => ({ metric: `m${i}`, custom_prompt: "x" })) }, "metrics"],
   ])("refuses %j at %s", async (fields, path) => {
     const { ctx, agent } = await setup();
-    const issues = await issuesOf(createSuite(ctx, { agent_id: agent.id, name: "S", ...fields }));
-    expect(paths(issues)).toContain(path);
-    expect(await db.suite.count({ where: { agentId: agent.id } })).toBe(0);
+    await expectCreateRefused(ctx, agent.id, fields, path);
   });
 
   it("refuses model configurations of another workspace for the simulator and metric overrides", async () => {

@@ -1,20 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
-import { ConflictError, ForbiddenError, NotFoundError, ValidationError, type IssueList } from "@/lib/errors";
+import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from "@/lib/errors";
 import { createSuite, deleteSuite, getSuite, listSuites, restoreSuite, updateSuite } from "@/lib/suites/service";
 import type { WorkspaceContext } from "@/lib/auth/roles";
 import { addMember, makeWorkspace, makeAgent, makeCases, makeModelConfig } from "../helpers/factories";
 import { readAllPages } from "../helpers/api";
-
-async function issuesOf(p: Promise<unknown>, type: new (...a: never[]) => Error = ValidationError): Promise<IssueList> {
-  const err = await p.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(type);
-  return (err as { issues: IssueList }).issues;
-}
-const paths = (issues: IssueList) => issues.map((i) => i.path);
+import { expectCreateRefused, issuesOf, paths } from "./helpers";
 
 async function setup() {
   const { ctx, workspace } = await makeWorkspace("editor");
@@ -69,39 +60,29 @@ describe("createSuite", () => {
     [{ variables: ["x"] }, "variables"],
   ])("refuses %j at %s", async (fields, path) => {
     const { ctx, agent } = await setup();
-    const issues = await issuesOf(createSuite(ctx, { agent_id: agent.id, name: "S", ...fields }));
-    expect(paths(issues)).toContain(path);
-    expect(await db.suite.count({ where: { agentId: agent.id } })).toBe(0);
+    await expectCreateRefused(ctx, agent.id, fields, path);
   });
 
-  it("accepts full schedules and keeps only the schedule fields that apply", async () => {
+  it.each([
+    [
+      { schedule_type: "weekly", schedule_time: "23:59", schedule_day_of_week: 0 },
+      { schedule_type: "weekly", schedule_time: "23:59", schedule_day_of_week: 0 },
+    ],
+    [
+      { schedule_type: "daily", schedule_time: "00:00", schedule_day_of_week: 3 },
+      { schedule_time: "00:00", schedule_day_of_week: null },
+    ],
+    [
+      { schedule_type: "manual", schedule_time: "10:00", schedule_day_of_week: 2 },
+      { schedule_time: null, schedule_day_of_week: null },
+    ],
+    [
+      { schedule_type: "hourly", schedule_time: "" },
+      { schedule_type: "hourly", schedule_time: null },
+    ],
+  ])("accepts the full schedule %j and keeps only the schedule fields that apply", async (schedule, kept) => {
     const { ctx, agent } = await setup();
-    const weekly = await createSuite(ctx, {
-      agent_id: agent.id,
-      name: "W",
-      schedule_type: "weekly",
-      schedule_time: "23:59",
-      schedule_day_of_week: 0,
-    });
-    expect(weekly).toMatchObject({ schedule_type: "weekly", schedule_time: "23:59", schedule_day_of_week: 0 });
-    const daily = await createSuite(ctx, {
-      agent_id: agent.id,
-      name: "D",
-      schedule_type: "daily",
-      schedule_time: "00:00",
-      schedule_day_of_week: 3,
-    });
-    expect(daily).toMatchObject({ schedule_time: "00:00", schedule_day_of_week: null });
-    const manual = await createSuite(ctx, {
-      agent_id: agent.id,
-      name: "M",
-      schedule_type: "manual",
-      schedule_time: "10:00",
-      schedule_day_of_week: 2,
-    });
-    expect(manual).toMatchObject({ schedule_time: null, schedule_day_of_week: null });
-    const hourly = await createSuite(ctx, { agent_id: agent.id, name: "H", schedule_type: "hourly", schedule_time: "" });
-    expect(hourly).toMatchObject({ schedule_type: "hourly", schedule_time: null });
+    expect(await createSuite(ctx, { agent_id: agent.id, name: "S", ...schedule })).toMatchObject(kept);
   });
 
   it("refuses an agent or judge configuration of another workspace", async () => {
@@ -177,9 +158,7 @@ describe("createSuite", () => {
 describe("updateSuite", () => {
   it("merges the patch over the stored suite without resetting omitted fields", async () => {
     const { ctx, agent } = await setup();
-    const s = await createSuite(ctx, {
-      agent_id: agent.id,
-      name: "S",
+    const omitted = {
       description: "keep me",
       schedule_type: "daily",
       schedule_time: "08:30",
@@ -187,18 +166,10 @@ describe("updateSuite", () => {
       alert_threshold_percent: 25,
       is_enabled: false,
       variables: { Temperature: 0.1 },
-    });
+    };
+    const s = await createSuite(ctx, { agent_id: agent.id, name: "S", ...omitted });
     const updated = await updateSuite(ctx, s.id, { name: "S2" });
-    expect(updated).toMatchObject({
-      name: "S2",
-      description: "keep me",
-      schedule_type: "daily",
-      schedule_time: "08:30",
-      alert_on_regression: false,
-      alert_threshold_percent: 25,
-      is_enabled: false,
-      variables: { Temperature: 0.1 },
-    });
+    expect(updated).toMatchObject({ name: "S2", ...omitted });
     const cleared = await updateSuite(ctx, s.id, { description: null, schedule_type: "manual", variables: {} });
     expect(cleared).toMatchObject({ description: null, schedule_type: "manual", schedule_time: null, variables: {} });
   });

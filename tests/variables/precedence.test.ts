@@ -7,7 +7,7 @@ import { ValidationError } from "@/lib/errors";
 import type { WorkspaceContext } from "@/lib/auth/roles";
 import type { RecordedRequest } from "../fake-openai/server";
 import { withRunStack } from "../helpers/run-stack";
-import { waitFor, makeEvalVariablesSuite, waitUntilFinished } from "../helpers/factories";
+import { waitFor, makeChatAgent, makeEvalVariablesSuite, waitUntilFinished } from "../helpers/factories";
 
 /**
  * Where a resolved variable and an explicit setting meet, the explicit one wins: a comparison
@@ -122,15 +122,7 @@ describe.each([
     ]);
     fake.reset();
 
-    const otherAgent = await db.agent.create({
-      data: {
-        workspaceId: ctx.workspaceId,
-        name: `other-${Math.random()}`,
-        kind: "chat",
-        systemPrompt: "Other agent.",
-        modelConfigId: other.id,
-      },
-    });
+    const otherAgent = await makeChatAgent(ctx.workspaceId, other.id, "Other agent.");
     const swapped = await compare(ctx, suite.id, { variant: { agent_id: otherAgent.id } });
     expect(swapped.status).toBe("completed");
     const byPrompt = (p: string) => agentCalls().filter((r) => r.body.messages[0].content === p);

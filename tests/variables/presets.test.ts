@@ -3,19 +3,14 @@ import { db } from "@/lib/db";
 import * as suitePresets from "@/app/api/v1/suites/[id]/presets/route";
 import * as onePreset from "@/app/api/v1/presets/[id]/route";
 import * as suiteRuns from "@/app/api/v1/suites/[id]/runs/route";
-import { makeApiKey, makeWorkspace, makeSuiteWithCases, variable, setAgentVariables } from "../helpers/factories";
+import { aiConfigurationVariable, makeApiKey, makeWorkspace, makeSuiteWithCases, variable, setAgentVariables } from "../helpers/factories";
 import { call } from "../helpers/api";
 
 async function setup() {
   const { ctx } = await makeWorkspace("owner");
   const made = await makeSuiteWithCases(ctx, 2);
   await setAgentVariables(made.agent.id, [
-    variable("AIConfiguration", "string", {
-      display_name: "AI configuration",
-      value_source: "static",
-      possible_values: [{ value: made.modelConfig.name }, { value: "other" }],
-      default_value: made.modelConfig.name,
-    }),
+    aiConfigurationVariable(made.modelConfig.name, "other"),
     variable("Temperature", "number", { default_value: 0.7 }),
     variable("Verbose", "boolean"),
   ]);

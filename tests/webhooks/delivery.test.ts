@@ -4,6 +4,7 @@ import { WebhookWorker } from "@/lib/webhooks/worker";
 import { createWebhook, sendTestEvent } from "@/lib/webhooks/service";
 import { retryDelayMs, signatureOf, verifySignature } from "@/lib/webhooks/signing";
 import type { FetchLike } from "@/lib/net/safe-fetch";
+import type { WorkspaceContext } from "@/lib/auth/roles";
 import { makeWorkspace } from "../helpers/factories";
 import { makeSuiteWithCases } from "../runs/helpers";
 import { runWithOutcomes } from "../alerts/helpers";
@@ -30,14 +31,19 @@ async function hookTo(url: string, events = ["alert.raised", "run.completed", "r
   return { ctx, hook };
 }
 
+/** A test event queued for the webhook, and a manual clock standing at its first attempt. */
+async function queueTestEvent(ctx: WorkspaceContext, webhookId: string) {
+  const queued = await sendTestEvent(ctx, webhookId);
+  return { queued, clock: manualClock(queued.next_attempt_at ? new Date(queued.next_attempt_at) : new Date()) };
+}
+
 const deliveryOf = (id: string) => db.webhookDelivery.findUniqueOrThrow({ where: { id } });
 
 describe("signing", () => {
   it("sends the event as JSON with a timestamped HMAC-SHA256 signature the receiver can verify", async () => {
     const r = await receiver();
     const { ctx, hook } = await hookTo(r.url);
-    const queued = await sendTestEvent(ctx, hook.id);
-    const clock = manualClock(queued.next_attempt_at ? new Date(queued.next_attempt_at) : new Date());
+    const { queued, clock } = await queueTestEvent(ctx, hook.id);
     const worker = new WebhookWorker({ now: clock.now, fetch: loopbackFetch });
     expect(await worker.tick()).toBe(1);
 
@@ -73,8 +79,7 @@ describe("retries", () => {
   it("retries a failed delivery after the backoff (500, then 200) and logs every attempt", async () => {
     const r = await receiver((n) => (n === 1 ? { status: 500, body: "x".repeat(5000) } : { status: 204 }));
     const { ctx, hook } = await hookTo(r.url);
-    const queued = await sendTestEvent(ctx, hook.id);
-    const clock = manualClock(queued.next_attempt_at ? new Date(queued.next_attempt_at) : new Date());
+    const { queued, clock } = await queueTestEvent(ctx, hook.id);
     const worker = new WebhookWorker({ now: clock.now, fetch: loopbackFetch });
 
     expect(await worker.tick()).toBe(1);
@@ -104,8 +109,7 @@ describe("retries", () => {
   it("follows the schedule 1, 3, 9, 27, 81, 243 min, 6 h and gives up after 8 attempts", async () => {
     const r = await receiver(() => ({ status: 503, body: "down" }));
     const { ctx, hook } = await hookTo(r.url);
-    const queued = await sendTestEvent(ctx, hook.id);
-    const clock = manualClock(queued.next_attempt_at ? new Date(queued.next_attempt_at) : new Date());
+    const { queued, clock } = await queueTestEvent(ctx, hook.id);
     const worker = new WebhookWorker({ now: clock.now, fetch: loopbackFetch });
     const waits: number[] = [];
     for (let attempt = 1; attempt <= 8; attempt++) {
@@ -132,8 +136,7 @@ describe("retries", () => {
     const { ctx, hook } = await hookTo("http://127.0.0.1:9/never");
     // Point the stored URL at the metadata address behind the API's back: the guard refuses it at connect time.
     await db.webhook.update({ where: { id: hook.id }, data: { url: "http://169.254.169.254/latest/meta-data" } });
-    const queued = await sendTestEvent(ctx, hook.id);
-    const clock = manualClock(queued.next_attempt_at ? new Date(queued.next_attempt_at) : new Date());
+    const { queued, clock } = await queueTestEvent(ctx, hook.id);
     const worker = new WebhookWorker({ now: clock.now, fetch: loopbackFetch, backoffBaseMs: 1000 });
     await worker.tick();
     const row = await deliveryOf(queued.id);
@@ -147,8 +150,7 @@ describe("durability", () => {
   it("a delivery whose worker died mid-attempt is delivered by another worker once the lease expires", async () => {
     const r = await receiver();
     const { ctx, hook } = await hookTo(r.url);
-    const queued = await sendTestEvent(ctx, hook.id);
-    const clock = manualClock(queued.next_attempt_at ? new Date(queued.next_attempt_at) : new Date());
+    const { queued, clock } = await queueTestEvent(ctx, hook.id);
 
     // Worker A claims the row and then hangs forever (a crash, as far as the queue can tell).
     let release: () => void = () => undefined;
