@@ -6,6 +6,7 @@
  */
 import "server-only";
 import { db } from "@/lib/db";
+import { actorNames } from "@/lib/workspaces/members";
 import { scopedPoolRead } from "@/lib/runs/case-results";
 import { ConflictError, NotFoundError } from "@/lib/errors";
 import { requireRole, type WorkspaceContext } from "@/lib/auth/roles";
@@ -14,15 +15,12 @@ import { newestFirst } from "@/lib/serialize";
 import { alertSelect, toAlertDto, type AlertDto, type AlertRow } from "./dto";
 import type { AlertListQuery } from "./schemas";
 
-/** Display names of the members and keys that acknowledged these alerts (one query each, only when needed). */
-async function actorNames(workspaceId: string, rows: AlertRow[]): Promise<Map<string, string>> {
-  const userIds = [...new Set(rows.flatMap((r) => (r.acknowledgedByUserId ? [r.acknowledgedByUserId] : [])))];
-  const keyIds = [...new Set(rows.flatMap((r) => (r.acknowledgedByKeyId ? [r.acknowledgedByKeyId] : [])))];
-  const [users, keys] = await Promise.all([
-    userIds.length ? db.user.findMany({ where: { id: { in: userIds } }, select: { id: true, name: true, email: true } }) : [],
-    keyIds.length ? db.apiKey.findMany({ where: { id: { in: keyIds }, workspaceId }, select: { id: true, name: true } }) : [],
-  ]);
-  return new Map([...users.map((u) => [u.id, u.name || u.email] as const), ...keys.map((k) => [k.id, `API key “${k.name}”`] as const)]);
+/** Display names of the members and keys that acknowledged these alerts. */
+function acknowledgers(workspaceId: string, rows: AlertRow[]) {
+  return actorNames(workspaceId, {
+    userIds: rows.flatMap((r) => (r.acknowledgedByUserId ? [r.acknowledgedByUserId] : [])),
+    keyIds: rows.flatMap((r) => (r.acknowledgedByKeyId ? [r.acknowledgedByKeyId] : [])),
+  });
 }
 
 /** GET /api/v1/alerts and the alerts page: newest first, filtered by suite and acknowledged state. */
@@ -40,7 +38,7 @@ export async function listAlerts(ctx: WorkspaceContext, q: AlertListQuery): Prom
     select: alertSelect,
   });
   const { page, next_cursor } = newestFirst.page(rows, q.limit);
-  const names = await actorNames(ctx.workspaceId, page);
+  const names = await acknowledgers(ctx.workspaceId, page);
   return { data: page.map((r) => toAlertDto(r, names)), next_cursor };
 }
 
@@ -88,7 +86,7 @@ export async function acknowledgeAlert(ctx: WorkspaceContext, id: string): Promi
   });
   const row = await db.regressionAlert.findFirst({ where: { id, workspaceId: ctx.workspaceId }, select: alertSelect });
   if (!row) throw new NotFoundError("Alert");
-  return toAlertDto(row, await actorNames(ctx.workspaceId, [row]));
+  return toAlertDto(row, await acknowledgers(ctx.workspaceId, [row]));
 }
 
 export type BaselinePin = { suite_id: string; baseline_run_id: string | null };

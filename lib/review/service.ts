@@ -12,6 +12,7 @@
 import "server-only";
 import { z } from "zod";
 import { db } from "@/lib/db";
+import { actorNames } from "@/lib/workspaces/members";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { ConflictError, NotFoundError, ValidationError } from "@/lib/errors";
 import { requireRole, type WorkspaceContext } from "@/lib/auth/roles";
@@ -46,16 +47,13 @@ async function memberOf(ctx: WorkspaceContext): Promise<string | null> {
   return key?.createdById ?? null;
 }
 
-/** Names of the reviewers of these items and of their assignees (members by name or email, API keys by name). */
-async function reviewerNames(workspaceId: string, rows: Pick<ReviewItemRow, "labels">[]): Promise<ReviewerNames> {
+/** Names of the reviewers of these items (members by name or email, API keys by name). */
+function reviewerNames(workspaceId: string, rows: Pick<ReviewItemRow, "labels">[]): Promise<ReviewerNames> {
   const labels = rows.flatMap((r) => r.labels);
-  const userIds = [...new Set(labels.flatMap((l) => (l.reviewerId ? [l.reviewerId] : [])))];
-  const keyIds = [...new Set(labels.flatMap((l) => (l.reviewerKeyId ? [l.reviewerKeyId] : [])))];
-  const [users, keys] = await Promise.all([
-    userIds.length ? db.user.findMany({ where: { id: { in: userIds } }, select: { id: true, name: true, email: true } }) : [],
-    keyIds.length ? db.apiKey.findMany({ where: { id: { in: keyIds }, workspaceId }, select: { id: true, name: true } }) : [],
-  ]);
-  return new Map([...users.map((u) => [u.id, u.name || u.email] as const), ...keys.map((k) => [k.id, `API key “${k.name}”`] as const)]);
+  return actorNames(workspaceId, {
+    userIds: labels.flatMap((l) => (l.reviewerId ? [l.reviewerId] : [])),
+    keyIds: labels.flatMap((l) => (l.reviewerKeyId ? [l.reviewerKeyId] : [])),
+  });
 }
 
 /**

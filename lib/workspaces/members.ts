@@ -103,3 +103,21 @@ export async function leaveWorkspace(ctx: WorkspaceContext): Promise<void> {
   });
   invalidateSessionCache();
 }
+
+/**
+ * Display names of the members and API keys that did something (acknowledged an alert, labelled
+ * a review item): a member by name or email, a key as API key “name”. One query per kind, only
+ * for the ids given.
+ */
+export async function actorNames(workspaceId: string, actors: { userIds: Iterable<string>; keyIds: Iterable<string> }) {
+  const userIds = [...new Set(actors.userIds)];
+  const keyIds = [...new Set(actors.keyIds)];
+  const [users, keys] = await Promise.all([
+    userIds.length ? db.user.findMany({ where: { id: { in: userIds } }, select: { id: true, name: true, email: true } }) : [],
+    keyIds.length ? db.apiKey.findMany({ where: { id: { in: keyIds }, workspaceId }, select: { id: true, name: true } }) : [],
+  ]);
+  return new Map<string, string>([
+    ...users.map((u) => [u.id, u.name || u.email] as const),
+    ...keys.map((k) => [k.id, `API key “${k.name}”`] as const),
+  ]);
+}
