@@ -5,20 +5,17 @@ import { NavLink } from "@/components/shell/nav-link";
 
 function ReviewLink({ href, open }: { href: string; open: number | null }) {
   return (
-    <NavLink href={href}>
+    <NavLink href={href} label={open ? `Review, ${open} waiting` : "Review"}>
       <span className="flex items-center justify-between gap-2">
         <span>Review</span>
         {open ? (
-          <>
-            <span
-              aria-hidden="true"
-              data-testid="review-count"
-              className="min-w-5 rounded-full bg-indigo-600 px-1.5 text-center text-xs leading-5 font-semibold text-white"
-            >
-              {open > 99 ? "99+" : open}
-            </span>
-            <span className="sr-only">, {open} waiting</span>
-          </>
+          <span
+            aria-hidden="true"
+            data-testid="review-count"
+            className="min-w-5 rounded-full bg-indigo-600 px-1.5 text-center text-xs leading-5 font-semibold text-white"
+          >
+            {open > 99 ? "99+" : open}
+          </span>
         ) : null}
       </span>
     </NavLink>
