@@ -41,7 +41,7 @@ async function checkWidths(page: Page, name: string) {
   await page.screenshot({ path: `test-results/review-${name}-1440.png`, fullPage: true });
   await page.setViewportSize({ width: 390, height: 844 });
   await expectAccessible(page, `${name} at 390 px`);
-  const sidebar = page.getByRole("complementary");
+  const sidebar = page.getByRole("complementary", { includeHidden: true });
   await sidebar.evaluate((el) => (el.style.display = "none"));
   const main = page.getByRole("main");
   const { scroll, client } = await main.evaluate((el) => ({ scroll: el.scrollWidth, client: el.clientWidth }));

@@ -218,7 +218,7 @@ export function LabelPanel({ workspaceId, item: loaded, userId, canLabel, previo
                   return (
                     <li key={el.key} className="rounded-md border border-slate-200 p-2 text-sm">
                       <div className="flex flex-wrap items-start justify-between gap-2">
-                        <p className="min-w-0 flex-1 break-words">
+                        <p className="min-w-48 flex-1 break-words">
                           {n <= 9 && (
                             <kbd aria-hidden="true" className="mr-1.5 font-mono text-xs text-slate-500">
                               {n}

@@ -21,7 +21,8 @@ export function ReviewQueueTable({ workspaceId, items, filters }: { workspaceId:
                 #{item.run_number}
               </Link>
             </TableCell>
-            <TableCell>{item.trial}</TableCell>
+            {/* Trials are counted from 1 on every page (stored from 0). */}
+            <TableCell>{item.trial + 1}</TableCell>
             <TableCell className="whitespace-nowrap">{SOURCE_LABELS[item.source] ?? item.source}</TableCell>
             <TableCell>
               <ReviewStatusBadge status={item.status} />

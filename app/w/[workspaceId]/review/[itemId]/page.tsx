@@ -48,7 +48,7 @@ export default async function ReviewItemPage({ params, searchParams }: Workspace
             <a href={`/w/${workspaceId}/runs/${item.run_id}`} className="text-indigo-700 hover:underline">
               Run #{item.run_number}
             </a>
-            · Trial {item.trial} · {SOURCE_LABELS[item.source] ?? item.source} · {item.label_count}/{item.required_reviews} labels
+            · Trial {item.trial + 1} · {SOURCE_LABELS[item.source] ?? item.source} · {item.label_count}/{item.required_reviews} labels
           </span>
         }
       />
