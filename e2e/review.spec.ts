@@ -157,6 +157,10 @@ test("failed results reach the queue by rule, are labelled blind by keyboard, co
     await b.goto(itemUrl);
     await expect(b.getByRole("region", { name: "Judge's verdict" })).toHaveCount(0);
     await b.locator("body").click({ position: { x: 5, y: 5 } });
+    // Saving without a verdict is refused at the field.
+    await b.keyboard.press("s");
+    await expect(b.getByText("verdict must be pass or fail")).toBeVisible();
+    await expect(b.getByRole("region", { name: "Judge's verdict" })).toHaveCount(0);
     await b.keyboard.press("p");
     await b.keyboard.press("c");
     await b.keyboard.type("It does explain it, in other words.");
