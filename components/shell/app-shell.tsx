@@ -5,6 +5,7 @@ import { WorkspaceSwitcher } from "./workspace-switcher";
 import { NavLink } from "./nav-link";
 import { SessionKeepalive } from "@/components/auth/session-keepalive";
 import { AlertBell } from "@/components/alerts/alert-bell";
+import { ReviewNavLink } from "@/components/review/review-nav-link";
 
 export function AppShell({
   workspace,
@@ -39,6 +40,7 @@ export function AppShell({
         </div>
         <nav aria-label="Main" className="flex-1 space-y-1 p-3 text-sm">
           <NavLink href={`${base}/suites`}>Suites</NavLink>
+          <ReviewNavLink workspaceId={workspace.id} />
           <NavLink href={`${base}/agents`}>Agents</NavLink>
           <NavLink href={`${base}/model-configs`}>Model configurations</NavLink>
           <NavLink href={`${base}/settings`}>Workspace settings</NavLink>

@@ -3,13 +3,15 @@ import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { cn } from "@/components/ui/cn";
 
-export function NavLink({ href, children }: { href: string; children: React.ReactNode }) {
+/** A nav item; `label` names it for screen readers when its content is more than its name (a count badge). */
+export function NavLink({ href, label, children }: { href: string; label?: string; children: React.ReactNode }) {
   const pathname = usePathname();
   const active = pathname === href || pathname.startsWith(`${href}/`);
   return (
     <Link
       href={href}
       aria-current={active ? "page" : undefined}
+      aria-label={label}
       className={cn(
         "block rounded-md px-3 py-2",
         active ? "bg-indigo-50 font-medium text-indigo-800" : "text-slate-700 hover:bg-slate-100",

@@ -1,5 +1,7 @@
 import "server-only";
-import type { WorkspaceContext } from "@/lib/auth/roles";
+import { hasRole, requireRole, type WorkspaceContext } from "@/lib/auth/roles";
+import { db } from "@/lib/db";
+import { listMembers } from "@/lib/workspaces/members";
 import { ValidationError } from "@/lib/errors";
 import { isUuid } from "@/lib/ids";
 import { scopedLoader } from "@/lib/tenant-scope";
@@ -77,8 +79,30 @@ async function loadSuiteCalibrationUnscoped(ctx: WorkspaceContext, suiteId: stri
   return suiteCalibration(ctx, suiteId);
 }
 
+/** The Review page's suite filter: suites of the workspace that have review items. */
+async function loadReviewSuiteOptionsUnscoped(ctx: WorkspaceContext): Promise<{ id: string; name: string }[]> {
+  requireRole(ctx, "viewer");
+  return db.suite.findMany({
+    where: { workspaceId: ctx.workspaceId, reviewItems: { some: {} } },
+    orderBy: [{ name: "asc" }, { id: "asc" }],
+    select: { id: true, name: true },
+    take: 500,
+  });
+}
+
+/**
+ * The labelling view's assignee select: the workspace's members (name, else email), for editors
+ * and above, who may assign; nobody else gets the list.
+ */
+async function loadReviewMemberOptionsUnscoped(ctx: WorkspaceContext): Promise<{ id: string; name: string }[]> {
+  if (!hasRole(ctx.role, "editor")) return [];
+  return (await listMembers(ctx)).map((m) => ({ id: m.userId, name: m.name || m.email }));
+}
+
 // Each loader runs its queries in the workspace's row-level scope (lib/tenant-scope.ts).
 export const loadReviewQueue = scopedLoader(loadReviewQueueUnscoped);
 export const loadReviewItem = scopedLoader(loadReviewItemUnscoped);
 export const loadReviewCount = scopedLoader(loadReviewCountUnscoped);
 export const loadSuiteCalibration = scopedLoader(loadSuiteCalibrationUnscoped);
+export const loadReviewSuiteOptions = scopedLoader(loadReviewSuiteOptionsUnscoped);
+export const loadReviewMemberOptions = scopedLoader(loadReviewMemberOptionsUnscoped);

@@ -1,0 +1,56 @@
+import Link from "next/link";
+import { Field, NamedOptions, Options, Select } from "@/components/ui/field";
+import { buttonClass } from "@/components/ui/button";
+import { REVIEW_ITEM_STATUSES } from "@/lib/review/schemas";
+import { STATUS_LABELS, type QueueFilters } from "./format";
+
+const STATUS_FILTERS = [...REVIEW_ITEM_STATUSES, "all"] as const;
+const FILTER_LABELS = { ...STATUS_LABELS, all: "All" };
+
+function Check({ name, label, checked }: { name: string; label: string; checked: boolean }) {
+  return (
+    <label className="flex items-center gap-2 pb-2 text-sm text-slate-700">
+      <input type="checkbox" name={name} value="1" defaultChecked={checked} className="h-4 w-4 rounded border-slate-300" />
+      {label}
+    </label>
+  );
+}
+
+/** The queue's filters as a plain GET form: the URL holds them, so the labelling view can keep them. */
+export function QueueFilterForm({
+  base,
+  suites,
+  filters,
+}: {
+  base: string;
+  suites: { id: string; name: string }[];
+  filters: QueueFilters;
+}) {
+  const filtered = filters.status !== "open" || filters.suite || filters.run || filters.mine || filters.todo || filters.overturned;
+  return (
+    <form method="get" action={base} role="search" aria-label="Filter review items" className="flex flex-wrap items-end gap-x-4 gap-y-2">
+      <Field id="review-status" label="Status">
+        <Select id="review-status" name="status" defaultValue={filters.status}>
+          <Options values={STATUS_FILTERS} labels={FILTER_LABELS} />
+        </Select>
+      </Field>
+      <Field id="review-suite" label="Suite">
+        <Select id="review-suite" name="suite" defaultValue={filters.suite ?? ""} className="min-w-48">
+          <NamedOptions items={suites} none="All suites" />
+        </Select>
+      </Field>
+      {filters.run && <input type="hidden" name="run" value={filters.run} />}
+      <Check name="mine" label="Assigned to me" checked={filters.mine} />
+      <Check name="todo" label="Waiting for me" checked={filters.todo} />
+      <Check name="overturned" label="Disagreements" checked={filters.overturned} />
+      <button type="submit" className={buttonClass("secondary")}>
+        Filter
+      </button>
+      {filtered && (
+        <Link href={base} className="pb-2 text-sm text-indigo-700 hover:underline">
+          Reset
+        </Link>
+      )}
+    </form>
+  );
+}
