@@ -1,7 +1,6 @@
-import { Suspense } from "react";
 import Link from "next/link";
-import { pageContext } from "@/lib/auth/context";
 import { loadAlertBell } from "@/lib/alerts/loaders";
+import { countText, StreamedCount } from "@/components/shell/streamed-count";
 import { cn } from "@/components/ui/cn";
 
 function BellIcon() {
@@ -29,30 +28,19 @@ function Bell({ href, open }: { href: string; open: number | null }) {
           data-testid="alert-bell-count"
           className="absolute -top-1 -right-1 min-w-5 rounded-full bg-red-600 px-1 text-center text-xs leading-5 font-semibold text-white"
         >
-          {open > 99 ? "99+" : open}
+          {countText(open)}
         </span>
       ) : null}
     </Link>
   );
 }
 
-/** The workspace's unacknowledged alert count; the request's member context is cached (pageContext). */
-async function BellWithCount({ workspaceId, href }: { workspaceId: string; href: string }) {
-  const ctx = await pageContext(workspaceId);
-  const { open } = await loadAlertBell(ctx);
-  return <Bell href={href} open={open} />;
-}
-
 /**
- * The shell's bell: links to the open alerts and shows how many nobody acknowledged yet. It
- * streams in (Suspense) so the shell never waits for the count; acknowledging revalidates the
- * layout, and every full page load reads it afresh.
+ * The shell's bell: links to the open alerts and shows how many nobody acknowledged yet. The
+ * count streams in, so the shell never waits for it; acknowledging revalidates the layout, and
+ * every full page load reads it afresh.
  */
 export function AlertBell({ workspaceId }: { workspaceId: string }) {
   const href = `/w/${workspaceId}/alerts`;
-  return (
-    <Suspense fallback={<Bell href={href} open={null} />}>
-      <BellWithCount workspaceId={workspaceId} href={href} />
-    </Suspense>
-  );
+  return <StreamedCount workspaceId={workspaceId} load={loadAlertBell} render={(open) => <Bell href={href} open={open} />} />;
 }
