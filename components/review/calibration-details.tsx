@@ -61,7 +61,7 @@ export function CurrentJudge({ calibration, settingsHref }: { calibration: Judge
       </dl>
       <p className="mt-3 text-xs text-slate-600">
         Trusted once at least {min_labels} results are labelled and the lower end of κ&apos;s 95% interval reaches {trusted_kappa} (
-        <Link href={settingsHref} className="text-indigo-700 hover:underline">
+        <Link href={settingsHref} className="text-indigo-700 underline">
           change in the suite&apos;s settings
         </Link>
         ).
@@ -128,40 +128,43 @@ export function CalibrationHistory({ fingerprints, currentFingerprint }: { finge
       title="History"
       description="Each judge (model, endpoint, prompts and metric settings) the suite's results were reviewed under: a change of judge starts a new row."
     >
-      <Table variant="plain" density="compact" caption="Judge calibration history">
-        <TableHeader
-          columns={["Judge", "First labelled", "Last labelled", ...numeric(["Labelled", "Agreement"]), "κ (95% CI)", "Status"]}
-        />
-        <TableBody>
-          {fingerprints.map((f) => {
-            const overall = f.levels.overall;
-            const current = f.fingerprint === currentFingerprint;
-            return (
-              <TableRow key={f.fingerprint}>
-                <TableCell className="max-w-xs">
-                  <span className="font-medium break-words">{judgeName(f.judge)}</span>
-                  {current && (
-                    <Badge tone="indigo" className="ml-2">
-                      Current
-                    </Badge>
-                  )}
-                  <span className="block font-mono text-xs text-slate-500" title={f.fingerprint}>
-                    rubric {shortHash(f.judge.rubric_hash)}
-                  </span>
-                </TableCell>
-                <TableCell className="whitespace-nowrap">{formatDateTime(f.first_labelled_at)}</TableCell>
-                <TableCell className="whitespace-nowrap">{formatDateTime(f.last_labelled_at)}</TableCell>
-                <TableCell className="text-right tabular-nums">{overall.n}</TableCell>
-                <TableCell className="text-right tabular-nums">{formatShare(overall.agreement)}</TableCell>
-                <TableCell className="tabular-nums">{formatKappa(overall)}</TableCell>
-                <TableCell>
-                  <JudgeStatusBadge status={f.status} prefix="" />
-                </TableCell>
-              </TableRow>
-            );
-          })}
-        </TableBody>
-      </Table>
+      {/* Focusable: a phone scrolls the table sideways by keyboard too (it has no links to focus). */}
+      <div className="overflow-x-auto" tabIndex={0} role="region" aria-label="Judge calibration history, scrollable">
+        <Table variant="plain" density="compact" caption="Judge calibration history" scroll={false}>
+          <TableHeader
+            columns={["Judge", "First labelled", "Last labelled", ...numeric(["Labelled", "Agreement"]), "κ (95% CI)", "Status"]}
+          />
+          <TableBody>
+            {fingerprints.map((f) => {
+              const overall = f.levels.overall;
+              const current = f.fingerprint === currentFingerprint;
+              return (
+                <TableRow key={f.fingerprint}>
+                  <TableCell className="max-w-xs">
+                    <span className="font-medium break-words">{judgeName(f.judge)}</span>
+                    {current && (
+                      <Badge tone="indigo" className="ml-2">
+                        Current
+                      </Badge>
+                    )}
+                    <span className="block font-mono text-xs text-slate-500" title={f.fingerprint}>
+                      rubric {shortHash(f.judge.rubric_hash)}
+                    </span>
+                  </TableCell>
+                  <TableCell>{formatDateTime(f.first_labelled_at)}</TableCell>
+                  <TableCell>{formatDateTime(f.last_labelled_at)}</TableCell>
+                  <TableCell className="text-right tabular-nums">{overall.n}</TableCell>
+                  <TableCell className="text-right tabular-nums">{formatShare(overall.agreement)}</TableCell>
+                  <TableCell className="tabular-nums">{formatKappa(overall)}</TableCell>
+                  <TableCell>
+                    <JudgeStatusBadge status={f.status} prefix="" />
+                  </TableCell>
+                </TableRow>
+              );
+            })}
+          </TableBody>
+        </Table>
+      </div>
     </Section>
   );
 }

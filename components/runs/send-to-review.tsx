@@ -4,7 +4,7 @@ import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useQueryClient } from "@tanstack/react-query";
 import { sendToReviewAction } from "@/lib/review/actions";
-import { Button } from "@/components/ui/button";
+import { Button, buttonClass } from "@/components/ui/button";
 import { Badge } from "@/components/ui/card";
 
 /**
@@ -38,7 +38,9 @@ export function HumanVerdictBadges({
   if (humanVerdict) {
     return (
       <>
-        <Badge tone={humanVerdict === "pass" ? "green" : "red"}>Human: {humanVerdict}</Badge>
+        <Badge tone={humanVerdict === "pass" ? "green" : "red"} className="whitespace-nowrap">
+          Human: {humanVerdict}
+        </Badge>
         {isOverturned(status, humanVerdict) && (
           <Badge tone="amber" title="The human verdict differs from the judge's">
             Overturned
@@ -47,8 +49,18 @@ export function HumanVerdictBadges({
       </>
     );
   }
-  if (reviewStatus === "open") return <Badge tone="blue">In review</Badge>;
-  if (reviewStatus === "conflict") return <Badge tone="amber">Review conflict</Badge>;
+  if (reviewStatus === "open")
+    return (
+      <Badge tone="blue" className="whitespace-nowrap">
+        In review
+      </Badge>
+    );
+  if (reviewStatus === "conflict")
+    return (
+      <Badge tone="amber" className="whitespace-nowrap">
+        Review conflict
+      </Badge>
+    );
   return null;
 }
 
@@ -147,7 +159,7 @@ export function CaseReviewControl({
   const { send, pending, outcome } = useSendToReview(workspaceId, queryKey);
   if (item) {
     return (
-      <Link href={`/w/${workspaceId}/review/${item.id}`} className="text-sm font-medium text-indigo-700 hover:underline">
+      <Link href={`/w/${workspaceId}/review/${item.id}`} className={buttonClass("secondary")}>
         In review: {item.status}
       </Link>
     );
