@@ -5,17 +5,21 @@ import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { CASE_PAGE_SIZE, type CaseResultPage, type CaseTableFilters, type RunDto } from "@/lib/runs/dto";
 import type { CaseResultStatus } from "@/lib/runs/schemas";
-import { useCaseResults } from "@/lib/runs/hooks";
+import { runKeys, useCaseResults } from "@/lib/runs/hooks";
 import { Badge, Section, TagBadges } from "@/components/ui/card";
 import { CursorStackPagination } from "@/components/ui/pagination";
-import { numeric, Table, TableBody, TableCell, TableHeader, TableRow } from "@/components/ui/table";
+import { numeric, Table, TableBody, TableCell, TableHead, TableHeader, TableRow, type TableColumn } from "@/components/ui/table";
 import { Button } from "@/components/ui/button";
 import { Options, Select } from "@/components/ui/field";
 import { CaseStatusBadge, CASE_STATUS_LABELS } from "./status-badges";
 import { formatDuration, formatNumber } from "./format";
 import { CaseStageBadge, stageWorthShowing } from "./case-stage";
+import { BulkReviewBar, HumanVerdictBadges, SentNotice, useSendToReview } from "./send-to-review";
 
 const FILTER_STATUSES: CaseResultStatus[] = ["passed", "failed", "error", "skipped", "running", "pending"];
+/** Results with a verdict or an error: the ones that can go to review. */
+const REVIEWABLE: CaseResultStatus[] = ["passed", "failed", "error"];
+const COLUMNS: TableColumn[] = ["Status", "Name", "Tags", ...numeric(["Latency", "Tokens", "Retries", "Turns"])];
 
 type Props = {
   workspaceId: string;
@@ -24,6 +28,8 @@ type Props = {
   tags: string[];
   initial: CaseResultPage;
   initialFilters: CaseTableFilters;
+  /** Editors select rows to send them to review. */
+  canEdit?: boolean;
 };
 
 function countFor(run: RunDto, status: CaseResultStatus): number | null {
@@ -41,8 +47,12 @@ function countFor(run: RunDto, status: CaseResultStatus): number | null {
   }
 }
 
-/** The run's case results: live, filterable by status and tag, paginated by cursor; a row opens the case. */
-export function CaseResultsTable({ workspaceId, run, live, tags, initial, initialFilters }: Props) {
+/**
+ * The run's case results: live, filterable by status and tag, paginated by cursor; a row opens the
+ * case. Each row shows its human verdict beside the judge's; editors select rows and send them to
+ * review from the bar that appears while rows are selected.
+ */
+export function CaseResultsTable({ workspaceId, run, live, tags, initial, initialFilters, canEdit = false }: Props) {
   const router = useRouter();
   const uid = useId();
   const [status, setStatus] = useState<CaseResultStatus | "">(initialFilters.status ?? "");
@@ -61,6 +71,19 @@ export function CaseResultsTable({ workspaceId, run, live, tags, initial, initia
   const caseBase = `/w/${workspaceId}/runs/${run.id}/cases`;
   const filtered = Boolean(status || tag);
   const nextCursor = query.data?.next_cursor;
+
+  const [selected, setSelected] = useState<Set<string>>(new Set());
+  const review = useSendToReview(workspaceId, runKeys.all(workspaceId, run.id));
+  const selectable = rows.filter((r) => REVIEWABLE.includes(r.status));
+  const allSelected = selectable.length > 0 && selectable.every((r) => selected.has(r.id));
+  const toggle = (id: string, on: boolean) =>
+    setSelected((prev) => {
+      const next = new Set(prev);
+      if (on) next.add(id);
+      else next.delete(id);
+      return next;
+    });
+  const toggleAll = (on: boolean) => setSelected(on ? new Set(selectable.map((r) => r.id)) : new Set());
 
   const tagOptions = useMemo(() => [...new Set([...tags, ...rows.flatMap((r) => r.tags)])].sort(), [tags, rows]);
 
@@ -81,6 +104,7 @@ export function CaseResultsTable({ workspaceId, run, live, tags, initial, initia
     if (next.status !== undefined) setStatus(next.status);
     if (next.tag !== undefined) setTag(next.tag);
     setCursors([]);
+    setSelected(new Set());
   };
 
   return (
@@ -119,6 +143,16 @@ export function CaseResultsTable({ workspaceId, run, live, tags, initial, initia
     >
       {query.isError && <LoadError what="case results" error={query.error} onRetry={() => query.refetch()} />}
 
+      <SentNotice outcome={review.outcome} queueHref={`/w/${workspaceId}/review?run=${run.id}`} />
+      {canEdit && selected.size > 0 && (
+        <BulkReviewBar
+          count={selected.size}
+          pending={review.pending}
+          onSend={() => review.send([...selected], () => setSelected(new Set()))}
+          onClear={() => setSelected(new Set())}
+        />
+      )}
+
       {!query.data && query.isPending ? (
         <p className="py-6 text-center text-sm text-slate-500">Loading case results…</p>
       ) : rows.length === 0 ? (
@@ -136,7 +170,32 @@ export function CaseResultsTable({ workspaceId, run, live, tags, initial, initia
         </div>
       ) : (
         <Table variant="plain" density="compact">
-          <TableHeader columns={["Status", "Name", "Tags", ...numeric(["Latency", "Tokens", "Retries", "Turns"])]} />
+          {canEdit ? (
+            <TableHeader>
+              <TableRow>
+                <TableHead className="w-8">
+                  <input
+                    type="checkbox"
+                    className="h-4 w-4"
+                    aria-label="Select every finished result on this page"
+                    checked={allSelected}
+                    disabled={selectable.length === 0}
+                    onChange={(e) => toggleAll(e.target.checked)}
+                  />
+                </TableHead>
+                {COLUMNS.map((c) => {
+                  const col = typeof c === "string" ? { label: c, align: undefined } : c;
+                  return (
+                    <TableHead key={col.label} className={col.align === "right" ? "text-right" : undefined}>
+                      {col.label}
+                    </TableHead>
+                  );
+                })}
+              </TableRow>
+            </TableHeader>
+          ) : (
+            <TableHeader columns={COLUMNS} />
+          )}
           <TableBody>
             {rows.map((r) => (
               <TableRow
@@ -144,10 +203,23 @@ export function CaseResultsTable({ workspaceId, run, live, tags, initial, initia
                 className="cursor-pointer align-top hover:bg-slate-50"
                 onClick={() => router.push(`${caseBase}/${r.id}`)}
               >
+                {canEdit && (
+                  <TableCell onClick={(e) => e.stopPropagation()}>
+                    <input
+                      type="checkbox"
+                      className="h-4 w-4"
+                      aria-label={`Select ${r.name}${run.trials > 1 ? `, trial ${r.trial + 1}` : ""}`}
+                      checked={selected.has(r.id)}
+                      disabled={!REVIEWABLE.includes(r.status)}
+                      onChange={(e) => toggle(r.id, e.target.checked)}
+                    />
+                  </TableCell>
+                )}
                 <TableCell>
                   <div className="flex flex-col items-start gap-1">
                     <CaseStatusBadge status={r.status} />
                     {stageWorthShowing(r.status, r.stage) && <CaseStageBadge stage={r.stage} />}
+                    <HumanVerdictBadges status={r.status} humanVerdict={r.human_verdict} reviewStatus={r.review_status} />
                   </div>
                 </TableCell>
                 <TableCell className="max-w-md">

@@ -24,6 +24,8 @@ import { Stat } from "@/components/ui/stat";
 import type { CaseTrial } from "@/lib/runs/case-trials";
 import type { CaseHistoryDto } from "@/lib/runs/trial-reads";
 import { CaseHistoryCard, TrialSelector } from "./case-trials";
+import { CaseReviewControl, HumanVerdictBadges } from "./send-to-review";
+import { runKeys } from "@/lib/runs/hooks";
 
 /** What kind of problem an error_type names: agent failures vs evaluator (judge/simulator) errors. */
 const ERROR_KINDS: Record<string, { title: string; note: string }> = {
@@ -39,6 +41,13 @@ const ERROR_KINDS: Record<string, { title: string; note: string }> = {
 
 type Snapshot = Record<string, unknown> & { checks?: Check[]; mode?: string; persona?: unknown; max_turns?: number | null };
 
+/** The case view's human review: the result's review item, who gave its human verdict, whether the member may send it. */
+export type CaseReview = {
+  item: { id: string; status: "open" | "agreed" | "conflict" | "resolved" } | null;
+  verdictBy: string | null;
+  canSend: boolean;
+};
+
 export function CaseView({
   workspaceId,
   initial,
@@ -46,6 +55,7 @@ export function CaseView({
   runNumber,
   trials = [],
   history = null,
+  review = null,
 }: {
   workspaceId: string;
   initial: CaseResultDetail;
@@ -56,6 +66,7 @@ export function CaseView({
   trials?: CaseTrial[];
   /** The case's latest results across runs with its flip rate (null without a test case). */
   history?: CaseHistoryDto | null;
+  review?: CaseReview | null;
 }) {
   const { data: r = initial, isError, error } = useCaseResult(workspaceId, initial.id, initial);
   const runHref = `/w/${workspaceId}/runs/${r.run_id}`;
@@ -83,8 +94,28 @@ export function CaseView({
             {trials.length > 1 ? `Trial ${r.trial + 1} of ${trials.length}` : `Case ${r.position + 1} of the run`}
             {r.completed_at ? ` · finished ${formatDateTime(r.completed_at)}` : ""}
           </p>
+          {r.human_verdict && (
+            <p className="mt-1 flex flex-wrap items-center gap-2 text-sm text-slate-700" data-testid="case-human-verdict">
+              <HumanVerdictBadges status={r.status} humanVerdict={r.human_verdict} reviewStatus={null} />
+              <span>
+                {review?.verdictBy ? `by ${review.verdictBy} · ` : ""}
+                {formatDateTime(r.human_verdict_at)}
+                {r.overturned ? ` · the judge said ${r.status === "passed" ? "pass" : "fail"}` : " · agrees with the judge"}
+              </span>
+            </p>
+          )}
         </div>
-        <div className="flex flex-wrap gap-2">
+        <div className="flex flex-wrap items-start gap-2">
+          {review && (
+            <CaseReviewControl
+              workspaceId={workspaceId}
+              caseResultId={r.id}
+              item={review.item}
+              canSend={review.canSend}
+              sendable={r.status === "passed" || r.status === "failed" || r.status === "error"}
+              queryKey={runKeys.caseResult(workspaceId, r.id)}
+            />
+          )}
           <Link href={runHref} className={buttonClass("secondary")}>
             ← Back to the run
           </Link>

@@ -40,8 +40,17 @@ function TrialStats({ summary }: { summary: RunSummary }) {
   );
 }
 
-/** Metric averages, execution statistics, totals and trial figures of a finished run (run.summary). */
-export function RunSummaryCard({ summary }: { summary: RunSummary }) {
+/** Human review's figures of a run (they change after it ended, as reviewers label its results). */
+export type RunReviewFigures = { pass_rate_reviewed: number; reviewed_cases: number; overturned_cases: number };
+
+/** "2 reviewed, 1 overturned". */
+const reviewedNote = (r: RunReviewFigures) => `${formatNumber(r.reviewed_cases)} reviewed, ${formatNumber(r.overturned_cases)} overturned`;
+
+/**
+ * Metric averages, execution statistics, totals and trial figures of a finished run (run.summary);
+ * once people reviewed some of its results, the pass rate over their verdicts beside the judge's.
+ */
+export function RunSummaryCard({ summary, review }: { summary: RunSummary; review?: RunReviewFigures }) {
   const metrics = Object.keys(summary.metrics_evaluated ?? {}).sort();
   const stats = summary.execution_stats;
   const errorsByType = Object.entries(stats?.errors_by_type ?? {});
@@ -52,6 +61,14 @@ export function RunSummaryCard({ summary }: { summary: RunSummary }) {
       <dl className="grid grid-cols-2 gap-x-6 gap-y-3 text-sm sm:grid-cols-3 lg:grid-cols-6">
         {/* The run's pass rate (executed results), as the run header, history and alerts show it. */}
         <Item label="Pass rate" value={formatPercent(summary.executed_pass_rate)} />
+        {review && review.reviewed_cases > 0 && (
+          <Item
+            label={`Reviewed pass rate (${reviewedNote(review)})`}
+            value={formatPercent(review.pass_rate_reviewed)}
+            testId="run-summary-reviewed-pass-rate"
+            title="The pass rate with each reviewed result's human verdict in place of the judge's"
+          />
+        )}
         <TrialStats summary={summary} />
         {summary.executed !== summary.total_tests && (
           <Item label={`Passed of all ${formatNumber(summary.total_tests)} results`} value={formatPercent(summary.pass_rate)} />

@@ -29,6 +29,7 @@ import { CancelButton } from "@/components/ui/cancel-button";
 import { CompareRunsButton } from "@/components/comparisons/compare-runs-button";
 import { PinBaselineButton } from "@/components/alerts/pin-baseline-button";
 import { ResolvedVariablesTable } from "@/components/variables/resolved-variables-table";
+import { JudgeStatusLink, type JudgeStatus } from "@/components/review/calibration-figures";
 
 /** The run page's loaded data (`run`, `results`, `changes` are where the live queries start). */
 type Props = {
@@ -49,6 +50,8 @@ type Props = {
   baseline?: { pinned: boolean; pinnable: boolean; canPin: boolean };
   /** A note above the progress (the demo's guide). */
   guide?: React.ReactNode;
+  /** The suite judge's calibration status (null when the suite is gone). */
+  judgeStatus?: JudgeStatus | null;
 };
 
 /** Asked before cancelling: what happens to the parts not yet finished. */
@@ -84,6 +87,7 @@ export function RunView({
   rerunOf,
   baseline,
   guide,
+  judgeStatus = null,
 }: Props) {
   const { data: run = initialRun, isError, error } = useRun(workspaceId, initialRun.id, initialRun);
   const active = isActiveRun(run.status);
@@ -149,6 +153,12 @@ export function RunView({
           </p>
         )}
         <RunMetadata metadata={run.metadata} full className="mt-1 text-sm text-slate-600" />
+        {judgeStatus && !suite.deleted && (
+          <p className="mt-1 flex flex-wrap items-center gap-2 text-sm text-slate-600">
+            Judge calibration:
+            <JudgeStatusLink href={`${suiteHref}/calibration`} status={judgeStatus} />
+          </p>
+        )}
       </LiveHeader>
       <div className="flex flex-wrap items-center justify-between gap-2">
         <RunExports workspaceId={workspaceId} runId={run.id} />
@@ -177,7 +187,7 @@ export function RunView({
           </div>
         </details>
       )}
-      {!active && summary && <RunSummaryCard summary={summary} />}
+      {!active && summary && <RunSummaryCard summary={summary} review={run} />}
       <RunChangesCard workspaceId={workspaceId} runId={run.id} live={active} initial={initialChanges} />
       {run.trials > 1 && cases && (
         <RunCasesTable workspaceId={workspaceId} run={run} live={active} initial={cases} initialFilters={caseFilters} />
@@ -189,6 +199,7 @@ export function RunView({
         tags={tags}
         initial={initialResults}
         initialFilters={initialFilters}
+        canEdit={canEdit}
       />
     </div>
   );

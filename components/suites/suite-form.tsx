@@ -15,6 +15,8 @@ import { DAYS_OF_WEEK, SCHEDULE_LABELS } from "./format";
 import { VariableFields } from "./variable-fields";
 import { MetricFields } from "./metric-fields";
 import { FormInput } from "@/components/forms/form-input";
+import { initialValues } from "./suite-form-values";
+import { ReviewFields } from "./review-fields";
 
 type Props = {
   workspaceId: string;
@@ -32,49 +34,6 @@ const emptyToNull = (v: unknown) => (v === "" || v === undefined ? null : v);
 const emptyToNullNumber = (v: unknown) => (v === "" || v === undefined || v === null ? null : Number(v));
 /** Hourly schedules keep only minutes: "7" → "00:07" (invalid input stays invalid for zod to report). */
 const hourlyTime = (v: string) => (v === "" ? "" : /^\d{1,2}$/.test(v) && Number(v) < 60 ? `00:${v.padStart(2, "0")}` : `00:${v}`);
-
-function initialValues(suite: SuiteDto | null | undefined, defaultAgentId: string | null | undefined): SuiteInput {
-  if (!suite) {
-    return {
-      agent_id: defaultAgentId ?? "",
-      name: "",
-      description: "",
-      schedule_type: "manual",
-      schedule_time: "",
-      schedule_day_of_week: null,
-      llm_judge_model_config_id: null,
-      simulator_model_config_id: null,
-      metrics: [],
-      alert_on_regression: true,
-      alert_threshold_percent: 10,
-      hard_weight: 2,
-      is_enabled: true,
-      variables: {},
-      retention_days: null,
-      retention_runs: null,
-      default_trials: 1,
-    };
-  }
-  return {
-    agent_id: suite.agent_id,
-    name: suite.name,
-    description: suite.description ?? "",
-    schedule_type: suite.schedule_type,
-    schedule_time: suite.schedule_time ?? "",
-    schedule_day_of_week: suite.schedule_day_of_week,
-    llm_judge_model_config_id: suite.llm_judge_model_config_id,
-    simulator_model_config_id: suite.simulator_model_config_id,
-    metrics: suite.metrics.map((m) => ({ ...m, custom_prompt: m.custom_prompt ?? "" })),
-    alert_on_regression: suite.alert_on_regression,
-    alert_threshold_percent: suite.alert_threshold_percent,
-    hard_weight: suite.hard_weight,
-    is_enabled: suite.is_enabled,
-    variables: suite.variables,
-    retention_days: suite.retention_days,
-    retention_runs: suite.retention_runs,
-    default_trials: suite.default_trials,
-  };
-}
 
 /** Create or edit a suite; validates with the same zod schema as the server and shows errors at the fields. */
 export function SuiteForm({ workspaceId, agents, modelConfigs, suite, defaultAgentId, readOnly }: Props) {
@@ -290,6 +249,8 @@ export function SuiteForm({ workspaceId, agents, modelConfigs, suite, defaultAge
             />
           </div>
         </section>
+
+        <ReviewFields form={form} />
 
         <MetricFields form={form} modelConfigs={modelConfigs} readOnly={readOnly} />
 

@@ -22,6 +22,8 @@ import { MatrixButton } from "@/components/matrices/matrix-dialog";
 import { Breadcrumbs } from "@/components/ui/breadcrumbs";
 import { ScheduleStatusLine } from "@/components/suites/schedule-status";
 import type { WorkspacePageProps } from "@/lib/pages/props";
+import { loadSuiteCalibration } from "@/lib/review/loaders";
+import { CalibrationCard } from "@/components/review/calibration-card";
 
 export default async function SuitePage({ params, searchParams }: WorkspacePageProps<{ suiteId: string }>) {
   const { workspaceId, suiteId } = await params;
@@ -46,6 +48,7 @@ export default async function SuitePage({ params, searchParams }: WorkspacePageP
   const base = `/w/${workspaceId}/suites/${suiteId}`;
   const openAlert = await loadSuiteAlertBanner(ctx, suiteId);
   const demoGuide = await loadDemoSuiteGuide(ctx, suiteId);
+  const calibration = await loadSuiteCalibration(ctx, suiteId);
 
   return (
     <div className="space-y-4">
@@ -97,6 +100,7 @@ export default async function SuitePage({ params, searchParams }: WorkspacePageP
       <CaseNotice workspaceId={workspaceId} base={base} notice={notice} deletedId={deletedId} canEdit={canEdit} />
       {openAlert && <SuiteAlertBanner workspaceId={workspaceId} alert={openAlert.alert} open={openAlert.open} />}
       {demoGuide && <DemoSuiteGuide workspaceId={workspaceId} guide={demoGuide} />}
+      <CalibrationCard workspaceId={workspaceId} suiteId={suiteId} calibration={calibration} />
       {counts.total === 0 && !filtered ? (
         <EmptyState
           title="No test cases yet"

@@ -2,6 +2,7 @@ import { orNotFound, pageContext } from "@/lib/auth/context";
 import { loadCaseResultPage } from "@/lib/runs/loaders";
 import { CaseView } from "@/components/runs/case-view";
 import type { WorkspaceParams } from "@/lib/pages/props";
+import { loadCaseReview } from "@/lib/review/suite-loaders";
 
 export const metadata = { title: "Case result" };
 
@@ -9,6 +10,7 @@ export default async function CaseResultPage({ params }: WorkspaceParams<{ runId
   const { workspaceId, runId, caseResultId } = await params;
   const ctx = await pageContext(workspaceId);
   const page = await orNotFound(loadCaseResultPage(ctx, runId, caseResultId));
+  const review = await loadCaseReview(ctx, caseResultId, page.detail.human_verdict_by_id);
   return (
     <CaseView
       workspaceId={workspaceId}
@@ -17,6 +19,7 @@ export default async function CaseResultPage({ params }: WorkspaceParams<{ runId
       runNumber={page.runNumber}
       trials={page.trials}
       history={page.history}
+      review={review}
     />
   );
 }

@@ -1,0 +1,82 @@
+"use client";
+import type { UseFormReturn } from "react-hook-form";
+import { NumberField } from "@/components/ui/number-field";
+import type { SuiteData, SuiteInput } from "@/lib/suites/schemas";
+
+type Form = UseFormReturn<SuiteInput, unknown, SuiteData>;
+
+/**
+ * The suite form's "Human review" section: which results of a finished run go to review (the
+ * review rules), how many labels an item needs, and when the judge counts as calibrated and
+ * trusted. Errors show at the field their path names (`review_rules.passed_sample_percent`).
+ */
+export function ReviewFields({ form }: { form: Form }) {
+  const errors = form.formState.errors;
+  const rules = errors.review_rules;
+  return (
+    <section className="space-y-3 border-t border-slate-200 pt-5" aria-labelledby="suite-review-heading">
+      <div>
+        <h2 id="suite-review-heading" className="text-sm font-semibold text-slate-900">
+          Human review
+        </h2>
+        <p className="text-xs text-slate-500">
+          When a run finishes, these rules send its results to the Review queue; people&apos;s labels calibrate the judge.
+        </p>
+      </div>
+      <fieldset className="space-y-3">
+        <legend className="text-sm font-medium text-slate-800">Review rules</legend>
+        <div className="grid gap-4 sm:grid-cols-2">
+          <label className="flex items-center gap-2 text-sm text-slate-700">
+            <input type="checkbox" id="review_rules_failed" className="h-4 w-4" {...form.register("review_rules.failed")} />
+            Queue failed results
+          </label>
+          <label className="flex items-center gap-2 text-sm text-slate-700">
+            <input type="checkbox" id="review_rules_flaky" className="h-4 w-4" {...form.register("review_rules.flaky")} />
+            Queue flaky cases
+          </label>
+          <NumberField
+            id="review_rules_passed_sample_percent"
+            label="Sample of passed results (%)"
+            hint="0–100: this share of the passed results, picked at random, goes to review (0: none)"
+            error={rules?.passed_sample_percent?.message ?? rules?.message}
+            min={0}
+            max={100}
+            step={1}
+            {...form.register("review_rules.passed_sample_percent", { valueAsNumber: true })}
+          />
+        </div>
+      </fieldset>
+      <div className="grid gap-4 sm:grid-cols-3">
+        <NumberField
+          id="required_reviews"
+          label="Required reviews"
+          hint="1–5 labels per item; with more than one, differing verdicts make a conflict an admin resolves"
+          error={errors.required_reviews?.message}
+          min={1}
+          max={5}
+          step={1}
+          {...form.register("required_reviews", { valueAsNumber: true })}
+        />
+        <NumberField
+          id="calibration_min_labels"
+          label="Labels before calibration"
+          hint="Reviewed results needed before the judge can be trusted or doubted"
+          error={errors.calibration_min_labels?.message}
+          min={1}
+          step={1}
+          {...form.register("calibration_min_labels", { valueAsNumber: true })}
+        />
+        <NumberField
+          id="calibration_trusted_kappa"
+          label="Trusted when κ lower bound ≥"
+          hint="−1 to 1: the judge is trusted when the lower end of kappa's 95% interval reaches this (0.6: substantial agreement)"
+          error={errors.calibration_trusted_kappa?.message}
+          min={-1}
+          max={1}
+          step={0.05}
+          {...form.register("calibration_trusted_kappa", { valueAsNumber: true })}
+        />
+      </div>
+    </section>
+  );
+}
