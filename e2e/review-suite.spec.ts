@@ -1,5 +1,14 @@
 import { expect, test, type APIRequestContext, type Locator, type Page } from "@playwright/test";
-import { addFakeRules, apiPost, createApiKey, createFakeSuite, expectAccessible, openWorkspace, runToCompletion, unique } from "./fixtures";
+import {
+  addFakeRules,
+  apiPost,
+  createApiKey,
+  createFakeSuite,
+  createWorkspace,
+  expectAccessible,
+  runToCompletion,
+  unique,
+} from "./fixtures";
 
 /**
  * Human review as a QA lead meets it on the suite, run and case pages: the suite's review
@@ -63,7 +72,8 @@ test("review settings, Send to review, a reviewer's labels, and the judge's cali
   page,
 }) => {
   test.setTimeout(180_000);
-  const workspaceId = await openWorkspace(page);
+  // A workspace of its own: the queue, the nav's count and the calibration hold only what this test made.
+  const workspaceId = await createWorkspace(page, unique("Review suite team"));
   const token = await createApiKey(page, workspaceId, "review suite e2e");
   const reviewerToken = await createEditorKey(page, workspaceId);
   const marker = `REVIEWSUITE${Date.now().toString(36)}`;

@@ -1,5 +1,14 @@
 import { expect, test, type Browser, type Page } from "@playwright/test";
-import { addFakeRules, apiPost, createApiKey, createFakeSuite, expectAccessible, openWorkspace, runToCompletion, unique } from "./fixtures";
+import {
+  addFakeRules,
+  apiPost,
+  createApiKey,
+  createFakeSuite,
+  createWorkspace,
+  expectAccessible,
+  runToCompletion,
+  unique,
+} from "./fixtures";
 
 /**
  * Human review, the whole loop in the browser: a suite whose review rules send failed results to
@@ -57,7 +66,8 @@ test("failed results reach the queue by rule, are labelled blind by keyboard, co
 }) => {
   test.setTimeout(180_000);
   await page.setViewportSize({ width: 1440, height: 900 });
-  const workspaceId = await openWorkspace(page);
+  // A workspace of its own: the queue, the nav's count and the calibration hold only what this test made.
+  const workspaceId = await createWorkspace(page, unique("Review team"));
   const token = await createApiKey(page, workspaceId, "review e2e");
   const marker = `REVIEWSPEC${Date.now().toString(36)}`;
   const suite = await createFakeSuite(page.request, token, {
