@@ -160,7 +160,11 @@ export type Agreement = {
 
 /** How a judge's verdicts agree with the human labels of the same results. */
 export function agreementOf(pairs: readonly VerdictPair[]): Agreement {
-  const confusion = confusionOf(pairs);
+  return agreementOfConfusion(confusionOf(pairs));
+}
+
+/** agreementOf from the counts themselves (a confusion matrix counted in SQL). */
+export function agreementOfConfusion(confusion: Confusion): Agreement {
   const k = cohenKappa(confusion);
   const bothFailed = confusion.judge_fail_human_fail;
   return {

@@ -24,7 +24,7 @@ import { NotFoundError } from "@/lib/errors";
 import { requireRole, type WorkspaceContext } from "@/lib/auth/roles";
 import { isUuid } from "@/lib/ids";
 import { iso } from "@/lib/serialize";
-import { agreementOf, interReviewerAgreement, judgeStatus, type VerdictPair } from "./agreement";
+import { agreementOf, agreementOfConfusion, interReviewerAgreement, judgeStatus, type VerdictPair } from "./agreement";
 import { ELEMENT_LEVELS, judgedElements, judgeVerdictOf, type ElementLevel } from "./elements";
 import { judgeFingerprint, type JudgeInfo } from "./fingerprint";
 import { labelElements, type JudgeCalibrationDto } from "./dto";
@@ -117,8 +117,8 @@ const emptyCollected = (info: JudgeInfo): Collected => ({
   last: null,
 });
 
-/** GET /api/v1/suites/{id}/judge-calibration, the suite page's card, the run page and the CLI's gate. */
-export async function suiteCalibration(ctx: WorkspaceContext, suiteId: string): Promise<JudgeCalibrationDto> {
+/** The suite's current judge (its fingerprint from today's settings) and its calibration thresholds. */
+async function currentJudge(ctx: WorkspaceContext, suiteId: string) {
   requireRole(ctx, "viewer");
   if (!isUuid(suiteId)) throw new NotFoundError("Suite");
   const suite = await db.suite.findFirst({
@@ -132,9 +132,16 @@ export async function suiteCalibration(ctx: WorkspaceContext, suiteId: string): 
   });
   if (!suite) throw new NotFoundError("Suite");
   const judge = suite.llmJudgeModelConfig;
-  const current = judgeFingerprint(judge && { name: judge.name, base_url: judge.baseUrl, model: judge.model }, suite.metrics);
-  const thresholds = { minLabels: suite.calibrationMinLabels, trustedKappa: suite.calibrationTrustedKappa };
+  return {
+    ...judgeFingerprint(judge && { name: judge.name, base_url: judge.baseUrl, model: judge.model }, suite.metrics),
+    thresholds: { minLabels: suite.calibrationMinLabels, trustedKappa: suite.calibrationTrustedKappa },
+  };
+}
 
+/** GET /api/v1/suites/{id}/judge-calibration, the suite page's card, the calibration page and the CLI's gate. */
+export async function suiteCalibration(ctx: WorkspaceContext, suiteId: string): Promise<JudgeCalibrationDto> {
+  const current = await currentJudge(ctx, suiteId);
+  const { thresholds } = current;
   const byFingerprint = new Map<string, Collected>([[current.fingerprint, emptyCollected(current.info)]]);
   for (const item of await readItems(ctx.workspaceId, suiteId)) {
     let c = byFingerprint.get(item.judgeFingerprint);
@@ -152,4 +159,27 @@ export async function suiteCalibration(ctx: WorkspaceContext, suiteId: string): 
     thresholds: { min_labels: thresholds.minLabels, trusted_kappa: thresholds.trustedKappa },
     fingerprints: [mine!, ...past],
   };
+}
+
+/**
+ * Only the suite's status (the run page's badge): the current judge's overall confusion matrix
+ * counted in SQL (index on suiteId, judgeFingerprint), without reading any item's verdicts.
+ * Always the status suiteCalibration gives.
+ */
+export async function suiteJudgeStatus(ctx: WorkspaceContext, suiteId: string): Promise<JudgeCalibrationDto["status"]> {
+  const current = await currentJudge(ctx, suiteId);
+  const rows = await db.$queryRaw<{ judge: string; human: string; n: number }[]>`
+    SELECT c."status"::text AS judge, c."humanVerdict"::text AS human, count(*)::int AS n
+    FROM "ReviewItem" i JOIN "CaseResult" c ON c."id" = i."caseResultId" AND c."workspaceId" = i."workspaceId"
+    WHERE i."workspaceId" = ${ctx.workspaceId}::uuid AND i."suiteId" = ${suiteId}::uuid AND i."judgeFingerprint" = ${current.fingerprint}
+      AND i."status" IN ('agreed', 'resolved') AND c."humanVerdict" IS NOT NULL AND c."status" IN ('passed', 'failed')
+    GROUP BY 1, 2`;
+  const cell = (judge: string, human: string) => rows.find((r) => r.judge === judge && r.human === human)?.n ?? 0;
+  const overall = agreementOfConfusion({
+    judge_pass_human_pass: cell("passed", "pass"),
+    judge_pass_human_fail: cell("passed", "fail"),
+    judge_fail_human_pass: cell("failed", "pass"),
+    judge_fail_human_fail: cell("failed", "fail"),
+  });
+  return judgeStatus(overall, current.thresholds);
 }

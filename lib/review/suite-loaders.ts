@@ -5,7 +5,7 @@ import type { SearchParams } from "@/lib/pages/props";
 import { getSuite } from "@/lib/suites/service";
 import { listMembers } from "@/lib/workspaces/members";
 import { scopedLoader } from "@/lib/tenant-scope";
-import { suiteCalibration } from "./calibration";
+import { suiteCalibration, suiteJudgeStatus } from "./calibration";
 import { listReviewItems, reviewItemsOfResults } from "./service";
 
 /**
@@ -42,13 +42,10 @@ async function loadCalibrationPageUnscoped(ctx: WorkspaceContext, suiteId: strin
 /** The run page's badge: the suite judge's status, or null when the suite is gone. */
 async function loadJudgeStatusUnscoped(ctx: WorkspaceContext, suiteId: string) {
   // A deleted suite's runs stay readable; its calibration is simply not shown.
-  return suiteCalibration(ctx, suiteId).then(
-    (c) => c.status,
-    (err: unknown) => {
-      if (err instanceof NotFoundError) return null;
-      throw err;
-    },
-  );
+  return suiteJudgeStatus(ctx, suiteId).catch((err: unknown) => {
+    if (err instanceof NotFoundError) return null;
+    throw err;
+  });
 }
 
 /**

@@ -10,6 +10,7 @@
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { mulberry32 } from "@/lib/comparisons/statistics";
+import { suiteJudgeStatus } from "@/lib/review/calibration";
 import { call } from "../helpers/api";
 import { makeApiKey, makeKeyedSuite, runToEnd, waitFor } from "../helpers/factories";
 import { withRunStack } from "../helpers/run-stack";
@@ -106,6 +107,7 @@ async function calibration(made: Made) {
 describe("judge calibration against a scripted reviewer", () => {
   it("reports the kappa and confusion matrix of the stored labels, and kappa rises with the judge's accuracy", async () => {
     const kappas: number[] = [];
+    const judgeStatuses: string[] = [];
     for (const [q, seed] of [
       [0.6, 11],
       [0.8, 12],
@@ -152,10 +154,16 @@ describe("judge calibration against a scripted reviewer", () => {
       kappas.push(overall.kappa);
       // 60 labels ≥ the default 30: trusted or doubtful by the interval's lower bound and 0.6.
       expect(c.status).toBe(overall.kappa_ci95[0] >= 0.6 ? "trusted" : "doubtful");
+      // The run page's badge counts the same matrix in SQL.
+      expect(await suiteJudgeStatus(made.ctx, made.suite.id)).toBe(c.status);
+      judgeStatuses.push(c.status);
     }
     expect(kappas[0]).toBeLessThan(kappas[1]!);
     expect(kappas[1]).toBeLessThan(kappas[2]!);
     expect(kappas[2]).toBeGreaterThan(0.8);
+    // A judge right about 60 % of the time is doubtful; one right on all 60 is trusted.
+    expect(judgeStatuses[0]).toBe("doubtful");
+    expect(judgeStatuses[2]).toBe("trusted");
   }, 120_000);
 
   it("starts a new fingerprint when the judge changes, keeps the old one's figures, and takes its thresholds from the suite", async () => {
@@ -183,8 +191,10 @@ describe("judge calibration against a scripted reviewer", () => {
     const patch = (body: unknown) => call(suiteRoute, { method: "PATCH", token: made.editor, body, params: { id: made.suite.id } });
     expect((await patch({ calibration_min_labels: CASES + 1 })).status).toBe(200);
     expect((await calibration(made)).status).toBe("uncalibrated");
+    expect(await suiteJudgeStatus(made.ctx, made.suite.id)).toBe("uncalibrated");
     expect((await patch({ calibration_min_labels: CASES, calibration_trusted_kappa: -1 })).status).toBe(200);
     expect((await calibration(made)).status).toBe("trusted");
+    expect(await suiteJudgeStatus(made.ctx, made.suite.id)).toBe("trusted");
     const refused = await patch({ calibration_trusted_kappa: 2, required_reviews: 6 });
     expect(refused.status).toBe(400);
     expect(refused.json.error.issues.map((i: { path: string }) => i.path).sort()).toEqual([
