@@ -12,6 +12,7 @@ import { runTrialSummary } from "@/lib/runs/trial-reads";
 import { textStream } from "@/lib/api/stream";
 
 import { REPORT_FORMATS, reportFilename, type ReportFormat } from "@/lib/runs/report-formats";
+import { humanReviewLine, trialFiguresLine, type TrialFigures } from "@/lib/runs/report-lines";
 import { ASSAY_VERSION } from "@/lib/version";
 import { escapeCsvCell, escapeMarkdown } from "@/lib/runs/report-escape";
 export { REPORT_FORMATS, type ReportFormat };
@@ -252,6 +253,7 @@ async function* markdownReport(m: Meta, pages: AsyncIterable<ReportRow[]>) {
     metric_pass_rates?: Record<string, number>;
   };
   const trials = trialFiguresLine(m.summary as TrialFigures, m.run.trials);
+  const review = humanReviewLine(m.run);
   const lines = [
     `# Test Report: ${md(m.agentName, 200)}`,
     "",
@@ -265,12 +267,7 @@ async function* markdownReport(m: Meta, pages: AsyncIterable<ReportRow[]>) {
     `**Run**: ${m.run.id} (${m.run.status}, ${m.run.triggered_by})`,
     testsLine(s),
     ...(trials ? [trials] : []),
-    ...(m.run.reviewed_cases > 0
-      ? [
-          `**Human review**: ${plural(m.run.reviewed_cases, "result", "results")} reviewed, ${m.run.overturned_cases} overturned — ` +
-            `reviewed pass rate ${m.run.pass_rate_reviewed}% (judge: ${m.run.pass_rate}%)`,
-        ]
-      : []),
+    ...(review ? [review] : []),
     `**Duration**: ${seconds(s.wall_time_ms || s.total_duration_ms)}`,
     "",
     "## Summary",
@@ -307,34 +304,6 @@ function testsLine(s: SummaryCounts): string {
   if (s.executed !== undefined && s.executed !== s.total_tests) rates.push(`${s.executed_pass_rate ?? 0}% of the ${s.executed} executed`);
   const weighted = s.weighted_pass_rate !== undefined ? `, ${s.weighted_pass_rate}% weighted by difficulty` : "";
   return `**Tests**: ${s.passed ?? 0} passed, ${s.failed ?? 0} failed of ${s.total_tests ?? 0} (${parts.join(", ")}) — ${rates.join("; ")}${weighted}`;
-}
-
-/** The trial figures of a run summary (fractions 0..1; absent from summaries stored before trials). */
-type TrialFigures = Partial<
-  Pick<
-    RunSummary,
-    "trials" | "judged_cases" | "pass_at_1" | "pass_at_1_ci95" | "pass_at_k" | "pass_all_k" | "flaky_cases" | "error_only_cases"
-  >
->;
-
-const percent = (f: number | null | undefined) => (typeof f === "number" ? `${(f * 100).toFixed(1)}%` : "—");
-const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
-
-/**
- * The report's trial line: "**Pass@1**: 75.0% (95% CI 50.0–100.0%) over 4 judged cases", and with
- * several trials per case "**Trials**: 3 per case — pass@1 …, pass@3 …, pass^3 …, 1 flaky case".
- */
-function trialFiguresLine(s: TrialFigures, runTrials: number): string | null {
-  if (s.pass_at_1 === undefined) return null;
-  const ci = s.pass_at_1_ci95 ? ` (95% CI ${(s.pass_at_1_ci95[0] * 100).toFixed(1)}–${(s.pass_at_1_ci95[1] * 100).toFixed(1)}%)` : "";
-  const judged = plural(s.judged_cases ?? 0, "judged case", "judged cases");
-  const k = s.trials ?? runTrials;
-  if (k <= 1) return `**Pass@1**: ${percent(s.pass_at_1)}${ci} over ${judged}`;
-  const errorOnly = s.error_only_cases ? `, ${plural(s.error_only_cases, "case", "cases")} with only errors` : "";
-  return (
-    `**Trials**: ${k} per case — pass@1 ${percent(s.pass_at_1)}${ci} over ${judged}, pass@${k} ${percent(s.pass_at_k)}, ` +
-    `pass^${k} ${percent(s.pass_all_k)}, ${plural(s.flaky_cases ?? 0, "flaky case", "flaky cases")}${errorOnly}`
-  );
 }
 
 /** One case's section of the Markdown report (its lines, the last one empty); with several trials the heading names the trial. */
