@@ -79,7 +79,7 @@ export function progressFacts(run: RunDto, now: number | null): ProgressFacts {
 
   return {
     phase,
-    headline: headlineOf(phase, run, { remaining, finished, elapsed }),
+    headline: headlineOf(phase, run, { remaining, finished }),
     done: `${run.done_cases} of ${run.total_cases} cases done`,
     elapsed: run.started_at ? formatDuration(elapsed) : phase === "waiting" ? "Waiting for a worker…" : "—",
     eta,
@@ -87,11 +87,7 @@ export function progressFacts(run: RunDto, now: number | null): ProgressFacts {
   };
 }
 
-function headlineOf(
-  phase: ProgressPhase,
-  run: RunDto,
-  { remaining, finished, elapsed }: { remaining: number; finished: number; elapsed: number | null },
-): string {
+function headlineOf(phase: ProgressPhase, run: RunDto, { remaining, finished }: { remaining: number; finished: number }): string {
   switch (phase) {
     case "waiting":
       return "Waiting for a worker to start the run…";
@@ -102,7 +98,8 @@ function headlineOf(
     case "cancelling":
       return "Cancelling: no new cases start; running cases are finishing.";
     case "completed":
-      return elapsed === null ? "Completed" : `Completed in ${formatDuration(elapsed)}`;
+      // The duration is the card's Duration figure: said once.
+      return "Completed";
     case "failed":
       return "The run failed";
     case "cancelled":
@@ -152,8 +149,14 @@ export function RunProgress({ run }: { run: RunDto }) {
         <RunStat label="Failed" value={formatNumber(run.failed_cases)} tone="text-red-700" />
         <RunStat label="Errors" value={formatNumber(run.error_cases)} tone="text-amber-700" />
         <RunStat label="Skipped" value={formatNumber(run.skipped_cases)} />
-        <RunStat label="Elapsed" value={facts.elapsed} />
-        <RunStat label="ETA" value={facts.eta} />
+        {active ? (
+          <>
+            <RunStat label="Elapsed" value={facts.elapsed} />
+            <RunStat label="ETA" value={facts.eta} />
+          </>
+        ) : (
+          <RunStat label="Duration" value={facts.elapsed} hint="from the run's start to its end" />
+        )}
         <RunStat
           label="Tokens"
           value={formatNumber(tokens)}
@@ -168,6 +171,6 @@ export function RunProgress({ run }: { run: RunDto }) {
 }
 
 /** A progress figure, named for e2e checks after its label ("run-stat-elapsed"). */
-function RunStat(props: { label: string; value: string; tone?: string; title?: string }) {
+function RunStat(props: { label: string; value: string; tone?: string; title?: string; hint?: string }) {
   return <Stat {...props} testId={`run-stat-${props.label.toLowerCase().replace(/\s+/g, "-")}`} />;
 }

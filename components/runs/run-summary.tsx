@@ -59,8 +59,6 @@ export function RunSummaryCard({ summary, review }: { summary: RunSummary; revie
     <Card className="space-y-5 p-5">
       <h2 className="text-base font-semibold">Summary</h2>
       <dl className="grid grid-cols-2 gap-x-6 gap-y-3 text-sm sm:grid-cols-3 lg:grid-cols-6">
-        {/* The run's pass rate (executed results), as the run header, history and alerts show it. */}
-        <Item label="Pass rate" value={formatPercent(summary.executed_pass_rate)} />
         {review && review.reviewed_cases > 0 && (
           <Item
             label={`Reviewed pass rate (${reviewedNote(review)})`}
@@ -80,11 +78,12 @@ export function RunSummaryCard({ summary, review }: { summary: RunSummary; revie
           label="Results (passed / not met / errors / skipped)"
           value={`${formatNumber(summary.total_tests)}: ${summary.passed} / ${summary.not_met} / ${summary.errors} / ${summary.skipped}`}
         />
-        <Item label="Wall time" value={formatDuration(summary.wall_time_ms)} />
-        <Item label="Total case time" value={formatDuration(summary.total_duration_ms)} />
-        <Item label="Average latency" value={formatDuration(summary.average_latency_ms)} />
-        <Item label="Total tokens" value={formatNumber(summary.total_tokens)} />
-        <Item label="Prompt / completion" value={`${formatNumber(summary.prompt_tokens)} / ${formatNumber(summary.completion_tokens)}`} />
+        {/* The pass rate, the duration and the token total are the progress card's: each figure is shown once. */}
+        <Item label="Average latency" value={formatDuration(summary.average_latency_ms)} hint="the agent's answer time, per case" />
+        <Item
+          label="Tokens, prompt / completion"
+          value={`${formatNumber(summary.prompt_tokens)} / ${formatNumber(summary.completion_tokens)}`}
+        />
       </dl>
 
       <section aria-labelledby="summary-metrics">

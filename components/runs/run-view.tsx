@@ -12,7 +12,7 @@ import {
 import { isActiveRun, runKeys, useRun } from "@/lib/runs/hooks";
 import { cancelRunAction } from "@/lib/runs/actions";
 import { RunStatusBadge } from "./status-badges";
-import { RunProgress, elapsedMs } from "./run-progress";
+import { RunProgress } from "./run-progress";
 import { RunSummaryCard } from "./run-summary";
 import { RunChangesCard } from "./run-changes";
 import { RunExports } from "./run-exports";
@@ -21,7 +21,7 @@ import { RunCasesTable } from "./run-cases-table";
 import { RerunButtons } from "./rerun-buttons";
 import type { RunCasesFilters, RunCasesPage } from "@/lib/runs/dto";
 import { ExperimentLink, RunMetadata } from "./run-metadata";
-import { formatDateTime, formatDuration, TRIGGER_LABELS } from "./format";
+import { formatDateTime, TRIGGER_LABELS } from "./format";
 import { Breadcrumbs } from "@/components/ui/breadcrumbs";
 import { LiveHeader, LiveUpdatesPaused, useRefreshWhenFinished } from "@/components/ui/live-view";
 import { suiteCrumbs } from "@/components/suites/suite-crumbs";
@@ -103,7 +103,6 @@ export function RunView({
   );
   const suiteHref = `/w/${workspaceId}/suites/${suite.id}`;
   const agentName = suite.agentName ?? (run.agent_snapshot as { name?: string } | null)?.name ?? null;
-  const duration = run.completed_at ? formatDuration(elapsedMs(run, null)) : null;
   const summary = isSummary(run.summary) ? run.summary : null;
   // Re-runs repeat an ordinary finished run of a suite still in use (comparison arms and matrix runs start again as a whole).
   const rerunnable = canEdit && !active && !run.experiment && !suite.deleted;
@@ -136,8 +135,8 @@ export function RunView({
             </>
           )}
           {TRIGGER_LABELS[run.triggered_by] ?? run.triggered_by} run ·{" "}
-          {run.started_at ? `started ${formatDateTime(run.started_at)}` : `queued ${formatDateTime(run.created_at)}`}
-          {duration && ` · took ${duration}`} · concurrency {run.concurrency}
+          {run.started_at ? `started ${formatDateTime(run.started_at)}` : `queued ${formatDateTime(run.created_at)}`} · concurrency{" "}
+          {run.concurrency}
         </p>
         {run.experiment && (
           <p className="mt-1 flex flex-wrap items-center gap-2 text-sm text-slate-600">

@@ -95,9 +95,23 @@ describe("the progress card", () => {
 
   it("says the final pass rate and no ETA once the run is over", () => {
     const done = run({ status: "completed", passed_cases: 8, failed_cases: 2, completed_at: "2026-01-01T10:00:05.000Z" });
-    expect(progressFacts(done, null)).toMatchObject({ phase: "completed", headline: "Completed in 5.0 s", passRate: "80%", eta: "—" });
+    expect(progressFacts(done, null)).toMatchObject({
+      phase: "completed",
+      headline: "Completed",
+      elapsed: "5.0 s",
+      passRate: "80%",
+      eta: "—",
+    });
     const cancelled = run({ status: "cancelled", passed_cases: 2, skipped_cases: 8, completed_at: "2026-01-01T10:00:02.000Z" });
     expect(progressFacts(cancelled, null)).toMatchObject({ headline: "Cancelled after 2 cases ran", passRate: "100%" });
+  });
+
+  it("shows a finished run's duration once, named with what it measures, and no ETA", () => {
+    const text = cardText(run({ status: "completed", passed_cases: 8, failed_cases: 2, completed_at: "2026-01-01T10:00:05.000Z" }));
+    expect(text.match(/5\.0 s/g)).toHaveLength(1);
+    expect(text).toContain("Duration 5.0 s from the run's start to its end");
+    expect(text).not.toContain("Elapsed");
+    expect(text).not.toContain("ETA");
   });
 
   it("never combines contradictory parts, whatever counts and status a poll sees", () => {
