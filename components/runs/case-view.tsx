@@ -26,6 +26,8 @@ import type { CaseHistoryDto } from "@/lib/runs/trial-reads";
 import { CaseHistoryCard, TrialSelector } from "./case-trials";
 import { CaseReviewControl, HumanVerdictBadges } from "./send-to-review";
 import { runKeys } from "@/lib/runs/hooks";
+import type { AnswerComparison } from "@/lib/runs/answer-diff";
+import { AnswerDiffCard } from "./answer-diff";
 
 /** What kind of problem an error_type names: agent failures vs evaluator (judge/simulator) errors. */
 const ERROR_KINDS: Record<string, { title: string; note: string }> = {
@@ -56,6 +58,7 @@ export function CaseView({
   trials = [],
   history = null,
   review = null,
+  answerComparison = null,
 }: {
   workspaceId: string;
   initial: CaseResultDetail;
@@ -66,6 +69,8 @@ export function CaseView({
   trials?: CaseTrial[];
   /** The case's latest results across runs with its flip rate (null without a test case). */
   history?: CaseHistoryDto | null;
+  /** The final answer's diff against the same case in another run (null: the case is gone). */
+  answerComparison?: AnswerComparison | null;
   review?: CaseReview | null;
 }) {
   const { data: r = initial, isError, error } = useCaseResult(workspaceId, initial.id, initial);
@@ -188,6 +193,9 @@ export function CaseView({
       </Card>
 
       {history && <CaseHistoryCard workspaceId={workspaceId} history={history} currentId={r.id} />}
+      {answerComparison && !isOpenCase(r.status) && (
+        <AnswerDiffCard workspaceId={workspaceId} answer={r.actual_response} comparison={answerComparison} />
+      )}
 
       {/* min-w-0: a wide attachment table scrolls inside its bubble instead of widening the column. */}
       <div className="grid gap-4 xl:grid-cols-2">
