@@ -26,6 +26,7 @@ import type { CaseHistoryDto } from "@/lib/runs/trial-reads";
 import { CaseHistoryCard, TrialSelector } from "./case-trials";
 import { CaseReviewControl, HumanVerdictBadges } from "./send-to-review";
 import { runKeys } from "@/lib/runs/hooks";
+import { CaseNav, type CaseNavData } from "./case-nav";
 
 /** What kind of problem an error_type names: agent failures vs evaluator (judge/simulator) errors. */
 const ERROR_KINDS: Record<string, { title: string; note: string }> = {
@@ -56,6 +57,7 @@ export function CaseView({
   trials = [],
   history = null,
   review = null,
+  nav = null,
 }: {
   workspaceId: string;
   initial: CaseResultDetail;
@@ -67,6 +69,8 @@ export function CaseView({
   /** The case's latest results across runs with its flip rate (null without a test case). */
   history?: CaseHistoryDto | null;
   review?: CaseReview | null;
+  /** The run page's list this case was opened from, and the case's neighbours in it (previous/next failure). */
+  nav?: CaseNavData | null;
 }) {
   const { data: r = initial, isError, error } = useCaseResult(workspaceId, initial.id, initial);
   const runHref = `/w/${workspaceId}/runs/${r.run_id}`;
@@ -81,6 +85,7 @@ export function CaseView({
   return (
     <div className="space-y-4">
       <Breadcrumbs items={suiteCrumbs(workspaceId, suite, null, { label: `Run #${runNumber}`, href: runHref }, { label: r.name })} />
+      {nav && <CaseNav workspaceId={workspaceId} runId={r.run_id} nav={nav} failed={r.status === "failed"} />}
 
       <div className="flex flex-wrap items-start justify-between gap-4">
         <div>
@@ -116,9 +121,11 @@ export function CaseView({
               queryKey={runKeys.caseResult(workspaceId, r.id)}
             />
           )}
-          <Link href={runHref} className={buttonClass("secondary")}>
-            ← Back to the run
-          </Link>
+          {!nav && (
+            <Link href={runHref} className={buttonClass("secondary")}>
+              ← Back to the run
+            </Link>
+          )}
           {r.test_case_id && !suite.deleted && (
             <Link href={`${suiteHref}/cases/${r.test_case_id}`} className={buttonClass("secondary")}>
               Open the current test case

@@ -200,6 +200,7 @@ export function RunView({
         initial={initialResults}
         initialFilters={initialFilters}
         canEdit={canEdit}
+        canRerun={rerunnable}
       />
     </div>
   );

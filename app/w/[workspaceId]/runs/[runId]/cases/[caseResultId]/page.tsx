@@ -1,15 +1,16 @@
 import { orNotFound, pageContext } from "@/lib/auth/context";
 import { loadCaseResultPage } from "@/lib/runs/loaders";
 import { CaseView } from "@/components/runs/case-view";
-import type { WorkspaceParams } from "@/lib/pages/props";
+import type { WorkspacePageProps } from "@/lib/pages/props";
 import { loadCaseReview } from "@/lib/review/suite-loaders";
 
 export const metadata = { title: "Case result" };
 
-export default async function CaseResultPage({ params }: WorkspaceParams<{ runId: string; caseResultId: string }>) {
+export default async function CaseResultPage({ params, searchParams }: WorkspacePageProps<{ runId: string; caseResultId: string }>) {
   const { workspaceId, runId, caseResultId } = await params;
   const ctx = await pageContext(workspaceId);
-  const page = await orNotFound(loadCaseResultPage(ctx, runId, caseResultId));
+  // The run page's list (filters, search, order) rides along in the query: the case view walks it.
+  const page = await orNotFound(loadCaseResultPage(ctx, runId, caseResultId, await searchParams));
   const review = await loadCaseReview(ctx, caseResultId, page.detail.human_verdict_by_id);
   return (
     <CaseView
@@ -20,6 +21,7 @@ export default async function CaseResultPage({ params }: WorkspaceParams<{ runId
       trials={page.trials}
       history={page.history}
       review={review}
+      nav={{ list: page.list, neighbours: page.neighbours }}
     />
   );
 }
