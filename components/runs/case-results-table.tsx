@@ -2,11 +2,11 @@
 import { LoadError } from "@/components/ui/load-error";
 import { useCallback, useEffect, useMemo, useState } from "react";
 import Link from "next/link";
-import { useRouter } from "next/navigation";
+import { useRouter, useSearchParams } from "next/navigation";
 import { CASE_PAGE_SIZE, type CaseResultPage, type CaseResultRow, type CaseTableFilters, type RunDto } from "@/lib/runs/dto";
 import { MAX_CASE_SEARCH, type CaseResultStatus } from "@/lib/runs/schemas";
 import { DEFAULT_CASE_SORT, type CaseSortKey, type SortDir } from "@/lib/runs/case-sort";
-import { caseTableParams, withCaseTableParams } from "@/lib/runs/case-table-location";
+import { caseTableLocation, caseTableParams, withCaseTableParams } from "@/lib/runs/case-table-location";
 import { runKeys, useCaseResults } from "@/lib/runs/hooks";
 import { rerunRunAction } from "@/lib/runs/rerun-actions";
 import { Badge, Section, TagBadges } from "@/components/ui/card";
@@ -86,7 +86,10 @@ function useRerunSelected(workspaceId: string, runId: string) {
  */
 export function CaseResultsTable({ workspaceId, run, live, tags, initial, initialFilters, canEdit = false, canRerun = false }: Props) {
   const router = useRouter();
-  const [location, setLocation] = useState<CaseTableFilters>(initialFilters);
+  // From the address, not only the server's first render: back/forward restores a page rendered
+  // for its first address, while the table kept its later location in the address.
+  const searchParams = useSearchParams();
+  const [location, setLocation] = useState<CaseTableFilters>(() => caseTableLocation(searchParams));
   const sort = location.sort ?? DEFAULT_CASE_SORT.sort;
   const dir = location.dir ?? DEFAULT_CASE_SORT.dir;
   const page = location.page ?? 1;
