@@ -10,7 +10,7 @@ import { addFakeRules, createApiKey, createFakeSuite, createWorkspace, expectAcc
  * server's default echo; the judge and the errors are scripted by rules keyed to this spec's marker.
  *
  * Clicks on the path (run page open): 1 to open the first failure, 2 for "Next failure" (three
- * more steps by key), 1 for "Back to run": 4 clicks and 3 key presses for five failures' reasons.
+ * more steps by key), 1 for "Back to the run": 4 clicks and 3 key presses for five failures' reasons.
  */
 
 const CASES = 300;
@@ -113,7 +113,7 @@ test("the morning path: a red run's failures, each reason one click away, next f
     expect(urls.size).toBe(6);
     await page.keyboard.press("k");
     await expectCase(page, FAILURE_NAMES[4]!, 5);
-    await page.getByRole("link", { name: "← Back to run" }).click();
+    await page.getByRole("link", { name: /^← Back to (the )?run$/ }).click();
     await expect(page).toHaveURL(new RegExp(`${runUrl}$`));
     await expectTriageList(page);
   });

@@ -46,7 +46,7 @@ function Step({ href, shortcut, children }: { href: string | null; shortcut: str
  * Moving through a run's failures without going back to the run: previous and next failure,
  * next case, in the order and under the filters of the run page's list the case was opened from
  * (the row links carry them; the neighbours are resolved in SQL), with "3 of 40 failures", the
- * keys j / k (or ] / [) and n, and "Back to run", which opens the list as it was, on this case's
+ * keys j / k (or ] / [) and n, and "Back to the run", which opens the list as it was, on this case's
  * page.
  */
 export function CaseNav({
@@ -85,7 +85,7 @@ export function CaseNav({
   return (
     <nav aria-label="Case navigation" className="flex flex-wrap items-center gap-2">
       <Link href={backHref} className={buttonClass("secondary", "sm")}>
-        ← Back to run
+        ← Back to the run
       </Link>
       <Step href={hrefs.prevFailure} shortcut="k">
         ← Previous failure
@@ -105,7 +105,7 @@ export function CaseNav({
           </span>
         )}
       </p>
-      <p className="w-full text-xs text-slate-500 sm:w-auto">
+      <p className="hidden text-xs text-slate-500 sm:block">
         Keys: <kbd className="font-mono">j</kbd>/<kbd className="font-mono">k</kbd> next/previous failure,{" "}
         <kbd className="font-mono">n</kbd> next case
       </p>
