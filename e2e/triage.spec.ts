@@ -6,7 +6,7 @@ import { addFakeRules, createApiKey, createFakeSuite, createWorkspace, expectAcc
  * phrases of a contains check, 10 judged "not met" with a reason) and 3 errors. Open the run:
  * failures come first, the chips count them, "1–50 of 300", and the first failure's row says why.
  * Open it, move through five failures with the buttons and the keyboard in the table's order,
- * go back to the run, search. The same at 390 px wide; axe at both widths. The agent is the fake
+ * go back to the run, search, re-run two selected failures. The same at 390 px wide; axe at both widths. The agent is the fake
  * server's default echo; the judge and the errors are scripted by rules keyed to this spec's marker.
  *
  * Clicks on the path (run page open): 1 to open the first failure, 2 for "Next failure" (three
@@ -76,7 +76,8 @@ async function expectCase(page: Page, name: string, failureIndex: number) {
 }
 
 test("the morning path: a red run's failures, each reason one click away, next failure by key, at 1440 and 390 px", async ({ page }) => {
-  test.setTimeout(90_000);
+  // A 300-case run is made and executed first (about 10 s alone, more on a busy machine).
+  test.setTimeout(150_000);
   const workspaceId = await createWorkspace(page, unique("Triage"));
   const token = await createApiKey(page, workspaceId, "triage e2e");
   const runId = await makeRedRun(page.request, token);
@@ -141,6 +142,22 @@ test("the morning path: a red run's failures, each reason one click away, next f
     await page.getByRole("link", { name: "Next failure →" }).click();
     await expect(page.getByRole("heading", { level: 1 })).toContainText("Case 018");
     await expect(page.getByTestId("case-nav-position")).toContainText("2 of 2 failures");
+  });
+
+  await test.step("the bulk bar appears with selected rows and re-runs just their cases", async () => {
+    await page.goto(`${runUrl}?status=failed`);
+    const bar = page.getByRole("group", { name: "Selected case results" });
+    await expect(bar).toHaveCount(0);
+    await page.getByLabel(`Select ${FAILURE_NAMES[0]}`).check();
+    await page.getByLabel(`Select ${FAILURE_NAMES[1]}`).check();
+    await expect(bar).toContainText("2 selected");
+    await expect(bar.getByRole("button", { name: "Send to review" })).toBeVisible();
+    await bar.getByRole("button", { name: "Re-run selected" }).click();
+    await page.waitForURL((url) => /\/runs\/[0-9a-f-]{36}$/.test(url.pathname) && !url.pathname.endsWith(runId));
+    await expect(page.getByRole("link", { name: "Re-run of #1" })).toBeVisible();
+    const rerunId = /\/runs\/([0-9a-f-]{36})/.exec(page.url())![1]!;
+    const rerun = await page.request.get(`/api/v1/runs/${rerunId}`, { headers: { authorization: `Bearer ${token}` } });
+    expect(((await rerun.json()) as { total_cases: number }).total_cases).toBe(2);
   });
 
   await test.step("390 px: the same path on a phone", async () => {
