@@ -127,14 +127,15 @@ test("start a run, watch it complete live, inspect the failing case and export t
   await page.getByLabel("Tag", { exact: true }).selectOption("smoke");
   await expect(table.getByRole("row")).toHaveCount(3);
   await page.getByLabel("Tag", { exact: true }).selectOption("");
-  await page.getByLabel("Status", { exact: true }).selectOption("failed");
+  await page.getByRole("button", { name: /^Failed \d+$/ }).click();
   await expect(table.getByRole("row")).toHaveCount(2);
   const failing = table.getByRole("row").filter({ hasText: "Refund policy" });
   await expect(failing).toContainText("Failed");
   await failing.getByRole("link", { name: "Refund policy" }).click();
 
   // The case view: status with the reason, the transcript as a chat, the judge's verdict.
-  await page.waitForURL(new RegExp(`/runs/${runId}/cases/[0-9a-f-]{36}$`));
+  // The case link carries the table's filter (the case view's previous/next walk that list).
+  await page.waitForURL(new RegExp(`/runs/${runId}/cases/[0-9a-f-]{36}\\?status=failed$`));
   await expect(page.getByRole("heading", { level: 1 })).toContainText("Refund policy");
   await expect(page.getByTestId("case-reason")).toContainText("Why it failed");
   await expect(page.getByTestId("case-reason")).toContainText(/1 of 1 outcomes? not met/);
@@ -159,7 +160,7 @@ test("start a run, watch it complete live, inspect the failing case and export t
   // The passing tool case shows its tool call with arguments and the mocked response.
   await page.getByRole("link", { name: "← Back to the run" }).click();
   await expect(page.getByTestId("run-done-count")).toHaveText("3 of 3 cases done");
-  await page.getByLabel("Status", { exact: true }).selectOption("");
+  await page.getByRole("button", { name: /^All \d+$/ }).click();
   await page.getByRole("table").getByRole("link", { name: "Order status" }).click();
   await expect(page.getByRole("heading", { level: 1 })).toContainText("Order status");
   await page.getByText("Tool call: lookup_order").click();

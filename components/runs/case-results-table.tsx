@@ -1,25 +1,26 @@
 "use client";
 import { LoadError } from "@/components/ui/load-error";
-import { useEffect, useId, useMemo, useState } from "react";
+import { useCallback, useEffect, useMemo, useState } from "react";
 import Link from "next/link";
-import { useRouter } from "next/navigation";
-import { CASE_PAGE_SIZE, type CaseResultPage, type CaseTableFilters, type RunDto } from "@/lib/runs/dto";
-import type { CaseResultStatus } from "@/lib/runs/schemas";
+import { useRouter, useSearchParams } from "next/navigation";
+import { CASE_PAGE_SIZE, type CaseResultPage, type CaseResultRow, type CaseTableFilters, type RunDto } from "@/lib/runs/dto";
+import { MAX_CASE_SEARCH, type CaseResultStatus } from "@/lib/runs/schemas";
+import { DEFAULT_CASE_SORT, type CaseSortKey, type SortDir } from "@/lib/runs/case-sort";
+import { caseTableLocation, caseTableParams, withCaseTableParams } from "@/lib/runs/case-table-location";
 import { runKeys, useCaseResults } from "@/lib/runs/hooks";
+import { rerunRunAction } from "@/lib/runs/rerun-actions";
 import { Badge, Section, TagBadges } from "@/components/ui/card";
-import { CursorStackPagination } from "@/components/ui/pagination";
-import { numeric, Table, TableBody, TableCell, TableHead, TableHeader, TableRow, type TableColumn } from "@/components/ui/table";
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { Button } from "@/components/ui/button";
 import { Options, Select } from "@/components/ui/field";
-import { CaseStatusBadge, CASE_STATUS_LABELS } from "./status-badges";
+import { CaseStatusBadge } from "./status-badges";
 import { formatDuration, formatNumber } from "./format";
 import { CaseStageBadge, stageWorthShowing } from "./case-stage";
 import { BulkReviewBar, HumanVerdictBadges, SentNotice, useSendToReview } from "./send-to-review";
+import { CaseSearch, RangePager, SortHeader, StatusChips } from "./case-table-controls";
 
-const FILTER_STATUSES: CaseResultStatus[] = ["passed", "failed", "error", "skipped", "running", "pending"];
-/** Results with a verdict or an error: the ones that can go to review. */
+/** Results with a verdict or an error: the ones that can go to review or run again. */
 const REVIEWABLE: CaseResultStatus[] = ["passed", "failed", "error"];
-const COLUMNS: TableColumn[] = ["Status", "Name", "Tags", ...numeric(["Latency", "Tokens", "Retries", "Turns"])];
 
 type Props = {
   workspaceId: string;
@@ -30,50 +31,83 @@ type Props = {
   initialFilters: CaseTableFilters;
   /** Editors select rows to send them to review. */
   canEdit?: boolean;
+  /** Editors may re-run the selected rows' cases (a finished ordinary run of a live suite). */
+  canRerun?: boolean;
 };
 
-function countFor(run: RunDto, status: CaseResultStatus): number | null {
-  switch (status) {
-    case "passed":
-      return run.passed_cases;
-    case "failed":
-      return run.failed_cases;
-    case "error":
-      return run.error_cases;
-    case "skipped":
-      return run.skipped_cases;
-    default:
-      return null;
-  }
+const sameLocation = (a: CaseTableFilters, b: CaseTableFilters) => caseTableParams(a).toString() === caseTableParams(b).toString();
+
+/** Why a failed or errored row did not pass, in one line, with how many more reasons the case has. */
+function RowReason({ row }: { row: CaseResultRow }) {
+  const reason = row.failure_reason;
+  if (!reason) return null;
+  const full = row.status === "failed" && row.failure_reasons.length > 0 ? row.failure_reasons.join("; ") : reason.text;
+  return (
+    <p
+      className={`mt-0.5 line-clamp-2 text-xs ${row.status === "error" ? "text-amber-800" : "text-red-800"}`}
+      title={full}
+      data-testid="case-row-reason"
+    >
+      {reason.text}
+      {reason.more > 0 && <span className="ml-1 whitespace-nowrap text-slate-600">(+{reason.more} more)</span>}
+    </p>
+  );
+}
+
+/** Re-runs the selected rows' cases under the run's conditions and opens the new run. */
+function useRerunSelected(workspaceId: string, runId: string) {
+  const router = useRouter();
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const rerun = async (ids: string[]) => {
+    setBusy(true);
+    setError(null);
+    try {
+      const result = await rerunRunAction(workspaceId, { id: runId, only: "selected", case_result_ids: ids });
+      if (!result.ok) {
+        setError(result.issues[0]?.message ?? result.error);
+        return;
+      }
+      router.push(`/w/${workspaceId}/runs/${result.data.id}`);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return { rerun, busy, error };
 }
 
 /**
- * The run's case results: live, filterable by status and tag, paginated by cursor; a row opens the
- * case. Each row shows its human verdict beside the judge's; editors select rows and send them to
- * review from the bar that appears while rows are selected.
+ * The run's case results for triage: failures first, each failed or errored row saying why in
+ * one line; status chips with counts, a search, sortable columns and "1–50 of 300" pages, all
+ * done in SQL and kept in the URL (a reload, a shared link and the case view's "Back to run"
+ * show the same list; the row links carry it so the case view walks the same order). Live while
+ * the run runs. Editors select rows to send them to review or re-run their cases from the bar
+ * that appears while rows are selected.
  */
-export function CaseResultsTable({ workspaceId, run, live, tags, initial, initialFilters, canEdit = false }: Props) {
+export function CaseResultsTable({ workspaceId, run, live, tags, initial, initialFilters, canEdit = false, canRerun = false }: Props) {
   const router = useRouter();
-  const uid = useId();
-  const [status, setStatus] = useState<CaseResultStatus | "">(initialFilters.status ?? "");
-  const [tag, setTag] = useState(initialFilters.tag ?? "");
-  // Cursor stack: the last entry is the current page's cursor; the first page has none.
-  const [cursors, setCursors] = useState<string[]>([]);
-  const cursor = cursors[cursors.length - 1];
-  const isInitial = status === (initialFilters.status ?? "") && tag === (initialFilters.tag ?? "") && !cursor;
+  // From the address, not only the server's first render: back/forward restores a page rendered
+  // for its first address, while the table kept its later location in the address.
+  const searchParams = useSearchParams();
+  const [location, setLocation] = useState<CaseTableFilters>(() => caseTableLocation(searchParams));
+  const sort = location.sort ?? DEFAULT_CASE_SORT.sort;
+  const dir = location.dir ?? DEFAULT_CASE_SORT.dir;
+  const page = location.page ?? 1;
   const query = useCaseResults(
     workspaceId,
     run.id,
-    { status: status || undefined, tag: tag || undefined, cursor, limit: CASE_PAGE_SIZE },
-    { live, initial: isInitial ? initial : undefined },
+    { ...location, limit: CASE_PAGE_SIZE },
+    { live, initial: sameLocation(location, initialFilters) ? initial : undefined },
   );
-  const rows = useMemo(() => query.data?.data ?? [], [query.data]);
+  const data = query.data;
+  const rows = useMemo(() => data?.data ?? [], [data]);
   const caseBase = `/w/${workspaceId}/runs/${run.id}/cases`;
-  const filtered = Boolean(status || tag);
-  const nextCursor = query.data?.next_cursor;
+  const caseHref = (id: string) => withCaseTableParams(`${caseBase}/${id}`, location, { page: false });
+  const filtered = Boolean(location.status || location.tag || location.q);
 
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const review = useSendToReview(workspaceId, runKeys.all(workspaceId, run.id));
+  const rerun = useRerunSelected(workspaceId, run.id);
   const selectable = rows.filter((r) => REVIEWABLE.includes(r.status));
   const allSelected = selectable.length > 0 && selectable.every((r) => selected.has(r.id));
   const toggle = (id: string, on: boolean) =>
@@ -87,80 +121,94 @@ export function CaseResultsTable({ workspaceId, run, live, tags, initial, initia
 
   const tagOptions = useMemo(() => [...new Set([...tags, ...rows.flatMap((r) => r.tags)])].sort(), [tags, rows]);
 
-  // Keep the filters in the address so a reload or a shared link shows the same list.
+  // Keep the table's location in the address so a reload or a shared link shows the same list.
   useEffect(() => {
     const url = new URL(window.location.href);
-    for (const [k, v] of [
-      ["status", status],
-      ["tag", tag],
-    ] as const) {
-      if (v) url.searchParams.set(k, v);
-      else url.searchParams.delete(k);
+    const own = caseTableParams(location);
+    for (const key of ["status", "tag", "q", "sort", "dir", "page"]) {
+      const v = own.get(key);
+      if (v) url.searchParams.set(key, v);
+      else url.searchParams.delete(key);
     }
-    if (url.href !== window.location.href) window.history.replaceState(null, "", url);
-  }, [status, tag]);
+    if (url.href !== window.location.href) window.history.replaceState(window.history.state, "", url);
+  }, [location]);
 
-  const changeFilter = (next: { status?: CaseResultStatus | ""; tag?: string }) => {
-    if (next.status !== undefined) setStatus(next.status);
-    if (next.tag !== undefined) setTag(next.tag);
-    setCursors([]);
+  /** A new filter, search or order starts at page 1 with nothing selected. */
+  const change = useCallback((next: Partial<CaseTableFilters>) => {
+    setLocation((prev) => ({ ...prev, ...next, page: next.page ?? 1 }));
     setSelected(new Set());
-  };
+  }, []);
+  const onSearch = useCallback((q: string) => change({ q: q || undefined }), [change]);
+  const onSort = (s: CaseSortKey, d: SortDir) => change({ sort: s, dir: d });
 
   return (
     <Section
       title="Case results"
       actions={
-        <div className="flex flex-wrap items-end gap-3">
+        <div className="flex w-full flex-wrap items-end gap-3 sm:w-auto">
+          <CaseSearch value={location.q ?? ""} onChange={onSearch} maxLength={MAX_CASE_SEARCH} />
           <div className="text-xs text-slate-600">
-            <label htmlFor={`${uid}-status`}>Status</label>
+            <label htmlFor={`${run.id}-tag`}>Tag</label>
             <Select
-              id={`${uid}-status`}
+              id={`${run.id}-tag`}
               className="mt-1 w-44"
-              value={status}
-              onChange={(e) => changeFilter({ status: e.target.value as CaseResultStatus | "" })}
+              value={location.tag ?? ""}
+              onChange={(e) => change({ tag: e.target.value || undefined })}
             >
-              <option value="">All statuses ({run.total_cases})</option>
-              {FILTER_STATUSES.map((s) => {
-                const n = countFor(run, s);
-                return (
-                  <option key={s} value={s}>
-                    {CASE_STATUS_LABELS[s]}
-                    {n === null ? "" : ` (${n})`}
-                  </option>
-                );
-              })}
-            </Select>
-          </div>
-          <div className="text-xs text-slate-600">
-            <label htmlFor={`${uid}-tag`}>Tag</label>
-            <Select id={`${uid}-tag`} className="mt-1 w-44" value={tag} onChange={(e) => changeFilter({ tag: e.target.value })}>
               <Options values={tagOptions} none="All tags" />
             </Select>
           </div>
         </div>
       }
     >
+      {data && (
+        <div className="mb-3">
+          <StatusChips counts={data.counts} status={location.status} onChange={(status) => change({ status })} />
+        </div>
+      )}
       {query.isError && <LoadError what="case results" error={query.error} onRetry={() => query.refetch()} />}
 
       <SentNotice outcome={review.outcome} queueHref={`/w/${workspaceId}/review?run=${run.id}`} />
+      {rerun.error && (
+        <p role="status" className="mb-3 text-sm text-red-700">
+          {rerun.error}
+        </p>
+      )}
       {canEdit && selected.size > 0 && (
         <BulkReviewBar
           count={selected.size}
-          pending={review.pending}
+          pending={review.pending || rerun.busy}
           onSend={() => review.send([...selected], () => setSelected(new Set()))}
           onClear={() => setSelected(new Set())}
-        />
+        >
+          {canRerun && (
+            <Button size="sm" variant="secondary" disabled={review.pending || rerun.busy} onClick={() => void rerun.rerun([...selected])}>
+              {rerun.busy ? "Starting…" : "Re-run selected"}
+            </Button>
+          )}
+        </BulkReviewBar>
       )}
 
-      {!query.data && query.isPending ? (
+      {!data && query.isPending ? (
         <p className="py-6 text-center text-sm text-slate-500">Loading case results…</p>
       ) : rows.length === 0 ? (
         <div className="rounded-md border border-dashed border-slate-300 px-4 py-8 text-center text-sm text-slate-600">
-          {filtered ? (
+          {page > 1 && (data?.total ?? 0) > 0 ? (
+            <>
+              <p>This page is past the end of the list.</p>
+              <Button className="mt-3" size="sm" variant="secondary" onClick={() => change({ page: 1 })}>
+                First page
+              </Button>
+            </>
+          ) : filtered ? (
             <>
               <p>No case results match these filters{live ? " yet" : ""}.</p>
-              <Button className="mt-3" size="sm" variant="secondary" onClick={() => changeFilter({ status: "", tag: "" })}>
+              <Button
+                className="mt-3"
+                size="sm"
+                variant="secondary"
+                onClick={() => change({ status: undefined, tag: undefined, q: undefined })}
+              >
                 Clear filters
               </Button>
             </>
@@ -169,10 +217,10 @@ export function CaseResultsTable({ workspaceId, run, live, tags, initial, initia
           )}
         </div>
       ) : (
-        <Table variant="plain" density="compact">
-          {canEdit ? (
-            <TableHeader>
-              <TableRow>
+        <Table variant="plain" density="compact" caption="Case results" aria-busy={query.isPlaceholderData}>
+          <TableHeader>
+            <TableRow>
+              {canEdit && (
                 <TableHead className="w-8">
                   <input
                     type="checkbox"
@@ -183,26 +231,19 @@ export function CaseResultsTable({ workspaceId, run, live, tags, initial, initia
                     onChange={(e) => toggleAll(e.target.checked)}
                   />
                 </TableHead>
-                {COLUMNS.map((c) => {
-                  const col = typeof c === "string" ? { label: c, align: undefined } : c;
-                  return (
-                    <TableHead key={col.label} className={col.align === "right" ? "text-right" : undefined}>
-                      {col.label}
-                    </TableHead>
-                  );
-                })}
-              </TableRow>
-            </TableHeader>
-          ) : (
-            <TableHeader columns={COLUMNS} />
-          )}
+              )}
+              <SortHeader label="Status" sortKey="status" sort={sort} dir={dir} onSort={onSort} />
+              <SortHeader label="Name" sortKey="name" sort={sort} dir={dir} onSort={onSort} />
+              <TableHead>Tags</TableHead>
+              <SortHeader label="Latency" sortKey="latency" sort={sort} dir={dir} onSort={onSort} align="right" />
+              <SortHeader label="Tokens" sortKey="tokens" sort={sort} dir={dir} onSort={onSort} align="right" />
+              <TableHead className="text-right">Retries</TableHead>
+              <TableHead className="text-right">Turns</TableHead>
+            </TableRow>
+          </TableHeader>
           <TableBody>
             {rows.map((r) => (
-              <TableRow
-                key={r.id}
-                className="cursor-pointer align-top hover:bg-slate-50"
-                onClick={() => router.push(`${caseBase}/${r.id}`)}
-              >
+              <TableRow key={r.id} className="cursor-pointer align-top hover:bg-slate-50" onClick={() => router.push(caseHref(r.id))}>
                 {canEdit && (
                   <TableCell onClick={(e) => e.stopPropagation()}>
                     <input
@@ -222,12 +263,8 @@ export function CaseResultsTable({ workspaceId, run, live, tags, initial, initia
                     <HumanVerdictBadges status={r.status} humanVerdict={r.human_verdict} reviewStatus={r.review_status} />
                   </div>
                 </TableCell>
-                <TableCell className="max-w-md">
-                  <Link
-                    href={`${caseBase}/${r.id}`}
-                    className="font-medium text-indigo-700 hover:underline"
-                    onClick={(e) => e.stopPropagation()}
-                  >
+                <TableCell className="max-w-md min-w-48">
+                  <Link href={caseHref(r.id)} className="font-medium text-indigo-700 hover:underline" onClick={(e) => e.stopPropagation()}>
                     {r.name}
                   </Link>
                   {run.trials > 1 && <span className="ml-2 text-xs whitespace-nowrap text-slate-600">Trial {r.trial + 1}</span>}
@@ -236,15 +273,10 @@ export function CaseResultsTable({ workspaceId, run, live, tags, initial, initia
                       variant
                     </Badge>
                   )}
-                  {r.error_message && r.status !== "passed" && (
+                  <RowReason row={r} />
+                  {r.status === "skipped" && r.error_message && (
                     <p className="mt-0.5 line-clamp-2 text-xs text-slate-600" title={r.error_message}>
-                      {r.error_type ? <span className="font-medium">{r.error_type} error: </span> : null}
                       {r.error_message}
-                    </p>
-                  )}
-                  {r.status === "failed" && r.failure_reasons.length > 0 && (
-                    <p className="mt-0.5 line-clamp-2 text-xs text-slate-600" title={r.failure_reasons.join("; ")}>
-                      {r.failure_reasons.join("; ")}
                     </p>
                   )}
                 </TableCell>
@@ -261,7 +293,16 @@ export function CaseResultsTable({ workspaceId, run, live, tags, initial, initia
         </Table>
       )}
 
-      <CursorStackPagination cursors={cursors} setCursors={setCursors} nextCursor={nextCursor} waiting={query.isPlaceholderData} />
+      {data && (
+        <RangePager
+          page={page}
+          limit={CASE_PAGE_SIZE}
+          shown={rows.length}
+          total={data.total}
+          waiting={query.isPlaceholderData}
+          onPage={(p) => change({ page: p })}
+        />
+      )}
     </Section>
   );
 }

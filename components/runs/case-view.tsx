@@ -28,6 +28,7 @@ import { CaseReviewControl, HumanVerdictBadges } from "./send-to-review";
 import { runKeys } from "@/lib/runs/hooks";
 import type { AnswerComparison } from "@/lib/runs/answer-diff";
 import { AnswerDiffCard } from "./answer-diff";
+import { CaseNav, type CaseNavData } from "./case-nav";
 
 /** What kind of problem an error_type names: agent failures vs evaluator (judge/simulator) errors. */
 const ERROR_KINDS: Record<string, { title: string; note: string }> = {
@@ -59,6 +60,7 @@ export function CaseView({
   history = null,
   review = null,
   answerComparison = null,
+  nav = null,
 }: {
   workspaceId: string;
   initial: CaseResultDetail;
@@ -72,6 +74,8 @@ export function CaseView({
   /** The final answer's diff against the same case in another run (null: the case is gone). */
   answerComparison?: AnswerComparison | null;
   review?: CaseReview | null;
+  /** The run page's list this case was opened from, and the case's neighbours in it (previous/next failure). */
+  nav?: CaseNavData | null;
 }) {
   const { data: r = initial, isError, error } = useCaseResult(workspaceId, initial.id, initial);
   const runHref = `/w/${workspaceId}/runs/${r.run_id}`;
@@ -86,6 +90,7 @@ export function CaseView({
   return (
     <div className="space-y-4">
       <Breadcrumbs items={suiteCrumbs(workspaceId, suite, null, { label: `Run #${runNumber}`, href: runHref }, { label: r.name })} />
+      {nav && <CaseNav workspaceId={workspaceId} runId={r.run_id} nav={nav} failed={r.status === "failed"} />}
 
       <div className="flex flex-wrap items-start justify-between gap-4">
         <div>
@@ -121,9 +126,11 @@ export function CaseView({
               queryKey={runKeys.caseResult(workspaceId, r.id)}
             />
           )}
-          <Link href={runHref} className={buttonClass("secondary")}>
-            ← Back to the run
-          </Link>
+          {!nav && (
+            <Link href={runHref} className={buttonClass("secondary")}>
+              ← Back to the run
+            </Link>
+          )}
           {r.test_case_id && !suite.deleted && (
             <Link href={`${suiteHref}/cases/${r.test_case_id}`} className={buttonClass("secondary")}>
               Open the current test case

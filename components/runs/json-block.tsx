@@ -1,10 +1,11 @@
 import { cn } from "@/components/ui/cn";
 import { prettyJson } from "./format";
 
-/** Preformatted JSON (or text) in a scrollable block. */
+/** Preformatted JSON (or text) in a scrollable block, focusable so a long one scrolls by keyboard too. */
 export function JsonBlock({ value, className, label }: { value: unknown; className?: string; label?: string }) {
   return (
     <pre
+      tabIndex={0}
       aria-label={label}
       className={cn(
         "max-h-96 overflow-auto rounded-md bg-slate-900 p-3 font-mono text-xs leading-relaxed break-words whitespace-pre-wrap text-slate-100",

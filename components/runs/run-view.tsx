@@ -199,6 +199,7 @@ export function RunView({
         initial={initialResults}
         initialFilters={initialFilters}
         canEdit={canEdit}
+        canRerun={rerunnable}
       />
     </div>
   );

@@ -92,17 +92,19 @@ export function useSendToReview(workspaceId: string, queryKey: readonly unknown[
   return { send, pending, outcome };
 }
 
-/** The run page's bulk bar, shown while rows are selected: how many, "Send to review", "Clear". */
+/** The run page's bulk bar, shown while rows are selected: how many, "Send to review", other actions (`children`), "Clear". */
 export function BulkReviewBar({
   count,
   pending,
   onSend,
   onClear,
+  children,
 }: {
   count: number;
   pending: boolean;
   onSend: () => void;
   onClear: () => void;
+  children?: React.ReactNode;
 }) {
   return (
     <div
@@ -114,6 +116,7 @@ export function BulkReviewBar({
       <Button size="sm" onClick={onSend} disabled={pending}>
         {pending ? "Sending…" : "Send to review"}
       </Button>
+      {children}
       <Button size="sm" variant="ghost" onClick={onClear} disabled={pending}>
         Clear selection
       </Button>

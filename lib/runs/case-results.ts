@@ -1,10 +1,10 @@
 /**
  * Reading a run's case results without ever holding the whole run: one page per query, keyset
  * on (position, variant), and only the columns the reader shows. The API list (transcripts only
- * on `include=transcript`), the run page's live table (slim rows), the reports' cursors
+ * on `include=transcript`), the reports' cursors
  * (./report.ts: results in position order, or grouped by test case with their trials) and one
- * case with its transcript and LLM calls. Every query is scoped by
- * `workspaceId`.
+ * case with its transcript and LLM calls (the run page's table is ./case-table.ts). Every query
+ * is scoped by `workspaceId`.
  */
 import "server-only";
 import { z } from "zod";
@@ -17,16 +17,7 @@ import { isUuid } from "@/lib/ids";
 import { withWorkspaceScope } from "@/lib/tenant-scope";
 import { cursorFields, decodeCursor, encodeCursor } from "@/lib/serialize";
 import type { CaseResultListQuery } from "@/lib/runs/schemas";
-import {
-  caseResultSelect,
-  caseResultWithTranscriptSelect,
-  toCaseResultDto,
-  toCaseResultRow,
-  type CaseResultRowRecord,
-  type CaseResultDetail,
-  type CaseResultPage,
-  type LlmCallDto,
-} from "@/lib/runs/dto";
+import { caseResultSelect, caseResultWithTranscriptSelect, toCaseResultDto, type CaseResultDetail, type LlmCallDto } from "@/lib/runs/dto";
 
 /**
  * A read for the live run page's polls, on the raw pg pool: `BEGIN READ ONLY`, the workspace
@@ -113,76 +104,6 @@ export async function listCaseResults(ctx: WorkspaceContext, runId: string, q: C
   });
   const { page, next_cursor } = pageOf(rows, q.limit);
   return { data: page.map(toCaseResultDto), next_cursor };
-}
-
-/** One page of the run page's case table: only the columns it shows (no snapshot, transcript or verdicts). */
-export async function listCaseResultRows(ctx: WorkspaceContext, runId: string, q: CaseResultListQuery): Promise<CaseResultPage> {
-  if (!isUuid(runId)) throw new NotFoundError("Run");
-  return scopedPoolRead(ctx.workspaceId, (client) => caseResultRowsOn(client, ctx, runId, q));
-}
-
-/** listCaseResultRows on a client inside `scopedPoolRead` (the run page's loader reads several things in one). */
-export async function caseResultRowsOn(
-  client: pg.PoolClient,
-  ctx: WorkspaceContext,
-  runId: string,
-  q: CaseResultListQuery,
-): Promise<CaseResultPage> {
-  return (await caseResultRowsAndRunStatusOn(client, ctx, runId, q)).page;
-}
-
-/** caseResultRowsOn with the run's status, read in the same statement (whether the page may be shared, ./live-reads.ts). */
-export async function caseResultRowsAndRunStatusOn(
-  client: pg.PoolClient,
-  ctx: WorkspaceContext,
-  runId: string,
-  q: CaseResultListQuery,
-): Promise<{ page: CaseResultPage; runStatus: string }> {
-  if (!isUuid(runId)) throw new NotFoundError("Run");
-  const cursor = decodeCursor(q.cursor, resultCursor);
-  // One statement: the run (in the workspace) left-joined to the page, so a missing run is no row
-  // and an empty page is one row without a case. The text varies only with which filters are
-  // set (a few dozen shapes, each its own named statement); every value is a parameter.
-  const values: unknown[] = [runId, ctx.workspaceId, q.limit + 1];
-  const filters: string[] = [];
-  const param = (v: unknown) => `$${values.push(v)}`;
-  if (q.status) filters.push(`c."status" = ${param(q.status)}::"CaseResultStatus"`);
-  if (q.variant) filters.push(`c."variant" = ${param(q.variant)}::"Variant"`);
-  if (q.tag) filters.push(`c."tags" @> ARRAY[${param(q.tag)}::text]`);
-  if (q.trial !== undefined) filters.push(`c."repetition" = ${param(q.trial)}::int`);
-  if (cursor) {
-    const p = param(cursor.p);
-    filters.push(
-      cursor.v === "baseline"
-        ? `(c."position" > ${p}::int OR (c."position" = ${p}::int AND c."variant" = 'variant'))`
-        : `c."position" > ${p}::int`,
-    );
-  }
-  const shape = [
-    q.status ? "s" : "",
-    q.variant ? "v" : "",
-    q.tag ? "t" : "",
-    q.trial !== undefined ? "n" : "",
-    cursor ? `c${cursor.v[0]}` : "",
-  ].join("");
-  const text = `SELECT r."status"::text AS run_status, c.* FROM "public"."Run" r
-    LEFT JOIN LATERAL (
-      SELECT c."id", c."testCaseId", c."variant"::text AS "variant", c."position", c."repetition", c."status"::text AS "status", c."stage"::text AS "stage",
-             c."name", c."tags", c."promptTokens", c."completionTokens", c."latencyMs", c."durationMs", c."retryCount", c."turns",
-             c."errorMessage", c."errorType", c."failureReasons", c."endReason", c."humanVerdict"::text AS "humanVerdict",
-             (SELECT ri."status"::text FROM "public"."ReviewItem" ri WHERE ri."caseResultId" = c."id") AS "reviewStatus"
-      FROM "public"."CaseResult" c
-      WHERE c."runId" = r."id" AND c."workspaceId" = $2::uuid${filters.map((f) => ` AND ${f}`).join("")}
-      ORDER BY c."position", c."variant"
-      LIMIT $3::int
-    ) c ON true
-    WHERE r."id" = $1::uuid AND r."workspaceId" = $2::uuid`;
-  const { rows } = await client.query({ name: `assay_case_rows_${shape}`, text, values });
-  if (rows.length === 0) throw new NotFoundError("Run");
-  // The pg row has the Prisma select's column names and types (enums as their text).
-  const found = (rows as CaseResultRowRecord[]).filter((r) => r.id !== null);
-  const { page, next_cursor } = pageOf(found, q.limit);
-  return { page: { data: page.map(toCaseResultRow), next_cursor }, runStatus: (rows[0] as { run_status: string }).run_status };
 }
 
 /**

@@ -3,11 +3,15 @@ import { iso } from "@/lib/serialize";
 import { maskSnapshotUrls } from "@/lib/url-secrets";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import type { CaseResultStatus, RunStatus } from "@/lib/runs/schemas";
+import type { CaseSortKey, SortDir } from "@/lib/runs/case-sort";
 import type { ProcessedFileInput } from "@/lib/files/types";
 import { currentSummary } from "@/lib/runs/summary-counts";
 import { humanVerdictFields } from "@/lib/review/elements";
+import { failureReason, type FailedCheckSummary, type FailedOutcomeSummary } from "@/lib/runs/failure-reason";
 import type {
   caseResultResource,
+  caseTablePageResource,
+  caseTableRowResource,
   llmCallResource,
   runChanges,
   runChangesResource,
@@ -318,40 +322,22 @@ export type RunSummary = z.output<typeof runSummaryComputed>;
 /** The run's suite for headers and links; a deleted suite still shows its name. */
 export type RunSuiteInfo = { id: string; name: string; deleted: boolean; agentName: string | null };
 
-/** The run page's case table filters (from the URL). */
-export type CaseTableFilters = { status?: CaseResultStatus; tag?: string };
+/** The run page's case table location (from the URL): filters, search, order and page. */
+export type CaseTableFilters = {
+  status?: CaseResultStatus;
+  tag?: string;
+  q?: string;
+  sort?: CaseSortKey;
+  dir?: SortDir;
+  page?: number;
+};
 
 /**
  * The slim case result the run page's table polls for: no transcript, snapshot or verdict
- * details (those are loaded per case), so a live table stays cheap to refresh every second.
+ * details (those are loaded per case), so a live table stays cheap to refresh every second. A
+ * failed or errored row carries its one-line `failure_reason` (./failure-reason.ts).
  */
-export type CaseResultRow = {
-  id: string;
-  test_case_id: string | null;
-  variant: CaseResultDto["variant"];
-  position: number;
-  /** Which trial of its case this result is (0-based). */
-  trial: number;
-  status: CaseResultDto["status"];
-  /** The execution model's state, live while the case runs. */
-  stage: CaseStage;
-  name: string;
-  tags: string[];
-  prompt_tokens: number;
-  completion_tokens: number;
-  latency_ms: number | null;
-  duration_ms: number | null;
-  retry_count: number;
-  turns: number;
-  error_message: string | null;
-  error_type: string | null;
-  failure_reasons: string[];
-  stopped_by_safety_cap: boolean;
-  /** The human verdict of an agreed or resolved review item; null without one. */
-  human_verdict: "pass" | "fail" | null;
-  /** The result's review item's state, when it was sent to review. */
-  review_status: "open" | "agreed" | "conflict" | "resolved" | null;
-};
+export type CaseResultRow = z.output<typeof caseTableRowResource>;
 
 /** One test case of a run with its trials' figures (GET /api/v1/runs/{id}/cases). */
 export type RunCaseDto = z.output<typeof runCaseResource>;
@@ -363,7 +349,27 @@ export const RUN_CASES_PAGE_SIZE = 50;
 /** Rows per page of the run page's case table. */
 export const CASE_PAGE_SIZE = 50;
 
-export type CaseResultPage = { data: CaseResultRow[]; next_cursor: string | null };
+/** How many results of each status match a case table's search and tag (the filter chips). */
+export type CaseStatusCounts = Record<CaseResultStatus, number>;
+
+/** Where one case stands in its run's table (same filters and order): the case view's previous/next links. */
+export type CaseNeighbours = {
+  /** 1-based place of the case in the list; null when the list's filters leave it out. */
+  index: number | null;
+  total: number;
+  /** Failed results in the list, and how many of them come before or at this case. */
+  failures: number;
+  failureIndex: number;
+  /** The case's page in the run page's table (its "Back to run" link). */
+  page: number;
+  prevFailure: string | null;
+  nextFailure: string | null;
+  prevCase: string | null;
+  nextCase: string | null;
+};
+
+/** One page of the run page's case table, with what its chips and "1–50 of 300" need. */
+export type CaseResultPage = z.output<typeof caseTablePageResource>;
 
 /** The columns the run page's case table shows, and nothing else: the live table reads these every second. */
 export const caseResultRowSelect = {
@@ -392,6 +398,9 @@ export const caseResultRowSelect = {
 export type CaseResultRowRecord = Prisma.CaseResultGetPayload<{ select: typeof caseResultRowSelect }> & {
   humanVerdict: "pass" | "fail" | null;
   reviewStatus: CaseResultRow["review_status"];
+  /** A failed result's first failing check and outcome (details trimmed in SQL); null otherwise. */
+  failedCheck: FailedCheckSummary | null;
+  failedOutcome: FailedOutcomeSummary | null;
 };
 
 export function toCaseResultRow(r: CaseResultRowRecord): CaseResultRow {
@@ -414,6 +423,14 @@ export function toCaseResultRow(r: CaseResultRowRecord): CaseResultRow {
     error_message: r.errorMessage,
     error_type: r.errorType,
     failure_reasons: r.failureReasons,
+    failure_reason: failureReason({
+      status: r.status,
+      error_type: r.errorType,
+      error_message: r.errorMessage,
+      failure_reasons: r.failureReasons,
+      failed_check: r.failedCheck,
+      failed_outcome: r.failedOutcome,
+    }),
     stopped_by_safety_cap: r.endReason === "safety_cap" || r.endReason === "token_cap",
     human_verdict: r.humanVerdict,
     review_status: r.reviewStatus,

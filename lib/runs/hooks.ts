@@ -1,6 +1,7 @@
 import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-query";
-import type { CaseResultDetail, CaseResultPage, RunChangeDetails, RunChanges, RunDto } from "@/lib/runs/dto";
+import type { CaseResultDetail, CaseResultPage, CaseTableFilters, RunChangeDetails, RunChanges, RunDto } from "@/lib/runs/dto";
 import type { CaseResultStatus, RunStatus } from "@/lib/runs/schemas";
+import { caseTableParams } from "@/lib/runs/case-table-location";
 
 /**
  * Client data for the run pages: one typed fetch client for the session JSON routes under
@@ -8,7 +9,8 @@ import type { CaseResultStatus, RunStatus } from "@/lib/runs/schemas";
  */
 
 export type ReportFormat = "json" | "markdown" | "csv" | "junit";
-export type CaseResultFilters = { status?: CaseResultStatus; tag?: string; cursor?: string; limit?: number };
+/** A page of the run page's case table: its location (filters, search, order, page) and page size. */
+export type CaseResultFilters = CaseTableFilters & { limit?: number };
 
 /** How often live views refresh while a run is pending or running. */
 export const LIVE_INTERVAL_MS = 1_000;
@@ -30,10 +32,7 @@ export const isOpenCase = (status: CaseResultStatus | undefined) => status === "
 export const runApi = {
   run: (w: string, runId: string) => `/api/w/${w}/runs/${runId}`,
   results: (w: string, runId: string, f: CaseResultFilters = {}) => {
-    const q = new URLSearchParams();
-    if (f.status) q.set("status", f.status);
-    if (f.tag) q.set("tag", f.tag);
-    if (f.cursor) q.set("cursor", f.cursor);
+    const q = caseTableParams(f);
     if (f.limit) q.set("limit", String(f.limit));
     const s = q.toString();
     return `/api/w/${w}/runs/${runId}/results${s ? `?${s}` : ""}`;
@@ -73,8 +72,7 @@ export async function apiGet<T>(path: string, signal?: AbortSignal, opts: { live
 export const runKeys = {
   all: (w: string, runId: string) => ["runs", w, runId] as const,
   run: (w: string, runId: string) => ["runs", w, runId, "run"] as const,
-  results: (w: string, runId: string, f: CaseResultFilters) =>
-    ["runs", w, runId, "results", f.status ?? "", f.tag ?? "", f.cursor ?? "", f.limit ?? 0] as const,
+  results: (w: string, runId: string, f: CaseResultFilters) => ["runs", w, runId, "results", runApi.results(w, runId, f)] as const,
   changes: (w: string, runId: string) => ["runs", w, runId, "changes"] as const,
   /** `flips`: how many verdicts had flipped when asked; a live run's later flips ask again. */
   changeDetails: (w: string, runId: string, flips: number) => ["runs", w, runId, "changes", "details", flips] as const,

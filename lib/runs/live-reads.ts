@@ -5,10 +5,11 @@
  */
 import "server-only";
 import type { WorkspaceContext } from "@/lib/auth/roles";
-import type { CaseResultListQuery, RunCasesQuery } from "./schemas";
+import type { CaseTableQuery, RunCasesQuery } from "./schemas";
 import type { CaseResultDetail } from "./dto";
 import { sharedAnswer } from "./live-answers";
-import { caseResultDetailOn, caseResultRowsAndRunStatusOn, scopedPoolRead } from "./case-results";
+import { caseResultDetailOn, scopedPoolRead } from "./case-results";
+import { caseTableAndRunStatusOn } from "./case-table";
 import { changesAndRunStatusOn, getRun } from "./service";
 import { listRunCases } from "./trial-reads";
 
@@ -22,11 +23,16 @@ export function liveRun(ctx: WorkspaceContext, runId: string, maxAgeMs: number) 
   );
 }
 
-/** One page of the case table (listCaseResultRows); the key is every parameter of the query. */
-export function liveCaseRows(ctx: WorkspaceContext, runId: string, q: CaseResultListQuery, maxAgeMs: number) {
-  const key = `${ctx.workspaceId}:rows:${runId}:${JSON.stringify([q.status ?? null, q.variant ?? null, q.tag ?? null, q.cursor ?? null, q.limit])}`;
+/** The shared-answer key of a case table page: every parameter of its query. */
+export function caseTableKey(q: CaseTableQuery): string {
+  return JSON.stringify([q.status ?? null, q.variant ?? null, q.tag ?? null, q.trial ?? null, q.q ?? null, q.sort, q.dir, q.page, q.limit]);
+}
+
+/** One page of the case table (./case-table.ts); the key is every parameter of the query. */
+export function liveCaseRows(ctx: WorkspaceContext, runId: string, q: CaseTableQuery, maxAgeMs: number) {
+  const key = `${ctx.workspaceId}:rows:${runId}:${caseTableKey(q)}`;
   return sharedAnswer(key, { runId, maxAgeMs, live: (v) => isLiveRunStatus(v.runStatus), body: (v) => v.page }, () =>
-    scopedPoolRead(ctx.workspaceId, (client) => caseResultRowsAndRunStatusOn(client, ctx, runId, q)),
+    scopedPoolRead(ctx.workspaceId, (client) => caseTableAndRunStatusOn(client, ctx, runId, q)),
   );
 }
 

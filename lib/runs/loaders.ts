@@ -4,31 +4,24 @@ import { hasRole, type WorkspaceContext } from "@/lib/auth/roles";
 import { NotFoundError, ValidationError } from "@/lib/errors";
 import { getSuite } from "@/lib/suites/service";
 import { listSuiteTags } from "@/lib/test-cases/service";
-import { CASE_RESULT_STATUSES, STABILITIES, caseResultListQuery, type CaseResultStatus } from "./schemas";
+import { STABILITIES } from "./schemas";
 import { isUuid } from "@/lib/ids";
 import { changesOn, getRun, runPageHeadOn } from "./service";
 import { caseHistory, listRunCases } from "./trial-reads";
 import { caseTrialsOn } from "./case-trials";
-import { caseResultDetailOn, caseResultRowsOn, scopedPoolRead } from "./case-results";
+import { caseResultDetailOn, scopedPoolRead } from "./case-results";
+import { caseNeighboursOn, caseTableOn } from "./case-table";
+import { caseTableLocation, caseTableQueryOf } from "./case-table-location";
 import { sharedAnswer } from "./live-answers";
-import { isLiveRunStatus } from "./live-reads";
+import { caseTableKey, isLiveRunStatus } from "./live-reads";
 import { getSuiteAnalytics, listSuiteRunsPage } from "./analytics";
-import { CASE_PAGE_SIZE, RUN_CASES_PAGE_SIZE, type CaseTableFilters, type RunCasesFilters } from "./dto";
+import { CASE_PAGE_SIZE, RUN_CASES_PAGE_SIZE, type RunCasesFilters } from "./dto";
 import { DEFAULT_TREND_WINDOW, HISTORY_PAGE_SIZE, historyHref, parseSuiteRunsLocation } from "./suite-runs-location";
 import { scopedLoader } from "@/lib/tenant-scope";
 
 /** Page loaders for the run pages: one call per page, scoped by the member's workspace. */
 
 type SearchParams = Record<string, string | string[] | undefined>;
-
-function caseTableFilters(sp: SearchParams): CaseTableFilters {
-  const status =
-    typeof sp.status === "string" && (CASE_RESULT_STATUSES as readonly string[]).includes(sp.status)
-      ? (sp.status as CaseResultStatus)
-      : undefined;
-  const tag = typeof sp.tag === "string" && sp.tag.trim() !== "" ? sp.tag.trim() : undefined;
-  return { status, tag };
-}
 
 /** The per-case table's filter from the URL (runs with several trials). */
 function runCasesFilters(sp: SearchParams): RunCasesFilters {
@@ -60,16 +53,16 @@ async function rerunOrigin(ctx: WorkspaceContext, rerunOf: string | null) {
  * (./live-answers.ts; the page passes what the browser's request accepts; by default a fresh read).
  */
 async function loadRunPageUnscoped(ctx: WorkspaceContext, runId: string, searchParams: SearchParams, maxAgeMs = 0) {
-  const filters = caseTableFilters(searchParams);
-  const query = caseResultListQuery.parse({ ...filters, limit: CASE_PAGE_SIZE });
+  const filters = caseTableLocation(searchParams);
+  const query = caseTableQueryOf(filters, CASE_PAGE_SIZE);
   if (!isUuid(runId)) throw new NotFoundError("Run");
   const { value } = await sharedAnswer(
-    `${ctx.workspaceId}:run-page:${runId}:${JSON.stringify([filters.status ?? null, filters.tag ?? null])}`,
+    `${ctx.workspaceId}:run-page:${runId}:${caseTableKey(query)}`,
     { runId, maxAgeMs, live: (page) => isLiveRunStatus(page.run.status) },
     () =>
       scopedPoolRead(ctx.workspaceId, async (client) => {
         const head = await runPageHeadOn(client, ctx, runId);
-        const results = await caseResultRowsOn(client, ctx, runId, query);
+        const results = await caseTableOn(client, ctx, runId, query);
         const changes = await changesOn(client, ctx, runId);
         return { ...head, results, changes };
       }),
@@ -101,18 +94,22 @@ async function loadRunPageUnscoped(ctx: WorkspaceContext, runId: string, searchP
 export const CASE_HISTORY_SIZE = 20;
 
 /**
- * One case result of a run (NotFoundError when it belongs to another run) with the run's suite
- * and, when the run has several trials, the case's other trials in it: one read. Then the case's
- * history across runs (the strip and its flip rate), when it still has a test case.
+ * One case result of a run (NotFoundError when it belongs to another run) with the run's suite,
+ * when the run has several trials the case's other trials in it, and its neighbours in the run
+ * page's table as the URL's query left it (filters, search, order: the previous/next failure
+ * links): one read. Then the case's history across runs (the strip and its flip rate), when it
+ * still has a test case.
  */
-async function loadCaseResultPageUnscoped(ctx: WorkspaceContext, runId: string, caseResultId: string) {
+async function loadCaseResultPageUnscoped(ctx: WorkspaceContext, runId: string, caseResultId: string, searchParams: SearchParams = {}) {
   if (!isUuid(runId)) throw new NotFoundError("Run");
+  const list = caseTableLocation(searchParams);
   const page = await scopedPoolRead(ctx.workspaceId, async (client) => {
     const detail = await caseResultDetailOn(client, ctx, caseResultId);
     if (detail.run_id !== runId) throw new NotFoundError("Case result");
     const { suite, run } = await runPageHeadOn(client, ctx, runId);
     const trials = run.trials > 1 ? await caseTrialsOn(client, ctx, caseResultId) : [];
-    return { detail, suite, runNumber: run.number, trials };
+    const neighbours = await caseNeighboursOn(client, ctx, runId, caseResultId, caseTableQueryOf(list, CASE_PAGE_SIZE));
+    return { detail, suite, runNumber: run.number, trials, list, neighbours };
   });
   const history = page.detail.test_case_id
     ? await caseHistory(ctx, page.detail.test_case_id, CASE_HISTORY_SIZE).catch((err: unknown) => {

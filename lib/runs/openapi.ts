@@ -18,12 +18,15 @@ import {
 } from "@/lib/api/openapi-kit";
 import { CHANGE_CAUSES } from "./changes";
 import { CASE_STAGES } from "./dto";
+import { CASE_SORT_KEYS } from "./case-sort";
 import type { ProcessedFileInput } from "@/lib/files/types";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import {
   CASE_RESULT_STATUSES,
   caseHistoryQuery,
   caseResultListQuery,
+  caseTableQuery,
+  MAX_CASE_SEARCH,
   rerunInput,
   RUN_STATUSES,
   runCasesQuery,
@@ -291,6 +294,57 @@ export const caseResultResource = z.object({
   completed_at: timestamp,
 });
 
+/** One row of a run's case table: the columns the run page shows, and why a failure failed in one line. */
+export const caseTableRowResource = caseResultResource
+  .pick({
+    id: true,
+    test_case_id: true,
+    variant: true,
+    position: true,
+    trial: true,
+    status: true,
+    stage: true,
+    name: true,
+    tags: true,
+    prompt_tokens: true,
+    completion_tokens: true,
+    latency_ms: true,
+    duration_ms: true,
+    retry_count: true,
+    turns: true,
+    error_message: true,
+    error_type: true,
+    failure_reasons: true,
+    stopped_by_safety_cap: true,
+    human_verdict: true,
+  })
+  .extend({
+    failure_reason: z
+      .object({
+        text: z
+          .string()
+          .describe("One line: the first failing check's detail, the first outcome not met, the pass rule's reason, or the error"),
+        more: count.describe("How many further failure reasons the result has"),
+      })
+      .nullable()
+      .describe("Why a failed or errored result did not pass; null for other statuses"),
+    review_status: z
+      .enum(["open", "agreed", "conflict", "resolved"])
+      .nullable()
+      .describe("The result's review item's state, if it was sent to review"),
+  });
+
+/** One page of a run's case table with the filter chips' counts. */
+export const caseTablePageResource = z.object({
+  data: z.array(caseTableRowResource),
+  total: count.describe("Results matching every filter: what the pages page through"),
+  counts: z
+    .record(z.enum(CASE_RESULT_STATUSES), count)
+    .describe("Per status, the results matching the other filters (search, tag, variant, trial): the filter chips"),
+  page: count.describe("This page (1-based)"),
+  limit: count.describe("Page size"),
+});
+
 /** One LLM call of a case result (agent, simulator, judge, checks, metrics): the exact request and the raw response. */
 export const llmCallResource = z.object({
   id: z.uuid(),
@@ -460,6 +514,30 @@ function paths() {
         responses: { "200": list("CaseResult"), ...errors },
       },
     },
+    "/api/v1/runs/{id}/case-results": {
+      parameters: [runId],
+      get: {
+        operationId: "listCaseTable",
+        tags: ["Runs"],
+        summary: "A run's case results for triage: filtered, searched, sorted, counted",
+        description:
+          "Role: viewer. The run page's table: slim rows (no transcript, snapshot or verdict details) with `failure_reason`, the one line that says why a failed or errored result did not pass. " +
+          "Default order is failures first (failed, errors, passed, then the rest; case order within each). `q` searches case names, tags and response text (case-insensitive, literal: % and _ match themselves). " +
+          "Offset pages (`page`, `limit` up to 200) with `total`, and `counts` per status for the other filters. For every field and transcripts, page GET /api/v1/runs/{id}/results by cursor.",
+        parameters: queryParameters(caseTableQuery, {
+          status: "Only results with this status",
+          tag: "Only results with this tag",
+          q: `Search in case name, tags and response text (at most ${MAX_CASE_SEARCH} characters)`,
+          variant: "Only this arm (baseline or variant)",
+          trial: "Only this trial (0-based) of every case",
+          sort: `Order by ${CASE_SORT_KEYS.join(", ")} (default status: failures first)`,
+          dir: "asc (default) or desc",
+          page: "Page number (1-based, default 1)",
+          limit: "Page size (1–200, default 50)",
+        }),
+        responses: { "200": ok("CaseTablePage", ref("CaseTablePage")), ...errors },
+      },
+    },
     "/api/v1/runs/{id}/cases": {
       parameters: [runId],
       get: {
@@ -484,7 +562,8 @@ function paths() {
         tags: ["Runs"],
         summary: "Re-run some cases of a finished run",
         description:
-          "Role: editor. A new run over the cases of this run that `only` names — `failed` (a trial failed), `errors` (a trial errored), `flaky` (passed and failed), `all` — " +
+          "Role: editor. A new run over the cases of this run that `only` names — `failed` (a trial failed), `errors` (a trial errored), `flaky` (passed and failed), `all`, " +
+          "or `selected`: the cases of the results listed in `case_result_ids` (required with it, refused with the other scopes; ids of other runs match nothing) — " +
           "with the original run's agent and evaluation snapshots, variables and concurrency, and `trials` (default: the original's); linked by `rerun_of`. " +
           "202 with the pending run; 400 when no case matches; 409 for a run still going, a comparison's or a matrix's run, or a suite in the trash.",
         requestBody: body("RerunInput"),
@@ -565,7 +644,7 @@ export function runsOpenApi(): OpenApiPart {
             },
           ],
         },
-        ...outputComponents({ RunChanges: runChangesResource }),
+        ...outputComponents({ RunChanges: runChangesResource, CaseTablePage: caseTablePageResource }),
       },
       requests: { RunStartInput: jsonSchema(startRunInput), RerunInput: jsonSchema(rerunInput) },
     },

@@ -1,6 +1,7 @@
 /**
  * Re-running what matters (POST /api/v1/runs/{id}/rerun, the run page's buttons): a new run over
- * exactly the cases of a finished run that failed, errored, were flaky, or all of them, under the
+ * exactly the cases of a finished run that failed, errored, were flaky, all of them, or those of
+ * the case results selected in the run page's table, under the
  * original run's conditions — its agent snapshot, evaluation snapshot, resolved variables (run and
  * per case) and concurrency — with the cases' current content, linked by `rerun_of`.
  */
@@ -17,12 +18,20 @@ import { notifyRunQueued } from "@/lib/runs/wakeup";
 import { rerunInput, type RerunScope } from "@/lib/runs/schemas";
 
 /** Which of a run's cases each scope takes, over the case's trials in that run. */
-const SCOPE_SQL: Record<RerunScope, Prisma.Sql> = {
+const SCOPE_SQL: Record<Exclude<RerunScope, "selected">, Prisma.Sql> = {
   failed: Prisma.sql`count(*) FILTER (WHERE c."status" = 'failed') > 0`,
   errors: Prisma.sql`count(*) FILTER (WHERE c."status" = 'error') > 0`,
   flaky: Prisma.sql`count(*) FILTER (WHERE c."status" = 'passed') > 0 AND count(*) FILTER (WHERE c."status" = 'failed') > 0`,
   all: Prisma.sql`true`,
 };
+
+/** `selected`: a case whose result (any of its trials) was selected; ids of other runs match nothing. */
+function scopeSql(only: RerunScope, caseResultIds: string[] | undefined): Prisma.Sql {
+  if (only === "selected") return Prisma.sql`bool_or(c."id" = ANY(${caseResultIds ?? []}::uuid[]))`;
+  return SCOPE_SQL[only];
+}
+
+const SCOPE_WORDS: Record<RerunScope, string> = { failed: "failed ", errors: "errored ", flaky: "flaky ", all: "", selected: "selected " };
 
 export async function rerunRun(ctx: WorkspaceContext, runId: string, raw: unknown): Promise<RunDto> {
   requireRole(ctx, "editor");
@@ -59,11 +68,14 @@ export async function rerunRun(ctx: WorkspaceContext, runId: string, raw: unknow
   const picked = await db.$queryRaw<{ id: string }[]>`
     SELECT c."testCaseId"::text AS id FROM "CaseResult" c
     WHERE c."runId" = ${original.id}::uuid AND c."workspaceId" = ${ctx.workspaceId}::uuid AND c."testCaseId" IS NOT NULL
-    GROUP BY c."testCaseId" HAVING ${SCOPE_SQL[only]}
+    GROUP BY c."testCaseId" HAVING ${scopeSql(only, parsed.data.case_result_ids)}
     ORDER BY min(c."position")`;
   const caseIds = picked.map((r) => r.id);
   const noneMatch = new ValidationError(`No case of run #${original.number} matches only=${only}`, [
-    { path: "only", message: `Run #${original.number} has no ${only === "all" ? "" : `${only} `}cases that still exist` },
+    {
+      path: only === "selected" ? "case_result_ids" : "only",
+      message: `Run #${original.number} has no ${SCOPE_WORDS[only]}cases that still exist`,
+    },
   ]);
   if (caseIds.length === 0) throw noneMatch;
 

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { DIFFICULTIES } from "@/lib/test-cases/schemas";
 import { REPORT_FORMATS } from "@/lib/runs/report-formats";
 import { TEXT_LIMITS } from "@/lib/validation/limits";
+import { CASE_SORT_KEYS, SORT_DIRS } from "@/lib/runs/case-sort";
 
 export const RUN_STATUSES = ["pending", "running", "completed", "failed", "cancelled"] as const;
 export const CASE_RESULT_STATUSES = ["pending", "running", "passed", "failed", "skipped", "error"] as const;
@@ -134,6 +135,46 @@ export const caseResultListQuery = z.object({
 });
 export type CaseResultListQuery = z.output<typeof caseResultListQuery>;
 
+/** The longest search a case table takes (a phrase of an answer, not a document). */
+export const MAX_CASE_SEARCH = 200;
+/** The largest page of a case table (its UI shows 50). */
+export const MAX_CASE_TABLE_LIMIT = 200;
+
+/**
+ * A run's case table (the run page, GET /api/v1/runs/{id}/case-results, the case view's
+ * previous/next links): filters, a search, an order and a page. Offset pages: the table shows
+ * "1–50 of 300" and jumps between pages; a run's results do not move once it finished.
+ */
+export const caseTableQuery = z.object({
+  status: z.enum(CASE_RESULT_STATUSES, { error: `status is one of ${CASE_RESULT_STATUSES.join(", ")}` }).optional(),
+  tag: z.string().trim().min(1).max(TEXT_LIMITS.tag).optional(),
+  /** Case name, tags or response text containing this (case-insensitive). */
+  q: z
+    .string()
+    .trim()
+    .max(MAX_CASE_SEARCH, `q must be at most ${MAX_CASE_SEARCH} characters`)
+    .optional()
+    .transform((v) => v || undefined),
+  variant: z.enum(["baseline", "variant"], { error: "variant is baseline or variant" }).optional(),
+  trial: caseResultListQuery.shape.trial,
+  sort: z.enum(CASE_SORT_KEYS, { error: `sort is one of ${CASE_SORT_KEYS.join(", ")}` }).default("status"),
+  dir: z.enum(SORT_DIRS, { error: "dir is asc or desc" }).default("asc"),
+  page: z.coerce
+    .number({ error: "page must be a whole number" })
+    .int("page must be a whole number")
+    .min(1, "page must be at least 1")
+    .max(100_000, "page must be at most 100000")
+    .default(1),
+  limit: z.coerce
+    .number({ error: "limit must be a whole number" })
+    .int("limit must be a whole number")
+    .min(1, "limit must be at least 1")
+    .max(MAX_CASE_TABLE_LIMIT, `limit must be at most ${MAX_CASE_TABLE_LIMIT}`)
+    .default(50),
+});
+export type CaseTableQuery = z.output<typeof caseTableQuery>;
+export type CaseTableQueryInput = z.input<typeof caseTableQuery>;
+
 /** GET /api/v1/runs/{id}/report: the file format (json is the execution model report). */
 export const runReportQuery = z.object({ format: z.enum(REPORT_FORMATS).default("json") });
 
@@ -160,17 +201,34 @@ export const caseHistoryQuery = z.object({
     .default(20),
 });
 
-export const RERUN_SCOPES = ["failed", "errors", "flaky", "all"] as const;
+export const RERUN_SCOPES = ["failed", "errors", "flaky", "all", "selected"] as const;
 export type RerunScope = (typeof RERUN_SCOPES)[number];
+
+/** The most case results one "Re-run selected" names (a few pages of the run's table). */
+export const MAX_RERUN_SELECTED = 1_000;
 
 /**
  * POST /api/v1/runs/{id}/rerun: which of the run's cases run again — those with a failed trial,
- * with an errored trial, the flaky ones, or all — and how many trials (default: the run's).
+ * with an errored trial, the flaky ones, all, or the cases of the `case_result_ids` selected on
+ * the run page — and how many trials (default: the run's).
  */
 export const rerunInput = z
   .object({
     only: z.enum(RERUN_SCOPES, { error: `only is one of ${RERUN_SCOPES.join(", ")}` }),
+    case_result_ids: z
+      .array(z.uuid("case_result_ids holds case result ids"), { error: "case_result_ids is a list of case result ids" })
+      .min(1, "Select at least one case result")
+      .max(MAX_RERUN_SELECTED, `At most ${MAX_RERUN_SELECTED} case results at once`)
+      .optional(),
     trials: trialsInput.optional(),
   })
-  .strict();
+  .strict()
+  .superRefine((v, ctx) => {
+    if (v.only === "selected" && !v.case_result_ids) {
+      ctx.addIssue({ code: "custom", path: ["case_result_ids"], message: "only=selected needs case_result_ids" });
+    }
+    if (v.only !== "selected" && v.case_result_ids) {
+      ctx.addIssue({ code: "custom", path: ["case_result_ids"], message: "case_result_ids goes with only=selected" });
+    }
+  });
 export type RerunInput = z.output<typeof rerunInput>;

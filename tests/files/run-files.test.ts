@@ -13,7 +13,7 @@ import { env } from "@/lib/env";
 import { createAgent } from "@/lib/agents/service";
 import { agentInput } from "@/lib/agents/schemas";
 import { getCaseResult, listCaseResults, startRun } from "@/lib/runs/service";
-import { listCaseResultRows } from "@/lib/runs/case-results";
+import { listCaseTable } from "@/lib/runs/case-table";
 import { storeFileBytes } from "@/lib/files/service";
 import { fileRef } from "@/lib/files/schemas";
 import { extractionCount } from "@/lib/files/processing";
@@ -86,7 +86,7 @@ describe("files in a run", () => {
     const page = await listCaseResults(ctx, run.id, { limit: 10, include: ["transcript"] });
     const result = page.data[0]!;
     expect(result).toMatchObject({ status: "passed", stage: "complete" });
-    expect((await listCaseResultRows(ctx, run.id, { limit: 10 })).data[0]!.stage).toBe("complete");
+    expect((await listCaseTable(ctx, run.id, { limit: 10 })).data[0]!.stage).toBe("complete");
     expect(result.processed_files).toHaveLength(2);
     expect(result.processed_files[0]).toMatchObject({
       original: { path: notes, type: "text", description: "Store policy" },

@@ -215,6 +215,29 @@ describe("POST /api/v1/runs/{id}/rerun", () => {
     expect(all.json).toMatchObject({ trials: 1, total_cases: 5 });
   });
 
+  it("re-runs the cases of the selected results (any trial selects its case), and only this run's", async () => {
+    const rows = await db.caseResult.findMany({ where: { runId }, select: { id: true, name: true, repetition: true } });
+    const pick = (name: string, trial: number) => rows.find((r) => r.name === name && r.repetition === trial)!.id;
+    const picked = await api.rerun(runId, { only: "selected", case_result_ids: [pick("case 4", 2), pick("case 0", 0), pick("case 4", 0)] });
+    expect(picked.status).toBe(202);
+    expect(picked.json).toMatchObject({ rerun_of: runId, trials: 3, total_cases: 6 });
+    expect(await namesOf(picked.json.id)).toEqual(["case 0", "case 4"]);
+
+    // Results of another run select nothing here.
+    const other = await runWithTrials({}, 1);
+    const foreign = (await db.caseResult.findFirstOrThrow({ where: { runId: other }, select: { id: true } })).id;
+    const none = await api.rerun(runId, { only: "selected", case_result_ids: [foreign] });
+    expect(none.status).toBe(400);
+    expect(none.json.error.issues[0].path).toBe("case_result_ids");
+
+    const missing = await api.rerun(runId, { only: "selected" });
+    expect(missing.status).toBe(400);
+    expect(missing.json.error.issues[0].path).toBe("case_result_ids");
+    expect((await api.rerun(runId, { only: "failed", case_result_ids: [foreign] })).json.error.issues[0].path).toBe("case_result_ids");
+    expect((await api.rerun(runId, { only: "selected", case_result_ids: ["nope"] })).json.error.issues[0].path).toBe("case_result_ids.0");
+    expect((await api.rerun(runId, { only: "selected", case_result_ids: [pick("case 0", 0)] }, viewer)).status).toBe(403);
+  });
+
   it("answers 400 naming the field for bad bodies or no matching case, 409 for a run still going, 403 for a viewer", async () => {
     const bad = await api.rerun(runId, { only: "passed" });
     expect(bad.status).toBe(400);

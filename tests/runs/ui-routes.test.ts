@@ -76,19 +76,21 @@ describe("run session routes", () => {
     expect(got.status).toBe(200);
     expect(got.json).toMatchObject({ id: run.id, status: "running", total_cases: 5, done_cases: 4, passed_cases: 2 });
 
+    // Failures first, then errors, passes and the rest.
     const first = await call(resultsRoute, { url: "/?limit=2", params: params(run.id) });
     expect(first.status).toBe(200);
-    expect(first.json.data.map((r: { name: string }) => r.name)).toEqual(["case 0", "case 1"]);
-    expect(first.json.data[1]).toMatchObject({ status: "failed", error_message: "1 of 1 outcome not met", tags: ["odd"] });
+    expect(first.json.data.map((r: { name: string }) => r.name)).toEqual(["case 1", "case 3"]);
+    expect(first.json.data[0]).toMatchObject({ status: "failed", error_message: "1 of 1 outcome not met", tags: ["odd"] });
+    expect(first.json).toMatchObject({ total: 5, counts: { passed: 2, failed: 1, error: 1, running: 1, pending: 0, skipped: 0 } });
     // Rows for the live table carry no transcript or snapshot.
     expect(first.json.data[0]).not.toHaveProperty("transcript");
     expect(first.json.data[0]).not.toHaveProperty("test_case");
-    const second = await call(resultsRoute, { url: `/?limit=2&cursor=${first.json.next_cursor}`, params: params(run.id) });
-    expect(second.json.data.map((r: { name: string }) => r.name)).toEqual(["case 2", "case 3"]);
+    const second = await call(resultsRoute, { url: "/?limit=2&page=2", params: params(run.id) });
+    expect(second.json.data.map((r: { name: string }) => r.name)).toEqual(["case 0", "case 2"]);
 
     const failed = await call(resultsRoute, { url: "/?status=failed", params: params(run.id) });
     expect(failed.json.data.map((r: { name: string }) => r.name)).toEqual(["case 1"]);
-    const even = await call(resultsRoute, { url: "/?tag=even", params: params(run.id) });
+    const even = await call(resultsRoute, { url: "/?tag=even&sort=name", params: params(run.id) });
     expect(even.json.data.map((r: { name: string }) => r.name)).toEqual(["case 0", "case 2", "case 4"]);
     const bad = await call(resultsRoute, { url: "/?status=bogus", params: params(run.id) });
     expect(bad.status).toBe(400);

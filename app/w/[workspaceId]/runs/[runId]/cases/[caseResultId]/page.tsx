@@ -9,15 +9,16 @@ export const metadata = { title: "Case result" };
 
 export default async function CaseResultPage({ params, searchParams }: WorkspacePageProps<{ runId: string; caseResultId: string }>) {
   const { workspaceId, runId, caseResultId } = await params;
-  const { against } = await searchParams;
+  const sp = await searchParams;
   const ctx = await pageContext(workspaceId);
-  const page = await orNotFound(loadCaseResultPage(ctx, runId, caseResultId));
+  // The run page's list (filters, search, order) rides along in the query: the case view walks it.
+  const page = await orNotFound(loadCaseResultPage(ctx, runId, caseResultId, sp));
   const [review, comparison] = await Promise.all([
     loadCaseReview(ctx, caseResultId, page.detail.human_verdict_by_id),
     answerComparison(
       ctx,
       { runId, testCaseId: page.detail.test_case_id, trial: page.detail.trial },
-      typeof against === "string" ? against : null,
+      typeof sp.against === "string" ? sp.against : null,
     ),
   ]);
   return (
@@ -29,6 +30,7 @@ export default async function CaseResultPage({ params, searchParams }: Workspace
       trials={page.trials}
       history={page.history}
       review={review}
+      nav={{ list: page.list, neighbours: page.neighbours }}
       answerComparison={comparison}
     />
   );
