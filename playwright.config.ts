@@ -13,8 +13,12 @@ process.env.E2E_DATA_DIR = dataDir;
 
 export default defineConfig({
   testDir: "e2e",
+  // Spec files run two at a time (the tests of one file stay in order in one worker): against one
+  // server, one database and one fake OpenAI server, so every spec works in its own workspace and
+  // scopes its fake rules (the conventions at the top of e2e/fixtures.ts). The few tests that
+  // read or stop something instance-wide are tagged @solo and run alone, first.
   fullyParallel: false,
-  workers: 1,
+  workers: 2,
   retries: 0,
   // A stray `test.only` would silently run one test and report the suite green.
   forbidOnly: true,
@@ -42,9 +46,20 @@ export default defineConfig({
   projects: [
     { name: "first-run", testMatch: /first-run\.setup\.ts/ },
     {
+      // Tests that count or stop something of the whole instance (every workspace's runs, the
+      // executor process): one at a time, before the parallel specs start.
+      name: "solo",
+      testMatch: /.*\.spec\.ts/,
+      grep: /@solo/,
+      workers: 1,
+      dependencies: ["first-run"],
+      use: { storageState: ADMIN_STATE },
+    },
+    {
       name: "app",
       testMatch: /.*\.spec\.ts/,
-      dependencies: ["first-run"],
+      grepInvert: /@solo/,
+      dependencies: ["solo"],
       use: { storageState: ADMIN_STATE },
     },
   ],

@@ -9,8 +9,8 @@ import { apiPost, createApiKey, newMember, openWorkspace, unique, createFakeMode
  * caught by someone else's wrong passwords does not keep the user out; a page of another origin
  * cannot upload into a workspace with the user's session.
  *
- * The cleanup test needs its runs to be most of the instance's finished runs: this file sorts
- * first among the specs, and every Playwright run starts on a fresh database.
+ * The cleanup test needs its runs to be all of the instance's finished runs: it is tagged @solo,
+ * so it runs alone before the other specs, and every Playwright run starts on a fresh database.
  */
 
 const slug = (prefix: string) =>
@@ -41,50 +41,53 @@ async function suiteKeepingNothing(request: APIRequestContext, token: string) {
   return suite.id;
 }
 
-test("retention refuses zero, and a cleanup of more than half of all finished runs is asked about again with its numbers", async ({
-  page,
-}) => {
-  const workspaceId = await openWorkspace(page);
-  const token = await createApiKey(page, workspaceId, "retention e2e");
-  const suiteId = await suiteKeepingNothing(page.request, token);
-  for (let i = 0; i < 3; i++) await runToCompletion(page.request, token, suiteId);
-  const runsOfSuite = async () =>
-    (
-      (await (await page.request.get(`/api/v1/suites/${suiteId}/runs`, { headers: { authorization: `Bearer ${token}` } })).json()) as {
-        data: unknown[];
-      }
-    ).data.length;
-  expect(await runsOfSuite()).toBe(3);
+test(
+  "retention refuses zero, and a cleanup of more than half of all finished runs is asked about again with its numbers",
+  // Alone (the solo project in playwright.config.ts): it counts the finished runs of every workspace.
+  { tag: "@solo" },
+  async ({ page }) => {
+    const workspaceId = await openWorkspace(page);
+    const token = await createApiKey(page, workspaceId, "retention e2e");
+    const suiteId = await suiteKeepingNothing(page.request, token);
+    for (let i = 0; i < 3; i++) await runToCompletion(page.request, token, suiteId);
+    const runsOfSuite = async () =>
+      (
+        (await (await page.request.get(`/api/v1/suites/${suiteId}/runs`, { headers: { authorization: `Bearer ${token}` } })).json()) as {
+          data: unknown[];
+        }
+      ).data.length;
+    expect(await runsOfSuite()).toBe(3);
 
-  await page.goto(`/w/${workspaceId}/settings/retention`);
-  await page.getByLabel("Keep runs for (days)").fill("0");
-  await page.getByLabel("Always keep the newest completed runs per suite").fill("0");
-  await page.getByRole("button", { name: "Save retention settings" }).click();
-  await expect(page.getByText("days must be at least 1")).toBeVisible();
-  await expect(page.getByText("runs must be at least 1")).toBeVisible();
-  await expect(page.getByText("Retention settings saved")).toHaveCount(0);
+    await page.goto(`/w/${workspaceId}/settings/retention`);
+    await page.getByLabel("Keep runs for (days)").fill("0");
+    await page.getByLabel("Always keep the newest completed runs per suite").fill("0");
+    await page.getByRole("button", { name: "Save retention settings" }).click();
+    await expect(page.getByText("days must be at least 1")).toBeVisible();
+    await expect(page.getByText("runs must be at least 1")).toBeVisible();
+    await expect(page.getByText("Retention settings saved")).toHaveCount(0);
 
-  // First question as always; then the server counts, and the page asks again with the numbers.
-  const runCleanup = async () => {
-    await page.getByRole("button", { name: "Run cleanup now" }).click();
-    await page.getByRole("dialog", { name: "Run the cleanup now?" }).getByRole("button", { name: "Delete old runs" }).click();
-    return page.getByRole("dialog", { name: "Delete more than half of all runs?" });
-  };
-  let second = await runCleanup();
-  await expect(second).toBeVisible();
-  await expect(second).toContainText("This cleanup would delete 3 of the 3 finished runs of every workspace");
-  await second.getByRole("button", { name: "Cancel" }).click();
-  await expect(second).toHaveCount(0);
-  expect(await runsOfSuite()).toBe(3);
+    // First question as always; then the server counts, and the page asks again with the numbers.
+    const runCleanup = async () => {
+      await page.getByRole("button", { name: "Run cleanup now" }).click();
+      await page.getByRole("dialog", { name: "Run the cleanup now?" }).getByRole("button", { name: "Delete old runs" }).click();
+      return page.getByRole("dialog", { name: "Delete more than half of all runs?" });
+    };
+    let second = await runCleanup();
+    await expect(second).toBeVisible();
+    await expect(second).toContainText("This cleanup would delete 3 of the 3 finished runs of every workspace");
+    await second.getByRole("button", { name: "Cancel" }).click();
+    await expect(second).toHaveCount(0);
+    expect(await runsOfSuite()).toBe(3);
 
-  second = await runCleanup();
-  await page.setViewportSize({ width: 390, height: 844 });
-  await expect(second.getByRole("button", { name: "Delete 3 runs" })).toBeVisible();
-  await second.getByRole("button", { name: "Delete 3 runs" }).click();
-  await expect(page.getByRole("status").filter({ hasText: "Cleanup done: deleted 3 runs" })).toBeVisible();
-  await page.setViewportSize({ width: 1440, height: 900 });
-  expect(await runsOfSuite()).toBe(0);
-});
+    second = await runCleanup();
+    await page.setViewportSize({ width: 390, height: 844 });
+    await expect(second.getByRole("button", { name: "Delete 3 runs" })).toBeVisible();
+    await second.getByRole("button", { name: "Delete 3 runs" }).click();
+    await expect(page.getByRole("status").filter({ hasText: "Cleanup done: deleted 3 runs" })).toBeVisible();
+    await page.setViewportSize({ width: 1440, height: 900 });
+    expect(await runsOfSuite()).toBe(0);
+  },
+);
 
 /** A member with a password, made from an invitation (not the shared admin). */
 async function memberWithPassword(browser: Browser, page: Page, workspaceId: string, password: string) {

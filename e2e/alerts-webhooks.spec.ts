@@ -2,7 +2,16 @@ import http from "node:http";
 import { createHmac } from "node:crypto";
 import type { AddressInfo } from "node:net";
 import { expect, test, type Page } from "@playwright/test";
-import { apiPost, createApiKey, expectAccessible, openWorkspace, runToCompletion, createFakeSuite, addFakeRules } from "./fixtures";
+import {
+  apiPost,
+  createApiKey,
+  createWorkspace,
+  expectAccessible,
+  unique,
+  runToCompletion,
+  createFakeSuite,
+  addFakeRules,
+} from "./fixtures";
 
 /**
  * Regression alerts and webhooks end to end: an admin adds a webhook pointing at a receiver this
@@ -39,7 +48,8 @@ async function openAlertCount(page: Page): Promise<number> {
 test("a failing run raises an alert in the bell, a member acknowledges it, and the webhook delivery log shows a 2xx", async ({ page }) => {
   const receiver = await startReceiver();
   try {
-    const workspaceId = await openWorkspace(page);
+    // A workspace of its own: the bell counts the open alerts of the whole workspace.
+    const workspaceId = await createWorkspace(page, unique("Alerts team"));
     const token = await createApiKey(page, workspaceId, "alerts e2e");
     const marker = `ALERTSPEC${Date.now().toString(36)}`;
 

@@ -238,7 +238,7 @@ test("an arm's explicit model wins over the agent's AIConfiguration default, and
   await expect(page.getByTestId("comparison-verdict")).toContainText(/^Variant is \d+ ms slower/);
 
   // The fake server's own log agrees: each model was asked each question once (the judge has nothing to judge).
-  const log = await fakeRequests<{ body: { model: string; temperature?: number } }>(page.request);
+  const log = await fakeRequests<{ body: { model: string; temperature?: number } }>(page.request, marker);
   const calls = log.filter((r) => r.body?.model?.endsWith(marker)).map((r) => `${r.body.model}@${r.body.temperature}`);
   expect(calls.sort()).toEqual([...Array(6).fill(`fast-${marker}@0.7`), ...Array(6).fill(`slow-${marker}@0.2`)]);
 });

@@ -1,3 +1,20 @@
+// Helpers of the browser tests, and the rules every spec follows so that two Playwright workers
+// can run spec files side by side against ONE app server, ONE database and ONE fake OpenAI server:
+//
+// - A workspace of its own: `createWorkspace(page, unique("…"))`. Anything a page counts across a
+//   workspace (the alert bell, the Review link's count, lists, the review queue, calibration) sees
+//   other specs' data in the shared "QA Team" workspace of `openWorkspace`; use that one only for
+//   what no other spec can change under you (your own suite's pages, one row found by its name).
+// - Fake rules are global and the first matching rule answers: every rule a spec adds matches a
+//   marker of its own, e.g. `const marker = \`MYSPEC${Date.now().toString(36)}\`` put into the
+//   agent's system prompt (`match: { anyContains: marker }`), into a case's message, or into a
+//   model name (`match: { model: \`slow-${marker}\` }`). A rule matching only a common message
+//   ("Repeat banana") or a common model ("gpt-4o-mini") answers, or uses up, another spec's calls.
+//   Never clear or replace the fake's rules (DELETE / PUT /__fake/rules): other specs' rules live there.
+// - The fake's request log holds every spec's calls: read it with `fakeRequests(request, marker)`.
+// - Something of the whole instance (every workspace's runs, the executor process, instance-wide
+//   settings): tag the test `{ tag: "@solo" }` and it runs alone, before the parallel specs
+//   (the "solo" project in playwright.config.ts). Keep such tests few: they run one at a time.
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type APIRequestContext, type Browser, type Page } from "@playwright/test";
 import { FAKE_OPENAI_PORT } from "../playwright.config";
@@ -168,9 +185,13 @@ export async function addFakeRules(request: APIRequestContext, rules: unknown[])
   expect(res.ok(), `fake rules: ${await res.text()}`).toBe(true);
 }
 
-/** The requests the fake OpenAI server has received, oldest first. */
-export async function fakeRequests<T>(request: APIRequestContext): Promise<T[]> {
-  return (await (await request.get(`${FAKE_CONTROL}/__fake/requests`)).json()) as T[];
+/**
+ * The requests the fake OpenAI server has received, oldest first: every spec's, or, given your
+ * spec's `marker`, those whose body or headers contain it (other specs run at the same time).
+ */
+export async function fakeRequests<T>(request: APIRequestContext, marker?: string): Promise<T[]> {
+  const all = (await (await request.get(`${FAKE_CONTROL}/__fake/requests`)).json()) as T[];
+  return marker === undefined ? all : all.filter((r) => JSON.stringify(r).includes(marker));
 }
 
 /** Starts a run of the suite (`body` as the API takes it) and waits until it completed; its id. */

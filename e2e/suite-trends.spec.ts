@@ -27,10 +27,12 @@ test("the suite's runs page charts the pass-rate trend and lists every run", asy
   // A model config at the fake OpenAI server, a chat agent, a suite with a judge and three cases.
   // The fake answers "Fake reply: <question>", so the phrase checks decide pass/fail deterministically.
   const model = await createFakeModelConfig(request, token, "Fake model");
+  // The marker in the agent's prompt scopes this test's fake rule to its own calls.
+  const marker = `TRENDSPEC${Date.now().toString(36)}`;
   const agent = await v1.post<{ id: string }>("/agents", {
     name: unique("Trend agent"),
     kind: "chat",
-    system_prompt: "Be brief.",
+    system_prompt: `Be brief. (${marker})`,
     model_config_id: model.id,
   });
   const suiteName = unique("Trend suite");
@@ -160,7 +162,7 @@ test("the suite's runs page charts the pass-rate trend and lists every run", asy
 
   // While a run is in progress the page polls: the new run appears as running, then completes
   // in the table and the trend without a reload. The fake holds its one agent reply for 6 s.
-  await addFakeRules(request, [{ match: { lastUserContains: "Repeat banana" }, reply: { delayMs: 6_000 }, times: 1 }]);
+  await addFakeRules(request, [{ match: { anyContains: marker, lastUserContains: "Repeat banana" }, reply: { delayMs: 6_000 }, times: 1 }]);
   const third = await v1.post<Run>(`/suites/${suite.id}/runs`, { tags: ["fruit"] }, 202);
   await page.goto(`/w/${workspaceId}/suites/${suite.id}/runs`);
   await expect(page.getByText("1 run in progress — refreshing every 5 s")).toBeVisible();
