@@ -91,17 +91,27 @@ if (only !== "unit") {
     console.error("next build failed");
     process.exit(build);
   }
-  const out = path.join(tmp, "playwright.json");
-  const code = await run(bin("playwright"), ["test", "--reporter=list,json"], { PLAYWRIGHT_JSON_OUTPUT_NAME: out });
-  const report = readJson(out);
-  if (report?.stats) {
-    passed += report.stats.expected + report.stats.flaky;
-    failed += report.stats.unexpected;
-    skipped += report.stats.skipped;
-  }
-  if (code !== 0) {
-    exit = exit || code;
-    if (!report || report.stats?.unexpected === 0) failed += 1;
+  // Two Playwright invocations on one data directory: first the first-run setup and the tests
+  // tagged @solo (one at a time: they count or stop something of the whole instance), then every
+  // other spec on two workers (--no-deps: the admin and its session exist by then). Not one
+  // invocation with the projects' dependencies: there a failed @solo test would skip every spec.
+  const e2eDataDir = mkdtempSync(path.join(os.tmpdir(), "assay-e2e-"));
+  for (const [i, projectArgs] of [["--project=solo"], ["--project=app", "--no-deps"]].entries()) {
+    const out = path.join(tmp, `playwright-${i + 1}.json`);
+    const code = await run(bin("playwright"), ["test", ...projectArgs, "--reporter=list,json"], {
+      PLAYWRIGHT_JSON_OUTPUT_NAME: out,
+      E2E_DATA_DIR: e2eDataDir,
+    });
+    const report = readJson(out);
+    if (report?.stats) {
+      passed += report.stats.expected + report.stats.flaky;
+      failed += report.stats.unexpected;
+      skipped += report.stats.skipped;
+    }
+    if (code !== 0) {
+      exit = exit || code;
+      if (!report || report.stats?.unexpected === 0) failed += 1;
+    }
   }
 
   // The crash test reuses the build above: SIGKILL of the whole app mid-run, immediate restart.
