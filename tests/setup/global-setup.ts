@@ -27,6 +27,7 @@ export default async function setup(project: TestProject) {
   }
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
+  if (stop) await skipDurability(admin);
   await admin.query(`DROP DATABASE IF EXISTS ${TEMPLATE} WITH (FORCE)`);
   await admin.query(`CREATE DATABASE ${TEMPLATE}`);
   await admin.end();
@@ -56,6 +57,19 @@ export default async function setup(project: TestProject) {
     await stop?.();
     if (tmp) rmSync(tmp, { recursive: true, force: true });
   };
+}
+
+/**
+ * The embedded cluster lives for one test run in a temporary directory: nothing in it has to
+ * survive a crash of the machine, so it skips flushing to disk (each test file creates and drops
+ * a database and commits thousands of small transactions; on a shared disk the flushes dominated).
+ * Only this throwaway cluster: a server given in TEST_DATABASE_URL keeps its own settings.
+ */
+async function skipDurability(admin: pg.Client) {
+  for (const setting of ["fsync = off", "synchronous_commit = off", "full_page_writes = off"]) {
+    await admin.query(`ALTER SYSTEM SET ${setting}`);
+  }
+  await admin.query("SELECT pg_reload_conf()");
 }
 
 export function withDatabase(url: string, db: string) {

@@ -13,7 +13,10 @@ const name = `assay_t_${randomBytes(6).toString("hex")}`;
 
 const admin = new pg.Client({ connectionString: adminUrl });
 await admin.connect();
-await admin.query(`CREATE DATABASE ${name} TEMPLATE ${template}`);
+// FILE_COPY copies the template's files as they are instead of writing every page to the WAL:
+// with the embedded cluster's flushes off (tests/setup/global-setup.ts) its checkpoints cost
+// nothing, and the clone took half as long.
+await admin.query(`CREATE DATABASE ${name} TEMPLATE ${template} STRATEGY FILE_COPY`);
 await admin.end();
 
 const url = new URL(adminUrl);
