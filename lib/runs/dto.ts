@@ -5,6 +5,7 @@ import type { Prisma } from "@/lib/generated/prisma/client";
 import type { CaseResultStatus, RunStatus } from "@/lib/runs/schemas";
 import type { ProcessedFileInput } from "@/lib/files/types";
 import { currentSummary } from "@/lib/runs/summary-counts";
+import { costOf } from "@/lib/runs/cost";
 import { humanVerdictFields } from "@/lib/review/elements";
 import type {
   caseResultResource,
@@ -44,6 +45,7 @@ export const runSelect = {
   errorCases: true,
   promptTokens: true,
   completionTokens: true,
+  costBreakdown: true,
   summary: true,
   reviewedCases: true,
   overturnedCases: true,
@@ -120,6 +122,7 @@ export function toRunDto(r: RunRow): RunDto {
     pass_rate: passRate(r.passedCases, r.totalCases, r.skippedCases),
     prompt_tokens: r.promptTokens,
     completion_tokens: r.completionTokens,
+    cost: costOf(r.costBreakdown),
     concurrency: r.concurrency,
     trials: r.trials,
     reviewed_cases: r.reviewedCases,
@@ -192,6 +195,7 @@ export const caseResultSelect = {
   metricResults: true,
   promptTokens: true,
   completionTokens: true,
+  costBreakdown: true,
   latencyMs: true,
   durationMs: true,
   retryCount: true,
@@ -270,6 +274,7 @@ export function toCaseResultDto(r: CaseResultRecord): CaseResultDto {
     metric_results: metricResultsOf(r.metricResults) as CaseResultDto["metric_results"],
     prompt_tokens: r.promptTokens,
     completion_tokens: r.completionTokens,
+    cost: costOf(r.costBreakdown),
     latency_ms: r.latencyMs,
     duration_ms: r.durationMs,
     /** Retries of the agent's calls only (the A/B engine). */
@@ -491,6 +496,8 @@ export type RunHistoryRow = {
   skipped: number;
   pass_rate: number | null;
   duration_ms: number | null;
+  /** What the run cost in USD (set when it ends; null when unknown: no prices, or still running). */
+  cost_usd: number | null;
   /** The comparison this run is an arm of (and which arm), when it is one. */
   comparison_id?: string | null;
   arm_index?: number | null;
