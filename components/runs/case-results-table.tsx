@@ -15,6 +15,7 @@ import { Button } from "@/components/ui/button";
 import { Options, Select } from "@/components/ui/field";
 import { CaseStatusBadge } from "./status-badges";
 import { formatDuration, formatNumber } from "./format";
+import { formatUsd } from "@/lib/runs/cost";
 import { CaseStageBadge, stageWorthShowing } from "./case-stage";
 import { BulkReviewBar, HumanVerdictBadges, SentNotice, useSendToReview } from "./send-to-review";
 import { CaseSearch, RangePager, SortHeader, StatusChips } from "./case-table-controls";
@@ -237,6 +238,7 @@ export function CaseResultsTable({ workspaceId, run, live, tags, initial, initia
               <TableHead>Tags</TableHead>
               <SortHeader label="Latency" sortKey="latency" sort={sort} dir={dir} onSort={onSort} align="right" />
               <SortHeader label="Tokens" sortKey="tokens" sort={sort} dir={dir} onSort={onSort} align="right" />
+              <SortHeader label="Cost" sortKey="cost" sort={sort} dir={dir} onSort={onSort} align="right" />
               <TableHead className="text-right">Retries</TableHead>
               <TableHead className="text-right">Turns</TableHead>
             </TableRow>
@@ -285,6 +287,7 @@ export function CaseResultsTable({ workspaceId, run, live, tags, initial, initia
                 </TableCell>
                 <TableCell className="text-right tabular-nums">{formatDuration(r.latency_ms)}</TableCell>
                 <TableCell className="text-right tabular-nums">{formatNumber(r.prompt_tokens + r.completion_tokens)}</TableCell>
+                <TableCell className="text-right tabular-nums">{formatUsd(r.cost_usd)}</TableCell>
                 <TableCell className="text-right tabular-nums">{formatNumber(r.retry_count)}</TableCell>
                 <TableCell className="text-right tabular-nums">{formatNumber(r.turns)}</TableCell>
               </TableRow>

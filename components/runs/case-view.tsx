@@ -4,6 +4,7 @@ import type { CheckResult, MetricResult, OutcomeResult, ToolCallResults } from "
 import { countTurns } from "@/lib/evaluation/transcript";
 import type { Check } from "@/lib/test-cases/schemas";
 import type { CaseResultDetail, RunSuiteInfo } from "@/lib/runs/dto";
+import { CostStats } from "./cost-stats";
 import { isOpenCase, useCaseResult } from "@/lib/runs/hooks";
 import { Badge, Card } from "@/components/ui/card";
 import { buttonClass } from "@/components/ui/button";
@@ -185,6 +186,7 @@ export function CaseView({
         <dl className="grid grid-cols-2 gap-x-6 gap-y-3 text-sm sm:grid-cols-4 lg:grid-cols-9">
           <Stat label="Prompt tokens" value={formatNumber(r.prompt_tokens)} />
           <Stat label="Completion tokens" value={formatNumber(r.completion_tokens)} />
+          <CostStats cost={r.cost} testId="case-stat-cost" />
           <Stat label="Agent latency" value={formatDuration(r.latency_ms)} />
           <Stat label="Duration" value={formatDuration(r.duration_ms)} />
           <Stat label="Agent retries" value={formatNumber(r.retry_count)} />

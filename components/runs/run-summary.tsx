@@ -3,6 +3,8 @@ import { Card } from "@/components/ui/card";
 import { Table, TableBody, TableCell, TableHeader, TableRow } from "@/components/ui/table";
 import { formatDuration, formatNumber, formatPercent, formatScore } from "./format";
 import { Stat as Item } from "@/components/ui/stat";
+import { CostStats } from "./cost-stats";
+import type { CostBreakdown } from "@/lib/runs/cost";
 
 /** A fraction 0..1 as a whole percent ("72%"). */
 const percentOf = (fraction: number) => `${Math.round(fraction * 100)}%`;
@@ -50,7 +52,7 @@ const reviewedNote = (r: RunReviewFigures) => `${formatNumber(r.reviewed_cases)}
  * Metric averages, execution statistics, totals and trial figures of a finished run (run.summary);
  * once people reviewed some of its results, the pass rate over their verdicts beside the judge's.
  */
-export function RunSummaryCard({ summary, review }: { summary: RunSummary; review?: RunReviewFigures }) {
+export function RunSummaryCard({ summary, review, cost }: { summary: RunSummary; review?: RunReviewFigures; cost?: CostBreakdown | null }) {
   const metrics = Object.keys(summary.metrics_evaluated ?? {}).sort();
   const stats = summary.execution_stats;
   const errorsByType = Object.entries(stats?.errors_by_type ?? {});
@@ -84,6 +86,7 @@ export function RunSummaryCard({ summary, review }: { summary: RunSummary; revie
           label="Tokens, prompt / completion"
           value={`${formatNumber(summary.prompt_tokens)} / ${formatNumber(summary.completion_tokens)}`}
         />
+        {cost !== undefined && <CostStats cost={cost} testId="run-summary-cost" />}
       </dl>
 
       <section aria-labelledby="summary-metrics">

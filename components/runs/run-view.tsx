@@ -186,7 +186,7 @@ export function RunView({
           </div>
         </details>
       )}
-      {!active && summary && <RunSummaryCard summary={summary} review={run} />}
+      {!active && summary && <RunSummaryCard summary={summary} review={run} cost={run.cost} />}
       <RunChangesCard workspaceId={workspaceId} runId={run.id} live={active} initial={initialChanges} />
       {run.trials > 1 && cases && (
         <RunCasesTable workspaceId={workspaceId} run={run} live={active} initial={cases} initialFilters={caseFilters} />

@@ -1,6 +1,7 @@
 import Link from "next/link";
 import type { RunHistoryRow } from "@/lib/runs/dto";
 import { runLabel } from "@/lib/runs/dto";
+import { formatUsd } from "@/lib/runs/cost";
 import type { SuiteRunsKind } from "@/lib/runs/suite-runs-location";
 import { RunStatusBadge } from "./status-badges";
 import { formatDateTime, formatDuration, formatPercent, TRIGGER_LABELS } from "./format";
@@ -25,7 +26,7 @@ export function SuiteRunsTable({ workspaceId, rows, kind }: { workspaceId: strin
           "Started",
           kind === "experiment" ? "Experiment" : "Trigger",
           "Commit",
-          ...numeric(["Passed", "Failed", "Errors", "Skipped", "Pass rate", "Duration"]),
+          ...numeric(["Passed", "Failed", "Errors", "Skipped", "Pass rate", "Duration", "Cost"]),
         ]}
       />
       <TableBody>
@@ -67,6 +68,7 @@ export function SuiteRunsTable({ workspaceId, rows, kind }: { workspaceId: strin
               <TableCell className={num}>{r.skipped}</TableCell>
               <TableCell className={`${num} font-medium text-slate-900`}>{formatPercent(r.pass_rate)}</TableCell>
               <TableCell className={`${num} text-slate-700`}>{active ? "—" : formatDuration(r.duration_ms)}</TableCell>
+              <TableCell className={`${num} text-slate-700`}>{formatUsd(r.cost_usd)}</TableCell>
             </TableRow>
           );
         })}

@@ -307,7 +307,13 @@ export class LlmClient {
         },
         { policy: this.#policy, timeoutMs, signal: opts.signal, limiter: endpointLimiter(this.endpoint.id), classify: classifySdkError },
       );
-      this.#emit(opts.onRecord, { ...base, request: sentBody(json), response: recorded(), ...succeededCall(out, capture.status) });
+      this.#emit(opts.onRecord, {
+        ...base,
+        request: sentBody(json),
+        response: recorded(),
+        ...succeededCall(out, capture.status),
+        usage: reportedUsage(out.value, capture.text),
+      });
       return { value: out.value, attempts: out.attempts, latencyMs: out.latencyMs, responseText: capture.text };
     } catch (err) {
       const e =
@@ -349,4 +355,19 @@ function rejectsJsonSchema(err: LlmError): boolean {
 function cacheKey(endpoint: Endpoint, req: JsonRequest): string {
   const material = JSON.stringify([endpoint.baseUrl, endpoint.model, req.schemaName, req.schema, req.messages]);
   return createHash("sha256").update(material).digest("hex");
+}
+
+/**
+ * The tokens an answer reported: a chat completion's parsed usage, or an embeddings response's
+ * `usage.prompt_tokens` (embeddings have no completion tokens). Null when the answer said nothing.
+ */
+function reportedUsage(value: unknown, text: string | null): TokenUsage | null {
+  if (value && typeof value === "object" && "usage" in value) return (value as { usage: TokenUsage }).usage;
+  if (!text) return null;
+  try {
+    const usage = (JSON.parse(text) as { usage?: { prompt_tokens?: unknown } }).usage;
+    return typeof usage?.prompt_tokens === "number" ? { prompt_tokens: usage.prompt_tokens, completion_tokens: 0 } : null;
+  } catch {
+    return null;
+  }
 }

@@ -56,6 +56,8 @@ export type CallRecord = {
   /** Served from the run's call cache, no request made. */
   cached: boolean;
   startedAt: string;
+  /** The tokens the answer reported (`usage`): what the call costs. Absent or null for failed and cached calls. */
+  usage?: TokenUsage | null;
 };
 
 export type OnRecord = (record: CallRecord) => void;

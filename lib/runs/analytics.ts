@@ -291,7 +291,8 @@ export function runsPageSql(
     SELECT r."id", r."number", r."metadata", r."status"::text AS status, r."triggeredBy"::text AS triggered_by, r."createdAt" AS created_at,
            r."startedAt" AS started_at, r."completedAt" AS completed_at, r."totalCases" AS total,
            r."passedCases" AS passed, r."failedCases" AS failed, r."errorCases" AS errors, r."skippedCases" AS skipped,
-           r."comparisonId" AS comparison_id, r."armIndex" AS arm_index, r."matrixId" AS matrix_id, r."combinationIndex" AS combination_index
+           r."comparisonId" AS comparison_id, r."armIndex" AS arm_index, r."matrixId" AS matrix_id, r."combinationIndex" AS combination_index,
+           r."costUsd" AS cost_usd
     FROM "Run" r
     WHERE ${suiteRuns("r", workspaceId, suiteId)} ${runKindSql("r", q.kind ?? "ordinary")}
       ${q.status ? Prisma.sql`AND r."status" = ${q.status}::"RunStatus"` : Prisma.empty}
@@ -318,6 +319,7 @@ type RunsPageRow = {
   arm_index: number | null;
   matrix_id: string | null;
   combination_index: number | null;
+  cost_usd: number | null;
 };
 
 /** One page of the suite's run history (newest first) as slim table rows, with the `/runs` API's cursors. */
@@ -346,6 +348,7 @@ export async function listSuiteRunsPage(
       completed_at: iso(r.completed_at),
       ...caseCounts(r),
       duration_ms: r.started_at && r.completed_at ? r.completed_at.getTime() - r.started_at.getTime() : null,
+      cost_usd: r.cost_usd,
       comparison_id: r.comparison_id,
       arm_index: r.arm_index,
       matrix_id: r.matrix_id,

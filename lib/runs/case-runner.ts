@@ -35,6 +35,7 @@ import {
   type CaseRunnerOptions,
   type RunResources,
 } from "@/lib/runs/run-resources";
+import { caseCost, costPart, type CostBreakdown, type PricedCall, type Prices } from "@/lib/runs/cost";
 
 export type { CaseRunnerOptions } from "@/lib/runs/run-resources";
 
@@ -61,10 +62,17 @@ export function createCaseRunner(opts: CaseRunnerOptions = {}): CaseRunner {
   return async (job: CaseJob, run: RunContext, signal: AbortSignal, reportStage?: StageReporter): Promise<CaseOutcome> => {
     const report: StageReporter = reportStage ?? (() => undefined);
     const calls: LlmCallRecord[] = [];
-    const onRecord = (r: CallRecord) => calls.push(toCallRecord(r));
+    // The simulator's and the judge's calls with what they used, priced by the model that answered (a metric can have its own).
+    const priced: PricedCall[] = [];
+    let prices = new Map<string, Prices>();
+    const onRecord = (r: CallRecord) => {
+      calls.push(toCallRecord(r));
+      if (r.purpose !== "agent") priced.push({ purpose: r.purpose, usage: r.usage ?? null, prices: prices.get(r.endpointId) ?? null });
+    };
     let res: RunResources;
     try {
       res = await resourcesFor(run);
+      prices = res.prices;
     } catch (err) {
       // A missing agent or model configuration (or an undecryptable key) fails every case the
       // same way: the executor fails the run once instead. Anything else may be passing.
@@ -138,6 +146,7 @@ export function createCaseRunner(opts: CaseRunnerOptions = {}): CaseRunner {
     // The requests keep their text; image data URLs are not logged (they can be megabytes each).
     if (files?.images.length) for (const c of calls) c.request = withoutDataUrls(c.request);
     const agentStats = agentStatsOf(conversation, calls, agent);
+    const costNow = () => costOfCase(res, agent, conversation, priced);
     if (conversation.error?.type === "cancelled" || signal.aborted) {
       return {
         ...errorOutcome("cancelled", "Run cancelled while this case was running"),
@@ -147,6 +156,7 @@ export function createCaseRunner(opts: CaseRunnerOptions = {}): CaseRunner {
         llmCalls: calls,
         agentStats,
         processedFiles,
+        cost: costNow(),
       };
     }
     if (!conversation.error) report("agent_complete");
@@ -190,6 +200,7 @@ export function createCaseRunner(opts: CaseRunnerOptions = {}): CaseRunner {
       llmCalls: calls,
       stage: conversation.error ? "agent_failed" : evaluation.judge_error ? "evaluation_failed" : "complete",
       processedFiles,
+      cost: costNow(),
     };
   };
 }
@@ -221,6 +232,29 @@ function withoutDataUrls(request: unknown): unknown {
   return mapStrings(request, (s) =>
     DATA_URL.test(s) ? `${s.slice(0, s.indexOf(",") + 1)}… [${s.length.toLocaleString("en-US")} characters: the image is not stored]` : s,
   );
+}
+
+/**
+ * The case's cost: the agent's tokens (as the conversation counted them, HTTP agents included) at
+ * its model's snapshotted prices, the simulator's and the judge's calls each at the prices of the
+ * model that answered. An HTTP agent, or a model named by a case's AIConfiguration, has no
+ * snapshotted price: its part is unknown.
+ */
+function costOfCase(
+  res: RunResources,
+  agent: AgentRuntime,
+  conversation: { promptTokens: number; completionTokens: number },
+  priced: PricedCall[],
+): CostBreakdown {
+  const agentPrices = agent.kind === "chat" ? (res.prices.get(agent.endpoint.id) ?? null) : null;
+  const agentUsage = { prompt_tokens: conversation.promptTokens, completion_tokens: conversation.completionTokens };
+  const byPart = (part: "simulator" | "judge") => priced.filter((c) => costPart(c.purpose) === part);
+  const modelPrices = (id: string | null) => (id ? (res.prices.get(id) ?? null) : null);
+  return caseCost({
+    agent: { calls: [{ purpose: "agent", usage: agentUsage, prices: agentPrices }], prices: agentPrices },
+    simulator: { calls: byPart("simulator"), prices: modelPrices(res.simulatorModelId) },
+    judge: { calls: byPart("judge"), prices: modelPrices(res.judgeModelId) },
+  });
 }
 
 const missingJudge: EvalLlm = {

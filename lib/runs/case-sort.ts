@@ -2,8 +2,8 @@
  * The orders of a run's case table (the run page, GET /api/v1/runs/{id}/case-results, and the case
  * view's previous/next links, which must walk the table's order). One entry per sort key: the SQL
  * expression it orders by (over the `CaseResult` row `c`) and the direction a first click picks.
- * A new sortable column (say, a case's cost) is one more entry here; the query schema, the SQL
- * and the table's headers read the keys from this map. Pure, so the client imports it too.
+ * A new sortable column is one more entry here; the query schema, the SQL and the table's headers
+ * read the keys from this map. Pure, so the client imports it too.
  */
 
 /** Failures first, then errors, then passes, then the rest (skipped, running, pending). */
@@ -14,6 +14,7 @@ export const CASE_SORTS = {
   name: { sql: `lower(c."name")`, firstDir: "asc" },
   latency: { sql: `c."latencyMs"`, firstDir: "desc" },
   tokens: { sql: `(c."promptTokens" + c."completionTokens")`, firstDir: "desc" },
+  cost: { sql: `c."costUsd"`, firstDir: "desc" },
 } as const satisfies Record<string, { sql: string; firstDir: SortDir }>;
 
 export type SortDir = "asc" | "desc";

@@ -74,7 +74,7 @@ const FAILED_OUTCOME_SQL = `CASE WHEN c."status" = 'failed' AND jsonb_typeof(c."
     WHERE (e->>'passed') IS DISTINCT FROM 'true' ORDER BY x.i LIMIT 1) END`;
 
 const ROW_COLUMNS = `c."id", c."testCaseId", c."variant"::text AS "variant", c."position", c."repetition", c."status"::text AS "status",
-  c."stage"::text AS "stage", c."name", c."tags", c."promptTokens", c."completionTokens", c."latencyMs", c."durationMs",
+  c."stage"::text AS "stage", c."name", c."tags", c."promptTokens", c."completionTokens", c."latencyMs", c."durationMs", c."costUsd",
   c."retryCount", c."turns", c."errorMessage", c."errorType", c."failureReasons", c."endReason",
   c."humanVerdict"::text AS "humanVerdict",
   (SELECT ri."status"::text FROM "public"."ReviewItem" ri WHERE ri."caseResultId" = c."id") AS "reviewStatus",

@@ -6,6 +6,7 @@ import type { CaseResultStatus, RunStatus } from "@/lib/runs/schemas";
 import type { CaseSortKey, SortDir } from "@/lib/runs/case-sort";
 import type { ProcessedFileInput } from "@/lib/files/types";
 import { currentSummary } from "@/lib/runs/summary-counts";
+import { costOf } from "@/lib/runs/cost";
 import { humanVerdictFields } from "@/lib/review/elements";
 import { failureReason, type FailedCheckSummary, type FailedOutcomeSummary } from "@/lib/runs/failure-reason";
 import type {
@@ -48,6 +49,7 @@ export const runSelect = {
   errorCases: true,
   promptTokens: true,
   completionTokens: true,
+  costBreakdown: true,
   summary: true,
   reviewedCases: true,
   overturnedCases: true,
@@ -124,6 +126,7 @@ export function toRunDto(r: RunRow): RunDto {
     pass_rate: passRate(r.passedCases, r.totalCases, r.skippedCases),
     prompt_tokens: r.promptTokens,
     completion_tokens: r.completionTokens,
+    cost: costOf(r.costBreakdown),
     concurrency: r.concurrency,
     trials: r.trials,
     reviewed_cases: r.reviewedCases,
@@ -196,6 +199,7 @@ export const caseResultSelect = {
   metricResults: true,
   promptTokens: true,
   completionTokens: true,
+  costBreakdown: true,
   latencyMs: true,
   durationMs: true,
   retryCount: true,
@@ -274,6 +278,7 @@ export function toCaseResultDto(r: CaseResultRecord): CaseResultDto {
     metric_results: metricResultsOf(r.metricResults) as CaseResultDto["metric_results"],
     prompt_tokens: r.promptTokens,
     completion_tokens: r.completionTokens,
+    cost: costOf(r.costBreakdown),
     latency_ms: r.latencyMs,
     duration_ms: r.durationMs,
     /** Retries of the agent's calls only (the A/B engine). */
@@ -392,6 +397,7 @@ export const caseResultRowSelect = {
   errorType: true,
   failureReasons: true,
   endReason: true,
+  costUsd: true,
 } as const satisfies Prisma.CaseResultSelect;
 
 /** A slim row as the run page's statement reads it: the select's columns, the human verdict and the review item's state. */
@@ -423,6 +429,7 @@ export function toCaseResultRow(r: CaseResultRowRecord): CaseResultRow {
     error_message: r.errorMessage,
     error_type: r.errorType,
     failure_reasons: r.failureReasons,
+    cost_usd: r.costUsd,
     failure_reason: failureReason({
       status: r.status,
       error_type: r.errorType,
@@ -508,6 +515,8 @@ export type RunHistoryRow = {
   skipped: number;
   pass_rate: number | null;
   duration_ms: number | null;
+  /** What the run cost in USD (set when it ends; null when unknown: no prices, or still running). */
+  cost_usd: number | null;
   /** The comparison this run is an arm of (and which arm), when it is one. */
   comparison_id?: string | null;
   arm_index?: number | null;

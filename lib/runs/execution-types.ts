@@ -9,6 +9,7 @@ import type { CallRecord } from "@/lib/llm/types";
 import type { ExecutionStatsJson } from "@/lib/llm/stats";
 import type { CaseStage } from "@/lib/runs/dto";
 import type { ProcessedFileInput } from "@/lib/files/types";
+import type { CostBreakdown } from "@/lib/runs/cost";
 
 /** A claimed case: everything a runner needs, loaded from the run and the case snapshot. */
 export type CaseJob = {
@@ -74,6 +75,8 @@ export type CaseOutcome = {
   stage?: CaseStage | null;
   /** The execution model's TestResult.processed_files (null: the case has no files). */
   processedFiles?: ProcessedFileInput[] | null;
+  /** What the case's LLM calls cost at the run's snapshotted prices (./cost.ts); absent: unknown (stored as null). */
+  cost?: CostBreakdown | null;
   /**
    * Set when the run itself cannot proceed (its agent or a model configuration was deleted):
    * the executor then fails the run with this message instead of trying every other case.

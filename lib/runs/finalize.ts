@@ -1,7 +1,9 @@
 import "server-only";
+import { Prisma } from "@/lib/generated/prisma/client";
 import { db, type Tx } from "@/lib/db";
 import { logger } from "@/lib/logger";
 import type { RunSummary } from "@/lib/runs/dto";
+import type { CostPart } from "@/lib/runs/cost";
 import { runTrialSummary } from "@/lib/runs/trial-reads";
 import { summaryCounts } from "@/lib/runs/summary-counts";
 import { forgetRun } from "@/lib/runs/live-answers";
@@ -17,18 +19,35 @@ export async function refreshRunTotals(runId: string, tx?: Tx): Promise<void> {
   await tx.$executeRaw`
     UPDATE "Run" r SET
       "passedCases" = t.passed, "failedCases" = t.failed, "skippedCases" = t.skipped, "errorCases" = t.errors,
-      "promptTokens" = t.prompt, "completionTokens" = t.completion
+      "promptTokens" = t.prompt, "completionTokens" = t.completion,
+      "costBreakdown" = t.cost, "costUsd" = (t.cost->>'total')::float8
     FROM (
       SELECT count(*) FILTER (WHERE "status" = 'passed')::int AS passed,
              count(*) FILTER (WHERE "status" = 'failed')::int AS failed,
              count(*) FILTER (WHERE "status" = 'skipped')::int AS skipped,
              count(*) FILTER (WHERE "status" = 'error')::int AS errors,
              coalesce(sum("promptTokens"), 0)::int AS prompt,
-             coalesce(sum("completionTokens"), 0)::int AS completion
+             coalesce(sum("completionTokens"), 0)::int AS completion,
+             ${RUN_COST_SQL} AS cost
       FROM "CaseResult" WHERE "runId" = ${runId}::uuid
     ) t
     WHERE r."id" = ${runId}::uuid`;
 }
+
+/** One part of the run's cost: the sum over the results that have a cost, unknown (null) when one of them does not know it. */
+function costPartSql(part: CostPart | "total") {
+  const value = Prisma.raw(`("costBreakdown"->>'${part}')`);
+  return Prisma.sql`CASE WHEN bool_or(${value} IS NULL) FILTER (WHERE "costBreakdown" IS NOT NULL) THEN NULL
+    ELSE round(sum(${value}::numeric), 9)::float8 END`;
+}
+
+/**
+ * The run's cost breakdown ({agent, simulator, judge, total}, ./cost.ts) from its results' own:
+ * null when no result has one (all skipped, or results written before costs existed).
+ */
+const RUN_COST_SQL = Prisma.sql`CASE WHEN count("costBreakdown") = 0 THEN NULL ELSE jsonb_build_object(
+  'agent', ${costPartSql("agent")}, 'simulator', ${costPartSql("simulator")}, 'judge', ${costPartSql("judge")},
+  'total', ${costPartSql("total")}) END`;
 
 /**
  * Ends a run when no case is pending or running, with the execution model summary computed in SQL:

@@ -42,6 +42,21 @@ import {
  */
 
 const count = z.number().int();
+
+const usd = (what: string) => z.number().nullable().describe(`${what}, USD; null when its model configuration has no prices`);
+/**
+ * What LLM calls cost at the model configurations' prices as they were when the run started
+ * (later price edits never change it). Null as a whole when nothing is known (no result written
+ * yet, results from before costs were recorded, no prices at all).
+ */
+const costResource = z
+  .object({
+    agent: usd("The agent's calls"),
+    simulator: usd("The simulated user's calls"),
+    judge: usd("The judge's calls (outcome verdicts, LLM checks, metrics)"),
+    total: usd("agent + simulator + judge; also null when a part that used tokens has no prices"),
+  })
+  .nullable();
 const timestamp = z.iso.datetime().nullable();
 
 /**
@@ -152,6 +167,7 @@ export const runResource = z
     pass_rate: z.number().describe("passed / (total - skipped) × 100"),
     prompt_tokens: count,
     completion_tokens: count,
+    cost: costResource.describe("The sum of the case results' costs, set when the run ends (null while it runs)"),
     concurrency: count.describe("Cases executed at the same time"),
     trials: count.describe("How many times each selected case runs (1–20); every trial is its own case result"),
     reviewed_cases: reviewFigures.reviewed,
@@ -262,6 +278,7 @@ export const caseResultResource = z.object({
     ),
   prompt_tokens: count,
   completion_tokens: count,
+  cost: costResource.describe("What this result's LLM calls cost, by part"),
   latency_ms: count.nullable(),
   duration_ms: count.nullable(),
   retry_count: count.describe("Retries of the agent calls only"),
@@ -332,6 +349,11 @@ export const caseTableRowResource = caseResultResource
       .enum(["open", "agreed", "conflict", "resolved"])
       .nullable()
       .describe("The result's review item's state, if it was sent to review"),
+    cost_usd: z
+      .number()
+      .nonnegative()
+      .nullable()
+      .describe("What this result's LLM calls cost in USD; null when unknown (no prices when the run started, or not finished)"),
   });
 
 /** One page of a run's case table with the filter chips' counts. */

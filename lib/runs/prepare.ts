@@ -33,6 +33,8 @@ const modelSelect = {
   temperature: true,
   maxTokens: true,
   supportsVision: true,
+  inputPricePerMtok: true,
+  outputPricePerMtok: true,
 } as const;
 
 /**
@@ -323,6 +325,8 @@ export type ModelForRun = {
   temperature: number | null;
   maxTokens: number | null;
   supportsVision: boolean;
+  inputPricePerMtok: number | null;
+  outputPricePerMtok: number | null;
 };
 
 export function modelSnapshot(m: ModelForRun) {
@@ -336,6 +340,9 @@ export function modelSnapshot(m: ModelForRun) {
     max_tokens: m.maxTokens,
     /** The execution model: image files are sent to this model as image parts. */
     supports_vision: m.supportsVision,
+    /** USD per million tokens, as they were at run start: a run's cost never changes with a later price edit. */
+    input_price_per_mtok: m.inputPricePerMtok,
+    output_price_per_mtok: m.outputPricePerMtok,
   };
 }
 

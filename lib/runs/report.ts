@@ -14,6 +14,7 @@ import { textStream } from "@/lib/api/stream";
 import { REPORT_FORMATS, reportFilename, type ReportFormat } from "@/lib/runs/report-formats";
 import { humanReviewLine, trialFiguresLine, type TrialFigures } from "@/lib/runs/report-lines";
 import { ASSAY_VERSION } from "@/lib/version";
+import { formatUsd, type CostBreakdown } from "@/lib/runs/cost";
 import { escapeCsvCell, escapeMarkdown } from "@/lib/runs/report-escape";
 export { REPORT_FORMATS, type ReportFormat };
 
@@ -155,6 +156,7 @@ async function* jsonReport(m: Meta, pages: AsyncIterable<ReportRow[]>) {
       resolved_variables: m.run.resolved_variables,
       results: RESULTS_SLOT,
       summary: m.summary,
+      cost: m.run.cost,
       timestamp: new Date().toISOString(),
       assay_version: ASSAY_VERSION,
       environment: m.environment,
@@ -206,6 +208,7 @@ function jsonResult(r: ReportRow) {
     ground_truth: snap.ground_truth ?? null,
     prompt_tokens: r.prompt_tokens,
     completion_tokens: r.completion_tokens,
+    cost: r.cost,
     latency_ms: r.latency_ms,
     execution_time_ms: r.duration_ms,
     retry_count: r.retry_count,
@@ -269,6 +272,7 @@ async function* markdownReport(m: Meta, pages: AsyncIterable<ReportRow[]>) {
     ...(trials ? [trials] : []),
     ...(review ? [review] : []),
     `**Duration**: ${seconds(s.wall_time_ms || s.total_duration_ms)}`,
+    `**Cost**: ${costLine(m.run.cost)}`,
     "",
     "## Summary",
     "",
@@ -327,6 +331,7 @@ function markdownCase(r: ReportRow, i: number, trials: number): string[] {
     lines.push(`**Tools Called**: ${called.map((c) => md(c, 100)).join(", ") || "none"}${verdict}`);
   }
   lines.push(`**Execution Time**: ${seconds(r.duration_ms)}`);
+  if (r.cost) lines.push(`**Cost**: ${costLine(r.cost)}`);
   if (r.stopped_by_safety_cap) lines.push(`**Conversation**: stopped by safety cap after ${r.turns} turns`);
   const metrics = r.metric_results as MetricResult[];
   if (metrics.length) {
@@ -339,6 +344,12 @@ function markdownCase(r: ReportRow, i: number, trials: number): string[] {
   else if (r.status === "skipped" && r.error_message) lines.push("", `**Skipped**: ${md(r.error_message, 300)}`);
   lines.push("");
   return lines;
+}
+
+/** "$0.0060 (agent $0.0030, simulated user $0.0010, judge $0.0020)"; "—" parts had no prices when the run started. */
+function costLine(cost: CostBreakdown | null): string {
+  if (!cost) return "—";
+  return `${formatUsd(cost.total)} (agent ${formatUsd(cost.agent)}, simulated user ${formatUsd(cost.simulator)}, judge ${formatUsd(cost.judge)})`;
 }
 
 /** "relevance: 4 / 4 on 1–5 (0.75 / 0.75) ✅" (⚠️ when it could not be evaluated); results stored before thresholds moved to the scale show their 0..1 values. */
@@ -374,6 +385,11 @@ function csvRows(results: ReportRow[], header: boolean) {
       duration_ms: r.duration_ms ?? "",
       prompt_tokens: r.prompt_tokens,
       completion_tokens: r.completion_tokens,
+      // USD; empty when unknown (no prices), never 0.
+      cost_usd: r.cost?.total ?? "",
+      agent_cost_usd: r.cost?.agent ?? "",
+      simulator_cost_usd: r.cost?.simulator ?? "",
+      judge_cost_usd: r.cost?.judge ?? "",
       retry_count: r.retry_count,
       evaluator_retry_count: r.evaluator_retry_count,
       turns: r.turns,
@@ -435,6 +451,12 @@ async function junitTotals(ctx: WorkspaceContext, runId: string): Promise<JunitT
   return t ?? { tests: 0, failed: 0, errors: 0, skipped: 0, duration_ms: 0 };
 }
 
+/** The run's cost in USD as a testsuite property, when it is known. */
+function junitCostProperty(m: Meta): string {
+  const total = m.run.cost?.total;
+  return total == null ? "" : `<property name="cost_usd" value="${total}"/>`;
+}
+
 /** The trial figures as testsuite properties, for runs of several trials (a one-trial run's header is as it always was). */
 function junitTrialProperties(m: Meta): string {
   const s = m.summary as TrialFigures;
@@ -464,7 +486,7 @@ async function* junitReport(m: Meta, t: JunitTotals, pages: AsyncIterable<Report
     `<?xml version="1.0" encoding="UTF-8"?>`,
     `<testsuites name="Assay" ${counts}>`,
     `  <testsuite name="${suiteName}" ${counts} timestamp="${escapeXml(m.run.started_at ?? m.run.created_at ?? "")}">`,
-    `    <properties><property name="run_id" value="${m.run.id}"/><property name="agent" value="${escapeXml(m.agentName)}"/><property name="pass_rate" value="${m.run.pass_rate}"/>${junitTrialProperties(m)}</properties>`,
+    `    <properties><property name="run_id" value="${m.run.id}"/><property name="agent" value="${escapeXml(m.agentName)}"/><property name="pass_rate" value="${m.run.pass_rate}"/>${junitCostProperty(m)}${junitTrialProperties(m)}</properties>`,
     "",
   ].join("\n");
   for await (const page of pages) yield page.map((trials) => `${junitCaseGroup(suiteName, trials)}\n`).join("");

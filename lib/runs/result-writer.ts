@@ -13,6 +13,7 @@ import { logger } from "@/lib/logger";
 import { failRun, finalizeRunIfDone } from "@/lib/runs/finalize";
 import { mapStrings, storedOutcome, storedText } from "@/lib/runs/truncate";
 import type { CaseJob, CaseOutcome } from "@/lib/runs/execution-types";
+import type { CostBreakdown } from "@/lib/runs/cost";
 
 /** `CaseResult.actualResponse` is cut at this length (with `responseTruncated` set). */
 export const MAX_RESPONSE_CHARS = 20_000;
@@ -32,6 +33,7 @@ type ResultRow = {
   metric_results: unknown[];
   prompt_tokens: number;
   completion_tokens: number;
+  cost: CostBreakdown | null;
   latency_ms: number | null;
   duration_ms: number;
   retry_count: number;
@@ -71,7 +73,7 @@ const WRITE_RESULTS_SQL = `
     SELECT * FROM jsonb_to_recordset($3::jsonb) AS x(
       i int, id uuid, status text, transcript jsonb, actual_response text, response_truncated boolean,
       check_results jsonb, tool_call_results jsonb, outcome_results jsonb, metric_results jsonb,
-      prompt_tokens numeric, completion_tokens numeric, latency_ms numeric, duration_ms numeric, retry_count numeric, turns numeric,
+      prompt_tokens numeric, completion_tokens numeric, cost jsonb, latency_ms numeric, duration_ms numeric, retry_count numeric, turns numeric,
       agent_stats jsonb, error_message text, error_type text, failure_reasons text[], end_reason text, evaluator_retry_count numeric,
       stage text, processed_files jsonb, run_error text, calls jsonb)
   ), locked AS (
@@ -87,6 +89,7 @@ const WRITE_RESULTS_SQL = `
       "checkResults" = x.check_results, "toolCallResults" = x.tool_call_results,
       "outcomeResults" = x.outcome_results, "metricResults" = x.metric_results,
       "promptTokens" = x.prompt_tokens::int, "completionTokens" = x.completion_tokens::int,
+      "costBreakdown" = nullif(x.cost, 'null'::jsonb), "costUsd" = (x.cost->>'total')::float8,
       "latencyMs" = x.latency_ms::int, "durationMs" = x.duration_ms::int, "retryCount" = x.retry_count::int, "turns" = x.turns::int,
       "agentStats" = x.agent_stats, "errorMessage" = x.error_message, "errorType" = x.error_type,
       "failureReasons" = x.failure_reasons, "endReason" = x.end_reason, "evaluatorRetryCount" = x.evaluator_retry_count::int,
@@ -228,6 +231,7 @@ function resultRow(job: CaseJob, outcome: CaseOutcome, durationMs: number): Resu
     metric_results: o.metricResults,
     prompt_tokens: o.promptTokens,
     completion_tokens: o.completionTokens,
+    cost: o.cost ?? null,
     latency_ms: o.latencyMs === null ? null : Math.round(o.latencyMs),
     duration_ms: durationMs,
     retry_count: o.retryCount,

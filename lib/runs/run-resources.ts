@@ -17,6 +17,7 @@ import { resolveModelEndpoint } from "@/lib/model-configs/service";
 import { resolveAgentForRun } from "@/lib/agents/service";
 import { demoFetch, isDemoUrl } from "@/lib/demo/model";
 import { type RunContext } from "@/lib/runs/execution-types";
+import { pricesOf, type Prices } from "@/lib/runs/cost";
 
 /** Something the run needs is gone for good (a deleted agent or model configuration). */
 class RunSetupError extends DomainError {}
@@ -31,6 +32,9 @@ export type ModelSnapshot = {
   max_tokens: number | null;
   /** Absent in snapshots taken before file inputs (the execution model): not vision-capable. */
   supports_vision?: boolean;
+  /** USD per million tokens at run start (absent in snapshots taken before costs: no cost). */
+  input_price_per_mtok?: number | null;
+  output_price_per_mtok?: number | null;
 };
 export type AgentSnapshot = {
   id: string;
@@ -73,6 +77,11 @@ export type RunResources = {
   variables: Record<string, unknown>;
   metricModels: Map<string, Promise<LlmClientFactory>>;
   workspaceId: string;
+  /** The snapshotted prices by model configuration id (agent, judge, simulator): what a call's cost is computed at (./cost.ts). */
+  prices: Map<string, Prices>;
+  /** The judge's and the simulator's model configuration ids: a part with no calls is free only when its model has prices. */
+  judgeModelId: string | null;
+  simulatorModelId: string | null;
 };
 export type LlmClientFactory = (onRecord?: (r: CallRecord) => void) => LlmClient;
 type NamedModel = { endpoint: Endpoint; supportsVision: boolean };
@@ -113,6 +122,16 @@ async function endpointFor(workspaceId: string, snap: ModelSnapshot, role: strin
     temperature: snap.temperature,
     maxTokens: snap.max_tokens,
   };
+}
+
+/** Prices of the snapshotted model configurations that have both, by id. */
+function snapshotPrices(snapshots: (ModelSnapshot | null | undefined)[]): Map<string, Prices> {
+  const prices = new Map<string, Prices>();
+  for (const snap of snapshots) {
+    const p = snap && pricesOf(snap);
+    if (snap && p) prices.set(snap.id, p);
+  }
+  return prices;
 }
 
 export async function metricModel(res: RunResources, modelConfigId: string): Promise<LlmClientFactory> {
@@ -247,5 +266,8 @@ export async function loadResources(run: RunContext, opts: CaseRunnerOptions): P
     variables,
     metricModels: new Map(),
     workspaceId: run.workspaceId,
+    prices: snapshotPrices([agentSnap.model_config, judgeSnap, simSnap]),
+    judgeModelId: judgeSnap?.id ?? null,
+    simulatorModelId: simSnap?.id ?? null,
   };
 }

@@ -294,6 +294,15 @@ describe("GET /api/v1/openapi.json", () => {
     }
   });
 
+  it("documents the cost of a run and of a case result: agent, simulator, judge and total, each nullable", async () => {
+    const doc = await fetchDocument();
+    for (const schema of ["Run", "CaseResult"]) {
+      const cost = JSON.stringify(doc.components.schemas[schema].properties.cost);
+      for (const part of ["agent", "simulator", "judge", "total"]) expect(cost).toContain(`"${part}"`);
+      expect(cost).toContain("null");
+    }
+  });
+
   it("documents every field a metric result carries (the execution model's MetricResult: evaluation_time_ms and model_used too)", async () => {
     const doc = await fetchDocument();
     const documented = Object.keys(doc.components.schemas.CaseResult.properties.metric_results.items.properties);
