@@ -27,6 +27,10 @@ export type CaseRow = {
   multi_turn: boolean;
   updated_label: string;
   updated_at: string;
+  /** The status of the case's newest finished result in an ordinary run; null when it never ran. */
+  last_verdict: LastVerdict | null;
+  /** Its latest finished results, newest first (lib/test-cases/last-verdicts.ts). */
+  recent: RecentResult[];
 };
 
 /** Live cases per status of a suite (for the status tabs), with their total. */
