@@ -3,6 +3,7 @@ import type { z } from "zod";
 import { Prisma } from "@/lib/generated/prisma/client";
 import type { testCaseDocument, testCaseResource } from "./openapi";
 import { iso } from "@/lib/serialize";
+import type { LastVerdict, RecentResult } from "./last-verdicts";
 import type { Check, ExpectedToolCall, Persona, TestCaseData, TestCaseStatus } from "@/lib/test-cases/schemas";
 import { toCaseVariables } from "@/lib/test-cases/variables";
 import { caseFilesSchema, compactFileInput, type FileInputDocument } from "@/lib/files/schemas";
