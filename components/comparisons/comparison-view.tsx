@@ -31,11 +31,8 @@ type Props = {
 /** One part of the page (verdict, charts, pairs), open at first; closing it brings the next part up to read on one screen. */
 function Collapsible({ summary, children }: { summary: string; children: React.ReactNode }) {
   return (
-    <details open className="group space-y-4">
-      <summary className="cursor-pointer text-sm font-semibold text-slate-700 select-none hover:text-slate-900">
-        {summary}
-        <span className="ml-2 text-xs font-normal text-slate-500 group-open:hidden">(hidden; select to show)</span>
-      </summary>
+    <details open className="space-y-4">
+      <summary className="cursor-pointer text-sm font-semibold text-slate-700 select-none hover:text-slate-900">{summary}</summary>
       {children}
     </details>
   );
