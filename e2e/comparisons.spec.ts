@@ -70,12 +70,14 @@ test("build a comparison in the dialog, watch it complete, read the verdict, ope
 
   // The suite's Comparisons tab starts empty.
   await page.goto(`/w/${workspaceId}/suites/${suiteId}`);
-  await page.getByRole("link", { name: "Comparisons" }).click();
+  await page.getByRole("button", { name: "More actions" }).click();
+  await page.getByRole("menuitem", { name: "Comparisons" }).click();
   await expect(page.getByText("No comparisons yet")).toBeVisible();
   await page.goto(`/w/${workspaceId}/suites/${suiteId}`);
 
   // The dialog: two arms side by side, prefilled with the suite's agent.
-  await page.getByRole("button", { name: "Compare", exact: true }).click();
+  await page.getByRole("button", { name: "More actions" }).click();
+  await page.getByRole("menuitem", { name: "New comparison…" }).click();
   const dialog = page.getByRole("dialog", { name: "New A/B comparison" });
   await expect(dialog).toBeVisible();
   const baseline = dialog.getByRole("group", { name: "Baseline (A)" });
@@ -132,6 +134,25 @@ test("build a comparison in the dialog, watch it complete, read the verdict, ope
   // The pairs table filters by verdict change; a flip opens the pair view.
   const pairs = page.getByRole("table", { name: "Pairs of the comparison" });
   await expect(pairs.getByRole("row")).toHaveCount(7);
+  // The flipped pairs come first, their change said in words (the row's tint only repeats it).
+  for (const row of [1, 2]) {
+    await expect(pairs.getByRole("row").nth(row)).toContainText("Cancel order");
+    await expect(pairs.getByRole("row").nth(row)).toContainText("Pass → fail");
+  }
+  await expect(pairs.getByRole("row").nth(3)).toContainText("Same");
+  await expect(pairs.getByRole("link", { name: "Cancel order (rep 1)" })).toHaveAttribute("title", "Cancel order (rep 1)");
+
+  // Each part of the page folds away, so the next one is on screen.
+  const latencyChart = page.getByRole("img", { name: /^Latency diff per case/ });
+  await page.getByText("Charts", { exact: true }).click();
+  await expect(latencyChart).toBeHidden();
+  await page.getByText("Verdict and arms", { exact: true }).click();
+  await expect(page.getByTestId("comparison-verdict")).toBeHidden();
+  await expect(pairs).toBeInViewport();
+  await page.getByText("Charts", { exact: true }).click();
+  await page.getByText("Verdict and arms", { exact: true }).click();
+  await expect(latencyChart).toBeVisible();
+
   await page.getByLabel("Verdict change").selectOption("pass_to_fail");
   await expect(pairs.getByRole("row")).toHaveCount(3);
   await pairs.getByRole("button", { name: /Latency diff/ }).click();
@@ -216,7 +237,8 @@ test("an arm's explicit model wins over the agent's AIConfiguration default, and
   await addFakeRules(page.request, rules);
 
   await page.goto(`/w/${workspaceId}/suites/${suite.id}`);
-  await page.getByRole("button", { name: "Compare", exact: true }).click();
+  await page.getByRole("button", { name: "More actions" }).click();
+  await page.getByRole("menuitem", { name: "New comparison…" }).click();
   const dialog = page.getByRole("dialog", { name: "New A/B comparison" });
   const variant = dialog.getByRole("group", { name: "Variant (B)" });
   await variant.getByLabel("Model configuration").selectOption({ label: `${slow.name} · slow-${marker}` });

@@ -64,11 +64,13 @@ test("start a 2×2 matrix in the dialog and read its table", async ({ page }) =>
 
   // The suite's matrix list starts empty.
   await page.goto(`/w/${workspaceId}/suites/${suite.id}`);
-  await page.getByRole("link", { name: "Matrix runs" }).click();
+  await page.getByRole("button", { name: "More actions" }).click();
+  await page.getByRole("menuitem", { name: "Matrix runs" }).click();
   await expect(page.getByText("No matrix runs yet")).toBeVisible();
 
   // The dialog: AIConfiguration (model configuration names as checkboxes) × Temperature (typed).
-  await page.getByRole("button", { name: "Matrix", exact: true }).click();
+  await page.getByRole("button", { name: "More actions" }).click();
+  await page.getByRole("menuitem", { name: "New matrix run…" }).click();
   const dialog = page.getByRole("dialog", { name: "New matrix run" });
   await expect(dialog).toBeVisible();
   await dialog.getByLabel("Variable 1").selectOption("AIConfiguration");

@@ -56,7 +56,8 @@ const tagFilter = (page: Page, tag: string) =>
   page.getByRole("group", { name: "Filter by tag" }).getByRole("button", { name: tag, exact: true });
 
 async function importText(page: Page, fileName: string, body: string) {
-  await page.getByRole("button", { name: "Import", exact: true }).click();
+  await page.getByRole("button", { name: "More actions" }).click();
+  await page.getByRole("menuitem", { name: "Import cases…" }).click();
   const dialog = page.getByRole("dialog", { name: "Import test cases" });
   await dialog
     .getByLabel("Upload a file (.yaml, .yml or .json)")
@@ -248,7 +249,7 @@ test("test cases: form with validation, import, filters, bulk actions, reorder, 
   });
 
   await test.step("reorder with the keyboard-usable move buttons", async () => {
-    const names = async () => (await casesTable(page).getByRole("row").getByRole("link").allTextContents()).map((s) => s.trim());
+    const names = async () => (await casesTable(page).getByRole("cell").getByRole("link").allTextContents()).map((s) => s.trim());
     expect(await names()).toEqual([multiTurn, "Refund status (imported)", "Escalation (imported)", "Placeholder (imported)"]);
     await page.getByRole("button", { name: `Move ${multiTurn} down` }).click();
     await expect.poll(names).toEqual(["Refund status (imported)", multiTurn, "Escalation (imported)", "Placeholder (imported)"]);
@@ -275,12 +276,24 @@ test("test cases: form with validation, import, filters, bulk actions, reorder, 
   });
 
   await test.step("export YAML and JSON downloads the suite's cases", async () => {
-    const [yamlDownload] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Export YAML" }).click()]);
+    const [yamlDownload] = await Promise.all([
+      page.waitForEvent("download"),
+      page
+        .getByRole("button", { name: "More actions" })
+        .click()
+        .then(() => page.getByRole("menuitem", { name: "Export YAML" }).click()),
+    ]);
     expect(yamlDownload.suggestedFilename()).toMatch(/\.yaml$/);
     const yamlDocs = parseYaml(readFileSync((await yamlDownload.path())!, "utf8")) as Record<string, unknown>[];
     expect(yamlDocs.map((d) => d.name)).toEqual(["Refund status (imported)", "Escalation (imported)", multiTurn, "Placeholder (imported)"]);
 
-    const [jsonDownload] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Export JSON" }).click()]);
+    const [jsonDownload] = await Promise.all([
+      page.waitForEvent("download"),
+      page
+        .getByRole("button", { name: "More actions" })
+        .click()
+        .then(() => page.getByRole("menuitem", { name: "Export JSON" }).click()),
+    ]);
     expect(jsonDownload.suggestedFilename()).toMatch(/\.json$/);
     const jsonDocs = JSON.parse(readFileSync((await jsonDownload.path())!, "utf8")) as Record<string, unknown>[];
     expect(jsonDocs).toEqual(yamlDocs);

@@ -101,6 +101,8 @@ function DiffBars({ workspaceId, comparisonId, pairs, repetitions, kind }: Chart
     .sort((a, b) => a[key]! - b[key]! || a.index - b.index);
   const more = data.filter((p) => p[key]! > 0).length;
   const less = data.filter((p) => p[key]! < 0).length;
+  // Bars of height zero would draw bare axes: say so instead.
+  const same = data.length > 0 && more === 0 && less === 0;
   const title = kind === "latency" ? "Latency diff per case" : "Token diff per case";
   const what = kind === "latency" ? "slower" : "more tokens";
   const whatLess = kind === "latency" ? "faster" : "fewer tokens";
@@ -126,6 +128,8 @@ function DiffBars({ workspaceId, comparisonId, pairs, repetitions, kind }: Chart
       <div className="h-60">
         {data.length === 0 ? (
           <EmptyChart />
+        ) : same ? (
+          <EmptyChart text={`No differences: every pair ${kind === "latency" ? "took as long" : "used as many tokens"} in both arms.`} />
         ) : (
           <ResponsiveContainer width="100%" height="100%">
             <BarChart
@@ -339,8 +343,8 @@ export function LatencyScatterChart({ workspaceId, comparisonId, pairs, repetiti
   );
 }
 
-function EmptyChart() {
-  return <p className="flex h-full items-center justify-center text-sm text-slate-500">No comparable pairs yet.</p>;
+function EmptyChart({ text = "No comparable pairs yet." }: { text?: string }) {
+  return <p className="flex h-full items-center justify-center text-sm text-slate-500">{text}</p>;
 }
 
 /** The four charts in a grid. */

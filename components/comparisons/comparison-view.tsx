@@ -28,6 +28,16 @@ type Props = {
   pageSize: number;
 };
 
+/** One part of the page (verdict, charts, pairs), open at first; closing it brings the next part up to read on one screen. */
+function Collapsible({ summary, children }: { summary: string; children: React.ReactNode }) {
+  return (
+    <details open className="space-y-4">
+      <summary className="cursor-pointer text-sm font-semibold text-slate-700 select-none hover:text-slate-900">{summary}</summary>
+      {children}
+    </details>
+  );
+}
+
 /** Asked before cancelling: what happens to the parts not yet finished. */
 const CANCEL_COMPARISON = {
   title: "Cancel this comparison?",
@@ -84,17 +94,23 @@ export function ComparisonView({
       <LiveUpdatesPaused error={isError ? error : null} />
 
       {(c.source === "executed" || active || c.error_message) && <ComparisonProgress comparison={c} />}
-      <ComparisonHeadline summary={c.summary} live={active} />
-      <ArmsCard workspaceId={workspaceId} comparison={c} />
-      <ComparisonCharts workspaceId={workspaceId} comparisonId={c.id} pairs={pairs} repetitions={c.repetitions} />
-      <PairsTable
-        workspaceId={workspaceId}
-        comparisonId={c.id}
-        repetitions={c.repetitions}
-        live={active}
-        initial={initialPairs}
-        pageSize={pageSize}
-      />
+      <Collapsible summary="Verdict and arms">
+        <ComparisonHeadline summary={c.summary} live={active} />
+        <ArmsCard workspaceId={workspaceId} comparison={c} />
+      </Collapsible>
+      <Collapsible summary="Charts">
+        <ComparisonCharts workspaceId={workspaceId} comparisonId={c.id} pairs={pairs} repetitions={c.repetitions} />
+      </Collapsible>
+      <Collapsible summary="Pairs">
+        <PairsTable
+          workspaceId={workspaceId}
+          comparisonId={c.id}
+          repetitions={c.repetitions}
+          live={active}
+          initial={initialPairs}
+          pageSize={pageSize}
+        />
+      </Collapsible>
     </div>
   );
 }

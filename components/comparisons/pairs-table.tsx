@@ -20,6 +20,7 @@ type SortKey = Exclude<PairSort, `-${string}`>;
 const COLUMNS: { label: string; sort?: SortKey; className?: string }[] = [
   { label: "#", sort: "index" },
   { label: "Case" },
+  { label: "Verdict change" },
   { label: "Order" },
   { label: "A verdict" },
   { label: "B verdict" },
@@ -30,8 +31,10 @@ const COLUMNS: { label: string; sort?: SortKey; className?: string }[] = [
   { label: "Token diff", sort: "token_overhead", className: "text-right" },
   { label: "Token overhead %", sort: "token_overhead_pct", className: "text-right" },
   { label: "Length ratio", sort: "response_length_ratio", className: "text-right" },
-  { label: "Verdict change" },
 ];
+
+/** A flipped pair's row tint; its Verdict change badge says the same in words. */
+const FLIPPED_ROW: Partial<Record<VerdictChange, string>> = { pass_to_fail: "bg-red-50", fail_to_pass: "bg-green-50" };
 
 const num = "text-right tabular-nums whitespace-nowrap";
 
@@ -55,12 +58,13 @@ export function PairsTable({
   initial: PairPage;
   pageSize: number;
 }) {
-  const [sort, setSort] = useState<PairSort>("index");
+  // Flipped verdicts first: they are what a comparison is read for.
+  const [sort, setSort] = useState<PairSort>("flipped");
   const [verdictChange, setVerdictChange] = useState<VerdictChange | "">("");
   const [stack, setStack] = useState<string[]>([]);
   const cursor = stack[stack.length - 1];
   const filters: PairFilters = { sort, verdict_change: verdictChange || undefined, cursor, limit: pageSize };
-  const isInitial = sort === "index" && !verdictChange && !cursor;
+  const isInitial = sort === "flipped" && !verdictChange && !cursor;
   const { data, isError, error, isFetching } = usePairs(workspaceId, comparisonId, filters, {
     live,
     initial: isInitial ? initial : undefined,
@@ -75,7 +79,11 @@ export function PairsTable({
   return (
     <Section
       title="Pairs"
-      description="One row per case and repetition; diffs are variant − baseline. Open a case to read both transcripts."
+      description={
+        sort === "flipped"
+          ? "Flipped verdicts first, then errors, then the rest; diffs are variant − baseline. Open a case to read both transcripts."
+          : "One row per case and repetition; diffs are variant − baseline. Open a case to read both transcripts."
+      }
       actions={
         <div className="flex items-center gap-2">
           <label htmlFor="pairs-verdict-change" className="text-sm text-slate-600">
@@ -171,12 +179,19 @@ function PairRow({
 }) {
   const label = pairLabel(p, repetitions);
   return (
-    <TableRow className="hover:bg-slate-50">
+    <TableRow className={cn("hover:bg-slate-50", p.verdict_change && FLIPPED_ROW[p.verdict_change as VerdictChange])}>
       <TableCell className="text-slate-500 tabular-nums">{p.index + 1}</TableCell>
-      <TableCell className="max-w-64 min-w-40">
-        <Link href={pairHref(workspaceId, comparisonId, p.index)} className="font-medium text-indigo-700 hover:underline">
+      <TableCell className="max-w-56 min-w-32">
+        <Link
+          href={pairHref(workspaceId, comparisonId, p.index)}
+          title={label}
+          className="block truncate font-medium text-indigo-700 hover:underline"
+        >
           {label}
         </Link>
+      </TableCell>
+      <TableCell className="whitespace-nowrap">
+        <VerdictChangeBadge change={p.verdict_change} />
       </TableCell>
       <TableCell className="text-xs whitespace-nowrap text-slate-600">
         {p.order.map((r) => (r === "baseline" ? "A" : r === "variant" ? "B" : r)).join(" → ") || "—"}
@@ -194,9 +209,6 @@ function PairRow({
       <TableCell className={cn(num, costTone(p.token_overhead))}>{signed(p.token_overhead)}</TableCell>
       <TableCell className={cn(num, costTone(p.token_overhead_pct))}>{signed(p.token_overhead_pct, " %")}</TableCell>
       <TableCell className={num}>{formatRatio(p.response_length_ratio)}</TableCell>
-      <TableCell>
-        <VerdictChangeBadge change={p.verdict_change} />
-      </TableCell>
     </TableRow>
   );
 }

@@ -5,6 +5,7 @@ import { parse as parseYaml } from "yaml";
 import { importTestCasesAction } from "@/lib/test-cases/actions";
 import { Button } from "@/components/ui/button";
 import { SubmitButton } from "@/components/ui/submit-button";
+import { useOpenedDialog, type DialogOpener } from "@/components/ui/launch-dialog";
 import { Textarea } from "@/components/ui/field";
 
 type Format = "yaml" | "json";
@@ -42,7 +43,7 @@ function detectFormat(text: string): Format {
 }
 
 /** Import test cases from a YAML or JSON file or pasted text; nothing is written while any case is invalid. */
-export function ImportDialog({ workspaceId, suiteId }: { workspaceId: string; suiteId: string }) {
+export function ImportDialog({ workspaceId, suiteId, opener }: { workspaceId: string; suiteId: string; opener?: DialogOpener }) {
   const router = useRouter();
   const ref = useRef<HTMLDialogElement>(null);
   const [text, setText] = useState("");
@@ -65,6 +66,11 @@ export function ImportDialog({ workspaceId, suiteId }: { workspaceId: string; su
     setNotice(null);
     ref.current?.showModal();
   };
+
+  useOpenedDialog(ref, opener, () => {
+    reset();
+    setNotice(null);
+  });
 
   const onFile = async (file: File | undefined) => {
     reset();
@@ -106,9 +112,11 @@ export function ImportDialog({ workspaceId, suiteId }: { workspaceId: string; su
 
   return (
     <>
-      <Button variant="secondary" onClick={open}>
-        Import
-      </Button>
+      {!opener && (
+        <Button variant="secondary" onClick={open}>
+          Import
+        </Button>
+      )}
       {notice && (
         <p role="status" className="text-sm text-green-800">
           {notice}
@@ -116,6 +124,7 @@ export function ImportDialog({ workspaceId, suiteId }: { workspaceId: string; su
       )}
       <dialog
         ref={ref}
+        onClose={opener?.onClose}
         aria-labelledby="import-title"
         className="m-auto w-full max-w-2xl rounded-lg p-0 shadow-xl backdrop:bg-slate-900/40"
       >

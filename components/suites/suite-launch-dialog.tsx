@@ -1,6 +1,6 @@
 "use client";
 import type { ActionOutcome } from "@/components/ui/action-button";
-import { LaunchDialog } from "@/components/ui/launch-dialog";
+import { LaunchDialog, type DialogOpener } from "@/components/ui/launch-dialog";
 
 /** The suite a launch dialog starts something in. */
 export type SuiteTarget = { workspaceId: string; suiteId: string };
@@ -29,7 +29,8 @@ export type SuiteLauncher<T> = {
  * and the form gets the suite and the loaded options.
  */
 export function suiteLaunchButton<T>({ label, title, description, width, options, form: Form }: SuiteLauncher<T>) {
-  function SuiteLaunchButton({ workspaceId, suiteId }: SuiteTarget) {
+  /** With `opener` the dialog has no button of its own (the suite toolbar's menu opens it). */
+  function SuiteLaunchButton({ workspaceId, suiteId, opener }: SuiteTarget & { opener?: DialogOpener }) {
     return (
       <LaunchDialog
         label={label}
@@ -37,6 +38,7 @@ export function suiteLaunchButton<T>({ label, title, description, width, options
         title={title}
         description={description}
         width={width}
+        opener={opener}
         options={{
           queryKey: ["suite-launch-options", label, workspaceId, suiteId],
           action: () => options.load(workspaceId, { suite_id: suiteId }),

@@ -10,6 +10,8 @@ import { BulkActions } from "./bulk-actions";
 import type { CaseRow } from "@/lib/test-cases/dto";
 import type { RunVariablesContext } from "@/lib/presets/schemas";
 import { StartRunButton } from "@/components/runs/start-run-button";
+import { markLabel, ResultStrip } from "@/components/runs/result-strip";
+import { CaseStatusBadge } from "@/components/runs/status-badges";
 
 type Props = {
   workspaceId: string;
@@ -23,10 +25,12 @@ type Props = {
   runVariables?: RunVariablesContext;
   /** The suite's default trials, for the "Run selected" dialog. */
   defaultTrials?: number;
+  /** The "Last verdict" column header's sort link (the page's URL with or without the verdict order). */
+  verdictSort: { href: string; active: boolean };
 };
 
 /** The case list: selection for bulk actions, and move up/down when the list is unfiltered. */
-export function CaseTable({ workspaceId, suiteId, rows, canEdit, suiteTags, orderedIds, runVariables, defaultTrials }: Props) {
+export function CaseTable({ workspaceId, suiteId, rows, canEdit, suiteTags, orderedIds, runVariables, defaultTrials, verdictSort }: Props) {
   const router = useRouter();
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const [reorderError, setReorderError] = useState<string | null>(null);
@@ -74,7 +78,7 @@ export function CaseTable({ workspaceId, suiteId, rows, canEdit, suiteTags, orde
 
   return (
     <div className="space-y-3">
-      {canEdit && (
+      {canEdit && visibleSelected.length > 0 && (
         <BulkActions
           workspaceId={workspaceId}
           suiteId={suiteId}
@@ -104,7 +108,7 @@ export function CaseTable({ workspaceId, suiteId, rows, canEdit, suiteTags, orde
         <p className="text-xs text-slate-500">
           {orderedIds
             ? "Use the arrows to change the order in which cases run."
-            : "Reordering is available when no filters are applied (All tab, no tags, difficulty or search)."}
+            : "Reordering is available in run order with no filters applied (All tab, no tags, difficulty or search)."}
         </p>
       )}
       {reorderError && (
@@ -125,7 +129,15 @@ export function CaseTable({ workspaceId, suiteId, rows, canEdit, suiteTags, orde
                 />
               </TableHead>
             )}
-            {["Name", "Status", "Difficulty", "Tags", "Type", "Updated"].map((h) => (
+            <TableHead>Name</TableHead>
+            <TableHead aria-sort={verdictSort.active ? "ascending" : undefined}>
+              <Link href={verdictSort.href} className="whitespace-nowrap text-indigo-700 hover:underline">
+                {verdictSort.active ? "Last verdict, failed first ▲" : "Last verdict"}
+                <span className="sr-only">{verdictSort.active ? " (sorted; select for run order)" : " (select to sort failed first)"}</span>
+              </Link>
+            </TableHead>
+            <TableHead>Latest results</TableHead>
+            {["Status", "Difficulty", "Tags", "Type", "Updated"].map((h) => (
               <TableHead key={h}>{h}</TableHead>
             ))}
             {canEdit && orderedIds && <TableHead srLabel="Order" />}
@@ -145,6 +157,27 @@ export function CaseTable({ workspaceId, suiteId, rows, canEdit, suiteTags, orde
                   <Link href={`${base}/cases/${r.id}`} className="font-medium text-indigo-700 hover:underline">
                     {r.name}
                   </Link>
+                </TableCell>
+                <TableCell>
+                  {r.last_verdict ? (
+                    <CaseStatusBadge status={r.last_verdict} />
+                  ) : (
+                    <span className="text-xs whitespace-nowrap text-slate-500">Not run yet</span>
+                  )}
+                </TableCell>
+                <TableCell>
+                  {r.recent.length > 0 && (
+                    <ResultStrip
+                      label={`Latest results of ${r.name}, newest first`}
+                      className="flex-nowrap"
+                      marks={r.recent.map((h) => ({
+                        id: h.id,
+                        href: `/w/${workspaceId}/runs/${h.run_id}/cases/${h.id}`,
+                        status: h.status,
+                        label: markLabel(`Run #${h.run_number}, trial ${h.trial + 1}`, h.status),
+                      }))}
+                    />
+                  )}
                 </TableCell>
                 <TableCell>
                   <StatusBadge status={r.status} />

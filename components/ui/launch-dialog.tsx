@@ -1,5 +1,5 @@
 "use client";
-import { createContext, useContext, useId, useRef, useState } from "react";
+import { createContext, useContext, useEffect, useId, useRef, useState } from "react";
 import { useQuery, type QueryKey } from "@tanstack/react-query";
 import type { ActionOutcome } from "./action-button";
 import { Button } from "./button";
@@ -32,6 +32,25 @@ export type LaunchOptions<T> = {
   staleTime?: number;
 };
 
+/**
+ * Opens the dialog from elsewhere (a menu item) instead of its own trigger button: it shows while
+ * `open` is true, and `onClose` runs when it closes (Cancel, Escape or after launching).
+ */
+export type DialogOpener = { open: boolean; onClose: () => void };
+
+/** Shows a native dialog while `opener.open`; the opener's onClose follows the dialog's own closing. */
+export function useOpenedDialog(ref: React.RefObject<HTMLDialogElement | null>, opener: DialogOpener | undefined, onShow?: () => void) {
+  const open = opener?.open ?? false;
+  useEffect(() => {
+    const dialog = ref.current;
+    if (!open || !dialog || dialog.open) return;
+    onShow?.();
+    dialog.showModal();
+    // onShow is the caller's reset for a fresh open; re-running it on its identity change would undo user input.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [open, ref]);
+}
+
 const WIDTHS = { md: "max-w-lg", lg: "max-w-3xl", xl: "max-w-5xl" } as const;
 
 export function LaunchDialog<T = undefined>({
@@ -44,6 +63,7 @@ export function LaunchDialog<T = undefined>({
   width = "md",
   onOpen,
   options,
+  opener,
   children,
 }: {
   /** The trigger button's text (and the dialog's title unless `title` is given). */
@@ -57,6 +77,8 @@ export function LaunchDialog<T = undefined>({
   /** Runs on every open, before the dialog shows (e.g. clear the last attempt's errors). */
   onOpen?: () => void;
   options?: LaunchOptions<T>;
+  /** Opened from elsewhere: no trigger button of its own. */
+  opener?: DialogOpener;
   /** The dialog's body, given the loaded options (`undefined` without `options`). */
   children: (options: T) => React.ReactNode;
 }) {
@@ -70,10 +92,11 @@ export function LaunchDialog<T = undefined>({
       if (!result.ok) throw new Error(result.error);
       return result.data;
     },
-    enabled: opened && !!options,
+    enabled: (opened || !!opener?.open) && !!options,
     staleTime: options?.staleTime ?? 30_000,
   });
   const close = () => ref.current?.close();
+  useOpenedDialog(ref, opener, onOpen);
 
   const body = !options ? (
     children(undefined as T)
@@ -91,20 +114,23 @@ export function LaunchDialog<T = undefined>({
 
   return (
     <>
-      <Button
-        variant={variant}
-        size={size}
-        disabled={disabled}
-        onClick={() => {
-          setOpened(true);
-          onOpen?.();
-          ref.current?.showModal();
-        }}
-      >
-        {label}
-      </Button>
+      {!opener && (
+        <Button
+          variant={variant}
+          size={size}
+          disabled={disabled}
+          onClick={() => {
+            setOpened(true);
+            onOpen?.();
+            ref.current?.showModal();
+          }}
+        >
+          {label}
+        </Button>
+      )}
       <dialog
         ref={ref}
+        onClose={opener?.onClose}
         aria-labelledby={`${uid}-title`}
         className={cn("m-auto max-h-[92vh] w-full overflow-y-auto rounded-lg p-0 shadow-xl backdrop:bg-slate-900/40", WIDTHS[width])}
       >

@@ -24,7 +24,7 @@ async function loadComparisonPageUnscoped(ctx: WorkspaceContext, comparisonId: s
   const [suite, chart, pairs] = await Promise.all([
     getSuiteInfo(ctx, comparison.suite_id),
     comparisonChartData(ctx, comparison.id),
-    listPairs(ctx, comparison.id, pairListQuery.parse({ limit: PAIR_PAGE_SIZE })),
+    listPairs(ctx, comparison.id, pairListQuery.parse({ limit: PAIR_PAGE_SIZE, sort: "flipped" })),
   ]);
   return { comparison, suite, chart, pairs, canEdit: hasRole(ctx.role, "editor") };
 }

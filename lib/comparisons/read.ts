@@ -103,6 +103,7 @@ export async function listPairs(ctx: WorkspaceContext, id: string, q: PairListQu
   const desc = q.sort.startsWith("-");
   const column = SORT_COLUMNS[q.sort.replace(/^-/, "") as keyof typeof SORT_COLUMNS];
   const offset = decodeCursor(q.cursor, pairCursor)?.o ?? 0;
+  if (q.sort === "flipped") return flippedFirst(ctx, id, q, offset);
   const rows = await db.comparisonPair.findMany({
     where: { comparisonId: id, workspaceId: ctx.workspaceId, ...(q.verdict_change ? { verdictChange: q.verdict_change } : {}) },
     orderBy:
@@ -115,6 +116,24 @@ export async function listPairs(ctx: WorkspaceContext, id: string, q: PairListQu
   });
   const page = rows.slice(0, q.limit);
   return { data: page.map(toPairDto), next_cursor: rows.length > q.limit ? encodeCursor({ o: offset + q.limit }) : null };
+}
+
+/** listPairs' "flipped" order: a rank no column holds, so the page's ids come from SQL, then their rows. */
+async function flippedFirst(ctx: WorkspaceContext, id: string, q: PairListQuery, offset: number) {
+  const ids = await db.$queryRaw<{ id: string }[]>`
+    SELECT "id" FROM "ComparisonPair"
+    WHERE "comparisonId" = ${id}::uuid AND "workspaceId" = ${ctx.workspaceId}::uuid
+      ${q.verdict_change ? Prisma.sql`AND "verdictChange" = ${q.verdict_change}` : Prisma.empty}
+    ORDER BY CASE "verdictChange" WHEN 'pass_to_fail' THEN 0 WHEN 'fail_to_pass' THEN 1 WHEN 'error' THEN 2 ELSE 3 END, "index"
+    OFFSET ${offset}::int LIMIT ${q.limit + 1}::int`;
+  const rows = await db.comparisonPair.findMany({
+    where: { id: { in: ids.map((r) => r.id) }, workspaceId: ctx.workspaceId },
+    select: { ...pairSelect, id: true },
+  });
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  const ordered = ids.map((r) => byId.get(r.id)!).filter(Boolean);
+  const page = ordered.slice(0, q.limit);
+  return { data: page.map(toPairDto), next_cursor: ordered.length > q.limit ? encodeCursor({ o: offset + q.limit }) : null };
 }
 
 /** One pair by index (the pair view). */

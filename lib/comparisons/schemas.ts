@@ -99,6 +99,8 @@ export const comparisonListQuery = paginationQuery;
 
 export const PAIR_SORTS = [
   "index",
+  // Flipped verdicts first (pass → fail, then fail → pass), then errors, then the rest; ties by index.
+  "flipped",
   "latency_diff_ms",
   "-latency_diff_ms",
   "token_overhead",

@@ -3,6 +3,7 @@ import type { z } from "zod";
 import { Prisma } from "@/lib/generated/prisma/client";
 import type { testCaseDocument, testCaseResource } from "./openapi";
 import { iso } from "@/lib/serialize";
+import type { LastVerdict, RecentResult } from "./last-verdicts";
 import type { Check, ExpectedToolCall, Persona, TestCaseData, TestCaseStatus } from "@/lib/test-cases/schemas";
 import { toCaseVariables } from "@/lib/test-cases/variables";
 import { caseFilesSchema, compactFileInput, type FileInputDocument } from "@/lib/files/schemas";
@@ -27,6 +28,10 @@ export type CaseRow = {
   multi_turn: boolean;
   updated_label: string;
   updated_at: string;
+  /** The status of the case's newest finished result in an ordinary run; null when it never ran. */
+  last_verdict: LastVerdict | null;
+  /** Its latest finished results, newest first (lib/test-cases/last-verdicts.ts). */
+  recent: RecentResult[];
 };
 
 /** Live cases per status of a suite (for the status tabs), with their total. */

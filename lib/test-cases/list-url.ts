@@ -7,6 +7,8 @@ export type ListFilters = {
   status?: TestCaseStatus;
   difficulty?: (typeof DIFFICULTIES)[number];
   q?: string;
+  /** "verdict": last verdict first (failed, error, passed, never run); absent: the suite's run order. */
+  sort?: "verdict";
 };
 
 /** Pagination: the current cursor plus the cursors of earlier pages ("" = first page) for "Previous". */
@@ -31,11 +33,13 @@ export function parseListParams(sp: SearchParams): { filters: ListFilters; page:
       status: oneOf(TEST_CASE_STATUSES, one(sp.status)),
       difficulty: oneOf(DIFFICULTIES, one(sp.difficulty)),
       q: q || undefined,
+      sort: one(sp.sort) === "verdict" ? "verdict" : undefined,
     },
     page: { cursor, prev: prevRaw ? prevRaw.split(",").map((c) => (c === "-" ? "" : c)) : [] },
   };
 }
 
+/** Whether anything narrows the list (the sort does not). */
 export function hasFilters(f: ListFilters): boolean {
   return f.tags.length > 0 || Boolean(f.status || f.difficulty || f.q);
 }
@@ -48,6 +52,7 @@ export function listHref(base: string, f: ListFilters, page?: ListPage): string 
   if (f.status) p.set("status", f.status);
   if (f.difficulty) p.set("difficulty", f.difficulty);
   if (f.q) p.set("q", f.q);
+  if (f.sort) p.set("sort", f.sort);
   if (page?.cursor) {
     p.set("cursor", page.cursor);
     if (page.prev.length > 0) p.set("prev", page.prev.map((c) => c || "-").join(","));

@@ -3,10 +3,12 @@ import { z } from "zod";
 import { db } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { requireRole, type WorkspaceContext } from "@/lib/auth/roles";
+import { ValidationError } from "@/lib/errors";
 import { cursorFields, decodeCursor, encodeCursor } from "@/lib/serialize";
 import { PRESEEDED_TAGS, TEST_CASE_STATUSES, type TestCaseListQuery, type TestCaseStatus } from "@/lib/test-cases/schemas";
 import { toTestCaseDto, type TestCaseDto, type TestCaseRow } from "@/lib/test-cases/dto";
 import { requireLiveSuite } from "@/lib/test-cases/suite-guards";
+import { lastVerdictLateral, NO_VERDICT_RANK } from "@/lib/test-cases/last-verdicts";
 
 export type TestCaseListPage = {
   data: TestCaseDto[];
@@ -14,7 +16,11 @@ export type TestCaseListPage = {
   counts: Record<TestCaseStatus, number> & { total: number };
 };
 
-const cursorSchema = z.object({ s: cursorFields.int, id: cursorFields.id });
+/** The list's order: the suite's run order, or last verdict first (failed, error, passed, never run) then run order. */
+export type TestCaseListSort = "order" | "verdict";
+
+// `v` is the last-verdict rank, present only in the verdict order's cursors.
+const cursorSchema = z.object({ s: cursorFields.int, id: cursorFields.id, v: cursorFields.int.optional() });
 
 /**
  * The text search predicate. The expression is exactly the one of the trigram GIN index
@@ -29,10 +35,20 @@ export function searchPredicate(q: string): Prisma.Sql {
  * Lists a suite's live cases in sort order with keyset pagination, plus per-status counts for
  * the same tag/difficulty/text filters (the status filter does not narrow the counts).
  */
-export async function listTestCases(ctx: WorkspaceContext, suiteId: string, query: TestCaseListQuery): Promise<TestCaseListPage> {
+export async function listTestCases(
+  ctx: WorkspaceContext,
+  suiteId: string,
+  query: TestCaseListQuery,
+  sort: TestCaseListSort = "order",
+): Promise<TestCaseListPage> {
   requireRole(ctx, "viewer");
   await requireLiveSuite(ctx, suiteId);
   const cursor = decodeCursor(query.cursor, cursorSchema);
+  const byVerdict = sort === "verdict";
+  // A cursor from the other order (a hand-edited URL) is stale, like any undecodable one.
+  if (cursor && byVerdict !== (cursor.v !== undefined)) {
+    throw new ValidationError("Invalid cursor", [{ path: "cursor", message: "This cursor belongs to the list in another order" }]);
+  }
 
   const filters: Prisma.Sql[] = [
     Prisma.sql`"workspaceId" = ${ctx.workspaceId}::uuid`,
@@ -47,16 +63,20 @@ export async function listTestCases(ctx: WorkspaceContext, suiteId: string, quer
 
   const pageFilters = [...filters];
   if (query.status) pageFilters.push(Prisma.sql`"status" = ${query.status}::"TestCaseStatus"`);
-  if (cursor) pageFilters.push(Prisma.sql`("sortOrder", "id") > (${cursor.s}::int, ${cursor.id}::uuid)`);
+  const rank = Prisma.sql`coalesce(lv."rank", ${NO_VERDICT_RANK}::int)`;
+  if (cursor && byVerdict)
+    pageFilters.push(Prisma.sql`(${rank}, tc."sortOrder", tc."id") > (${cursor.v}::int, ${cursor.s}::int, ${cursor.id}::uuid)`);
+  else if (cursor) pageFilters.push(Prisma.sql`("sortOrder", "id") > (${cursor.s}::int, ${cursor.id}::uuid)`);
 
   const [rows, grouped] = await Promise.all([
-    db.$queryRaw<TestCaseRow[]>`
-      SELECT "id", "suiteId", "name", "description", "difficulty"::text AS "difficulty", "tags", "status"::text AS "status",
-             "persona", "initialMessage", "userContext", "maxTurns", "expectedOutcomes", "expectedOutcomeLabels", "expectedToolCalls",
-             "evaluationCriteriaOverride", "checks", "mode"::text AS "mode", "groundTruth", "evaluations", "sortOrder", "createdAt", "updatedAt"
-      FROM "TestCase"
+    db.$queryRaw<(TestCaseRow & { rank: number })[]>`
+      SELECT tc."id", tc."suiteId", tc."name", tc."description", tc."difficulty"::text AS "difficulty", tc."tags", tc."status"::text AS "status",
+             tc."persona", tc."initialMessage", tc."userContext", tc."maxTurns", tc."expectedOutcomes", tc."expectedOutcomeLabels",
+             tc."expectedToolCalls", tc."evaluationCriteriaOverride", tc."checks", tc."mode"::text AS "mode", tc."groundTruth",
+             tc."evaluations", tc."sortOrder", tc."createdAt", tc."updatedAt", ${byVerdict ? rank : Prisma.sql`0`} AS "rank"
+      FROM "TestCase" tc ${byVerdict ? lastVerdictLateral(ctx.workspaceId, "tc") : Prisma.empty}
       WHERE ${Prisma.join(pageFilters, " AND ")}
-      ORDER BY "sortOrder", "id"
+      ORDER BY ${byVerdict ? Prisma.sql`${rank}, ` : Prisma.empty}tc."sortOrder", tc."id"
       LIMIT ${query.limit + 1}`,
     db.$queryRaw<{ status: TestCaseStatus; n: number }[]>`
       SELECT "status"::text AS "status", count(*)::int AS "n"
@@ -74,7 +94,10 @@ export async function listTestCases(ctx: WorkspaceContext, suiteId: string, quer
   }
   return {
     data: page.map(toTestCaseDto),
-    next_cursor: rows.length > query.limit && last ? encodeCursor({ s: last.sortOrder, id: last.id }) : null,
+    next_cursor:
+      rows.length > query.limit && last
+        ? encodeCursor({ s: last.sortOrder, id: last.id, ...(byVerdict ? { v: Number(last.rank) } : {}) })
+        : null,
     counts,
   };
 }

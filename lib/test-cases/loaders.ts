@@ -11,6 +11,7 @@ import type { AgentToolOption, CaseRow, TestCaseDto } from "./dto";
 import { scopedLoader } from "@/lib/tenant-scope";
 import { getScheduleStatus } from "@/lib/runs/scheduler";
 import { runVariablesContext } from "@/lib/presets/service";
+import { recentCaseResults, type CaseRecentResults } from "./last-verdicts";
 
 /** Page loaders for the suite page (its test cases) and the test case form pages. */
 
@@ -24,7 +25,7 @@ function listQuery(f: ListFilters, cursor?: string, limit = PAGE_SIZE) {
   return testCaseListQuery.parse({ tag: f.tags, tag_match: f.match, status: f.status, difficulty: f.difficulty, q: f.q, cursor, limit });
 }
 
-function toRow(c: TestCaseDto): CaseRow {
+function toRow(c: TestCaseDto, results: CaseRecentResults | undefined): CaseRow {
   return {
     id: c.id,
     name: c.name,
@@ -34,6 +35,8 @@ function toRow(c: TestCaseDto): CaseRow {
     multi_turn: c.persona !== null,
     updated_at: c.updated_at,
     updated_label: dateFormat.format(new Date(c.updated_at)),
+    last_verdict: results?.last_verdict ?? null,
+    recent: results?.recent ?? [],
   };
 }
 
@@ -49,7 +52,7 @@ async function loadSuitePageUnscoped(ctx: WorkspaceContext, suiteId: string, sea
   // Sent together: the page waits for the slowest query, not for their sum.
   const [suite, list, suiteTags, schedule, runVariables] = await Promise.all([
     getSuite(ctx, suiteId),
-    listTestCases(ctx, suiteId, listQuery(filters, page.cursor)),
+    listTestCases(ctx, suiteId, listQuery(filters, page.cursor), filters.sort ?? "order"),
     listSuiteTags(ctx, suiteId),
     // The next scheduled run (workspace time zone) and the last scheduled run's outcome.
     getScheduleStatus(ctx, suiteId),
@@ -59,11 +62,19 @@ async function loadSuitePageUnscoped(ctx: WorkspaceContext, suiteId: string, sea
     if (err instanceof ValidationError && page.cursor) redirect(listHref(`/w/${ctx.workspaceId}/suites/${suiteId}`, filters));
     throw err;
   });
-  const orderedIds =
-    canEdit && !filtered ? (!page.cursor && !list.next_cursor ? list.data.map((c) => c.id) : await listTestCaseIds(ctx, suiteId)) : null;
+  // Reordering needs the list in run order: unfiltered and not sorted by verdict.
+  const reorderable = canEdit && !filtered && !filters.sort;
+  const [orderedIds, results] = await Promise.all([
+    reorderable ? (!page.cursor && !list.next_cursor ? list.data.map((c) => c.id) : listTestCaseIds(ctx, suiteId)) : null,
+    // The last verdict and latest results of this page's cases only.
+    recentCaseResults(
+      ctx,
+      list.data.map((c) => c.id),
+    ),
+  ]);
   return {
     suite,
-    rows: list.data.map(toRow),
+    rows: list.data.map((c) => toRow(c, results.get(c.id))),
     counts: list.counts,
     nextCursor: list.next_cursor,
     suiteTags,

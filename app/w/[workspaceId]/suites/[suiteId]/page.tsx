@@ -14,12 +14,8 @@ import { loadSuiteAlertBanner } from "@/lib/alerts/loaders";
 import { SuiteAlertBanner } from "@/components/alerts/suite-alert-banner";
 import { loadDemoSuiteGuide } from "@/lib/demo/loaders";
 import { DemoSuiteGuide } from "@/components/demo/demo-suite-guide";
-import { ImportDialog } from "@/components/suites/import-export-dialog";
-import { ExportButtons } from "@/components/suites/import-export-buttons";
-import { StartRunButton } from "@/components/runs/start-run-button";
-import { CompareButton } from "@/components/comparisons/compare-dialog";
-import { MatrixButton } from "@/components/matrices/matrix-dialog";
 import { Breadcrumbs } from "@/components/ui/breadcrumbs";
+import { SuiteToolbar } from "@/components/suites/suite-toolbar";
 import { ScheduleStatusLine } from "@/components/suites/schedule-status";
 import type { WorkspacePageProps } from "@/lib/pages/props";
 import { loadSuiteCalibration } from "@/lib/review/loaders";
@@ -62,38 +58,14 @@ export default async function SuitePage({ params, searchParams }: WorkspacePageP
           </>
         }
         actions={
-          <>
-            <Link href={`${base}/runs`} className={buttonClass("secondary")}>
-              Runs &amp; trends
-            </Link>
-            <Link href={`${base}/comparisons`} className={buttonClass("secondary")}>
-              Comparisons
-            </Link>
-            <Link href={`${base}/matrices`} className={buttonClass("secondary")}>
-              Matrix runs
-            </Link>
-            <Link href={`${base}/settings`} className={buttonClass("secondary")}>
-              Settings
-            </Link>
-            <ExportButtons workspaceId={workspaceId} suiteId={suiteId} />
-            {canEdit && <ImportDialog workspaceId={workspaceId} suiteId={suiteId} />}
-            {canEdit && (
-              <Link href={`${base}/cases/new`} className={buttonClass("secondary")}>
-                New test case
-              </Link>
-            )}
-            {canEdit && <CompareButton workspaceId={workspaceId} suiteId={suiteId} />}
-            {canEdit && <MatrixButton workspaceId={workspaceId} suiteId={suiteId} />}
-            {canEdit && (
-              <StartRunButton
-                workspaceId={workspaceId}
-                suiteId={suiteId}
-                tags={suiteTags}
-                variablesContext={runVariables}
-                defaultTrials={suite.default_trials}
-              />
-            )}
-          </>
+          <SuiteToolbar
+            workspaceId={workspaceId}
+            suiteId={suiteId}
+            canEdit={canEdit}
+            tags={suiteTags}
+            runVariables={runVariables}
+            defaultTrials={suite.default_trials}
+          />
         }
       />
       <ScheduleStatusLine workspaceId={workspaceId} status={schedule} />
@@ -140,6 +112,10 @@ export default async function SuitePage({ params, searchParams }: WorkspacePageP
               orderedIds={orderedIds}
               runVariables={runVariables}
               defaultTrials={suite.default_trials}
+              verdictSort={{
+                href: listHref(base, { ...filters, sort: filters.sort ? undefined : "verdict" }),
+                active: filters.sort === "verdict",
+              }}
             />
           )}
           <PrevNextPagination
