@@ -58,7 +58,9 @@ test(
       ).data.length;
     expect(await runsOfSuite()).toBe(3);
 
+    // Retention lives on the Instance page now: the old settings address leads there.
     await page.goto(`/w/${workspaceId}/settings/retention`);
+    await expect(page).toHaveURL(/\/instance$/);
     await page.getByLabel("Keep runs for (days)").fill("0");
     await page.getByLabel("Always keep the newest completed runs per suite").fill("0");
     await page.getByRole("button", { name: "Save retention settings" }).click();

@@ -36,8 +36,11 @@ export async function createWorkspace(page: Page, name: string): Promise<string>
   await page.goto("/workspaces/new");
   await page.getByLabel("Workspace name").fill(name);
   await page.getByRole("button", { name: "Create workspace" }).click();
-  await page.waitForURL(/\/w\/[0-9a-f-]{36}\/suites/);
-  return /\/w\/([0-9a-f-]{36})/.exec(page.url())![1]!;
+  // A new workspace opens on its home dashboard; the specs start from its suites page.
+  await page.waitForURL(/\/w\/[0-9a-f-]{36}/);
+  const workspaceId = /\/w\/([0-9a-f-]{36})/.exec(page.url())![1]!;
+  await page.goto(`/w/${workspaceId}/suites`);
+  return workspaceId;
 }
 
 /** Unique names so specs can run in any order against one database. */

@@ -104,7 +104,7 @@ function LargeCleanupDialog({
     <dialog
       ref={ref}
       onClose={onCancel}
-      className="m-auto w-full max-w-md rounded-lg p-0 shadow-xl backdrop:bg-slate-900/40"
+      className="m-auto max-h-[calc(100dvh-2rem)] w-[calc(100vw-2rem)] max-w-md overflow-y-auto rounded-lg p-0 shadow-xl backdrop:bg-slate-900/40"
       aria-label={title}
     >
       <div className="space-y-3 p-5">

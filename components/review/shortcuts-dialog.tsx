@@ -20,7 +20,7 @@ export const ShortcutsDialog = forwardRef<HTMLDialogElement>(function ShortcutsD
     <dialog
       ref={ref}
       aria-labelledby="review-shortcuts-title"
-      className="m-auto w-full max-w-md rounded-lg p-0 shadow-xl backdrop:bg-slate-900/40"
+      className="m-auto max-h-[calc(100dvh-2rem)] w-[calc(100vw-2rem)] max-w-md overflow-y-auto rounded-lg p-0 shadow-xl backdrop:bg-slate-900/40"
     >
       <div className="space-y-3 p-5">
         <h2 id="review-shortcuts-title" className="text-base font-semibold">

@@ -3,10 +3,23 @@ import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { cn } from "@/components/ui/cn";
 
-/** A nav item; `label` names it for screen readers when its content is more than its name (a count badge). */
-export function NavLink({ href, label, children }: { href: string; label?: string; children: React.ReactNode }) {
+/**
+ * A nav item; `label` names it for screen readers when its content is more than its name (a count
+ * badge). `exact`: current on its own path only (Home, whose path starts every workspace page's).
+ */
+export function NavLink({
+  href,
+  label,
+  exact = false,
+  children,
+}: {
+  href: string;
+  label?: string;
+  exact?: boolean;
+  children: React.ReactNode;
+}) {
   const pathname = usePathname();
-  const active = pathname === href || pathname.startsWith(`${href}/`);
+  const active = pathname === href || (!exact && pathname.startsWith(`${href}/`));
   return (
     <Link
       href={href}

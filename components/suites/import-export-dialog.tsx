@@ -126,7 +126,7 @@ export function ImportDialog({ workspaceId, suiteId, opener }: { workspaceId: st
         ref={ref}
         onClose={opener?.onClose}
         aria-labelledby="import-title"
-        className="m-auto w-full max-w-2xl rounded-lg p-0 shadow-xl backdrop:bg-slate-900/40"
+        className="m-auto max-h-[calc(100dvh-2rem)] w-[calc(100vw-2rem)] max-w-2xl overflow-y-auto rounded-lg p-0 shadow-xl backdrop:bg-slate-900/40"
       >
         <form
           className="space-y-4 p-5"

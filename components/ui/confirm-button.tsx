@@ -23,7 +23,11 @@ export function ConfirmButton({
       <Button {...buttonProps} onClick={() => ref.current?.showModal()}>
         {children}
       </Button>
-      <dialog ref={ref} className="m-auto w-full max-w-md rounded-lg p-0 shadow-xl backdrop:bg-slate-900/40" aria-label={title}>
+      <dialog
+        ref={ref}
+        className="m-auto max-h-[calc(100dvh-2rem)] w-[calc(100vw-2rem)] max-w-md overflow-y-auto rounded-lg p-0 shadow-xl backdrop:bg-slate-900/40"
+        aria-label={title}
+      >
         <div className="space-y-3 p-5">
           <h2 className="text-base font-semibold">{title}</h2>
           {description && <p className="text-sm text-slate-600">{description}</p>}

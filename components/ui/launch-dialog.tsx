@@ -132,7 +132,10 @@ export function LaunchDialog<T = undefined>({
         ref={ref}
         onClose={opener?.onClose}
         aria-labelledby={`${uid}-title`}
-        className={cn("m-auto max-h-[92vh] w-full overflow-y-auto rounded-lg p-0 shadow-xl backdrop:bg-slate-900/40", WIDTHS[width])}
+        className={cn(
+          "m-auto max-h-[calc(100dvh-2rem)] w-[calc(100vw-2rem)] overflow-y-auto rounded-lg p-0 shadow-xl backdrop:bg-slate-900/40",
+          WIDTHS[width],
+        )}
       >
         <div className="p-5">
           <h2 id={`${uid}-title`} className="text-base font-semibold">

@@ -11,10 +11,9 @@ export function SettingsTabs({ workspaceId }: { workspaceId: string }) {
     { href: `${base}/members`, label: "Members" },
     { href: `${base}/api-keys`, label: "API keys" },
     { href: `${base}/webhooks`, label: "Webhooks" },
-    { href: `${base}/retention`, label: "Retention" },
   ];
   return (
-    <nav aria-label="Settings" className="mb-6 flex gap-1 border-b border-slate-200">
+    <nav aria-label="Settings" className="mb-6 flex gap-1 overflow-x-auto border-b border-slate-200">
       {tabs.map((t) => {
         const active = pathname === t.href;
         return (

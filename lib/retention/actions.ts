@@ -8,7 +8,8 @@ import { runCleanup } from "./cleanup";
 import { CleanupConfirmationRequired } from "./cleanup-guard";
 import type { CleanupResult } from "./dto";
 
-const page = (workspaceId: string) => `/w/${workspaceId}/settings/retention`;
+/** The Instance page holds retention; actions run as a member of the instance's first workspace. */
+const page = (_workspaceId: string) => "/instance";
 
 /** Saves the retention form: empty fields clear the database value (env/default apply again). */
 export const updateRetentionSettingsAction = workspaceAction(retentionSettingsForm, "admin", async (input, ctx) => {

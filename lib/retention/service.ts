@@ -74,7 +74,7 @@ export const valuesOf = (s: RetentionSettings): RetentionValues => ({
 });
 
 /** The instance's first workspace (created at setup): its admins administer instance-wide settings. */
-async function firstWorkspaceId(): Promise<string | null> {
+export async function firstWorkspaceId(): Promise<string | null> {
   const ws = await withoutWorkspaceScope(() =>
     db.workspace.findFirst({ orderBy: [{ createdAt: "asc" }, { id: "asc" }], select: { id: true } }),
   );

@@ -32,6 +32,7 @@ import {
   runCasesQuery,
   runListQuery,
   runReportQuery,
+  workspaceRunListQuery,
   STABILITIES,
   startRunInput,
 } from "./schemas";
@@ -468,9 +469,52 @@ export const caseHistoryResource = z
   })
   .describe("A test case's last results in its suite's history (comparison arms and matrix combinations left out), newest first");
 
+/** A row of the workspace's runs list: the run's figures without snapshots, options or summary, with its suite. */
+const runListItemResource = z.object({
+  id: z.uuid(),
+  number: count,
+  suite_id: z.uuid(),
+  suite_name: z.string(),
+  experiment: z.boolean().describe("A comparison arm or matrix combination"),
+  metadata: z.record(z.string(), z.string()),
+  status: z.enum(RUN_STATUSES),
+  triggered_by: z.enum(["manual", "schedule", "api"]),
+  created_at: z.iso.datetime(),
+  started_at: timestamp,
+  completed_at: timestamp,
+  total: count,
+  done: count,
+  passed: count,
+  failed: count,
+  errors: count,
+  skipped: count,
+  pass_rate: z.number().nullable().describe("passed / (passed + failed + errors) × 100, one decimal; null before any verdict"),
+  duration_ms: z.number().nullable(),
+  comparison_id: z.uuid().nullable(),
+  arm_index: count.nullable(),
+  matrix_id: z.uuid().nullable(),
+  combination_index: count.nullable(),
+});
+
 function paths() {
   const runId = idParam;
   return {
+    "/api/v1/runs": {
+      get: {
+        operationId: "listWorkspaceRuns",
+        tags: ["Runs"],
+        summary: "List the workspace's runs across its suites (newest first)",
+        description:
+          "Role: viewer. Filters: `suite_id`, `status`, `trigger`, `kind` (ordinary runs by default; `experiment` or `all`) and " +
+          "`metadata` as `key:value` (runs whose metadata has exactly that value, e.g. `branch:main`). A 400 names the invalid parameter.",
+        parameters: queryParameters(workspaceRunListQuery, {
+          ...listQueryDocs,
+          metadata: "`key:value`: runs whose metadata key has exactly this value (e.g. `branch:main`)",
+          kind: "ordinary (default): the suites' histories; experiment: comparison arms and matrix combinations; all",
+        }),
+        responses: { "200": list("RunListItem"), ...errors },
+      },
+    },
     "/api/v1/suites/{id}/runs": {
       parameters: [idParam],
       get: {
@@ -645,6 +689,7 @@ export function runsOpenApi(): OpenApiPart {
       paths: paths(),
       schemas: {
         Run: responseSchema(runResource),
+        RunListItem: responseSchema(runListItemResource),
         RunCase: responseSchema(runCaseResource),
         CaseHistory: responseSchema(caseHistoryResource),
         // `transcript` is sent by lists only on `include=transcript`; one case result always has it (CaseResultDetail).

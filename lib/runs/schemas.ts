@@ -111,6 +111,46 @@ export const runListQuery = z.object({
   limit: z.coerce.number().int().min(1).max(200).default(50),
 });
 
+export const RUN_TRIGGERS = ["manual", "schedule", "api"] as const;
+
+/**
+ * A metadata filter, `key:value` (`branch:main`): runs whose metadata has that key with exactly
+ * that value. The key follows the metadata keys' rule; the value is everything after the first colon.
+ */
+export const runMetadataFilter = z
+  .string()
+  .max(MAX_RUN_METADATA_VALUE + 65)
+  .transform((v, c) => {
+    const at = v.indexOf(":");
+    const key = at < 0 ? "" : v.slice(0, at).trim();
+    if (!/^[A-Za-z0-9_.-]{1,64}$/.test(key)) {
+      c.addIssue({ code: "custom", message: "Write a metadata filter as key:value, for example branch:main" });
+      return z.NEVER;
+    }
+    const value = v.slice(at + 1).trim();
+    if (value.includes("\u0000")) {
+      c.addIssue({ code: "custom", message: "Metadata values cannot contain NUL characters" });
+      return z.NEVER;
+    }
+    return { key, value };
+  });
+
+/** The filters of the workspace's runs list (the Runs page and GET /api/v1/runs). */
+export const workspaceRunFilters = {
+  suite_id: z.uuid("Must be a suite id").optional(),
+  status: z.enum(RUN_STATUSES).optional(),
+  trigger: z.enum(RUN_TRIGGERS).optional(),
+  metadata: runMetadataFilter.optional(),
+  kind: z.enum(RUN_KINDS).default("ordinary"),
+};
+
+export const workspaceRunListQuery = z.object({
+  ...workspaceRunFilters,
+  cursor: z.string().max(TEXT_LIMITS.cursor).optional(),
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+});
+export type WorkspaceRunListQuery = z.output<typeof workspaceRunListQuery>;
+
 export const caseResultListQuery = z.object({
   status: z.enum(CASE_RESULT_STATUSES).optional(),
   tag: z.string().trim().min(1).max(TEXT_LIMITS.tag).optional(),

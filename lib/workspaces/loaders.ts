@@ -7,6 +7,7 @@ import { listMembers } from "./members";
 import { listInvitations, lookupInvitation, type InvitationLookup } from "./invitations";
 import { canCreateWorkspace, canCreateWorkspaceWith, WORKSPACE_CREATION_REFUSED } from "./creation";
 import { scopedLoader } from "@/lib/tenant-scope";
+import { isInstanceAdmin } from "@/lib/retention/service";
 
 type ValidInvitation = Extract<InvitationLookup, { state: "valid" }>;
 
@@ -21,10 +22,26 @@ export async function loadHomeTarget(): Promise<string> {
   return workspaces[0] ? `/w/${workspaces[0].id}` : "/workspaces/new";
 }
 
-/** The app shell around every workspace page: the workspace, the member's other workspaces, their email, and whether they may create one. */
+/**
+ * The app shell around every workspace page: the workspace, the member's other workspaces, their
+ * email, whether they may create one and whether they administer the instance (its "Instance" item).
+ */
 export async function loadWorkspaceShell(ctx: WorkspaceContext) {
-  const { workspace, workspaces, email, adminOf } = await workspaceShell(ctx);
-  return { workspace, workspaces, role: ctx.role, userEmail: email ?? "", canCreateWorkspace: canCreateWorkspaceWith(adminOf) };
+  const [{ workspace, workspaces, email, adminOf }, instanceAdmin] = await Promise.all([workspaceShell(ctx), isInstanceAdmin(ctx)]);
+  return {
+    workspace,
+    workspaces,
+    role: ctx.role,
+    userEmail: email ?? "",
+    canCreateWorkspace: canCreateWorkspaceWith(adminOf),
+    instanceAdmin,
+  };
+}
+
+/** The workspace whose shell frames the pages outside a workspace (account, instance): the member's first one, or null without any. */
+export async function loadShellWorkspaceId(userId: string): Promise<string | null> {
+  const workspaces = await listWorkspacesForUser(userId);
+  return workspaces[0]?.id ?? null;
 }
 
 /** New workspace: the form, or why this user may not create one (ASSAY_WORKSPACE_CREATION). */

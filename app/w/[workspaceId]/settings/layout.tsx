@@ -6,10 +6,7 @@ export default async function SettingsLayout({ children, params }: WorkspacePara
   const { workspaceId } = await params;
   return (
     <div className="max-w-4xl">
-      <PageHeader
-        title="Workspace settings"
-        description="General settings, members and API keys of this workspace; retention of the instance's runs."
-      />
+      <PageHeader title="Workspace settings" description="General settings, members, API keys and webhooks of this workspace." />
       <SettingsTabs workspaceId={workspaceId} />
       {children}
     </div>
