@@ -1,7 +1,7 @@
 import type { NextConfig } from "next";
 // Parse the environment at startup so a bad configuration fails fast.
 import { env } from "./lib/env";
-import { API_CONTENT_SECURITY_POLICY, STATIC_SECURITY_HEADERS } from "./lib/security-headers";
+import { API_CONTENT_SECURITY_POLICY, SHARE_PAGE_HEADERS, STATIC_SECURITY_HEADERS } from "./lib/security-headers";
 
 const nextConfig: NextConfig = {
   poweredByHeader: false,
@@ -21,6 +21,8 @@ const nextConfig: NextConfig = {
     return [
       { source: "/:path*", headers: STATIC_SECURITY_HEADERS },
       ...["/api/v1/:path*", "/api/w/:path*", "/api/health"].map((source) => ({ source, headers: apiPolicy })),
+      // A shared page's address is its secret: never sent on as a referrer, never indexed (later entries win).
+      { source: "/share/:path*", headers: SHARE_PAGE_HEADERS },
     ];
   },
 };

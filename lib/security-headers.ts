@@ -15,6 +15,12 @@ export const STATIC_SECURITY_HEADERS: { key: string; value: string }[] = [
   { key: "Permissions-Policy", value: "camera=(), microphone=(), geolocation=(), payment=()" },
 ];
 
+/** The public share pages (/share/<token>): the token is in the address, so no referrer leaves them, and no search engine keeps them. */
+export const SHARE_PAGE_HEADERS: { key: string; value: string }[] = [
+  { key: "Referrer-Policy", value: "no-referrer" },
+  { key: "X-Robots-Tag", value: "noindex, nofollow" },
+];
+
 /** API responses are JSON, files or text: nothing in them may load or run anything, nor be framed. */
 export const API_CONTENT_SECURITY_POLICY = "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
 

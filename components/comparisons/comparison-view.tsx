@@ -1,5 +1,6 @@
 "use client";
 import type { ComparisonChartData, ComparisonDto } from "@/lib/comparisons/dto";
+import { ShareButton } from "@/components/share/share-button";
 import type { RunSuiteInfo } from "@/lib/runs/dto";
 import { cancelComparisonAction } from "@/lib/comparisons/actions";
 import { Breadcrumbs } from "@/components/ui/breadcrumbs";
@@ -89,7 +90,10 @@ export function ComparisonView({
           {c.duration_ms !== null && ` · took ${formatDuration(c.duration_ms)}`}
         </p>
       </LiveHeader>
-      <ComparisonExports workspaceId={workspaceId} comparisonId={c.id} />
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <ComparisonExports workspaceId={workspaceId} comparisonId={c.id} />
+        {canEdit && <ShareButton workspaceId={workspaceId} target={{ kind: "comparison", id: c.id }} />}
+      </div>
 
       <LiveUpdatesPaused error={isError ? error : null} />
 

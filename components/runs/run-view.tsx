@@ -1,5 +1,6 @@
 "use client";
 import Link from "next/link";
+import { ShareButton } from "@/components/share/share-button";
 import {
   runLabel,
   type CaseResultPage,
@@ -167,6 +168,7 @@ export function RunView({
             <PinBaselineButton workspaceId={workspaceId} runId={run.id} pinned={baseline.pinned} />
           )}
           {canEdit && run.status === "completed" && !suite.deleted && <CompareRunsButton workspaceId={workspaceId} runId={run.id} />}
+          {canEdit && <ShareButton workspaceId={workspaceId} target={{ kind: "run", id: run.id }} />}
         </div>
       </div>
 

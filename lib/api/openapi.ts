@@ -10,6 +10,7 @@ import { modelConfigsOpenApi } from "@/lib/model-configs/openapi";
 import { presetsOpenApi } from "@/lib/presets/openapi";
 import { retentionOpenApi } from "@/lib/retention/openapi";
 import { runsOpenApi } from "@/lib/runs/openapi";
+import { shareLinksOpenApi } from "@/lib/share-links/openapi";
 import { suitesOpenApi } from "@/lib/suites/openapi";
 import { testCasesOpenApi } from "@/lib/test-cases/openapi";
 import { webhooksOpenApi } from "@/lib/webhooks/openapi";
@@ -31,6 +32,7 @@ function parts(): OpenApiPart[] {
     comparisonsOpenApi(),
     matricesOpenApi(),
     alertsOpenApi(),
+    shareLinksOpenApi(),
     reviewOpenApi(),
     webhooksOpenApi(),
     retentionOpenApi(),

@@ -173,6 +173,9 @@ describe("every documented operation × every role × another workspace", () => 
         return json({ verdict: "pass" });
       case "resolveReviewItem":
         return json({ verdict: "fail", comment: "checked by hand" });
+      case "createRunShareLink":
+      case "createComparisonShareLink":
+        return json({ expires_in_days: 3 });
       default:
         return undefined;
     }
@@ -216,6 +219,7 @@ describe("every documented operation × every role × another workspace", () => 
               alerts: "alert",
               webhooks: "webhook",
               "review-items": "reviewItem",
+              "share-links": "shareLink",
             }[op.path.split("/")[3]!]);
       const id = resource ? ids[resource] : undefined;
       if (!id) throw new Error(`${op.method} ${op.path}: no fixture for {${name}}`);
@@ -257,6 +261,9 @@ describe("every documented operation × every role × another workspace", () => 
     ids.file = (await create("/api/v1/files", uploadCsv())).id;
     ids.webhook = (await create("/api/v1/webhooks", bodyFor("createWebhook"))).id;
     ids.delivery = (await create("/api/v1/webhooks/{id}/test", undefined, { id: ids.webhook! })).id;
+    // Sharing is off by default; this workspace allows it, so the share-link operations can succeed.
+    await db.workspace.update({ where: { id: workspace.id }, data: { sharingEnabled: true } });
+    ids.shareLink = (await create("/api/v1/runs/{id}/share-links", json({}), { id: ids.run! })).id;
     ids.alert = (
       await db.regressionAlert.create({
         data: { workspaceId: workspace.id, suiteId: ids.suite!, runId: ids.run!, passRate: 0, previousRate: 100, dropPercent: 100 },

@@ -87,6 +87,9 @@ async function makeTenant(slot: number) {
   const reviewLabel = await db.reviewLabel.create({
     data: { workspaceId, itemId: reviewItem.id, reviewerId: reviewer.id, verdict: "pass" },
   });
+  const shareLink = await db.shareLink.create({
+    data: { workspaceId, runId: run.id, tokenHash: `hash-${uid()}`, expiresAt: new Date(Date.now() + 86_400_000) },
+  });
   // A suite without runs has no run counter yet (the run insert trigger creates it).
   const quietSuite = await db.suite.create({ data: { workspaceId, agentId: agent.id, name: `quiet-${uid()}` } });
   return {
@@ -111,6 +114,7 @@ async function makeTenant(slot: number) {
       UrlFileCache: urlFile.id,
       ReviewItem: reviewItem.id,
       ReviewLabel: reviewLabel.id,
+      ShareLink: shareLink.id,
       QuietSuite: quietSuite.id,
     } as Record<string, string>,
   };
@@ -146,6 +150,8 @@ const PAIRS: { child: string; column: string; parent: string }[] = [
   { child: "ReviewItem", column: "runId", parent: "Run" },
   { child: "ReviewItem", column: "caseResultId", parent: "CaseResult" },
   { child: "ReviewLabel", column: "itemId", parent: "ReviewItem" },
+  { child: "ShareLink", column: "runId", parent: "Run" },
+  { child: "ShareLink", column: "comparisonId", parent: "Comparison" },
 ];
 
 let a: Awaited<ReturnType<typeof makeTenant>>;

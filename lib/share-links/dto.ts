@@ -1,0 +1,51 @@
+import type { Prisma } from "@/lib/generated/prisma/client";
+
+/**
+ * A share link's public shapes: the Prisma `select` (never the token hash) and the API's DTO.
+ * No server-only imports: the share dialog imports the types.
+ */
+
+export type ShareKind = "run" | "comparison";
+export type ShareTarget = { kind: ShareKind; id: string };
+
+export const shareLinkSelect = {
+  id: true,
+  runId: true,
+  comparisonId: true,
+  expiresAt: true,
+  revokedAt: true,
+  createdAt: true,
+  lastViewedAt: true,
+} as const satisfies Prisma.ShareLinkSelect;
+
+type ShareLinkRow = Prisma.ShareLinkGetPayload<{ select: typeof shareLinkSelect }>;
+
+export type ShareLinkStatus = "active" | "expired" | "revoked";
+
+export type ShareLinkDto = {
+  id: string;
+  kind: ShareKind;
+  target_id: string;
+  status: ShareLinkStatus;
+  expires_at: string;
+  revoked_at: string | null;
+  created_at: string;
+  last_viewed_at: string | null;
+};
+
+/** The answer to creating a link: the only time its token (and the page's path) is shown. */
+export type CreatedShareLink = ShareLinkDto & { token: string; path: string };
+
+export function toShareLinkDto(row: ShareLinkRow, now = Date.now()): ShareLinkDto {
+  const status: ShareLinkStatus = row.revokedAt ? "revoked" : row.expiresAt.getTime() <= now ? "expired" : "active";
+  return {
+    id: row.id,
+    kind: row.runId ? "run" : "comparison",
+    target_id: (row.runId ?? row.comparisonId)!,
+    status,
+    expires_at: row.expiresAt.toISOString(),
+    revoked_at: row.revokedAt?.toISOString() ?? null,
+    created_at: row.createdAt.toISOString(),
+    last_viewed_at: row.lastViewedAt?.toISOString() ?? null,
+  };
+}
