@@ -44,7 +44,7 @@ export function BasicsSection({ mode, status, suiteTags }: { mode: "create" | "e
           </Select>
         </Field>
         {mode === "create" ? (
-          <Field id="status" label="Status" hint="Only active cases run by default" error={errors.status?.message}>
+          <Field id="status" label="Status" hint="Only active cases run by default" error={errorAt(errors, "status")}>
             <Select
               id="status"
               aria-invalid={!!errors.status}
@@ -66,8 +66,8 @@ export function BasicsSection({ mode, status, suiteTags }: { mode: "create" | "e
             {errors.status?.message && (
               <p id="status-error" className="text-xs text-red-600" data-testid="error-status">
                 {errors.status.message === RUNNABLE_MESSAGE
-                  ? `${RUNNABLE_MESSAGE}. Add an initial message or a persona, or move the case back to draft first.`
-                  : errors.status.message}
+                  ? "An active case needs an initial message or a simulated user to run. Add one, or move the case back to Draft first."
+                  : errorAt(errors, "status")}
               </p>
             )}
           </div>

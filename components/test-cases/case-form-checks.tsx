@@ -65,8 +65,10 @@ export function ChecksSection() {
   const { control, register, watch, formState } = useFormContext<CaseFormValues>();
   const { fields, append, remove } = useFieldArray({ control, name: "checks" });
   const checks = watch("checks");
+  // With a simulated user the checks read the agent's last reply of the conversation.
+  const description = watch("multi_turn") ? "Checks on the agent's final reply of the conversation." : "Checks on the agent's reply.";
   return (
-    <FormSection title="Checks" description="Single-turn checks on the agent's reply.">
+    <FormSection title="Checks" description={description}>
       {fields.map((f, i) => (
         <fieldset key={f.id} className="space-y-3 rounded-md border border-slate-200 p-3">
           <legend className="px-1 text-xs font-medium text-slate-500">

@@ -12,7 +12,7 @@ export function ConversationSection() {
   return (
     <FormSection
       title="Conversation"
-      description="Without a persona the initial message is the single question. With a simulated user, an LLM plays the persona in a multi-turn conversation."
+      description="Without a simulated user the initial message is the single question and the agent answers once. With one, an LLM plays the persona in a multi-turn conversation."
     >
       <Field
         id="initial_message"
@@ -61,26 +61,26 @@ export function ConversationSection() {
                 {...register("persona.instructions")}
               />
             </Field>
+            {/* Only the simulated user reads the context, and only a conversation has turns to cap. */}
+            <JsonObjectField
+              name="user_context"
+              label="User context (JSON object)"
+              hint="What the simulated user knows, dumped into its prompt. Leave empty for none."
+              placeholder={'{\n  "account_id": "A-1001",\n  "plan": "pro"\n}'}
+            />
+            <InputField
+              id="max_turns"
+              label="Max turns"
+              hint="Leave empty for no cap: the conversation ends when the agent or the simulated user ends it"
+              error={errors.max_turns?.message}
+              inputMode="numeric"
+              className="max-w-40"
+              aria-describedby={errors.max_turns ? "max_turns-error" : "max_turns-hint"}
+              {...register("max_turns")}
+            />
           </div>
         )}
       </div>
-
-      <JsonObjectField
-        name="user_context"
-        label="User context (JSON object)"
-        hint="What the simulated user knows, dumped into its prompt. Leave empty for none."
-        placeholder={'{\n  "account_id": "A-1001",\n  "plan": "pro"\n}'}
-      />
-      <InputField
-        id="max_turns"
-        label="Max turns"
-        hint="Leave empty for no cap: the conversation ends when the agent or the simulated user ends it"
-        error={errors.max_turns?.message}
-        inputMode="numeric"
-        className="max-w-40"
-        aria-describedby={errors.max_turns ? "max_turns-error" : "max_turns-hint"}
-        {...register("max_turns")}
-      />
     </FormSection>
   );
 }

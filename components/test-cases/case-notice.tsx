@@ -4,6 +4,7 @@ import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { restoreTestCaseAction } from "@/lib/test-cases/actions";
 import { Button } from "@/components/ui/button";
 import { cn } from "@/components/ui/cn";
+import { CREATED_PARAM } from "./created-case";
 
 const MESSAGES: Record<string, string> = {
   created: "Test case created.",
@@ -42,10 +43,11 @@ export function CaseNotice({
   const searchParams = useSearchParams();
   const pathname = usePathname();
   useEffect(() => {
-    if (!searchParams.has("notice") && !searchParams.has("deleted")) return;
+    if (!searchParams.has("notice") && !searchParams.has("deleted") && !searchParams.has(CREATED_PARAM)) return;
     const rest = new URLSearchParams(searchParams);
     rest.delete("notice");
     rest.delete("deleted");
+    rest.delete(CREATED_PARAM);
     const query = rest.toString();
     router.replace(query ? `${pathname}?${query}` : pathname, { scroll: false });
   }, [searchParams, pathname, router]);

@@ -6,6 +6,7 @@ import { reorderTestCasesAction } from "@/lib/test-cases/actions";
 import { Badge } from "@/components/ui/card";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { StatusBadge } from "./status-badge";
+import { NEW_ROW_CLASS, NewCaseBadge, useCreatedCaseId } from "./created-case";
 import { BulkActions } from "./bulk-actions";
 import type { CaseRow } from "@/lib/test-cases/dto";
 import type { RunVariablesContext } from "@/lib/presets/schemas";
@@ -31,6 +32,7 @@ type Props = {
 
 /** The case list: selection for bulk actions, and move up/down when the list is unfiltered. */
 export function CaseTable({ workspaceId, suiteId, rows, canEdit, suiteTags, orderedIds, runVariables, defaultTrials, verdictSort }: Props) {
+  const createdId = useCreatedCaseId();
   const router = useRouter();
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const [reorderError, setReorderError] = useState<string | null>(null);
@@ -147,7 +149,11 @@ export function CaseTable({ workspaceId, suiteId, rows, canEdit, suiteTags, orde
           {rows.map((r) => {
             const pos = orderedIds?.indexOf(r.id) ?? -1;
             return (
-              <TableRow key={r.id} className={selected.has(r.id) ? "bg-indigo-50/40" : undefined}>
+              <TableRow
+                key={r.id}
+                data-created={r.id === createdId || undefined}
+                className={r.id === createdId ? NEW_ROW_CLASS : selected.has(r.id) ? "bg-indigo-50/40" : undefined}
+              >
                 {canEdit && (
                   <TableCell>
                     <input type="checkbox" aria-label={`Select ${r.name}`} checked={selected.has(r.id)} onChange={() => toggle(r.id)} />
@@ -157,6 +163,7 @@ export function CaseTable({ workspaceId, suiteId, rows, canEdit, suiteTags, orde
                   <Link href={`${base}/cases/${r.id}`} className="font-medium text-indigo-700 hover:underline">
                     {r.name}
                   </Link>
+                  {r.id === createdId && <NewCaseBadge />}
                 </TableCell>
                 <TableCell>
                   {r.last_verdict ? (

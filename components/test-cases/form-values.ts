@@ -164,7 +164,9 @@ function toCheck(row: CheckRow): unknown {
 export function formToInput(v: CaseFormValues): { input: Record<string, unknown>; issues: Issue[] } {
   const issues: Issue[] = [];
 
-  const ctx = parseJsonObject(v.user_context);
+  // User context and max turns belong to the simulated user's conversation: without a persona
+  // their inputs are hidden and nothing is sent, so a hidden value can neither fail nor be stored.
+  const ctx = v.multi_turn ? parseJsonObject(v.user_context) : { value: null };
   if (ctx.error) issues.push({ path: ["user_context"], message: ctx.error });
 
   const outcomes: Record<string, unknown> = {};
@@ -186,7 +188,7 @@ export function formToInput(v: CaseFormValues): { input: Record<string, unknown>
   const files = rowsToFiles(v.files);
   issues.push(...files.issues);
 
-  const maxTurns = v.max_turns.trim();
+  const maxTurns = v.multi_turn ? v.max_turns.trim() : "";
   const input: Record<string, unknown> = {
     name: v.name,
     description: v.description,
