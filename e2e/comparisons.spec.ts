@@ -168,6 +168,10 @@ test("build a comparison in the dialog, watch it complete, read the verdict, ope
   await expect(armB.getByRole("heading", { level: 2 })).toContainText("Failed");
   await expect(armA.getByText("Fake reply: Please cancel my order").first()).toBeVisible();
   await expect(armB.getByText("Sorry, I cannot do that.").first()).toBeVisible();
+  // Arm A's final answer diffed word by word against arm B's.
+  const answerDiff = page.getByRole("region", { name: "Final answers compared (A → B)" });
+  await expect(answerDiff.getByRole("deletion").first()).toContainText("Please cancel my order");
+  await expect(answerDiff.getByRole("insertion").first()).toContainText("Sorry, I cannot do that.");
   await expectAccessible(page, "pair view");
 
   // CSV export: the spec's columns, one row per pair.

@@ -16,6 +16,7 @@ import { comparisonHref, pairHref, suiteComparisonsHref } from "./paths";
 import { costTone, formatMs, formatRatio, pairLabel, signed } from "./format";
 import { VerdictChangeBadge } from "./status-badge";
 import { Stat } from "@/components/ui/stat";
+import { PairAnswerDiff } from "@/components/runs/answer-diff";
 
 type Snapshot = Record<string, unknown> & { checks?: Check[]; mode?: string; persona?: unknown };
 
@@ -91,6 +92,15 @@ export function PairView({
         )}
       </Card>
 
+      <PairAnswerDiff
+        a={{
+          label: `A (${c.baseline?.label ?? "Baseline"})`,
+          answer: armAnswer(p.baseline, baseline),
+          error: armError(p.baseline, baseline),
+        }}
+        b={{ label: `B (${c.variant?.label ?? "Variant"})`, answer: armAnswer(p.variant, variant), error: armError(p.variant, variant) }}
+      />
+
       <div className="grid gap-4 xl:grid-cols-2">
         <ArmColumn workspaceId={workspaceId} letter="A" label={c.baseline?.label ?? "Baseline"} execution={p.baseline} result={baseline} />
         <ArmColumn workspaceId={workspaceId} letter="B" label={c.variant?.label ?? "Variant"} execution={p.variant} result={variant} />
@@ -98,6 +108,10 @@ export function PairView({
     </div>
   );
 }
+
+/** An arm's final answer and, when it has none, why: the same fields its column shows. */
+const armAnswer = (e: ExecutionDto | null, r: CaseResultDetail | null) => r?.actual_response ?? e?.response ?? null;
+const armError = (e: ExecutionDto | null, r: CaseResultDetail | null) => r?.error_message ?? e?.error ?? null;
 
 function ArmColumn({
   workspaceId,
@@ -114,8 +128,8 @@ function ArmColumn({
 }) {
   const snapshot = (r?.test_case ?? {}) as Snapshot;
   const status = r?.status ?? e?.status ?? null;
-  const reason = r?.error_message ?? e?.error ?? null;
-  const response = r?.actual_response ?? e?.response ?? null;
+  const reason = armError(e, r);
+  const response = armAnswer(e, r);
   return (
     <section aria-label={`${letter}: ${label}`} className="min-w-0 space-y-4" data-testid={`pair-arm-${letter}`}>
       <Card className="space-y-3 p-5">

@@ -153,3 +153,26 @@ export function AnswerDiffCard({
     </Card>
   );
 }
+
+/** One arm of a pair: its label, its final answer, and why it has none. */
+export type PairAnswer = { label: string; answer: string | null; error: string | null };
+
+/** The pair view's word diff of arm A's final answer against arm B's. */
+export function PairAnswerDiff({ a, b }: { a: PairAnswer; b: PairAnswer }) {
+  const uid = useId();
+  const missing = [a, b].find((side) => side.answer === null);
+  return (
+    <Card className="space-y-3 p-5" role="region" aria-labelledby={`${uid}-title`}>
+      <h2 id={`${uid}-title`} className="text-base font-semibold">
+        Final answers compared (A → B)
+      </h2>
+      {missing ? (
+        <p className="text-sm text-slate-600">
+          {missing.label} has no answer to compare{missing.error ? `: ${missing.error}` : "."}
+        </p>
+      ) : (
+        <WordDiffText before={a.answer ?? ""} after={b.answer ?? ""} label={`Changes from ${a.label}'s answer to ${b.label}'s`} />
+      )}
+    </Card>
+  );
+}

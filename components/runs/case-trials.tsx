@@ -5,6 +5,7 @@ import { Card } from "@/components/ui/card";
 import { cn } from "@/components/ui/cn";
 import { CASE_STATUS_LABELS } from "./status-badges";
 import { markLabel, ResultStrip } from "./result-strip";
+import { formatDateTime } from "./format";
 
 /**
  * The case view's trial parts: the selector between the trials of this case in its run, and the
@@ -77,7 +78,7 @@ export function CaseHistoryCard({ workspaceId, history, currentId }: { workspace
             id: h.id,
             href: `/w/${workspaceId}/runs/${h.run_id}/cases/${h.id}`,
             status: h.status,
-            label: markLabel(`Run #${h.run_number}, trial ${h.trial + 1}`, h.status),
+            label: markLabel(`Run #${h.run_number}, trial ${h.trial + 1}, ${formatDateTime(h.created_at)}`, h.status),
             current: h.id === currentId,
           }))}
         />

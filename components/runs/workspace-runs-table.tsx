@@ -5,6 +5,7 @@ import { RunStatusBadge } from "./status-badges";
 import { formatDateTime, formatDuration, formatPercent, TRIGGER_LABELS } from "./format";
 import { runHref } from "./charts-common";
 import { ExperimentLink, RunMetadata } from "./run-metadata";
+import { formatUsd } from "@/lib/runs/cost";
 import { numeric, Table, TableBody, TableCell, TableEmpty, TableHeader, TableRow } from "@/components/ui/table";
 
 const num = "text-right tabular-nums";
@@ -14,10 +15,17 @@ export function WorkspaceRunsTable({ workspaceId, rows }: { workspaceId: string;
   return (
     <Table density="compact" caption="Runs, newest first">
       <TableHeader
-        columns={["Run", "Status", "Started", "Trigger", "Metadata", ...numeric(["Passed", "Failed", "Errors", "Pass rate", "Duration"])]}
+        columns={[
+          "Run",
+          "Status",
+          "Started",
+          "Trigger",
+          "Metadata",
+          ...numeric(["Passed", "Failed", "Errors", "Pass rate", "Duration", "Cost"]),
+        ]}
       />
       <TableBody>
-        {rows.length === 0 && <TableEmpty colSpan={10}>No run matches these filters.</TableEmpty>}
+        {rows.length === 0 && <TableEmpty colSpan={11}>No run matches these filters.</TableEmpty>}
         {rows.map((r) => {
           const active = r.status === "pending" || r.status === "running";
           return (
@@ -51,6 +59,7 @@ export function WorkspaceRunsTable({ workspaceId, rows }: { workspaceId: string;
               <TableCell className={num}>{r.errors}</TableCell>
               <TableCell className={`${num} font-medium text-slate-900`}>{formatPercent(r.pass_rate)}</TableCell>
               <TableCell className={`${num} text-slate-700`}>{active ? "—" : formatDuration(r.duration_ms)}</TableCell>
+              <TableCell className={`${num} text-slate-700`}>{formatUsd(r.cost_usd)}</TableCell>
             </TableRow>
           );
         })}

@@ -55,6 +55,7 @@ type Row = {
   arm_index: number | null;
   matrix_id: string | null;
   combination_index: number | null;
+  cost_usd: number | null;
 };
 
 /** The rows in order after `where`: only the list's columns (no snapshots, options or summary). */
@@ -64,7 +65,7 @@ function rowsSql(where: Prisma.Sql, page: Prisma.Sql): Prisma.Sql {
            r."triggeredBy"::text AS triggered_by, r."createdAt" AS created_at, r."startedAt" AS started_at, r."completedAt" AS completed_at,
            r."totalCases" AS total, r."passedCases" AS passed, r."failedCases" AS failed, r."errorCases" AS errors,
            r."skippedCases" AS skipped, r."comparisonId" AS comparison_id, r."armIndex" AS arm_index, r."matrixId" AS matrix_id,
-           r."combinationIndex" AS combination_index
+           r."combinationIndex" AS combination_index, r."costUsd" AS cost_usd
     FROM "Run" r JOIN "Suite" s ON s."id" = r."suiteId"
     WHERE ${where}
     ORDER BY r."createdAt" DESC, r."id" DESC
@@ -98,6 +99,7 @@ function toRow(r: Row): WorkspaceRunRow {
     arm_index: r.arm_index,
     matrix_id: r.matrix_id,
     combination_index: r.combination_index,
+    cost_usd: r.cost_usd,
   };
 }
 
