@@ -256,7 +256,7 @@ describe("a comparison end to end", () => {
   //   5: both pass → same
   // The variant is slower by a different amount per case so latency sorts are unambiguous.
   const variantRule = (i: number, reply: Record<string, unknown>) =>
-    fake.addRule({ match: { anyContains: "VARIANT", lastUserContains: `question ${i}` }, reply: { delayMs: 15 * (i + 1), ...reply } });
+    fake.addRule({ match: { anyContains: "VARIANT", lastUserContains: `question ${i}` }, reply: { delayMs: 60 * (i + 1), ...reply } });
   function installRules() {
     variantRule(0, { content: "yes, certainly", usage: { prompt_tokens: 40, completion_tokens: 3 } });
     variantRule(1, { content: "yes, here is a much longer answer than before", usage: { prompt_tokens: 40, completion_tokens: 9 } });
@@ -376,7 +376,7 @@ describe("a comparison end to end", () => {
       expect(lo, key).toBeLessThanOrEqual(s.diffs[key].mean + 1e-9);
       expect(hi, key).toBeGreaterThanOrEqual(s.diffs[key].mean - 1e-9);
     }
-    // The variant waited 15–90 ms longer on every comparable case.
+    // The variant waited 60–360 ms longer on every comparable case: far above the noise of a busy machine.
     expect(s.diffs.latency_diff_ms.median).toBeGreaterThan(10);
 
     // Filter by verdict change: exactly the matching pairs, across pages.

@@ -114,6 +114,8 @@ async function makeTableRun(ctx: WorkspaceContext, rows: Row[]) {
           latencyMs: r.latencyMs ?? null,
           promptTokens: r.tokens ?? 0,
           completionTokens: 0,
+          // A cost that follows the tokens (a thousandth of a dollar each); none without tokens.
+          costUsd: r.tokens ? r.tokens / 1000 : null,
         })),
       },
     },
@@ -169,7 +171,7 @@ describe("GET /api/v1/runs/{id}/case-results", () => {
     expect(reason("zeta_x")).toBeNull();
   });
 
-  it("sorts by name, latency and tokens either way, missing values last, and status descending", async () => {
+  it("sorts by name, latency, tokens and cost either way, missing values last, and status descending", async () => {
     expect(names(await api("?sort=name"))).toEqual([...DEFAULT_ORDER].sort());
     expect(names(await api("?sort=name&dir=desc"))).toEqual([...DEFAULT_ORDER].sort().reverse());
     const latency = (await api("?sort=latency&dir=desc")).json.data.map((r: { latency_ms: number | null }) => r.latency_ms);
@@ -178,6 +180,9 @@ describe("GET /api/v1/runs/{id}/case-results", () => {
     expect(ascending).toEqual([90, 100, 120, 150, 200, 250, 300, null, null, null]);
     expect(names(await api("?sort=tokens&dir=desc")).slice(0, 3)).toEqual(["theta", "eta", "beta"]);
     expect(names(await api("?sort=status&dir=desc")).slice(0, 2)).toEqual(["kappa", "zeta_x"]);
+    const cost = (await api("?sort=cost&dir=desc")).json.data.map((r: { cost_usd: number | null }) => r.cost_usd);
+    expect(cost).toEqual([0.06, 0.05, 0.04, 0.03, 0.02, 0.01, 0.005, null, null, null]);
+    expect(names(await api("?sort=cost&dir=asc")).slice(0, 2)).toEqual(["iota", "alpha"]);
   });
 
   it("filters by status and tag while the chips count every status of the search", async () => {
@@ -212,7 +217,7 @@ describe("GET /api/v1/runs/{id}/case-results", () => {
 
   it("answers bad parameters with a 400 naming the field", async () => {
     for (const [query, field] of [
-      ["?sort=cost", "sort"],
+      ["?sort=price", "sort"],
       ["?sort=latency&dir=up", "dir"],
       ["?page=0", "page"],
       ["?page=two", "page"],

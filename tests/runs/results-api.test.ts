@@ -127,6 +127,7 @@ describe("the run page's live table (GET /api/w/{workspaceId}/runs/{runId}/resul
         "tags",
         "prompt_tokens",
         "completion_tokens",
+        "cost_usd",
         "latency_ms",
         "duration_ms",
         "retry_count",

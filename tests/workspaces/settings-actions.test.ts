@@ -157,6 +157,7 @@ describe("creating a workspace", () => {
       role: "viewer",
       userEmail: viewer.user.email,
       canCreateWorkspace: false,
+      instanceAdmin: false,
     });
     await db.membership.update({
       where: { workspaceId_userId: { workspaceId: second.workspace.id, userId: viewer.user.id } },
