@@ -22,13 +22,18 @@ import { FAKE_OPENAI_PORT } from "../playwright.config";
 export const ADMIN = { email: "admin@assay.test", password: "correct-horse-battery", workspace: "QA Team" };
 export const FAKE_OPENAI_URL = `http://127.0.0.1:${FAKE_OPENAI_PORT}/v1`;
 
-/** The workspace id of the signed-in admin (from the URL after "/"). */
+/**
+ * The id of the admin's first-run workspace ("QA Team"), its home page open. Not simply the one "/"
+ * opens: that is the first by name, and specs running beside this one create workspaces whose
+ * names sort earlier.
+ */
 export async function openWorkspace(page: Page): Promise<string> {
   await page.goto("/");
   await page.waitForURL(/\/w\/[0-9a-f-]{36}/);
-  const match = /\/w\/([0-9a-f-]{36})/.exec(page.url());
-  expect(match).not.toBeNull();
-  return match![1]!;
+  const id = await page.getByLabel("Workspace").locator("option", { hasText: ADMIN.workspace }).first().getAttribute("value");
+  expect(id).toMatch(/^[0-9a-f-]{36}$/);
+  if (!page.url().includes(`/w/${id}`)) await page.goto(`/w/${id}`);
+  return id!;
 }
 
 /** Creates a workspace named `name` as the signed-in admin and returns its id (its suites page is open). */

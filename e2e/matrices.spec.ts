@@ -68,7 +68,8 @@ test("start a 2×2 matrix in the dialog and read its table", async ({ page }) =>
   await page.getByRole("menuitem", { name: "Matrix runs" }).click();
   await expect(page.getByText("No matrix runs yet")).toBeVisible();
 
-  // The dialog: AIConfiguration (model configuration names as checkboxes) × Temperature (typed).
+  // The dialog, from the suite page's menu: AIConfiguration (model configuration names as checkboxes) × Temperature (typed).
+  await page.goto(`/w/${workspaceId}/suites/${suite.id}`);
   await page.getByRole("button", { name: "More actions" }).click();
   await page.getByRole("menuitem", { name: "New matrix run…" }).click();
   const dialog = page.getByRole("dialog", { name: "New matrix run" });

@@ -1,5 +1,14 @@
 import { expect, test, type Page } from "@playwright/test";
-import { apiPost, createApiKey, createFakeSuite, createWorkspace, expectAccessible, runToCompletion, unique } from "./fixtures";
+import {
+  addFakeRules,
+  apiPost,
+  createApiKey,
+  createFakeSuite,
+  createWorkspace,
+  expectAccessible,
+  runToCompletion,
+  unique,
+} from "./fixtures";
 
 /**
  * Navigation: the workspace's home dashboard, the runs list across suites with its filters, the
@@ -44,7 +53,7 @@ test("home shows the last pass rate and the failure; the runs list filters by su
   await expect(page).toHaveURL(new RegExp(`/w/${workspaceId}$`));
   await expect(page.getByRole("heading", { name: "Home", level: 1 })).toBeVisible();
   const suites = page.getByRole("region", { name: "Suites" });
-  await expect(suites.getByRole("link", { name: checkout.name })).toBeVisible();
+  await expect(suites.getByRole("link", { name: checkout.name, exact: true })).toBeVisible();
   await expect(suites.getByRole("link", { name: `${checkout.name}: last run #2, pass rate 50%` })).toBeVisible();
   const failures = page.getByRole("region", { name: "Recent failures" });
   const failure = failures.getByRole("link", { name: "Quotes the refund policy" }).first();
@@ -79,22 +88,30 @@ test("home shows the last pass rate and the failure; the runs list filters by su
 test("the Alerts item counts the open alerts", async ({ page }) => {
   const workspaceId = await createWorkspace(page, unique("Navigation alerts"));
   const token = await createApiKey(page, workspaceId, "navigation alerts e2e");
-  const suite = await suiteWithAFailure(page, token, "Regressing");
-  await page.request.patch(`/api/v1/suites/${suite.id}`, {
-    headers: { authorization: `Bearer ${token}` },
-    data: { alert_threshold_percent: 1 },
+  const marker = `NAVALERTS${Date.now().toString(36)}`;
+  const suite = await createFakeSuite(page.request, token, {
+    agent: { name: "Regressing bot", system_prompt: `You help customers. (${marker})` },
+    suite: { name: "Regressing" },
   });
-  // A passing baseline (only the first case), then the full run at 50 %: one regression alert.
-  const cases = (await (
-    await page.request.get(`/api/v1/suites/${suite.id}/test-cases`, { headers: { authorization: `Bearer ${token}` } })
-  ).json()) as {
-    data: { id: string; name: string }[];
-  };
-  const greets = cases.data.find((c) => c.name === "Greets the customer")!;
-  await runToCompletion(page.request, token, suite.id, { case_ids: [greets.id] });
-  await runToCompletion(page.request, token, suite.id, { case_ids: cases.data.map((c) => c.id) });
-  await page.goto(`/w/${workspaceId}`);
-  await expect(page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Alerts, 1 open" })).toBeVisible();
+  await apiPost(page.request, token, `/api/v1/suites/${suite.id}/test-cases`, {
+    name: "Greets the customer",
+    initial_message: "Hello",
+    checks: [{ type: "contains_phrases", phrases: ["Fake reply"] }],
+  });
+  // A passing run, then the agent regresses: the second run fails and raises one regression alert.
+  await runToCompletion(page.request, token, suite.id);
+  await addFakeRules(page.request, [{ match: { anyContains: marker, endpoint: "chat" }, reply: { content: "Sorry, I cannot help." } }]);
+  await runToCompletion(page.request, token, suite.id);
+  const alerts = page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Alerts, 1 open" });
+  await expect
+    .poll(
+      async () => {
+        await page.goto(`/w/${workspaceId}`);
+        return alerts.count();
+      },
+      { timeout: 20_000 },
+    )
+    .toBe(1);
   await expect(page.getByRole("region", { name: "Open alerts" }).getByRole("link", { name: `${suite.name} #2` })).toBeVisible();
 });
 

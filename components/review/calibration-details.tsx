@@ -129,7 +129,7 @@ export function CalibrationHistory({ fingerprints, currentFingerprint }: { finge
       description="Each judge (model, endpoint, prompts and metric settings) the suite's results were reviewed under: a change of judge starts a new row."
     >
       {/* Focusable: a phone scrolls the table sideways by keyboard too (it has no links to focus). */}
-      <div className="overflow-x-auto" tabIndex={0} role="region" aria-label="Judge calibration history, scrollable">
+      <div className="relative overflow-x-auto" tabIndex={0} role="region" aria-label="Judge calibration history, scrollable">
         <Table variant="plain" density="compact" caption="Judge calibration history" scroll={false}>
           <TableHeader
             columns={["Judge", "First labelled", "Last labelled", ...numeric(["Labelled", "Agreement"]), "κ (95% CI)", "Status"]}

@@ -39,8 +39,8 @@ export function WordDiffText({ before, after, label }: { before: string; after: 
     return (
       <div className="grid gap-2 sm:grid-cols-2">
         <p className="text-sm text-slate-600 sm:col-span-2">The answers are too different to compare word by word; both are shown.</p>
-        <p className="max-h-64 overflow-auto rounded-md bg-slate-50 p-3 text-sm whitespace-pre-wrap">{before}</p>
-        <p className="max-h-64 overflow-auto rounded-md bg-slate-50 p-3 text-sm whitespace-pre-wrap">{after}</p>
+        <p className="relative max-h-64 overflow-auto rounded-md bg-slate-50 p-3 text-sm whitespace-pre-wrap">{before}</p>
+        <p className="relative max-h-64 overflow-auto rounded-md bg-slate-50 p-3 text-sm whitespace-pre-wrap">{after}</p>
       </div>
     );
   }
@@ -53,7 +53,7 @@ export function WordDiffText({ before, after, label }: { before: string; after: 
         tabIndex={0}
         aria-label={label}
         data-testid="answer-diff"
-        className="max-h-96 overflow-auto rounded-md bg-slate-50 p-3 text-sm break-words whitespace-pre-wrap"
+        className="relative max-h-96 overflow-auto rounded-md bg-slate-50 p-3 text-sm break-words whitespace-pre-wrap"
       >
         {diff.parts.map((p, i) =>
           p.added ? (

@@ -22,7 +22,9 @@ export function SharingSetting({ workspaceId, enabled, canEdit }: { workspaceId:
           checked={on}
           disabled={!canEdit || pending}
           onChange={async (e) => {
+            // The box follows the click at once and goes back if the server refuses.
             const next = e.target.checked;
+            setOn(next);
             setPending(true);
             setError(null);
             const result = await setSharingEnabledAction(workspaceId, { enabled: next });
@@ -30,7 +32,10 @@ export function SharingSetting({ workspaceId, enabled, canEdit }: { workspaceId:
             if (result.ok) {
               setOn(result.data.sharingEnabled);
               router.refresh();
-            } else setError(result.error);
+            } else {
+              setOn(!next);
+              setError(result.error);
+            }
           }}
         />
         <span>

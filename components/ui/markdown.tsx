@@ -30,7 +30,7 @@ const COMPONENTS: Components = {
   ol: ({ children }) => <ol className="list-decimal space-y-0.5 pl-5">{children}</ol>,
   blockquote: ({ children }) => <blockquote className="border-l-2 border-slate-300 pl-3 text-slate-600">{children}</blockquote>,
   code: ({ children }) => <code className="rounded bg-slate-100 px-1 font-mono text-xs">{children}</code>,
-  pre: ({ children }) => <pre className="overflow-x-auto rounded-md bg-slate-100 p-2 text-xs whitespace-pre-wrap">{children}</pre>,
+  pre: ({ children }) => <pre className="relative overflow-x-auto rounded-md bg-slate-100 p-2 text-xs whitespace-pre-wrap">{children}</pre>,
   a: ({ href, children }) => (
     <a href={href} rel="noreferrer nofollow" className="text-indigo-700 underline">
       {children}
@@ -39,7 +39,7 @@ const COMPONENTS: Components = {
   img: ({ alt }) => <span className="text-slate-500 italic">[image{alt ? `: ${alt}` : ""}]</span>,
   table: ({ children }) => (
     // Focusable, so a table wider than the screen can be scrolled by keyboard.
-    <div tabIndex={0} className="overflow-x-auto">
+    <div tabIndex={0} className="relative overflow-x-auto">
       <table className="min-w-full border-collapse text-xs">{children}</table>
     </div>
   ),

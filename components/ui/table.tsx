@@ -45,7 +45,11 @@ export function Table({
   if (!scroll) return table;
   return (
     <div
-      className={cn("overflow-x-auto", variant === "card" && "rounded-lg border border-slate-200 bg-white shadow-sm", containerClassName)}
+      className={cn(
+        "relative overflow-x-auto",
+        variant === "card" && "rounded-lg border border-slate-200 bg-white shadow-sm",
+        containerClassName,
+      )}
     >
       {table}
     </div>

@@ -13,7 +13,7 @@ export function SettingsTabs({ workspaceId }: { workspaceId: string }) {
     { href: `${base}/webhooks`, label: "Webhooks" },
   ];
   return (
-    <nav aria-label="Settings" className="mb-6 flex gap-1 overflow-x-auto border-b border-slate-200">
+    <nav aria-label="Settings" className="relative mb-6 flex gap-1 overflow-x-auto border-b border-slate-200">
       {tabs.map((t) => {
         const active = pathname === t.href;
         return (
