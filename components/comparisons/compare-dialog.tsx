@@ -19,8 +19,9 @@ import { ARMS, FIELDS, atFields, defaults, differences, toInput, type FormValues
  * "Compare": a dialog that builds the two arms of an A/B comparison side by side (agent, model
  * configuration, system prompt with a diff marker, temperature, max tokens, variables), the
  * ordering, repetitions, concurrency and case filters, shows the case count and the estimated
- * agent calls, then creates the comparison and opens its page. The server validates
- * (executeComparisonInput); its issues are shown at their fields.
+ * agent calls, then creates the comparison and opens its page. Each arm's variables are the Run
+ * dialog's typed inputs. The server validates (executeComparisonInput); its issues, and the
+ * form's own (a number input holding no number), are shown at their fields and the first one is focused.
  */
 
 export const CompareButton = suiteLaunchButton({
@@ -39,6 +40,11 @@ const RETRY_FIELDS = [
   { name: "retry.backoff_factor", label: "Backoff factor", step: "0.5" },
   { name: "retry.timeout_ms", label: "Timeout (ms)", step: undefined },
 ] as const;
+
+/** Moves the keyboard to the first field marked invalid once the errors have rendered. */
+function focusFirstInvalid(form: HTMLFormElement) {
+  setTimeout(() => form.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus(), 0);
+}
 
 function CompareForm({ workspaceId, suiteId, options }: SuiteTarget & { options: CompareOptions }) {
   const router = useRouter();
@@ -69,25 +75,30 @@ function CompareForm({ workspaceId, suiteId, options }: SuiteTarget & { options:
     props: { label: string; hint: string; min: number; max?: number },
   ) => <NumberField id={id(name)} error={errorAt(name)} inputMode="numeric" {...props} {...form.register(name)} />;
 
-  const onSubmit = form.handleSubmit(async (v) => {
-    setFormError(null);
-    setOtherIssues([]);
-    form.clearErrors();
-    const { input, issues } = toInput(v, options);
-    if (issues.length > 0) {
-      applyServerIssues(form.setError, issues);
-      setFormError("Please fix the highlighted fields");
-      return;
-    }
-    const result = await createComparisonAction(workspaceId, { suite_id: suiteId, input });
-    if (!result.ok) {
-      const rest = applyServerIssues(form.setError, atFields(result.issues), FIELDS);
-      setFormError(result.error);
-      setOtherIssues(rest);
-      return;
-    }
-    router.push(`/w/${workspaceId}/comparisons/${result.data.id}`);
-  });
+  const onSubmit = (e: React.FormEvent<HTMLFormElement>) => {
+    const formElement = e.currentTarget;
+    return form.handleSubmit(async (v) => {
+      setFormError(null);
+      setOtherIssues([]);
+      form.clearErrors();
+      const { input, issues } = toInput(v, options);
+      if (issues.length > 0) {
+        applyServerIssues(form.setError, issues);
+        setFormError("Please fix the highlighted fields");
+        focusFirstInvalid(formElement);
+        return;
+      }
+      const result = await createComparisonAction(workspaceId, { suite_id: suiteId, input });
+      if (!result.ok) {
+        const rest = applyServerIssues(form.setError, atFields(result.issues), FIELDS);
+        setFormError(result.error);
+        setOtherIssues(rest);
+        focusFirstInvalid(formElement);
+        return;
+      }
+      router.push(`/w/${workspaceId}/comparisons/${result.data.id}`);
+    })(e);
+  };
 
   const setFilter = (next: CaseFilter) => {
     form.setValue("tags", next.tags, { shouldDirty: true });
