@@ -1,5 +1,5 @@
 "use client";
-import { useId, useState } from "react";
+import { useEffect, useId, useRef, useState } from "react";
 import { useRouter } from "next/navigation";
 import { useForm } from "react-hook-form";
 import { compareOptionsAction, createComparisonAction, type CompareOptions } from "@/lib/comparisons/actions";
@@ -41,11 +41,6 @@ const RETRY_FIELDS = [
   { name: "retry.timeout_ms", label: "Timeout (ms)", step: undefined },
 ] as const;
 
-/** Moves the keyboard to the first field marked invalid once the errors have rendered. */
-function focusFirstInvalid(form: HTMLFormElement) {
-  setTimeout(() => form.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus(), 0);
-}
-
 function CompareForm({ workspaceId, suiteId, options }: SuiteTarget & { options: CompareOptions }) {
   const router = useRouter();
   const uid = useId();
@@ -75,8 +70,17 @@ function CompareForm({ workspaceId, suiteId, options }: SuiteTarget & { options:
     props: { label: string; hint: string; min: number; max?: number },
   ) => <NumberField id={id(name)} error={errorAt(name)} inputMode="numeric" {...props} {...form.register(name)} />;
 
+  // A refused attempt takes the keyboard to its first invalid field once the form is enabled again.
+  const formElement = useRef<HTMLFormElement | null>(null);
+  const focusInvalid = useRef(false);
+  useEffect(() => {
+    if (isSubmitting || !focusInvalid.current) return;
+    focusInvalid.current = false;
+    formElement.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
+  }, [isSubmitting]);
+
   const onSubmit = (e: React.FormEvent<HTMLFormElement>) => {
-    const formElement = e.currentTarget;
+    formElement.current = e.currentTarget;
     return form.handleSubmit(async (v) => {
       setFormError(null);
       setOtherIssues([]);
@@ -85,7 +89,7 @@ function CompareForm({ workspaceId, suiteId, options }: SuiteTarget & { options:
       if (issues.length > 0) {
         applyServerIssues(form.setError, issues);
         setFormError("Please fix the highlighted fields");
-        focusFirstInvalid(formElement);
+        focusInvalid.current = true;
         return;
       }
       const result = await createComparisonAction(workspaceId, { suite_id: suiteId, input });
@@ -93,7 +97,7 @@ function CompareForm({ workspaceId, suiteId, options }: SuiteTarget & { options:
         const rest = applyServerIssues(form.setError, atFields(result.issues), FIELDS);
         setFormError(result.error);
         setOtherIssues(rest);
-        focusFirstInvalid(formElement);
+        focusInvalid.current = true;
         return;
       }
       router.push(`/w/${workspaceId}/comparisons/${result.data.id}`);
