@@ -3,6 +3,7 @@ import { expect, test, type APIRequestContext } from "@playwright/test";
 import {
   apiPost,
   createApiKey,
+  createWorkspace,
   expectAccessible,
   openWorkspace,
   unique,
@@ -170,8 +171,11 @@ test("build a comparison in the dialog, watch it complete, read the verdict, ope
   await expect(armB.getByText("Sorry, I cannot do that.").first()).toBeVisible();
   // Arm A's final answer diffed word by word against arm B's.
   const answerDiff = page.getByRole("region", { name: "Final answers compared (A → B)" });
-  await expect(answerDiff.getByRole("deletion").first()).toContainText("Please cancel my order");
-  await expect(answerDiff.getByRole("insertion").first()).toContainText("Sorry, I cannot do that.");
+  // Word by word: the two answers share only spaces, so their words alternate as removed and added.
+  for (const word of ["Fake", "reply:", "cancel"])
+    await expect(answerDiff.getByRole("deletion").filter({ hasText: word })).not.toHaveCount(0);
+  for (const word of ["Sorry,", "cannot", "that."])
+    await expect(answerDiff.getByRole("insertion").filter({ hasText: word })).not.toHaveCount(0);
   await expectAccessible(page, "pair view");
 
   // CSV export: the spec's columns, one row per pair.
@@ -246,14 +250,16 @@ test("an arm's explicit model wins over the agent's AIConfiguration default, and
   const dialog = page.getByRole("dialog", { name: "New A/B comparison" });
   const variant = dialog.getByRole("group", { name: "Variant (B)" });
   await variant.getByLabel("Model configuration").selectOption({ label: `${slow.name} · slow-${marker}` });
-  await variant.getByLabel("Temperature").fill("0.2");
-  // Setting the variable too, to another model, contradicts the explicit choice: refused, naming both.
-  await variant.getByLabel("Variables (optional)").fill(JSON.stringify({ AIConfiguration: fast.name }));
+  await variant.getByLabel("Temperature", { exact: true }).fill("0.2");
+  // Setting the variable too, to another model, contradicts the explicit choice: refused at the variable, naming both.
+  const aiConfiguration = variant.getByLabel("AI configuration AIConfiguration");
+  await aiConfiguration.selectOption({ label: fast.name });
   await dialog.getByRole("button", { name: "Start comparison" }).click();
   await expect(
     variant.getByText(`AIConfiguration = "${fast.name}" contradicts this arm's model configuration "${slow.name}"`),
   ).toBeVisible();
-  await variant.getByLabel("Variables (optional)").fill("");
+  await expect(aiConfiguration).toHaveAttribute("aria-invalid", "true");
+  await aiConfiguration.selectOption({ label: "(not set)" });
   await dialog.getByRole("button", { name: "Start comparison" }).click();
 
   await page.waitForURL(/\/comparisons\/[0-9a-f-]{36}$/);
@@ -267,4 +273,75 @@ test("an arm's explicit model wins over the agent's AIConfiguration default, and
   const log = await fakeRequests<{ body: { model: string; temperature?: number } }>(page.request, marker);
   const calls = log.filter((r) => r.body?.model?.endsWith(marker)).map((r) => `${r.body.model}@${r.body.temperature}`);
   expect(calls.sort()).toEqual([...Array(6).fill(`fast-${marker}@0.7`), ...Array(6).fill(`slow-${marker}@0.2`)]);
+});
+
+test("each arm's variables are typed inputs: a bad number is refused at the variable, typed values reach the arms", async ({ page }) => {
+  const workspaceId = await createWorkspace(page, unique("Compare variables"));
+  const token = await createApiKey(page, workspaceId, "compare variables e2e");
+  const marker = `CMPVARS${Date.now().toString(36)}`;
+  const model = await createFakeModelConfig(page.request, token, "Vars model", `vars-${marker}`);
+  const agent = await apiPost(page.request, token, "/api/v1/agents", {
+    name: unique("Typed vars bot"),
+    kind: "chat",
+    system_prompt: `You help customers in a {{ Tone }} tone. (${marker})`,
+    model_config_id: model.id,
+    variables_schema: [
+      ...agentEvalVariables([model]),
+      { name: "Formal", display_name: "Formal register", data_type: "boolean", value_source: "freeform", default_value: false },
+      { name: "Tone", display_name: "Tone of voice", data_type: "string", value_source: "freeform", default_value: "warm" },
+    ],
+  });
+  const suite = await apiPost(page.request, token, "/api/v1/suites", {
+    agent_id: agent.id,
+    name: unique("Typed vars"),
+    llm_judge_model_config_id: model.id,
+  });
+  await apiPost(page.request, token, `/api/v1/suites/${suite.id}/test-cases`, { name: "Greeting", initial_message: "Hello there" });
+
+  await page.goto(`/w/${workspaceId}/suites/${suite.id}`);
+  await page.getByRole("button", { name: "More actions" }).click();
+  await page.getByRole("menuitem", { name: "New comparison…" }).click();
+  const dialog = page.getByRole("dialog", { name: "New A/B comparison" });
+  const baseline = dialog.getByRole("group", { name: "Baseline (A)" });
+  const variant = dialog.getByRole("group", { name: "Variant (B)" });
+
+  // Typed inputs per declared variable, each with what it resolves to; no JSON box.
+  await expect(dialog.getByRole("textbox", { name: /Variables/ })).toHaveCount(0);
+  const temperature = variant.getByRole("spinbutton", { name: "Temperature Temperature" });
+  await expect(temperature).toBeVisible();
+  await expect(variant.getByRole("checkbox", { name: "Formal register" })).not.toBeChecked();
+  await expect(variant.getByRole("combobox", { name: "AI configuration AIConfiguration" })).toBeVisible();
+  await expect(baseline.getByRole("textbox", { name: "Tone of voice Tone" })).toBeVisible();
+  await expect(variant.getByTestId("resolves-Temperature")).toContainText("Resolves to 0.7");
+
+  // Text that is no number is refused at the variable, naming it, and the keyboard is taken there.
+  await temperature.pressSequentially("1e");
+  await dialog.getByRole("button", { name: "Start comparison" }).click();
+  await expect(variant.getByText("Temperature (Temperature) must be a number")).toBeVisible();
+  await expect(temperature).toHaveAttribute("aria-invalid", "true");
+  await expect(temperature).toBeFocused();
+  await expect(page).toHaveURL(new RegExp(`/suites/${suite.id}$`));
+  await expectAccessible(page, "Compare dialog with typed variables at 1440 px");
+  // On a phone the arms stack and the dialog fits the screen's width.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect.poll(() => dialog.evaluate((d) => d.scrollWidth <= d.clientWidth)).toBe(true);
+  await expectAccessible(page, "Compare dialog with typed variables at 390 px");
+  await page.setViewportSize({ width: 1440, height: 900 });
+
+  // Good values of each type: a number and a boolean for the variant, text for the baseline.
+  await temperature.fill("0.4");
+  await expect(variant.getByText("Temperature (Temperature) must be a number")).toHaveCount(0);
+  await expect(variant.getByTestId("resolves-Temperature")).toContainText("Resolves to 0.4");
+  await variant.getByRole("checkbox", { name: "Formal register" }).check();
+  await baseline.getByRole("textbox", { name: "Tone of voice Tone" }).fill("dry");
+  await expect(dialog.getByTestId("arm-differences")).toHaveText("Variant differs in: variables.");
+  await dialog.getByRole("button", { name: "Start comparison" }).click();
+
+  await page.waitForURL(/\/comparisons\/[0-9a-f-]{36}$/);
+  const comparisonId = /\/comparisons\/([0-9a-f-]{36})$/.exec(page.url())![1]!;
+  const res = await page.request.get(`/api/v1/comparisons/${comparisonId}`, { headers: { authorization: `Bearer ${token}` } });
+  expect(res.ok()).toBe(true);
+  const comparison = (await res.json()) as { baseline: { variables?: unknown }; variant: { variables?: unknown } };
+  expect(comparison.baseline.variables).toEqual({ Tone: "dry" });
+  expect(comparison.variant.variables).toEqual({ Temperature: 0.4, Formal: true });
 });

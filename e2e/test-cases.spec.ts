@@ -82,20 +82,27 @@ test("test cases: form with validation, import, filters, bulk actions, reorder, 
 
   await test.step("validation errors are shown at the fields, client-side and for the draft-only rule", async () => {
     await page.getByLabel(exactly("Name")).fill(multiTurn);
-    await page.getByLabel("Max turns").fill("0");
     await page.getByRole("button", { name: "Add semantic similarity check" }).click();
     const check = page.getByRole("group", { name: /Check 1/ });
     await check.getByLabel("Expected answer").fill("Your refund was issued");
     await check.getByLabel("Threshold (0 to 1)").fill("2");
-    await page.getByLabel(exactly("User context (JSON object)")).fill('{"order_id": "A-1001",');
     // Active is the default status; without an initial message or persona the case cannot run.
     await expect(page.getByLabel(exactly("Status"))).toHaveValue("active");
     await page.getByRole("button", { name: "Create test case" }).click();
 
     await expect(page.getByTestId("error-checks.0.threshold")).toHaveText("Threshold must be between 0 and 1");
+    await expect(page.getByTestId("error-status")).toContainText("needs an initial message or a simulated user");
+
+    // The simulated user's context and turn cap are its own fields, checked when it is on.
+    await page.getByLabel("Simulated user (multi-turn)").check();
+    await page.getByLabel("Persona type").fill("frustrated-user");
+    await page.getByLabel("Persona description").fill("Waited two weeks for a refund");
+    await page.getByLabel("Persona instructions").fill("Be curt; ask for a manager if not helped");
+    await page.getByLabel("Max turns").fill("0");
+    await page.getByLabel(exactly("User context (JSON object)")).fill('{"order_id": "A-1001",');
+    await page.getByRole("button", { name: "Create test case" }).click();
     await expect(page.getByTestId("error-max_turns")).toHaveText("Max turns must be at least 1");
     await expect(page.getByTestId("error-user_context")).toContainText("Not valid JSON");
-    await expect(page.getByTestId("error-status")).toContainText("can only be a draft");
     // The bad JSON is kept for fixing.
     await expect(page.getByLabel(exactly("User context (JSON object)"))).toHaveValue('{"order_id": "A-1001",');
     await expect(page).toHaveURL(/\/cases\/new$/);
@@ -207,7 +214,7 @@ test("test cases: form with validation, import, filters, bulk actions, reorder, 
     await expect(caseRow(page, multiTurn)).toBeVisible();
     await expect(caseRow(page, "Refund status (imported)")).toHaveCount(0);
     await expect(page.getByRole("link", { name: /^All/ })).toContainText("1");
-    await expect(page.getByText("Reordering is available when no filters are applied")).toBeVisible();
+    await expect(page.getByText(/^Reordering is available in run order with no filters applied/)).toBeVisible();
 
     await tagFilter(page, "billing").click();
     await expect(caseRow(page, "Refund status (imported)")).toBeVisible();

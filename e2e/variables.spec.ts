@@ -36,7 +36,9 @@ test("a test-level lock, a typed run value and the resolved values with sources 
   await page.goto(caseUrl);
   await page.getByLabel("Initial message").fill("Hello at {{Temperature}} in {{Mood}}");
   await page.getByRole("button", { name: "Save changes" }).click();
-  await expect(page.getByText(/Unknown variable \{\{Mood\}\}/)).toBeVisible();
+  // At the field, and in the form's summary of what to fix.
+  await expect(page.getByTestId("error-initial_message")).toContainText("Unknown variable {{Mood}}");
+  await expect(page.getByTestId("form-errors")).toContainText("Initial message: Unknown variable {{Mood}}");
   await page.getByLabel("Initial message").fill("Hello at {{Temperature}}");
 
   const model = page.getByRole("group", { name: "Variable AIConfiguration" });

@@ -1,12 +1,17 @@
 "use client";
 import type { Path, UseFormReturn } from "react-hook-form";
 import type { CompareOptions } from "@/lib/comparisons/actions";
-import { Field, InputField, NamedOptions, Select, Textarea } from "@/components/ui/field";
+import { Field, InputField, Select, Textarea } from "@/components/ui/field";
 import { NumberField } from "@/components/ui/number-field";
-import { ARM_FIELDS, type Arm, type FormValues } from "./compare-form-model";
+import { RunVariablesFields } from "@/components/variables/run-variables-fields";
+import { ARM_FIELDS, armVariablesContext, declaredValues, type Arm, type FormValues } from "./compare-form-model";
 import { PromptDiff } from "./prompt-diff";
 
-/** One arm's column of the Compare dialog: label, agent, model configuration, system prompt (with its diff marker), temperature, max tokens, variables. */
+/**
+ * One arm's column of the Compare dialog: label, agent, model configuration, system prompt (with
+ * its diff marker), temperature, max tokens, and the agent's variables as the Run dialog's typed
+ * inputs (with a preset select, what each resolves to, and each one's error).
+ */
 export function ArmFields({
   arm,
   title,
@@ -26,7 +31,15 @@ export function ArmFields({
   const agent = options.agents.find((a) => a.id === values.agent_id);
   const modelConfig = options.model_configs.find((m) => m.id === agent?.model_config_id);
   const f = (name: (typeof ARM_FIELDS)[number]) => `${arm}.${name}` as Path<FormValues>;
-  const variableNames = agent?.variables_schema.map((v) => v.name) ?? [];
+  const definitions = agent?.variables_schema ?? [];
+  // Issues at this arm's variables: at their input when the agent declares them, else listed below.
+  const variableIssues = Object.entries(
+    (form.formState.errors[arm]?.variables ?? {}) as Record<string, { message?: string } | undefined>,
+  ).filter(([, e]) => e?.message);
+  const variableErrors = Object.fromEntries(variableIssues.map(([name, e]) => [name, e!.message]));
+  const otherVariableIssues = variableIssues
+    .filter(([name]) => !definitions.some((d) => d.name === name))
+    .map(([name, e]) => `${name}: ${e!.message}`);
 
   return (
     <fieldset className="space-y-3 rounded-md border border-slate-200 p-4">
@@ -40,6 +53,9 @@ export function ArmFields({
               const next = options.agents.find((a) => a.id === e.target.value);
               form.setValue(f("system_prompt"), next?.system_prompt ?? "");
               form.setValue(f("model_config_id"), "");
+              // Values of variables the new agent does not declare would be refused as unknown.
+              form.setValue(f("variables"), declaredValues(values.variables, next?.variables_schema ?? []));
+              form.setValue(`${arm}.unreadable`, []);
             },
           })}
           aria-invalid={Boolean(errorAt(f("agent_id")))}
@@ -104,36 +120,26 @@ export function ArmFields({
           {...form.register(f("max_tokens"))}
         />
       </div>
-      {options.presets?.length > 0 && (
-        <Field id={id(`${arm}.preset`)} label="Preset" hint="Fills this arm's variables with a preset of the suite">
-          <Select
-            id={id(`${arm}.preset`)}
-            defaultValue=""
-            onChange={(e) => {
-              const preset = options.presets.find((p) => p.id === e.target.value);
-              if (preset) form.setValue(f("variables"), JSON.stringify(preset.values, null, 1), { shouldDirty: true });
-            }}
-          >
-            <NamedOptions items={options.presets} none="Choose a preset…" />
-          </Select>
-        </Field>
+      <RunVariablesFields
+        context={armVariablesContext(options, values.agent_id)}
+        value={values.variables}
+        onChange={(next) => {
+          form.setValue(f("variables"), next, { shouldDirty: true });
+          form.clearErrors(f("variables"));
+        }}
+        errors={variableErrors}
+        onUnreadable={(name, bad) => {
+          const others = values.unreadable.filter((n) => n !== name);
+          form.setValue(`${arm}.unreadable`, bad ? [...others, name] : others);
+        }}
+      />
+      {otherVariableIssues.length > 0 && (
+        <ul className="list-disc pl-5 text-xs text-red-600">
+          {otherVariableIssues.map((message) => (
+            <li key={message}>{message}</li>
+          ))}
+        </ul>
       )}
-      <Field
-        id={id(f("variables"))}
-        label="Variables (optional)"
-        hint={
-          variableNames.length > 0 ? `A JSON object; this agent declares: ${variableNames.join(", ")}` : "A JSON object of variable values"
-        }
-        error={errorAt(f("variables"))}
-      >
-        <Textarea
-          id={id(f("variables"))}
-          rows={2}
-          className="font-mono text-xs"
-          {...form.register(f("variables"))}
-          aria-invalid={Boolean(errorAt(f("variables")))}
-        />
-      </Field>
     </fieldset>
   );
 }

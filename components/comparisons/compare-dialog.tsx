@@ -1,5 +1,5 @@
 "use client";
-import { useId, useState } from "react";
+import { useEffect, useId, useRef, useState } from "react";
 import { useRouter } from "next/navigation";
 import { useForm } from "react-hook-form";
 import { compareOptionsAction, createComparisonAction, type CompareOptions } from "@/lib/comparisons/actions";
@@ -19,8 +19,9 @@ import { ARMS, FIELDS, atFields, defaults, differences, toInput, type FormValues
  * "Compare": a dialog that builds the two arms of an A/B comparison side by side (agent, model
  * configuration, system prompt with a diff marker, temperature, max tokens, variables), the
  * ordering, repetitions, concurrency and case filters, shows the case count and the estimated
- * agent calls, then creates the comparison and opens its page. The server validates
- * (executeComparisonInput); its issues are shown at their fields.
+ * agent calls, then creates the comparison and opens its page. Each arm's variables are the Run
+ * dialog's typed inputs. The server validates (executeComparisonInput); its issues, and the
+ * form's own (a number input holding no number), are shown at their fields and the first one is focused.
  */
 
 export const CompareButton = suiteLaunchButton({
@@ -69,25 +70,39 @@ function CompareForm({ workspaceId, suiteId, options }: SuiteTarget & { options:
     props: { label: string; hint: string; min: number; max?: number },
   ) => <NumberField id={id(name)} error={errorAt(name)} inputMode="numeric" {...props} {...form.register(name)} />;
 
-  const onSubmit = form.handleSubmit(async (v) => {
-    setFormError(null);
-    setOtherIssues([]);
-    form.clearErrors();
-    const { input, issues } = toInput(v, options);
-    if (issues.length > 0) {
-      applyServerIssues(form.setError, issues);
-      setFormError("Please fix the highlighted fields");
-      return;
-    }
-    const result = await createComparisonAction(workspaceId, { suite_id: suiteId, input });
-    if (!result.ok) {
-      const rest = applyServerIssues(form.setError, atFields(result.issues), FIELDS);
-      setFormError(result.error);
-      setOtherIssues(rest);
-      return;
-    }
-    router.push(`/w/${workspaceId}/comparisons/${result.data.id}`);
-  });
+  // A refused attempt takes the keyboard to its first invalid field once the form is enabled again.
+  const formElement = useRef<HTMLFormElement | null>(null);
+  const focusInvalid = useRef(false);
+  useEffect(() => {
+    if (isSubmitting || !focusInvalid.current) return;
+    focusInvalid.current = false;
+    formElement.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
+  }, [isSubmitting]);
+
+  const onSubmit = (e: React.FormEvent<HTMLFormElement>) => {
+    formElement.current = e.currentTarget;
+    return form.handleSubmit(async (v) => {
+      setFormError(null);
+      setOtherIssues([]);
+      form.clearErrors();
+      const { input, issues } = toInput(v, options);
+      if (issues.length > 0) {
+        applyServerIssues(form.setError, issues);
+        setFormError("Please fix the highlighted fields");
+        focusInvalid.current = true;
+        return;
+      }
+      const result = await createComparisonAction(workspaceId, { suite_id: suiteId, input });
+      if (!result.ok) {
+        const rest = applyServerIssues(form.setError, atFields(result.issues), FIELDS);
+        setFormError(result.error);
+        setOtherIssues(rest);
+        focusInvalid.current = true;
+        return;
+      }
+      router.push(`/w/${workspaceId}/comparisons/${result.data.id}`);
+    })(e);
+  };
 
   const setFilter = (next: CaseFilter) => {
     form.setValue("tags", next.tags, { shouldDirty: true });

@@ -1,4 +1,6 @@
 import type { CompareOptions } from "@/lib/comparisons/actions";
+import type { VariableDefinition, VariableValue } from "@/lib/agents/schemas";
+import type { RunVariablesContext } from "@/lib/presets/schemas";
 import { DEFAULT_RETRY, type ComparisonOrdering } from "@/lib/comparisons/schemas";
 import { DEFAULT_RUN_CONCURRENCY } from "@/lib/runs/schemas";
 
@@ -6,7 +8,9 @@ import { DEFAULT_RUN_CONCURRENCY } from "@/lib/runs/schemas";
  * The Compare dialog's form model: its values (strings, as the inputs hold them), the defaults
  * from the suite's agent, and the mapping to the request body (executeComparisonInput) — empty
  * fields are left out so an arm keeps the agent's value, and the prompt is sent only when it was
- * changed — plus where the server's issues are shown.
+ * changed — plus where the server's issues are shown. Each arm's variables are typed values of its
+ * agent's declared variables (the Run dialog's inputs); a number input holding text that is not a
+ * number is named in `unreadable` so the form refuses it instead of sending nothing.
  */
 
 export type ArmForm = {
@@ -16,7 +20,9 @@ export type ArmForm = {
   system_prompt: string;
   temperature: string;
   max_tokens: string;
-  variables: string;
+  variables: Record<string, VariableValue>;
+  /** Variables whose input holds something that is not a value of its type (e.g. "1e" in a number input). */
+  unreadable: string[];
 };
 
 export type FormValues = {
@@ -69,7 +75,8 @@ function emptyArm(options: CompareOptions, label: string): ArmForm {
     system_prompt: agent?.system_prompt ?? "",
     temperature: "",
     max_tokens: "",
-    variables: "",
+    variables: {},
+    unreadable: [],
   };
 }
 
@@ -77,7 +84,7 @@ export function defaults(options: CompareOptions | undefined): FormValues {
   const arm = (label: string): ArmForm =>
     options
       ? emptyArm(options, label)
-      : { label, agent_id: "", model_config_id: "", system_prompt: "", temperature: "", max_tokens: "", variables: "" };
+      : { label, agent_id: "", model_config_id: "", system_prompt: "", temperature: "", max_tokens: "", variables: {}, unreadable: [] };
   return {
     name: "",
     notes: "",
@@ -120,20 +127,12 @@ export function toInput(values: FormValues, options: CompareOptions): { input: R
   const arm = (key: Arm) => {
     const a = values[key];
     const agent = options.agents.find((x) => x.id === a.agent_id);
-    let variables: Record<string, unknown> | undefined;
-    if (a.variables.trim() !== "") {
-      let parsed: unknown;
-      try {
-        parsed = JSON.parse(a.variables);
-      } catch {
-        parsed = undefined;
-      }
-      if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
-        issues.push({ path: `${key}.variables`, message: 'Enter a JSON object, e.g. {"tone": "formal"}' });
-      } else {
-        variables = parsed as Record<string, unknown>;
-      }
+    const definitions = agent?.variables_schema ?? [];
+    for (const name of a.unreadable) {
+      const def = definitions.find((d) => d.name === name);
+      if (def) issues.push({ path: `${key}.variables.${name}`, message: unreadableMessage(def) });
     }
+    const variables = declaredValues(a.variables, definitions);
     const promptChanged = agent?.kind === "chat" && a.system_prompt !== (agent.system_prompt ?? "");
     return {
       label: a.label.trim() === "" ? undefined : a.label.trim(),
@@ -142,7 +141,7 @@ export function toInput(values: FormValues, options: CompareOptions): { input: R
       system_prompt: promptChanged ? a.system_prompt : undefined,
       temperature: numberField(a.temperature, `${key}.temperature`, issues),
       max_tokens: numberField(a.max_tokens, `${key}.max_tokens`, issues, { integer: true }),
-      variables,
+      variables: Object.keys(variables).length > 0 ? variables : undefined,
     };
   };
   const input: Record<string, unknown> = {
@@ -170,14 +169,16 @@ export function toInput(values: FormValues, options: CompareOptions): { input: R
 }
 
 /**
- * Server issues below a form field (`baseline.variables.tone`, `tags.0`) are shown at that field,
- * with the rest of their path in front of the message.
+ * Server issues below a form field (`tags.0`) are shown at that field, with the rest of their path
+ * in front of the message; a variable's issue (`baseline.variables.tone`) stays at that variable's input.
  */
 export function atFields(issues: Issue[]): Issue[] {
   return issues.map((i) => {
     // The arm's agent cannot run (no model configuration…): shown at the arm's agent select.
     const agent = /^(baseline|variant)\.agent(\.|$)/.exec(i.path);
     if (agent) return { path: `${agent[1]}.agent_id`, message: i.message };
+    // A variable's issue stays at that variable: its typed input shows it.
+    if (/^(baseline|variant)\.variables\.[^.]+$/.test(i.path)) return i;
     const field = FIELDS.find((f) => i.path.startsWith(`${f}.`));
     return field ? { path: field, message: `${i.path.slice(field.length + 1)}: ${i.message}` } : i;
   });
@@ -195,7 +196,39 @@ export function differences(values: FormValues, options: CompareOptions): string
     max_tokens: "max tokens",
     variables: "variables",
   };
+  const same = (k: string) => (k === "variables" ? sameValues(x[k], y[k]) : JSON.stringify(x[k] ?? null) === JSON.stringify(y[k] ?? null));
   return Object.keys(names)
-    .filter((k) => JSON.stringify(x[k] ?? null) !== JSON.stringify(y[k] ?? null))
+    .filter((k) => !same(k))
     .map((k) => names[k]!);
+}
+
+/** Two arms' variable values are the same whatever order they were set in. */
+function sameValues(a: unknown, b: unknown): boolean {
+  const sorted = (v: unknown) =>
+    JSON.stringify(Object.entries((v as Record<string, unknown>) ?? {}).sort(([x], [y]) => x.localeCompare(y)));
+  return sorted(a) === sorted(b);
+}
+
+/** The values of the variables `definitions` declares, in their order (another agent's leftovers are dropped). */
+export function declaredValues(values: Record<string, VariableValue>, definitions: VariableDefinition[]): Record<string, VariableValue> {
+  const kept: Record<string, VariableValue> = {};
+  for (const def of definitions) if (values[def.name] !== undefined) kept[def.name] = values[def.name]!;
+  return kept;
+}
+
+/** The refusal of an input that holds no value of its variable's type, naming the variable. */
+export function unreadableMessage(def: VariableDefinition): string {
+  const kind =
+    def.data_type === "number" ? "a number" : def.data_type === "date" ? "a date" : def.data_type === "boolean" ? "true or false" : "text";
+  return `${def.display_name} (${def.name}) must be ${kind}`;
+}
+
+/** What an arm's typed variable inputs offer: its agent's variables, the suite's values and presets. */
+export function armVariablesContext(options: CompareOptions, agentId: string): RunVariablesContext {
+  const agent = options.agents.find((a) => a.id === agentId);
+  return {
+    definitions: agent?.variables_schema ?? [],
+    suite_values: options.suite_values,
+    presets: options.presets.map((p) => ({ ...p, trials: null })),
+  };
 }

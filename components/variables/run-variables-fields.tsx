@@ -46,6 +46,7 @@ export function RunVariablesFields({
   caseConfig,
   disabled,
   onPreset,
+  onUnreadable,
 }: {
   context: RunVariablesContext;
   value: Values;
@@ -57,6 +58,8 @@ export function RunVariablesFields({
   disabled?: boolean;
   /** Told which preset was chosen (the run dialog takes its trials too). */
   onPreset?: (preset: RunVariablesContext["presets"][number]) => void;
+  /** Told when a variable's input starts or stops holding text that is no value of its type. */
+  onUnreadable?: (name: string, unreadable: boolean) => void;
 }) {
   const uid = useId();
   const shown = context.definitions.filter((d) => caseConfig?.[d.name]?.exposed !== false);
@@ -110,8 +113,9 @@ export function RunVariablesFields({
                 allowed={o?.restricted_values}
                 invalid={Boolean(error)}
                 disabled={disabled || o?.locked}
-                describedBy={`${id}-resolved`}
+                describedBy={error ? `${id}-resolved ${id}-error` : `${id}-resolved`}
                 label={def.display_name}
+                onUnreadable={onUnreadable && ((bad) => onUnreadable(def.name, bad))}
               />
               <p
                 id={`${id}-resolved`}
@@ -130,7 +134,11 @@ export function RunVariablesFields({
                   "No value"
                 )}
               </p>
-              {error && <p className="text-xs text-red-600">{error}</p>}
+              {error && (
+                <p id={`${id}-error`} className="text-xs text-red-600">
+                  {error}
+                </p>
+              )}
             </div>
           );
         })}

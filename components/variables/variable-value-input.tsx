@@ -8,7 +8,8 @@ type PossibleValue = VariableDefinition["possible_values"][number];
  * One value of a declared variable (the variables model), typed by the variable's definition: a select of the possible values for a
  * static variable (`allowed` narrows them, e.g. to a case's restricted values), a number input,
  * a checkbox for true/false, a date input, or text. `undefined` means "not set"; a set checkbox
- * can be cleared again.
+ * can be cleared again. A number input holding text that is no number ("1e", "1.2.3") also reads
+ * as "not set", so `onUnreadable` tells the form, which can refuse it instead of sending nothing.
  */
 export function VariableValueInput({
   id,
@@ -20,6 +21,7 @@ export function VariableValueInput({
   disabled,
   describedBy,
   label,
+  onUnreadable,
 }: {
   id: string;
   def: VariableDefinition;
@@ -31,6 +33,8 @@ export function VariableValueInput({
   describedBy?: string;
   /** Accessible name when the input has no <label for> of its own (the checkbox's text). */
   label?: string;
+  /** Told on every edit of a number input whether it holds text that is not a number. */
+  onUnreadable?: (unreadable: boolean) => void;
 }) {
   const common = { id, disabled, "aria-invalid": invalid || undefined, "aria-describedby": describedBy };
   if (def.value_source === "static" && def.possible_values.length > 0) {
@@ -68,7 +72,10 @@ export function VariableValueInput({
           step="any"
           inputMode="decimal"
           value={value === undefined ? "" : String(value)}
-          onChange={(e) => onChange(e.target.value === "" || Number.isNaN(Number(e.target.value)) ? undefined : Number(e.target.value))}
+          onChange={(e) => {
+            onUnreadable?.(e.target.validity.badInput);
+            onChange(e.target.value === "" || Number.isNaN(Number(e.target.value)) ? undefined : Number(e.target.value));
+          }}
         />
       );
     case "date":

@@ -37,6 +37,8 @@ export type CompareOptions = {
   tags: string[];
   /** The suite's variable presets (the variables model): choosing one fills an arm's variables. */
   presets: { id: string; name: string; values: Record<string, string | number | boolean> }[];
+  /** The suite's own variable values: what an arm's variable resolves to when the arm leaves it empty. */
+  suite_values: Record<string, string | number | boolean>;
 };
 
 /** A completed run the "Compare with…" dialog offers. */
@@ -75,6 +77,7 @@ export const compareOptionsAction = workspaceAction(suiteRef, "editor", async ({
     model_configs: modelConfigs,
     tags,
     presets: presets.map((p) => ({ id: p.id, name: p.name, values: p.values })),
+    suite_values: suite.variables,
   };
 });
 
