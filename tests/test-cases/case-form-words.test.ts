@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import type { FieldErrors } from "react-hook-form";
 import { leavesPage, type LinkClick } from "@/components/forms/unsaved-changes";
 import { errorAt, fieldIssues, fieldLabel, userMessage } from "@/components/test-cases/form-errors";
 import { RUNNABLE_MESSAGE } from "@/lib/test-cases/schemas";
@@ -63,7 +64,7 @@ describe("errors in the form's words", () => {
     const errors = {
       status: { type: "server", message: RUNNABLE_MESSAGE, ref: {} },
       checks: [undefined, { threshold: { type: "too_big", message: "Threshold must be between 0 and 1" } }],
-    };
+    } as unknown as FieldErrors;
     expect(fieldIssues(errors)).toEqual([
       { path: "status", label: "Status", message: userMessage(RUNNABLE_MESSAGE) },
       { path: "checks.1.threshold", label: "Check 2 · Threshold", message: "Threshold must be between 0 and 1" },
