@@ -28,7 +28,8 @@ export default defineConfig({
   globalSetup: "./e2e/global-setup.ts",
   use: {
     baseURL: `http://localhost:${PORT}`,
-    trace: "retain-on-failure",
+    // Traces record every step of every test and cost CPU the suite is short of: E2E_TRACE=retain-on-failure when debugging.
+    trace: (process.env.E2E_TRACE as "retain-on-failure" | undefined) ?? "off",
     screenshot: "only-on-failure",
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",

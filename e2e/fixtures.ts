@@ -23,17 +23,23 @@ export const ADMIN = { email: "admin@assay.test", password: "correct-horse-batte
 export const FAKE_OPENAI_URL = `http://127.0.0.1:${FAKE_OPENAI_PORT}/v1`;
 
 /**
- * The id of the admin's first-run workspace ("QA Team"), its home page open. Not simply the one "/"
- * opens: that is the first by name, and specs running beside this one create workspaces whose
- * names sort earlier.
+ * The signed-in user's workspace, its home page open: for the admin, the first-run workspace ("QA
+ * Team"), not simply the one "/" opens (the first by name: specs running beside this one create
+ * workspaces whose names sort earlier); for any other user, the one "/" opens.
  */
 export async function openWorkspace(page: Page): Promise<string> {
   await page.goto("/");
   await page.waitForURL(/\/w\/[0-9a-f-]{36}/);
-  const id = await page.getByLabel("Workspace").locator("option", { hasText: ADMIN.workspace }).first().getAttribute("value");
+  const opened = /\/w\/([0-9a-f-]{36})/.exec(page.url())![1]!;
+  await page.getByLabel("Workspace").waitFor({ state: "attached" });
+  const options = await page
+    .getByLabel("Workspace")
+    .locator("option")
+    .evaluateAll((els) => els.map((el) => ({ name: el.textContent?.trim(), id: el.getAttribute("value") })));
+  const id = options.find((o) => o.name === ADMIN.workspace)?.id ?? opened;
   expect(id).toMatch(/^[0-9a-f-]{36}$/);
-  if (!page.url().includes(`/w/${id}`)) await page.goto(`/w/${id}`);
-  return id!;
+  if (id !== opened) await page.goto(`/w/${id}`);
+  return id;
 }
 
 /** Creates a workspace named `name` as the signed-in admin and returns its id (its suites page is open). */

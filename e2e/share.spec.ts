@@ -31,7 +31,7 @@ test("share a finished run read-only, open it without a session, then revoke it"
   await page.getByRole("button", { name: "Share" }).click();
   await dialog.getByLabel("Expires after (days)").fill("3");
   await dialog.getByRole("button", { name: "Create link" }).click();
-  const field = dialog.getByLabel("Share link");
+  const field = dialog.getByRole("textbox", { name: "Share link", exact: true });
   await expect(field).toHaveValue(/\/share\/shr_\S{43}$/);
   const link = await field.inputValue();
   await expect(dialog.getByText("Active", { exact: true })).toBeVisible();
