@@ -29,6 +29,7 @@ import { CaseReviewControl, HumanVerdictBadges } from "./send-to-review";
 import { runKeys } from "@/lib/runs/hooks";
 import type { AnswerComparison } from "@/lib/runs/answer-diff";
 import { AnswerDiffCard } from "./answer-diff";
+import { FinalResponseCard } from "./final-response";
 import { CaseNav, type CaseNavData } from "./case-nav";
 
 /** What kind of problem an error_type names: agent failures vs evaluator (judge/simulator) errors. */
@@ -213,20 +214,7 @@ export function CaseView({
           <Transcript messages={transcript} authorship={authorshipOf(snapshot)} files={r.processed_files} />
         </Card>
         <div className="min-w-0 space-y-4">
-          <Card className="space-y-2 p-5">
-            <div className="flex flex-wrap items-center gap-2">
-              <h2 className="text-base font-semibold">Final response</h2>
-              {r.response_truncated && <Badge tone="amber">Truncated at 20,000 characters</Badge>}
-            </div>
-            {r.actual_response ? (
-              // Focusable so a long reply (e.g. one quoting a file) can be scrolled by keyboard.
-              <p tabIndex={0} className="max-h-96 overflow-auto rounded-md bg-slate-50 p-3 text-sm break-words whitespace-pre-wrap">
-                {r.actual_response}
-              </p>
-            ) : (
-              <p className="text-sm text-slate-500">The agent gave no final response.</p>
-            )}
-          </Card>
+          <FinalResponseCard response={r.actual_response} truncated={r.response_truncated} />
           <Section title="Checks">
             <CheckResults results={(r.check_results ?? []) as CheckResult[]} checks={snapshot.checks ?? []} mode={snapshot.mode ?? null} />
           </Section>

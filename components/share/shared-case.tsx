@@ -2,7 +2,8 @@ import Link from "next/link";
 import type { CheckResult, MetricResult, OutcomeResult, ToolCallResults } from "@/lib/evaluation/types";
 import type { Check } from "@/lib/test-cases/schemas";
 import type { SharedCase } from "@/lib/share-links/loaders";
-import { Badge, Card, Section } from "@/components/ui/card";
+import { Card, Section } from "@/components/ui/card";
+import { FinalResponseCard } from "@/components/runs/final-response";
 import { Stat } from "@/components/ui/stat";
 import { CaseStatusBadge } from "@/components/runs/status-badges";
 import { Transcript, authorshipOf, type TranscriptEntry } from "@/components/runs/transcript";
@@ -61,19 +62,7 @@ export function SharedCaseView({ token, page }: { token: string; page: SharedCas
           <Transcript messages={transcript} authorship={authorshipOf(snapshot)} />
         </Card>
         <div className="min-w-0 space-y-4">
-          <Card className="space-y-2 p-5">
-            <div className="flex flex-wrap items-center gap-2">
-              <h2 className="text-base font-semibold">Final response</h2>
-              {r.response_truncated && <Badge tone="amber">Truncated at 20,000 characters</Badge>}
-            </div>
-            {r.actual_response ? (
-              <p tabIndex={0} className="max-h-96 overflow-auto rounded-md bg-slate-50 p-3 text-sm break-words whitespace-pre-wrap">
-                {r.actual_response}
-              </p>
-            ) : (
-              <p className="text-sm text-slate-500">The agent gave no final response.</p>
-            )}
-          </Card>
+          <FinalResponseCard response={r.actual_response} truncated={r.response_truncated} />
           <Section title="Checks">
             <CheckResults results={(r.check_results ?? []) as CheckResult[]} checks={snapshot.checks as Check[]} mode={snapshot.mode} />
           </Section>
