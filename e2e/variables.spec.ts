@@ -56,6 +56,11 @@ test("a test-level lock, a typed run value and the resolved values with sources 
   await expect(dialog.getByTestId("resolves-AIConfiguration")).toContainText(`Locked by the case: ${modelB.name}`);
   await expect(dialog.getByTestId("resolves-Temperature")).toContainText("Resolves to 0.7");
   await expect(dialog.getByTestId("resolves-Temperature").getByTestId("variable-source")).toHaveText("type");
+  // Text that is no number is refused at the variable, not sent as unset; then a typed value.
+  await dialog.getByLabel(/^Temperature/).pressSequentially("1e");
+  await dialog.getByRole("button", { name: "Start run" }).click();
+  await expect(dialog.getByText("Temperature (Temperature) must be a number")).toBeVisible();
+  await expect(page).toHaveURL(caseUrl);
   await dialog.getByLabel(/^Temperature/).fill("0.3");
   await expect(dialog.getByTestId("resolves-Temperature")).toContainText("Resolves to 0.3");
   await expect(dialog.getByTestId("resolves-Temperature").getByTestId("variable-source")).toHaveText("run");

@@ -3,6 +3,7 @@ import type { VariableDefinition, VariableValue } from "@/lib/agents/schemas";
 import type { RunVariablesContext } from "@/lib/presets/schemas";
 import { DEFAULT_RETRY, type ComparisonOrdering } from "@/lib/comparisons/schemas";
 import { DEFAULT_RUN_CONCURRENCY } from "@/lib/runs/schemas";
+import { unreadableMessage } from "@/components/variables/unreadable";
 
 /**
  * The Compare dialog's form model: its values (strings, as the inputs hold them), the defaults
@@ -214,13 +215,6 @@ export function declaredValues(values: Record<string, VariableValue>, definition
   const kept: Record<string, VariableValue> = {};
   for (const def of definitions) if (values[def.name] !== undefined) kept[def.name] = values[def.name]!;
   return kept;
-}
-
-/** The refusal of an input that holds no value of its variable's type, naming the variable. */
-export function unreadableMessage(def: VariableDefinition): string {
-  const kind =
-    def.data_type === "number" ? "a number" : def.data_type === "date" ? "a date" : def.data_type === "boolean" ? "true or false" : "text";
-  return `${def.display_name} (${def.name}) must be ${kind}`;
 }
 
 /** What an arm's typed variable inputs offer: its agent's variables, the suite's values and presets. */

@@ -9,6 +9,7 @@ import type { VariableValue } from "@/lib/agents/schemas";
 import type { RunVariablesContext } from "@/lib/presets/schemas";
 import type { TestCaseVariables } from "@/lib/test-cases/variables";
 import { RunVariablesFields } from "@/components/variables/run-variables-fields";
+import { unreadableMessage } from "@/components/variables/unreadable";
 import { ConcurrencyField } from "./concurrency-field";
 import { CaseFilterFields, difficultyOf, type CaseFilter } from "./case-filter-fields";
 import { FilteredTrialsField, TrialsField, trialsError } from "./trials-field";
@@ -58,6 +59,7 @@ export function StartRunButton({
   const [error, setError] = useState<string | null>(null);
   const [issues, setIssues] = useState<IssueList>([]);
   const [busy, setBusy] = useState(false);
+  const [unreadable, setUnreadable] = useState<string[]>([]);
   if (!canEdit) return null;
 
   const id = (name: string) => `${uid}-${name}`;
@@ -84,6 +86,15 @@ export function StartRunButton({
     }
     // The trials field shows its own message; nothing to send until it is a valid number.
     if (trialsError(trials)) return;
+    // A variable box holding no value of its type (a number box holding "1e") is refused at it, not sent as unset.
+    const unreadableIssues = unreadable.flatMap((name) => {
+      const def = variablesContext?.definitions.find((d) => d.name === name);
+      return def ? [{ path: `variables.${name}`, message: unreadableMessage(def) }] : [];
+    });
+    if (unreadableIssues.length > 0) {
+      setIssues(unreadableIssues);
+      return;
+    }
     setBusy(true);
     try {
       const selection = caseIds
@@ -132,6 +143,7 @@ export function StartRunButton({
       onOpen={() => {
         setError(null);
         setIssues([]);
+        setUnreadable([]);
         setTrials(String(defaultTrials));
       }}
     >
@@ -166,6 +178,7 @@ export function StartRunButton({
               errors={variableErrors}
               caseConfig={single ? caseConfig : undefined}
               onPreset={(preset) => setTrials(String(preset.trials ?? defaultTrials))}
+              onUnreadable={(name, bad) => setUnreadable((names) => [...names.filter((n) => n !== name), ...(bad ? [name] : [])])}
             />
           )}
           {issues.some(
