@@ -332,7 +332,11 @@ test("each arm's variables are typed inputs: a bad number is refused at the vari
   await temperature.fill("0.4");
   await expect(variant.getByText("Temperature (Temperature) must be a number")).toHaveCount(0);
   await expect(variant.getByTestId("resolves-Temperature")).toContainText("Resolves to 0.4");
-  await variant.getByRole("checkbox", { name: "Formal register" }).check();
+  // By keyboard, as a keyboard user ticks it (a pointer click once waited a minute for the box to be "stable").
+  const formal = variant.getByRole("checkbox", { name: "Formal register" });
+  await formal.focus();
+  await page.keyboard.press("Space");
+  await expect(formal).toBeChecked();
   await baseline.getByRole("textbox", { name: "Tone of voice Tone" }).fill("dry");
   await expect(dialog.getByTestId("arm-differences")).toHaveText("Variant differs in: variables.");
   await dialog.getByRole("button", { name: "Start comparison" }).click();
