@@ -169,10 +169,12 @@ test("metrics, simulator model and an hourly schedule on the suite form", async 
   const name = unique("Metrics suite");
 
   await page.goto(`/w/${workspaceId}/suites/new`);
-  await page.getByLabel("Agent").selectOption({ label: agentName });
-  await page.getByLabel(/^Name/).fill(name);
+  // The minute field appears only once the form has hydrated: a value chosen before that is reset
+  // to the form's default when react-hook-form registers the field, so the agent is picked after.
   await page.getByLabel("Schedule").selectOption("hourly");
   await page.getByLabel("Minute past the hour").fill("15");
+  await page.getByLabel("Agent").selectOption({ label: agentName });
+  await page.getByLabel(/^Name/).fill(name);
   await page.getByLabel("Judge model configuration").selectOption({ label: judgeName });
   await expect(page.getByLabel("Simulator model configuration")).toHaveValue("");
   await page.getByLabel("Simulator model configuration").selectOption({ label: simName });
