@@ -169,9 +169,13 @@ test("metrics, simulator model and an hourly schedule on the suite form", async 
   const name = unique("Metrics suite");
 
   await page.goto(`/w/${workspaceId}/suites/new`);
-  // The minute field appears only once the form has hydrated: a value chosen before that is reset
-  // to the form's default when react-hook-form registers the field, so the agent is picked after.
-  await page.getByLabel("Schedule").selectOption("hourly");
+  // A value chosen before the form hydrates is reset to its default when react-hook-form registers
+  // the field: choose the schedule until its minute field appears (only a hydrated form shows it),
+  // then the rest.
+  await expect(async () => {
+    await page.getByLabel("Schedule").selectOption("hourly");
+    await expect(page.getByLabel("Minute past the hour")).toBeVisible({ timeout: 1_000 });
+  }).toPass({ timeout: 20_000 });
   await page.getByLabel("Minute past the hour").fill("15");
   await page.getByLabel("Agent").selectOption({ label: agentName });
   await page.getByLabel(/^Name/).fill(name);

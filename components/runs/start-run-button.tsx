@@ -73,7 +73,10 @@ export function StartRunButton({
     issues.filter((i) => i.path.startsWith("variables.")).map((i) => [i.path.slice("variables.".length).split(".")[0]!, i.message]),
   );
   const single = caseIds?.length === 1;
-  const otherIssues = issues.filter((i) => !known.some((k) => i.path === k || i.path.startsWith(`${k}.`)));
+  // A variable's issue shows at its input (or, for one the agent does not declare, under the inputs), not twice.
+  const otherIssues = issues.filter(
+    (i) => !i.path.startsWith("variables.") && !known.some((k) => i.path === k || i.path.startsWith(`${k}.`)),
+  );
 
   const submit: React.ComponentProps<typeof LaunchForm>["onSubmit"] = async (e, dialog) => {
     e.preventDefault();
