@@ -274,6 +274,13 @@ export async function getSuiteAnalytics(ctx: WorkspaceContext, suiteId: string, 
   };
 }
 
+/** A runs list row's columns of `Run` r (no snapshots, options or summary): what `toRunHistoryRow` reads. */
+export const RUN_ROW_COLUMNS = Prisma.sql`r."id", r."number", r."metadata", r."status"::text AS status, r."triggeredBy"::text AS triggered_by,
+  r."createdAt" AS created_at, r."startedAt" AS started_at, r."completedAt" AS completed_at, r."totalCases" AS total,
+  r."passedCases" AS passed, r."failedCases" AS failed, r."errorCases" AS errors, r."skippedCases" AS skipped,
+  r."comparisonId" AS comparison_id, r."armIndex" AS arm_index, r."matrixId" AS matrix_id, r."combinationIndex" AS combination_index,
+  r."costUsd" AS cost_usd`;
+
 const runsPageCursor = z.object({ c: cursorFields.timestamp, id: cursorFields.id });
 
 /**
@@ -288,11 +295,7 @@ export function runsPageSql(
 ): Prisma.Sql {
   const cursor = decodeCursor(q.cursor, runsPageCursor);
   return Prisma.sql`
-    SELECT r."id", r."number", r."metadata", r."status"::text AS status, r."triggeredBy"::text AS triggered_by, r."createdAt" AS created_at,
-           r."startedAt" AS started_at, r."completedAt" AS completed_at, r."totalCases" AS total,
-           r."passedCases" AS passed, r."failedCases" AS failed, r."errorCases" AS errors, r."skippedCases" AS skipped,
-           r."comparisonId" AS comparison_id, r."armIndex" AS arm_index, r."matrixId" AS matrix_id, r."combinationIndex" AS combination_index,
-           r."costUsd" AS cost_usd
+    SELECT ${RUN_ROW_COLUMNS}
     FROM "Run" r
     WHERE ${suiteRuns("r", workspaceId, suiteId)} ${runKindSql("r", q.kind ?? "ordinary")}
       ${q.status ? Prisma.sql`AND r."status" = ${q.status}::"RunStatus"` : Prisma.empty}
@@ -301,7 +304,7 @@ export function runsPageSql(
     LIMIT ${q.limit + 1}`;
 }
 
-type RunsPageRow = {
+export type RunsPageRow = {
   id: string;
   number: number;
   metadata: unknown;
@@ -336,23 +339,28 @@ export async function listSuiteRunsPage(
   const last = page.at(-1);
   return {
     next_cursor: rows.length > limit && last ? encodeCursor({ c: last.created_at.toISOString(), id: last.id }) : null,
-    data: page.map((r) => ({
-      id: r.id,
-      number: r.number,
-      experiment: r.comparison_id !== null || r.matrix_id !== null,
-      metadata: stringMap(r.metadata),
-      status: r.status,
-      triggered_by: r.triggered_by,
-      created_at: r.created_at.toISOString(),
-      started_at: iso(r.started_at),
-      completed_at: iso(r.completed_at),
-      ...caseCounts(r),
-      duration_ms: r.started_at && r.completed_at ? r.completed_at.getTime() - r.started_at.getTime() : null,
-      cost_usd: r.cost_usd,
-      comparison_id: r.comparison_id,
-      arm_index: r.arm_index,
-      matrix_id: r.matrix_id,
-      combination_index: r.combination_index,
-    })),
+    data: page.map(toRunHistoryRow),
+  };
+}
+
+/** A row of `RUN_ROW_COLUMNS` as the runs lists show it (the suite's history and the workspace's runs). */
+export function toRunHistoryRow(r: RunsPageRow): RunHistoryRow {
+  return {
+    id: r.id,
+    number: r.number,
+    experiment: r.comparison_id !== null || r.matrix_id !== null,
+    metadata: stringMap(r.metadata),
+    status: r.status,
+    triggered_by: r.triggered_by,
+    created_at: r.created_at.toISOString(),
+    started_at: iso(r.started_at),
+    completed_at: iso(r.completed_at),
+    ...caseCounts(r),
+    duration_ms: r.started_at && r.completed_at ? r.completed_at.getTime() - r.started_at.getTime() : null,
+    cost_usd: r.cost_usd,
+    comparison_id: r.comparison_id,
+    arm_index: r.arm_index,
+    matrix_id: r.matrix_id,
+    combination_index: r.combination_index,
   };
 }

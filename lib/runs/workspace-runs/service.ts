@@ -9,10 +9,10 @@ import "server-only";
 import { z } from "zod";
 import { db } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
-import { cursorFields, decodeCursor, encodeCursor, iso } from "@/lib/serialize";
+import { cursorFields, decodeCursor, encodeCursor } from "@/lib/serialize";
 import { requireRole, type WorkspaceContext } from "@/lib/auth/roles";
 import { runKindSql } from "@/lib/runs/history";
-import { stringMap } from "@/lib/runs/analytics";
+import { RUN_ROW_COLUMNS, toRunHistoryRow, type RunsPageRow } from "@/lib/runs/analytics";
 import type { RunHistoryRow } from "@/lib/runs/dto";
 import type { RunKind, RunStatus, WorkspaceRunListQuery } from "@/lib/runs/schemas";
 
@@ -35,73 +35,19 @@ function filtersSql(workspaceId: string, f: WorkspaceRunFilters): Prisma.Sql {
     ${f.metadata ? Prisma.sql`AND r."metadata" @> jsonb_build_object(${f.metadata.key}::text, ${f.metadata.value}::text)` : Prisma.empty}`;
 }
 
-type Row = {
-  id: string;
-  number: number;
-  suite_id: string;
-  suite_name: string;
-  metadata: unknown;
-  status: RunStatus;
-  triggered_by: string;
-  created_at: Date;
-  started_at: Date | null;
-  completed_at: Date | null;
-  total: number;
-  passed: number;
-  failed: number;
-  errors: number;
-  skipped: number;
-  comparison_id: string | null;
-  arm_index: number | null;
-  matrix_id: string | null;
-  combination_index: number | null;
-  cost_usd: number | null;
-};
+type Row = RunsPageRow & { suite_id: string; suite_name: string };
 
-/** The rows in order after `where`: only the list's columns (no snapshots, options or summary). */
+/** The rows in order after `where`: the suite history's columns and the suite's id and name. */
 function rowsSql(where: Prisma.Sql, page: Prisma.Sql): Prisma.Sql {
   return Prisma.sql`
-    SELECT r."id", r."number", r."suiteId" AS suite_id, s."name" AS suite_name, r."metadata", r."status"::text AS status,
-           r."triggeredBy"::text AS triggered_by, r."createdAt" AS created_at, r."startedAt" AS started_at, r."completedAt" AS completed_at,
-           r."totalCases" AS total, r."passedCases" AS passed, r."failedCases" AS failed, r."errorCases" AS errors,
-           r."skippedCases" AS skipped, r."comparisonId" AS comparison_id, r."armIndex" AS arm_index, r."matrixId" AS matrix_id,
-           r."combinationIndex" AS combination_index, r."costUsd" AS cost_usd
+    SELECT ${RUN_ROW_COLUMNS}, r."suiteId" AS suite_id, s."name" AS suite_name
     FROM "Run" r JOIN "Suite" s ON s."id" = r."suiteId"
     WHERE ${where}
     ORDER BY r."createdAt" DESC, r."id" DESC
     ${page}`;
 }
 
-const rate = (passed: number, executed: number) => (executed > 0 ? Math.round((passed / executed) * 1000) / 10 : null);
-
-function toRow(r: Row): WorkspaceRunRow {
-  return {
-    id: r.id,
-    number: r.number,
-    suite_id: r.suite_id,
-    suite_name: r.suite_name,
-    experiment: r.comparison_id !== null || r.matrix_id !== null,
-    metadata: stringMap(r.metadata),
-    status: r.status,
-    triggered_by: r.triggered_by,
-    created_at: r.created_at.toISOString(),
-    started_at: iso(r.started_at),
-    completed_at: iso(r.completed_at),
-    total: r.total,
-    done: r.passed + r.failed + r.errors + r.skipped,
-    passed: r.passed,
-    failed: r.failed,
-    errors: r.errors,
-    skipped: r.skipped,
-    pass_rate: rate(r.passed, r.passed + r.failed + r.errors),
-    duration_ms: r.started_at && r.completed_at ? r.completed_at.getTime() - r.started_at.getTime() : null,
-    comparison_id: r.comparison_id,
-    arm_index: r.arm_index,
-    matrix_id: r.matrix_id,
-    combination_index: r.combination_index,
-    cost_usd: r.cost_usd,
-  };
-}
+const toRow = (r: Row): WorkspaceRunRow => ({ ...toRunHistoryRow(r), suite_id: r.suite_id, suite_name: r.suite_name });
 
 /** One page by offset with the number of matching runs: the Runs page ("1–50 of 312"). */
 export async function listWorkspaceRunsPage(
