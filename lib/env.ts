@@ -144,6 +144,8 @@ const envSchema = z.object({
   TEST_SUITES_RETENTION_DAYS: optionalPositiveInt,
   /** Newest completed runs kept per suite whatever their age (at least 1). */
   TEST_SUITES_RETENTION_RUNS: optionalPositiveInt,
+  /** Days a traffic conversation (OpenTelemetry) is kept after its last span (at least 1; default 14). */
+  TRAFFIC_RETENTION_DAYS: optionalPositiveInt,
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
 });
 

@@ -63,6 +63,7 @@ export function AgentForm({
         "tools",
         "http",
         "variables_schema",
+        "otel_service_name",
       ]);
       setFormError(rest.length ? `${result.error}: ${rest.map((i) => i.message).join("; ")}` : result.error);
       return;
@@ -92,6 +93,13 @@ export function AgentForm({
             <Field id="agent-description" label="Description" error={errors.description?.message}>
               <Textarea id="agent-description" rows={2} {...invalid("description")} {...form.register("description")} />
             </Field>
+            <InputField
+              id="agent-otel_service_name"
+              label="OpenTelemetry service name (optional)"
+              hint="The service.name your agent's traces carry: its conversations on the Traffic page link to this agent."
+              error={errors.otel_service_name?.message}
+              {...form.register("otel_service_name")}
+            />
             <Field
               id="agent-kind"
               label="Kind"

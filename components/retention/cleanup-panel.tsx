@@ -9,7 +9,7 @@ import { FormError } from "@/components/ui/field";
 import { formatBytes } from "./format";
 
 const summary = (r: CleanupResult) =>
-  `${r.runs_deleted} runs, ${r.results_deleted} results, ${r.llm_calls_deleted} LLM calls, ≈ ${formatBytes(r.bytes_freed_estimate)}`;
+  `${r.runs_deleted} runs, ${r.results_deleted} results, ${r.llm_calls_deleted} LLM calls, ${r.conversations_deleted} traffic conversations, ≈ ${formatBytes(r.bytes_freed_estimate)}`;
 
 type Large = { runsToDelete: number; finishedRuns: number };
 

@@ -13,9 +13,9 @@ function kind(r: CleanupRecordDto) {
 export function CleanupRecords({ records }: { records: CleanupRecordDto[] }) {
   return (
     <Table variant="plain" density="compact" caption="Latest cleanups">
-      <TableHeader columns={["Started (UTC)", "Kind", ...numeric(["Runs", "Results", "LLM calls", "Size"]), "Outcome"]} />
+      <TableHeader columns={["Started (UTC)", "Kind", ...numeric(["Runs", "Results", "LLM calls", "Conversations", "Size"]), "Outcome"]} />
       <TableBody>
-        {records.length === 0 && <TableEmpty colSpan={7}>No cleanup has run yet.</TableEmpty>}
+        {records.length === 0 && <TableEmpty colSpan={8}>No cleanup has run yet.</TableEmpty>}
         {records.map((r) => (
           <TableRow key={r.id}>
             <TableCell>{when.format(new Date(r.started_at))}</TableCell>
@@ -23,6 +23,7 @@ export function CleanupRecords({ records }: { records: CleanupRecordDto[] }) {
             <TableCell className="text-right tabular-nums">{r.runs_deleted}</TableCell>
             <TableCell className="text-right tabular-nums">{r.results_deleted}</TableCell>
             <TableCell className="text-right tabular-nums">{r.llm_calls_deleted}</TableCell>
+            <TableCell className="text-right tabular-nums">{r.conversations_deleted}</TableCell>
             <TableCell className="text-right tabular-nums">≈ {formatBytes(r.bytes_freed_estimate)}</TableCell>
             <TableCell>{r.error ? <span className="text-red-700">{r.error}</span> : r.completed_at ? "Done" : "Running"}</TableCell>
           </TableRow>

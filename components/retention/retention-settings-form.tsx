@@ -19,7 +19,7 @@ type Parsed = z.output<typeof retentionSettingsForm>;
 /** The form shows database values only: an empty field means "use the environment or the default". */
 function initial(s: RetentionSettings): Values {
   const own = <T,>(v: { value: T; source: string }) => (v.source === "database" ? String(v.value) : "");
-  return { cleanup_time: own(s.cleanup_time), days: own(s.days), runs: own(s.runs) };
+  return { cleanup_time: own(s.cleanup_time), days: own(s.days), runs: own(s.runs), traffic_days: own(s.traffic_days) };
 }
 
 function Source({ setting }: { setting: { value: string | number; source: keyof typeof SOURCE_LABELS } }) {
@@ -45,6 +45,7 @@ export function RetentionSettingsForm({ workspaceId, settings }: { workspaceId: 
       cleanup_time: values.cleanup_time ?? "",
       days: values.days === null ? "" : String(values.days),
       runs: values.runs === null ? "" : String(values.runs),
+      traffic_days: values.traffic_days === null ? "" : String(values.traffic_days),
     });
     if (!result.ok) {
       applyServerIssues(form.setError, result.issues);
@@ -91,6 +92,21 @@ export function RetentionSettingsForm({ workspaceId, settings }: { workspaceId: 
       >
         <Input id="runs" inputMode="numeric" className="w-32" aria-invalid={!!errors.runs} {...form.register("runs")} />
         <Source setting={settings.runs} />
+      </Field>
+      <Field
+        id="traffic_days"
+        label="Keep traffic conversations for (days)"
+        hint={`Conversations received over OpenTelemetry, counted from their last span (at least 1). Empty: TRAFFIC_RETENTION_DAYS or ${RETENTION_DEFAULTS.traffic_days}`}
+        error={errors.traffic_days?.message}
+      >
+        <Input
+          id="traffic_days"
+          inputMode="numeric"
+          className="w-32"
+          aria-invalid={!!errors.traffic_days}
+          {...form.register("traffic_days")}
+        />
+        <Source setting={settings.traffic_days} />
       </Field>
       <div className="flex items-center gap-3">
         <SubmitButton pending={isSubmitting} pendingLabel="Saving…">

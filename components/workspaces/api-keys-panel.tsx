@@ -22,6 +22,8 @@ export type ApiKeyRow = {
   id: string;
   name: string;
   role: Role;
+  /** ingest: the key only sends traces (OTLP). */
+  scope: "full" | "ingest";
   prefix: string;
   createdAt: Date;
   lastUsedAt: Date | null;
@@ -43,6 +45,8 @@ const expiryLabels: Record<(typeof API_KEY_EXPIRY_DAYS)[number], string> = {
 
 const KEY_ROLES = ["admin", "editor", "viewer"] as const;
 
+const scopeLabels = { full: "Full API (with its role)", ingest: "Ingest only: sends traces" } as const;
+
 const revokeConfirm = (name: string) => ({
   title: `Revoke the API key “${name}”?`,
   description: "Every request made with this key is refused from now on. This cannot be undone.",
@@ -55,21 +59,22 @@ export function ApiKeysPanel({ workspaceId, keys }: { workspaceId: string; keys:
   const [created, setCreated] = useState<{ name: string; token: string } | null>(null);
   const form = useForm<ApiKeyInput>({
     resolver: zodResolver(apiKeyInput),
-    defaultValues: { name: "", role: "editor", expiresInDays: "90" },
+    defaultValues: { name: "", role: "editor", scope: "full", expiresInDays: "90" },
   });
   const { errors, isSubmitting } = form.formState;
+  const scope = form.watch("scope");
 
   const onSubmit = form.handleSubmit(async (values) => {
     setFormError(null);
     setCreated(null);
     const result = await createApiKeyAction(workspaceId, values);
     if (!result.ok) {
-      const rest = applyServerIssues(form.setError, result.issues, ["name", "role", "expiresInDays"]);
+      const rest = applyServerIssues(form.setError, result.issues, ["name", "role", "scope", "expiresInDays"]);
       if (rest.length > 0 || result.issues.length === 0) setFormError(result.error);
       return;
     }
     setCreated({ name: result.data.key.name, token: result.data.token });
-    form.reset({ name: "", role: values.role, expiresInDays: values.expiresInDays });
+    form.reset({ name: "", role: values.role, scope: values.scope, expiresInDays: values.expiresInDays });
     router.refresh();
   });
 
@@ -80,14 +85,20 @@ export function ApiKeysPanel({ workspaceId, keys }: { workspaceId: string; keys:
         description={
           <>
             Keys authenticate calls to <code>/api/v1</code> as <code>Authorization: Bearer &lt;key&gt;</code> and act with the role you
-            choose, in this workspace only. A key stops working when it expires, when it is revoked, or when the member who created it
+            choose, in this workspace only. An ingest-only key can do one thing: send an agent&apos;s OpenTelemetry traces to{" "}
+            <code>/api/v1/otlp/v1/traces</code> (the Traffic page). A key stops working when it expires, when it is revoked, or when the member who created it
             leaves or is removed from the workspace.
           </>
         }
       >
         <form onSubmit={onSubmit} noValidate className="flex flex-wrap items-start gap-3">
           <FormInput form={form} name="name" id="key-name" label="Name" fieldClassName="min-w-64 flex-1" placeholder="e.g. CI pipeline" />
-          <RoleSelect id="key-role" roles={KEY_ROLES} error={errors.role?.message} {...form.register("role")} />
+          <Field id="key-scope" label="Can" error={errors.scope?.message}>
+            <Select id="key-scope" {...form.register("scope")}>
+              <Options values={["full", "ingest"] as const} labels={scopeLabels} />
+            </Select>
+          </Field>
+          {scope === "full" && <RoleSelect id="key-role" roles={KEY_ROLES} error={errors.role?.message} {...form.register("role")} />}
           <Field id="key-expiry" label="Expires" error={errors.expiresInDays?.message}>
             <Select id="key-expiry" {...form.register("expiresInDays")}>
               <Options values={API_KEY_EXPIRY_DAYS} labels={expiryLabels} />
@@ -150,6 +161,7 @@ export function ApiKeysPanel({ workspaceId, keys }: { workspaceId: string; keys:
  */
 function KeyRole({ apiKey }: { apiKey: ApiKeyRow }) {
   const inactive = apiKey.revokedAt !== null || apiKey.expired;
+  if (apiKey.scope === "ingest") return <>Ingest only</>;
   if (inactive || apiKey.effectiveRole === apiKey.role) return <>{roleLabels[apiKey.role]}</>;
   return (
     <span className="flex flex-col gap-0.5">

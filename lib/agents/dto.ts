@@ -27,6 +27,7 @@ export const agentSelect = {
   httpHeadersEncrypted: true,
   httpHeaderNames: true,
   httpTimeoutMs: true,
+  otelServiceName: true,
   variablesSchema: true,
   createdAt: true,
   updatedAt: true,
@@ -85,6 +86,7 @@ export function toAgentData(row: AgentRow, headers: Record<string, string> | nul
         }
       : null,
     variables_schema: storedList(variableList, row.variablesSchema, "variables", row.id),
+    otel_service_name: row.otelServiceName,
   };
 }
 

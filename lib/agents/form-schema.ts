@@ -30,6 +30,7 @@ const formFields = z.object({
   tools: z.array(toolRow),
   http: z.object({ url: z.string(), headers: z.array(headerRow), timeout_ms: z.string() }),
   variables_schema: z.array(variableRow),
+  otel_service_name: z.string(),
 });
 
 export type AgentFormValues = z.input<typeof formFields>;
@@ -117,6 +118,7 @@ export const agentFormSchema = formFields.transform((v, ctx): AgentInput => {
           tools,
           http: null,
           variables_schema: variables,
+          otel_service_name: v.otel_service_name,
         }
       : {
           name: v.name,
@@ -127,6 +129,7 @@ export const agentFormSchema = formFields.transform((v, ctx): AgentInput => {
           tools: [],
           http: v.http.url.trim() === "" ? null : { url: v.http.url, headers, timeout_ms: timeout },
           variables_schema: variables,
+          otel_service_name: v.otel_service_name,
         };
 
   const parsed = agentInput.safeParse(candidate);
@@ -164,6 +167,7 @@ export function agentFormDefaults(agent?: {
     default_value: VariableValue | null;
     required: boolean;
   }[];
+  otel_service_name?: string | null;
 }): AgentFormValues {
   return {
     name: agent?.name ?? "",
@@ -192,6 +196,7 @@ export function agentFormDefaults(agent?: {
       default_value: v.default_value === null ? "" : String(v.default_value),
       required: v.required,
     })),
+    otel_service_name: agent?.otel_service_name ?? "",
   };
 }
 

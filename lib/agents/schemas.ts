@@ -143,6 +143,14 @@ export const agentFields = z.object({
   tools: z.array(toolSchema).max(128).default([]),
   http: httpConfigSchema.nullish().transform((v) => v ?? null),
   variables_schema: z.array(variableDefinitionSchema).max(100).default([]),
+  /** The OpenTelemetry service.name this agent's traffic arrives under: its conversations link to the agent. */
+  otel_service_name: z
+    .string()
+    .trim()
+    .max(TEXT_LIMITS.shortName, `Use at most ${TEXT_LIMITS.shortName} characters`)
+    .nullish()
+    .transform((v) => v || null)
+    .describe("The OpenTelemetry service.name of this agent's traffic (its conversations on the Traffic page link here)"),
 });
 
 function refineAgent(a: z.output<typeof agentFields>, ctx: z.RefinementCtx) {

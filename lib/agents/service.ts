@@ -90,10 +90,16 @@ function rowData(data: AgentData) {
     httpHeaderNames: Object.keys(headers),
     httpTimeoutMs: data.http?.timeout_ms ?? null,
     variablesSchema: data.variables_schema as Prisma.InputJsonValue,
+    otelServiceName: data.otel_service_name,
   };
 }
 
 function conflictOnName(err: unknown, name: string): never {
+  if (isUniqueViolation(err) && /otelServiceName/.test(String((err as { meta?: { target?: unknown } }).meta?.target ?? ""))) {
+    throw new ConflictError("Another agent already has this OpenTelemetry service name", [
+      { path: "otel_service_name", message: "Another agent already has this service name" },
+    ]);
+  }
   if (isUniqueViolation(err)) {
     throw new ConflictError(`An agent named "${name}" already exists`, [
       { path: "name", message: "An agent with this name already exists" },

@@ -7,7 +7,7 @@ import { apiKeyInput, rowRef } from "@/lib/workspaces/schemas";
 /** Returns the plaintext token once; the page shows it and never again. */
 export const createApiKeyAction = workspaceAction(apiKeyInput, "admin", async (input, ctx) => {
   const expiresInDays = input.expiresInDays === "never" ? null : Number(input.expiresInDays);
-  const { key, token } = await createApiKey(ctx, { name: input.name, role: input.role, expiresInDays });
+  const { key, token } = await createApiKey(ctx, { name: input.name, role: input.role, scope: input.scope, expiresInDays });
   revalidatePath(`/w/${ctx.workspaceId}/settings/api-keys`);
   return { key, token };
 });

@@ -10,6 +10,7 @@ export const apiKeySelect = {
   id: true,
   name: true,
   role: true,
+  scope: true,
   prefix: true,
   lastUsedAt: true,
   revokedAt: true,

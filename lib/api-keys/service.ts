@@ -21,7 +21,7 @@ export async function authenticateApiKey(token: string): Promise<WorkspaceContex
   if (token.length < 32) return null;
   const key = await db.apiKey.findUnique({
     where: { keyHash: hashToken(token) },
-    select: { id: true, workspaceId: true, role: true, revokedAt: true, lastUsedAt: true, expiresAt: true, createdById: true },
+    select: { id: true, workspaceId: true, role: true, scope: true, revokedAt: true, lastUsedAt: true, expiresAt: true, createdById: true },
   });
   if (!key || key.revokedAt) return null;
   if (key.expiresAt && key.expiresAt.getTime() <= Date.now()) return null;
@@ -33,7 +33,7 @@ export async function authenticateApiKey(token: string): Promise<WorkspaceContex
   if (!key.lastUsedAt || Date.now() - key.lastUsedAt.getTime() > 60_000) {
     await db.apiKey.update({ where: { id: key.id }, data: { lastUsedAt: new Date() } });
   }
-  return { workspaceId: key.workspaceId, role, userId: null, apiKeyId: key.id };
+  return { workspaceId: key.workspaceId, role, userId: null, apiKeyId: key.id, keyScope: key.scope };
 }
 
 /** The key's role capped at its creator's current role; null when the creator is no longer a member. */
@@ -70,7 +70,10 @@ export async function listApiKeys(ctx: WorkspaceContext): Promise<ApiKeyListItem
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** Creates a key and returns its plaintext once; only its SHA-256 is stored. */
-export async function createApiKey(ctx: WorkspaceContext, input: { name: string; role: Role; expiresInDays?: number | null }) {
+export async function createApiKey(
+  ctx: WorkspaceContext,
+  input: { name: string; role: Role; scope?: "full" | "ingest"; expiresInDays?: number | null },
+) {
   requireRole(ctx, "admin");
   const token = randomToken("assay_", 32);
   const expiresAt = input.expiresInDays ? new Date(Date.now() + input.expiresInDays * DAY_MS) : null;
@@ -78,7 +81,9 @@ export async function createApiKey(ctx: WorkspaceContext, input: { name: string;
     data: {
       workspaceId: ctx.workspaceId,
       name: input.name,
-      role: input.role === "owner" ? "admin" : input.role,
+      // An ingest key sends traces, which takes an editor; it can do nothing else (lib/api/handler.ts).
+      role: input.scope === "ingest" ? "editor" : input.role === "owner" ? "admin" : input.role,
+      scope: input.scope ?? "full",
       prefix: token.slice(0, 12),
       keyHash: hashToken(token),
       createdById: ctx.userId,

@@ -38,6 +38,8 @@ type HandlerOptions<QS extends z.ZodType, BS extends z.ZodType> = {
   body?: BS;
   /** Accept a YAML body when the content type says so (imports). */
   allowYaml?: boolean;
+  /** Ingest-only API keys may call this route (the OTLP traces endpoint); every other route refuses them (403). */
+  ingest?: boolean;
   /** Largest body accepted, in bytes (default MAX_BODY_BYTES, 1 MB); larger ones get a 413 before they are read in full. */
   maxBytes?: number;
   handler: (args: HandlerArgs<z.output<QS>, z.output<BS>>) => Promise<ApiResult>;
@@ -79,6 +81,9 @@ function routeHandler<QS extends z.ZodType, BS extends z.ZodType>(
   return async (req: NextRequest, route: { params: Promise<Params> }): Promise<Response> => {
     try {
       const ctx = await authenticateRequest(req, (await route.params) ?? {});
+      if (ctx.keyScope === "ingest" && !opts.ingest) {
+        throw new ForbiddenError("This API key may only send traces (POST /api/v1/otlp/v1/traces)");
+      }
       if (!hasRole(ctx.role, opts.role)) throw new ForbiddenError("Your role does not allow this");
       const params = (await route.params) ?? {};
       for (const [name, value] of Object.entries(params)) {

@@ -13,6 +13,7 @@ import { runsOpenApi } from "@/lib/runs/openapi";
 import { shareLinksOpenApi } from "@/lib/share-links/openapi";
 import { suitesOpenApi } from "@/lib/suites/openapi";
 import { testCasesOpenApi } from "@/lib/test-cases/openapi";
+import { trafficOpenApi } from "@/lib/traffic/openapi";
 import { webhooksOpenApi } from "@/lib/webhooks/openapi";
 
 /**
@@ -38,6 +39,7 @@ function parts(): OpenApiPart[] {
     retentionOpenApi(),
     presetsOpenApi(),
     filesOpenApi(),
+    trafficOpenApi(),
   ];
 }
 

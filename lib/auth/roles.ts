@@ -33,4 +33,6 @@ export type WorkspaceContext = {
   role: Role;
   userId: string | null;
   apiKeyId: string | null;
+  /** An API key's scope: `ingest` keys authenticate only the OTLP traces endpoint (absent: full). */
+  keyScope?: "full" | "ingest";
 };

@@ -42,8 +42,8 @@ export type CleanupOptions = {
   trigger?: "manual" | "schedule";
   /** The clock (defaults to the database's). */
   now?: Date;
-  /** Instance values (defaults to the resolved settings). */
-  settings?: Pick<RetentionValues, "days" | "runs">;
+  /** Instance values (defaults to the resolved settings; traffic_days too when absent). */
+  settings?: Pick<RetentionValues, "days" | "runs"> & { traffic_days?: number };
   /** Go ahead even if more than half of all finished runs would be deleted. */
   confirm?: boolean;
 };
@@ -120,6 +120,30 @@ async function dbNow(): Promise<Date> {
   return row!.now;
 }
 
+export const TRAFFIC_BATCH = 500;
+
+/** Traffic conversations whose last span is older than `days`, with their spans; one batch. Returns how many went. */
+async function deleteTrafficBatch(days: number, now: Date): Promise<number> {
+  const rows = await db.$queryRaw<{ n: number }[]>`
+    WITH doomed AS (
+      SELECT c."id", c."workspaceId", c."key" FROM "TrafficConversation" c
+      WHERE c."endedAt" < ${now}::timestamptz - make_interval(days => ${days}::int)
+      ORDER BY c."endedAt" LIMIT ${TRAFFIC_BATCH}
+    ),
+    spans AS (
+      DELETE FROM "TrafficSpan" s USING doomed d WHERE s."workspaceId" = d."workspaceId" AND s."conversationKey" = d."key"
+    ),
+    gone AS (DELETE FROM "TrafficConversation" c USING doomed d WHERE c."id" = d."id" RETURNING 1)
+    SELECT count(*)::int AS n FROM gone`;
+  return rows[0]?.n ?? 0;
+}
+
+async function countExpiredTraffic(days: number, now: Date): Promise<number> {
+  const rows = await db.$queryRaw<{ n: number }[]>`
+    SELECT count(*)::int AS n FROM "TrafficConversation" WHERE "endedAt" < ${now}::timestamptz - make_interval(days => ${days}::int)`;
+  return rows[0]?.n ?? 0;
+}
+
 /** Everything a cleanup would delete now (nothing is deleted). */
 async function preview(settings: Pick<RetentionValues, "days" | "runs">, now: Date): Promise<Counts> {
   const cte = candidatesSql(settings, now);
@@ -194,6 +218,7 @@ export async function runCleanup(opts: CleanupOptions = {}, recordId?: string): 
     const dryRun = opts.dryRun ?? false;
     const now = opts.now ?? (await dbNow());
     const settings = opts.settings ?? valuesOf(await getRetentionSettings());
+    const trafficDays = settings.traffic_days ?? (await getRetentionSettings()).traffic_days.value;
     const refusal = dryRun || opts.confirm ? null : await unconfirmedMassDeletion(settings, now);
     if (refusal) {
       // A claimed (nightly) record is closed with the reason; a manual call records nothing.
@@ -204,9 +229,11 @@ export async function runCleanup(opts: CleanupOptions = {}, recordId?: string): 
     const record =
       recordId ?? (await db.cleanupRecord.create({ data: { trigger: opts.trigger ?? "manual", dryRun }, select: { id: true } })).id;
     let total = zero();
+    let conversations = 0;
     try {
       if (dryRun) {
         total = await preview(settings, now);
+        conversations = await countExpiredTraffic(trafficDays, now);
       } else {
         for (;;) {
           const counts = await deleteRunBatch(settings, now);
@@ -218,8 +245,16 @@ export async function runCleanup(opts: CleanupOptions = {}, recordId?: string): 
           total = add(total, counts);
           if (counts.runs === 0) break;
         }
+        for (;;) {
+          const n = await deleteTrafficBatch(trafficDays, now);
+          conversations += n;
+          if (n < TRAFFIC_BATCH) break;
+        }
       }
-      await db.cleanupRecord.update({ where: { id: record }, data: { ...recordCounts(total), completedAt: new Date() } });
+      await db.cleanupRecord.update({
+        where: { id: record },
+        data: { ...recordCounts(total), conversationsDeleted: conversations, completedAt: new Date() },
+      });
     } catch (err) {
       logger.error({ err, recordId: record }, "retention cleanup failed");
       await db.cleanupRecord
@@ -235,6 +270,7 @@ export async function runCleanup(opts: CleanupOptions = {}, recordId?: string): 
       runs_deleted: total.runs,
       results_deleted: total.results,
       llm_calls_deleted: total.llmCalls,
+      conversations_deleted: conversations,
       bytes_freed_estimate: total.bytes,
     };
     logger.info(

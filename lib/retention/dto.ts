@@ -9,7 +9,7 @@ import type { cleanupResponse, retentionSettingsResponse } from "./openapi";
 export type RetentionSettings = z.output<typeof retentionSettingsResponse>;
 /** One value with where it came from (database, env or default). */
 export type RetentionSetting<T> = { value: T; source: RetentionSettings["days"]["source"] };
-export type RetentionValues = { cleanup_time: string; days: number; runs: number };
+export type RetentionValues = { cleanup_time: string; days: number; runs: number; traffic_days: number };
 
 export type CleanupResult = z.output<typeof cleanupResponse>;
 
@@ -20,6 +20,7 @@ export type CleanupRecordDto = {
   runs_deleted: number;
   results_deleted: number;
   llm_calls_deleted: number;
+  conversations_deleted: number;
   bytes_freed_estimate: number;
   slot: string | null;
   started_at: string;

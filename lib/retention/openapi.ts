@@ -24,12 +24,14 @@ export const retentionSettingsResponse = z.object({
   cleanup_time: setting(z.string()).describe("HH:MM, UTC"),
   days: setting(z.number().int()),
   runs: setting(z.number().int()),
+  traffic_days: setting(z.number().int()).describe("Days traffic conversations are kept after their last span"),
 });
 export const cleanupResponse = z.object({
   dry_run: z.boolean(),
   runs_deleted: z.number().int().describe("Runs deleted (or that a dry run would delete), comparison arm runs included"),
   results_deleted: z.number().int().describe("Case results deleted with them"),
   llm_calls_deleted: z.number().int().describe("LLM call logs deleted with them"),
+  conversations_deleted: z.number().int().describe("Traffic conversations past traffic_days deleted (with their spans)"),
   bytes_freed_estimate: z.number().int().describe("Sum of pg_column_size over the deleted rows: an estimate of the space freed"),
 });
 

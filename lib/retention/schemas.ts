@@ -12,9 +12,10 @@ export const RETENTION_KEYS = {
   cleanup_time: "test_suites.retention_cleanup_time",
   days: "test_suites.retention_days",
   runs: "test_suites.retention_runs",
+  traffic_days: "traffic.retention_days",
 } as const;
 export type RetentionField = keyof typeof RETENTION_KEYS;
-export const RETENTION_DEFAULTS = { cleanup_time: "02:00", days: 30, runs: 30 } as const;
+export const RETENTION_DEFAULTS = { cleanup_time: "02:00", days: 30, runs: 30, traffic_days: 14 } as const;
 export const RETENTION_SOURCES = ["database", "env", "default"] as const;
 export type RetentionSource = (typeof RETENTION_SOURCES)[number];
 
@@ -34,6 +35,11 @@ export const retentionRuns = z
   .int("runs must be a whole number")
   .min(1, "runs must be at least 1 (each suite keeps at least its newest completed run)")
   .max(MAX_RETENTION_RUNS, `runs must be at most ${MAX_RETENTION_RUNS}`);
+export const trafficRetentionDays = z
+  .number("traffic_days must be a whole number")
+  .int("traffic_days must be a whole number")
+  .min(1, "traffic_days must be at least 1")
+  .max(MAX_RETENTION_DAYS, `traffic_days must be at most ${MAX_RETENTION_DAYS}`);
 
 /**
  * PATCH /api/v1/settings/retention: each field optional; `null` clears the database value so the
@@ -46,6 +52,10 @@ export const retentionSettingsPatch = z.strictObject({
     .nullable()
     .optional()
     .describe("The newest this many completed runs of each suite are kept whatever their age (at least 1); null clears"),
+  traffic_days: trafficRetentionDays
+    .nullable()
+    .optional()
+    .describe("Traffic conversations (OpenTelemetry) are kept this many days after their last span (at least 1); null clears"),
 });
 export type RetentionSettingsPatch = z.input<typeof retentionSettingsPatch>;
 
@@ -63,6 +73,10 @@ export const retentionSettingsForm = z.object({
     .string()
     .transform((v) => (v.trim() === "" ? null : Number(v.trim())))
     .pipe(retentionRuns.nullable()),
+  traffic_days: z
+    .string()
+    .transform((v) => (v.trim() === "" ? null : Number(v.trim())))
+    .pipe(trafficRetentionDays.nullable()),
 });
 export type RetentionSettingsFormInput = z.input<typeof retentionSettingsForm>;
 

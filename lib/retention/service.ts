@@ -21,23 +21,25 @@ import {
   retentionDays,
   retentionRuns,
   retentionSettingsPatch,
+  trafficRetentionDays,
   type RetentionField,
 } from "./schemas";
 import type { CleanupRecordDto, RetentionSetting, RetentionSettings, RetentionValues } from "./dto";
 
 export type { CleanupRecordDto, RetentionSetting, RetentionSettings, RetentionValues } from "./dto";
 /** The env fallbacks (parsed and validated in lib/env.ts); tests pass their own. */
-export type RetentionEnv = { cleanup_time?: string; days?: number; runs?: number };
+export type RetentionEnv = { cleanup_time?: string; days?: number; runs?: number; traffic_days?: number };
 
 export function retentionEnv(): RetentionEnv {
   return {
     cleanup_time: env.TEST_SUITES_RETENTION_CLEANUP_TIME,
     days: env.TEST_SUITES_RETENTION_DAYS,
     runs: env.TEST_SUITES_RETENTION_RUNS,
+    traffic_days: env.TRAFFIC_RETENTION_DAYS,
   };
 }
 
-const validators = { cleanup_time: cleanupTime, days: retentionDays, runs: retentionRuns } as const;
+const validators = { cleanup_time: cleanupTime, days: retentionDays, runs: retentionRuns, traffic_days: trafficRetentionDays } as const;
 const FIELDS = Object.keys(RETENTION_KEYS) as RetentionField[];
 
 /** Database > env > default, per field. A stored value that no longer validates is logged and ignored. */
@@ -52,7 +54,7 @@ export function resolveRetentionSettings(stored: Partial<Record<RetentionField, 
     if (fromEnv !== undefined) return { value: fromEnv as RetentionValues[F], source: "env" };
     return { value: RETENTION_DEFAULTS[field] as RetentionValues[F], source: "default" };
   };
-  return { cleanup_time: pick("cleanup_time"), days: pick("days"), runs: pick("runs") };
+  return { cleanup_time: pick("cleanup_time"), days: pick("days"), runs: pick("runs"), traffic_days: pick("traffic_days") };
 }
 
 export async function getRetentionSettings(fallback: RetentionEnv = retentionEnv()): Promise<RetentionSettings> {
@@ -71,6 +73,7 @@ export const valuesOf = (s: RetentionSettings): RetentionValues => ({
   cleanup_time: s.cleanup_time.value,
   days: s.days.value,
   runs: s.runs.value,
+  traffic_days: s.traffic_days.value,
 });
 
 /** The instance's first workspace (created at setup): its admins administer instance-wide settings. */
@@ -129,6 +132,7 @@ export async function listCleanupRecords(limit = 10): Promise<CleanupRecordDto[]
     runs_deleted: r.runsDeleted,
     results_deleted: r.resultsDeleted,
     llm_calls_deleted: r.llmCallsDeleted,
+    conversations_deleted: r.conversationsDeleted,
     bytes_freed_estimate: Number(r.bytesFreedEstimate),
     slot: r.slot?.toISOString() ?? null,
     started_at: r.startedAt.toISOString(),

@@ -30,10 +30,12 @@ const suiteId = z.uuid("Unknown suite");
 const format = z.enum(["yaml", "json"], { error: "Format must be yaml or json" });
 
 export const createTestCaseAction = workspaceAction(
-  z.object({ suite_id: suiteId, test_case: z.unknown() }),
+  // `source`: the conversation or case result a drafted case was made from (recorded on the case).
+  z.object({ suite_id: suiteId, test_case: z.unknown(), source: z.unknown().optional() }),
   "editor",
   async (input, ctx) => {
-    const created = await createTestCase(ctx, input.suite_id, input.test_case);
+    const body = input.source === undefined ? input.test_case : { ...(input.test_case as object), source: input.source };
+    const created = await createTestCase(ctx, input.suite_id, body);
     revalidateSuite(ctx.workspaceId, created.suite_id);
     return created;
   },

@@ -4,6 +4,7 @@ import { Prisma } from "@/lib/generated/prisma/client";
 import type { testCaseDocument, testCaseResource } from "./openapi";
 import { iso } from "@/lib/serialize";
 import type { LastVerdict, RecentResult } from "./last-verdicts";
+import { caseSourceResource, type CaseSource } from "@/lib/test-cases/schemas";
 import type { Check, ExpectedToolCall, Persona, TestCaseData, TestCaseStatus } from "@/lib/test-cases/schemas";
 import { toCaseVariables } from "@/lib/test-cases/variables";
 import { caseFilesSchema, compactFileInput, type FileInputDocument } from "@/lib/files/schemas";
@@ -66,6 +67,7 @@ export const testCaseSelect = {
   variables: true,
   files: true,
   sortOrder: true,
+  source: true,
   createdAt: true,
   updatedAt: true,
 } as const satisfies Prisma.TestCaseSelect;
@@ -130,6 +132,11 @@ function checks(v: unknown): Check[] {
   });
 }
 
+function caseSource(v: unknown): CaseSource | null {
+  const parsed = caseSourceResource.safeParse(v);
+  return parsed.success ? parsed.data : null;
+}
+
 export function toTestCaseDto(row: TestCaseRow): TestCaseDto {
   return {
     id: row.id,
@@ -153,6 +160,7 @@ export function toTestCaseDto(row: TestCaseRow): TestCaseDto {
     variables: toCaseVariables(row.variables),
     files: caseFiles(row.files),
     sort_order: row.sortOrder,
+    source: caseSource(row.source),
     created_at: iso(row.createdAt) ?? "",
     updated_at: iso(row.updatedAt) ?? "",
   };

@@ -16,7 +16,7 @@ import {
   body,
   type OpenApiPart,
 } from "@/lib/api/openapi-kit";
-import { testCaseFields, testCaseExportQuery, testCaseImportQuery, testCaseInput, testCaseListQuery, testCasePatch } from "./schemas";
+import { caseSourceResource, testCaseFields, testCaseExportQuery, testCaseImportQuery, testCaseInput, testCaseListQuery, testCasePatch } from "./schemas";
 
 /**
  * The REST contract of test cases: the server-set fields, the import outcome, the OpenAPI
@@ -28,6 +28,7 @@ export const testCaseResource = testCaseFields.extend({
   ...serverFields.shape,
   suite_id: z.uuid(),
   sort_order: z.number().int().describe("Position in the suite, set by the server"),
+  source: caseSourceResource.nullable(),
 });
 
 /** One case as export writes it; import accepts it back. */

@@ -289,3 +289,39 @@ export const bulkTagsInput = z.object({
 export const reorderInput = z.object({
   ids: z.array(z.uuid()).min(1).max(5000),
 });
+
+/**
+ * Where a case is made from, sent beside its fields when it is created (never part of the case
+ * document: export and import leave it out). The server records the origin's service and time.
+ */
+export const caseSourceInput = z
+  .discriminatedUnion(
+    "type",
+    [
+      z.strictObject({ type: z.literal("conversation"), conversation_id: z.uuid("conversation_id must be a conversation's id") }),
+      z.strictObject({ type: z.literal("case_result"), case_result_id: z.uuid("case_result_id must be a case result's id") }),
+    ],
+    { error: "source.type must be conversation or case_result" },
+  )
+  .nullish()
+  .transform((v) => v ?? null);
+export type CaseSourceInput = z.input<typeof caseSourceInput>;
+
+/** The recorded origin of a drafted case (read-only). */
+export const caseSourceResource = z
+  .discriminatedUnion("type", [
+    z.object({
+      type: z.literal("conversation"),
+      conversation_id: z.uuid(),
+      service: z.string().nullable().describe("The conversation's service.name"),
+      time: z.iso.datetime().describe("When the conversation started"),
+    }),
+    z.object({
+      type: z.literal("case_result"),
+      case_result_id: z.uuid(),
+      run_id: z.uuid(),
+      time: z.iso.datetime().describe("When the case result was recorded"),
+    }),
+  ])
+  .describe("What the case was drafted from (a traffic conversation or a case result's transcript); null for a case written by hand");
+export type CaseSource = z.output<typeof caseSourceResource>;

@@ -11,7 +11,17 @@ import { db } from "@/lib/db";
 import { ConflictError, NotFoundError, ValidationError, prismaErrorCode, zodIssues } from "@/lib/errors";
 import { requireRole, type WorkspaceContext } from "@/lib/auth/roles";
 import { isUuid } from "@/lib/ids";
-import { RUNNABLE_MESSAGE, isRunnable, testCaseFields, testCasePatch, type TestCaseStatus } from "@/lib/test-cases/schemas";
+import type { z } from "zod";
+import type { Tx } from "@/lib/db";
+import {
+  RUNNABLE_MESSAGE,
+  caseSourceInput,
+  isRunnable,
+  testCaseFields,
+  testCasePatch,
+  type CaseSource,
+  type TestCaseStatus,
+} from "@/lib/test-cases/schemas";
 import { testCaseSelect, toColumns, toTestCaseDocument, toTestCaseDto, type TestCaseDto } from "@/lib/test-cases/dto";
 import {
   assertWithinTurnCap,
@@ -43,6 +53,7 @@ export async function getTestCase(ctx: WorkspaceContext, id: string): Promise<Te
 export async function createTestCase(ctx: WorkspaceContext, suiteId: string, raw: unknown): Promise<TestCaseDto> {
   requireRole(ctx, "editor");
   const data = parseTestCase(raw);
+  const sourceInput = parseCaseSource(raw);
   return db.$transaction(async (tx) => {
     await lockLiveSuite(tx, ctx, suiteId);
     assertCaseFitsAgent(data, await suiteVariableDefinitions(ctx, suiteId, tx));
@@ -50,11 +61,47 @@ export async function createTestCase(ctx: WorkspaceContext, suiteId: string, raw
     await assertCaseFiles(ctx, data.files, tx);
     const sortOrder = data.sort_order ?? (await nextSortOrder(tx, ctx, suiteId));
     const row = await tx.testCase.create({
-      data: { ...toColumns(data), workspaceId: ctx.workspaceId, suiteId, sortOrder },
+      data: {
+        ...toColumns(data),
+        workspaceId: ctx.workspaceId,
+        suiteId,
+        sortOrder,
+        ...(sourceInput ? { source: await resolveCaseSource(tx, ctx, sourceInput) } : {}),
+      },
       select: testCaseSelect,
     });
     return toTestCaseDto(row);
   });
+}
+
+/** The optional `source` sent beside a new case's fields (400 at `source…` when malformed). */
+function parseCaseSource(raw: unknown): z.output<typeof caseSourceInput> {
+  const value = raw && typeof raw === "object" && !Array.isArray(raw) ? (raw as { source?: unknown }).source : undefined;
+  const parsed = caseSourceInput.safeParse(value);
+  if (!parsed.success) throw new ValidationError("Please fix the highlighted fields", zodIssues(parsed.error, ["source"]));
+  return parsed.data;
+}
+
+/** The origin as recorded: the conversation's service and start, or the case result's run and time (400 when not in the workspace). */
+async function resolveCaseSource(
+  tx: Tx,
+  ctx: WorkspaceContext,
+  input: NonNullable<z.output<typeof caseSourceInput>>,
+): Promise<CaseSource> {
+  if (input.type === "conversation") {
+    const c = await tx.trafficConversation.findFirst({
+      where: { id: input.conversation_id, workspaceId: ctx.workspaceId },
+      select: { serviceName: true, startedAt: true },
+    });
+    if (!c) throw new ValidationError("Unknown conversation", [{ path: "source.conversation_id", message: "No such conversation in this workspace" }]);
+    return { type: "conversation", conversation_id: input.conversation_id, service: c.serviceName, time: c.startedAt.toISOString() };
+  }
+  const r = await tx.caseResult.findFirst({
+    where: { id: input.case_result_id, workspaceId: ctx.workspaceId },
+    select: { runId: true, createdAt: true },
+  });
+  if (!r) throw new ValidationError("Unknown case result", [{ path: "source.case_result_id", message: "No such case result in this workspace" }]);
+  return { type: "case_result", case_result_id: input.case_result_id, run_id: r.runId, time: r.createdAt.toISOString() };
 }
 
 const FIELD_NAMES = Object.keys(testCaseFields.shape) as (keyof typeof testCaseFields.shape)[];

@@ -93,6 +93,8 @@ export const API_KEY_EXPIRY_DAYS = ["never", "7", "30", "90", "365"] as const;
 export const apiKeyInput = z.object({
   name: z.string().trim().min(1, "Name is required").max(100),
   role: z.enum(["admin", "editor", "viewer"]),
+  /** ingest: the key can only send traces to the OTLP endpoint (it is an editor key for that one route). */
+  scope: z.enum(["full", "ingest"]).default("full"),
   expiresInDays: z.enum(API_KEY_EXPIRY_DAYS).default("never"),
 });
 
