@@ -66,6 +66,8 @@ const dataAccessModules = [
   "lib/review/{calibration,rules}.ts",
   // File inputs: the PostgreSQL file store and the processing caches (URL downloads, extractions).
   "lib/files/{processing,storage/postgres}.ts",
+  // Traffic ingestion: one OTLP export is one transaction of batch statements on the pg pool.
+  "lib/traffic/ingest.ts",
 ];
 
 const SERVER_ONLY_SOURCE = /^@\/lib\/.*\/(service|loaders)$|^@\/lib\/db$/;

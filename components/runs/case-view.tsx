@@ -10,6 +10,7 @@ import { Badge, Card } from "@/components/ui/card";
 import { buttonClass } from "@/components/ui/button";
 import { CaseStatusBadge } from "./status-badges";
 import { Transcript, authorshipOf, type TranscriptEntry } from "./transcript";
+import { MakeCaseButton } from "@/components/traffic/make-case-button";
 import { CheckResults, ToolCallResultsView } from "./check-results";
 import { MetricResults, OutcomeResults } from "./outcome-metric-results";
 import { LlmCalls } from "./llm-calls";
@@ -63,6 +64,7 @@ export function CaseView({
   review = null,
   answerComparison = null,
   nav = null,
+  canDraft = false,
 }: {
   workspaceId: string;
   initial: CaseResultDetail;
@@ -78,6 +80,8 @@ export function CaseView({
   review?: CaseReview | null;
   /** The run page's list this case was opened from, and the case's neighbours in it (previous/next failure). */
   nav?: CaseNavData | null;
+  /** The member may make a test case from this transcript (editors). */
+  canDraft?: boolean;
 }) {
   const { data: r = initial, isError, error } = useCaseResult(workspaceId, initial.id, initial);
   const runHref = `/w/${workspaceId}/runs/${r.run_id}`;
@@ -137,6 +141,14 @@ export function CaseView({
             <Link href={`${suiteHref}/cases/${r.test_case_id}`} className={buttonClass("secondary")}>
               Open the current test case
             </Link>
+          )}
+          {canDraft && !open && transcript.some((m) => m.role === "user") && (
+            <MakeCaseButton
+              workspaceId={workspaceId}
+              from={{ type: "case_result", id: r.id }}
+              userTurns={transcript.filter((m) => m.role === "user").length}
+              defaultSuiteId={suite.deleted ? undefined : suite.id}
+            />
           )}
         </div>
       </div>

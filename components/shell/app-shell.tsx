@@ -68,6 +68,7 @@ export function AppShell({
           </NavLink>
           <NavLink href={`${base}/suites`}>Suites</NavLink>
           <NavLink href={`${base}/runs`}>Runs</NavLink>
+          <NavLink href={`${base}/traffic`}>Traffic</NavLink>
           <AlertsNavLink workspaceId={workspace.id} />
           <ReviewNavLink workspaceId={workspace.id} />
           <NavLink href={`${base}/agents`}>Agents</NavLink>

@@ -18,7 +18,8 @@ import { CaseFilesSection } from "./case-files-field";
 import { CaseStatusBar } from "./case-status-bar";
 import { CREATED_PARAM } from "./created-case";
 import { fieldIssues, fieldLabel, userMessage, type FieldIssue } from "./form-errors";
-import { caseFormSchema, caseToFormValues, emptyFormValues, FORM_FIELDS, type CaseFormValues } from "./form-values";
+import { caseFormSchema, caseToFormValues, draftToFormValues, emptyFormValues, FORM_FIELDS, type CaseFormValues } from "./form-values";
+import type { CaseDraft } from "@/lib/traffic/dto";
 import type { AgentToolOption, TestCaseDto } from "@/lib/test-cases/dto";
 import type { VariableDefinition } from "@/lib/agents/schemas";
 import { CaseVariablesSection } from "@/components/variables/case-variables-section";
@@ -33,7 +34,7 @@ type Props = {
   /** The variables model: the suite agent's variables (the Variables section and placeholder checks). */
   variableDefinitions?: VariableDefinition[];
   canEdit: boolean;
-} & ({ mode: "create"; testCase?: undefined } | { mode: "edit"; testCase: TestCaseDto });
+} & ({ mode: "create"; testCase?: undefined; draft?: CaseDraft } | { mode: "edit"; testCase: TestCaseDto; draft?: undefined });
 
 /**
  * The error summary: the form's message, then every field error named by its label and linked to
@@ -81,7 +82,7 @@ function focusField(event: React.MouseEvent, path: string) {
 
 /** Create or edit a test case: every test case format field plus checks, mode and ground truth. */
 export function CaseForm(props: Props) {
-  const { workspaceId, suiteId, suiteTags, tools, canEdit, mode, testCase, variableDefinitions = [] } = props;
+  const { workspaceId, suiteId, suiteTags, tools, canEdit, mode, testCase, draft, variableDefinitions = [] } = props;
   const router = useRouter();
   const suiteUrl = `/w/${workspaceId}/suites/${suiteId}`;
   const [formError, setFormError] = useState<string | null>(null);
@@ -91,7 +92,7 @@ export function CaseForm(props: Props) {
   const form = useForm<CaseFormValues, unknown, TestCaseData>({
     resolver: withAgentChecks(zodResolver(caseFormSchema), variableDefinitions),
     defaultValues: {
-      ...(testCase ? caseToFormValues(testCase) : emptyFormValues()),
+      ...(testCase ? caseToFormValues(testCase) : draft ? draftToFormValues(draft) : emptyFormValues()),
       variables: caseVariablesToRows(variableDefinitions, testCase?.variables ?? null),
     },
   });
@@ -106,7 +107,7 @@ export function CaseForm(props: Props) {
       setDetails([]);
       const result =
         mode === "create"
-          ? await createTestCaseAction(workspaceId, { suite_id: suiteId, test_case: data })
+          ? await createTestCaseAction(workspaceId, { suite_id: suiteId, test_case: data, ...(draft ? { source: draft.source } : {}) })
           : await updateTestCaseAction(workspaceId, { id: testCase.id, patch: withoutStatus(data) });
       if (!result.ok) {
         const labels = form.getValues("expected_outcomes").map((o) => o.label);

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { testCaseInput, type Check, type TestCaseData, type TestCaseStatus } from "@/lib/test-cases/schemas";
 import type { TestCaseDto } from "@/lib/test-cases/dto";
+import type { CaseDraft } from "@/lib/traffic/dto";
 import { rowsToCaseVariables, type CaseVariableRow } from "@/components/variables/case-variable-rows";
 import { filesToRows, rowsToFiles, type FileRow } from "./case-file-rows";
 
@@ -298,3 +299,29 @@ export const FORM_FIELDS = [
   "variables",
   "files",
 ];
+
+/**
+ * Form values of a drafted case (from a conversation or a case result): the draft's fields, a
+ * simulated-user section open for a persona draft even when the persona is left to write.
+ */
+export function draftToFormValues(draft: CaseDraft): CaseFormValues {
+  const d = draft.test_case;
+  return {
+    ...emptyFormValues(),
+    name: d.name,
+    description: d.description ?? "",
+    tags: d.tags,
+    status: d.status,
+    initial_message: d.initial_message ?? "",
+    multi_turn: draft.kind === "persona",
+    persona: d.persona ?? { type: "", description: "", instructions: "" },
+    user_context: jsonToText(d.user_context),
+    max_turns: d.max_turns == null ? "" : String(d.max_turns),
+    expected_outcomes: Object.entries(d.expected_outcomes ?? {}).map(([label, value]) => ({ label, value: outcomeValueToText(value) })),
+    expected_tool_calls: (d.expected_tool_calls ?? []).map((t) => ({
+      tool: t.tool,
+      expected_params: jsonToText(t.expected_params),
+      forbidden: t.forbidden === true,
+    })),
+  };
+}

@@ -14,33 +14,12 @@ import "server-only";
 import { z } from "zod";
 import type { LlmClient } from "@/lib/llm/client";
 import type { TranscriptMessage } from "@/lib/conversation/types";
-import type { CaseSourceInput, ExpectedToolCall, Persona } from "@/lib/test-cases/schemas";
+import type { CaseSourceInput } from "@/lib/test-cases/schemas";
 import { TEXT_LIMITS } from "@/lib/validation/limits";
 import type { DraftKind } from "./schemas";
+import type { CaseDraft, DraftedCase } from "./dto";
 
-/** The case fields a draft fills, in the test case format (what POST …/test-cases accepts). */
-export type DraftedCase = {
-  name: string;
-  description: string | null;
-  status: "active" | "draft";
-  tags: string[];
-  initial_message: string | null;
-  persona: Persona | null;
-  user_context: Record<string, unknown> | null;
-  max_turns: number | null;
-  expected_outcomes: Record<string, string> | null;
-  expected_tool_calls: ExpectedToolCall[] | null;
-};
-
-export type CaseDraft = {
-  kind: DraftKind;
-  test_case: DraftedCase;
-  source: NonNullable<CaseSourceInput>;
-  /** The fields the judge model wrote (to review first). */
-  drafted: string[];
-  /** What was left out and why (no judge model, the judge failed, nothing to draft from). */
-  notes: string[];
-};
+export type { CaseDraft, DraftedCase } from "./dto";
 
 export type DraftOptions = {
   kind?: DraftKind;

@@ -17,6 +17,7 @@ import type { ObservedToolCall } from "./types";
 import { LlmClient } from "@/lib/llm/client";
 import { resolveModelEndpoint } from "@/lib/model-configs/service";
 import { createTestCase } from "@/lib/test-cases/service";
+import type { CaseSource } from "@/lib/test-cases/schemas";
 import { draftCase, type CaseDraft } from "./draft";
 import type { ConversationDto, ConversationListQuery, ConversationSummaryDto, DraftKind, draftCaseInput } from "./schemas";
 
@@ -277,4 +278,39 @@ async function mapBounded<T, R>(items: T[], limit: number, fn: (item: T) => Prom
   };
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
   return results;
+}
+
+export type DraftSuiteOption = { id: string; name: string; agent_name: string; has_judge: boolean };
+
+/** The suites a case can be drafted into (the dialogs' choices): live suites by name, with whether a judge model drafts. */
+export async function listDraftSuites(ctx: WorkspaceContext): Promise<DraftSuiteOption[]> {
+  requireRole(ctx, "editor");
+  const suites = await db.suite.findMany({
+    where: { workspaceId: ctx.workspaceId, deletedAt: null },
+    select: { id: true, name: true, llmJudgeModelConfigId: true, agent: { select: { name: true } } },
+    orderBy: [{ name: "asc" }, { id: "asc" }],
+    take: 500,
+  });
+  return suites.map((s) => ({ id: s.id, name: s.name, agent_name: s.agent.name, has_judge: s.llmJudgeModelConfigId !== null }));
+}
+
+/** The agents with a service name (the Traffic page's agent filter). */
+export async function listMappedAgents(ctx: WorkspaceContext): Promise<{ id: string; name: string; service: string }[]> {
+  requireRole(ctx, "viewer");
+  const agents = await db.agent.findMany({
+    where: { workspaceId: ctx.workspaceId, otelServiceName: { not: null } },
+    select: { id: true, name: true, otelServiceName: true },
+    orderBy: [{ name: "asc" }, { id: "asc" }],
+  });
+  return agents.map((a) => ({ id: a.id, name: a.name, service: a.otelServiceName! }));
+}
+
+/** Whether a drafted case's origin is still retained: its conversation, or its case result (retention deletes both). */
+export async function caseSourceRetained(ctx: WorkspaceContext, source: CaseSource): Promise<boolean> {
+  requireRole(ctx, "viewer");
+  const row =
+    source.type === "conversation"
+      ? await db.trafficConversation.findFirst({ where: { id: source.conversation_id, workspaceId: ctx.workspaceId }, select: { id: true } })
+      : await db.caseResult.findFirst({ where: { id: source.case_result_id, workspaceId: ctx.workspaceId }, select: { id: true } });
+  return row !== null;
 }

@@ -1,4 +1,5 @@
 import { orNotFound, pageContext } from "@/lib/auth/context";
+import { hasRole } from "@/lib/auth/roles";
 import { loadCaseResultPage } from "@/lib/runs/loaders";
 import { CaseView } from "@/components/runs/case-view";
 import type { WorkspacePageProps } from "@/lib/pages/props";
@@ -32,6 +33,7 @@ export default async function CaseResultPage({ params, searchParams }: Workspace
       review={review}
       nav={{ list: page.list, neighbours: page.neighbours }}
       answerComparison={comparison}
+      canDraft={hasRole(ctx.role, "editor")}
     />
   );
 }

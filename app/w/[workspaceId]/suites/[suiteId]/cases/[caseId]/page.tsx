@@ -7,6 +7,8 @@ import { Breadcrumbs } from "@/components/ui/breadcrumbs";
 import { suiteCrumbs } from "@/components/suites/suite-crumbs";
 import { StartRunButton } from "@/components/runs/start-run-button";
 import type { WorkspacePageProps } from "@/lib/pages/props";
+import { loadCaseSource } from "@/lib/traffic/loaders";
+import { CaseSourceNote } from "@/components/traffic/case-source-note";
 
 export const metadata = { title: "Test case" };
 
@@ -18,6 +20,7 @@ export default async function EditTestCasePage({ params, searchParams }: Workspa
     loadTestCasePage(ctx, suiteId, caseId, sp),
   );
   const base = `/w/${workspaceId}/suites/${suiteId}`;
+  const origin = await loadCaseSource(ctx, testCase.source);
   return (
     <div className="max-w-4xl">
       <Breadcrumbs className="mb-3" items={suiteCrumbs(workspaceId, { id: suiteId, name: suite.name }, null, { label: testCase.name })} />
@@ -39,6 +42,7 @@ export default async function EditTestCasePage({ params, searchParams }: Workspa
           ) : undefined
         }
       />
+      {origin && <CaseSourceNote workspaceId={workspaceId} source={origin.source} retained={origin.retained} />}
       <CaseNotice className="mb-4" workspaceId={workspaceId} base={base} notice={notice} canEdit={canEdit} />
       {/* Remount after a status change or save so the form shows the stored case. */}
       <CaseForm

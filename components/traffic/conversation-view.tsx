@@ -1,0 +1,88 @@
+import Link from "next/link";
+import type { ConversationDto } from "@/lib/traffic/dto";
+import { Card, Section } from "@/components/ui/card";
+import { Stat } from "@/components/ui/stat";
+import { Transcript } from "@/components/runs/transcript";
+import { JsonBlock } from "@/components/runs/json-block";
+import { formatDateTime, formatDuration, formatNumber } from "@/components/runs/format";
+import { Table, TableBody, TableCell, TableHeader, TableRow } from "@/components/ui/table";
+
+/**
+ * One conversation of real traffic, read like a case result: its figures, the transcript (turns,
+ * tool calls and their results, the system prompt apart), the tool calls with durations, and the
+ * spans that ended in error.
+ */
+export function ConversationView({ workspaceId, conversation: c }: { workspaceId: string; conversation: ConversationDto }) {
+  return (
+    <div className="space-y-4">
+      <Card className="space-y-3 p-5">
+        {c.has_error && (
+          <div role="alert" className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-900">
+            <p className="font-medium">Errors in this conversation</p>
+            <ul className="mt-1 list-disc pl-5">
+              {c.errors.map((e, i) => (
+                <li key={i} className="whitespace-pre-wrap">
+                  {e}
+                </li>
+              ))}
+            </ul>
+          </div>
+        )}
+        <dl className="grid grid-cols-2 gap-x-6 gap-y-3 text-sm sm:grid-cols-4 lg:grid-cols-8">
+          <Stat label="Service" value={c.service_name ?? "—"} />
+          <Stat label="Model" value={c.model ?? "—"} />
+          <Stat label="User turns" value={formatNumber(c.user_turns)} />
+          <Stat label="Input tokens" value={formatNumber(c.input_tokens)} />
+          <Stat label="Output tokens" value={formatNumber(c.output_tokens)} />
+          <Stat label="Agent latency" value={formatDuration(c.latency_ms)} />
+          <Stat label="Model calls" value={formatNumber(c.llm_calls)} />
+          <Stat label="Started" value={formatDateTime(c.started_at)} />
+        </dl>
+        <p className="text-xs text-slate-500">
+          {c.conversation_id ? `Conversation id ${c.conversation_id}` : "No conversation id: one trace"} · {c.span_count} spans ·{" "}
+          {c.trace_ids.length} {c.trace_ids.length === 1 ? "trace" : "traces"}
+          {c.agent && (
+            <>
+              {" "}
+              · agent{" "}
+              <Link href={`/w/${workspaceId}/agents/${c.agent.id}`} className="text-indigo-700 hover:underline">
+                {c.agent.name}
+              </Link>
+            </>
+          )}
+        </p>
+      </Card>
+      <div className="grid gap-4 xl:grid-cols-2">
+        <Card className="min-w-0 space-y-3 p-5">
+          <h2 className="text-base font-semibold">Transcript</h2>
+          <Transcript messages={c.messages} authorship={{ simulated: false, authoredOpening: true }} />
+        </Card>
+        <div className="min-w-0 space-y-4">
+          <Section title="Tool calls">
+            {c.tool_calls.length === 0 ? (
+              <p className="text-sm text-slate-600">The agent called no tool.</p>
+            ) : (
+              <Table variant="plain" density="compact" caption="Tool calls in order">
+                <TableHeader columns={["Tool", "Arguments", "Result", "Duration"]} />
+                <TableBody>
+                  {c.tool_calls.map((t, i) => (
+                    <TableRow key={`${t.id}-${i}`}>
+                      <TableCell className="font-mono text-xs">{t.name}</TableCell>
+                      <TableCell className="max-w-64">
+                        <JsonBlock value={t.arguments} />
+                      </TableCell>
+                      <TableCell className="max-w-64 text-xs whitespace-pre-wrap">
+                        {t.error ? <span className="text-red-700">{t.error}</span> : (t.result ?? "—")}
+                      </TableCell>
+                      <TableCell className="tabular-nums whitespace-nowrap">{formatDuration(t.duration_ms)}</TableCell>
+                    </TableRow>
+                  ))}
+                </TableBody>
+              </Table>
+            )}
+          </Section>
+        </div>
+      </div>
+    </div>
+  );
+}

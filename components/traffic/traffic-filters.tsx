@@ -1,0 +1,88 @@
+import Link from "next/link";
+import type { TrafficRawFilters } from "@/lib/traffic/loaders";
+import { Field, Input, Select } from "@/components/ui/field";
+import { buttonClass } from "@/components/ui/button";
+
+const RANGE_LABELS = { "1h": "Last hour", "24h": "Last 24 hours", "7d": "Last 7 days", "14d": "Last 14 days" } as const;
+
+/** The Traffic page's filters as a plain GET form: the URL holds them, so a filtered list can be shared as a link. */
+export function TrafficFilters({
+  base,
+  raw,
+  errors,
+  services,
+  agents,
+}: {
+  base: string;
+  raw: TrafficRawFilters;
+  errors: Record<string, string>;
+  services: string[];
+  agents: { id: string; name: string; service: string }[];
+}) {
+  const filtered = Object.values(raw).some(Boolean);
+  return (
+    <form method="get" action={base} role="search" aria-label="Filter conversations" className="flex flex-wrap items-end gap-3">
+      {agents.length > 0 && (
+        <Field id="traffic-agent" label="Agent" error={errors.agent}>
+          <Select id="traffic-agent" name="agent" defaultValue={raw.agent ?? ""} className="max-w-full min-w-40">
+            <option value="">Any agent</option>
+            {agents.map((a) => (
+              <option key={a.id} value={a.id}>
+                {a.name} ({a.service})
+              </option>
+            ))}
+          </Select>
+        </Field>
+      )}
+      <Field id="traffic-service" label="Service" error={errors.service}>
+        <Select id="traffic-service" name="service" defaultValue={raw.service ?? ""} className="max-w-full min-w-40">
+          <option value="">Any service</option>
+          {/* A service from a shared link that sent nothing recently is still offered. */}
+          {[...new Set([...(raw.service ? [raw.service] : []), ...services])].map((s) => (
+            <option key={s} value={s}>
+              {s}
+            </option>
+          ))}
+        </Select>
+      </Field>
+      <Field id="traffic-range" label="Started" error={errors.range}>
+        <Select id="traffic-range" name="range" defaultValue={raw.range ?? ""}>
+          <option value="">Any time</option>
+          {Object.entries(RANGE_LABELS).map(([value, label]) => (
+            <option key={value} value={value}>
+              {label}
+            </option>
+          ))}
+        </Select>
+      </Field>
+      <Field id="traffic-tool" label="Used tool" error={errors.tool}>
+        <Input id="traffic-tool" name="tool" defaultValue={raw.tool ?? ""} placeholder="lookup_order" className="w-40" aria-invalid={!!errors.tool} />
+      </Field>
+      <Field id="traffic-turns" label="User turns ≥" error={errors.min_turns}>
+        <Input
+          id="traffic-turns"
+          name="min_turns"
+          inputMode="numeric"
+          defaultValue={raw.min_turns ?? ""}
+          className="w-20"
+          aria-invalid={!!errors.min_turns}
+        />
+      </Field>
+      <Field id="traffic-q" label="User said" error={errors.q}>
+        <Input id="traffic-q" name="q" type="search" defaultValue={raw.q ?? ""} placeholder="refund" className="w-48" aria-invalid={!!errors.q} />
+      </Field>
+      <label className="flex items-center gap-2 pb-2 text-sm">
+        <input type="checkbox" name="has_error" value="true" defaultChecked={raw.has_error === "true"} />
+        Has an error
+      </label>
+      <button type="submit" className={buttonClass("secondary")}>
+        Filter
+      </button>
+      {filtered && (
+        <Link href={base} className="pb-2 text-sm text-indigo-700 hover:underline">
+          Reset
+        </Link>
+      )}
+    </form>
+  );
+}
