@@ -71,7 +71,9 @@ export function ConversationList({
         <TableBody>
           {rows.length === 0 && (
             <TableEmpty colSpan={columns.length}>
-              {filtered ? "No conversation matches these filters." : "No traffic yet: point an agent's OpenTelemetry exporter at Assay (below)."}
+              {filtered
+                ? "No conversation matches these filters."
+                : "No traffic yet: point an agent's OpenTelemetry exporter at Assay (below)."}
             </TableEmpty>
           )}
           {rows.map((r) => (
@@ -102,10 +104,10 @@ export function ConversationList({
               </TableCell>
               <TableCell className="tabular-nums">{r.user_turns}</TableCell>
               <TableCell className="text-xs">{r.tool_names.length > 0 ? r.tool_names.join(", ") : "—"}</TableCell>
-              <TableCell className="tabular-nums whitespace-nowrap">
+              <TableCell className="whitespace-nowrap tabular-nums">
                 {formatNumber(r.input_tokens)} / {formatNumber(r.output_tokens)}
               </TableCell>
-              <TableCell className="tabular-nums whitespace-nowrap">{formatDuration(r.latency_ms)}</TableCell>
+              <TableCell className="whitespace-nowrap tabular-nums">{formatDuration(r.latency_ms)}</TableCell>
               <TableCell className="whitespace-nowrap">{formatDateTime(r.started_at)}</TableCell>
             </TableRow>
           ))}
@@ -177,7 +179,11 @@ function BulkDraftDialog({ workspaceId, ids, onDone }: { workspaceId: string; id
               setPending(true);
               setError(null);
               try {
-                const result = await draftCasesFromConversationsAction(workspaceId, { suite_id: selected, conversation_ids: ids, draft: true });
+                const result = await draftCasesFromConversationsAction(workspaceId, {
+                  suite_id: selected,
+                  conversation_ids: ids,
+                  draft: true,
+                });
                 if (!result.ok) {
                   setError([result.error, ...result.issues.map((i) => i.message)].join(": "));
                   return;

@@ -74,7 +74,7 @@ export function ConversationView({ workspaceId, conversation: c }: { workspaceId
                       <TableCell className="max-w-64 text-xs whitespace-pre-wrap">
                         {t.error ? <span className="text-red-700">{t.error}</span> : (t.result ?? "—")}
                       </TableCell>
-                      <TableCell className="tabular-nums whitespace-nowrap">{formatDuration(t.duration_ms)}</TableCell>
+                      <TableCell className="whitespace-nowrap tabular-nums">{formatDuration(t.duration_ms)}</TableCell>
                     </TableRow>
                   ))}
                 </TableBody>

@@ -24,9 +24,7 @@ export function DraftNotice({ workspaceId, draft }: { workspaceId: string; draft
         create it.
       </p>
       {draft.drafted.length > 0 && (
-        <p>
-          Written by the suite&apos;s judge model — review before saving: {draft.drafted.map((f) => FIELD_LABELS[f] ?? f).join(", ")}.
-        </p>
+        <p>Written by the suite&apos;s judge model — review before saving: {draft.drafted.map((f) => FIELD_LABELS[f] ?? f).join(", ")}.</p>
       )}
       {draft.notes.map((note) => (
         <p key={note} className="text-amber-900">

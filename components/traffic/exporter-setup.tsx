@@ -6,9 +6,9 @@ export function ExporterSetup() {
         Send your agent&apos;s traces
       </h2>
       <p>
-        Create an API key with <strong>Ingest only</strong> (Workspace settings → API keys), then set these two variables where your
-        agent runs. Any OpenTelemetry SDK (Node, Python…) with an OTLP/HTTP exporter sends its spans here; GenAI semantic conventions
-        and OpenInference spans become conversations.
+        Create an API key with <strong>Ingest only</strong> (Workspace settings → API keys), then set these two variables where your agent
+        runs. Any OpenTelemetry SDK (Node, Python…) with an OTLP/HTTP exporter sends its spans here; GenAI semantic conventions and
+        OpenInference spans become conversations.
       </p>
       <pre className="overflow-x-auto rounded bg-slate-900 p-3 text-xs text-slate-100">
         {`OTEL_EXPORTER_OTLP_TRACES_ENDPOINT=<this server>/api/v1/otlp/v1/traces

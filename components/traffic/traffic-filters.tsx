@@ -56,7 +56,14 @@ export function TrafficFilters({
         </Select>
       </Field>
       <Field id="traffic-tool" label="Used tool" error={errors.tool}>
-        <Input id="traffic-tool" name="tool" defaultValue={raw.tool ?? ""} placeholder="lookup_order" className="w-40" aria-invalid={!!errors.tool} />
+        <Input
+          id="traffic-tool"
+          name="tool"
+          defaultValue={raw.tool ?? ""}
+          placeholder="lookup_order"
+          className="w-40"
+          aria-invalid={!!errors.tool}
+        />
       </Field>
       <Field id="traffic-turns" label="User turns ≥" error={errors.min_turns}>
         <Input
@@ -69,7 +76,15 @@ export function TrafficFilters({
         />
       </Field>
       <Field id="traffic-q" label="User said" error={errors.q}>
-        <Input id="traffic-q" name="q" type="search" defaultValue={raw.q ?? ""} placeholder="refund" className="w-48" aria-invalid={!!errors.q} />
+        <Input
+          id="traffic-q"
+          name="q"
+          type="search"
+          defaultValue={raw.q ?? ""}
+          placeholder="refund"
+          className="w-48"
+          aria-invalid={!!errors.q}
+        />
       </Field>
       <label className="flex items-center gap-2 pb-2 text-sm">
         <input type="checkbox" name="has_error" value="true" defaultChecked={raw.has_error === "true"} />

@@ -74,7 +74,9 @@ const personaDraft = z.object({
     instructions: z.string().trim().min(1).max(TEXT_LIMITS.prompt),
   }),
   user_context: z.array(z.object({ key: z.string().trim().min(1).max(200), value: z.string().max(TEXT_LIMITS.description) })).max(30),
-  expected_outcomes: z.array(z.object({ label: z.string().trim().min(1).max(TEXT_LIMITS.label), description: z.string().trim().min(1) })).max(10),
+  expected_outcomes: z
+    .array(z.object({ label: z.string().trim().min(1).max(TEXT_LIMITS.label), description: z.string().trim().min(1) }))
+    .max(10),
 });
 
 const outcomesDraft = personaDraft.pick({ expected_outcomes: true });
@@ -108,7 +110,12 @@ const PERSONA_SCHEMA = {
     user_context: {
       type: "array",
       description: "Facts the user knew (order numbers, names, dates, preferences), as key/value pairs",
-      items: { type: "object", additionalProperties: false, required: ["key", "value"], properties: { key: stringField, value: stringField } },
+      items: {
+        type: "object",
+        additionalProperties: false,
+        required: ["key", "value"],
+        properties: { key: stringField, value: stringField },
+      },
     },
     expected_outcomes: outcomesSchema,
   },
@@ -200,7 +207,11 @@ export async function draftCase(input: DraftInput, opts: DraftOptions = {}): Pro
       testCase.persona = d.persona;
       testCase.user_context = d.user_context.length > 0 ? Object.fromEntries(d.user_context.map((e) => [e.key, e.value])) : null;
       testCase.expected_outcomes = outcomes(d.expected_outcomes);
-      drafted.push("persona", ...(testCase.user_context ? ["user_context"] : []), ...(testCase.expected_outcomes ? ["expected_outcomes"] : []));
+      drafted.push(
+        "persona",
+        ...(testCase.user_context ? ["user_context"] : []),
+        ...(testCase.expected_outcomes ? ["expected_outcomes"] : []),
+      );
     } else {
       testCase.expected_outcomes = outcomes(outcomesDraft.parse(raw).expected_outcomes);
       if (testCase.expected_outcomes) drafted.push("expected_outcomes");

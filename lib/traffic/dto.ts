@@ -30,4 +30,3 @@ export type CaseDraft = {
   /** What was left out and why (no judge model, the judge failed, nothing to draft from). */
   notes: string[];
 };
-

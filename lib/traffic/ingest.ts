@@ -63,6 +63,20 @@ function idsByTrace(spans: ReceivedSpan[]): Map<string, string> {
   return ids;
 }
 
+/**
+ * Text PostgreSQL can store: NUL characters dropped and lone surrogates replaced, in keys and
+ * values alike. A span is an agent's own account of what happened, so it is kept rather than
+ * refused for a stray byte.
+ */
+function storable<T>(value: T): T {
+  if (typeof value === "string") return value.replaceAll("\u0000", "").toWellFormed() as T;
+  if (Array.isArray(value)) return value.map(storable) as T;
+  if (value && typeof value === "object") {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [storable(k), storable(v)])) as T;
+  }
+  return value;
+}
+
 export type IngestResult = { accepted: number; conversations: number };
 
 /**
@@ -70,8 +84,9 @@ export type IngestResult = { accepted: number; conversations: number };
  * belong to. Returns how many spans were accepted (duplicates of stored spans included: a retry
  * is not an error) and how many conversations were written.
  */
-export async function ingestSpans(workspaceId: string, spans: ReceivedSpan[]): Promise<IngestResult> {
-  if (spans.length === 0) return { accepted: 0, conversations: 0 };
+export async function ingestSpans(workspaceId: string, received: ReceivedSpan[]): Promise<IngestResult> {
+  if (received.length === 0) return { accepted: 0, conversations: 0 };
+  const spans = received.map(storable);
   const named = idsByTrace(spans);
   const traceIds = [...new Set(spans.map((s) => s.traceId))];
   return inWorkspaceTransaction(workspaceId, async (client) => {

@@ -66,7 +66,16 @@ export function trafficPageFilters(sp: SearchParams, now = Date.now()) {
   }
   const shape = conversationListQuery.shape;
   const query: Record<string, unknown> = {};
-  const field: Record<string, keyof TrafficRawFilters | "cursor"> = { agent_id: "agent", service: "service", has_error: "has_error", tool: "tool", min_turns: "min_turns", q: "q", cursor: "cursor", from: "range" };
+  const field: Record<string, keyof TrafficRawFilters | "cursor"> = {
+    agent_id: "agent",
+    service: "service",
+    has_error: "has_error",
+    tool: "tool",
+    min_turns: "min_turns",
+    q: "q",
+    cursor: "cursor",
+    from: "range",
+  };
   for (const [key, value] of Object.entries(candidate)) {
     if (value === undefined) continue;
     const parsed = shape[key as keyof typeof shape].safeParse(value);
@@ -124,7 +133,10 @@ async function loadCaseDraftUnscoped(ctx: WorkspaceContext, suiteId: string, sp:
   } catch (err) {
     if (!(err instanceof DomainError)) throw err;
     const what = conversation ? "conversation" : "case result";
-    return { draft: null, error: err instanceof NotFoundError ? `The ${what} no longer exists (or is not in this workspace).` : err.message };
+    return {
+      draft: null,
+      error: err instanceof NotFoundError ? `The ${what} no longer exists (or is not in this workspace).` : err.message,
+    };
   }
 }
 

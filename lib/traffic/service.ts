@@ -112,7 +112,10 @@ export async function listConversations(
   const page = rows.slice(0, q.limit);
   const last = page[page.length - 1];
   const next = rows.length > q.limit && last ? encodeCursor({ c: last.startedAt.toISOString(), id: last.id }) : null;
-  const agents = await agentsByService(ctx.workspaceId, page.map((r) => r.serviceName));
+  const agents = await agentsByService(
+    ctx.workspaceId,
+    page.map((r) => r.serviceName),
+  );
   return { data: page.map((r) => toSummary(r, agents)), next_cursor: next };
 }
 
@@ -310,7 +313,10 @@ export async function caseSourceRetained(ctx: WorkspaceContext, source: CaseSour
   requireRole(ctx, "viewer");
   const row =
     source.type === "conversation"
-      ? await db.trafficConversation.findFirst({ where: { id: source.conversation_id, workspaceId: ctx.workspaceId }, select: { id: true } })
+      ? await db.trafficConversation.findFirst({
+          where: { id: source.conversation_id, workspaceId: ctx.workspaceId },
+          select: { id: true },
+        })
       : await db.caseResult.findFirst({ where: { id: source.case_result_id, workspaceId: ctx.workspaceId }, select: { id: true } });
   return row !== null;
 }

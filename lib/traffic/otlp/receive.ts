@@ -15,7 +15,8 @@ import { DomainError, PayloadTooLargeError, ValidationError } from "@/lib/errors
 import { logger } from "@/lib/logger";
 import { ingestSpans } from "../ingest";
 import { decodeTraceRequest, OtlpDecodeError } from "./decode";
-import { encodeExportResponse, encodeStatus } from "./response";
+import { encodeTraceResponse } from "./proto";
+import { encodeStatus } from "./status";
 
 export const MAX_OTLP_BODY_BYTES = 5 * 1024 * 1024;
 export const MAX_OTLP_DECOMPRESSED_BYTES = 32 * 1024 * 1024;
@@ -66,13 +67,18 @@ export async function receiveTraces(req: Request, workspaceId: string): Promise<
     } catch (err) {
       if (!(err instanceof OtlpDecodeError)) throw err;
       if (err.status === 413) throw new PayloadTooLargeTooManySpans(err.message);
-      throw new ValidationError(err.message, [{ path: "body", message: err.message }]);
+      // The decoder's message starts with where the problem is ("resourceSpans[0].scopeSpans[1].spans[3]…: …").
+      const colon = err.message.indexOf(": ");
+      throw new ValidationError(err.message, [{ path: colon > 0 ? err.message.slice(0, colon) : "body", message: err.message }]);
     }
     await ingestSpans(workspaceId, decoded.spans);
-    const partial = decoded.rejectedSpans > 0 ? { rejectedSpans: decoded.rejectedSpans, errorMessage: decoded.rejectedReasons.join("; ") } : null;
-    return format === "protobuf"
-      ? new Response(new Uint8Array(encodeExportResponse(partial)), { status: 200, headers: { "content-type": "application/x-protobuf" } })
-      : NextResponse.json(partial ? { partialSuccess: partial } : {});
+    const partial =
+      decoded.rejectedSpans > 0 ? { rejectedSpans: decoded.rejectedSpans, errorMessage: decoded.rejectedReasons.join("; ") } : null;
+    const answer = encodeTraceResponse(partial, format);
+    return new Response(typeof answer === "string" ? answer : new Uint8Array(answer), {
+      status: 200,
+      headers: { "content-type": format === "protobuf" ? "application/x-protobuf" : "application/json" },
+    });
   } catch (err) {
     if (!(err instanceof DomainError)) {
       logger.error({ err }, "OTLP export failed");

@@ -21,7 +21,11 @@ export default async function ConversationPage({ params }: WorkspaceParams<{ con
         description={`${conversation.service_name ?? "Unknown service"} · ${conversation.user_turns} user ${conversation.user_turns === 1 ? "turn" : "turns"}`}
         actions={
           canEdit ? (
-            <MakeCaseButton workspaceId={workspaceId} from={{ type: "conversation", id: conversation.id }} userTurns={conversation.user_turns} />
+            <MakeCaseButton
+              workspaceId={workspaceId}
+              from={{ type: "conversation", id: conversation.id }}
+              userTurns={conversation.user_turns}
+            />
           ) : undefined
         }
       />
