@@ -241,7 +241,8 @@ export async function createCasesFromConversations(
   conversationIds: string[],
 ): Promise<FromConversationsReport> {
   requireRole(ctx, "editor");
-  await suiteJudge(ctx, suiteId); // 400 for an unknown suite before any work
+  const suite = await db.suite.findFirst({ where: { id: suiteId, workspaceId: ctx.workspaceId, deletedAt: null }, select: { id: true } });
+  if (!suite) throw new NotFoundError("Suite");
   const report: FromConversationsReport = { created: [], failed: [] };
   const outcomes = await mapBounded(conversationIds, 4, async (conversationId) => {
     try {

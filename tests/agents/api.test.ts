@@ -93,6 +93,7 @@ describe("agents API", () => {
           required: false,
         },
       ],
+      otel_service_name: null,
       created_at: expect.any(String),
       updated_at: expect.any(String),
     });

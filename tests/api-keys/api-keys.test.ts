@@ -18,7 +18,13 @@ describe("API keys", () => {
     expect(row).toMatchObject({ keyHash: hashToken(token), prefix: token.slice(0, 12), createdById: user.id, lastUsedAt: null });
     expect(JSON.stringify(row)).not.toContain(token);
 
-    expect(await authenticateApiKey(token)).toEqual({ workspaceId: workspace.id, role: "editor", userId: null, apiKeyId: key.id });
+    expect(await authenticateApiKey(token)).toEqual({
+      workspaceId: workspace.id,
+      role: "editor",
+      userId: null,
+      apiKeyId: key.id,
+      keyScope: "full",
+    });
     expect((await db.apiKey.findUniqueOrThrow({ where: { id: key.id } })).lastUsedAt).toBeInstanceOf(Date);
     const listed = await listApiKeys(ctx);
     expect(listed).toEqual([

@@ -408,7 +408,7 @@ describe("GET /api/v1/openapi.json", () => {
     expect(doc.paths["/api/v1/settings/retention"].patch.requestBody).toEqual({
       $ref: "#/components/requestBodies/RetentionSettingsPatch",
     });
-    expect(Object.keys(s.RetentionSettingsPatch.properties)).toEqual(["cleanup_time", "days", "runs"]);
+    expect(Object.keys(s.RetentionSettingsPatch.properties)).toEqual(["cleanup_time", "days", "runs", "traffic_days"]);
     expect(s.RetentionSettingsPatch.required ?? []).toEqual([]);
     expect(JSON.stringify(s.RetentionSettingsPatch.properties.days)).toContain('"null"');
     expect(s.RetentionSettings.properties.days.properties.source.enum).toEqual(["database", "env", "default"]);

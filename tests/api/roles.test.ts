@@ -20,6 +20,7 @@ import { GET as getOpenApi } from "@/app/api/v1/openapi.json/route";
 import { db } from "@/lib/db";
 import { makeApiKey, makeWorkspace } from "../helpers/factories";
 import { makeCsv } from "../files/fixtures";
+import { chatSpan, hexId, otlpRequest } from "../traffic/spans";
 
 type Handler = (req: NextRequest, route: { params: Promise<Record<string, string>> }) => Promise<Response>;
 type RouteModule = Partial<Record<"GET" | "POST" | "PATCH" | "PUT" | "DELETE", Handler>>;
@@ -176,6 +177,23 @@ describe("every documented operation × every role × another workspace", () => 
       case "createRunShareLink":
       case "createComparisonShareLink":
         return json({ expires_in_days: 3 });
+      case "ingestTraces":
+        return json(
+          otlpRequest("roles-bot", [
+            chatSpan({
+              traceId: hexId(16),
+              conversationId: `roles-${uniq()}`,
+              startMs: Date.now() - 100,
+              endMs: Date.now(),
+              input: [{ role: "user", text: "hello" }],
+              output: { role: "assistant", text: "hi" },
+            }),
+          ]),
+        );
+      case "draftCaseFromConversation":
+        return json({ suite_id: ids.suite });
+      case "createCasesFromConversations":
+        return json({ conversation_ids: [ids.conversation] });
       default:
         return undefined;
     }
@@ -220,6 +238,7 @@ describe("every documented operation × every role × another workspace", () => 
               webhooks: "webhook",
               "review-items": "reviewItem",
               "share-links": "shareLink",
+              conversations: "conversation",
             }[op.path.split("/")[3]!]);
       const id = resource ? ids[resource] : undefined;
       if (!id) throw new Error(`${op.method} ${op.path}: no fixture for {${name}}`);
@@ -264,6 +283,8 @@ describe("every documented operation × every role × another workspace", () => 
     // Sharing is off by default; this workspace allows it, so the share-link operations can succeed.
     await db.workspace.update({ where: { id: workspace.id }, data: { sharingEnabled: true } });
     ids.shareLink = (await create("/api/v1/runs/{id}/share-links", json({}), { id: ids.run! })).id;
+    await create("/api/v1/otlp/v1/traces", bodyFor("ingestTraces"));
+    ids.conversation = (await db.trafficConversation.findFirstOrThrow({ where: { workspaceId: workspace.id } })).id;
     ids.alert = (
       await db.regressionAlert.create({
         data: { workspaceId: workspace.id, suiteId: ids.suite!, runId: ids.run!, passRate: 0, previousRate: 100, dropPercent: 100 },

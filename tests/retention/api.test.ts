@@ -30,6 +30,7 @@ describe("GET/PATCH /api/v1/settings/retention", () => {
       cleanup_time: { value: "02:00", source: "default" },
       days: { value: 30, source: "default" },
       runs: { value: 30, source: "default" },
+      traffic_days: { value: 14, source: "default" },
     });
     const patched = await call(settingsRoute.PATCH, { url, method: "PATCH", token: adminKey, body: { days: 1, cleanup_time: "01:05" } });
     expect(patched.status).toBe(200);

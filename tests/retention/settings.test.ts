@@ -17,11 +17,13 @@ describe("retention settings precedence", () => {
       cleanup_time: { value: "02:00", source: "default" },
       days: { value: 30, source: "default" },
       runs: { value: 30, source: "default" },
+      traffic_days: { value: 14, source: "default" },
     });
-    expect(resolveRetentionSettings({ days: 7 }, { cleanup_time: "04:15", days: 14, runs: 2 })).toEqual({
+    expect(resolveRetentionSettings({ days: 7 }, { cleanup_time: "04:15", days: 14, runs: 2, traffic_days: 3 })).toEqual({
       cleanup_time: { value: "04:15", source: "env" },
       days: { value: 7, source: "database" },
       runs: { value: 2, source: "env" },
+      traffic_days: { value: 3, source: "env" },
     });
     // A stored value that no longer validates falls through to env/default.
     expect(resolveRetentionSettings({ cleanup_time: "25:99", runs: -1 }, { runs: 3 })).toMatchObject({
@@ -34,12 +36,14 @@ describe("retention settings precedence", () => {
     const env = { days: 14 };
     expect(await getRetentionSettings(env)).toMatchObject({ days: { value: 14, source: "env" }, runs: { value: 30, source: "default" } });
 
-    const set = await updateRetentionSettings(admin, { cleanup_time: "03:30", days: 1, runs: 5 }, env);
+    const set = await updateRetentionSettings(admin, { cleanup_time: "03:30", days: 1, runs: 5, traffic_days: 2 }, env);
     expect(set).toEqual({
       cleanup_time: { value: "03:30", source: "database" },
       days: { value: 1, source: "database" },
       runs: { value: 5, source: "database" },
+      traffic_days: { value: 2, source: "database" },
     });
+    expect(await db.instanceSetting.findUnique({ where: { key: "traffic.retention_days" } })).toMatchObject({ value: 2 });
     expect(await db.instanceSetting.findUnique({ where: { key: "test_suites.retention_days" } })).toMatchObject({ value: 1 });
 
     const cleared = await updateRetentionSettings(admin, { days: null }, env);
@@ -47,9 +51,10 @@ describe("retention settings precedence", () => {
       cleanup_time: { value: "03:30", source: "database" },
       days: { value: 14, source: "env" },
       runs: { value: 5, source: "database" },
+      traffic_days: { value: 2, source: "database" },
     });
-    const allCleared = await updateRetentionSettings(admin, { cleanup_time: null, runs: null }, {});
-    expect(Object.values(allCleared).map((s) => s.source)).toEqual(["default", "default", "default"]);
+    const allCleared = await updateRetentionSettings(admin, { cleanup_time: null, runs: null, traffic_days: null }, {});
+    expect(Object.values(allCleared).map((s) => s.source)).toEqual(["default", "default", "default", "default"]);
     expect(await db.instanceSetting.count()).toBe(0);
   });
 
@@ -78,7 +83,7 @@ describe("retention settings precedence", () => {
     expect(await db.instanceSetting.count({ where: { key: { in: ["test_suites.retention_days", "test_suites.retention_runs"] } } })).toBe(
       0,
     );
-    expect(retentionSettingsForm.safeParse({ cleanup_time: "", days: "0", runs: "0" }).error?.issues.map((i) => i.path.join("."))).toEqual([
+    expect(retentionSettingsForm.safeParse({ cleanup_time: "", days: "0", runs: "0", traffic_days: "" }).error?.issues.map((i) => i.path.join("."))).toEqual([
       "days",
       "runs",
     ]);
@@ -110,9 +115,14 @@ describe("retention settings precedence", () => {
   });
 
   it("the page form: empty inputs clear, numbers are checked", () => {
-    expect(retentionSettingsForm.parse({ cleanup_time: "", days: " 12 ", runs: "" })).toEqual({ cleanup_time: null, days: 12, runs: null });
-    const bad = retentionSettingsForm.safeParse({ cleanup_time: "9am", days: "-3", runs: "x" });
+    expect(retentionSettingsForm.parse({ cleanup_time: "", days: " 12 ", runs: "", traffic_days: " 7 " })).toEqual({
+      cleanup_time: null,
+      days: 12,
+      runs: null,
+      traffic_days: 7,
+    });
+    const bad = retentionSettingsForm.safeParse({ cleanup_time: "9am", days: "-3", runs: "x", traffic_days: "0" });
     expect(bad.success).toBe(false);
-    expect(bad.error!.issues.map((i) => i.path.join("."))).toEqual(["cleanup_time", "days", "runs"]);
+    expect(bad.error!.issues.map((i) => i.path.join("."))).toEqual(["cleanup_time", "days", "runs", "traffic_days"]);
   });
 });

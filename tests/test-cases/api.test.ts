@@ -100,7 +100,7 @@ describe("cases", () => {
     const created = await create(editorKey, runnableCase({ name: "api case", tags: ["normal"], max_turns: 3 }));
     expect(created.status).toBe(201);
     const body = created.json as TestCaseDto;
-    expect(Object.keys(body)).toEqual(["id", "suite_id", ...CASE_FIELDS, "sort_order", "created_at", "updated_at"]);
+    expect(Object.keys(body)).toEqual(["id", "suite_id", ...CASE_FIELDS, "sort_order", "source", "created_at", "updated_at"]);
     expect(body).toMatchObject({ suite_id: suiteId, name: "api case", max_turns: 3, status: "active" });
 
     const patched = await caseCall("PATCH", editorKey, body.id, { description: "via API", max_turns: null });

@@ -16,7 +16,7 @@ import { runCleanup } from "@/lib/retention/cleanup";
 import { ExportTraceServiceRequest, ExportTraceServiceResponse } from "@/lib/traffic/otlp/proto";
 import { call, readAllPages } from "../helpers/api";
 import { makeApiKey, makeWorkspace } from "../helpers/factories";
-import { chatSpan, hexId, otlpRequest, span } from "./spans";
+import { chatSpan, hexId, otlpRequest, span, supportConversation } from "./spans";
 
 let workspaceId: string;
 let editor: string;
@@ -33,74 +33,6 @@ const send = (body: unknown, token = editor, headers: Record<string, string> = {
   call(ingest, { method: "POST", token, body, url: "/api/v1/otlp/v1/traces", headers });
 const list = (query: string, token = viewer) => call(listRoute, { token, url: `/api/v1/conversations?${query}` });
 const get = (id: string, token = viewer) => call(getRoute, { token, params: { id }, url: `/api/v1/conversations/${id}` });
-
-/** A three-turn support conversation, one trace per user turn (an agent span with a chat span under it), the second turn calling a tool. */
-function supportConversation(conversationId: string, t0: number) {
-  const turns = [
-    { user: "Where is my order 1042?", answer: "Let me look that up.", tool: true },
-    { user: "It was due Monday.", answer: "It ships tomorrow; sorry for the delay.", tool: false },
-    { user: "Can I get a refund on shipping?", answer: "Yes, I refunded the shipping fee.", tool: false },
-  ];
-  const history: Parameters<typeof chatSpan>[0]["input"] = [{ role: "system", text: "You are the support agent." }];
-  return turns.map((turn, i) => {
-    const traceId = hexId(16);
-    const start = t0 + i * 60_000;
-    const agent = span({
-      traceId,
-      name: "invoke_agent support",
-      startMs: start,
-      endMs: start + 900,
-      attrs: { "gen_ai.operation.name": "invoke_agent", "gen_ai.conversation.id": conversationId },
-    });
-    history.push({ role: "user", text: turn.user });
-    const spans = [agent];
-    if (turn.tool) {
-      const call = { id: `call_${i}`, name: "lookup_order", args: { order_id: "1042" } };
-      spans.push(
-        chatSpan({
-          traceId,
-          parentSpanId: agent.spanId as string,
-          startMs: start + 10,
-          endMs: start + 300,
-          input: [...history],
-          output: { role: "assistant", toolCall: call },
-          tokens: [40, 8],
-        }),
-        span({
-          traceId,
-          parentSpanId: agent.spanId as string,
-          name: "execute_tool lookup_order",
-          startMs: start + 310,
-          endMs: start + 350,
-          attrs: {
-            "gen_ai.operation.name": "execute_tool",
-            "gen_ai.tool.name": "lookup_order",
-            "gen_ai.tool.call.id": call.id,
-            "gen_ai.tool.call.arguments": JSON.stringify(call.args),
-            "gen_ai.tool.call.result": '{"status":"delayed","ships":"tomorrow"}',
-          },
-        }),
-      );
-      history.push(
-        { role: "assistant", toolCall: call },
-        { role: "tool", toolResult: { id: call.id, result: '{"status":"delayed","ships":"tomorrow"}' } },
-      );
-    }
-    spans.push(
-      chatSpan({
-        traceId,
-        parentSpanId: agent.spanId as string,
-        startMs: start + 400,
-        endMs: start + 880,
-        input: [...history],
-        output: { role: "assistant", text: turn.answer },
-        tokens: [50 + i * 20, 12],
-      }),
-    );
-    history.push({ role: "assistant", text: turn.answer });
-    return spans;
-  });
-}
 
 describe("OTLP traces → conversations", () => {
   it("assembles a conversation sent turn by turn in reverse order into one ordered transcript, and a retry changes nothing", async () => {
@@ -217,11 +149,11 @@ describe("OTLP traces → conversations", () => {
         ]),
       );
     }
-    const pages = await readAllPages(
+    const pages = await readAllPages<{ conversation_id: string }>(
       async (cursor) => (await list(`service=${service}&limit=2${cursor ? `&cursor=${cursor}` : ""}`)).json,
       2,
     );
-    expect(pages.items.map((c: { conversation_id: string }) => c.conversation_id)).toEqual([4, 3, 2, 1, 0].map((i) => `${service}-${i}`));
+    expect(pages.items.map((c) => c.conversation_id)).toEqual([4, 3, 2, 1, 0].map((i) => `${service}-${i}`));
 
     expect((await list(`service=${service}&has_error=true`)).json.data.map((c: { conversation_id: string }) => c.conversation_id)).toEqual([
       `${service}-3`,

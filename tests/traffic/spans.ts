@@ -102,3 +102,71 @@ export function chatSpan(o: {
     },
   });
 }
+
+/** A three-turn support conversation, one trace per user turn (an agent span with a chat span under it), the second turn calling a tool. */
+export function supportConversation(conversationId: string, t0: number) {
+  const turns = [
+    { user: "Where is my order 1042?", answer: "Let me look that up.", tool: true },
+    { user: "It was due Monday.", answer: "It ships tomorrow; sorry for the delay.", tool: false },
+    { user: "Can I get a refund on shipping?", answer: "Yes, I refunded the shipping fee.", tool: false },
+  ];
+  const history: Parameters<typeof chatSpan>[0]["input"] = [{ role: "system", text: "You are the support agent." }];
+  return turns.map((turn, i) => {
+    const traceId = hexId(16);
+    const start = t0 + i * 60_000;
+    const agent = span({
+      traceId,
+      name: "invoke_agent support",
+      startMs: start,
+      endMs: start + 900,
+      attrs: { "gen_ai.operation.name": "invoke_agent", "gen_ai.conversation.id": conversationId },
+    });
+    history.push({ role: "user", text: turn.user });
+    const spans = [agent];
+    if (turn.tool) {
+      const toolCall = { id: `call_${i}`, name: "lookup_order", args: { order_id: "1042" } };
+      spans.push(
+        chatSpan({
+          traceId,
+          parentSpanId: agent.spanId as string,
+          startMs: start + 10,
+          endMs: start + 300,
+          input: [...history],
+          output: { role: "assistant", toolCall },
+          tokens: [40, 8],
+        }),
+        span({
+          traceId,
+          parentSpanId: agent.spanId as string,
+          name: "execute_tool lookup_order",
+          startMs: start + 310,
+          endMs: start + 350,
+          attrs: {
+            "gen_ai.operation.name": "execute_tool",
+            "gen_ai.tool.name": "lookup_order",
+            "gen_ai.tool.call.id": toolCall.id,
+            "gen_ai.tool.call.arguments": JSON.stringify(toolCall.args),
+            "gen_ai.tool.call.result": '{"status":"delayed","ships":"tomorrow"}',
+          },
+        }),
+      );
+      history.push(
+        { role: "assistant", toolCall },
+        { role: "tool", toolResult: { id: toolCall.id, result: '{"status":"delayed","ships":"tomorrow"}' } },
+      );
+    }
+    spans.push(
+      chatSpan({
+        traceId,
+        parentSpanId: agent.spanId as string,
+        startMs: start + 400,
+        endMs: start + 880,
+        input: [...history],
+        output: { role: "assistant", text: turn.answer },
+        tokens: [50 + i * 20, 12],
+      }),
+    );
+    history.push({ role: "assistant", text: turn.answer });
+    return spans;
+  });
+}
