@@ -104,10 +104,11 @@ export function chatSpan(o: {
 }
 
 /** A three-turn support conversation, one trace per user turn (an agent span with a chat span under it), the second turn calling a tool. */
-export function supportConversation(conversationId: string, t0: number) {
+/** `marker` (optional) is appended to the second user message, for fake-model rules keyed to one test. */
+export function supportConversation(conversationId: string, t0: number, marker = "") {
   const turns = [
     { user: "Where is my order 1042?", answer: "Let me look that up.", tool: true },
-    { user: "It was due Monday.", answer: "It ships tomorrow; sorry for the delay.", tool: false },
+    { user: `It was due Monday.${marker ? ` (${marker})` : ""}`, answer: "It ships tomorrow; sorry for the delay.", tool: false },
     { user: "Can I get a refund on shipping?", answer: "Yes, I refunded the shipping fee.", tool: false },
   ];
   const history: Parameters<typeof chatSpan>[0]["input"] = [{ role: "system", text: "You are the support agent." }];
