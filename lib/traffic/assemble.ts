@@ -232,7 +232,10 @@ function insertCallPair(placed: Placed[], span: Span, call: ObservedToolCall, ar
     index,
     0,
     { message: { role: "assistant", content: null, tool_calls: [{ id: call.id, name: call.name, arguments: args }] }, at: span.start },
-    { message: { role: "tool", tool_call_id: call.id, content: call.result }, at: span.end },
+    {
+      message: { role: "tool", tool_call_id: call.id, content: call.result ?? (call.error !== null ? `Error: ${call.error}` : null) },
+      at: span.end,
+    },
   );
 }
 
