@@ -154,7 +154,7 @@ function normalizeJson(text: string): string {
  * mentions still becomes a tool call, and a call + result pair in the transcript at its time.
  */
 function matchToolSpans(placed: Placed[], spans: Span[]): ObservedToolCall[] {
-  const calls = callsFromMessages(placed);
+  const { calls, sources } = callsFromMessages(placed);
   const matched = new Set<ObservedToolCall>();
   for (const span of spans) {
     const tool = toolSpanOf(span);
@@ -169,7 +169,7 @@ function matchToolSpans(placed: Placed[], spans: Span[]): ObservedToolCall[] {
       call.error = tool.error;
       if (call.result === null && tool.result !== null) {
         call.result = tool.result;
-        insertToolResult(placed, call);
+        insertToolResult(placed, call, sources.get(call)!);
       }
       continue;
     }
@@ -189,21 +189,28 @@ function matchToolSpans(placed: Placed[], spans: Span[]): ObservedToolCall[] {
   return calls.sort((a, b) => callPosition(placed, a) - callPosition(placed, b));
 }
 
-function callsFromMessages(placed: Placed[]): ObservedToolCall[] {
+/** The tool calls of the assistant messages, each with the message that made it. */
+function callsFromMessages(placed: Placed[]): { calls: ObservedToolCall[]; sources: Map<ObservedToolCall, TranscriptMessage> } {
   const results = new Map<string, string | null>();
   for (const { message } of placed) {
     if (message.role === "tool" && message.tool_call_id) results.set(message.tool_call_id, message.content);
   }
-  return placed.flatMap(({ message }) =>
-    (message.tool_calls ?? []).map((call) => ({
-      id: call.id,
-      name: call.name,
-      arguments: parseArguments(call.arguments),
-      result: call.id !== "" ? (results.get(call.id) ?? null) : null,
-      error: null,
-      durationMs: null,
-    })),
+  const sources = new Map<ObservedToolCall, TranscriptMessage>();
+  const calls = placed.flatMap(({ message }) =>
+    (message.tool_calls ?? []).map((call) => {
+      const observed: ObservedToolCall = {
+        id: call.id,
+        name: call.name,
+        arguments: parseArguments(call.arguments),
+        result: call.id !== "" ? (results.get(call.id) ?? null) : null,
+        error: null,
+        durationMs: null,
+      };
+      sources.set(observed, message);
+      return observed;
+    }),
   );
+  return { calls, sources };
 }
 
 function parseArguments(text: string): Record<string, unknown> | string {
@@ -216,9 +223,9 @@ function parseArguments(text: string): Record<string, unknown> | string {
 }
 
 /** A result only a tool span carried goes right after the assistant message that made the call (and its other results). */
-function insertToolResult(placed: Placed[], call: ObservedToolCall): void {
-  const at = placed.findIndex((entry) => entry.message.tool_calls?.some((candidate) => candidate.id === call.id));
-  if (at < 0 || call.id === "") return;
+function insertToolResult(placed: Placed[], call: ObservedToolCall, source: TranscriptMessage): void {
+  const at = placed.findIndex((entry) => entry.message === source);
+  if (at < 0) return;
   let index = at + 1;
   while (index < placed.length && placed[index]!.message.role === "tool") index++;
   placed.splice(index, 0, { message: { role: "tool", tool_call_id: call.id, content: call.result }, at: placed[at]!.at });
