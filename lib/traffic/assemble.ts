@@ -9,7 +9,7 @@
  */
 import type { TranscriptMessage } from "@/lib/conversation/types";
 import type { AssembledConversation, ObservedToolCall, ReceivedSpan } from "@/lib/traffic/types";
-import { errorOf, messagesOf, modelOf, spanRoleOf, toolSpanOf, usageOf, type SpanRole } from "@/lib/traffic/otlp/semconv";
+import { conversationIdOf, errorOf, messagesOf, modelOf, spanRoleOf, toolSpanOf, usageOf, type SpanRole } from "@/lib/traffic/otlp/semconv";
 
 type Span = ReceivedSpan & { role: SpanRole; start: bigint; end: bigint };
 
@@ -51,6 +51,37 @@ export function assembleConversation(received: ReceivedSpan[]): AssembledConvers
     serviceName: mostCommon(spans.map((span) => span.serviceName)),
     llmCalls: llmSpans.length,
   };
+}
+
+/** The spans of one conversation, as `groupByConversation` finds them. */
+export type ConversationGroup = {
+  /** The conversation id, else `trace:<trace id>`. */
+  key: string;
+  conversationId: string | null;
+  traceIds: string[];
+  spans: ReceivedSpan[];
+};
+
+/**
+ * Splits spans into conversations: by conversation id, else by trace. A span without the id (a tool
+ * or HTTP span an instrumentation did not tag) joins the conversation of the other spans of its trace.
+ */
+export function groupByConversation(spans: ReceivedSpan[]): ConversationGroup[] {
+  const traceConversation = new Map<string, string>();
+  for (const span of spans) {
+    const id = conversationIdOf(span);
+    if (id !== null && !traceConversation.has(span.traceId)) traceConversation.set(span.traceId, id);
+  }
+  const groups = new Map<string, ConversationGroup>();
+  for (const span of spans) {
+    const conversationId = conversationIdOf(span) ?? traceConversation.get(span.traceId) ?? null;
+    const key = conversationId ?? `trace:${span.traceId}`;
+    const group = groups.get(key) ?? { key, conversationId, traceIds: [], spans: [] };
+    groups.set(key, group);
+    if (!group.traceIds.includes(span.traceId)) group.traceIds.push(span.traceId);
+    group.spans.push(span);
+  }
+  return [...groups.values()];
 }
 
 /** By start time, then end, then ids: a total order, so the input order never matters. */

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { assembleConversation } from "@/lib/traffic/assemble";
+import { assembleConversation, groupByConversation } from "@/lib/traffic/assemble";
 import { decodeTraceRequest } from "@/lib/traffic/otlp/decode";
 import { conversationIdOf } from "@/lib/traffic/otlp/semconv";
 import type { AssembledConversation, ReceivedSpan } from "@/lib/traffic/types";
@@ -120,6 +120,28 @@ describe("assembleConversation on spans sent by the real OpenTelemetry JS SDK", 
   );
 });
 
+describe("groupByConversation", () => {
+  it("groups by conversation id across traces, else by trace, with untagged spans joining their trace's conversation", async () => {
+    const three = await emitAndDecode("json", (target) => emitThreeTurnConversation(target));
+    const events = await emitAndDecode("json", (target) => emitEventConversation(target));
+    // An instrumentation that tags only the model calls: the tool span has no conversation id.
+    const untagged = three.spans.map((span) =>
+      span.name.startsWith("execute_tool") ? { ...span, attributes: { ...span.attributes, "gen_ai.conversation.id": null } } : span,
+    );
+    expect(conversationIdOf(untagged.find((span) => span.name.startsWith("execute_tool"))!)).toBeNull();
+    const groups = groupByConversation(shuffled([...untagged, ...events.spans], 3));
+    expect(groups.map((group) => [group.key, group.spans.length]).sort()).toEqual(
+      [
+        [three.sent.conversationId, three.sent.spanCount],
+        [`trace:${events.sent.traceIds[0]}`, events.sent.spanCount],
+      ].sort(),
+    );
+    const conversation = groups.find((group) => group.conversationId === three.sent.conversationId)!;
+    expect(new Set(conversation.traceIds)).toEqual(new Set(three.sent.traceIds));
+    expectAsSent(assembleConversation(conversation.spans), three.sent);
+  });
+});
+
 describe("assembleConversation rules", () => {
   let counter = 0;
   const base = 1_795_000_000_000n * 1_000_000n;
@@ -150,15 +172,17 @@ describe("assembleConversation rules", () => {
     ...extra,
   });
 
+  const system = JSON.stringify([{ type: "text", content: "Be brief." }]);
+
   it("appends only the new tail of a sliding-window history, and appends input that matches nothing", () => {
     const conversation = assembleConversation([
-      span(0, 10, chat([text("user", "one")], [text("assistant", "1")])),
+      span(0, 10, chat([text("user", "one")], [text("assistant", "1")], { "gen_ai.system_instructions": system })),
       // A window of the last two messages plus the new one.
       span(20, 30, chat([text("assistant", "1"), text("user", "two")], [text("assistant", "2")])),
-      // A fresh context: nothing matches what came before.
-      span(40, 50, chat([text("user", "three")], [text("assistant", "3")])),
+      // A fresh context: nothing matches what came before (the system prompt is not repeated).
+      span(40, 50, chat([text("user", "three")], [text("assistant", "3")], { "gen_ai.system_instructions": system })),
     ]);
-    expect(conversation.messages.map((message) => message.content)).toEqual(["one", "1", "two", "2", "three", "3"]);
+    expect(conversation.messages.map((message) => message.content)).toEqual(["Be brief.", "one", "1", "two", "2", "three", "3"]);
     expect(conversation.userTurns).toBe(3);
     expect(conversation.userText).toBe("one\ntwo\nthree");
   });
