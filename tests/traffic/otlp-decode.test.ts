@@ -229,7 +229,7 @@ describe("decodeTraceRequest: OTLP/JSON as the spec allows it", () => {
     expect(decoded.rejectedSpans).toBe(4);
     expect(decoded.rejectedReasons).toEqual([
       "resourceSpans[0].scopeSpans[0].spans[1] (zero trace): resourceSpans[0].scopeSpans[0].spans[1].traceId is all zeros",
-      "resourceSpans[0].scopeSpans[0].spans[2] (short span): resourceSpans[0].scopeSpans[0].spans[2].spanId must be 8 bytes, got 4",
+      "resourceSpans[0].scopeSpans[0].spans[2] (short span): resourceSpans[0].scopeSpans[0].spans[2].spanId must be 16 hex digits (8 bytes), got 8",
       "resourceSpans[0].scopeSpans[0].spans[3] (not hex): resourceSpans[0].scopeSpans[0].spans[3].spanId is not hexadecimal",
       "resourceSpans[0].scopeSpans[0].spans[4] (zero span): resourceSpans[0].scopeSpans[0].spans[4].spanId is all zeros",
     ]);
@@ -282,7 +282,7 @@ describe("decodeTraceRequest: protobuf errors and limits", () => {
     expect(decoded.spans).toHaveLength(6);
     expect(decoded.rejectedSpans).toBe(2);
     expect(decoded.rejectedReasons[0]).toMatch(/^resourceSpans\[0\]\.scopeSpans\[0\]\.spans\[0\] \(chat gpt-4o\): .*traceId is all zeros$/);
-    expect(decoded.rejectedReasons[1]).toMatch(/spans\[2\]\.spanId must be 8 bytes, got 4$/);
+    expect(decoded.rejectedReasons[1]).toMatch(/spans\[2\]\.spanId must be 16 hex digits \(8 bytes\), got 8$/);
   });
 
   it.each(["protobuf", "json"] as const)("answers 413 for more spans than allowed (%s)", async (encoding) => {

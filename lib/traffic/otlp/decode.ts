@@ -89,6 +89,9 @@ function field(object: Obj, name: string): Json {
   return value === undefined ? object[snakeCase(name)] : value;
 }
 
+/** An id that makes its span unusable (caught per span, never seen by callers). */
+class InvalidId extends Error {}
+
 const SPAN_KINDS = ["UNSPECIFIED", "INTERNAL", "SERVER", "CLIENT", "PRODUCER", "CONSUMER"];
 const STATUS_CODES = ["UNSET", "OK", "ERROR"];
 
@@ -145,7 +148,11 @@ class Normalizer {
   ): ReceivedSpan | null {
     const span = this.object(entry, path);
     const name = this.optionalString(field(span, "name"), `${path}.name`) ?? "";
-    const attributes = this.attributes(field(span, "attributes"), `${path}.attributes`);
+    const ids = this.ids(span, path);
+    if ("invalid" in ids) {
+      this.rejectedReasons.push(`${path} (${name || "unnamed"}): ${ids.invalid}`);
+      return null;
+    }
     const events = this.list(span, "events", path).map((eventEntry, e) => {
       const eventPath = `${path}.events[${e}]`;
       const event = this.object(eventEntry, eventPath);
@@ -155,54 +162,53 @@ class Normalizer {
         attributes: this.attributes(field(event, "attributes"), `${eventPath}.attributes`),
       };
     });
-    const statusValue = field(span, "status");
-    const status = isObject(statusValue)
-      ? {
-          code: this.enumValue(field(statusValue, "code"), STATUS_CODES, `${path}.status.code`),
-          message: this.optionalString(field(statusValue, "message"), `${path}.status.message`) || null,
-        }
-      : { code: 0, message: null };
-    const received = {
+    const status = field(span, "status");
+    return {
+      ...ids,
       name,
       kind: this.enumValue(field(span, "kind"), SPAN_KINDS, `${path}.kind`),
       startTimeUnixNano: this.uint64(field(span, "startTimeUnixNano"), `${path}.startTimeUnixNano`),
       endTimeUnixNano: this.uint64(field(span, "endTimeUnixNano"), `${path}.endTimeUnixNano`),
       serviceName: context.serviceName,
-      status,
-      attributes,
+      status: isObject(status)
+        ? {
+            code: this.enumValue(field(status, "code"), STATUS_CODES, `${path}.status.code`),
+            message: this.optionalString(field(status, "message"), `${path}.status.message`) || null,
+          }
+        : { code: 0, message: null },
+      attributes: this.attributes(field(span, "attributes"), `${path}.attributes`),
       resourceAttributes: context.resourceAttributes,
       events,
       scope: context.scopeName,
     };
-    const traceId = this.id(field(span, "traceId"), 16, `${path}.traceId`);
-    const spanId = this.id(field(span, "spanId"), 8, `${path}.spanId`);
-    const parent = field(span, "parentSpanId");
-    const parentSpanId = parent === undefined || parent === null || parent === "" ? null : this.id(parent, 8, `${path}.parentSpanId`);
-    const problem = [traceId, spanId, parentSpanId].find((id) => id !== null && "invalid" in id);
-    if (problem && "invalid" in problem) {
-      this.rejectedReasons.push(`${path} (${name || "unnamed"}): ${problem.invalid}`);
-      return null;
-    }
-    return {
-      traceId: (traceId as { hex: string }).hex,
-      spanId: (spanId as { hex: string }).hex,
-      // An all-zero parent is how some SDKs write "no parent".
-      parentSpanId: parentSpanId && !("invalid" in parentSpanId) && !/^0+$/.test(parentSpanId.hex) ? parentSpanId.hex : null,
-      ...received,
-    };
   }
 
-  /** An id as lowercase hex, or why it is not valid (wrong length, not hex, all zeros). */
-  private id(value: Json, bytes: number, path: string): { hex: string } | { invalid: string } {
+  /** The span's ids as lowercase hex, or why they are not valid (the span is then skipped, not the request). */
+  private ids(span: Obj, path: string): Pick<ReceivedSpan, "traceId" | "spanId" | "parentSpanId"> | { invalid: string } {
+    try {
+      const traceId = this.hexId(field(span, "traceId"), 16, `${path}.traceId`);
+      const spanId = this.hexId(field(span, "spanId"), 8, `${path}.spanId`);
+      const parent = field(span, "parentSpanId");
+      const empty = parent === undefined || parent === null || parent === "" || (parent instanceof Uint8Array && parent.length === 0);
+      const parentSpanId = empty ? null : this.hexId(parent, 8, `${path}.parentSpanId`, { zeroAllowed: true });
+      // An all-zero parent is how some SDKs write "no parent".
+      return { traceId, spanId, parentSpanId: parentSpanId === null || /^0+$/.test(parentSpanId) ? null : parentSpanId };
+    } catch (error) {
+      if (error instanceof InvalidId) return { invalid: error.message };
+      throw error;
+    }
+  }
+
+  private hexId(value: Json, bytes: number, path: string, options: { zeroAllowed?: boolean } = {}): string {
     let hex: string;
     if (value instanceof Uint8Array) hex = Buffer.from(value).toString("hex");
     else if (typeof value === "string") hex = value.toLowerCase();
     else if (value === undefined || value === null) hex = "";
     else throw new OtlpDecodeError(400, `${path}: must be a hex string`);
-    if (!/^[0-9a-f]*$/.test(hex)) return { invalid: `${path} is not hexadecimal` };
-    if (hex.length !== bytes * 2) return { invalid: `${path} must be ${bytes} bytes, got ${hex.length / 2}` };
-    if (/^0+$/.test(hex) && !path.endsWith("parentSpanId")) return { invalid: `${path} is all zeros` };
-    return { hex };
+    if (!/^[0-9a-f]*$/.test(hex)) throw new InvalidId(`${path} is not hexadecimal`);
+    if (hex.length !== bytes * 2) throw new InvalidId(`${path} must be ${bytes * 2} hex digits (${bytes} bytes), got ${hex.length}`);
+    if (!options.zeroAllowed && /^0+$/.test(hex)) throw new InvalidId(`${path} is all zeros`);
+    return hex;
   }
 
   private attributes(value: Json, path: string): Attributes {
