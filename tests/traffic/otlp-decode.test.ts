@@ -43,8 +43,10 @@ function decodeError(run: () => unknown): OtlpDecodeError {
 describe("decodeTraceRequest on the real OpenTelemetry JS exporters' bodies", () => {
   it.each(encodings)("decodes every span of a GenAI conversation sent as %s", async (encoding) => {
     const startAt = new Date("2026-11-20T10:00:00.000Z");
-    const { sent, request } = await captured(() => emitThreeTurnConversation({ url: capture.url, encoding }, { startAt }));
+    const headers = { Authorization: "Bearer assay_test_key" };
+    const { sent, request } = await captured(() => emitThreeTurnConversation({ url: capture.url, headers, encoding }, { startAt }));
     expect(request.contentType).toBe(encoding === "protobuf" ? "application/x-protobuf" : "application/json");
+    expect(request.headers.authorization).toBe("Bearer assay_test_key");
 
     const decoded = decodeTraceRequest(request.body, encoding);
     expect(decoded.rejectedSpans).toBe(0);
