@@ -187,12 +187,14 @@ function normalizeJson(text: string): string {
 function matchToolSpans(placed: Placed[], spans: Span[]): ObservedToolCall[] {
   const { calls, sources } = callsFromMessages(placed);
   const matched = new Set<ObservedToolCall>();
+  // A span whose call id no message has (a framework's own ids) is matched by name instead.
+  const knownIds = new Set(calls.map((call) => call.id).filter((id) => id !== ""));
   for (const span of spans) {
     const tool = toolSpanOf(span);
     if (!tool) continue;
     const call =
       (tool.callId !== null ? calls.find((entry) => entry.id === tool.callId && !matched.has(entry)) : undefined) ??
-      calls.find((entry) => entry.name === tool.name && !matched.has(entry) && (tool.callId === null || entry.id === ""));
+      calls.find((entry) => entry.name === tool.name && !matched.has(entry) && (tool.callId === null || !knownIds.has(tool.callId)));
     const durationMs = Number(span.end - span.start) / 1e6;
     if (call) {
       matched.add(call);

@@ -253,5 +253,25 @@ describe("assembleConversation rules", () => {
       { role: "tool", tool_call_id: "c9", content: null },
     ]);
     expect(() => assembleConversation([])).toThrow(/at least one span/);
+
+    // The framework's own call id on the tool span, not the model's: matched by name.
+    const byName = assembleConversation([
+      span(
+        0,
+        100,
+        chat(
+          [text("user", "find x")],
+          [{ role: "assistant", parts: [{ type: "tool_call", id: "call_m", name: "search", arguments: {} }] }],
+        ),
+      ),
+      span(100, 150, {
+        "gen_ai.operation.name": "execute_tool",
+        "gen_ai.tool.name": "search",
+        "gen_ai.tool.call.id": "run-42",
+        "gen_ai.tool.call.result": "r",
+      }),
+    ]);
+    expect(byName.toolCalls).toEqual([{ id: "call_m", name: "search", arguments: {}, result: "r", error: null, durationMs: 50 }]);
+    expect(byName.messages.at(-1)).toEqual({ role: "tool", tool_call_id: "call_m", content: "r" });
   });
 });

@@ -158,7 +158,8 @@ function fromParts(role: TranscriptMessage["role"], parts: unknown[], name: stri
 function textOfParts(parts: unknown[]): string | null {
   const texts = parts.filter(isRecord).flatMap((part) => {
     if (part.type !== undefined && part.type !== "text") return [];
-    return typeof part.content === "string" ? [part.content] : [];
+    const content = part.content ?? part.text;
+    return typeof content === "string" ? [content] : [];
   });
   return texts.length > 0 ? texts.join("\n") : null;
 }
