@@ -45,7 +45,7 @@ export function ConversationView({ workspaceId, conversation: c }: { workspaceId
             <>
               {" "}
               · agent{" "}
-              <Link href={`/w/${workspaceId}/agents/${c.agent.id}`} className="text-indigo-700 hover:underline">
+              <Link href={`/w/${workspaceId}/agents/${c.agent.id}`} className="text-indigo-700 underline">
                 {c.agent.name}
               </Link>
             </>
