@@ -112,8 +112,13 @@ test("a conversation from OpenTelemetry traffic becomes a simulated-user case th
     await expect(page.getByRole("heading", { level: 1 })).toContainText("Where is my order 1042?");
     await expect(page.getByText("It ships tomorrow; sorry for the delay.")).toBeVisible();
     await expect(page.getByText("Can I get a refund on shipping?")).toBeVisible();
-    const tools = page.getByRole("table", { name: "Tool calls in order" });
-    await expect(tools.getByRole("row").filter({ hasText: "lookup_order" })).toContainText("40 ms");
+    const tools = page.getByRole("list", { name: "Tool calls in order" }).getByRole("listitem");
+    await expect(tools).toHaveCount(1);
+    await expect(tools.first()).toContainText("lookup_order");
+    await expect(tools.first()).toContainText("40 ms");
+    await expect(tools.first()).toContainText('{"status":"delayed","ships":"tomorrow"}');
+    // Real users' messages are the user's, not an authored question.
+    await expect(page.getByText("Authored question")).toHaveCount(0);
     await expectAccessible(page, "conversation page");
   });
 

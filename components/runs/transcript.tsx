@@ -95,9 +95,12 @@ export function authorshipOf(snapshot: Record<string, unknown>): UserAuthorship 
   return { simulated: Boolean(snapshot.persona), authoredOpening: typeof initial === "string" && initial.trim() !== "" };
 }
 
-/** "Authored first message" / "Simulated user" for a persona case; "Authored question" for a single-turn one. */
+/**
+ * "Authored first message" / "Simulated user" for a persona case; "Authored question" for a
+ * single-turn one; "User" for every message of a real user (traffic: nobody authored it).
+ */
 export function userLabel(isFirst: boolean, { simulated, authoredOpening }: UserAuthorship): string {
-  if (!simulated) return isFirst ? "Authored question" : "User";
+  if (!simulated) return isFirst && authoredOpening ? "Authored question" : "User";
   return isFirst && authoredOpening ? "Authored first message" : "Simulated user";
 }
 

@@ -5,7 +5,6 @@ import { Stat } from "@/components/ui/stat";
 import { Transcript } from "@/components/runs/transcript";
 import { JsonBlock } from "@/components/runs/json-block";
 import { formatDateTime, formatDuration, formatNumber } from "@/components/runs/format";
-import { Table, TableBody, TableCell, TableHeader, TableRow } from "@/components/ui/table";
 
 /**
  * One conversation of real traffic, read like a case result: its figures, the transcript (turns,
@@ -55,30 +54,28 @@ export function ConversationView({ workspaceId, conversation: c }: { workspaceId
       <div className="grid gap-4 xl:grid-cols-2">
         <Card className="min-w-0 space-y-3 p-5">
           <h2 className="text-base font-semibold">Transcript</h2>
-          <Transcript messages={c.messages} authorship={{ simulated: false, authoredOpening: true }} />
+          <Transcript messages={c.messages} authorship={{ simulated: false, authoredOpening: false }} />
         </Card>
         <div className="min-w-0 space-y-4">
           <Section title="Tool calls">
             {c.tool_calls.length === 0 ? (
               <p className="text-sm text-slate-600">The agent called no tool.</p>
             ) : (
-              <Table variant="plain" density="compact" caption="Tool calls in order">
-                <TableHeader columns={["Tool", "Arguments", "Result", "Duration"]} />
-                <TableBody>
-                  {c.tool_calls.map((t, i) => (
-                    <TableRow key={`${t.id}-${i}`}>
-                      <TableCell className="font-mono text-xs">{t.name}</TableCell>
-                      <TableCell className="max-w-64">
-                        <JsonBlock value={t.arguments} />
-                      </TableCell>
-                      <TableCell className="max-w-64 text-xs whitespace-pre-wrap">
-                        {t.error ? <span className="text-red-700">{t.error}</span> : (t.result ?? "—")}
-                      </TableCell>
-                      <TableCell className="whitespace-nowrap tabular-nums">{formatDuration(t.duration_ms)}</TableCell>
-                    </TableRow>
-                  ))}
-                </TableBody>
-              </Table>
+              <ol aria-label="Tool calls in order" className="space-y-3">
+                {c.tool_calls.map((t, i) => (
+                  <li key={`${t.id}-${i}`} className="space-y-1.5 rounded-md border border-slate-200 p-3 text-sm">
+                    <p className="flex flex-wrap items-baseline justify-between gap-2">
+                      <code className="font-medium text-slate-900">{t.name}</code>
+                      <span className="text-xs text-slate-600 tabular-nums">{formatDuration(t.duration_ms)}</span>
+                    </p>
+                    <JsonBlock value={t.arguments} />
+                    <p className="text-xs break-words whitespace-pre-wrap text-slate-700">
+                      <span className="font-medium">Result: </span>
+                      {t.error ? <span className="text-red-700">{t.error}</span> : (t.result ?? "—")}
+                    </p>
+                  </li>
+                ))}
+              </ol>
             )}
           </Section>
         </div>

@@ -13,6 +13,7 @@
 import "server-only";
 import { z } from "zod";
 import type { LlmClient } from "@/lib/llm/client";
+import { LlmError } from "@/lib/llm/errors";
 import type { TranscriptMessage } from "@/lib/conversation/types";
 import type { CaseSourceInput } from "@/lib/test-cases/schemas";
 import { TEXT_LIMITS } from "@/lib/validation/limits";
@@ -221,7 +222,8 @@ export async function draftCase(input: DraftInput, opts: DraftOptions = {}): Pro
     testCase.user_context = null;
     testCase.expected_outcomes = null;
     drafted.length = 0;
-    notes.push(`Not drafted: ${left}, because the judge model's answer could not be used (${(err as Error).message.slice(0, 200)}).`);
+    const why = err instanceof LlmError ? "the judge model did not answer" : "the judge model's answer could not be used";
+    notes.push(`Not drafted: ${left}, because ${why} (${(err as Error).message.slice(0, 200)}).`);
   }
   return { kind, test_case: testCase, source: input.source, drafted, notes };
 }

@@ -159,6 +159,13 @@ describe("drafting a case from a conversation", () => {
     const broken = await draft(conversationId, { suite_id: suiteId });
     expect(broken.json).toMatchObject({ test_case: { persona: null, user_context: null, expected_outcomes: null }, drafted: [] });
     expect(broken.json.notes).toEqual([expect.stringContaining("could not be used")]);
+
+    fake.reset();
+    fake.addRule({ match: { schemaName: "case_draft_persona" }, reply: { status: 400 } });
+    const refused = await draft(conversationId, { suite_id: suiteId });
+    expect(refused.status).toBe(200);
+    expect(refused.json).toMatchObject({ test_case: { persona: null }, drafted: [] });
+    expect(refused.json.notes).toEqual([expect.stringContaining("the judge model did not answer")]);
   });
 
   it("answers 400 for a suite of another workspace and 404 for an unknown conversation", async () => {
