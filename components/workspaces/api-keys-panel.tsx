@@ -86,8 +86,8 @@ export function ApiKeysPanel({ workspaceId, keys }: { workspaceId: string; keys:
           <>
             Keys authenticate calls to <code>/api/v1</code> as <code>Authorization: Bearer &lt;key&gt;</code> and act with the role you
             choose, in this workspace only. An ingest-only key can do one thing: send an agent&apos;s OpenTelemetry traces to{" "}
-            <code>/api/v1/otlp/v1/traces</code> (the Traffic page). A key stops working when it expires, when it is revoked, or when the member who created it
-            leaves or is removed from the workspace.
+            <code>/api/v1/otlp/v1/traces</code> (the Traffic page). A key stops working when it expires, when it is revoked, or when the
+            member who created it leaves or is removed from the workspace.
           </>
         }
       >

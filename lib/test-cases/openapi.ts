@@ -16,7 +16,15 @@ import {
   body,
   type OpenApiPart,
 } from "@/lib/api/openapi-kit";
-import { caseSourceResource, testCaseFields, testCaseExportQuery, testCaseImportQuery, testCaseInput, testCaseListQuery, testCasePatch } from "./schemas";
+import {
+  caseSourceResource,
+  testCaseFields,
+  testCaseExportQuery,
+  testCaseImportQuery,
+  testCaseInput,
+  testCaseListQuery,
+  testCasePatch,
+} from "./schemas";
 
 /**
  * The REST contract of test cases: the server-set fields, the import outcome, the OpenAPI

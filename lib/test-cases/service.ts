@@ -83,24 +83,24 @@ function parseCaseSource(raw: unknown): z.output<typeof caseSourceInput> {
 }
 
 /** The origin as recorded: the conversation's service and start, or the case result's run and time (400 when not in the workspace). */
-async function resolveCaseSource(
-  tx: Tx,
-  ctx: WorkspaceContext,
-  input: NonNullable<z.output<typeof caseSourceInput>>,
-): Promise<CaseSource> {
+async function resolveCaseSource(tx: Tx, ctx: WorkspaceContext, input: NonNullable<z.output<typeof caseSourceInput>>): Promise<CaseSource> {
   if (input.type === "conversation") {
     const c = await tx.trafficConversation.findFirst({
       where: { id: input.conversation_id, workspaceId: ctx.workspaceId },
       select: { serviceName: true, startedAt: true },
     });
-    if (!c) throw new ValidationError("Unknown conversation", [{ path: "source.conversation_id", message: "No such conversation in this workspace" }]);
+    if (!c)
+      throw new ValidationError("Unknown conversation", [
+        { path: "source.conversation_id", message: "No such conversation in this workspace" },
+      ]);
     return { type: "conversation", conversation_id: input.conversation_id, service: c.serviceName, time: c.startedAt.toISOString() };
   }
   const r = await tx.caseResult.findFirst({
     where: { id: input.case_result_id, workspaceId: ctx.workspaceId },
     select: { runId: true, createdAt: true },
   });
-  if (!r) throw new ValidationError("Unknown case result", [{ path: "source.case_result_id", message: "No such case result in this workspace" }]);
+  if (!r)
+    throw new ValidationError("Unknown case result", [{ path: "source.case_result_id", message: "No such case result in this workspace" }]);
   return { type: "case_result", case_result_id: input.case_result_id, run_id: r.runId, time: r.createdAt.toISOString() };
 }
 

@@ -83,10 +83,11 @@ describe("retention settings precedence", () => {
     expect(await db.instanceSetting.count({ where: { key: { in: ["test_suites.retention_days", "test_suites.retention_runs"] } } })).toBe(
       0,
     );
-    expect(retentionSettingsForm.safeParse({ cleanup_time: "", days: "0", runs: "0", traffic_days: "" }).error?.issues.map((i) => i.path.join("."))).toEqual([
-      "days",
-      "runs",
-    ]);
+    expect(
+      retentionSettingsForm
+        .safeParse({ cleanup_time: "", days: "0", runs: "0", traffic_days: "" })
+        .error?.issues.map((i) => i.path.join(".")),
+    ).toEqual(["days", "runs"]);
     expect(resolveRetentionSettings({ days: 0, runs: 0 }, {})).toMatchObject({
       days: { value: 30, source: "default" },
       runs: { value: 30, source: "default" },
