@@ -151,6 +151,15 @@ test("a conversation from OpenTelemetry traffic becomes a simulated-user case th
     const verdict = page.getByTestId("case-reason").or(page.getByText(passed));
     await expect(verdict).toBeVisible({ timeout: 30_000 });
     await expect(verdict).toHaveText(passed);
+
+    // The run's own transcript makes a case the same way, for the same suite.
+    await page.getByRole("button", { name: "Make a test case" }).click();
+    const dialog = page.getByRole("dialog", { name: "Make a test case" });
+    await expect(dialog.getByLabel("Suite")).toHaveValue(suite.id);
+    await dialog.getByRole("button", { name: "Draft the case" }).click();
+    await page.waitForURL(/\/cases\/new\?case_result=/);
+    await expect(page.getByRole("status").filter({ hasText: "Drafted from" })).toContainText("the case result's transcript");
+    await expect(page.getByLabel("Initial message")).toHaveValue("Where is my order 1042?");
   });
 
   await test.step("390 px: the Traffic page and the conversation fit the screen", async () => {

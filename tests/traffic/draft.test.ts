@@ -13,6 +13,8 @@ import { POST as createCaseRoute } from "@/app/api/v1/suites/[id]/test-cases/rou
 import { db } from "@/lib/db";
 import type { WorkspaceContext } from "@/lib/auth/roles";
 import { listCaseResults } from "@/lib/runs/service";
+import { createTestCase } from "@/lib/test-cases/service";
+import { draftCaseFromCaseResult } from "@/lib/traffic/service";
 import { call } from "../helpers/api";
 import { makeApiKey, makeModelConfig, makeWorkspace, runToEnd } from "../helpers/factories";
 import { withRunStack } from "../helpers/run-stack";
@@ -230,6 +232,21 @@ describe("drafting a case from a conversation", () => {
     const { data } = await listCaseResults(ctx, run.id, { limit: 10 });
     expect(data).toHaveLength(1);
     expect(data[0], JSON.stringify(data[0])).toMatchObject({ status: "passed" });
+
+    // The run's transcript drafts a case too ("Make a test case" on the case view), recording the result as its source.
+    const fromResult = await draftCaseFromCaseResult(ctx, data[0]!.id, { suite_id: suiteId, draft_outcomes: false, tool_params: true });
+    expect(fromResult).toMatchObject({
+      kind: "single",
+      source: { type: "case_result", case_result_id: data[0]!.id },
+      test_case: {
+        initial_message: "Where is my order 1042?",
+        tags: ["from-run"],
+        expected_tool_calls: [{ tool: "lookup_order", expected_params: { order_id: "1042" } }],
+      },
+    });
+    expect(fromResult.test_case.description).toMatch(/^Drafted from the transcript of “Where is my order 1042\?” in run #\d+\.$/);
+    const again = await createTestCase(ctx, suiteId, { ...fromResult.test_case, source: fromResult.source });
+    expect(again.source).toEqual({ type: "case_result", case_result_id: data[0]!.id, run_id: run.id, time: expect.any(String) });
   });
 
   it("drafts cases in bulk as drafts, reporting the ones that could not be drafted", async () => {
