@@ -6,8 +6,8 @@ import type { ConversationSummaryDto } from "@/lib/traffic/dto";
 import { draftCasesFromConversationsAction, draftSuitesAction } from "@/lib/traffic/actions";
 import { Table, TableBody, TableCell, TableEmpty, TableHeader, TableRow } from "@/components/ui/table";
 import { Badge } from "@/components/ui/card";
-import { Field, Select } from "@/components/ui/field";
 import { LaunchDialog, LaunchForm } from "@/components/ui/launch-dialog";
+import { DraftSuiteField } from "./draft-suite-field";
 import { formatDateTime, formatDuration, formatNumber } from "@/components/runs/format";
 
 type Report = Extract<Awaited<ReturnType<typeof draftCasesFromConversationsAction>>, { ok: true }>["data"];
@@ -201,20 +201,7 @@ function BulkDraftDialog({ workspaceId, ids, onDone }: { workspaceId: string; id
             pendingLabel="Drafting…"
             submitDisabled={!selected}
           >
-            {suites.length === 0 ? (
-              <p className="text-sm text-slate-600">This workspace has no suite yet: create one for the agent first.</p>
-            ) : (
-              <Field id={`${uid}-suite`} label="Suite">
-                <Select id={`${uid}-suite`} value={selected} onChange={(e) => setSuiteId(e.target.value)}>
-                  {suites.map((s) => (
-                    <option key={s.id} value={s.id}>
-                      {s.name} · {s.agent_name}
-                      {s.has_judge ? "" : " (no judge model: personas left to write)"}
-                    </option>
-                  ))}
-                </Select>
-              </Field>
-            )}
+            <DraftSuiteField id={`${uid}-suite`} suites={suites} value={selected} onChange={setSuiteId} />
           </LaunchForm>
         );
       }}

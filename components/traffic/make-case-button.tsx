@@ -3,7 +3,7 @@ import { useId, useState } from "react";
 import { useRouter } from "next/navigation";
 import { draftSuitesAction } from "@/lib/traffic/actions";
 import { LaunchDialog, LaunchForm } from "@/components/ui/launch-dialog";
-import { Field, Select } from "@/components/ui/field";
+import { DraftSuiteField } from "./draft-suite-field";
 
 export type DraftFrom = { type: "conversation"; id: string } | { type: "case_result"; id: string };
 
@@ -73,15 +73,7 @@ export function MakeCaseButton({
               <p className="text-sm text-slate-600">This workspace has no suite yet: create one for the agent first.</p>
             ) : (
               <>
-                <Field id={`${uid}-suite`} label="Suite">
-                  <Select id={`${uid}-suite`} value={selected} onChange={(e) => setSuiteId(e.target.value)}>
-                    {suites.map((s) => (
-                      <option key={s.id} value={s.id}>
-                        {s.name} · {s.agent_name}
-                      </option>
-                    ))}
-                  </Select>
-                </Field>
+                <DraftSuiteField id={`${uid}-suite`} suites={suites} value={selected} onChange={setSuiteId} />
                 <fieldset className="space-y-1 text-sm">
                   <legend className="mb-1 font-medium text-slate-700">Kind of case</legend>
                   {(

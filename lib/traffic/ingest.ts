@@ -16,10 +16,7 @@
  * assembles from every committed span.
  */
 import "server-only";
-import type pg from "pg";
-import { pool } from "@/lib/db";
-import { isUuid } from "@/lib/ids";
-import { NotFoundError } from "@/lib/errors";
+import { scopedPoolTransaction } from "@/lib/db";
 import { assembleConversation } from "./assemble";
 import { conversationIdOf } from "./otlp/semconv";
 import type { ReceivedSpan } from "./types";
@@ -31,26 +28,6 @@ const traceKey = (traceId: string) => `t:${traceId}`;
 export function nanosToDate(nanos: string): Date {
   const ms = Number(BigInt(nanos || "0") / 1_000_000n);
   return new Date(Number.isFinite(ms) ? ms : 0);
-}
-
-/** Runs `fn` in one transaction on a pooled connection, declared to the workspace (row-level security). */
-async function inWorkspaceTransaction<T>(workspaceId: string, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-  if (!isUuid(workspaceId)) throw new NotFoundError("Workspace");
-  const client = await pool.connect();
-  let broken = false;
-  try {
-    await client.query(`BEGIN; SELECT set_config('app.workspace_id', '${workspaceId}', true)`);
-    const result = await fn(client);
-    await client.query("COMMIT");
-    return result;
-  } catch (err) {
-    await client.query("ROLLBACK").catch(() => {
-      broken = true;
-    });
-    throw err;
-  } finally {
-    client.release(broken);
-  }
 }
 
 /** The conversation id each trace of the batch names on any of its spans. */
@@ -89,7 +66,7 @@ export async function ingestSpans(workspaceId: string, received: ReceivedSpan[])
   const spans = received.map(storable);
   const named = idsByTrace(spans);
   const traceIds = [...new Set(spans.map((s) => s.traceId))];
-  return inWorkspaceTransaction(workspaceId, async (client) => {
+  return scopedPoolTransaction(workspaceId, async (client) => {
     // Traces this batch does not name: a span stored earlier may have.
     const unnamed = traceIds.filter((t) => !named.has(t));
     const stored = new Map<string, string>();
