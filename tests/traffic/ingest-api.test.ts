@@ -263,6 +263,23 @@ describe("OTLP traces → conversations", () => {
     expect(tooLong.status).toBe(400);
     expect(tooLong.json.error.issues[0].path).toMatch(/spans\[0\]\.attributes/);
 
+    // A gzip bomb: 40 MB of nothing in a few kilobytes stops at the inflated limit.
+    const bomb = await ingest(
+      new (await import("next/server")).NextRequest("http://localhost/api/v1/otlp/v1/traces", {
+        method: "POST",
+        headers: { authorization: `Bearer ${editor}`, "content-type": "application/json", "content-encoding": "gzip" },
+        body: gzipSync(Buffer.alloc(40 * 1024 * 1024, 0x20)),
+      }),
+      { params: Promise.resolve({}) },
+    );
+    expect(bomb.status).toBe(413);
+
+    // Many invalid spans: all counted, the first ten reasons listed.
+    const invalid = Array.from({ length: 30 }, () => ({ ...good, spanId: "00" }));
+    const counted = await send(otlpRequest("pb-bot", invalid));
+    expect(counted.json.partialSuccess.rejectedSpans).toBe("30");
+    expect(counted.json.partialSuccess.errorMessage).toMatch(/; and 20 more$/);
+
     const many = Array.from({ length: 5001 }, () => span({ traceId, name: "x", startMs: 1, endMs: 2 }));
     const tooMany = await send(otlpRequest("pb-bot", many));
     expect(tooMany.status).toBe(413);

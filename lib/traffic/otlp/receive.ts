@@ -21,6 +21,8 @@ import { encodeStatus } from "./status";
 export const MAX_OTLP_BODY_BYTES = 5 * 1024 * 1024;
 export const MAX_OTLP_DECOMPRESSED_BYTES = 32 * 1024 * 1024;
 
+const MAX_LISTED_REJECTIONS = 10;
+
 export type OtlpFormat = "protobuf" | "json";
 
 class UnsupportedMediaTypeError extends DomainError {
@@ -73,7 +75,7 @@ export async function receiveTraces(req: Request, workspaceId: string): Promise<
     }
     await ingestSpans(workspaceId, decoded.spans);
     const partial =
-      decoded.rejectedSpans > 0 ? { rejectedSpans: decoded.rejectedSpans, errorMessage: decoded.rejectedReasons.join("; ") } : null;
+      decoded.rejectedSpans > 0 ? { rejectedSpans: decoded.rejectedSpans, errorMessage: rejectionMessage(decoded.rejectedReasons) } : null;
     const answer = encodeTraceResponse(partial, format);
     return new Response(typeof answer === "string" ? answer : new Uint8Array(answer), {
       status: 200,
@@ -86,6 +88,12 @@ export async function receiveTraces(req: Request, workspaceId: string): Promise<
     }
     return statusResponse(format, err.status, err.code, err.message, err.issues);
   }
+}
+
+/** The first reasons for rejected spans, and how many more: the answer stays small whatever the batch. */
+function rejectionMessage(reasons: string[]): string {
+  const shown = reasons.slice(0, MAX_LISTED_REJECTIONS).join("; ");
+  return reasons.length > MAX_LISTED_REJECTIONS ? `${shown}; and ${reasons.length - MAX_LISTED_REJECTIONS} more` : shown;
 }
 
 class PayloadTooLargeTooManySpans extends DomainError {
