@@ -11,9 +11,10 @@
  * alone ("t:<traceId>"). When a trace first stored without an id later sends a span that has
  * one, its spans move to that conversation and the trace-only one is removed.
  *
- * Concurrent requests touching the same conversation are serialised by a transaction-level
- * advisory lock per conversation (taken in a fixed order: no deadlock), so the last writer always
- * assembles from every committed span.
+ * A workspace's exports are serialised by a transaction-level advisory lock: which conversation
+ * a trace belongs to is read and then written, and the rebuild must see every committed span, so
+ * two exports touching one trace must not interleave. One export of 512 spans holds it for tens of
+ * milliseconds (npm run bench -- --otlp); other workspaces and every read go on meanwhile.
  */
 import "server-only";
 import { scopedPoolTransaction } from "@/lib/db";
@@ -67,6 +68,9 @@ export async function ingestSpans(workspaceId: string, received: ReceivedSpan[])
   const named = idsByTrace(spans);
   const traceIds = [...new Set(spans.map((s) => s.traceId))];
   return scopedPoolTransaction(workspaceId, async (client) => {
+    // One export of a workspace at a time: which conversation a trace belongs to is read, then
+    // written, so two exports of one trace must not interleave (see the module comment).
+    await client.query(`SELECT pg_advisory_xact_lock(hashtextextended('traffic:' || $1, 0))`, [workspaceId]);
     // Traces this batch does not name: a span stored earlier may have.
     const unnamed = traceIds.filter((t) => !named.has(t));
     const stored = new Map<string, string>();
@@ -91,11 +95,6 @@ export async function ingestSpans(workspaceId: string, received: ReceivedSpan[])
     // Named traces may have been stored unnamed before: their trace-only conversations merge in.
     const renamed = [...named.keys()];
     const keys = new Set(spans.map(keyOfSpan));
-    const locked = [...new Set([...keys, ...renamed.map(traceKey)])].sort();
-    await client.query(`SELECT pg_advisory_xact_lock(hashtextextended($1 || k, 0)) FROM unnest($2::text[]) AS k ORDER BY k`, [
-      workspaceId,
-      locked,
-    ]);
     if (renamed.length > 0) {
       const moved = await client.query<{ key: string }>(
         `UPDATE "TrafficSpan" s SET "conversationKey" = m.key

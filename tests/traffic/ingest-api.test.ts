@@ -129,6 +129,37 @@ describe("OTLP traces → conversations", () => {
     expect(await db.trafficConversation.count({ where: { workspaceId, key: `t:${traceId}` } })).toBe(0);
   });
 
+  it("merges exports of one conversation sent at the same time, named and unnamed spans of a trace alike, into one conversation", async () => {
+    const conversationId = `race-${hexId(4)}`;
+    const t0 = Date.UTC(2026, 10, 23, 7, 0);
+    const exports = Array.from({ length: 6 }, (_, i) => {
+      const traceId = hexId(16);
+      const agent = span({
+        traceId,
+        name: "invoke_agent",
+        startMs: t0 + i * 1000,
+        endMs: t0 + i * 1000 + 500,
+        attrs: { "gen_ai.operation.name": "invoke_agent", "gen_ai.conversation.id": conversationId },
+      });
+      const chat = chatSpan({
+        traceId,
+        parentSpanId: agent.spanId as string,
+        startMs: t0 + i * 1000 + 10,
+        endMs: t0 + i * 1000 + 400,
+        input: [{ role: "user", text: `turn ${i}` }],
+        output: { role: "assistant", text: `answer ${i}` },
+      });
+      // The unnamed model call and its named agent span travel in separate exports.
+      return [otlpRequest("race-bot", [chat]), otlpRequest("race-bot", [agent])];
+    });
+    const answers = await Promise.all(exports.flat().map((body) => send(body)));
+    expect(answers.map((a) => a.status)).toEqual(Array(12).fill(200));
+    const listed = (await list("service=race-bot")).json.data;
+    expect(listed).toHaveLength(1);
+    expect(listed[0]).toMatchObject({ conversation_id: conversationId, span_count: 12, user_turns: 6 });
+    expect(await db.trafficConversation.count({ where: { workspaceId, serviceName: "race-bot" } })).toBe(1);
+  });
+
   it("filters by error, tool, turns, time and agent, and pages newest first without gaps or repeats", async () => {
     const service = `filter-bot-${hexId(3)}`;
     const base = Date.UTC(2026, 10, 22, 8, 0);
