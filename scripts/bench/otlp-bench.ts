@@ -34,6 +34,8 @@ export type OtlpBenchResult = {
   exportRequests: number;
   achievedSpansPerSecond: number;
   latency: { p50Ms: number; p95Ms: number; p99Ms: number; maxMs: number; meanMs: number };
+  /** Median latency of the window's first and last third: growth says a cost grows with the stored spans. */
+  trend: { firstThirdP50Ms: number; lastThirdP50Ms: number };
   /** How late the open-loop scheduler started requests (the bench's own event loop), max. */
   maxStartSlipMs: number;
   maxInFlight: number;
@@ -137,7 +139,8 @@ export async function benchOtlp(opts: {
       if (i === warmupBatches) {
         // The warm-up's requests still in flight must not count: wait for them, then restart the clock.
         await Promise.all(settled);
-        sampler = await startPgSampler(opts.databaseUrl);
+        // Every 20 ms: a request's statements take tens of ms, so 100 ms samples would be too coarse.
+        sampler = await startPgSampler(opts.databaseUrl, 20);
         cpuBefore = cpu();
         windowStartedAt = performance.now();
       }
@@ -150,7 +153,7 @@ export async function benchOtlp(opts: {
     const scheduledEnd = windowStartedAt + windowBatches * intervalMs;
     await Promise.all(settled);
     const cpuAfter = cpu();
-    const activeStatements = sampler ? await sampler.stop() : { samples: 0, top: [] };
+    const activeStatements = sampler ? await sampler.stop(12) : { samples: 0, top: [] };
     const loadAfter = loadAverage();
 
     const measured = sent.filter((s) => s.index >= warmupBatches);
@@ -159,6 +162,12 @@ export async function benchOtlp(opts: {
     // Spans answered over the window, stretched when the last answers came after its scheduled end.
     const achievedPerSecond = (okSpans / (Math.max(scheduledEnd, lastEnd) - windowStartedAt)) * 1000;
     const latencies = measured.map((s) => s.endedAt! - s.startedAt).sort((a, b) => a - b);
+    const third = Math.max(1, Math.floor(measured.length / 3));
+    const p50Of = (list: Sent[]) =>
+      percentile(
+        list.map((s) => s.endedAt! - s.startedAt).sort((a, b) => a - b),
+        50,
+      );
     const errorKinds: Record<string, number> = {};
     for (const s of sent.filter((x) => !x.ok)) errorKinds[s.error ?? "?"] = (errorKinds[s.error ?? "?"] ?? 0) + 1;
 
@@ -168,6 +177,9 @@ export async function benchOtlp(opts: {
     for (const rest of fleet.drain(batch)) exportOne(-1, rest);
     await Promise.all(settled);
     for (const s of sent.filter((x) => x.index === -1 && !x.ok)) errorKinds[s.error ?? "?"] = (errorKinds[s.error ?? "?"] ?? 0) + 1;
+    // A refused connection mid-run means the server went away: say so rather than only "export failed".
+    if (app.webPid !== null && procCpuMs(app.webPid) === null)
+      failures.push(`the web process (pid ${app.webPid}) ended during the run: see the end of ${appLog}`);
     const allErrors = sent.filter((s) => !s.ok).length;
     if (allErrors > 0)
       failures.push(
@@ -197,6 +209,7 @@ export async function benchOtlp(opts: {
         maxMs: latencies.at(-1) ?? NaN,
         meanMs: latencies.reduce((a, b) => a + b, 0) / Math.max(1, latencies.length),
       },
+      trend: { firstThirdP50Ms: p50Of(measured.slice(0, third)), lastThirdP50Ms: p50Of(measured.slice(-third)) },
       maxStartSlipMs,
       maxInFlight,
       errors: measured.filter((s) => !s.ok).length,
@@ -285,6 +298,7 @@ export function formatOtlpReport(r: OtlpBenchResult, meta: { database: string })
         "export latency",
         `p50 ${ms(r.latency.p50Ms)}, p95 ${ms(r.latency.p95Ms)}, p99 ${ms(r.latency.p99Ms)}, max ${ms(r.latency.maxMs)}, mean ${ms(r.latency.meanMs)}  (target p95 < ${r.targets.p95Ms} ms: ${met(r.targets.p95Met)})`,
       ],
+      ["p50, window's first → last third", `${ms(r.trend.firstThirdP50Ms)} → ${ms(r.trend.lastThirdP50Ms)}`],
       ["errors (window)", `${r.errors}`],
       ["requests in flight, max", `${r.maxInFlight} (open loop; scheduler slip max ${ms(r.maxStartSlipMs)})`],
       ["CPU, web process", perSpan(r.cpuMs.web, r.spansSent)],
@@ -296,8 +310,11 @@ export function formatOtlpReport(r: OtlpBenchResult, meta: { database: string })
       ],
     ]),
     "",
-    `  PostgreSQL's active statements in the window (${r.activeStatements.samples} samples; average backends running each):`,
-    ...r.activeStatements.top.map((a) => `  ${a.share.toFixed(2).padStart(6)}  ${a.statement}`),
+    `  PostgreSQL's active statements in the window (${r.activeStatements.samples} samples every 20 ms; average backends running each, ≈ ms per export request):`,
+    ...r.activeStatements.top.map(
+      (a) =>
+        `  ${a.share.toFixed(3).padStart(6)}  ${((a.share * r.seconds * 1000) / Math.max(1, r.exportRequests)).toFixed(1).padStart(5)} ms  ${a.statement}`,
+    ),
     "",
     correctnessLine(
       r.failures,
