@@ -27,6 +27,11 @@ if (args.viewers > 0) {
   const { viewersMain } = await import("./bench/viewers-main");
   process.exit(await viewersMain(root, args));
 }
+if (args.otlp) {
+  // Its own mode too: OTLP export requests over HTTP to the built app.
+  const { otlpMain } = await import("./bench/otlp-main");
+  process.exit(await otlpMain(root, args));
+}
 /** The mode's name in --json output. */
 function benchMode(a: BenchArgs): string {
   return a.ab ? "ab" : a.fairness ? "fairness" : a.workers.length > 0 ? "workers" : a.trials !== null ? "trials" : "executor";

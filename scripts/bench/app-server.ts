@@ -24,7 +24,7 @@ export type BenchApp = {
 export function assertBuild(root: string, distDir: string): void {
   if (!existsSync(path.join(root, distDir, "BUILD_ID")))
     throw new Error(
-      `--viewers needs a production build in ${distDir}/ and there is none: run \`npm run build\` first ` +
+      `--viewers and --otlp need a production build in ${distDir}/ and there is none: run \`npm run build\` first ` +
         `(or name another build directory with ASSAY_DIST_DIR or --dist-dir)`,
     );
 }

@@ -39,8 +39,16 @@ export type BenchArgs = {
   viewers: number;
   /** Viewers mode: where runs execute — the web process (default deployment) or one `npm run worker`. */
   viewersExecutor: "web" | "worker";
-  /** Viewers mode: the production build to start (ASSAY_DIST_DIR, default .next). */
+  /** Viewers and OTLP modes: the production build to start (ASSAY_DIST_DIR, default .next). */
   distDir: string;
+  /** OTLP mode: spans sent to the built app's traces endpoint by the real OpenTelemetry exporter. */
+  otlp: boolean;
+  /** OTLP mode: the target rate, open loop. */
+  spansPerSecond: number;
+  /** OTLP mode: the measured window (a short unmeasured warm-up comes before it). */
+  seconds: number;
+  /** OTLP mode: spans per export request (the BatchSpanProcessor's default is 512). */
+  batch: number;
   /** Trials mode: every case runs this many times in one run (1–20); null: off. */
   trials: number | null;
   /** A/B mode: a comparison of two arms instead of a run. */
@@ -91,7 +99,15 @@ export const USAGE = `npm run bench -- [options]
   --viewers-executor W worker (default, as \`npm start\` runs it): runs execute in their own process
                        (scripts/worker.ts) next to the web server; web: inside the web process
                        (ASSAY_EXECUTOR=on)
-  --dist-dir DIR       viewers mode: the build directory to start (default ASSAY_DIST_DIR or .next)
+  --dist-dir DIR       viewers and OTLP modes: the build directory to start (default ASSAY_DIST_DIR or .next)
+  --otlp               OTLP mode: many interleaved multi-turn GenAI conversations sent by the real
+                       OpenTelemetry JS exporter (protobuf) to the production build's traces endpoint,
+                       open loop at --spans-per-second; reports the rate achieved, export latency
+                       p50/p95/p99/max (target: 1,000 spans/s sustained, p95 < 100 ms) and checks in
+                       SQL that every span was stored once and every conversation has its user turns
+  --spans-per-second N OTLP mode: the target rate (default 1000)
+  --seconds S          OTLP mode: the measured window (default 30; an unmeasured 5 s warm-up first)
+  --batch N            OTLP mode: spans per export request (default 512, the BatchSpanProcessor's)
   --trials T           trials mode: one run of --cases cases × T trials (1–20), every trial its own case
                        result; reports the wall time against the ideal (cases × T × --latency ÷
                        --concurrency) and checks in SQL that every trial was stored exactly once
@@ -134,6 +150,10 @@ export function parseArgs(argv: string[]): BenchArgs {
     viewers: 0,
     viewersExecutor: "worker",
     distDir: process.env.ASSAY_DIST_DIR || ".next",
+    otlp: false,
+    spansPerSecond: 1000,
+    seconds: 30,
+    batch: 512,
     trials: null,
     ab: false,
     variantLatencyMs: 260,
@@ -278,6 +298,18 @@ export function parseArgs(argv: string[]): BenchArgs {
       case "--warmup":
         out.warmupCases = int("warmup", value(), 0);
         break;
+      case "--otlp":
+        out.otlp = true;
+        break;
+      case "--spans-per-second":
+        out.spansPerSecond = int("spans-per-second", value(), 1);
+        break;
+      case "--seconds":
+        out.seconds = int("seconds", value(), 1);
+        break;
+      case "--batch":
+        out.batch = int("batch", value(), 1);
+        break;
       case "--json":
         out.json = true;
         break;
@@ -301,6 +333,8 @@ export function parseArgs(argv: string[]): BenchArgs {
   if ([out.ab, out.fairness, out.workers.length > 0, out.trials !== null].filter(Boolean).length > 1)
     throw new Error("--ab, --fairness, --workers and --trials are separate modes");
   if (out.trials !== null && out.viewers > 0) throw new Error("--viewers and --trials are separate modes");
+  if (out.otlp && (out.viewers > 0 || out.ab || out.fairness || out.workers.length > 0 || out.trials !== null))
+    throw new Error("--otlp is a mode of its own (not with --viewers, --ab, --fairness, --workers or --trials)");
   if (out.ab && out.variantLatencyMs < out.latencyMs) throw new Error("--variant-latency must be ≥ --latency");
   return out;
 }
