@@ -67,7 +67,7 @@ const dataAccessModules = [
   // File inputs: the PostgreSQL file store and the processing caches (URL downloads, extractions).
   "lib/files/{processing,storage/postgres}.ts",
   // Traffic ingestion: one OTLP export is one transaction of batch statements on the pg pool.
-  "lib/traffic/ingest.ts",
+  "lib/traffic/{ingest,assembler}.ts",
 ];
 
 const SERVER_ONLY_SOURCE = /^@\/lib\/.*\/(service|loaders)$|^@\/lib\/db$/;

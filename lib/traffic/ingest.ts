@@ -1,24 +1,23 @@
 /**
- * Storing received spans and keeping each conversation assembled from them. One OTLP request is
- * one transaction of a fixed number of statements whatever its size (never a round trip per
- * span): the spans go in as one INSERT … SELECT from a JSON array (a retried export's spans are
- * no-ops), and every conversation they touch is rebuilt from all of its stored spans and written
- * back in one upsert. Rebuilding from storage is what makes late and out-of-order spans merge:
- * the result never depends on the order spans arrived in.
+ * Storing received spans: the OTLP export's path, kept short. One request is one transaction of a
+ * fixed number of statements whatever its size (never a round trip per span): the spans go in as
+ * one INSERT … SELECT from a JSON array (a retried export's spans are no-ops), and every
+ * conversation they belong to is created or marked changed (`revision` + 1) with its time span
+ * widened. Assembling the conversations from their spans is ./assembler.ts's work, off this path:
+ * started right after the export is answered, and finished by any read before it answers.
  *
  * Which conversation a span belongs to: its trace's `gen_ai.conversation.id` (or OpenInference's
  * `session.id`) — on any span of the trace, in this request or stored before — else the trace
  * alone ("t:<traceId>"). When a trace first stored without an id later sends a span that has
  * one, its spans move to that conversation and the trace-only one is removed.
  *
- * A workspace's exports are serialised by a transaction-level advisory lock: which conversation
- * a trace belongs to is read and then written, and the rebuild must see every committed span, so
- * two exports touching one trace must not interleave. One export of 512 spans holds it for tens of
- * milliseconds (npm run bench -- --otlp); other workspaces and every read go on meanwhile.
+ * A workspace's exports are serialised by a transaction-level advisory lock: which conversation a
+ * trace belongs to is read and then written, so two exports touching one trace must not
+ * interleave. It is held only for the statements above (a few tens of milliseconds for 512 spans:
+ * npm run bench -- --otlp); other workspaces and every read go on meanwhile.
  */
 import "server-only";
 import { scopedPoolTransaction } from "@/lib/db";
-import { assembleConversation } from "./assemble";
 import { conversationIdOf } from "./otlp/semconv";
 import type { ReceivedSpan } from "./types";
 
@@ -94,14 +93,15 @@ export async function ingestSpans(workspaceId: string, received: ReceivedSpan[])
 
     // Named traces may have been stored unnamed before: their trace-only conversations merge in.
     const renamed = [...named.keys()];
-    const keys = new Set(spans.map(keyOfSpan));
     if (renamed.length > 0) {
+      // By the stored key (the index on workspace + conversation key), not by joining on trace ids.
+      const from = renamed.map(traceKey);
       const moved = await client.query<{ key: string }>(
         `UPDATE "TrafficSpan" s SET "conversationKey" = m.key
-         FROM unnest($2::text[], $3::text[]) AS m("traceId", key)
-         WHERE s."workspaceId" = $1 AND s."traceId" = m."traceId" AND s."conversationKey" = 't:' || m."traceId"
-         RETURNING 't:' || s."traceId" AS key`,
-        [workspaceId, renamed, renamed.map(keyOfTrace)],
+         FROM unnest($2::text[], $3::text[]) AS m(old, key)
+         WHERE s."workspaceId" = $1 AND s."conversationKey" = ANY($2::text[]) AND s."conversationKey" = m.old
+         RETURNING m.old AS key`,
+        [workspaceId, from, renamed.map(keyOfTrace)],
       );
       const gone = [...new Set(moved.rows.map((r) => r.key))];
       if (gone.length > 0) {
@@ -119,65 +119,44 @@ export async function ingestSpans(workspaceId: string, received: ReceivedSpan[])
     await client.query(
       `INSERT INTO "TrafficSpan" ("workspaceId", "traceId", "spanId", "conversationKey", "startTime", data)
        SELECT $1, r."traceId", r."spanId", r.key, r."startTime", r.data
-       FROM jsonb_to_recordset($2::jsonb) AS r("traceId" text, "spanId" text, key text, "startTime" timestamptz, data jsonb)
+       FROM json_to_recordset($2::json) AS r("traceId" text, "spanId" text, key text, "startTime" timestamptz, data json)
        ON CONFLICT DO NOTHING`,
       [workspaceId, JSON.stringify(rows)],
     );
 
-    const all = await client.query<{ key: string; data: ReceivedSpan }>(
-      `SELECT "conversationKey" AS key, data FROM "TrafficSpan" WHERE "workspaceId" = $1 AND "conversationKey" = ANY($2::text[])`,
-      [workspaceId, [...keys]],
-    );
-    const byKey = new Map<string, ReceivedSpan[]>();
-    for (const r of all.rows) {
-      const list = byKey.get(r.key) ?? [];
-      list.push(r.data);
-      byKey.set(r.key, list);
+    // Each touched conversation: created, or marked changed, with its time span widened (the list orders by it).
+    const touched = new Map<string, { key: string; serviceName: string | null; startedAt: bigint; endedAt: bigint }>();
+    for (const span of spans) {
+      const key = keyOfSpan(span);
+      const start = BigInt(span.startTimeUnixNano || "0");
+      const end = BigInt(span.endTimeUnixNano || "0");
+      const t = touched.get(key);
+      if (!t) touched.set(key, { key, serviceName: span.serviceName, startedAt: start, endedAt: end });
+      else {
+        if (start < t.startedAt) t.startedAt = start;
+        if (end > t.endedAt) t.endedAt = end;
+        t.serviceName ??= span.serviceName;
+      }
     }
-    const conversations = [...byKey].map(([key, list]) => {
-      const c = assembleConversation(list);
-      return {
-        key,
-        externalId: key.startsWith("c:") ? key.slice(2) : null,
-        serviceName: c.serviceName,
-        messages: c.messages,
-        toolCalls: c.toolCalls,
-        toolNames: c.toolNames,
-        userTurns: c.userTurns,
-        userText: c.userText,
-        model: c.model,
-        inputTokens: c.inputTokens,
-        outputTokens: c.outputTokens,
-        latencyMs: Math.round(c.latencyMs),
-        llmCalls: c.llmCalls,
-        spanCount: list.length,
-        hasError: c.hasError,
-        errors: c.errors,
-        traceIds: [...new Set(list.map((s) => s.traceId))],
-        startedAt: c.startedAt.toISOString(),
-        endedAt: c.endedAt.toISOString(),
-      };
-    });
+    const marks = [...touched.values()].map((t) => ({
+      key: t.key,
+      externalId: t.key.startsWith("c:") ? t.key.slice(2) : null,
+      serviceName: t.serviceName,
+      startedAt: nanosToDate(String(t.startedAt)).toISOString(),
+      endedAt: nanosToDate(String(t.endedAt)).toISOString(),
+    }));
     await client.query(
-      `INSERT INTO "TrafficConversation" (id, "workspaceId", key, "externalId", "serviceName", messages, "toolCalls", "toolNames",
-         "userTurns", "userText", model, "inputTokens", "outputTokens", "latencyMs", "llmCalls", "spanCount", "hasError", errors,
-         "traceIds", "startedAt", "endedAt", "updatedAt")
-       SELECT gen_random_uuid(), $1, c.key, c."externalId", c."serviceName", c.messages, c."toolCalls",
-         ARRAY(SELECT jsonb_array_elements_text(c."toolNames")), c."userTurns", c."userText", c.model, c."inputTokens",
-         c."outputTokens", c."latencyMs", c."llmCalls", c."spanCount", c."hasError", ARRAY(SELECT jsonb_array_elements_text(c.errors)),
-         ARRAY(SELECT jsonb_array_elements_text(c."traceIds")), c."startedAt", c."endedAt", now()
-       FROM jsonb_to_recordset($2::jsonb) AS c(key text, "externalId" text, "serviceName" text, messages jsonb, "toolCalls" jsonb,
-         "toolNames" jsonb, "userTurns" int, "userText" text, model text, "inputTokens" int, "outputTokens" int, "latencyMs" int,
-         "llmCalls" int, "spanCount" int, "hasError" boolean, errors jsonb, "traceIds" jsonb, "startedAt" timestamptz, "endedAt" timestamptz)
+      `INSERT INTO "TrafficConversation" (id, "workspaceId", key, "externalId", "serviceName", "startedAt", "endedAt", "updatedAt")
+       SELECT gen_random_uuid(), $1, c.key, c."externalId", c."serviceName", c."startedAt", c."endedAt", now()
+       FROM json_to_recordset($2::json) AS c(key text, "externalId" text, "serviceName" text, "startedAt" timestamptz, "endedAt" timestamptz)
        ON CONFLICT ("workspaceId", key) DO UPDATE SET
-         "serviceName" = EXCLUDED."serviceName", messages = EXCLUDED.messages, "toolCalls" = EXCLUDED."toolCalls",
-         "toolNames" = EXCLUDED."toolNames", "userTurns" = EXCLUDED."userTurns", "userText" = EXCLUDED."userText",
-         model = EXCLUDED.model, "inputTokens" = EXCLUDED."inputTokens", "outputTokens" = EXCLUDED."outputTokens",
-         "latencyMs" = EXCLUDED."latencyMs", "llmCalls" = EXCLUDED."llmCalls", "spanCount" = EXCLUDED."spanCount",
-         "hasError" = EXCLUDED."hasError", errors = EXCLUDED.errors, "traceIds" = EXCLUDED."traceIds",
-         "startedAt" = EXCLUDED."startedAt", "endedAt" = EXCLUDED."endedAt", "updatedAt" = now()`,
-      [workspaceId, JSON.stringify(conversations)],
+         revision = "TrafficConversation".revision + 1,
+         "serviceName" = coalesce("TrafficConversation"."serviceName", EXCLUDED."serviceName"),
+         "startedAt" = least("TrafficConversation"."startedAt", EXCLUDED."startedAt"),
+         "endedAt" = greatest("TrafficConversation"."endedAt", EXCLUDED."endedAt"),
+         "updatedAt" = now()`,
+      [workspaceId, JSON.stringify(marks)],
     );
-    return { accepted: spans.length, conversations: conversations.length };
+    return { accepted: spans.length, conversations: marks.length };
   });
 }

@@ -19,6 +19,7 @@ import { resolveModelEndpoint } from "@/lib/model-configs/service";
 import { createTestCase } from "@/lib/test-cases/service";
 import type { CaseSource } from "@/lib/test-cases/schemas";
 import { draftCase, type CaseDraft } from "./draft";
+import { assemblePending } from "./assembler";
 import type { ConversationDto, ConversationListQuery, ConversationSummaryDto, DraftKind, draftCaseInput } from "./schemas";
 
 const summarySelect = {
@@ -101,6 +102,7 @@ export async function listConversations(
   requireRole(ctx, "viewer");
   const cursor = decodeCursor(q.cursor, listCursor);
   const where = await listWhere(ctx, q);
+  await assemblePending(ctx.workspaceId);
   const rows = await db.trafficConversation.findMany({
     where: cursor
       ? { AND: [where, { OR: [{ startedAt: { lt: new Date(cursor.c) } }, { startedAt: new Date(cursor.c), id: { lt: cursor.id } }] }] }
@@ -131,6 +133,7 @@ const toolCallDto = (t: ObservedToolCall) => ({
 /** GET /api/v1/conversations/{id}: the conversation with its transcript (404 outside the workspace). */
 export async function getConversation(ctx: WorkspaceContext, id: string): Promise<ConversationDto> {
   requireRole(ctx, "viewer");
+  await assemblePending(ctx.workspaceId);
   const row = await db.trafficConversation.findFirst({
     where: { id, workspaceId: ctx.workspaceId },
     select: { ...summarySelect, messages: true, toolCalls: true, errors: true, traceIds: true, llmCalls: true },
@@ -182,6 +185,7 @@ export async function draftCaseFromConversation(
   input: z.output<typeof draftCaseInput>,
 ): Promise<CaseDraft> {
   requireRole(ctx, "editor");
+  await assemblePending(ctx.workspaceId);
   const row = await db.trafficConversation.findFirst({
     where: { id, workspaceId: ctx.workspaceId },
     select: { messages: true, serviceName: true, startedAt: true },

@@ -15,7 +15,7 @@ import { createApiKey } from "@/lib/api-keys/service";
 import { runCleanup } from "@/lib/retention/cleanup";
 import { ExportTraceServiceRequest, ExportTraceServiceResponse } from "@/lib/traffic/otlp/proto";
 import { call, readAllPages } from "../helpers/api";
-import { makeApiKey, makeWorkspace } from "../helpers/factories";
+import { makeApiKey, makeWorkspace, waitFor } from "../helpers/factories";
 import { chatSpan, hexId, otlpRequest, span, supportConversation } from "./spans";
 
 let workspaceId: string;
@@ -154,6 +154,15 @@ describe("OTLP traces → conversations", () => {
     });
     const answers = await Promise.all(exports.flat().map((body) => send(body)));
     expect(answers.map((a) => a.status)).toEqual(Array(12).fill(200));
+    // Assembled in the background after the answers, before anyone reads.
+    const pending = () =>
+      db.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM "TrafficConversation"
+        WHERE "workspaceId" = ${workspaceId}::uuid AND "serviceName" = 'race-bot' AND revision > "assembledRevision"`;
+    await waitFor(pending, (rows) => rows[0]!.n === 0);
+    expect(await db.trafficConversation.findFirst({ where: { workspaceId, serviceName: "race-bot" } })).toMatchObject({
+      userTurns: 6,
+      spanCount: 12,
+    });
     const listed = (await list("service=race-bot")).json.data;
     expect(listed).toHaveLength(1);
     expect(listed[0]).toMatchObject({ conversation_id: conversationId, span_count: 12, user_turns: 6 });

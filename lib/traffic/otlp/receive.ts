@@ -14,6 +14,7 @@ import { readBodyBytes } from "@/lib/api/handler";
 import { DomainError, PayloadTooLargeError, ValidationError } from "@/lib/errors";
 import { logger } from "@/lib/logger";
 import { ingestSpans } from "../ingest";
+import { assembleSoon } from "../assembler";
 import { decodeTraceRequest, OtlpDecodeError } from "./decode";
 import { encodeTraceResponse } from "./proto";
 import { encodeStatus } from "./status";
@@ -74,6 +75,8 @@ export async function receiveTraces(req: Request, workspaceId: string): Promise<
       throw new ValidationError(err.message, [{ path: colon > 0 ? err.message.slice(0, colon) : "body", message: err.message }]);
     }
     await ingestSpans(workspaceId, decoded.spans);
+    // The conversations are rebuilt after the answer, off the export's path (../assembler.ts).
+    if (decoded.spans.length > 0) assembleSoon(workspaceId);
     const partial =
       decoded.rejectedSpans > 0 ? { rejectedSpans: decoded.rejectedSpans, errorMessage: rejectionMessage(decoded.rejectedReasons) } : null;
     const answer = encodeTraceResponse(partial, format);

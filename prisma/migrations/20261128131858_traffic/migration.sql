@@ -20,7 +20,7 @@ CREATE TABLE "TrafficSpan" (
     "spanId" CHAR(16) NOT NULL,
     "conversationKey" TEXT NOT NULL,
     "startTime" TIMESTAMPTZ(3) NOT NULL,
-    "data" JSONB NOT NULL,
+    "data" JSON NOT NULL,
     "receivedAt" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
 
     CONSTRAINT "TrafficSpan_pkey" PRIMARY KEY ("workspaceId","traceId","spanId")
@@ -33,8 +33,8 @@ CREATE TABLE "TrafficConversation" (
     "key" TEXT NOT NULL,
     "externalId" TEXT,
     "serviceName" TEXT,
-    "messages" JSONB NOT NULL DEFAULT '[]',
-    "toolCalls" JSONB NOT NULL DEFAULT '[]',
+    "messages" JSON NOT NULL DEFAULT '[]',
+    "toolCalls" JSON NOT NULL DEFAULT '[]',
     "toolNames" TEXT[] DEFAULT ARRAY[]::TEXT[],
     "userTurns" INTEGER NOT NULL DEFAULT 0,
     "userText" TEXT NOT NULL DEFAULT '',
@@ -47,6 +47,8 @@ CREATE TABLE "TrafficConversation" (
     "hasError" BOOLEAN NOT NULL DEFAULT false,
     "errors" TEXT[] DEFAULT ARRAY[]::TEXT[],
     "traceIds" TEXT[] DEFAULT ARRAY[]::TEXT[],
+    "revision" INTEGER NOT NULL DEFAULT 1,
+    "assembledRevision" INTEGER NOT NULL DEFAULT 0,
     "startedAt" TIMESTAMPTZ(3) NOT NULL,
     "endedAt" TIMESTAMPTZ(3) NOT NULL,
     "createdAt" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
@@ -85,6 +87,9 @@ ALTER TABLE "TrafficSpan" ADD CONSTRAINT "TrafficSpan_workspaceId_fkey" FOREIGN 
 -- AddForeignKey
 ALTER TABLE "TrafficConversation" ADD CONSTRAINT "TrafficConversation_workspaceId_fkey" FOREIGN KEY ("workspaceId") REFERENCES "Workspace"("id") ON DELETE CASCADE ON UPDATE CASCADE;
 
+
+-- The assembler's queue: conversations whose spans changed since they were last assembled.
+CREATE INDEX "TrafficConversation_pending_idx" ON "TrafficConversation" ("workspaceId") WHERE "revision" > "assembledRevision";
 
 -- Text search in the user's messages (ILIKE '%…%') uses a trigram index, as case search does.
 CREATE INDEX "TrafficConversation_userText_trgm_idx" ON "TrafficConversation" USING gin ("userText" gin_trgm_ops);
