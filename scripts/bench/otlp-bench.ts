@@ -39,6 +39,8 @@ export type OtlpBenchResult = {
   /** How late the open-loop scheduler started requests (the bench's own event loop), max. */
   maxStartSlipMs: number;
   maxInFlight: number;
+  /** After the last export: until every conversation was assembled (null: not within 60 s). */
+  assemblyLagMs: number | null;
   errors: number;
   errorKinds: Record<string, number>;
   /** CPU of the web process and PostgreSQL over the window, per span sent. */
@@ -188,6 +190,9 @@ export async function benchOtlp(opts: {
           .join("; ")}`,
       );
 
+    // Conversations are assembled after the answers: wait for the assembler to catch up (its lag is a figure too).
+    const assembledIn = await untilAssembled(db);
+    if (assembledIn === null) failures.push("conversations were still waiting to be assembled 60 s after the last export");
     const check = await checkStored(db, fleet);
     failures.push(...check.failures);
 
@@ -212,6 +217,7 @@ export async function benchOtlp(opts: {
       trend: { firstThirdP50Ms: p50Of(measured.slice(0, third)), lastThirdP50Ms: p50Of(measured.slice(-third)) },
       maxStartSlipMs,
       maxInFlight,
+      assemblyLagMs: assembledIn,
       errors: measured.filter((s) => !s.ok).length,
       errorKinds,
       cpuMs: { web, postgres, bench: cpuAfter.bench - cpuBefore.bench },
@@ -236,6 +242,19 @@ export async function benchOtlp(opts: {
     await db.end().catch(() => undefined);
     await app.stop();
   }
+}
+
+/** Milliseconds until no conversation waits to be assembled (null: still waiting after 60 s). */
+async function untilAssembled(db: pg.Client): Promise<number | null> {
+  const started = Date.now();
+  while (Date.now() - started < 60_000) {
+    const { rows } = await db.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM "TrafficConversation" WHERE revision > "assembledRevision"`,
+    );
+    if (rows[0]!.n === 0) return Date.now() - started;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return null;
 }
 
 /** Every span the fleet made stored exactly once; every conversation with the user turns and spans sent. */
@@ -301,6 +320,7 @@ export function formatOtlpReport(r: OtlpBenchResult, meta: { database: string })
       ["p50, window's first → last third", `${ms(r.trend.firstThirdP50Ms)} → ${ms(r.trend.lastThirdP50Ms)}`],
       ["errors (window)", `${r.errors}`],
       ["requests in flight, max", `${r.maxInFlight} (open loop; scheduler slip max ${ms(r.maxStartSlipMs)})`],
+      ["conversations assembled", r.assemblyLagMs === null ? "not within 60 s" : `${ms(r.assemblyLagMs)} after the last export`],
       ["CPU, web process", perSpan(r.cpuMs.web, r.spansSent)],
       ["CPU, PostgreSQL", perSpan(r.cpuMs.postgres, r.spansSent)],
       ["CPU, bench (exporter)", perSpan(r.cpuMs.bench, r.spansSent)],
