@@ -1,10 +1,11 @@
 /**
  * Assembling conversations from their stored spans, off the export's path. A conversation whose
- * spans changed (`revision` > `assembledRevision`, an index of its own) is rebuilt from **all**
- * its spans — so late and out-of-order spans always give the same conversation — and written with
- * the revision it was read at. No lock is taken: an export that lands meanwhile bumps the revision
- * again and the conversation stays pending for the next pass; two passes racing on one
- * conversation both write, and the older one leaves it pending.
+ * spans changed has a `TrafficPending` row (bumped by each export); a pass rebuilds it from
+ * **all** its spans — so late and out-of-order spans always give the same conversation — upserts
+ * the conversation, and deletes the pending row only if its revision is still the one it read,
+ * in the same transaction: an export that landed meanwhile leaves it pending for the next pass,
+ * and a reader either finds it pending (and assembles it) or finds it assembled. The pending row
+ * is locked only from that delete to the commit.
  *
  * Who runs it: `assembleSoon` right after an export is answered (in the web process that received
  * it, one pass at a time per workspace), and `assemblePending` before every read of conversations
@@ -15,22 +16,23 @@ import { scopedPoolTransaction } from "@/lib/db";
 import { logger } from "@/lib/logger";
 import { assembleConversation } from "./assemble";
 import type { ReceivedSpan } from "./types";
+import { storable } from "./storable";
 
 /** Conversations rebuilt per transaction. */
 const BATCH = 200;
 
-type Pending = { id: string; key: string; revision: number };
+type Pending = { key: string; revision: number };
 
-/** One pass over up to BATCH pending conversations of the workspace; how many it rebuilt. */
-async function assembleBatch(workspaceId: string): Promise<number> {
+/** One pass over up to BATCH pending conversations of the workspace: how many it saw, and claimed (rebuilt or dropped). */
+async function assembleBatch(workspaceId: string): Promise<{ seen: number; claimed: number }> {
   return scopedPoolTransaction(workspaceId, async (client) => {
+    // Oldest first; written in key order, so concurrent passes (other processes) lock rows in one order.
     const pending = await client.query<Pending>(
-      `SELECT id, key, revision FROM "TrafficConversation"
-       WHERE "workspaceId" = $1 AND revision > "assembledRevision"
-       ORDER BY "updatedAt" LIMIT ${BATCH}`,
+      `SELECT key, revision FROM (SELECT key, revision FROM "TrafficPending" WHERE "workspaceId" = $1 ORDER BY "updatedAt" LIMIT ${BATCH}) p
+       ORDER BY key`,
       [workspaceId],
     );
-    if (pending.rows.length === 0) return 0;
+    if (pending.rows.length === 0) return { seen: 0, claimed: 0 };
     const spans = await client.query<{ key: string; data: ReceivedSpan }>(
       `SELECT "conversationKey" AS key, data FROM "TrafficSpan" WHERE "workspaceId" = $1 AND "conversationKey" = ANY($2::text[])`,
       [workspaceId, pending.rows.map((p) => p.key)],
@@ -41,18 +43,16 @@ async function assembleBatch(workspaceId: string): Promise<number> {
       list.push(r.data);
       byKey.set(r.key, list);
     }
-    // A row without spans stands for nothing (its spans moved to a conversation named later): it goes.
-    const empty = pending.rows.filter((p) => !byKey.has(p.key)).map((p) => p.id);
-    if (empty.length > 0)
-      await client.query(`DELETE FROM "TrafficConversation" WHERE "workspaceId" = $1 AND id = ANY($2::uuid[])`, [workspaceId, empty]);
+    // A key without spans stands for nothing any more (its spans moved to a conversation named later,
+    // or retention took them): only its pending row goes.
     const rows = pending.rows.flatMap((p) => {
       const list = byKey.get(p.key);
       if (!list) return [];
       const c = assembleConversation(list);
       return [
-        {
-          id: p.id,
-          revision: p.revision,
+        storable({
+          key: p.key,
+          externalId: p.key.startsWith("c:") ? p.key.slice(2) : null,
           serviceName: c.serviceName,
           messages: c.messages,
           toolCalls: c.toolCalls,
@@ -70,62 +70,96 @@ async function assembleBatch(workspaceId: string): Promise<number> {
           traceIds: [...new Set(list.map((s) => s.traceId))],
           startedAt: c.startedAt.toISOString(),
           endedAt: c.endedAt.toISOString(),
-        },
+        }),
       ];
     });
-    await client.query(
-      `UPDATE "TrafficConversation" t SET
-         "serviceName" = c."serviceName", messages = c.messages, "toolCalls" = c."toolCalls",
-         "toolNames" = ARRAY(SELECT json_array_elements_text(c."toolNames")), "userTurns" = c."userTurns", "userText" = c."userText",
-         model = c.model, "inputTokens" = c."inputTokens", "outputTokens" = c."outputTokens", "latencyMs" = c."latencyMs",
-         "llmCalls" = c."llmCalls", "spanCount" = c."spanCount", "hasError" = c."hasError",
-         errors = ARRAY(SELECT json_array_elements_text(c.errors)), "traceIds" = ARRAY(SELECT json_array_elements_text(c."traceIds")),
-         "startedAt" = c."startedAt", "endedAt" = c."endedAt", "assembledRevision" = c.revision
-       FROM json_to_recordset($2::json) AS c(id uuid, revision int, "serviceName" text, messages json, "toolCalls" json,
-         "toolNames" json, "userTurns" int, "userText" text, model text, "inputTokens" int, "outputTokens" int, "latencyMs" int,
-         "llmCalls" int, "spanCount" int, "hasError" boolean, errors json, "traceIds" json, "startedAt" timestamptz, "endedAt" timestamptz)
-       WHERE t.id = c.id AND t."workspaceId" = $1`,
-      [workspaceId, JSON.stringify(rows)],
+    // Claim the pending rows still at the revision read (in key order: exports mark in key order too),
+    // and write only their conversations: one an export marked again meanwhile is left for the next
+    // pass, and one whose spans moved away (a trace named later) is not brought back.
+    const claimed = await client.query<{ key: string }>(
+      `DELETE FROM "TrafficPending" p USING (
+         SELECT q.key FROM "TrafficPending" q JOIN unnest($2::text[], $3::int[]) AS d(key, revision) ON q.key = d.key AND q.revision = d.revision
+         WHERE q."workspaceId" = $1 ORDER BY q.key FOR UPDATE OF q
+       ) c
+       WHERE p."workspaceId" = $1 AND p.key = c.key
+       RETURNING p.key`,
+      [workspaceId, pending.rows.map((p) => p.key), pending.rows.map((p) => p.revision)],
     );
-    return pending.rows.length;
+    const written = claimed.rows.map((r) => r.key);
+    if (rows.length > 0 && written.length > 0) {
+      await client.query(
+        `INSERT INTO "TrafficConversation" (id, "workspaceId", key, "externalId", "serviceName", messages, "toolCalls", "toolNames",
+           "userTurns", "userText", model, "inputTokens", "outputTokens", "latencyMs", "llmCalls", "spanCount", "hasError", errors,
+           "traceIds", "startedAt", "endedAt", "updatedAt")
+         SELECT gen_random_uuid(), $1, c.key, c."externalId", c."serviceName", c.messages, c."toolCalls",
+           ARRAY(SELECT json_array_elements_text(c."toolNames")), c."userTurns", c."userText", c.model, c."inputTokens",
+           c."outputTokens", c."latencyMs", c."llmCalls", c."spanCount", c."hasError", ARRAY(SELECT json_array_elements_text(c.errors)),
+           ARRAY(SELECT json_array_elements_text(c."traceIds")), c."startedAt", c."endedAt", now()
+         FROM json_to_recordset($2::json) AS c(key text, "externalId" text, "serviceName" text, messages json, "toolCalls" json,
+           "toolNames" json, "userTurns" int, "userText" text, model text, "inputTokens" int, "outputTokens" int, "latencyMs" int,
+           "llmCalls" int, "spanCount" int, "hasError" boolean, errors json, "traceIds" json, "startedAt" timestamptz, "endedAt" timestamptz)
+         WHERE c.key = ANY($3::text[])
+         ON CONFLICT ("workspaceId", key) DO UPDATE SET
+           "serviceName" = EXCLUDED."serviceName", messages = EXCLUDED.messages, "toolCalls" = EXCLUDED."toolCalls",
+           "toolNames" = EXCLUDED."toolNames", "userTurns" = EXCLUDED."userTurns", "userText" = EXCLUDED."userText",
+           model = EXCLUDED.model, "inputTokens" = EXCLUDED."inputTokens", "outputTokens" = EXCLUDED."outputTokens",
+           "latencyMs" = EXCLUDED."latencyMs", "llmCalls" = EXCLUDED."llmCalls", "spanCount" = EXCLUDED."spanCount",
+           "hasError" = EXCLUDED."hasError", errors = EXCLUDED.errors, "traceIds" = EXCLUDED."traceIds",
+           "startedAt" = EXCLUDED."startedAt", "endedAt" = EXCLUDED."endedAt", "updatedAt" = now()`,
+        [workspaceId, JSON.stringify(rows), written],
+      );
+    }
+    return { seen: pending.rows.length, claimed: written.length };
   });
 }
 
-/** Rebuilds every pending conversation of the workspace (a reader's guarantee: nothing stored before it asked is left out). */
-export async function assemblePending(workspaceId: string): Promise<number> {
+/** Passes one reader runs at most: a steady stream of exports must not keep a reader waiting. */
+const MAX_PASSES = 20;
+
+async function drain(workspaceId: string): Promise<number> {
   let total = 0;
-  for (;;) {
-    const n = await assembleBatch(workspaceId);
-    total += n;
-    if (n < BATCH) return total;
+  for (let pass = 0; pass < MAX_PASSES; pass++) {
+    const { seen, claimed } = await assembleBatch(workspaceId);
+    total += claimed;
+    // Done when the queue was short and nothing was marked again while this pass worked.
+    if (seen < BATCH && claimed === seen) break;
   }
+  return total;
 }
 
-const running = new Map<string, { again: boolean }>();
+/**
+ * One pass at a time per workspace in this process: two passes over the same conversations would
+ * only repeat each other's work (and could lock the same rows in turn).
+ */
+const chains = new Map<string, Promise<unknown>>();
+function serialized<T>(workspaceId: string, fn: () => Promise<T>): Promise<T> {
+  const next = (chains.get(workspaceId) ?? Promise.resolve()).catch(() => undefined).then(fn);
+  chains.set(workspaceId, next);
+  void next
+    .finally(() => {
+      if (chains.get(workspaceId) === next) chains.delete(workspaceId);
+    })
+    .catch(() => undefined);
+  return next;
+}
+
+/** Rebuilds the workspace's pending conversations (a reader's guarantee: nothing stored before it asked is left out). */
+export function assemblePending(workspaceId: string): Promise<number> {
+  return serialized(workspaceId, () => drain(workspaceId));
+}
+
+const queued = new Set<string>();
 
 /**
- * Starts assembling the workspace's pending conversations in the background (after an export):
- * one pass at a time per workspace in this process; an export that lands during a pass asks for
- * one more. Failures are logged; the next read or export assembles what was left.
+ * Assembles the workspace's pending conversations in the background (after an export): exports
+ * that land before the pass starts share it. Failures are logged; the next read or export
+ * assembles what was left.
  */
 export function assembleSoon(workspaceId: string): void {
-  const current = running.get(workspaceId);
-  if (current) {
-    current.again = true;
-    return;
-  }
-  const state = { again: false };
-  running.set(workspaceId, state);
-  void (async () => {
-    try {
-      do {
-        state.again = false;
-        await assemblePending(workspaceId);
-      } while (state.again);
-    } catch (err) {
-      logger.warn({ err, workspaceId }, "assembling traffic conversations failed; the next read retries");
-    } finally {
-      running.delete(workspaceId);
-    }
-  })();
+  if (queued.has(workspaceId)) return;
+  queued.add(workspaceId);
+  serialized(workspaceId, () => {
+    queued.delete(workspaceId);
+    return drain(workspaceId);
+  }).catch((err: unknown) => logger.warn({ err, workspaceId }, "assembling traffic conversations failed; the next read retries"));
 }

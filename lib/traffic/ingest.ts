@@ -2,9 +2,9 @@
  * Storing received spans: the OTLP export's path, kept short. One request is one transaction of a
  * fixed number of statements whatever its size (never a round trip per span): the spans go in as
  * one INSERT … SELECT from a JSON array (a retried export's spans are no-ops), and every
- * conversation they belong to is created or marked changed (`revision` + 1) with its time span
- * widened. Assembling the conversations from their spans is ./assembler.ts's work, off this path:
- * started right after the export is answered, and finished by any read before it answers.
+ * conversation they belong to is marked pending (`TrafficPending`, revision + 1). Assembling the
+ * conversations from their spans is ./assembler.ts's work, off this path: started right after the
+ * export is answered, and finished by any read before it answers.
  *
  * Which conversation a span belongs to: its trace's `gen_ai.conversation.id` (or OpenInference's
  * `session.id`) — on any span of the trace, in this request or stored before — else the trace
@@ -20,8 +20,10 @@ import "server-only";
 import { scopedPoolTransaction } from "@/lib/db";
 import { conversationIdOf } from "./otlp/semconv";
 import type { ReceivedSpan } from "./types";
+import { storable } from "./storable";
 
-const conversationKey = (id: string) => `c:${id}`;
+/** A conversation id becomes a key column: text PostgreSQL can store (the spans themselves are json, which keeps any text). */
+const conversationKey = (id: string) => `c:${storable(id)}`;
 const traceKey = (traceId: string) => `t:${traceId}`;
 
 /** Nanoseconds since the epoch (decimal string) → a Date, millisecond precision. */
@@ -40,20 +42,6 @@ function idsByTrace(spans: ReceivedSpan[]): Map<string, string> {
   return ids;
 }
 
-/**
- * Text PostgreSQL can store: NUL characters dropped and lone surrogates replaced, in keys and
- * values alike. A span is an agent's own account of what happened, so it is kept rather than
- * refused for a stray byte.
- */
-function storable<T>(value: T): T {
-  if (typeof value === "string") return value.replaceAll("\u0000", "").toWellFormed() as T;
-  if (Array.isArray(value)) return value.map(storable) as T;
-  if (value && typeof value === "object") {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [storable(k), storable(v)])) as T;
-  }
-  return value;
-}
-
 export type IngestResult = { accepted: number; conversations: number };
 
 /**
@@ -61,9 +49,8 @@ export type IngestResult = { accepted: number; conversations: number };
  * belong to. Returns how many spans were accepted (duplicates of stored spans included: a retry
  * is not an error) and how many conversations were written.
  */
-export async function ingestSpans(workspaceId: string, received: ReceivedSpan[]): Promise<IngestResult> {
-  if (received.length === 0) return { accepted: 0, conversations: 0 };
-  const spans = received.map(storable);
+export async function ingestSpans(workspaceId: string, spans: ReceivedSpan[]): Promise<IngestResult> {
+  if (spans.length === 0) return { accepted: 0, conversations: 0 };
   const named = idsByTrace(spans);
   const traceIds = [...new Set(spans.map((s) => s.traceId))];
   return scopedPoolTransaction(workspaceId, async (client) => {
@@ -105,6 +92,9 @@ export async function ingestSpans(workspaceId: string, received: ReceivedSpan[])
       );
       const gone = [...new Set(moved.rows.map((r) => r.key))];
       if (gone.length > 0) {
+        // The pending row first: an assembler pass that claimed it is waited for, so the trace-only
+        // conversation it may have just written is seen, and removed, by the next statement.
+        await client.query(`DELETE FROM "TrafficPending" WHERE "workspaceId" = $1 AND key = ANY($2::text[])`, [workspaceId, gone]);
         await client.query(`DELETE FROM "TrafficConversation" WHERE "workspaceId" = $1 AND key = ANY($2::text[])`, [workspaceId, gone]);
       }
     }
@@ -124,39 +114,14 @@ export async function ingestSpans(workspaceId: string, received: ReceivedSpan[])
       [workspaceId, JSON.stringify(rows)],
     );
 
-    // Each touched conversation: created, or marked changed, with its time span widened (the list orders by it).
-    const touched = new Map<string, { key: string; serviceName: string | null; startedAt: bigint; endedAt: bigint }>();
-    for (const span of spans) {
-      const key = keyOfSpan(span);
-      const start = BigInt(span.startTimeUnixNano || "0");
-      const end = BigInt(span.endTimeUnixNano || "0");
-      const t = touched.get(key);
-      if (!t) touched.set(key, { key, serviceName: span.serviceName, startedAt: start, endedAt: end });
-      else {
-        if (start < t.startedAt) t.startedAt = start;
-        if (end > t.endedAt) t.endedAt = end;
-        t.serviceName ??= span.serviceName;
-      }
-    }
-    const marks = [...touched.values()].map((t) => ({
-      key: t.key,
-      externalId: t.key.startsWith("c:") ? t.key.slice(2) : null,
-      serviceName: t.serviceName,
-      startedAt: nanosToDate(String(t.startedAt)).toISOString(),
-      endedAt: nanosToDate(String(t.endedAt)).toISOString(),
-    }));
+    // Each touched conversation waits for the assembler (a small row of its own: the conversation's
+    // row, with its text indexes, is written only by the assembler). In key order, as the assembler claims them.
+    const touched = [...new Set(rows.map((r) => r.key))].sort();
     await client.query(
-      `INSERT INTO "TrafficConversation" (id, "workspaceId", key, "externalId", "serviceName", "startedAt", "endedAt", "updatedAt")
-       SELECT gen_random_uuid(), $1, c.key, c."externalId", c."serviceName", c."startedAt", c."endedAt", now()
-       FROM json_to_recordset($2::json) AS c(key text, "externalId" text, "serviceName" text, "startedAt" timestamptz, "endedAt" timestamptz)
-       ON CONFLICT ("workspaceId", key) DO UPDATE SET
-         revision = "TrafficConversation".revision + 1,
-         "serviceName" = coalesce("TrafficConversation"."serviceName", EXCLUDED."serviceName"),
-         "startedAt" = least("TrafficConversation"."startedAt", EXCLUDED."startedAt"),
-         "endedAt" = greatest("TrafficConversation"."endedAt", EXCLUDED."endedAt"),
-         "updatedAt" = now()`,
-      [workspaceId, JSON.stringify(marks)],
+      `INSERT INTO "TrafficPending" ("workspaceId", key) SELECT $1, k FROM unnest($2::text[]) AS k ORDER BY k
+       ON CONFLICT ("workspaceId", key) DO UPDATE SET revision = "TrafficPending".revision + 1, "updatedAt" = now()`,
+      [workspaceId, touched],
     );
-    return { accepted: spans.length, conversations: marks.length };
+    return { accepted: spans.length, conversations: touched.length };
   });
 }

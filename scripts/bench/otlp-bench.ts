@@ -248,9 +248,7 @@ export async function benchOtlp(opts: {
 async function untilAssembled(db: pg.Client): Promise<number | null> {
   const started = Date.now();
   while (Date.now() - started < 60_000) {
-    const { rows } = await db.query<{ n: number }>(
-      `SELECT count(*)::int AS n FROM "TrafficConversation" WHERE revision > "assembledRevision"`,
-    );
+    const { rows } = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM "TrafficPending"`);
     if (rows[0]!.n === 0) return Date.now() - started;
     await new Promise((r) => setTimeout(r, 50));
   }

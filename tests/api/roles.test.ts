@@ -21,6 +21,7 @@ import { db } from "@/lib/db";
 import { makeApiKey, makeWorkspace } from "../helpers/factories";
 import { makeCsv } from "../files/fixtures";
 import { chatSpan, hexId, otlpRequest } from "../traffic/spans";
+import { assemblePending } from "@/lib/traffic/assembler";
 
 type Handler = (req: NextRequest, route: { params: Promise<Record<string, string>> }) => Promise<Response>;
 type RouteModule = Partial<Record<"GET" | "POST" | "PATCH" | "PUT" | "DELETE", Handler>>;
@@ -284,6 +285,7 @@ describe("every documented operation × every role × another workspace", () => 
     await db.workspace.update({ where: { id: workspace.id }, data: { sharingEnabled: true } });
     ids.shareLink = (await create("/api/v1/runs/{id}/share-links", json({}), { id: ids.run! })).id;
     await create("/api/v1/otlp/v1/traces", bodyFor("ingestTraces"));
+    await assemblePending(workspace.id);
     ids.conversation = (await db.trafficConversation.findFirstOrThrow({ where: { workspaceId: workspace.id } })).id;
     ids.alert = (
       await db.regressionAlert.create({

@@ -77,7 +77,7 @@ describe("the app role", () => {
           SELECT 1 FROM information_schema.columns col
           WHERE col.table_schema = 'public' AND col.table_name = c.relname AND col.column_name = 'workspaceId'))
       ORDER BY 1`);
-    expect(rows.length).toBe(29);
+    expect(rows.length).toBe(30);
     for (const row of rows) expect(row, row.table).toMatchObject({ enabled: true, forced: true, policies: 1 });
   });
 });

@@ -15,6 +15,7 @@ import type { WorkspaceContext } from "@/lib/auth/roles";
 import { listCaseResults } from "@/lib/runs/service";
 import { createTestCase } from "@/lib/test-cases/service";
 import { draftCaseFromCaseResult } from "@/lib/traffic/service";
+import { assemblePending } from "@/lib/traffic/assembler";
 import { call } from "../helpers/api";
 import { makeApiKey, makeModelConfig, makeWorkspace, runToEnd } from "../helpers/factories";
 import { withRunStack } from "../helpers/run-stack";
@@ -74,6 +75,8 @@ beforeAll(async () => {
   const cid = `draft-${hexId(4)}`;
   for (const spans of supportConversation(cid, Date.UTC(2026, 10, 25, 14, 2)))
     expect((await send(otlpRequest("support-bot", spans))).status).toBe(200);
+  // Conversations are assembled after the export's answer; reading through the service would wait for it.
+  await assemblePending(ctx.workspaceId);
   conversationId = (await db.trafficConversation.findFirstOrThrow({ where: { workspaceId: ctx.workspaceId, externalId: cid } })).id;
   const sid = `single-${hexId(4)}`;
   await send(
@@ -88,6 +91,7 @@ beforeAll(async () => {
       }),
     ]),
   );
+  await assemblePending(ctx.workspaceId);
   singleId = (await db.trafficConversation.findFirstOrThrow({ where: { workspaceId: ctx.workspaceId, externalId: sid } })).id;
 });
 

@@ -156,8 +156,7 @@ describe("OTLP traces → conversations", () => {
     expect(answers.map((a) => a.status)).toEqual(Array(12).fill(200));
     // Assembled in the background after the answers, before anyone reads.
     const pending = () =>
-      db.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM "TrafficConversation"
-        WHERE "workspaceId" = ${workspaceId}::uuid AND "serviceName" = 'race-bot' AND revision > "assembledRevision"`;
+      db.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM "TrafficPending" WHERE "workspaceId" = ${workspaceId}::uuid`;
     await waitFor(pending, (rows) => rows[0]!.n === 0);
     expect(await db.trafficConversation.findFirst({ where: { workspaceId, serviceName: "race-bot" } })).toMatchObject({
       userTurns: 6,

@@ -47,14 +47,22 @@ CREATE TABLE "TrafficConversation" (
     "hasError" BOOLEAN NOT NULL DEFAULT false,
     "errors" TEXT[] DEFAULT ARRAY[]::TEXT[],
     "traceIds" TEXT[] DEFAULT ARRAY[]::TEXT[],
-    "revision" INTEGER NOT NULL DEFAULT 1,
-    "assembledRevision" INTEGER NOT NULL DEFAULT 0,
     "startedAt" TIMESTAMPTZ(3) NOT NULL,
     "endedAt" TIMESTAMPTZ(3) NOT NULL,
     "createdAt" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
     "updatedAt" TIMESTAMPTZ(3) NOT NULL,
 
     CONSTRAINT "TrafficConversation_pkey" PRIMARY KEY ("id")
+);
+
+-- CreateTable
+CREATE TABLE "TrafficPending" (
+    "workspaceId" UUID NOT NULL,
+    "key" TEXT NOT NULL,
+    "revision" INTEGER NOT NULL DEFAULT 1,
+    "updatedAt" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
+
+    CONSTRAINT "TrafficPending_pkey" PRIMARY KEY ("workspaceId","key")
 );
 
 -- CreateIndex
@@ -82,14 +90,14 @@ CREATE UNIQUE INDEX "TrafficConversation_id_workspaceId_key" ON "TrafficConversa
 CREATE UNIQUE INDEX "Agent_workspaceId_otelServiceName_key" ON "Agent"("workspaceId", "otelServiceName");
 
 -- AddForeignKey
+ALTER TABLE "TrafficPending" ADD CONSTRAINT "TrafficPending_workspaceId_fkey" FOREIGN KEY ("workspaceId") REFERENCES "Workspace"("id") ON DELETE CASCADE ON UPDATE CASCADE;
+
+-- AddForeignKey
 ALTER TABLE "TrafficSpan" ADD CONSTRAINT "TrafficSpan_workspaceId_fkey" FOREIGN KEY ("workspaceId") REFERENCES "Workspace"("id") ON DELETE CASCADE ON UPDATE CASCADE;
 
 -- AddForeignKey
 ALTER TABLE "TrafficConversation" ADD CONSTRAINT "TrafficConversation_workspaceId_fkey" FOREIGN KEY ("workspaceId") REFERENCES "Workspace"("id") ON DELETE CASCADE ON UPDATE CASCADE;
 
-
--- The assembler's queue: conversations whose spans changed since they were last assembled.
-CREATE INDEX "TrafficConversation_pending_idx" ON "TrafficConversation" ("workspaceId") WHERE "revision" > "assembledRevision";
 
 -- Text search in the user's messages (ILIKE '%…%') uses a trigram index, as case search does.
 CREATE INDEX "TrafficConversation_userText_trgm_idx" ON "TrafficConversation" USING gin ("userText" gin_trgm_ops);
@@ -98,6 +106,11 @@ CREATE INDEX "TrafficConversation_userText_trgm_idx" ON "TrafficConversation" US
 ALTER TABLE "TrafficSpan" ENABLE ROW LEVEL SECURITY;
 ALTER TABLE "TrafficSpan" FORCE ROW LEVEL SECURITY;
 CREATE POLICY tenant_isolation ON "TrafficSpan"
+    USING (nullif(current_setting('app.workspace_id', true), '') IS NULL OR "workspaceId" = nullif(current_setting('app.workspace_id', true), '')::uuid)
+    WITH CHECK (nullif(current_setting('app.workspace_id', true), '') IS NULL OR "workspaceId" = nullif(current_setting('app.workspace_id', true), '')::uuid);
+ALTER TABLE "TrafficPending" ENABLE ROW LEVEL SECURITY;
+ALTER TABLE "TrafficPending" FORCE ROW LEVEL SECURITY;
+CREATE POLICY tenant_isolation ON "TrafficPending"
     USING (nullif(current_setting('app.workspace_id', true), '') IS NULL OR "workspaceId" = nullif(current_setting('app.workspace_id', true), '')::uuid)
     WITH CHECK (nullif(current_setting('app.workspace_id', true), '') IS NULL OR "workspaceId" = nullif(current_setting('app.workspace_id', true), '')::uuid);
 ALTER TABLE "TrafficConversation" ENABLE ROW LEVEL SECURITY;
