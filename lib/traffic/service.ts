@@ -164,15 +164,15 @@ export async function listTrafficServices(ctx: WorkspaceContext): Promise<string
 }
 
 /** The suite's judge model as a client, or why there is none. */
-async function suiteJudge(ctx: WorkspaceContext, suiteId: string): Promise<{ judge: LlmClient | null; reason: string; suiteName: string }> {
+async function suiteJudge(ctx: WorkspaceContext, suiteId: string): Promise<{ judge: LlmClient | null; reason: string }> {
   const suite = await db.suite.findFirst({
     where: { id: suiteId, workspaceId: ctx.workspaceId, deletedAt: null },
     select: { name: true, llmJudgeModelConfigId: true },
   });
   if (!suite) throw new ValidationError("Unknown suite", [{ path: "suite_id", message: "No such suite in this workspace" }]);
-  if (!suite.llmJudgeModelConfigId) return { judge: null, reason: `the suite ${suite.name} has no judge model`, suiteName: suite.name };
+  if (!suite.llmJudgeModelConfigId) return { judge: null, reason: `the suite “${suite.name}” has no judge model` };
   const endpoint = await resolveModelEndpoint(ctx.workspaceId, suite.llmJudgeModelConfigId);
-  return { judge: new LlmClient({ id: suite.llmJudgeModelConfigId, ...endpoint }), reason: "", suiteName: suite.name };
+  return { judge: new LlmClient({ id: suite.llmJudgeModelConfigId, ...endpoint }), reason: "" };
 }
 
 const originOf = (service: string | null, startedAt: Date) =>

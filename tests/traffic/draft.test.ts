@@ -158,7 +158,7 @@ describe("drafting a case from a conversation", () => {
       test_case: { initial_message: "Where is my order 1042?", max_turns: 5, persona: null, user_context: null, expected_outcomes: null },
       drafted: [],
     });
-    expect(bare.json.notes).toEqual([expect.stringContaining("the suite no judge has no judge model")]);
+    expect(bare.json.notes).toEqual([expect.stringContaining("because the suite “no judge” has no judge model. Write them yourself.")]);
     expect(fake.requests).toHaveLength(0);
 
     fake.addRule({ match: { schemaName: "case_draft_persona" }, reply: { json: { persona: { type: "" } } } });
