@@ -48,7 +48,15 @@ async function assembleBatch(workspaceId: string): Promise<{ seen: number; claim
     const rows = pending.rows.flatMap((p) => {
       const list = byKey.get(p.key);
       if (!list) return [];
-      const c = assembleConversation(list);
+      let c: ReturnType<typeof assembleConversation>;
+      try {
+        c = assembleConversation(list);
+      } catch (err) {
+        // One conversation that cannot be assembled must not stop every read of the workspace: it is
+        // claimed below (not retried forever) and keeps its last assembly.
+        logger.warn({ err, workspaceId, key: p.key }, "a traffic conversation could not be assembled");
+        return [];
+      }
       return [
         storable({
           key: p.key,

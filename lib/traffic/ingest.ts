@@ -27,7 +27,7 @@ const conversationKey = (id: string) => `c:${storable(id)}`;
 const traceKey = (traceId: string) => `t:${traceId}`;
 
 /** Nanoseconds since the epoch (decimal string) → a Date, millisecond precision. */
-export function nanosToDate(nanos: string): Date {
+function nanosToDate(nanos: string): Date {
   const ms = Number(BigInt(nanos || "0") / 1_000_000n);
   return new Date(Number.isFinite(ms) ? ms : 0);
 }

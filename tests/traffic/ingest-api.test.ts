@@ -319,6 +319,11 @@ describe("OTLP traces → conversations", () => {
     expect(counted.json.partialSuccess.rejectedSpans).toBe("30");
     expect(counted.json.partialSuccess.errorMessage).toMatch(/; and 20 more$/);
 
+    const farFuture = { ...good, startTimeUnixNano: "99999999999999999999" };
+    const overflow = await send(otlpRequest("pb-bot", [farFuture]));
+    expect(overflow.status).toBe(400);
+    expect(overflow.json.error.issues[0].path).toMatch(/startTimeUnixNano$/);
+
     const many = Array.from({ length: 5001 }, () => span({ traceId, name: "x", startMs: 1, endMs: 2 }));
     const tooMany = await send(otlpRequest("pb-bot", many));
     expect(tooMany.status).toBe(413);

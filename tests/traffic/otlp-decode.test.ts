@@ -245,7 +245,7 @@ describe("decodeTraceRequest: OTLP/JSON as the spec allows it", () => {
       ['{"resourceSpans": [{"scopeSpans": [{"spans": [7]}]}]}', "resourceSpans[0].scopeSpans[0].spans[0]: must be an object"],
       [
         '{"resourceSpans": [{"scopeSpans": [{"spans": [{"traceId": "5b8efff798038103d269b633813fc60c", "spanId": "eee19b7ec3c1b174", "startTimeUnixNano": "soon"}]}]}]}',
-        "resourceSpans[0].scopeSpans[0].spans[0].startTimeUnixNano: must be an unsigned integer",
+        "resourceSpans[0].scopeSpans[0].spans[0].startTimeUnixNano: must be an unsigned 64-bit integer",
       ],
       [
         '{"resourceSpans": [{"scopeSpans": [{"spans": [{"traceId": "5b8efff798038103d269b633813fc60c", "spanId": "eee19b7ec3c1b174", "attributes": [{"key": "n", "value": {"intValue": "1.5"}}]}]}]}]}',

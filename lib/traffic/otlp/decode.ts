@@ -41,6 +41,8 @@ export class OtlpDecodeError extends Error {
   }
 }
 
+const MAX_UINT64 = 2n ** 64n - 1n;
+
 type Json = unknown;
 type Obj = Record<string, Json>;
 
@@ -287,9 +289,13 @@ class Normalizer {
   /** A fixed64 timestamp as a decimal string (nanoseconds do not fit a double). */
   private uint64(value: Json, path: string): string {
     if (value === undefined || value === null) return "0";
-    if (typeof value === "number" && Number.isInteger(value) && value >= 0) return BigInt(value).toString();
-    if (typeof value === "string" && /^\d+$/.test(value)) return BigInt(value).toString();
-    throw new OtlpDecodeError(400, `${path}: must be an unsigned integer (number or decimal string)`);
+    let n: bigint | null = null;
+    if (typeof value === "number" && Number.isInteger(value) && value >= 0) n = BigInt(value);
+    else if (typeof value === "string" && /^\d{1,20}$/.test(value)) n = BigInt(value);
+    // Past 2^64 - 1 it is no uint64 (and no time a Date can hold).
+    if (n === null || n > MAX_UINT64)
+      throw new OtlpDecodeError(400, `${path}: must be an unsigned 64-bit integer (number or decimal string)`);
+    return n.toString();
   }
 
   private enumValue(value: Json, names: string[], path: string): number {
