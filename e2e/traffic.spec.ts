@@ -93,11 +93,21 @@ test("a conversation from OpenTelemetry traffic becomes a simulated-user case th
     await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Traffic" }).click();
     await expect(page.getByRole("heading", { name: "Traffic", level: 1 })).toBeVisible();
     await page.getByLabel("User said").fill("refund on shipping");
+    await page.getByLabel("Started").selectOption("24h");
+    await page.getByLabel("Used tool").fill("lookup_order");
     await page.getByRole("button", { name: "Filter" }).click();
     await expect(page).toHaveURL(/q=refund/);
+    await expect(page).toHaveURL(/range=24h/);
     const table = page.getByRole("table", { name: "Conversations, newest first" });
     const row = table.getByRole("row").filter({ hasText: "Where is my order 1042?" });
     await expect(row).toHaveCount(1);
+    // No span of it ended in error: the error filter leaves nothing.
+    await page.getByLabel("Has an error").check();
+    await page.getByRole("button", { name: "Filter" }).click();
+    await expect(page).toHaveURL(/has_error=true/);
+    await expect(table.getByText("No conversation matches these filters.")).toBeVisible();
+    await page.getByLabel("Has an error").uncheck();
+    await page.getByRole("button", { name: "Filter" }).click();
     await expect(row).toContainText(service);
     await expect(row).toContainText("Support agent");
     await expect(row).toContainText("lookup_order");

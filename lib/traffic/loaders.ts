@@ -2,6 +2,7 @@ import "server-only";
 import { hasRole, type WorkspaceContext } from "@/lib/auth/roles";
 import { scopedLoader } from "@/lib/tenant-scope";
 import { DomainError, NotFoundError } from "@/lib/errors";
+import { findInvalidText } from "@/lib/validation/text";
 import type { SearchParams } from "@/lib/pages/props";
 import { conversationListQuery, draftCaseInput } from "./schemas";
 import type { CaseSource } from "@/lib/test-cases/schemas";
@@ -60,9 +61,14 @@ export function trafficPageFilters(sp: SearchParams, now = Date.now()) {
     limit: TRAFFIC_PAGE_SIZE,
   };
   if (raw.range) {
-    const span = TRAFFIC_RANGES[raw.range as TrafficRange];
-    if (span) candidate.from = new Date(now - span).toISOString();
+    if (Object.hasOwn(TRAFFIC_RANGES, raw.range)) candidate.from = new Date(now - TRAFFIC_RANGES[raw.range as TrafficRange]).toISOString();
     else errors.range = "Choose a time range from the list";
+  }
+  // Text PostgreSQL cannot compare (a NUL, a lone surrogate) is reported on its field, never sent.
+  for (const issue of findInvalidText(candidate)) {
+    const key = issue.path.split(".")[0]!;
+    errors[key === "agent_id" ? "agent" : key] = issue.message;
+    delete candidate[key];
   }
   const shape = conversationListQuery.shape;
   const query: Record<string, unknown> = {};
@@ -79,7 +85,8 @@ export function trafficPageFilters(sp: SearchParams, now = Date.now()) {
   for (const [key, value] of Object.entries(candidate)) {
     if (value === undefined) continue;
     const parsed = shape[key as keyof typeof shape].safeParse(value);
-    if (parsed.success) query[key] = parsed.data;
+    // The value as given: the whole query is parsed once below (a parsed Date is no input).
+    if (parsed.success) query[key] = value;
     else errors[field[key] ?? key] = parsed.error.issues[0]?.message ?? "Invalid value";
   }
   return { query: conversationListQuery.parse({ limit: TRAFFIC_PAGE_SIZE, ...query }), raw, errors };
