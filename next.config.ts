@@ -9,9 +9,10 @@ const nextConfig: NextConfig = {
   distDir: env.ASSAY_DIST_DIR,
   typedRoutes: false,
   serverExternalPackages: ["pino", "@node-rs/argon2"],
-  // The import dialog sends the file's text to a server action; it gets the API import's 10 MB
-  // limit (MAX_IMPORT_BYTES, checked by parseCasesDocument) plus room for the action's envelope.
-  // Next's defaults (1 MB for actions, 10 MB through proxy.ts) would cut it off first.
+  // Server actions get the API's 10 MB document limit (MAX_IMPORT_BYTES) plus room for the
+  // action's envelope, so a form with long texts is refused by our own validation with a clear
+  // message, never cut off first by Next's defaults (1 MB for actions, 10 MB through proxy.ts).
+  // (The import dialog posts its file to an API route: app/api/w/…/test-cases/import.)
   experimental: { serverActions: { bodySizeLimit: "11mb" }, proxyClientMaxBodySize: "11mb" },
   // Frame, sniffing and referrer protection on every response; pages get their nonce-based
   // Content-Security-Policy from proxy.ts, API responses a policy that allows nothing (not

@@ -60,9 +60,9 @@ async function importText(page: Page, fileName: string, body: string) {
   await page.getByRole("menuitem", { name: "Import cases…" }).click();
   const dialog = page.getByRole("dialog", { name: "Import test cases" });
   await dialog
-    .getByLabel("Upload a file (.yaml, .yml or .json)")
+    .getByLabel("Upload a file (.yaml, .yml, .json, .jsonl or .zip)")
     .setInputFiles({ name: fileName, mimeType: "application/yaml", buffer: Buffer.from(body) });
-  await expect(dialog.getByLabel("Or paste YAML or JSON")).toHaveValue(body);
+  await expect(dialog.getByLabel("Or paste the file's text")).toHaveValue(body);
   await dialog.getByRole("button", { name: "Import", exact: true }).click();
   return dialog;
 }

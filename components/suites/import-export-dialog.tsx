@@ -1,14 +1,14 @@
 "use client";
 import { useRef, useState, useTransition } from "react";
 import { useRouter } from "next/navigation";
-import { parse as parseYaml } from "yaml";
-import { importTestCasesAction } from "@/lib/test-cases/actions";
+import { IMPORT_FORMATS, type ImportFormat } from "@/lib/test-cases/schemas";
+import { guessImportFormat, IMPORT_FORMAT_LABELS } from "@/lib/test-cases/formats/detect";
 import { Button } from "@/components/ui/button";
 import { SubmitButton } from "@/components/ui/submit-button";
 import { useOpenedDialog, type DialogOpener } from "@/components/ui/launch-dialog";
-import { Textarea } from "@/components/ui/field";
+import { Select, Textarea } from "@/components/ui/field";
+import { ImportReport, reportSummary, type ImportReportData } from "./import-report";
 
-type Format = "yaml" | "json";
 type ImportIssue = { path: string; message: string };
 
 /** "Case #3 · checks.0.threshold: …" from an issue whose path starts with the case index. */
@@ -24,33 +24,46 @@ function caseIndex(path: string): number | null {
   return m ? Number(m[1]) : null;
 }
 
-/** How many cases the text holds (a list, or an object with a test_cases list); null when unreadable. */
-function countCases(text: string): number | null {
-  try {
-    const doc: unknown = parseYaml(text);
-    if (Array.isArray(doc)) return doc.length;
-    if (doc && typeof doc === "object" && Array.isArray((doc as { test_cases?: unknown }).test_cases)) {
-      return (doc as { test_cases: unknown[] }).test_cases.length;
-    }
-  } catch {
-    // The server reports the syntax error.
-  }
-  return null;
+const FORMAT_HINTS: Record<ImportFormat, string> = {
+  assay:
+    "A list of cases in the test case format (plus checks, mode and ground_truth) — what Export writes; or its zip with the uploaded files.",
+  promptfoo:
+    "A promptfooconfig.yaml (or .json): its tests with defaultTest merged, vars rendered into the first prompt, assertions as checks. Zip it with the files its file:// references name.",
+  langfuse: "Dataset items as Langfuse's API or export gives them: a JSON array, {data: [...]}, or JSONL.",
+  deepeval: "Goldens and conversational goldens as JSON (conversational goldens become simulated-user cases).",
+  "openai-jsonl": "One {messages, tools} per line, the fine-tuning and evals format: several user turns become a simulated-user case.",
+  inspect: "Inspect AI samples ({input, target, id, metadata}) as JSON or JSONL.",
+};
+
+/** The Content-Type a file is sent with: the server reads Assay's own documents by it (zip, YAML or JSON). */
+function contentTypeOf(fileName: string | null, text: string, zip: boolean): string {
+  if (zip) return "application/zip";
+  if (fileName && /\.jsonl$/i.test(fileName)) return "application/x-ndjson";
+  if (fileName && /\.ya?ml$/i.test(fileName)) return "application/yaml";
+  if (fileName && /\.json$/i.test(fileName)) return "application/json";
+  return /^\s*[[{]/.test(text) ? "application/json" : "application/yaml";
 }
 
-function detectFormat(text: string): Format {
-  return /^\s*[[{]/.test(text) ? "json" : "yaml";
-}
+type Outcome = { ok: true; report: ImportReportData } | { ok: false; error: string; issues: ImportIssue[] };
 
-/** Import test cases from a YAML or JSON file or pasted text; nothing is written while any case is invalid. */
+/**
+ * Import test cases from a file (Assay's own, or promptfoo, Langfuse, DeepEval, OpenAI chat JSONL,
+ * Inspect AI) or pasted text. Preview runs the import as a dry run and shows per item what would be
+ * created, mapped and dropped; nothing is written while any case is invalid unless the user
+ * chooses to import only the valid ones. The file goes to the session twin of
+ * POST /api/v1/suites/{id}/test-cases/import, so a zip travels as bytes.
+ */
 export function ImportDialog({ workspaceId, suiteId, opener }: { workspaceId: string; suiteId: string; opener?: DialogOpener }) {
   const router = useRouter();
   const ref = useRef<HTMLDialogElement>(null);
   const [text, setText] = useState("");
+  const [zip, setZip] = useState<File | null>(null);
   const [fileName, setFileName] = useState<string | null>(null);
-  const [format, setFormat] = useState<Format>("yaml");
+  const [format, setFormat] = useState<ImportFormat>("assay");
+  const [detected, setDetected] = useState<ImportFormat | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [issues, setIssues] = useState<ImportIssue[]>([]);
+  const [report, setReport] = useState<ImportReportData | null>(null);
   const [validCount, setValidCount] = useState<number | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const [pending, startTransition] = useTransition();
@@ -59,6 +72,14 @@ export function ImportDialog({ workspaceId, suiteId, opener }: { workspaceId: st
     setError(null);
     setIssues([]);
     setValidCount(null);
+    setReport(null);
+  };
+
+  const clearFile = () => {
+    setText("");
+    setZip(null);
+    setFileName(null);
+    setDetected(null);
   };
 
   const open = () => {
@@ -75,40 +96,80 @@ export function ImportDialog({ workspaceId, suiteId, opener }: { workspaceId: st
   const onFile = async (file: File | undefined) => {
     reset();
     if (!file) return;
-    const body = await file.text();
     setFileName(file.name);
+    if (/\.zip$/i.test(file.name) || file.type.includes("zip")) {
+      setZip(file);
+      setText("");
+      setDetected(null);
+      return;
+    }
+    const body = await file.text();
+    setZip(null);
     setText(body);
-    setFormat(/\.json$/i.test(file.name) ? "json" : /\.ya?ml$/i.test(file.name) ? "yaml" : detectFormat(body));
+    const guess = guessImportFormat(file.name, body);
+    setDetected(guess);
+    if (guess) setFormat(guess);
   };
 
-  const submit = (validOnly: boolean) =>
+  const send = async (opts: { dryRun: boolean; validOnly: boolean }): Promise<Outcome> => {
+    const query = new URLSearchParams({ format, dry_run: String(opts.dryRun), valid_only: String(opts.validOnly) });
+    let res: Response;
+    try {
+      res = await fetch(`/api/w/${workspaceId}/suites/${suiteId}/test-cases/import?${query}`, {
+        method: "POST",
+        headers: { "content-type": contentTypeOf(fileName, text, zip !== null) },
+        body: zip ?? text,
+      });
+    } catch {
+      return { ok: false, error: "The server could not be reached; nothing was imported", issues: [] };
+    }
+    const body = (await res.json().catch(() => null)) as
+      (ImportReportData & { error?: undefined }) | { error?: { message?: string; issues?: ImportIssue[] } } | null;
+    if (res.ok && body && !body.error) return { ok: true, report: body as ImportReportData };
+    const err = body?.error;
+    return { ok: false, error: err?.message ?? `The import failed (HTTP ${res.status})`, issues: err?.issues ?? [] };
+  };
+
+  const submit = (opts: { dryRun: boolean; validOnly: boolean }) =>
     startTransition(async () => {
       reset();
-      if (text.trim() === "") {
-        setError("Choose a file or paste YAML or JSON first");
+      if (!zip && text.trim() === "") {
+        setError("Choose a file or paste its text first");
         return;
       }
-      const r = await importTestCasesAction(workspaceId, { suite_id: suiteId, text, format, valid_only: validOnly });
+      const r = await send(opts);
       if (!r.ok) {
         setError(r.error);
         setIssues(r.issues);
-        const total = countCases(text);
+        // The same request as a dry run counts the valid cases the "only the valid ones" button offers.
         const invalid = new Set(r.issues.map((i) => caseIndex(i.path)).filter((i): i is number => i !== null));
-        setValidCount(total !== null && invalid.size > 0 ? Math.max(total - invalid.size, 0) : null);
+        if (invalid.size > 0) {
+          const preview = await send({ dryRun: true, validOnly: true });
+          setValidCount(preview.ok && preview.report.would_import > 0 ? preview.report.would_import : null);
+        }
         return;
       }
-      const skipped = r.data.errors.length > 0 ? new Set(r.data.errors.map((e) => e.index)).size : 0;
-      setNotice(
-        `Imported ${r.data.imported} test case${r.data.imported === 1 ? "" : "s"}.${skipped > 0 ? ` Skipped ${skipped} invalid case${skipped === 1 ? "" : "s"}.` : ""}`,
-      );
-      setText("");
-      setFileName(null);
-      ref.current?.close();
+      if (opts.dryRun) {
+        setReport(r.report);
+        setValidCount(r.report.skipped > 0 && r.report.would_import > 0 ? r.report.would_import : null);
+        return;
+      }
       router.refresh();
+      if (format === "assay") {
+        setNotice(reportSummary(r.report, "case"));
+        clearFile();
+        ref.current?.close();
+        return;
+      }
+      // Another tool's file: the report stays in view (what was mapped and dropped) until the user closes it.
+      setReport(r.report);
+      clearFile();
     });
 
   // Document-level problems (syntax, shape) are in the message already unless there are several.
   const listed = issues.filter((i) => i.path !== "" || issues.length > 1);
+  const done = report !== null && !report.dry_run;
+  const previewBlocked = report?.dry_run === true && report.skipped > 0;
 
   return (
     <>
@@ -132,7 +193,8 @@ export function ImportDialog({ workspaceId, suiteId, opener }: { workspaceId: st
           className="space-y-4 p-5"
           onSubmit={(e) => {
             e.preventDefault();
-            submit(false);
+            if (done) ref.current?.close();
+            else submit({ dryRun: false, validOnly: false });
           }}
         >
           <div>
@@ -140,49 +202,74 @@ export function ImportDialog({ workspaceId, suiteId, opener }: { workspaceId: st
               Import test cases
             </h2>
             <p className="mt-1 text-sm text-slate-600">
-              A list of cases in the test case format (plus checks, mode and ground_truth), as YAML or JSON — the same format Export writes.
-              Every case is checked first; nothing is imported while any case is invalid.
+              From Assay or another tool. Preview shows what each item becomes and what cannot be carried over; nothing is imported while
+              any case is invalid.
             </p>
           </div>
-          <div className="space-y-1">
-            <label htmlFor="import-file" className="block text-sm font-medium text-slate-700">
-              Upload a file (.yaml, .yml or .json)
-            </label>
-            <input
-              id="import-file"
-              type="file"
-              accept=".yaml,.yml,.json,application/json,application/yaml,text/yaml"
-              className="block text-sm"
-              onChange={(e) => void onFile(e.target.files?.[0])}
-            />
-            {fileName && <p className="text-xs text-slate-500">Loaded {fileName} — you can still edit the text below.</p>}
-          </div>
-          <div className="space-y-1">
-            <label htmlFor="import-text" className="block text-sm font-medium text-slate-700">
-              Or paste YAML or JSON
-            </label>
-            <Textarea
-              id="import-text"
-              rows={10}
-              spellCheck={false}
-              className="font-mono text-xs"
-              value={text}
-              onChange={(e) => {
-                setText(e.target.value);
-                if (!fileName) setFormat(detectFormat(e.target.value));
-              }}
-            />
-          </div>
-          <fieldset className="flex items-center gap-4 text-sm text-slate-700">
-            <legend className="sr-only">Format</legend>
-            <span className="font-medium">Format</span>
-            {(["yaml", "json"] as const).map((f) => (
-              <label key={f} className="flex items-center gap-1">
-                <input type="radio" name="import-format" checked={format === f} onChange={() => setFormat(f)} />
-                {f.toUpperCase()}
-              </label>
-            ))}
-          </fieldset>
+          {!done && (
+            <>
+              <div className="space-y-1">
+                <label htmlFor="import-format" className="block text-sm font-medium text-slate-700">
+                  Format
+                </label>
+                <Select
+                  id="import-format"
+                  value={format}
+                  onChange={(e) => {
+                    setFormat(e.target.value as ImportFormat);
+                    reset();
+                  }}
+                  aria-describedby="import-format-hint"
+                >
+                  {IMPORT_FORMATS.map((f) => (
+                    <option key={f} value={f}>
+                      {IMPORT_FORMAT_LABELS[f]}
+                    </option>
+                  ))}
+                </Select>
+                <p id="import-format-hint" className="text-xs text-slate-500">
+                  {detected === format && fileName ? `Detected from ${fileName}. ` : ""}
+                  {FORMAT_HINTS[format]}
+                </p>
+              </div>
+              <div className="space-y-1">
+                <label htmlFor="import-file" className="block text-sm font-medium text-slate-700">
+                  Upload a file (.yaml, .yml, .json, .jsonl or .zip)
+                </label>
+                <input
+                  id="import-file"
+                  type="file"
+                  accept=".yaml,.yml,.json,.jsonl,.zip,application/json,application/yaml,text/yaml,application/zip"
+                  className="block max-w-full text-sm"
+                  onChange={(e) => void onFile(e.target.files?.[0])}
+                />
+                {fileName && (
+                  <p className="text-xs text-slate-500">
+                    Loaded {fileName}
+                    {zip ? ` (${Math.ceil(zip.size / 1024)} KB zip)` : " — you can still edit the text below"}.
+                  </p>
+                )}
+              </div>
+              {!zip && (
+                <div className="space-y-1">
+                  <label htmlFor="import-text" className="block text-sm font-medium text-slate-700">
+                    Or paste the file&apos;s text
+                  </label>
+                  <Textarea
+                    id="import-text"
+                    rows={10}
+                    spellCheck={false}
+                    className="font-mono text-xs"
+                    value={text}
+                    onChange={(e) => {
+                      setText(e.target.value);
+                      setReport(null);
+                    }}
+                  />
+                </div>
+              )}
+            </>
+          )}
           {error && (
             <div role="status" className="space-y-2 rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-700">
               <p>{error}</p>
@@ -195,18 +282,30 @@ export function ImportDialog({ workspaceId, suiteId, opener }: { workspaceId: st
               )}
             </div>
           )}
+          {report && <ImportReport report={report} />}
           <div className="flex flex-wrap justify-end gap-2">
-            <Button variant="secondary" onClick={() => ref.current?.close()} disabled={pending}>
-              Cancel
-            </Button>
-            {validCount !== null && validCount > 0 && (
-              <Button variant="secondary" onClick={() => submit(true)} disabled={pending}>
-                Import only the {validCount} valid case{validCount === 1 ? "" : "s"}
-              </Button>
+            {done ? (
+              <SubmitButton pending={false}>Done</SubmitButton>
+            ) : (
+              <>
+                <Button variant="secondary" onClick={() => ref.current?.close()} disabled={pending}>
+                  Cancel
+                </Button>
+                <Button variant="secondary" onClick={() => submit({ dryRun: true, validOnly: false })} disabled={pending}>
+                  Preview
+                </Button>
+                {validCount !== null && validCount > 0 && (
+                  <Button variant="secondary" onClick={() => submit({ dryRun: false, validOnly: true })} disabled={pending}>
+                    Import only the {validCount} valid case{validCount === 1 ? "" : "s"}
+                  </Button>
+                )}
+                {!previewBlocked && (
+                  <SubmitButton pending={pending} pendingLabel="Importing…">
+                    Import
+                  </SubmitButton>
+                )}
+              </>
             )}
-            <SubmitButton pending={pending} pendingLabel="Importing…">
-              Import
-            </SubmitButton>
           </div>
         </form>
       </dialog>

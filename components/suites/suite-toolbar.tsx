@@ -55,6 +55,9 @@ export function SuiteToolbar({
       : []),
     { kind: "action", label: "Export YAML", onSelect: () => exporter.download("yaml"), disabled: exporter.pending },
     { kind: "action", label: "Export JSON", onSelect: () => exporter.download("json"), disabled: exporter.pending },
+    { kind: "action", label: "Export for promptfoo", onSelect: () => exporter.download("promptfoo"), disabled: exporter.pending },
+    { kind: "action", label: "Export for DeepEval", onSelect: () => exporter.download("deepeval"), disabled: exporter.pending },
+    { kind: "action", label: "Export for Langfuse", onSelect: () => exporter.download("langfuse"), disabled: exporter.pending },
   ];
 
   return (
@@ -80,6 +83,11 @@ export function SuiteToolbar({
           <MatrixButton workspaceId={workspaceId} suiteId={suiteId} opener={opener("matrix")} />
           <ImportDialog workspaceId={workspaceId} suiteId={suiteId} opener={opener("import")} />
         </>
+      )}
+      {exporter.note && (
+        <p role="status" className="w-full text-right text-sm text-amber-800">
+          {exporter.note}
+        </p>
       )}
       {exporter.error && (
         <p role="status" className="w-full text-right text-sm text-red-700">

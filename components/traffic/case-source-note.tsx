@@ -2,8 +2,39 @@ import Link from "next/link";
 import type { CaseSource } from "@/lib/test-cases/schemas";
 import { formatDateTime } from "@/components/runs/format";
 
-/** On a drafted case: where it came from, linked while that conversation or case result is retained. */
+const TOOL_NAMES = {
+  promptfoo: "promptfoo",
+  langfuse: "Langfuse",
+  deepeval: "DeepEval",
+  "openai-jsonl": "OpenAI chat JSONL",
+  inspect: "Inspect AI",
+};
+
+/**
+ * On a drafted or imported case: where it came from. A conversation or case result is linked
+ * while it is retained; an imported item names its tool and its id there (and its trace).
+ */
 export function CaseSourceNote({ workspaceId, source, retained }: { workspaceId: string; source: CaseSource; retained: boolean }) {
+  if (source.type === "import") {
+    return (
+      <p className="mb-4 text-sm text-slate-600" data-testid="case-source">
+        Imported from {TOOL_NAMES[source.format]}
+        {source.item_id && (
+          <>
+            {" "}
+            (item <code className="text-xs">{source.item_id}</code>
+            {source.trace_id && (
+              <>
+                , trace <code className="text-xs">{source.trace_id}</code>
+              </>
+            )}
+            )
+          </>
+        )}
+        .
+      </p>
+    );
+  }
   const href =
     source.type === "conversation"
       ? `/w/${workspaceId}/traffic/${source.conversation_id}`

@@ -32,6 +32,7 @@ import {
   runCasesQuery,
   runListQuery,
   runReportQuery,
+  runExportQuery,
   workspaceRunListQuery,
   STABILITIES,
   startRunInput,
@@ -666,6 +667,22 @@ function paths() {
         description: "Role: viewer. json (the execution model's report), markdown, csv or junit (JUnit XML for CI).",
         parameters: queryParameters(runReportQuery, { format: "json, markdown, csv or junit" }),
         responses: { "200": { description: "The report file" }, ...errors },
+      },
+    },
+    "/api/v1/runs/{id}/export": {
+      parameters: [runId],
+      get: {
+        operationId: "exportRunTranscripts",
+        tags: ["Runs"],
+        summary: "A run's transcripts as OpenAI chat JSONL",
+        description:
+          "Role: viewer. format=openai-jsonl: one `{messages, tools}` line per finished case result (every trial its own line; errors and skipped cases have no answer and are left out), " +
+          "assistant tool calls as `tool_calls` and their results as `tool` messages — the format OpenAI's fine-tuning and Evals APIs read. Streamed.",
+        parameters: queryParameters(runExportQuery, { format: "openai-jsonl (the default and only format)" }),
+        responses: {
+          "200": { description: "The JSONL file", content: { "application/x-ndjson": { schema: { type: "string" } } } },
+          ...errors,
+        },
       },
     },
     "/api/v1/case-results/{id}": {

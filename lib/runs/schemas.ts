@@ -272,3 +272,8 @@ export const rerunInput = z
     }
   });
 export type RerunInput = z.output<typeof rerunInput>;
+
+/** GET /api/v1/runs/{id}/export: the format (one today; the parameter keeps room for more). */
+export const runExportQuery = z.object({
+  format: z.enum(["openai-jsonl"], { error: "format must be openai-jsonl" }).default("openai-jsonl"),
+});

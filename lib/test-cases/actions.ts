@@ -16,7 +16,8 @@ import {
   setTestCaseStatus,
   updateTestCase,
 } from "@/lib/test-cases/service";
-import { exportTestCases, importTestCases, parseCasesDocument } from "@/lib/test-cases/import-export";
+import { exportTestCases } from "@/lib/test-cases/import-export";
+import { exportTestCasesAs } from "@/lib/test-cases/export-foreign";
 
 // The action schemas check only the wrapper; the service validates the case itself and reports
 // issues relative to the case (`checks.0.threshold`), or `<index>.<field>` for imports.
@@ -27,7 +28,6 @@ function revalidateSuite(workspaceId: string, suiteId: string) {
 
 const byId = z.object({ id: z.uuid("Unknown test case") });
 const suiteId = z.uuid("Unknown suite");
-const format = z.enum(["yaml", "json"], { error: "Format must be yaml or json" });
 
 export const createTestCaseAction = workspaceAction(
   // `source`: the conversation or case result a drafted case was made from (recorded on the case).
@@ -99,28 +99,15 @@ export const bulkTagsAction = workspaceAction(bulkTagsInput.extend({ suite_id: s
   return result;
 });
 
-export const importTestCasesAction = workspaceAction(
-  z.object({
-    suite_id: suiteId,
-    text: z.string().min(1, "Choose a file or paste the test cases"),
-    format: format.optional(),
-    valid_only: z.boolean().default(false),
-  }),
-  "editor",
-  async (input, ctx) => {
-    const raw = parseCasesDocument(input.text, input.format);
-    const result = await importTestCases(ctx, input.suite_id, raw, { validOnly: input.valid_only });
-    revalidateSuite(ctx.workspaceId, input.suite_id);
-    return result;
-  },
-);
-
 export const exportTestCasesAction = workspaceAction(
-  z.object({ suite_id: suiteId, format: format.default("yaml") }),
+  z.object({ suite_id: suiteId, format: z.enum(["yaml", "json", "promptfoo", "deepeval", "langfuse"]).default("yaml") }),
   "viewer",
   // An action returns its result whole: the export streams (the API route sends it as it is read), the button gets the text.
   async (input, ctx) => {
-    const file = await exportTestCases(ctx, input.suite_id, input.format);
-    return { ...file, body: await new Response(file.body).text() };
+    if (input.format === "yaml" || input.format === "json") {
+      const file = await exportTestCases(ctx, input.suite_id, input.format);
+      return { ...file, body: await new Response(file.body).text(), not_exported: [] };
+    }
+    return exportTestCasesAs(ctx, input.suite_id, input.format);
   },
 );

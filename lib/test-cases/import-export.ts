@@ -8,7 +8,7 @@ import { testCaseInput, type TestCaseData } from "@/lib/test-cases/schemas";
 import { testCaseSelect, toColumns, toTestCaseDocument, toTestCaseDto } from "@/lib/test-cases/dto";
 import { lockLiveSuite, nextSortOrder, requireLiveSuite, workspaceTurnCap } from "@/lib/test-cases/suite-guards";
 import { turnCapIssue } from "@/lib/test-cases/turn-cap";
-import { MAX_IMPORT_BYTES, MAX_YAML_ALIASES } from "@/lib/validation/limits";
+import { formatFromContentType, parseStructuredDocument, type CasesFormat } from "@/lib/test-cases/document";
 import { findInvalidText } from "@/lib/validation/text";
 import type { VariableDefinition } from "@/lib/agents/schemas";
 import { caseAgentIssues } from "@/lib/test-cases/variables";
@@ -19,104 +19,21 @@ import { fileIdOf, fileRef } from "@/lib/files/schemas";
 import { bundlePath, casesBundleStream, readCasesBundle, resolveBundledPaths, type BundledFile } from "@/lib/files/bundle";
 import { withWorkspaceScope } from "@/lib/tenant-scope";
 import { textStream } from "@/lib/api/stream";
+import type { ImportSource } from "@/lib/test-cases/formats/types";
 
-export type CasesFormat = "yaml" | "json";
+export type { CasesFormat };
+export { formatFromContentType };
 export type ImportIssue = { index: number; path: string; message: string };
 
 export const MAX_IMPORT_CASES = 5000;
-const TOO_LARGE = `At most ${MAX_IMPORT_BYTES / (1024 * 1024)} MB`;
 const SHAPE_MESSAGE = "Expected a list of test cases, or an object with a test_cases list";
 
-function lineColumn(text: string, position: number) {
-  const before = text.slice(0, position);
-  const line = before.split("\n").length;
-  return { line, column: position - before.lastIndexOf("\n") };
-}
-
-/** Content-Type → format; undefined when it says neither (the document is sniffed). */
-export function formatFromContentType(contentType: string | null | undefined): CasesFormat | undefined {
-  const type = (contentType ?? "").toLowerCase();
-  if (/\b(yaml|yml)\b/.test(type)) return "yaml";
-  if (/\bjson\b/.test(type)) return "json";
-  return undefined;
-}
-
 /**
- * Parses a YAML or JSON document of test cases (a top-level list or `{test_cases: [...]}`).
- * Syntax errors → ValidationError with the line and column where known. The same limits for
- * the API and the UI's import dialog: at most MAX_IMPORT_BYTES of text, and — since a few
- * hundred bytes of YAML anchors can expand into gigabytes — at most MAX_YAML_ALIASES aliases
- * and at most MAX_IMPORT_BYTES once expanded, each refused with a 400 that says so.
+ * Parses a YAML or JSON document of test cases (a top-level list or `{test_cases: [...]}`), with
+ * the limits of ./document.ts.
  */
 export function parseCasesDocument(text: string, format?: CasesFormat): unknown {
-  if (Buffer.byteLength(text, "utf8") > MAX_IMPORT_BYTES)
-    throw new ValidationError("The document is too large", [{ path: "", message: TOO_LARGE }]);
-  if (text.trim() === "") throw new ValidationError("The document is empty", [{ path: "", message: SHAPE_MESSAGE }]);
-  const fmt = format ?? (/^\s*[[{]/.test(text) ? "json" : "yaml");
-  let value: unknown;
-  if (fmt === "json") {
-    try {
-      value = JSON.parse(text);
-    } catch (err) {
-      const message = (err as Error).message;
-      const pos = /at position (\d+)/.exec(message);
-      const where = pos ? lineColumn(text, Number(pos[1])) : null;
-      const detail = where ? `Line ${where.line}, column ${where.column}: ${message}` : message;
-      throw new ValidationError(`The JSON document is invalid: ${detail}`, [{ path: "", message: detail }]);
-    }
-  } else {
-    refuseManyAliases(text);
-    const doc = YAML.parseDocument(text, { prettyErrors: true, uniqueKeys: true });
-    if (doc.errors.length > 0) {
-      const issues = doc.errors.map((e) => {
-        const pos = e.linePos?.[0];
-        const first = (e.message.split("\n")[0] ?? "").replace(/ at line \d+, column \d+:?$/, "");
-        return { path: "", message: pos ? `Line ${pos.line}, column ${pos.col}: ${first}` : first };
-      });
-      throw new ValidationError(`The YAML document is invalid: ${issues[0]!.message}`, issues);
-    }
-    try {
-      value = doc.toJS({ maxAliasCount: MAX_YAML_ALIASES });
-    } catch (err) {
-      // yaml throws a ReferenceError for excessive aliasing; a RangeError for nesting deeper than the stack.
-      const message =
-        err instanceof RangeError
-          ? "The document is nested too deeply"
-          : `The document's YAML aliases expand too much (at most ${MAX_YAML_ALIASES} resolved aliases); write the values out instead`;
-      if (err instanceof ReferenceError || err instanceof RangeError) throw new ValidationError(message, [{ path: "", message }]);
-      throw err;
-    }
-    checkExpandedSize(value);
-  }
-  return casesList(value);
-}
-
-/**
- * Counts alias tokens (`*name`) with yaml's lexer before the document is composed: composing a
- * 1 MB alias bomb takes seconds even when toJS's maxAliasCount refuses it afterwards, while
- * lexing stops at the first alias over the limit (a plain scalar cannot start with `*`).
- */
-function refuseManyAliases(text: string) {
-  let aliases = 0;
-  for (const token of new YAML.Lexer().lex(text)) {
-    if (token.startsWith("*") && ++aliases > MAX_YAML_ALIASES) {
-      const message = `The document uses more than ${MAX_YAML_ALIASES} YAML aliases; write the values out instead`;
-      throw new ValidationError(message, [{ path: "", message }]);
-    }
-  }
-}
-
-/** Aliases within the count can still repeat large nodes: the expanded document must fit the same limit. */
-function checkExpandedSize(value: unknown) {
-  let size: number;
-  try {
-    size = JSON.stringify(value)?.length ?? 0;
-  } catch {
-    size = Infinity; // nested too deeply to serialise
-  }
-  if (size > MAX_IMPORT_BYTES) {
-    throw new ValidationError("The document is too large once its YAML aliases are expanded", [{ path: "", message: TOO_LARGE }]);
-  }
+  return casesList(parseStructuredDocument(text, format, SHAPE_MESSAGE));
 }
 
 /** Accepts a list or `{test_cases: [...]}`. */
@@ -137,6 +54,7 @@ export function validateImport(
   raw: unknown,
   definitions?: readonly VariableDefinition[],
   turnCap?: number,
+  unconvertible?: ReadonlyMap<number, string>,
 ): { valid: { index: number; data: TestCaseData }[]; errors: ImportIssue[] } {
   const list = casesList(raw);
   if (list.length > MAX_IMPORT_CASES) {
@@ -145,6 +63,12 @@ export function validateImport(
   const valid: { index: number; data: TestCaseData }[] = [];
   const errors: ImportIssue[] = [];
   list.forEach((item, index) => {
+    // An item of another tool's file that could not become a case at all (lib/test-cases/formats).
+    const reason = unconvertible?.get(index);
+    if (reason !== undefined) {
+      errors.push({ index, path: "", message: reason });
+      return;
+    }
     // Text PostgreSQL cannot store (NUL, lone surrogates) or too deep nesting: named per case like any other issue.
     const invalidText = findInvalidText(item);
     if (invalidText.length > 0) {
@@ -169,24 +93,46 @@ export function importIssuePath(e: ImportIssue): string {
   return e.path ? `${e.index}.${e.path}` : String(e.index);
 }
 
+export type ImportOptions = {
+  validOnly: boolean;
+  /** Validate everything and report what would be created; write nothing. */
+  dryRun?: boolean;
+  /** A zip import's files by entry name. */
+  bundle?: ReadonlyMap<string, Uint8Array>;
+  /** Per item of the document, the `source` its case records (another tool's item). */
+  sources?: readonly (ImportSource | null)[];
+  /** Items (by index) that could not become a case, with why. */
+  unconvertible?: ReadonlyMap<number, string>;
+};
+
+export type ImportOutcome = {
+  imported: number;
+  /** The cases an import with the same valid_only would write (on a refused import without valid_only: how many are valid). */
+  would_import: number;
+  skipped: number;
+  errors: ImportIssue[];
+  /** Dry run only: the valid cases as they would be created, in file order. */
+  test_cases?: TestCaseData[];
+};
+
 /**
  * Imports cases after validating all of them, including their files against the workspace's file
  * store (each `file:<id>` exists, its content matches `type`). With invalid ones and !validOnly
  * nothing is written; otherwise (`skipped` = number of invalid cases) the valid ones are appended
  * after the suite's cases, in file order, in one transaction. With a `bundle` (a zip import's
  * files by entry name) `files/…` paths refer to bundled files, which are stored only once the
- * import is known to go ahead.
+ * import is known to go ahead. A dry run stops before anything is stored and lists the cases.
  */
-export async function importTestCases(
-  ctx: WorkspaceContext,
-  suiteId: string,
-  raw: unknown,
-  opts: { validOnly: boolean; bundle?: ReadonlyMap<string, Uint8Array> },
-): Promise<{ imported: number; skipped: number; errors: ImportIssue[] }> {
+export async function importTestCases(ctx: WorkspaceContext, suiteId: string, raw: unknown, opts: ImportOptions): Promise<ImportOutcome> {
   requireRole(ctx, "editor");
   await requireLiveSuite(ctx, suiteId);
   const bundled = opts.bundle ? await resolveBundledPaths(casesList(raw), opts.bundle) : null;
-  const validated = validateImport(bundled?.list ?? raw, await suiteVariableDefinitions(ctx, suiteId), await workspaceTurnCap(ctx));
+  const validated = validateImport(
+    bundled?.list ?? raw,
+    await suiteVariableDefinitions(ctx, suiteId),
+    await workspaceTurnCap(ctx),
+    opts.unconvertible,
+  );
   // A `files/…` path missing from the zip is reported once, not again as a malformed path.
   const flagged = new Set(bundled?.issues.map((e) => `${e.index}:${e.path}`));
   const errors = [...validated.errors.filter((e) => !flagged.has(`${e.index}:${e.path}`)), ...(bundled?.issues ?? [])];
@@ -202,12 +148,15 @@ export async function importTestCases(
   const invalidIndexes = new Set(errors.map((e) => e.index));
   const valid = validated.valid.filter((v) => !invalidIndexes.has(v.index));
   const invalid = invalidIndexes.size;
+  if (opts.dryRun) {
+    return { imported: 0, would_import: valid.length, skipped: invalid, errors, test_cases: valid.map((v) => v.data) };
+  }
   if (errors.length > 0 && !opts.validOnly) {
     const total = valid.length + invalid;
     const issues: IssueList = errors.map((e) => ({ path: importIssuePath(e), message: e.message }));
     throw new ValidationError(`${invalid} of ${total} test cases are invalid; nothing was imported`, issues);
   }
-  if (valid.length === 0) return { imported: 0, skipped: invalid, errors };
+  if (valid.length === 0) return { imported: 0, would_import: 0, skipped: invalid, errors };
   if (bundled) await storeBundledFiles(ctx, valid, bundled.files);
   const imported = await db.$transaction(async (tx) => {
     await lockLiveSuite(tx, ctx, suiteId);
@@ -221,11 +170,21 @@ export async function importTestCases(
     if (gone.length > 0) throw new ValidationError("Files changed during the import; nothing was imported", gone);
     const start = await nextSortOrder(tx, ctx, suiteId);
     const { count } = await tx.testCase.createMany({
-      data: valid.map((v, i) => ({ ...toColumns(v.data), workspaceId: ctx.workspaceId, suiteId, sortOrder: start + i })),
+      data: valid.map((v, i) => ({
+        ...toColumns(v.data),
+        ...sourceColumn(opts.sources?.[v.index]),
+        workspaceId: ctx.workspaceId,
+        suiteId,
+        sortOrder: start + i,
+      })),
     });
     return count;
   });
-  return { imported, skipped: invalid, errors };
+  return { imported, would_import: imported, skipped: invalid, errors };
+}
+
+function sourceColumn(source: ImportSource | null | undefined) {
+  return source ? { source: source as Prisma.InputJsonValue } : {};
 }
 
 /** Stores the bundled files the valid cases use (deduplicated by content) and points their paths at the stored files. */
@@ -261,8 +220,8 @@ export async function importTestCasesBundle(
   ctx: WorkspaceContext,
   suiteId: string,
   zip: Uint8Array,
-  opts: { validOnly: boolean },
-): Promise<{ imported: number; skipped: number; errors: ImportIssue[] }> {
+  opts: Omit<ImportOptions, "bundle">,
+): Promise<ImportOutcome> {
   requireRole(ctx, "editor");
   const { document, format, files } = await readCasesBundle(zip);
   return importTestCases(ctx, suiteId, parseCasesDocument(document, format), { ...opts, bundle: files });
@@ -291,7 +250,7 @@ function toYaml(value: unknown): string {
   return doc.toString({ lineWidth: 0 });
 }
 
-function slug(name: string): string {
+export function slug(name: string): string {
   const s = name
     .normalize("NFKD")
     .replace(/[^\w\s-]/g, "")
@@ -312,7 +271,7 @@ const EXPORT_PAGE_SIZE = 200;
  * (suiteId, sortOrder, id) index; the next page is read when the stream's reader wants it, after
  * the route handler returned, so each page re-enters the workspace scope (lib/tenant-scope.ts).
  */
-async function* caseDocumentPages(ctx: WorkspaceContext, suiteId: string) {
+export async function* caseDocumentPages(ctx: WorkspaceContext, suiteId: string) {
   type Key = { sortOrder: number; id: string };
   let last: Key | null = null;
   for (;;) {

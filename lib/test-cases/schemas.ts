@@ -5,6 +5,7 @@ import { JSON_TOO_LARGE_MESSAGE, jsonFits } from "@/lib/validation/text";
 import { testCaseVariablesSchema } from "@/lib/test-cases/variables";
 import { caseFilesSchema } from "@/lib/files/schemas";
 import { MAX_SAFETY_CAP } from "@/lib/conversation/types";
+import { FOREIGN_FORMATS } from "@/lib/test-cases/formats/types";
 
 /**
  * The test case format (schema 1.0.0) plus the reference schema's checks/mode and the execution model's
@@ -267,12 +268,29 @@ export const testCaseListQuery = z.object({
 });
 export type TestCaseListQuery = z.output<typeof testCaseListQuery>;
 
-/** POST /api/v1/suites/{id}/test-cases/import: `valid_only=true` imports the valid cases and reports the others. */
-export const testCaseImportQuery = z.object({ valid_only: booleanQuery("valid_only", { numeric: true }) });
+export const IMPORT_FORMATS = ["assay", ...FOREIGN_FORMATS] as const;
+export type ImportFormat = (typeof IMPORT_FORMATS)[number];
 
-/** GET /api/v1/suites/{id}/test-cases/export: the file format (zip: YAML plus the uploaded files, lib/files/bundle.ts). */
+/**
+ * POST /api/v1/suites/{id}/test-cases/import: `format` of the document (assay: Assay's own, YAML, JSON or
+ * its zip; else another tool's, lib/test-cases/formats), `dry_run=true` reports what would be
+ * created and writes nothing, `valid_only=true` imports the valid cases and reports the others.
+ */
+export const testCaseImportQuery = z.object({
+  format: z.enum(IMPORT_FORMATS, { error: `format must be one of ${IMPORT_FORMATS.join(", ")}` }).default("assay"),
+  dry_run: booleanQuery("dry_run", { numeric: true }),
+  valid_only: booleanQuery("valid_only", { numeric: true }),
+});
+
+export const CASE_EXPORT_FORMATS = ["yaml", "json", "zip", "promptfoo", "deepeval", "langfuse"] as const;
+export type CaseExportFormat = (typeof CASE_EXPORT_FORMATS)[number];
+
+/**
+ * GET /api/v1/suites/{id}/test-cases/export: the file format (zip: YAML plus the uploaded files,
+ * lib/files/bundle.ts; promptfoo, deepeval, langfuse: that tool's format, lib/test-cases/formats).
+ */
 export const testCaseExportQuery = z.object({
-  format: z.enum(["yaml", "json", "zip"], { error: "format must be yaml, json or zip" }).default("json"),
+  format: z.enum(CASE_EXPORT_FORMATS, { error: `format must be one of ${CASE_EXPORT_FORMATS.join(", ")}` }).default("json"),
 });
 
 export const bulkStatusInput = z.object({
@@ -322,6 +340,14 @@ export const caseSourceResource = z
       run_id: z.uuid(),
       time: z.iso.datetime().describe("When the case result was recorded"),
     }),
+    z.object({
+      type: z.literal("import"),
+      format: z.enum(FOREIGN_FORMATS).describe("The tool whose file the case was imported from"),
+      item_id: z.string().nullable().describe("The item's id in that tool (a Langfuse dataset item's or an Inspect sample's id)"),
+      trace_id: z.string().nullable().describe("The Langfuse trace the dataset item was made from"),
+    }),
   ])
-  .describe("What the case was drafted from (a traffic conversation or a case result's transcript); null for a case written by hand");
+  .describe(
+    "What the case was made from (a traffic conversation, a case result's transcript, or an item imported from another tool); null for a case written by hand",
+  );
 export type CaseSource = z.output<typeof caseSourceResource>;

@@ -316,6 +316,7 @@ export async function listMappedAgents(ctx: WorkspaceContext): Promise<{ id: str
 /** Whether a drafted case's origin is still retained: its conversation, or its case result (retention deletes both). */
 export async function caseSourceRetained(ctx: WorkspaceContext, source: CaseSource): Promise<boolean> {
   requireRole(ctx, "viewer");
+  if (source.type === "import") return false; // the other tool's item is not in Assay to link to
   const row =
     source.type === "conversation"
       ? await db.trafficConversation.findFirst({

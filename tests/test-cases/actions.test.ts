@@ -1,4 +1,5 @@
 import { beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { NextRequest } from "next/server";
 import { db } from "@/lib/db";
 import { RUNNABLE_MESSAGE } from "@/lib/test-cases/schemas";
 import { addMember, makeWorkspace, makeSuite, runnableCase } from "../helpers/factories";
@@ -12,6 +13,7 @@ vi.mock("next/cache", () => ({ revalidatePath }));
 vi.mock("@/lib/auth", () => ({ auth: async () => (session.userId ? { user: { id: session.userId } } : null) }));
 
 const actions = await import("@/lib/test-cases/actions");
+const { POST: sessionImport } = await import("@/app/api/w/[workspaceId]/suites/[suiteId]/test-cases/import/route");
 
 let workspaceId: string;
 let editorId: string;
@@ -91,16 +93,35 @@ describe("test case server actions", () => {
     expect(revalidatePath).toHaveBeenLastCalledWith(`/w/${workspaceId}/suites/${suite.id}`);
   });
 
-  it("imports text and exports documents", async () => {
+  it("imports through the dialog's session route (dry run, refusal, valid only) and exports documents", async () => {
     const suite = await makeSuite(workspaceId);
     const yaml = "- name: one\n  initial_message: hi\n- name: two\n  max_turns: 0\n";
-    const refused = await actions.importTestCasesAction(workspaceId, { suite_id: suite.id, text: yaml, format: "yaml" });
-    expect(refused).toMatchObject({ ok: false, error: "1 of 2 test cases are invalid; nothing was imported" });
-    expect(!refused.ok && refused.issues.map((i) => i.path)).toEqual(["1.max_turns", "1.status"]);
-    const partial = ok(await actions.importTestCasesAction(workspaceId, { suite_id: suite.id, text: yaml, valid_only: true }));
-    expect(partial.imported).toBe(1);
-    const syntax = await actions.importTestCasesAction(workspaceId, { suite_id: suite.id, text: "[{", format: "json" });
-    expect(syntax.ok).toBe(false);
+    const post = async (query: string, body: string, headers: Record<string, string> = {}) => {
+      const req = new NextRequest(`http://localhost/api/w/${workspaceId}/suites/${suite.id}/test-cases/import?${query}`, {
+        method: "POST",
+        headers: { "content-type": "application/yaml", ...headers },
+        body,
+      });
+      const res = await sessionImport(req, { params: Promise.resolve({ workspaceId, suiteId: suite.id }) });
+      return { status: res.status, json: await res.json() };
+    };
+    const preview = await post("dry_run=true", yaml);
+    expect(preview.status).toBe(200);
+    expect(preview.json).toMatchObject({ dry_run: true, imported: 0, would_import: 1, skipped: 1 });
+    expect(preview.json.test_cases.map((c: { name: string }) => c.name)).toEqual(["one"]);
+    const refused = await post("", yaml);
+    expect(refused.status).toBe(400);
+    expect(refused.json.error.message).toBe("1 of 2 test cases are invalid; nothing was imported");
+    expect(refused.json.error.issues.map((i: { path: string }) => i.path)).toEqual(["1.max_turns", "1.status"]);
+    expect(await db.testCase.count({ where: { suiteId: suite.id } })).toBe(0);
+    const partial = await post("valid_only=true", yaml);
+    expect(partial.status).toBe(201);
+    expect(partial.json.imported).toBe(1);
+    // Another site's page cannot import with the member's cookie.
+    expect((await post("", yaml, { origin: "https://evil.example" })).status).toBe(403);
+    session.userId = (await addMember(workspaceId, "viewer")).user.id;
+    expect((await post("", yaml)).status).toBe(403);
+    session.userId = editorId;
 
     const file = ok(await actions.exportTestCasesAction(workspaceId, { suite_id: suite.id, format: "json" }));
     expect(JSON.parse(file.body)).toHaveLength(1);

@@ -190,9 +190,27 @@ describe("import and export", () => {
       suite,
     );
     expect(json.status).toBe(201);
-    expect(json.json).toEqual({ imported: 2, skipped: 0, errors: [] });
+    expect(json.json).toEqual({
+      format: "assay",
+      dry_run: false,
+      imported: 2,
+      would_import: 2,
+      skipped: 0,
+      errors: [],
+      items: [],
+      notes: [],
+    });
     const yaml = "- name: y1\n  initial_message: hi\n  tags: [red-team]\n";
-    expect((await importDoc(editorKey, yaml, "application/yaml", "", suite)).json).toEqual({ imported: 1, skipped: 0, errors: [] });
+    expect((await importDoc(editorKey, yaml, "application/yaml", "", suite)).json).toEqual({
+      format: "assay",
+      dry_run: false,
+      imported: 1,
+      would_import: 1,
+      skipped: 0,
+      errors: [],
+      items: [],
+      notes: [],
+    });
     expect(
       (await importDoc(editorKey, `test_cases:\n${yaml.replace(/^/gm, "  ")}`, "text/yaml; charset=utf-8", "", suite)).json.imported,
     ).toBe(1);
@@ -250,7 +268,16 @@ describe("import and export", () => {
     expect((await exportDoc(viewerKey, "?format=xml", suite.id)).status).toBe(400);
 
     const back = await importDoc(editorKey, yaml.text, "application/yaml", "", suite.id);
-    expect(back.json).toEqual({ imported: 1, skipped: 0, errors: [] });
+    expect(back.json).toEqual({
+      format: "assay",
+      dry_run: false,
+      imported: 1,
+      would_import: 1,
+      skipped: 0,
+      errors: [],
+      items: [],
+      notes: [],
+    });
   });
 });
 

@@ -86,7 +86,7 @@ describe("export → import round trip", () => {
 
       const target = await makeSuite(ctx.workspaceId);
       const result = await importTestCases(ctx, target.id, parseCasesDocument(file.body, format), { validOnly: false });
-      expect(result).toEqual({ imported: tricky.length, skipped: 0, errors: [] });
+      expect(result).toEqual({ imported: tricky.length, would_import: tricky.length, skipped: 0, errors: [] });
       const copy = await all(target.id);
       expect(copy).toHaveLength(original.length);
       original.forEach((o, i) => {

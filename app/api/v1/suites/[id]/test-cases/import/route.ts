@@ -1,27 +1,32 @@
-import { readBodyBytes, readBodyText, withApi } from "@/lib/api/handler";
-import { MAX_BUNDLE_BYTES } from "@/lib/files/bundle";
-import { formatFromContentType, importTestCases, importTestCasesBundle, parseCasesDocument } from "@/lib/test-cases/import-export";
+import { readBodyBytes, withApi } from "@/lib/api/handler";
+import { importUploadLimit, importCasesFile } from "@/lib/test-cases/import-file";
 import { testCaseImportQuery } from "@/lib/test-cases/schemas";
-import { MAX_IMPORT_BYTES } from "@/lib/validation/limits";
 
 /**
- * POST a JSON array (or `{test_cases: [...]}`) with Content-Type application/json, a YAML
- * document with application/yaml or text/yaml, or the zip export (application/zip: the cases
- * with their uploaded files). All-or-nothing unless `?valid_only=true`. Documents over
- * MAX_IMPORT_BYTES (10 MB, the UI import's limit too) and zips over MAX_BUNDLE_BYTES get a 413
- * before they are read in full.
+ * POST the file as the body. `format=assay` (default): a JSON array (or `{test_cases: [...]}`) with
+ * Content-Type application/json, a YAML document with application/yaml or text/yaml, or the zip
+ * export (application/zip: the cases with their uploaded files). Another tool's format
+ * (`promptfoo`, `langfuse`, `deepeval`, `openai-jsonl`, `inspect`): its file, or for promptfoo a
+ * zip of the config with the files it references. All-or-nothing unless `?valid_only=true`;
+ * `?dry_run=true` answers 200 with what would be created and writes nothing. Documents over
+ * MAX_IMPORT_BYTES (10 MB) and zips over MAX_BUNDLE_BYTES get a 413 before they are read in full.
  */
 export const POST = withApi({
   role: "editor",
   query: testCaseImportQuery,
   handler: async ({ req, ctx, params, query }) => {
-    const type = req.headers.get("content-type");
-    if (/^application\/(x-)?zip(-compressed)?\b/i.test(type ?? "")) {
-      const zip = await readBodyBytes(req, MAX_BUNDLE_BYTES);
-      return { status: 201, json: await importTestCasesBundle(ctx, params.id ?? "", zip, { validOnly: query.valid_only }) };
-    }
-    const raw = parseCasesDocument(await readBodyText(req, MAX_IMPORT_BYTES), formatFromContentType(type));
-    const result = await importTestCases(ctx, params.id ?? "", raw, { validOnly: query.valid_only });
-    return { status: 201, json: result };
+    const contentType = req.headers.get("content-type");
+    const bytes = await readBodyBytes(req, importUploadLimit(contentType));
+    const report = await importCasesFile(
+      ctx,
+      params.id ?? "",
+      { bytes, contentType },
+      {
+        format: query.format,
+        validOnly: query.valid_only,
+        dryRun: query.dry_run,
+      },
+    );
+    return { status: query.dry_run ? 200 : 201, json: report };
   },
 });
