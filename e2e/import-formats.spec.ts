@@ -98,7 +98,7 @@ test("a promptfoo config and a Langfuse dataset are previewed, imported and expo
 
   await test.step("the imported case carries the rendered prompt and the merged assertions", async () => {
     await casesTable.getByRole("link", { name: "Where is my order", exact: true }).click();
-    await expect(page.getByText("You are a support bot. Answer: Where is order 42?").first()).toBeVisible();
+    await expect(page.getByLabel("Initial message")).toHaveValue("You are a support bot. Answer: Where is order 42?");
     await expect(page.getByTestId("case-source")).toHaveText("Imported from promptfoo.");
     await page.goBack();
   });

@@ -49,7 +49,12 @@ export function ImportReport({ report }: { report: ImportReportData }) {
         </ul>
       )}
       {report.items.length > 0 ? (
-        <ol aria-label="Items" className="max-h-72 space-y-2 overflow-y-auto">
+        // Focusable: a scrolling list must be reachable by keyboard.
+        <ol
+          aria-label="Items"
+          tabIndex={0}
+          className="max-h-72 space-y-2 overflow-y-auto focus-visible:outline-2 focus-visible:outline-indigo-600"
+        >
           {report.items.map((item) => {
             const issues = issuesByItem.get(item.index) ?? [];
             const failed = item.error !== null || issues.length > 0;
@@ -87,7 +92,7 @@ export function ImportReport({ report }: { report: ImportReportData }) {
         </ol>
       ) : (
         report.errors.length > 0 && (
-          <ul aria-label="Import errors" className="max-h-48 list-disc overflow-y-auto pl-5 text-red-700">
+          <ul aria-label="Import errors" tabIndex={0} className="max-h-48 list-disc overflow-y-auto pl-5 text-red-700">
             {report.errors.map((e, k) => (
               <li key={k}>
                 Case #{e.index + 1}

@@ -44,7 +44,7 @@ export class AssayApi {
   /**
    * @param {string} method
    * @param {string} path
-   * @param {{query?: Query, json?: unknown, body?: string, contentType?: string}} [opts]
+   * @param {{query?: Query, json?: unknown, body?: string | Uint8Array<ArrayBuffer>, contentType?: string}} [opts]
    * @returns {Promise<Response>}
    */
   async raw(method, path, opts = {}) {
@@ -74,7 +74,7 @@ export class AssayApi {
   /**
    * @param {string} method
    * @param {string} path
-   * @param {{query?: Query, json?: unknown, body?: string, contentType?: string}} [opts]
+   * @param {{query?: Query, json?: unknown, body?: string | Uint8Array<ArrayBuffer>, contentType?: string}} [opts]
    * @returns {Promise<any>} the parsed JSON answer (arbitrary API shapes)
    */
   async json(method, path, opts = {}) {

@@ -1,6 +1,8 @@
 #!/usr/bin/env node
-// The `assay` bin (package.json "bin"): plain ES modules, no build step, no app path aliases, so
-// it runs from a checkout (`npx assay …`) and from a global install alike. See README "Use from CI".
+// The `assay` bin of the assay-cli package (lib/cli/package.json; the app's package.json names it
+// too): plain ES modules on Node 20+, no build step, nothing imported from outside lib/cli but
+// commander, so it runs from a checkout (`node lib/cli/assay.mjs …`) and from its own small
+// install alike. See OPERATIONS.md "Running suites from CI".
 import { main } from "./program.mjs";
 
 // The CLI is its own process, not the app: lib/env.ts (the app's configuration) does not apply,

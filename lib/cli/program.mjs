@@ -9,14 +9,16 @@ import { readFileSync } from "node:fs";
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import { AssayApi } from "./api.mjs";
 import { RUN_REPORT_FORMATS, parsePercent, parseWholeNumber } from "./args.mjs";
-import { exportCommand, importCommand, listCommand } from "./cases.mjs";
+import { CASE_EXPORT_FORMATS, IMPORT_FORMATS, exportCommand, importCommand, listCommand } from "./cases.mjs";
 import { COMPARISON_REPORT_FORMATS, compareCommand } from "./compare.mjs";
 import { CliError, EXIT } from "./errors.mjs";
 import { matrixCommand } from "./matrix.mjs";
 import { ciMetadataHelp } from "./metadata.mjs";
 import { runCommand } from "./run.mjs";
+import { RUN_EXPORT_FORMATS, runExportCommand } from "./runs.mjs";
 
-const VERSION = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")).version;
+// The CLI's own package.json (lib/cli is the assay-cli package): beside this file in a checkout and in an install alike.
+const VERSION = JSON.parse(readFileSync(new URL("./package.json", import.meta.url), "utf8")).version;
 
 /** @param {string} value @param {string[]} previous */
 const collect = (value, previous) => [...previous, value];
@@ -167,21 +169,44 @@ export function buildProgram(done, env) {
     .option("--json", "print JSON instead of a table")
     .action(act((ctx, suite, opts) => listCommand(ctx, suite, opts)));
 
-  const cases = program.command("cases").description("export or import a suite's test cases");
+  const cases = program.command("cases").description("export or import a suite's test cases, in Assay's format or another tool's");
   cases
     .command("export")
-    .description("download the suite's cases (the import format)")
+    .description(
+      "download the suite's cases: Assay's YAML, JSON or zip (with the uploaded files), or a promptfoo, DeepEval or Langfuse file",
+    )
     .argument("<suite>", "suite id or name")
-    .addOption(new Option("--format <format>", "file format").choices(["yaml", "json"]).default("yaml"))
+    .addOption(new Option("--format <format>", "file format").choices(CASE_EXPORT_FORMATS).default("yaml"))
     .option("-o, --output <file>", "write to this file instead of stdout")
     .action(act((ctx, suite, opts) => exportCommand(ctx, suite, opts)));
   cases
     .command("import")
-    .description("add the cases of a YAML or JSON file to the suite (all or nothing unless --valid-only)")
+    .description(
+      "add the cases of a file to the suite: Assay's YAML, JSON or zip, or another tool's file, converted by the server " +
+        "(prints per item what was mapped and what was not carried over; all or nothing unless --valid-only)",
+    )
     .argument("<suite>", "suite id or name")
-    .argument("<file>", "a .yaml/.yml or .json file")
+    .argument("<file>", "a .yaml/.yml, .json, .jsonl or .zip file (a promptfoo config zipped with the files it references)")
+    .addOption(
+      new Option("--format <format>", "the file's format: assay (Assay's own) or the tool that wrote it")
+        .choices(IMPORT_FORMATS)
+        .default("assay"),
+    )
+    .option("--dry-run", "report what each item would become and write nothing (exits 2 when the import would be refused)")
     .option("--valid-only", "import the valid cases and report the others")
+    .option("--json", "print the server's report as JSON (with --dry-run also the cases as they would be created)")
     .action(act((ctx, suite, file, opts) => importCommand(ctx, suite, file, opts)));
+
+  const runs = program.command("runs").description("export a run's transcripts in another tool's format");
+  runs
+    .command("export")
+    .description(
+      "download a run's transcripts: openai-jsonl is one {messages, tools} line per finished case (OpenAI fine-tuning and evals)",
+    )
+    .argument("<run-id>", "the run's id, as `assay run` prints it")
+    .addOption(new Option("--format <format>", "file format").choices(RUN_EXPORT_FORMATS).makeOptionMandatory())
+    .option("-o, --output <file>", "write to this file instead of stdout")
+    .action(act((ctx, run, opts) => runExportCommand(ctx, run, opts)));
 
   return program;
 }

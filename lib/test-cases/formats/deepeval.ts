@@ -160,8 +160,9 @@ function goldenCase(item: Json, mapped: string[], dropped: DroppedField[]): Json
       reason: "the document DeepEval generated the golden from; attach it to the case as a file to keep it",
     });
   }
-  applyAssayBlock(testCase, asRecord(asRecord(item.additional_metadata)?.assay), "additional_metadata.assay", mapped);
-  return missingInput(testCase, "The golden has no input to ask the agent") ?? testCase;
+  const block = asRecord(asRecord(item.additional_metadata)?.assay);
+  applyAssayBlock(testCase, block, "additional_metadata.assay", mapped);
+  return missingInput(testCase, block, "The golden has no input to ask the agent") ?? testCase;
 }
 
 function conversationalCase(item: Json, mapped: string[], dropped: DroppedField[]): Json | string {

@@ -20,6 +20,7 @@ import {
   idOf,
   lastUserQuestion,
   LineError,
+  messagesPath,
   readItems,
   splitMetadata,
   startItem,
@@ -54,7 +55,7 @@ function inspectSample(raw: unknown, index: number): ConvertedItem {
     mapped.push("input → initial_message");
   } else {
     const chat = chatMessages(sample.input, "input", (d) => dropped.push(d));
-    const asked = chat ? lastUserQuestion(chat, "input", mapped, dropped) : null;
+    const asked = chat ? lastUserQuestion(chat, messagesPath(sample.input, "input"), mapped, dropped) : null;
     if (asked) {
       question = asked.question;
       Object.assign(userContext, asked.context);

@@ -28,6 +28,7 @@ import {
   idOf,
   lastUserQuestion,
   LineError,
+  messagesPath,
   missingInput,
   readItems,
   splitMetadata,
@@ -79,7 +80,7 @@ function langfuseItem(raw: unknown, index: number): ConvertedItem {
     mapped.push("status ARCHIVED → status archived");
   }
   applyAssayBlock(testCase, metadata.assay, "metadata.assay", mapped);
-  const missing = missingInput(testCase, "The item has no input to ask the agent: input is empty or has no user message");
+  const missing = missingInput(testCase, metadata.assay, "The item has no input to ask the agent: input is empty or has no user message");
   if (missing) return { report, case: null, error: missing, source };
   const bookkeeping = BOOKKEEPING.filter((k) => k in item);
   if (bookkeeping.length > 0) dropped.push({ field: bookkeeping.join(", "), reason: "Langfuse's bookkeeping; Assay keeps its own" });
@@ -101,7 +102,7 @@ function inputQuestion(input: unknown, userContext: Json, mapped: string[], drop
   }
   const chat = chatMessages(input, "input", (d) => dropped.push(d));
   if (chat) {
-    const asked = lastUserQuestion(chat, "input", mapped, dropped);
+    const asked = lastUserQuestion(chat, messagesPath(input, "input"), mapped, dropped);
     if (!asked) return null;
     Object.assign(userContext, asked.context);
     return asked.question;

@@ -53,11 +53,16 @@ export function chatMessages(value: unknown, where: string, drop: (d: DroppedFie
   const list = Array.isArray(value) ? value : Array.isArray(asRecord(value)?.messages) ? (asRecord(value)!.messages as unknown[]) : null;
   if (!list || list.length === 0) return null;
   if (!list.every((m) => typeof asRecord(m)?.role === "string")) return null;
-  const prefix = Array.isArray(value) ? where : `${where}.messages`;
+  const prefix = messagesPath(value, where);
   return list.map((m, k) => {
     const r = asRecord(m)!;
     return { role: String(r.role), content: messageText(r.content, `${prefix}[${k}].content`, drop) };
   });
+}
+
+/** Where a value's chat messages are: the value itself (a list) or its `messages`. */
+export function messagesPath(value: unknown, where: string): string {
+  return Array.isArray(value) ? where : `${where}.messages`;
 }
 
 /**
@@ -307,11 +312,12 @@ export function applyAssayBlock(testCase: Json, block: Json | null, where: strin
 
 /**
  * Why a converted case cannot be imported, or null: it must have something to send (an opening
- * message or a persona) unless an Assay export marked it a draft, which may have neither.
+ * message or a persona), unless the Assay export it came from (its round-trip `block`) kept a
+ * draft or archived case that has neither.
  */
-export function missingInput(testCase: Json, what: string): string | null {
-  if (testCase.initial_message || testCase.persona || testCase.status === "draft") return null;
-  return what;
+export function missingInput(testCase: Json, block: Json | null, what: string): string | null {
+  if (testCase.initial_message || testCase.persona) return null;
+  return block?.status === "draft" || block?.status === "archived" ? null : what;
 }
 
 /** Whether the case (a document from an export) has uploaded or URL files, which JSON formats cannot carry. */
