@@ -1,34 +1,71 @@
 /**
  * promptfoo configs (`format=promptfoo`): a promptfooconfig.yaml (or .json), or a zip of it with
- * the files its `file://` references name. Each test becomes one case:
- * - `defaultTest` is merged into it (vars: the test's win; assertions: the default's first;
- *   metadata), and `tests` may list tests inline, or name files (`file://tests.yaml`, `.json`,
- *   `.jsonl`, `.csv` with `__expected`/`__description`/`__metadata:` columns, globs) in the bundle.
- * - The first prompt is rendered with the test's vars (`{{var}}`, Nunjucks-style substitution)
- *   into `initial_message`; a chat prompt (a list of `{role, content}`) gives its last user
- *   message, its system message going to `user_context.system_prompt`. A prompt that needs more
- *   than substitution (`{% tags %}`, filters, member access) is reported. Vars the prompt does not
- *   use go to `user_context.vars`; a var named `expected` is the case's ground truth.
- * - `description` → name; `metadata.tags` → tags, other string metadata → `key:value` tags, the
- *   rest → `user_context.metadata`; `metadata.assay` (written by Assay's export) → the fields it holds.
- * - A test run by promptfoo's simulated user (`provider: promptfoo:simulated-user`) becomes a
- *   persona case: `vars.instructions` → persona instructions, `config.maxTurns` → max_turns.
- * - Assertions: ./promptfoo-assertions.ts. Other prompts, providers (possible model
- *   configurations in Assay), scenarios and options are named in the report's notes.
+ * the files its `file://` references name (paths relative to the config; `..` and absolute paths
+ * are refused). Each test becomes one case:
+ * - `tests`: inline tests and/or `file://` references — YAML/JSON/JSONL lists, globs, CSV (columns
+ *   are vars, except `__expected*` assertion shorthand, `__description`, `__metadata:<key>`,
+ *   `__threshold`, `__metric`, `__prefix`, `__suffix`). A reference that cannot be read is a
+ *   document note and an error item labelled with it. `defaultTest` (inline or `file://`) is
+ *   merged into each test: vars (the test's win), assertions (the default's first), metadata,
+ *   options.
+ * - The message: the FIRST prompt rendered with the test's vars (`{{ var }}` substitution only;
+ *   strings, `{raw, label}` / `{id, label}`, prompt files). A chat prompt (a JSON/YAML list of
+ *   `{role, content}`) is rendered message by message: the last user message is asked, earlier
+ *   turns go to `user_context.conversation_history`, a system message to
+ *   `user_context.system_prompt`. Nunjucks tags, filters and member access are not rendered: they
+ *   stay as written and are reported, except that a prompt with `{% tags %}` asks a var named
+ *   question/query/input/prompt/message instead when there is one. Without prompts, the one var (or
+ *   the var with such a name) is the message. `options.prefix` / `suffix` wrap it. Vars the prompt
+ *   does not use → `user_context.vars`; `vars.expected` → `ground_truth`.
+ * - A test run by promptfoo's simulated user (`provider: promptfoo:simulated-user`, possibly from
+ *   defaultTest) is a persona case: `vars.instructions` → persona instructions, `config.maxTurns`
+ *   → max_turns, the prompt (there the agent's instructions) → `user_context.system_prompt`.
+ * - `description` → name (else the message's first line); metadata: `tags` (a list) → tags, a
+ *   short text value → a `key=value` tag (promptfoo filters tests by `key=value`), the rest →
+ *   `user_context.metadata`; `metadata.assay` (written by Assay's export) → the fields it holds.
+ * - Assertions: ./promptfoo-assertions.ts. Test `threshold`, options and per-test providers are
+ *   reported as not carried over; other prompts, the providers (possible model configurations),
+ *   scenarios and runner settings are document notes. Reading the files: ./promptfoo-files.ts.
  * Export writes the mirror: a runnable config whose prompt is `{{question}}`.
  */
-import Papa from "papaparse";
 import YAML from "yaml";
 import { ValidationError } from "@/lib/errors";
+import { MAX_SAFETY_CAP } from "@/lib/conversation/types";
+import { TEXT_LIMITS } from "@/lib/validation/limits";
 import { parseStructuredDocument } from "@/lib/test-cases/document";
 import type { Conversion, ConvertedItem, DroppedField, ExportOutput, ImportInput, TestCaseDocument } from "./types";
-import { mapAssertions, toAssertions } from "./promptfoo-assertions";
-import { applyAssayBlock, asRecord, assayBlock, asText, caseName, chatMessages, isNonEmptyString, toTags, type Json } from "./shared";
+import { FACTUALITY_CRITERIA, mapAssertions, toAssertions, type SourceAssertion } from "./promptfoo-assertions";
+import {
+  readBundleFile,
+  readDefaultTest,
+  readPrompts,
+  readTests,
+  type Bundle,
+  type FileRead,
+  type Prompt,
+  type RawTest,
+} from "./promptfoo-files";
+import {
+  applyAssayBlock,
+  asRecord,
+  assayBlock,
+  caseName,
+  chatMessages,
+  filesNote,
+  isNonEmptyString,
+  lastUserQuestion,
+  missingInput,
+  snippet,
+  startItem,
+  toTags,
+  type ChatMessage,
+  type Json,
+} from "./shared";
 
 const SIMULATED_USER = "promptfoo:simulated-user";
 const QUESTION_VARS = ["question", "query", "input", "prompt", "message"];
 const SOURCE = { type: "import" as const, format: "promptfoo" as const, item_id: null, trace_id: null };
-const NOT_USED_KEYS = [
+const RUNNER_KEYS = [
   "evaluateOptions",
   "commandLineOptions",
   "sharing",
@@ -39,10 +76,20 @@ const NOT_USED_KEYS = [
   "extensions",
   "redteam",
   "writeLatestResults",
+  "tracing",
 ];
-
-type Prompt = { text: string; label: string };
-type Bundle = ReadonlyMap<string, Uint8Array> | undefined;
+/** What the import reads from the config itself (`$schema` says only which schema an editor checks it with). */
+const CONFIG_KEYS = ["$schema", "description", "prompts", "providers", "targets", "tests", "defaultTest", "scenarios"];
+const TEST_KEYS = ["description", "vars", "assert", "metadata", "options", "threshold", "provider", "providerOutput"];
+const OPTION_REASONS: Record<string, string> = {
+  provider: "the model that grades promptfoo's model-graded assertions; Assay grades with the suite's judge model",
+  transform: "transforms the answer before the assertions; Assay checks the agent's answer as it is",
+  postprocess: "transforms the answer before the assertions; Assay checks the agent's answer as it is",
+  rubricPrompt: "a custom grading prompt; Assay's judge uses its own",
+  storeOutputAs: "stores the answer in a var for later tests; each Assay case runs on its own",
+  runSerially: "Assay's runs decide their own order and concurrency",
+  disableVarExpansion: "Assay imports one case per test and never expands list vars",
+};
 
 export function importPromptfoo(input: ImportInput): Conversion {
   const config = asRecord(parseStructuredDocument(input.text, undefined, "Expected a promptfoo config"));
@@ -50,8 +97,8 @@ export function importPromptfoo(input: ImportInput): Conversion {
     const message = "Expected a promptfoo config: an object with prompts, providers and tests";
     throw new ValidationError(message, [{ path: "", message }]);
   }
-  const notes: string[] = [];
   const files = input.files;
+  const notes: string[] = [];
   const prompts = readPrompts(config.prompts, files, notes);
   if (prompts.length > 1)
     notes.push(
@@ -60,387 +107,407 @@ export function importPromptfoo(input: ImportInput): Conversion {
         .map((p) => p.label)
         .join(", ")}`,
     );
-  const providers = providerNames(config.providers);
-  if (providers.length > 0) {
-    notes.push(
-      `Providers: ${providers.join(", ")} — possible model configurations: add them in Assay to run or compare the suite's agent on each`,
-    );
-  }
-  if (config.scenarios !== undefined) notes.push("scenarios are not imported: use a matrix run to run the cases over sets of values");
-  for (const key of NOT_USED_KEYS) if (config[key] !== undefined) notes.push(`${key} is a setting of promptfoo's runner; not imported`);
-  const defaults = readDefaultTest(config.defaultTest, notes);
+  notes.push(...configNotes(config));
+  const defaults = readDefaultTest(config.defaultTest, files, notes);
   const tests = readTests(config.tests, files, notes);
-  const items = tests.map((t, index) => promptfooTest(t, index, { prompt: prompts[0] ?? null, defaults }));
+  const items = tests.map((t, index) => convertTest(t, index, { prompt: prompts[0] ?? null, defaults, files }));
   return { items, notes };
 }
 
-function bundleText(files: Bundle, path: string): string | null {
-  const bytes = files?.get(path.replace(/^\.\//, ""));
-  return bytes ? new TextDecoder().decode(bytes).replace(/^\uFEFF/, "") : null;
-}
-
-/** A `file://` path inside the bundle (relative, no `..`), or the reason it cannot be. */
-function bundlePathOf(ref: string): { path: string } | { error: string } {
-  const path = ref.replace(/^file:\/\//, "").replace(/^\.\//, "");
-  if (path.startsWith("/") || /(^|\/)\.\.(\/|$)/.test(path)) return { error: `${ref}: only paths inside the uploaded bundle can be read` };
-  return { path };
-}
-
-function readPrompts(value: unknown, files: Bundle, notes: string[]): Prompt[] {
-  const list = Array.isArray(value) ? value : value == null ? [] : [value];
-  const prompts: Prompt[] = [];
-  for (const raw of list) {
-    const r = asRecord(raw);
-    const text = typeof raw === "string" ? raw : isNonEmptyString(r?.raw) ? r.raw : isNonEmptyString(r?.id) ? r.id : null;
-    const label = isNonEmptyString(r?.label) ? r.label : (text ?? "").slice(0, 60);
-    if (!text) {
-      notes.push("A prompt without text was skipped");
-      continue;
-    }
-    if (!text.startsWith("file://")) {
-      prompts.push({ text, label });
-      continue;
-    }
-    const at = bundlePathOf(text);
-    const content = "path" in at ? bundleText(files, at.path) : null;
-    if (content === null)
-      notes.push("path" in at ? `${text} is not in the upload (zip the config with its prompt files to import it)` : at.error);
-    else prompts.push({ text: content, label: isNonEmptyString(r?.label) ? r.label : text });
+/** Notes on the config's other parts: providers, scenarios, its description, runner settings. */
+function configNotes(config: Json): string[] {
+  const notes: string[] = [];
+  const providers = providerNames(config.providers ?? config.targets);
+  if (providers.length > 1) {
+    notes.push(
+      `Providers: ${providers.join(", ")} — the tests were imported once; add the providers as model configurations to compare them in Assay`,
+    );
+  } else if (providers.length === 1) {
+    notes.push(`Provider: ${providers[0]} — add it as a model configuration in Assay if your agent should run on it`);
   }
-  return prompts;
+  if (config.scenarios !== undefined) {
+    notes.push(
+      "scenarios are not imported: they run the tests over sets of vars (a config × tests matrix); in Assay, make the values suite variables and start a matrix run",
+    );
+  }
+  if (isNonEmptyString(config.description))
+    notes.push(`The config's description ("${snippet(config.description, 100)}") is not imported: it describes the whole suite`);
+  for (const key of RUNNER_KEYS) if (config[key] !== undefined) notes.push(`${key} is a setting of promptfoo's runner; not imported`);
+  const unknown = Object.keys(config).filter((key) => !CONFIG_KEYS.includes(key) && !RUNNER_KEYS.includes(key));
+  if (unknown.length > 0) notes.push(`Not imported: ${unknown.join(", ")} (not part of a promptfoo config Assay reads)`);
+  return notes;
 }
 
+/** Provider names for the note: an id, `label (id)`, or the key of a `{id: config}` map. */
 function providerNames(value: unknown): string[] {
   const list = Array.isArray(value) ? value : value == null ? [] : [value];
   return list
-    .map((p) => (typeof p === "string" ? p : (asRecord(p)?.label ?? asRecord(p)?.id)))
+    .map((p) => {
+      if (typeof p === "string") return p;
+      const r = asRecord(p);
+      if (!r) return null;
+      const id = isNonEmptyString(r.id) ? r.id : Object.keys(r).length === 1 ? Object.keys(r)[0]! : null;
+      return isNonEmptyString(r.label) && id ? `${r.label} (${id})` : (id ?? (isNonEmptyString(r.label) ? r.label : null));
+    })
     .filter(isNonEmptyString)
-    .map((p) => p.slice(0, 200));
+    .map((p) => snippet(p, 200));
 }
 
-function readDefaultTest(value: unknown, notes: string[]): Json {
-  if (typeof value === "string") {
-    notes.push(`defaultTest ${value} is a file reference; its defaults were not applied`);
-    return {};
-  }
-  return asRecord(value) ?? {};
+/** Which vars a rendering used, and what it could not render. */
+type Rendering = { used: Set<string>; unsupported: Set<string>; missing: Set<string> };
+const rendering = (): Rendering => ({ used: new Set(), unsupported: new Set(), missing: new Set() });
+
+function varText(v: unknown): string {
+  return typeof v === "string" ? v : typeof v === "number" || typeof v === "boolean" ? String(v) : JSON.stringify(v);
 }
 
-/** A test as read, with where it came from for its label. */
-type RawTest = { test: Json | null; origin: string; error?: string };
-
-function readTests(value: unknown, files: Bundle, notes: string[]): RawTest[] {
-  const list = Array.isArray(value) ? value : value == null ? [] : [value];
-  if (list.length === 0) notes.push("The config has no tests");
-  const out: RawTest[] = [];
-  list.forEach((entry, k) => {
-    if (typeof entry !== "string") {
-      out.push({ test: asRecord(entry), origin: `tests[${k}]`, ...(asRecord(entry) ? {} : { error: "A test must be an object" }) });
-      return;
-    }
-    const at = bundlePathOf(entry);
-    if ("error" in at) return out.push({ test: null, origin: entry, error: at.error });
-    const paths = matchBundle(files, at.path);
-    if (paths.length === 0) {
-      out.push({
-        test: null,
-        origin: entry,
-        error: `${entry} is not in the upload: zip the config with the files it references and import the zip`,
-      });
-      return;
-    }
-    for (const path of paths) {
-      try {
-        testsInFile(path, bundleText(files, path)!).forEach((t, j) => out.push({ test: t, origin: `${path}[${j}]` }));
-      } catch (err) {
-        out.push({ test: null, origin: path, error: `${path} could not be read: ${(err as Error).message}` });
-      }
-    }
-  });
-  return out;
-}
-
-/** Bundle paths a `file://` path or glob (`*`, `**`) names, in order. */
-function matchBundle(files: Bundle, pattern: string): string[] {
-  if (!files) return [];
-  if (!/[*?]/.test(pattern)) return files.has(pattern) ? [pattern] : [];
-  const source = pattern
-    .split(/(\*\*\/|\*\*|\*|\?)/)
-    .map((part) =>
-      part === "**/"
-        ? "(?:.*/)?"
-        : part === "**"
-          ? ".*"
-          : part === "*"
-            ? "[^/]*"
-            : part === "?"
-              ? "[^/]"
-              : part.replace(/[.+^${}()|[\]\\]/g, "\\$&"),
-    )
-    .join("");
-  const re = new RegExp(`^${source}$`);
-  return [...files.keys()].filter((p) => re.test(p)).sort();
-}
-
-function testsInFile(path: string, text: string): Json[] {
-  if (/\.csv$/i.test(path)) return csvTests(text);
-  if (/\.jsonl$/i.test(path)) {
-    return text
-      .split("\n")
-      .filter((l) => l.trim())
-      .map((l) => asRecord(JSON.parse(l)) ?? {});
-  }
-  const value = parseStructuredDocument(text, /\.json$/i.test(path) ? "json" : "yaml", "Expected a list of tests");
-  const list = Array.isArray(value)
-    ? value
-    : asRecord(value) && Array.isArray(asRecord(value)!.tests)
-      ? (asRecord(value)!.tests as unknown[])
-      : [value];
-  return list.map((t) => asRecord(t) ?? {});
-}
-
-/** promptfoo's CSV tests: each column a var, except `__expected*` (assertion shorthand), `__description`, `__metadata:<key>`. */
-function csvTests(text: string): Json[] {
-  const parsed = Papa.parse<Record<string, string>>(text, { header: true, skipEmptyLines: true });
-  return parsed.data.map((row) => {
-    const vars: Json = {};
-    const assert: Json[] = [];
-    const metadata: Json = {};
-    let description: string | undefined;
-    for (const [column, value] of Object.entries(row)) {
-      if (value === undefined || value === "") continue;
-      if (/^__expected\d*$/.test(column)) assert.push(shorthandAssertion(value));
-      else if (column === "__description") description = value;
-      else if (column.startsWith("__metadata:")) metadata[column.slice("__metadata:".length)] = value;
-      else vars[column] = value;
-    }
-    return { vars, assert, ...(description ? { description } : {}), ...(Object.keys(metadata).length ? { metadata } : {}) };
-  });
-}
-
-/** `contains: foo`, `similar(0.8): foo`, `llm-rubric: …`, a bare value meaning `equals`. */
-function shorthandAssertion(value: string): Json {
-  const m = /^(not-)?([a-z-]+)(?:\(([\d.]+)\))?\s*:\s*([\s\S]*)$/.exec(value);
-  if (!m) return { type: "equals", value };
-  const assertion: Json = { type: `${m[1] ?? ""}${m[2]}`, value: m[4] };
-  if (m[3]) assertion.threshold = Number(m[3]);
-  if (m[2] === "contains-any" || m[2] === "icontains-any" || m[2] === "contains-all" || m[2] === "icontains-all") {
-    assertion.value = m[4]!
-      .split(",")
-      .map((s) => s.trim())
-      .filter(Boolean);
-  }
-  return assertion;
-}
-
-/** Nunjucks-style rendering limited to `{{ name }}`; anything more is named in `unsupported`. */
-function renderTemplate(template: string, vars: Json, used: Set<string>, unsupported: Set<string>): string {
-  if (/\{%[\s\S]*?%\}/.test(template)) unsupported.add("{% tags %}");
-  return template.replace(/\{\{\s*([^}]*?)\s*\}\}/g, (whole, expr: string) => {
-    const name = /^[A-Za-z_$][\w$]*$/.test(expr) ? expr : null;
-    if (!name) {
-      unsupported.add(expr.includes("|") ? `the filter in ${whole}` : `${whole}`);
-      const base = /^([A-Za-z_$][\w$]*)/.exec(expr)?.[1];
-      if (base && base in vars) used.add(base);
+/** Nunjucks-style rendering limited to `{{ name }}` (and `{# comments #}`); the rest stays as written, noted in `r`. */
+function renderTemplate(template: string, vars: Json, r: Rendering): string {
+  const text = template.replace(/\{#[\s\S]*?#\}/g, "");
+  for (const m of text.matchAll(/\{%-?\s*(\w+)[\s\S]*?%\}/g)) r.unsupported.add(`{% ${m[1]} %}`);
+  return text.replace(/\{\{-?\s*([\s\S]*?)\s*-?\}\}/g, (whole, expr: string) => {
+    if (!/^[A-Za-z_$][\w$]*$/.test(expr)) {
+      r.unsupported.add(whole);
       return whole;
     }
-    if (!(name in vars)) return whole;
-    used.add(name);
-    const v = vars[name];
-    return typeof v === "string" ? v : asText(v);
+    if (!Object.hasOwn(vars, expr)) {
+      r.missing.add(expr);
+      return whole;
+    }
+    r.used.add(expr);
+    return varText(vars[expr]);
   });
 }
 
-type TestContext = { prompt: Prompt | null; defaults: Json };
+/** Whether a rendered text says nothing once the vars it lacked are taken out (a `{{question}}` prompt without the var). */
+function isBlank(text: string, r: Rendering): boolean {
+  let rest = text;
+  for (const name of r.missing) rest = rest.replace(new RegExp(`\\{\\{-?\\s*${name.replace(/\$/g, "\\$")}\\s*-?\\}\\}`, "g"), "");
+  return rest.trim() === "";
+}
 
-function promptfooTest(raw: RawTest, index: number, ctx: TestContext): ConvertedItem {
-  const test = raw.test ?? {};
-  const label = isNonEmptyString(test.description) ? test.description : `test ${index + 1} (${raw.origin})`;
-  const report = { index, label, mapped: [] as string[], dropped: [] as DroppedField[] };
-  if (raw.error || !raw.test) return { report, case: null, error: raw.error ?? "A test must be an object", source: SOURCE };
-  const { mapped, dropped } = report;
-  const defaults = ctx.defaults;
-  const vars: Json = { ...(asRecord(defaults.vars) ?? {}), ...(asRecord(test.vars) ?? {}) };
-  for (const [name, v] of Object.entries(vars)) {
-    if (Array.isArray(v)) {
-      vars[name] = v[0];
-      dropped.push({ field: `vars.${name}`, reason: `a list: promptfoo runs one test per value; the first (${asText(v[0])}) is used` });
-    } else if (typeof v === "string" && v.startsWith("file://")) {
-      dropped.push({ field: `vars.${name}`, reason: `${v}: a file var; its file is not read (paste its text into the case)` });
-    }
-  }
-  const used = new Set<string>();
-  const unsupported = new Set<string>();
-  const render = (text: string) => renderTemplate(text, vars, used, unsupported);
-  const testCase: Json = {};
-  const userContext: Json = {};
-
-  // The message: the first prompt rendered, else the one var that reads like a question.
-  let message: string | null = null;
-  if (ctx.prompt) {
-    const rendered = render(ctx.prompt.text);
-    const chat = /^\s*\[/.test(rendered) ? chatMessages(safeParse(rendered), "prompt", (d) => dropped.push(d)) : null;
-    if (chat) {
-      const lastUser = chat.map((m) => m.role).lastIndexOf("user");
-      message = lastUser >= 0 ? chat[lastUser]!.content : null;
-      const system = chat.filter((m) => m.role === "system").map((m) => m.content);
-      if (system.length > 0) userContext.system_prompt = system.join("\n\n");
-      mapped.push(
-        `prompt (chat) rendered with vars → initial_message${system.length ? ", its system message → user_context.system_prompt" : ""}`,
-      );
-    } else {
-      message = rendered;
-      mapped.push("prompts[0] rendered with the vars → initial_message");
-    }
-  } else {
-    const named = QUESTION_VARS.find((n) => typeof vars[n] === "string");
-    const only = Object.keys(vars).length === 1 ? Object.keys(vars)[0] : undefined;
-    const key = named ?? only;
-    if (key !== undefined) {
-      message = asText(vars[key]);
-      used.add(key);
-      mapped.push(`vars.${key} → initial_message (the config has no prompt)`);
-    }
-  }
-  if (unsupported.size > 0) {
+/** What a rendering could not do, reported against `field`. */
+function reportRendering(r: Rendering, field: string, skipped: Set<string>, dropped: DroppedField[]) {
+  if (r.unsupported.size > 0) {
     dropped.push({
-      field: "prompt",
-      reason: `uses Nunjucks features Assay does not render (${[...unsupported].join(", ")}); left as written`,
+      field,
+      reason: `uses Nunjucks tags/filters Assay does not render (${[...r.unsupported].join(", ")}); they are left as written`,
     });
   }
-
-  // Who asks: promptfoo's simulated user makes a persona case.
-  const provider = asRecord(test.provider) ?? (typeof test.provider === "string" ? { id: test.provider } : asRecord(defaults.provider));
-  const simulated = provider?.id === SIMULATED_USER;
-  if (simulated) {
-    const config = asRecord(provider.config) ?? {};
-    const instructions = isNonEmptyString(vars.instructions) ? vars.instructions : null;
-    if (!instructions) return { report, case: null, error: "A simulated-user test needs vars.instructions", source: SOURCE };
-    used.add("instructions");
-    const metadata = asRecord(test.metadata) ?? {};
-    testCase.persona = {
-      type: isNonEmptyString(metadata.persona_type) ? metadata.persona_type : "Simulated user",
-      description: isNonEmptyString(metadata.persona_description) ? metadata.persona_description : "A user with the instructions below",
-      instructions,
-    };
-    mapped.push("provider promptfoo:simulated-user with vars.instructions → persona");
-    if (typeof config.maxTurns === "number" && Number.isInteger(config.maxTurns) && config.maxTurns >= 1) {
-      testCase.max_turns = config.maxTurns;
-      mapped.push("provider.config.maxTurns → max_turns");
-    }
-    // The simulated user writes its own first message unless the test gives one.
-    message = isNonEmptyString(vars.question) ? (used.add("question"), vars.question) : null;
-  } else if (test.provider !== undefined) {
-    dropped.push({ field: "provider", reason: "a per-test provider; the suite's agent answers every case" });
+  const missing = [...r.missing].filter((name) => !skipped.has(name));
+  if (missing.length > 0) {
+    dropped.push({ field, reason: `${missing.map((n) => `{{${n}}}`).join(", ")} has no value in this test's vars; left as written` });
   }
-  testCase.initial_message = message;
+}
 
-  // Checks from the default assertions and the test's.
-  const asserts = [...(Array.isArray(defaults.assert) ? defaults.assert : []), ...(Array.isArray(test.assert) ? test.assert : [])];
-  const result = mapAssertions(asserts, render, mapped, dropped);
+/** A chat prompt's messages (a JSON or YAML list of `{role, content}`), or null for a text prompt. */
+function chatTemplate(text: string, dropped: DroppedField[]): ChatMessage[] | null {
+  const trimmed = text.trim();
+  let value: unknown = null;
+  try {
+    if (trimmed.startsWith("[")) value = JSON.parse(trimmed);
+    else if (/^-\s+role\s*:/.test(trimmed)) value = parseStructuredDocument(trimmed, "yaml", "Empty prompt");
+  } catch {
+    return null;
+  }
+  return Array.isArray(value) ? chatMessages(value, "prompts[0]", (d) => dropped.push(d)) : null;
+}
+
+type TestContext = { prompt: Prompt | null; defaults: Json; files: Bundle };
+type Report = { mapped: string[]; dropped: DroppedField[] };
+
+function convertTest(raw: RawTest, index: number, ctx: TestContext): ConvertedItem {
+  const test = raw.test;
+  const label = isNonEmptyString(test?.description)
+    ? snippet(test.description, 200)
+    : raw.test
+      ? `test ${index + 1} (${raw.origin})`
+      : raw.origin;
+  const report = startItem(index, label);
+  if (raw.error || !test)
+    return { report, case: null, error: raw.error ?? "A test must be an object with vars and assert", source: SOURCE };
+  const { mapped, dropped } = report;
+  const { defaults } = ctx;
+  const readFile = (ref: string) => readBundleFile(ctx.files, ref);
+  const { vars, skipped } = readVars(defaults.vars, test.vars, readFile, report);
+  const testCase: Json = {};
+  const userContext: Json = {};
+  const promptUse = rendering();
+
+  const provider = providerOf(test.provider) ?? providerOf(defaults.provider);
+  if (provider?.id === SIMULATED_USER) {
+    const error = simulatedUser(provider, vars, ctx.prompt, promptUse, testCase, userContext, report);
+    if (error) return { report, case: null, error, source: SOURCE };
+  } else {
+    testCase.initial_message = wrap(askedMessage(ctx.prompt, vars, promptUse, userContext, report), test.options, defaults.options, mapped);
+    // A prompt that rendered blank is no message: the error (or an Assay draft) says so, not a missing var.
+    if (testCase.initial_message !== null) reportRendering(promptUse, "prompts[0]", skipped, dropped);
+    if (test.provider !== undefined)
+      dropped.push({ field: "provider", reason: "a provider for this test only; the suite's agent answers every case in Assay" });
+    else if (defaults.provider !== undefined)
+      dropped.push({ field: "defaultTest.provider", reason: "a provider for every test; the suite's agent answers every case in Assay" });
+  }
+
+  const assertUse = rendering();
+  const result = mapAssertions(
+    [...assertionList(defaults.assert, "defaultTest.assert", dropped), ...assertionList(test.assert, "assert", dropped)],
+    {
+      render: (text) => renderTemplate(text, vars, assertUse),
+      readFile,
+      mapped,
+      dropped,
+    },
+  );
+  reportRendering(assertUse, "assert", skipped, dropped);
   if (result.checks.length > 0) testCase.checks = result.checks;
   if (result.mode === "any") testCase.mode = "any";
   if (Object.keys(result.outcomes).length > 0) testCase.expected_outcomes = result.outcomes;
-  const expected = typeof vars.expected === "string" && !used.has("expected") ? vars.expected : null;
-  if (expected) {
-    used.add("expected");
+  if (isNonEmptyString(vars.expected)) {
+    testCase.ground_truth = vars.expected;
+    promptUse.used.add("expected");
     mapped.push("vars.expected → ground_truth");
+  } else if (result.factualityReference) {
+    testCase.ground_truth = result.factualityReference;
+    mapped.push("factuality's reference answer → ground_truth");
   }
-  testCase.ground_truth = expected ?? result.ground_truth;
 
-  const unused = Object.fromEntries(Object.entries(vars).filter(([k]) => !used.has(k)));
+  const unused = Object.fromEntries(Object.entries(vars).filter(([k]) => !promptUse.used.has(k)));
   if (Object.keys(unused).length > 0) {
     userContext.vars = unused;
-    mapped.push(`vars not in the prompt (${Object.keys(unused).join(", ")}) → user_context.vars`);
+    mapped.push(`vars the prompt does not use (${Object.keys(unused).join(", ")}) → user_context.vars`);
   }
-
-  // Name, tags and metadata.
+  const persona = testCase.persona as { instructions: string } | undefined;
   testCase.name = caseName(
     [test.description],
-    message ?? (testCase.persona as { instructions?: string } | undefined)?.instructions ?? `Test ${index + 1}`,
+    (testCase.initial_message as string | null) ?? persona?.instructions ?? `Test ${index + 1}`,
     dropped,
     "description",
   );
   if (isNonEmptyString(test.description)) mapped.push("description → name");
-  const metadata = { ...(asRecord(defaults.metadata) ?? {}), ...(asRecord(test.metadata) ?? {}) };
-  const tags = Array.isArray(metadata.tags) ? toTags(metadata.tags) : [];
-  const otherMeta: Json = {};
-  for (const [key, v] of Object.entries(metadata)) {
-    if (["tags", "assay", "persona_type", "persona_description"].includes(key)) continue;
-    if (typeof v === "string") tags.push(...toTags([`${key}:${v}`]));
-    else otherMeta[key] = v;
-  }
-  if (tags.length > 0) {
-    testCase.tags = [...new Set(tags)];
-    mapped.push("metadata → tags");
-  }
-  if (Object.keys(otherMeta).length > 0) {
-    userContext.metadata = otherMeta;
-    mapped.push("metadata (not text) → user_context.metadata");
-  }
+  const block = readMetadata(defaults.metadata, test.metadata, testCase, userContext, report);
   if (Object.keys(userContext).length > 0) testCase.user_context = userContext;
-  for (const key of ["threshold", "options"]) {
-    if (test[key] !== undefined)
-      dropped.push({
-        field: key,
-        reason:
-          key === "threshold"
-            ? "Assay's checks pass all or any, not by score"
-            : "promptfoo's per-test options (transforms, grading provider) have no Assay equivalent",
-      });
-  }
-  applyAssayBlock(testCase, asRecord(metadata.assay), "metadata.assay", mapped);
-  if (!testCase.initial_message && !testCase.persona) {
-    return {
-      report,
-      case: null,
-      error: "Nothing to ask the agent: no prompt renders for this test and no var holds a question",
-      source: SOURCE,
-    };
-  }
+  reportTestSettings(test, defaults, dropped);
+  applyAssayBlock(testCase, block, "metadata.assay", mapped);
+  const missing = missingInput(
+    testCase,
+    block,
+    promptUse.missing.size > 0
+      ? `Nothing to ask the agent: the prompt needs ${[...promptUse.missing].map((n) => `{{${n}}}`).join(", ")}, which this test's vars do not have`
+      : "Nothing to ask the agent: no prompt renders a message for this test and no var holds a question",
+  );
+  if (missing) return { report, case: null, error: missing, source: SOURCE };
   return { report, case: testCase, error: null, source: SOURCE };
 }
 
-function safeParse(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    try {
-      return YAML.parse(text);
-    } catch {
-      return null;
+/** defaultTest's vars under the test's, with list vars cut to their first value and `file://` vars read from the zip. */
+function readVars(defaults: unknown, own: unknown, readFile: (ref: string) => FileRead, { mapped, dropped }: Report) {
+  const varsObject = (value: unknown, where: string): Json => {
+    if (typeof value !== "string") return asRecord(value) ?? {};
+    const file = readFile(value);
+    const parsed = "text" in file ? asRecord(safeYaml(file.text)) : null;
+    if (parsed) mapped.push(`${where} (${value}) → read from the zip`);
+    else dropped.push({ field: where, reason: "error" in file ? file.error : `${value} is not a map of vars` });
+    return parsed ?? {};
+  };
+  const vars: Json = { ...varsObject(defaults, "defaultTest.vars"), ...varsObject(own, "vars") };
+  const skipped = new Set<string>();
+  for (const [name, v] of Object.entries(vars)) {
+    if (Array.isArray(v)) {
+      vars[name] = v[0];
+      dropped.push({
+        field: `vars.${name}`,
+        reason: `a list: promptfoo runs the test once per value; the first (${snippet(varText(v[0]), 60)}) is used`,
+      });
+    } else if (typeof v === "string" && v.startsWith("file://")) {
+      const file = readFile(v);
+      if ("text" in file) {
+        vars[name] = file.text;
+        mapped.push(`vars.${name} (${v}) → its text from the zip`);
+      } else {
+        delete vars[name];
+        skipped.add(name);
+        dropped.push({ field: `vars.${name}`, reason: `${file.error}; a file var needs its file` });
+      }
     }
+  }
+  return { vars, skipped };
+}
+
+function safeYaml(text: string): unknown {
+  try {
+    return parseStructuredDocument(text, undefined, "Empty file");
+  } catch {
+    return null;
   }
 }
 
-/** The fields promptfoo has a place for; the rest travel in `metadata.assay`. */
-const NATIVE = ["checks", "mode", "expected_outcomes", "initial_message", "tags", "ground_truth", "persona", "max_turns"];
+function providerOf(value: unknown): Json | null {
+  return typeof value === "string" ? { id: value } : asRecord(value);
+}
+
+/** The message a test asks: the first prompt rendered, else the one var that reads like a question. */
+function askedMessage(prompt: Prompt | null, vars: Json, r: Rendering, userContext: Json, { mapped, dropped }: Report): string | null {
+  const questionVar = QUESTION_VARS.find((n) => isNonEmptyString(vars[n]));
+  if (!prompt) {
+    const keys = Object.keys(vars);
+    const key = keys.length === 1 ? keys[0]! : questionVar;
+    if (key === undefined) return null;
+    r.used.add(key);
+    mapped.push(`vars.${key} → initial_message (the config has no prompt)`);
+    return varText(vars[key]);
+  }
+  if (/\{%[\s\S]*?%\}/.test(prompt.text) && questionVar) {
+    r.used.add(questionVar);
+    mapped.push(`vars.${questionVar} → initial_message`);
+    dropped.push({
+      field: "prompts[0]",
+      reason: `uses Nunjucks tags Assay does not render; vars.${questionVar} is the message instead, and the other vars are in user_context.vars`,
+    });
+    return vars[questionVar] as string;
+  }
+  const chat = chatTemplate(prompt.text, dropped);
+  if (!chat) {
+    const text = renderTemplate(prompt.text, vars, r);
+    if (isBlank(text, r)) return null;
+    mapped.push("prompts[0] rendered with the test's vars → initial_message");
+    return text;
+  }
+  const rendered = chat.map((m) => ({ role: m.role, content: renderTemplate(m.content, vars, r) }));
+  const asked = lastUserQuestion(rendered, "prompts[0]", mapped, dropped);
+  if (asked) Object.assign(userContext, asked.context);
+  return asked?.question ?? null;
+}
+
+/** `options.prefix` / `suffix` (the test's over defaultTest's) around the message, as promptfoo sends it. */
+function wrap(message: string | null, own: unknown, defaults: unknown, mapped: string[]): string | null {
+  const options = { ...(asRecord(defaults) ?? {}), ...(asRecord(own) ?? {}) };
+  const prefix = typeof options.prefix === "string" ? options.prefix : "";
+  const suffix = typeof options.suffix === "string" ? options.suffix : "";
+  if (message === null || (!prefix && !suffix)) return message;
+  mapped.push("options.prefix / options.suffix → around initial_message");
+  return `${prefix}${message}${suffix}`;
+}
+
+/** promptfoo's simulated user → a persona case; returns why it cannot be one, or null. */
+function simulatedUser(
+  provider: Json,
+  vars: Json,
+  prompt: Prompt | null,
+  r: Rendering,
+  testCase: Json,
+  userContext: Json,
+  { mapped, dropped }: Report,
+) {
+  if (!isNonEmptyString(vars.instructions)) {
+    return "A simulated-user test needs vars.instructions: what the simulated user wants and how they behave";
+  }
+  r.used.add("instructions");
+  testCase.persona = { type: "Simulated user", description: "A user who follows the instructions below", instructions: vars.instructions };
+  mapped.push(`provider ${SIMULATED_USER} with vars.instructions → persona`);
+  const config = asRecord(provider.config) ?? {};
+  const maxTurns = config.maxTurns;
+  for (const key of Object.keys(config).filter((k) => k !== "maxTurns")) {
+    dropped.push({
+      field: `provider.config.${key}`,
+      reason: "a setting of promptfoo's simulated user; Assay's simulated user runs on the suite's model",
+    });
+  }
+  if (typeof maxTurns === "number" && Number.isInteger(maxTurns) && maxTurns >= 1) {
+    testCase.max_turns = Math.min(maxTurns, MAX_SAFETY_CAP);
+    mapped.push("provider.config.maxTurns → max_turns");
+    if (maxTurns > MAX_SAFETY_CAP)
+      dropped.push({ field: "provider.config.maxTurns", reason: `cut to ${MAX_SAFETY_CAP}, Assay's highest turn cap` });
+  } else if (maxTurns !== undefined) dropped.push({ field: "provider.config.maxTurns", reason: "not a whole number of turns" });
+  // promptfoo's simulated user writes its own opening message; an Assay export keeps the case's in vars.question.
+  const question = isNonEmptyString(vars.question) ? vars.question : null;
+  if (question) {
+    r.used.add("question");
+    mapped.push("vars.question → initial_message");
+  }
+  testCase.initial_message = question;
+  if (!prompt) return null;
+  const own = rendering();
+  const system = renderTemplate(prompt.text, vars, own);
+  if (isBlank(system, own) || system === question) return null;
+  own.used.forEach((name) => r.used.add(name));
+  userContext.system_prompt = system;
+  mapped.push(
+    "prompts[0] (the agent's instructions in a simulated-user test) → user_context.system_prompt (for reference: the suite's agent has its own)",
+  );
+  reportRendering(own, "prompts[0]", new Set(), dropped);
+  return null;
+}
+
+function assertionList(value: unknown, where: string, dropped: DroppedField[]): SourceAssertion[] {
+  if (value === undefined) return [];
+  if (!Array.isArray(value)) {
+    dropped.push({ field: where, reason: "not a list of assertions" });
+    return [];
+  }
+  return value.map((a, k) => ({ where: `${where}[${k}]`, value: a }));
+}
+
+/** Metadata (the test's over defaultTest's) → tags and user_context.metadata; returns the `assay` round-trip block. */
+function readMetadata(defaults: unknown, own: unknown, testCase: Json, userContext: Json, { mapped, dropped }: Report): Json | null {
+  const metadata: Json = { ...(asRecord(defaults) ?? {}), ...(asRecord(own) ?? {}) };
+  const candidates: unknown[] = [];
+  if (Array.isArray(metadata.tags)) {
+    candidates.push(...metadata.tags);
+    mapped.push("metadata.tags → tags");
+  }
+  const tagged: string[] = [];
+  const rest: Json = {};
+  for (const [key, v] of Object.entries(metadata)) {
+    if (key === "assay" || (key === "tags" && Array.isArray(v))) continue;
+    const tag = `${key}=${String(v)}`;
+    // Only what fits a tag whole: a longer text or one with a comma stays in user_context, uncut.
+    if (typeof v === "string" && v.trim() !== "" && tag.length <= TEXT_LIMITS.tag && !/[,\n]/.test(tag)) {
+      candidates.push(tag);
+      tagged.push(key);
+    } else rest[key] = v;
+  }
+  if (tagged.length > 0) mapped.push(`metadata (${tagged.join(", ")}) → tags key=value`);
+  const tags = toTags(candidates, dropped, "metadata.tags");
+  if (tags.length > 0) testCase.tags = tags;
+  if (Object.keys(rest).length > 0) {
+    userContext.metadata = rest;
+    mapped.push(`metadata (${Object.keys(rest).join(", ")}) → user_context.metadata`);
+  }
+  return asRecord(metadata.assay);
+}
+
+/** A test's threshold, options and unknown fields: reported, each with why. */
+function reportTestSettings(test: Json, defaults: Json, dropped: DroppedField[]) {
+  for (const [where, source] of [
+    ["defaultTest.", defaults],
+    ["", test],
+  ] as const) {
+    if (source.threshold !== undefined) {
+      dropped.push({
+        field: `${where}threshold`,
+        reason: "promptfoo passes the test when its weighted score reaches it; Assay's checks pass all or any",
+      });
+    }
+    for (const key of Object.keys(asRecord(source.options) ?? {})) {
+      if (key === "prefix" || key === "suffix") continue;
+      dropped.push({ field: `${where}options.${key}`, reason: OPTION_REASONS[key] ?? `promptfoo's ${key} option has no Assay equivalent` });
+    }
+  }
+  if (test.providerOutput !== undefined)
+    dropped.push({ field: "providerOutput", reason: "a recorded answer; Assay asks the agent on every run" });
+  for (const key of Object.keys(test))
+    if (!TEST_KEYS.includes(key)) dropped.push({ field: key, reason: "not a field of a promptfoo test" });
+}
+
+/** The fields each exported test holds natively; the rest travel in `metadata.assay`. */
+const NATIVE = ["tags", "initial_message", "ground_truth", "checks"] as const;
 
 export function exportPromptfoo(cases: TestCaseDocument[], opts: { suiteName: string }): ExportOutput {
   const not_exported: ExportOutput["not_exported"] = [];
+  let anyOfSets = false;
   const tests = cases.map((c, index) => {
-    const vars: Json = {};
-    if (c.initial_message) vars.question = c.initial_message;
-    if (c.ground_truth) vars.expected = c.ground_truth;
-    const block = assayBlock(c as unknown as Json);
-    for (const key of NATIVE) delete block[key];
-    // One check in mode any is the same test; keep the mode for the way back.
-    if (c.mode === "any" && c.checks.length <= 1) block.mode = "any";
-    const metadata: Json = {};
-    if (c.tags.length > 0) metadata.tags = c.tags;
-    if (Object.keys(block).length > 0) metadata.assay = block;
-    const test: Json = { description: c.name, vars, assert: toAssertions(c.checks, c.mode, c.expected_outcomes) };
-    if (c.persona) {
-      vars.instructions = c.persona.instructions;
-      metadata.persona_type = c.persona.type;
-      metadata.persona_description = c.persona.description;
-      test.provider = { id: SIMULATED_USER, config: { maxTurns: c.max_turns ?? 10 } };
-    }
-    if (Object.keys(metadata).length > 0) test.metadata = metadata;
-    const reasons = [
-      ...(c.expected_tool_calls ? ["its expected tool calls are not checked by promptfoo (kept in metadata.assay for the way back)"] : []),
-      ...(c.files && c.files.length > 0 ? [`its ${c.files.length} file(s) cannot travel in a promptfoo config`] : []),
-    ];
+    const { test, reasons, anyOfSet } = exportTest(c);
+    anyOfSets ||= anyOfSet;
     if (reasons.length > 0) not_exported.push({ index, name: c.name, reason: reasons.join("; ") });
     return test;
   });
@@ -453,12 +520,60 @@ export function exportPromptfoo(cases: TestCaseDocument[], opts: { suiteName: st
     },
     { aliasDuplicateObjects: false },
   );
-  const header = [
-    ` Exported from Assay: suite "${opts.suiteName}", ${cases.length} test case${cases.length === 1 ? "" : "s"}.`,
+  const providers = doc.getIn(["providers", 0], true) as YAML.Node;
+  providers.commentBefore =
+    " A placeholder: point this at your agent, e.g. an http provider with its URL (https://www.promptfoo.dev/docs/providers/http/)";
+  doc.commentBefore = [
+    ` Exported from Assay: suite "${opts.suiteName.replace(/\n/g, " ")}", ${cases.length} test case${cases.length === 1 ? "" : "s"}.`,
     " Point `providers` at your agent, then run: npx promptfoo eval -c promptfooconfig.yaml",
-    " Simulated-user cases use promptfoo:simulated-user, which plays vars.instructions against your agent.",
-    ...not_exported.map((n) => ` Not exported in full: "${n.name.replace(/\n/g, " ")}": ${n.reason}`),
-  ];
-  doc.commentBefore = header.join("\n");
+    " Persona cases run with promptfoo:simulated-user, which plays vars.instructions against your agent.",
+    ...(anyOfSets
+      ? [
+          " A case that passes when any one check passes is an assert-set with threshold 1/n; promptfoo averages the",
+          " scores, so a near miss of a graded assertion (similar, llm-rubric) counts toward it.",
+        ]
+      : []),
+    ...not_exported.map((n) => ` Not exported: "${n.name.replace(/\n/g, " ")}": ${n.reason}`),
+  ].join("\n");
   return { text: doc.toString({ lineWidth: 0 }), not_exported };
+}
+
+/** One case → a promptfoo test, what of it promptfoo will not run, and whether it needed an "any of" set. */
+function exportTest(c: TestCaseDocument) {
+  const vars: Json = {};
+  if (c.initial_message) vars.question = c.initial_message;
+  if (c.ground_truth) vars.expected = c.ground_truth;
+  const { assert, anyOfSet } = toAssertions(c.checks, c.mode, c.expected_outcomes);
+  const block = assayBlock(c as unknown as Json);
+  for (const key of NATIVE) delete block[key];
+  // Kept in the block only where promptfoo's own form does not say it exactly.
+  if (c.mode === "any" && c.checks.length > 1) delete block.mode;
+  if (c.expected_outcomes && Object.values(c.expected_outcomes).every((v) => typeof v === "string")) delete block.expected_outcomes;
+  if (c.persona && c.max_turns) delete block.max_turns;
+  // The import takes factuality's reference as the ground truth when there is none: say there is none.
+  if (!c.ground_truth && c.checks.some((k) => k.type === "llm_judge" && k.criteria === FACTUALITY_CRITERIA)) block.ground_truth = null;
+  const test: Json = { description: c.name, vars };
+  if (c.persona) {
+    vars.instructions = `${c.persona.type}: ${c.persona.description}\n\n${c.persona.instructions}`;
+    test.provider = { id: SIMULATED_USER, ...(c.max_turns ? { config: { maxTurns: c.max_turns } } : {}) };
+  }
+  if (assert.length > 0) test.assert = assert;
+  const metadata: Json = {};
+  if (c.tags.length > 0) metadata.tags = c.tags;
+  if (Object.keys(block).length > 0) metadata.assay = block;
+  if (Object.keys(metadata).length > 0) test.metadata = metadata;
+  const files = filesNote(c);
+  const reasons = [
+    ...(c.expected_tool_calls ? ["promptfoo does not check its expected tool calls (kept in metadata.assay for the way back)"] : []),
+    ...(files ? [files] : []),
+    ...(c.persona && c.initial_message
+      ? ["promptfoo's simulated user writes its own opening message; the case's is kept in vars.question"]
+      : []),
+    ...(c.evaluation_criteria_override && c.expected_outcomes
+      ? [
+          "promptfoo grades each expected outcome as its own rubric, without the case's evaluation criteria override (kept in metadata.assay)",
+        ]
+      : []),
+  ];
+  return { test, reasons, anyOfSet };
 }
