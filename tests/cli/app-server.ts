@@ -1,4 +1,5 @@
 import http from "node:http";
+import { execFile } from "node:child_process";
 import { readdirSync } from "node:fs";
 import path from "node:path";
 import type { AddressInfo } from "node:net";
@@ -105,4 +106,23 @@ export async function closedPort(): Promise<number> {
   const { port } = s.address() as AddressInfo;
   await new Promise<void>((resolve) => s.close(() => resolve()));
   return port;
+}
+
+export type CliResult = { code: number; stdout: string; stderr: string };
+
+const CLI = path.resolve(import.meta.dirname, "../../lib/cli/assay.mjs");
+
+/** Runs the checkout's CLI with only the given environment (plus PATH), never the caller's ASSAY_* values. */
+export function runAssay(args: string[], env: Record<string, string> = {}): Promise<CliResult> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      [CLI, ...args],
+      { env: { PATH: process.env.PATH ?? "", NODE_ENV: "test", ASSAY_POLL_MS: "50", ...env }, timeout: 25_000, encoding: "utf8" },
+      (err, stdout, stderr) => {
+        const code = err ? (typeof err.code === "number" ? err.code : -1) : 0;
+        resolve({ code, stdout, stderr });
+      },
+    );
+  });
 }

@@ -1,4 +1,3 @@
-import { execFile } from "node:child_process";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -10,7 +9,7 @@ import { importContentType, importReportLines, importSummary } from "@/lib/cli/c
 import { testCaseInput } from "@/lib/test-cases/schemas";
 import { withRunStack } from "../helpers/run-stack";
 import { makeApiKey, makeSuiteWithCases, makeWorkspace, runToEnd } from "../helpers/factories";
-import { closedPort, startAppServer, type AppServer } from "./app-server";
+import { closedPort, runAssay, startAppServer, type AppServer } from "./app-server";
 
 /**
  * `assay cases import|export --format` and `assay runs export` end to end: the CLI as a child
@@ -20,8 +19,6 @@ import { closedPort, startAppServer, type AppServer } from "./app-server";
  * writes nothing and exits as the import would. The pure parts (Content-Type, the report's lines)
  * are checked line by line first.
  */
-
-const CLI = path.resolve(import.meta.dirname, "../../lib/cli/assay.mjs");
 
 const { fake } = withRunStack();
 let app: AppServer;
@@ -35,22 +32,7 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-type Result = { code: number; stdout: string; stderr: string };
-
-/** Runs the CLI with only the given environment (plus PATH), never the caller's ASSAY_* values. */
-function assay(args: string[], env: Record<string, string> = {}): Promise<Result> {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      [CLI, ...args],
-      { env: { PATH: process.env.PATH ?? "", NODE_ENV: "test", ASSAY_POLL_MS: "50", ...env }, timeout: 25_000, encoding: "utf8" },
-      (err, stdout, stderr) => {
-        const code = err ? (typeof err.code === "number" ? err.code : -1) : 0;
-        resolve({ code, stdout, stderr });
-      },
-    );
-  });
-}
+const assay = runAssay;
 
 /** A workspace with a suite of `count` cases on the fake server and an editor key for the CLI. */
 async function setup(count = 2) {

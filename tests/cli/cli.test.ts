@@ -1,4 +1,3 @@
-import { execFile } from "node:child_process";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -10,7 +9,7 @@ import { POST as labelRoute } from "@/app/api/v1/review-items/[id]/labels/route"
 import { withRunStack } from "../helpers/run-stack";
 import { call } from "../helpers/api";
 import { makeApiKey, makeWorkspace, makeSuiteWithCases, waitFor, variable, setAgentVariables } from "../helpers/factories";
-import { closedPort, startAppServer, type AppServer } from "./app-server";
+import { closedPort, runAssay, startAppServer, type AppServer } from "./app-server";
 
 /**
  * The `assay` CLI end to end: `node lib/cli/assay.mjs …` as a child process against the real
@@ -18,8 +17,6 @@ import { closedPort, startAppServer, type AppServer } from "./app-server";
  * OpenAI server. Asserts the exit codes CI relies on (0 passed, 1 below threshold, 2 usage or
  * validation, 3 failed/cancelled/unreachable) and what each command writes.
  */
-
-const CLI = path.resolve(import.meta.dirname, "../../lib/cli/assay.mjs");
 
 const { fake } = withRunStack();
 let app: AppServer;
@@ -33,22 +30,7 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-type Result = { code: number; stdout: string; stderr: string };
-
-/** Runs the CLI with only the given environment (plus PATH), never the caller's ASSAY_* values. */
-function assay(args: string[], env: Record<string, string> = {}): Promise<Result> {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      [CLI, ...args],
-      { env: { PATH: process.env.PATH ?? "", NODE_ENV: "test", ASSAY_POLL_MS: "50", ...env }, timeout: 25_000 },
-      (err, stdout, stderr) => {
-        const code = err ? (typeof err.code === "number" ? err.code : -1) : 0;
-        resolve({ code, stdout, stderr });
-      },
-    );
-  });
-}
+const assay = runAssay;
 
 const passes = [{ type: "contains_phrases", phrases: ["Fake reply"], case_sensitive: false }];
 const neverSaid = [{ type: "contains_phrases", phrases: ["a phrase the fake never says"], case_sensitive: false }];

@@ -3,6 +3,7 @@ import { ValidationError } from "@/lib/errors";
 import { exportLangfuse, importLangfuse } from "@/lib/test-cases/formats/langfuse";
 import type { ConvertedItem, TestCaseDocument } from "@/lib/test-cases/formats/types";
 import { testCaseInput } from "@/lib/test-cases/schemas";
+import { CASE_FIELDS } from "../../helpers/factories";
 
 /**
  * Langfuse dataset items → Assay cases, field by field with the per-item report, and Assay →
@@ -308,25 +309,8 @@ const CASES: TestCaseDocument[] = [
   },
 ];
 
-const FIELDS = [
-  "name",
-  "description",
-  "difficulty",
-  "tags",
-  "status",
-  "persona",
-  "initial_message",
-  "user_context",
-  "max_turns",
-  "expected_outcomes",
-  "expected_tool_calls",
-  "evaluation_criteria_override",
-  "checks",
-  "mode",
-  "ground_truth",
-  "evaluations",
-  "variables",
-] as const;
+/** Every field of a case but its files, which a JSON item cannot carry. */
+const FIELDS = CASE_FIELDS.filter((f) => f !== "files");
 
 describe("exportLangfuse", () => {
   const out = exportLangfuse(CASES);
