@@ -95,7 +95,7 @@ test("suite page: last verdicts and strips, sort by verdict, the toolbar menu, t
     await expect(menu.getByRole("menuitem", { name: "Comparisons" })).toBeFocused();
     await page.keyboard.press("ArrowUp");
     await page.keyboard.press("ArrowUp");
-    await expect(menu.getByRole("menuitem", { name: "Export JSON" })).toBeFocused();
+    await expect(menu.getByRole("menuitem", { name: "Export for Langfuse" })).toBeFocused();
     await page.keyboard.press("Escape");
     await expect(menu).toHaveCount(0);
     await expect(more).toBeFocused();
