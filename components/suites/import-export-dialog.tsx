@@ -1,5 +1,5 @@
 "use client";
-import { useRef, useState, useTransition } from "react";
+import { useEffect, useRef, useState, useTransition } from "react";
 import { useRouter } from "next/navigation";
 import { IMPORT_FORMATS, type ImportFormat } from "@/lib/test-cases/schemas";
 import { guessImportFormat, IMPORT_FORMAT_LABELS } from "@/lib/test-cases/formats/detect";
@@ -67,6 +67,12 @@ export function ImportDialog({ workspaceId, suiteId, opener }: { workspaceId: st
   const [validCount, setValidCount] = useState<number | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const [pending, startTransition] = useTransition();
+  const reportRef = useRef<HTMLDivElement>(null);
+
+  // A new report (preview or import) sits below the file's text: bring its headline into view.
+  useEffect(() => {
+    if (report) reportRef.current?.scrollIntoView({ block: "start", behavior: "smooth" });
+  }, [report]);
 
   const reset = () => {
     setError(null);
@@ -282,7 +288,11 @@ export function ImportDialog({ workspaceId, suiteId, opener }: { workspaceId: st
               )}
             </div>
           )}
-          {report && <ImportReport report={report} />}
+          {report && (
+            <div ref={reportRef}>
+              <ImportReport report={report} />
+            </div>
+          )}
           <div className="flex flex-wrap justify-end gap-2">
             {done ? (
               <SubmitButton pending={false}>Done</SubmitButton>
