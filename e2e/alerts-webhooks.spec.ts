@@ -90,6 +90,19 @@ test("a failing run raises an alert in the bell, a member acknowledges it, and t
     const failingRunId = await runToCompletion(page.request, token, suite.id);
     await addFakeRules(page.request, []);
 
+    // The alert is raised when the run's "finished" event is handled, a moment after the run
+    // completes: wait for it through the API, then the bell (rendered with the page) counts it.
+    await expect
+      .poll(
+        async () => {
+          const res = await page.request.get(`/api/v1/alerts?suite_id=${suite.id}&acknowledged=false`, {
+            headers: { authorization: `Bearer ${token}` },
+          });
+          return ((await res.json()) as { data: unknown[] }).data.length;
+        },
+        { timeout: 30_000 },
+      )
+      .toBe(1);
     // The bell counts it; the suite page shows it.
     await page.goto(`/w/${workspaceId}/suites/${suite.id}`);
     await expect.poll(() => openAlertCount(page)).toBe(before + 1);
