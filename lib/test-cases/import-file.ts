@@ -1,5 +1,6 @@
 import "server-only";
 import { ValidationError } from "@/lib/errors";
+import { readBodyBytes } from "@/lib/api/handler";
 import { requireRole, type WorkspaceContext } from "@/lib/auth/roles";
 import { MAX_IMPORT_BYTES } from "@/lib/validation/limits";
 import { formatSize, inflateZip, ZipError } from "@/lib/files/extract/zip";
@@ -27,10 +28,35 @@ export type ImportReport = ImportOutcome & {
   notes: string[];
 };
 
+/**
+ * An import request (the API route and the dialog's session route alike): the body read within
+ * its limit, the file imported as the query says; 200 for a dry run, 201 for an import.
+ */
+export async function importFromRequest(
+  req: Request,
+  ctx: WorkspaceContext,
+  suiteId: string,
+  query: { format: ImportFormat; dry_run: boolean; valid_only: boolean },
+) {
+  const contentType = req.headers.get("content-type");
+  const bytes = await readBodyBytes(req, importUploadLimit(contentType));
+  const report = await importCasesFile(
+    ctx,
+    suiteId,
+    { bytes, contentType },
+    {
+      format: query.format,
+      validOnly: query.valid_only,
+      dryRun: query.dry_run,
+    },
+  );
+  return { status: query.dry_run ? 200 : 201, json: report };
+}
+
 export type UploadedFile = { bytes: Uint8Array; contentType: string | null };
 
 /** Bytes a request may send: a zip up to MAX_BUNDLE_BYTES (it may carry uploaded files), any other document MAX_IMPORT_BYTES. */
-export function importUploadLimit(contentType: string | null): number {
+function importUploadLimit(contentType: string | null): number {
   return /^application\/(x-)?zip(-compressed)?\b/i.test(contentType ?? "") ? MAX_BUNDLE_BYTES : MAX_IMPORT_BYTES;
 }
 

@@ -1,5 +1,5 @@
-import { readBodyBytes, withApi } from "@/lib/api/handler";
-import { importUploadLimit, importCasesFile } from "@/lib/test-cases/import-file";
+import { withApi } from "@/lib/api/handler";
+import { importFromRequest } from "@/lib/test-cases/import-file";
 import { testCaseImportQuery } from "@/lib/test-cases/schemas";
 
 /**
@@ -14,19 +14,5 @@ import { testCaseImportQuery } from "@/lib/test-cases/schemas";
 export const POST = withApi({
   role: "editor",
   query: testCaseImportQuery,
-  handler: async ({ req, ctx, params, query }) => {
-    const contentType = req.headers.get("content-type");
-    const bytes = await readBodyBytes(req, importUploadLimit(contentType));
-    const report = await importCasesFile(
-      ctx,
-      params.id ?? "",
-      { bytes, contentType },
-      {
-        format: query.format,
-        validOnly: query.valid_only,
-        dryRun: query.dry_run,
-      },
-    );
-    return { status: query.dry_run ? 200 : 201, json: report };
-  },
+  handler: ({ req, ctx, params, query }) => importFromRequest(req, ctx, params.id ?? "", query),
 });
