@@ -1,13 +1,16 @@
 import { cn } from "./cn";
 
-/** A text-sized placeholder bar (a trail, a title): `className` gives its size. */
+/**
+ * A text-sized placeholder bar (a trail, a title): `className` gives its size. It never grows
+ * past its container, so a title bar sized for a desktop does not scroll a phone sideways.
+ */
 export function SkeletonBlock({ className }: { className: string }) {
-  return <div className={cn("animate-pulse rounded bg-slate-200", className)} />;
+  return <div className={cn("max-w-full animate-pulse rounded bg-slate-200", className)} />;
 }
 
 /** A card-sized placeholder: `className` gives its height (and width where it is not full). */
 export function SkeletonCard({ className }: { className: string }) {
-  return <div className={cn("animate-pulse rounded-lg bg-slate-100", className)} />;
+  return <div className={cn("max-w-full animate-pulse rounded-lg bg-slate-100", className)} />;
 }
 
 /**
