@@ -68,6 +68,8 @@ const dataAccessModules = [
   "lib/files/{processing,storage/postgres}.ts",
   // Traffic ingestion: one OTLP export is one transaction of batch statements on the pg pool.
   "lib/traffic/{ingest,assembler}.ts",
+  // Provider rate limits: the shared budgets' take and settle functions, on the executor's pool.
+  "lib/rate-limits/store.ts",
 ];
 
 const SERVER_ONLY_SOURCE = /^@\/lib\/.*\/(service|loaders)$|^@\/lib\/db$/;

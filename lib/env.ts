@@ -81,6 +81,11 @@ const envSchema = z.object({
   /** Requests in flight at once per model configuration (and per HTTP agent URL), per process. */
   ASSAY_MODEL_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(64),
   /**
+   * How long one model or HTTP-agent call may wait for a provider's rate limit (its 429s
+   * included) before the case records a rate-limit error, in seconds (lib/rate-limits).
+   */
+  ASSAY_RATE_LIMIT_MAX_WAIT_S: z.coerce.number().min(1).max(86_400).default(600),
+  /**
    * Cases of one workspace running at once across every process (web and `npm run worker`s),
    * counted in PostgreSQL from its `running` case results under a per-workspace lock at claim
    * time. Unset or 0: no cap. Set it below the total slots (processes × ASSAY_WORKER_SLOTS) to

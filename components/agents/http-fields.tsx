@@ -5,8 +5,9 @@ import { InputField } from "@/components/ui/field";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { sameOrigin } from "@/lib/url-secrets";
+import { RateLimitFields } from "@/components/forms/rate-limit-fields";
 
-/** URL, headers (stored encrypted, shown masked) and timeout of an HTTP agent. */
+/** URL, headers (stored encrypted, shown masked), timeout and declared rate limits of an HTTP agent. */
 export function HttpFields({
   readOnly,
   saved,
@@ -51,6 +52,11 @@ export function HttpFields({
         inputMode="numeric"
         className="max-w-40"
         {...register("http.timeout_ms")}
+      />
+      <RateLimitFields
+        idPrefix="http-"
+        inputs={{ rpm: register("http.rpm"), tpm: register("http.tpm"), max_concurrency: register("http.max_concurrency") }}
+        errors={{ rpm: errors?.rpm?.message, tpm: errors?.tpm?.message, max_concurrency: errors?.max_concurrency?.message }}
       />
       <div className="space-y-2">
         <div className="flex items-center justify-between">

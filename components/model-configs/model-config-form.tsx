@@ -11,6 +11,7 @@ import { Field, FormError, Input } from "@/components/ui/field";
 import { Button } from "@/components/ui/button";
 import { SubmitButton } from "@/components/ui/submit-button";
 import { applyServerIssues } from "@/components/forms/server-issues";
+import { RateLimitFields } from "@/components/forms/rate-limit-fields";
 import { sameOrigin } from "@/lib/url-secrets";
 
 /** Create or edit a model configuration. The API key is write-only: only its hint is shown. */
@@ -123,6 +124,11 @@ export function ModelConfigForm({ workspaceId, config }: { workspaceId: string; 
           <Input {...field("output_price_per_mtok")} inputMode="decimal" {...form.register("output_price_per_mtok")} />
         </Field>
       </div>
+      <RateLimitFields
+        idPrefix="mc-"
+        inputs={{ rpm: form.register("rpm"), tpm: form.register("tpm"), max_concurrency: form.register("max_concurrency") }}
+        errors={{ rpm: errors.rpm?.message, tpm: errors.tpm?.message, max_concurrency: errors.max_concurrency?.message }}
+      />
       <div>
         <label className="flex items-center gap-2 text-sm text-slate-700">
           <input type="checkbox" id="mc-supports_vision" aria-describedby="mc-supports_vision-hint" {...form.register("supports_vision")} />

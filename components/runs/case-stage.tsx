@@ -9,6 +9,7 @@ export const CASE_STAGE_LABELS: Record<CaseStage, string> = {
   files_ready: "Files ready",
   files_failed: "Files failed",
   executing_agent: "Calling agent",
+  waiting_rate_limit: "Waiting for the provider's rate limit",
   agent_complete: "Agent answered",
   agent_failed: "Agent failed",
   evaluating: "Evaluating",

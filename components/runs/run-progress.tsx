@@ -164,6 +164,16 @@ export function RunProgress({ run }: { run: RunDto }) {
         />
         <RunStat label="Pass rate" value={facts.passRate} tone="font-semibold" />
       </dl>
+      {active && (run.rate_limit_waits ?? 0) > 0 && (
+        <p
+          className="rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-900"
+          role="status"
+          data-testid="rate-limit-waits"
+        >
+          Waiting for the provider&apos;s rate limit: {cases(run.rate_limit_waits!)} held back. They go on as soon as the provider allows; a
+          429 answer does not fail a case.
+        </p>
+      )}
       <ExecutorNotice live={active} />
       <FailureNotice what="run" message={run.error_message} />
     </Card>

@@ -27,6 +27,9 @@ export const agentSelect = {
   httpHeadersEncrypted: true,
   httpHeaderNames: true,
   httpTimeoutMs: true,
+  httpRpm: true,
+  httpTpm: true,
+  httpMaxConcurrency: true,
   otelServiceName: true,
   variablesSchema: true,
   createdAt: true,
@@ -41,7 +44,14 @@ export type AgentUpdateResult = z.output<typeof agentUpdateResult>;
 
 /** What the executor needs: the agent with its real header values. Never send it to a client. */
 export type AgentForRun = Omit<AgentDto, "created_at"> & {
-  http: { url: string; headers: Record<string, string>; timeout_ms: number } | null;
+  http: {
+    url: string;
+    headers: Record<string, string>;
+    timeout_ms: number;
+    rpm: number | null;
+    tpm: number | null;
+    max_concurrency: number | null;
+  } | null;
 };
 
 const toolList = z.array(toolSchema);
@@ -83,6 +93,9 @@ export function toAgentData(row: AgentRow, headers: Record<string, string> | nul
           // Undecryptable headers (secret rotated) show by name with an empty value to re-enter.
           headers: headers ?? Object.fromEntries(row.httpHeaderNames.map((n) => [n, ""])),
           timeout_ms: row.httpTimeoutMs ?? 30_000,
+          rpm: row.httpRpm,
+          tpm: row.httpTpm,
+          max_concurrency: row.httpMaxConcurrency,
         }
       : null,
     variables_schema: storedList(variableList, row.variablesSchema, "variables", row.id),

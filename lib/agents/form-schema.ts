@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { agentInput, type AgentInput, type VariableValue, VARIABLE_DATA_TYPES, VARIABLE_VALUE_SOURCES } from "./schemas";
 import { headerIssues } from "./rules";
+import { RATE_LIMIT_LABELS } from "@/lib/rate-limits/schemas";
 
 /**
  * The agent form edits text (JSON in textareas, numbers in inputs, header rows); this schema
@@ -28,7 +29,14 @@ const formFields = z.object({
   system_prompt: z.string(),
   model_config_id: z.string(),
   tools: z.array(toolRow),
-  http: z.object({ url: z.string(), headers: z.array(headerRow), timeout_ms: z.string() }),
+  http: z.object({
+    url: z.string(),
+    headers: z.array(headerRow),
+    timeout_ms: z.string(),
+    rpm: z.string().default(""),
+    tpm: z.string().default(""),
+    max_concurrency: z.string().default(""),
+  }),
   variables_schema: z.array(variableRow),
   otel_service_name: z.string(),
 });
@@ -93,6 +101,21 @@ export const agentFormSchema = formFields.transform((v, ctx): AgentInput => {
     }
   }
 
+  // The declared provider limits: blank is none; what is not a number is reported here, the rest by agentInput.
+  const limits = Object.fromEntries(
+    (["rpm", "tpm", "max_concurrency"] as const).map((key) => {
+      const text = v.http[key].trim();
+      if (text === "") return [key, null];
+      const n = Number(text);
+      if (Number.isNaN(n)) {
+        issue(["http", key], `${RATE_LIMIT_LABELS[key]} must be a whole number`);
+        failed.add(`http.${key}`);
+        return [key, null];
+      }
+      return [key, n];
+    }),
+  ) as Record<"rpm" | "tpm" | "max_concurrency", number | null>;
+
   const variables = v.variables_schema.map((row) => ({
     name: row.name,
     display_name: row.display_name,
@@ -127,7 +150,7 @@ export const agentFormSchema = formFields.transform((v, ctx): AgentInput => {
           system_prompt: null,
           model_config_id: null,
           tools: [],
-          http: v.http.url.trim() === "" ? null : { url: v.http.url, headers, timeout_ms: timeout },
+          http: v.http.url.trim() === "" ? null : { url: v.http.url, headers, timeout_ms: timeout, ...limits },
           variables_schema: variables,
           otel_service_name: v.otel_service_name,
         };
@@ -156,7 +179,14 @@ export function agentFormDefaults(agent?: {
   system_prompt: string | null;
   model_config_id: string | null;
   tools: { name: string; description: string; parameters: Record<string, unknown>; mock_response: unknown }[];
-  http: { url: string; headers: Record<string, string>; timeout_ms: number } | null;
+  http: {
+    url: string;
+    headers: Record<string, string>;
+    timeout_ms: number;
+    rpm?: number | null;
+    tpm?: number | null;
+    max_concurrency?: number | null;
+  } | null;
   variables_schema: {
     name: string;
     display_name: string;
@@ -185,6 +215,9 @@ export function agentFormDefaults(agent?: {
       url: agent?.http?.url ?? "",
       headers: Object.entries(agent?.http?.headers ?? {}).map(([name, value]) => ({ name, value })),
       timeout_ms: String(agent?.http?.timeout_ms ?? 30_000),
+      rpm: agent?.http?.rpm == null ? "" : String(agent.http.rpm),
+      tpm: agent?.http?.tpm == null ? "" : String(agent.http.tpm),
+      max_concurrency: agent?.http?.max_concurrency == null ? "" : String(agent.http.max_concurrency),
     },
     variables_schema: (agent?.variables_schema ?? []).map((v) => ({
       name: v.name,

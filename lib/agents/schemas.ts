@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { rateLimitFields } from "@/lib/rate-limits/schemas";
 import { TEXT_LIMITS } from "@/lib/validation/limits";
 import { JSON_TOO_LARGE_MESSAGE, jsonFits } from "@/lib/validation/text";
 import { unknownPlaceholderIssues } from "@/lib/agents/placeholders";
@@ -119,6 +120,7 @@ export const httpConfigSchema = z.object({
     .min(100, "Timeout must be at least 100 ms")
     .max(600_000, "Timeout must be at most 600000 ms")
     .default(30_000),
+  ...rateLimitFields,
 });
 export type HttpConfig = z.output<typeof httpConfigSchema>;
 

@@ -89,6 +89,9 @@ function rowData(data: AgentData) {
     httpHeadersEncrypted: Object.keys(headers).length ? encryptSecret(JSON.stringify(headers)) : null,
     httpHeaderNames: Object.keys(headers),
     httpTimeoutMs: data.http?.timeout_ms ?? null,
+    httpRpm: data.http?.rpm ?? null,
+    httpTpm: data.http?.tpm ?? null,
+    httpMaxConcurrency: data.http?.max_concurrency ?? null,
     variablesSchema: data.variables_schema as Prisma.InputJsonValue,
     otelServiceName: data.otel_service_name,
   };

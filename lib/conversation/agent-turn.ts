@@ -167,6 +167,7 @@ export async function httpAgentTurn(runtime: HttpRuntime, input: ConversationInp
       onRecord: input.onRecord,
       fetch: input.fetch,
       retryPolicy: input.retryPolicy,
+      budget: runtime.budget,
     });
   } catch (err) {
     if (err instanceof LlmError) state.retries += err.retries;

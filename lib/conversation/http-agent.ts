@@ -7,7 +7,7 @@ import { AttemptError, LlmError } from "@/lib/llm/errors";
 import { classifySdkError, preview, statusFailure } from "@/lib/llm/responses";
 import { runWithRetry, type RetryPolicy } from "@/lib/llm/retry";
 import { ExchangeTimer, yieldToIo } from "@/lib/llm/timing";
-import type { CallRecord, OnRecord } from "@/lib/llm/types";
+import type { CallRecord, OnRecord, RateBudget } from "@/lib/llm/types";
 import type { FetchLike } from "@/lib/net/safe-fetch";
 import { guardedFetch } from "@/lib/net/service";
 import { displayUrl } from "@/lib/url-secrets";
@@ -50,6 +50,8 @@ export type HttpAgentCall = {
   onRecord?: OnRecord;
   fetch?: FetchLike;
   retryPolicy?: Partial<RetryPolicy>;
+  /** The agent's rate-limit budget (lib/rate-limits): its declared limits, or what its 429s taught. */
+  budget?: RateBudget;
 };
 
 /** `latencyMs`: the answering attempt's request written → last byte (ms, float; lib/llm/timing.ts). */
@@ -69,7 +71,7 @@ export async function callHttpAgent(call: HttpAgentCall): Promise<HttpAgentResul
   const base = startedCall({ purpose: "agent", model: shownUrl, endpointId: `http:${shownUrl}`, request: call.body });
   try {
     const out = await runWithRetry(
-      async ({ signal, reportLatency }) => {
+      async ({ signal, reportLatency, reportReply }) => {
         capture.status = null;
         capture.text = null;
         const timer = new ExchangeTimer();
@@ -93,6 +95,7 @@ export async function callHttpAgent(call: HttpAgentCall): Promise<HttpAgentResul
           if (latency !== null) reportLatency(latency);
         }
         await yieldToIo();
+        if (!res.ok) reportReply({ status: res.status, headers: res.headers, usage: null });
         if (!res.ok) throw statusFailure(res.status, res.headers, `The agent answered HTTP ${res.status}: ${preview(text, 200)}`);
         let json: unknown;
         try {
@@ -107,6 +110,12 @@ export async function callHttpAgent(call: HttpAgentCall): Promise<HttpAgentResul
             retryable: false,
           });
         }
+        const usage = parsed.data.usage;
+        reportReply({
+          status: res.status,
+          headers: res.headers,
+          usage: usage ? { prompt_tokens: usage.prompt_tokens ?? 0, completion_tokens: usage.completion_tokens ?? 0 } : null,
+        });
         return parsed.data;
       },
       {
@@ -114,6 +123,10 @@ export async function callHttpAgent(call: HttpAgentCall): Promise<HttpAgentResul
         timeoutMs: call.timeoutMs,
         signal: call.signal,
         limiter: endpointLimiter(`http:${shownUrl}`),
+        budget: call.budget && {
+          budget: call.budget,
+          request: { promptTokens: Math.ceil(requestText.length / 4), maxTokens: null, purpose: "agent" },
+        },
         classify: classifySdkError,
       },
     );

@@ -2,7 +2,7 @@ import type { CaseFilesPrompt, FileAttachment } from "@/lib/files/layout";
 import type { FetchLike } from "@/lib/net/safe-fetch";
 import type { LlmClient } from "@/lib/llm/client";
 import type { RetryPolicy } from "@/lib/llm/retry";
-import type { Endpoint, OnRecord } from "@/lib/llm/types";
+import type { Endpoint, OnRecord, RateBudget } from "@/lib/llm/types";
 import type { Persona } from "@/lib/test-cases/schemas";
 
 /** One message of a case transcript (the public JSON shape stored on a case result). */
@@ -42,7 +42,7 @@ export type AgentRuntime =
       /** The model configuration's name (for messages). */
       modelConfigName?: string | null;
     }
-  | { kind: "http"; url: string; headers: Record<string, string>; timeoutMs: number };
+  | { kind: "http"; url: string; headers: Record<string, string>; timeoutMs: number; budget?: RateBudget };
 
 /** A tool call the agent made. `arguments` is the parsed JSON object when the agent sent valid JSON, else the raw string. */
 export type ConversationToolCall = {

@@ -287,7 +287,7 @@ export class LlmClient {
     const recorded = () => (capture.text === null ? null : recordText(capture.text));
     try {
       const out = await runWithRetry(
-        async ({ signal, reportLatency }) => {
+        async ({ signal, reportLatency, reportReply }) => {
           capture.status = null;
           capture.text = null;
           // A fresh timer per attempt: an abandoned (timed-out) attempt cannot stamp the next one's.
@@ -301,11 +301,26 @@ export class LlmClient {
           }
           capture.status = reply.status;
           capture.text = reply.text;
-          if (reply.status < 200 || reply.status > 299) throw replyFailure(reply);
+          if (reply.status < 200 || reply.status > 299) {
+            reportReply({ status: reply.status, headers: reply.headers(), usage: null });
+            throw replyFailure(reply);
+          }
           await yieldToIo();
-          return parse(reply.text);
+          const value = parse(reply.text);
+          reportReply({ status: reply.status, headers: reply.headers(), usage: reportedUsage(value, reply.text) });
+          return value;
         },
-        { policy: this.#policy, timeoutMs, signal: opts.signal, limiter: endpointLimiter(this.endpoint.id), classify: classifySdkError },
+        {
+          policy: this.#policy,
+          timeoutMs,
+          signal: opts.signal,
+          limiter: endpointLimiter(this.endpoint.id),
+          budget: this.endpoint.budget && {
+            budget: this.endpoint.budget,
+            request: { promptTokens: estimateTokens(json), maxTokens: expectedCompletion(kind, body), purpose: opts.purpose },
+          },
+          classify: classifySdkError,
+        },
       );
       this.#emit(opts.onRecord, {
         ...base,
@@ -340,6 +355,21 @@ export class LlmClient {
       }
     }
   }
+}
+
+/** A request's prompt in tokens, roughly (four characters a token): what a token budget expects it to cost. */
+function estimateTokens(json: string): number {
+  return Math.ceil(json.length / 4);
+}
+
+/** The completion tokens a request may use at most: embeddings none, a chat call its max_tokens when set. */
+function expectedCompletion(
+  kind: "chat" | "embeddings",
+  body: ChatCompletionCreateParamsNonStreaming | EmbeddingCreateParams,
+): number | null {
+  if (kind === "embeddings") return 0;
+  const max = (body as ChatCompletionCreateParamsNonStreaming).max_tokens;
+  return typeof max === "number" ? max : null;
 }
 
 /** The body as sent (a snapshot: the caller's messages array may change afterwards). */

@@ -1,6 +1,6 @@
 import type { Semaphore } from "./concurrency";
 import { AttemptError, LlmError } from "./errors";
-import type { LlmErrorType } from "./types";
+import type { BudgetReply, BudgetRequest, LlmErrorType, RateBudget, RatePermit } from "./types";
 
 /** The A/B engine: at most 3 attempts, backoff 100 ms → 200 ms → 400 ms, 30 s per call. */
 export type RetryPolicy = {
@@ -64,6 +64,13 @@ export type RetryOptions = {
   signal?: AbortSignal;
   /** Concurrency cap held for the duration of each attempt (not during backoff). */
   limiter?: Semaphore;
+  /**
+   * The provider's rate-limit budget: a permit is taken before each attempt (before the
+   * concurrency cap) and settled with the attempt's reply. A 429 then does not use up one of the
+   * policy's attempts while the budget's maxWaitMs allows waiting: the budget holds the next
+   * attempt for as long as the provider asked.
+   */
+  budget?: { budget: RateBudget; request: BudgetRequest };
   /** Maps an unexpected error thrown by an attempt to a classified one. */
   classify?: (err: unknown) => AttemptError;
   /** Called after every failed attempt (including the last). */
@@ -78,6 +85,8 @@ export type AttemptContext = {
    * request building or parsing. The last report before the attempt settles counts.
    */
   reportLatency: (ms: number) => void;
+  /** What came back (status, headers, the tokens it reports), for the rate-limit budget. */
+  reportReply: (reply: BudgetReply) => void;
 };
 
 /**
@@ -105,14 +114,34 @@ export async function runWithRetry<T>(attempt: (ctx: AttemptContext) => Promise<
       cause: err.cause ?? err,
     });
 
+  // 429s the budget absorbed: attempts made that do not count against policy.maxAttempts.
+  let absorbed = 0;
   for (let n = 1; ; n++) {
     if (signal?.aborted) throw fail(new AttemptError("aborted", "Cancelled"), n - 1);
+    let permit: RatePermit | undefined;
     let release: (() => void) | undefined;
+    const nothing: BudgetReply = { status: null, headers: null, usage: null };
+    try {
+      permit = opts.budget ? await opts.budget.budget.acquire(opts.budget.request, signal) : undefined;
+    } catch (err) {
+      // The budget gave up waiting (its maxWaitMs): the call fails with what it said.
+      if (err instanceof AttemptError && err.type === "rate_limited") {
+        attemptErrors.push(err.type);
+        throw fail(err, n - 1);
+      }
+      throw fail(new AttemptError("aborted", "Cancelled"), n - 1);
+    }
     try {
       release = opts.limiter ? await opts.limiter.acquire(signal) : undefined;
     } catch {
+      await permit?.settle(nothing);
       throw fail(new AttemptError("aborted", "Cancelled"), n - 1);
     }
+    let reply = nothing;
+    let settled: Promise<void> | undefined;
+    const reportReply = (r: BudgetReply) => {
+      reply = r;
+    };
     const controller = new AbortController();
     let timedOut = false;
     const timer = setTimeout(() => {
@@ -128,7 +157,7 @@ export async function runWithRetry<T>(attempt: (ctx: AttemptContext) => Promise<
     const attemptStart = performance.now();
     let failure: AttemptError;
     try {
-      const value = await raceAbort(attempt({ signal: controller.signal, attempt: n, reportLatency }), controller.signal);
+      const value = await raceAbort(attempt({ signal: controller.signal, attempt: n, reportLatency, reportReply }), controller.signal);
       lastLatency = reported ?? performance.now() - attemptStart;
       return { value, attempts: n, attemptErrors, latencyMs: lastLatency, totalMs: performance.now() - started };
     } catch (err) {
@@ -141,10 +170,18 @@ export async function runWithRetry<T>(attempt: (ctx: AttemptContext) => Promise<
       clearTimeout(timer);
       signal?.removeEventListener("abort", onAbort);
       release?.();
+      // Not awaited on success (the answer is not held back); awaited below otherwise.
+      settled = permit?.settle(reply);
     }
+    // Settled before the next attempt asks: a 429 must hold that attempt back.
+    await settled;
     attemptErrors.push(failure.type);
     opts.onAttemptError?.(failure, n);
-    if (!failure.retryable || n >= maxAttempts) throw fail(failure, n);
+    if (failure.type === "rate_limited" && opts.budget && performance.now() - started < opts.budget.budget.maxWaitMs) {
+      absorbed++;
+      continue;
+    }
+    if (!failure.retryable || n - absorbed >= maxAttempts) throw fail(failure, n);
 
     let delay = backoffDelayMs(policy, n - 1);
     if (failure.retryAfterMs !== null) delay = Math.max(delay, Math.min(failure.retryAfterMs, policy.maxRetryAfterMs));

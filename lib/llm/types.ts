@@ -10,7 +10,28 @@ export type Endpoint = {
   embeddingModel: string | null;
   temperature: number | null;
   maxTokens: number | null;
+  /** The provider's rate-limit budget this endpoint draws on (lib/rate-limits); absent: unpaced. */
+  budget?: RateBudget;
 };
+
+/** What a request is expected to cost a token budget: its prompt, and at most `maxTokens` more. */
+export type BudgetRequest = { promptTokens: number; maxTokens: number | null; purpose: CallPurpose };
+
+/**
+ * A provider's rate-limit budget, shared by every process calling it (lib/rate-limits):
+ * `runWithRetry` takes a permit before each attempt and settles it with what came back. A 429
+ * answered on a budget is not one of the call's attempts while `maxWaitMs` allows waiting.
+ */
+export type RateBudget = {
+  acquire(request: BudgetRequest, signal?: AbortSignal): Promise<RatePermit>;
+  /** How long one call may spend waiting for the budget (429s included) before it fails. */
+  readonly maxWaitMs: number;
+};
+
+/** What the provider answered to a request (all null when nothing came back). */
+export type BudgetReply = { status: number | null; headers: Headers | null; usage: TokenUsage | null };
+
+export type RatePermit = { settle(reply: BudgetReply): Promise<void> };
 
 export type CallPurpose = "agent" | "simulator" | "judge" | "metric" | "check";
 

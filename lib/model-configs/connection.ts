@@ -19,6 +19,8 @@ export type ModelEndpoint = {
   apiKey: string | null;
   temperature: number | null;
   maxTokens: number | null;
+  /** The provider limits declared on the configuration (lib/rate-limits); read when a run starts. */
+  limits?: { rpm: number | null; tpm: number | null; maxConcurrency: number | null };
 };
 
 /**

@@ -21,6 +21,9 @@ export const modelConfigSelect = {
   inputPricePerMtok: true,
   outputPricePerMtok: true,
   supportsVision: true,
+  rpm: true,
+  tpm: true,
+  maxConcurrency: true,
   createdAt: true,
   updatedAt: true,
 } as const;
@@ -37,6 +40,9 @@ type ModelConfigRow = {
   inputPricePerMtok: number | null;
   outputPricePerMtok: number | null;
   supportsVision: boolean;
+  rpm: number | null;
+  tpm: number | null;
+  maxConcurrency: number | null;
   createdAt: Date;
   updatedAt: Date;
 };
@@ -62,6 +68,9 @@ export function toModelConfigDto(row: ModelConfigRow, opts: { maskUrl?: boolean 
     input_price_per_mtok: row.inputPricePerMtok,
     output_price_per_mtok: row.outputPricePerMtok,
     supports_vision: row.supportsVision,
+    rpm: row.rpm,
+    tpm: row.tpm,
+    max_concurrency: row.maxConcurrency,
     created_at: iso(row.createdAt)!,
     updated_at: iso(row.updatedAt)!,
   };

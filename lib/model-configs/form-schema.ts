@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { modelConfigInput, type ModelConfigInput } from "./schemas";
 import type { ModelConfigDto } from "./dto";
+import { RATE_LIMIT_LABELS } from "@/lib/rate-limits/schemas";
 
 /**
  * The model configuration form edits strings; this schema turns them into `modelConfigInput`
@@ -20,6 +21,9 @@ export const modelConfigFormSchema = z
     input_price_per_mtok: z.string().default(""),
     output_price_per_mtok: z.string().default(""),
     supports_vision: z.boolean().default(false),
+    rpm: z.string().default(""),
+    tpm: z.string().default(""),
+    max_concurrency: z.string().default(""),
   })
   .transform((v, ctx): ModelConfigInput => {
     const number = (text: string, path: string, message: string): number | null => {
@@ -42,6 +46,9 @@ export const modelConfigFormSchema = z
       input_price_per_mtok: number(v.input_price_per_mtok, "input_price_per_mtok", "Input price must be a number"),
       output_price_per_mtok: number(v.output_price_per_mtok, "output_price_per_mtok", "Output price must be a number"),
       supports_vision: v.supports_vision,
+      rpm: number(v.rpm, "rpm", `${RATE_LIMIT_LABELS.rpm} must be a whole number`),
+      tpm: number(v.tpm, "tpm", `${RATE_LIMIT_LABELS.tpm} must be a whole number`),
+      max_concurrency: number(v.max_concurrency, "max_concurrency", `${RATE_LIMIT_LABELS.max_concurrency} must be a whole number`),
     };
     const parsed = modelConfigInput.safeParse(candidate);
     if (!parsed.success) {
@@ -67,5 +74,8 @@ export function modelConfigFormDefaults(config?: ModelConfigDto): ModelConfigFor
     input_price_per_mtok: config?.input_price_per_mtok == null ? "" : String(config.input_price_per_mtok),
     output_price_per_mtok: config?.output_price_per_mtok == null ? "" : String(config.output_price_per_mtok),
     supports_vision: config?.supports_vision ?? false,
+    rpm: config?.rpm == null ? "" : String(config.rpm),
+    tpm: config?.tpm == null ? "" : String(config.tpm),
+    max_concurrency: config?.max_concurrency == null ? "" : String(config.max_concurrency),
   };
 }

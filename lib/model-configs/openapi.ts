@@ -14,6 +14,7 @@ import {
   single,
   type OpenApiPart,
 } from "@/lib/api/openapi-kit";
+import { rateLimitFields } from "@/lib/rate-limits/schemas";
 import { modelConfigDeleteQuery, modelConfigInput, modelConfigPatch } from "./schemas";
 
 /**
@@ -38,6 +39,9 @@ export const modelConfigResource = z.object({
     .describe(
       "The model accepts images: image files of test cases are sent to it as image_url parts; otherwise a case with an image is an error",
     ),
+  rpm: rateLimitFields.rpm,
+  tpm: rateLimitFields.tpm,
+  max_concurrency: rateLimitFields.max_concurrency,
   created_at: z.iso.datetime(),
   updated_at: z.iso.datetime(),
 });

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { booleanQuery } from "@/lib/api/query";
 import { TEXT_LIMITS } from "@/lib/validation/limits";
+import { rateLimitFields } from "@/lib/rate-limits/schemas";
 
 const httpUrl = z
   .url({ protocol: /^https?$/, error: "Enter an http(s) URL" })
@@ -52,11 +53,15 @@ export const modelConfigInput = z.object({
    * otherwise a case with an image records an error. Left out: false on create, unchanged on update.
    */
   supports_vision: z.boolean({ error: "supports_vision must be true or false" }).optional(),
+  ...rateLimitFields,
 });
 export type ModelConfigInput = z.input<typeof modelConfigInput>;
 /** Parsed input; the prices may be left out by internal callers (seeds, tests) and then stay unset. */
-export type ModelConfigData = Omit<z.output<typeof modelConfigInput>, "input_price_per_mtok" | "output_price_per_mtok"> &
-  Partial<Pick<z.output<typeof modelConfigInput>, "input_price_per_mtok" | "output_price_per_mtok">>;
+export type ModelConfigData = Omit<
+  z.output<typeof modelConfigInput>,
+  "input_price_per_mtok" | "output_price_per_mtok" | "rpm" | "tpm" | "max_concurrency"
+> &
+  Partial<Pick<z.output<typeof modelConfigInput>, "input_price_per_mtok" | "output_price_per_mtok" | "rpm" | "tpm" | "max_concurrency">>;
 
 export const modelConfigPatch = modelConfigInput.partial();
 

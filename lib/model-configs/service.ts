@@ -123,6 +123,9 @@ export async function createModelConfig(ctx: WorkspaceContext, input: ModelConfi
         inputPricePerMtok: input.input_price_per_mtok ?? null,
         outputPricePerMtok: input.output_price_per_mtok ?? null,
         supportsVision: input.supports_vision ?? false,
+        rpm: input.rpm ?? null,
+        tpm: input.tpm ?? null,
+        maxConcurrency: input.max_concurrency ?? null,
         ...apiKeyData(input.api_key),
       },
       select: modelConfigSelect,
@@ -176,6 +179,9 @@ export async function updateModelConfig(ctx: WorkspaceContext, id: string, input
         inputPricePerMtok: patch.input_price_per_mtok,
         outputPricePerMtok: patch.output_price_per_mtok,
         supportsVision: patch.supports_vision,
+        rpm: patch.rpm,
+        tpm: patch.tpm,
+        maxConcurrency: patch.max_concurrency,
         ...apiKeyData(patch.api_key),
       },
     });
@@ -226,7 +232,17 @@ export async function resolveModelEndpoint(workspaceId: string, id: string): Pro
   if (!isUuid(id)) throw new NotFoundError("Model configuration");
   const row = await db.modelConfig.findFirst({
     where: { id, workspaceId },
-    select: { baseUrl: true, model: true, embeddingModel: true, apiKeyEncrypted: true, temperature: true, maxTokens: true },
+    select: {
+      baseUrl: true,
+      model: true,
+      embeddingModel: true,
+      apiKeyEncrypted: true,
+      temperature: true,
+      maxTokens: true,
+      rpm: true,
+      tpm: true,
+      maxConcurrency: true,
+    },
   });
   if (!row) throw new NotFoundError("Model configuration");
   return {
@@ -236,6 +252,7 @@ export async function resolveModelEndpoint(workspaceId: string, id: string): Pro
     apiKey: row.apiKeyEncrypted ? decryptStoredKey(row.apiKeyEncrypted) : null,
     temperature: row.temperature,
     maxTokens: row.maxTokens,
+    limits: { rpm: row.rpm, tpm: row.tpm, maxConcurrency: row.maxConcurrency },
   };
 }
 

@@ -35,6 +35,8 @@ import {
   type CaseRunnerOptions,
   type RunResources,
 } from "@/lib/runs/run-resources";
+import { withRateLimitWaits } from "@/lib/rate-limits";
+import type { CaseStage } from "@/lib/runs/dto";
 import { caseCost, costPart, type CostBreakdown, type PricedCall, type Prices } from "@/lib/runs/cost";
 
 export type { CaseRunnerOptions } from "@/lib/runs/run-resources";
@@ -59,8 +61,13 @@ export function createCaseRunner(opts: CaseRunnerOptions = {}): CaseRunner {
     return r;
   }
 
-  return async (job: CaseJob, run: RunContext, signal: AbortSignal, reportStage?: StageReporter): Promise<CaseOutcome> => {
-    const report: StageReporter = reportStage ?? (() => undefined);
+  // A call waiting for the provider's rate limit shows as the case's stage until it goes out.
+  return (job: CaseJob, run: RunContext, signal: AbortSignal, reportStage?: StageReporter): Promise<CaseOutcome> => {
+    const stages = stageTracker(reportStage);
+    return withRateLimitWaits(stages.waiting, () => runCase(job, run, signal, stages.report));
+  };
+
+  async function runCase(job: CaseJob, run: RunContext, signal: AbortSignal, report: StageReporter): Promise<CaseOutcome> {
     const calls: LlmCallRecord[] = [];
     // The simulator's and the judge's calls with what they used, priced by the model that answered (a metric can have its own).
     const priced: PricedCall[] = [];
@@ -202,7 +209,24 @@ export function createCaseRunner(opts: CaseRunnerOptions = {}): CaseRunner {
       processedFiles,
       cost: costNow(),
     };
+  }
+}
+
+/**
+ * The case's stage reports, remembering the last one: a rate-limit wait reports
+ * `waiting_rate_limit` and, when the request goes out, the stage the case was in.
+ */
+function stageTracker(reportStage: StageReporter | undefined) {
+  let current: CaseStage | null = null;
+  const report: StageReporter = (stage) => {
+    current = stage;
+    reportStage?.(stage);
   };
+  const waiting = (isWaiting: boolean) => {
+    if (isWaiting) reportStage?.("waiting_rate_limit");
+    else if (current) reportStage?.(current);
+  };
+  return { report, waiting };
 }
 
 /**

@@ -105,7 +105,11 @@ export function isExperiment(run: { comparisonId?: string | null; matrixId?: str
   return Boolean(run.comparisonId || run.matrixId);
 }
 
-export function toRunDto(r: RunRow): RunDto {
+/**
+ * `live.rateLimitWaits`: the single-run reads count the running cases waiting for a provider's
+ * rate limit; lists leave it out and say null (not counted), never a 0 that may be wrong.
+ */
+export function toRunDto(r: RunRow, live?: { rateLimitWaits: number }): RunDto {
   const done = r.passedCases + r.failedCases + r.skippedCases + r.errorCases;
   return {
     id: r.id,
@@ -155,6 +159,7 @@ export function toRunDto(r: RunRow): RunDto {
     /** Content hashes of the agent configuration and the evaluation settings the run used. */
     agent_hash: r.agentHash,
     eval_hash: r.evalHash,
+    rate_limit_waits: live ? live.rateLimitWaits : null,
   };
 }
 export type RunDto = z.output<typeof runResource>;
@@ -163,6 +168,8 @@ export type RunDto = z.output<typeof runResource>;
  * The execution model's state machine, per case result (`CaseResult.stage`): pending →
  * processing_files → files_ready | files_failed → executing_agent → agent_complete | agent_failed
  * → evaluating → complete | evaluation_failed. A case without files starts at executing_agent.
+ * `waiting_rate_limit`: a call of the running case is waiting for the provider's rate limit
+ * (lib/rate-limits); the case goes back to its stage when the call goes out.
  */
 export const CASE_STAGES = [
   "pending",
@@ -170,6 +177,7 @@ export const CASE_STAGES = [
   "files_ready",
   "files_failed",
   "executing_agent",
+  "waiting_rate_limit",
   "agent_complete",
   "agent_failed",
   "evaluating",

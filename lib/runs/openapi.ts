@@ -160,6 +160,13 @@ export const runResource = z
       .nullable()
       .describe("Hash of the agent configuration the run used (prompt, tools, model, parameters, variable values)"),
     eval_hash: z.string().nullable().describe("Hash of the evaluation settings the run used (judge and simulator models, metrics)"),
+    rate_limit_waits: z
+      .number()
+      .int()
+      .nullable()
+      .describe(
+        "Running cases whose model or agent call is waiting for the provider's rate limit right now (GET /runs/{id}); null in lists, where it is not counted",
+      ),
     total_cases: count,
     passed_cases: count,
     failed_cases: count,

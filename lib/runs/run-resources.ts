@@ -6,6 +6,7 @@
  * fails the load with a domain error, which the runner turns into a run error.
  */
 import "server-only";
+import { httpAgentBudget, modelBudget, NO_LIMITS } from "@/lib/rate-limits";
 import { DomainError, NotFoundError } from "@/lib/errors";
 import { LlmCallCache, LlmClient, endpointLimiter, type CallRecord, type Endpoint } from "@/lib/llm";
 import type { RetryPolicy } from "@/lib/llm/retry";
@@ -121,6 +122,8 @@ async function endpointFor(workspaceId: string, snap: ModelSnapshot, role: strin
     embeddingModel: snap.embedding_model,
     temperature: snap.temperature,
     maxTokens: snap.max_tokens,
+    // Limits are the provider's, not the run's: read now, like the key.
+    budget: modelBudget({ baseUrl: snap.base_url, apiKey: current.apiKey, model: snap.model }, current.limits ?? NO_LIMITS),
   };
 }
 
@@ -184,8 +187,9 @@ export async function agentForCase(res: RunResources, values: Record<string, unk
 async function endpointByName(workspaceId: string, name: string): Promise<NamedModel> {
   const model = await db.modelConfig.findFirst({ where: { workspaceId, name }, select: { id: true, supportsVision: true } });
   if (!model) throw new RunSetupError(`No model configuration named "${name}" (the case's ${MODEL_VARIABLE})`);
-  const current = await resolveModelEndpoint(workspaceId, model.id);
-  return { endpoint: { id: model.id, ...current }, supportsVision: model.supportsVision };
+  const { limits, ...current } = await resolveModelEndpoint(workspaceId, model.id);
+  const budget = modelBudget(current, limits ?? NO_LIMITS);
+  return { endpoint: { id: model.id, ...current, budget }, supportsVision: model.supportsVision };
 }
 
 /** `{{Name}}` placeholders in every string of a JSON value (user context, expected outcomes). */
@@ -234,7 +238,17 @@ export async function loadResources(run: RunContext, opts: CaseRunnerOptions): P
       if (err instanceof NotFoundError) throw new RunSetupError(`The agent "${agentSnap.name ?? agentSnap.id}" was deleted`);
       throw err;
     });
-    agent = { kind: "http", url: agentSnap.http.url, headers: current.http?.headers ?? {}, timeoutMs: agentSnap.http.timeout_ms };
+    const headers = current.http?.headers ?? {};
+    const limits = current.http
+      ? { rpm: current.http.rpm, tpm: current.http.tpm, maxConcurrency: current.http.max_concurrency }
+      : NO_LIMITS;
+    agent = {
+      kind: "http",
+      url: agentSnap.http.url,
+      headers,
+      timeoutMs: agentSnap.http.timeout_ms,
+      budget: httpAgentBudget({ url: agentSnap.http.url, headers }, limits),
+    };
   }
   const judgeSnap = evalSnap.judge_model_config;
   const simSnap = evalSnap.simulator_model_config ?? judgeSnap;

@@ -136,24 +136,31 @@ const RUN_COLUMNS = Object.keys(runSelect)
   .map((c) => `r."${c}"`)
   .join(", ");
 
+/** A running run's cases whose call waits for the provider's rate limit (the (runId, status) index; 0 once it ended). */
+const RATE_LIMIT_WAITS = `CASE WHEN r."status" = 'running' THEN (
+  SELECT count(*)::int FROM "CaseResult" c WHERE c."runId" = r."id" AND c."status" = 'running' AND c."stage" = 'waiting_rate_limit'
+) ELSE 0 END AS rate_limit_waits`;
+
 export async function getRun(ctx: WorkspaceContext, id: string) {
   if (!isUuid(id)) throw new NotFoundError("Run");
   const [run] = await scopedPoolRead(
     ctx.workspaceId,
     async (client) =>
       (
-        await client.query<RunRow>({
+        await client.query<RunRow & { rate_limit_waits: number }>({
           name: "assay_get_run",
-          text: `SELECT ${RUN_COLUMNS} FROM "Run" r WHERE r."id" = $1::uuid AND r."workspaceId" = $2::uuid`,
+          text: `SELECT ${RUN_COLUMNS}, ${RATE_LIMIT_WAITS} FROM "Run" r WHERE r."id" = $1::uuid AND r."workspaceId" = $2::uuid`,
           values: [id, ctx.workspaceId],
         })
       ).rows,
   );
   if (!run) throw new NotFoundError("Run");
-  return toRunDto(run);
+  const { rate_limit_waits, ...row } = run;
+  return toRunDto(row, { rateLimitWaits: rate_limit_waits });
 }
 
 type RunPageHeadRow = RunRow & {
+  rate_limit_waits: number;
   suite_found: string | null;
   suite_name: string | null;
   suite_deleted: boolean | null;
@@ -175,7 +182,7 @@ export async function runPageHeadOn(client: pg.PoolClient, ctx: WorkspaceContext
     await client.query<RunPageHeadRow>({
       name: "assay_run_page_head",
       text: `
-        SELECT ${RUN_COLUMNS}, s."id" AS suite_found, s."name" AS suite_name, s."deletedAt" IS NOT NULL AS suite_deleted,
+        SELECT ${RUN_COLUMNS}, ${RATE_LIMIT_WAITS}, s."id" AS suite_found, s."name" AS suite_name, s."deletedAt" IS NOT NULL AS suite_deleted,
                a."name" AS agent_name, s."baselineRunId" IS NOT DISTINCT FROM r."id" AS pinned,
                CASE WHEN s."id" IS NOT NULL AND s."deletedAt" IS NULL THEN ARRAY(
                  SELECT DISTINCT unnest(t."tags") FROM "TestCase" t
@@ -189,8 +196,8 @@ export async function runPageHeadOn(client: pg.PoolClient, ctx: WorkspaceContext
     })
   ).rows;
   if (!row) throw new NotFoundError("Run");
-  const { suite_found, suite_name, suite_deleted, agent_name, pinned, tags, ...runRow } = row;
-  const run = toRunDto(runRow as RunRow);
+  const { suite_found, suite_name, suite_deleted, agent_name, pinned, tags, rate_limit_waits, ...runRow } = row;
+  const run = toRunDto(runRow as RunRow, { rateLimitWaits: rate_limit_waits });
   const suite: RunSuiteInfo = suite_found
     ? { id: suite_found, name: suite_name!, deleted: suite_deleted === true, agentName: agent_name }
     : { id: run.suite_id, name: "Deleted suite", deleted: true, agentName: null };
@@ -230,7 +237,7 @@ export async function listRuns(
     select: runSelect,
   });
   const { page, next_cursor } = newestFirst.page(rows, q.limit);
-  return { data: page.map(toRunDto), next_cursor };
+  return { data: page.map((r) => toRunDto(r)), next_cursor };
 }
 
 /**

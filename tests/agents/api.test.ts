@@ -108,6 +108,9 @@ describe("agents API", () => {
       url: "http://localhost:8080/chat",
       headers: { Authorization: "••••9876", "X-Team": "••••" },
       timeout_ms: 5000,
+      rpm: null,
+      tpm: null,
+      max_concurrency: null,
     });
     expect(res.text).not.toContain("super-secret-token");
     const row = await db.agent.findUniqueOrThrow({ where: { id: res.json.id } });
@@ -120,6 +123,29 @@ describe("agents API", () => {
     const list = await call(collection.GET, { token: tokens.viewer, url: "/api/v1/agents?limit=200" });
     expect(list.text).not.toContain("super-secret-token");
     expect(list.text).not.toContain(row.httpHeadersEncrypted!);
+  });
+
+  it("declares an HTTP agent's rate limits, keeps them through a PATCH of another http field, and names a bad one", async () => {
+    const base = httpAgent();
+    const res = await create({ ...base, name: "Limited agent", http: { ...base.http, rpm: 120, max_concurrency: 4 } });
+    expect(res.status).toBe(201);
+    expect(res.json.http).toMatchObject({ rpm: 120, tpm: null, max_concurrency: 4 });
+    const patched = await call(single.PATCH, {
+      method: "PATCH",
+      token: tokens.editor,
+      params: { id: res.json.id },
+      body: { http: { timeout_ms: 9000 } },
+    });
+    expect(patched.json.http).toMatchObject({ timeout_ms: 9000, rpm: 120, max_concurrency: 4 });
+    expect(await db.agent.findUniqueOrThrow({ where: { id: res.json.id } })).toMatchObject({
+      httpRpm: 120,
+      httpTpm: null,
+      httpMaxConcurrency: 4,
+    });
+
+    const bad = await create({ ...base, name: "Badly limited agent", http: { ...base.http, tpm: -5 } });
+    expect(bad.status).toBe(400);
+    expect(bad.json.error.issues).toEqual([{ path: "http.tpm", message: "Tokens per minute must be at least 1" }]);
   });
 
   it("keeps masked header values on update and replaces changed ones", async () => {

@@ -48,6 +48,9 @@ describe("model configurations API", () => {
       input_price_per_mtok: 0.15,
       output_price_per_mtok: null,
       supports_vision: false,
+      rpm: null,
+      tpm: null,
+      max_concurrency: null,
       created_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/),
       updated_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/),
     });
@@ -67,6 +70,29 @@ describe("model configurations API", () => {
     const list = await call(collection.GET, { url: "/api/v1/model-configs", token: tokens.viewer });
     expect(list.text).not.toContain(SECRET);
     expect(list.text).not.toContain(row.apiKeyEncrypted!);
+  });
+
+  it("rate limits: declared on create, kept by a PATCH that leaves them out, cleared with null, refused by field when not positive whole numbers", async () => {
+    const res = await create({ ...base, name: "Limited", rpm: 600, tpm: 60_000, max_concurrency: 8 });
+    expect(res.status).toBe(201);
+    expect(res.json).toMatchObject({ rpm: 600, tpm: 60_000, max_concurrency: 8 });
+    const kept = await call(single.PATCH, {
+      method: "PATCH",
+      token: tokens.admin,
+      params: { id: res.json.id },
+      body: { temperature: 0.5 },
+    });
+    expect(kept.json).toMatchObject({ rpm: 600, tpm: 60_000, max_concurrency: 8 });
+    const cleared = await call(single.PATCH, { method: "PATCH", token: tokens.admin, params: { id: res.json.id }, body: { tpm: null } });
+    expect(cleared.json).toMatchObject({ rpm: 600, tpm: null, max_concurrency: 8 });
+    const row = await db.modelConfig.findUniqueOrThrow({ where: { id: res.json.id } });
+    expect(row).toMatchObject({ rpm: 600, tpm: null, maxConcurrency: 8 });
+
+    const bad = await create({ ...base, name: "Bad limits", rpm: 0, tpm: 1.5, max_concurrency: "8" });
+    expect(bad.status).toBe(400);
+    const paths = (bad.json.error.issues as { path: string }[]).map((i) => i.path).sort();
+    expect(paths).toEqual(["max_concurrency", "rpm", "tpm"]);
+    expect(await db.modelConfig.count({ where: { name: "Bad limits" } })).toBe(0);
   });
 
   it("supports_vision: set on create, kept by a PATCH that leaves it out, changed by one that sends it, refused when not a boolean", async () => {

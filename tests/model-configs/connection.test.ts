@@ -172,6 +172,7 @@ describe("resolveModelEndpoint", () => {
       apiKey: "sk-resolve-me-000000",
       temperature: 0.2,
       maxTokens: 100,
+      limits: { rpm: null, tpm: null, maxConcurrency: null },
     });
     const other = await makeWorkspace("owner");
     await expect(resolveModelEndpoint(other.workspace.id, c.id)).rejects.toBeInstanceOf(NotFoundError);
