@@ -34,6 +34,7 @@ if (args.otlp) {
 }
 /** The mode's name in --json output. */
 function benchMode(a: BenchArgs): string {
+  if (a.rateLimit) return "rate-limit";
   return a.ab ? "ab" : a.fairness ? "fairness" : a.workers.length > 0 ? "workers" : a.trials !== null ? "trials" : "executor";
 }
 
@@ -84,7 +85,29 @@ try {
     await endPools();
   };
   const { benchExecutor, makeBenchWorkspace } = await import("./bench/executor-bench");
-  if (args.ab) {
+  if (args.rateLimit) {
+    const { benchRateLimit, formatRateLimitReport } = await import("./bench/rate-limit-bench");
+    const rateLimit = await benchRateLimit({
+      ctx: await makeBenchWorkspace(),
+      fake,
+      root,
+      rpm: args.rateLimit.rpm,
+      tpm: args.rateLimit.tpm,
+      declared: !args.learned,
+      workers: args.workers[0] ?? 2,
+      concurrency: args.concurrency,
+      latencyMs: args.latencyMs,
+      seconds: args.seconds,
+      say,
+    });
+    const meta = { database: databaseLabel(database) };
+    process.stdout.write(
+      args.json
+        ? `${JSON.stringify({ mode: "rate-limit", ...meta, rateLimit, failures: rateLimit.failures })}\n`
+        : `${formatRateLimitReport(rateLimit, meta)}\n`,
+    );
+    if (rateLimit.failures.length) exitCode = 1;
+  } else if (args.ab) {
     const { benchAb, formatAbReport } = await import("./bench/ab-bench");
     const ctx = await makeBenchWorkspace();
     const loadBefore = loadAverage();

@@ -17,6 +17,7 @@ export function ModelConfigDetails({ config }: { config: ModelConfigDto }) {
     ["Input price / 1M tokens", config.input_price_per_mtok ?? "Not set"],
     ["Output price / 1M tokens", config.output_price_per_mtok ?? "Not set"],
     ["Vision-capable", config.supports_vision ? "Yes: image files are sent as images" : "No"],
+    ["Rate limits", rateLimits(config)],
   ];
   return (
     <dl className="grid grid-cols-[10rem_1fr] gap-x-4 gap-y-2 text-sm">
@@ -28,4 +29,14 @@ export function ModelConfigDetails({ config }: { config: ModelConfigDto }) {
       ))}
     </dl>
   );
+}
+
+/** The declared provider limits in one line, or how limits are found when none are declared. */
+function rateLimits(config: Pick<ModelConfigDto, "rpm" | "tpm" | "max_concurrency">): string {
+  const parts = [
+    config.rpm !== null ? `${config.rpm.toLocaleString("en-US")} requests/min` : null,
+    config.tpm !== null ? `${config.tpm.toLocaleString("en-US")} tokens/min` : null,
+    config.max_concurrency !== null ? `${config.max_concurrency.toLocaleString("en-US")} at once` : null,
+  ].filter(Boolean);
+  return parts.length ? parts.join(" · ") : "None declared: learned from the provider's 429 answers";
 }

@@ -183,7 +183,7 @@ export async function runWithRetry<T>(attempt: (ctx: AttemptContext) => Promise<
     }
     if (!failure.retryable || n - absorbed >= maxAttempts) throw fail(failure, n);
 
-    let delay = backoffDelayMs(policy, n - 1);
+    let delay = backoffDelayMs(policy, n - 1 - absorbed);
     if (failure.retryAfterMs !== null) delay = Math.max(delay, Math.min(failure.retryAfterMs, policy.maxRetryAfterMs));
     try {
       await sleep(delay, signal);

@@ -24,6 +24,8 @@ const MAX_SLEEP_MS = 500;
 const UNAVAILABLE_PAUSE_MS = 1_000;
 /** The request rate a 429 halves is this process's over this many seconds. */
 const OBSERVE_SECONDS = 10;
+/** Fewer requests sent over OBSERVE_SECONDS are not a rate to halve. */
+const MIN_OBSERVED = 10;
 /** Completion tokens a request is expected to use before any answer was seen. */
 const FIRST_COMPLETION_GUESS = 256;
 
@@ -204,8 +206,9 @@ export class SharedBudget implements RateBudget {
   #observedRpm(): number | null {
     const now = Date.now() / 1000;
     const seconds = [...this.#sentPerSecond.keys()].filter((s) => s > now - OBSERVE_SECONDS);
-    if (seconds.length === 0) return null;
     const sent = seconds.reduce((sum, s) => sum + this.#sentPerSecond.get(s)!, 0);
+    // A handful of requests says nothing about a rate (a 429's hold applies alone).
+    if (sent < MIN_OBSERVED) return null;
     const span = Math.max(1, now - Math.min(...seconds));
     return (sent / span) * 60;
   }

@@ -46,7 +46,19 @@ export async function settleBudget(budget: { key: string; label: string }, owner
   await executorPool().query({
     name: "assay-rate-settle",
     text: "SELECT assay_rate_settle($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
-    values: [budget.key, budget.label, owner, s.release, s.refund, Math.round(s.blockMs), s.limited, s.success, s.limitRpm, s.limitTpm, s.observedRpm],
+    values: [
+      budget.key,
+      budget.label,
+      owner,
+      s.release,
+      s.refund,
+      Math.round(s.blockMs),
+      s.limited,
+      s.success,
+      s.limitRpm,
+      s.limitTpm,
+      s.observedRpm,
+    ],
   });
 }
 

@@ -57,6 +57,10 @@ export type BenchArgs = {
   ordering: "sequential" | "randomized" | "concurrent";
   /** A/B mode: cases of an unmeasured warm-up comparison before the measured one. */
   warmupCases: number;
+  /** Provider-budget mode: the budget the fake enforces (and the model configuration declares); null: off. */
+  rateLimit: { rpm: number | null; tpm: number | null } | null;
+  /** Provider-budget mode: declare nothing and learn the limits from the answers. */
+  learned: boolean;
   json: boolean;
   help: boolean;
 };
@@ -118,6 +122,13 @@ export const USAGE = `npm run bench -- [options]
   --ordering O         A/B ordering: sequential (default), randomized or concurrent
   --warmup N           A/B mode: cases of an unmeasured warm-up comparison first (default 100; 0 = measure
                        a cold process, whose first second adds connection set-up and JIT to the latencies)
+  --rate-limit rpm=R,tpm=T
+                       provider-budget mode: the fake enforces the budget (429 with Retry-After and
+                       x-ratelimit-* headers past it); --workers N (default 2) \`scripts/worker.ts\`
+                       processes share it through PostgreSQL over one big run at --concurrency;
+                       reports the rate admitted against the budget over --seconds (default 300, after
+                       a 10 s start), the share of 429 answers and any case failed by a 429
+  --learned            provider-budget mode: the model configuration declares nothing (limits learned)
   --json               print one JSON object instead of the table
 
 Database: BENCH_DATABASE_URL (or DATABASE_URL) names a PostgreSQL server on which a throwaway
@@ -158,6 +169,8 @@ export function parseArgs(argv: string[]): BenchArgs {
     ab: false,
     variantLatencyMs: 260,
     ordering: "sequential",
+    rateLimit: null,
+    learned: false,
     warmupCases: 100,
     json: false,
     help: false,
@@ -169,6 +182,7 @@ export function parseArgs(argv: string[]): BenchArgs {
     return n;
   };
   let casesGiven = false;
+  let secondsGiven = false;
   let concurrencyGiven = false;
   let latencyGiven = false;
   for (let i = 0; i < argv.length; i++) {
@@ -306,9 +320,16 @@ export function parseArgs(argv: string[]): BenchArgs {
         break;
       case "--seconds":
         out.seconds = int("seconds", value(), 1);
+        secondsGiven = true;
         break;
       case "--batch":
         out.batch = int("batch", value(), 1);
+        break;
+      case "--rate-limit":
+        out.rateLimit = parseBudget(value() ?? "");
+        break;
+      case "--learned":
+        out.learned = true;
         break;
       case "--json":
         out.json = true;
@@ -321,6 +342,14 @@ export function parseArgs(argv: string[]): BenchArgs {
         throw new Error(`Unknown option ${raw}\n\n${USAGE}`);
     }
   }
+  if (out.rateLimit) {
+    if (out.ab || out.fairness || out.trials !== null || out.otlp || out.viewers > 0)
+      throw new Error("--rate-limit is a mode of its own (with --workers N for the number of processes)");
+    if (out.workers.length > 1) throw new Error("--rate-limit takes one --workers count");
+    if (!secondsGiven) out.seconds = 300;
+    return out;
+  }
+  if (out.learned) throw new Error("--learned belongs to --rate-limit");
   if (out.ab && !casesGiven) out.cases = 500;
   if (out.memoryBaselineCases > 0 && !casesGiven) out.cases = 10_000;
   if (out.ab && out.viewers > 0) throw new Error("--viewers and --ab are separate modes");
@@ -337,4 +366,17 @@ export function parseArgs(argv: string[]): BenchArgs {
     throw new Error("--otlp is a mode of its own (not with --viewers, --ab, --fairness, --workers or --trials)");
   if (out.ab && out.variantLatencyMs < out.latencyMs) throw new Error("--variant-latency must be ≥ --latency");
   return out;
+}
+
+/** "rpm=600,tpm=60000" (either may be left out, not both). */
+function parseBudget(text: string): { rpm: number | null; tpm: number | null } {
+  const budget: { rpm: number | null; tpm: number | null } = { rpm: null, tpm: null };
+  for (const part of text.split(",")) {
+    const [key = "", raw = ""] = part.split("=").map((p) => p.trim());
+    const n = Number(raw);
+    if ((key !== "rpm" && key !== "tpm") || !Number.isInteger(n) || n < 1)
+      throw new Error(`--rate-limit takes rpm=N,tpm=N with whole numbers ≥ 1 (got "${text}")`);
+    budget[key] = n;
+  }
+  return budget;
 }

@@ -54,7 +54,7 @@ export type WorkersBenchResult = {
 type Worker = { child: ChildProcess; exited: Promise<void> };
 
 /** Starts one `scripts/worker.ts` process and waits for its "worker ready" log line. */
-async function startWorker(root: string, childEnv: NodeJS.ProcessEnv): Promise<Worker> {
+export async function startWorker(root: string, childEnv: NodeJS.ProcessEnv): Promise<Worker> {
   const child = spawn(process.execPath, ["--conditions=react-server", "--import", "tsx", path.join(root, "scripts/worker.ts")], {
     cwd: root,
     env: childEnv,
@@ -83,7 +83,7 @@ async function startWorker(root: string, childEnv: NodeJS.ProcessEnv): Promise<W
   return { child, exited };
 }
 
-async function stopWorkers(workers: Worker[]) {
+export async function stopWorkers(workers: Worker[]) {
   for (const w of workers) if (w.child.exitCode === null) w.child.kill("SIGTERM");
   await Promise.race([Promise.all(workers.map((w) => w.exited)), new Promise((r) => setTimeout(r, 15_000))]);
   for (const w of workers) if (w.child.exitCode === null) w.child.kill("SIGKILL");

@@ -82,9 +82,9 @@ describe("declared limits, shared by every process", () => {
 describe("limits learned from the provider", () => {
   it("sends unpaced without a database row until a 429, then holds every process for its Retry-After", async () => {
     const [a, b] = pair(none);
-    const permit = await ask(a);
+    for (let i = 0; i < 12; i++) await (await ask(a)).settle(ok);
     expect(await row(a.key)).toBeNull();
-    await permit.settle({ status: 429, headers: new Headers({ "retry-after-ms": "600" }), usage: null });
+    await (await ask(a)).settle({ status: 429, headers: new Headers({ "retry-after-ms": "600" }), usage: null });
     const learned = await row(a.key);
     expect(learned?.blockedUntil).not.toBeNull();
     expect(learned!.learnedRpm).toBeGreaterThan(0);
@@ -99,6 +99,18 @@ describe("limits learned from the provider", () => {
     expect(b.paced).toBe(true);
   });
 
+  it("holds for a 429's Retry-After without inventing a rate from a handful of requests", async () => {
+    const [a] = pair(none);
+    await (await ask(a)).settle({ status: 429, headers: new Headers({ "retry-after-ms": "300" }), usage: null });
+    expect(await row(a.key)).toMatchObject({ learnedRpm: null });
+    const started = performance.now();
+    await ask(a);
+    await ask(a);
+    const elapsed = performance.now() - started;
+    expect(elapsed).toBeGreaterThan(250);
+    expect(elapsed).toBeLessThan(1_500);
+  });
+
   it("adopts x-ratelimit-limit-* headers, and probes a halved rate back up after a 429 without them", async () => {
     const [a] = pair(none);
     await (
@@ -111,7 +123,7 @@ describe("limits learned from the provider", () => {
     expect(await row(a.key)).toMatchObject({ learnedRpm: 3000, learnedTpm: 90000, fromHeaders: true });
 
     const [c] = pair(none);
-    for (let i = 0; i < 3; i++) await (await ask(c)).settle(ok);
+    for (let i = 0; i < 12; i++) await (await ask(c)).settle(ok);
     await (await ask(c)).settle({ status: 429, headers: new Headers(), usage: null });
     const halved = (await row(c.key))!;
     expect(halved.fromHeaders).toBe(false);

@@ -141,8 +141,8 @@ END $$;
 -- - p_block_ms: no request for this long (Retry-After, or a window with nothing remaining);
 -- - p_limited (a 429): the buckets empty; the learned request rate halves (multiplicative
 --   decrease; of the rate observed when nothing was learned yet: the paced requests of the last
---   minute here, or what the process says it sent, p_observed_rpm), or drops 3 % below a limit
---   the headers gave;
+--   minute here, or what the process says it sent, p_observed_rpm, either from 10 requests on),
+--   or drops 3 % below a limit the headers gave;
 -- - p_success: additive increase of a lowered rate, half a request per minute per answered
 --   request once a second has passed since the last 429, up to the header-given limit; a rate
 --   learned without headers that reaches the declared limit is forgotten.
@@ -173,9 +173,17 @@ BEGIN
       learned := least(p_limit_rpm, learned + 0.5);
     END IF;
   ELSIF p_limited THEN
-    -- What was being sent: paced requests are counted here, unpaced ones by the process (p_observed_rpm).
-    observed := greatest(b."sent" * 60000 / greatest(1000, extract(epoch FROM now_ts - b."sentSince") * 1000), coalesce(p_observed_rpm, 0));
-    learned := greatest(1, coalesce(CASE WHEN b."fromHeaders" THEN NULL ELSE learned END, nullif(observed, 0), 60) * 0.5);
+    IF learned IS NOT NULL AND NOT b."fromHeaders" THEN
+      learned := greatest(1, learned * 0.5);
+    ELSE
+      -- What was being sent: paced requests are counted here (from 10 on), unpaced ones by the
+      -- process (p_observed_rpm, likewise from 10 requests). Fewer say nothing about a rate: the
+      -- 429's hold alone applies.
+      observed := greatest(
+        CASE WHEN b."sent" >= 10 THEN b."sent" * 60000 / greatest(1000, extract(epoch FROM now_ts - b."sentSince") * 1000) ELSE 0 END,
+        coalesce(p_observed_rpm, 0));
+      learned := CASE WHEN observed > 0 THEN greatest(1, observed * 0.5) ELSE NULL END;
+    END IF;
   ELSIF p_success AND learned IS NOT NULL AND NOT b."fromHeaders"
         AND (b."lastLimitedAt" IS NULL OR now_ts - b."lastLimitedAt" > interval '1 second') THEN
     learned := learned + 0.5;
