@@ -345,10 +345,10 @@ describe("control", () => {
     expect(requests).toHaveLength(5);
     expect(requests[0]).toMatchObject({ endpoint: "chat", path: "/v1/chat/completions", body: { messages: [{ content: "a" }] } });
     expect(requests[0].headers.authorization).toBe("Bearer x");
-    expect(await (await fetch(`${base}/__fake/stats`)).json()).toEqual({ inFlight: 0, maxConcurrent: 1, count: 5 });
+    expect(await (await fetch(`${base}/__fake/stats`)).json()).toEqual({ inFlight: 0, maxConcurrent: 1, count: 5, rateLimited: 0 });
 
     expect((await fetch(`${base}/__fake/rules`, { method: "DELETE" })).status).toBe(200);
-    expect(await (await fetch(`${base}/__fake/stats`)).json()).toEqual({ inFlight: 0, maxConcurrent: 0, count: 0 });
+    expect(await (await fetch(`${base}/__fake/stats`)).json()).toEqual({ inFlight: 0, maxConcurrent: 0, count: 0, rateLimited: 0 });
     const t = Date.now();
     expect((await ask("a")).choices[0]!.message.content).toBe("Fake reply: a");
     expect(Date.now() - t).toBeLessThan(300); // latency back to 0

@@ -1,6 +1,7 @@
 // A deterministic, scriptable, fault-injecting OpenAI-compatible HTTP server for tests, e2e and
 // benchmarks (node:http only). Answers /v1/chat/completions, /v1/embeddings and /v1/models;
-// scripted by rules (in-process via the returned object, or over HTTP at /__fake/*).
+// scripted by rules (in-process via the returned object, or over HTTP at /__fake/*), and optionally
+// enforcing a provider budget (./rate-limit.ts: 429 with Retry-After and x-ratelimit-* headers).
 import http, { type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import {
@@ -14,9 +15,10 @@ import {
   ruleMatches,
   type RequestView,
 } from "./responses";
+import { ProviderBudget, type RateLimit } from "./rate-limit";
 import type { FakeOpenAI, FakeRule, RecordedRequest, StartOptions } from "./types";
 
-export type { FakeEndpoint, FakeOpenAI, FakeRule, RecordedRequest, StartOptions } from "./types";
+export type { FakeEndpoint, FakeOpenAI, FakeRule, RateLimit, RecordedRequest, StartOptions } from "./types";
 
 type Reply = NonNullable<FakeRule["reply"]>;
 type StoredRule = { rule: FakeRule; remaining: number | undefined };
@@ -80,6 +82,24 @@ function ruleProblem(value: unknown): string | null {
   return null;
 }
 
+/** `{rpm?, tpm?, burst_seconds?}` as the control API takes it, or why it is not one. */
+function rateLimitOf(value: unknown): RateLimit | string {
+  if (!isObject(value)) return "the rate limit must be an object {rpm?, tpm?, burst_seconds?}";
+  const limit: RateLimit = {};
+  for (const [key, field] of [
+    ["rpm", "rpm"],
+    ["tpm", "tpm"],
+    ["burst_seconds", "burstSeconds"],
+  ] as const) {
+    const v = value[key];
+    if (v === undefined) continue;
+    if (typeof v !== "number" || !Number.isFinite(v) || v <= 0) return `${key} must be a number > 0`;
+    limit[field] = v;
+  }
+  if (limit.rpm === undefined && limit.tpm === undefined) return "give rpm, tpm or both";
+  return limit;
+}
+
 export async function startFakeOpenAI(opts: StartOptions = {}): Promise<FakeOpenAI> {
   const host = opts.host ?? "127.0.0.1";
   const initialLatency = Math.max(0, opts.latencyMs ?? 0);
@@ -91,6 +111,11 @@ export async function startFakeOpenAI(opts: StartOptions = {}): Promise<FakeOpen
   let count = 0;
   let seq = 0;
   const pending = new Set<Pending>();
+  let budget: ProviderBudget | null = null;
+  let rateLimited = 0;
+  const setRateLimit = (limit: RateLimit | null) => {
+    budget = limit ? new ProviderBudget(limit) : null;
+  };
 
   const store = (rule: FakeRule): StoredRule | null =>
     rule.times !== undefined && rule.times <= 0 ? null : { rule, remaining: rule.times };
@@ -108,6 +133,8 @@ export async function startFakeOpenAI(opts: StartOptions = {}): Promise<FakeOpen
     count = 0;
     seq = 0;
     maxConcurrent = inFlight;
+    setRateLimit(opts.rateLimit ?? null);
+    rateLimited = 0;
   };
   reset();
 
@@ -120,8 +147,26 @@ export async function startFakeOpenAI(opts: StartOptions = {}): Promise<FakeOpen
     return stored.rule.reply ?? {};
   };
 
+  /**
+   * Answers through the provider budget when one is set: a refused request gets its 429 at once
+   * (no latency), an admitted one carries the x-ratelimit-* headers. The answer is built first:
+   * its usage is what the budget counts.
+   */
+  const respondWithinBudget = (res: ServerResponse, reply: Reply | undefined, build: () => unknown) => {
+    if (!budget) return respond(res, reply, build);
+    const body = build() as { usage?: { prompt_tokens?: number; completion_tokens?: number } } | null;
+    const tokens = (body?.usage?.prompt_tokens ?? 0) + (body?.usage?.completion_tokens ?? 0);
+    const admission = budget.admit(tokens);
+    if (!admission.admitted) {
+      rateLimited++;
+      const what = admission.limit === "requests" ? "requests per min (RPM)" : "tokens per min (TPM)";
+      return sendJson(res, 429, errorBody(429, `Rate limit reached for ${what}. Please try again later.`), admission.headers);
+    }
+    return respond(res, reply, () => body, admission.headers);
+  };
+
   /** Answer after the base latency plus the reply's delay, applying the reply's faults. */
-  const respond = (res: ServerResponse, reply: Reply | undefined, build: () => unknown) => {
+  const respond = (res: ServerResponse, reply: Reply | undefined, build: () => unknown, extraHeaders: Record<string, string> = {}) => {
     const entry: Pending = { res };
     pending.add(entry);
     res.on("close", () => {
@@ -137,7 +182,7 @@ export async function startFakeOpenAI(opts: StartOptions = {}): Promise<FakeOpen
         res.end(GARBLED_BODY);
         return;
       }
-      const headers: Record<string, string> = {};
+      const headers: Record<string, string> = { ...extraHeaders };
       if (reply?.retryAfter !== undefined) headers["retry-after"] = String(reply.retryAfter);
       const status = reply?.status ?? 200;
       if (status >= 400) sendJson(res, status, errorBody(status, reply?.content), headers);
@@ -167,6 +212,7 @@ export async function startFakeOpenAI(opts: StartOptions = {}): Promise<FakeOpen
     requests.push(record);
     res.on("finish", () => {
       record.respondedAt = Date.now();
+      record.status = res.statusCode;
     });
     const method = req.method ?? "GET";
     const invalid = (message: string) => respond(res, { status: 400, content: message }, () => null);
@@ -190,11 +236,11 @@ export async function startFakeOpenAI(opts: StartOptions = {}): Promise<FakeOpen
       if (!Array.isArray(body.messages) || body.messages.length === 0) return invalid("'messages' must be a non-empty array.");
       const view = chatView(body);
       const reply = takeReply(view);
-      return respond(res, reply, () => chatCompletion(view, reply, n));
+      return respondWithinBudget(res, reply, () => chatCompletion(view, reply, n));
     }
     if (body.input === undefined) return invalid("'input' is a required property.");
     const reply = takeReply(embeddingsView(body));
-    return respond(res, reply, () => embeddingsResponse(body, reply));
+    return respondWithinBudget(res, reply, () => embeddingsResponse(body, reply));
   };
 
   const handleControl = async (req: IncomingMessage, res: ServerResponse, path: string) => {
@@ -223,7 +269,19 @@ export async function startFakeOpenAI(opts: StartOptions = {}): Promise<FakeOpen
       }
     }
     if (path === "/__fake/requests" && method === "GET") return sendJson(res, 200, requests);
-    if (path === "/__fake/stats" && method === "GET") return sendJson(res, 200, { inFlight, maxConcurrent, count });
+    if (path === "/__fake/stats" && method === "GET") return sendJson(res, 200, { inFlight, maxConcurrent, count, rateLimited });
+    if (path === "/__fake/rate-limit") {
+      if (method === "DELETE") {
+        setRateLimit(null);
+        return sendJson(res, 200, { ok: true });
+      }
+      if (method === "POST") {
+        const limit = rateLimitOf(body);
+        if (typeof limit === "string") return sendJson(res, 400, errorBody(400, limit));
+        setRateLimit(limit);
+        return sendJson(res, 200, { ok: true, ...limit });
+      }
+    }
     if (path === "/__fake/latency" && method === "POST") {
       const ms = isObject(body) ? body.ms : undefined;
       if (typeof ms !== "number" || !Number.isFinite(ms) || ms < 0) return sendJson(res, 400, errorBody(400, "{ms} must be a number ≥ 0"));
@@ -268,6 +326,8 @@ export async function startFakeOpenAI(opts: StartOptions = {}): Promise<FakeOpen
     },
     maxConcurrent: () => maxConcurrent,
     inFlight: () => inFlight,
+    setRateLimit,
+    rateLimited: () => rateLimited,
     close() {
       closed ??= new Promise<void>((resolve) => {
         for (const p of pending) {

@@ -1,4 +1,7 @@
 // Public types of the fake OpenAI-compatible server (re-exported by server.ts).
+import type { RateLimit } from "./rate-limit";
+
+export type { RateLimit } from "./rate-limit";
 
 export type FakeEndpoint = "chat" | "embeddings";
 
@@ -56,6 +59,8 @@ export type RecordedRequest = {
   at: number;
   /** Date.now() when the response was fully handed to the socket (absent while pending or for hung requests) */
   respondedAt?: number;
+  /** The HTTP status answered (absent while pending or for hung requests) */
+  status?: number;
 };
 
 export interface FakeOpenAI {
@@ -72,7 +77,11 @@ export interface FakeOpenAI {
   /** Highest number of requests in flight at once since the last reset (to verify concurrency bounds). */
   maxConcurrent(): number;
   inFlight(): number;
+  /** Enforce a provider budget (429 with Retry-After and x-ratelimit-* past it); null: none. reset() restores the start-up one. */
+  setRateLimit(limit: RateLimit | null): void;
+  /** Requests the budget refused with a 429 since the last reset (scripted 429s not counted). */
+  rateLimited(): number;
   close(): Promise<void>;
 }
 
-export type StartOptions = { port?: number; host?: string; latencyMs?: number; rules?: FakeRule[] };
+export type StartOptions = { port?: number; host?: string; latencyMs?: number; rules?: FakeRule[]; rateLimit?: RateLimit };
