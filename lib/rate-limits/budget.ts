@@ -32,7 +32,8 @@ const FIRST_COMPLETION_GUESS = 256;
 type Waiter = {
   priority: number;
   seq: number;
-  tokens: number;
+  /** What it asks for: its expected tokens are reckoned when it reaches the head (the estimate learns meanwhile). */
+  request: BudgetRequest;
   enqueuedAt: number;
   resolve: (permit: RatePermit) => void;
   reject: (err: unknown) => void;
@@ -84,16 +85,15 @@ export class SharedBudget implements RateBudget {
 
   acquire(request: BudgetRequest, signal?: AbortSignal): Promise<RatePermit> {
     if (signal?.aborted) return Promise.reject(cancelled());
-    const tokens = this.#expectedTokens(request);
     if (!this.paced) {
       this.#peekSometimes();
-      return Promise.resolve(this.#permit(tokens, false));
+      return Promise.resolve(this.#permit(this.#expectedTokens(request), false));
     }
     return new Promise<RatePermit>((resolve, reject) => {
       const waiter: Waiter = {
         priority: priorityOf(request.purpose),
         seq: this.#seq++,
-        tokens,
+        request,
         enqueuedAt: performance.now(),
         resolve,
         reject,
@@ -142,18 +142,19 @@ export class SharedBudget implements RateBudget {
         this.#expireWaiters();
         const head = this.#queue[0];
         if (!head) break;
+        const tokens = this.#expectedTokens(head.request);
         let answer: TakeAnswer;
         try {
-          answer = await takeFromBudget(this.#identity, head.tokens, this.#owner);
+          answer = await takeFromBudget(this.#identity, tokens, this.#owner);
         } catch (err) {
           // The database is unreachable: after a pause, send unpaced rather than stall every run.
           logger.warn({ err, budget: this.#identity.label }, "rate-limit budget unavailable; sending unpaced");
           await sleep(UNAVAILABLE_PAUSE_MS);
-          if (this.#queue[0] === head) this.#grant(head, this.#permit(head.tokens, false));
+          if (this.#queue[0] === head) this.#grant(head, this.#permit(tokens, false));
           continue;
         }
         if (answer.granted) {
-          this.#grant(head, this.#permit(head.tokens, this.#identity.limits.maxConcurrency !== null));
+          this.#grant(head, this.#permit(tokens, this.#identity.limits.maxConcurrency !== null));
           continue;
         }
         await sleep(Math.min(Math.max(1, answer.waitMs), MAX_SLEEP_MS));

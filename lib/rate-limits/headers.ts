@@ -20,12 +20,12 @@ export const DEFAULT_429_HOLD_MS = 1_000;
 /**
  * Reads the rate-limit headers of an answer. A 429 always holds requests: for its Retry-After,
  * else until the exhausted window resets, else DEFAULT_429_HOLD_MS. Any other answer holds them
- * only when a window says nothing remains (until it resets).
+ * only when a window says nothing remains (see exhaustedFor).
  */
 export function readLimitSignals(status: number | null, headers: Headers | null, now = Date.now()): LimitSignals {
   const limitRpm = positiveNumber(headers?.get("x-ratelimit-limit-requests"));
   const limitTpm = positiveNumber(headers?.get("x-ratelimit-limit-tokens"));
-  const exhausted = Math.max(exhaustedFor(headers, "requests"), exhaustedFor(headers, "tokens"));
+  const exhausted = Math.max(exhaustedFor(headers, "requests", limitRpm), exhaustedFor(headers, "tokens", limitTpm));
   if (status === 429) {
     const retryAfter = parseRetryAfter(headers, now);
     const blockMs = retryAfter !== null && retryAfter > 0 ? retryAfter : exhausted > 0 ? exhausted : DEFAULT_429_HOLD_MS;
@@ -34,11 +34,16 @@ export function readLimitSignals(status: number | null, headers: Headers | null,
   return { limitRpm, limitTpm, blockMs: exhausted };
 }
 
-/** ms until the window resets when its remaining count is 0, else 0. */
-function exhaustedFor(headers: Headers | null, kind: "requests" | "tokens"): number {
+/**
+ * ms to hold when the window's remaining count is 0, else 0: until it resets, but with a known
+ * per-minute limit at most one unit's share of the minute (OpenAI's reset is when the budget is
+ * full again, yet it refills continuously: the next request is allowed long before).
+ */
+function exhaustedFor(headers: Headers | null, kind: "requests" | "tokens", perMinute: number | null): number {
   const remaining = headers?.get(`x-ratelimit-remaining-${kind}`);
   if (remaining == null || Number(remaining.trim()) > 0) return 0;
-  return parseResetDuration(headers?.get(`x-ratelimit-reset-${kind}`)) ?? 0;
+  const reset = parseResetDuration(headers?.get(`x-ratelimit-reset-${kind}`)) ?? 0;
+  return perMinute === null ? reset : Math.min(reset, Math.ceil(60_000 / perMinute));
 }
 
 /**

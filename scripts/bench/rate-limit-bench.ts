@@ -91,7 +91,8 @@ export async function benchRateLimit(opts: {
     ...process.env,
     DATABASE_URL: env.DATABASE_URL,
     NODE_ENV: "production",
-    LOG_LEVEL: "warn",
+    // "info": startWorker waits for the worker's "worker ready" line.
+    LOG_LEVEL: "info",
     ASSAY_WORKER_SLOTS: String(opts.concurrency),
     ASSAY_MODEL_CONCURRENCY: String(opts.concurrency),
   };
@@ -118,7 +119,12 @@ export async function benchRateLimit(opts: {
     }
     const loadAfter = loadAverage();
     const requests = (await fakeRequests(fake.url)).filter((r) => r.endpoint === "chat" && r.at >= from && r.at < to);
-    const admitted = requests.filter((r) => r.status === 200).length;
+    const admittedAt = requests.filter((r) => r.status === 200).map((r) => r.at);
+    const admitted = admittedAt.length;
+    if (process.env.BENCH_DUMP) {
+      const { writeFileSync } = await import("node:fs");
+      writeFileSync(process.env.BENCH_DUMP, JSON.stringify(requests.map((r) => [r.at - from, r.status])));
+    }
     const refused = requests.filter((r) => r.status === 429).length;
     const { rows: tokenRows } = await watch.query<{ tokens: string | null }>(
       `SELECT sum("promptTokens" + "completionTokens") AS tokens FROM "CaseResult"

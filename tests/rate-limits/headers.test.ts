@@ -33,6 +33,15 @@ describe("readLimitSignals", () => {
     expect(readLimitSignals(200, headers).blockMs).toBe(750);
   });
 
+  it("with a known per-minute limit, holds an exhausted window only one request's share of the minute (the budget refills continuously)", () => {
+    const headers = new Headers({
+      "x-ratelimit-limit-requests": "600",
+      "x-ratelimit-remaining-requests": "0",
+      "x-ratelimit-reset-requests": "1s",
+    });
+    expect(readLimitSignals(200, headers).blockMs).toBe(100);
+  });
+
   it("holds a 429 for retry-after-ms first, then Retry-After, then the window's reset, then a default", () => {
     expect(readLimitSignals(429, new Headers({ "retry-after-ms": "250", "retry-after": "3" })).blockMs).toBe(250);
     expect(readLimitSignals(429, new Headers({ "retry-after": "3" })).blockMs).toBe(3_000);

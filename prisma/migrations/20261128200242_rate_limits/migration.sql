@@ -26,6 +26,7 @@ CREATE TABLE "RateLimitBudget" (
     "refilledAt" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
     "blockedUntil" TIMESTAMPTZ(3),
     "lastLimitedAt" TIMESTAMPTZ(3),
+    "decreasedAt" TIMESTAMPTZ(3),
     "sent" INTEGER NOT NULL DEFAULT 0,
     "sentSince" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
     "updatedAt" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
@@ -54,7 +55,8 @@ ALTER TABLE "RateLimitHolder" ADD CONSTRAINT "RateLimitHolder_key_fkey" FOREIGN 
 -- Takes one request (expected to use p_tokens tokens) from the budget p_key, or says how long to
 -- wait and why: 'blocked' (Retry-After or an exhausted x-ratelimit window), 'requests' or 'tokens'
 -- (the buckets refill continuously at the limit in force: the lower of the declared and the
--- learned one, a bucket holds at most one second of its limit, at least one request), or
+-- learned one, a bucket holds at most a quarter second of its limit, at least one request: less
+-- than a provider's, so a burst after a pause leaves the provider's bucket some room), or
 -- 'concurrency' (p_max requests in flight across live processes). Declared limits are stored as
 -- given, so a changed configuration takes effect at its next request.
 CREATE FUNCTION assay_rate_take(
@@ -84,10 +86,10 @@ BEGIN
   eff_tpm := CASE WHEN p_tpm IS NULL THEN b."learnedTpm" WHEN b."learnedTpm" IS NULL THEN p_tpm ELSE least(p_tpm, b."learnedTpm") END\073
   elapsed := greatest(0, extract(epoch FROM now_ts - b."refilledAt") * 1000)\073
   IF eff_rpm IS NOT NULL THEN
-    req := least(greatest(1, eff_rpm / 60), b."requests" + elapsed * eff_rpm / 60000)\073
+    req := least(greatest(1, eff_rpm / 240), b."requests" + elapsed * eff_rpm / 60000)\073
   END IF\073
   IF eff_tpm IS NOT NULL THEN
-    tok := least(greatest(1, eff_tpm / 60), b."tokens" + elapsed * eff_tpm / 60000)\073
+    tok := least(greatest(1, eff_tpm / 240), b."tokens" + elapsed * eff_tpm / 60000)\073
   END IF\073
 
   IF b."blockedUntil" IS NOT NULL AND b."blockedUntil" > now_ts THEN
@@ -98,7 +100,7 @@ BEGIN
     w := (1 - req) * 60000 / eff_rpm\073
   ELSIF eff_tpm IS NOT NULL THEN
     -- A request larger than the bucket waits for a full bucket, then leaves it in debt.
-    need := least(p_tokens, greatest(1, eff_tpm / 60))\073
+    need := least(p_tokens, greatest(1, eff_tpm / 240))\073
     IF tok < need THEN
       why := ''tokens''\073
       w := (need - tok) * 60000 / eff_tpm\073
@@ -143,7 +145,8 @@ END ';
 -- - p_limited (a 429): the buckets empty, the learned request rate halves (multiplicative
 --   decrease, of the rate observed when nothing was learned yet: the paced requests of the last
 --   minute here, or what the process says it sent, p_observed_rpm, either from 10 requests on),
---   or drops 3 % below a limit the headers gave,
+--   or drops 3 % below a limit the headers gave, at most once a second (the 429s of one burst are
+--   one event),
 -- - p_success: additive increase of a lowered rate, half a request per minute per answered
 --   request once a second has passed since the last 429, up to the header-given limit, a rate
 --   learned without headers that reaches the declared limit is forgotten.
@@ -165,7 +168,10 @@ BEGIN
   SELECT * INTO b FROM "RateLimitBudget" WHERE "key" = p_key FOR UPDATE\073
   learned := b."learnedRpm"\073
 
-  IF p_limit_rpm IS NOT NULL THEN
+  IF p_limited AND b."decreasedAt" IS NOT NULL AND now_ts - b."decreasedAt" < interval ''1 second'' THEN
+    -- One decrease per congestion event: the 429s of one burst arrive together.
+    NULL\073
+  ELSIF p_limit_rpm IS NOT NULL THEN
     IF p_limited THEN
       learned := least(coalesce(learned, p_limit_rpm), p_limit_rpm) * 0.97\073
     ELSIF NOT b."fromHeaders" OR learned IS NULL OR learned > p_limit_rpm THEN
@@ -204,6 +210,7 @@ BEGIN
       THEN greatest(coalesce("blockedUntil", now_ts), now_ts + p_block_ms * interval ''1 millisecond'')
       ELSE "blockedUntil" END,
     "lastLimitedAt" = CASE WHEN p_limited THEN now_ts ELSE "lastLimitedAt" END,
+    "decreasedAt" = CASE WHEN p_limited AND learned IS DISTINCT FROM b."learnedRpm" THEN now_ts ELSE "decreasedAt" END,
     "updatedAt" = now_ts
   WHERE "key" = p_key\073
 
