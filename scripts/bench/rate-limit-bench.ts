@@ -4,7 +4,8 @@
 // budget through PostgreSQL. Over a measured window (default 300 s, after a 10 s start) it
 // reports the rate the fake admitted against the budget, the share of 429 answers, and whether
 // any case failed because of a 429. `--learned`: the model configuration declares nothing and the
-// limits are learned from the answers; otherwise it declares the budget.
+// limits are learned from the answers; otherwise it declares the budget. BENCH_DUMP=FILE writes the
+// window's requests as [ms into the window, status] pairs (to see the pace second by second).
 // Imports lib/: load it only after DATABASE_URL is set.
 import pg from "pg";
 import { env } from "@/lib/env";
