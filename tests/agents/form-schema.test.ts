@@ -172,4 +172,17 @@ describe("agent form schema", () => {
     expect(formIssuePath("http.headers.X-Key")).toBe("http.headers");
     expect(formIssuePath("tools.0.name")).toBe("tools.0.name");
   });
+
+  it("reads an HTTP agent's rate limits: blank is none, what is not a number is named at its field", () => {
+    const values: AgentFormValues = { ...base(), kind: "http", model_config_id: "" };
+    values.http = { ...values.http, url: "https://agent.example.com/chat", rpm: "120", tpm: "", max_concurrency: "3" };
+    expect(agentInput.parse(agentFormSchema.parse(values)).http).toMatchObject({ rpm: 120, tpm: null, max_concurrency: 3 });
+    values.http = { ...values.http, rpm: "fast", max_concurrency: "-1" };
+    expect(issues(values)).toEqual(
+      expect.arrayContaining([
+        ["http.rpm", "Requests per minute must be a whole number"],
+        ["http.max_concurrency", "Max concurrency must be at least 1"],
+      ]),
+    );
+  });
 });

@@ -90,4 +90,19 @@ describe("model configuration form schema", () => {
       max_tokens: 512,
     });
   });
+  it("reads the rate limit fields: blank is none, words and fractions and zero are named at their fields", () => {
+    expect(modelConfigFormSchema.parse({ ...values, rpm: " 600 ", tpm: "", max_concurrency: "4" })).toMatchObject({
+      rpm: 600,
+      tpm: null,
+      max_concurrency: 4,
+    });
+    const result = modelConfigFormSchema.safeParse({ ...values, rpm: "lots", tpm: "1.5", max_concurrency: "0" });
+    expect(result.error!.issues.map((i) => [i.path.join("."), i.message])).toEqual(
+      expect.arrayContaining([
+        ["rpm", "Requests per minute must be a whole number"],
+        ["tpm", "Tokens per minute must be a whole number"],
+        ["max_concurrency", "Max concurrency must be at least 1"],
+      ]),
+    );
+  });
 });
