@@ -87,7 +87,7 @@ export class SharedBudget implements RateBudget {
     if (signal?.aborted) return Promise.reject(cancelled());
     if (!this.paced) {
       this.#peekSometimes();
-      return Promise.resolve(this.#permit(this.#expectedTokens(request), false));
+      return Promise.resolve(this.#permit(this.#expectedTokens(request), { taken: false, holdsSlot: false }));
     }
     return new Promise<RatePermit>((resolve, reject) => {
       const waiter: Waiter = {
@@ -150,11 +150,11 @@ export class SharedBudget implements RateBudget {
           // The database is unreachable: after a pause, send unpaced rather than stall every run.
           logger.warn({ err, budget: this.#identity.label }, "rate-limit budget unavailable; sending unpaced");
           await sleep(UNAVAILABLE_PAUSE_MS);
-          if (this.#queue[0] === head) this.#grant(head, this.#permit(tokens, false));
+          if (this.#queue[0] === head) this.#grant(head, this.#permit(tokens, { taken: false, holdsSlot: false }));
           continue;
         }
         if (answer.granted) {
-          this.#grant(head, this.#permit(tokens, this.#identity.limits.maxConcurrency !== null));
+          this.#grant(head, this.#permit(tokens, { taken: true, holdsSlot: this.#identity.limits.maxConcurrency !== null }));
           continue;
         }
         await sleep(Math.min(Math.max(1, answer.waitMs), MAX_SLEEP_MS));
@@ -222,8 +222,11 @@ export class SharedBudget implements RateBudget {
     );
   }
 
-  /** The permit of one request: its settlement corrects the tokens and records what the provider said. */
-  #permit(tokens: number, holdsSlot: boolean): RatePermit {
+  /**
+   * The permit of one request: its settlement corrects the tokens (only those a take counted:
+   * `taken`) and records what the provider said; `holdsSlot`: it counts against max_concurrency.
+   */
+  #permit(tokens: number, { taken, holdsSlot }: { taken: boolean; holdsSlot: boolean }): RatePermit {
     this.#countSent();
     return {
       settle: async (reply: BudgetReply) => {
@@ -240,7 +243,7 @@ export class SharedBudget implements RateBudget {
         try {
           await settleBudget(this.#identity, this.#owner, {
             release: holdsSlot,
-            refund: used === null ? 0 : tokens - used,
+            refund: taken && used !== null ? tokens - used : 0,
             blockMs: signals.blockMs,
             limited,
             success: reply.status !== null && reply.status >= 200 && reply.status < 300,

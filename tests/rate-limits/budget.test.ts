@@ -99,6 +99,18 @@ describe("limits learned from the provider", () => {
     expect(b.paced).toBe(true);
   });
 
+  it("gives back only tokens a take counted: an unpaced request that teaches the limit adds none", async () => {
+    const [a] = pair(none);
+    // Expected: 1 prompt token and the first guess of completion tokens; used: 1.
+    const permit = await a.acquire({ promptTokens: 1, maxTokens: null, purpose: "agent" });
+    await permit.settle({
+      status: 200,
+      headers: new Headers({ "x-ratelimit-limit-tokens": "60000" }),
+      usage: { prompt_tokens: 1, completion_tokens: 0 },
+    });
+    expect(await row(a.key)).toMatchObject({ learnedTpm: 60000, tokens: 0 });
+  });
+
   it("holds for a 429's Retry-After without inventing a rate from a handful of requests", async () => {
     const [a] = pair(none);
     await (await ask(a)).settle({ status: 429, headers: new Headers({ "retry-after-ms": "300" }), usage: null });
@@ -113,9 +125,9 @@ describe("limits learned from the provider", () => {
 
   it("adopts x-ratelimit-limit-* headers, and probes a halved rate back up after a 429 without them", async () => {
     const [a] = pair(none);
-    await (
-      await ask(a)
-    ).settle({
+    // Expected: 1 prompt token and the first guess of completion tokens; used: 1.
+    const permit = await a.acquire({ promptTokens: 1, maxTokens: null, purpose: "agent" });
+    await permit.settle({
       status: 200,
       headers: new Headers({ "x-ratelimit-limit-requests": "3000", "x-ratelimit-limit-tokens": "90000" }),
       usage: null,
