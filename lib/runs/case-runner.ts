@@ -217,14 +217,15 @@ export function createCaseRunner(opts: CaseRunnerOptions = {}): CaseRunner {
  * `waiting_rate_limit` and, when the request goes out, the stage the case was in.
  */
 function stageTracker(reportStage: StageReporter | undefined) {
-  let current: CaseStage | null = null;
+  // The claim leaves a case in executing_agent (or processing_files, which makes no model call):
+  // a call can first wait in the conversation, before the runner reported anything.
+  let current: CaseStage = "executing_agent";
   const report: StageReporter = (stage) => {
     current = stage;
     reportStage?.(stage);
   };
   const waiting = (isWaiting: boolean) => {
-    if (isWaiting) reportStage?.("waiting_rate_limit");
-    else if (current) reportStage?.(current);
+    reportStage?.(isWaiting ? "waiting_rate_limit" : current);
   };
   return { report, waiting };
 }

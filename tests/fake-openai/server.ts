@@ -15,7 +15,7 @@ import {
   ruleMatches,
   type RequestView,
 } from "./responses";
-import { ProviderBudget, type RateLimit } from "./rate-limit";
+import { formatDuration, ProviderBudget, rateLimitProblem, type Admission, type RateLimit } from "./rate-limit";
 import type { FakeOpenAI, FakeRule, RecordedRequest, StartOptions } from "./types";
 
 export type { FakeEndpoint, FakeOpenAI, FakeRule, RateLimit, RecordedRequest, StartOptions } from "./types";
@@ -23,6 +23,7 @@ export type { FakeEndpoint, FakeOpenAI, FakeRule, RateLimit, RecordedRequest, St
 type Reply = NonNullable<FakeRule["reply"]>;
 type StoredRule = { rule: FakeRule; remaining: number | undefined };
 type Pending = { res: ServerResponse; timer?: NodeJS.Timeout };
+type Refusal = Extract<Admission, { admitted: false }>;
 
 const GARBLED_BODY = '{"id": "chatcmpl-garbled", "object": "chat.completion", "choices": [{"index": 0, "message": {"role": "assist';
 
@@ -100,6 +101,24 @@ function rateLimitOf(value: unknown): RateLimit | string {
   return limit;
 }
 
+/** Tokens an answer body reports in `usage` (prompt + completion; 0 without usage). */
+function usageTokens(body: unknown): number {
+  const usage = isObject(body) && isObject(body.usage) ? body.usage : {};
+  const count = (v: unknown) => (typeof v === "number" && Number.isFinite(v) ? v : 0);
+  return count(usage.prompt_tokens) + count(usage.completion_tokens);
+}
+
+/** The 429 body OpenAI sends past a limit: the message names it, `type` is "requests" or "tokens". */
+function refusalBody(refusal: Refusal, model: string): unknown {
+  const what = refusal.limit === "requests" ? "requests per min (RPM)" : "tokens per min (TPM)";
+  const limit = refusal.headers[`x-ratelimit-limit-${refusal.limit}`];
+  const message =
+    `Rate limit reached for ${what} on ${model || "this model"} (fake server): Limit ${limit}. ` +
+    `Please try again in ${formatDuration(refusal.retryAfterMs)}.`;
+  const body = errorBody(429, message) as { error: Record<string, unknown> };
+  return { error: { ...body.error, type: refusal.limit } };
+}
+
 export async function startFakeOpenAI(opts: StartOptions = {}): Promise<FakeOpenAI> {
   const host = opts.host ?? "127.0.0.1";
   const initialLatency = Math.max(0, opts.latencyMs ?? 0);
@@ -116,6 +135,8 @@ export async function startFakeOpenAI(opts: StartOptions = {}): Promise<FakeOpen
   const setRateLimit = (limit: RateLimit | null) => {
     budget = limit ? new ProviderBudget(limit) : null;
   };
+  const startRateLimitProblem = opts.rateLimit ? rateLimitProblem(opts.rateLimit) : null;
+  if (startRateLimitProblem) throw new RangeError(`rateLimit: ${startRateLimitProblem}`);
 
   const store = (rule: FakeRule): StoredRule | null =>
     rule.times !== undefined && rule.times <= 0 ? null : { rule, remaining: rule.times };
@@ -138,31 +159,35 @@ export async function startFakeOpenAI(opts: StartOptions = {}): Promise<FakeOpen
   };
   reset();
 
-  /** The reply of the first matching rule (consuming one use), or undefined for the default. */
-  const takeReply = (view: RequestView): Reply | undefined => {
-    const index = rules.findIndex((r) => ruleMatches(r.rule, view));
-    if (index < 0) return undefined;
-    const stored = rules[index]!;
-    if (stored.remaining !== undefined && --stored.remaining <= 0) rules.splice(index, 1);
+  /** The first rule matching `view`, without consuming it. */
+  const findRule = (view: RequestView): StoredRule | undefined => rules.find((r) => ruleMatches(r.rule, view));
+  /** Uses `stored` once (removing it when its `times` run out) and returns its reply. */
+  const consume = (stored: StoredRule | undefined): Reply | undefined => {
+    if (!stored) return undefined;
+    if (stored.remaining !== undefined && --stored.remaining <= 0) rules.splice(rules.indexOf(stored), 1);
     return stored.rule.reply ?? {};
   };
 
   /**
-   * Answers through the provider budget when one is set: a refused request gets its 429 at once
-   * (no latency), an admitted one carries the x-ratelimit-* headers. The answer is built first:
-   * its usage is what the budget counts.
+   * Answers a chat or embeddings request through the provider budget when one is set, checked
+   * before the rules: a refused request gets its 429 at once (no latency, no rule used up); an
+   * admitted one uses its rule and carries the x-ratelimit-* headers. The answer is built first:
+   * the tokens its usage reports are what the budget takes (none for a scripted error status).
    */
-  const respondWithinBudget = (res: ServerResponse, reply: Reply | undefined, build: () => unknown) => {
-    if (!budget) return respond(res, reply, build);
-    const body = build() as { usage?: { prompt_tokens?: number; completion_tokens?: number } } | null;
-    const tokens = (body?.usage?.prompt_tokens ?? 0) + (body?.usage?.completion_tokens ?? 0);
-    const admission = budget.admit(tokens);
+  const answer = (res: ServerResponse, view: RequestView, build: (reply: Reply | undefined) => unknown) => {
+    const stored = findRule(view);
+    if (!budget) {
+      const reply = consume(stored);
+      return respond(res, reply, () => build(reply));
+    }
+    const planned = stored?.rule.reply ?? (stored ? {} : undefined);
+    const body = build(planned);
+    const admission = budget.admit((planned?.status ?? 200) >= 400 ? 0 : usageTokens(body));
     if (!admission.admitted) {
       rateLimited++;
-      const what = admission.limit === "requests" ? "requests per min (RPM)" : "tokens per min (TPM)";
-      return sendJson(res, 429, errorBody(429, `Rate limit reached for ${what}. Please try again later.`), admission.headers);
+      return sendJson(res, 429, refusalBody(admission, view.model), admission.headers);
     }
-    return respond(res, reply, () => body, admission.headers);
+    return respond(res, consume(stored), () => body, admission.headers);
   };
 
   /** Answer after the base latency plus the reply's delay, applying the reply's faults. */
@@ -235,12 +260,10 @@ export async function startFakeOpenAI(opts: StartOptions = {}): Promise<FakeOpen
       if (body.stream === true) return invalid("streaming not supported by the fake");
       if (!Array.isArray(body.messages) || body.messages.length === 0) return invalid("'messages' must be a non-empty array.");
       const view = chatView(body);
-      const reply = takeReply(view);
-      return respondWithinBudget(res, reply, () => chatCompletion(view, reply, n));
+      return answer(res, view, (reply) => chatCompletion(view, reply, n));
     }
     if (body.input === undefined) return invalid("'input' is a required property.");
-    const reply = takeReply(embeddingsView(body));
-    return respondWithinBudget(res, reply, () => embeddingsResponse(body, reply));
+    return answer(res, embeddingsView(body), (reply) => embeddingsResponse(body, reply));
   };
 
   const handleControl = async (req: IncomingMessage, res: ServerResponse, path: string) => {
@@ -271,6 +294,7 @@ export async function startFakeOpenAI(opts: StartOptions = {}): Promise<FakeOpen
     if (path === "/__fake/requests" && method === "GET") return sendJson(res, 200, requests);
     if (path === "/__fake/stats" && method === "GET") return sendJson(res, 200, { inFlight, maxConcurrent, count, rateLimited });
     if (path === "/__fake/rate-limit") {
+      if (method === "GET") return sendJson(res, 200, { rateLimit: budget?.limit ?? null, levels: budget?.levels() ?? null });
       if (method === "DELETE") {
         setRateLimit(null);
         return sendJson(res, 200, { ok: true });

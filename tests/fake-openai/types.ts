@@ -77,11 +77,22 @@ export interface FakeOpenAI {
   /** Highest number of requests in flight at once since the last reset (to verify concurrency bounds). */
   maxConcurrent(): number;
   inFlight(): number;
-  /** Enforce a provider budget (429 with Retry-After and x-ratelimit-* past it); null: none. reset() restores the start-up one. */
+  /**
+   * Enforce one provider budget over chat and embeddings (429 with Retry-After and x-ratelimit-* past
+   * it; buckets start full); null: none. reset() restores the start-up one. Throws a RangeError
+   * when a limit is not a positive finite number.
+   */
   setRateLimit(limit: RateLimit | null): void;
   /** Requests the budget refused with a 429 since the last reset (scripted 429s not counted). */
   rateLimited(): number;
   close(): Promise<void>;
 }
 
-export type StartOptions = { port?: number; host?: string; latencyMs?: number; rules?: FakeRule[]; rateLimit?: RateLimit };
+export type StartOptions = {
+  port?: number;
+  host?: string;
+  latencyMs?: number;
+  rules?: FakeRule[];
+  /** provider budget from the start (and after every reset()); startFakeOpenAI throws a RangeError when invalid */
+  rateLimit?: RateLimit;
+};

@@ -17,10 +17,23 @@ afterEach(async () => {
   await Promise.all(executors.splice(0).map((e) => e.stop(1_000)));
 });
 
+/** Every stage each case reported, in order, by case result id. */
+const stagesByCase = new Map<string, string[]>();
+
 /** Two executors, as two worker processes would run (each its own lease owner and slots). */
 function twoExecutors() {
+  stagesByCase.clear();
   for (let i = 0; i < 2; i++) {
-    const executor = new Executor({ runner: createCaseRunner(), pollMs: 50, maxSlots: 8 });
+    const runner = createCaseRunner();
+    const executor = new Executor({
+      runner: (job, run, signal, report) =>
+        runner(job, run, signal, (stage) => {
+          stagesByCase.set(job.caseResultId, [...(stagesByCase.get(job.caseResultId) ?? []), stage]);
+          report?.(stage);
+        }),
+      pollMs: 50,
+      maxSlots: 8,
+    });
     executors.push(executor);
     executor.start();
   }
@@ -67,8 +80,11 @@ describe("a run against a provider's budget", () => {
     expect(fake.rateLimited()).toBe(0);
     // 30 requests at 10 a second from an empty client bucket: about 3 s from first to last, never a burst.
     expect(asked.at(-1)!.at - asked[0]!.at).toBeGreaterThan(2_500);
-    // Cases queued for the budget said so while they waited.
+    // Cases queued for the budget said so while they waited, and went back to calling the agent when their request went out.
     expect(mostWaiting).toBeGreaterThan(0);
+    const waited = [...stagesByCase.values()].filter((stages) => stages.includes("waiting_rate_limit"));
+    expect(waited.length).toBeGreaterThan(0);
+    for (const stages of waited) expect(stages.slice(0, 2)).toEqual(["waiting_rate_limit", "executing_agent"]);
   });
 
   it("learns an undeclared limit from the first burst's 429s: no case fails, and the 429s stop", async () => {
