@@ -124,6 +124,28 @@ describe("ProviderBudget: buckets", () => {
     expect(refused(b.admit(0)).headers).toMatchObject({ "retry-after-ms": "1", "retry-after": "1" });
   });
 
+  it("admits a refused request once its retryAfterMs has passed, and not 1 ms before (random limits and costs)", () => {
+    let seed = 42;
+    const random = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
+    for (let trial = 0; trial < 2_000; trial++) {
+      const limit = { rpm: 1 + random() * 5_000, tpm: 10 + random() * 200_000, burstSeconds: 0.1 + random() * 3 };
+      const { clock, budget } = clocked(limit);
+      let admission = budget.admit(random() * 3 * limit.tpm);
+      while (admission.admitted) {
+        clock.now += random() * 50;
+        admission = budget.admit(random() * 0.2 * limit.tpm);
+      }
+      const waitMs = admission.retryAfterMs;
+      const at = clock.now;
+      if (waitMs > 1) {
+        clock.now = at + waitMs - 1;
+        expect(budget.admit(0).admitted, JSON.stringify({ limit, waitMs })).toBe(false);
+      }
+      clock.now = at + waitMs;
+      expect(budget.admit(0).admitted, JSON.stringify({ limit, waitMs })).toBe(true);
+    }
+  });
+
   it("refuses limits that are not positive finite numbers", () => {
     for (const bad of [{ rpm: 0 }, { tpm: -1 }, { rpm: Number.NaN }, { rpm: Infinity }, { rpm: 60, burstSeconds: 0 }]) {
       expect(() => new ProviderBudget(bad)).toThrow(RangeError);
@@ -189,7 +211,9 @@ describe("the server's provider budget", () => {
     expect(limited.headers.get("x-ratelimit-limit-tokens")).toBeNull();
     const error = await errorOf(limited);
     expect(error).toMatchObject({ type: "requests", code: "rate_limit_exceeded" });
-    expect(error.message).toMatch(/^Rate limit reached for requests per min \(RPM\) on gpt-4o-mini .*Limit 120\. Please try again in \d+ms\.$/);
+    expect(error.message).toMatch(
+      /^Rate limit reached for requests per min \(RPM\) on gpt-4o-mini .*Limit 120\. Please try again in \d+ms\.$/,
+    );
     await sleep(retryMs);
     expect((await chat(f)).status).toBe(200);
     expect(f.rateLimited()).toBe(1);
@@ -237,7 +261,10 @@ describe("the server's provider budget", () => {
   it("checks the budget before the rules: a refusal uses up no rule, scripted 429s are not counted, scripted errors take no tokens", async () => {
     const f = await start({ rpm: 60, tpm: 6_000 });
     f.addRule({ match: { lastUserContains: "refund" }, reply: { content: "Scripted" }, times: 1 });
-    f.addRule({ match: { lastUserContains: "busy" }, reply: { status: 429, retryAfter: 7, usage: { prompt_tokens: 500, completion_tokens: 500 } } });
+    f.addRule({
+      match: { lastUserContains: "busy" },
+      reply: { status: 429, retryAfter: 7, usage: { prompt_tokens: 500, completion_tokens: 500 } },
+    });
     expect((await chat(f, "busy")).status).toBe(429); // scripted, admitted by the budget
     expect(f.rateLimited()).toBe(0);
     const refusedRefund = await chat(f, "refund");
@@ -248,8 +275,8 @@ describe("the server's provider budget", () => {
     const admitted = await chat(f, "refund");
     expect(admitted.status).toBe(200);
     expect(((await admitted.json()) as { choices: { message: { content: string } }[] }).choices[0]!.message.content).toBe("Scripted");
-    // The scripted 429 took a request but none of its 1,000 tokens: the tokens left are 100 − 2 − 1.
-    expect(admitted.headers.get("x-ratelimit-remaining-tokens")).toBe("97");
+    // The scripted 429 took a request but none of its 1,000 tokens: 100 − 2 ("refund" → "Scripted") are left.
+    expect(admitted.headers.get("x-ratelimit-remaining-tokens")).toBe("98");
   });
 
   it("is set, read, validated and cleared over /__fake/rate-limit, and reset() restores the start-up budget", async () => {

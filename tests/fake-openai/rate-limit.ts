@@ -23,8 +23,12 @@ export type Admission =
 
 type Bucket = { perMinute: number; capacity: number; level: number };
 
-/** Float slack when a refilled bucket is compared with a whole request. */
-const EPSILON = 1e-9;
+/**
+ * Float slack: a refilled bucket within a millionth of a request counts as holding it, and a wait
+ * within a nanosecond of a whole ms is that ms (0.998 requests at 120 rpm: 1 ms, not 2).
+ */
+const EPSILON = 1e-6;
+const MS_SLACK = 1e-9;
 
 /** Why `limit` is not a usable RateLimit, or null when it is. */
 export function rateLimitProblem(limit: RateLimit): string | null {
@@ -49,13 +53,13 @@ function msUntil(b: Bucket, level: number): number {
 /** Whole ms until the request bucket holds one request (0: it does now). */
 function requestWait(b: Bucket | null): number {
   if (!b || b.level >= 1 - EPSILON) return 0;
-  return Math.max(1, Math.ceil(msUntil(b, 1)));
+  return Math.max(1, Math.ceil(msUntil(b, 1) - MS_SLACK));
 }
 
 /** Whole ms until the token bucket is out of debt, strictly above 0 (0: it is now). */
 function tokenWait(b: Bucket | null): number {
   if (!b || b.level > 0) return 0;
-  return Math.floor(msUntil(b, 0) + 1e-6) + 1;
+  return Math.floor(msUntil(b, 0) + MS_SLACK) + 1;
 }
 
 export class ProviderBudget {
@@ -139,7 +143,7 @@ function retryHeaders(ms: number): Record<string, string> {
  * "6m0s", "6m0.5s", "1h0m0s".
  */
 export function formatDuration(ms: number): string {
-  const total = Math.max(0, Math.ceil(ms - 1e-6));
+  const total = Math.max(0, Math.ceil(ms - MS_SLACK));
   if (total === 0) return "0s";
   if (total < 1000) return `${total}ms`;
   const hours = Math.floor(total / 3_600_000);
