@@ -280,7 +280,8 @@ export class LlmClient {
     const json = JSON.stringify(body);
     const url = endpointUrl(this.endpoint.baseUrl, kind === "chat" ? "/chat/completions" : "/embeddings");
     const headers = (this.#headers ??= requestHeaders(this.endpoint.apiKey));
-    const capture: { status: number | null; text: string | null } = { status: null, text: null };
+    // The last attempt's answer: status, text, and the tokens it reported (read once, for the budget and the record).
+    const capture: { status: number | null; text: string | null; usage: TokenUsage | null } = { status: null, text: null, usage: null };
     const timeoutMs = opts.timeoutMs ?? this.#policy.timeoutMs;
     const base = startedCall({ purpose: opts.purpose, model, endpointId: this.endpoint.id, request: body });
     // The last response's text as the record keeps it.
@@ -290,6 +291,7 @@ export class LlmClient {
         async ({ signal, reportLatency, reportReply }) => {
           capture.status = null;
           capture.text = null;
+          capture.usage = null;
           // A fresh timer per attempt: an abandoned (timed-out) attempt cannot stamp the next one's.
           const timer = new ExchangeTimer();
           let reply;
@@ -307,7 +309,8 @@ export class LlmClient {
           }
           await yieldToIo();
           const value = parse(reply.text);
-          reportReply({ status: reply.status, headers: reply.headers(), usage: reportedUsage(value, reply.text) });
+          capture.usage = reportedUsage(value, reply.text);
+          reportReply({ status: reply.status, headers: reply.headers(), usage: capture.usage });
           return value;
         },
         {
@@ -327,7 +330,7 @@ export class LlmClient {
         request: sentBody(json),
         response: recorded(),
         ...succeededCall(out, capture.status),
-        usage: reportedUsage(out.value, capture.text),
+        usage: capture.usage,
       });
       return { value: out.value, attempts: out.attempts, latencyMs: out.latencyMs, responseText: capture.text };
     } catch (err) {
