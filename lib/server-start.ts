@@ -5,6 +5,10 @@ import { headlessInit } from "@/lib/workspaces/headless-init";
 // Routes finalize runs too (a cancelled comparison or matrix ends its runs), whichever process executes them.
 import "@/lib/run-finished-subscribers";
 
+// The two dynamic imports below are deliberate lazy loads, not cycles: a web process started with
+// ASSAY_EXECUTOR=off or =process never loads the executor and its model clients, and one that
+// executes never loads the send-only job set-up.
+
 const state = globalThis as unknown as { assayStarted?: boolean };
 
 export async function onServerStart() {

@@ -10,6 +10,7 @@ import { NextResponse, type NextRequest } from "next/server";
 import { z } from "zod";
 import YAML from "yaml";
 import { DomainError, NotFoundError, PayloadTooLargeError, UnauthorizedError, ValidationError, zodIssues } from "@/lib/errors";
+import { actionContext, readContext } from "@/lib/auth/context";
 import { hasRole, type Role, type WorkspaceContext } from "@/lib/auth/roles";
 import { ForbiddenError } from "@/lib/errors";
 import { authenticateApiKey } from "@/lib/api-keys/service";
@@ -65,7 +66,6 @@ export function withApi<QS extends z.ZodType = z.ZodUndefined, BS extends z.ZodT
  */
 export function withSession<QS extends z.ZodType = z.ZodUndefined, BS extends z.ZodType = z.ZodUndefined>(opts: HandlerOptions<QS, BS>) {
   return routeHandler(opts, async (req, params) => {
-    const { actionContext, readContext } = await import("@/lib/auth/context");
     // Reads (the live pages poll every second) may use a session and membership a few seconds
     // old (lib/auth/session-cache.ts); anything that writes looks both up afresh.
     if (req.method === "GET" || req.method === "HEAD") return readContext(params.workspaceId ?? "", req.headers.get("cookie"));

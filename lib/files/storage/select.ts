@@ -11,6 +11,8 @@ export async function fileStorage(): Promise<FileStorage> {
   const spec = env.ASSAY_FILE_STORE;
   let storage: FileStorage = postgresStorage;
   if (spec && spec !== "postgres") {
+    // Loaded only when chosen: the AWS SDK is large, and an instance on PostgreSQL never needs it.
+    // (Not a cycle: ./s3 imports nothing of this module.)
     const { s3Storage } = await import("./s3");
     storage = s3Storage(spec);
   }
