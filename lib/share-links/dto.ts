@@ -1,12 +1,20 @@
+import type { z } from "zod";
 import type { Prisma } from "@/lib/generated/prisma/client";
+import type { createdShareLink, shareLinkResource } from "./openapi";
 
 /**
  * A share link's public shapes: the Prisma `select` (never the token hash) and the API's DTO.
  * No server-only imports: the share dialog imports the types.
  */
 
-export type ShareKind = "run" | "comparison";
+/** The API's resources, defined once by their zod schemas (./openapi.ts). */
+export type ShareLinkDto = z.output<typeof shareLinkResource>;
+/** The answer to creating a link: the only time its token (and the page's path) is shown. */
+export type CreatedShareLink = z.output<typeof createdShareLink>;
+
+export type ShareKind = ShareLinkDto["kind"];
 export type ShareTarget = { kind: ShareKind; id: string };
+export type ShareLinkStatus = ShareLinkDto["status"];
 
 export const shareLinkSelect = {
   id: true,
@@ -19,22 +27,6 @@ export const shareLinkSelect = {
 } as const satisfies Prisma.ShareLinkSelect;
 
 type ShareLinkRow = Prisma.ShareLinkGetPayload<{ select: typeof shareLinkSelect }>;
-
-export type ShareLinkStatus = "active" | "expired" | "revoked";
-
-export type ShareLinkDto = {
-  id: string;
-  kind: ShareKind;
-  target_id: string;
-  status: ShareLinkStatus;
-  expires_at: string;
-  revoked_at: string | null;
-  created_at: string;
-  last_viewed_at: string | null;
-};
-
-/** The answer to creating a link: the only time its token (and the page's path) is shown. */
-export type CreatedShareLink = ShareLinkDto & { token: string; path: string };
 
 export function toShareLinkDto(row: ShareLinkRow, now = Date.now()): ShareLinkDto {
   const status: ShareLinkStatus = row.revokedAt ? "revoked" : row.expiresAt.getTime() <= now ? "expired" : "active";
