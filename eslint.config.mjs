@@ -47,7 +47,7 @@ const dataAccessModules = [
   "lib/**/service.ts",
   "lib/**/loaders.ts",
   // The run pipeline uses the pg pool directly on its hot path (see lib/db.ts).
-  "lib/runs/{alerts,analytics,answer-diff,case-results,case-runner,change-details,claims,executor,export-openai,finalize,prepare,previous-run-changes,recovery,report,rerun,result-writer,run-resources,scheduler,stage-buffer,trial-reads,worker,wakeup}.ts",
+  "lib/runs/{alerts,analytics,answer-diff,batched-start,case-results,case-runner,change-details,claims,executor,export-openai,finalize,prepare,previous-run-changes,recovery,report,rerun,result-writer,run-resources,scheduler,stage-buffer,trial-reads,worker,wakeup}.ts",
   "lib/test-cases/{bulk,last-verdicts,list,import-export,shared,suite-guards,variable-guards}.ts",
   "lib/workspaces/{invitations,members,creation}.ts",
   // Auth data access: the attempt counters and OIDC account linking.

@@ -237,7 +237,7 @@ export async function claimCases(lease: ClaimLease, runId: string, limit: number
   const statements = [
     "BEGIN",
     ...(cap === null ? [] : [`SELECT pg_advisory_xact_lock(${WORKSPACE_CLAIM_LOCK}, hashtext('${workspaceId}'))`]),
-    `SELECT 1 FROM "Run" WHERE "id" = '${runId}' FOR UPDATE`,
+    `SELECT 1 FROM "Run" WHERE "id" = '${runId}' FOR NO KEY UPDATE`,
     `WITH run AS (
        SELECT "concurrency" FROM "Run"
        WHERE "id" = '${runId}' AND "status" IN ('pending', 'running') AND "cancelRequestedAt" IS NULL AND "errorMessage" IS NULL

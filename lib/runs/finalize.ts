@@ -15,7 +15,7 @@ import { publishRunCannotProceed, publishRunFinished, type FinishedRun } from "@
  */
 export async function refreshRunTotals(runId: string, tx?: Tx): Promise<void> {
   if (!tx) return db.$transaction((t: Tx) => refreshRunTotals(runId, t));
-  await tx.$queryRaw`SELECT 1 FROM "Run" WHERE "id" = ${runId}::uuid FOR UPDATE`;
+  await tx.$queryRaw`SELECT 1 FROM "Run" WHERE "id" = ${runId}::uuid FOR NO KEY UPDATE`;
   await tx.$executeRaw`
     UPDATE "Run" r SET
       "passedCases" = t.passed, "failedCases" = t.failed, "skippedCases" = t.skipped, "errorCases" = t.errors,
@@ -69,12 +69,14 @@ export async function finalizeRunIfDone(runId: string) {
         errorMessage: string | null;
         comparisonId: string | null;
         matrixId: string | null;
+        prepared: boolean;
       }[]
     >`
       SELECT "status"::text AS status, "suiteId", "workspaceId", ("cancelRequestedAt" IS NOT NULL) AS cancelled, "errorMessage", "comparisonId",
-             "matrixId"
-      FROM "Run" WHERE "id" = ${runId}::uuid FOR UPDATE`;
-    if (!locked || !["pending", "running"].includes(locked.status)) return null;
+             "matrixId", ("preparedAt" IS NOT NULL) AS prepared
+      FROM "Run" WHERE "id" = ${runId}::uuid FOR NO KEY UPDATE`;
+    // A large run's later cases may still be being written (./batched-start.ts): not done yet.
+    if (!locked || !["pending", "running"].includes(locked.status) || !locked.prepared) return null;
     const [open] = await tx.$queryRaw<{ n: number }[]>`
       SELECT count(*)::int AS n FROM "CaseResult" WHERE "runId" = ${runId}::uuid AND "status" IN ('pending', 'running')`;
     if ((open?.n ?? 0) > 0) return null;
@@ -128,7 +130,7 @@ async function sharedConfigError(runId: string, tx: Tx): Promise<string | null> 
 export async function failRun(runId: string, message: string): Promise<void> {
   const comparisonId = await db.$transaction(async (tx: Tx) => {
     const [locked] = await tx.$queryRaw<{ status: string; comparisonId: string | null }[]>`
-      SELECT "status"::text AS status, "comparisonId" FROM "Run" WHERE "id" = ${runId}::uuid FOR UPDATE`;
+      SELECT "status"::text AS status, "comparisonId" FROM "Run" WHERE "id" = ${runId}::uuid FOR NO KEY UPDATE`;
     if (!locked || !["pending", "running"].includes(locked.status)) return null;
     await tx.$executeRaw`
       UPDATE "CaseResult" SET "status" = 'skipped', "errorMessage" = ${`Not run: ${message}`}, "completedAt" = now()

@@ -162,6 +162,18 @@ export function agentVariableDefinitions(agent: Pick<AgentForRun, "variablesSche
 
 export type CaseSelection = Pick<StartRunOptions, "tags" | "tag_match" | "difficulty" | "case_ids">;
 
+export type CaseResultInsert = {
+  runId: string;
+  workspaceId: string;
+  suiteId: string;
+  selection: CaseSelection;
+  repetitions?: number;
+  order?: "trial-major" | "case-major";
+  variant?: "baseline" | "variant";
+  /** Only the rows whose position is in [from, to) (a large run is written in batches, ./batched-start.ts). */
+  positions?: { from: number; to: number };
+};
+
 /**
  * Inserts one case result per selected case (× `repetitions`) of the suite into a run, in one
  * `INSERT … SELECT`. A case with neither initial message nor persona is inserted as skipped.
@@ -172,47 +184,60 @@ export type CaseSelection = Pick<StartRunOptions, "tags" | "tag_match" | "diffic
  * cancelled run has even coverage. A comparison keeps a case's repetitions together
  * (`case-major`: position = case index × repetitions + repetition), as its pairs need.
  */
-export async function insertCaseResults(
-  tx: Tx,
-  args: {
-    runId: string;
-    workspaceId: string;
-    suiteId: string;
-    selection: CaseSelection;
-    repetitions?: number;
-    order?: "trial-major" | "case-major";
-    variant?: "baseline" | "variant";
-  },
-): Promise<number> {
+export async function insertCaseResults(tx: Tx, args: CaseResultInsert): Promise<number> {
+  return tx.$executeRaw(caseResultInsertSql(args));
+}
+
+/**
+ * The INSERT of `insertCaseResults`, returning each inserted row's test case and status. The
+ * positions are numbered over the whole selection first; the snapshot of a case is built only for
+ * the rows inserted.
+ */
+export function caseResultInsertSql(args: CaseResultInsert, returning = Prisma.empty): Prisma.Sql {
   const repetitions = args.repetitions ?? 1;
-  const position =
-    args.order === "case-major"
-      ? Prisma.sql`tc.idx * ${repetitions}::int + rep`
-      : Prisma.sql`rep * (count(*) OVER (PARTITION BY rep))::int + tc.idx`;
-  const where = caseSelectionSql(args.workspaceId, args.suiteId, args.selection);
-  return tx.$executeRaw`
+  const position = args.order === "case-major" ? Prisma.sql`s.idx * ${repetitions}::int + rep` : Prisma.sql`rep * s.n + s.idx`;
+  const range = args.positions
+    ? Prisma.sql`WHERE p.position >= ${args.positions.from}::int AND p.position < ${args.positions.to}::int`
+    : Prisma.empty;
+  const notRunnable = Prisma.sql`tc."initialMessage" IS NULL AND tc."persona" IS NULL`;
+  return Prisma.sql`
     INSERT INTO "CaseResult" ("id", "workspaceId", "runId", "testCaseId", "variant", "position", "repetition", "status", "caseSnapshot", "caseHash",
                               "name", "tags", "errorMessage", "completedAt")
-    SELECT gen_random_uuid(), tc."workspaceId", ${args.runId}::uuid, tc."id", ${args.variant ?? "baseline"}::"Variant",
-           (${position})::int, rep::int,
-           (CASE WHEN tc."initialMessage" IS NULL AND tc."persona" IS NULL THEN 'skipped' ELSE 'pending' END)::"CaseResultStatus",
-           tc.snapshot, assay_case_hash(tc.snapshot::jsonb), tc."name", coalesce(tc."tags", ARRAY[]::text[]),
-           CASE WHEN tc."initialMessage" IS NULL AND tc."persona" IS NULL THEN 'Not runnable: no initial_message and no persona' END,
-           CASE WHEN tc."initialMessage" IS NULL AND tc."persona" IS NULL THEN now() END
+    SELECT gen_random_uuid(), tc."workspaceId", ${args.runId}::uuid, tc."id", ${args.variant ?? "baseline"}::"Variant", p.position, p.rep,
+           (CASE WHEN ${notRunnable} THEN 'skipped' ELSE 'pending' END)::"CaseResultStatus",
+           j.snapshot, assay_case_hash(j.snapshot::jsonb), tc."name", coalesce(tc."tags", ARRAY[]::text[]),
+           CASE WHEN ${notRunnable} THEN 'Not runnable: no initial_message and no persona' END,
+           CASE WHEN ${notRunnable} THEN now() END
     FROM (
-      SELECT tc.*, (row_number() OVER (ORDER BY tc."sortOrder", tc."id") - 1)::int AS idx,
-             json_build_object(
-               'id', tc."id", 'name', tc."name", 'description', tc."description", 'difficulty', tc."difficulty", 'tags', to_json(tc."tags"),
-               'status', tc."status", 'persona', tc."persona", 'initial_message', tc."initialMessage", 'user_context', tc."userContext",
-               'max_turns', tc."maxTurns",
-               -- jsonb reorders keys: rebuild a json object (json keeps order) in the authored label order.
-               'expected_outcomes', (SELECT json_object_agg(o.k, o.v ORDER BY coalesce(array_position(tc."expectedOutcomeLabels", o.k), 2147483647), o.k)
-                                     FROM jsonb_each(CASE WHEN jsonb_typeof(tc."expectedOutcomes") = 'object' THEN tc."expectedOutcomes" END) AS o(k, v)),
-               'expected_tool_calls', tc."expectedToolCalls",
-               'evaluation_criteria_override', tc."evaluationCriteriaOverride", 'checks', tc."checks", 'mode', tc."mode",
-               'ground_truth', tc."groundTruth", 'evaluations', tc."evaluations", 'files', tc."files") AS snapshot
-      FROM "TestCase" tc WHERE ${where}
-    ) tc CROSS JOIN generate_series(0, ${repetitions - 1}::int) AS rep`;
+      SELECT s."id", rep::int AS rep, (${position})::int AS position
+      FROM (SELECT tc."id", (row_number() OVER (ORDER BY tc."sortOrder", tc."id") - 1)::int AS idx, (count(*) OVER ())::int AS n
+            FROM "TestCase" tc WHERE ${caseSelectionSql(args.workspaceId, args.suiteId, args.selection)}) s
+      CROSS JOIN generate_series(0, ${repetitions - 1}::int) AS rep
+    ) p
+    JOIN "TestCase" tc ON tc."id" = p."id"
+    CROSS JOIN LATERAL (SELECT json_build_object(
+      'id', tc."id", 'name', tc."name", 'description', tc."description", 'difficulty', tc."difficulty", 'tags', to_json(tc."tags"),
+      'status', tc."status", 'persona', tc."persona", 'initial_message', tc."initialMessage", 'user_context', tc."userContext",
+      'max_turns', tc."maxTurns",
+      -- jsonb reorders keys: rebuild a json object (json keeps order) in the authored label order.
+      'expected_outcomes', (SELECT json_object_agg(o.k, o.v ORDER BY coalesce(array_position(tc."expectedOutcomeLabels", o.k), 2147483647), o.k)
+                            FROM jsonb_each(CASE WHEN jsonb_typeof(tc."expectedOutcomes") = 'object' THEN tc."expectedOutcomes" END) AS o(k, v)),
+      'expected_tool_calls', tc."expectedToolCalls",
+      'evaluation_criteria_override', tc."evaluationCriteriaOverride", 'checks', tc."checks", 'mode', tc."mode",
+      'ground_truth', tc."groundTruth", 'evaluations', tc."evaluations", 'files', tc."files") AS snapshot) j
+    ${range}
+    ${returning}`;
+}
+
+/** How many cases of the suite a selection takes (each becomes `trials` case results). */
+export async function countSelectedCases(workspaceId: string, suiteId: string, selection: CaseSelection): Promise<number> {
+  const [row] = await db.$queryRaw<{ n: number }[]>(selectedCaseCountSql(workspaceId, suiteId, selection));
+  return row?.n ?? 0;
+}
+
+/** The count of `countSelectedCases`, as a statement (column `n`) for any connection. */
+export function selectedCaseCountSql(workspaceId: string, suiteId: string, selection: CaseSelection): Prisma.Sql {
+  return Prisma.sql`SELECT count(*)::int AS n FROM "TestCase" tc WHERE ${caseSelectionSql(workspaceId, suiteId, selection)}`;
 }
 
 /** After its case results are inserted: the run's totals (every result, and those inserted as skipped). */

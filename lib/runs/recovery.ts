@@ -8,6 +8,7 @@ import "server-only";
 import { db } from "@/lib/db";
 import { logger } from "@/lib/logger";
 import { finalizeRunIfDone, refreshRunTotals } from "@/lib/runs/finalize";
+import { failUnfinishedStart } from "@/lib/runs/batched-start";
 import { isLeaseOwnerDead, leaseOwnerHostPrefix } from "@/lib/runs/lease-owner";
 
 /**
@@ -18,6 +19,7 @@ import { isLeaseOwnerDead, leaseOwnerHostPrefix } from "@/lib/runs/lease-owner";
  */
 export async function recoverExpiredCases({ workerId, maxAttempts }: { workerId: string; maxAttempts: number }) {
   await expireLeasesOfDeadOwners(workerId);
+  await failAbandonedStarts(workerId);
   const expired = await db.$queryRaw<{ runId: string }[]>`
     UPDATE "CaseResult" c SET
       "status" = (CASE WHEN r."cancelRequestedAt" IS NOT NULL THEN 'skipped'
@@ -73,4 +75,20 @@ async function expireLeasesOfDeadOwners(workerId: string) {
     UPDATE "CaseResult" SET "leaseExpiresAt" = now() - interval '1 millisecond'
     WHERE "status" = 'running' AND "leaseOwner" = ANY(${dead}::text[])`;
   logger.warn({ workerId, deadOwners: dead, cases: released }, "released the leases of exited workers on this machine");
+}
+
+/**
+ * A large run whose cases were being written in batches when their writer stopped (its lease
+ * expired, or its process on this machine exited) fails (./batched-start.ts). Looked up by a
+ * partial index: runs still being written are few and short-lived.
+ */
+async function failAbandonedStarts(workerId: string) {
+  const writing = await db.$queryRaw<{ id: string; owner: string | null; expired: boolean }[]>`
+    SELECT "id", "leaseOwner" AS owner, ("leaseExpiresAt" IS NULL OR "leaseExpiresAt" < now()) AS expired
+    FROM "Run" WHERE "preparedAt" IS NULL AND "status" IN ('pending', 'running')`;
+  for (const run of writing) {
+    if (!run.expired && !(run.owner && isLeaseOwnerDead(run.owner, workerId))) continue;
+    logger.warn({ runId: run.id, owner: run.owner, workerId }, "a run's case writer stopped; failing the run");
+    await failUnfinishedStart(run.id, run.owner);
+  }
 }

@@ -23,10 +23,12 @@ import type pg from "pg";
 import { notifyRunQueued } from "@/lib/runs/wakeup";
 import { selectionKeyOf } from "@/lib/alerts/selection";
 import { forgetRun } from "@/lib/runs/live-answers";
+import { firstBatchRows, startRunInBatches } from "@/lib/runs/batched-start";
 import {
   agentSnapshotOf,
   agentVariableDefinitions,
   evalSnapshotOf,
+  countSelectedCases,
   insertCaseResults,
   noCasesError,
   prepareRunVariables,
@@ -54,10 +56,32 @@ export async function startRun(ctx: WorkspaceContext, suiteId: string, raw: unkn
   // A preset's values first, explicit run values over them.
   const variables = { ...presetValues, ...opts.variables };
   const prepared = await prepareRunVariables(ctx, suite, variables, opts);
-  const run = await db.$transaction((tx) => createRunInTx(tx, ctx, { suite, opts, prepared, trigger, trials }));
+  const args = { suite, opts, prepared, trigger, trials };
+  // A large run is written in batches, so that its first cases start at once (./batched-start.ts).
+  if ((await countSelectedCases(ctx.workspaceId, suite.id, opts)) * trials > firstBatchRows()) {
+    const { run } = await startRunInBatches({
+      createRun: async (tx, lease) =>
+        (await createRunRow(tx, ctx, args, { preparedAt: null, leaseOwner: lease.owner, leaseExpiresAt: lease.expiresAt })).id,
+      insert: caseResultsOf(ctx, args),
+      perCase: prepared.perCase ?? (await resolveRunCases(ctx, args)),
+    });
+    notifyRunQueued(run.id);
+    return toRunDto(run);
+  }
+  const run = await db.$transaction((tx) => createRunInTx(tx, ctx, args));
   notifyRunQueued(run.id);
   return toRunDto(run);
 }
+
+type RunArgs = {
+  suite: SuiteForRun;
+  opts: Omit<StartRunOptions, "variables" | "preset" | "trials">;
+  prepared: PreparedRun;
+  trigger: RunTrigger;
+  trials: number;
+  matrix?: { id: string; combinationIndex: number };
+  rerunOf?: string;
+};
 
 /**
  * Writes a validated run inside `tx`: the run row (agent and judge snapshots, resolved
@@ -65,21 +89,23 @@ export async function startRun(ctx: WorkspaceContext, suiteId: string, raw: unkn
  * matrix and combination and no selection key (it is never a regression baseline). The caller
  * wakes the executor after the commit.
  */
-export async function createRunInTx(
+export async function createRunInTx(tx: Tx, ctx: WorkspaceContext, args: RunArgs) {
+  const created = await createRunRow(tx, ctx, args);
+  const inserted = await insertCaseResults(tx, { ...caseResultsOf(ctx, args), runId: created.id });
+  if (inserted === 0) throw noCasesError(args.opts);
+  await storeCaseVariables(tx, created.id, args.prepared.perCase ?? (await resolveRunCases(ctx, args)));
+  return recordRunTotals(tx, created.id, inserted);
+}
+
+/** The run row alone (`batch`: the lease of a run whose case results are written in batches). */
+function createRunRow(
   tx: Tx,
   ctx: WorkspaceContext,
-  args: {
-    suite: SuiteForRun;
-    opts: Omit<StartRunOptions, "variables" | "preset" | "trials">;
-    prepared: PreparedRun;
-    trigger: RunTrigger;
-    trials: number;
-    matrix?: { id: string; combinationIndex: number };
-    rerunOf?: string;
-  },
+  args: RunArgs,
+  batch?: { preparedAt: null; leaseOwner: string; leaseExpiresAt: Date },
 ) {
   const { suite, opts, prepared } = args;
-  const created = await tx.run.create({
+  return tx.run.create({
     data: {
       workspaceId: ctx.workspaceId,
       suiteId: suite.id,
@@ -104,31 +130,34 @@ export async function createRunInTx(
       matrixId: args.matrix?.id ?? null,
       combinationIndex: args.matrix?.combinationIndex ?? null,
       rerunOfId: args.rerunOf ?? null,
+      ...batch,
     },
     select: { id: true },
   });
-  const inserted = await insertCaseResults(tx, {
-    runId: created.id,
+}
+
+/** Which case results a run gets: the selection × trials, trial-major (case-major for a matrix's heat map). */
+function caseResultsOf(ctx: WorkspaceContext, args: RunArgs) {
+  return {
     workspaceId: ctx.workspaceId,
-    suiteId: suite.id,
-    selection: opts,
+    suiteId: args.suite.id,
+    selection: args.opts,
     repetitions: args.trials,
     // A matrix's heat map reads every combination at the same case-major positions.
-    order: args.matrix ? "case-major" : "trial-major",
-  });
-  if (inserted === 0) throw noCasesError(opts);
-  const perCase =
-    prepared.perCase ??
-    (await resolveSelectedCases(
-      ctx.workspaceId,
-      suite.id,
-      opts,
-      agentVariableDefinitions(suite.agent),
-      (suite.variables ?? {}) as Record<string, VariableValue>,
-      prepared.variables,
-    ));
-  await storeCaseVariables(tx, created.id, perCase);
-  return recordRunTotals(tx, created.id, inserted);
+    order: args.matrix ? ("case-major" as const) : ("trial-major" as const),
+  };
+}
+
+/** Each selected case's resolved variables, when they were not resolved with the run's validation. */
+function resolveRunCases(ctx: WorkspaceContext, { suite, opts, prepared }: RunArgs) {
+  return resolveSelectedCases(
+    ctx.workspaceId,
+    suite.id,
+    opts,
+    agentVariableDefinitions(suite.agent),
+    (suite.variables ?? {}) as Record<string, VariableValue>,
+    prepared.variables,
+  );
 }
 
 /** runSelect's columns, by name (the live run page polls this: raw pg, see `scopedPoolRead`). */
@@ -248,8 +277,9 @@ export async function cancelRun(ctx: WorkspaceContext, id: string) {
   requireRole(ctx, "editor");
   if (!isUuid(id)) throw new NotFoundError("Run");
   const cancelled = await db.$transaction(async (tx) => {
-    const [locked] = await tx.$queryRaw<{ status: string }[]>`
-      SELECT "status"::text AS status FROM "Run" WHERE "id" = ${id}::uuid AND "workspaceId" = ${ctx.workspaceId}::uuid FOR UPDATE`;
+    const [locked] = await tx.$queryRaw<{ status: string; prepared: boolean }[]>`
+      SELECT "status"::text AS status, ("preparedAt" IS NOT NULL) AS prepared
+      FROM "Run" WHERE "id" = ${id}::uuid AND "workspaceId" = ${ctx.workspaceId}::uuid FOR NO KEY UPDATE`;
     if (!locked) throw new NotFoundError("Run");
     if (!["pending", "running"].includes(locked.status)) {
       throw new ConflictError(`The run is already ${locked.status}`);
@@ -264,7 +294,10 @@ export async function cancelRun(ctx: WorkspaceContext, id: string) {
       data: {
         cancelRequestedAt: new Date(),
         skippedCases: { increment: skipped.count },
-        ...(running === 0 ? { status: "cancelled", completedAt: new Date(), leaseOwner: null, leaseExpiresAt: null } : {}),
+        // A run whose cases are still being written ends when its writer sees the cancel (./batched-start.ts).
+        ...(running === 0 && locked.prepared
+          ? { status: "cancelled", completedAt: new Date(), leaseOwner: null, leaseExpiresAt: null }
+          : {}),
       },
       select: runSelect,
     });

@@ -1,0 +1,250 @@
+/**
+ * Large runs start at once: `startRun` (./service.ts) writes a run of more than `FIRST_BATCH_ROWS`
+ * case results in batches. The run row is committed alone, then a read-only REPEATABLE READ
+ * transaction exports a snapshot, and every batch is one transaction that imports it and inserts
+ * the next range of positions. The first batch is committed before `startRun` answers, so the
+ * executor claims the first cases within milliseconds whatever the run's size (one INSERT of
+ * 10,000 rows took 1.6 s); the rest follow in the background while those run.
+ *
+ * Every batch reads the same snapshot, so the run holds exactly the cases, contents and positions
+ * that one statement would have written at the start, whatever is edited meanwhile. Until the
+ * last batch is in, the run's `preparedAt` is null (finalizing waits for it) and the writing
+ * process holds the run's lease, renewed after every batch. A cancel stops the batches; a
+ * writer that dies (its lease expires, or its process on this machine is gone) leaves a run that
+ * recovery (./recovery.ts) fails with a reason, as no other process can recreate the snapshot.
+ */
+import "server-only";
+import type pg from "pg";
+import { db, pool, type Tx } from "@/lib/db";
+import { Prisma } from "@/lib/generated/prisma/client";
+import { logger } from "@/lib/logger";
+import { withoutWorkspaceScope } from "@/lib/tenant-scope";
+import { isUuid } from "@/lib/ids";
+import { newLeaseOwnerId } from "@/lib/runs/lease-owner";
+import { runSelect, type RunRow } from "@/lib/runs/dto";
+import { caseResultInsertSql, selectedCaseCountSql, type CaseResultInsert } from "@/lib/runs/prepare";
+import { failRun, finalizeRunIfDone, refreshRunTotals } from "@/lib/runs/finalize";
+import type { ResolvedVariables } from "@/lib/runs/variables";
+
+/** Runs of up to this many case results are written in one transaction, with the run. */
+const FIRST_BATCH_ROWS = 250;
+/** Each later batch: ~0.1 ms a row, so a batch takes well under a second and the lease stays fresh. */
+const BATCH_ROWS = 5_000;
+/** The writer's lease on the run; renewed after every batch. */
+const FILL_LEASE_MS = 30_000;
+
+export type BatchedStart = {
+  /** Writes the run row (status pending, `preparedAt` null, the lease set) and returns its id. */
+  createRun: (tx: Tx, lease: { owner: string; expiresAt: Date }) => Promise<string>;
+  insert: Omit<CaseResultInsert, "runId" | "positions">;
+  /** Each selected case's resolved variables, by test case id (empty when the agent declares none). */
+  perCase: Map<string, ResolvedVariables>;
+};
+
+export type BatchOptions = {
+  firstRows?: number;
+  batchRows?: number;
+  /** Tests: awaited before each batch after the first. */
+  beforeBatch?: (position: number) => Promise<void>;
+};
+
+let configured: BatchOptions = {};
+
+/** The size of a run's first batch: a run of up to this many case results is written in one go. */
+export function firstBatchRows(): number {
+  return configured.firstRows ?? FIRST_BATCH_ROWS;
+}
+
+/** Tests: smaller batches and a hook before each later batch (null: the defaults again). */
+export function configureBatchedStart(opts: BatchOptions | null) {
+  configured = opts ?? {};
+}
+
+/**
+ * Creates the run and commits its first batch of case results; the rest are written in the
+ * background, in order. Returns the run row as written. On a failure before the first batch is
+ * committed, the run row is deleted again: nothing half-written remains.
+ */
+export async function startRunInBatches(
+  start: BatchedStart,
+  opts: BatchOptions = configured,
+): Promise<{ run: RunRow; rest: Promise<void> }> {
+  const owner = newLeaseOwnerId();
+  const runId = await db.$transaction((tx) => start.createRun(tx, { owner, expiresAt: new Date(Date.now() + FILL_LEASE_MS) }));
+  let exporter: pg.PoolClient | null = null;
+  try {
+    exporter = await pool.connect();
+    await exporter.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
+    const {
+      rows: [exported],
+    } = await exporter.query<{ id: string }>("SELECT pg_export_snapshot() AS id");
+    // The run's size as the snapshot sees it: the batches number exactly these rows.
+    const { workspaceId, suiteId, selection, repetitions = 1 } = start.insert;
+    const count = selectedCaseCountSql(workspaceId, suiteId, selection);
+    const cases = (await exporter.query<{ n: number }>(count.text, count.values)).rows[0]?.n ?? 0;
+    const writer = new BatchWriter(runId, owner, exported!.id, start, cases * repetitions);
+    const firstRows = Math.min(opts.firstRows ?? FIRST_BATCH_ROWS, writer.rows);
+    const skipped = await writer.write(0, firstRows);
+    await writer.renew(skipped);
+    const run = await db.run.findUniqueOrThrow({ where: { id: runId }, select: runSelect });
+    const held = exporter;
+    exporter = null;
+    const rest = withoutWorkspaceScope(() =>
+      writer
+        .writeFrom(firstRows, opts.batchRows ?? BATCH_ROWS, opts.beforeBatch)
+        .catch(async (err: unknown) => {
+          logger.error({ err, runId }, "writing a run's remaining cases failed; failing the run");
+          await failUnfinishedStart(runId, owner).catch(() => undefined); // else recovery does, when the lease expires
+        })
+        .finally(() => endSnapshot(held)),
+    );
+    return { run, rest };
+  } catch (err) {
+    if (exporter) await endSnapshot(exporter);
+    await db.run
+      .delete({ where: { id: runId } })
+      .catch((e: unknown) => logger.error({ err: e, runId }, "could not remove a run that failed to start"));
+    throw err;
+  }
+}
+
+async function endSnapshot(client: pg.PoolClient) {
+  let broken = false;
+  await client.query("COMMIT").catch(() => {
+    broken = true;
+  });
+  client.release(broken);
+}
+
+/** Writes one run's batches under the exported snapshot and the run's lease. */
+class BatchWriter {
+  constructor(
+    private readonly runId: string,
+    private readonly owner: string,
+    private readonly snapshot: string,
+    private readonly start: BatchedStart,
+    /** Case results the run has in the snapshot (selected cases × trials). */
+    readonly rows: number,
+  ) {
+    // Inlined into SET TRANSACTION SNAPSHOT (it takes no parameter): PostgreSQL's ids are hex and dashes.
+    if (!/^[0-9A-F-]+$/i.test(snapshot)) throw new Error("unexpected snapshot id");
+    if (!isUuid(start.insert.workspaceId)) throw new Error("unexpected workspace id");
+  }
+
+  /** Inserts positions [from, to) in one transaction on the snapshot; returns how many it skipped as not runnable. */
+  async write(from: number, to: number): Promise<number> {
+    const client = await pool.connect();
+    let broken = false;
+    try {
+      await client.query(
+        `BEGIN ISOLATION LEVEL REPEATABLE READ; SET TRANSACTION SNAPSHOT '${this.snapshot}'; ` +
+          `SELECT set_config('app.workspace_id', '${this.start.insert.workspaceId}', true)`,
+      );
+      const sql = caseResultInsertSql(
+        { ...this.start.insert, runId: this.runId, positions: { from, to } },
+        Prisma.sql`RETURNING "testCaseId", "status"::text AS status`,
+      );
+      const { rows } = await client.query<{ testCaseId: string; status: string }>(sql.text, sql.values);
+      const variables = rows.flatMap((r) => {
+        const resolved = this.start.perCase.get(r.testCaseId);
+        return resolved ? [{ test_case_id: r.testCaseId, resolved }] : [];
+      });
+      if (variables.length > 0) {
+        await client.query(
+          `UPDATE "CaseResult" c SET "resolvedVariables" = x.resolved
+           FROM jsonb_to_recordset($2::jsonb) AS x(test_case_id uuid, resolved jsonb)
+           WHERE c."runId" = $1::uuid AND c."testCaseId" = x.test_case_id AND c."position" >= $3::int AND c."position" < $4::int`,
+          [this.runId, JSON.stringify(variables), from, to],
+        );
+      }
+      await client.query("COMMIT");
+      return rows.filter((r) => r.status === "skipped").length;
+    } catch (err) {
+      await client.query("ROLLBACK").catch(() => {
+        broken = true;
+      });
+      throw err;
+    } finally {
+      client.release(broken);
+    }
+  }
+
+  /**
+   * The batches after the first, then the run marked prepared (and finalized, when its cases are
+   * all done already). Stops early on a cancel, or when the lease was lost.
+   */
+  async writeFrom(from: number, batchRows: number, beforeBatch?: (position: number) => Promise<void>): Promise<void> {
+    let skipped = 0;
+    for (let position = from; position < this.rows;) {
+      if (beforeBatch) await beforeBatch(position);
+      const lease = await this.renew(skipped);
+      if (lease === "lost") return;
+      if (lease === "stopped") break;
+      const to = Math.min(position + batchRows, this.rows);
+      skipped = await this.write(position, to);
+      position = to;
+    }
+    await this.finish();
+  }
+
+  /**
+   * Renews the lease and adds the last batch's not-runnable cases to the run's skipped count (the
+   * live page shows it). "stopped" when the run was cancelled or failed meanwhile, "lost" when
+   * the lease is not this writer's any more (recovery failed the run).
+   */
+  async renew(skipped: number): Promise<"held" | "stopped" | "lost"> {
+    const { rows } = await pool.query<{ stopped: boolean }>(
+      `UPDATE "Run" SET "leaseExpiresAt" = now() + $3::int * interval '1 millisecond', "skippedCases" = "skippedCases" + $4::int,
+         "totalCases" = $5::int
+       WHERE "id" = $1::uuid AND "leaseOwner" = $2 AND "preparedAt" IS NULL AND "status" IN ('pending', 'running')
+       RETURNING ("cancelRequestedAt" IS NOT NULL OR "errorMessage" IS NOT NULL) AS stopped`,
+      [this.runId, this.owner, FILL_LEASE_MS, skipped, this.rows],
+    );
+    if (rows.length === 0) return "lost";
+    return rows[0]!.stopped ? "stopped" : "held";
+  }
+
+  /**
+   * Every batch is in (or a cancel or failure stopped them): the run is prepared, its total is
+   * what was written, cases of a run stopped meanwhile that were written after the stop are
+   * skipped as its other pending cases were, and the run is finalized if nothing is left to run.
+   */
+  private async finish() {
+    const finished = await db.$transaction(async (tx) => {
+      const [run] = await tx.$queryRaw<{ cancelled: boolean; errorMessage: string | null }[]>`
+        SELECT ("cancelRequestedAt" IS NOT NULL) AS cancelled, "errorMessage" FROM "Run"
+        WHERE "id" = ${this.runId}::uuid AND "leaseOwner" = ${this.owner} AND "preparedAt" IS NULL FOR NO KEY UPDATE`;
+      if (!run) return false;
+      if (run.cancelled || run.errorMessage !== null) {
+        const reason = run.cancelled ? "Run cancelled before this case started" : `Not run: ${run.errorMessage}`;
+        await tx.$executeRaw`
+          UPDATE "CaseResult" SET "status" = 'skipped', "errorMessage" = ${reason}, "completedAt" = now()
+          WHERE "runId" = ${this.runId}::uuid AND "status" = 'pending'`;
+      }
+      await tx.$executeRaw`
+        UPDATE "Run" SET "preparedAt" = now(), "leaseOwner" = NULL, "leaseExpiresAt" = NULL,
+          "totalCases" = (SELECT count(*)::int FROM "CaseResult" WHERE "runId" = ${this.runId}::uuid)
+        WHERE "id" = ${this.runId}::uuid`;
+      await refreshRunTotals(this.runId, tx);
+      return true;
+    });
+    if (finished) await finalizeRunIfDone(this.runId);
+  }
+}
+
+/** Why a run fails whose cases could not all be written. */
+export const ABANDONED_START = "Assay stopped before it had written all of this run's cases; start the run again";
+
+/**
+ * Fails a run whose case writer stopped before the last batch (it failed, or recovery found its
+ * lease expired or its process gone): no other process can write the rest from the same
+ * snapshot. The run is marked prepared with the cases written, its pending cases are skipped and
+ * it ends `failed` once those in flight are written. Only while `owner` still holds the run.
+ */
+export async function failUnfinishedStart(runId: string, owner: string | null): Promise<void> {
+  const taken = await db.$executeRaw`
+    UPDATE "Run" SET "preparedAt" = now(), "leaseOwner" = NULL, "leaseExpiresAt" = NULL,
+      "totalCases" = (SELECT count(*)::int FROM "CaseResult" c WHERE c."runId" = "Run"."id")
+    WHERE "id" = ${runId}::uuid AND "preparedAt" IS NULL AND "leaseOwner" IS NOT DISTINCT FROM ${owner}`;
+  if (taken > 0) await failRun(runId, ABANDONED_START);
+}
