@@ -14,13 +14,9 @@ import type {
   caseTablePageResource,
   caseTableRowResource,
   llmCallResource,
-  runChanges,
-  runChangesResource,
   runCaseResource,
-  runResource,
-  runSummaryComputed,
-  verdictChange,
-} from "./openapi";
+} from "./case-results-openapi";
+import type { runChanges, runChangesResource, runResource, runSummaryComputed, verdictChange } from "./openapi";
 
 /**
  * The run feature's public shapes: Prisma `select` constants, row → DTO mappers and the DTO
@@ -186,18 +182,38 @@ export const CASE_STAGES = [
 ] as const;
 export type CaseStage = (typeof CASE_STAGES)[number];
 
-export const caseResultSelect = {
-  id: true,
-  runId: true,
+/** Which case, arm and trial a result is, and its state: the columns every read of a result shows (the full result and the table row). */
+const casePlaceSelect = {
   testCaseId: true,
   variant: true,
   position: true,
   repetition: true,
   status: true,
   stage: true,
-  processedFiles: true,
   name: true,
   tags: true,
+} as const satisfies Prisma.CaseResultSelect;
+type CasePlaceRecord = Prisma.CaseResultGetPayload<{ select: typeof casePlaceSelect }>;
+
+function toCasePlace(r: CasePlaceRecord) {
+  return {
+    test_case_id: r.testCaseId,
+    variant: r.variant,
+    position: r.position,
+    trial: r.repetition,
+    status: r.status,
+    /** The execution model's state (live while running; final: complete, files_failed, agent_failed or evaluation_failed). */
+    stage: r.stage as CaseStage,
+    name: r.name,
+    tags: r.tags,
+  };
+}
+
+export const caseResultSelect = {
+  id: true,
+  runId: true,
+  ...casePlaceSelect,
+  processedFiles: true,
   caseSnapshot: true,
   actualResponse: true,
   responseTruncated: true,
@@ -264,15 +280,7 @@ export function toCaseResultDto(r: CaseResultRecord): CaseResultDto {
   return {
     id: r.id,
     run_id: r.runId,
-    test_case_id: r.testCaseId,
-    variant: r.variant,
-    position: r.position,
-    trial: r.repetition,
-    status: r.status,
-    /** The execution model's state (live while running; final: complete, files_failed, agent_failed or evaluation_failed). */
-    stage: r.stage as CaseStage,
-    name: r.name,
-    tags: r.tags,
+    ...toCasePlace(r),
     test_case: r.caseSnapshot,
     /** The execution model's TestResult.processed_files: one ProcessedFileInput per file of the case (empty without files). */
     processed_files: (Array.isArray(r.processedFiles) ? r.processedFiles : []) as unknown as ProcessedFileInput[],
@@ -387,14 +395,7 @@ export type CaseResultPage = z.output<typeof caseTablePageResource>;
 /** The columns the run page's case table shows, and nothing else: the live table reads these every second. */
 export const caseResultRowSelect = {
   id: true,
-  testCaseId: true,
-  variant: true,
-  position: true,
-  repetition: true,
-  status: true,
-  stage: true,
-  name: true,
-  tags: true,
+  ...casePlaceSelect,
   promptTokens: true,
   completionTokens: true,
   latencyMs: true,
@@ -420,14 +421,7 @@ export type CaseResultRowRecord = Prisma.CaseResultGetPayload<{ select: typeof c
 export function toCaseResultRow(r: CaseResultRowRecord): CaseResultRow {
   return {
     id: r.id,
-    test_case_id: r.testCaseId,
-    variant: r.variant,
-    position: r.position,
-    trial: r.repetition,
-    status: r.status,
-    stage: r.stage as CaseStage,
-    name: r.name,
-    tags: r.tags,
+    ...toCasePlace(r),
     prompt_tokens: r.promptTokens,
     completion_tokens: r.completionTokens,
     latency_ms: r.latencyMs,
