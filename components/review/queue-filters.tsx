@@ -1,6 +1,5 @@
-import Link from "next/link";
 import { Field, NamedOptions, Options, Select } from "@/components/ui/field";
-import { buttonClass } from "@/components/ui/button";
+import { FilterForm } from "@/components/ui/filter-form";
 import { REVIEW_ITEM_STATUSES } from "@/lib/review/schemas";
 import { STATUS_LABELS, type QueueFilters } from "./format";
 
@@ -26,9 +25,9 @@ export function QueueFilterForm({
   suites: { id: string; name: string }[];
   filters: QueueFilters;
 }) {
-  const filtered = filters.status !== "open" || filters.suite || filters.run || filters.mine || filters.todo || filters.overturned;
+  const filtered = filters.status !== "open" || !!(filters.suite || filters.run || filters.mine || filters.todo || filters.overturned);
   return (
-    <form method="get" action={base} role="search" aria-label="Filter review items" className="flex flex-wrap items-end gap-x-4 gap-y-2">
+    <FilterForm base={base} label="Filter review items" filtered={filtered} className="gap-x-4 gap-y-2">
       <Field id="review-status" label="Status">
         <Select id="review-status" name="status" defaultValue={filters.status}>
           <Options values={STATUS_FILTERS} labels={FILTER_LABELS} />
@@ -43,14 +42,6 @@ export function QueueFilterForm({
       <Check name="mine" label="Assigned to me" checked={filters.mine} />
       <Check name="todo" label="Waiting for me" checked={filters.todo} />
       <Check name="overturned" label="Disagreements" checked={filters.overturned} />
-      <button type="submit" className={buttonClass("secondary")}>
-        Filter
-      </button>
-      {filtered && (
-        <Link href={base} className="pb-2 text-sm text-indigo-700 hover:underline">
-          Reset
-        </Link>
-      )}
-    </form>
+    </FilterForm>
   );
 }

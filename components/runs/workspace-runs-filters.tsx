@@ -1,7 +1,6 @@
-import Link from "next/link";
 import { RUN_KINDS, RUN_STATUSES, RUN_TRIGGERS } from "@/lib/runs/schemas";
-import { Field, Input, NamedOptions, Options, Select } from "@/components/ui/field";
-import { buttonClass } from "@/components/ui/button";
+import { Field, InputField, NamedOptions, Options, Select } from "@/components/ui/field";
+import { FilterForm } from "@/components/ui/filter-form";
 import { RUN_STATUS_LABELS } from "./status-badges";
 import { TRIGGER_LABELS } from "./format";
 
@@ -23,7 +22,7 @@ export function WorkspaceRunsFilters({
 }) {
   const filtered = Object.values(raw).some(Boolean);
   return (
-    <form method="get" action={base} role="search" aria-label="Filter runs" className="flex flex-wrap items-end gap-3">
+    <FilterForm base={base} label="Filter runs" filtered={filtered}>
       <Field id="runs-suite" label="Suite" error={errors.suite_id}>
         <Select id="runs-suite" name="suite" defaultValue={raw.suite_id ?? ""} className="max-w-full min-w-48">
           <NamedOptions items={suites} none="All suites" />
@@ -44,24 +43,16 @@ export function WorkspaceRunsFilters({
           <Options values={RUN_KINDS} labels={KIND_LABELS} />
         </Select>
       </Field>
-      <Field id="runs-metadata" label="Metadata" hint="key:value, for example branch:main" error={errors.metadata}>
-        <Input
-          id="runs-metadata"
-          name="metadata"
-          defaultValue={raw.metadata ?? ""}
-          placeholder="branch:main"
-          aria-invalid={!!errors.metadata}
-          className="w-48"
-        />
-      </Field>
-      <button type="submit" className={buttonClass("secondary")}>
-        Filter
-      </button>
-      {filtered && (
-        <Link href={base} className="pb-2 text-sm text-indigo-700 hover:underline">
-          Reset
-        </Link>
-      )}
-    </form>
+      <InputField
+        id="runs-metadata"
+        label="Metadata"
+        hint="key:value, for example branch:main"
+        error={errors.metadata}
+        name="metadata"
+        defaultValue={raw.metadata ?? ""}
+        placeholder="branch:main"
+        className="w-48"
+      />
+    </FilterForm>
   );
 }

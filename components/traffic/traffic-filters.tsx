@@ -1,7 +1,6 @@
-import Link from "next/link";
 import type { TrafficRawFilters } from "@/lib/traffic/loaders";
-import { Field, Input, Select } from "@/components/ui/field";
-import { buttonClass } from "@/components/ui/button";
+import { Field, InputField, Select } from "@/components/ui/field";
+import { FilterForm } from "@/components/ui/filter-form";
 
 const RANGE_LABELS = { "1h": "Last hour", "24h": "Last 24 hours", "7d": "Last 7 days", "14d": "Last 14 days" } as const;
 
@@ -21,7 +20,7 @@ export function TrafficFilters({
 }) {
   const filtered = Object.values(raw).some(Boolean);
   return (
-    <form method="get" action={base} role="search" aria-label="Filter conversations" className="flex flex-wrap items-end gap-3">
+    <FilterForm base={base} label="Filter conversations" filtered={filtered}>
       {agents.length > 0 && (
         <Field id="traffic-agent" label="Agent" error={errors.agent}>
           <Select id="traffic-agent" name="agent" defaultValue={raw.agent ?? ""} className="max-w-full min-w-40">
@@ -55,49 +54,38 @@ export function TrafficFilters({
           ))}
         </Select>
       </Field>
-      <Field id="traffic-tool" label="Used tool" error={errors.tool}>
-        <Input
-          id="traffic-tool"
-          name="tool"
-          defaultValue={raw.tool ?? ""}
-          placeholder="lookup_order"
-          className="w-40"
-          aria-invalid={!!errors.tool}
-        />
-      </Field>
-      <Field id="traffic-turns" label="User turns ≥" error={errors.min_turns}>
-        <Input
-          id="traffic-turns"
-          name="min_turns"
-          inputMode="numeric"
-          defaultValue={raw.min_turns ?? ""}
-          className="w-20"
-          aria-invalid={!!errors.min_turns}
-        />
-      </Field>
-      <Field id="traffic-q" label="User said" error={errors.q}>
-        <Input
-          id="traffic-q"
-          name="q"
-          type="search"
-          defaultValue={raw.q ?? ""}
-          placeholder="refund"
-          className="w-48"
-          aria-invalid={!!errors.q}
-        />
-      </Field>
+      <InputField
+        id="traffic-tool"
+        label="Used tool"
+        error={errors.tool}
+        name="tool"
+        defaultValue={raw.tool ?? ""}
+        placeholder="lookup_order"
+        className="w-40"
+      />
+      <InputField
+        id="traffic-turns"
+        label="User turns ≥"
+        error={errors.min_turns}
+        name="min_turns"
+        inputMode="numeric"
+        defaultValue={raw.min_turns ?? ""}
+        className="w-20"
+      />
+      <InputField
+        id="traffic-q"
+        label="User said"
+        error={errors.q}
+        name="q"
+        type="search"
+        defaultValue={raw.q ?? ""}
+        placeholder="refund"
+        className="w-48"
+      />
       <label className="flex items-center gap-2 pb-2 text-sm">
         <input type="checkbox" name="has_error" value="true" defaultChecked={raw.has_error === "true"} />
         Has an error
       </label>
-      <button type="submit" className={buttonClass("secondary")}>
-        Filter
-      </button>
-      {filtered && (
-        <Link href={base} className="pb-2 text-sm text-indigo-700 hover:underline">
-          Reset
-        </Link>
-      )}
-    </form>
+    </FilterForm>
   );
 }
