@@ -32,6 +32,7 @@ import type { AnswerComparison } from "@/lib/runs/answer-diff";
 import { AnswerDiffCard } from "./answer-diff";
 import { FinalResponseCard } from "./final-response";
 import { CaseNav, type CaseNavData } from "./case-nav";
+import { FailureReasons } from "./failure-reasons";
 
 /** What kind of problem an error_type names: agent failures vs evaluator (judge/simulator) errors. */
 const ERROR_KINDS: Record<string, { title: string; note: string }> = {
@@ -177,17 +178,7 @@ export function CaseView({
               {isFailureStage(r.stage) && <span className="font-normal"> · stage: {CASE_STAGE_LABELS[r.stage]}</span>}
             </p>
             {kind?.note && <p className="text-xs opacity-80">{kind.note}</p>}
-            {r.status === "failed" && r.failure_reasons.length > 0 ? (
-              <ul className="mt-1 list-disc space-y-0.5 pl-5" aria-label="Failure reasons">
-                {r.failure_reasons.map((reason, i) => (
-                  <li key={i} className="whitespace-pre-wrap">
-                    {reason}
-                  </li>
-                ))}
-              </ul>
-            ) : (
-              <p className="mt-1 whitespace-pre-wrap">{r.error_message ?? "No reason was recorded."}</p>
-            )}
+            <FailureReasons status={r.status} reasons={r.failure_reasons} errorMessage={r.error_message} />
           </div>
         )}
         {r.stopped_by_safety_cap && (

@@ -10,6 +10,7 @@ import { Transcript, authorshipOf, type TranscriptEntry } from "@/components/run
 import { CheckResults, ToolCallResultsView } from "@/components/runs/check-results";
 import { MetricResults, OutcomeResults } from "@/components/runs/outcome-metric-results";
 import { formatDuration, formatNumber } from "@/components/runs/format";
+import { FailureReasons } from "@/components/runs/failure-reasons";
 
 /**
  * One case of a shared run: why it failed, the final response, the checks, outcomes and metrics,
@@ -34,17 +35,7 @@ export function SharedCaseView({ token, page }: { token: string; page: SharedCas
       {(r.status === "failed" || r.status === "error") && (
         <div className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-900">
           <p className="font-medium">{r.status === "error" ? "Error" : "Why it failed"}</p>
-          {r.status === "failed" && r.failure_reasons.length > 0 ? (
-            <ul className="mt-1 list-disc space-y-0.5 pl-5" aria-label="Failure reasons">
-              {r.failure_reasons.map((reason, i) => (
-                <li key={i} className="whitespace-pre-wrap">
-                  {reason}
-                </li>
-              ))}
-            </ul>
-          ) : (
-            <p className="mt-1 whitespace-pre-wrap">{r.error_message ?? "No reason was recorded."}</p>
-          )}
+          <FailureReasons status={r.status} reasons={r.failure_reasons} errorMessage={r.error_message} />
         </div>
       )}
       <Card className="p-5">
