@@ -31,6 +31,34 @@ function Source({ setting }: { setting: { value: string | number; source: keyof 
   );
 }
 
+/** Each setting: empty falls back to its environment variable, then to the built-in default. */
+const FIELDS: { name: keyof Values; label: string; hint: string; placeholder?: string; inputMode?: "numeric" }[] = [
+  {
+    name: "cleanup_time",
+    label: "Nightly cleanup time (HH:MM, UTC)",
+    hint: `Empty: TEST_SUITES_RETENTION_CLEANUP_TIME or ${RETENTION_DEFAULTS.cleanup_time}`,
+    placeholder: "02:00",
+  },
+  {
+    name: "days",
+    label: "Keep runs for (days)",
+    hint: `Runs younger than this are kept (at least 1). Empty: TEST_SUITES_RETENTION_DAYS or ${RETENTION_DEFAULTS.days}`,
+    inputMode: "numeric",
+  },
+  {
+    name: "runs",
+    label: "Always keep the newest completed runs per suite",
+    hint: `Kept whatever their age (at least 1). Empty: TEST_SUITES_RETENTION_RUNS or ${RETENTION_DEFAULTS.runs}`,
+    inputMode: "numeric",
+  },
+  {
+    name: "traffic_days",
+    label: "Keep traffic conversations for (days)",
+    hint: `Conversations received over OpenTelemetry, counted from their last span (at least 1). Empty: TRAFFIC_RETENTION_DAYS or ${RETENTION_DEFAULTS.traffic_days}`,
+    inputMode: "numeric",
+  },
+];
+
 export function RetentionSettingsForm({ workspaceId, settings }: { workspaceId: string; settings: RetentionSettings }) {
   const router = useRouter();
   const [formError, setFormError] = useState<string | null>(null);
@@ -60,54 +88,12 @@ export function RetentionSettingsForm({ workspaceId, settings }: { workspaceId: 
   return (
     <form onSubmit={onSubmit} noValidate className="max-w-xl space-y-5">
       <FormError message={formError} />
-      <Field
-        id="cleanup_time"
-        label="Nightly cleanup time (HH:MM, UTC)"
-        hint={`Empty: TEST_SUITES_RETENTION_CLEANUP_TIME or ${RETENTION_DEFAULTS.cleanup_time}`}
-        error={errors.cleanup_time?.message}
-      >
-        <Input
-          id="cleanup_time"
-          placeholder="02:00"
-          className="w-32"
-          aria-invalid={!!errors.cleanup_time}
-          {...form.register("cleanup_time")}
-        />
-        <Source setting={settings.cleanup_time} />
-      </Field>
-      <Field
-        id="days"
-        label="Keep runs for (days)"
-        hint={`Runs younger than this are kept (at least 1). Empty: TEST_SUITES_RETENTION_DAYS or ${RETENTION_DEFAULTS.days}`}
-        error={errors.days?.message}
-      >
-        <Input id="days" inputMode="numeric" className="w-32" aria-invalid={!!errors.days} {...form.register("days")} />
-        <Source setting={settings.days} />
-      </Field>
-      <Field
-        id="runs"
-        label="Always keep the newest completed runs per suite"
-        hint={`Kept whatever their age (at least 1). Empty: TEST_SUITES_RETENTION_RUNS or ${RETENTION_DEFAULTS.runs}`}
-        error={errors.runs?.message}
-      >
-        <Input id="runs" inputMode="numeric" className="w-32" aria-invalid={!!errors.runs} {...form.register("runs")} />
-        <Source setting={settings.runs} />
-      </Field>
-      <Field
-        id="traffic_days"
-        label="Keep traffic conversations for (days)"
-        hint={`Conversations received over OpenTelemetry, counted from their last span (at least 1). Empty: TRAFFIC_RETENTION_DAYS or ${RETENTION_DEFAULTS.traffic_days}`}
-        error={errors.traffic_days?.message}
-      >
-        <Input
-          id="traffic_days"
-          inputMode="numeric"
-          className="w-32"
-          aria-invalid={!!errors.traffic_days}
-          {...form.register("traffic_days")}
-        />
-        <Source setting={settings.traffic_days} />
-      </Field>
+      {FIELDS.map(({ name, label, hint, ...input }) => (
+        <Field key={name} id={name} label={label} hint={hint} error={errors[name]?.message}>
+          <Input id={name} className="w-32" aria-invalid={!!errors[name]} {...input} {...form.register(name)} />
+          <Source setting={settings[name]} />
+        </Field>
+      ))}
       <div className="flex items-center gap-3">
         <SubmitButton pending={isSubmitting} pendingLabel="Saving…">
           Save retention settings
