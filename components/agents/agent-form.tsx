@@ -8,7 +8,7 @@ import { agentFormDefaults, agentFormSchema, formIssuePath, type AgentFormValues
 import type { AgentInput } from "@/lib/agents/schemas";
 import { createAgentAction, updateAgentAction } from "@/lib/agents/actions";
 import type { AgentDto } from "@/lib/agents/dto";
-import { Field, FormError, InputField, NamedOptions, Select, Textarea } from "@/components/ui/field";
+import { Field, FormError, InputField, NamedOptions, Select, SelectField, TextareaField } from "@/components/ui/field";
 import { Button } from "@/components/ui/button";
 import { SubmitButton } from "@/components/ui/submit-button";
 import { Card } from "@/components/ui/card";
@@ -90,9 +90,14 @@ export function AgentForm({
           <FormError message={formError} />
           <Card className="space-y-4 p-5">
             <InputField id="agent-name" label="Name" error={errors.name?.message} {...invalid("name")} {...form.register("name")} />
-            <Field id="agent-description" label="Description" error={errors.description?.message}>
-              <Textarea id="agent-description" rows={2} {...invalid("description")} {...form.register("description")} />
-            </Field>
+            <TextareaField
+              id="agent-description"
+              label="Description"
+              error={errors.description?.message}
+              rows={2}
+              {...invalid("description")}
+              {...form.register("description")}
+            />
             <InputField
               id="agent-otel_service_name"
               label="OpenTelemetry service name (optional)"
@@ -116,16 +121,16 @@ export function AgentForm({
           {kind === "chat" ? (
             <>
               <Card className="space-y-4 p-5">
-                <Field
+                <SelectField
                   id="agent-model_config_id"
                   label="Model configuration"
                   hint={selectedConfig ? `Model: ${selectedConfig.model}` : "The endpoint and model this agent runs on"}
                   error={errors.model_config_id?.message}
+                  {...invalid("model_config_id")}
+                  {...form.register("model_config_id")}
                 >
-                  <Select id="agent-model_config_id" {...invalid("model_config_id")} {...form.register("model_config_id")}>
-                    <NamedOptions items={modelConfigs} none="Choose…" />
-                  </Select>
-                </Field>
+                  <NamedOptions items={modelConfigs} none="Choose…" />
+                </SelectField>
                 {modelConfigs.length === 0 && (
                   <p className="text-sm text-slate-600">
                     No model configurations yet.{" "}
@@ -138,15 +143,15 @@ export function AgentForm({
                     )}
                   </p>
                 )}
-                <Field id="agent-system_prompt" label="System prompt" error={errors.system_prompt?.message}>
-                  <Textarea
-                    id="agent-system_prompt"
-                    rows={8}
-                    className="font-mono text-xs"
-                    {...invalid("system_prompt")}
-                    {...form.register("system_prompt")}
-                  />
-                </Field>
+                <TextareaField
+                  id="agent-system_prompt"
+                  label="System prompt"
+                  error={errors.system_prompt?.message}
+                  rows={8}
+                  className="font-mono text-xs"
+                  {...invalid("system_prompt")}
+                  {...form.register("system_prompt")}
+                />
               </Card>
               <ToolsEditor readOnly={readOnly} />
             </>

@@ -1,7 +1,7 @@
 "use client";
 import { useFieldArray, useFormContext } from "react-hook-form";
 import { emptyTool, type AgentFormValues } from "@/lib/agents/form-schema";
-import { Field, InputField, Textarea } from "@/components/ui/field";
+import { InputField, TextareaField } from "@/components/ui/field";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 
@@ -45,36 +45,26 @@ export function ToolsEditor({ readOnly }: { readOnly: boolean }) {
                 {...register(`tools.${i}.description`)}
               />
             </div>
-            <Field
+            <TextareaField
               id={id("parameters")}
               label="Parameters (JSON schema)"
               hint='A JSON schema object, e.g. {"type": "object", "properties": {"city": {"type": "string"}}}'
               error={e?.parameters?.message}
-            >
-              <Textarea
-                id={id("parameters")}
-                rows={6}
-                spellCheck={false}
-                className="font-mono text-xs"
-                aria-invalid={!!e?.parameters}
-                {...register(`tools.${i}.parameters`)}
-              />
-            </Field>
-            <Field
+              rows={6}
+              spellCheck={false}
+              className="font-mono text-xs"
+              {...register(`tools.${i}.parameters`)}
+            />
+            <TextareaField
               id={id("mock_response")}
               label="Mock response"
               hint="Plain text, or JSON when it starts with { or [. Returned to the agent for every call."
               error={e?.mock_response?.message}
-            >
-              <Textarea
-                id={id("mock_response")}
-                rows={3}
-                spellCheck={false}
-                className="font-mono text-xs"
-                aria-invalid={!!e?.mock_response}
-                {...register(`tools.${i}.mock_response`)}
-              />
-            </Field>
+              rows={3}
+              spellCheck={false}
+              className="font-mono text-xs"
+              {...register(`tools.${i}.mock_response`)}
+            />
             {!readOnly && (
               <div className="flex justify-end">
                 <Button variant="ghost" size="sm" onClick={() => remove(i)}>

@@ -1,7 +1,7 @@
 "use client";
 import type { Path, UseFormReturn } from "react-hook-form";
 import type { CompareOptions } from "@/lib/comparisons/actions";
-import { Field, InputField, Select, Textarea } from "@/components/ui/field";
+import { InputField, SelectField, TextareaField } from "@/components/ui/field";
 import { NumberField } from "@/components/ui/number-field";
 import { RunVariablesFields } from "@/components/variables/run-variables-fields";
 import { ARM_FIELDS, armVariablesContext, declaredValues, type Arm, type FormValues } from "./compare-form-model";
@@ -45,58 +45,51 @@ export function ArmFields({
     <fieldset className="space-y-3 rounded-md border border-slate-200 p-4">
       <legend className="px-1 text-sm font-semibold text-slate-800">{title}</legend>
       <InputField id={id(f("label"))} label="Label" error={errorAt(f("label"))} {...form.register(f("label"))} />
-      <Field id={id(f("agent_id"))} label="Agent" error={errorAt(f("agent_id"))}>
-        <Select
-          id={id(f("agent_id"))}
-          {...form.register(f("agent_id"), {
-            onChange: (e: React.ChangeEvent<HTMLSelectElement>) => {
-              const next = options.agents.find((a) => a.id === e.target.value);
-              form.setValue(f("system_prompt"), next?.system_prompt ?? "");
-              form.setValue(f("model_config_id"), "");
-              // Values of variables the new agent does not declare would be refused as unknown.
-              form.setValue(f("variables"), declaredValues(values.variables, next?.variables_schema ?? []));
-              form.setValue(`${arm}.unreadable`, []);
-            },
-          })}
-          aria-invalid={Boolean(errorAt(f("agent_id")))}
-        >
-          {options.agents.map((a) => (
-            <option key={a.id} value={a.id}>
-              {a.name}
-              {a.id === options.suite_agent_id ? " (suite's agent)" : ""}
-            </option>
-          ))}
-        </Select>
-      </Field>
-      <Field id={id(f("model_config_id"))} label="Model configuration" error={errorAt(f("model_config_id"))}>
-        <Select
-          id={id(f("model_config_id"))}
-          {...form.register(f("model_config_id"))}
-          aria-invalid={Boolean(errorAt(f("model_config_id")))}
-        >
-          <option value="">Agent&apos;s own{modelConfig ? ` (${modelConfig.name} · ${modelConfig.model})` : ""}</option>
-          {options.model_configs.map((m) => (
-            <option key={m.id} value={m.id}>
-              {m.name} · {m.model}
-            </option>
-          ))}
-        </Select>
-      </Field>
-      <Field
+      <SelectField
+        id={id(f("agent_id"))}
+        label="Agent"
+        error={errorAt(f("agent_id"))}
+        {...form.register(f("agent_id"), {
+          onChange: (e: React.ChangeEvent<HTMLSelectElement>) => {
+            const next = options.agents.find((a) => a.id === e.target.value);
+            form.setValue(f("system_prompt"), next?.system_prompt ?? "");
+            form.setValue(f("model_config_id"), "");
+            // Values of variables the new agent does not declare would be refused as unknown.
+            form.setValue(f("variables"), declaredValues(values.variables, next?.variables_schema ?? []));
+            form.setValue(`${arm}.unreadable`, []);
+          },
+        })}
+      >
+        {options.agents.map((a) => (
+          <option key={a.id} value={a.id}>
+            {a.name}
+            {a.id === options.suite_agent_id ? " (suite's agent)" : ""}
+          </option>
+        ))}
+      </SelectField>
+      <SelectField
+        id={id(f("model_config_id"))}
+        label="Model configuration"
+        error={errorAt(f("model_config_id"))}
+        {...form.register(f("model_config_id"))}
+      >
+        <option value="">Agent&apos;s own{modelConfig ? ` (${modelConfig.name} · ${modelConfig.model})` : ""}</option>
+        {options.model_configs.map((m) => (
+          <option key={m.id} value={m.id}>
+            {m.name} · {m.model}
+          </option>
+        ))}
+      </SelectField>
+      <TextareaField
         id={id(f("system_prompt"))}
         label="System prompt"
         hint={agent?.kind === "http" ? "An HTTP agent has no system prompt." : "Prefilled with the agent's prompt."}
         error={errorAt(f("system_prompt"))}
-      >
-        <Textarea
-          id={id(f("system_prompt"))}
-          rows={6}
-          className="font-mono text-xs"
-          disabled={agent?.kind === "http"}
-          {...form.register(f("system_prompt"))}
-          aria-invalid={Boolean(errorAt(f("system_prompt")))}
-        />
-      </Field>
+        rows={6}
+        className="font-mono text-xs"
+        disabled={agent?.kind === "http"}
+        {...form.register(f("system_prompt"))}
+      />
       {agent?.kind === "chat" && <PromptDiff original={agent.system_prompt ?? ""} current={values.system_prompt} />}
       <div className="grid grid-cols-2 gap-3">
         <NumberField

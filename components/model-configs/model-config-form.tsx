@@ -7,7 +7,7 @@ import { modelConfigFormDefaults, modelConfigFormSchema, type ModelConfigFormVal
 import type { ModelConfigInput } from "@/lib/model-configs/schemas";
 import { createModelConfigAction, updateModelConfigAction } from "@/lib/model-configs/actions";
 import type { ModelConfigDto } from "@/lib/model-configs/dto";
-import { Field, FormError, Input } from "@/components/ui/field";
+import { FormError, InputField } from "@/components/ui/field";
 import { Button } from "@/components/ui/button";
 import { SubmitButton } from "@/components/ui/submit-button";
 import { applyServerIssues } from "@/components/forms/server-issues";
@@ -45,49 +45,43 @@ export function ModelConfigForm({ workspaceId, config }: { workspaceId: string; 
     router.refresh();
   });
 
+  /** A text field's id, message and binding; its description points at the error, else the hint. */
   const field = (name: keyof ModelConfigFormValues) => ({
     id: `mc-${name}`,
-    "aria-invalid": !!errors[name],
+    error: errors[name]?.message,
     "aria-describedby": errors[name] ? `mc-${name}-error` : `mc-${name}-hint`,
+    ...form.register(name),
   });
 
   return (
     <form onSubmit={onSubmit} className="max-w-xl space-y-4" noValidate>
       <FormError message={formError} />
-      <Field id="mc-name" label="Name" error={errors.name?.message}>
-        <Input {...field("name")} {...form.register("name")} />
-      </Field>
-      <Field
-        id="mc-base_url"
+      <InputField label="Name" {...field("name")} />
+      <InputField
         label="Base URL"
         hint="An OpenAI-compatible API, e.g. https://api.openai.com/v1 or http://localhost:11434/v1"
-        error={errors.base_url?.message}
-      >
-        <Input {...field("base_url")} inputMode="url" placeholder="https://api.openai.com/v1" {...form.register("base_url")} />
-      </Field>
-      <Field id="mc-model" label="Model" hint="Sent as the model name, e.g. gpt-4o-mini or llama3.1" error={errors.model?.message}>
-        <Input {...field("model")} {...form.register("model")} />
-      </Field>
-      <Field
-        id="mc-embedding_model"
+        inputMode="url"
+        placeholder="https://api.openai.com/v1"
+        {...field("base_url")}
+      />
+      <InputField label="Model" hint="Sent as the model name, e.g. gpt-4o-mini or llama3.1" {...field("model")} />
+      <InputField
         label="Embeddings"
         hint="Optional embedding model name for semantic similarity checks, e.g. text-embedding-3-small"
-        error={errors.embedding_model?.message}
-      >
-        <Input {...field("embedding_model")} {...form.register("embedding_model")} />
-      </Field>
-      <Field
-        id="mc-api_key"
+        {...field("embedding_model")}
+      />
+      <InputField
         label="API key"
         hint={
           config?.has_api_key
             ? `Saved key ${config.api_key_hint}. Leave blank to keep it.`
             : "Optional for local endpoints. Stored encrypted; never shown again."
         }
-        error={errors.api_key?.message}
-      >
-        <Input {...field("api_key")} type="password" autoComplete="off" disabled={removeKey} {...form.register("api_key")} />
-      </Field>
+        type="password"
+        autoComplete="off"
+        disabled={removeKey}
+        {...field("api_key")}
+      />
       {keyWillBeDropped && (
         <p className="rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-900" data-testid="api-key-host-warning">
           The base URL points to another host, so the saved key ({config?.api_key_hint}) will be removed when you save. Enter the key again
@@ -101,28 +95,20 @@ export function ModelConfigForm({ workspaceId, config }: { workspaceId: string; 
         </label>
       )}
       <div className="grid grid-cols-2 gap-4">
-        <Field id="mc-temperature" label="Temperature" hint="0 to 2; empty uses the endpoint's default" error={errors.temperature?.message}>
-          <Input {...field("temperature")} inputMode="decimal" {...form.register("temperature")} />
-        </Field>
-        <Field id="mc-max_tokens" label="Max tokens" hint="Empty uses the endpoint's default" error={errors.max_tokens?.message}>
-          <Input {...field("max_tokens")} inputMode="numeric" {...form.register("max_tokens")} />
-        </Field>
-        <Field
-          id="mc-input_price_per_mtok"
+        <InputField label="Temperature" hint="0 to 2; empty uses the endpoint's default" inputMode="decimal" {...field("temperature")} />
+        <InputField label="Max tokens" hint="Empty uses the endpoint's default" inputMode="numeric" {...field("max_tokens")} />
+        <InputField
           label="Input price per 1M tokens"
           hint="Optional; estimates the cost of matrix runs"
-          error={errors.input_price_per_mtok?.message}
-        >
-          <Input {...field("input_price_per_mtok")} inputMode="decimal" {...form.register("input_price_per_mtok")} />
-        </Field>
-        <Field
-          id="mc-output_price_per_mtok"
+          inputMode="decimal"
+          {...field("input_price_per_mtok")}
+        />
+        <InputField
           label="Output price per 1M tokens"
           hint="Optional; completion tokens"
-          error={errors.output_price_per_mtok?.message}
-        >
-          <Input {...field("output_price_per_mtok")} inputMode="decimal" {...form.register("output_price_per_mtok")} />
-        </Field>
+          inputMode="decimal"
+          {...field("output_price_per_mtok")}
+        />
       </div>
       <RateLimitFields
         idPrefix="mc-"

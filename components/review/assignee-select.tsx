@@ -2,7 +2,7 @@
 import { useState, useTransition } from "react";
 import { useRouter } from "next/navigation";
 import { assignReviewItemAction } from "@/lib/review/actions";
-import { Field, NamedOptions, Select } from "@/components/ui/field";
+import { NamedOptions, SelectField } from "@/components/ui/field";
 
 /** Who should label the item (editors and above assign); saved on change. */
 export function AssigneeSelect({
@@ -37,10 +37,15 @@ export function AssigneeSelect({
   };
 
   return (
-    <Field id="review-assignee" label="Assigned to" error={error}>
-      <Select id="review-assignee" value={value} disabled={pending} aria-invalid={Boolean(error)} onChange={(e) => assign(e.target.value)}>
-        <NamedOptions items={members} none="Nobody" />
-      </Select>
-    </Field>
+    <SelectField
+      id="review-assignee"
+      label="Assigned to"
+      error={error}
+      value={value}
+      disabled={pending}
+      onChange={(e) => assign(e.target.value)}
+    >
+      <NamedOptions items={members} none="Nobody" />
+    </SelectField>
   );
 }

@@ -9,7 +9,7 @@ import type { HumanVerdictValue } from "@/lib/review/schemas";
 import type { IssueList } from "@/lib/errors";
 import { Button, buttonClass } from "@/components/ui/button";
 import { Badge } from "@/components/ui/card";
-import { Field, FormError, Textarea } from "@/components/ui/field";
+import { FormError, TextareaField } from "@/components/ui/field";
 import { cn } from "@/components/ui/cn";
 import { ElementToggle, nextElementValue, type ElementValue } from "./element-toggle";
 import { ShortcutsDialog } from "./shortcuts-dialog";
@@ -257,18 +257,17 @@ export function LabelPanel({ workspaceId, item: loaded, userId, canLabel, previo
 
         {editable && (
           <>
-            <Field id="review-comment" label="Comment" error={issueAt("comment")}>
-              <Textarea
-                id="review-comment"
-                value={comment}
-                onChange={(e) => setComment(e.target.value)}
-                aria-invalid={Boolean(issueAt("comment"))}
-                placeholder="Why (optional; press c to write, Esc then s to save)"
-                onKeyDown={(e) => {
-                  if (e.key === "Escape") (e.target as HTMLTextAreaElement).blur();
-                }}
-              />
-            </Field>
+            <TextareaField
+              id="review-comment"
+              label="Comment"
+              error={issueAt("comment")}
+              value={comment}
+              onChange={(e) => setComment(e.target.value)}
+              placeholder="Why (optional; press c to write, Esc then s to save)"
+              onKeyDown={(e) => {
+                if (e.key === "Escape") (e.target as HTMLTextAreaElement).blur();
+              }}
+            />
             <div className="flex flex-wrap items-center gap-3">
               <Button onClick={() => void save()} disabled={saving}>
                 {saving ? "Saving…" : mine ? "Update label" : "Save label"}

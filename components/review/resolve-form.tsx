@@ -5,7 +5,7 @@ import { resolveReviewItemAction } from "@/lib/review/actions";
 import type { HumanVerdictValue } from "@/lib/review/schemas";
 import type { IssueList } from "@/lib/errors";
 import { Button } from "@/components/ui/button";
-import { Field, FormError, Select, Textarea } from "@/components/ui/field";
+import { Field, FormError, Select, TextareaField } from "@/components/ui/field";
 
 /** An admin's verdict on an item whose reviewers disagree: it becomes the case result's human verdict. */
 export function ResolveForm({ workspaceId, itemId }: { workspaceId: string; itemId: string }) {
@@ -51,14 +51,13 @@ export function ResolveForm({ workspaceId, itemId }: { workspaceId: string; item
             <option value="fail">Fail</option>
           </Select>
         </Field>
-        <Field id="resolve-comment" label="Comment" error={issueAt("comment")}>
-          <Textarea
-            id="resolve-comment"
-            value={comment}
-            onChange={(e) => setComment(e.target.value)}
-            aria-invalid={Boolean(issueAt("comment"))}
-          />
-        </Field>
+        <TextareaField
+          id="resolve-comment"
+          label="Comment"
+          error={issueAt("comment")}
+          value={comment}
+          onChange={(e) => setComment(e.target.value)}
+        />
         <Button type="submit" disabled={pending}>
           {pending ? "Resolving…" : "Resolve"}
         </Button>

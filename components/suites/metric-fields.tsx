@@ -1,9 +1,10 @@
 "use client";
 import { useState } from "react";
 import { Controller, useFieldArray, type UseFormReturn } from "react-hook-form";
-import { Field, InputField, NamedOptions, Options, Select, Textarea } from "@/components/ui/field";
+import { Field, InputField, NamedOptions, Options, Select, SelectField, TextareaField } from "@/components/ui/field";
 import { Button } from "@/components/ui/button";
 import { NumberField } from "@/components/ui/number-field";
+import { FormCheckbox } from "@/components/forms/form-checkbox";
 // Directly from the schemas module: `@/lib/evaluation` pulls node:crypto into client bundles.
 import {
   BUILT_IN_METRICS,
@@ -180,29 +181,23 @@ function MetricRow({ form, index, initialMetric, modelConfigs, readOnly, onRemov
           step={1}
           {...form.register(`metrics.${index}.scale`, { setValueAs: numberOrDefault })}
         />
-        <Field id={id("model")} label="Model override" error={err?.model?.message}>
-          <Select
-            id={id("model")}
-            aria-invalid={!!err?.model}
-            {...form.register(`metrics.${index}.model`, { setValueAs: (v) => (v === "" || v == null ? null : v) })}
-          >
-            <NamedOptions items={options} none="Same as judge" />
-          </Select>
-        </Field>
-        <Field
+        <SelectField
+          id={id("model")}
+          label="Model override"
+          error={err?.model?.message}
+          {...form.register(`metrics.${index}.model`, { setValueAs: (v) => (v === "" || v == null ? null : v) })}
+        >
+          <NamedOptions items={options} none="Same as judge" />
+        </SelectField>
+        <SelectField
           id={id("retry_on_failure")}
           label="Retry on failure"
           hint="Extra attempts when evaluation fails"
           error={err?.retry_on_failure?.message}
+          {...form.register(`metrics.${index}.retry_on_failure`, { setValueAs: numberOrNull })}
         >
-          <Select
-            id={id("retry_on_failure")}
-            aria-invalid={!!err?.retry_on_failure}
-            {...form.register(`metrics.${index}.retry_on_failure`, { setValueAs: numberOrNull })}
-          >
-            <Options values={[1, 2, 3]} none="No retries" />
-          </Select>
-        </Field>
+          <Options values={[1, 2, 3]} none="No retries" />
+        </SelectField>
         <NumberField
           id={id("timeout_ms")}
           label="Timeout (ms)"
@@ -214,17 +209,11 @@ function MetricRow({ form, index, initialMetric, modelConfigs, readOnly, onRemov
           {...form.register(`metrics.${index}.timeout_ms`, { setValueAs: numberOrNull })}
         />
         <div className="space-y-2 pt-6">
-          <label className="flex items-center gap-2 text-sm text-slate-700">
-            <input type="checkbox" id={id("enabled")} className="h-4 w-4" {...form.register(`metrics.${index}.enabled`)} />
-            Enabled
-          </label>
-          <label className="flex items-center gap-2 text-sm text-slate-700">
-            <input type="checkbox" id={id("fail_on_error")} className="h-4 w-4" {...form.register(`metrics.${index}.fail_on_error`)} />
-            Fail on error
-          </label>
+          <FormCheckbox form={form} name={`metrics.${index}.enabled`} id={id("enabled")} label="Enabled" />
+          <FormCheckbox form={form} name={`metrics.${index}.fail_on_error`} id={id("fail_on_error")} label="Fail on error" />
         </div>
       </div>
-      <Field
+      <TextareaField
         id={id("custom_prompt")}
         label="Custom prompt"
         required={custom}
@@ -234,14 +223,9 @@ function MetricRow({ form, index, initialMetric, modelConfigs, readOnly, onRemov
             : "Optional: replaces the built-in rubric; may use {{conversation}}, {{response}}, {{ground_truth}}, …"
         }
         error={err?.custom_prompt?.message}
-      >
-        <Textarea
-          id={id("custom_prompt")}
-          rows={custom ? 4 : 2}
-          aria-invalid={!!err?.custom_prompt}
-          {...form.register(`metrics.${index}.custom_prompt`)}
-        />
-      </Field>
+        rows={custom ? 4 : 2}
+        {...form.register(`metrics.${index}.custom_prompt`)}
+      />
     </div>
   );
 }

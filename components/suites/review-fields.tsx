@@ -1,6 +1,7 @@
 "use client";
 import type { UseFormReturn } from "react-hook-form";
 import { NumberField } from "@/components/ui/number-field";
+import { FormCheckbox } from "@/components/forms/form-checkbox";
 import type { SuiteData, SuiteInput } from "@/lib/suites/schemas";
 
 type Form = UseFormReturn<SuiteInput, unknown, SuiteData>;
@@ -26,14 +27,8 @@ export function ReviewFields({ form }: { form: Form }) {
       <fieldset className="space-y-3">
         <legend className="text-sm font-medium text-slate-800">Review rules</legend>
         <div className="grid gap-4 sm:grid-cols-2">
-          <label className="flex items-center gap-2 text-sm text-slate-700">
-            <input type="checkbox" id="review_rules_failed" className="h-4 w-4" {...form.register("review_rules.failed")} />
-            Queue failed results
-          </label>
-          <label className="flex items-center gap-2 text-sm text-slate-700">
-            <input type="checkbox" id="review_rules_flaky" className="h-4 w-4" {...form.register("review_rules.flaky")} />
-            Queue flaky cases
-          </label>
+          <FormCheckbox form={form} name="review_rules.failed" id="review_rules_failed" label="Queue failed results" />
+          <FormCheckbox form={form} name="review_rules.flaky" id="review_rules_flaky" label="Queue flaky cases" />
           <NumberField
             id="review_rules_passed_sample_percent"
             label="Sample of passed results (%)"

@@ -3,7 +3,7 @@ import { useState } from "react";
 import { useRouter } from "next/navigation";
 import { Controller, useForm } from "react-hook-form";
 import { zodResolver } from "@hookform/resolvers/zod";
-import { Field, FormError, Input, NamedOptions, Options, Select, Textarea } from "@/components/ui/field";
+import { Field, FormError, Input, NamedOptions, Options, Select, SelectField, TextareaField } from "@/components/ui/field";
 import { NumberField } from "@/components/ui/number-field";
 import { SubmitButton } from "@/components/ui/submit-button";
 import { applyServerIssues } from "@/components/forms/server-issues";
@@ -15,6 +15,7 @@ import { DAYS_OF_WEEK, SCHEDULE_LABELS } from "./format";
 import { VariableFields } from "./variable-fields";
 import { MetricFields } from "./metric-fields";
 import { FormInput } from "@/components/forms/form-input";
+import { FormCheckbox } from "@/components/forms/form-checkbox";
 import { initialValues } from "./suite-form-values";
 import { ReviewFields } from "./review-fields";
 
@@ -82,20 +83,24 @@ export function SuiteForm({ workspaceId, agents, modelConfigs, suite, defaultAge
               <Input id="agent_id" value={agents.find((a) => a.id === suite.agent_id)?.name ?? ""} readOnly />
             </Field>
           ) : (
-            <Field id="agent_id" label="Agent" required error={errors.agent_id?.message}>
-              <Select
-                id="agent_id"
-                aria-invalid={!!errors.agent_id}
-                {...form.register("agent_id", { onChange: () => form.setValue("variables", {}) })}
-              >
-                <NamedOptions items={agents} none="Choose an agent…" />
-              </Select>
-            </Field>
+            <SelectField
+              id="agent_id"
+              label="Agent"
+              required
+              error={errors.agent_id?.message}
+              {...form.register("agent_id", { onChange: () => form.setValue("variables", {}) })}
+            >
+              <NamedOptions items={agents} none="Choose an agent…" />
+            </SelectField>
           )}
           <FormInput form={form} name="name" label="Name" required hint="Unique among this agent's suites" />
-          <Field id="description" label="Description" error={errors.description?.message}>
-            <Textarea id="description" rows={3} aria-invalid={!!errors.description} {...form.register("description")} />
-          </Field>
+          <TextareaField
+            id="description"
+            label="Description"
+            error={errors.description?.message}
+            rows={3}
+            {...form.register("description")}
+          />
         </section>
 
         <section className="space-y-4 border-t border-slate-200 pt-5">
@@ -135,55 +140,42 @@ export function SuiteForm({ workspaceId, agents, modelConfigs, suite, defaultAge
               <FormInput form={form} name="schedule_time" label="Time (HH:MM)" required hint="24-hour, workspace time zone" type="time" />
             )}
             {scheduleType === "weekly" && (
-              <Field id="schedule_day_of_week" label="Day of week" required error={errors.schedule_day_of_week?.message}>
-                <Select
-                  id="schedule_day_of_week"
-                  aria-invalid={!!errors.schedule_day_of_week}
-                  {...form.register("schedule_day_of_week", { setValueAs: (v) => (v === "" || v === null ? null : Number(v)) })}
-                >
-                  <option value="">Choose a day…</option>
-                  {DAYS_OF_WEEK.map((d, i) => (
-                    <option key={d} value={i}>
-                      {d}
-                    </option>
-                  ))}
-                </Select>
-              </Field>
+              <SelectField
+                id="schedule_day_of_week"
+                label="Day of week"
+                required
+                error={errors.schedule_day_of_week?.message}
+                {...form.register("schedule_day_of_week", { setValueAs: (v) => (v === "" || v === null ? null : Number(v)) })}
+              >
+                <option value="">Choose a day…</option>
+                {DAYS_OF_WEEK.map((d, i) => (
+                  <option key={d} value={i}>
+                    {d}
+                  </option>
+                ))}
+              </SelectField>
             )}
           </div>
-          <Field
+          <SelectField
             id="llm_judge_model_config_id"
             label="Judge model configuration"
             hint="Evaluates expected outcomes and llm_judge checks"
             error={errors.llm_judge_model_config_id?.message}
+            {...form.register("llm_judge_model_config_id", { setValueAs: emptyToNull })}
           >
-            <Select
-              id="llm_judge_model_config_id"
-              aria-invalid={!!errors.llm_judge_model_config_id}
-              {...form.register("llm_judge_model_config_id", { setValueAs: emptyToNull })}
-            >
-              <NamedOptions items={modelConfigs} none="None" />
-            </Select>
-          </Field>
-          <Field
+            <NamedOptions items={modelConfigs} none="None" />
+          </SelectField>
+          <SelectField
             id="simulator_model_config_id"
             label="Simulator model configuration"
             hint="Plays the user in multi-turn (persona) cases"
             error={errors.simulator_model_config_id?.message}
+            {...form.register("simulator_model_config_id", { setValueAs: emptyToNull })}
           >
-            <Select
-              id="simulator_model_config_id"
-              aria-invalid={!!errors.simulator_model_config_id}
-              {...form.register("simulator_model_config_id", { setValueAs: emptyToNull })}
-            >
-              <NamedOptions items={modelConfigs} none="Same as judge" />
-            </Select>
-          </Field>
+            <NamedOptions items={modelConfigs} none="Same as judge" />
+          </SelectField>
           <div className="grid gap-4 sm:grid-cols-2">
-            <label className="flex items-center gap-2 text-sm text-slate-700">
-              <input type="checkbox" id="alert_on_regression" className="h-4 w-4" {...form.register("alert_on_regression")} />
-              Alert on regression
-            </label>
+            <FormCheckbox form={form} name="alert_on_regression" label="Alert on regression" />
             <NumberField
               id="alert_threshold_percent"
               label="Alert threshold (%)"
@@ -204,10 +196,7 @@ export function SuiteForm({ workspaceId, agents, modelConfigs, suite, defaultAge
               step={0.5}
               {...form.register("hard_weight", { valueAsNumber: true })}
             />
-            <label className="flex items-center gap-2 text-sm text-slate-700">
-              <input type="checkbox" id="is_enabled" className="h-4 w-4" {...form.register("is_enabled")} />
-              Enabled
-            </label>
+            <FormCheckbox form={form} name="is_enabled" label="Enabled" />
             <NumberField
               id="default_trials"
               label="Default trials"

@@ -3,7 +3,7 @@ import { useMemo, useState } from "react";
 import { useFieldArray, useFormContext } from "react-hook-form";
 import { useQueryClient } from "@tanstack/react-query";
 import { FILE_TYPES, fileIdOf, MAX_CASE_FILES, type FileType } from "@/lib/files/schemas";
-import { Field, Input, Options, Select } from "@/components/ui/field";
+import { Field, Input, Options, Select, SelectField } from "@/components/ui/field";
 import { Button } from "@/components/ui/button";
 import { Badge } from "@/components/ui/card";
 import { formatBytes } from "@/components/runs/processed-files";
@@ -192,11 +192,9 @@ function FileRowFields({
           </Field>
         )}
         <div className="grid gap-3 sm:grid-cols-[12rem_1fr]">
-          <Field id={`${p}.type`} label="Type" required error={err("type")}>
-            <Select id={`${p}.type`} aria-invalid={!!err("type")} {...register(`${p}.type`)}>
-              <Options values={FILE_TYPES} labels={TYPE_LABELS} none="Choose a type" />
-            </Select>
-          </Field>
+          <SelectField id={`${p}.type`} label="Type" required error={err("type")} {...register(`${p}.type`)}>
+            <Options values={FILE_TYPES} labels={TYPE_LABELS} none="Choose a type" />
+          </SelectField>
           <Field
             id={`${p}.description`}
             label="Description"

@@ -1,6 +1,6 @@
 "use client";
 import { useFieldArray, useFormContext } from "react-hook-form";
-import { Field, InputField, Textarea } from "@/components/ui/field";
+import { Field, InputField, Textarea, TextareaField } from "@/components/ui/field";
 import { Button } from "@/components/ui/button";
 import { FormSection } from "./case-form-basics";
 import { errorAt } from "./form-errors";
@@ -20,15 +20,15 @@ function CheckFields({ index }: { index: number }) {
   if (type === "contains_phrases") {
     return (
       <>
-        <Field
+        <TextareaField
           id={`${p}.phrases`}
           label="Phrases (one per line)"
           required
           hint="The reply must contain every phrase"
           error={err("phrases")}
-        >
-          <Textarea id={`${p}.phrases`} rows={3} aria-invalid={!!err("phrases")} {...register(`${p}.phrases`)} />
-        </Field>
+          rows={3}
+          {...register(`${p}.phrases`)}
+        />
         <label className="flex items-center gap-2 text-sm text-slate-700">
           <input type="checkbox" className="h-4 w-4 rounded border-slate-300" {...register(`${p}.case_sensitive`)} />
           Case sensitive
@@ -38,9 +38,14 @@ function CheckFields({ index }: { index: number }) {
   }
   return (
     <>
-      <Field id={`${p}.expected_answer`} label="Expected answer" required error={err("expected_answer")}>
-        <Textarea id={`${p}.expected_answer`} rows={3} aria-invalid={!!err("expected_answer")} {...register(`${p}.expected_answer`)} />
-      </Field>
+      <TextareaField
+        id={`${p}.expected_answer`}
+        label="Expected answer"
+        required
+        error={err("expected_answer")}
+        rows={3}
+        {...register(`${p}.expected_answer`)}
+      />
       {type === "semantic_similarity" ? (
         <InputField
           id={`${p}.threshold`}

@@ -1,6 +1,6 @@
 "use client";
 import { useFormContext } from "react-hook-form";
-import { Field, Input, InputField, Textarea } from "@/components/ui/field";
+import { Field, Input, InputField, Textarea, TextareaField } from "@/components/ui/field";
 import { FormSection } from "./case-form-basics";
 import { JsonObjectField } from "./json-object-field";
 import type { CaseFormValues } from "./form-values";
@@ -39,28 +39,23 @@ export function ConversationSection() {
             >
               <Input id="persona.type" maxLength={100} aria-invalid={!!errors.persona?.type} {...register("persona.type")} />
             </Field>
-            <Field id="persona.description" label="Persona description" required error={errors.persona?.description?.message}>
-              <Textarea
-                id="persona.description"
-                rows={2}
-                aria-invalid={!!errors.persona?.description}
-                {...register("persona.description")}
-              />
-            </Field>
-            <Field
+            <TextareaField
+              id="persona.description"
+              label="Persona description"
+              required
+              error={errors.persona?.description?.message}
+              rows={2}
+              {...register("persona.description")}
+            />
+            <TextareaField
               id="persona.instructions"
               label="Persona instructions"
               required
               hint="Behavioural directives for the simulated user"
               error={errors.persona?.instructions?.message}
-            >
-              <Textarea
-                id="persona.instructions"
-                rows={3}
-                aria-invalid={!!errors.persona?.instructions}
-                {...register("persona.instructions")}
-              />
-            </Field>
+              rows={3}
+              {...register("persona.instructions")}
+            />
             {/* Only the simulated user reads the context, and only a conversation has turns to cap. */}
             <JsonObjectField
               name="user_context"

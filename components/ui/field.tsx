@@ -109,25 +109,42 @@ export function FormError({ message }: { message?: string | null }) {
   );
 }
 
-export type InputFieldProps = Omit<React.ComponentProps<"input">, "id"> & {
+/** What a labelled control says about itself: its id, label, hint and inline error. */
+type LabelledProps = {
   id: string;
   label: React.ReactNode;
   hint?: React.ReactNode;
-  /** The field's message (react-hook-form's `errors.x?.message` or a server issue); marks the input invalid. */
+  /** The field's message (react-hook-form's `errors.x?.message` or a server issue); marks the control invalid. */
   error?: string;
   required?: boolean;
-  /** Classes of the field wrapper; `className` goes to the input. */
+  /** Classes of the field wrapper; `className` goes to the control. */
   fieldClassName?: string;
 };
 
 /**
- * A labelled input with its hint and inline error: everything else (type, placeholder, the value
- * binding `{...form.register(...)}` or `value`/`onChange`) passes straight to the input.
+ * A control wrapped in its Field: the label, hint and error go to the Field; everything else (type,
+ * placeholder, the value binding `{...form.register(...)}` or `value`/`onChange`) passes straight
+ * to the control, which the error marks invalid.
  */
-export function InputField({ id, label, hint, error, required, fieldClassName, ...inputProps }: InputFieldProps) {
-  return (
-    <Field id={id} label={label} hint={hint} error={error} required={required} className={fieldClassName}>
-      <Input id={id} aria-invalid={Boolean(error)} {...inputProps} />
-    </Field>
-  );
+function labelled<P extends object>(Control: (props: P) => React.ReactNode) {
+  return function LabelledControl({ id, label, hint, error, required, fieldClassName, ...control }: Omit<P, "id"> & LabelledProps) {
+    // The rest is P without its id, which TypeScript cannot see through the generic Omit.
+    const props = { id, "aria-invalid": Boolean(error), ...control } as unknown as P;
+    return (
+      <Field id={id} label={label} hint={hint} error={error} required={required} className={fieldClassName}>
+        <Control {...props} />
+      </Field>
+    );
+  };
 }
+
+export type InputFieldProps = Omit<React.ComponentProps<"input">, "id"> & LabelledProps;
+
+/** A labelled input with its hint and inline error. */
+export const InputField: (props: InputFieldProps) => React.ReactNode = labelled(Input);
+
+/** InputField's twin for a multi-line value. */
+export const TextareaField: (props: Omit<React.ComponentProps<"textarea">, "id"> & LabelledProps) => React.ReactNode = labelled(Textarea);
+
+/** InputField's twin for a choice: the `<option>`s are its children. */
+export const SelectField: (props: Omit<React.ComponentProps<"select">, "id"> & LabelledProps) => React.ReactNode = labelled(Select);

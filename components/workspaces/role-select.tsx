@@ -1,5 +1,5 @@
 import { roleLabels, type Role } from "@/lib/auth/roles";
-import { Field, Options, Select } from "@/components/ui/field";
+import { Options, SelectField } from "@/components/ui/field";
 
 type SelectProps = React.SelectHTMLAttributes<HTMLSelectElement> & { ref?: React.Ref<HTMLSelectElement> };
 
@@ -16,10 +16,8 @@ export function RoleSelect({
   ...props
 }: Omit<SelectProps, "id"> & { id: string; roles: readonly Role[]; label?: string; error?: string }) {
   return (
-    <Field id={id} label={label} error={error} className={className}>
-      <Select id={id} aria-invalid={!!error} {...props}>
-        <Options values={roles} labels={roleLabels} />
-      </Select>
-    </Field>
+    <SelectField id={id} label={label} error={error} fieldClassName={className} {...props}>
+      <Options values={roles} labels={roleLabels} />
+    </SelectField>
   );
 }
