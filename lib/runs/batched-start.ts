@@ -22,8 +22,15 @@ import { withoutWorkspaceScope } from "@/lib/tenant-scope";
 import { isUuid } from "@/lib/ids";
 import { newLeaseOwnerId } from "@/lib/runs/lease-owner";
 import { runSelect, type RunRow } from "@/lib/runs/dto";
-import { caseResultInsertSql, selectedCaseCountSql, type CaseResultInsert } from "@/lib/runs/prepare";
-import { failRun, finalizeRunIfDone, refreshRunTotals } from "@/lib/runs/finalize";
+import {
+  CASE_RESULT_COLUMNS,
+  CASE_SNAPSHOT_JOIN,
+  caseResultValuesSql,
+  caseSelectionSql,
+  selectedCaseCountSql,
+  type CaseResultInsert,
+} from "@/lib/runs/prepare";
+import { failRun, finalizeRunIfDone, refreshRunTotals, WHOLE_RUN_TX } from "@/lib/runs/finalize";
 import type { ResolvedVariables } from "@/lib/runs/variables";
 
 /** Runs of up to this many case results are written in one transaction, with the run. */
@@ -36,7 +43,8 @@ const FILL_LEASE_MS = 30_000;
 export type BatchedStart = {
   /** Writes the run row (status pending, `preparedAt` null, the lease set) and returns its id. */
   createRun: (tx: Tx, lease: { owner: string; expiresAt: Date }) => Promise<string>;
-  insert: Omit<CaseResultInsert, "runId" | "positions">;
+  /** Trial-major, baseline: what a plain run has (matrices and comparisons write theirs in one go). */
+  insert: Omit<CaseResultInsert, "runId" | "order" | "variant">;
   /** Each selected case's resolved variables, by test case id (empty when the agent declares none). */
   perCase: Map<string, ResolvedVariables>;
 };
@@ -82,16 +90,15 @@ export async function startRunInBatches(
     const { workspaceId, suiteId, selection, repetitions = 1 } = start.insert;
     const count = selectedCaseCountSql(workspaceId, suiteId, selection);
     const cases = (await exporter.query<{ n: number }>(count.text, count.values)).rows[0]?.n ?? 0;
-    const writer = new BatchWriter(runId, owner, exported!.id, start, cases * repetitions);
-    const firstRows = Math.min(opts.firstRows ?? FIRST_BATCH_ROWS, writer.rows);
-    const skipped = await writer.write(0, firstRows);
+    const writer = new BatchWriter(runId, owner, exported!.id, start, cases, repetitions);
+    const skipped = await writer.write(opts.firstRows ?? FIRST_BATCH_ROWS);
     await writer.renew(skipped);
     const run = await db.run.findUniqueOrThrow({ where: { id: runId }, select: runSelect });
     const held = exporter;
     exporter = null;
     const rest = withoutWorkspaceScope(() =>
       writer
-        .writeFrom(firstRows, opts.batchRows ?? BATCH_ROWS, opts.beforeBatch)
+        .writeRest(opts.batchRows ?? BATCH_ROWS, opts.beforeBatch)
         .catch(async (err: unknown) => {
           logger.error({ err, runId }, "writing a run's remaining cases failed; failing the run");
           await failUnfinishedStart(runId, owner).catch(() => undefined); // else recovery does, when the lease expires
@@ -116,35 +123,78 @@ async function endSnapshot(client: pg.PoolClient) {
   client.release(broken);
 }
 
-/** Writes one run's batches under the exported snapshot and the run's lease. */
+/**
+ * Writes one run's batches under the exported snapshot and the run's lease, in position order:
+ * trial by trial, each trial's cases in (sortOrder, id) order, each batch picking up after the
+ * last case of the one before (a keyset read on the suite's (suiteId, sortOrder, id) index, so a
+ * batch costs the same at the end of a 100,000-case run as at its start). Position = trial ×
+ * cases + case index, as `insertCaseResults` numbers a run written in one go.
+ */
 class BatchWriter {
+  /** The trial being written, the index of its next case, and the (sortOrder, id) of the last one written. */
+  private trial = 0;
+  private index = 0;
+  private after: { sortOrder: number; id: string } | null = null;
+
   constructor(
     private readonly runId: string,
     private readonly owner: string,
     private readonly snapshot: string,
     private readonly start: BatchedStart,
-    /** Case results the run has in the snapshot (selected cases × trials). */
-    readonly rows: number,
+    /** Selected cases in the snapshot, and the trials of each. */
+    private readonly cases: number,
+    private readonly trials: number,
   ) {
     // Inlined into SET TRANSACTION SNAPSHOT (it takes no parameter): PostgreSQL's ids are hex and dashes.
     if (!/^[0-9A-F-]+$/i.test(snapshot)) throw new Error("unexpected snapshot id");
     if (!isUuid(start.insert.workspaceId)) throw new Error("unexpected workspace id");
   }
 
-  /** Inserts positions [from, to) in one transaction on the snapshot; returns how many it skipped as not runnable. */
-  async write(from: number, to: number): Promise<number> {
+  /** Case results the run has in the snapshot. */
+  get rows(): number {
+    return this.cases * this.trials;
+  }
+
+  /** The next position to write (= the rows written so far). */
+  get written(): number {
+    return this.trial * this.cases + this.index;
+  }
+
+  /**
+   * Inserts the next batch (at most `limit` rows, never across a trial) in one transaction on the
+   * snapshot, with the cases' resolved variables; returns how many it inserted as not runnable.
+   */
+  async write(limit: number): Promise<number> {
+    const take = Math.min(limit, this.cases - this.index);
+    if (take <= 0) return 0;
+    const { workspaceId, suiteId, selection } = this.start.insert;
+    const after = this.after
+      ? Prisma.sql`AND (tc."sortOrder", tc."id") > (${this.after.sortOrder}::int, ${this.after.id}::uuid)`
+      : Prisma.empty;
+    const sql = Prisma.sql`
+      WITH picked AS (
+        SELECT tc."id", tc."sortOrder", (row_number() OVER (ORDER BY tc."sortOrder", tc."id") - 1)::int AS k
+        FROM (SELECT tc."id", tc."sortOrder" FROM "TestCase" tc WHERE ${caseSelectionSql(workspaceId, suiteId, selection)} ${after}
+              ORDER BY tc."sortOrder", tc."id" LIMIT ${take}::int) tc
+      ), inserted AS (
+        INSERT INTO "CaseResult" (${CASE_RESULT_COLUMNS})
+        SELECT ${caseResultValuesSql(this.runId, "baseline", Prisma.sql`${this.written}::int + p.k`, Prisma.sql`${this.trial}::int`)}
+        FROM picked p JOIN "TestCase" tc ON tc."id" = p."id"
+        ${CASE_SNAPSHOT_JOIN}
+        RETURNING "testCaseId", "status"::text AS status
+      )
+      SELECT i."testCaseId", i.status, last."sortOrder" AS "lastSort", last."id" AS "lastId"
+      FROM inserted i CROSS JOIN (SELECT "sortOrder", "id" FROM picked ORDER BY k DESC LIMIT 1) last`;
     const client = await pool.connect();
     let broken = false;
     try {
       await client.query(
         `BEGIN ISOLATION LEVEL REPEATABLE READ; SET TRANSACTION SNAPSHOT '${this.snapshot}'; ` +
-          `SELECT set_config('app.workspace_id', '${this.start.insert.workspaceId}', true)`,
+          `SELECT set_config('app.workspace_id', '${workspaceId}', true)`,
       );
-      const sql = caseResultInsertSql(
-        { ...this.start.insert, runId: this.runId, positions: { from, to } },
-        Prisma.sql`RETURNING "testCaseId", "status"::text AS status`,
-      );
-      const { rows } = await client.query<{ testCaseId: string; status: string }>(sql.text, sql.values);
+      const { rows } = await client.query<{ testCaseId: string; status: string; lastSort: number; lastId: string }>(sql.text, sql.values);
+      // The snapshot holds `cases` cases: a batch short of `take` means the count and the read disagree.
+      if (rows.length !== take) throw new Error(`a batch read ${rows.length} of ${take} cases from the run's snapshot`);
       const variables = rows.flatMap((r) => {
         const resolved = this.start.perCase.get(r.testCaseId);
         return resolved ? [{ test_case_id: r.testCaseId, resolved }] : [];
@@ -153,11 +203,18 @@ class BatchWriter {
         await client.query(
           `UPDATE "CaseResult" c SET "resolvedVariables" = x.resolved
            FROM jsonb_to_recordset($2::jsonb) AS x(test_case_id uuid, resolved jsonb)
-           WHERE c."runId" = $1::uuid AND c."testCaseId" = x.test_case_id AND c."position" >= $3::int AND c."position" < $4::int`,
-          [this.runId, JSON.stringify(variables), from, to],
+           WHERE c."runId" = $1::uuid AND c."testCaseId" = x.test_case_id AND c."repetition" = $3::int AND c."position" >= $4::int`,
+          [this.runId, JSON.stringify(variables), this.trial, this.written],
         );
       }
       await client.query("COMMIT");
+      this.index += take;
+      this.after = { sortOrder: rows[0]!.lastSort, id: rows[0]!.lastId };
+      if (this.index >= this.cases) {
+        this.trial += 1;
+        this.index = 0;
+        this.after = null;
+      }
       return rows.filter((r) => r.status === "skipped").length;
     } catch (err) {
       await client.query("ROLLBACK").catch(() => {
@@ -171,18 +228,16 @@ class BatchWriter {
 
   /**
    * The batches after the first, then the run marked prepared (and finalized, when its cases are
-   * all done already). Stops early on a cancel, or when the lease was lost.
+   * all done already). Stops early on a cancel or failure, and without a word when the lease was lost.
    */
-  async writeFrom(from: number, batchRows: number, beforeBatch?: (position: number) => Promise<void>): Promise<void> {
+  async writeRest(batchRows: number, beforeBatch?: (position: number) => Promise<void>): Promise<void> {
     let skipped = 0;
-    for (let position = from; position < this.rows;) {
-      if (beforeBatch) await beforeBatch(position);
+    while (this.written < this.rows) {
+      if (beforeBatch) await beforeBatch(this.written);
       const lease = await this.renew(skipped);
       if (lease === "lost") return;
       if (lease === "stopped") break;
-      const to = Math.min(position + batchRows, this.rows);
-      skipped = await this.write(position, to);
-      position = to;
+      skipped = await this.write(batchRows);
     }
     await this.finish();
   }
@@ -227,7 +282,7 @@ class BatchWriter {
         WHERE "id" = ${this.runId}::uuid`;
       await refreshRunTotals(this.runId, tx);
       return true;
-    });
+    }, WHOLE_RUN_TX);
     if (finished) await finalizeRunIfDone(this.runId);
   }
 }

@@ -10,11 +10,18 @@ import { forgetRun } from "@/lib/runs/live-answers";
 import { publishRunCannotProceed, publishRunFinished, type FinishedRun } from "@/lib/runs/run-finished";
 
 /**
+ * Options of the transactions that aggregate a whole run (totals, summary): a 100,000-case run
+ * takes seconds there on a busy database, past Prisma's default 5 s, and a finalize that times
+ * out is retried by every recovery tick, each time from the start.
+ */
+export const WHOLE_RUN_TX = { timeout: 120_000, maxWait: 10_000 } as const;
+
+/**
  * Recomputes a run's totals from its case results — always consistent, also after recovery.
  * The row lock comes first so the aggregate (a new statement) sees every committed result.
  */
 export async function refreshRunTotals(runId: string, tx?: Tx): Promise<void> {
-  if (!tx) return db.$transaction((t: Tx) => refreshRunTotals(runId, t));
+  if (!tx) return db.$transaction((t: Tx) => refreshRunTotals(runId, t), WHOLE_RUN_TX);
   await tx.$queryRaw`SELECT 1 FROM "Run" WHERE "id" = ${runId}::uuid FOR NO KEY UPDATE`;
   await tx.$executeRaw`
     UPDATE "Run" r SET
@@ -90,7 +97,7 @@ export async function finalizeRunIfDone(runId: string) {
         "errorMessage" = ${failure}
       WHERE "id" = ${runId}::uuid`;
     return { ...locked, status, passRate: summary.executed_pass_rate };
-  });
+  }, WHOLE_RUN_TX);
   if (!run) return false;
   // The live page's viewers share answers about a live run: the next read sees the final status.
   forgetRun(runId);

@@ -170,8 +170,6 @@ export type CaseResultInsert = {
   repetitions?: number;
   order?: "trial-major" | "case-major";
   variant?: "baseline" | "variant";
-  /** Only the rows whose position is in [from, to) (a large run is written in batches, ./batched-start.ts). */
-  positions?: { from: number; to: number };
 };
 
 /**
@@ -185,29 +183,11 @@ export type CaseResultInsert = {
  * (`case-major`: position = case index × repetitions + repetition), as its pairs need.
  */
 export async function insertCaseResults(tx: Tx, args: CaseResultInsert): Promise<number> {
-  return tx.$executeRaw(caseResultInsertSql(args));
-}
-
-/**
- * The INSERT of `insertCaseResults`, returning each inserted row's test case and status. The
- * positions are numbered over the whole selection first; the snapshot of a case is built only for
- * the rows inserted.
- */
-export function caseResultInsertSql(args: CaseResultInsert, returning = Prisma.empty): Prisma.Sql {
   const repetitions = args.repetitions ?? 1;
   const position = args.order === "case-major" ? Prisma.sql`s.idx * ${repetitions}::int + rep` : Prisma.sql`rep * s.n + s.idx`;
-  const range = args.positions
-    ? Prisma.sql`WHERE p.position >= ${args.positions.from}::int AND p.position < ${args.positions.to}::int`
-    : Prisma.empty;
-  const notRunnable = Prisma.sql`tc."initialMessage" IS NULL AND tc."persona" IS NULL`;
-  return Prisma.sql`
-    INSERT INTO "CaseResult" ("id", "workspaceId", "runId", "testCaseId", "variant", "position", "repetition", "status", "caseSnapshot", "caseHash",
-                              "name", "tags", "errorMessage", "completedAt")
-    SELECT gen_random_uuid(), tc."workspaceId", ${args.runId}::uuid, tc."id", ${args.variant ?? "baseline"}::"Variant", p.position, p.rep,
-           (CASE WHEN ${notRunnable} THEN 'skipped' ELSE 'pending' END)::"CaseResultStatus",
-           j.snapshot, assay_case_hash(j.snapshot::jsonb), tc."name", coalesce(tc."tags", ARRAY[]::text[]),
-           CASE WHEN ${notRunnable} THEN 'Not runnable: no initial_message and no persona' END,
-           CASE WHEN ${notRunnable} THEN now() END
+  return tx.$executeRaw`
+    INSERT INTO "CaseResult" (${CASE_RESULT_COLUMNS})
+    SELECT ${caseResultValuesSql(args.runId, args.variant ?? "baseline", Prisma.sql`p.position`, Prisma.sql`p.rep`)}
     FROM (
       SELECT s."id", rep::int AS rep, (${position})::int AS position
       FROM (SELECT tc."id", (row_number() OVER (ORDER BY tc."sortOrder", tc."id") - 1)::int AS idx, (count(*) OVER ())::int AS n
@@ -215,7 +195,19 @@ export function caseResultInsertSql(args: CaseResultInsert, returning = Prisma.e
       CROSS JOIN generate_series(0, ${repetitions - 1}::int) AS rep
     ) p
     JOIN "TestCase" tc ON tc."id" = p."id"
-    CROSS JOIN LATERAL (SELECT json_build_object(
+    ${CASE_SNAPSHOT_JOIN}`;
+}
+
+/** The columns a new case result is inserted with, in the order of `caseResultValuesSql`. */
+export const CASE_RESULT_COLUMNS = Prisma.raw(
+  `"id", "workspaceId", "runId", "testCaseId", "variant", "position", "repetition", "status", "caseSnapshot", "caseHash", "name", "tags", "errorMessage", "completedAt"`,
+);
+
+/**
+ * A case's snapshot, joined to each row of "TestCase" tc as `j.snapshot`: the case's content
+ * (authored outcome order kept) that the case result runs and is judged by.
+ */
+export const CASE_SNAPSHOT_JOIN = Prisma.sql`CROSS JOIN LATERAL (SELECT json_build_object(
       'id', tc."id", 'name', tc."name", 'description', tc."description", 'difficulty', tc."difficulty", 'tags', to_json(tc."tags"),
       'status', tc."status", 'persona', tc."persona", 'initial_message', tc."initialMessage", 'user_context', tc."userContext",
       'max_turns', tc."maxTurns",
@@ -224,18 +216,34 @@ export function caseResultInsertSql(args: CaseResultInsert, returning = Prisma.e
                             FROM jsonb_each(CASE WHEN jsonb_typeof(tc."expectedOutcomes") = 'object' THEN tc."expectedOutcomes" END) AS o(k, v)),
       'expected_tool_calls', tc."expectedToolCalls",
       'evaluation_criteria_override', tc."evaluationCriteriaOverride", 'checks', tc."checks", 'mode', tc."mode",
-      'ground_truth', tc."groundTruth", 'evaluations', tc."evaluations", 'files', tc."files") AS snapshot) j
-    ${range}
-    ${returning}`;
+      'ground_truth', tc."groundTruth", 'evaluations', tc."evaluations", 'files', tc."files") AS snapshot) j`;
+
+/**
+ * The values of a new case result (CASE_RESULT_COLUMNS) for the test case tc and its snapshot j
+ * (CASE_SNAPSHOT_JOIN): `skipped` when the case has neither initial message nor persona.
+ */
+export function caseResultValuesSql(
+  runId: string,
+  variant: "baseline" | "variant",
+  position: Prisma.Sql,
+  repetition: Prisma.Sql,
+): Prisma.Sql {
+  const notRunnable = Prisma.sql`tc."initialMessage" IS NULL AND tc."persona" IS NULL`;
+  return Prisma.sql`gen_random_uuid(), tc."workspaceId", ${runId}::uuid, tc."id", ${variant}::"Variant", (${position})::int, (${repetition})::int,
+           (CASE WHEN ${notRunnable} THEN 'skipped' ELSE 'pending' END)::"CaseResultStatus",
+           j.snapshot, assay_case_hash(j.snapshot::jsonb), tc."name", coalesce(tc."tags", ARRAY[]::text[]),
+           CASE WHEN ${notRunnable} THEN 'Not runnable: no initial_message and no persona' END,
+           CASE WHEN ${notRunnable} THEN now() END`;
 }
 
-/** How many cases of the suite a selection takes (each becomes `trials` case results). */
-export async function countSelectedCases(workspaceId: string, suiteId: string, selection: CaseSelection): Promise<number> {
-  const [row] = await db.$queryRaw<{ n: number }[]>(selectedCaseCountSql(workspaceId, suiteId, selection));
+/** How many cases of the suite a selection takes (each becomes `trials` case results), counted up to `atMost`. */
+export async function countSelectedCases(workspaceId: string, suiteId: string, selection: CaseSelection, atMost: number): Promise<number> {
+  const [row] = await db.$queryRaw<{ n: number }[]>`
+    SELECT count(*)::int AS n FROM (SELECT 1 FROM "TestCase" tc WHERE ${caseSelectionSql(workspaceId, suiteId, selection)} LIMIT ${atMost}::int) s`;
   return row?.n ?? 0;
 }
 
-/** The count of `countSelectedCases`, as a statement (column `n`) for any connection. */
+/** How many cases of the suite a selection takes, as a statement (column `n`) for any connection. */
 export function selectedCaseCountSql(workspaceId: string, suiteId: string, selection: CaseSelection): Prisma.Sql {
   return Prisma.sql`SELECT count(*)::int AS n FROM "TestCase" tc WHERE ${caseSelectionSql(workspaceId, suiteId, selection)}`;
 }
@@ -371,7 +379,8 @@ export function modelSnapshot(m: ModelForRun) {
   };
 }
 
-function caseSelectionSql(workspaceId: string, suiteId: string, opts: CaseSelection) {
+/** The WHERE of a selection over "TestCase" tc: the suite's live cases, active (or the chosen ones), tags and difficulty. */
+export function caseSelectionSql(workspaceId: string, suiteId: string, opts: CaseSelection) {
   const parts: Prisma.Sql[] = [
     Prisma.sql`tc."workspaceId" = ${workspaceId}::uuid`,
     Prisma.sql`tc."suiteId" = ${suiteId}::uuid`,

@@ -205,8 +205,14 @@ export class ResultWriter {
     const result = out[0];
     // Nothing written: every lease was lost and other workers own these cases now.
     if (!result || result.written.length === 0) return;
-    if (result.run_error) await failRun(runId, result.run_error);
-    else if (result.done) await finalizeRunIfDone(runId);
+    // The results are stored: a failure from here on is the run's end, not these results'
+    // (recovery finalizes a run left with nothing to run), so it must not reach `write`'s callers.
+    try {
+      if (result.run_error) await failRun(runId, result.run_error);
+      else if (result.done) await finalizeRunIfDone(runId);
+    } catch (err) {
+      logger.error({ err, runId }, "could not end the run after its last results; recovery will");
+    }
   }
 }
 

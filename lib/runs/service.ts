@@ -58,7 +58,8 @@ export async function startRun(ctx: WorkspaceContext, suiteId: string, raw: unkn
   const prepared = await prepareRunVariables(ctx, suite, variables, opts);
   const args = { suite, opts, prepared, trigger, trials };
   // A large run is written in batches, so that its first cases start at once (./batched-start.ts).
-  if ((await countSelectedCases(ctx.workspaceId, suite.id, opts)) * trials > firstBatchRows()) {
+  const first = firstBatchRows();
+  if ((await countSelectedCases(ctx.workspaceId, suite.id, opts, first + 1)) * trials > first) {
     const { run } = await startRunInBatches({
       createRun: async (tx, lease) =>
         (await createRunRow(tx, ctx, args, { preparedAt: null, leaseOwner: lease.owner, leaseExpiresAt: lease.expiresAt })).id,

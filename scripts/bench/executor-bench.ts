@@ -57,7 +57,7 @@ export type ExecutorBenchResult = {
   wallMs: number;
   idealMs: number;
   ratio: number;
-  /** Run row: createdAt → first case started. */
+  /** startRun called → first case started (PostgreSQL's clock for the latter: same machine). */
   firstClaimMs: number | null;
   /** Last case completed → run completedAt (finalize + summary). */
   finalizeMs: number | null;
@@ -379,6 +379,7 @@ export async function benchExecutor(opts: {
     await profiler.post("Profiler.start");
   }
   const t0 = performance.now();
+  const requestedAt = Date.now();
   const started = await startRun(ctx, suiteId, { concurrency }, "api");
   const deadline = Date.now() + Math.max(60_000, (cases / concurrency) * latencyMs * 10);
   await waitForRunEnd(watcher, started, deadline, failures, opts.pollMs);
@@ -405,14 +406,14 @@ export async function benchExecutor(opts: {
   const statuses = Object.fromEntries(grouped.map((g) => [g.status, g._count._all]));
   const [timing] = await db.$queryRaw<
     {
-      first_claim: number | null;
+      first_started: number | null;
       finalize: number | null;
       avg_duration: number | null;
       avg_latency: number | null;
       sum_duration: number | null;
     }[]
   >`
-    SELECT (extract(epoch FROM (min(c."startedAt") - r."createdAt")) * 1000)::float AS first_claim,
+    SELECT (extract(epoch FROM min(c."startedAt")) * 1000)::float AS first_started,
            (extract(epoch FROM (r."completedAt" - max(c."completedAt"))) * 1000)::float AS finalize,
            avg(c."durationMs")::float AS avg_duration, avg(c."latencyMs")::float AS avg_latency,
            sum(c."durationMs")::float AS sum_duration
@@ -466,7 +467,7 @@ export async function benchExecutor(opts: {
     wallMs,
     idealMs,
     ratio: idealMs > 0 ? wallMs / idealMs : NaN,
-    firstClaimMs: timing?.first_claim ?? null,
+    firstClaimMs: timing?.first_started == null ? null : timing.first_started - requestedAt,
     finalizeMs: timing?.finalize ?? null,
     avgCaseDurationMs: timing?.avg_duration ?? null,
     avgAgentLatencyMs: timing?.avg_latency ?? null,

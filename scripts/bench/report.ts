@@ -64,7 +64,7 @@ export function formatReport(
       ["ideal", `${(e.idealMs / 1000).toFixed(2)} s`],
       ["ratio to ideal", `${e.ratio.toFixed(3)}  (target ≤ ${target}: ${verdict})`],
       ["effective concurrency", `${e.effectiveConcurrency.toFixed(1)} of ${e.concurrency}`],
-      ["startRun → first case claimed", ms(e.firstClaimMs)],
+      ["startRun called → first case started", ms(e.firstClaimMs)],
       ["last case done → run completed", ms(e.finalizeMs)],
       ["avg case duration / agent call", `${ms(e.avgCaseDurationMs, 1)} / ${ms(e.avgAgentLatencyMs, 1)}`],
       ["peak RSS (bench process)", `${mb(e.rssPeakBytes)} (at start ${mb(e.rssBaselineBytes)})`],

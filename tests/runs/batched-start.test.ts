@@ -47,8 +47,13 @@ describe("a run larger than its first batch", () => {
   it("starts with the first batch and writes the rest in order: every case × trial once, at trial-major positions", async () => {
     configureBatchedStart({ firstRows: 100, batchRows: 150 });
     const { ctx } = await makeWorkspace("editor");
-    const { suite } = await makeSuiteWithCases(ctx, 260, { baseUrl: fake.url });
-    const cases = await db.testCase.findMany({ where: { suiteId: suite.id }, orderBy: { sortOrder: "asc" }, select: { id: true } });
+    // Four cases share each sort order: the batches continue after (sortOrder, id), ties included.
+    const { suite } = await makeSuiteWithCases(ctx, 260, { baseUrl: fake.url, caseData: (i) => ({ sortOrder: Math.floor(i / 4) }) });
+    const cases = await db.testCase.findMany({
+      where: { suiteId: suite.id },
+      orderBy: [{ sortOrder: "asc" }, { id: "asc" }],
+      select: { id: true },
+    });
 
     const started = await startRun(ctx, suite.id, { trials: 2, concurrency: 20 }, "api");
     expect(started.total_cases).toBe(520);
