@@ -9,7 +9,10 @@ export const VARIABLE_DATA_TYPES = ["string", "number", "boolean", "date"] as co
 export const VARIABLE_VALUE_SOURCES = ["static", "freeform"] as const;
 
 export type VariableValue = string | number | boolean;
-const variableValue = z.union([z.string().max(TEXT_LIMITS.description), z.number(), z.boolean()]);
+/** One value of the variables model: an agent's default, a suite's, run's or comparison arm's value, a matrix axis value. */
+export const variableValue = z.union([z.string().max(TEXT_LIMITS.description), z.number(), z.boolean()]);
+/** Variable values by name (a suite's, a run's, a comparison arm's); the service checks them against the agent's definitions. */
+export const variableValues = z.record(z.string().max(TEXT_LIMITS.identifier), variableValue);
 
 export const variableDefinitionSchema = z
   .object({

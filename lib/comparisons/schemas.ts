@@ -1,7 +1,8 @@
 import { z } from "zod";
-import { paginationQuery } from "@/lib/api/query";
+import { pageFields, paginationQuery } from "@/lib/api/query";
 import { MAX_RUN_CONCURRENCY, DEFAULT_RUN_CONCURRENCY, caseSelectionFields, runMetadataInput } from "@/lib/runs/schemas";
 import { TEXT_LIMITS } from "@/lib/validation/limits";
+import { variableValues } from "@/lib/agents/schemas";
 
 /**
  * Request and query schemas of the comparison routes (the A/B engine). No `server-only`:
@@ -22,8 +23,6 @@ export const MAX_REPETITIONS = 20;
 export const MAX_RESET_WINDOW_MS = 60_000;
 export const MAX_SEED = 2_147_483_647;
 
-const variableValue = z.union([z.string().max(TEXT_LIMITS.description), z.number(), z.boolean()]);
-
 /**
  * One arm: the suite's agent with optional overrides. Absent (or null) fields keep the suite
  * agent's value; `variables` are the variables model run-level values for this arm.
@@ -36,7 +35,7 @@ export const armInput = z
     system_prompt: z.string().max(TEXT_LIMITS.prompt).nullish(),
     temperature: z.number().min(0, "Temperature must be between 0 and 2").max(2, "Temperature must be between 0 and 2").nullish(),
     max_tokens: z.number().int("max_tokens must be a whole number").min(1).max(1_000_000).nullish(),
-    variables: z.record(z.string().max(TEXT_LIMITS.identifier), variableValue).optional(),
+    variables: variableValues.optional(),
   })
   .strict();
 export type ArmInput = z.output<typeof armInput>;
@@ -117,8 +116,7 @@ export type PairSort = (typeof PAIR_SORTS)[number];
 export const pairListQuery = z.object({
   verdict_change: z.enum(VERDICT_CHANGES).optional(),
   sort: z.enum(PAIR_SORTS).default("index"),
-  cursor: z.string().max(TEXT_LIMITS.cursor).optional(),
-  limit: z.coerce.number().int().min(1).max(500).default(50),
+  ...pageFields({ max: 500 }),
 });
 export type PairListQuery = z.output<typeof pairListQuery>;
 

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { paginationQuery } from "@/lib/api/query";
+import { variableValue } from "@/lib/agents/schemas";
 import { startRunInput } from "@/lib/runs/schemas";
 import { TEXT_LIMITS } from "@/lib/validation/limits";
 import { combinationCount, describeValue } from "./combinations";
@@ -22,8 +23,6 @@ export const MAX_COMBINATIONS = 32;
 export const MAX_AXES = 10;
 export const MAX_MATRIX_REPETITIONS = 20;
 
-const axisValue = z.union([z.string().max(TEXT_LIMITS.description), z.number(), z.boolean()]);
-
 /**
  * `{NAME: [value, …]}`: one axis per variable, in the order given, at most MAX_AXES of them (checked
  * first, before any per-axis work); every axis non-empty with unique values, and the product of
@@ -31,7 +30,7 @@ const axisValue = z.union([z.string().max(TEXT_LIMITS.description), z.number(), 
  * the service, also before the axes are expanded.
  */
 export const matrixAxesInput = z
-  .record(z.string().max(TEXT_LIMITS.identifier), z.array(axisValue).min(1, "Give at least one value").max(10_000))
+  .record(z.string().max(TEXT_LIMITS.identifier), z.array(variableValue).min(1, "Give at least one value").max(10_000))
   .superRefine((axes, ctx) => {
     const names = Object.keys(axes);
     if (names.length === 0) {

@@ -1,7 +1,9 @@
 import { z } from "zod";
 import { DIFFICULTIES } from "@/lib/test-cases/schemas";
 import { REPORT_FORMATS } from "@/lib/runs/report-formats";
+import { pageFields, wholeNumberQuery } from "@/lib/api/query";
 import { TEXT_LIMITS } from "@/lib/validation/limits";
+import { variableValues } from "@/lib/agents/schemas";
 import { CASE_SORT_KEYS, SORT_DIRS } from "@/lib/runs/case-sort";
 
 export const RUN_STATUSES = ["pending", "running", "completed", "failed", "cancelled"] as const;
@@ -77,9 +79,7 @@ export const startRunInput = z
       .default(DEFAULT_RUN_CONCURRENCY),
     trials: trialsInput.nullish().transform((v) => v ?? null),
     /** The variables model run-level variable values (highest priority). */
-    variables: z
-      .record(z.string().max(TEXT_LIMITS.identifier), z.union([z.string().max(TEXT_LIMITS.description), z.number(), z.boolean()]))
-      .default({}),
+    variables: variableValues.default({}),
     /**
      * A preset of the suite (its id or name) whose values apply first; `variables` override them
      * (the CLI's `--preset`).
@@ -107,8 +107,7 @@ export type RunKind = (typeof RUN_KINDS)[number];
 export const runListQuery = z.object({
   status: z.enum(RUN_STATUSES).optional(),
   kind: z.enum(RUN_KINDS).default("ordinary"),
-  cursor: z.string().max(TEXT_LIMITS.cursor).optional(),
-  limit: z.coerce.number().int().min(1).max(200).default(50),
+  ...pageFields(),
 });
 
 export const RUN_TRIGGERS = ["manual", "schedule", "api"] as const;
@@ -146,8 +145,7 @@ export const workspaceRunFilters = {
 
 export const workspaceRunListQuery = z.object({
   ...workspaceRunFilters,
-  cursor: z.string().max(TEXT_LIMITS.cursor).optional(),
-  limit: z.coerce.number().int().min(1).max(200).default(50),
+  ...pageFields(),
 });
 export type WorkspaceRunListQuery = z.output<typeof workspaceRunListQuery>;
 
@@ -156,14 +154,8 @@ export const caseResultListQuery = z.object({
   tag: z.string().trim().min(1).max(TEXT_LIMITS.tag).optional(),
   variant: z.enum(["baseline", "variant"]).optional(),
   /** Only this trial (0-based) of every case. */
-  trial: z.coerce
-    .number({ error: "trial must be a whole number" })
-    .int("trial must be a whole number")
-    .min(0, "trial must be at least 0")
-    .max(MAX_TRIALS - 1, `trial must be at most ${MAX_TRIALS - 1}`)
-    .optional(),
-  cursor: z.string().max(TEXT_LIMITS.cursor).optional(),
-  limit: z.coerce.number().int().min(1).max(500).default(100),
+  trial: wholeNumberQuery("trial", 0, MAX_TRIALS - 1).optional(),
+  ...pageFields({ max: 500, fallback: 100 }),
   /** `include=transcript` (a comma list): what each result embeds besides its columns; without it no transcript is read. */
   include: z
     .string()
@@ -199,18 +191,8 @@ export const caseTableQuery = z.object({
   trial: caseResultListQuery.shape.trial,
   sort: z.enum(CASE_SORT_KEYS, { error: `sort is one of ${CASE_SORT_KEYS.join(", ")}` }).default("status"),
   dir: z.enum(SORT_DIRS, { error: "dir is asc or desc" }).default("asc"),
-  page: z.coerce
-    .number({ error: "page must be a whole number" })
-    .int("page must be a whole number")
-    .min(1, "page must be at least 1")
-    .max(100_000, "page must be at most 100000")
-    .default(1),
-  limit: z.coerce
-    .number({ error: "limit must be a whole number" })
-    .int("limit must be a whole number")
-    .min(1, "limit must be at least 1")
-    .max(MAX_CASE_TABLE_LIMIT, `limit must be at most ${MAX_CASE_TABLE_LIMIT}`)
-    .default(50),
+  page: wholeNumberQuery("page", 1, 100_000).default(1),
+  limit: wholeNumberQuery("limit", 1, MAX_CASE_TABLE_LIMIT).default(50),
 });
 export type CaseTableQuery = z.output<typeof caseTableQuery>;
 export type CaseTableQueryInput = z.input<typeof caseTableQuery>;
@@ -224,8 +206,7 @@ export const STABILITIES = ["stable_pass", "flaky", "stable_fail", "error"] as c
 export const runCasesQuery = z.object({
   stability: z.enum(STABILITIES, { error: `stability is one of ${STABILITIES.join(", ")}` }).optional(),
   tag: z.string().trim().min(1).max(TEXT_LIMITS.tag).optional(),
-  cursor: z.string().max(TEXT_LIMITS.cursor).optional(),
-  limit: z.coerce.number().int().min(1).max(500).default(100),
+  ...pageFields({ max: 500, fallback: 100 }),
 });
 export type RunCasesQuery = z.output<typeof runCasesQuery>;
 
@@ -233,12 +214,7 @@ export const MAX_HISTORY_RESULTS = 200;
 
 /** GET /api/v1/test-cases/{id}/history. */
 export const caseHistoryQuery = z.object({
-  limit: z.coerce
-    .number({ error: "limit must be a whole number" })
-    .int("limit must be a whole number")
-    .min(2, "limit must be at least 2")
-    .max(MAX_HISTORY_RESULTS, `limit must be at most ${MAX_HISTORY_RESULTS}`)
-    .default(20),
+  limit: wholeNumberQuery("limit", 2, MAX_HISTORY_RESULTS).default(20),
 });
 
 export const RERUN_SCOPES = ["failed", "errors", "flaky", "all", "selected"] as const;

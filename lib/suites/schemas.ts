@@ -4,6 +4,7 @@ import { trialsInput } from "@/lib/runs/schemas";
 import { metricConfigListSchema } from "@/lib/evaluation/schemas";
 import { booleanQuery, paginationQuery } from "@/lib/api/query";
 import { TEXT_LIMITS } from "@/lib/validation/limits";
+import { variableValues } from "@/lib/agents/schemas";
 import { DEFAULT_REVIEW_RULES, suiteReviewSettings } from "@/lib/review/schemas";
 
 export const SCHEDULE_TYPES = ["manual", "hourly", "daily", "weekly"] as const;
@@ -65,9 +66,7 @@ export const suiteFields = z.object({
   calibration_trusted_kappa: suiteReviewSettings.calibration_trusted_kappa.default(0.6),
   is_enabled: z.boolean().default(true),
   /** The variables model suite-level values, checked against the agent's variables_schema by the service. */
-  variables: z
-    .record(z.string().max(TEXT_LIMITS.identifier), z.union([z.string().max(TEXT_LIMITS.description), z.number(), z.boolean()]))
-    .default({}),
+  variables: variableValues.default({}),
   /** Retention override (the reference schema): runs younger than this many days are kept; null = the instance setting. */
   retention_days: z
     .number({ error: "Retention days must be a whole number" })
