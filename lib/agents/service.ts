@@ -13,9 +13,7 @@ import { pageByName, iso } from "@/lib/serialize";
 import { requireRole, hasRole, type WorkspaceContext } from "@/lib/auth/roles";
 import { maskUrl, sameOrigin } from "@/lib/url-secrets";
 import { isUuid } from "@/lib/ids";
-import { checkUrlStatically } from "@/lib/net/address-policy";
-import { BlockedAddressError } from "@/lib/net/safe-fetch";
-import { networkPolicy } from "@/lib/net/service";
+import { refusedUrlIssue } from "@/lib/net/service";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { agentInput, type AgentData } from "./schemas";
 import {
@@ -65,14 +63,8 @@ async function assertWorkspaceRules(ctx: WorkspaceContext, data: AgentData) {
     });
     if (!config) issues.push({ path: "model_config_id", message: "Choose a model configuration of this workspace" });
   }
-  if (data.http) {
-    try {
-      checkUrlStatically(data.http.url, networkPolicy());
-    } catch (err) {
-      if (!(err instanceof BlockedAddressError)) throw err;
-      issues.push({ path: "http.url", message: err.message });
-    }
-  }
+  const refused = data.http && refusedUrlIssue(data.http.url, "http.url");
+  if (refused) issues.push(refused);
   if (issues.length) throw new ValidationError("Please fix the highlighted fields", issues);
 }
 

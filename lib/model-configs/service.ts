@@ -14,9 +14,7 @@ import { pageByName } from "@/lib/serialize";
 import { requireRole, hasRole, type WorkspaceContext } from "@/lib/auth/roles";
 import { maskUrl, sameOrigin } from "@/lib/url-secrets";
 import { isUuid } from "@/lib/ids";
-import { checkUrlStatically } from "@/lib/net/address-policy";
-import { BlockedAddressError } from "@/lib/net/safe-fetch";
-import { networkPolicy } from "@/lib/net/service";
+import { networkPolicy, refusedUrlIssue } from "@/lib/net/service";
 import { checkConnection, type ModelEndpoint } from "./connection";
 import type { ModelConfigData } from "./schemas";
 import { modelConfigSelect, toModelConfigDto, type ConnectionResult, type ModelConfigDto, type ModelConfigUpdateResult } from "./dto";
@@ -81,13 +79,8 @@ export async function modelConfigUsage(ctx: WorkspaceContext, ids: string[]): Pr
 }
 
 function assertBaseUrlAllowed(baseUrl: string) {
-  try {
-    checkUrlStatically(baseUrl, networkPolicy());
-  } catch (err) {
-    if (err instanceof BlockedAddressError)
-      throw new ValidationError("This address is not allowed", [{ path: "base_url", message: err.message }]);
-    throw err;
-  }
+  const refused = refusedUrlIssue(baseUrl, "base_url");
+  if (refused) throw new ValidationError("This address is not allowed", [refused]);
 }
 
 function conflictOnName(err: unknown, name: string | undefined): never {

@@ -13,9 +13,7 @@ import { encryptSecret } from "@/lib/crypto";
 import { requireRole, type WorkspaceContext } from "@/lib/auth/roles";
 import { isUuid } from "@/lib/ids";
 import { newestFirst } from "@/lib/serialize";
-import { checkUrlStatically } from "@/lib/net/address-policy";
-import { BlockedAddressError } from "@/lib/net/safe-fetch";
-import { networkPolicy } from "@/lib/net/service";
+import { refusedUrlIssue } from "@/lib/net/service";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { deliverySelect, toDeliveryDto, toWebhookDto, webhookSelect, type WebhookDeliveryDto, type WebhookDto } from "./dto";
 import { MAX_WEBHOOKS_PER_WORKSPACE, TEST_EVENT, webhookInput, webhookPatch } from "./schemas";
@@ -24,14 +22,14 @@ import { notifyDeliveryQueued } from "./wakeup";
 
 /** The network guard's static rules, at save time: a refused URL is a 400 on `url`. */
 function assertUrlAllowed(url: string) {
+  let refused;
   try {
-    checkUrlStatically(url, networkPolicy());
+    refused = refusedUrlIssue(url, "url");
   } catch (err) {
-    if (err instanceof BlockedAddressError)
-      throw new ValidationError("Please fix the highlighted fields", [{ path: "url", message: err.message }]);
-    if (err instanceof TypeError) throw new ValidationError("Please fix the highlighted fields", [{ path: "url", message: err.message }]);
-    throw err;
+    if (!(err instanceof TypeError)) throw err;
+    refused = { path: "url", message: err.message }; // not a URL at all
   }
+  if (refused) throw new ValidationError("Please fix the highlighted fields", [refused]);
 }
 
 async function findWebhook(ctx: WorkspaceContext, id: string) {
