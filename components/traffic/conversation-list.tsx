@@ -3,11 +3,11 @@ import { useId, useState } from "react";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import type { ConversationSummaryDto } from "@/lib/traffic/dto";
-import { draftCasesFromConversationsAction, draftSuitesAction } from "@/lib/traffic/actions";
+import { draftCasesFromConversationsAction } from "@/lib/traffic/actions";
 import { Table, TableBody, TableCell, TableEmpty, TableHeader, TableRow } from "@/components/ui/table";
 import { Badge } from "@/components/ui/card";
 import { LaunchDialog, LaunchForm } from "@/components/ui/launch-dialog";
-import { DraftSuiteField } from "./draft-suite-field";
+import { DraftSuiteField, draftSuiteOptions } from "./draft-suite-field";
 import { formatDateTime, formatDuration, formatNumber } from "@/components/runs/format";
 
 type Report = Extract<Awaited<ReturnType<typeof draftCasesFromConversationsAction>>, { ok: true }>["data"];
@@ -136,12 +136,7 @@ function BulkDraftDialog({ workspaceId, ids, onDone }: { workspaceId: string; id
         setError(null);
         setReport(null);
       }}
-      options={{
-        queryKey: ["draft-suites", workspaceId],
-        action: () => draftSuitesAction(workspaceId, {}),
-        what: "The suites",
-        loading: "Loading the suites…",
-      }}
+      options={draftSuiteOptions(workspaceId)}
     >
       {(suites) => {
         const selected = suiteId || suites[0]?.id || "";

@@ -1,6 +1,15 @@
+import { draftSuitesAction } from "@/lib/traffic/actions";
 import { Field, Select } from "@/components/ui/field";
 
 type DraftSuite = { id: string; name: string; agent_name: string; has_judge: boolean };
+
+/** The suites a case can be drafted into, loaded when a draft dialog first opens (one cache entry for both dialogs). */
+export const draftSuiteOptions = (workspaceId: string) => ({
+  queryKey: ["draft-suites", workspaceId],
+  action: () => draftSuitesAction(workspaceId, {}),
+  what: "The suites",
+  loading: "Loading the suites…",
+});
 
 /**
  * The suite a case is drafted into (the Make-a-test-case and bulk dialogs): "suite · agent",

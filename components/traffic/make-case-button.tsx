@@ -1,9 +1,8 @@
 "use client";
 import { useId, useState } from "react";
 import { useRouter } from "next/navigation";
-import { draftSuitesAction } from "@/lib/traffic/actions";
 import { LaunchDialog, LaunchForm } from "@/components/ui/launch-dialog";
-import { DraftSuiteField } from "./draft-suite-field";
+import { DraftSuiteField, draftSuiteOptions } from "./draft-suite-field";
 
 export type DraftFrom = { type: "conversation"; id: string } | { type: "case_result"; id: string };
 
@@ -42,12 +41,7 @@ export function MakeCaseButton({
       variant="secondary"
       title="Make a test case"
       description="Opens the suite's case form filled in from this conversation, for you to review before saving."
-      options={{
-        queryKey: ["draft-suites", workspaceId],
-        action: () => draftSuitesAction(workspaceId, {}),
-        what: "The suites",
-        loading: "Loading the suites…",
-      }}
+      options={draftSuiteOptions(workspaceId)}
     >
       {(suites) => {
         const selected = suiteId || (suites.some((s) => s.id === defaultSuiteId) ? defaultSuiteId! : (suites[0]?.id ?? ""));
