@@ -1,6 +1,5 @@
 "use client";
 import Link from "next/link";
-import type { CheckResult, MetricResult, OutcomeResult, ToolCallResults } from "@/lib/evaluation/types";
 import { countTurns } from "@/lib/evaluation/transcript";
 import type { Check } from "@/lib/test-cases/schemas";
 import type { CaseResultDetail, RunSuiteInfo } from "@/lib/runs/dto";
@@ -11,8 +10,6 @@ import { buttonClass } from "@/components/ui/button";
 import { CaseStatusBadge } from "./status-badges";
 import { Transcript, authorshipOf, type TranscriptEntry } from "./transcript";
 import { MakeCaseButton } from "@/components/traffic/make-case-button";
-import { CheckResults, ToolCallResultsView } from "./check-results";
-import { MetricResults, OutcomeResults } from "./outcome-metric-results";
 import { LlmCalls } from "./llm-calls";
 import { CaseSnapshot } from "./case-snapshot";
 import { formatDateTime, formatDuration, formatNumber } from "./format";
@@ -30,9 +27,9 @@ import { CaseReviewControl, HumanVerdictBadges } from "./send-to-review";
 import { runKeys } from "@/lib/runs/hooks";
 import type { AnswerComparison } from "@/lib/runs/answer-diff";
 import { AnswerDiffCard } from "./answer-diff";
-import { FinalResponseCard } from "./final-response";
 import { CaseNav, type CaseNavData } from "./case-nav";
 import { FailureReasons } from "./failure-reasons";
+import { CaseVerdicts } from "./case-verdicts";
 
 /** What kind of problem an error_type names: agent failures vs evaluator (judge/simulator) errors. */
 const ERROR_KINDS: Record<string, { title: string; note: string }> = {
@@ -216,21 +213,7 @@ export function CaseView({
           <h2 className="text-base font-semibold">Transcript</h2>
           <Transcript messages={transcript} authorship={authorshipOf(snapshot)} files={r.processed_files} />
         </Card>
-        <div className="min-w-0 space-y-4">
-          <FinalResponseCard response={r.actual_response} truncated={r.response_truncated} />
-          <Section title="Checks">
-            <CheckResults results={(r.check_results ?? []) as CheckResult[]} checks={snapshot.checks ?? []} mode={snapshot.mode ?? null} />
-          </Section>
-          <Section title="Tool calls">
-            <ToolCallResultsView results={(r.tool_call_results ?? null) as ToolCallResults | null} />
-          </Section>
-          <Section title="Expected outcomes">
-            <OutcomeResults results={(r.outcome_results ?? []) as OutcomeResult[]} transcript={transcript} />
-          </Section>
-          <Section title="Metrics">
-            <MetricResults results={(r.metric_results ?? []) as MetricResult[]} />
-          </Section>
-        </div>
+        <CaseVerdicts result={r} checks={snapshot.checks ?? []} mode={snapshot.mode ?? null} transcript={transcript} />
       </div>
 
       {(r.processed_files.length > 0 || (snapshot.files as unknown[] | null | undefined)?.length) && (

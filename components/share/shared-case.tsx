@@ -1,16 +1,13 @@
 import Link from "next/link";
-import type { CheckResult, MetricResult, OutcomeResult, ToolCallResults } from "@/lib/evaluation/types";
 import type { Check } from "@/lib/test-cases/schemas";
 import type { SharedCase } from "@/lib/share-links/loaders";
-import { Card, Section } from "@/components/ui/card";
-import { FinalResponseCard } from "@/components/runs/final-response";
+import { Card } from "@/components/ui/card";
 import { Stat } from "@/components/ui/stat";
 import { CaseStatusBadge } from "@/components/runs/status-badges";
 import { Transcript, authorshipOf, type TranscriptEntry } from "@/components/runs/transcript";
-import { CheckResults, ToolCallResultsView } from "@/components/runs/check-results";
-import { MetricResults, OutcomeResults } from "@/components/runs/outcome-metric-results";
 import { formatDuration, formatNumber } from "@/components/runs/format";
 import { FailureReasons } from "@/components/runs/failure-reasons";
+import { CaseVerdicts } from "@/components/runs/case-verdicts";
 
 /**
  * One case of a shared run: why it failed, the final response, the checks, outcomes and metrics,
@@ -52,21 +49,7 @@ export function SharedCaseView({ token, page }: { token: string; page: SharedCas
           <h2 className="text-base font-semibold">Transcript</h2>
           <Transcript messages={transcript} authorship={authorshipOf(snapshot)} />
         </Card>
-        <div className="min-w-0 space-y-4">
-          <FinalResponseCard response={r.actual_response} truncated={r.response_truncated} />
-          <Section title="Checks">
-            <CheckResults results={(r.check_results ?? []) as CheckResult[]} checks={snapshot.checks as Check[]} mode={snapshot.mode} />
-          </Section>
-          <Section title="Tool calls">
-            <ToolCallResultsView results={(r.tool_call_results ?? null) as ToolCallResults | null} />
-          </Section>
-          <Section title="Expected outcomes">
-            <OutcomeResults results={(r.outcome_results ?? []) as OutcomeResult[]} transcript={transcript} />
-          </Section>
-          <Section title="Metrics">
-            <MetricResults results={(r.metric_results ?? []) as MetricResult[]} />
-          </Section>
-        </div>
+        <CaseVerdicts result={r} checks={snapshot.checks as Check[]} mode={snapshot.mode} transcript={transcript} />
       </div>
     </>
   );
