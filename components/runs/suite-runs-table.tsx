@@ -3,8 +3,8 @@ import type { RunHistoryRow } from "@/lib/runs/dto";
 import { runLabel } from "@/lib/runs/dto";
 import type { SuiteRunsKind } from "@/lib/runs/suite-runs-location";
 import { runHref } from "./charts-common";
-import { RunRowCells, runRowColumns } from "./run-row-cells";
-import { Table, TableBody, TableCell, TableHeader, TableRow } from "@/components/ui/table";
+import { RunRow, runRowColumns } from "./run-row-cells";
+import { Table, TableBody, TableHeader } from "@/components/ui/table";
 
 /**
  * A page of the suite's runs, newest first: the history (ordinary runs, with their trigger) or
@@ -17,18 +17,15 @@ export function SuiteRunsTable({ workspaceId, rows, kind }: { workspaceId: strin
       <TableHeader columns={["Run", ...runRowColumns(kind === "experiment" ? "Experiment" : "Trigger", "Commit")]} />
       <TableBody>
         {rows.map((r) => (
-          <TableRow key={r.id} className="hover:bg-slate-50">
-            <TableCell className="whitespace-nowrap">
-              <Link
-                href={runHref(workspaceId, r.id)}
-                aria-label={`Run ${runLabel(r)}`}
-                className="font-medium text-indigo-600 tabular-nums hover:underline"
-              >
-                {runLabel(r)}
-              </Link>
-            </TableCell>
-            <RunRowCells workspaceId={workspaceId} run={r} />
-          </TableRow>
+          <RunRow key={r.id} workspaceId={workspaceId} run={r}>
+            <Link
+              href={runHref(workspaceId, r.id)}
+              aria-label={`Run ${runLabel(r)}`}
+              className="font-medium text-indigo-600 tabular-nums hover:underline"
+            >
+              {runLabel(r)}
+            </Link>
+          </RunRow>
         ))}
       </TableBody>
     </Table>
