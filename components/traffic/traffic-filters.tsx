@@ -19,6 +19,8 @@ export function TrafficFilters({
   agents: { id: string; name: string; service: string }[];
 }) {
   const filtered = Object.values(raw).some(Boolean);
+  /** A text filter's parameter, its value from the URL and its message. */
+  const textFilter = (name: "tool" | "min_turns" | "q") => ({ name, defaultValue: raw[name] ?? "", error: errors[name] });
   return (
     <FilterForm base={base} label="Filter conversations" filtered={filtered}>
       {agents.length > 0 && (
@@ -54,34 +56,9 @@ export function TrafficFilters({
           ))}
         </Select>
       </Field>
-      <InputField
-        id="traffic-tool"
-        label="Used tool"
-        error={errors.tool}
-        name="tool"
-        defaultValue={raw.tool ?? ""}
-        placeholder="lookup_order"
-        className="w-40"
-      />
-      <InputField
-        id="traffic-turns"
-        label="User turns ≥"
-        error={errors.min_turns}
-        name="min_turns"
-        inputMode="numeric"
-        defaultValue={raw.min_turns ?? ""}
-        className="w-20"
-      />
-      <InputField
-        id="traffic-q"
-        label="User said"
-        error={errors.q}
-        name="q"
-        type="search"
-        defaultValue={raw.q ?? ""}
-        placeholder="refund"
-        className="w-48"
-      />
+      <InputField id="traffic-tool" label="Used tool" placeholder="lookup_order" className="w-40" {...textFilter("tool")} />
+      <InputField id="traffic-turns" label="User turns ≥" inputMode="numeric" className="w-20" {...textFilter("min_turns")} />
+      <InputField id="traffic-q" label="User said" type="search" placeholder="refund" className="w-48" {...textFilter("q")} />
       <label className="flex items-center gap-2 pb-2 text-sm">
         <input type="checkbox" name="has_error" value="true" defaultChecked={raw.has_error === "true"} />
         Has an error
