@@ -8,9 +8,9 @@ import "server-only";
 import { randomInt } from "node:crypto";
 import { db, type Tx } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
-import { NotFoundError, ValidationError, zodIssues, type IssueList } from "@/lib/errors";
+import { ValidationError, zodIssues, type IssueList } from "@/lib/errors";
 import { requireRole, type WorkspaceContext } from "@/lib/auth/roles";
-import { isUuid } from "@/lib/ids";
+import { requireLiveSuite } from "@/lib/test-cases/suite-guards";
 import type { VariableValue } from "@/lib/agents/schemas";
 import { resolveVariables, type PinnedValues } from "@/lib/runs/variables";
 import {
@@ -356,9 +356,7 @@ async function executeComparison(ctx: WorkspaceContext, suiteId: string, input: 
 }
 
 async function compareRuns(ctx: WorkspaceContext, suiteId: string, input: CompareRunsInput): Promise<ComparisonDto> {
-  if (!isUuid(suiteId)) throw new NotFoundError("Suite");
-  const suite = await db.suite.findFirst({ where: { id: suiteId, workspaceId: ctx.workspaceId, deletedAt: null }, select: { id: true } });
-  if (!suite) throw new NotFoundError("Suite");
+  const suite = await requireLiveSuite(ctx, suiteId);
   if (input.baseline_run_id === input.variant_run_id) {
     throw new ValidationError("Pick two different runs", [
       { path: "variant_run_id", message: "The variant run must differ from the baseline run" },

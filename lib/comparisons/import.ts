@@ -5,9 +5,10 @@
 import "server-only";
 import { db } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
-import { NotFoundError, ValidationError, zodIssues } from "@/lib/errors";
+import { ValidationError, zodIssues } from "@/lib/errors";
 import { requireRole, type WorkspaceContext } from "@/lib/auth/roles";
 import { isUuid } from "@/lib/ids";
+import { requireLiveSuite } from "@/lib/test-cases/suite-guards";
 import { emptyStats } from "@/lib/llm/stats";
 import { armStatsFromExecutions, summaryOf, writePairs, type PairRecord } from "./pairs";
 import { sessionDocument } from "./schemas";
@@ -23,9 +24,7 @@ import { createArm, storeSummary } from "./create";
  */
 export async function importComparison(ctx: WorkspaceContext, suiteId: string, raw: unknown): Promise<ComparisonDto> {
   requireRole(ctx, "editor");
-  if (!isUuid(suiteId)) throw new NotFoundError("Suite");
-  const suite = await db.suite.findFirst({ where: { id: suiteId, workspaceId: ctx.workspaceId, deletedAt: null }, select: { id: true } });
-  if (!suite) throw new NotFoundError("Suite");
+  await requireLiveSuite(ctx, suiteId);
   const parsed = sessionDocument.safeParse(raw);
   if (!parsed.success) throw new ValidationError("Invalid session document", zodIssues(parsed.error));
   const doc = parsed.data;

@@ -9,6 +9,7 @@ import { Prisma } from "@/lib/generated/prisma/client";
 import { NotFoundError } from "@/lib/errors";
 import { requireRole, type WorkspaceContext } from "@/lib/auth/roles";
 import { isUuid } from "@/lib/ids";
+import { requireSuite } from "@/lib/test-cases/suite-guards";
 import { decodeCursor, encodeCursor, newestFirst } from "@/lib/serialize";
 import { z } from "zod";
 import { type PairListQuery } from "./schemas";
@@ -68,9 +69,7 @@ export async function getComparison(ctx: WorkspaceContext, id: string): Promise<
 /** GET /api/v1/suites/{id}/comparisons: newest first. */
 export async function listComparisons(ctx: WorkspaceContext, suiteId: string, q: { cursor?: string; limit: number }) {
   requireRole(ctx, "viewer");
-  if (!isUuid(suiteId)) throw new NotFoundError("Suite");
-  const suite = await db.suite.findFirst({ where: { id: suiteId, workspaceId: ctx.workspaceId }, select: { id: true } });
-  if (!suite) throw new NotFoundError("Suite");
+  await requireSuite(ctx, suiteId);
   const rows = await db.comparison.findMany({
     where: { workspaceId: ctx.workspaceId, suiteId, ...newestFirst.where(q.cursor) },
     orderBy: newestFirst.orderBy,

@@ -12,6 +12,7 @@ import { db } from "@/lib/db";
 import { ConflictError, NotFoundError, ValidationError, zodIssues, type IssueList } from "@/lib/errors";
 import { requireRole, type WorkspaceContext } from "@/lib/auth/roles";
 import { isUuid } from "@/lib/ids";
+import { requireSuite } from "@/lib/test-cases/suite-guards";
 import { newestFirst } from "@/lib/serialize";
 import { cancelRun, createRunInTx, type RunTrigger } from "@/lib/runs/service";
 import { agentVariableDefinitions, prepareRunVariables, prepareSuiteRun, type PreparedRun, type SuiteForRun } from "@/lib/runs/prepare";
@@ -334,9 +335,7 @@ function cellStatus(statuses: string[]): string {
 /** GET /api/v1/suites/{id}/matrices: newest first, keyset-paginated on (createdAt, id). */
 export async function listMatrices(ctx: WorkspaceContext, suiteId: string, q: { cursor?: string; limit: number }) {
   requireRole(ctx, "viewer");
-  if (!isUuid(suiteId)) throw new NotFoundError("Suite");
-  const suite = await db.suite.findFirst({ where: { id: suiteId, workspaceId: ctx.workspaceId }, select: { id: true } });
-  if (!suite) throw new NotFoundError("Suite");
+  await requireSuite(ctx, suiteId);
   const rows = await db.matrix.findMany({
     where: { workspaceId: ctx.workspaceId, suiteId, ...newestFirst.where(q.cursor) },
     orderBy: newestFirst.orderBy,

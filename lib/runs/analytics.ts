@@ -6,6 +6,7 @@ import { cursorFields, decodeCursor, encodeCursor, iso } from "@/lib/serialize";
 import { NotFoundError } from "@/lib/errors";
 import type { WorkspaceContext } from "@/lib/auth/roles";
 import { isUuid } from "@/lib/ids";
+import { requireSuite } from "@/lib/test-cases/suite-guards";
 import { RUN_KINDS, RUN_STATUSES, type RunKind, type RunStatus } from "@/lib/runs/schemas";
 import { ordinaryRunSql, runKindSql } from "@/lib/runs/history";
 import type { MetricTrendPoint, RunHistoryRow, SuiteAnalytics, TrendPoint } from "@/lib/runs/dto";
@@ -57,12 +58,6 @@ function caseCounts(r: CaseTally) {
 }
 
 const clamp = (v: number | undefined, fallback: number, max: number) => (Number.isInteger(v) && v! >= 1 ? Math.min(v!, max) : fallback);
-
-async function requireSuite(ctx: WorkspaceContext, suiteId: string) {
-  if (!isUuid(suiteId)) throw new NotFoundError("Suite");
-  const suite = await db.suite.findFirst({ where: { id: suiteId, workspaceId: ctx.workspaceId }, select: { id: true } });
-  if (!suite) throw new NotFoundError("Suite");
-}
 
 // The history queries are built as Prisma.Sql so that `npm run bench -- --explain` prints the
 // plans of exactly the statements the pages send (scripts/bench/history-bench.ts). Each walks

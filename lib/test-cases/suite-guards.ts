@@ -3,7 +3,8 @@
  * (optionally row-locked so sort orders are allocated one writer at a time), the case must be live
  * in a live suite, a whole case must pass `testCaseInput`, and its `max_turns` must fit the
  * workspace's safety cap. Shared by the test case service,
- * bulk edits, import/export and the list.
+ * bulk edits, import/export and the list; the suite checks also by the features that start or
+ * list work of a suite (runs, comparisons, matrices).
  */
 import "server-only";
 import { db, type Tx } from "@/lib/db";
@@ -21,6 +22,14 @@ export async function requireLiveSuite(ctx: WorkspaceContext, suiteId: string, c
     where: { id: suiteId, workspaceId: ctx.workspaceId, deletedAt: null },
     select: { id: true, name: true },
   });
+  if (!suite) throw new NotFoundError("Suite");
+  return suite;
+}
+
+/** The suite, live or in the trash (its history stays readable), if it is in the caller's workspace; NotFound otherwise. */
+export async function requireSuite(ctx: WorkspaceContext, suiteId: string): Promise<{ id: string }> {
+  if (!isUuid(suiteId)) throw new NotFoundError("Suite");
+  const suite = await db.suite.findFirst({ where: { id: suiteId, workspaceId: ctx.workspaceId }, select: { id: true } });
   if (!suite) throw new NotFoundError("Suite");
   return suite;
 }
