@@ -42,10 +42,11 @@ export async function recoverExpiredCases({ workerId, maxAttempts }: { workerId:
     WHERE r."id" = c."runId" AND r."cancelRequestedAt" IS NOT NULL AND r."status" IN ('pending', 'running') AND c."status" = 'pending'
     RETURNING c."runId"`;
   const runIds = new Set([...expired, ...orphaned].map((r) => r.runId));
-  // Runs left "running" (or cancelled mid-flight) with nothing in progress: finalize them.
+  // Runs left "running" (or cancelled mid-flight) with nothing in progress: finalize them. A run
+  // whose cases are still being written is not stale: its writer ends it (or the step above fails it).
   const stale = await db.$queryRaw<{ id: string }[]>`
     SELECT r."id" FROM "Run" r
-    WHERE r."status" IN ('pending', 'running')
+    WHERE r."status" IN ('pending', 'running') AND r."preparedAt" IS NOT NULL
       AND NOT EXISTS (SELECT 1 FROM "CaseResult" c WHERE c."runId" = r."id" AND c."status" IN ('pending', 'running'))
     LIMIT 50`;
   for (const r of stale) runIds.add(r.id);
