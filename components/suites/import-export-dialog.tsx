@@ -6,7 +6,7 @@ import { guessImportFormat, IMPORT_FORMAT_LABELS } from "@/lib/test-cases/format
 import { Button } from "@/components/ui/button";
 import { SubmitButton } from "@/components/ui/submit-button";
 import { useOpenedDialog, type DialogOpener } from "@/components/ui/launch-dialog";
-import { Select, Textarea } from "@/components/ui/field";
+import { Field, Select, Textarea } from "@/components/ui/field";
 import { ImportReport, reportSummary, type ImportReportData } from "./import-report";
 
 type ImportIssue = { path: string; message: string };
@@ -214,10 +214,16 @@ export function ImportDialog({ workspaceId, suiteId, opener }: { workspaceId: st
           </div>
           {!done && (
             <>
-              <div className="space-y-1">
-                <label htmlFor="import-format" className="block text-sm font-medium text-slate-700">
-                  Format
-                </label>
+              <Field
+                id="import-format"
+                label="Format"
+                hint={
+                  <>
+                    {detected === format && fileName ? `Detected from ${fileName}. ` : ""}
+                    {FORMAT_HINTS[format]}
+                  </>
+                }
+              >
                 <Select
                   id="import-format"
                   value={format}
@@ -233,15 +239,8 @@ export function ImportDialog({ workspaceId, suiteId, opener }: { workspaceId: st
                     </option>
                   ))}
                 </Select>
-                <p id="import-format-hint" className="text-xs text-slate-500">
-                  {detected === format && fileName ? `Detected from ${fileName}. ` : ""}
-                  {FORMAT_HINTS[format]}
-                </p>
-              </div>
-              <div className="space-y-1">
-                <label htmlFor="import-file" className="block text-sm font-medium text-slate-700">
-                  Upload a file (.yaml, .yml, .json, .jsonl or .zip)
-                </label>
+              </Field>
+              <Field id="import-file" label="Upload a file (.yaml, .yml, .json, .jsonl or .zip)">
                 <input
                   id="import-file"
                   type="file"
@@ -255,12 +254,9 @@ export function ImportDialog({ workspaceId, suiteId, opener }: { workspaceId: st
                     {zip ? ` (${Math.ceil(zip.size / 1024)} KB zip)` : " — you can still edit the text below"}.
                   </p>
                 )}
-              </div>
+              </Field>
               {!zip && (
-                <div className="space-y-1">
-                  <label htmlFor="import-text" className="block text-sm font-medium text-slate-700">
-                    Or paste the file&apos;s text
-                  </label>
+                <Field id="import-text" label="Or paste the file's text">
                   <Textarea
                     id="import-text"
                     rows={10}
@@ -272,7 +268,7 @@ export function ImportDialog({ workspaceId, suiteId, opener }: { workspaceId: st
                       setReport(null);
                     }}
                   />
-                </div>
+                </Field>
               )}
             </>
           )}

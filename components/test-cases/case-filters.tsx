@@ -2,7 +2,7 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
-import { Input, Select } from "@/components/ui/field";
+import { Field, Input, Select } from "@/components/ui/field";
 import { hasFilters, listHref, type ListFilters } from "@/lib/test-cases/list-url";
 import { ToggleChip } from "@/components/ui/toggle-chip";
 
@@ -48,10 +48,7 @@ export function CaseFilters({ base, filters, suiteTags }: { base: string; filter
   return (
     <div className="space-y-3 rounded-lg border border-slate-200 bg-white p-4 shadow-sm">
       <div className="flex flex-wrap items-end gap-4">
-        <div className="min-w-56 flex-1 space-y-1">
-          <label htmlFor="case-search" className="block text-sm font-medium text-slate-700">
-            Search
-          </label>
+        <Field id="case-search" label="Search" className="min-w-56 flex-1">
           <Input
             id="case-search"
             type="search"
@@ -59,11 +56,8 @@ export function CaseFilters({ base, filters, suiteTags }: { base: string; filter
             value={q}
             onChange={(e) => setQ(e.target.value)}
           />
-        </div>
-        <div className="space-y-1">
-          <label htmlFor="case-difficulty" className="block text-sm font-medium text-slate-700">
-            Difficulty
-          </label>
+        </Field>
+        <Field id="case-difficulty" label="Difficulty">
           <Select
             id="case-difficulty"
             value={difficulty}
@@ -77,7 +71,7 @@ export function CaseFilters({ base, filters, suiteTags }: { base: string; filter
             <option value="normal">Normal</option>
             <option value="hard">Hard</option>
           </Select>
-        </div>
+        </Field>
         {hasFilters(filters) && (
           <Link href={base} className="pb-2 text-sm font-medium text-indigo-700 hover:underline">
             Clear filters

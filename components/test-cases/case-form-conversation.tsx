@@ -1,6 +1,6 @@
 "use client";
 import { useFormContext } from "react-hook-form";
-import { Field, Input, InputField, Textarea, TextareaField } from "@/components/ui/field";
+import { Field, InputField, Textarea, TextareaField } from "@/components/ui/field";
 import { FormSection } from "./case-form-basics";
 import { JsonObjectField } from "./json-object-field";
 import type { CaseFormValues } from "./form-values";
@@ -30,15 +30,15 @@ export function ConversationSection() {
         </label>
         {multiTurn && (
           <div className="mt-4 space-y-4">
-            <Field
+            <InputField
               id="persona.type"
               label="Persona type"
               required
               hint='Short archetype label, e.g. "frustrated-user"'
               error={errors.persona?.type?.message}
-            >
-              <Input id="persona.type" maxLength={100} aria-invalid={!!errors.persona?.type} {...register("persona.type")} />
-            </Field>
+              maxLength={100}
+              {...register("persona.type")}
+            />
             <TextareaField
               id="persona.description"
               label="Persona description"
