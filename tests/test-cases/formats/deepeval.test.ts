@@ -1,22 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { ValidationError } from "@/lib/errors";
 import { exportDeepEval, importDeepEval } from "@/lib/test-cases/formats/deepeval";
-import type { ConvertedItem, TestCaseDocument } from "@/lib/test-cases/formats/types";
-import { testCaseInput } from "@/lib/test-cases/schemas";
-import { CASE_FIELDS } from "../../helpers/factories";
+import type { TestCaseDocument } from "@/lib/test-cases/formats/types";
+import { caseDocument, expectSameFields, expectValidCases } from "./fixtures";
 
 /**
  * DeepEval goldens → Assay cases, field by field with the per-item report, and Assay → DeepEval →
  * Assay keeping every field. Documents are written the way `EvaluationDataset.save_as("json")`
  * writes them (every key present, null when unset) and as people write them by hand.
  */
-
-function expectValid(items: ConvertedItem[]) {
-  for (const item of items.filter((i) => i.case)) {
-    const parsed = testCaseInput.safeParse(item.case);
-    expect(parsed.success, `${item.report.label}: ${JSON.stringify(parsed.error?.issues)}`).toBe(true);
-  }
-}
 
 const SINGLE_TURN_SAVE = [
   {
@@ -112,7 +104,7 @@ describe("importDeepEval: goldens", () => {
     });
     expect(items[1]!.report.mapped).toEqual(["input → initial_message", "tools_called → expected_tool_calls (name, input_parameters)"]);
     expect(items[1]!.report.dropped).toEqual([]);
-    expectValid(items);
+    expectValidCases(items);
   });
 });
 
@@ -193,7 +185,7 @@ describe("importDeepEval: conversational goldens", () => {
     expect(items[1]!.report.dropped).toEqual([
       { field: "persona (voice, speaks_first)", reason: "voice-simulation settings; Assay simulates users in text" },
     ]);
-    expectValid(items);
+    expectValidCases(items);
   });
 });
 
@@ -231,7 +223,7 @@ describe("importDeepEval: `{goldens, conversational_goldens}` and errors", () =>
       max_turns: 3,
     });
     expect(items[3]!.report.dropped).toEqual([{ field: "user_description", reason: 'missing: the persona is described as "A user"' }]);
-    expectValid(items);
+    expectValidCases(items);
   });
 
   it("refuses a document that holds no goldens, naming the problem", () => {
@@ -296,30 +288,8 @@ const CASES: TestCaseDocument[] = [
     variables: null,
     files: null,
   },
-  {
-    name: "Archived greeting",
-    description: null,
-    difficulty: "normal",
-    tags: [],
-    status: "archived",
-    persona: null,
-    initial_message: null,
-    user_context: null,
-    max_turns: null,
-    expected_outcomes: null,
-    expected_tool_calls: null,
-    evaluation_criteria_override: null,
-    checks: [],
-    mode: "all",
-    ground_truth: null,
-    evaluations: null,
-    variables: null,
-    files: null,
-  },
+  caseDocument("Archived greeting", { status: "archived" }),
 ];
-
-/** Every field of a case but its files, which a JSON item cannot carry. */
-const FIELDS = CASE_FIELDS.filter((f) => f !== "files");
 
 describe("exportDeepEval", () => {
   const draftOnly = CASES.slice(0, 2);
@@ -384,13 +354,11 @@ describe("exportDeepEval", () => {
   it("imports back to the same cases, field by field (files aside)", () => {
     const back = importDeepEval({ text: exportDeepEval(CASES).text }).items;
     expect(back.map((i) => i.error)).toEqual([null, null, null]);
-    expectValid(back);
+    expectValidCases(back);
     // The list holds goldens first: the persona case (CASES[1]) comes back last.
     const order = [CASES[0]!, CASES[2]!, CASES[1]!];
     back.forEach((item, k) => {
-      const expected = testCaseInput.parse({ ...order[k], files: null });
-      const actual = testCaseInput.parse(item.case);
-      for (const field of FIELDS) expect(actual[field], `${order[k]!.name}: ${field}`).toEqual(expected[field]);
+      expectSameFields(item, order[k]!);
       expect(item.report.mapped).toContainEqual(expect.stringMatching(/^additional_metadata\.assay → .*\(written by an Assay export\)$/));
     });
   });

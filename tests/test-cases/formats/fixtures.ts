@@ -1,6 +1,38 @@
 import { expect } from "vitest";
 import { testCaseInput } from "@/lib/test-cases/schemas";
 import type { ConvertedItem, TestCaseDocument } from "@/lib/test-cases/formats/types";
+import { CASE_FIELDS } from "../../helpers/factories";
+
+/** Every field of a case but its files, which a JSON item cannot carry. */
+export const FIELDS_BUT_FILES = CASE_FIELDS.filter((f) => f !== "files");
+
+/**
+ * A case document named `name` with every other field unset (null, or the format's default), so
+ * a fixture lists only what it sets.
+ */
+export function caseDocument(name: string, over: Partial<TestCaseDocument> = {}): TestCaseDocument {
+  return {
+    name,
+    description: null,
+    difficulty: "normal",
+    tags: [],
+    status: "active",
+    persona: null,
+    initial_message: null,
+    user_context: null,
+    max_turns: null,
+    expected_outcomes: null,
+    expected_tool_calls: null,
+    evaluation_criteria_override: null,
+    checks: [],
+    mode: "all",
+    ground_truth: null,
+    evaluations: null,
+    variables: null,
+    files: null,
+    ...over,
+  } as TestCaseDocument;
+}
 
 /** A case document that uses every field an export has to carry (round trips start here). */
 export function roundTripCase(over: Partial<TestCaseDocument> = {}): TestCaseDocument {
@@ -39,4 +71,14 @@ export function expectValidCases(items: ConvertedItem[]) {
     const parsed = testCaseInput.safeParse(item.case);
     expect(parsed.success, `${item.report.label}: ${parsed.success ? "" : JSON.stringify(parsed.error.issues)}`).toBe(true);
   }
+}
+
+/**
+ * A case that came back from an export matches the case that went out, field by field (files
+ * aside: they cannot travel in a JSON item), each mismatch named by case and field.
+ */
+export function expectSameFields(item: ConvertedItem, original: TestCaseDocument) {
+  const expected = testCaseInput.parse({ ...original, files: null });
+  const actual = testCaseInput.parse(item.case);
+  for (const field of FIELDS_BUT_FILES) expect(actual[field], `${original.name}: ${field}`).toEqual(expected[field]);
 }

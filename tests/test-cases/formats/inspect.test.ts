@@ -1,21 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { ValidationError } from "@/lib/errors";
 import { importInspect } from "@/lib/test-cases/formats/inspect";
-import type { ConvertedItem } from "@/lib/test-cases/formats/types";
-import { testCaseInput } from "@/lib/test-cases/schemas";
+import { expectValidCases } from "./fixtures";
 
 /**
  * Inspect AI samples (`json_dataset` files: a JSON array or JSON Lines) → Assay cases, field by
  * field with the per-item report: inputs, targets, ids, metadata, and the multiple-choice and
  * sandbox fields Assay has no place for.
  */
-
-function expectValid(items: ConvertedItem[]) {
-  for (const item of items.filter((i) => i.case)) {
-    const parsed = testCaseInput.safeParse(item.case);
-    expect(parsed.success, `${item.report.label}: ${JSON.stringify(parsed.error?.issues)}`).toBe(true);
-  }
-}
 
 const SAMPLES = [
   { id: "arith-1", input: "What is 17 + 25?", target: "42", metadata: { category: "arithmetic", tags: ["math", "easy"] } },
@@ -127,7 +119,7 @@ describe("importInspect", () => {
       { field: "setup", reason: "a sandbox set-up script; Assay runs no sandbox" },
       { field: "sandbox", reason: "Inspect's sandbox environment; Assay runs no sandbox" },
     ]);
-    expectValid(items);
+    expectValidCases(items);
   });
 
   it("reads a JSON array the same way as JSON Lines", () => {

@@ -1,22 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { ValidationError } from "@/lib/errors";
 import { exportLangfuse, importLangfuse } from "@/lib/test-cases/formats/langfuse";
-import type { ConvertedItem, TestCaseDocument } from "@/lib/test-cases/formats/types";
-import { testCaseInput } from "@/lib/test-cases/schemas";
-import { CASE_FIELDS } from "../../helpers/factories";
+import type { TestCaseDocument } from "@/lib/test-cases/formats/types";
+import { caseDocument, expectSameFields, expectValidCases } from "./fixtures";
 
 /**
  * Langfuse dataset items → Assay cases, field by field with the per-item report, and Assay →
  * Langfuse → Assay keeping every field. Documents are written as Langfuse's public API returns
  * them (GET /api/public/dataset-items) and as its dataset export writes them.
  */
-
-function expectValid(items: ConvertedItem[]) {
-  for (const item of items.filter((i) => i.case)) {
-    const parsed = testCaseInput.safeParse(item.case);
-    expect(parsed.success, `${item.report.label}: ${JSON.stringify(parsed.error?.issues)}`).toBe(true);
-  }
-}
 
 const LONG_QUESTION = "I ordered a blue jacket three weeks ago (order 5521) and the tracking page still says label created. Can you check?";
 
@@ -73,7 +65,7 @@ describe("importLangfuse: the dataset-items API page", () => {
       { type: "import", format: "langfuse", item_id: "cm3a1b2c5", trace_id: null },
       { type: "import", format: "langfuse", item_id: "cm3a1b2c6", trace_id: null },
     ]);
-    expectValid(items);
+    expectValidCases(items);
   });
 
   it("maps a string input, the expected output, tags and the rest of the metadata", () => {
@@ -223,7 +215,7 @@ describe("importLangfuse: other shapes and errors", () => {
       { field: "metadata.name", reason: "cut to 255 characters (Assay's limit for names)" },
       { field: "traceNotes", reason: "not a field of a Langfuse dataset item" },
     ]);
-    expectValid([item!]);
+    expectValidCases([item!]);
   });
 
   it("refuses a document that holds no items, naming the problem", () => {
@@ -267,50 +259,14 @@ const CASES: TestCaseDocument[] = [
     variables: { customer_tier: { exposed: true, default_value: "gold", locked: true, restricted_values: ["gold", "silver"] } },
     files: [{ path: "file:f_123", type: "pdf" }],
   },
-  {
-    name: "Opening hours",
-    description: null,
-    difficulty: "normal",
-    tags: [],
+  caseDocument("Opening hours", {
     status: "archived",
-    persona: null,
     initial_message: "When do you open on Sundays?",
-    user_context: null,
-    max_turns: null,
-    expected_outcomes: null,
-    expected_tool_calls: null,
-    evaluation_criteria_override: null,
     checks: [{ type: "llm_judge", expected_answer: "We open at 10 on Sundays", criteria: null }],
-    mode: "all",
-    ground_truth: null,
     evaluations: [],
-    variables: null,
-    files: null,
-  },
-  {
-    name: "Unfinished idea",
-    description: null,
-    difficulty: "normal",
-    tags: ["todo"],
-    status: "draft",
-    persona: null,
-    initial_message: null,
-    user_context: null,
-    max_turns: null,
-    expected_outcomes: null,
-    expected_tool_calls: null,
-    evaluation_criteria_override: null,
-    checks: [],
-    mode: "all",
-    ground_truth: null,
-    evaluations: null,
-    variables: null,
-    files: null,
-  },
+  }),
+  caseDocument("Unfinished idea", { tags: ["todo"], status: "draft" }),
 ];
-
-/** Every field of a case but its files, which a JSON item cannot carry. */
-const FIELDS = CASE_FIELDS.filter((f) => f !== "files");
 
 describe("exportLangfuse", () => {
   const out = exportLangfuse(CASES);
@@ -350,11 +306,9 @@ describe("exportLangfuse", () => {
   it("imports back to the same cases, field by field (files aside)", () => {
     const back = importLangfuse({ text: out.text }).items;
     expect(back.map((i) => i.error)).toEqual([null, null, null]);
-    expectValid(back);
+    expectValidCases(back);
     back.forEach((item, k) => {
-      const expected = testCaseInput.parse({ ...CASES[k], files: null });
-      const actual = testCaseInput.parse(item.case);
-      for (const field of FIELDS) expect(actual[field], `${CASES[k]!.name}: ${field}`).toEqual(expected[field]);
+      expectSameFields(item, CASES[k]!);
       expect(item.report.mapped).toContainEqual(expect.stringMatching(/^metadata\.assay → .*\(written by an Assay export\)$/));
       expect(item.source).toEqual({ type: "import", format: "langfuse", item_id: null, trace_id: null });
     });

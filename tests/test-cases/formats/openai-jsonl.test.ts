@@ -1,21 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { ValidationError } from "@/lib/errors";
 import { importOpenAiJsonl } from "@/lib/test-cases/formats/openai-jsonl";
-import type { ConvertedItem } from "@/lib/test-cases/formats/types";
-import { testCaseInput } from "@/lib/test-cases/schemas";
+import { expectValidCases } from "./fixtures";
 
 /**
  * OpenAI chat JSONL (the fine-tuning and Evals format) → Assay cases: one user message becomes a
  * single question with its expected answer and tool calls, several become a scripted simulated
  * user; each line that cannot become a case is an error naming its line, and the rest convert.
  */
-
-function expectValid(items: ConvertedItem[]) {
-  for (const item of items.filter((i) => i.case)) {
-    const parsed = testCaseInput.safeParse(item.case);
-    expect(parsed.success, `${item.report.label}: ${JSON.stringify(parsed.error?.issues)}`).toBe(true);
-  }
-}
 
 const SINGLE = {
   messages: [
@@ -105,7 +97,7 @@ describe("importOpenAiJsonl", () => {
       [5, "line 8: Hello"],
     ]);
     for (const item of items) expect(item.source).toEqual({ type: "import", format: "openai-jsonl", item_id: null, trace_id: null });
-    expectValid(items);
+    expectValidCases(items);
   });
 
   it("makes one user message a single question with its answer, tool calls and system prompt", () => {
@@ -208,7 +200,7 @@ describe("importOpenAiJsonl", () => {
     expect(item!.report.dropped).toEqual([
       { field: "messages", reason: "250 user messages exceed Assay's cap of 200 turns; the conversation stops there" },
     ]);
-    expectValid([item!]);
+    expectValidCases([item!]);
   });
 
   it("reads a JSON array of the same objects, numbering its items as lines", () => {
