@@ -17,6 +17,12 @@ function SeeAll({ href, children }: { href: string; children: React.ReactNode })
   );
 }
 
+/** A panel's list, one item a row, or its empty message. */
+function PanelList<T>({ items, empty, children }: { items: T[]; empty: string; children: (item: T) => React.ReactNode }) {
+  if (items.length === 0) return <p className="text-sm text-slate-600">{empty}</p>;
+  return <ul className="divide-y divide-slate-100">{items.map(children)}</ul>;
+}
+
 function SuitesPanel({ base, d }: { base: string; d: Dashboard }) {
   return (
     <Section
@@ -52,22 +58,18 @@ function SuitesPanel({ base, d }: { base: string; d: Dashboard }) {
 function ActivePanel({ base, d }: { base: string; d: Dashboard }) {
   return (
     <Section title="Runs in progress" actions={<SeeAll href={`${base}/runs?status=running`}>All runs</SeeAll>}>
-      {d.active_runs.length === 0 ? (
-        <p className="text-sm text-slate-600">No run is in progress.</p>
-      ) : (
-        <ul className="divide-y divide-slate-100">
-          {d.active_runs.map((r) => (
-            <li key={r.id} className="flex flex-wrap items-center justify-between gap-2 py-2 text-sm">
-              <Link href={`${base}/runs/${r.id}`} className={link}>
-                {r.suite_name} #{r.number}
-              </Link>
-              <span className="flex items-center gap-2 text-slate-600 tabular-nums">
-                <RunStatusBadge status={r.status} /> {r.done}/{r.total}
-              </span>
-            </li>
-          ))}
-        </ul>
-      )}
+      <PanelList items={d.active_runs} empty="No run is in progress.">
+        {(r) => (
+          <li key={r.id} className="flex flex-wrap items-center justify-between gap-2 py-2 text-sm">
+            <Link href={`${base}/runs/${r.id}`} className={link}>
+              {r.suite_name} #{r.number}
+            </Link>
+            <span className="flex items-center gap-2 text-slate-600 tabular-nums">
+              <RunStatusBadge status={r.status} /> {r.done}/{r.total}
+            </span>
+          </li>
+        )}
+      </PanelList>
     </Section>
   );
 }
@@ -75,22 +77,18 @@ function ActivePanel({ base, d }: { base: string; d: Dashboard }) {
 function AlertsPanel({ base, d }: { base: string; d: Dashboard }) {
   return (
     <Section title="Open alerts" actions={<SeeAll href={`${base}/alerts`}>All open alerts ({d.open_alert_count})</SeeAll>}>
-      {d.open_alerts.length === 0 ? (
-        <p className="text-sm text-slate-600">No open alerts.</p>
-      ) : (
-        <ul className="divide-y divide-slate-100">
-          {d.open_alerts.map((a) => (
-            <li key={a.id} className="flex flex-wrap items-center justify-between gap-2 py-2 text-sm">
-              <Link href={`${base}/runs/${a.run_id}`} className={link}>
-                {a.suite_name} #{a.run_number}
-              </Link>
-              <span className="text-red-700 tabular-nums">
-                {formatPercent(a.previous_rate)} → {formatPercent(a.pass_rate)}
-              </span>
-            </li>
-          ))}
-        </ul>
-      )}
+      <PanelList items={d.open_alerts} empty="No open alerts.">
+        {(a) => (
+          <li key={a.id} className="flex flex-wrap items-center justify-between gap-2 py-2 text-sm">
+            <Link href={`${base}/runs/${a.run_id}`} className={link}>
+              {a.suite_name} #{a.run_number}
+            </Link>
+            <span className="text-red-700 tabular-nums">
+              {formatPercent(a.previous_rate)} → {formatPercent(a.pass_rate)}
+            </span>
+          </li>
+        )}
+      </PanelList>
     </Section>
   );
 }
@@ -98,26 +96,22 @@ function AlertsPanel({ base, d }: { base: string; d: Dashboard }) {
 function FailuresPanel({ base, d }: { base: string; d: Dashboard }) {
   return (
     <Section title="Recent failures" description="The newest failed or errored cases of the suites' runs.">
-      {d.failures.length === 0 ? (
-        <p className="text-sm text-slate-600">No recent failures.</p>
-      ) : (
-        <ul className="divide-y divide-slate-100">
-          {d.failures.map((f) => (
-            <li key={f.id} className="py-2 text-sm">
-              <div className="flex flex-wrap items-center justify-between gap-2">
-                <Link href={`${base}/runs/${f.run_id}/cases/${f.id}`} className={`${link} min-w-0 break-words`}>
-                  {f.name}
-                </Link>
-                <span className="flex items-center gap-2 text-xs text-slate-600">
-                  <CaseStatusBadge status={f.status} />
-                  {f.suite_name} #{f.run_number} · {formatDateTime(f.created_at)}
-                </span>
-              </div>
-              {f.reason && <p className="mt-0.5 line-clamp-2 text-xs break-words text-slate-600">{f.reason}</p>}
-            </li>
-          ))}
-        </ul>
-      )}
+      <PanelList items={d.failures} empty="No recent failures.">
+        {(f) => (
+          <li key={f.id} className="py-2 text-sm">
+            <div className="flex flex-wrap items-center justify-between gap-2">
+              <Link href={`${base}/runs/${f.run_id}/cases/${f.id}`} className={`${link} min-w-0 break-words`}>
+                {f.name}
+              </Link>
+              <span className="flex items-center gap-2 text-xs text-slate-600">
+                <CaseStatusBadge status={f.status} />
+                {f.suite_name} #{f.run_number} · {formatDateTime(f.created_at)}
+              </span>
+            </div>
+            {f.reason && <p className="mt-0.5 line-clamp-2 text-xs break-words text-slate-600">{f.reason}</p>}
+          </li>
+        )}
+      </PanelList>
     </Section>
   );
 }
