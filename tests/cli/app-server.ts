@@ -1,9 +1,12 @@
 import http from "node:http";
 import { execFile } from "node:child_process";
 import { readdirSync } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import type { AddressInfo } from "node:net";
 import { NextRequest } from "next/server";
+import { afterAll, beforeAll } from "vitest";
 
 /**
  * The app's real /api/v1 route handlers behind a loopback HTTP server, so a child process (the
@@ -97,6 +100,26 @@ export async function startAppServer(): Promise<AppServer> {
         server.close(() => resolve());
       }),
   };
+}
+
+/**
+ * A CLI test file's surroundings: the app server (its `url` for ASSAY_URL) and a scratch directory
+ * (`dir`, named from `prefix`) for the files the CLI reads and writes, both started before the
+ * file's tests and removed after them.
+ */
+export function withCliServer(prefix: string): { url: string; dir: string } {
+  const cli = { url: "", dir: "" };
+  let app: AppServer | undefined;
+  beforeAll(async () => {
+    app = await startAppServer();
+    cli.url = app.url;
+    cli.dir = await mkdtemp(path.join(tmpdir(), prefix));
+  });
+  afterAll(async () => {
+    await app?.close();
+    if (cli.dir) await rm(cli.dir, { recursive: true, force: true });
+  });
+  return cli;
 }
 
 /** A loopback port nothing listens on (bound, then closed). */

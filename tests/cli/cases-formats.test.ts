@@ -1,15 +1,14 @@
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { zipSync } from "fflate";
 import YAML from "yaml";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { importContentType, importReportLines, importSummary } from "@/lib/cli/cases.mjs";
 import { testCaseInput } from "@/lib/test-cases/schemas";
 import { withRunStack } from "../helpers/run-stack";
 import { makeApiKey, makeSuiteWithCases, makeWorkspace, runToEnd } from "../helpers/factories";
-import { closedPort, runAssay, startAppServer, type AppServer } from "./app-server";
+import { closedPort, runAssay, withCliServer } from "./app-server";
 
 /**
  * `assay cases import|export --format` and `assay runs export` end to end: the CLI as a child
@@ -21,16 +20,7 @@ import { closedPort, runAssay, startAppServer, type AppServer } from "./app-serv
  */
 
 const { fake } = withRunStack();
-let app: AppServer;
-let dir: string;
-beforeAll(async () => {
-  app = await startAppServer();
-  dir = await mkdtemp(path.join(tmpdir(), "assay-cli-formats-"));
-});
-afterAll(async () => {
-  await app.close();
-  await rm(dir, { recursive: true, force: true });
-});
+const cli = withCliServer("assay-cli-formats-");
 
 const assay = runAssay;
 
@@ -38,12 +28,12 @@ const assay = runAssay;
 async function setup(count = 2) {
   const { workspace, ctx } = await makeWorkspace("owner");
   const made = await makeSuiteWithCases(ctx, count, { baseUrl: fake.url });
-  const env = { ASSAY_URL: app.url, ASSAY_API_KEY: await makeApiKey(workspace.id, "editor") };
+  const env = { ASSAY_URL: cli.url, ASSAY_API_KEY: await makeApiKey(workspace.id, "editor") };
   return { ...made, ctx, env };
 }
 
 const write = async (name: string, content: string | Uint8Array) => {
-  const file = path.join(dir, `${Math.random().toString(36).slice(2)}-${name}`);
+  const file = path.join(cli.dir, `${Math.random().toString(36).slice(2)}-${name}`);
   await writeFile(file, content);
   return file;
 };
@@ -245,7 +235,7 @@ describe("assay cases import --format", () => {
 describe("assay cases export --format", () => {
   it("writes promptfoo, Langfuse and zip files that import back to the suite's cases", async () => {
     const { suite, env } = await setup(2);
-    const config = path.join(dir, `${suite.id}-promptfooconfig.yaml`);
+    const config = path.join(cli.dir, `${suite.id}-promptfooconfig.yaml`);
     const promptfoo = await assay(["cases", "export", suite.name, "--format", "promptfoo", "--output", config], env);
     expect(promptfoo.code, promptfoo.stderr).toBe(0);
     const doc = YAML.parse(await readFile(config, "utf8")) as { tests: { description: string }[] };
@@ -260,7 +250,7 @@ describe("assay cases export --format", () => {
     expect(items).toHaveLength(2);
     expect(JSON.stringify(items[0]!.input)).toContain("question 0");
 
-    const zipFile = path.join(dir, `${suite.id}.zip`);
+    const zipFile = path.join(cli.dir, `${suite.id}.zip`);
     const zip = await assay(["cases", "export", suite.name, "--format", "zip", "-o", zipFile], env);
     expect(zip.code, zip.stderr).toBe(0);
     expect([...(await readFile(zipFile)).subarray(0, 4)]).toEqual([0x50, 0x4b, 0x03, 0x04]);
@@ -275,7 +265,7 @@ describe("assay runs export", () => {
     const { suite, env, ctx } = await setup(2);
     const run = await runToEnd(ctx, suite.id);
     expect(run.status).toBe("completed");
-    const out = path.join(dir, `run-${run.id}.jsonl`);
+    const out = path.join(cli.dir, `run-${run.id}.jsonl`);
     const res = await assay(["runs", "export", run.id, "--format", "openai-jsonl", "--output", out], env);
     expect(res.code, res.stderr).toBe(0);
     expect(res.stderr).toContain(`Wrote ${out}`);

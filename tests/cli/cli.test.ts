@@ -1,7 +1,6 @@
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import * as cancelRoute from "@/app/api/v1/runs/[id]/cancel/route";
 import * as itemsRoute from "@/app/api/v1/review-items/route";
@@ -9,7 +8,7 @@ import { POST as labelRoute } from "@/app/api/v1/review-items/[id]/labels/route"
 import { withRunStack } from "../helpers/run-stack";
 import { call } from "../helpers/api";
 import { makeApiKey, makeWorkspace, makeSuiteWithCases, waitFor, variable, setAgentVariables } from "../helpers/factories";
-import { closedPort, runAssay, startAppServer, type AppServer } from "./app-server";
+import { closedPort, runAssay, withCliServer } from "./app-server";
 
 /**
  * The `assay` CLI end to end: `node lib/cli/assay.mjs …` as a child process against the real
@@ -19,16 +18,7 @@ import { closedPort, runAssay, startAppServer, type AppServer } from "./app-serv
  */
 
 const { fake } = withRunStack();
-let app: AppServer;
-let dir: string;
-beforeAll(async () => {
-  app = await startAppServer();
-  dir = await mkdtemp(path.join(tmpdir(), "assay-cli-"));
-});
-afterAll(async () => {
-  await app.close();
-  await rm(dir, { recursive: true, force: true });
-});
+const cli = withCliServer("assay-cli-");
 
 const assay = runAssay;
 
@@ -51,14 +41,14 @@ async function setup() {
     data: { workspaceId: workspace.id, name: `gpt-b-${Math.random()}`, baseUrl: fake.url, model: "model-b" },
   });
   const key = await makeApiKey(workspace.id, "editor");
-  const env = { ASSAY_URL: app.url, ASSAY_API_KEY: key };
+  const env = { ASSAY_URL: cli.url, ASSAY_API_KEY: key };
   return { ...made, workspace, key, env, other };
 }
 
 describe("assay run", () => {
   it("--wait writes the JUnit report and exits 0 at or above --min-pass-rate, 1 below it; --var is typed", async () => {
     const { suite, env } = await setup();
-    const junit = path.join(dir, "nested", "assay-junit.xml");
+    const junit = path.join(cli.dir, "nested", "assay-junit.xml");
     const ok = await assay(
       [
         "run",
@@ -102,7 +92,7 @@ describe("assay run", () => {
     expect(noUrl.code).toBe(2);
     expect(noUrl.stderr).toContain("ASSAY_URL");
     const caseId = (await db.testCase.findFirstOrThrow({ where: { suiteId: suite.id }, orderBy: { sortOrder: "asc" } })).id;
-    const started = await assay(["run", suite.name, "--url", app.url, "--case", caseId], { ...env, ASSAY_URL: "http://127.0.0.1:1" });
+    const started = await assay(["run", suite.name, "--url", cli.url, "--case", caseId], { ...env, ASSAY_URL: "http://127.0.0.1:1" });
     expect(started.code, started.stderr).toBe(0);
     const id = started.stdout.trim();
     expect(await db.run.findUnique({ where: { id } })).toMatchObject({ suiteId: suite.id, totalCases: 1 });
@@ -138,7 +128,7 @@ describe("assay run", () => {
     const noSuite = await assay(["run", "No such suite"], env);
     expect(noSuite.code).toBe(2);
     expect(noSuite.stderr).toContain('No suite named "No such suite"');
-    const noKey = await assay(["run", suite.name], { ASSAY_URL: app.url });
+    const noKey = await assay(["run", suite.name], { ASSAY_URL: cli.url });
     expect(noKey.code).toBe(2);
     expect(noKey.stderr).toContain("ASSAY_API_KEY");
     const revoked = await assay(["run", suite.name, "--api-key", "test_not_a_key"], env);
@@ -185,7 +175,7 @@ describe("assay run --trials and the gates", () => {
   }
 
   it("sends --trials, prints the trial figures and exits 1 when --max-flaky is exceeded", async () => {
-    const junit = path.join(dir, "trials-junit.xml");
+    const junit = path.join(cli.dir, "trials-junit.xml");
     const { res, run } = await flakyRun(["--min-pass-rate", "60", "--max-flaky", "0", "--output", junit]);
     expect(run).toMatchObject({ trials: 3, totalCases: 12, status: "completed" });
     expect(res.code, res.stderr).toBe(1);
@@ -291,7 +281,7 @@ describe("assay list and cases", () => {
     const json = await assay(["cases", "export", suite.name, "--format", "json"], env);
     expect(json.code, json.stderr).toBe(0);
     expect(JSON.parse(json.stdout)).toHaveLength(4);
-    const yamlFile = path.join(dir, `cases-${suite.id}.yaml`);
+    const yamlFile = path.join(cli.dir, `cases-${suite.id}.yaml`);
     const yaml = await assay(["cases", "export", suite.name, "--output", yamlFile], env);
     expect(yaml.code, yaml.stderr).toBe(0);
     expect(await readFile(yamlFile, "utf8")).toContain("name: case 0");
@@ -300,7 +290,7 @@ describe("assay list and cases", () => {
     expect(imported.stderr).toContain("Imported 4 test cases");
     expect(await db.testCase.count({ where: { suiteId: suite.id } })).toBe(8);
 
-    const bad = path.join(dir, `bad-${suite.id}.json`);
+    const bad = path.join(cli.dir, `bad-${suite.id}.json`);
     await writeFile(bad, JSON.stringify([{ name: "" }]));
     const refused = await assay(["cases", "import", suite.name, bad], env);
     expect(refused.code).toBe(2);
@@ -311,7 +301,7 @@ describe("assay list and cases", () => {
 describe("assay compare", () => {
   it("resolves model names and typed var.NAME per arm, waits and writes the JSON report", async () => {
     const { suite, env, other } = await setup();
-    const out = path.join(dir, `comparison-${suite.id}.json`);
+    const out = path.join(cli.dir, `comparison-${suite.id}.json`);
     const res = await assay(
       [
         "compare",
@@ -380,7 +370,7 @@ describe("run metadata (--meta, CI detection)", () => {
 
   /** GET /api/v1/… with the key, as any API client would read what the CLI created. */
   async function apiGet(key: string, pathname: string) {
-    const res = await fetch(`${app.url}/api/v1${pathname}`, { headers: { authorization: `Bearer ${key}` } });
+    const res = await fetch(`${cli.url}/api/v1${pathname}`, { headers: { authorization: `Bearer ${key}` } });
     expect(res.status, pathname).toBe(200);
     return res.json();
   }
