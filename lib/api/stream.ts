@@ -46,3 +46,32 @@ export function downloadResponse(
     headers: { "content-type": file.contentType, "content-disposition": `attachment; filename="${file.filename}"`, ...headers },
   });
 }
+
+/** Marks where the results array goes in a streamed document's envelope. */
+const RESULTS_SLOT = "\u0000results\u0000";
+
+/**
+ * A JSON report with one long `results` array, pretty-printed exactly as `JSON.stringify(document, null, 2)`
+ * would, but written page by page: the envelope is stringified around a placeholder in the place of its
+ * `results` key, then each row's item follows as an array item.
+ */
+export async function* prettyJsonWithResults<T>(
+  envelope: { results: unknown } & Record<string, unknown>,
+  pages: AsyncIterable<T[]>,
+  item: (row: T) => unknown,
+): AsyncGenerator<string> {
+  const text = JSON.stringify({ ...envelope, results: RESULTS_SLOT }, null, 2);
+  const slot = `"results": ${JSON.stringify(RESULTS_SLOT)}`;
+  const at = text.indexOf(slot);
+  yield `${text.slice(0, at)}"results": [`;
+  let written = 0;
+  for await (const page of pages) {
+    let chunk = "";
+    for (const row of page) {
+      // An array item two levels deep: "\n    " before it, every line of it indented by four spaces.
+      chunk += `${written++ > 0 ? "," : ""}\n    ${JSON.stringify(item(row), null, 2).replace(/\n/g, "\n    ")}`;
+    }
+    yield chunk;
+  }
+  yield `${written > 0 ? "\n  ]" : "]"}${text.slice(at + slot.length)}`;
+}

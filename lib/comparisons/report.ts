@@ -8,7 +8,7 @@ import { db } from "@/lib/db";
 import { requireRole, type WorkspaceContext } from "@/lib/auth/roles";
 import { escapeCsvCell } from "@/lib/runs/report-escape";
 import { withWorkspaceScope } from "@/lib/tenant-scope";
-import { textStream } from "@/lib/api/stream";
+import { prettyJsonWithResults, textStream } from "@/lib/api/stream";
 import { pairSelect, toPairDto, type ComparisonDto, type PairRow, type StoredExecution } from "./dto";
 import { tokensPerMs, totalTokens } from "./diffs";
 import { getComparisonUnchecked } from "./read";
@@ -106,17 +106,11 @@ async function* comparisonCsv(pages: AsyncIterable<PairRow[]>) {
   }
 }
 
-/** Marks where the results array goes in the session document's envelope. */
-const RESULTS_SLOT = "\u0000results\u0000";
-
-/**
- * The session document, pretty-printed exactly as `JSON.stringify(document, null, 2)` would:
- * the envelope around a placeholder, then each pair's result as an array item, page by page.
- */
-async function* comparisonJson(c: ComparisonDto, pages: AsyncIterable<PairRow[]>) {
+/** The session document, pretty-printed as `JSON.stringify(document, null, 2)` would; each pair's result page by page. */
+function comparisonJson(c: ComparisonDto, pages: AsyncIterable<PairRow[]>) {
   const sessionId = c.session_id ?? c.id;
   const modelOf = (arm: ComparisonDto["baseline"]) => arm?.resolved.model ?? arm?.resolved.agent_name ?? arm?.label ?? "";
-  const envelope = JSON.stringify(
+  return prettyJsonWithResults(
     {
       session_id: sessionId,
       name: c.name,
@@ -134,50 +128,41 @@ async function* comparisonJson(c: ComparisonDto, pages: AsyncIterable<PairRow[]>
       ordering: c.ordering,
       seed: c.seed,
       repetitions: c.repetitions,
-      results: RESULTS_SLOT,
+      results: [], // written in this place, page by page
     },
-    null,
-    2,
+    pages,
+    (p) => sessionResult(p, sessionId),
   );
-  const slot = `"results": ${JSON.stringify(RESULTS_SLOT)}`;
-  const at = envelope.indexOf(slot);
-  yield `${envelope.slice(0, at)}"results": [`;
-  let written = 0;
-  for await (const pairs of pages) {
-    let chunk = "";
-    for (const p of pairs) {
-      const d = toPairDto(p);
-      const executions = (Array.isArray(p.executions) ? p.executions : []) as (StoredExecution | null)[];
-      const timestamp = executions[0]?.timestamp ?? executions[1]?.timestamp ?? d.completed_at;
-      const variant = sessionResponse(executions[1] ?? null, timestamp);
-      const result = {
-        question: d.question,
-        baseline: sessionResponse(executions[0] ?? null, timestamp),
-        variant,
-        // The A/B engine's reader (ABTestResult.from_dict) reads the variant under its own name only.
-        docstratum: variant,
-        context_tokens: d.context_tokens,
-        timestamp,
-        session_id: sessionId,
-        metadata: d.metadata,
-        test_case_id: d.test_case_id,
-        test_case_name: d.test_case_name,
-        repetition: d.repetition,
-        order: d.order,
-        token_overhead: d.token_overhead,
-        token_overhead_pct: d.token_overhead_pct,
-        latency_diff_ms: d.latency_diff_ms,
-        latency_improvement_pct: d.latency_improvement_pct,
-        response_length_ratio: d.response_length_ratio,
-        both_successful: d.both_successful,
-        verdict_change: d.verdict_change,
-      };
-      // An array item two levels deep: "\n    " before it, every line of it indented by four spaces.
-      chunk += `${written++ > 0 ? "," : ""}\n    ${JSON.stringify(result, null, 2).replace(/\n/g, "\n    ")}`;
-    }
-    yield chunk;
-  }
-  yield `${written > 0 ? "\n  ]" : "]"}${envelope.slice(at + slot.length)}`;
+}
+
+/** One pair as a result of the session document: the A/B engine's ABTestResult plus Assay's fields. */
+function sessionResult(p: PairRow, sessionId: string) {
+  const d = toPairDto(p);
+  const executions = (Array.isArray(p.executions) ? p.executions : []) as (StoredExecution | null)[];
+  const timestamp = executions[0]?.timestamp ?? executions[1]?.timestamp ?? d.completed_at;
+  const variant = sessionResponse(executions[1] ?? null, timestamp);
+  return {
+    question: d.question,
+    baseline: sessionResponse(executions[0] ?? null, timestamp),
+    variant,
+    // The A/B engine's reader (ABTestResult.from_dict) reads the variant under its own name only.
+    docstratum: variant,
+    context_tokens: d.context_tokens,
+    timestamp,
+    session_id: sessionId,
+    metadata: d.metadata,
+    test_case_id: d.test_case_id,
+    test_case_name: d.test_case_name,
+    repetition: d.repetition,
+    order: d.order,
+    token_overhead: d.token_overhead,
+    token_overhead_pct: d.token_overhead_pct,
+    latency_diff_ms: d.latency_diff_ms,
+    latency_improvement_pct: d.latency_improvement_pct,
+    response_length_ratio: d.response_length_ratio,
+    both_successful: d.both_successful,
+    verdict_change: d.verdict_change,
+  };
 }
 
 /**

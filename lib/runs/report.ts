@@ -9,7 +9,7 @@ import type { CaseResultDto, RunDto, RunSummary } from "@/lib/runs/dto";
 import type { ProcessedFileInput } from "@/lib/files/types";
 import { computeSummary } from "@/lib/runs/finalize";
 import { runTrialSummary } from "@/lib/runs/trial-reads";
-import { textStream } from "@/lib/api/stream";
+import { prettyJsonWithResults, textStream } from "@/lib/api/stream";
 
 import { REPORT_FORMATS, reportFilename, type ReportFormat } from "@/lib/runs/report-formats";
 import { humanReviewLine, trialFiguresLine, type TrialFigures } from "@/lib/runs/report-lines";
@@ -135,15 +135,9 @@ function toolsMatched(tr: ToolCallResults, snap: Snapshot): boolean | null {
   return snap.expected_tool_calls?.length ? false : null;
 }
 
-/** Marks where the results array goes in the JSON report's envelope. */
-const RESULTS_SLOT = "\u0000results\u0000";
-
-/**
- * The execution model's TestReport (JSON), pretty-printed exactly as `JSON.stringify(report, null, 2)` would:
- * the envelope is stringified around a placeholder, each result indented as an array item.
- */
-async function* jsonReport(m: Meta, pages: AsyncIterable<ReportRow[]>) {
-  const envelope = JSON.stringify(
+/** The execution model's TestReport (JSON), pretty-printed as `JSON.stringify(report, null, 2)` would; results page by page. */
+function jsonReport(m: Meta, pages: AsyncIterable<ReportRow[]>) {
+  return prettyJsonWithResults(
     {
       agent_name: m.agentName,
       agent_config_path: m.agentConfigPath,
@@ -154,29 +148,16 @@ async function* jsonReport(m: Meta, pages: AsyncIterable<ReportRow[]>) {
       started_at: m.run.started_at,
       completed_at: m.run.completed_at,
       resolved_variables: m.run.resolved_variables,
-      results: RESULTS_SLOT,
+      results: [], // written in this place, page by page
       summary: m.summary,
       cost: m.run.cost,
       timestamp: new Date().toISOString(),
       assay_version: ASSAY_VERSION,
       environment: m.environment,
     },
-    null,
-    2,
+    pages,
+    jsonResult,
   );
-  const slot = `"results": ${JSON.stringify(RESULTS_SLOT)}`;
-  const at = envelope.indexOf(slot);
-  yield `${envelope.slice(0, at)}"results": [`;
-  let written = 0;
-  for await (const page of pages) {
-    let chunk = "";
-    for (const r of page) {
-      // An array item two levels deep: "\n    " before it, every line of it indented by four spaces.
-      chunk += `${written++ > 0 ? "," : ""}\n    ${JSON.stringify(jsonResult(r), null, 2).replace(/\n/g, "\n    ")}`;
-    }
-    yield chunk;
-  }
-  yield `${written > 0 ? "\n  ]" : "]"}${envelope.slice(at + slot.length)}`;
 }
 
 /** One the execution model's TestResult of the JSON report. */
