@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { assembleConversation, groupByConversation } from "@/lib/traffic/assemble";
 import { decodeTraceRequest } from "@/lib/traffic/otlp/decode";
 import { conversationIdOf } from "@/lib/traffic/otlp/semconv";
@@ -7,18 +7,12 @@ import {
   emitEventConversation,
   emitOpenInferenceConversation,
   emitThreeTurnConversation,
-  startOtlpCapture,
+  withOtlpCapture,
   type OtlpTarget,
   type SentConversation,
 } from "./otel-fixtures";
 
-let capture: Awaited<ReturnType<typeof startOtlpCapture>>;
-beforeAll(async () => {
-  capture = await startOtlpCapture();
-});
-afterAll(async () => {
-  await capture.close();
-});
+const capture = withOtlpCapture();
 
 /** Emits with the real SDK and exporter, and decodes what reached the capture server. */
 async function emitAndDecode(

@@ -16,7 +16,7 @@ import { runCleanup } from "@/lib/retention/cleanup";
 import { ExportTraceServiceRequest, ExportTraceServiceResponse } from "@/lib/traffic/otlp/proto";
 import { call, readAllPages } from "../helpers/api";
 import { makeApiKey, makeWorkspace, waitFor } from "../helpers/factories";
-import { chatSpan, hexId, otlpRequest, span, supportConversation } from "./spans";
+import { agentSpan, chatSpan, hexId, otlpRequest, span, supportConversation } from "./spans";
 
 let workspaceId: string;
 let editor: string;
@@ -111,13 +111,7 @@ describe("OTLP traces → conversations", () => {
     expect(before.json.data).toHaveLength(1);
     expect(before.json.data[0].conversation_id).toBeNull();
 
-    const agent = span({
-      traceId,
-      name: "invoke_agent",
-      startMs: t0,
-      endMs: t0 + 250,
-      attrs: { "gen_ai.operation.name": "invoke_agent", "gen_ai.conversation.id": conversationId },
-    });
+    const agent = agentSpan({ traceId, conversationId, startMs: t0, endMs: t0 + 250 });
     expect((await send(otlpRequest("late-bot", [agent]))).status).toBe(200);
     const after = await list("service=late-bot");
     expect(after.json.data).toHaveLength(1);
@@ -134,13 +128,7 @@ describe("OTLP traces → conversations", () => {
     const t0 = Date.UTC(2026, 10, 23, 7, 0);
     const exports = Array.from({ length: 6 }, (_, i) => {
       const traceId = hexId(16);
-      const agent = span({
-        traceId,
-        name: "invoke_agent",
-        startMs: t0 + i * 1000,
-        endMs: t0 + i * 1000 + 500,
-        attrs: { "gen_ai.operation.name": "invoke_agent", "gen_ai.conversation.id": conversationId },
-      });
+      const agent = agentSpan({ traceId, conversationId, startMs: t0 + i * 1000, endMs: t0 + i * 1000 + 500 });
       const chat = chatSpan({
         traceId,
         parentSpanId: agent.spanId as string,

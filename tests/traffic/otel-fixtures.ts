@@ -7,6 +7,7 @@
  */
 import http from "node:http";
 import { gunzipSync } from "node:zlib";
+import { afterAll, beforeAll } from "vitest";
 import { ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Attributes, type Span, type Tracer } from "@opentelemetry/api";
 import { OTLPTraceExporter as JsonTraceExporter } from "@opentelemetry/exporter-trace-otlp-http";
 import { OTLPTraceExporter as ProtobufTraceExporter } from "@opentelemetry/exporter-trace-otlp-proto";
@@ -477,7 +478,9 @@ export async function emitEventConversation(target: OtlpTarget, options: { servi
 export type CapturedRequest = { contentType: string; body: Uint8Array; headers: http.IncomingHttpHeaders };
 
 /** A loopback OTLP receiver that answers 200 with an empty response and keeps every request body (gunzipped). */
-export async function startOtlpCapture(): Promise<{ url: string; requests: CapturedRequest[]; close: () => Promise<void> }> {
+export type OtlpCapture = { url: string; requests: CapturedRequest[]; close: () => Promise<void> };
+
+export async function startOtlpCapture(): Promise<OtlpCapture> {
   const requests: CapturedRequest[] = [];
   const server = http.createServer((request, response) => {
     const chunks: Buffer[] = [];
@@ -499,5 +502,24 @@ export async function startOtlpCapture(): Promise<{ url: string; requests: Captu
     url: `http://127.0.0.1:${address.port}/v1/traces`,
     requests,
     close: () => new Promise<void>((resolve, reject) => server.close((error) => (error ? reject(error) : resolve()))),
+  };
+}
+
+/** A capture server for the test file: started before its tests, closed after them. */
+export function withOtlpCapture(): Pick<OtlpCapture, "url" | "requests"> {
+  let capture: OtlpCapture | undefined;
+  beforeAll(async () => {
+    capture = await startOtlpCapture();
+  });
+  afterAll(async () => {
+    await capture?.close();
+  });
+  return {
+    get url() {
+      return capture!.url;
+    },
+    get requests() {
+      return capture!.requests;
+    },
   };
 }

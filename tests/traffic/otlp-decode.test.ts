@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { decodeTraceRequest, DEFAULT_OTLP_LIMITS, OtlpDecodeError } from "@/lib/traffic/otlp/decode";
 import { encodeTraceResponse, ExportTraceServiceRequest, ExportTraceServiceResponse } from "@/lib/traffic/otlp/proto";
 import { conversationIdOf } from "@/lib/traffic/otlp/semconv";
@@ -7,18 +7,12 @@ import {
   emitEventConversation,
   emitThreeTurnConversation,
   exportSpans,
-  startOtlpCapture,
   timedSpan,
+  withOtlpCapture,
   type CapturedRequest,
 } from "./otel-fixtures";
 
-let capture: Awaited<ReturnType<typeof startOtlpCapture>>;
-beforeAll(async () => {
-  capture = await startOtlpCapture();
-});
-afterAll(async () => {
-  await capture.close();
-});
+const capture = withOtlpCapture();
 
 /** Runs an emitter against the capture server and returns the one request it sent. */
 async function captured<T>(emit: () => Promise<T>): Promise<{ sent: T; request: CapturedRequest }> {

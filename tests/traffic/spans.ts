@@ -71,6 +71,17 @@ const parts = (m: Msg) => [
 ];
 const messagesJson = (list: Msg[]) => JSON.stringify(list.map((m) => ({ role: m.role, parts: parts(m) })));
 
+/** An agent's turn (an `invoke_agent` span) that names the conversation it belongs to. */
+export function agentSpan(o: { traceId: string; name?: string; conversationId: string; startMs: number; endMs: number }): JsonSpan {
+  return span({
+    traceId: o.traceId,
+    name: o.name ?? "invoke_agent",
+    startMs: o.startMs,
+    endMs: o.endMs,
+    attrs: { "gen_ai.operation.name": "invoke_agent", "gen_ai.conversation.id": o.conversationId },
+  });
+}
+
 /** One model call (a `chat` span): the history it was sent and what it answered, with usage. */
 export function chatSpan(o: {
   traceId: string;
@@ -115,27 +126,24 @@ export function supportConversation(conversationId: string, t0: number, marker =
   return turns.map((turn, i) => {
     const traceId = hexId(16);
     const start = t0 + i * 60_000;
-    const agent = span({
-      traceId,
-      name: "invoke_agent support",
-      startMs: start,
-      endMs: start + 900,
-      attrs: { "gen_ai.operation.name": "invoke_agent", "gen_ai.conversation.id": conversationId },
-    });
+    const agent = agentSpan({ traceId, name: "invoke_agent support", conversationId, startMs: start, endMs: start + 900 });
     history.push({ role: "user", text: turn.user });
+    // A model call of this turn, sent the history so far.
+    const modelCall = (from: number, to: number, output: Msg, tokens: [number, number]) =>
+      chatSpan({
+        traceId,
+        parentSpanId: agent.spanId as string,
+        startMs: start + from,
+        endMs: start + to,
+        input: [...history],
+        output,
+        tokens,
+      });
     const spans = [agent];
     if (turn.tool) {
       const toolCall = { id: `call_${i}`, name: "lookup_order", args: { order_id: "1042" } };
       spans.push(
-        chatSpan({
-          traceId,
-          parentSpanId: agent.spanId as string,
-          startMs: start + 10,
-          endMs: start + 300,
-          input: [...history],
-          output: { role: "assistant", toolCall },
-          tokens: [40, 8],
-        }),
+        modelCall(10, 300, { role: "assistant", toolCall }, [40, 8]),
         span({
           traceId,
           parentSpanId: agent.spanId as string,
@@ -156,17 +164,7 @@ export function supportConversation(conversationId: string, t0: number, marker =
         { role: "tool", toolResult: { id: toolCall.id, result: '{"status":"delayed","ships":"tomorrow"}' } },
       );
     }
-    spans.push(
-      chatSpan({
-        traceId,
-        parentSpanId: agent.spanId as string,
-        startMs: start + 400,
-        endMs: start + 880,
-        input: [...history],
-        output: { role: "assistant", text: turn.answer },
-        tokens: [50 + i * 20, 12],
-      }),
-    );
+    spans.push(modelCall(400, 880, { role: "assistant", text: turn.answer }, [50 + i * 20, 12]));
     history.push({ role: "assistant", text: turn.answer });
     return spans;
   });
