@@ -113,6 +113,9 @@ export function SuiteRunsView({ workspaceId, suiteId, initialAnalytics, initialR
   // Without an ordinary run there is no history to chart or list, but the suite's experiments
   // (a comparison run before any ordinary run) stay reachable under their filter.
   const noHistory = !latest && location.kind === "ordinary";
+  /** Another page of the list under the same kind and status: where it starts, and the cursors "Newer runs" walks back. */
+  const pageHref = (cursor: string | undefined, prev: string[]) =>
+    historyHref(base, { kind: location.kind, status: location.status, cursor, prev });
   return (
     <div className="space-y-4">
       {!latest ? (
@@ -226,31 +229,9 @@ export function SuiteRunsView({ workspaceId, suiteId, initialAnalytics, initialR
         )}
         <PrevNextPagination
           label="Run history pages"
-          prev={
-            location.cursor
-              ? {
-                  href: historyHref(base, {
-                    kind: location.kind,
-                    status: location.status,
-                    cursor: location.prev[location.prev.length - 1],
-                    prev: location.prev.slice(0, -1),
-                  }),
-                }
-              : null
-          }
+          prev={location.cursor ? { href: pageHref(location.prev[location.prev.length - 1], location.prev.slice(0, -1)) } : null}
           prevLabel="← Newer runs"
-          next={
-            runs.next_cursor
-              ? {
-                  href: historyHref(base, {
-                    kind: location.kind,
-                    status: location.status,
-                    cursor: runs.next_cursor,
-                    prev: [...location.prev, location.cursor ?? ""],
-                  }),
-                }
-              : null
-          }
+          next={runs.next_cursor ? { href: pageHref(runs.next_cursor, [...location.prev, location.cursor ?? ""]) } : null}
           nextLabel="Older runs →"
         />
       </section>

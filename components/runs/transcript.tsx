@@ -95,6 +95,44 @@ export function authorshipOf(snapshot: Record<string, unknown>): UserAuthorship 
   return { simulated: Boolean(snapshot.persona), authoredOpening: typeof initial === "string" && initial.trim() !== "" };
 }
 
+const BUBBLES = {
+  user: {
+    row: "flex justify-end",
+    box: "max-w-[85%] min-w-0 rounded-lg bg-indigo-600 px-3 py-2 text-sm text-white shadow-sm",
+    label: "mb-1 text-xs font-medium text-indigo-100",
+  },
+  agent: {
+    row: "flex justify-start",
+    box: "max-w-[85%] min-w-0 rounded-lg border border-slate-200 bg-white px-3 py-2 text-sm text-slate-900 shadow-sm",
+    label: "mb-1 text-xs font-medium text-slate-500",
+  },
+};
+
+/** One message of the conversation: a group named by its author's label, on the author's side. */
+function Bubble({
+  side,
+  labelId,
+  label,
+  children,
+}: {
+  side: keyof typeof BUBBLES;
+  labelId: string;
+  label: string;
+  children: React.ReactNode;
+}) {
+  const style = BUBBLES[side];
+  return (
+    <div className={style.row}>
+      <div role="group" aria-labelledby={labelId} className={style.box}>
+        <p id={labelId} className={style.label}>
+          {label}
+        </p>
+        {children}
+      </div>
+    </div>
+  );
+}
+
 /**
  * "Authored first message" / "Simulated user" for a persona case; "Authored question" for a
  * single-turn one; "User" for every message of a real user (traffic: nobody authored it).
@@ -151,19 +189,10 @@ function UserMessage({
   const split = attachments.length > 0 && message.content ? splitAttachedFiles(message.content, attachments.length) : null;
   const text = split ? split.message : message.content;
   return (
-    <div className="flex justify-end">
-      <div
-        role="group"
-        aria-labelledby={labelId}
-        className="max-w-[85%] min-w-0 rounded-lg bg-indigo-600 px-3 py-2 text-sm text-white shadow-sm"
-      >
-        <p id={labelId} className="mb-1 text-xs font-medium text-indigo-100">
-          {label}
-        </p>
-        {text ? <p className="break-words whitespace-pre-wrap">{text}</p> : <p className="italic opacity-70">(empty message)</p>}
-        {split && <Attachments attachments={attachments} blocks={split.files} files={files} />}
-      </div>
-    </div>
+    <Bubble side="user" labelId={labelId} label={label}>
+      {text ? <p className="break-words whitespace-pre-wrap">{text}</p> : <p className="italic opacity-70">(empty message)</p>}
+      {split && <Attachments attachments={attachments} blocks={split.files} files={files} />}
+    </Bubble>
   );
 }
 
@@ -178,44 +207,35 @@ function AgentMessage({
   toolResults: Map<string, string | null>;
 }) {
   return (
-    <div className="flex justify-start">
-      <div
-        role="group"
-        aria-labelledby={labelId}
-        className="max-w-[85%] min-w-0 rounded-lg border border-slate-200 bg-white px-3 py-2 text-sm text-slate-900 shadow-sm"
-      >
-        <p id={labelId} className="mb-1 text-xs font-medium text-slate-500">
-          {m.role === "system" ? "System" : "Agent"}
-        </p>
-        {m.content ? (
-          <p className="break-words whitespace-pre-wrap">{m.content}</p>
-        ) : !m.tool_calls?.length ? (
-          <p className="italic opacity-70">(empty message)</p>
-        ) : null}
-        {m.tool_calls && m.tool_calls.length > 0 && (
-          <div className="mt-2 space-y-1.5">
-            {m.tool_calls.map((call) => {
-              const result = toolResults.get(call.id);
-              return (
-                <Disclosure
-                  key={call.id}
-                  className="text-slate-900"
-                  summary={<span className="font-mono text-xs">Tool call: {call.name}</span>}
-                >
-                  <p className="text-xs font-medium text-slate-500">Arguments</p>
-                  <JsonBlock value={call.arguments || "{}"} label={`Arguments of ${call.name}`} />
-                  <p className="text-xs font-medium text-slate-500">Mocked response</p>
-                  {result !== undefined ? (
-                    <JsonBlock value={result ?? ""} label={`Mocked response of ${call.name}`} />
-                  ) : (
-                    <p className="text-xs text-slate-500">No response recorded.</p>
-                  )}
-                </Disclosure>
-              );
-            })}
-          </div>
-        )}
-      </div>
-    </div>
+    <Bubble side="agent" labelId={labelId} label={m.role === "system" ? "System" : "Agent"}>
+      {m.content ? (
+        <p className="break-words whitespace-pre-wrap">{m.content}</p>
+      ) : !m.tool_calls?.length ? (
+        <p className="italic opacity-70">(empty message)</p>
+      ) : null}
+      {m.tool_calls && m.tool_calls.length > 0 && (
+        <div className="mt-2 space-y-1.5">
+          {m.tool_calls.map((call) => {
+            const result = toolResults.get(call.id);
+            return (
+              <Disclosure
+                key={call.id}
+                className="text-slate-900"
+                summary={<span className="font-mono text-xs">Tool call: {call.name}</span>}
+              >
+                <p className="text-xs font-medium text-slate-500">Arguments</p>
+                <JsonBlock value={call.arguments || "{}"} label={`Arguments of ${call.name}`} />
+                <p className="text-xs font-medium text-slate-500">Mocked response</p>
+                {result !== undefined ? (
+                  <JsonBlock value={result ?? ""} label={`Mocked response of ${call.name}`} />
+                ) : (
+                  <p className="text-xs text-slate-500">No response recorded.</p>
+                )}
+              </Disclosure>
+            );
+          })}
+        </div>
+      )}
+    </Bubble>
   );
 }
