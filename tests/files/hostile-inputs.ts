@@ -86,6 +86,21 @@ export function deflatedZeros(mb: number): Buffer {
 
 export type ZipEntry = { name: string; data: Uint8Array; method: 0 | 8; declaredSize: number; crc?: number };
 
+/**
+ * The fields a zip's local header and its central directory entry share (version needed, flags
+ * with UTF-8 names, method, CRC, sizes, name length), written from `at`: 4 in a local header, 6 in
+ * a central entry, whose "version made by" comes first.
+ */
+function writeEntryFields(header: Buffer, at: number, e: ZipEntry, nameLength: number) {
+  header.writeUInt16LE(20, at);
+  header.writeUInt16LE(0x800, at + 2);
+  header.writeUInt16LE(e.method, at + 4);
+  header.writeUInt32LE(e.crc ?? 0, at + 10);
+  header.writeUInt32LE(e.data.byteLength, at + 14);
+  header.writeUInt32LE(e.declaredSize, at + 18);
+  header.writeUInt16LE(nameLength, at + 22);
+}
+
 /** A zip written by hand, so its headers can say whatever a test wants (sizes that lie). */
 export function writeZip(entries: ZipEntry[]): Buffer {
   const locals: Buffer[] = [];
@@ -95,23 +110,11 @@ export function writeZip(entries: ZipEntry[]): Buffer {
     const name = Buffer.from(e.name, "utf8");
     const local = Buffer.alloc(30);
     local.writeUInt32LE(0x04034b50, 0);
-    local.writeUInt16LE(20, 4);
-    local.writeUInt16LE(0x800, 6);
-    local.writeUInt16LE(e.method, 8);
-    local.writeUInt32LE(e.crc ?? 0, 14);
-    local.writeUInt32LE(e.data.byteLength, 18);
-    local.writeUInt32LE(e.declaredSize, 22);
-    local.writeUInt16LE(name.byteLength, 26);
+    writeEntryFields(local, 4, e, name.byteLength);
     const central = Buffer.alloc(46);
     central.writeUInt32LE(0x02014b50, 0);
     central.writeUInt16LE(20, 4);
-    central.writeUInt16LE(20, 6);
-    central.writeUInt16LE(0x800, 8);
-    central.writeUInt16LE(e.method, 10);
-    central.writeUInt32LE(e.crc ?? 0, 16);
-    central.writeUInt32LE(e.data.byteLength, 20);
-    central.writeUInt32LE(e.declaredSize, 24);
-    central.writeUInt16LE(name.byteLength, 28);
+    writeEntryFields(central, 6, e, name.byteLength);
     central.writeUInt32LE(offset, 42);
     locals.push(local, name, Buffer.from(e.data));
     centrals.push(central, name);
