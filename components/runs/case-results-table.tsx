@@ -1,6 +1,7 @@
 "use client";
 import { LoadError } from "@/components/ui/load-error";
 import { useCallback, useEffect, useMemo, useState } from "react";
+import { useSelection } from "@/components/ui/use-selection";
 import Link from "next/link";
 import { useRouter, useSearchParams } from "next/navigation";
 import { CASE_PAGE_SIZE, type CaseResultPage, type CaseResultRow, type CaseTableFilters, type RunDto } from "@/lib/runs/dto";
@@ -106,19 +107,12 @@ export function CaseResultsTable({ workspaceId, run, live, tags, initial, initia
   const caseHref = (id: string) => withCaseTableParams(`${caseBase}/${id}`, location, { page: false });
   const filtered = Boolean(location.status || location.tag || location.q);
 
-  const [selected, setSelected] = useState<Set<string>>(new Set());
+  const { selected, toggle, select } = useSelection();
   const review = useSendToReview(workspaceId, runKeys.all(workspaceId, run.id));
   const rerun = useRerunSelected(workspaceId, run.id);
   const selectable = rows.filter((r) => REVIEWABLE.includes(r.status));
   const allSelected = selectable.length > 0 && selectable.every((r) => selected.has(r.id));
-  const toggle = (id: string, on: boolean) =>
-    setSelected((prev) => {
-      const next = new Set(prev);
-      if (on) next.add(id);
-      else next.delete(id);
-      return next;
-    });
-  const toggleAll = (on: boolean) => setSelected(on ? new Set(selectable.map((r) => r.id)) : new Set());
+  const toggleAll = (on: boolean) => select(on ? selectable.map((r) => r.id) : []);
 
   const tagOptions = useMemo(() => [...new Set([...tags, ...rows.flatMap((r) => r.tags)])].sort(), [tags, rows]);
 
@@ -135,10 +129,13 @@ export function CaseResultsTable({ workspaceId, run, live, tags, initial, initia
   }, [location]);
 
   /** A new filter, search or order starts at page 1 with nothing selected. */
-  const change = useCallback((next: Partial<CaseTableFilters>) => {
-    setLocation((prev) => ({ ...prev, ...next, page: next.page ?? 1 }));
-    setSelected(new Set());
-  }, []);
+  const change = useCallback(
+    (next: Partial<CaseTableFilters>) => {
+      setLocation((prev) => ({ ...prev, ...next, page: next.page ?? 1 }));
+      select([]);
+    },
+    [select],
+  );
   const onSearch = useCallback((q: string) => change({ q: q || undefined }), [change]);
   const onSort = (s: CaseSortKey, d: SortDir) => change({ sort: s, dir: d });
 
@@ -179,8 +176,8 @@ export function CaseResultsTable({ workspaceId, run, live, tags, initial, initia
         <BulkReviewBar
           count={selected.size}
           pending={review.pending || rerun.busy}
-          onSend={() => review.send([...selected], () => setSelected(new Set()))}
-          onClear={() => setSelected(new Set())}
+          onSend={() => review.send([...selected], () => select([]))}
+          onClear={() => select([])}
         >
           {canRerun && (
             <Button size="sm" variant="secondary" disabled={review.pending || rerun.busy} onClick={() => void rerun.rerun([...selected])}>

@@ -1,5 +1,6 @@
 "use client";
 import { useEffect, useMemo, useRef, useState, useTransition } from "react";
+import { useSelection } from "@/components/ui/use-selection";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { reorderTestCasesAction } from "@/lib/test-cases/actions";
@@ -34,7 +35,7 @@ type Props = {
 export function CaseTable({ workspaceId, suiteId, rows, canEdit, suiteTags, orderedIds, runVariables, defaultTrials, verdictSort }: Props) {
   const createdId = useCreatedCaseId();
   const router = useRouter();
-  const [selected, setSelected] = useState<Set<string>>(new Set());
+  const { selected, toggle, select } = useSelection();
   const [reorderError, setReorderError] = useState<string | null>(null);
   const [pending, startTransition] = useTransition();
   const focusAfter = useRef<{ id: string; dir: "up" | "down" } | null>(null);
@@ -70,14 +71,6 @@ export function CaseTable({ workspaceId, suiteId, rows, canEdit, suiteTags, orde
     });
   };
 
-  const toggle = (id: string) =>
-    setSelected((s) => {
-      const n = new Set(s);
-      if (n.has(id)) n.delete(id);
-      else n.add(id);
-      return n;
-    });
-
   return (
     <div className="space-y-3">
       {canEdit && visibleSelected.length > 0 && (
@@ -87,7 +80,7 @@ export function CaseTable({ workspaceId, suiteId, rows, canEdit, suiteTags, orde
           selected={visibleSelected}
           names={names}
           suiteTags={suiteTags}
-          onClear={() => setSelected(new Set())}
+          onClear={() => select([])}
         />
       )}
       {canEdit && (
@@ -127,7 +120,7 @@ export function CaseTable({ workspaceId, suiteId, rows, canEdit, suiteTags, orde
                   type="checkbox"
                   aria-label="Select all cases on this page"
                   checked={allOnPage}
-                  onChange={() => setSelected(allOnPage ? new Set() : new Set(rows.map((r) => r.id)))}
+                  onChange={() => select(allOnPage ? [] : rows.map((r) => r.id))}
                 />
               </TableHead>
             )}

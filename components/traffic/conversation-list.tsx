@@ -1,5 +1,6 @@
 "use client";
 import { useId, useState } from "react";
+import { useSelection } from "@/components/ui/use-selection";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import type { ConversationSummaryDto } from "@/lib/traffic/dto";
@@ -29,14 +30,7 @@ export function ConversationList({
   canEdit: boolean;
   filtered: boolean;
 }) {
-  const [selected, setSelected] = useState<Set<string>>(new Set());
-  const toggle = (id: string) =>
-    setSelected((s) => {
-      const next = new Set(s);
-      if (next.has(id)) next.delete(id);
-      else next.add(id);
-      return next;
-    });
+  const { selected, toggle, select } = useSelection();
   const allOnPage = rows.length > 0 && rows.every((r) => selected.has(r.id));
   const columns = [
     ...(canEdit ? [{ label: "Select", srOnly: true }] : []),
@@ -53,17 +47,13 @@ export function ConversationList({
       {canEdit && rows.length > 0 && (
         <div className="flex flex-wrap items-center gap-3">
           <label className="flex items-center gap-2 text-sm">
-            <input
-              type="checkbox"
-              checked={allOnPage}
-              onChange={() => setSelected(allOnPage ? new Set() : new Set(rows.map((r) => r.id)))}
-            />
+            <input type="checkbox" checked={allOnPage} onChange={() => select(allOnPage ? [] : rows.map((r) => r.id))} />
             Select all on this page
           </label>
           <span className="text-sm text-slate-600" aria-live="polite">
             {selected.size} selected
           </span>
-          <BulkDraftDialog workspaceId={workspaceId} ids={[...selected]} onDone={() => setSelected(new Set())} />
+          <BulkDraftDialog workspaceId={workspaceId} ids={[...selected]} onDone={() => select([])} />
         </div>
       )}
       <Table density="compact" caption="Conversations, newest first">
