@@ -47,6 +47,13 @@ export async function makeApiKey(workspaceId: string, role: Role = "admin"): Pro
   return token;
 }
 
+/** A workspace whose one member has `role`, and an API key of the same role: its token and ids at hand. */
+export async function makeWorkspaceWithKey(role: Role) {
+  const ws = await makeWorkspace(role);
+  const token = await makeApiKey(ws.workspace.id, role);
+  return { ...ws, workspaceId: ws.workspace.id, userId: ws.user.id, token };
+}
+
 /**
  * Registers a `beforeAll` that makes an owner's workspace with an admin, an editor and a viewer
  * API key. The returned objects are filled in place then, so a file can destructure them at once.

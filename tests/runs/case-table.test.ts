@@ -10,7 +10,7 @@ import { db } from "@/lib/db";
 import { NotFoundError } from "@/lib/errors";
 import type { WorkspaceContext } from "@/lib/auth/roles";
 import { containsPattern } from "@/lib/runs/case-table";
-import { countStatuses, makeApiKey, makeSuiteWithCases, makeWorkspace, runRowData } from "../helpers/factories";
+import { countStatuses, makeSuiteWithCases, makeWorkspace, makeWorkspaceWithKey, runRowData } from "../helpers/factories";
 import { call } from "../helpers/api";
 
 const session = vi.hoisted(() => ({ userId: null as string | null }));
@@ -131,11 +131,7 @@ let runId: string;
 let idOf: (name: string) => string;
 
 beforeAll(async () => {
-  const ws = await makeWorkspace("viewer");
-  ({ ctx } = ws);
-  workspaceId = ws.workspace.id;
-  userId = ws.user.id;
-  token = await makeApiKey(workspaceId, "viewer");
+  ({ ctx, workspaceId, userId, token } = await makeWorkspaceWithKey("viewer"));
   const run = await makeTableRun(ctx, ROWS);
   runId = run.id;
   idOf = (name) => run.results.find((r) => r.name === name)!.id;

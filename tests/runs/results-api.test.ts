@@ -7,7 +7,7 @@
 import pg from "pg";
 import { beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import type { WorkspaceContext } from "@/lib/auth/roles";
-import { makeApiKey, makeWorkspace } from "../helpers/factories";
+import { makeWorkspace, makeWorkspaceWithKey } from "../helpers/factories";
 import { call, readAllPages } from "../helpers/api";
 import { makeReportRun } from "./report-fixture";
 
@@ -34,11 +34,7 @@ let token: string;
 let runId: string;
 
 beforeAll(async () => {
-  const ws = await makeWorkspace("viewer");
-  ({ ctx } = ws);
-  workspaceId = ws.workspace.id;
-  userId = ws.user.id;
-  token = await makeApiKey(workspaceId, "viewer");
+  ({ ctx, workspaceId, userId, token } = await makeWorkspaceWithKey("viewer"));
   ({ runId } = await makeReportRun(ctx, 240));
 }, 30_000);
 
