@@ -12,7 +12,7 @@ import { Field, FormError, InputField, NamedOptions, Select, SelectField, Textar
 import { Button } from "@/components/ui/button";
 import { SubmitButton } from "@/components/ui/submit-button";
 import { Card } from "@/components/ui/card";
-import { applyServerIssues } from "@/components/forms/server-issues";
+import { applyServerIssues, formErrorText } from "@/components/forms/server-issues";
 import { ToolsEditor } from "./tools-editor";
 import { HttpFields } from "./http-fields";
 import { VariablesEditor } from "./variables-editor";
@@ -65,7 +65,7 @@ export function AgentForm({
         "variables_schema",
         "otel_service_name",
       ]);
-      setFormError(rest.length ? `${result.error}: ${rest.map((i) => i.message).join("; ")}` : result.error);
+      setFormError(formErrorText(result.error, rest));
       return;
     }
     if (agent) {

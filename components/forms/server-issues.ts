@@ -13,3 +13,8 @@ export function applyServerIssues<T extends FieldValues>(setError: UseFormSetErr
   }
   return rest;
 }
+
+/** The form-level message after `applyServerIssues`: the action's error, followed by the issues no field shows. */
+export function formErrorText(error: string, rest: IssueList): string {
+  return rest.length ? `${error}: ${rest.map((i) => i.message).join("; ")}` : error;
+}

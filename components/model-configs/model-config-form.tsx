@@ -10,7 +10,7 @@ import type { ModelConfigDto } from "@/lib/model-configs/dto";
 import { FormError, InputField } from "@/components/ui/field";
 import { Button } from "@/components/ui/button";
 import { SubmitButton } from "@/components/ui/submit-button";
-import { applyServerIssues } from "@/components/forms/server-issues";
+import { applyServerIssues, formErrorText } from "@/components/forms/server-issues";
 import { RateLimitFields } from "@/components/forms/rate-limit-fields";
 import { sameOrigin } from "@/lib/url-secrets";
 
@@ -38,7 +38,7 @@ export function ModelConfigForm({ workspaceId, config }: { workspaceId: string; 
       : await createModelConfigAction(workspaceId, values);
     if (!result.ok) {
       const rest = applyServerIssues(form.setError, result.issues, Object.keys(modelConfigFormDefaults()));
-      setFormError(rest.length ? `${result.error}: ${rest.map((i) => i.message).join("; ")}` : result.error);
+      setFormError(formErrorText(result.error, rest));
       return;
     }
     router.push(`/w/${workspaceId}/model-configs`);

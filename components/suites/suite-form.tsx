@@ -6,7 +6,7 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import { Field, FormError, Input, NamedOptions, Options, Select, SelectField, TextareaField } from "@/components/ui/field";
 import { NumberField } from "@/components/ui/number-field";
 import { SubmitButton } from "@/components/ui/submit-button";
-import { applyServerIssues } from "@/components/forms/server-issues";
+import { applyServerIssues, formErrorText } from "@/components/forms/server-issues";
 import { MAX_TRIALS } from "@/lib/runs/schemas";
 import { SCHEDULE_TYPES, suiteInput, type SuiteData, type SuiteInput } from "@/lib/suites/schemas";
 import { createSuiteAction, updateSuiteAction } from "@/lib/suites/actions";
@@ -61,7 +61,7 @@ export function SuiteForm({ workspaceId, agents, modelConfigs, suite, defaultAge
       : await createSuiteAction(workspaceId, values);
     if (!result.ok) {
       const rest = applyServerIssues(form.setError, result.issues);
-      setFormError(rest.length ? `${result.error}: ${rest.map((i) => i.message).join("; ")}` : result.error);
+      setFormError(formErrorText(result.error, rest));
       return;
     }
     if (suite) {
