@@ -1,14 +1,5 @@
-import {
-  featurePart,
-  collection,
-  jsonSchema,
-  patchBody,
-  responseSchema,
-  secretWarnings,
-  serverFields,
-  single,
-  type OpenApiPart,
-} from "@/lib/api/openapi-kit";
+import { featurePart, jsonSchema, patchBody, responseSchema, secretWarnings, serverFields, type OpenApiPart } from "@/lib/api/openapi-kit";
+import { collection, single } from "@/lib/api/openapi-paths";
 import { agentFields, agentInput, agentPatch } from "./schemas";
 
 /**

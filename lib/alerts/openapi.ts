@@ -1,17 +1,6 @@
 import { z } from "zod";
-import {
-  featurePart,
-  conflict,
-  errors,
-  idParam,
-  list,
-  listQueryDocs,
-  ok,
-  outputComponents,
-  queryParameters,
-  ref,
-  type OpenApiPart,
-} from "@/lib/api/openapi-kit";
+import { featurePart, outputComponents, type OpenApiPart } from "@/lib/api/openapi-kit";
+import { conflict, errors, idParam, list, listParameters, ok, ref } from "@/lib/api/openapi-paths";
 import { CHANGE_CAUSES } from "@/lib/runs/changes";
 import { alertListQuery } from "./schemas";
 
@@ -102,8 +91,7 @@ function paths() {
         tags: alerts,
         summary: "List regression alerts (newest first)",
         description: "Role: viewer.",
-        parameters: queryParameters(alertListQuery, {
-          ...listQueryDocs,
+        parameters: listParameters(alertListQuery, {
           suite_id: "Only this suite's alerts",
           acknowledged: "true: acknowledged alerts only; false: open alerts only; absent: both",
         }),

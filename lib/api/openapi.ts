@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { errorEnvelope, json, jsonSchema, ok, resource, serverFields, type JsonSchema, type OpenApiPart } from "@/lib/api/openapi-kit";
+import { errorEnvelope, jsonSchema, resource, serverFields, type JsonSchema, type OpenApiPart } from "@/lib/api/openapi-kit";
+import { json, ok } from "@/lib/api/openapi-paths";
 import { agentsOpenApi } from "@/lib/agents/openapi";
 import { alertsOpenApi } from "@/lib/alerts/openapi";
 import { reviewOpenApi } from "@/lib/review/openapi";

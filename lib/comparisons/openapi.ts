@@ -1,20 +1,6 @@
 import { z } from "zod";
-import {
-  featurePart,
-  body,
-  conflict,
-  errors,
-  idParam,
-  jsonSchema,
-  list,
-  listQueryDocs,
-  namedComponents,
-  ok,
-  queryParameters,
-  ref,
-  tooLarge,
-  type OpenApiPart,
-} from "@/lib/api/openapi-kit";
+import { featurePart, jsonSchema, namedComponents, type OpenApiPart } from "@/lib/api/openapi-kit";
+import { body, conflict, errors, idParam, list, listParameters, ok, queryParameters, ref, tooLarge } from "@/lib/api/openapi-paths";
 import {
   armInput,
   COMPARISON_ORDERINGS,
@@ -264,7 +250,7 @@ function paths() {
         tags,
         summary: "List a suite's comparisons (newest first)",
         description: "Role: viewer.",
-        parameters: queryParameters(comparisonListQuery, listQueryDocs),
+        parameters: listParameters(comparisonListQuery),
         responses: { "200": list("Comparison"), ...errors },
       },
       post: {
@@ -307,10 +293,9 @@ function paths() {
         tags,
         summary: "A comparison's pairs (case × repetition, paginated)",
         description: "Role: viewer.",
-        parameters: queryParameters(pairListQuery, {
+        parameters: listParameters(pairListQuery, {
           verdict_change: "Only pairs with this verdict change",
           sort: "index (default, the run order) or a diff, ascending; prefix - for descending",
-          cursor: listQueryDocs.cursor,
           limit: "Page size (1–500, default 50)",
         }),
         responses: { "200": list("ComparisonPair"), ...errors },

@@ -1,23 +1,18 @@
 import { z } from "zod";
+import { featurePart, jsonSchema, openObjects, type JsonSchema, type OpenApiPart } from "@/lib/api/openapi-kit";
 import {
-  featurePart,
   body,
   conflict,
   errorResponse,
   errors,
   idParam,
-  jsonSchema,
   list,
-  listQueryDocs,
+  listParameters,
   noContent,
   ok,
-  openObjects,
-  queryParameters,
   ref,
   tooLarge,
-  type JsonSchema,
-  type OpenApiPart,
-} from "@/lib/api/openapi-kit";
+} from "@/lib/api/openapi-paths";
 import { FILE_TYPES, fileInputSchema, type FileInput } from "./schemas";
 import { filePreviewBody } from "./preview";
 import { paginationQuery } from "@/lib/api/query";
@@ -105,7 +100,7 @@ function paths() {
         tags,
         summary: "List the workspace's files",
         description: "Role: viewer. Newest first.",
-        parameters: queryParameters(paginationQuery, listQueryDocs),
+        parameters: listParameters(paginationQuery),
         responses: { "200": list("StoredFile"), ...errors },
       },
       post: {

@@ -1,20 +1,6 @@
 import { z } from "zod";
-import {
-  featurePart,
-  body,
-  conflict,
-  errors,
-  idParam,
-  jsonSchema,
-  list,
-  listQueryDocs,
-  namedComponents,
-  ok,
-  queryParameters,
-  ref,
-  tooLarge,
-  type OpenApiPart,
-} from "@/lib/api/openapi-kit";
+import { featurePart, jsonSchema, namedComponents, type OpenApiPart } from "@/lib/api/openapi-kit";
+import { body, conflict, errors, idParam, list, listParameters, ok, ref, tooLarge } from "@/lib/api/openapi-paths";
 import { createMatrixInput, MATRIX_STATUSES, matrixListQuery } from "./schemas";
 
 /**
@@ -118,7 +104,7 @@ function paths() {
         tags,
         summary: "List a suite's matrix runs (newest first)",
         description: "Role: viewer.",
-        parameters: queryParameters(matrixListQuery, listQueryDocs),
+        parameters: listParameters(matrixListQuery),
         responses: { "200": list("MatrixSummary"), ...errors },
       },
     },

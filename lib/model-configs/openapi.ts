@@ -1,19 +1,14 @@
 import { z } from "zod";
 import {
   featurePart,
-  collection,
-  errors,
-  idParam,
   jsonSchema,
-  ok,
   patchBody,
-  queryParameters,
   responseSchema,
   outputComponents,
   secretWarnings,
-  single,
   type OpenApiPart,
 } from "@/lib/api/openapi-kit";
+import { collection, errors, idParam, ok, queryParameters, single } from "@/lib/api/openapi-paths";
 import { rateLimitFields } from "@/lib/rate-limits/schemas";
 import { modelConfigDeleteQuery, modelConfigInput, modelConfigPatch } from "./schemas";
 

@@ -1,21 +1,6 @@
 import { z } from "zod";
-import {
-  featurePart,
-  body,
-  conflict,
-  errors,
-  idParam,
-  jsonSchema,
-  list,
-  noContent,
-  ok,
-  patchBody,
-  ref,
-  responseSchema,
-  serverFields,
-  tooLarge,
-  type OpenApiPart,
-} from "@/lib/api/openapi-kit";
+import { featurePart, jsonSchema, patchBody, responseSchema, serverFields, type OpenApiPart } from "@/lib/api/openapi-kit";
+import { body, conflict, errors, idParam, list, noContent, ok, ref, tooLarge } from "@/lib/api/openapi-paths";
 import { presetInput, presetPatch } from "./schemas";
 
 /**

@@ -1,16 +1,5 @@
-import {
-  featurePart,
-  body,
-  errorResponse,
-  errors,
-  jsonSchema,
-  ok,
-  outputComponents,
-  queryParameters,
-  ref,
-  tooLarge,
-  type OpenApiPart,
-} from "@/lib/api/openapi-kit";
+import { featurePart, jsonSchema, outputComponents, type OpenApiPart } from "@/lib/api/openapi-kit";
+import { body, errorResponse, errors, ok, queryParameters, ref, tooLarge } from "@/lib/api/openapi-paths";
 import { z } from "zod";
 import { cleanupQuery, RETENTION_SOURCES, retentionSettingsPatch } from "./schemas";
 

@@ -1,20 +1,6 @@
 import { z } from "zod";
-import {
-  body,
-  conflict,
-  errors,
-  featurePart,
-  idParam,
-  jsonSchema,
-  list,
-  listQueryDocs,
-  ok,
-  outputComponents,
-  queryParameters,
-  ref,
-  tooLarge,
-  type OpenApiPart,
-} from "@/lib/api/openapi-kit";
+import { featurePart, jsonSchema, outputComponents, type OpenApiPart } from "@/lib/api/openapi-kit";
+import { body, conflict, errors, idParam, list, listParameters, ok, queryParameters, ref, tooLarge } from "@/lib/api/openapi-paths";
 import {
   createReviewItemsInput,
   HUMAN_VERDICTS,
@@ -212,8 +198,7 @@ function paths() {
         tags,
         summary: "List review items (newest first)",
         description: "Role: viewer. Judge verdicts stay hidden (judge_revealed: false) on open items the caller has not labelled.",
-        parameters: queryParameters(reviewItemListQuery, {
-          ...listQueryDocs,
+        parameters: listParameters(reviewItemListQuery, {
           status: "Only items in this state",
           suite_id: "Only this suite's items",
           run_id: "Only this run's items",

@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { errors, idParam, list, listQueryDocs, ok, queryParameters, ref, responseSchema } from "@/lib/api/openapi-kit";
+import { responseSchema } from "@/lib/api/openapi-kit";
+import { errors, idParam, list, listParameters, ok, queryParameters, ref } from "@/lib/api/openapi-paths";
 import type { ProcessedFileInput } from "@/lib/files/types";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { CASE_SORT_KEYS } from "./case-sort";
@@ -247,8 +248,7 @@ export function runResultPaths() {
           "Role: viewer. Case order (position, then baseline before variant), keyset-paginated (limit up to 500). " +
           "Each result's `transcript` (the largest field) is present only with `include=transcript`; without it the field is omitted and never read. " +
           "GET /api/v1/case-results/{id} always returns one result's transcript and LLM calls.",
-        parameters: queryParameters(caseResultListQuery, {
-          ...listQueryDocs,
+        parameters: listParameters(caseResultListQuery, {
           limit: "Page size (1–500, default 100)",
           include:
             "Comma-separated extras to embed in each result: `transcript` (the conversation). Unknown names are a 400. Without it, `transcript` is omitted.",
@@ -289,8 +289,7 @@ export function runResultPaths() {
         description:
           "Role: viewer. One row per test case in case order: trials, passed and errored trials, pass_rate, pass_at_k, pass_all_k and stability, " +
           "with one entry per trial (the case result to open). Keyset-paginated (limit up to 500); `stability` and `tag` filter.",
-        parameters: queryParameters(runCasesQuery, {
-          ...listQueryDocs,
+        parameters: listParameters(runCasesQuery, {
           stability: STABILITIES.join(", "),
           tag: "Only cases with this tag",
         }),

@@ -1,21 +1,6 @@
 import { z } from "zod";
-import {
-  featurePart,
-  body,
-  conflict,
-  errors,
-  idParam,
-  jsonSchema,
-  list,
-  listQueryDocs,
-  ok,
-  outputComponents,
-  responseSchema,
-  queryParameters,
-  ref,
-  tooLarge,
-  type OpenApiPart,
-} from "@/lib/api/openapi-kit";
+import { featurePart, jsonSchema, outputComponents, responseSchema, type OpenApiPart } from "@/lib/api/openapi-kit";
+import { body, conflict, errors, idParam, list, listParameters, ok, queryParameters, ref, tooLarge } from "@/lib/api/openapi-paths";
 import { CHANGE_CAUSES } from "./changes";
 import {
   caseResultComponents,
@@ -294,8 +279,7 @@ function paths() {
         description:
           "Role: viewer. Filters: `suite_id`, `status`, `trigger`, `kind` (ordinary runs by default; `experiment` or `all`) and " +
           "`metadata` as `key:value` (runs whose metadata has exactly that value, e.g. `branch:main`). A 400 names the invalid parameter.",
-        parameters: queryParameters(workspaceRunListQuery, {
-          ...listQueryDocs,
+        parameters: listParameters(workspaceRunListQuery, {
           metadata: "`key:value`: runs whose metadata key has exactly this value (e.g. `branch:main`)",
           kind: "ordinary (default): the suites' histories; experiment: comparison arms and matrix combinations; all",
         }),
@@ -309,7 +293,7 @@ function paths() {
         tags: ["Runs"],
         summary: "List a suite's runs (newest first)",
         description: "Role: viewer.",
-        parameters: queryParameters(runListQuery, listQueryDocs),
+        parameters: listParameters(runListQuery),
         responses: { "200": list("Run"), ...errors },
       },
       post: {

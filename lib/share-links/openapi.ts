@@ -1,16 +1,6 @@
 import { z } from "zod";
-import {
-  errorResponse,
-  errors,
-  idParam,
-  jsonSchema,
-  ok,
-  outputComponents,
-  ref,
-  tooLarge,
-  featurePart,
-  type OpenApiPart,
-} from "@/lib/api/openapi-kit";
+import { jsonSchema, outputComponents, featurePart, type OpenApiPart } from "@/lib/api/openapi-kit";
+import { errorResponse, errors, idParam, ok, ref, tooLarge } from "@/lib/api/openapi-paths";
 import { shareLinkInput } from "./schemas";
 
 /** The REST contract of read-only share links: the link resource and the paths under runs and comparisons. */

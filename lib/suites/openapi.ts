@@ -1,21 +1,6 @@
 import { z } from "zod";
-import {
-  featurePart,
-  collection,
-  conflict,
-  errors,
-  idParam,
-  jsonSchema,
-  listQueryDocs,
-  ok,
-  patchBody,
-  queryParameters,
-  ref,
-  responseSchema,
-  serverFields,
-  single,
-  type OpenApiPart,
-} from "@/lib/api/openapi-kit";
+import { featurePart, jsonSchema, patchBody, responseSchema, serverFields, type OpenApiPart } from "@/lib/api/openapi-kit";
+import { collection, conflict, errors, idParam, listParameters, ok, ref, single } from "@/lib/api/openapi-paths";
 import { suiteFields, suiteInput, suiteListQuery, suitePatch } from "./schemas";
 
 /**
@@ -53,8 +38,7 @@ export function suitesOpenApi(): OpenApiPart {
           item: "Suite",
           plural: "Suites",
           deleteNote: "",
-          listParams: queryParameters(suiteListQuery, {
-            ...listQueryDocs,
+          listParams: listParameters(suiteListQuery, {
             agent_id: "Only suites of this agent",
             deleted: "true lists the trash (soft-deleted suites) instead of live suites",
             q: "Text search in the name",

@@ -1,21 +1,6 @@
 import { z } from "zod";
-import {
-  errors,
-  idParam,
-  jsonSchema,
-  list,
-  listQueryDocs,
-  ok,
-  patchBody,
-  queryParameters,
-  ref,
-  responseSchema,
-  serverFields,
-  single,
-  tooLarge,
-  body,
-  type OpenApiPart,
-} from "@/lib/api/openapi-kit";
+import { jsonSchema, patchBody, responseSchema, serverFields, type OpenApiPart } from "@/lib/api/openapi-kit";
+import { body, errors, idParam, list, listParameters, ok, queryParameters, ref, single, tooLarge } from "@/lib/api/openapi-paths";
 import {
   caseSourceResource,
   IMPORT_FORMATS,
@@ -95,8 +80,7 @@ export function testCasesOpenApi(): OpenApiPart {
           tags: ["Test cases"],
           summary: "List a suite's test cases",
           description: "Role: viewer. Ordered by sort_order.",
-          parameters: queryParameters(testCaseListQuery, {
-            ...listQueryDocs,
+          parameters: listParameters(testCaseListQuery, {
             tag: "Tag filter; repeat the parameter or separate tags with commas",
             tag_match: "any (default): a case has one of the tags; all: it has every tag",
             status: "draft, active or archived",

@@ -1,19 +1,5 @@
-import {
-  body,
-  errorResponse,
-  errors,
-  featurePart,
-  idParam,
-  list,
-  listQueryDocs,
-  ok,
-  outputComponents,
-  queryParameters,
-  ref,
-  tooLarge,
-  type OpenApiPart,
-} from "@/lib/api/openapi-kit";
-import { jsonSchema } from "@/lib/api/openapi-kit";
+import { featurePart, outputComponents, type OpenApiPart, jsonSchema } from "@/lib/api/openapi-kit";
+import { body, errorResponse, errors, idParam, list, listParameters, ok, ref, tooLarge } from "@/lib/api/openapi-paths";
 import {
   caseDraftResource,
   conversationListQuery,
@@ -83,7 +69,7 @@ function paths() {
         tags: ["Traffic"],
         summary: "List conversations",
         description: "Role: viewer. Newest first (by start), keyset pages; filters combine.",
-        parameters: queryParameters(conversationListQuery, listQueryDocs),
+        parameters: listParameters(conversationListQuery),
         responses: { "200": list("ConversationSummary"), ...errors },
       },
     },

@@ -1,21 +1,6 @@
 import { z } from "zod";
-import {
-  body,
-  conflict,
-  errors,
-  idParam,
-  jsonSchema,
-  list,
-  listQueryDocs,
-  noContent,
-  ok,
-  outputComponents,
-  patchBody,
-  queryParameters,
-  ref,
-  tooLarge,
-  type OpenApiPart,
-} from "@/lib/api/openapi-kit";
+import { jsonSchema, outputComponents, patchBody, type OpenApiPart } from "@/lib/api/openapi-kit";
+import { body, conflict, errors, idParam, list, listParameters, noContent, ok, ref, tooLarge } from "@/lib/api/openapi-paths";
 import { DELIVERY_STATUSES, deliveryListQuery, webhookInput, webhookPatch } from "./schemas";
 
 /**
@@ -119,7 +104,7 @@ function paths() {
         tags: webhooks,
         summary: "A webhook's delivery log (newest first)",
         description: "Role: admin. Status, attempts, last response code, time and body excerpt, and every attempt.",
-        parameters: queryParameters(deliveryListQuery, listQueryDocs),
+        parameters: listParameters(deliveryListQuery),
         responses: { "200": list("WebhookDelivery"), ...errors },
       },
     },
