@@ -20,7 +20,8 @@ import { webhooksOpenApi } from "@/lib/webhooks/openapi";
 /**
  * The OpenAPI 3.1 document of /api/v1, served at GET /api/v1/openapi.json. This module only
  * assembles it: each feature describes its own resources and paths in `lib/<feature>/openapi.ts`
- * from the same zod schemas its routes validate with, using the parts in lib/api/openapi-kit.ts.
+ * from the same zod schemas its routes validate with, using the parts in lib/api/openapi-kit.ts
+ * (schemas, components) and lib/api/openapi-paths.ts (parameters, responses, errors).
  */
 
 /** In the order of the document's tags (how /api/docs lists them). */
