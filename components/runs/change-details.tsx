@@ -147,18 +147,14 @@ function FieldChange({ diff }: { diff: FieldDiff }) {
           <LineDiffView diff={shown.lines} label={`${label}: line diff`} className="max-h-72" />
         ) : (
           <div className="grid gap-2 md:grid-cols-2">
-            <div className="min-w-0">
-              <p className="text-xs text-slate-500">Before</p>
-              <pre aria-label={`${label} before`} className={valueBlock}>
-                {shown.before}
-              </pre>
-            </div>
-            <div className="min-w-0">
-              <p className="text-xs text-slate-500">After</p>
-              <pre aria-label={`${label} after`} className={valueBlock}>
-                {shown.after}
-              </pre>
-            </div>
+            {(["before", "after"] as const).map((side) => (
+              <div key={side} className="min-w-0">
+                <p className="text-xs text-slate-500">{side === "before" ? "Before" : "After"}</p>
+                <pre aria-label={`${label} ${side}`} className={valueBlock}>
+                  {shown[side]}
+                </pre>
+              </div>
+            ))}
           </div>
         )}
       </dd>
