@@ -9,6 +9,7 @@
 import { ROOT_CONTEXT, SpanKind, trace, type Attributes, type Span, type Tracer } from "@opentelemetry/api";
 import { resourceFromAttributes } from "@opentelemetry/resources";
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from "@opentelemetry/sdk-trace-base";
+import { mulberry32 } from "@/lib/comparisons/statistics";
 
 /** What was sent of one conversation: the receiver must assemble exactly this. */
 export type ExpectedConversation = { userTurns: number; spans: number };
@@ -35,18 +36,6 @@ const TOPICS = [
 const PLACES = ["Paris", "Lisbon", "Osaka", "Denver", "Nairobi", "Oslo", "Lima", "Hanoi"];
 const SYSTEM = JSON.stringify([{ type: "text", content: "You are a support assistant. Use the tools for live data; be brief." }]);
 const MODEL = "gpt-4o-mini";
-
-/** mulberry32: a small seeded PRNG, so every run sends the same traffic. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const text = (role: string, content: string, finishReason?: string) => ({
   role,
@@ -82,7 +71,7 @@ export class Fleet {
       seed: number;
     },
   ) {
-    this.random = prng(opts.seed);
+    this.random = mulberry32(opts.seed);
     this.provider = new BasicTracerProvider({
       resource: resourceFromAttributes({ "service.name": opts.serviceName, "service.version": "2.3.0" }),
       spanProcessors: [new SimpleSpanProcessor(this.memory)],

@@ -10,6 +10,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { NextRequest } from "next/server";
 import { GET as getOpenApi } from "@/app/api/v1/openapi.json/route";
+import { mulberry32 } from "@/lib/comparisons/statistics";
 import { db } from "@/lib/db";
 import { makeApiKey, makeWorkspace } from "../helpers/factories";
 
@@ -29,18 +30,8 @@ async function routeFor(path: string): Promise<RouteModule> {
   return load();
 }
 
-/** mulberry32: a tiny seeded PRNG, so every run sends the same requests. */
-function rng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-const random = rng(20260430);
+// Seeded, so every run sends the same requests.
+const random = mulberry32(20260430);
 const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)]!;
 const junk = (n: number) =>
   Array.from({ length: n }, () => String.fromCharCode(pick([0x20 + Math.floor(random() * 95), 0x00, 0xd800, 0xe9, 0x1f600 & 0xffff]))).join(
