@@ -17,6 +17,7 @@ import { newestFirst } from "@/lib/serialize";
 import { cancelRun, createRunInTx, type RunTrigger } from "@/lib/runs/service";
 import { agentVariableDefinitions, prepareRunVariables, prepareSuiteRun, type PreparedRun, type SuiteForRun } from "@/lib/runs/prepare";
 import { notifyRunQueued } from "@/lib/runs/wakeup";
+import type { RunCaseCounts } from "@/lib/runs/dto";
 import {
   bestCombinationIndex,
   combinationLabel,
@@ -189,17 +190,11 @@ async function getMatrixUnchecked(ctx: WorkspaceContext, id: string): Promise<Ma
   };
 }
 
-type StatsRow = {
+type StatsRow = RunCaseCounts & {
   run_id: string;
   run_number: number;
   idx: number;
   status: string;
-  total: number;
-  done: number;
-  passed: number;
-  failed: number;
-  errors: number;
-  skipped: number;
   p50: number | null;
   p95: number | null;
   mean_tokens: number | null;

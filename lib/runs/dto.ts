@@ -448,6 +448,9 @@ export function toCaseResultRow(r: CaseResultRowRecord): CaseResultRow {
 
 /* Suite analytics (the suite runs page and GET /api/w/…/suites/{id}/analytics). */
 
+/** A run's case results as the suite pages count them: all, those that ended, and each verdict. */
+export type RunCaseCounts = { total: number; done: number; passed: number; failed: number; errors: number; skipped: number };
+
 export type TrendPoint = {
   run_id: string;
   /** The run's number within the suite (#42): the trend's x-axis. */
@@ -471,17 +474,11 @@ export type TrendPoint = {
 };
 export type MetricTrendPoint = { run_id: string; number: number; created_at: string; averages: Record<string, number> };
 export type TagPassRate = { tag: string; passed: number; failed: number; errors: number; total: number; pass_rate: number | null };
-export type LatestRun = {
+export type LatestRun = RunCaseCounts & {
   id: string;
   number: number;
   status: RunStatus;
   created_at: string;
-  total: number;
-  done: number;
-  passed: number;
-  failed: number;
-  errors: number;
-  skipped: number;
   pass_rate: number | null;
 };
 export type SuiteAnalytics = {
@@ -498,7 +495,7 @@ export type SuiteAnalytics = {
   active_runs: number;
 };
 
-export type RunHistoryRow = {
+export type RunHistoryRow = RunCaseCounts & {
   id: string;
   number: number;
   /** A comparison arm or matrix combination (listed under the Experiments filter only). */
@@ -509,12 +506,6 @@ export type RunHistoryRow = {
   created_at: string;
   started_at: string | null;
   completed_at: string | null;
-  total: number;
-  done: number;
-  passed: number;
-  failed: number;
-  errors: number;
-  skipped: number;
   pass_rate: number | null;
   duration_ms: number | null;
   /** What the run cost in USD (set when it ends; null when unknown: no prices, or still running). */
