@@ -248,16 +248,12 @@ function checkToRow(c: Check): CheckRow {
   }
 }
 
-/** A stored case → form values (the inverse of formToInput). */
-export function caseToFormValues(c: TestCaseDto): CaseFormValues {
+/** The conversation and expectations of a stored or a drafted case, as form values. */
+function conversationToFormValues(
+  c: Pick<TestCaseDto, "initial_message" | "persona" | "user_context" | "max_turns" | "expected_outcomes" | "expected_tool_calls">,
+) {
   return {
-    name: c.name,
-    description: c.description ?? "",
-    difficulty: c.difficulty,
-    tags: c.tags,
-    status: c.status,
     initial_message: c.initial_message ?? "",
-    multi_turn: c.persona !== null,
     persona: c.persona ?? { type: "", description: "", instructions: "" },
     user_context: jsonToText(c.user_context),
     max_turns: c.max_turns == null ? "" : String(c.max_turns),
@@ -267,6 +263,19 @@ export function caseToFormValues(c: TestCaseDto): CaseFormValues {
       expected_params: jsonToText(t.expected_params),
       forbidden: t.forbidden === true,
     })),
+  };
+}
+
+/** A stored case → form values (the inverse of formToInput). */
+export function caseToFormValues(c: TestCaseDto): CaseFormValues {
+  return {
+    name: c.name,
+    description: c.description ?? "",
+    difficulty: c.difficulty,
+    tags: c.tags,
+    status: c.status,
+    multi_turn: c.persona !== null,
+    ...conversationToFormValues(c),
     evaluation_criteria_override: c.evaluation_criteria_override ?? "",
     checks: c.checks.map(checkToRow),
     mode: c.mode,
@@ -312,16 +321,7 @@ export function draftToFormValues(draft: CaseDraft): CaseFormValues {
     description: d.description ?? "",
     tags: d.tags,
     status: d.status,
-    initial_message: d.initial_message ?? "",
     multi_turn: draft.kind === "persona",
-    persona: d.persona ?? { type: "", description: "", instructions: "" },
-    user_context: jsonToText(d.user_context),
-    max_turns: d.max_turns == null ? "" : String(d.max_turns),
-    expected_outcomes: Object.entries(d.expected_outcomes ?? {}).map(([label, value]) => ({ label, value: outcomeValueToText(value) })),
-    expected_tool_calls: (d.expected_tool_calls ?? []).map((t) => ({
-      tool: t.tool,
-      expected_params: jsonToText(t.expected_params),
-      forbidden: t.forbidden === true,
-    })),
+    ...conversationToFormValues(d),
   };
 }
