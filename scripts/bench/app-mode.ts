@@ -10,7 +10,8 @@ import { loadAverage } from "./report";
 export type AppModeContext = {
   database: BenchDatabase;
   loadBefore: string;
-  say: (line: string) => void;
+  /** What every built-app bench is given: the build to start and the database it runs on. */
+  app: { root: string; distDir: string; databaseUrl: string; dbCpuMs: () => number | null; say: (line: string) => void };
   /** Closes `close` when the bench ends, before the database goes (what is kept last closes first). */
   closeAtEnd: (close: () => Promise<unknown>) => void;
 };
@@ -42,7 +43,8 @@ export async function runAppBenchMode(
     say(serverUrl ? "creating a throwaway database on the configured PostgreSQL…" : "starting an embedded PostgreSQL…");
     const database = await openBenchDatabase(root, serverUrl);
     closers.push(() => database.dispose());
-    const report = await run({ database, loadBefore, say, closeAtEnd: (close) => closers.push(close) });
+    const app = { root, distDir: args.distDir, databaseUrl: database.url, dbCpuMs: database.cpuMs, say };
+    const report = await run({ database, loadBefore, app, closeAtEnd: (close) => closers.push(close) });
     process.stdout.write(args.json ? `${JSON.stringify(report.json)}\n` : `${report.table}\n`);
     return report.failures.length ? 1 : 0;
   } catch (err) {

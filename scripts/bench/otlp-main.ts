@@ -7,18 +7,9 @@ import { runAppBenchMode } from "./app-mode";
 import { databaseLabel } from "./report";
 
 export function otlpMain(root: string, args: BenchArgs): Promise<number> {
-  return runAppBenchMode(root, args, "otlp", async ({ database, say }) => {
+  return runAppBenchMode(root, args, "otlp", async ({ database, app }) => {
     const { benchOtlp, formatOtlpReport } = await import("./otlp-bench");
-    const result = await benchOtlp({
-      root,
-      distDir: args.distDir,
-      databaseUrl: database.url,
-      dbCpuMs: database.cpuMs,
-      spansPerSecond: args.spansPerSecond,
-      seconds: args.seconds,
-      batch: args.batch,
-      say,
-    });
+    const result = await benchOtlp({ ...app, spansPerSecond: args.spansPerSecond, seconds: args.seconds, batch: args.batch });
     const meta = { database: databaseLabel(database) };
     return {
       failures: result.failures,

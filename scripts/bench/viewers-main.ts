@@ -8,22 +8,18 @@ import { startBenchFake } from "./fake";
 import { benchMeta } from "./report";
 
 export function viewersMain(root: string, args: BenchArgs): Promise<number> {
-  return runAppBenchMode(root, args, "viewers", async ({ database, loadBefore, say, closeAtEnd }) => {
+  return runAppBenchMode(root, args, "viewers", async ({ database, loadBefore, app, closeAtEnd }) => {
     const fake = await startBenchFake({ latencyMs: args.latencyMs, separate: args.separateFake, root });
     closeAtEnd(() => fake.close());
     const { benchViewers, formatViewersReport } = await import("./viewers-bench");
     const result = await benchViewers({
-      root,
-      distDir: args.distDir,
-      databaseUrl: database.url,
-      dbCpuMs: database.cpuMs,
+      ...app,
       fake,
       viewers: args.viewers,
       cases: args.cases,
       concurrency: args.concurrency,
       latencyMs: args.latencyMs,
       executor: args.viewersExecutor,
-      say,
     });
     const meta = benchMeta(database, loadBefore);
     return {
