@@ -2,6 +2,7 @@
 import { LoadError } from "@/components/ui/load-error";
 import { useCallback, useEffect, useMemo, useState } from "react";
 import { useSelection } from "@/components/ui/use-selection";
+import { useRerun } from "./rerun-buttons";
 import Link from "next/link";
 import { useRouter, useSearchParams } from "next/navigation";
 import { CASE_PAGE_SIZE, type CaseResultPage, type CaseResultRow, type CaseTableFilters, type RunDto } from "@/lib/runs/dto";
@@ -9,7 +10,6 @@ import { MAX_CASE_SEARCH, type CaseResultStatus } from "@/lib/runs/schemas";
 import { DEFAULT_CASE_SORT, type CaseSortKey, type SortDir } from "@/lib/runs/case-sort";
 import { caseTableLocation, caseTableParams, withCaseTableParams } from "@/lib/runs/case-table-location";
 import { runKeys, useCaseResults } from "@/lib/runs/hooks";
-import { rerunRunAction } from "@/lib/runs/rerun-actions";
 import { Badge, Section, TagBadges } from "@/components/ui/card";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { Button } from "@/components/ui/button";
@@ -56,28 +56,6 @@ function RowReason({ row }: { row: CaseResultRow }) {
   );
 }
 
-/** Re-runs the selected rows' cases under the run's conditions and opens the new run. */
-function useRerunSelected(workspaceId: string, runId: string) {
-  const router = useRouter();
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const rerun = async (ids: string[]) => {
-    setBusy(true);
-    setError(null);
-    try {
-      const result = await rerunRunAction(workspaceId, { id: runId, only: "selected", case_result_ids: ids });
-      if (!result.ok) {
-        setError(result.issues[0]?.message ?? result.error);
-        return;
-      }
-      router.push(`/w/${workspaceId}/runs/${result.data.id}`);
-    } finally {
-      setBusy(false);
-    }
-  };
-  return { rerun, busy, error };
-}
-
 /**
  * The run's case results for triage: failures first, each failed or errored row saying why in
  * one line; status chips with counts, a search, sortable columns and "1–50 of 300" pages, all
@@ -109,7 +87,7 @@ export function CaseResultsTable({ workspaceId, run, live, tags, initial, initia
 
   const { selected, toggle, select } = useSelection();
   const review = useSendToReview(workspaceId, runKeys.all(workspaceId, run.id));
-  const rerun = useRerunSelected(workspaceId, run.id);
+  const rerun = useRerun(workspaceId, run.id);
   const selectable = rows.filter((r) => REVIEWABLE.includes(r.status));
   const allSelected = selectable.length > 0 && selectable.every((r) => selected.has(r.id));
   const toggleAll = (on: boolean) => select(on ? selectable.map((r) => r.id) : []);
@@ -175,12 +153,17 @@ export function CaseResultsTable({ workspaceId, run, live, tags, initial, initia
       {canEdit && selected.size > 0 && (
         <BulkReviewBar
           count={selected.size}
-          pending={review.pending || rerun.busy}
+          pending={review.pending || rerun.busy !== null}
           onSend={() => review.send([...selected], () => select([]))}
           onClear={() => select([])}
         >
           {canRerun && (
-            <Button size="sm" variant="secondary" disabled={review.pending || rerun.busy} onClick={() => void rerun.rerun([...selected])}>
+            <Button
+              size="sm"
+              variant="secondary"
+              disabled={review.pending || rerun.busy !== null}
+              onClick={() => void rerun.rerun("selected", [...selected])}
+            >
               {rerun.busy ? "Starting…" : "Re-run selected"}
             </Button>
           )}

@@ -6,6 +6,31 @@ import type { RerunScope } from "@/lib/runs/schemas";
 import { rerunRunAction } from "@/lib/runs/rerun-actions";
 import { Button } from "@/components/ui/button";
 
+/**
+ * Starts a re-run of `runId` over one scope (with `caseResultIds` for "selected") and opens the new
+ * run; `busy` is the scope starting, `error` the first reason it could not.
+ */
+export function useRerun(workspaceId: string, runId: string) {
+  const router = useRouter();
+  const [busy, setBusy] = useState<RerunScope | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const rerun = async (only: RerunScope, caseResultIds?: string[]) => {
+    setBusy(only);
+    setError(null);
+    try {
+      const result = await rerunRunAction(workspaceId, { id: runId, only, ...(caseResultIds && { case_result_ids: caseResultIds }) });
+      if (!result.ok) {
+        setError(result.issues[0]?.message ?? result.error);
+        return;
+      }
+      router.push(`/w/${workspaceId}/runs/${result.data.id}`);
+    } finally {
+      setBusy(null);
+    }
+  };
+  return { rerun, busy, error };
+}
+
 /** The scopes a finished run offers, each only when some case matches it ("all" always). */
 function offeredScopes(run: RunDto, flakyCases: number): { only: RerunScope; label: string }[] {
   const scopes: { only: RerunScope; label: string; show: boolean }[] = [
@@ -23,24 +48,7 @@ function offeredScopes(run: RunDto, flakyCases: number): { only: RerunScope; lab
  * finished ordinary run of a suite that is not in the trash.
  */
 export function RerunButtons({ workspaceId, run, flakyCases }: { workspaceId: string; run: RunDto; flakyCases: number }) {
-  const router = useRouter();
-  const [busy, setBusy] = useState<RerunScope | null>(null);
-  const [error, setError] = useState<string | null>(null);
-
-  const rerun = async (only: RerunScope) => {
-    setBusy(only);
-    setError(null);
-    try {
-      const result = await rerunRunAction(workspaceId, { id: run.id, only });
-      if (!result.ok) {
-        setError(result.issues[0]?.message ?? result.error);
-        return;
-      }
-      router.push(`/w/${workspaceId}/runs/${result.data.id}`);
-    } finally {
-      setBusy(null);
-    }
-  };
+  const { rerun, busy, error } = useRerun(workspaceId, run.id);
 
   return (
     <div className="flex flex-col items-start gap-1">
