@@ -74,6 +74,20 @@ export const newestFirst = {
   },
 };
 
+type NewestFirstQuery = { where: ReturnType<typeof newestFirst.where>; orderBy: typeof newestFirst.orderBy; take: number };
+
+/**
+ * One page of a newest-first list (`limit` already bounded by the route's query schema): `read`
+ * runs the query with the keyset's filter, order and `take`, adding its own scope and select.
+ */
+export async function pageNewestFirst<T extends { createdAt: Date; id: string }>(
+  q: { cursor?: string; limit: number },
+  read: (query: NewestFirstQuery) => Promise<T[]>,
+): Promise<{ page: T[]; next_cursor: string | null }> {
+  const rows = await read({ where: newestFirst.where(q.cursor), orderBy: newestFirst.orderBy, take: q.limit + 1 });
+  return newestFirst.page(rows, q.limit);
+}
+
 const byNameCursor = z.object({ name: z.string(), id: cursorFields.id });
 
 /**

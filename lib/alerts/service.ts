@@ -11,7 +11,7 @@ import { scopedPoolRead } from "@/lib/runs/case-results";
 import { ConflictError, NotFoundError } from "@/lib/errors";
 import { requireRole, type WorkspaceContext } from "@/lib/auth/roles";
 import { isUuid } from "@/lib/ids";
-import { newestFirst } from "@/lib/serialize";
+import { pageNewestFirst } from "@/lib/serialize";
 import { alertSelect, toAlertDto, type AlertDto, type AlertRow } from "./dto";
 import type { AlertListQuery } from "./schemas";
 
@@ -26,18 +26,18 @@ function acknowledgers(workspaceId: string, rows: AlertRow[]) {
 /** GET /api/v1/alerts and the alerts page: newest first, filtered by suite and acknowledged state. */
 export async function listAlerts(ctx: WorkspaceContext, q: AlertListQuery): Promise<{ data: AlertDto[]; next_cursor: string | null }> {
   requireRole(ctx, "viewer");
-  const rows = await db.regressionAlert.findMany({
-    where: {
-      workspaceId: ctx.workspaceId,
-      ...(q.suite_id ? { suiteId: q.suite_id } : {}),
-      ...(q.acknowledged === "true" ? { acknowledgedAt: { not: null } } : q.acknowledged === "false" ? { acknowledgedAt: null } : {}),
-      ...newestFirst.where(q.cursor),
-    },
-    orderBy: newestFirst.orderBy,
-    take: q.limit + 1,
-    select: alertSelect,
-  });
-  const { page, next_cursor } = newestFirst.page(rows, q.limit);
+  const { page, next_cursor } = await pageNewestFirst(q, (query) =>
+    db.regressionAlert.findMany({
+      ...query,
+      where: {
+        workspaceId: ctx.workspaceId,
+        ...(q.suite_id ? { suiteId: q.suite_id } : {}),
+        ...(q.acknowledged === "true" ? { acknowledgedAt: { not: null } } : q.acknowledged === "false" ? { acknowledgedAt: null } : {}),
+        ...query.where,
+      },
+      select: alertSelect,
+    }),
+  );
   const names = await acknowledgers(ctx.workspaceId, page);
   return { data: page.map((r) => toAlertDto(r, names)), next_cursor };
 }

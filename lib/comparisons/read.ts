@@ -10,7 +10,7 @@ import { NotFoundError } from "@/lib/errors";
 import { requireRole, type WorkspaceContext } from "@/lib/auth/roles";
 import { isUuid } from "@/lib/ids";
 import { requireSuite } from "@/lib/test-cases/suite-guards";
-import { decodeCursor, encodeCursor, newestFirst } from "@/lib/serialize";
+import { decodeCursor, encodeCursor, pageNewestFirst } from "@/lib/serialize";
 import { z } from "zod";
 import { type PairListQuery } from "./schemas";
 import {
@@ -70,13 +70,9 @@ export async function getComparison(ctx: WorkspaceContext, id: string): Promise<
 export async function listComparisons(ctx: WorkspaceContext, suiteId: string, q: { cursor?: string; limit: number }) {
   requireRole(ctx, "viewer");
   await requireSuite(ctx, suiteId);
-  const rows = await db.comparison.findMany({
-    where: { workspaceId: ctx.workspaceId, suiteId, ...newestFirst.where(q.cursor) },
-    orderBy: newestFirst.orderBy,
-    take: q.limit + 1,
-    select: comparisonSelect,
-  });
-  const { page, next_cursor } = newestFirst.page(rows, q.limit);
+  const { page, next_cursor } = await pageNewestFirst(q, (query) =>
+    db.comparison.findMany({ ...query, where: { workspaceId: ctx.workspaceId, suiteId, ...query.where }, select: comparisonSelect }),
+  );
   const executed = await executedByRun(ctx, page);
   return { data: page.map((row) => toComparisonDto(row, executed)), next_cursor };
 }

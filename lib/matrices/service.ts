@@ -13,7 +13,7 @@ import { ConflictError, NotFoundError, ValidationError, zodIssues, type IssueLis
 import { requireRole, type WorkspaceContext } from "@/lib/auth/roles";
 import { isUuid } from "@/lib/ids";
 import { requireSuite } from "@/lib/test-cases/suite-guards";
-import { newestFirst } from "@/lib/serialize";
+import { pageNewestFirst } from "@/lib/serialize";
 import { cancelRun, createRunInTx, type RunTrigger } from "@/lib/runs/service";
 import { agentVariableDefinitions, prepareRunVariables, prepareSuiteRun, type PreparedRun, type SuiteForRun } from "@/lib/runs/prepare";
 import { notifyRunQueued } from "@/lib/runs/wakeup";
@@ -331,13 +331,9 @@ function cellStatus(statuses: string[]): string {
 export async function listMatrices(ctx: WorkspaceContext, suiteId: string, q: { cursor?: string; limit: number }) {
   requireRole(ctx, "viewer");
   await requireSuite(ctx, suiteId);
-  const rows = await db.matrix.findMany({
-    where: { workspaceId: ctx.workspaceId, suiteId, ...newestFirst.where(q.cursor) },
-    orderBy: newestFirst.orderBy,
-    take: q.limit + 1,
-    select: matrixSelect,
-  });
-  const { page, next_cursor } = newestFirst.page(rows, q.limit);
+  const { page, next_cursor } = await pageNewestFirst(q, (query) =>
+    db.matrix.findMany({ ...query, where: { workspaceId: ctx.workspaceId, suiteId, ...query.where }, select: matrixSelect }),
+  );
   return { data: page.map((m) => toMatrixSummaryDto(m, statusOf(m))), next_cursor };
 }
 

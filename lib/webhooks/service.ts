@@ -12,7 +12,7 @@ import { ConflictError, NotFoundError, ValidationError, zodIssues } from "@/lib/
 import { encryptSecret } from "@/lib/crypto";
 import { requireRole, type WorkspaceContext } from "@/lib/auth/roles";
 import { isUuid } from "@/lib/ids";
-import { newestFirst } from "@/lib/serialize";
+import { pageNewestFirst } from "@/lib/serialize";
 import { refusedUrlIssue } from "@/lib/net/service";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { deliverySelect, toDeliveryDto, toWebhookDto, webhookSelect, type WebhookDeliveryDto, type WebhookDto } from "./dto";
@@ -110,13 +110,9 @@ export async function listDeliveries(
 ): Promise<{ data: WebhookDeliveryDto[]; next_cursor: string | null }> {
   requireRole(ctx, "admin");
   await findWebhook(ctx, webhookId);
-  const rows = await db.webhookDelivery.findMany({
-    where: { webhookId, workspaceId: ctx.workspaceId, ...newestFirst.where(q.cursor) },
-    orderBy: newestFirst.orderBy,
-    take: q.limit + 1,
-    select: deliverySelect,
-  });
-  const { page, next_cursor } = newestFirst.page(rows, q.limit);
+  const { page, next_cursor } = await pageNewestFirst(q, (query) =>
+    db.webhookDelivery.findMany({ ...query, where: { webhookId, workspaceId: ctx.workspaceId, ...query.where }, select: deliverySelect }),
+  );
   return { data: page.map(toDeliveryDto), next_cursor };
 }
 
