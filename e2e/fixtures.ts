@@ -114,15 +114,26 @@ export async function newMember(
   return { email, member: await acceptInvite(browser, link, workspaceId, opts) };
 }
 
-/** A new admin API key of the workspace, made on its settings page (the only time the key shows). */
-export async function createApiKey(page: Page, workspaceId: string, label = "e2e"): Promise<string> {
+/** A new API key of the workspace (admin unless `role` says otherwise), made on its settings page (the only time the key shows). */
+export async function createApiKey(
+  page: Page,
+  workspaceId: string,
+  label = "e2e",
+  role: "admin" | "editor" | "viewer" = "admin",
+): Promise<string> {
   await page.goto(`/w/${workspaceId}/settings/api-keys`);
   await page.getByLabel("Name", { exact: true }).fill(unique(label));
-  await page.getByLabel("Role", { exact: true }).selectOption("admin");
+  await page.getByLabel("Role", { exact: true }).selectOption(role);
   await page.getByRole("button", { name: "Create API key" }).click();
   const field = page.getByLabel("New API key");
   await expect(field).toHaveValue(/^assay_\S{32,}$/);
   return field.inputValue();
+}
+
+/** A workspace of the spec's own, named `unique(name)`, and an admin API key of it (labelled `keyLabel`). */
+export async function workspaceWithKey(page: Page, name: string, keyLabel: string): Promise<{ workspaceId: string; token: string }> {
+  const workspaceId = await createWorkspace(page, unique(name));
+  return { workspaceId, token: await createApiKey(page, workspaceId, keyLabel) };
 }
 
 /** POST to the REST API with a key; a non-2xx answer fails the test with its body. */
@@ -170,6 +181,26 @@ export async function createFakeSuite(
     name: unique(suite.name),
   });
   return { ...created, agent: createdAgent };
+}
+
+/** Adds `cases` (test case API bodies) to the suite, one after another in their order. */
+export async function addTestCases(request: APIRequestContext, token: string, suiteId: string, cases: object[]) {
+  for (const c of cases) await apiPost(request, token, `/api/v1/suites/${suiteId}/test-cases`, c);
+}
+
+/**
+ * The start many specs share: a workspace of the spec's own with an admin API key
+ * (`workspaceWithKey`), and in it a suite on the fake OpenAI server (`createFakeSuite`) holding
+ * `cases`. Answers the workspace's id, the key and the suite.
+ */
+export async function fakeSuiteOfItsOwn(
+  page: Page,
+  opts: { workspace: string; keyLabel: string; cases: object[] } & Parameters<typeof createFakeSuite>[2],
+) {
+  const { workspaceId, token } = await workspaceWithKey(page, opts.workspace, opts.keyLabel);
+  const suite = await createFakeSuite(page.request, token, { agent: opts.agent, suite: opts.suite, model: opts.model });
+  await addTestCases(page.request, token, suite.id, opts.cases);
+  return { workspaceId, token, suite };
 }
 
 /**

@@ -1,13 +1,15 @@
 import { expect, test, type Page } from "@playwright/test";
 import {
   addFakeRules,
-  apiPost,
+  addTestCases,
   createApiKey,
   createFakeSuite,
   createWorkspace,
   expectAccessible,
+  fakeSuiteOfItsOwn,
   runToCompletion,
   unique,
+  workspaceWithKey,
 } from "./fixtures";
 
 /**
@@ -16,19 +18,20 @@ import {
  * horizontal page scrolling at 390 px).
  */
 
+/** A case the fake model passes: its check asks for the phrase every fake reply holds. */
+const GREETS = { name: "Greets the customer", initial_message: "Hello", checks: [{ type: "contains_phrases", phrases: ["Fake reply"] }] };
+
 /** A suite of one passing and one failing case (its check asks for a phrase the fake model never says). */
 async function suiteWithAFailure(page: Page, token: string, name: string) {
   const suite = await createFakeSuite(page.request, token, { agent: { name: `${name} bot` }, suite: { name } });
-  await apiPost(page.request, token, `/api/v1/suites/${suite.id}/test-cases`, {
-    name: "Greets the customer",
-    initial_message: "Hello",
-    checks: [{ type: "contains_phrases", phrases: ["Fake reply"] }],
-  });
-  await apiPost(page.request, token, `/api/v1/suites/${suite.id}/test-cases`, {
-    name: "Quotes the refund policy",
-    initial_message: "Can I get a refund?",
-    checks: [{ type: "contains_phrases", phrases: ["thirty days refund window"] }],
-  });
+  await addTestCases(page.request, token, suite.id, [
+    GREETS,
+    {
+      name: "Quotes the refund policy",
+      initial_message: "Can I get a refund?",
+      checks: [{ type: "contains_phrases", phrases: ["thirty days refund window"] }],
+    },
+  ]);
   return suite as { id: string; name: string };
 }
 
@@ -86,17 +89,13 @@ test("home shows the last pass rate and the failure; the runs list filters by su
 });
 
 test("the Alerts item counts the open alerts", async ({ page }) => {
-  const workspaceId = await createWorkspace(page, unique("Navigation alerts"));
-  const token = await createApiKey(page, workspaceId, "navigation alerts e2e");
   const marker = `NAVALERTS${Date.now().toString(36)}`;
-  const suite = await createFakeSuite(page.request, token, {
+  const { workspaceId, token, suite } = await fakeSuiteOfItsOwn(page, {
+    workspace: "Navigation alerts",
+    keyLabel: "navigation alerts e2e",
     agent: { name: "Regressing bot", system_prompt: `You help customers. (${marker})` },
     suite: { name: "Regressing" },
-  });
-  await apiPost(page.request, token, `/api/v1/suites/${suite.id}/test-cases`, {
-    name: "Greets the customer",
-    initial_message: "Hello",
-    checks: [{ type: "contains_phrases", phrases: ["Fake reply"] }],
+    cases: [GREETS],
   });
   // A passing run, then the agent regresses: the second run fails and raises one regression alert.
   await runToCompletion(page.request, token, suite.id);
@@ -129,8 +128,7 @@ test.describe("at 390 px wide", () => {
   test.use({ viewport: { width: 390, height: 844 } });
 
   test("the sidebar is a menu, and no main page scrolls sideways", async ({ page }) => {
-    const workspaceId = await createWorkspace(page, unique("Navigation phone"));
-    const token = await createApiKey(page, workspaceId, "navigation phone e2e");
+    const { workspaceId, token } = await workspaceWithKey(page, "Navigation phone", "navigation phone e2e");
     const suite = await suiteWithAFailure(page, token, "Phone");
     const runId = await runToCompletion(page.request, token, suite.id, { metadata: { branch: "main" } });
 

@@ -1,13 +1,13 @@
 import { expect, test, type APIRequestContext, type Locator, type Page } from "@playwright/test";
 import {
   addFakeRules,
+  addTestCases,
   apiPost,
   createApiKey,
   createFakeSuite,
-  createWorkspace,
   expectAccessible,
   runToCompletion,
-  unique,
+  workspaceWithKey,
 } from "./fixtures";
 
 /**
@@ -30,17 +30,6 @@ const CASES = [
   { name: "Greeting", token: "GREETQ", judge: "pass" },
   { name: "Shipping times", token: "SHIPQ", judge: "pass" },
 ] as const;
-
-/** An API key with the editor role (the role that may label), made on the settings page. */
-async function createEditorKey(page: Page, workspaceId: string): Promise<string> {
-  await page.goto(`/w/${workspaceId}/settings/api-keys`);
-  await page.getByLabel("Name", { exact: true }).fill(unique("reviewer"));
-  await page.getByLabel("Role", { exact: true }).selectOption("editor");
-  await page.getByRole("button", { name: "Create API key" }).click();
-  const field = page.getByLabel("New API key");
-  await expect(field).toHaveValue(/^assay_\S{32,}$/);
-  return field.inputValue();
-}
 
 async function reviewItems(request: APIRequestContext, token: string, runId: string): Promise<Item[]> {
   const res = await request.get(`/api/v1/review-items?run_id=${runId}&limit=50`, { headers: { authorization: `Bearer ${token}` } });
@@ -71,19 +60,22 @@ test("review settings, Send to review, a reviewer's labels, and the judge's cali
 }) => {
   test.setTimeout(180_000);
   // A workspace of its own: the queue, the nav's count and the calibration hold only what this test made.
-  const workspaceId = await createWorkspace(page, unique("Review suite team"));
-  const token = await createApiKey(page, workspaceId, "review suite e2e");
-  const reviewerToken = await createEditorKey(page, workspaceId);
+  const { workspaceId, token } = await workspaceWithKey(page, "Review suite team", "review suite e2e");
+  // The editor role is the one that may label.
+  const reviewerToken = await createApiKey(page, workspaceId, "reviewer", "editor");
   const marker = `REVIEWSUITE${Date.now().toString(36)}`;
 
   const suite = await createFakeSuite(page.request, token, { agent: { name: "Review bot" }, suite: { name: "Review suite" } });
-  for (const c of CASES) {
-    await apiPost(page.request, token, `/api/v1/suites/${suite.id}/test-cases`, {
+  await addTestCases(
+    page.request,
+    token,
+    suite.id,
+    CASES.map((c) => ({
       name: c.name,
       initial_message: `Question ${c.token} (${marker})`,
       expected_outcomes: { "Answers the question": true },
-    });
-  }
+    })),
+  );
   await addFakeRules(
     page.request,
     CASES.map((c) => ({

@@ -1,14 +1,5 @@
 import { expect, test, type Browser, type Page } from "@playwright/test";
-import {
-  addFakeRules,
-  apiPost,
-  createApiKey,
-  createFakeSuite,
-  createWorkspace,
-  expectAccessible,
-  runToCompletion,
-  unique,
-} from "./fixtures";
+import { addFakeRules, expectAccessible, fakeSuiteOfItsOwn, runToCompletion, unique } from "./fixtures";
 
 /**
  * Human review, the whole loop in the browser: a suite whose review rules send failed results to
@@ -63,27 +54,26 @@ test("failed results reach the queue by rule, are labelled blind by keyboard, co
   test.setTimeout(180_000);
   await page.setViewportSize({ width: 1440, height: 900 });
   // A workspace of its own: the queue, the nav's count and the calibration hold only what this test made.
-  const workspaceId = await createWorkspace(page, unique("Review team"));
-  const token = await createApiKey(page, workspaceId, "review e2e");
   const marker = `REVIEWSPEC${Date.now().toString(36)}`;
-  const suite = await createFakeSuite(page.request, token, {
+  const { workspaceId, token, suite } = await fakeSuiteOfItsOwn(page, {
+    workspace: "Review team",
+    keyLabel: "review e2e",
     agent: { name: "Refund bot", system_prompt: "You help with refunds." },
     suite: { name: "Review suite", review_rules: { failed: true, passed_sample_percent: 0, flaky: false }, required_reviews: 2 },
+    cases: [
+      { name: "Greets", initial_message: `Hello ${marker}`, checks: [{ type: "contains_phrases", phrases: ["Fake reply"] }] },
+      {
+        name: "Refund policy",
+        initial_message: `Can I get a refund? ${marker}-FAIL`,
+        expected_outcomes: { "Explains the refund policy": true },
+      },
+      {
+        name: "Refund window",
+        initial_message: `How long may I ask? ${marker}-FAIL`,
+        expected_outcomes: { "Names the 30-day window": true },
+      },
+    ],
   });
-  const cases = [
-    { name: "Greets", initial_message: `Hello ${marker}`, checks: [{ type: "contains_phrases", phrases: ["Fake reply"] }] },
-    {
-      name: "Refund policy",
-      initial_message: `Can I get a refund? ${marker}-FAIL`,
-      expected_outcomes: { "Explains the refund policy": true },
-    },
-    {
-      name: "Refund window",
-      initial_message: `How long may I ask? ${marker}-FAIL`,
-      expected_outcomes: { "Names the 30-day window": true },
-    },
-  ];
-  for (const c of cases) await apiPost(page.request, token, `/api/v1/suites/${suite.id}/test-cases`, c);
   await addFakeRules(page.request, [
     {
       match: { schemaName: "outcome_verdicts", anyContains: `${marker}-FAIL` },

@@ -1,14 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import {
-  addFakeRules,
-  apiPost,
-  createApiKey,
-  createFakeSuite,
-  createWorkspace,
-  expectAccessible,
-  runToCompletion,
-  unique,
-} from "./fixtures";
+import { addFakeRules, addTestCases, expectAccessible, fakeSuiteOfItsOwn, runToCompletion } from "./fixtures";
 
 /**
  * The suite page a QA lead triages from: each case's last verdict and its latest results after two
@@ -32,29 +23,26 @@ const caseRow = (page: Page, name: string) =>
     .filter({ has: page.getByRole("link", { name, exact: true }) });
 
 test("suite page: last verdicts and strips, sort by verdict, the toolbar menu, the bulk bar, 390 px", async ({ page }) => {
-  const workspaceId = await createWorkspace(page, unique("Suite page"));
-  const token = await createApiKey(page, workspaceId, "suite page e2e");
   const marker = `SP${Date.now().toString(36)}`;
-  const suite = await createFakeSuite(page.request, token, {
+  const caseAsking = (name: string, phrase: string) => ({
+    name,
+    initial_message: `${name} ${marker}`,
+    checks: [{ type: "contains_phrases", phrases: [phrase] }],
+  });
+  const { workspaceId, token, suite } = await fakeSuiteOfItsOwn(page, {
+    workspace: "Suite page",
+    keyLabel: "suite page e2e",
     agent: { name: "Triage agent", system_prompt: marker },
     suite: { name: "Triage" },
+    cases: [caseAsking("Always passes", "Fake reply"), caseAsking("Flips to pass", "Fake reply"), caseAsking("Always fails", "never said")],
   });
-  const addCase = (name: string, phrase: string) =>
-    apiPost(page.request, token, `/api/v1/suites/${suite.id}/test-cases`, {
-      name,
-      initial_message: `${name} ${marker}`,
-      checks: [{ type: "contains_phrases", phrases: [phrase] }],
-    });
-  await addCase("Always passes", "Fake reply");
-  await addCase("Flips to pass", "Fake reply");
-  await addCase("Always fails", "never said");
   // The first run answers "Flips to pass" wrongly once; the second answers it right.
   await addFakeRules(page.request, [
     { match: { endpoint: "chat", lastUserContains: `Flips to pass ${marker}` }, reply: { content: "Hmm." }, times: 1 },
   ]);
   await runToCompletion(page.request, token, suite.id);
   await runToCompletion(page.request, token, suite.id);
-  await addCase("Never run", "Fake reply");
+  await addTestCases(page.request, token, suite.id, [caseAsking("Never run", "Fake reply")]);
   const suiteUrl = `/w/${workspaceId}/suites/${suite.id}`;
   await page.setViewportSize({ width: 1440, height: 900 });
   await page.goto(suiteUrl);
