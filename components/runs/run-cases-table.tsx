@@ -11,7 +11,7 @@ import { Section, TagBadges } from "@/components/ui/card";
 import { CursorStackPagination } from "@/components/ui/pagination";
 import { Table, TableBody, TableCell, TableHeader, TableRow } from "@/components/ui/table";
 import { Button } from "@/components/ui/button";
-import { Select } from "@/components/ui/field";
+import { Options, Select } from "@/components/ui/field";
 import { StabilityBadge, STABILITY_LABELS } from "./status-badges";
 import { markLabel, ResultStrip } from "./result-strip";
 
@@ -80,12 +80,7 @@ export function RunCasesTable({ workspaceId, run, live, initial, initialFilters 
             value={stability}
             onChange={(e) => changeStability(e.target.value as Stability | "")}
           >
-            <option value="">All cases</option>
-            {STABILITIES.map((s) => (
-              <option key={s} value={s}>
-                {STABILITY_LABELS[s]}
-              </option>
-            ))}
+            <Options values={STABILITIES} labels={STABILITY_LABELS} none="All cases" />
           </Select>
         </div>
       }

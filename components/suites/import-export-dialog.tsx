@@ -6,7 +6,7 @@ import { guessImportFormat, IMPORT_FORMAT_LABELS } from "@/lib/test-cases/format
 import { Button } from "@/components/ui/button";
 import { SubmitButton } from "@/components/ui/submit-button";
 import { useOpenedDialog, type DialogOpener } from "@/components/ui/launch-dialog";
-import { Field, Select, Textarea } from "@/components/ui/field";
+import { Field, Options, Select, Textarea } from "@/components/ui/field";
 import { ImportReport, reportSummary, type ImportReportData } from "./import-report";
 
 type ImportIssue = { path: string; message: string };
@@ -233,11 +233,7 @@ export function ImportDialog({ workspaceId, suiteId, opener }: { workspaceId: st
                   }}
                   aria-describedby="import-format-hint"
                 >
-                  {IMPORT_FORMATS.map((f) => (
-                    <option key={f} value={f}>
-                      {IMPORT_FORMAT_LABELS[f]}
-                    </option>
-                  ))}
+                  <Options values={IMPORT_FORMATS} labels={IMPORT_FORMAT_LABELS} />
                 </Select>
               </Field>
               <Field id="import-file" label="Upload a file (.yaml, .yml, .json, .jsonl or .zip)">

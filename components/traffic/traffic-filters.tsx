@@ -1,8 +1,9 @@
 import type { TrafficRawFilters } from "@/lib/traffic/loaders";
-import { Field, InputField, Select } from "@/components/ui/field";
+import { Field, InputField, Options, Select } from "@/components/ui/field";
 import { FilterForm } from "@/components/ui/filter-form";
 
 const RANGE_LABELS = { "1h": "Last hour", "24h": "Last 24 hours", "7d": "Last 7 days", "14d": "Last 14 days" } as const;
+const RANGES = Object.keys(RANGE_LABELS) as (keyof typeof RANGE_LABELS)[];
 
 /** The Traffic page's filters as a plain GET form: the URL holds them, so a filtered list can be shared as a link. */
 export function TrafficFilters({
@@ -48,12 +49,7 @@ export function TrafficFilters({
       </Field>
       <Field id="traffic-range" label="Started" error={errors.range}>
         <Select id="traffic-range" name="range" defaultValue={raw.range ?? ""}>
-          <option value="">Any time</option>
-          {Object.entries(RANGE_LABELS).map(([value, label]) => (
-            <option key={value} value={value}>
-              {label}
-            </option>
-          ))}
+          <Options values={RANGES} labels={RANGE_LABELS} none="Any time" />
         </Select>
       </Field>
       <InputField id="traffic-tool" label="Used tool" placeholder="lookup_order" className="w-40" {...textFilter("tool")} />
