@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { apiPost, createApiKey, createFakeSuite, createWorkspace, expectAccessible, unique } from "./fixtures";
+import { apiPost, exactly, expectAccessible, fakeSuiteOfItsOwn, submitRefusedCase, unique } from "./fixtures";
 
 /**
  * The test case form as a QA engineer writes a case: Create and Cancel stay on screen while a long
@@ -9,16 +9,14 @@ import { apiPost, createApiKey, createFakeSuite, createWorkspace, expectAccessib
  * and focused on the suite page.
  */
 
-/** A field's label, exactly, with or without the required-field marker ("Name" or "Name *"). */
-const exactly = (text: string) => new RegExp(`^${text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}( \\*)?$`);
-
 /** A workspace of its own with one suite (no case yet); answers the suite page's path. */
 async function suiteOfItsOwn(page: Page, name: string): Promise<{ suiteUrl: string; token: string; suiteId: string }> {
-  const workspaceId = await createWorkspace(page, unique(name));
-  const token = await createApiKey(page, workspaceId, "case form e2e");
-  const suite = await createFakeSuite(page.request, token, {
+  const { workspaceId, token, suite } = await fakeSuiteOfItsOwn(page, {
+    workspace: name,
+    keyLabel: "case form e2e",
     agent: { name: "Form bot", system_prompt: "You help customers." },
     suite: { name: "Form suite" },
+    cases: [],
   });
   return { suiteUrl: `/w/${workspaceId}/suites/${suite.id}`, token, suiteId: suite.id };
 }
@@ -120,14 +118,8 @@ test("user context and max turns show only with a simulated user", async ({ page
 test("a refused case says why in the form's words, at the field and in a linked summary", async ({ page }) => {
   const { suiteUrl } = await suiteOfItsOwn(page, "Case form errors");
   await page.goto(`${suiteUrl}/cases/new`);
-  await page.getByLabel(exactly("Name")).fill("Nothing to ask yet");
-  await page.getByRole("button", { name: "Add semantic similarity check" }).click();
-  const check = page.getByRole("group", { name: /Check 1/ });
-  await check.getByLabel("Expected answer").fill("Your refund was issued");
-  await check.getByLabel("Threshold (0 to 1)").fill("2");
   // Active (the default) without an initial message or a simulated user cannot run.
-  await expect(page.getByLabel(exactly("Status"))).toHaveValue("active");
-  await page.getByRole("button", { name: "Create test case" }).click();
+  const check = await submitRefusedCase(page, "Nothing to ask yet");
 
   const runnable = "An active case needs an initial message or a simulated user to run";
   const status = page.getByLabel(exactly("Status"));

@@ -16,7 +16,7 @@
 //   settings): tag the test `{ tag: "@solo" }` and it runs alone, before the parallel specs
 //   (the "solo" project in playwright.config.ts). Keep such tests few: they run one at a time.
 import AxeBuilder from "@axe-core/playwright";
-import { expect, test, type APIRequestContext, type Browser, type Page } from "@playwright/test";
+import { expect, test, type APIRequestContext, type Browser, type Locator, type Page } from "@playwright/test";
 import { FAKE_OPENAI_PORT } from "../playwright.config";
 
 export const ADMIN = { email: "admin@assay.test", password: "correct-horse-battery", workspace: "QA Team" };
@@ -252,6 +252,25 @@ export async function runToCompletion(request: APIRequestContext, token: string,
     )
     .toBe("completed");
   return run.id;
+}
+
+/** A field's label, exactly, with or without the required-field marker ("Name" or "Name *"). */
+export const exactly = (text: string) => new RegExp(`^${text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}( \\*)?$`);
+
+/**
+ * On the open new-case form, submits a case named `name` that must be refused twice over: a
+ * semantic similarity check with threshold 2, and the default status (active, checked here)
+ * without an initial message or a simulated user. Answers the check's group.
+ */
+export async function submitRefusedCase(page: Page, name: string): Promise<Locator> {
+  await page.getByLabel(exactly("Name")).fill(name);
+  await page.getByRole("button", { name: "Add semantic similarity check" }).click();
+  const check = page.getByRole("group", { name: /Check 1/ });
+  await check.getByLabel("Expected answer").fill("Your refund was issued");
+  await check.getByLabel("Threshold (0 to 1)").fill("2");
+  await expect(page.getByLabel(exactly("Status"))).toHaveValue("active");
+  await page.getByRole("button", { name: "Create test case" }).click();
+  return check;
 }
 
 /** axe on the current page: no serious or critical WCAG 2 A/AA violation (soft: the spec goes on and reports all). */

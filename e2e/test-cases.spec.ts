@@ -1,10 +1,7 @@
 import { readFileSync } from "node:fs";
 import { expect, test, type Locator, type Page } from "@playwright/test";
 import { parse as parseYaml } from "yaml";
-import { FAKE_OPENAI_URL, openWorkspace, unique } from "./fixtures";
-
-/** A field's label, exactly, with or without the required-field marker ("Name" or "Name *"). */
-const exactly = (text: string) => new RegExp(`^${text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}( \\*)?$`);
+import { exactly, FAKE_OPENAI_URL, openWorkspace, submitRefusedCase, unique } from "./fixtures";
 
 /** Chooses the option whose text contains `text` (option labels may add details, e.g. the model). */
 async function selectByText(select: Locator, text: string) {
@@ -81,14 +78,8 @@ test("test cases: form with validation, import, filters, bulk actions, reorder, 
   });
 
   await test.step("validation errors are shown at the fields, client-side and for the draft-only rule", async () => {
-    await page.getByLabel(exactly("Name")).fill(multiTurn);
-    await page.getByRole("button", { name: "Add semantic similarity check" }).click();
-    const check = page.getByRole("group", { name: /Check 1/ });
-    await check.getByLabel("Expected answer").fill("Your refund was issued");
-    await check.getByLabel("Threshold (0 to 1)").fill("2");
     // Active is the default status; without an initial message or persona the case cannot run.
-    await expect(page.getByLabel(exactly("Status"))).toHaveValue("active");
-    await page.getByRole("button", { name: "Create test case" }).click();
+    await submitRefusedCase(page, multiTurn);
 
     await expect(page.getByTestId("error-checks.0.threshold")).toHaveText("Threshold must be between 0 and 1");
     await expect(page.getByTestId("error-status")).toContainText("needs an initial message or a simulated user");
