@@ -1,8 +1,27 @@
 /**
  * The Markdown report's summary lines that read a run's later figures: pass@1 and the trials, and
- * human review. Pure (the run and its summary in, one line out), so ./report.ts only assembles.
+ * human review; and the one-line texts several formats write (a shortened text, a processed file).
+ * Pure (the run and its summary in, one line out), so ./report.ts only assembles.
  */
 import type { RunDto, RunSummary } from "@/lib/runs/dto";
+import type { ProcessedFileInput } from "@/lib/files/types";
+
+/** A text on one line (white space folded), shortened to `max` characters. */
+export const oneLine = (s: string | null | undefined, max = 500) => {
+  const t = (s ?? "").replace(/\s+/g, " ").trim();
+  return t.length > max ? `${t.slice(0, max)}…` : t;
+};
+
+/** A processed file's name (the stored file's, else its path or URL). */
+export function fileLabel(f: ProcessedFileInput): string {
+  const name = f.metadata.name;
+  return typeof name === "string" && name ? name : (f.original.path ?? f.original.url ?? "file");
+}
+
+/** "invoice.pdf (pdf, 120 ms)" or "invoice.pdf (pdf): <error>". */
+export function fileLine(f: ProcessedFileInput): string {
+  return f.error ? `${fileLabel(f)} (${f.original.type}): ${f.error}` : `${fileLabel(f)} (${f.original.type}, ${f.processing_time_ms} ms)`;
+}
 
 /** The trial figures of a run summary (fractions 0..1; absent from summaries stored before trials). */
 export type TrialFigures = Partial<
