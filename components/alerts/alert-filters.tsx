@@ -1,6 +1,6 @@
 import type { AlertStatusFilter } from "@/lib/alerts/loaders";
-import { Field, NamedOptions, Options, Select } from "@/components/ui/field";
-import { FilterForm } from "@/components/ui/filter-form";
+import { NamedOptions, Options } from "@/components/ui/field";
+import { FilterForm, FilterSelect } from "@/components/ui/filter-form";
 
 const STATUS_LABELS: Record<AlertStatusFilter, string> = { open: "Open", acknowledged: "Acknowledged", all: "All" };
 
@@ -16,16 +16,12 @@ export function AlertFilters({
 }) {
   return (
     <FilterForm base={base} label="Filter alerts" filtered={!!filters.suite || filters.status !== "open"}>
-      <Field id="alert-suite" label="Suite">
-        <Select id="alert-suite" name="suite" defaultValue={filters.suite ?? ""} className="min-w-56">
-          <NamedOptions items={suites} none="All suites" />
-        </Select>
-      </Field>
-      <Field id="alert-status" label="Status">
-        <Select id="alert-status" name="status" defaultValue={filters.status}>
-          <Options values={Object.keys(STATUS_LABELS) as AlertStatusFilter[]} labels={STATUS_LABELS} />
-        </Select>
-      </Field>
+      <FilterSelect id="alert-suite" label="Suite" name="suite" defaultValue={filters.suite ?? ""} className="min-w-56">
+        <NamedOptions items={suites} none="All suites" />
+      </FilterSelect>
+      <FilterSelect id="alert-status" label="Status" name="status" defaultValue={filters.status}>
+        <Options values={Object.keys(STATUS_LABELS) as AlertStatusFilter[]} labels={STATUS_LABELS} />
+      </FilterSelect>
     </FilterForm>
   );
 }

@@ -1,5 +1,5 @@
-import { Field, NamedOptions, Options, Select } from "@/components/ui/field";
-import { FilterForm } from "@/components/ui/filter-form";
+import { NamedOptions, Options } from "@/components/ui/field";
+import { FilterForm, FilterSelect } from "@/components/ui/filter-form";
 import { REVIEW_ITEM_STATUSES } from "@/lib/review/schemas";
 import { STATUS_LABELS, type QueueFilters } from "./format";
 
@@ -28,16 +28,12 @@ export function QueueFilterForm({
   const filtered = filters.status !== "open" || !!(filters.suite || filters.run || filters.mine || filters.todo || filters.overturned);
   return (
     <FilterForm base={base} label="Filter review items" filtered={filtered} className="gap-x-4 gap-y-2">
-      <Field id="review-status" label="Status">
-        <Select id="review-status" name="status" defaultValue={filters.status}>
-          <Options values={STATUS_FILTERS} labels={FILTER_LABELS} />
-        </Select>
-      </Field>
-      <Field id="review-suite" label="Suite">
-        <Select id="review-suite" name="suite" defaultValue={filters.suite ?? ""} className="min-w-48">
-          <NamedOptions items={suites} none="All suites" />
-        </Select>
-      </Field>
+      <FilterSelect id="review-status" label="Status" name="status" defaultValue={filters.status}>
+        <Options values={STATUS_FILTERS} labels={FILTER_LABELS} />
+      </FilterSelect>
+      <FilterSelect id="review-suite" label="Suite" name="suite" defaultValue={filters.suite ?? ""} className="min-w-48">
+        <NamedOptions items={suites} none="All suites" />
+      </FilterSelect>
       {filters.run && <input type="hidden" name="run" value={filters.run} />}
       <Check name="mine" label="Assigned to me" checked={filters.mine} />
       <Check name="todo" label="Waiting for me" checked={filters.todo} />

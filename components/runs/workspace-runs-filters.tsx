@@ -1,6 +1,6 @@
 import { RUN_KINDS, RUN_STATUSES, RUN_TRIGGERS } from "@/lib/runs/schemas";
-import { Field, InputField, NamedOptions, Options, Select } from "@/components/ui/field";
-import { FilterForm } from "@/components/ui/filter-form";
+import { InputField, NamedOptions, Options } from "@/components/ui/field";
+import { FilterForm, FilterSelect } from "@/components/ui/filter-form";
 import { RUN_STATUS_LABELS } from "./status-badges";
 import { TRIGGER_LABELS } from "./format";
 
@@ -23,26 +23,25 @@ export function WorkspaceRunsFilters({
   const filtered = Object.values(raw).some(Boolean);
   return (
     <FilterForm base={base} label="Filter runs" filtered={filtered}>
-      <Field id="runs-suite" label="Suite" error={errors.suite_id}>
-        <Select id="runs-suite" name="suite" defaultValue={raw.suite_id ?? ""} className="max-w-full min-w-48">
-          <NamedOptions items={suites} none="All suites" />
-        </Select>
-      </Field>
-      <Field id="runs-status" label="Status" error={errors.status}>
-        <Select id="runs-status" name="status" defaultValue={raw.status ?? ""}>
-          <Options values={RUN_STATUSES} labels={RUN_STATUS_LABELS} none="Any status" />
-        </Select>
-      </Field>
-      <Field id="runs-trigger" label="Trigger" error={errors.trigger}>
-        <Select id="runs-trigger" name="trigger" defaultValue={raw.trigger ?? ""}>
-          <Options values={RUN_TRIGGERS} labels={(t) => TRIGGER_LABELS[t] ?? t} none="Any trigger" />
-        </Select>
-      </Field>
-      <Field id="runs-kind" label="Runs" error={errors.kind}>
-        <Select id="runs-kind" name="kind" defaultValue={raw.kind ?? "ordinary"}>
-          <Options values={RUN_KINDS} labels={KIND_LABELS} />
-        </Select>
-      </Field>
+      <FilterSelect
+        id="runs-suite"
+        label="Suite"
+        error={errors.suite_id}
+        name="suite"
+        defaultValue={raw.suite_id ?? ""}
+        className="max-w-full min-w-48"
+      >
+        <NamedOptions items={suites} none="All suites" />
+      </FilterSelect>
+      <FilterSelect id="runs-status" label="Status" error={errors.status} name="status" defaultValue={raw.status ?? ""}>
+        <Options values={RUN_STATUSES} labels={RUN_STATUS_LABELS} none="Any status" />
+      </FilterSelect>
+      <FilterSelect id="runs-trigger" label="Trigger" error={errors.trigger} name="trigger" defaultValue={raw.trigger ?? ""}>
+        <Options values={RUN_TRIGGERS} labels={(t) => TRIGGER_LABELS[t] ?? t} none="Any trigger" />
+      </FilterSelect>
+      <FilterSelect id="runs-kind" label="Runs" error={errors.kind} name="kind" defaultValue={raw.kind ?? "ordinary"}>
+        <Options values={RUN_KINDS} labels={KIND_LABELS} />
+      </FilterSelect>
       <InputField
         id="runs-metadata"
         label="Metadata"

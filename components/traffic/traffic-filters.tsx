@@ -1,6 +1,6 @@
 import type { TrafficRawFilters } from "@/lib/traffic/loaders";
-import { Field, InputField, Options, Select } from "@/components/ui/field";
-import { FilterForm } from "@/components/ui/filter-form";
+import { InputField, Options } from "@/components/ui/field";
+import { FilterForm, FilterSelect } from "@/components/ui/filter-form";
 
 const RANGE_LABELS = { "1h": "Last hour", "24h": "Last 24 hours", "7d": "Last 7 days", "14d": "Last 14 days" } as const;
 const RANGES = Object.keys(RANGE_LABELS) as (keyof typeof RANGE_LABELS)[];
@@ -25,33 +25,41 @@ export function TrafficFilters({
   return (
     <FilterForm base={base} label="Filter conversations" filtered={filtered}>
       {agents.length > 0 && (
-        <Field id="traffic-agent" label="Agent" error={errors.agent}>
-          <Select id="traffic-agent" name="agent" defaultValue={raw.agent ?? ""} className="max-w-full min-w-40">
-            <option value="">Any agent</option>
-            {agents.map((a) => (
-              <option key={a.id} value={a.id}>
-                {a.name} ({a.service})
-              </option>
-            ))}
-          </Select>
-        </Field>
-      )}
-      <Field id="traffic-service" label="Service" error={errors.service}>
-        <Select id="traffic-service" name="service" defaultValue={raw.service ?? ""} className="max-w-full min-w-40">
-          <option value="">Any service</option>
-          {/* A service from a shared link that sent nothing recently is still offered. */}
-          {[...new Set([...(raw.service ? [raw.service] : []), ...services])].map((s) => (
-            <option key={s} value={s}>
-              {s}
+        <FilterSelect
+          id="traffic-agent"
+          label="Agent"
+          error={errors.agent}
+          name="agent"
+          defaultValue={raw.agent ?? ""}
+          className="max-w-full min-w-40"
+        >
+          <option value="">Any agent</option>
+          {agents.map((a) => (
+            <option key={a.id} value={a.id}>
+              {a.name} ({a.service})
             </option>
           ))}
-        </Select>
-      </Field>
-      <Field id="traffic-range" label="Started" error={errors.range}>
-        <Select id="traffic-range" name="range" defaultValue={raw.range ?? ""}>
-          <Options values={RANGES} labels={RANGE_LABELS} none="Any time" />
-        </Select>
-      </Field>
+        </FilterSelect>
+      )}
+      <FilterSelect
+        id="traffic-service"
+        label="Service"
+        error={errors.service}
+        name="service"
+        defaultValue={raw.service ?? ""}
+        className="max-w-full min-w-40"
+      >
+        <option value="">Any service</option>
+        {/* A service from a shared link that sent nothing recently is still offered. */}
+        {[...new Set([...(raw.service ? [raw.service] : []), ...services])].map((s) => (
+          <option key={s} value={s}>
+            {s}
+          </option>
+        ))}
+      </FilterSelect>
+      <FilterSelect id="traffic-range" label="Started" error={errors.range} name="range" defaultValue={raw.range ?? ""}>
+        <Options values={RANGES} labels={RANGE_LABELS} none="Any time" />
+      </FilterSelect>
       <InputField id="traffic-tool" label="Used tool" placeholder="lookup_order" className="w-40" {...textFilter("tool")} />
       <InputField id="traffic-turns" label="User turns ≥" inputMode="numeric" className="w-20" {...textFilter("min_turns")} />
       <InputField id="traffic-q" label="User said" type="search" placeholder="refund" className="w-48" {...textFilter("q")} />

@@ -1,6 +1,7 @@
 import Link from "next/link";
 import { buttonClass } from "./button";
 import { cn } from "./cn";
+import { Field, Select } from "./field";
 
 /**
  * A list page's filters as a plain GET form: the URL holds them, so a filtered list can be shared
@@ -33,5 +34,30 @@ export function FilterForm({
         </Link>
       )}
     </form>
+  );
+}
+
+/** One select of a filter form: labelled, named for the URL, showing the filter's value and its message. */
+export function FilterSelect({
+  id,
+  label,
+  error,
+  children,
+  ...select
+}: {
+  id: string;
+  label: string;
+  error?: string;
+  name: string;
+  defaultValue: string;
+  className?: string;
+  children: React.ReactNode;
+}) {
+  return (
+    <Field id={id} label={label} error={error}>
+      <Select id={id} {...select}>
+        {children}
+      </Select>
+    </Field>
   );
 }
