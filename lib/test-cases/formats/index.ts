@@ -2,7 +2,8 @@
  * The foreign formats Assay imports and exports, by name: one converter module per tool (the
  * contract is ./types.ts). lib/test-cases/import-file.ts and ../foreign-export.ts dispatch here.
  */
-import { importPromptfoo, exportPromptfoo } from "./promptfoo";
+import { importPromptfoo } from "./promptfoo";
+import { exportPromptfoo } from "./promptfoo-export";
 import { importLangfuse, exportLangfuse } from "./langfuse";
 import { importDeepEval, exportDeepEval } from "./deepeval";
 import { importOpenAiJsonl } from "./openai-jsonl";

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import YAML from "yaml";
 import { ValidationError } from "@/lib/errors";
-import { exportPromptfoo, importPromptfoo } from "@/lib/test-cases/formats/promptfoo";
+import { importPromptfoo } from "@/lib/test-cases/formats/promptfoo";
+import { exportPromptfoo } from "@/lib/test-cases/formats/promptfoo-export";
 import { FACTUALITY_CRITERIA, RUBRIC_ANSWER, SAME_INFORMATION } from "@/lib/test-cases/formats/promptfoo-assertions";
 import type { ConvertedItem } from "@/lib/test-cases/formats/types";
 import { testCaseInput } from "@/lib/test-cases/schemas";
