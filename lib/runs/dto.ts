@@ -21,7 +21,10 @@ import type { runChanges, runChangesResource, runResource, runSummaryComputed, v
 /**
  * The run feature's public shapes: Prisma `select` constants, row → DTO mappers and the DTO
  * types the API, the pages and the client components share. No server-only imports, so client
- * components may import the types (and the pure mappers) from here.
+ * components may import the types (and the pure mappers) from here. A little over 500 lines on
+ * purpose: it is the one DTO module of the run feature (runs, case results, suite analytics),
+ * which pages, components and the API all import; the resources themselves are in ./openapi.ts
+ * and ./case-results-openapi.ts.
  */
 
 export const runSelect = {
