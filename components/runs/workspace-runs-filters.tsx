@@ -21,22 +21,17 @@ export function WorkspaceRunsFilters({
   errors: Record<string, string>;
 }) {
   const filtered = Object.values(raw).some(Boolean);
+  /** A filter's value from the URL and its message, and the parameter it is sent as (`name`, when not the filter's own). */
+  const fromUrl = (key: keyof WorkspaceRunsRawFilters, name: string = key) => ({ name, defaultValue: raw[key] ?? "", error: errors[key] });
   return (
     <FilterForm base={base} label="Filter runs" filtered={filtered}>
-      <FilterSelect
-        id="runs-suite"
-        label="Suite"
-        error={errors.suite_id}
-        name="suite"
-        defaultValue={raw.suite_id ?? ""}
-        className="max-w-full min-w-48"
-      >
+      <FilterSelect id="runs-suite" label="Suite" className="max-w-full min-w-48" {...fromUrl("suite_id", "suite")}>
         <NamedOptions items={suites} none="All suites" />
       </FilterSelect>
-      <FilterSelect id="runs-status" label="Status" error={errors.status} name="status" defaultValue={raw.status ?? ""}>
+      <FilterSelect id="runs-status" label="Status" {...fromUrl("status")}>
         <Options values={RUN_STATUSES} labels={RUN_STATUS_LABELS} none="Any status" />
       </FilterSelect>
-      <FilterSelect id="runs-trigger" label="Trigger" error={errors.trigger} name="trigger" defaultValue={raw.trigger ?? ""}>
+      <FilterSelect id="runs-trigger" label="Trigger" {...fromUrl("trigger")}>
         <Options values={RUN_TRIGGERS} labels={(t) => TRIGGER_LABELS[t] ?? t} none="Any trigger" />
       </FilterSelect>
       <FilterSelect id="runs-kind" label="Runs" error={errors.kind} name="kind" defaultValue={raw.kind ?? "ordinary"}>
@@ -46,11 +41,9 @@ export function WorkspaceRunsFilters({
         id="runs-metadata"
         label="Metadata"
         hint="key:value, for example branch:main"
-        error={errors.metadata}
-        name="metadata"
-        defaultValue={raw.metadata ?? ""}
         placeholder="branch:main"
         className="w-48"
+        {...fromUrl("metadata")}
       />
     </FilterForm>
   );

@@ -20,19 +20,12 @@ export function TrafficFilters({
   agents: { id: string; name: string; service: string }[];
 }) {
   const filtered = Object.values(raw).some(Boolean);
-  /** A text filter's parameter, its value from the URL and its message. */
-  const textFilter = (name: "tool" | "min_turns" | "q") => ({ name, defaultValue: raw[name] ?? "", error: errors[name] });
+  /** A filter's parameter, its value from the URL and its message. */
+  const fromUrl = (name: Exclude<keyof TrafficRawFilters, "has_error">) => ({ name, defaultValue: raw[name] ?? "", error: errors[name] });
   return (
     <FilterForm base={base} label="Filter conversations" filtered={filtered}>
       {agents.length > 0 && (
-        <FilterSelect
-          id="traffic-agent"
-          label="Agent"
-          error={errors.agent}
-          name="agent"
-          defaultValue={raw.agent ?? ""}
-          className="max-w-full min-w-40"
-        >
+        <FilterSelect id="traffic-agent" label="Agent" className="max-w-full min-w-40" {...fromUrl("agent")}>
           <option value="">Any agent</option>
           {agents.map((a) => (
             <option key={a.id} value={a.id}>
@@ -41,14 +34,7 @@ export function TrafficFilters({
           ))}
         </FilterSelect>
       )}
-      <FilterSelect
-        id="traffic-service"
-        label="Service"
-        error={errors.service}
-        name="service"
-        defaultValue={raw.service ?? ""}
-        className="max-w-full min-w-40"
-      >
+      <FilterSelect id="traffic-service" label="Service" className="max-w-full min-w-40" {...fromUrl("service")}>
         <option value="">Any service</option>
         {/* A service from a shared link that sent nothing recently is still offered. */}
         {[...new Set([...(raw.service ? [raw.service] : []), ...services])].map((s) => (
@@ -57,12 +43,12 @@ export function TrafficFilters({
           </option>
         ))}
       </FilterSelect>
-      <FilterSelect id="traffic-range" label="Started" error={errors.range} name="range" defaultValue={raw.range ?? ""}>
+      <FilterSelect id="traffic-range" label="Started" {...fromUrl("range")}>
         <Options values={RANGES} labels={RANGE_LABELS} none="Any time" />
       </FilterSelect>
-      <InputField id="traffic-tool" label="Used tool" placeholder="lookup_order" className="w-40" {...textFilter("tool")} />
-      <InputField id="traffic-turns" label="User turns ≥" inputMode="numeric" className="w-20" {...textFilter("min_turns")} />
-      <InputField id="traffic-q" label="User said" type="search" placeholder="refund" className="w-48" {...textFilter("q")} />
+      <InputField id="traffic-tool" label="Used tool" placeholder="lookup_order" className="w-40" {...fromUrl("tool")} />
+      <InputField id="traffic-turns" label="User turns ≥" inputMode="numeric" className="w-20" {...fromUrl("min_turns")} />
+      <InputField id="traffic-q" label="User said" type="search" placeholder="refund" className="w-48" {...fromUrl("q")} />
       <label className="flex items-center gap-2 pb-2 text-sm">
         <input type="checkbox" name="has_error" value="true" defaultChecked={raw.has_error === "true"} />
         Has an error
