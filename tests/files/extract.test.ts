@@ -96,16 +96,23 @@ describe("excel", () => {
     expect(metadata).toMatchObject({ sheet: "Q2", rows: 3, columns: 2 });
   });
 
-  it("extracts exactly the cells of a range", async () => {
-    const { markdown, metadata } = await extract(await makeXlsx(), { type: "excel", sheet: "Q1", range: "B2:D3" });
-    expect(markdown).toBe("## Sheet: Q1 (B2:D3)\n\n| 100 | 2024-01-15 | 200 |\n| --- | --- | --- |\n| 250 | 2024-02-20 | 500 |");
-    expect(metadata).toMatchObject({ sheet: "Q1", range: "B2:D3", rows: 2, columns: 3 });
-  });
-
-  it("reads a range from the first sheet when no sheet is named, stopping at the last cell with content", async () => {
-    const { markdown, metadata } = await extract(await makeXlsx(), { type: "excel", range: "A1:B1000" });
-    expect(markdown).toBe("## Sheet: Q1 (A1:B1000)\n\n| Region | Revenue |\n| --- | --- |\n| North | 100 |\n| South | 250 |");
-    expect(metadata).toMatchObject({ sheet: "Q1", rows: 3, columns: 2 });
+  it.each([
+    {
+      title: "extracts exactly the cells of a range",
+      choice: { sheet: "Q1", range: "B2:D3" },
+      markdown: "## Sheet: Q1 (B2:D3)\n\n| 100 | 2024-01-15 | 200 |\n| --- | --- | --- |\n| 250 | 2024-02-20 | 500 |",
+      metadata: { sheet: "Q1", range: "B2:D3", rows: 2, columns: 3 },
+    },
+    {
+      title: "reads a range from the first sheet when no sheet is named, stopping at the last cell with content",
+      choice: { range: "A1:B1000" },
+      markdown: "## Sheet: Q1 (A1:B1000)\n\n| Region | Revenue |\n| --- | --- |\n| North | 100 |\n| South | 250 |",
+      metadata: { sheet: "Q1", rows: 3, columns: 2 },
+    },
+  ])("$title", async ({ choice, markdown: expected, metadata: expectedMetadata }) => {
+    const { markdown, metadata } = await extract(await makeXlsx(), { type: "excel", ...choice });
+    expect(markdown).toBe(expected);
+    expect(metadata).toMatchObject(expectedMetadata);
   });
 
   it("shows rich text and hyperlinks as their text, escaping pipes and line breaks", async () => {

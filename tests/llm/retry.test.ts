@@ -14,6 +14,15 @@ const ask = { messages: [{ role: "user" as const, content: "hello" }] };
 /** The LlmError `p` rejects with. */
 const failure = (p: Promise<unknown>) => rejectionOf(p, LlmError);
 
+/** A chat call whose caller aborts it after `abortAfterMs`: the LlmError it fails with, and how long it took. */
+async function chatAbortedAfter(abortAfterMs: number): Promise<{ err: LlmError; ms: number }> {
+  const controller = new AbortController();
+  setTimeout(() => controller.abort(), abortAfterMs);
+  const started = performance.now();
+  const err = await failure(new LlmClient(fakeEndpoint(fake)).chat(ask, { purpose: "agent", signal: controller.signal }));
+  return { err, ms: performance.now() - started };
+}
+
 describe("LlmClient retry policy", () => {
   it("backs off 100 ms then 200 ms between attempts on 5xx, and succeeds on the third", async () => {
     const client = new LlmClient(fakeEndpoint(fake));
@@ -113,13 +122,10 @@ describe("LlmClient retry policy", () => {
 
   it("stops at once without retry when the external signal aborts", async () => {
     fake.addRule({ reply: { hang: true } });
-    const controller = new AbortController();
-    setTimeout(() => controller.abort(), 100);
-    const started = performance.now();
-    const err = await failure(new LlmClient(fakeEndpoint(fake)).chat(ask, { purpose: "agent", signal: controller.signal }));
+    const { err, ms } = await chatAbortedAfter(100);
     expect(err.type).toBe("aborted");
     // At once: the fake never answers, so only the abort can end the call this soon.
-    expect(performance.now() - started).toBeLessThan(5_000);
+    expect(ms).toBeLessThan(5_000);
     expect(err.attempts).toBe(1);
     await new Promise((r) => setTimeout(r, 200));
     expect(fake.requests).toHaveLength(1);
@@ -127,13 +133,10 @@ describe("LlmClient retry policy", () => {
 
   it("aborts during backoff without another attempt", async () => {
     fake.addRule({ reply: { status: 429, retryAfter: 5 } });
-    const controller = new AbortController();
-    setTimeout(() => controller.abort(), 150);
-    const started = performance.now();
-    const err = await failure(new LlmClient(fakeEndpoint(fake)).chat(ask, { purpose: "agent", signal: controller.signal }));
+    const { err, ms } = await chatAbortedAfter(150);
     expect(err.type).toBe("aborted");
     // Well before the 5 s Retry-After the backoff would otherwise sleep.
-    expect(performance.now() - started).toBeLessThan(4_000);
+    expect(ms).toBeLessThan(4_000);
     expect(fake.requests).toHaveLength(1);
   });
 
