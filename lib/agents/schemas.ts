@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { rateLimitFields } from "@/lib/rate-limits/schemas";
 import { TEXT_LIMITS } from "@/lib/validation/limits";
+import { httpUrlInput } from "@/lib/validation/fields";
 import { JSON_TOO_LARGE_MESSAGE, jsonFits } from "@/lib/validation/text";
 import { unknownPlaceholderIssues } from "@/lib/agents/placeholders";
 
@@ -112,10 +113,7 @@ export const toolSchema = z.object({
 export type Tool = z.output<typeof toolSchema>;
 
 export const httpConfigSchema = z.object({
-  url: z
-    .url({ protocol: /^https?$/, error: "Enter an http(s) URL" })
-    .trim()
-    .max(TEXT_LIMITS.url),
+  url: httpUrlInput,
   headers: z.record(z.string().trim().min(1).max(TEXT_LIMITS.headerName), z.string().max(TEXT_LIMITS.headerValue)).default({}),
   timeout_ms: z
     .number()

@@ -1,12 +1,8 @@
 import { z } from "zod";
 import { booleanQuery } from "@/lib/api/query";
 import { TEXT_LIMITS } from "@/lib/validation/limits";
+import { httpUrlInput } from "@/lib/validation/fields";
 import { rateLimitFields } from "@/lib/rate-limits/schemas";
-
-const httpUrl = z
-  .url({ protocol: /^https?$/, error: "Enter an http(s) URL" })
-  .trim()
-  .max(TEXT_LIMITS.url);
 
 const nullableText = z
   .string()
@@ -26,7 +22,7 @@ function price(label: string) {
 /** A named OpenAI-compatible endpoint. `api_key` is write-only: never returned. */
 export const modelConfigInput = z.object({
   name: z.string().trim().min(1, "Name is required").max(TEXT_LIMITS.shortName, `Use at most ${TEXT_LIMITS.shortName} characters`),
-  base_url: httpUrl,
+  base_url: httpUrlInput,
   model: z.string().trim().min(1, "Model is required").max(TEXT_LIMITS.modelName),
   embedding_model: nullableText,
   /** undefined: keep the stored key (updates); null or "": remove it; a string: replace it. */

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { paginationQuery } from "@/lib/api/query";
 import { TEXT_LIMITS } from "@/lib/validation/limits";
+import { httpUrlInput } from "@/lib/validation/fields";
 
 /**
  * Webhook endpoints: request schemas of the /api/v1/webhooks routes and the settings
@@ -19,10 +20,6 @@ export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 export const MAX_WEBHOOKS_PER_WORKSPACE = 20;
 export const MIN_SECRET_LENGTH = 16;
 
-const url = z
-  .url({ protocol: /^https?$/, error: "Enter an http(s) URL" })
-  .trim()
-  .max(TEXT_LIMITS.url);
 const secret = z
   .string()
   .min(MIN_SECRET_LENGTH, `The secret must be at least ${MIN_SECRET_LENGTH} characters`)
@@ -36,7 +33,7 @@ const description = z.string().trim().max(TEXT_LIMITS.shortDescription);
 /** POST /api/v1/webhooks: the secret signs every delivery (HMAC-SHA256); it is write-only. */
 export const webhookInput = z
   .object({
-    url,
+    url: httpUrlInput,
     secret,
     events,
     enabled: z.boolean().default(true),
@@ -49,7 +46,7 @@ export type WebhookData = z.output<typeof webhookInput>;
 /** PATCH /api/v1/webhooks/{id}: the fields to change; a new `secret` rotates it. */
 export const webhookPatch = z
   .object({
-    url: url.optional(),
+    url: httpUrlInput.optional(),
     secret: secret.optional(),
     events: events.optional(),
     enabled: z.boolean().optional(),
@@ -60,7 +57,7 @@ export type WebhookPatch = z.output<typeof webhookPatch>;
 
 /** The settings form: the secret may stay empty on an edit (keeps the stored one). */
 export const webhookFormInput = z.object({
-  url,
+  url: httpUrlInput,
   secret: z.union([z.literal(""), secret]),
   events,
   enabled: z.boolean(),
