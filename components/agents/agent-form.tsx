@@ -78,9 +78,12 @@ export function AgentForm({
     }
   });
 
-  const invalid = (name: "name" | "description" | "system_prompt" | "model_config_id") => ({
-    "aria-invalid": !!errors[name],
+  /** A field's id, message and binding; its description points at the error. */
+  const field = (name: "name" | "description" | "system_prompt" | "model_config_id") => ({
+    id: `agent-${name}`,
+    error: errors[name]?.message,
     "aria-describedby": errors[name] ? `agent-${name}-error` : undefined,
+    ...form.register(name),
   });
 
   return (
@@ -89,15 +92,8 @@ export function AgentForm({
         <fieldset disabled={readOnly || isSubmitting} className="space-y-5">
           <FormError message={formError} />
           <Card className="space-y-4 p-5">
-            <InputField id="agent-name" label="Name" error={errors.name?.message} {...invalid("name")} {...form.register("name")} />
-            <TextareaField
-              id="agent-description"
-              label="Description"
-              error={errors.description?.message}
-              rows={2}
-              {...invalid("description")}
-              {...form.register("description")}
-            />
+            <InputField label="Name" {...field("name")} />
+            <TextareaField label="Description" rows={2} {...field("description")} />
             <InputField
               id="agent-otel_service_name"
               label="OpenTelemetry service name (optional)"
@@ -122,12 +118,9 @@ export function AgentForm({
             <>
               <Card className="space-y-4 p-5">
                 <SelectField
-                  id="agent-model_config_id"
                   label="Model configuration"
                   hint={selectedConfig ? `Model: ${selectedConfig.model}` : "The endpoint and model this agent runs on"}
-                  error={errors.model_config_id?.message}
-                  {...invalid("model_config_id")}
-                  {...form.register("model_config_id")}
+                  {...field("model_config_id")}
                 >
                   <NamedOptions items={modelConfigs} none="Choose…" />
                 </SelectField>
@@ -143,15 +136,7 @@ export function AgentForm({
                     )}
                   </p>
                 )}
-                <TextareaField
-                  id="agent-system_prompt"
-                  label="System prompt"
-                  error={errors.system_prompt?.message}
-                  rows={8}
-                  className="font-mono text-xs"
-                  {...invalid("system_prompt")}
-                  {...form.register("system_prompt")}
-                />
+                <TextareaField label="System prompt" rows={8} className="font-mono text-xs" {...field("system_prompt")} />
               </Card>
               <ToolsEditor readOnly={readOnly} />
             </>
