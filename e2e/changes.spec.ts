@@ -99,6 +99,14 @@ test("a flip says whether the case, the agent or neither changed, on the run's c
     });
   }
   const alerts = page.getByRole("article", { name: `Regression in ${suiteName}` });
+  /** Once the suite has `count` alerts: its alerts page, and the alert of `runs` with its explanation checked. */
+  const openAlert = async (count: number, runs: string, explanation: string) => {
+    await waitForAlerts(page.request, token, suite.id, count);
+    await page.goto(`/w/${workspaceId}/alerts?suite=${suite.id}`);
+    const alert = alerts.filter({ hasText: runs });
+    await expect(alert.getByTestId("alert-explanation")).toHaveText(explanation);
+    return alert;
+  };
 
   await runToCompletion(page.request, token, suite.id); // run #1: all pass
 
@@ -136,13 +144,12 @@ test("a flip says whether the case, the agent or neither changed, on the run's c
     await card.getByRole("button", { name: "What changed" }).press("Enter");
     await expect(panel).toBeHidden();
 
-    await waitForAlerts(page.request, token, suite.id, 1);
-    await page.goto(`/w/${workspaceId}/alerts?suite=${suite.id}`);
-    const alert = alerts.filter({ hasText: "run #2 vs baseline #1" });
-    await expect(alert).toHaveCount(1);
-    await expect(alert.getByTestId("alert-explanation")).toHaveText(
+    const alert = await openAlert(
+      1,
+      "run #2 vs baseline #1",
       "The flipped case was edited since the baseline run: the test changed, not the agent.",
     );
+    await expect(alert).toHaveCount(1);
     const origin = alert.getByTestId("alert-run-metadata");
     await expect(origin).toContainText("feature/edit-checks");
     await expect(origin.getByTitle("Commit 0123456789abcdef0123456789abcdef01234567")).toHaveText("Commit 0123456");
@@ -191,12 +198,7 @@ test("a flip says whether the case, the agent or neither changed, on the run's c
     await expectAccessible(page, "run page with What changed open");
     await lookAt(page, "run-changes-agent", [[card, "the changes card"]]);
 
-    await waitForAlerts(page.request, token, suite.id, 2);
-    await page.goto(`/w/${workspaceId}/alerts?suite=${suite.id}`);
-    const alert = alerts.filter({ hasText: "run #3 vs baseline #2" });
-    await expect(alert.getByTestId("alert-explanation")).toHaveText(
-      "The agent changed since the baseline run and no flipped case was edited.",
-    );
+    const alert = await openAlert(2, "run #3 vs baseline #2", "The agent changed since the baseline run and no flipped case was edited.");
     await expect(alert.getByRole("list", { name: "Flipped cases" })).toContainText("the agent changed");
   });
 
@@ -215,10 +217,9 @@ test("a flip says whether the case, the agent or neither changed, on the run's c
     // Nothing to show field by field.
     await expect(card.getByRole("button", { name: "What changed" })).toHaveCount(0);
 
-    await waitForAlerts(page.request, token, suite.id, 3);
-    await page.goto(`/w/${workspaceId}/alerts?suite=${suite.id}`);
-    const alert = alerts.filter({ hasText: "run #4 vs baseline #3" });
-    await expect(alert.getByTestId("alert-explanation")).toHaveText(
+    const alert = await openAlert(
+      3,
+      "run #4 vs baseline #3",
       "Neither the agent nor any flipped case changed since the baseline run: possibly flaky.",
     );
     await expect(alert.getByRole("list", { name: "Flipped cases" })).toContainText("neither changed: possibly flaky");

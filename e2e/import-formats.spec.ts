@@ -59,19 +59,20 @@ test("a promptfoo config and a Langfuse dataset are previewed, imported and expo
   await page.goto(`/w/${workspaceId}/suites/${suite.id}`);
 
   const dialog = page.getByRole("dialog", { name: "Import test cases" });
-  const openImport = async () => {
+  /** Opens the import dialog, uploads `file` and checks the format it is detected as. */
+  const uploadToImport = async (file: { name: string; mimeType: string; text: string }, format: string) => {
     await page.getByRole("button", { name: "More actions" }).click();
     await page.getByRole("menuitem", { name: "Import cases…" }).click();
     await expect(dialog).toBeVisible();
+    await dialog
+      .getByLabel("Upload a file (.yaml, .yml, .json, .jsonl or .zip)")
+      .setInputFiles({ name: file.name, mimeType: file.mimeType, buffer: Buffer.from(file.text) });
+    await expect(dialog.getByLabel("Format", { exact: true })).toHaveValue(format);
   };
   const casesTable = page.getByRole("table", { name: "Test cases" });
 
   await test.step("promptfoo: detected, previewed with what is not carried over, imported", async () => {
-    await openImport();
-    await dialog
-      .getByLabel("Upload a file (.yaml, .yml, .json, .jsonl or .zip)")
-      .setInputFiles({ name: "promptfooconfig.yaml", mimeType: "application/yaml", buffer: Buffer.from(PROMPTFOO) });
-    await expect(dialog.getByLabel("Format", { exact: true })).toHaveValue("promptfoo");
+    await uploadToImport({ name: "promptfooconfig.yaml", mimeType: "application/yaml", text: PROMPTFOO }, "promptfoo");
     await expect(dialog.getByText("Detected from promptfooconfig.yaml.")).toBeVisible();
     await dialog.getByRole("button", { name: "Preview" }).click();
     const report = dialog.getByRole("region", { name: "Import report" });
@@ -104,11 +105,7 @@ test("a promptfoo config and a Langfuse dataset are previewed, imported and expo
   });
 
   await test.step("Langfuse: the item's id and trace stay on the case", async () => {
-    await openImport();
-    await dialog
-      .getByLabel("Upload a file (.yaml, .yml, .json, .jsonl or .zip)")
-      .setInputFiles({ name: "dataset-items.json", mimeType: "application/json", buffer: Buffer.from(LANGFUSE) });
-    await expect(dialog.getByLabel("Format", { exact: true })).toHaveValue("langfuse");
+    await uploadToImport({ name: "dataset-items.json", mimeType: "application/json", text: LANGFUSE }, "langfuse");
     await dialog.getByRole("button", { name: "Import", exact: true }).click();
     await expect(dialog.getByTestId("import-summary")).toContainText("Imported 1 test case.");
     await dialog.getByRole("button", { name: "Done" }).click();

@@ -1,7 +1,19 @@
 import { readFileSync } from "node:fs";
-import { expect, test, type Locator, type Page } from "@playwright/test";
+import { expect, test, type Download, type Locator, type Page } from "@playwright/test";
 import { parse as parseYaml } from "yaml";
 import { exactly, FAKE_OPENAI_URL, openWorkspace, submitRefusedCase, unique } from "./fixtures";
+
+/** The download that the suite toolbar's "More actions" menu item `item` starts. */
+async function downloadFromMenu(page: Page, item: string): Promise<Download> {
+  const [download] = await Promise.all([
+    page.waitForEvent("download"),
+    page
+      .getByRole("button", { name: "More actions" })
+      .click()
+      .then(() => page.getByRole("menuitem", { name: item }).click()),
+  ]);
+  return download;
+}
 
 /** Chooses the option whose text contains `text` (option labels may add details, e.g. the model). */
 async function selectByText(select: Locator, text: string) {
@@ -274,24 +286,12 @@ test("test cases: form with validation, import, filters, bulk actions, reorder, 
   });
 
   await test.step("export YAML and JSON downloads the suite's cases", async () => {
-    const [yamlDownload] = await Promise.all([
-      page.waitForEvent("download"),
-      page
-        .getByRole("button", { name: "More actions" })
-        .click()
-        .then(() => page.getByRole("menuitem", { name: "Export YAML" }).click()),
-    ]);
+    const yamlDownload = await downloadFromMenu(page, "Export YAML");
     expect(yamlDownload.suggestedFilename()).toMatch(/\.yaml$/);
     const yamlDocs = parseYaml(readFileSync((await yamlDownload.path())!, "utf8")) as Record<string, unknown>[];
     expect(yamlDocs.map((d) => d.name)).toEqual(["Refund status (imported)", "Escalation (imported)", multiTurn, "Placeholder (imported)"]);
 
-    const [jsonDownload] = await Promise.all([
-      page.waitForEvent("download"),
-      page
-        .getByRole("button", { name: "More actions" })
-        .click()
-        .then(() => page.getByRole("menuitem", { name: "Export JSON" }).click()),
-    ]);
+    const jsonDownload = await downloadFromMenu(page, "Export JSON");
     expect(jsonDownload.suggestedFilename()).toMatch(/\.json$/);
     const jsonDocs = JSON.parse(readFileSync((await jsonDownload.path())!, "utf8")) as Record<string, unknown>[];
     expect(jsonDocs).toEqual(yamlDocs);
