@@ -317,18 +317,22 @@ async function* yamlDocument(pages: AsyncIterable<unknown[]>) {
   if (written === 0) yield toYaml([]);
 }
 
+/** An export as its route sends it: the file, streamed, with its name and type. */
+type CasesDownload = { body: ReadableStream<Uint8Array>; filename: string; content_type: string };
+
+/** A viewer may export a live suite's cases; the file is named after the suite (`<suite>-test-cases`). */
+async function exportName(ctx: WorkspaceContext, suiteId: string): Promise<string> {
+  requireRole(ctx, "viewer");
+  const suite = await requireLiveSuite(ctx, suiteId);
+  return `${slug(suite.name)}-test-cases`;
+}
+
 /**
  * A suite's live cases in sort order, as a test case format document (no ids, timestamps or sort orders),
  * streamed: the same bytes as the document built whole, one page of cases in memory at a time.
  */
-export async function exportTestCases(
-  ctx: WorkspaceContext,
-  suiteId: string,
-  format: CasesFormat,
-): Promise<{ body: ReadableStream<Uint8Array>; filename: string; content_type: string }> {
-  requireRole(ctx, "viewer");
-  const suite = await requireLiveSuite(ctx, suiteId);
-  const base = `${slug(suite.name)}-test-cases`;
+export async function exportTestCases(ctx: WorkspaceContext, suiteId: string, format: CasesFormat): Promise<CasesDownload> {
+  const base = await exportName(ctx, suiteId);
   const pages = caseDocumentPages(ctx, suiteId);
   if (format === "json") {
     return {
@@ -350,13 +354,8 @@ const COMPRESSED_KINDS = new Set(["image", "pdf", "excel", "word", "powerpoint"]
  * the zip, then the document is written page by page and each file is loaded from the store only
  * when the reader has taken the previous one, so one page and one file are in memory at a time.
  */
-export async function exportTestCasesBundle(
-  ctx: WorkspaceContext,
-  suiteId: string,
-): Promise<{ body: ReadableStream<Uint8Array>; filename: string; content_type: string }> {
-  requireRole(ctx, "viewer");
-  const suite = await requireLiveSuite(ctx, suiteId);
-  const base = `${slug(suite.name)}-test-cases`;
+export async function exportTestCasesBundle(ctx: WorkspaceContext, suiteId: string): Promise<CasesDownload> {
+  const base = await exportName(ctx, suiteId);
   const ids = new Set<string>();
   for await (const page of caseDocumentPages(ctx, suiteId)) {
     for (const d of page) for (const f of d.files ?? []) if (fileIdOf(f.path)) ids.add(fileIdOf(f.path)!);
