@@ -1,4 +1,5 @@
 // In-test EvalLlm and case builders for the evaluation tests.
+import { expect } from "vitest";
 import type { EvalJsonRequest, EvalLlm, EvaluatedCase, TranscriptMessage } from "@/lib/evaluation/types";
 
 /** A metric configuration's stored defaults: what a metric named alone comes back with. */
@@ -76,4 +77,17 @@ export const ORDER_TURN: TranscriptMessage[] = [
 /** ORDER_TURN followed by a second turn: the user asks `question` and the agent answers `reply`. */
 export function orderConversation(question: string, reply: string): TranscriptMessage[] {
   return [...ORDER_TURN, { role: "user", content: question }, { role: "assistant", content: reply }];
+}
+
+/**
+ * An orderConversation as the judge reads it: the system prompt apart, ORDER_TURN as turn 1 (the
+ * tool call and its result inside it) and `question` as turn 2.
+ */
+export function expectRenderedOrderConversation(text: string, question: string) {
+  expect(text).toContain("System prompt (the agent's instructions; not a turn):\nYou are a support agent.");
+  expect(text).toContain("Turn 1 — user:\nWhere is my order 42?");
+  expect(text).toContain('Turn 1 — agent:\n  → TOOL CALL search_orders({"order_id":42}) [call c1]');
+  expect(text).toContain('Turn 1 — tool result for search_orders (call c1):\n{"status":"shipped"}');
+  expect(text).toContain("Turn 1 — agent:\nYour order 42 has shipped.");
+  expect(text).toContain(`Turn 2 — user:\n${question}`);
 }

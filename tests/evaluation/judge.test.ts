@@ -8,7 +8,7 @@ import {
   parseOutcomeVerdicts,
 } from "@/lib/evaluation/judge";
 import { renderTranscript } from "@/lib/evaluation/transcript";
-import { fakeLlm, orderConversation, outcomeReply } from "./helpers";
+import { expectRenderedOrderConversation, fakeLlm, orderConversation, outcomeReply } from "./helpers";
 
 const transcript = orderConversation("Can a human call me?", "I can help you here instead.");
 const outcomes = { "agent looks up the order": true, "order status told to user": "shipped", "escalates to a human": false };
@@ -16,12 +16,7 @@ const outcomes = { "agent looks up the order": true, "order status told to user"
 describe("outcome judge prompt", () => {
   it("numbers the conversation by turn (user message and the agent's reply), the system prompt apart", () => {
     const text = renderTranscript(transcript);
-    expect(text).toContain("System prompt (the agent's instructions; not a turn):\nYou are a support agent.");
-    expect(text).toContain("Turn 1 — user:\nWhere is my order 42?");
-    expect(text).toContain('Turn 1 — agent:\n  → TOOL CALL search_orders({"order_id":42}) [call c1]');
-    expect(text).toContain('Turn 1 — tool result for search_orders (call c1):\n{"status":"shipped"}');
-    expect(text).toContain("Turn 1 — agent:\nYour order 42 has shipped.");
-    expect(text).toContain("Turn 2 — user:\nCan a human call me?");
+    expectRenderedOrderConversation(text, "Can a human call me?");
     const system = buildOutcomeJudgeRequest({ transcript, expectedOutcomes: outcomes }).messages[0]?.content ?? "";
     expect(system).toContain("turn N is the N-th user message and everything the agent did in reply");
     expect(system).toContain("The system prompt, shown first, is the agent's instructions and not a turn.");

@@ -13,7 +13,7 @@ import {
 } from "@/lib/evaluation/transcript";
 import type { TranscriptMessage } from "@/lib/evaluation/types";
 import type { EvalJsonRequest } from "@/lib/evaluation/types";
-import { fakeLlm, orderConversation } from "./helpers";
+import { expectRenderedOrderConversation, fakeLlm, orderConversation } from "./helpers";
 
 describe("isRepeating", () => {
   it("detects the latest message repeating one of the previous two (normalised)", () => {
@@ -87,12 +87,7 @@ describe("turns", () => {
 
   it("numbers the judge's transcript by turn and speaker, with the system prompt apart", () => {
     const text = renderTranscript(conversation);
-    expect(text).toContain("System prompt (the agent's instructions; not a turn):\nYou are a support agent.");
-    expect(text).toContain("Turn 1 — user:\nWhere is my order 42?");
-    expect(text).toContain('Turn 1 — agent:\n  → TOOL CALL search_orders({"order_id":42}) [call c1]');
-    expect(text).toContain('Turn 1 — tool result for search_orders (call c1):\n{"status":"shipped"}');
-    expect(text).toContain("Turn 1 — agent:\nYour order 42 has shipped.");
-    expect(text).toContain("Turn 2 — user:\nThanks, can I return it?");
+    expectRenderedOrderConversation(text, "Thanks, can I return it?");
     expect(text).toContain("Turn 2 — agent:\nYes, within 30 days.");
     expect(text).not.toMatch(/Turn 3|\[\d+\]/);
   });
