@@ -12,6 +12,7 @@ import { ConflictError, NotFoundError } from "@/lib/errors";
 import { requireRole, type WorkspaceContext } from "@/lib/auth/roles";
 import { isUuid } from "@/lib/ids";
 import { pageNewestFirst } from "@/lib/serialize";
+import { suiteFilterOptions } from "@/lib/suites/service";
 import { alertSelect, toAlertDto, type AlertDto, type AlertRow } from "./dto";
 import type { AlertListQuery } from "./schemas";
 
@@ -138,11 +139,5 @@ export async function unpinBaseline(ctx: WorkspaceContext, runId: string): Promi
 
 /** The alerts page's suite filter: suites of the workspace that have alerts. */
 export async function suitesWithAlerts(ctx: WorkspaceContext): Promise<{ id: string; name: string }[]> {
-  requireRole(ctx, "viewer");
-  return db.suite.findMany({
-    where: { workspaceId: ctx.workspaceId, alerts: { some: {} } },
-    orderBy: [{ name: "asc" }, { id: "asc" }],
-    select: { id: true, name: true },
-    take: 500,
-  });
+  return suiteFilterOptions(ctx, { alerts: { some: {} } });
 }

@@ -1,11 +1,11 @@
 import "server-only";
-import { hasRole, requireRole, type WorkspaceContext } from "@/lib/auth/roles";
-import { db } from "@/lib/db";
+import { hasRole, type WorkspaceContext } from "@/lib/auth/roles";
 import { listMembers } from "@/lib/workspaces/members";
 import { ValidationError } from "@/lib/errors";
 import { isUuid } from "@/lib/ids";
 import { scopedLoader } from "@/lib/tenant-scope";
 import type { SearchParams } from "@/lib/pages/props";
+import { suiteFilterOptions } from "@/lib/suites/service";
 import { suiteCalibration } from "./calibration";
 import { countMyOpenItems, getReviewItem, listReviewItems, neighbourItems } from "./service";
 import { REVIEW_ITEM_STATUSES, type ReviewItemListQuery, type ReviewItemStatus } from "./schemas";
@@ -81,13 +81,7 @@ async function loadSuiteCalibrationUnscoped(ctx: WorkspaceContext, suiteId: stri
 
 /** The Review page's suite filter: suites of the workspace that have review items. */
 async function loadReviewSuiteOptionsUnscoped(ctx: WorkspaceContext): Promise<{ id: string; name: string }[]> {
-  requireRole(ctx, "viewer");
-  return db.suite.findMany({
-    where: { workspaceId: ctx.workspaceId, reviewItems: { some: {} } },
-    orderBy: [{ name: "asc" }, { id: "asc" }],
-    select: { id: true, name: true },
-    take: 500,
-  });
+  return suiteFilterOptions(ctx, { reviewItems: { some: {} } });
 }
 
 /**

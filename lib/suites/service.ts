@@ -349,6 +349,17 @@ function translateWriteError(err: unknown): unknown {
   return err;
 }
 
+/** A page's suite filter (the alerts and review pages): the workspace's suites that have the related rows `having` names, by name. */
+export async function suiteFilterOptions(ctx: WorkspaceContext, having: Prisma.SuiteWhereInput): Promise<{ id: string; name: string }[]> {
+  requireRole(ctx, "viewer");
+  return db.suite.findMany({
+    where: { workspaceId: ctx.workspaceId, ...having },
+    orderBy: [{ name: "asc" }, { id: "asc" }],
+    select: { id: true, name: true },
+    take: 500,
+  });
+}
+
 /** The suite form's options: agents (with declared variables) and model configurations, by name. */
 export async function listSuiteFormOptions(ctx: WorkspaceContext): Promise<{ agents: AgentOption[]; modelConfigs: ModelConfigOption[] }> {
   const [agents, modelConfigs] = await Promise.all([
