@@ -152,17 +152,21 @@ export async function emitThreeTurnConversation(
   const history3 = [...history2, toolTurn, toolResponse, genAiText("assistant", answer2), genAiText("user", user3)];
 
   const { spanCount, traceIds } = await exportSpans(target, serviceName, (tracer) => {
+    // A turn's invoke_agent span (ended by the caller once its children are), and a model call
+    // under it, ended at once.
+    const agentTurn = (time: Timed, inputTokens: number, outputTokens: number) =>
+      timedSpan(tracer, "invoke_agent Travel assistant", time, agent(inputTokens, outputTokens), null);
+    const modelCall = (time: Timed, input: unknown[], output: unknown[], inputTokens: number, outputTokens: number, parent: Span) =>
+      endAt(timedSpan(tracer, `chat ${requestModel}`, time, chat(input, output, inputTokens, outputTokens), parent), time);
+
     const turn1 = at(0, 1_000);
-    const agent1 = timedSpan(tracer, "invoke_agent Travel assistant", turn1, agent(50, 12), null);
-    endAt(
-      timedSpan(tracer, `chat ${requestModel}`, at(100, 900), chat(history1, [genAiText("assistant", answer1, "stop")], 50, 12), agent1),
-      at(100, 900),
-    );
+    const agent1 = agentTurn(turn1, 50, 12);
+    modelCall(at(100, 900), history1, [genAiText("assistant", answer1, "stop")], 50, 12, agent1);
     endAt(agent1, turn1);
 
     const turn2 = at(10_000, 13_000);
-    const agent2 = timedSpan(tracer, "invoke_agent Travel assistant", turn2, agent(200, 45), null);
-    endAt(timedSpan(tracer, `chat ${requestModel}`, at(10_100, 11_000), chat(history2, [toolTurn], 80, 20), agent2), at(10_100, 11_000));
+    const agent2 = agentTurn(turn2, 200, 45);
+    modelCall(at(10_100, 11_000), history2, [toolTurn], 80, 20, agent2);
     const tool = timedSpan(
       tracer,
       "execute_tool get_weather",
@@ -179,30 +183,12 @@ export async function emitThreeTurnConversation(
     );
     endAt(tool, at(11_000, 11_250));
     const afterTool = [...history2, toolTurn, toolResponse];
-    endAt(
-      timedSpan(
-        tracer,
-        `chat ${requestModel}`,
-        at(11_300, 12_900),
-        chat(afterTool, [genAiText("assistant", answer2, "stop")], 120, 25),
-        agent2,
-      ),
-      at(11_300, 12_900),
-    );
+    modelCall(at(11_300, 12_900), afterTool, [genAiText("assistant", answer2, "stop")], 120, 25, agent2);
     endAt(agent2, turn2);
 
     const turn3 = at(30_000, 30_800);
-    const agent3 = timedSpan(tracer, "invoke_agent Travel assistant", turn3, agent(150, 8), null);
-    endAt(
-      timedSpan(
-        tracer,
-        `chat ${requestModel}`,
-        at(30_050, 30_750),
-        chat(history3, [genAiText("assistant", answer3, "stop")], 150, 8),
-        agent3,
-      ),
-      at(30_050, 30_750),
-    );
+    const agent3 = agentTurn(turn3, 150, 8);
+    modelCall(at(30_050, 30_750), history3, [genAiText("assistant", answer3, "stop")], 150, 8, agent3);
     endAt(agent3, turn3);
   });
 
