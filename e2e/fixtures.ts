@@ -273,6 +273,17 @@ export async function submitRefusedCase(page: Page, name: string): Promise<Locat
   return check;
 }
 
+/**
+ * The pass-rate trend on a suite's runs page: its chart, an image named by its summary `name`, and
+ * its data table with `rows` rows (the header first), which it answers.
+ */
+export async function passRateTrendRows(page: Page, name: string, rows: number): Promise<Locator> {
+  await expect(page.getByRole("img", { name })).toBeVisible();
+  const trendRows = page.getByRole("table", { name: "Pass rate per run" }).getByRole("row");
+  await expect(trendRows).toHaveCount(rows);
+  return trendRows;
+}
+
 /** axe on the current page: no serious or critical WCAG 2 A/AA violation (soft: the spec goes on and reports all). */
 export async function expectAccessible(page: Page, name: string) {
   await test.step(`axe: ${name}`, async () => {

@@ -1,5 +1,5 @@
 import { expect, test, type Locator, type Page } from "@playwright/test";
-import { FAKE_OPENAI_URL, createApiKey, expectAccessible, openWorkspace, unique } from "./fixtures";
+import { FAKE_OPENAI_URL, createApiKey, expectAccessible, openWorkspace, passRateTrendRows, unique } from "./fixtures";
 
 /**
  * A suite's history is made of its ordinary runs. Two ordinary runs (the second from CI, with its
@@ -119,13 +119,11 @@ test("the suite's history is its ordinary runs, named by number; experiments are
 
   // The trend: exactly the two ordinary runs, #1 and #2, the second with its branch and commit.
   await page.goto(runsUrl);
-  await expect(
-    page.getByRole("img", {
-      name: "Pass rate per run over the last 2 finished runs (#1 to #2): from 100% in #1 to 100% in #2, the latest.",
-    }),
-  ).toBeVisible();
-  const trendRows = page.getByRole("table", { name: "Pass rate per run" }).getByRole("row");
-  await expect(trendRows).toHaveCount(3);
+  const trendRows = await passRateTrendRows(
+    page,
+    "Pass rate per run over the last 2 finished runs (#1 to #2): from 100% in #1 to 100% in #2, the latest.",
+    3,
+  );
   // Each run: number, time, status, pass rate, pass@1 and its 95% interval (from the run's summary: two
   // green cases give the bootstrap nothing to resample, so the Wilson interval over 2 cases), counts, metadata.
   const trendRow = (number: string, metadata: string) => [
