@@ -83,16 +83,21 @@ const personaDraft = z.object({
 const outcomesDraft = personaDraft.pick({ expected_outcomes: true });
 
 const stringField = { type: "string" };
-const outcomesSchema = {
+/** A list of objects with two required text fields (the outcomes' label/description, the context's key/value). */
+const textPairs = (description: string, [first, second]: [string, string]) => ({
   type: "array",
-  description: "What the agent must achieve for the user, each a short label and how to tell it happened",
+  description,
   items: {
     type: "object",
     additionalProperties: false,
-    required: ["label", "description"],
-    properties: { label: stringField, description: stringField },
+    required: [first, second],
+    properties: { [first]: stringField, [second]: stringField },
   },
-};
+});
+const outcomesSchema = textPairs("What the agent must achieve for the user, each a short label and how to tell it happened", [
+  "label",
+  "description",
+]);
 const PERSONA_SCHEMA = {
   type: "object",
   additionalProperties: false,
@@ -108,16 +113,7 @@ const PERSONA_SCHEMA = {
         instructions: { type: "string", description: "How to behave as this user: tone, what to ask, when to push back, when to stop" },
       },
     },
-    user_context: {
-      type: "array",
-      description: "Facts the user knew (order numbers, names, dates, preferences), as key/value pairs",
-      items: {
-        type: "object",
-        additionalProperties: false,
-        required: ["key", "value"],
-        properties: { key: stringField, value: stringField },
-      },
-    },
+    user_context: textPairs("Facts the user knew (order numbers, names, dates, preferences), as key/value pairs", ["key", "value"]),
     expected_outcomes: outcomesSchema,
   },
 };
