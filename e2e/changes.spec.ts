@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext, type Locator, type Page } from "@playwright/test";
-import { apiPost, createApiKey, expectAccessible, openWorkspace, runToCompletion, createFakeSuite, addFakeRules } from "./fixtures";
+import { addFakeRules, apiPost, createApiKey, createFakeSuite, expectAccessible, lookAt, openWorkspace, runToCompletion } from "./fixtures";
 
 /**
  * "Why did the pass rate drop?": a suite of three passing cases runs four times, and between runs
@@ -49,28 +49,6 @@ async function openWhatChanged(card: Locator, since: number) {
   const panel = card.getByRole("region", { name: `What changed since run #${since}` });
   await expect(panel).toBeVisible();
   return panel;
-}
-
-/** The element's content fits its box (no horizontal overflow) at the current width. */
-async function expectNoOverflow(locator: Locator, what: string) {
-  const { scroll, client } = await locator.evaluate((el) => ({ scroll: el.scrollWidth, client: el.clientWidth }));
-  expect(scroll, `${what} overflows its box (${scroll} > ${client})`).toBeLessThanOrEqual(client);
-}
-
-/**
- * Screenshots of the page at 1440 and 390 px wide; `boxes` must not overflow at either, and at
- * 390 px the page never scrolls sideways (the sidebar is a menu there).
- */
-async function lookAt(page: Page, name: string, boxes: [Locator, string][]) {
-  const shot = (suffix: string) => page.screenshot({ path: test.info().outputPath(`${name}-${suffix}.png`), fullPage: true });
-  await page.setViewportSize({ width: 1440, height: 1000 });
-  for (const [box, what] of boxes) await expectNoOverflow(box, `${what} at 1440 px`);
-  await shot("1440");
-  await page.setViewportSize({ width: 390, height: 844 });
-  for (const [box, what] of boxes) await expectNoOverflow(box, `${what} at 390 px`);
-  expect(await page.evaluate(() => document.scrollingElement!.scrollWidth), `${name} scrolls sideways at 390 px`).toBeLessThanOrEqual(390);
-  await shot("390");
-  await page.setViewportSize({ width: 1280, height: 720 });
 }
 
 test("a flip says whether the case, the agent or neither changed, on the run's changes and in the alert", async ({ page }) => {

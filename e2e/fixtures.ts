@@ -284,6 +284,28 @@ export async function passRateTrendRows(page: Page, name: string, rows: number):
   return trendRows;
 }
 
+/** The element's content fits its box (no horizontal overflow) at the current width. */
+export async function expectNoOverflow(locator: Locator, what: string) {
+  const { scroll, client } = await locator.evaluate((el) => ({ scroll: el.scrollWidth, client: el.clientWidth }));
+  expect(scroll, `${what} overflows its box (${scroll} > ${client})`).toBeLessThanOrEqual(client);
+}
+
+/**
+ * Screenshots of the page at 1440 and 390 px wide; `boxes` must not overflow at either, and at
+ * 390 px the page never scrolls sideways (the sidebar is a menu there).
+ */
+export async function lookAt(page: Page, name: string, boxes: [Locator, string][]) {
+  const shot = (suffix: string) => page.screenshot({ path: test.info().outputPath(`${name}-${suffix}.png`), fullPage: true });
+  await page.setViewportSize({ width: 1440, height: 1000 });
+  for (const [box, what] of boxes) await expectNoOverflow(box, `${what} at 1440 px`);
+  await shot("1440");
+  await page.setViewportSize({ width: 390, height: 844 });
+  for (const [box, what] of boxes) await expectNoOverflow(box, `${what} at 390 px`);
+  expect(await page.evaluate(() => document.scrollingElement!.scrollWidth), `${name} scrolls sideways at 390 px`).toBeLessThanOrEqual(390);
+  await shot("390");
+  await page.setViewportSize({ width: 1280, height: 720 });
+}
+
 /** axe on the current page: no serious or critical WCAG 2 A/AA violation (soft: the spec goes on and reports all). */
 export async function expectAccessible(page: Page, name: string) {
   await test.step(`axe: ${name}`, async () => {

@@ -1,4 +1,4 @@
-import { expect, test, type APIRequestContext, type Locator, type Page } from "@playwright/test";
+import { expect, test, type APIRequestContext } from "@playwright/test";
 import {
   addFakeRules,
   addTestCases,
@@ -6,6 +6,7 @@ import {
   createApiKey,
   createFakeSuite,
   expectAccessible,
+  lookAt,
   runToCompletion,
   workspaceWithKey,
 } from "./fixtures";
@@ -35,24 +36,6 @@ async function reviewItems(request: APIRequestContext, token: string, runId: str
   const res = await request.get(`/api/v1/review-items?run_id=${runId}&limit=50`, { headers: { authorization: `Bearer ${token}` } });
   expect(res.ok(), await res.text()).toBe(true);
   return ((await res.json()) as { data: Item[] }).data;
-}
-
-/** Screenshots at 1440 and 390 px (into test-results/); `boxes` must fit their width at both. */
-async function lookAt(page: Page, name: string, boxes: [Locator, string][]) {
-  const shot = (suffix: string) => page.screenshot({ path: test.info().outputPath(`${name}-${suffix}.png`), fullPage: true });
-  const fits = async (box: Locator, what: string) => {
-    const { scroll, client } = await box.evaluate((el) => ({ scroll: el.scrollWidth, client: el.clientWidth }));
-    expect(scroll, `${what} overflows its box (${scroll} > ${client})`).toBeLessThanOrEqual(client);
-  };
-  await page.setViewportSize({ width: 1440, height: 1000 });
-  for (const [box, what] of boxes) await fits(box, `${what} at 1440 px`);
-  await shot("1440");
-  // At 390 px the sidebar is a menu: the content has the whole width, and the page never scrolls sideways.
-  await page.setViewportSize({ width: 390, height: 844 });
-  for (const [box, what] of boxes) await fits(box, `${what} at 390 px`);
-  expect(await page.evaluate(() => document.scrollingElement!.scrollWidth), `${name} scrolls sideways at 390 px`).toBeLessThanOrEqual(390);
-  await shot("390");
-  await page.setViewportSize({ width: 1280, height: 720 });
 }
 
 test("review settings, Send to review, a reviewer's labels, and the judge's calibration on the suite, run and case pages", async ({
