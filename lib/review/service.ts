@@ -10,14 +10,13 @@
  * query is scoped by `workspaceId`; reads are viewer, labels and sending editor, resolving admin.
  */
 import "server-only";
-import { z } from "zod";
 import { db } from "@/lib/db";
 import { actorNames } from "@/lib/workspaces/members";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { ConflictError, NotFoundError, ValidationError } from "@/lib/errors";
 import { requireRole, type WorkspaceContext } from "@/lib/auth/roles";
 import { isUuid } from "@/lib/ids";
-import { cursorFields, decodeCursor, encodeCursor } from "@/lib/serialize";
+import { pageNewestFirst } from "@/lib/serialize";
 import { judgedElements, judgeVerdictOf, unknownElementIssues } from "./elements";
 import { runJudgeFingerprint } from "./fingerprint";
 import {
@@ -155,8 +154,6 @@ export async function createReviewItems(
   return { data: rows.map((r) => toReviewItemDto(r, viewerOf(ctx))), created };
 }
 
-const listCursor = z.object({ c: cursorFields.timestamp, id: cursorFields.id });
-
 /** The filter of an item list (API, Review page, the suite's disagreements). */
 async function listWhere(ctx: WorkspaceContext, q: ReviewItemListQuery): Promise<Prisma.ReviewItemWhereInput> {
   const and: Prisma.ReviewItemWhereInput[] = [{ workspaceId: ctx.workspaceId }];
@@ -188,20 +185,11 @@ export async function listReviewItems(
   q: ReviewItemListQuery,
 ): Promise<{ data: ReviewItemDto[]; next_cursor: string | null }> {
   requireRole(ctx, "viewer");
-  const cursor = decodeCursor(q.cursor, listCursor);
-  const where = await listWhere(ctx, q);
-  const rows = await db.reviewItem.findMany({
-    where: cursor
-      ? { AND: [where, { OR: [{ createdAt: { lt: new Date(cursor.c) } }, { createdAt: new Date(cursor.c), id: { lt: cursor.id } }] }] }
-      : where,
-    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
-    take: q.limit + 1,
-    select: reviewItemSelect,
+  const { page, next_cursor } = await pageNewestFirst(q, async (query) => {
+    const where = await listWhere(ctx, q);
+    return db.reviewItem.findMany({ ...query, where: { AND: [where, query.where] }, select: reviewItemSelect });
   });
-  const page = rows.slice(0, q.limit);
-  const last = page[page.length - 1];
-  const next = rows.length > q.limit && last ? encodeCursor({ c: last.createdAt.toISOString(), id: last.id }) : null;
-  return { data: page.map((r) => toReviewItemDto(r, viewerOf(ctx))), next_cursor: next };
+  return { data: page.map((r) => toReviewItemDto(r, viewerOf(ctx))), next_cursor };
 }
 
 /** How many items wait for the caller: open, not labelled by them, assigned to them or to nobody (the nav's count). */
