@@ -3,6 +3,7 @@
 import http from "node:http";
 import net from "node:net";
 import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll } from "vitest";
 import type { ConnectTarget, Connector } from "@/lib/net/safe-fetch";
 
 /**
@@ -32,4 +33,25 @@ export async function listenOnLoopback(server: http.Server): Promise<string> {
 export async function closeServer(server: http.Server) {
   server.closeAllConnections();
   await new Promise((r) => server.close(r));
+}
+
+/**
+ * An HTTP test server for the test file, answering with `handler`: started on loopback before
+ * its tests and stopped after them. `base` is its URL once started.
+ */
+export function withLoopbackServer(handler: http.RequestListener): { readonly base: string } {
+  let server: http.Server | undefined;
+  let base = "";
+  beforeAll(async () => {
+    server = http.createServer(handler);
+    base = await listenOnLoopback(server);
+  });
+  afterAll(async () => {
+    if (server) await closeServer(server);
+  });
+  return {
+    get base() {
+      return base;
+    },
+  };
 }
