@@ -14,7 +14,7 @@ import * as fileRoute from "@/app/api/v1/files/[id]/route";
 import * as contentRoute from "@/app/api/v1/files/[id]/content/route";
 import type { WorkspaceContext } from "@/lib/auth/roles";
 import { call, readAllPages } from "../helpers/api";
-import { addMember, makeApiKey, makeWorkspace, makeSuite, runnableCase } from "../helpers/factories";
+import { addMember, makeApiKey, makeWorkspace, makeWorkspaceWithSuiteAndKeys, runnableCase } from "../helpers/factories";
 import { makeCsv, makePdf, makePng } from "./fixtures";
 
 // The session routes read the signed-in user from Auth.js; API-key routes never do.
@@ -57,11 +57,12 @@ let otherKey: string;
 let suiteId: string;
 
 beforeAll(async () => {
-  ({ ctx } = await makeWorkspace("owner"));
-  editorKey = await makeApiKey(ctx.workspaceId, "editor");
-  viewerKey = await makeApiKey(ctx.workspaceId, "viewer");
-  otherKey = await makeApiKey((await makeWorkspace("owner")).workspace.id, "admin");
-  suiteId = (await makeSuite(ctx.workspaceId)).id;
+  ({
+    ctx,
+    suiteId,
+    keys: { editor: editorKey, viewer: viewerKey },
+  } = await makeWorkspaceWithSuiteAndKeys(["editor", "viewer"]));
+  otherKey = (await makeWorkspaceWithSuiteAndKeys(["admin"])).keys.admin;
 });
 
 const get = (token: string, id: string) => call(fileRoute.GET, { url: `/api/v1/files/${id}`, token, params: { id } });

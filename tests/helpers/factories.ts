@@ -204,6 +204,18 @@ export async function makeSuite(workspaceId: string, name = `suite-${uid()}`) {
   return db.suite.create({ data: { workspaceId, agentId: agent.id, name } });
 }
 
+/**
+ * An owner's workspace with one (empty) suite and an API key for each of `roles`: the route tests'
+ * usual start, made twice when a test needs another workspace whose key must not reach this one.
+ */
+export async function makeWorkspaceWithSuiteAndKeys<R extends Role>(roles: readonly R[]) {
+  const ws = await makeWorkspace("owner");
+  const suiteId = (await makeSuite(ws.workspace.id)).id;
+  const keys = {} as Record<R, string>;
+  for (const role of roles) keys[role] = await makeApiKey(ws.workspace.id, role);
+  return { ...ws, suiteId, keys };
+}
+
 /** An owner's workspace with editor and viewer API keys and a suite of `count` cases whose agent points at `baseUrl`. */
 export async function makeKeyedSuite(count: number, baseUrl: string, caseData?: (i: number) => Record<string, unknown>) {
   const { ctx, workspace } = await makeWorkspace("owner");

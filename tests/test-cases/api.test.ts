@@ -10,7 +10,7 @@ import * as exportRoute from "@/app/api/v1/suites/[id]/test-cases/export/route";
 import * as caseRoute from "@/app/api/v1/test-cases/[id]/route";
 import * as restoreRoute from "@/app/api/v1/test-cases/[id]/restore/route";
 import type { WorkspaceContext } from "@/lib/auth/roles";
-import { CASE_FIELDS, makeApiKey, makeWorkspace, makeSuite, runnableCase } from "../helpers/factories";
+import { CASE_FIELDS, makeApiKey, makeWorkspace, makeSuite, makeWorkspaceWithSuiteAndKeys, runnableCase } from "../helpers/factories";
 import { call } from "../helpers/api";
 
 let ctx: WorkspaceContext;
@@ -22,13 +22,14 @@ let otherSuiteId: string;
 let otherCase: TestCaseDto;
 
 beforeAll(async () => {
-  ({ ctx } = await makeWorkspace("owner"));
-  suiteId = (await makeSuite(ctx.workspaceId)).id;
-  editorKey = await makeApiKey(ctx.workspaceId, "editor");
-  viewerKey = await makeApiKey(ctx.workspaceId, "viewer");
-  const other = await makeWorkspace("owner");
-  otherKey = await makeApiKey(other.workspace.id, "admin");
-  otherSuiteId = (await makeSuite(other.workspace.id)).id;
+  ({
+    ctx,
+    suiteId,
+    keys: { editor: editorKey, viewer: viewerKey },
+  } = await makeWorkspaceWithSuiteAndKeys(["editor", "viewer"]));
+  const other = await makeWorkspaceWithSuiteAndKeys(["admin"]);
+  otherKey = other.keys.admin;
+  otherSuiteId = other.suiteId;
   otherCase = await createTestCase(other.ctx, otherSuiteId, runnableCase());
 });
 
