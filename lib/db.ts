@@ -112,17 +112,25 @@ export function executorPool(): pg.Pool {
  * through `db`): for the hot paths that skip Prisma (the live run page's reads, traffic
  * ingestion's batch writes). The id is inlined — checked to be a UUID, so a plain literal — so
  * that BEGIN and the declaration travel as one simple-protocol message: one round trip, not two.
+ * With `snapshot` (an id from pg_export_snapshot), the transaction reads that snapshot (REPEATABLE READ).
  */
 export async function scopedPoolTransaction<T>(
   workspaceId: string,
   fn: (client: pg.PoolClient) => Promise<T>,
-  { readOnly = false }: { readOnly?: boolean } = {},
+  { readOnly = false, snapshot }: { readOnly?: boolean; snapshot?: string } = {},
 ): Promise<T> {
   if (!isUuid(workspaceId)) throw new NotFoundError("Workspace");
+  // An exported snapshot (pg_export_snapshot) is imported in REPEATABLE READ before any query; its id is hex and dashes.
+  if (snapshot !== undefined && !/^[0-9A-F-]+$/i.test(snapshot)) throw new Error("unexpected snapshot id");
+  const begin = [
+    `BEGIN${snapshot ? " ISOLATION LEVEL REPEATABLE READ" : ""}${readOnly ? " READ ONLY" : ""}`,
+    ...(snapshot ? [`SET TRANSACTION SNAPSHOT '${snapshot}'`] : []),
+    `SELECT set_config('app.workspace_id', '${workspaceId}', true)`,
+  ];
   const client = await pool.connect();
   let broken = false;
   try {
-    await client.query(`BEGIN${readOnly ? " READ ONLY" : ""}; SELECT set_config('app.workspace_id', '${workspaceId}', true)`);
+    await client.query(begin.join("; "));
     const result = await fn(client);
     await client.query("COMMIT");
     return result;

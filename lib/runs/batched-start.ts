@@ -15,11 +15,10 @@
  */
 import "server-only";
 import type pg from "pg";
-import { db, pool, type Tx } from "@/lib/db";
+import { db, pool, scopedPoolTransaction, type Tx } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { logger } from "@/lib/logger";
 import { withoutWorkspaceScope } from "@/lib/tenant-scope";
-import { isUuid } from "@/lib/ids";
 import { newLeaseOwnerId } from "@/lib/runs/lease-owner";
 import { runSelect, type RunRow } from "@/lib/runs/dto";
 import {
@@ -144,11 +143,7 @@ class BatchWriter {
     /** Selected cases in the snapshot, and the trials of each. */
     private readonly cases: number,
     private readonly trials: number,
-  ) {
-    // Inlined into SET TRANSACTION SNAPSHOT (it takes no parameter): PostgreSQL's ids are hex and dashes.
-    if (!/^[0-9A-F-]+$/i.test(snapshot)) throw new Error("unexpected snapshot id");
-    if (!isUuid(start.insert.workspaceId)) throw new Error("unexpected workspace id");
-  }
+  ) {}
 
   /** Case results the run has in the snapshot. */
   get rows(): number {
@@ -185,45 +180,36 @@ class BatchWriter {
       )
       SELECT i."testCaseId", i.status, last."sortOrder" AS "lastSort", last."id" AS "lastId"
       FROM inserted i CROSS JOIN (SELECT "sortOrder", "id" FROM picked ORDER BY k DESC LIMIT 1) last`;
-    const client = await pool.connect();
-    let broken = false;
-    try {
-      await client.query(
-        `BEGIN ISOLATION LEVEL REPEATABLE READ; SET TRANSACTION SNAPSHOT '${this.snapshot}'; ` +
-          `SELECT set_config('app.workspace_id', '${workspaceId}', true)`,
-      );
-      const { rows } = await client.query<{ testCaseId: string; status: string; lastSort: number; lastId: string }>(sql.text, sql.values);
-      // The snapshot holds `cases` cases: a batch short of `take` means the count and the read disagree.
-      if (rows.length !== take) throw new Error(`a batch read ${rows.length} of ${take} cases from the run's snapshot`);
-      const variables = rows.flatMap((r) => {
-        const resolved = this.start.perCase.get(r.testCaseId);
-        return resolved ? [{ test_case_id: r.testCaseId, resolved }] : [];
-      });
-      if (variables.length > 0) {
-        await client.query(
-          `UPDATE "CaseResult" c SET "resolvedVariables" = x.resolved
-           FROM jsonb_to_recordset($2::jsonb) AS x(test_case_id uuid, resolved jsonb)
-           WHERE c."runId" = $1::uuid AND c."testCaseId" = x.test_case_id AND c."repetition" = $3::int AND c."position" >= $4::int`,
-          [this.runId, JSON.stringify(variables), this.trial, this.written],
-        );
-      }
-      await client.query("COMMIT");
-      this.index += take;
-      this.after = { sortOrder: rows[0]!.lastSort, id: rows[0]!.lastId };
-      if (this.index >= this.cases) {
-        this.trial += 1;
-        this.index = 0;
-        this.after = null;
-      }
-      return rows.filter((r) => r.status === "skipped").length;
-    } catch (err) {
-      await client.query("ROLLBACK").catch(() => {
-        broken = true;
-      });
-      throw err;
-    } finally {
-      client.release(broken);
+    const { rows, skipped } = await scopedPoolTransaction(
+      workspaceId,
+      async (client) => {
+        const { rows } = await client.query<{ testCaseId: string; status: string; lastSort: number; lastId: string }>(sql.text, sql.values);
+        // The snapshot holds `cases` cases: a batch short of `take` means the count and the read disagree.
+        if (rows.length !== take) throw new Error(`a batch read ${rows.length} of ${take} cases from the run's snapshot`);
+        const variables = rows.flatMap((r) => {
+          const resolved = this.start.perCase.get(r.testCaseId);
+          return resolved ? [{ test_case_id: r.testCaseId, resolved }] : [];
+        });
+        if (variables.length > 0) {
+          await client.query(
+            `UPDATE "CaseResult" c SET "resolvedVariables" = x.resolved
+             FROM jsonb_to_recordset($2::jsonb) AS x(test_case_id uuid, resolved jsonb)
+             WHERE c."runId" = $1::uuid AND c."testCaseId" = x.test_case_id AND c."repetition" = $3::int AND c."position" >= $4::int`,
+            [this.runId, JSON.stringify(variables), this.trial, this.written],
+          );
+        }
+        return { rows, skipped: rows.filter((r) => r.status === "skipped").length };
+      },
+      { snapshot: this.snapshot },
+    );
+    this.index += take;
+    this.after = { sortOrder: rows[0]!.lastSort, id: rows[0]!.lastId };
+    if (this.index >= this.cases) {
+      this.trial += 1;
+      this.index = 0;
+      this.after = null;
     }
+    return skipped;
   }
 
   /**
