@@ -138,14 +138,15 @@ describe("comparison engine against the fake OpenAI server", () => {
   it("randomized: orders are drawn from the recorded seed (same seed, same orders) and the stored order is the order that ran", async () => {
     const { ctx, suite, variantModel } = await setup(8);
     fake.setLatency(5);
-    const first = await createComparison(ctx, suite.id, {
+    // The same comparison twice: the recorded seed alone decides the orders.
+    const seeded = {
       baseline: {},
       variant: { model_config_id: variantModel.id },
       ordering: "randomized",
       seed: 4242,
       reset_window_ms: 0,
-      concurrency: 1,
-    });
+    } as const;
+    const first = await createComparison(ctx, suite.id, { ...seeded, concurrency: 1 });
     expect(first.seed).toBe(4242);
     await finished(ctx, first.id);
     const pairs = await allPairs(ctx, first.id);
@@ -158,13 +159,7 @@ describe("comparison engine against the fake OpenAI server", () => {
     }
     fake.reset();
     fake.setLatency(5);
-    const second = await createComparison(ctx, suite.id, {
-      baseline: {},
-      variant: { model_config_id: variantModel.id },
-      ordering: "randomized",
-      seed: 4242,
-      reset_window_ms: 0,
-    });
+    const second = await createComparison(ctx, suite.id, seeded);
     await finished(ctx, second.id);
     expect((await allPairs(ctx, second.id)).map((p) => p.order.join(","))).toEqual(orders);
     const unseeded = await createComparison(ctx, suite.id, { baseline: {}, variant: { temperature: 0.5 }, ordering: "randomized" });
