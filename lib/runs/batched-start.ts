@@ -183,6 +183,10 @@ class BatchWriter {
     const { rows, skipped } = await scopedPoolTransaction(
       workspaceId,
       async (client) => {
+        // Read the cases in index order, never sort the whole selection: statistics not yet
+        // analysed after a large import (100,000 cases "estimated at 1 row") made the planner sort
+        // every case to take 250, 110 ms instead of 0.3 ms. Transaction-local.
+        await client.query("SET LOCAL enable_sort = off");
         const { rows } = await client.query<{ testCaseId: string; status: string; lastSort: number; lastId: string }>(sql.text, sql.values);
         // The snapshot holds `cases` cases: a batch short of `take` means the count and the read disagree.
         if (rows.length !== take) throw new Error(`a batch read ${rows.length} of ${take} cases from the run's snapshot`);
