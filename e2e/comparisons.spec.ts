@@ -20,7 +20,9 @@ import {
  * and the verdict → filter the pairs to the flips and open one (both transcripts and verdicts) →
  * export CSV → "Compare with…" the two arm runs from a run page.
  * The fake OpenAI server answers the baseline after 100 ms and the variant (whose prompt carries
- * a marker) after 300 ms, and the variant fails one case, so the numbers are known in advance.
+ * a marker) after 1,000 ms, and the variant fails one case, so the numbers are known in advance. The gap
+ * is wide so that a loaded machine's jitter cannot make one pair's variant the faster one: with six
+ * pairs the signed-rank test is significant only when all six are slower.
  */
 
 const CSV_HEADER =
@@ -53,9 +55,9 @@ async function scriptFakeServer(request: APIRequestContext, marker: string) {
     // The variant fails the cancel case (its reply lacks the checked phrase); first matching rule wins.
     {
       match: { anyContains: variant, lastUserContains: "cancel my order", endpoint: "chat" },
-      reply: { content: "Sorry, I cannot do that.", delayMs: 300 },
+      reply: { content: "Sorry, I cannot do that.", delayMs: 1000 },
     },
-    { match: { anyContains: variant, endpoint: "chat" }, reply: { delayMs: 300 } },
+    { match: { anyContains: variant, endpoint: "chat" }, reply: { delayMs: 1000 } },
     { match: { anyContains: marker, endpoint: "chat" }, reply: { delayMs: 100 } },
   ];
   await addFakeRules(request, rules);
@@ -116,7 +118,7 @@ test("build a comparison in the dialog, watch it complete, read the verdict, ope
   await expect(page.getByRole("heading", { level: 1 }).getByText("Completed")).toBeVisible({ timeout: 15_000 });
   expect(await page.evaluate(() => (window as unknown as { __abMarker?: boolean }).__abMarker)).toBe(true);
 
-  // Headline and verdict: the variant is ~200 ms slower on every pair and fails the cancel case twice.
+  // Headline and verdict: the variant is ~900 ms slower on every pair and fails the cancel case twice.
   await expect(page.getByTestId("comparison-verdict")).toContainText(/^Variant is \d+ ms slower \(95 % CI \d+–\d+, p [<=] 0\.0\d+\)/);
   await expect(page.getByTestId("comparison-verdict")).toContainText("pass rate 100 % vs 66.7 %");
   const passRate = page.getByTestId("headline-pass-rate");
