@@ -21,25 +21,28 @@ import { FilteredTrialsField, TrialsField, trialsError } from "./trials-field";
  * cases ("Run this case", "Run selected"); with one case it opens that case's live view.
  * Render it for editors only (or pass `canEdit={false}` and it renders nothing).
  */
+/** What the run dialog needs of the suite it starts: where it is, its tags (to narrow the cases), its variables model and its default trials. */
+export type SuiteLaunch = {
+  workspaceId: string;
+  suiteId: string;
+  tags: string[];
+  /** The agent's variables, the suite's values and presets: typed inputs instead of nothing. */
+  variables?: RunVariablesContext;
+  /** The suite's `default_trials`: the trials field's starting value (a chosen preset's trials replace it). */
+  defaultTrials?: number;
+};
+
 export function StartRunButton({
-  workspaceId,
-  suiteId,
-  tags,
+  suite,
   canEdit = true,
-  variablesContext,
   caseIds,
   caseConfig,
   label = "Run suite",
   buttonVariant = "primary",
   disabled: buttonDisabled = false,
-  defaultTrials = 1,
 }: {
-  workspaceId: string;
-  suiteId: string;
-  tags: string[];
+  suite: SuiteLaunch;
   canEdit?: boolean;
-  /** The agent's variables, the suite's values and presets: typed inputs instead of nothing. */
-  variablesContext?: RunVariablesContext;
   /** Run exactly these cases (any status) instead of the active ones narrowed by tags. */
   caseIds?: string[];
   /** With a single case: its own variable configuration (exposure, locks, restricted values). */
@@ -47,9 +50,8 @@ export function StartRunButton({
   label?: string;
   buttonVariant?: "primary" | "secondary";
   disabled?: boolean;
-  /** The suite's `default_trials`: the trials field's starting value (a chosen preset's trials replace it). */
-  defaultTrials?: number;
 }) {
+  const { workspaceId, suiteId, tags, variables: variablesContext, defaultTrials = 1 } = suite;
   const router = useRouter();
   const uid = useId();
   const [filter, setFilter] = useState<CaseFilter>({ tags: [], tag_match: "any", difficulty: "" });

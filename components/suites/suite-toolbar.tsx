@@ -1,10 +1,9 @@
 "use client";
 import { useState } from "react";
 import Link from "next/link";
-import type { RunVariablesContext } from "@/lib/presets/schemas";
 import { buttonClass } from "@/components/ui/button";
 import { MenuButton, type MenuEntry } from "@/components/ui/menu-button";
-import { StartRunButton } from "@/components/runs/start-run-button";
+import { StartRunButton, type SuiteLaunch } from "@/components/runs/start-run-button";
 import { CompareButton } from "@/components/comparisons/compare-dialog";
 import { MatrixButton } from "@/components/matrices/matrix-dialog";
 import { ImportDialog } from "./import-export-dialog";
@@ -20,21 +19,8 @@ import { useExportCases } from "./import-export-buttons";
 
 type Dialog = "compare" | "matrix" | "import";
 
-export function SuiteToolbar({
-  workspaceId,
-  suiteId,
-  canEdit,
-  tags,
-  runVariables,
-  defaultTrials,
-}: {
-  workspaceId: string;
-  suiteId: string;
-  canEdit: boolean;
-  tags: string[];
-  runVariables: RunVariablesContext;
-  defaultTrials: number;
-}) {
+export function SuiteToolbar({ suite, canEdit }: { suite: SuiteLaunch; canEdit: boolean }) {
+  const { workspaceId, suiteId } = suite;
   const base = `/w/${workspaceId}/suites/${suiteId}`;
   const [dialog, setDialog] = useState<Dialog | null>(null);
   const exporter = useExportCases(workspaceId, suiteId);
@@ -62,15 +48,7 @@ export function SuiteToolbar({
 
   return (
     <>
-      {canEdit && (
-        <StartRunButton
-          workspaceId={workspaceId}
-          suiteId={suiteId}
-          tags={tags}
-          variablesContext={runVariables}
-          defaultTrials={defaultTrials}
-        />
-      )}
+      {canEdit && <StartRunButton suite={suite} />}
       {canEdit && (
         <Link href={`${base}/cases/new`} className={buttonClass("secondary")}>
           New test case

@@ -10,29 +10,24 @@ import { StatusBadge } from "./status-badge";
 import { NEW_ROW_CLASS, NewCaseBadge, useCreatedCaseId } from "./created-case";
 import { BulkActions } from "./bulk-actions";
 import type { CaseRow } from "@/lib/test-cases/dto";
-import type { RunVariablesContext } from "@/lib/presets/schemas";
-import { StartRunButton } from "@/components/runs/start-run-button";
+import { StartRunButton, type SuiteLaunch } from "@/components/runs/start-run-button";
 import { markLabel, ResultStrip } from "@/components/runs/result-strip";
 import { CaseStatusBadge } from "@/components/runs/status-badges";
 
 type Props = {
-  workspaceId: string;
-  suiteId: string;
+  /** The suite: where it is, its tags (for bulk tagging) and what "Run selected" needs. */
+  suite: SuiteLaunch;
   rows: CaseRow[];
   canEdit: boolean;
-  suiteTags: string[];
   /** Every live case id of the suite in order, when reordering is possible (no filters); else null. */
   orderedIds: string[] | null;
-  /** The variables model inputs for "Run selected" (the agent's variables, suite values, presets). */
-  runVariables?: RunVariablesContext;
-  /** The suite's default trials, for the "Run selected" dialog. */
-  defaultTrials?: number;
   /** The "Last verdict" column header's sort link (the page's URL with or without the verdict order). */
   verdictSort: { href: string; active: boolean };
 };
 
 /** The case list: selection for bulk actions, and move up/down when the list is unfiltered. */
-export function CaseTable({ workspaceId, suiteId, rows, canEdit, suiteTags, orderedIds, runVariables, defaultTrials, verdictSort }: Props) {
+export function CaseTable({ suite, rows, canEdit, orderedIds, verdictSort }: Props) {
+  const { workspaceId, suiteId } = suite;
   const createdId = useCreatedCaseId();
   const router = useRouter();
   const { selected, toggle, select } = useSelection();
@@ -79,18 +74,14 @@ export function CaseTable({ workspaceId, suiteId, rows, canEdit, suiteTags, orde
           suiteId={suiteId}
           selected={visibleSelected}
           names={names}
-          suiteTags={suiteTags}
+          suiteTags={suite.tags}
           onClear={() => select([])}
         />
       )}
       {canEdit && (
         <div className="flex items-center gap-2">
           <StartRunButton
-            workspaceId={workspaceId}
-            suiteId={suiteId}
-            tags={suiteTags}
-            variablesContext={runVariables}
-            defaultTrials={defaultTrials}
+            suite={suite}
             caseIds={visibleSelected}
             label={visibleSelected.length > 0 ? `Run selected (${visibleSelected.length})` : "Run selected"}
             buttonVariant="secondary"

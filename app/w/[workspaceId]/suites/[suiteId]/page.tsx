@@ -16,6 +16,7 @@ import { loadDemoSuiteGuide } from "@/lib/demo/loaders";
 import { DemoSuiteGuide } from "@/components/demo/demo-suite-guide";
 import { Breadcrumbs } from "@/components/ui/breadcrumbs";
 import { SuiteToolbar } from "@/components/suites/suite-toolbar";
+import type { SuiteLaunch } from "@/components/runs/start-run-button";
 import { ScheduleStatusLine } from "@/components/suites/schedule-status";
 import type { WorkspacePageProps } from "@/lib/pages/props";
 import { loadSuiteCalibration } from "@/lib/review/loaders";
@@ -42,6 +43,7 @@ export default async function SuitePage({ params, searchParams }: WorkspacePageP
     runVariables,
   } = await orNotFound(loadSuitePage(ctx, suiteId, sp));
   const base = `/w/${workspaceId}/suites/${suiteId}`;
+  const launch: SuiteLaunch = { workspaceId, suiteId, tags: suiteTags, variables: runVariables, defaultTrials: suite.default_trials };
   const openAlert = await loadSuiteAlertBanner(ctx, suiteId);
   const demoGuide = await loadDemoSuiteGuide(ctx, suiteId);
   const calibration = await loadSuiteCalibration(ctx, suiteId);
@@ -57,16 +59,7 @@ export default async function SuitePage({ params, searchParams }: WorkspacePageP
             {suite.description ? ` · ${suite.description}` : ""}
           </>
         }
-        actions={
-          <SuiteToolbar
-            workspaceId={workspaceId}
-            suiteId={suiteId}
-            canEdit={canEdit}
-            tags={suiteTags}
-            runVariables={runVariables}
-            defaultTrials={suite.default_trials}
-          />
-        }
+        actions={<SuiteToolbar suite={launch} canEdit={canEdit} />}
       />
       <ScheduleStatusLine workspaceId={workspaceId} status={schedule} />
       <CaseNotice workspaceId={workspaceId} base={base} notice={notice} deletedId={deletedId} canEdit={canEdit} />
@@ -104,14 +97,10 @@ export default async function SuitePage({ params, searchParams }: WorkspacePageP
             />
           ) : (
             <CaseTable
-              workspaceId={workspaceId}
-              suiteId={suiteId}
+              suite={launch}
               rows={rows}
               canEdit={canEdit}
-              suiteTags={suiteTags}
               orderedIds={orderedIds}
-              runVariables={runVariables}
-              defaultTrials={suite.default_trials}
               verdictSort={{
                 href: listHref(base, { ...filters, sort: filters.sort ? undefined : "verdict" }),
                 active: filters.sort === "verdict",

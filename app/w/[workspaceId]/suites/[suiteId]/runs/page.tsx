@@ -28,13 +28,7 @@ export default async function SuiteRunsPage({ params, searchParams }: WorkspaceP
     loadSuiteFlakyCases(ctx, suiteId),
   ]);
   const startRun = canEdit ? (
-    <StartRunButton
-      workspaceId={workspaceId}
-      suiteId={suiteId}
-      tags={tags}
-      variablesContext={runVariables}
-      defaultTrials={suite.default_trials}
-    />
+    <StartRunButton suite={{ workspaceId, suiteId, tags, variables: runVariables, defaultTrials: suite.default_trials }} />
   ) : undefined;
 
   return (

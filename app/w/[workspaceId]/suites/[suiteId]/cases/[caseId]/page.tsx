@@ -30,13 +30,9 @@ export default async function EditTestCasePage({ params, searchParams }: Workspa
         actions={
           canEdit && testCase.status !== "archived" ? (
             <StartRunButton
-              workspaceId={workspaceId}
-              suiteId={suiteId}
-              tags={suiteTags}
-              variablesContext={runVariables}
+              suite={{ workspaceId, suiteId, tags: suiteTags, variables: runVariables, defaultTrials: suite.default_trials }}
               caseIds={[testCase.id]}
               caseConfig={testCase.variables}
-              defaultTrials={suite.default_trials}
               label="Run this case"
             />
           ) : undefined
