@@ -4,43 +4,10 @@
  * the case runner (lib/runs/case-runner.ts). Key rule: no database access and no endpoint of its
  * own — model calls come in as an `EvalLlm`, and judge output fails closed (an unparseable verdict
  * is an evaluation error, never a pass). Server code (the run cache uses node:crypto); client
- * components import `./schemas` directly.
+ * components import `./schemas` directly. This entry exports what the run pipeline calls (the
+ * types, the schemas and `evaluateCase`); code that needs one evaluator alone (the transcript
+ * renderer, a judge request builder) imports its module.
  */
 export * from "./types";
 export * from "./schemas";
-export { createEvalCache, parseJsonObject, type EvalCache, type EvalCacheHit, type EvalCacheOptions } from "./llm-json";
-export {
-  TURN_NUMBERING,
-  citedTurns,
-  countTurns,
-  isRepeating,
-  normaliseMessage,
-  renderTranscript,
-  splitTurns,
-  type PlacedMessage,
-  type TranscriptTurn,
-} from "./transcript";
-export {
-  CHECK_SCHEMA_NAME,
-  buildCheckJudgeRequest,
-  checksSatisfied,
-  cosineSimilarity,
-  evaluateChecks,
-  evaluateContainsPhrases,
-  evaluateLlmJudgeCheck,
-  evaluateSemanticSimilarity,
-} from "./checks";
-export { matchToolCalls, paramsMatch, parseToolArguments, type ToolCallMatchOptions } from "./tool-calls";
-export {
-  DEFAULT_OUTCOME_RUBRIC,
-  OUTCOME_SCHEMA_NAME,
-  buildOutcomeJudgeRequest,
-  judgeOutcomes,
-  outcomeKeys,
-  parseOutcomeVerdicts,
-  type OutcomeKey,
-} from "./judge";
-export { buildMetricRequest, metricSchemaName, type MetricInputs } from "./metric-prompts";
-export { evaluateMetric, evaluateMetrics, meetsThreshold, normaliseScore, parseMetricReply } from "./metrics";
-export { decideStatus, type PassDecision, type PassRuleInput } from "./pass-rule";
 export { evaluateCase, toolCallsFromTranscript, type EvaluateCaseInput } from "./evaluate-case";
