@@ -12,7 +12,7 @@ import { executorPool } from "@/lib/db";
 import { logger } from "@/lib/logger";
 import { failRun, finalizeRunIfDone } from "@/lib/runs/finalize";
 import { mapStrings, storedOutcome, storedText } from "@/lib/runs/truncate";
-import type { CaseJob, CaseOutcome } from "@/lib/runs/execution-types";
+import type { CaseJob, CaseOutcome, LlmCallRecord } from "@/lib/runs/execution-types";
 import type { CostBreakdown } from "@/lib/runs/cost";
 
 /** `CaseResult.actualResponse` is cut at this length (with `responseTruncated` set). */
@@ -47,16 +47,8 @@ type ResultRow = {
   stage: string | null;
   processed_files: unknown;
   run_error: string | null;
-  calls: {
-    purpose: string;
-    model: string | null;
-    request: unknown;
-    response: string | null;
-    error: string | null;
-    attempts: number;
-    latency_ms: number;
-    cached: boolean;
-  }[];
+  /** The case's LLM calls as the LlmCall rows store them (latency in whole milliseconds). */
+  calls: (Pick<LlmCallRecord, "purpose" | "model" | "request" | "response" | "error" | "attempts" | "cached"> & { latency_ms: number })[];
 };
 
 type Waiting = { row: ResultRow; resolve: () => void; reject: (err: unknown) => void };

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { findInvalidText, stripInvalidText } from "@/lib/validation/text";
 import { acceptInviteInput, setupInput } from "@/lib/workspaces/schemas";
 import { storedOutcome } from "@/lib/runs/truncate";
-import type { CaseOutcome } from "@/lib/runs/executor";
+import { errorOutcome, type CaseOutcome } from "@/lib/runs/execution-types";
 
 describe("findInvalidText", () => {
   it("names NUL characters and lone surrogates at their dotted paths, keys included; pairs are fine", () => {
@@ -29,21 +29,14 @@ describe("stripInvalidText / storedOutcome", () => {
   });
 
   it("cleans every stored text of an outcome, object keys and actualResponse included", () => {
-    const o = {
+    const o: CaseOutcome = {
+      ...errorOutcome("agent_error", "e\u0000"),
       status: "passed",
+      errorType: null,
       transcript: [{ role: "assistant", content: "a\u0000b", tool_calls: [{ args: { "k\u0000": "v\ud800" } }] }],
       actualResponse: "a\u0000b",
       checkResults: [{ details: "d\u0000" }],
-      toolCallResults: null,
-      outcomeResults: [],
-      metricResults: [],
-      promptTokens: 0,
-      completionTokens: 0,
-      latencyMs: null,
-      retryCount: 0,
       turns: 1,
-      errorMessage: "e\u0000",
-      errorType: null,
       llmCalls: [
         {
           purpose: "agent",
@@ -56,7 +49,7 @@ describe("stripInvalidText / storedOutcome", () => {
           cached: false,
         },
       ],
-    } as unknown as CaseOutcome;
+    };
     const stored = storedOutcome(o);
     expect(JSON.stringify(stored)).not.toMatch(/\\u0000|\\ud800/);
     expect(stored.actualResponse).toBe("ab");
