@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { testCaseInput, type Check, type TestCaseData, type TestCaseStatus } from "@/lib/test-cases/schemas";
+import { CASE_FIELDS, testCaseInput, type Check, type TestCaseData, type TestCaseStatus } from "@/lib/test-cases/schemas";
 import type { TestCaseDto } from "@/lib/test-cases/dto";
 import type { CaseDraft } from "@/lib/traffic/dto";
 import { rowsToCaseVariables, type CaseVariableRow } from "@/components/variables/case-variable-rows";
@@ -288,26 +288,8 @@ export function caseToFormValues(c: TestCaseDto): CaseFormValues {
   };
 }
 
-/** Top-level fields the form renders errors for (server issues elsewhere go to the form's error list). */
-export const FORM_FIELDS = [
-  "name",
-  "description",
-  "difficulty",
-  "tags",
-  "status",
-  "persona",
-  "initial_message",
-  "user_context",
-  "max_turns",
-  "expected_tool_calls",
-  "evaluation_criteria_override",
-  "checks",
-  "mode",
-  "ground_truth",
-  "evaluations",
-  "variables",
-  "files",
-];
+/** Top-level fields the form renders errors for (server issues elsewhere, the expected outcomes' among them, go to the form's error list). */
+export const FORM_FIELDS: string[] = CASE_FIELDS.filter((field) => field !== "expected_outcomes");
 
 /**
  * Form values of a drafted case (from a conversation or a case result): the draft's fields, a

@@ -207,6 +207,11 @@ export const testCaseFields = z.object({
   sort_order: z.number().int().min(0).optional(),
 });
 
+/** A case's own field names: every client-written field but the list's `sort_order`. */
+export type CaseField = Exclude<keyof typeof testCaseFields.shape, "sort_order">;
+/** A case's client-facing fields, in the order the API and exports write them. */
+export const CASE_FIELDS: readonly CaseField[] = Object.keys(testCaseFields.shape).filter((key): key is CaseField => key !== "sort_order");
+
 export const RUNNABLE_MESSAGE = "A case without initial_message and without persona cannot run, so it can only be a draft";
 
 /** A case can run when it has an opening message or a persona that writes one. */

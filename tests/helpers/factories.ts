@@ -404,27 +404,7 @@ async function finishedRun(
 
 // ---- request bodies and expected errors
 
-/** A case's client-facing fields, in the order the API and exports write them. */
-export const CASE_FIELDS = [
-  "name",
-  "description",
-  "difficulty",
-  "tags",
-  "status",
-  "persona",
-  "initial_message",
-  "user_context",
-  "max_turns",
-  "expected_outcomes",
-  "expected_tool_calls",
-  "evaluation_criteria_override",
-  "checks",
-  "mode",
-  "ground_truth",
-  "evaluations",
-  "variables",
-  "files",
-] as const;
+export { CASE_FIELDS } from "@/lib/test-cases/schemas";
 
 /** An alert's fields, as the API returns and the OpenAPI document requires them. */
 export const ALERT_FIELDS = [

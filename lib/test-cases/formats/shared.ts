@@ -6,6 +6,7 @@
 import { ValidationError } from "@/lib/errors";
 import { TEXT_LIMITS } from "@/lib/validation/limits";
 import { MAX_SAFETY_CAP } from "@/lib/conversation/types";
+import { CASE_FIELDS } from "@/lib/test-cases/schemas";
 import { checkDocumentText, parseJsonText } from "@/lib/test-cases/document";
 import type { ConvertedItem, DroppedField, ForeignFormat, ImportItemReport } from "./types";
 
@@ -267,24 +268,7 @@ export function dropUnknown(item: Json, known: readonly string[], dropped: Dropp
  * Assay → format → Assay gives the same case. Files cannot travel in a JSON item: they are named
  * in the export's `not_exported`.
  */
-export const ROUND_TRIP_FIELDS = [
-  "description",
-  "difficulty",
-  "tags",
-  "status",
-  "persona",
-  "initial_message",
-  "user_context",
-  "max_turns",
-  "expected_outcomes",
-  "expected_tool_calls",
-  "evaluation_criteria_override",
-  "checks",
-  "mode",
-  "ground_truth",
-  "evaluations",
-  "variables",
-] as const;
+export const ROUND_TRIP_FIELDS = CASE_FIELDS.filter((field) => field !== "name" && field !== "files");
 
 /**
  * The round-trip block of a case: every ROUND_TRIP_FIELDS value that is set (nulls, empty lists
