@@ -131,6 +131,15 @@ export function bootstrapLocation(xs: readonly number[], options: BootstrapOptio
 
 // ── Normal distribution ──────────────────────────────────────────────────────────────────────
 
+/** Hart's coefficients, highest power first. */
+const HART_NUMERATOR = [
+  3.52624965998911e-2, 0.700383064443688, 6.37396220353165, 33.912866078383, 112.079291497871, 221.213596169931, 220.206867912376,
+];
+const HART_DENOMINATOR = [
+  8.83883476483184e-2, 1.75566716318264, 16.064177579207, 86.7807322029461, 296.564248779674, 637.333633378831, 793.826512519948,
+  440.413735824752,
+];
+
 /**
  * Upper tail P(Z > z) of the standard normal, by Hart's 1968 rational approximation as given by
  * G. West, "Better approximations to cumulative normal functions" (2005): about 1e-16 absolute
@@ -144,30 +153,20 @@ export function normalUpperTail(z: number): number {
   } else {
     const e = Math.exp((-x * x) / 2);
     if (x < 7.07106781186547) {
-      let num = 3.52624965998911e-2 * x + 0.700383064443688;
-      num = num * x + 6.37396220353165;
-      num = num * x + 33.912866078383;
-      num = num * x + 112.079291497871;
-      num = num * x + 221.213596169931;
-      num = num * x + 220.206867912376;
-      let den = 8.83883476483184e-2 * x + 1.75566716318264;
-      den = den * x + 16.064177579207;
-      den = den * x + 86.7807322029461;
-      den = den * x + 296.564248779674;
-      den = den * x + 637.333633378831;
-      den = den * x + 793.826512519948;
-      den = den * x + 440.413735824752;
-      tail = (e * num) / den;
+      tail = (e * horner(x, HART_NUMERATOR)) / horner(x, HART_DENOMINATOR);
     } else {
+      // The continued fraction x + 1/(x + 2/(x + 3/(x + 4/(x + 0.65)))).
       let b = x + 0.65;
-      b = x + 4 / b;
-      b = x + 3 / b;
-      b = x + 2 / b;
-      b = x + 1 / b;
+      for (const k of [4, 3, 2, 1]) b = x + k / b;
       tail = e / b / 2.506628274631;
     }
   }
   return z >= 0 ? tail : 1 - tail;
+}
+
+/** The polynomial with these coefficients (highest power first) at x, by Horner's rule. */
+function horner(x: number, coefficients: number[]): number {
+  return coefficients.reduce((sum, c) => sum * x + c, 0);
 }
 
 // ── Wilcoxon signed-rank test ────────────────────────────────────────────────────────────────

@@ -20,13 +20,17 @@ import { startWorker, stopWorkers } from "./workers-bench";
 /** The first seconds are not measured: workers warm up and the budget's first buckets fill. */
 const SETTLE_SECONDS = 10;
 
-export type RateLimitBenchResult = {
+/** The workload: the budget (declared on the model configuration, or only enforced by the fake) and who shares it. */
+type RateLimitWorkload = {
   rpm: number | null;
   tpm: number | null;
   declared: boolean;
   workers: number;
   concurrency: number;
   latencyMs: number;
+};
+
+export type RateLimitBenchResult = RateLimitWorkload & {
   windowSeconds: number;
   /** Answers the fake admitted (200) and refused (429) in the window. */
   admitted: number;
@@ -67,19 +71,9 @@ async function fakeRequests(fakeUrl: string): Promise<RecordedRequest[]> {
   return (await res.json()) as RecordedRequest[];
 }
 
-export async function benchRateLimit(opts: {
-  ctx: WorkspaceContext;
-  fake: BenchFake;
-  root: string;
-  rpm: number | null;
-  tpm: number | null;
-  declared: boolean;
-  workers: number;
-  concurrency: number;
-  latencyMs: number;
-  seconds: number;
-  say: (line: string) => void;
-}): Promise<RateLimitBenchResult> {
+export async function benchRateLimit(
+  opts: RateLimitWorkload & { ctx: WorkspaceContext; fake: BenchFake; root: string; seconds: number; say: (line: string) => void },
+): Promise<RateLimitBenchResult> {
   const { ctx, fake, rpm, tpm, say } = opts;
   // Enough work to keep the budget busy past the window: 30 % more than it admits.
   const perSecond = rpm ? rpm / 60 : 50;
