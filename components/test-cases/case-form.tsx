@@ -20,19 +20,14 @@ import { CREATED_PARAM } from "./created-case";
 import { fieldIssues, fieldLabel, userMessage, type FieldIssue } from "./form-errors";
 import { caseFormSchema, caseToFormValues, draftToFormValues, emptyFormValues, FORM_FIELDS, type CaseFormValues } from "./form-values";
 import type { CaseDraft } from "@/lib/traffic/dto";
-import type { AgentToolOption, TestCaseDto } from "@/lib/test-cases/dto";
-import type { VariableDefinition } from "@/lib/agents/schemas";
+import type { CaseFormSuite, TestCaseDto } from "@/lib/test-cases/dto";
 import { CaseVariablesSection } from "@/components/variables/case-variables-section";
 import { caseVariablesToRows, formPathForIssue } from "@/components/variables/case-variable-rows";
 import { withAgentChecks } from "@/components/variables/agent-checks-resolver";
 
 type Props = {
-  workspaceId: string;
-  suiteId: string;
-  suiteTags: string[];
-  tools: AgentToolOption[];
-  /** The variables model: the suite agent's variables (the Variables section and placeholder checks). */
-  variableDefinitions?: VariableDefinition[];
+  /** Where the case lives, the suite's tags, its agent's tools and variables (the Variables section and placeholder checks). */
+  suite: CaseFormSuite;
   canEdit: boolean;
 } & ({ mode: "create"; testCase?: undefined; draft?: CaseDraft } | { mode: "edit"; testCase: TestCaseDto; draft?: undefined });
 
@@ -82,7 +77,8 @@ function focusField(event: React.MouseEvent, path: string) {
 
 /** Create or edit a test case: every test case format field plus checks, mode and ground truth. */
 export function CaseForm(props: Props) {
-  const { workspaceId, suiteId, suiteTags, tools, canEdit, mode, testCase, draft, variableDefinitions = [] } = props;
+  const { suite, canEdit, mode, testCase, draft } = props;
+  const { workspaceId, suiteId, tags: suiteTags, tools, variableDefinitions } = suite;
   const router = useRouter();
   const suiteUrl = `/w/${workspaceId}/suites/${suiteId}`;
   const [formError, setFormError] = useState<string | null>(null);

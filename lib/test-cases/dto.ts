@@ -8,6 +8,7 @@ import { caseSourceResource, type CaseSource } from "@/lib/test-cases/schemas";
 import type { Check, ExpectedToolCall, Persona, TestCaseData, TestCaseStatus } from "@/lib/test-cases/schemas";
 import { toCaseVariables } from "@/lib/test-cases/variables";
 import { caseFilesSchema, compactFileInput, type FileInputDocument } from "@/lib/files/schemas";
+import type { VariableDefinition } from "@/lib/agents/schemas";
 
 /** The public JSON of a test case (REST API, actions, UI). */
 export type TestCaseDto = WithCompactFiles<z.output<typeof testCaseResource>>;
@@ -40,6 +41,15 @@ export type StatusCounts = { draft: number; active: number; archived: number; to
 
 /** A tool of the suite's agent, offered when a case expects tool calls. */
 export type AgentToolOption = { name: string; description: string };
+
+/** What the case form needs of its suite: where it is, its tags, its agent's tools and variables (the variables model). */
+export type CaseFormSuite = {
+  workspaceId: string;
+  suiteId: string;
+  tags: string[];
+  tools: AgentToolOption[];
+  variableDefinitions: VariableDefinition[];
+};
 
 /** The test case format's fields of a case (plus checks/mode/ground_truth), in its order: what export writes. */
 export type TestCaseDocument = WithCompactFiles<z.output<typeof testCaseDocument>>;

@@ -7,7 +7,7 @@ import { getSuite } from "@/lib/suites/service";
 import { testCaseListQuery } from "./schemas";
 import { getTestCase, listSuiteTags, listTestCaseIds, listTestCases } from "./service";
 import { hasFilters, listHref, parseListParams, type ListFilters } from "./list-url";
-import type { AgentToolOption, CaseRow, TestCaseDto } from "./dto";
+import type { CaseFormSuite, CaseRow, TestCaseDto } from "./dto";
 import { scopedLoader } from "@/lib/tenant-scope";
 import { getScheduleStatus } from "@/lib/runs/scheduler";
 import { runVariablesContext } from "@/lib/presets/service";
@@ -90,7 +90,7 @@ async function loadSuitePageUnscoped(ctx: WorkspaceContext, suiteId: string, sea
   };
 }
 
-/** What the test case form needs besides the case: the suite, its tags, its agent's tools and variables (the variables model) and presets. */
+/** What a test case page needs besides the case: the suite, its tags, the form's suite (its agent's tools and variables) and presets. */
 async function caseFormData(ctx: WorkspaceContext, suiteId: string) {
   const [suite, suiteTags, runVariables] = await Promise.all([
     getSuite(ctx, suiteId),
@@ -98,8 +98,14 @@ async function caseFormData(ctx: WorkspaceContext, suiteId: string) {
     runVariablesContext(ctx, suiteId),
   ]);
   const agent = await getAgent(ctx, suite.agent_id);
-  const tools: AgentToolOption[] = agent.tools.map((t) => ({ name: t.name, description: t.description }));
-  return { suite, suiteTags, tools, variableDefinitions: runVariables.definitions, runVariables };
+  const form: CaseFormSuite = {
+    workspaceId: ctx.workspaceId,
+    suiteId,
+    tags: suiteTags,
+    tools: agent.tools.map((t) => ({ name: t.name, description: t.description })),
+    variableDefinitions: runVariables.definitions,
+  };
+  return { suite, suiteTags, runVariables, form };
 }
 
 /** The new test case page. */
@@ -109,9 +115,9 @@ async function loadNewTestCasePageUnscoped(ctx: WorkspaceContext, suiteId: strin
 
 /** The test case page; NotFoundError when the case belongs to another suite. */
 async function loadTestCasePageUnscoped(ctx: WorkspaceContext, suiteId: string, caseId: string, searchParams: SearchParams) {
-  const [testCase, form] = await Promise.all([getTestCase(ctx, caseId), caseFormData(ctx, suiteId)]);
+  const [testCase, data] = await Promise.all([getTestCase(ctx, caseId), caseFormData(ctx, suiteId)]);
   if (testCase.suite_id !== suiteId) throw new NotFoundError("Test case");
-  return { testCase, ...form, canEdit: hasRole(ctx.role, "editor"), notice: one(searchParams.notice) };
+  return { testCase, ...data, canEdit: hasRole(ctx.role, "editor"), notice: one(searchParams.notice) };
 }
 
 // Each page loader runs its queries in the workspace's row-level scope (lib/tenant-scope.ts).

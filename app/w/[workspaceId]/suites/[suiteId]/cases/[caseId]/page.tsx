@@ -16,9 +16,7 @@ export default async function EditTestCasePage({ params, searchParams }: Workspa
   const { workspaceId, suiteId, caseId } = await params;
   const sp = await searchParams;
   const ctx = await pageContext(workspaceId);
-  const { testCase, suite, suiteTags, tools, canEdit, notice, variableDefinitions, runVariables } = await orNotFound(
-    loadTestCasePage(ctx, suiteId, caseId, sp),
-  );
+  const { testCase, suite, suiteTags, form, canEdit, notice, runVariables } = await orNotFound(loadTestCasePage(ctx, suiteId, caseId, sp));
   const base = `/w/${workspaceId}/suites/${suiteId}`;
   const origin = await loadCaseSource(ctx, testCase.source);
   return (
@@ -41,17 +39,7 @@ export default async function EditTestCasePage({ params, searchParams }: Workspa
       {origin && <CaseSourceNote workspaceId={workspaceId} source={origin.source} retained={origin.retained} />}
       <CaseNotice className="mb-4" workspaceId={workspaceId} base={base} notice={notice} canEdit={canEdit} />
       {/* Remount after a status change or save so the form shows the stored case. */}
-      <CaseForm
-        key={`${testCase.updated_at}-${testCase.status}`}
-        mode="edit"
-        workspaceId={workspaceId}
-        suiteId={suiteId}
-        testCase={testCase}
-        suiteTags={suiteTags}
-        tools={tools}
-        variableDefinitions={variableDefinitions}
-        canEdit={canEdit}
-      />
+      <CaseForm key={`${testCase.updated_at}-${testCase.status}`} mode="edit" suite={form} testCase={testCase} canEdit={canEdit} />
     </div>
   );
 }

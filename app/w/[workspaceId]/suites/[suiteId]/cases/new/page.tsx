@@ -15,7 +15,7 @@ export const metadata = { title: "New test case" };
 export default async function NewTestCasePage({ params, searchParams }: WorkspacePageProps<{ suiteId: string }>) {
   const { workspaceId, suiteId } = await params;
   const ctx = await pageContext(workspaceId);
-  const { suite, suiteTags, tools, canEdit, variableDefinitions } = await orNotFound(loadNewTestCasePage(ctx, suiteId));
+  const { suite, form, canEdit } = await orNotFound(loadNewTestCasePage(ctx, suiteId));
   const drafting = canEdit ? await loadCaseDraft(ctx, suiteId, await searchParams) : null;
   const draft = drafting?.draft ?? undefined;
   return (
@@ -35,16 +35,7 @@ export default async function NewTestCasePage({ params, searchParams }: Workspac
       )}
       {draft && <DraftNotice workspaceId={workspaceId} draft={draft} />}
       {canEdit ? (
-        <CaseForm
-          mode="create"
-          workspaceId={workspaceId}
-          suiteId={suiteId}
-          suiteTags={suiteTags}
-          tools={tools}
-          variableDefinitions={variableDefinitions}
-          draft={draft}
-          canEdit
-        />
+        <CaseForm mode="create" suite={form} draft={draft} canEdit />
       ) : (
         <p className="rounded-md border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-800">
           Viewers cannot create test cases. Ask a workspace admin for the editor role.
