@@ -77,6 +77,28 @@ describe("a run larger than its first batch", () => {
     expect([...asked.values()].every((n) => n === 2)).toBe(true);
   });
 
+  it("with fewer cases than the first batch takes, the first batch is the whole first trial and the others follow", async () => {
+    // The first batch is read while the snapshot's cases are counted: it asks for 100 and finds 60.
+    configureBatchedStart({ firstRows: 100, batchRows: 25 });
+    const { ctx } = await makeWorkspace("editor");
+    const { suite } = await makeSuiteWithCases(ctx, 60, { baseUrl: fake.url });
+    const cases = await db.testCase.findMany({
+      where: { suiteId: suite.id },
+      orderBy: [{ sortOrder: "asc" }, { id: "asc" }],
+      select: { id: true },
+    });
+
+    const started = await startRun(ctx, suite.id, { trials: 3, concurrency: 10 }, "api");
+    expect(started.total_cases).toBe(180);
+    const run = await waitUntilFinished(() => getRun(ctx, started.id), 60_000);
+
+    expect(run).toMatchObject({ status: "completed", total_cases: 180 });
+    const results = await resultsOf(started.id);
+    expect(results.map((r) => [r.position, r.testCaseId, r.repetition])).toEqual(
+      Array.from({ length: 180 }, (_, i) => [i, cases[i % 60]!.id, Math.floor(i / 60)]),
+    );
+  });
+
   it("writes every batch from the run's start: an edit, a new case or a deletion meanwhile is not seen", async () => {
     const gate = gateAt(250);
     const { ctx } = await makeWorkspace("editor");
