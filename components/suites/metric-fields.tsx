@@ -1,10 +1,11 @@
 "use client";
 import { useState } from "react";
 import { Controller, useFieldArray, type UseFormReturn } from "react-hook-form";
-import { Field, InputField, NamedOptions, Options, Select, SelectField, TextareaField } from "@/components/ui/field";
+import { Field, InputField, NamedOptions, Options, Select } from "@/components/ui/field";
 import { Button } from "@/components/ui/button";
-import { NumberField } from "@/components/ui/number-field";
 import { FormCheckbox } from "@/components/forms/form-checkbox";
+import { FormSelect, FormTextarea } from "@/components/forms/form-input";
+import { FormNumber } from "@/components/forms/form-number";
 // Directly from the schemas module: `@/lib/evaluation` pulls node:crypto into client bundles.
 import {
   BUILT_IN_METRICS,
@@ -161,60 +162,61 @@ function MetricRow({ form, index, initialMetric, modelConfigs, readOnly, onRemov
         )}
       />
       <div className="grid gap-4 sm:grid-cols-3">
-        <NumberField
-          id={id("threshold")}
+        <FormNumber
+          form={form}
+          name={`metrics.${index}.threshold`}
           label="Threshold (on the scale)"
           hint="Empty = informational"
-          error={err?.threshold?.message}
           min={0}
           max={Number(scale) >= 2 ? Number(scale) : 100}
           step="any"
-          {...form.register(`metrics.${index}.threshold`, { setValueAs: numberOrNull })}
+          rules={{ setValueAs: numberOrNull }}
         />
-        <NumberField
-          id={id("scale")}
+        <FormNumber
+          form={form}
+          name={`metrics.${index}.scale`}
           label="Scale"
           hint={`Judge scores 1–${Number(scale) >= 2 ? scale : "scale"}`}
-          error={err?.scale?.message}
           min={2}
           max={100}
           step={1}
-          {...form.register(`metrics.${index}.scale`, { setValueAs: numberOrDefault })}
+          rules={{ setValueAs: numberOrDefault }}
         />
-        <SelectField
-          id={id("model")}
+        <FormSelect
+          form={form}
+          name={`metrics.${index}.model`}
           label="Model override"
-          error={err?.model?.message}
-          {...form.register(`metrics.${index}.model`, { setValueAs: (v) => (v === "" || v == null ? null : v) })}
+          rules={{ setValueAs: (v) => (v === "" || v == null ? null : v) }}
         >
           <NamedOptions items={options} none="Same as judge" />
-        </SelectField>
-        <SelectField
-          id={id("retry_on_failure")}
+        </FormSelect>
+        <FormSelect
+          form={form}
+          name={`metrics.${index}.retry_on_failure`}
           label="Retry on failure"
           hint="Extra attempts when evaluation fails"
-          error={err?.retry_on_failure?.message}
-          {...form.register(`metrics.${index}.retry_on_failure`, { setValueAs: numberOrNull })}
+          rules={{ setValueAs: numberOrNull }}
         >
           <Options values={[1, 2, 3]} none="No retries" />
-        </SelectField>
-        <NumberField
-          id={id("timeout_ms")}
+        </FormSelect>
+        <FormNumber
+          form={form}
+          name={`metrics.${index}.timeout_ms`}
           label="Timeout (ms)"
           hint={`Per judge call; default ${DEFAULT_METRIC_TIMEOUT_MS}`}
-          error={err?.timeout_ms?.message}
           min={1}
           step={1000}
           placeholder={String(DEFAULT_METRIC_TIMEOUT_MS)}
-          {...form.register(`metrics.${index}.timeout_ms`, { setValueAs: numberOrNull })}
+          rules={{ setValueAs: numberOrNull }}
         />
         <div className="space-y-2 pt-6">
           <FormCheckbox form={form} name={`metrics.${index}.enabled`} id={id("enabled")} label="Enabled" />
           <FormCheckbox form={form} name={`metrics.${index}.fail_on_error`} id={id("fail_on_error")} label="Fail on error" />
         </div>
       </div>
-      <TextareaField
-        id={id("custom_prompt")}
+      <FormTextarea
+        form={form}
+        name={`metrics.${index}.custom_prompt`}
         label="Custom prompt"
         required={custom}
         hint={
@@ -222,9 +224,7 @@ function MetricRow({ form, index, initialMetric, modelConfigs, readOnly, onRemov
             ? "How to score; may use {{conversation}}, {{question}}, {{response}}, {{ground_truth}}, {{context}}"
             : "Optional: replaces the built-in rubric; may use {{conversation}}, {{response}}, {{ground_truth}}, …"
         }
-        error={err?.custom_prompt?.message}
         rows={custom ? 4 : 2}
-        {...form.register(`metrics.${index}.custom_prompt`)}
       />
     </div>
   );

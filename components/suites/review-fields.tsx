@@ -2,6 +2,7 @@
 import type { UseFormReturn } from "react-hook-form";
 import { NumberField } from "@/components/ui/number-field";
 import { FormCheckbox } from "@/components/forms/form-checkbox";
+import { FormNumber } from "@/components/forms/form-number";
 import type { SuiteData, SuiteInput } from "@/lib/suites/schemas";
 
 type Form = UseFormReturn<SuiteInput, unknown, SuiteData>;
@@ -42,34 +43,31 @@ export function ReviewFields({ form }: { form: Form }) {
         </div>
       </fieldset>
       <div className="grid gap-4 sm:grid-cols-3">
-        <NumberField
-          id="required_reviews"
+        <FormNumber
+          form={form}
+          name="required_reviews"
           label="Required reviews"
           hint="1–5 labels per item; with more than one, differing verdicts make a conflict an admin resolves"
-          error={errors.required_reviews?.message}
           min={1}
           max={5}
           step={1}
-          {...form.register("required_reviews", { valueAsNumber: true })}
         />
-        <NumberField
-          id="calibration_min_labels"
+        <FormNumber
+          form={form}
+          name="calibration_min_labels"
           label="Labels before calibration"
           hint="Reviewed results needed before the judge can be trusted or doubted"
-          error={errors.calibration_min_labels?.message}
           min={1}
           step={1}
-          {...form.register("calibration_min_labels", { valueAsNumber: true })}
         />
-        <NumberField
-          id="calibration_trusted_kappa"
+        <FormNumber
+          form={form}
+          name="calibration_trusted_kappa"
           label="Trusted when κ lower bound ≥"
           hint="−1 to 1: the judge is trusted when the lower end of kappa's 95% interval reaches this (0.6: substantial agreement)"
-          error={errors.calibration_trusted_kappa?.message}
           min={-1}
           max={1}
           step={0.05}
-          {...form.register("calibration_trusted_kappa", { valueAsNumber: true })}
         />
       </div>
     </section>

@@ -3,7 +3,7 @@ import { useState } from "react";
 import { useRouter } from "next/navigation";
 import { Controller, useForm } from "react-hook-form";
 import { zodResolver } from "@hookform/resolvers/zod";
-import { Field, FormError, Input, NamedOptions, Options, Select, SelectField, TextareaField } from "@/components/ui/field";
+import { Field, FormError, Input, NamedOptions, Options, Select } from "@/components/ui/field";
 import { NumberField } from "@/components/ui/number-field";
 import { SubmitButton } from "@/components/ui/submit-button";
 import { applyServerIssues, formErrorText } from "@/components/forms/server-issues";
@@ -14,8 +14,9 @@ import type { AgentOption, ModelConfigOption, SuiteDto } from "@/lib/suites/dto"
 import { DAYS_OF_WEEK, SCHEDULE_LABELS } from "./format";
 import { VariableFields } from "./variable-fields";
 import { MetricFields } from "./metric-fields";
-import { FormInput } from "@/components/forms/form-input";
+import { FormInput, FormSelect, FormTextarea } from "@/components/forms/form-input";
 import { FormCheckbox } from "@/components/forms/form-checkbox";
+import { FormNumber } from "@/components/forms/form-number";
 import { initialValues } from "./suite-form-values";
 import { ReviewFields } from "./review-fields";
 
@@ -83,24 +84,12 @@ export function SuiteForm({ workspaceId, agents, modelConfigs, suite, defaultAge
               <Input id="agent_id" value={agents.find((a) => a.id === suite.agent_id)?.name ?? ""} readOnly />
             </Field>
           ) : (
-            <SelectField
-              id="agent_id"
-              label="Agent"
-              required
-              error={errors.agent_id?.message}
-              {...form.register("agent_id", { onChange: () => form.setValue("variables", {}) })}
-            >
+            <FormSelect form={form} name="agent_id" label="Agent" required rules={{ onChange: () => form.setValue("variables", {}) }}>
               <NamedOptions items={agents} none="Choose an agent…" />
-            </SelectField>
+            </FormSelect>
           )}
           <FormInput form={form} name="name" label="Name" required hint="Unique among this agent's suites" />
-          <TextareaField
-            id="description"
-            label="Description"
-            error={errors.description?.message}
-            rows={3}
-            {...form.register("description")}
-          />
+          <FormTextarea form={form} name="description" label="Description" rows={3} />
         </section>
 
         <section className="space-y-4 border-t border-slate-200 pt-5">
@@ -140,12 +129,12 @@ export function SuiteForm({ workspaceId, agents, modelConfigs, suite, defaultAge
               <FormInput form={form} name="schedule_time" label="Time (HH:MM)" required hint="24-hour, workspace time zone" type="time" />
             )}
             {scheduleType === "weekly" && (
-              <SelectField
-                id="schedule_day_of_week"
+              <FormSelect
+                form={form}
+                name="schedule_day_of_week"
                 label="Day of week"
                 required
-                error={errors.schedule_day_of_week?.message}
-                {...form.register("schedule_day_of_week", { setValueAs: (v) => (v === "" || v === null ? null : Number(v)) })}
+                rules={{ setValueAs: (v) => (v === "" || v === null ? null : Number(v)) }}
               >
                 <option value="">Choose a day…</option>
                 {DAYS_OF_WEEK.map((d, i) => (
@@ -153,59 +142,56 @@ export function SuiteForm({ workspaceId, agents, modelConfigs, suite, defaultAge
                     {d}
                   </option>
                 ))}
-              </SelectField>
+              </FormSelect>
             )}
           </div>
-          <SelectField
-            id="llm_judge_model_config_id"
+          <FormSelect
+            form={form}
+            name="llm_judge_model_config_id"
             label="Judge model configuration"
             hint="Evaluates expected outcomes and llm_judge checks"
-            error={errors.llm_judge_model_config_id?.message}
-            {...form.register("llm_judge_model_config_id", { setValueAs: emptyToNull })}
+            rules={{ setValueAs: emptyToNull }}
           >
             <NamedOptions items={modelConfigs} none="None" />
-          </SelectField>
-          <SelectField
-            id="simulator_model_config_id"
+          </FormSelect>
+          <FormSelect
+            form={form}
+            name="simulator_model_config_id"
             label="Simulator model configuration"
             hint="Plays the user in multi-turn (persona) cases"
-            error={errors.simulator_model_config_id?.message}
-            {...form.register("simulator_model_config_id", { setValueAs: emptyToNull })}
+            rules={{ setValueAs: emptyToNull }}
           >
             <NamedOptions items={modelConfigs} none="Same as judge" />
-          </SelectField>
+          </FormSelect>
           <div className="grid gap-4 sm:grid-cols-2">
             <FormCheckbox form={form} name="alert_on_regression" label="Alert on regression" />
-            <NumberField
-              id="alert_threshold_percent"
+            <FormNumber
+              form={form}
+              name="alert_threshold_percent"
               label="Alert threshold (%)"
               hint="Percentage points: alert when a run's pass rate is at least this many points below its baseline's (90 % → 79 % is 11 points)"
-              error={errors.alert_threshold_percent?.message}
               min={1}
               max={100}
               step={1}
-              {...form.register("alert_threshold_percent", { valueAsNumber: true })}
             />
-            <NumberField
-              id="hard_weight"
+            <FormNumber
+              form={form}
+              name="hard_weight"
               label="Hard case weight"
               hint="How many times a hard case counts in the difficulty-weighted pass rate (normal cases count once)"
-              error={errors.hard_weight?.message}
               min={1}
               max={10}
               step={0.5}
-              {...form.register("hard_weight", { valueAsNumber: true })}
             />
             <FormCheckbox form={form} name="is_enabled" label="Enabled" />
-            <NumberField
-              id="default_trials"
+            <FormNumber
+              form={form}
+              name="default_trials"
               label="Default trials"
               hint={`Times each case runs (1–${MAX_TRIALS}): used by schedules and by runs that do not say`}
-              error={errors.default_trials?.message}
               min={1}
               max={MAX_TRIALS}
               step={1}
-              {...form.register("default_trials", { valueAsNumber: true })}
             />
           </div>
         </section>
@@ -218,23 +204,23 @@ export function SuiteForm({ workspaceId, agents, modelConfigs, suite, defaultAge
             </p>
           </div>
           <div className="grid gap-4 sm:grid-cols-2">
-            <NumberField
-              id="retention_days"
+            <FormNumber
+              form={form}
+              name="retention_days"
               label="Keep runs for (days)"
               hint="0: age alone keeps no run"
-              error={errors.retention_days?.message}
               min={0}
               step={1}
-              {...form.register("retention_days", { setValueAs: emptyToNullNumber })}
+              rules={{ setValueAs: emptyToNullNumber }}
             />
-            <NumberField
-              id="retention_runs"
+            <FormNumber
+              form={form}
+              name="retention_runs"
               label="Always keep the newest (runs)"
               hint="Completed runs kept whatever their age"
-              error={errors.retention_runs?.message}
               min={0}
               step={1}
-              {...form.register("retention_runs", { setValueAs: emptyToNullNumber })}
+              rules={{ setValueAs: emptyToNullNumber }}
             />
           </div>
         </section>
