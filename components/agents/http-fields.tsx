@@ -1,7 +1,7 @@
 "use client";
 import { useFieldArray, useFormContext } from "react-hook-form";
 import type { AgentFormValues } from "@/lib/agents/form-schema";
-import { InputField } from "@/components/ui/field";
+import { FormInput } from "@/components/forms/form-input";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { sameOrigin } from "@/lib/url-secrets";
@@ -16,7 +16,8 @@ export function HttpFields({
   /** The stored URL and (masked) headers, to warn that a new host drops the saved header values. */
   saved?: { url: string; headers: Record<string, string> } | null;
 }) {
-  const { control, register, formState, watch } = useFormContext<AgentFormValues>();
+  const form = useFormContext<AgentFormValues>();
+  const { control, register, formState, watch } = form;
   const url = watch("http.url");
   const rows = watch("http.headers");
   // Secrets follow their host: header values still shown masked are dropped when the origin changes.
@@ -30,14 +31,14 @@ export function HttpFields({
   return (
     <Card className="space-y-4 p-5">
       <h2 className="text-base font-semibold">HTTP endpoint</h2>
-      <InputField
+      <FormInput
+        form={form}
+        name="http.url"
         id="http-url"
         label="URL"
         hint="Assay POSTs the conversation here and expects the reply, tool calls and token usage."
-        error={errors?.url?.message}
         inputMode="url"
         placeholder="https://agent.internal/chat"
-        {...register("http.url")}
       />
       {!readOnly && dropped.length > 0 && (
         <p className="rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-900" data-testid="headers-host-warning">
@@ -45,14 +46,7 @@ export function HttpFields({
           send them to the new host.
         </p>
       )}
-      <InputField
-        id="http-timeout_ms"
-        label="Timeout (ms)"
-        error={errors?.timeout_ms?.message}
-        inputMode="numeric"
-        className="max-w-40"
-        {...register("http.timeout_ms")}
-      />
+      <FormInput form={form} name="http.timeout_ms" id="http-timeout_ms" label="Timeout (ms)" inputMode="numeric" className="max-w-40" />
       <RateLimitFields
         idPrefix="http-"
         inputs={{ rpm: register("http.rpm"), tpm: register("http.tpm"), max_concurrency: register("http.max_concurrency") }}
@@ -72,21 +66,21 @@ export function HttpFields({
         </div>
         {fields.map((f, i) => (
           <div key={f.id} className="grid grid-cols-[1fr_2fr_auto] items-start gap-2">
-            <InputField
+            <FormInput
+              form={form}
+              name={`http.headers.${i}.name`}
               id={`http-headers-${i}-name`}
               label="Header name"
-              error={errors?.headers?.[i]?.name?.message}
               className="font-mono"
               placeholder="Authorization"
-              {...register(`http.headers.${i}.name`)}
             />
-            <InputField
+            <FormInput
+              form={form}
+              name={`http.headers.${i}.value`}
               id={`http-headers-${i}-value`}
               label="Header value"
-              error={errors?.headers?.[i]?.value?.message}
               className="font-mono"
               autoComplete="off"
-              {...register(`http.headers.${i}.value`)}
             />
             {!readOnly && (
               <Button variant="ghost" size="sm" className="mt-6" onClick={() => remove(i)} aria-label={`Remove header ${i + 1}`}>

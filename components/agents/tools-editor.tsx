@@ -1,15 +1,14 @@
 "use client";
 import { useFieldArray, useFormContext } from "react-hook-form";
 import { emptyTool, type AgentFormValues } from "@/lib/agents/form-schema";
-import { InputField, TextareaField } from "@/components/ui/field";
+import { FormInput, FormTextarea } from "@/components/forms/form-input";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 
 /** Tool definitions of a chat agent: name, description, JSON-schema parameters, mock response. */
 export function ToolsEditor({ readOnly }: { readOnly: boolean }) {
-  const { control, register, formState } = useFormContext<AgentFormValues>();
-  const { fields, append, remove } = useFieldArray({ control, name: "tools" });
-  const errors = formState.errors.tools;
+  const form = useFormContext<AgentFormValues>();
+  const { fields, append, remove } = useFieldArray({ control: form.control, name: "tools" });
   return (
     <Card className="space-y-4 p-5">
       <div className="flex items-center justify-between">
@@ -25,45 +24,39 @@ export function ToolsEditor({ readOnly }: { readOnly: boolean }) {
       </div>
       {fields.length === 0 && <p className="text-sm text-slate-500">No tools.</p>}
       {fields.map((f, i) => {
-        const e = errors?.[i];
         const id = (name: string) => `tools-${i}-${name}`;
         return (
           <fieldset key={f.id} className="space-y-3 rounded-md border border-slate-200 p-4" aria-label={`Tool ${i + 1}`}>
             <div className="grid gap-3 md:grid-cols-2">
-              <InputField
+              <FormInput
+                form={form}
+                name={`tools.${i}.name`}
                 id={id("name")}
                 label="Tool name"
-                error={e?.name?.message}
                 className="font-mono"
                 placeholder="get_weather"
-                {...register(`tools.${i}.name`)}
               />
-              <InputField
-                id={id("description")}
-                label="Tool description"
-                error={e?.description?.message}
-                {...register(`tools.${i}.description`)}
-              />
+              <FormInput form={form} name={`tools.${i}.description`} id={id("description")} label="Tool description" />
             </div>
-            <TextareaField
+            <FormTextarea
+              form={form}
+              name={`tools.${i}.parameters`}
               id={id("parameters")}
               label="Parameters (JSON schema)"
               hint='A JSON schema object, e.g. {"type": "object", "properties": {"city": {"type": "string"}}}'
-              error={e?.parameters?.message}
               rows={6}
               spellCheck={false}
               className="font-mono text-xs"
-              {...register(`tools.${i}.parameters`)}
             />
-            <TextareaField
+            <FormTextarea
+              form={form}
+              name={`tools.${i}.mock_response`}
               id={id("mock_response")}
               label="Mock response"
               hint="Plain text, or JSON when it starts with { or [. Returned to the agent for every call."
-              error={e?.mock_response?.message}
               rows={3}
               spellCheck={false}
               className="font-mono text-xs"
-              {...register(`tools.${i}.mock_response`)}
             />
             {!readOnly && (
               <div className="flex justify-end">

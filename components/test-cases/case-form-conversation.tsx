@@ -1,12 +1,14 @@
 "use client";
 import { useFormContext } from "react-hook-form";
-import { Field, InputField, Textarea, TextareaField } from "@/components/ui/field";
+import { Field, Textarea } from "@/components/ui/field";
+import { FormInput, FormTextarea } from "@/components/forms/form-input";
 import { FormSection } from "./case-form-basics";
 import { JsonObjectField } from "./json-object-field";
 import type { CaseFormValues } from "./form-values";
 
 export function ConversationSection() {
-  const { register, watch, formState } = useFormContext<CaseFormValues>();
+  const form = useFormContext<CaseFormValues>();
+  const { register, watch, formState } = form;
   const { errors } = formState;
   const multiTurn = watch("multi_turn");
   return (
@@ -30,31 +32,22 @@ export function ConversationSection() {
         </label>
         {multiTurn && (
           <div className="mt-4 space-y-4">
-            <InputField
-              id="persona.type"
+            <FormInput
+              form={form}
+              name="persona.type"
               label="Persona type"
               required
               hint='Short archetype label, e.g. "frustrated-user"'
-              error={errors.persona?.type?.message}
               maxLength={100}
-              {...register("persona.type")}
             />
-            <TextareaField
-              id="persona.description"
-              label="Persona description"
-              required
-              error={errors.persona?.description?.message}
-              rows={2}
-              {...register("persona.description")}
-            />
-            <TextareaField
-              id="persona.instructions"
+            <FormTextarea form={form} name="persona.description" label="Persona description" required rows={2} />
+            <FormTextarea
+              form={form}
+              name="persona.instructions"
               label="Persona instructions"
               required
               hint="Behavioural directives for the simulated user"
-              error={errors.persona?.instructions?.message}
               rows={3}
-              {...register("persona.instructions")}
             />
             {/* Only the simulated user reads the context, and only a conversation has turns to cap. */}
             <JsonObjectField
@@ -63,15 +56,14 @@ export function ConversationSection() {
               hint="What the simulated user knows, dumped into its prompt. Leave empty for none."
               placeholder={'{\n  "account_id": "A-1001",\n  "plan": "pro"\n}'}
             />
-            <InputField
-              id="max_turns"
+            <FormInput
+              form={form}
+              name="max_turns"
               label="Max turns"
               hint="Leave empty for no cap: the conversation ends when the agent or the simulated user ends it"
-              error={errors.max_turns?.message}
               inputMode="numeric"
               className="max-w-40"
               aria-describedby={errors.max_turns ? "max_turns-error" : "max_turns-hint"}
-              {...register("max_turns")}
             />
           </div>
         )}
