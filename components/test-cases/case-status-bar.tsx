@@ -7,6 +7,7 @@ import { Button } from "@/components/ui/button";
 import { ConfirmButton } from "@/components/ui/confirm-button";
 import { StatusBadge } from "./status-badge";
 import type { TestCaseDto } from "@/lib/test-cases/dto";
+import type { ActionResult } from "@/lib/actions/safe-action";
 
 const TRANSITIONS: Record<TestCaseStatus, { label: string; to: TestCaseStatus | "restore"; title?: string }[]> = {
   draft: [
@@ -38,12 +39,12 @@ export function CaseStatusBar({
   const suiteUrl = `/w/${workspaceId}/suites/${suiteId}`;
   const archived = testCase.status === "archived";
 
-  const run = (fn: () => Promise<{ ok: true; data?: unknown } | { ok: false; error: string }>, after: () => void) =>
+  const run = <T,>(fn: () => Promise<ActionResult<T>>, after: (data: T) => void) =>
     startTransition(async () => {
       setError(null);
       const result = await fn();
       if (!result.ok) setError(result.error);
-      else after();
+      else after(result.data);
     });
 
   return (
@@ -77,12 +78,10 @@ export function CaseStatusBar({
               variant="secondary"
               disabled={pending}
               onClick={() =>
-                startTransition(async () => {
-                  setError(null);
-                  const result = await duplicateTestCaseAction(workspaceId, { id: testCase.id });
-                  if (!result.ok) setError(result.error);
-                  else router.push(`${suiteUrl}/cases/${result.data.id}?notice=duplicated`);
-                })
+                run(
+                  () => duplicateTestCaseAction(workspaceId, { id: testCase.id }),
+                  (copy) => router.push(`${suiteUrl}/cases/${copy.id}?notice=duplicated`),
+                )
               }
             >
               Duplicate
