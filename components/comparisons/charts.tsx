@@ -41,7 +41,8 @@ const ARM_SERIES = [
 ] as const;
 /** The screen-reader tables list at most this many rows (the pairs table and the CSV export have all). */
 const MAX_TABLE_ROWS = 300;
-const axisTick = { fontSize: 11, fill: "#64748b" };
+/** Axis ticks and axis labels: small slate text. */
+const axisText = { fontSize: 11, fill: "#64748b" };
 
 type Point = ChartPair & { label: string };
 
@@ -139,14 +140,8 @@ function DiffBars({ workspaceId, comparisonId, pairs, repetitions, kind }: Chart
               className="cursor-pointer"
             >
               <CartesianGrid strokeDasharray="3 3" vertical={false} stroke="#e2e8f0" />
-              <XAxis
-                dataKey="index"
-                tick={false}
-                tickLine={false}
-                label={{ value: "pairs, sorted", fontSize: 11, fill: "#64748b" }}
-                height={24}
-              />
-              <YAxis tick={axisTick} tickLine={false} width={56} tickFormatter={(v: number) => signed(v)} />
+              <XAxis dataKey="index" tick={false} tickLine={false} label={{ value: "pairs, sorted", ...axisText }} height={24} />
+              <YAxis tick={axisText} tickLine={false} width={56} tickFormatter={(v: number) => signed(v)} />
               <ReferenceLine y={0} stroke="#475569" />
               <Tooltip content={PairTooltip} cursor={{ fill: "#f1f5f9" }} />
               <Bar dataKey={key} name={title} isAnimationActive={false}>
@@ -226,8 +221,8 @@ export function LatencyDistributionChart({ pairs, repetitions }: ChartProps) {
           <ResponsiveContainer width="100%" height="100%">
             <AreaChart data={bins} margin={{ top: 8, right: 16, bottom: 0, left: 0 }}>
               <CartesianGrid strokeDasharray="3 3" vertical={false} stroke="#e2e8f0" />
-              <XAxis dataKey="label" tick={axisTick} tickLine={false} minTickGap={24} />
-              <YAxis tick={axisTick} tickLine={false} width={40} allowDecimals={false} />
+              <XAxis dataKey="label" tick={axisText} tickLine={false} minTickGap={24} />
+              <YAxis tick={axisText} tickLine={false} width={40} allowDecimals={false} />
               <Tooltip
                 content={({ active, payload }: TooltipContentProps) => {
                   const b = active ? (payload?.[0]?.payload as (typeof bins)[number] | undefined) : undefined;
@@ -272,6 +267,8 @@ export function LatencyScatterChart({ workspaceId, comparisonId, pairs, repetiti
   const data = comparable(pairs, repetitions).map((p) => ({ ...p, x: p.baseline_latency_ms!, y: p.variant_latency_ms! }));
   const max = Math.max(1, ...data.flatMap((p) => [p.x, p.y]));
   const top = niceStep(max / 5) * Math.ceil(max / niceStep(max / 5));
+  // Both axes share one scale, so the dashed y = x line is the diagonal.
+  const sameScale = { type: "number", domain: [0, top], tick: axisText, tickLine: false } as const;
   const above = data.filter((p) => p.y > p.x).length;
   const summary =
     data.length === 0
@@ -296,23 +293,17 @@ export function LatencyScatterChart({ workspaceId, comparisonId, pairs, repetiti
             <ScatterChart margin={{ top: 8, right: 16, bottom: 16, left: 0 }}>
               <CartesianGrid strokeDasharray="3 3" stroke="#e2e8f0" />
               <XAxis
-                type="number"
+                {...sameScale}
                 dataKey="x"
                 name="Baseline"
-                domain={[0, top]}
-                tick={axisTick}
-                tickLine={false}
-                label={{ value: "Baseline latency (ms)", position: "insideBottom", offset: -8, fontSize: 11, fill: "#64748b" }}
+                label={{ value: "Baseline latency (ms)", position: "insideBottom", offset: -8, ...axisText }}
               />
               <YAxis
-                type="number"
+                {...sameScale}
                 dataKey="y"
                 name="Variant"
-                domain={[0, top]}
-                tick={axisTick}
-                tickLine={false}
                 width={56}
-                label={{ value: "Variant (ms)", angle: -90, position: "insideLeft", fontSize: 11, fill: "#64748b" }}
+                label={{ value: "Variant (ms)", angle: -90, position: "insideLeft", ...axisText }}
               />
               <ReferenceLine
                 segment={[
