@@ -54,7 +54,7 @@ export function ComparisonHeadline({ summary, live }: { summary: ComparisonSumma
           value={<span className={costTone(latency.median)}>{signed(latency.median, " ms")}</span>}
           lines={[
             formatInterval(latency.median_ci95, " ms"),
-            tests.latency.p_value === null ? "No test (no non-zero difference)" : `Wilcoxon ${formatP(tests.latency.p_value)}`,
+            wilcoxon(tests.latency.p_value),
             `p50 A ${formatMs(summary.baseline.latency_ms.p50)} · B ${formatMs(summary.variant.latency_ms.p50)}`,
           ]}
         />
@@ -64,7 +64,7 @@ export function ComparisonHeadline({ summary, live }: { summary: ComparisonSumma
           value={<span className={costTone(tokens.mean)}>{signed(tokens.mean, " %")}</span>}
           lines={[
             formatInterval(tokens.ci95, " %"),
-            tests.tokens.p_value === null ? "No test (no non-zero difference)" : `Wilcoxon ${formatP(tests.tokens.p_value)}`,
+            wilcoxon(tests.tokens.p_value),
             `Mean tokens A ${fmt(summary.baseline.tokens.mean_total)} · B ${fmt(summary.variant.tokens.mean_total)}`,
           ]}
         />
@@ -90,6 +90,9 @@ function leftOut(agentErrors: number, withoutVerdict: number): string[] {
   if (unjudged > 0) lines.push(`${unjudged} without a verdict (judge error; left out of the pass rate test only)`);
   return lines.length ? lines : ["No errors"];
 }
+
+/** The Wilcoxon signed-rank line of a diff card; no p-value when every pair's difference is zero. */
+const wilcoxon = (p: number | null) => (p === null ? "No test (no non-zero difference)" : `Wilcoxon ${formatP(p)}`);
 
 const fmt = (n: number | null) => (n === null ? "—" : Math.round(n).toLocaleString("en-US"));
 
