@@ -6,6 +6,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
+import type { WorkspaceContext } from "@/lib/auth/roles";
 import { cancelRun, getRun, startRun } from "@/lib/runs/service";
 import { ABANDONED_START, configureBatchedStart } from "@/lib/runs/batched-start";
 import { finalizeRunIfDone } from "@/lib/runs/finalize";
@@ -35,6 +36,21 @@ function gateAt(at: number) {
   return { open, passed };
 }
 
+/** The suite's case ids in the order a run takes them: by sort order, ties by id. */
+async function caseIdsInRunOrder(suiteId: string) {
+  const cases = await db.testCase.findMany({ where: { suiteId }, orderBy: [{ sortOrder: "asc" }, { id: "asc" }], select: { id: true } });
+  return cases.map((c) => c.id);
+}
+
+/** Starts a run and waits for it, checking that it starts with, and completes, `total` case results. */
+async function completedRun(ctx: WorkspaceContext, suiteId: string, body: { trials: number; concurrency: number }, total: number) {
+  const started = await startRun(ctx, suiteId, body, "api");
+  expect(started.total_cases).toBe(total);
+  const run = await waitUntilFinished(() => getRun(ctx, started.id), 60_000);
+  expect(run).toMatchObject({ status: "completed", total_cases: total });
+  return run;
+}
+
 async function resultsOf(runId: string) {
   return db.caseResult.findMany({
     where: { runId },
@@ -49,23 +65,15 @@ describe("a run larger than its first batch", () => {
     const { ctx } = await makeWorkspace("editor");
     // Four cases share each sort order: the batches continue after (sortOrder, id), ties included.
     const { suite } = await makeSuiteWithCases(ctx, 260, { baseUrl: fake.url, caseData: (i) => ({ sortOrder: Math.floor(i / 4) }) });
-    const cases = await db.testCase.findMany({
-      where: { suiteId: suite.id },
-      orderBy: [{ sortOrder: "asc" }, { id: "asc" }],
-      select: { id: true },
-    });
+    const caseIds = await caseIdsInRunOrder(suite.id);
 
-    const started = await startRun(ctx, suite.id, { trials: 2, concurrency: 20 }, "api");
-    expect(started.total_cases).toBe(520);
-    const run = await waitUntilFinished(() => getRun(ctx, started.id), 60_000);
-
-    expect(run).toMatchObject({ status: "completed", total_cases: 520 });
+    const run = await completedRun(ctx, suite.id, { trials: 2, concurrency: 20 }, 520);
     expect(run.summary).toMatchObject({ total_tests: 520, passed: 520 });
-    const results = await resultsOf(started.id);
+    const results = await resultsOf(run.id);
     expect(results.map((r) => r.position)).toEqual(Array.from({ length: 520 }, (_, i) => i));
     // position = trial × cases + case index
     expect(results.map((r) => [r.testCaseId, r.repetition])).toEqual(
-      Array.from({ length: 520 }, (_, i) => [cases[i % 260]!.id, Math.floor(i / 260)]),
+      Array.from({ length: 520 }, (_, i) => [caseIds[i % 260], Math.floor(i / 260)]),
     );
     // Each question asked once per trial.
     const asked = new Map<string, number>();
@@ -82,20 +90,12 @@ describe("a run larger than its first batch", () => {
     configureBatchedStart({ firstRows: 100, batchRows: 25 });
     const { ctx } = await makeWorkspace("editor");
     const { suite } = await makeSuiteWithCases(ctx, 60, { baseUrl: fake.url });
-    const cases = await db.testCase.findMany({
-      where: { suiteId: suite.id },
-      orderBy: [{ sortOrder: "asc" }, { id: "asc" }],
-      select: { id: true },
-    });
+    const caseIds = await caseIdsInRunOrder(suite.id);
 
-    const started = await startRun(ctx, suite.id, { trials: 3, concurrency: 10 }, "api");
-    expect(started.total_cases).toBe(180);
-    const run = await waitUntilFinished(() => getRun(ctx, started.id), 60_000);
-
-    expect(run).toMatchObject({ status: "completed", total_cases: 180 });
-    const results = await resultsOf(started.id);
+    const run = await completedRun(ctx, suite.id, { trials: 3, concurrency: 10 }, 180);
+    const results = await resultsOf(run.id);
     expect(results.map((r) => [r.position, r.testCaseId, r.repetition])).toEqual(
-      Array.from({ length: 180 }, (_, i) => [i, cases[i % 60]!.id, Math.floor(i / 60)]),
+      Array.from({ length: 180 }, (_, i) => [i, caseIds[i % 60], Math.floor(i / 60)]),
     );
   });
 
