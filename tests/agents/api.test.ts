@@ -3,7 +3,7 @@ import { db } from "@/lib/db";
 import { decryptSecret } from "@/lib/crypto";
 import * as collection from "@/app/api/v1/agents/route";
 import * as single from "@/app/api/v1/agents/[id]/route";
-import { makeApiKey, makeWorkspace } from "../helpers/factories";
+import { makeApiKey, makeWorkspace, variable } from "../helpers/factories";
 import { call, expectHiddenFromOtherWorkspace, readAllPages } from "../helpers/api";
 
 let ws: Awaited<ReturnType<typeof makeWorkspace>>;
@@ -206,6 +206,8 @@ describe("agents API", () => {
     expect(notObject.status).toBe(400);
   });
 
+  /** A body change whose one variable is valid but for `over`. */
+  const withVariable = (over: Record<string, unknown>) => ({ variables_schema: [variable("x", "string", over)] });
   const invalid: [string, Record<string, unknown>, string, string][] = [
     ["empty name", { name: " " }, "name", "Name is required"],
     ["long name", { name: "x".repeat(101) }, "name", "Use at most 100 characters"],
@@ -258,83 +260,38 @@ describe("agents API", () => {
       "http.headers",
       "single line",
     ],
-    [
-      "variable name",
-      { variables_schema: [{ name: "1x", display_name: "X", data_type: "string", value_source: "freeform" }] },
-      "variables_schema.0.name",
-      "Use letters, digits and _",
-    ],
-    [
-      "variable display",
-      { variables_schema: [{ name: "x", display_name: "", data_type: "string", value_source: "freeform" }] },
-      "variables_schema.0.display_name",
-      "Display name is required",
-    ],
-    [
-      "variable type",
-      { variables_schema: [{ name: "x", display_name: "X", data_type: "list", value_source: "freeform" }] },
-      "variables_schema.0.data_type",
-      "Data type must be",
-    ],
-    [
-      "variable source",
-      { variables_schema: [{ name: "x", display_name: "X", data_type: "string", value_source: "env" }] },
-      "variables_schema.0.value_source",
-      "Value source must be",
-    ],
+    ["variable name", withVariable({ name: "1x" }), "variables_schema.0.name", "Use letters, digits and _"],
+    ["variable display", withVariable({ display_name: "" }), "variables_schema.0.display_name", "Display name is required"],
+    ["variable type", withVariable({ data_type: "list" }), "variables_schema.0.data_type", "Data type must be"],
+    ["variable source", withVariable({ value_source: "env" }), "variables_schema.0.value_source", "Value source must be"],
     [
       "static without values",
-      { variables_schema: [{ name: "x", display_name: "X", data_type: "string", value_source: "static" }] },
+      withVariable({ value_source: "static" }),
       "variables_schema.0.possible_values",
       "at least one possible value",
     ],
     [
       "possible value type",
-      {
-        variables_schema: [
-          { name: "x", display_name: "X", data_type: "number", value_source: "static", possible_values: [{ value: "one" }] },
-        ],
-      },
+      withVariable({ data_type: "number", value_source: "static", possible_values: [{ value: "one" }] }),
       "variables_schema.0.possible_values.0.value",
       "Value must be a number",
     ],
     [
       "default not possible",
-      {
-        variables_schema: [
-          {
-            name: "x",
-            display_name: "X",
-            data_type: "string",
-            value_source: "static",
-            possible_values: [{ value: "a" }],
-            default_value: "b",
-          },
-        ],
-      },
+      withVariable({ value_source: "static", possible_values: [{ value: "a" }], default_value: "b" }),
       "variables_schema.0.default_value",
       "one of the possible values",
     ],
     [
       "default wrong type",
-      { variables_schema: [{ name: "x", display_name: "X", data_type: "boolean", value_source: "freeform", default_value: "yes" }] },
+      withVariable({ data_type: "boolean", default_value: "yes" }),
       "variables_schema.0.default_value",
       "true or false",
     ],
-    [
-      "date default",
-      { variables_schema: [{ name: "x", display_name: "X", data_type: "date", value_source: "freeform", default_value: "tomorrow" }] },
-      "variables_schema.0.default_value",
-      "ISO date",
-    ],
+    ["date default", withVariable({ data_type: "date", default_value: "tomorrow" }), "variables_schema.0.default_value", "ISO date"],
     [
       "duplicate variables",
-      {
-        variables_schema: [
-          { name: "x", display_name: "X", data_type: "string", value_source: "freeform" },
-          { name: "x", display_name: "Y", data_type: "string", value_source: "freeform" },
-        ],
-      },
+      { variables_schema: [variable("x", "string"), variable("x", "string", { display_name: "Y" })] },
       "variables_schema.1.name",
       'Duplicate variable "x"',
     ],
