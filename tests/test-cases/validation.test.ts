@@ -4,6 +4,7 @@ import { createTestCase, updateTestCase } from "@/lib/test-cases/service";
 import { CRITERIA_WITHOUT_OUTCOMES_MESSAGE, RUNNABLE_MESSAGE, testCaseInput } from "@/lib/test-cases/schemas";
 import type { WorkspaceContext } from "@/lib/auth/roles";
 import { makeWorkspace, issuesOf, makeSuite, runnableCase } from "../helpers/factories";
+import { CASE_DEFAULTS } from "./formats/fixtures";
 
 let ctx: WorkspaceContext;
 let suiteId: string;
@@ -55,21 +56,7 @@ describe("test case field rules (service validation, issue paths relative to the
 
   it("applies the test case format's defaults", async () => {
     const c = await createTestCase(ctx, suiteId, runnableCase());
-    expect(c).toMatchObject({
-      difficulty: "normal",
-      tags: [],
-      status: "active",
-      persona: null,
-      user_context: null,
-      max_turns: null,
-      expected_outcomes: null,
-      expected_tool_calls: null,
-      evaluation_criteria_override: null,
-      checks: [],
-      mode: "all",
-      ground_truth: null,
-      description: null,
-    });
+    expect(c).toMatchObject(CASE_DEFAULTS);
   });
 
   it("requires every persona part", async () => {

@@ -6,6 +6,23 @@ import { CASE_FIELDS } from "../../helpers/factories";
 /** Every field of a case but its files, which a JSON item cannot carry. */
 export const FIELDS_BUT_FILES = CASE_FIELDS.filter((f) => f !== "files");
 
+/** The test case format's defaults: what a case holds for each field it leaves out. */
+export const CASE_DEFAULTS = {
+  description: null,
+  difficulty: "normal",
+  tags: [],
+  status: "active",
+  persona: null,
+  user_context: null,
+  max_turns: null,
+  expected_outcomes: null,
+  expected_tool_calls: null,
+  evaluation_criteria_override: null,
+  checks: [],
+  mode: "all",
+  ground_truth: null,
+} as const;
+
 /**
  * A case document named `name` with every other field unset (null, or the format's default), so
  * a fixture lists only what it sets.
@@ -13,20 +30,8 @@ export const FIELDS_BUT_FILES = CASE_FIELDS.filter((f) => f !== "files");
 export function caseDocument(name: string, over: Partial<TestCaseDocument> = {}): TestCaseDocument {
   return {
     name,
-    description: null,
-    difficulty: "normal",
-    tags: [],
-    status: "active",
-    persona: null,
+    ...CASE_DEFAULTS,
     initial_message: null,
-    user_context: null,
-    max_turns: null,
-    expected_outcomes: null,
-    expected_tool_calls: null,
-    evaluation_criteria_override: null,
-    checks: [],
-    mode: "all",
-    ground_truth: null,
     evaluations: null,
     variables: null,
     files: null,
