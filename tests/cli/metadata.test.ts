@@ -16,169 +16,131 @@ import { usage } from "./usage";
 
 const SHA = "0123456789abcdef0123456789abcdef01234567";
 
-const detections: { name: string; env: Env; ci: string | null; metadata: Record<string, string> }[] = [
-  {
-    name: "GitHub Actions, a push (GITHUB_HEAD_REF is set but empty)",
-    env: {
-      GITHUB_ACTIONS: "true",
-      GITHUB_SHA: SHA,
-      GITHUB_REF_NAME: "main",
-      GITHUB_REF_TYPE: "branch",
-      GITHUB_HEAD_REF: "",
-      GITHUB_SERVER_URL: "https://github.com",
-      GITHUB_REPOSITORY: "acme/agents",
-      GITHUB_RUN_ID: "987654",
+type Detection = { name: string; env: Env; metadata: Record<string, string> };
+
+/** One CI's cases: every environment carries the CI's marker and commit, and the CI is detected by name. */
+const on = (ci: string, marker: Env, cases: Detection[]) => cases.map((c) => ({ ...c, env: { ...marker, ...c.env }, ci }));
+
+const detections: (Detection & { ci: string | null })[] = [
+  ...on("GitHub Actions", { GITHUB_ACTIONS: "true", GITHUB_SHA: SHA }, [
+    {
+      name: "GitHub Actions, a push (GITHUB_HEAD_REF is set but empty)",
+      env: {
+        GITHUB_REF_NAME: "main",
+        GITHUB_REF_TYPE: "branch",
+        GITHUB_HEAD_REF: "",
+        GITHUB_SERVER_URL: "https://github.com",
+        GITHUB_REPOSITORY: "acme/agents",
+        GITHUB_RUN_ID: "987654",
+      },
+      metadata: { commit: SHA, branch: "main", build_url: "https://github.com/acme/agents/actions/runs/987654" },
     },
-    ci: "GitHub Actions",
-    metadata: { commit: SHA, branch: "main", build_url: "https://github.com/acme/agents/actions/runs/987654" },
-  },
-  {
-    name: "GitHub Actions, a pull request: the head branch, not 12/merge",
-    env: {
-      GITHUB_ACTIONS: "true",
-      GITHUB_SHA: SHA,
-      GITHUB_REF_NAME: "12/merge",
-      GITHUB_HEAD_REF: "feature/refunds",
-      GITHUB_SERVER_URL: "https://github.example.com/",
-      GITHUB_REPOSITORY: "acme/agents",
-      GITHUB_RUN_ID: "5",
+    {
+      name: "GitHub Actions, a pull request: the head branch, not 12/merge",
+      env: {
+        GITHUB_REF_NAME: "12/merge",
+        GITHUB_HEAD_REF: "feature/refunds",
+        GITHUB_SERVER_URL: "https://github.example.com/",
+        GITHUB_REPOSITORY: "acme/agents",
+        GITHUB_RUN_ID: "5",
+      },
+      metadata: { commit: SHA, branch: "feature/refunds", build_url: "https://github.example.com/acme/agents/actions/runs/5" },
     },
-    ci: "GitHub Actions",
-    metadata: { commit: SHA, branch: "feature/refunds", build_url: "https://github.example.com/acme/agents/actions/runs/5" },
-  },
-  {
-    name: "GitHub Actions, a tag push: no branch; no build URL without the run id",
-    env: { GITHUB_ACTIONS: "true", GITHUB_SHA: SHA, GITHUB_REF_NAME: "v1.2.0", GITHUB_REF_TYPE: "tag", GITHUB_REPOSITORY: "acme/agents" },
-    ci: "GitHub Actions",
-    metadata: { commit: SHA },
-  },
-  {
-    name: "GitLab, a job: the job's URL wins over the pipeline's",
-    env: {
-      GITLAB_CI: "true",
-      CI_COMMIT_SHA: SHA,
-      CI_COMMIT_REF_NAME: "feature/x",
-      CI_JOB_URL: "https://gitlab.example.com/acme/agents/-/jobs/42",
-      CI_PIPELINE_URL: "https://gitlab.example.com/acme/agents/-/pipelines/7",
+    {
+      name: "GitHub Actions, a tag push: no branch; no build URL without the run id",
+      env: { GITHUB_REF_NAME: "v1.2.0", GITHUB_REF_TYPE: "tag", GITHUB_REPOSITORY: "acme/agents" },
+      metadata: { commit: SHA },
     },
-    ci: "GitLab CI",
-    metadata: { commit: SHA, branch: "feature/x", build_url: "https://gitlab.example.com/acme/agents/-/jobs/42" },
-  },
-  {
-    name: "GitLab, a tag pipeline without a job URL",
-    env: {
-      GITLAB_CI: "true",
-      CI_COMMIT_SHA: SHA,
-      CI_COMMIT_REF_NAME: "v2",
-      CI_COMMIT_TAG: "v2",
-      CI_PIPELINE_URL: "https://gitlab.example.com/acme/agents/-/pipelines/7",
+  ]),
+  ...on("GitLab CI", { GITLAB_CI: "true", CI_COMMIT_SHA: SHA }, [
+    {
+      name: "GitLab, a job: the job's URL wins over the pipeline's",
+      env: {
+        CI_COMMIT_REF_NAME: "feature/x",
+        CI_JOB_URL: "https://gitlab.example.com/acme/agents/-/jobs/42",
+        CI_PIPELINE_URL: "https://gitlab.example.com/acme/agents/-/pipelines/7",
+      },
+      metadata: { commit: SHA, branch: "feature/x", build_url: "https://gitlab.example.com/acme/agents/-/jobs/42" },
     },
-    ci: "GitLab CI",
-    metadata: { commit: SHA, build_url: "https://gitlab.example.com/acme/agents/-/pipelines/7" },
-  },
-  {
-    name: "CircleCI",
-    env: { CIRCLECI: "true", CIRCLE_SHA1: SHA, CIRCLE_BRANCH: "main", CIRCLE_BUILD_URL: "https://circleci.com/gh/acme/agents/77" },
-    ci: "CircleCI",
-    metadata: { commit: SHA, branch: "main", build_url: "https://circleci.com/gh/acme/agents/77" },
-  },
-  {
-    name: "CircleCI, a tag build",
-    env: { CIRCLECI: "true", CIRCLE_SHA1: SHA, CIRCLE_BRANCH: "v1", CIRCLE_TAG: "v1" },
-    ci: "CircleCI",
-    metadata: { commit: SHA },
-  },
-  {
-    name: "Buildkite",
-    env: {
-      BUILDKITE: "true",
-      BUILDKITE_COMMIT: SHA,
-      BUILDKITE_BRANCH: "release/3",
-      BUILDKITE_BUILD_URL: "https://buildkite.com/acme/agents/builds/9",
+    {
+      name: "GitLab, a tag pipeline without a job URL",
+      env: { CI_COMMIT_REF_NAME: "v2", CI_COMMIT_TAG: "v2", CI_PIPELINE_URL: "https://gitlab.example.com/acme/agents/-/pipelines/7" },
+      metadata: { commit: SHA, build_url: "https://gitlab.example.com/acme/agents/-/pipelines/7" },
     },
-    ci: "Buildkite",
-    metadata: { commit: SHA, branch: "release/3", build_url: "https://buildkite.com/acme/agents/builds/9" },
-  },
-  {
-    name: "Buildkite, a tag build",
-    env: { BUILDKITE: "true", BUILDKITE_COMMIT: SHA, BUILDKITE_BRANCH: "v3", BUILDKITE_TAG: "v3" },
-    ci: "Buildkite",
-    metadata: { commit: SHA },
-  },
-  {
-    name: "Azure Pipelines: the whole branch from the ref, the project URL-encoded",
-    env: {
-      TF_BUILD: "True",
-      BUILD_SOURCEVERSION: SHA,
-      BUILD_SOURCEBRANCH: "refs/heads/feature/tools",
-      BUILD_SOURCEBRANCHNAME: "tools",
-      SYSTEM_COLLECTIONURI: "https://dev.azure.com/acme/",
-      SYSTEM_TEAMPROJECT: "Fabrikam Fiber",
-      BUILD_BUILDID: "311",
+  ]),
+  ...on("CircleCI", { CIRCLECI: "true", CIRCLE_SHA1: SHA }, [
+    {
+      name: "CircleCI",
+      env: { CIRCLE_BRANCH: "main", CIRCLE_BUILD_URL: "https://circleci.com/gh/acme/agents/77" },
+      metadata: { commit: SHA, branch: "main", build_url: "https://circleci.com/gh/acme/agents/77" },
     },
-    ci: "Azure Pipelines",
-    metadata: {
-      commit: SHA,
-      branch: "feature/tools",
-      build_url: "https://dev.azure.com/acme/Fabrikam%20Fiber/_build/results?buildId=311",
+    { name: "CircleCI, a tag build", env: { CIRCLE_BRANCH: "v1", CIRCLE_TAG: "v1" }, metadata: { commit: SHA } },
+    {
+      name: "a CI that exports nothing useful: blank values are left out",
+      env: { CIRCLE_SHA1: "  ", CIRCLE_BRANCH: "" },
+      metadata: {},
     },
-  },
-  {
-    name: "Azure Pipelines, a pull request: its source branch",
-    env: {
-      TF_BUILD: "True",
-      BUILD_SOURCEVERSION: SHA,
-      BUILD_SOURCEBRANCH: "refs/pull/12/merge",
-      BUILD_SOURCEBRANCHNAME: "merge",
-      SYSTEM_PULLREQUEST_SOURCEBRANCH: "refs/heads/feature/pr",
-      SYSTEM_COLLECTIONURI: "https://acme.visualstudio.com",
-      SYSTEM_TEAMPROJECT: "agents",
-      BUILD_BUILDID: "12",
+  ]),
+  ...on("Buildkite", { BUILDKITE: "true", BUILDKITE_COMMIT: SHA }, [
+    {
+      name: "Buildkite",
+      env: { BUILDKITE_BRANCH: "release/3", BUILDKITE_BUILD_URL: "https://buildkite.com/acme/agents/builds/9" },
+      metadata: { commit: SHA, branch: "release/3", build_url: "https://buildkite.com/acme/agents/builds/9" },
     },
-    ci: "Azure Pipelines",
-    metadata: { commit: SHA, branch: "feature/pr", build_url: "https://acme.visualstudio.com/agents/_build/results?buildId=12" },
-  },
-  {
-    name: "Azure Pipelines with only BUILD_SOURCEBRANCHNAME",
-    env: { TF_BUILD: "True", BUILD_SOURCEVERSION: SHA, BUILD_SOURCEBRANCHNAME: "main" },
-    ci: "Azure Pipelines",
-    metadata: { commit: SHA, branch: "main" },
-  },
-  {
-    name: "Azure Pipelines, a tag build: no branch, not the tag's name",
-    env: { TF_BUILD: "True", BUILD_SOURCEVERSION: SHA, BUILD_SOURCEBRANCH: "refs/tags/v1", BUILD_SOURCEBRANCHNAME: "v1" },
-    ci: "Azure Pipelines",
-    metadata: { commit: SHA },
-  },
-  {
-    name: "Jenkins freestyle: GIT_BRANCH without its remote",
-    env: {
-      JENKINS_URL: "https://jenkins.example.com/",
-      GIT_COMMIT: SHA,
-      GIT_BRANCH: "origin/main",
-      BUILD_URL: "https://jenkins.example.com/job/agents/15/",
+    { name: "Buildkite, a tag build", env: { BUILDKITE_BRANCH: "v3", BUILDKITE_TAG: "v3" }, metadata: { commit: SHA } },
+  ]),
+  ...on("Azure Pipelines", { TF_BUILD: "True", BUILD_SOURCEVERSION: SHA }, [
+    {
+      name: "Azure Pipelines: the whole branch from the ref, the project URL-encoded",
+      env: {
+        BUILD_SOURCEBRANCH: "refs/heads/feature/tools",
+        BUILD_SOURCEBRANCHNAME: "tools",
+        SYSTEM_COLLECTIONURI: "https://dev.azure.com/acme/",
+        SYSTEM_TEAMPROJECT: "Fabrikam Fiber",
+        BUILD_BUILDID: "311",
+      },
+      metadata: {
+        commit: SHA,
+        branch: "feature/tools",
+        build_url: "https://dev.azure.com/acme/Fabrikam%20Fiber/_build/results?buildId=311",
+      },
     },
-    ci: "Jenkins",
-    metadata: { commit: SHA, branch: "main", build_url: "https://jenkins.example.com/job/agents/15/" },
-  },
-  {
-    name: "Jenkins multibranch pull request: CHANGE_BRANCH, not PR-12",
-    env: {
-      JENKINS_URL: "https://jenkins.example.com/",
-      GIT_COMMIT: SHA,
-      GIT_BRANCH: "PR-12",
-      BRANCH_NAME: "PR-12",
-      CHANGE_BRANCH: "fix/x",
+    {
+      name: "Azure Pipelines, a pull request: its source branch",
+      env: {
+        BUILD_SOURCEBRANCH: "refs/pull/12/merge",
+        BUILD_SOURCEBRANCHNAME: "merge",
+        SYSTEM_PULLREQUEST_SOURCEBRANCH: "refs/heads/feature/pr",
+        SYSTEM_COLLECTIONURI: "https://acme.visualstudio.com",
+        SYSTEM_TEAMPROJECT: "agents",
+        BUILD_BUILDID: "12",
+      },
+      metadata: { commit: SHA, branch: "feature/pr", build_url: "https://acme.visualstudio.com/agents/_build/results?buildId=12" },
     },
-    ci: "Jenkins",
-    metadata: { commit: SHA, branch: "fix/x" },
-  },
-  {
-    name: "Jenkins tag build",
-    env: { JENKINS_URL: "https://jenkins.example.com/", GIT_COMMIT: SHA, BRANCH_NAME: "v1", TAG_NAME: "v1" },
-    ci: "Jenkins",
-    metadata: { commit: SHA },
-  },
+    {
+      name: "Azure Pipelines with only BUILD_SOURCEBRANCHNAME",
+      env: { BUILD_SOURCEBRANCHNAME: "main" },
+      metadata: { commit: SHA, branch: "main" },
+    },
+    {
+      name: "Azure Pipelines, a tag build: no branch, not the tag's name",
+      env: { BUILD_SOURCEBRANCH: "refs/tags/v1", BUILD_SOURCEBRANCHNAME: "v1" },
+      metadata: { commit: SHA },
+    },
+  ]),
+  ...on("Jenkins", { JENKINS_URL: "https://jenkins.example.com/", GIT_COMMIT: SHA }, [
+    {
+      name: "Jenkins freestyle: GIT_BRANCH without its remote",
+      env: { GIT_BRANCH: "origin/main", BUILD_URL: "https://jenkins.example.com/job/agents/15/" },
+      metadata: { commit: SHA, branch: "main", build_url: "https://jenkins.example.com/job/agents/15/" },
+    },
+    {
+      name: "Jenkins multibranch pull request: CHANGE_BRANCH, not PR-12",
+      env: { GIT_BRANCH: "PR-12", BRANCH_NAME: "PR-12", CHANGE_BRANCH: "fix/x" },
+      metadata: { commit: SHA, branch: "fix/x" },
+    },
+    { name: "Jenkins tag build", env: { BRANCH_NAME: "v1", TAG_NAME: "v1" }, metadata: { commit: SHA } },
+  ]),
   {
     name: "outside CI: CI-looking variables without their CI's marker are not read",
     env: { GITHUB_SHA: SHA, GIT_COMMIT: SHA, GIT_BRANCH: "main", BUILD_URL: "https://example.com/1", CI: "true" },
@@ -189,12 +151,6 @@ const detections: { name: string; env: Env; ci: string | null; metadata: Record<
     name: "a marker set to false is no CI",
     env: { GITHUB_ACTIONS: "false", GITHUB_SHA: SHA },
     ci: null,
-    metadata: {},
-  },
-  {
-    name: "a CI that exports nothing useful: blank values are left out",
-    env: { CIRCLECI: "true", CIRCLE_SHA1: "  ", CIRCLE_BRANCH: "" },
-    ci: "CircleCI",
     metadata: {},
   },
 ];
