@@ -6,8 +6,7 @@
 import { describe, expect, it, vi } from "vitest";
 
 // The session routes read the signed-in user from Auth.js: a test decides who that is.
-const session = vi.hoisted(() => ({ userId: null as string | null }));
-vi.mock("@/lib/auth", () => ({ auth: async () => (session.userId ? { user: { id: session.userId } } : null) }));
+vi.mock("@/lib/auth", () => import("../helpers/session"));
 
 import { NextRequest } from "next/server";
 import { db } from "@/lib/db";
@@ -16,6 +15,7 @@ import { isSameOriginRequest } from "@/lib/api/same-origin";
 import * as filesRoute from "@/app/api/w/[workspaceId]/files/route";
 import { call } from "../helpers/api";
 import { addMember, makeApiKey, makeWorkspace } from "../helpers/factories";
+import { session } from "../helpers/session";
 
 const h = (headers: Record<string, string>) => new Headers(headers);
 

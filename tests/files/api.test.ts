@@ -16,10 +16,10 @@ import type { WorkspaceContext } from "@/lib/auth/roles";
 import { call, readAllPages } from "../helpers/api";
 import { addMember, makeApiKey, makeWorkspace, makeWorkspaceWithSuiteAndKeys, runnableCase } from "../helpers/factories";
 import { makeCsv, makePdf, makePng } from "./fixtures";
+import { session } from "../helpers/session";
 
 // The session routes read the signed-in user from Auth.js; API-key routes never do.
-const session = vi.hoisted(() => ({ userId: null as string | null }));
-vi.mock("@/lib/auth", () => ({ auth: async () => (session.userId ? { user: { id: session.userId } } : null) }));
+vi.mock("@/lib/auth", () => import("../helpers/session"));
 
 type Handler = (req: NextRequest, route: { params: Promise<Record<string, string>> }) => Promise<Response>;
 

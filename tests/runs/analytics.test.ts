@@ -5,10 +5,10 @@ import type { WorkspaceContext } from "@/lib/auth/roles";
 import { getSuiteAnalytics, listSuiteRunsPage } from "@/lib/runs/analytics";
 import { countStatuses, makeWorkspace, runRowData } from "../helpers/factories";
 import { call } from "../helpers/api";
+import { session } from "../helpers/session";
 
 // The session routes read the signed-in user from next-auth; tests choose who that is.
-const session = vi.hoisted(() => ({ userId: null as string | null }));
-vi.mock("@/lib/auth", () => ({ auth: async () => (session.userId ? { user: { id: session.userId } } : null) }));
+vi.mock("@/lib/auth", () => import("../helpers/session"));
 
 const { GET: analyticsRoute } = await import("@/app/api/w/[workspaceId]/suites/[suiteId]/analytics/route");
 const { GET: runsRoute } = await import("@/app/api/w/[workspaceId]/suites/[suiteId]/analytics/runs/route");

@@ -12,9 +12,9 @@ import type { WorkspaceContext } from "@/lib/auth/roles";
 import { containsPattern } from "@/lib/runs/case-table";
 import { countStatuses, makeSuiteWithCases, makeWorkspace, makeWorkspaceWithKey, runRowData } from "../helpers/factories";
 import { call } from "../helpers/api";
+import { session } from "../helpers/session";
 
-const session = vi.hoisted(() => ({ userId: null as string | null }));
-vi.mock("@/lib/auth", () => ({ auth: async () => (session.userId ? { user: { id: session.userId } } : null) }));
+vi.mock("@/lib/auth", () => import("../helpers/session"));
 
 const { GET: tableApi } = await import("@/app/api/v1/runs/[id]/case-results/route");
 const { GET: tableRoute } = await import("@/app/api/w/[workspaceId]/runs/[runId]/results/route");

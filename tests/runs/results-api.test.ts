@@ -10,9 +10,9 @@ import type { WorkspaceContext } from "@/lib/auth/roles";
 import { makeWorkspace, makeWorkspaceWithKey } from "../helpers/factories";
 import { call, readAllPages } from "../helpers/api";
 import { makeReportRun } from "./report-fixture";
+import { session } from "../helpers/session";
 
-const session = vi.hoisted(() => ({ userId: null as string | null }));
-vi.mock("@/lib/auth", () => ({ auth: async () => (session.userId ? { user: { id: session.userId } } : null) }));
+vi.mock("@/lib/auth", () => import("../helpers/session"));
 
 const { GET: resultsRoute } = await import("@/app/api/v1/runs/[id]/results/route");
 const { GET: caseResultRoute } = await import("@/app/api/v1/case-results/[id]/route");

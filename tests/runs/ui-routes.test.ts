@@ -4,10 +4,10 @@ import { NotFoundError } from "@/lib/errors";
 import type { WorkspaceContext } from "@/lib/auth/roles";
 import { addMember, countStatuses, makeWorkspace, makeSuiteWithCases, runRowData } from "../helpers/factories";
 import { call } from "../helpers/api";
+import { session } from "../helpers/session";
 
 // The signed-in user is the only thing faked; membership, roles and scoping run for real.
-const session = vi.hoisted(() => ({ userId: null as string | null }));
-vi.mock("@/lib/auth", () => ({ auth: async () => (session.userId ? { user: { id: session.userId } } : null) }));
+vi.mock("@/lib/auth", () => import("../helpers/session"));
 vi.mock("next/cache", () => ({ revalidatePath: vi.fn() }));
 
 const { GET: runRoute } = await import("@/app/api/w/[workspaceId]/runs/[runId]/route");
