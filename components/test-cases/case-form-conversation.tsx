@@ -1,6 +1,5 @@
 "use client";
 import { useFormContext } from "react-hook-form";
-import { Field, Textarea } from "@/components/ui/field";
 import { FormInput, FormTextarea } from "@/components/forms/form-input";
 import { FormSection } from "./case-form-basics";
 import { JsonObjectField } from "./json-object-field";
@@ -16,14 +15,13 @@ export function ConversationSection() {
       title="Conversation"
       description="Without a simulated user the initial message is the single question and the agent answers once. With one, an LLM plays the persona in a multi-turn conversation."
     >
-      <Field
-        id="initial_message"
+      <FormTextarea
+        form={form}
+        name="initial_message"
         label="Initial message"
         hint="First message the user sends to the agent. A case needs this or a persona to run."
-        error={errors.initial_message?.message}
-      >
-        <Textarea id="initial_message" rows={3} {...register("initial_message")} />
-      </Field>
+        rows={3}
+      />
 
       <div className="rounded-md border border-slate-200 p-4">
         <label className="flex items-center gap-2 text-sm font-medium text-slate-800">

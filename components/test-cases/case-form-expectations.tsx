@@ -1,6 +1,7 @@
 "use client";
 import { useFieldArray, useFormContext } from "react-hook-form";
-import { Field, InputField, Textarea } from "@/components/ui/field";
+import { InputField } from "@/components/ui/field";
+import { FormTextarea } from "@/components/forms/form-input";
 import { Button } from "@/components/ui/button";
 import { FormSection } from "./case-form-basics";
 import { JsonObjectField } from "./json-object-field";
@@ -137,28 +138,25 @@ function EvaluationsField() {
 }
 
 export function ExpectationsSection({ tools }: { tools: AgentToolOption[] }) {
-  const { register, formState } = useFormContext<CaseFormValues>();
-  const { errors } = formState;
+  const form = useFormContext<CaseFormValues>();
   return (
     <FormSection title="Expectations" description="What the judge checks at the end of the conversation.">
       <OutcomeRows />
       <ToolCallRows tools={tools} />
-      <Field
-        id="evaluation_criteria_override"
+      <FormTextarea
+        form={form}
+        name="evaluation_criteria_override"
         label="Evaluation criteria override"
         hint="Replaces the default judge rubric for this case. Leave empty to use the default."
-        error={errors.evaluation_criteria_override?.message}
-      >
-        <Textarea id="evaluation_criteria_override" rows={3} {...register("evaluation_criteria_override")} />
-      </Field>
-      <Field
-        id="ground_truth"
+        rows={3}
+      />
+      <FormTextarea
+        form={form}
+        name="ground_truth"
         label="Ground truth"
         hint="The reference answer, for metrics that compare against it"
-        error={errors.ground_truth?.message}
-      >
-        <Textarea id="ground_truth" rows={2} {...register("ground_truth")} />
-      </Field>
+        rows={2}
+      />
       <EvaluationsField />
     </FormSection>
   );
