@@ -17,6 +17,8 @@
  * No result is ever NaN: what cannot be computed (no data, all differences zero) is null.
  */
 
+import { binomial } from "./sampling";
+
 /** mulberry32: a tiny, well-known 32-bit PRNG. Same seed → same stream, on every platform. */
 export function mulberry32(seed: number): () => number {
   let a = seed >>> 0;
@@ -127,6 +129,45 @@ export function bootstrapLocation(xs: readonly number[], options: BootstrapOptio
     return [quantileSorted(sorted, (1 - level) / 2)!, quantileSorted(sorted, (1 + level) / 2)!];
   };
   return { n, mean: mean(xs), median: median(xs), ci95: interval(means), median_ci95: interval(medians) };
+}
+
+/**
+ * The percentile-bootstrap interval of the mean of `xs` when they take few distinct values (a
+ * run's per-case pass rates take at most trials + 1), with the same resamples, seed and level as
+ * `bootstrapLocation`. Drawing n values with replacement only decides how often each distinct
+ * value is drawn (multinomial counts), so each resample draws those counts, value by value, as
+ * binomials of the draws left (exact: ./sampling.ts). A resample costs O(values × log n)
+ * uniforms instead of n: a 100,000-case run's interval takes milliseconds, not the 6.7 s its
+ * finalize spent with the event loop blocked and the run row locked.
+ */
+export function bootstrapMeanOfFewValues(
+  xs: readonly number[],
+  options: BootstrapOptions = {},
+): { mean: number | null; ci95: Interval | null } {
+  const n = xs.length;
+  if (n === 0) return { mean: null, ci95: null };
+  const resamples = options.resamples ?? DEFAULT_RESAMPLES;
+  const level = options.level ?? 0.95;
+  const random = mulberry32(options.seed ?? DEFAULT_BOOTSTRAP_SEED);
+  const tally = new Map<number, number>();
+  for (const x of xs) tally.set(x, (tally.get(x) ?? 0) + 1);
+  const values = [...tally.keys()].sort((a, b) => a - b);
+  const counts = values.map((v) => tally.get(v)!);
+  const means = new Float64Array(resamples);
+  for (let r = 0; r < resamples; r++) {
+    let draws = n; // draws not yet given to a value
+    let observed = n; // observations of the values not yet given their draws
+    let sum = 0;
+    for (let j = 0; j < values.length && draws > 0; j++) {
+      const drawn = j === values.length - 1 ? draws : binomial(draws, counts[j]! / observed, random);
+      sum += drawn * values[j]!;
+      draws -= drawn;
+      observed -= counts[j]!;
+    }
+    means[r] = sum / n;
+  }
+  const sorted = Array.from(means.sort());
+  return { mean: mean(xs), ci95: [quantileSorted(sorted, (1 - level) / 2)!, quantileSorted(sorted, (1 + level) / 2)!] };
 }
 
 // ── Normal distribution ──────────────────────────────────────────────────────────────────────

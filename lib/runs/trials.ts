@@ -8,7 +8,7 @@
  * agent's answer, so it is counted apart and left out of every rate's denominator. A case whose
  * every trial errored has no rate at all and is labelled `error`.
  */
-import { bootstrapLocation, DEFAULT_BOOTSTRAP_SEED, DEFAULT_RESAMPLES, type Interval } from "@/lib/comparisons/statistics";
+import { bootstrapMeanOfFewValues, DEFAULT_BOOTSTRAP_SEED, DEFAULT_RESAMPLES, type Interval } from "@/lib/comparisons/statistics";
 
 /** How one case's trials in one run came out. */
 export interface CaseTrialCounts {
@@ -98,7 +98,7 @@ export interface RunTrialStats {
 export function runTrialStats(cases: readonly CaseTrialStats[]): RunTrialStats {
   const judged = cases.filter((c) => c.pass_rate !== null);
   const share = (count: number) => (judged.length > 0 ? count / judged.length : null);
-  const location = bootstrapLocation(judged.map((c) => c.pass_rate!));
+  const location = bootstrapMeanOfFewValues(judged.map((c) => c.pass_rate!));
   return {
     judged_cases: judged.length,
     pass_at_1: location.mean,
