@@ -269,7 +269,7 @@ describe("comparing two completed runs", () => {
     };
     const baseline = await runToEnd(); // the fake's default answer: no "yes", every case fails
     fake.addRule({ reply: { content: "yes, a longer and better answer", delayMs: 40 } });
-    const variant = await runToEnd(); // every case passes, 40 ms slower
+    const variant = await runToEnd(); // every case passes, after a 40 ms delay
     fake.reset();
     const callsBefore = fake.requests.length;
 
@@ -297,7 +297,12 @@ describe("comparing two completed runs", () => {
       expect(p).toMatchObject({ verdict_change: "fail_to_pass", both_successful: true });
       expect(p.baseline).toMatchObject({ status: "failed", prompt_tokens: b.prompt_tokens, completion_tokens: b.completion_tokens });
       expect(p.variant).toMatchObject({ status: "passed", response: "yes, a longer and better answer" });
-      expect(p.latency_diff_ms).toBeGreaterThan(20);
+      // The pair's latencies are the runs' recorded ones (which the results round to the
+      // millisecond), and the variant's include the fake's 40 ms delay: a lower bound, not a bet
+      // on the machine's speed.
+      expect([Math.round(p.baseline.latency_ms), Math.round(p.variant.latency_ms)]).toEqual([b.latency_ms, v.latency_ms]);
+      expect(p.latency_diff_ms).toBeCloseTo(p.variant.latency_ms - p.baseline.latency_ms, 6);
+      expect(p.variant.latency_ms).toBeGreaterThanOrEqual(40);
     }
     expect(new Set(pairs.map((p) => p.test_case_id)).size).toBe(4);
     expect(done.summary).toMatchObject({
