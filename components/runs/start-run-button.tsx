@@ -14,13 +14,6 @@ import { ConcurrencyField } from "./concurrency-field";
 import { CaseFilterFields, difficultyOf, type CaseFilter } from "./case-filter-fields";
 import { FilteredTrialsField, TrialsField, trialsError } from "./trials-field";
 
-/**
- * "Run suite": a dialog with the run options (active cases narrowed by tags and difficulty,
- * concurrency, trials per case with the agent executions they imply, run-level variable values
- * as typed inputs with their resolved value and source, presets), then starts a manual run and opens its page. With `caseIds` it runs exactly those
- * cases ("Run this case", "Run selected"); with one case it opens that case's live view.
- * Render it for editors only (or pass `canEdit={false}` and it renders nothing).
- */
 /** What the run dialog needs of the suite it starts: where it is, its tags (to narrow the cases), its variables model and its default trials. */
 export type SuiteLaunch = {
   workspaceId: string;
@@ -32,6 +25,13 @@ export type SuiteLaunch = {
   defaultTrials?: number;
 };
 
+/**
+ * "Run suite": a dialog with the run options (active cases narrowed by tags and difficulty,
+ * concurrency, trials per case with the agent executions they imply, run-level variable values
+ * as typed inputs with their resolved value and source, presets), then starts a manual run and opens its page. With `caseIds` it runs exactly those
+ * cases ("Run this case", "Run selected"); with one case it opens that case's live view.
+ * Render it for editors only (or pass `canEdit={false}` and it renders nothing).
+ */
 export function StartRunButton({
   suite,
   canEdit = true,
