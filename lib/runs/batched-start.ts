@@ -72,10 +72,7 @@ export function configureBatchedStart(opts: BatchOptions | null) {
  * background, in order. Returns the run row as written. On a failure before the first batch is
  * committed, the run row is deleted again: nothing half-written remains.
  */
-export async function startRunInBatches(
-  start: BatchedStart,
-  opts: BatchOptions = configured,
-): Promise<{ run: RunRow; rest: Promise<void> }> {
+export async function startRunInBatches(start: BatchedStart, opts: BatchOptions = configured): Promise<RunRow> {
   const owner = newLeaseOwnerId();
   const runId = await db.$transaction((tx) => start.createRun(tx, { owner, expiresAt: new Date(Date.now() + FILL_LEASE_MS) }));
   let exporter: pg.PoolClient | null = null;
@@ -100,7 +97,8 @@ export async function startRunInBatches(
     const run = await db.run.findUniqueOrThrow({ where: { id: runId }, select: runSelect });
     const held = exporter;
     exporter = null;
-    const rest = withoutWorkspaceScope(() =>
+    // The rest in the background: nobody awaits it; a failure fails the run.
+    void withoutWorkspaceScope(() =>
       writer
         .writeRest(opts.batchRows ?? BATCH_ROWS, opts.beforeBatch)
         .catch(async (err: unknown) => {
@@ -109,7 +107,7 @@ export async function startRunInBatches(
         })
         .finally(() => endSnapshot(held)),
     );
-    return { run, rest };
+    return run;
   } catch (err) {
     if (exporter) await endSnapshot(exporter);
     await db.run

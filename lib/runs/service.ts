@@ -60,7 +60,7 @@ export async function startRun(ctx: WorkspaceContext, suiteId: string, raw: unkn
   // A large run is written in batches, so that its first cases start at once (./batched-start.ts).
   const first = firstBatchRows();
   if ((await countSelectedCases(ctx.workspaceId, suite.id, opts, first + 1)) * trials > first) {
-    const { run } = await startRunInBatches({
+    const run = await startRunInBatches({
       createRun: async (tx, lease) =>
         (await createRunRow(tx, ctx, args, { preparedAt: null, leaseOwner: lease.owner, leaseExpiresAt: lease.expiresAt })).id,
       insert: caseResultsOf(ctx, args),
