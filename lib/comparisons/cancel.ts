@@ -20,7 +20,7 @@ export async function cancelComparison(ctx: WorkspaceContext, id: string): Promi
   if (!isUuid(id)) throw new NotFoundError("Comparison");
   await db.$transaction(async (tx) => {
     const [locked] = await tx.$queryRaw<{ status: string }[]>`
-      SELECT "status"::text AS status FROM "Comparison" WHERE "id" = ${id}::uuid AND "workspaceId" = ${ctx.workspaceId}::uuid FOR UPDATE`;
+      SELECT "status"::text AS status FROM "Comparison" WHERE "id" = ${id}::uuid AND "workspaceId" = ${ctx.workspaceId}::uuid FOR NO KEY UPDATE`;
     if (!locked) throw new NotFoundError("Comparison");
     if (!["pending", "running"].includes(locked.status)) throw new ConflictError(`The comparison is already ${locked.status}`);
     await tx.comparison.update({ where: { id }, data: { cancelRequestedAt: new Date() } });

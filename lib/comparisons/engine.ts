@@ -86,6 +86,9 @@ export async function finishArmRuns(comparisonId: string) {
  */
 export async function failSiblingArms(comparisonId: string, message: string) {
   await db.$transaction(async (tx: Tx) => {
+    // The comparison's row first, as a cancel and a pair claim take it: writers of several arm
+    // runs queue on it, instead of locking the same runs in opposite orders (a deadlock).
+    await tx.$queryRaw`SELECT 1 FROM "Comparison" WHERE "id" = ${comparisonId}::uuid FOR NO KEY UPDATE`;
     await tx.$executeRaw`
       UPDATE "CaseResult" c SET "status" = 'skipped', "errorMessage" = ${`Not run: ${message}`}, "completedAt" = now()
       FROM "Run" r WHERE r."id" = c."runId" AND r."comparisonId" = ${comparisonId}::uuid AND c."status" = 'pending'`;
@@ -106,7 +109,7 @@ export async function finishComparisonIfDone(comparisonId: string): Promise<bool
   const done = await db.$transaction(
     async (tx: Tx) => {
       const [locked] = await tx.$queryRaw<{ status: string; cancelled: boolean }[]>`
-        SELECT "status"::text AS status, ("cancelRequestedAt" IS NOT NULL) AS cancelled FROM "Comparison" WHERE "id" = ${comparisonId}::uuid FOR UPDATE`;
+        SELECT "status"::text AS status, ("cancelRequestedAt" IS NOT NULL) AS cancelled FROM "Comparison" WHERE "id" = ${comparisonId}::uuid FOR NO KEY UPDATE`;
       if (!locked || !["pending", "running"].includes(locked.status)) return null;
       const arms = await tx.$queryRaw<{ status: string; errorMessage: string | null }[]>`
         SELECT r."status"::text AS status, r."errorMessage" FROM "ComparisonArm" a JOIN "Run" r ON r."id" = a."runId"

@@ -366,7 +366,7 @@ export async function cancelMatrix(ctx: WorkspaceContext, id: string): Promise<M
 export async function refreshMatrixStatus(matrixId: string): Promise<void> {
   await db.$transaction(async (tx) => {
     const [locked] = await tx.$queryRaw<{ cancelled: boolean }[]>`
-      SELECT ("cancelRequestedAt" IS NOT NULL) AS cancelled FROM "Matrix" WHERE "id" = ${matrixId}::uuid FOR UPDATE`;
+      SELECT ("cancelRequestedAt" IS NOT NULL) AS cancelled FROM "Matrix" WHERE "id" = ${matrixId}::uuid FOR NO KEY UPDATE`;
     if (!locked) return;
     const runs = await tx.run.findMany({ where: { matrixId }, select: { status: true, startedAt: true, completedAt: true } });
     const status = matrixStatusOf(

@@ -270,7 +270,7 @@ async function setHumanVerdict(tx: Tx, item: { caseResultId: string; runId: stri
 /** Locks the item for a label or a resolution: concurrent reviewers close it exactly once. */
 async function lockItem(tx: Tx, workspaceId: string, id: string) {
   const locked = await tx.$queryRaw<{ id: string }[]>`
-    SELECT "id" FROM "ReviewItem" WHERE "id" = ${id}::uuid AND "workspaceId" = ${workspaceId}::uuid FOR UPDATE`;
+    SELECT "id" FROM "ReviewItem" WHERE "id" = ${id}::uuid AND "workspaceId" = ${workspaceId}::uuid FOR NO KEY UPDATE`;
   if (locked.length === 0) throw new NotFoundError("Review item");
   return tx.reviewItem.findUniqueOrThrow({
     where: { id },

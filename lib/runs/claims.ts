@@ -140,7 +140,7 @@ export async function claimPairs(
     }>(
       `SELECT "concurrency", "status"::text AS status, ("cancelRequestedAt" IS NOT NULL) AS cancelled, "ordering"::text AS ordering, "seed",
               "resetWindowMs" AS reset, (SELECT count(*)::int FROM "Run" WHERE "comparisonId" = $1::uuid) AS arms
-       FROM "Comparison" WHERE "id" = $1::uuid FOR UPDATE`,
+       FROM "Comparison" WHERE "id" = $1::uuid FOR NO KEY UPDATE`,
       [comparisonId],
     );
     if (!cmp || cmp.cancelled || !["pending", "running"].includes(cmp.status)) {

@@ -422,7 +422,7 @@ export class Executor {
         // Rows locked in id order, like every multi-row write of this worker's cases (no deadlock).
         text: `WITH locked AS (
                  SELECT "id" FROM "CaseResult" WHERE "id" = ANY($1::uuid[]) AND "leaseOwner" = $2 AND "status" = 'running'
-                 ORDER BY "id" FOR UPDATE
+                 ORDER BY "id" FOR NO KEY UPDATE
                ), extended AS (
                  UPDATE "CaseResult" c SET "leaseExpiresAt" = now() + $3::int * interval '1 millisecond'
                  FROM locked l WHERE c."id" = l."id"

@@ -73,7 +73,7 @@ const WRITE_RESULTS_SQL = `
     -- over overlapping sets of rows never wait for each other in a cycle (no deadlock).
     SELECT c."id" FROM "CaseResult" c
     WHERE c."id" IN (SELECT id FROM input) AND c."runId" = $1::uuid AND c."leaseOwner" = $2 AND c."status" = 'running'
-    ORDER BY c."id" FOR UPDATE
+    ORDER BY c."id" FOR NO KEY UPDATE
   ), cr AS (
     UPDATE "CaseResult" c SET
       "status" = x.status::"CaseResultStatus", "transcript" = x.transcript,

@@ -62,7 +62,7 @@ export class StageBuffer {
         // Rows locked in id order, like every multi-row write of this worker's cases (no deadlock).
         text: `WITH s AS (SELECT * FROM unnest($1::uuid[], $2::text[]) AS s(id, stage)),
                locked AS (SELECT c."id" FROM "CaseResult" c WHERE c."id" IN (SELECT id FROM s)
-                          AND c."status" = 'running' AND c."leaseOwner" = $3 ORDER BY c."id" FOR UPDATE)
+                          AND c."status" = 'running' AND c."leaseOwner" = $3 ORDER BY c."id" FOR NO KEY UPDATE)
                UPDATE "CaseResult" c SET "stage" = s.stage::"CaseStage"
                FROM s, locked l
                WHERE c."id" = s.id AND l."id" = s.id AND c."status" = 'running' AND c."leaseOwner" = $3`,

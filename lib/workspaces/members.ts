@@ -26,7 +26,7 @@ const LAST_OWNER = "A workspace needs at least one owner: make someone else an o
  * another owner?" are serialised, then loads the target membership (NotFound outside ctx's workspace).
  */
 async function lockAndLoad(tx: Tx, ctx: WorkspaceContext, userId: string) {
-  await tx.$queryRaw`SELECT id FROM "Workspace" WHERE id = ${ctx.workspaceId}::uuid FOR UPDATE`;
+  await tx.$queryRaw`SELECT id FROM "Workspace" WHERE id = ${ctx.workspaceId}::uuid FOR NO KEY UPDATE`;
   if (!isUuid(userId)) throw new NotFoundError("Member");
   const target = await tx.membership.findUnique({
     where: { workspaceId_userId: { workspaceId: ctx.workspaceId, userId } },
