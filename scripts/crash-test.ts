@@ -32,9 +32,14 @@ const started = Date.now();
 
 let passed = 0;
 let failed = 0;
+/** The failed checks, for `npm test`'s list of failures. */
+const failures: string[] = [];
 function check(ok: boolean, what: string, detail = "") {
   if (ok) passed++;
-  else failed++;
+  else {
+    failed++;
+    failures.push(`${what}${detail ? ` — ${detail}` : ""}`);
+  }
   console.log(`${ok ? "✓" : "✗"} ${what}${detail ? ` — ${detail}` : ""}`);
 }
 
@@ -349,11 +354,11 @@ async function cleanup() {
   log.end();
 }
 
-/** The closing line; with CRASH_RESULT_FILE (set by `npm test`) also the counts as JSON. */
+/** The closing line; with CRASH_RESULT_FILE (set by `npm test`) also the counts and failed checks as JSON. */
 function report(passedChecks: number, failedChecks: number) {
   console.log(`\n${passedChecks} passed, ${failedChecks} failed`);
   if (process.env.CRASH_RESULT_FILE)
-    writeFileSync(process.env.CRASH_RESULT_FILE, JSON.stringify({ passed: passedChecks, failed: failedChecks }));
+    writeFileSync(process.env.CRASH_RESULT_FILE, JSON.stringify({ passed: passedChecks, failed: failedChecks, failures }));
 }
 
 const timer = setTimeout(() => {

@@ -2,8 +2,10 @@
 // restricted database role), a short bench
 // smoke (200 cases: correctness invariants only, never time), then a production build, the Playwright browser tests in Chromium and the crash-restart test. Prints
 // one closing line "N passed, N failed, N skipped" over all of them (lint forbids skipping, so a
-// non-zero skipped count is a finding too).
+// non-zero skipped count is a finding too), after the failed tests by name: CI keeps only the
+// output's tail, and a failure named only at the top of a 20-minute log is a failure nobody sees.
 import "./check-node.mjs";
+import { playwrightFailures, vitestFailures } from "./test-report.mjs";
 import { spawn } from "node:child_process";
 import { closeSync, existsSync, mkdtempSync, openSync, readFileSync } from "node:fs";
 import os from "node:os";
@@ -27,6 +29,8 @@ let passed = 0;
 let failed = 0;
 let skipped = 0;
 let exit = 0;
+/** One line per failed test: where, which, and the first line of why. */
+const failures = [];
 
 if (only !== "e2e") {
   const out = path.join(tmp, "vitest.json");
@@ -42,10 +46,14 @@ if (only !== "e2e") {
     passed += report.numPassedTests;
     failed += report.numFailedTests;
     skipped += report.numPendingTests + report.numTodoTests;
+    failures.push(...vitestFailures(report, root));
   }
   if (code !== 0) {
     exit = code;
-    if (!report || report.numFailedTests === 0) failed += 1; // a crash outside a test still fails the run
+    if (!report || report.numFailedTests === 0) {
+      failed += 1; // a crash outside a test still fails the run
+      if (!failures.some((f) => f.startsWith("vitest "))) failures.push(`vitest: exit code ${code}${report ? "" : ", no JSON report"}`);
+    }
   }
 }
 
@@ -65,19 +73,20 @@ if (only !== "e2e") {
     child.on("exit", (c, signal) => resolve(c ?? (signal ? 1 : 0)));
   });
   closeSync(fd);
-  let failures = null;
+  let benchFailures = null;
   try {
-    failures = JSON.parse(readFileSync(out, "utf8")).failures;
+    benchFailures = JSON.parse(readFileSync(out, "utf8")).failures;
   } catch {
     // no JSON: the bench crashed before printing
   }
-  const ok = code === 0 && Array.isArray(failures) && failures.length === 0;
+  const ok = code === 0 && Array.isArray(benchFailures) && benchFailures.length === 0;
+  const why = ok ? "" : `: ${Array.isArray(benchFailures) ? benchFailures.join("; ") : `exit code ${code}, no JSON`}`;
   if (ok) passed += 1;
   else {
     failed += 1;
     exit = exit || code || 1;
+    failures.push(`bench smoke${why}`);
   }
-  const why = ok ? "" : `: ${Array.isArray(failures) ? failures.join("; ") : `exit code ${code}, no JSON`}`;
   console.log(`\nbench smoke ${ok ? "passed" : "FAILED"} in ${((Date.now() - t0) / 1000).toFixed(1)} s${why} (JSON: ${out})`);
 }
 
@@ -89,6 +98,7 @@ if (only !== "unit") {
   const build = await run("npm", ["run", "build"]);
   if (build !== 0) {
     console.error("next build failed");
+    for (const f of failures) console.log(`  ✗ ${f}`);
     process.exit(build);
   }
   // Two Playwright invocations on one data directory: first the first-run setup and the tests
@@ -107,10 +117,14 @@ if (only !== "unit") {
       passed += report.stats.expected + report.stats.flaky;
       failed += report.stats.unexpected;
       skipped += report.stats.skipped;
+      failures.push(...playwrightFailures(report));
     }
     if (code !== 0) {
       exit = exit || code;
-      if (!report || report.stats?.unexpected === 0) failed += 1;
+      if (!report || report.stats?.unexpected === 0) {
+        failed += 1;
+        if (!report?.errors?.length) failures.push(`playwright ${projectArgs[0]}: exit code ${code}`);
+      }
     }
   }
 
@@ -121,12 +135,17 @@ if (only !== "unit") {
   if (crashReport) {
     passed += crashReport.passed;
     failed += crashReport.failed;
+    failures.push(...(crashReport.failures ?? []).map((f) => `crash test: ${f}`));
   }
   if (crash !== 0) {
     exit = exit || crash;
-    if (!crashReport || crashReport.failed === 0) failed += 1;
+    if (!crashReport || crashReport.failed === 0) {
+      failed += 1;
+      failures.push(`crash test: exit code ${crash}`);
+    }
   }
 }
 
+if (failures.length > 0) console.log(`\nFailed:\n${failures.map((f) => `  ✗ ${f}`).join("\n")}`);
 console.log(`\n${passed} passed, ${failed} failed, ${skipped} skipped`);
 process.exit(exit);
