@@ -101,10 +101,24 @@ try {
       say,
     });
     const meta = { database: databaseLabel(database) };
+    const beside = args.promptfoo ? await import("./bench/promptfoo-rate-limit") : null;
+    let promptfoo = null;
+    if (beside && args.promptfoo) {
+      say("the same workload through promptfoo…");
+      promptfoo = await beside.benchPromptfooRateLimit({
+        bin: args.promptfoo,
+        fake,
+        rpm: args.rateLimit.rpm,
+        tpm: args.rateLimit.tpm,
+        concurrency: args.concurrency,
+        seconds: args.seconds,
+        say,
+      });
+    }
     process.stdout.write(
       args.json
-        ? `${JSON.stringify({ mode: "rate-limit", ...meta, rateLimit, failures: rateLimit.failures })}\n`
-        : `${formatRateLimitReport(rateLimit, meta)}\n`,
+        ? `${JSON.stringify({ mode: "rate-limit", ...meta, rateLimit, promptfoo, failures: rateLimit.failures })}\n`
+        : `${formatRateLimitReport(rateLimit, meta)}\n${beside && promptfoo ? `\n${beside.formatPromptfooRateLimit(promptfoo)}\n` : ""}`,
     );
     if (rateLimit.failures.length) exitCode = 1;
   } else if (args.ab) {

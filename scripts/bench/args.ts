@@ -61,6 +61,8 @@ export type BenchArgs = {
   rateLimit: { rpm: number | null; tpm: number | null } | null;
   /** Provider-budget mode: declare nothing and learn the limits from the answers. */
   learned: boolean;
+  /** Provider-budget mode: an installed promptfoo to run the same workload through, beside Assay. */
+  promptfoo: string | null;
   json: boolean;
   help: boolean;
 };
@@ -129,6 +131,9 @@ export const USAGE = `npm run bench -- [options]
                        reports the rate admitted against the budget over --seconds (default 300, after
                        a 10 s start), the share of 429 answers and any case failed by a 429
   --learned            provider-budget mode: the model configuration declares nothing (limits learned)
+  --promptfoo BIN      provider-budget mode: then the same workload through an installed promptfoo
+                       (BIN, e.g. node_modules/.bin/promptfoo; -j = --concurrency, its own retries),
+                       reported beside Assay's figures
   --json               print one JSON object instead of the table
 
 Database: BENCH_DATABASE_URL (or DATABASE_URL) names a PostgreSQL server on which a throwaway
@@ -171,6 +176,7 @@ export function parseArgs(argv: string[]): BenchArgs {
     ordering: "sequential",
     rateLimit: null,
     learned: false,
+    promptfoo: null,
     warmupCases: 100,
     json: false,
     help: false,
@@ -331,6 +337,12 @@ export function parseArgs(argv: string[]): BenchArgs {
       case "--learned":
         out.learned = true;
         break;
+      case "--promptfoo": {
+        const bin = value();
+        if (!bin) throw new Error("--promptfoo takes the path of an installed promptfoo (its bin)");
+        out.promptfoo = bin;
+        break;
+      }
       case "--json":
         out.json = true;
         break;
@@ -350,6 +362,7 @@ export function parseArgs(argv: string[]): BenchArgs {
     return out;
   }
   if (out.learned) throw new Error("--learned belongs to --rate-limit");
+  if (out.promptfoo) throw new Error("--promptfoo belongs to --rate-limit");
   if (out.ab && !casesGiven) out.cases = 500;
   if (out.memoryBaselineCases > 0 && !casesGiven) out.cases = 10_000;
   if (out.ab && out.viewers > 0) throw new Error("--viewers and --ab are separate modes");

@@ -18,7 +18,7 @@ import { correctnessLine, loadAverage } from "./report";
 import { startWorker, stopWorkers } from "./workers-bench";
 
 /** The first seconds are not measured: workers warm up and the budget's first buckets fill. */
-const SETTLE_SECONDS = 10;
+export const SETTLE_SECONDS = 10;
 
 /** The workload: the budget (declared on the model configuration, or only enforced by the fake) and who shares it. */
 type RateLimitWorkload = {
@@ -51,10 +51,10 @@ export type RateLimitBenchResult = RateLimitWorkload & {
   failures: string[];
 };
 
-type RecordedRequest = { endpoint: string; at: number; status?: number };
+type RecordedRequest = { endpoint: string; at: number; status?: number; body?: { messages?: { content?: unknown }[] } };
 
 /** Turns on the fake's provider budget (over its control API: it may run in its own process). */
-async function setFakeRateLimit(fakeUrl: string, limit: { rpm: number | null; tpm: number | null } | null) {
+export async function setFakeRateLimit(fakeUrl: string, limit: { rpm: number | null; tpm: number | null } | null) {
   const control = `${fakeUrl.replace(/\/v1$/, "")}/__fake/rate-limit`;
   const res = limit
     ? await fetch(control, {
@@ -66,7 +66,7 @@ async function setFakeRateLimit(fakeUrl: string, limit: { rpm: number | null; tp
   if (!res.ok) throw new Error(`the fake refused its rate limit: ${res.status} ${await res.text()}`);
 }
 
-async function fakeRequests(fakeUrl: string): Promise<RecordedRequest[]> {
+export async function fakeRequests(fakeUrl: string): Promise<RecordedRequest[]> {
   const res = await fetch(`${fakeUrl.replace(/\/v1$/, "")}/__fake/requests`);
   return (await res.json()) as RecordedRequest[];
 }

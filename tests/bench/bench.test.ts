@@ -167,5 +167,21 @@ describe("npm run bench", () => {
     expect(() => parseArgs(["--trials", "0"])).toThrow(/--trials/);
     expect(() => parseArgs(["--trials", "21"])).toThrow(/--trials/);
     expect(() => parseArgs(["--trials", "3", "--ab"])).toThrow(/separate modes/);
+    expect(parseArgs(["--rate-limit", "rpm=600,tpm=60000"])).toMatchObject({
+      rateLimit: { rpm: 600, tpm: 60000 },
+      seconds: 300,
+      learned: false,
+      promptfoo: null,
+    });
+    expect(parseArgs(["--rate-limit", "rpm=60", "--learned", "--seconds", "30", "--promptfoo", "/opt/pf/bin/promptfoo"])).toMatchObject({
+      rateLimit: { rpm: 60, tpm: null },
+      seconds: 30,
+      learned: true,
+      promptfoo: "/opt/pf/bin/promptfoo",
+    });
+    expect(() => parseArgs(["--rate-limit", "rpm=ten"])).toThrow(/--rate-limit/);
+    expect(() => parseArgs(["--rate-limit", "rpm=60", "--promptfoo"])).toThrow(/--promptfoo takes/);
+    expect(() => parseArgs(["--promptfoo", "/opt/pf/bin/promptfoo"])).toThrow(/--promptfoo belongs to --rate-limit/);
+    expect(() => parseArgs(["--learned"])).toThrow(/--learned belongs to --rate-limit/);
   });
 });
