@@ -23,6 +23,8 @@ export type PromptfooRateLimitResult = {
   achievedRpm: number;
   rpmShare: number | null;
   refusedShare: number;
+  /** 429 answers in the start before the window (its first wave meets an empty budget). */
+  refusedAtStart: number;
   /** Distinct questions with an admitted answer, from promptfoo's start to the window's end. */
   answered: number;
   /** Admitted answers beyond the first for a question: promptfoo asked again after an answer. */
@@ -89,6 +91,7 @@ export async function benchPromptfooRateLimit(opts: {
   );
   const inWindow = ours.filter((r) => r.at >= from && r.at < to);
   const admitted = inWindow.filter((r) => r.status === 200).length;
+  const refusedAtStart = ours.filter((r) => r.at < from && r.status === 429).length;
   const refused = inWindow.filter((r) => r.status === 429).length;
   const answers = new Map<string, number>();
   for (const r of ours.filter((q) => q.status === 200 && q.at < to)) {
@@ -106,6 +109,7 @@ export async function benchPromptfooRateLimit(opts: {
     achievedRpm,
     rpmShare: rpm ? achievedRpm / rpm : null,
     refusedShare: inWindow.length ? refused / inWindow.length : 0,
+    refusedAtStart,
     answered: answers.size,
     askedAgain: [...answers.values()].reduce((sum, n) => sum + n - 1, 0),
     exitedEarly,
@@ -116,7 +120,12 @@ export async function benchPromptfooRateLimit(opts: {
 function promptfooEnv(dir: string): NodeJS.ProcessEnv {
   return {
     NODE_ENV: "production",
-    PATH: process.env.PATH,
+    // The machine's `node`, not the project's (npm run puts node_modules/.bin, with the pinned
+    // Node, first): promptfoo's native modules are built for the Node that installed it.
+    PATH: (process.env.PATH ?? "")
+      .split(path.delimiter)
+      .filter((dir) => !dir.includes(`node_modules${path.sep}.bin`))
+      .join(path.delimiter),
     HOME: dir || os.tmpdir(),
     PROMPTFOO_CONFIG_DIR: dir ? path.join(dir, ".promptfoo") : path.join(os.tmpdir(), "assay-bench-promptfoo-version"),
     PROMPTFOO_DISABLE_TELEMETRY: "1",
@@ -151,7 +160,7 @@ export function formatPromptfooRateLimit(r: PromptfooRateLimitResult): string {
   return [
     `  promptfoo ${r.version} on the same budget and fake (-j ${r.concurrency}, its own retry on 429), window ${r.windowSeconds} s after a ${SETTLE_SECONDS} s start:`,
     `    admitted: ${r.admitted} requests = ${r.achievedRpm.toFixed(1)}/min (${pct(r.rpmShare)} of the rpm budget)`,
-    `    429 answers: ${r.refused} of ${r.admitted + r.refused} requests = ${pct(r.refusedShare)}`,
+    `    429 answers: ${r.refused} of ${r.admitted + r.refused} requests = ${pct(r.refusedShare)} (and ${r.refusedAtStart} in the ${SETTLE_SECONDS} s before the window)`,
     `    questions answered: ${r.answered} of ${r.tests}; asked again after an answer: ${r.askedAgain}`,
     ...(r.exitedEarly ? [`    promptfoo stopped before the window ended: ${r.exitedEarly}`] : []),
   ].join("\n");
