@@ -45,8 +45,8 @@ export async function benchPromptfooRateLimit(opts: {
   say: (line: string) => void;
 }): Promise<PromptfooRateLimitResult> {
   const { fake, rpm, tpm, say } = opts;
-  const version = execFileSync(opts.bin, ["--version"], { env: promptfooEnv(""), encoding: "utf8" }).trim();
   const dir = mkdtempSync(path.join(os.tmpdir(), "assay-bench-promptfoo-"));
+  const version = execFileSync(opts.bin, ["--version"], { env: promptfooEnv(dir), encoding: "utf8" }).trim();
   const perSecond = rpm ? rpm / 60 : 50;
   // As many tests as Assay's run had cases: more than the budget admits over the window.
   const tests = Math.ceil(perSecond * (opts.seconds + SETTLE_SECONDS + 20) * 1.3);
@@ -126,8 +126,8 @@ function promptfooEnv(dir: string): NodeJS.ProcessEnv {
       .split(path.delimiter)
       .filter((dir) => !dir.includes(`node_modules${path.sep}.bin`))
       .join(path.delimiter),
-    HOME: dir || os.tmpdir(),
-    PROMPTFOO_CONFIG_DIR: dir ? path.join(dir, ".promptfoo") : path.join(os.tmpdir(), "assay-bench-promptfoo-version"),
+    HOME: dir,
+    PROMPTFOO_CONFIG_DIR: path.join(dir, ".promptfoo"),
     PROMPTFOO_DISABLE_TELEMETRY: "1",
     PROMPTFOO_DISABLE_UPDATE: "1",
     PROMPTFOO_DISABLE_SHARING: "1",
