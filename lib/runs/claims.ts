@@ -37,6 +37,19 @@ export type PairSettings = {
 const INITIAL_STAGE_SQL = `(CASE WHEN json_typeof(c."caseSnapshot"->'files') = 'array' AND json_array_length(c."caseSnapshot"->'files') > 0
   THEN 'processing_files' ELSE 'executing_agent' END)::"CaseStage"`;
 
+/**
+ * What a claim sets on a case result `c` it takes: running under the worker's lease (both given
+ * as SQL: a parameter or a literal), one more attempt, started now, at its initial stage.
+ */
+export function claimedCaseSet(workerIdSql: string, leaseMsSql: string): string {
+  return `"status" = 'running', "leaseOwner" = ${workerIdSql}, "leaseExpiresAt" = now() + ${leaseMsSql}::int * interval '1 millisecond',
+    "attempts" = c."attempts" + 1, "startedAt" = now(), "stage" = ${INITIAL_STAGE_SQL}`;
+}
+
+/** What a claim returns of each case result `c` it took: a CaseJob. */
+export const CLAIMED_JOB_COLUMNS = `c."id" AS "caseResultId", c."runId", c."workspaceId", c."position", c."variant"::text AS variant,
+  c."caseSnapshot", c."attempts", c."resolvedVariables"`;
+
 /** First key of the per-workspace claim lock (`pg_advisory_xact_lock(int, int)`), "ASSY": keeps it apart from other advisory locks. */
 const WORKSPACE_CLAIM_LOCK = 0x41535359;
 
@@ -170,13 +183,10 @@ export async function claimPairs(
          WHERE r."comparisonId" = $1::uuid AND r."errorMessage" IS NULL AND c."status" = 'pending'
          ORDER BY c."position" LIMIT $2::int
        ), claimed AS (
-         UPDATE "CaseResult" c SET "status" = 'running', "leaseOwner" = $3,
-           "leaseExpiresAt" = now() + $4::int * interval '1 millisecond', "attempts" = c."attempts" + 1, "startedAt" = now(),
-           "stage" = ${INITIAL_STAGE_SQL}
+         UPDATE "CaseResult" c SET ${claimedCaseSet("$3", "$4")}
          FROM "Run" r, picked
          WHERE r."id" = c."runId" AND r."comparisonId" = $1::uuid AND c."position" = picked."position" AND c."status" = 'pending'
-         RETURNING c."id" AS "caseResultId", c."runId", c."workspaceId", c."position", c."variant"::text AS variant, c."caseSnapshot",
-                   c."attempts", c."resolvedVariables", r."armIndex" AS "armIndex"
+         RETURNING ${CLAIMED_JOB_COLUMNS}, r."armIndex" AS "armIndex"
        ), started AS (
          UPDATE "Run" SET "status" = 'running', "startedAt" = coalesce("startedAt", now())
          WHERE "comparisonId" = $1::uuid AND "status" = 'pending' AND EXISTS (SELECT 1 FROM claimed)
@@ -249,12 +259,9 @@ export async function claimCases(lease: ClaimLease, runId: string, limit: number
          ${workspaceRoom}))
        FOR UPDATE SKIP LOCKED
      ), claimed AS (
-       UPDATE "CaseResult" c SET "status" = 'running', "leaseOwner" = ${pg.escapeLiteral(lease.workerId)},
-         "leaseExpiresAt" = now() + ${int(lease.leaseMs)} * interval '1 millisecond', "attempts" = c."attempts" + 1, "startedAt" = now(),
-         "stage" = ${INITIAL_STAGE_SQL}
+       UPDATE "CaseResult" c SET ${claimedCaseSet(pg.escapeLiteral(lease.workerId), int(lease.leaseMs))}
        FROM picked WHERE c."id" = picked."id"
-       RETURNING c."id" AS "caseResultId", c."runId", c."workspaceId", c."position", c."variant"::text AS variant, c."caseSnapshot", c."attempts",
-         c."resolvedVariables"
+       RETURNING ${CLAIMED_JOB_COLUMNS}
      ), started AS (
        UPDATE "Run" SET "status" = 'running', "startedAt" = coalesce("startedAt", now())
        WHERE "id" = '${runId}' AND "status" = 'pending' AND EXISTS (SELECT 1 FROM claimed)

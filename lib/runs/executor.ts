@@ -19,6 +19,7 @@ import { ResultWriter } from "@/lib/runs/result-writer";
 import { recordPairs } from "@/lib/comparisons/engine";
 import { shareSlots } from "@/lib/runs/fair-share";
 import { claimCandidates, claimCases, claimPairs, workspaceHeadroomOf, type ClaimLease, type PairSettings } from "@/lib/runs/claims";
+import type { ClaimCandidate } from "@/lib/runs/fair-share";
 import { recoverExpiredCases } from "@/lib/runs/recovery";
 import { runPairArms } from "@/lib/runs/pair-runner";
 import { StageBuffer } from "@/lib/runs/stage-buffer";
@@ -89,7 +90,20 @@ export class Executor {
   private running = false;
   private ticking = false;
   private tickAgain = false;
-  private readonly onQueued = () => void this.tick();
+  /**
+   * Whether a run or comparison may be waiting for this process's slots (the last tick could not
+   * give every candidate all it asked for, or a run was queued since). While it is not, a result
+   * write hands its run the slots it frees (`handoff`); while it is, freed slots go through the
+   * tick's fair shares. Starts true: nothing is known before the first tick.
+   */
+  private contended = true;
+  /** Ticks to skip: slots the hand-off already took back (see `launch`). */
+  private handedOff = 0;
+  private handedOffTotal = 0;
+  private readonly onQueued = () => {
+    this.contended = true;
+    void this.tick();
+  };
   private readonly warmUpHook: (() => Promise<void>) | undefined;
   private started: Promise<void> = Promise.resolve();
 
@@ -101,7 +115,14 @@ export class Executor {
     this.leaseMs = opts.leaseMs ?? 30_000;
     this.heartbeatMs = opts.heartbeatMs ?? Math.max(50, Math.floor((opts.leaseMs ?? 30_000) / 4));
     this.maxAttempts = opts.maxAttempts ?? 3;
-    this.results = new ResultWriter(this.workerId, { stopped: () => this.killed });
+    this.results = new ResultWriter(this.workerId, {
+      stopped: () => this.killed,
+      handoff: {
+        leaseMs: this.leaseMs,
+        wanted: () => this.running && !this.contended,
+        launch: (jobs) => this.launchHandedOff(jobs),
+      },
+    });
     this.workspaceMaxRunning = opts.workspaceMaxRunning ?? null;
     this.stages = new StageBuffer(this.workerId, { stopped: () => this.killed });
     this.lease = { workerId: this.workerId, leaseMs: this.leaseMs, workspaceMaxRunning: this.workspaceMaxRunning };
@@ -179,6 +200,11 @@ export class Executor {
     return this.inFlight.size;
   }
 
+  /** Cases this executor started from a result write's hand-off (the rest came from ticks' claims). */
+  get handedOffCases() {
+    return this.handedOffTotal;
+  }
+
   /** Slots in use: plain cases plus comparison pairs (see `pairSlots`). */
   private get usedSlots() {
     return this.inFlight.size - this.pairCases + this.pairSlots;
@@ -227,9 +253,17 @@ export class Executor {
    */
   private async claimAndLaunch() {
     const free = this.maxSlots - this.usedSlots;
-    if (free <= 0) return;
+    if (free <= 0) {
+      // Every slot is taken: learn whether anyone else waits for one, or the hand-off would keep
+      // giving the freed slots back to their runs for ever.
+      if (!this.contended) this.contended = this.othersWait(await claimCandidates(1), () => true);
+      return;
+    }
     const candidates = await claimCandidates(free);
-    if (candidates.length === 0) return;
+    if (candidates.length === 0) {
+      this.contended = false;
+      return;
+    }
     const workspaceHeadroom =
       this.workspaceMaxRunning === null ? undefined : await workspaceHeadroomOf(candidates, this.workspaceMaxRunning);
     const shares = shareSlots({
@@ -240,6 +274,8 @@ export class Executor {
       workspaceHeadroom,
       turn: this.turn++,
     });
+    const granted = new Map(shares.map((s) => [s.candidate.key, s.units]));
+    this.contended = this.othersWait(candidates, (c) => (granted.get(c.key) ?? 0) < c.demand);
     let progressed = false;
     let short = false;
     for (const { candidate, units } of shares) {
@@ -264,6 +300,46 @@ export class Executor {
     // while others made progress and slots are still free, share again at once rather than at
     // the next poll. Every extra round claims at least one case, so this cannot spin.
     if (short && progressed && this.running && this.maxSlots - this.usedSlots > 0) this.tickAgain = true;
+  }
+
+  /**
+   * Whether a candidate `unserved` says wants more than this tick gave it would get freed slots
+   * from the fair shares — unless it is the only candidate and the only run this process holds
+   * slots for: then the shares would give them back to it anyway.
+   */
+  private othersWait(candidates: ClaimCandidate[], unserved: (c: ClaimCandidate) => boolean): boolean {
+    const only = candidates.length === 1 ? candidates[0]! : null;
+    if (only && this.heldByKey.size <= 1 && (this.heldByKey.size === 0 || this.heldByKey.has(only.key))) return false;
+    return candidates.some(unserved);
+  }
+
+  /**
+   * Launches the cases a result write claimed for its run in place of the ones it wrote (the
+   * hand-off): their slots are taken at once, and the ticks those cases' ends would have run are
+   * skipped, since no slot was freed.
+   */
+  private launchHandedOff(jobs: CaseJob[]) {
+    const launchAll = (run: RunContext) => {
+      if (this.killed) return; // a crashed worker starts nothing; the leases expire
+      if (!this.running) {
+        // Stopping (the write was sent before): hand the cases back, as stop does with its own.
+        for (const job of jobs)
+          void this.handBack(job).catch((err: unknown) =>
+            logger.error({ err, caseResultId: job.caseResultId }, "could not hand a case back"),
+          );
+        return;
+      }
+      this.handedOff += jobs.length;
+      this.handedOffTotal += jobs.length;
+      for (const job of jobs) this.launch(job, run);
+    };
+    const cached = this.runCache.get(jobs[0]!.runId);
+    if (cached) return launchAll(cached);
+    this.loadRun(jobs[0]!.runId).then(
+      launchAll,
+      // Not launched, not extended by the heartbeat: their leases expire and recovery hands them back.
+      (err: unknown) => logger.error({ err, runId: jobs[0]!.runId }, "could not load the run of handed-off cases"),
+    );
   }
 
   /** Counts slots this process holds per workspace and per run/comparison (`delta` < 0 releases). */
@@ -339,7 +415,8 @@ export class Executor {
     const done = this.execute(job, run, controller.signal).finally(() => {
       this.inFlight.delete(job.caseResultId);
       this.hold(job.workspaceId, job.runId, -1);
-      if (this.running) void this.tick();
+      if (this.handedOff > 0) this.handedOff--;
+      else if (this.running) void this.tick();
     });
     this.inFlight.set(job.caseResultId, { runId: job.runId, controller, done });
   }
@@ -359,17 +436,7 @@ export class Executor {
     if (this.killed) return; // a crashed worker writes nothing
     if (signal.aborted && !this.running) {
       // Shutting down: hand the case back instead of recording an aborted result.
-      // (A case of a run cancelled meanwhile becomes skipped rather than pending again.)
-      await db.$executeRaw`
-        UPDATE "CaseResult" c SET
-          "status" = (CASE WHEN r."cancelRequestedAt" IS NULL THEN 'pending' ELSE 'skipped' END)::"CaseResultStatus",
-          "completedAt" = CASE WHEN r."cancelRequestedAt" IS NULL THEN NULL ELSE now() END,
-          "stage" = CASE WHEN r."cancelRequestedAt" IS NULL THEN 'pending'::"CaseStage" ELSE c."stage" END,
-          "leaseOwner" = NULL, "leaseExpiresAt" = NULL, "attempts" = c."attempts" - 1
-        FROM "Run" r
-        WHERE c."id" = ${job.caseResultId}::uuid AND r."id" = c."runId" AND c."leaseOwner" = ${this.workerId} AND c."status" = 'running'`;
-      await refreshRunTotals(job.runId);
-      await finalizeRunIfDone(job.runId);
+      await this.handBack(job);
       return;
     }
     const durationMs = Date.now() - started;
@@ -393,6 +460,23 @@ export class Executor {
         logger.error({ err: err2, caseResultId: job.caseResultId }, "could not store the error result either; the lease will expire");
       }
     }
+  }
+
+  /**
+   * Hands a case this worker holds back (shutting down): pending again, its attempt not counted —
+   * or skipped, when its run was cancelled meanwhile.
+   */
+  private async handBack(job: CaseJob) {
+    await db.$executeRaw`
+        UPDATE "CaseResult" c SET
+          "status" = (CASE WHEN r."cancelRequestedAt" IS NULL THEN 'pending' ELSE 'skipped' END)::"CaseResultStatus",
+          "completedAt" = CASE WHEN r."cancelRequestedAt" IS NULL THEN NULL ELSE now() END,
+          "stage" = CASE WHEN r."cancelRequestedAt" IS NULL THEN 'pending'::"CaseStage" ELSE c."stage" END,
+          "leaseOwner" = NULL, "leaseExpiresAt" = NULL, "attempts" = c."attempts" - 1
+        FROM "Run" r
+        WHERE c."id" = ${job.caseResultId}::uuid AND r."id" = c."runId" AND c."leaseOwner" = ${this.workerId} AND c."status" = 'running'`;
+    await refreshRunTotals(job.runId);
+    await finalizeRunIfDone(job.runId);
   }
 
   /**

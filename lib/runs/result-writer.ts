@@ -12,6 +12,7 @@ import { executorPool } from "@/lib/db";
 import { logger } from "@/lib/logger";
 import { failRun, finalizeRunIfDone } from "@/lib/runs/finalize";
 import { mapStrings, storedOutcome, storedText } from "@/lib/runs/truncate";
+import { CLAIMED_JOB_COLUMNS, claimedCaseSet } from "@/lib/runs/claims";
 import type { CaseJob, CaseOutcome, LlmCallRecord } from "@/lib/runs/execution-types";
 import type { CostBreakdown } from "@/lib/runs/cost";
 
@@ -49,6 +50,17 @@ type ResultRow = {
   run_error: string | null;
   /** The case's LLM calls as the LlmCall rows store them (latency in whole milliseconds). */
   calls: (Pick<LlmCallRecord, "purpose" | "model" | "request" | "response" | "error" | "attempts" | "cached"> & { latency_ms: number })[];
+};
+
+/**
+ * The executor's hand-off: when `wanted` says so for a run, a write also claims as many of the
+ * run's pending cases as it wrote results (under `leaseMs`), and hands them to `launch` — the
+ * slots the finished cases free restart after the write's round trip, without a tick's claim.
+ */
+export type Handoff = {
+  leaseMs: number;
+  wanted: (runId: string) => boolean;
+  launch: (jobs: CaseJob[]) => void;
 };
 
 type Waiting = { row: ResultRow; resolve: () => void; reject: (err: unknown) => void };
@@ -114,8 +126,26 @@ const WRITE_RESULTS_SQL = `
       "errorMessage" = coalesce(r."errorMessage", t.run_error)
     FROM totals t WHERE r."id" = $1::uuid AND t.written IS NOT NULL
     RETURNING (r."passedCases" + r."failedCases" + r."skippedCases" + r."errorCases") >= r."totalCases" AS done
+  ), next AS (
+    -- The hand-off: as many pending cases of the run as results were written, when the executor
+    -- asks for it ($4 > 0) and the run is a live plain run. The run's running count (what its
+    -- concurrency and the workspace cap bound) does not change; SKIP LOCKED and the status
+    -- re-checked on the locked row keep every case claimed once, as a claim does.
+    SELECT n."id" FROM "CaseResult" n
+    WHERE n."runId" = $1::uuid AND n."status" = 'pending' AND $4::int > 0 AND (SELECT run_error FROM totals) IS NULL
+      AND EXISTS (SELECT 1 FROM "Run" r WHERE r."id" = $1::uuid AND r."comparisonId" IS NULL AND r."status" IN ('pending', 'running')
+                  AND r."cancelRequestedAt" IS NULL AND r."errorMessage" IS NULL)
+    ORDER BY n."position", n."variant"
+    LIMIT least($4::int, (SELECT count(*) FROM cr))
+    FOR NO KEY UPDATE SKIP LOCKED
+  ), handed AS (
+    UPDATE "CaseResult" c SET ${claimedCaseSet("$2", "$5")}
+    FROM next WHERE c."id" = next."id"
+    RETURNING ${CLAIMED_JOB_COLUMNS}
   )
-  SELECT (SELECT done FROM run) AS done, t.run_error, coalesce(t.written, '{}') AS written FROM totals t`;
+  SELECT (SELECT done FROM run) AS done, t.run_error, coalesce(t.written, '{}') AS written,
+         (SELECT coalesce(json_agg(h ORDER BY h."position", h.variant), '[]') FROM handed h) AS handed
+  FROM totals t`;
 
 /**
  * The executor's result writer (one per Executor): `write` resolves once the result is stored
@@ -125,14 +155,16 @@ const WRITE_RESULTS_SQL = `
 export class ResultWriter {
   readonly #workerId: string;
   readonly #stopped: () => boolean;
+  readonly #handoff: Handoff | undefined;
   /** Results waiting for their run's write in flight, by run id. */
   readonly #waiting = new Map<string, Waiting[]>();
   /** Runs with a write in flight. */
   readonly #writing = new Set<string>();
 
-  constructor(workerId: string, opts: { stopped: () => boolean }) {
+  constructor(workerId: string, opts: { stopped: () => boolean; handoff?: Handoff }) {
     this.#workerId = workerId;
     this.#stopped = opts.stopped;
+    this.#handoff = opts.handoff;
   }
 
   /** Results not written yet (queued or in flight are not told apart). */
@@ -189,12 +221,20 @@ export class ResultWriter {
   }
 
   async #writeBatch(runId: string, rows: ResultRow[]): Promise<void> {
-    const { rows: out } = await executorPool().query<{ done: boolean | null; run_error: string | null; written: string[] }>({
+    const handoff = this.#handoff?.wanted(runId) ? rows.length : 0;
+    const { rows: out } = await executorPool().query<{
+      done: boolean | null;
+      run_error: string | null;
+      written: string[];
+      handed: CaseJob[];
+    }>({
       name: "assay-write-results",
       text: WRITE_RESULTS_SQL,
-      values: [runId, this.#workerId, JSON.stringify(rows)],
+      values: [runId, this.#workerId, JSON.stringify(rows), handoff, this.#handoff?.leaseMs ?? 0],
     });
     const result = out[0];
+    // Launched before the writes' callers resume, so the slots they free are taken already.
+    if (result && result.handed.length > 0) this.#handoff!.launch(result.handed);
     // Nothing written: every lease was lost and other workers own these cases now.
     if (!result || result.written.length === 0) return;
     // The results are stored: a failure from here on is the run's end, not these results'

@@ -1,0 +1,97 @@
+// The hand-off (lib/runs/result-writer.ts) as the executor uses it: a lone run's freed slots restart
+// from its result writes, and a run queued meanwhile stops that at once, so fair shares still hold.
+// A file of its own: the executor claims every run in the database, and the SQL-level tests in
+// ./handoff.test.ts leave runs with pending cases behind.
+import { afterEach, describe, expect, it } from "vitest";
+import { db } from "@/lib/db";
+import { Executor, errorOutcome, type CaseJob, type CaseOutcome, type CaseRunner } from "@/lib/runs/executor";
+import { getRun, startRun } from "@/lib/runs/service";
+import type { WorkspaceContext } from "@/lib/auth/roles";
+import { makeWorkspace, waitFor } from "../helpers/factories";
+import { makeSuiteWithCases } from "./helpers";
+
+const passed = (): CaseOutcome => ({
+  ...errorOutcome("none", ""),
+  status: "passed",
+  errorMessage: null,
+  errorType: null,
+  actualResponse: "ok",
+  latencyMs: 5,
+});
+
+async function pendingRun(count: number, concurrency: number, ctx?: WorkspaceContext) {
+  const workspace = ctx ?? (await makeWorkspace("editor")).ctx;
+  const { suite } = await makeSuiteWithCases(workspace, count);
+  const run = await startRun(workspace, suite.id, { concurrency }, "api");
+  return { ctx: workspace, run };
+}
+
+describe("hand-off in the executor", () => {
+  const executors: Executor[] = [];
+  afterEach(async () => {
+    await Promise.all(executors.splice(0).map((e) => e.stop(100)));
+  });
+
+  function sleeper(ms: number) {
+    const started: CaseJob[] = [];
+    const runner: CaseRunner = async (job) => {
+      started.push(job);
+      await new Promise((r) => setTimeout(r, ms));
+      return passed();
+    };
+    return { runner, started };
+  }
+
+  it("restarts a lone run's freed slots by hand-off: each case once, within its concurrency", async () => {
+    const { ctx, run } = await pendingRun(40, 5);
+    const s = sleeper(20);
+    const e = new Executor({ runner: s.runner, maxSlots: 5, pollMs: 50, leaseMs: 5_000 });
+    executors.push(e);
+    let maxRunning = 0;
+    const sampler = setInterval(
+      () => void db.caseResult.count({ where: { runId: run.id, status: "running" } }).then((n) => (maxRunning = Math.max(maxRunning, n))),
+      5,
+    );
+    e.start();
+    const done = await waitFor(
+      () => getRun(ctx, run.id),
+      (r) => r.status === "completed",
+      30_000,
+    ).finally(() => clearInterval(sampler));
+    expect(done.passed_cases).toBe(40);
+    expect(new Set(s.started.map((j) => j.caseResultId)).size).toBe(40);
+    expect(s.started).toHaveLength(40);
+    expect(maxRunning).toBeLessThanOrEqual(5);
+    // Most cases after the first wave started from a write's hand-off, not from a tick's claim.
+    expect(e.handedOffCases).toBeGreaterThanOrEqual(20);
+  });
+
+  it("stops handing off when another workspace's run is queued: the newcomer gets freed slots at once", async () => {
+    const a = await makeWorkspace("editor");
+    const b = await makeWorkspace("editor");
+    const big = await pendingRun(200, 4, a.ctx);
+    const s = sleeper(30);
+    const e = new Executor({ runner: s.runner, maxSlots: 4, pollMs: 60_000, leaseMs: 5_000 });
+    executors.push(e);
+    e.start();
+    // The big run holds every slot and hands them back to itself.
+    await waitFor(
+      async () => e.handedOffCases,
+      (n) => n >= 8,
+      10_000,
+    );
+    const startedBefore = s.started.length;
+    const small = await pendingRun(4, 4, b.ctx);
+    await waitFor(
+      () => getRun(b.ctx, small.run.id),
+      (r) => r.status === "completed",
+      10_000,
+    );
+    // With the poll a minute away, only the queued event can have stopped the hand-off: the small
+    // run got its slots as the big run's cases ended (a fair share: 2 of 4 slots), well before the big one's end.
+    // Had the hand-off gone on, the big run would have started all its ~190 remaining cases first.
+    const bigStartedMeanwhile = s.started.slice(startedBefore).filter((j) => j.runId === big.run.id).length;
+    expect(bigStartedMeanwhile).toBeLessThan(40);
+    expect((await getRun(a.ctx, big.run.id)).status).toBe("running");
+  });
+});
