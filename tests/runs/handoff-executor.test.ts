@@ -69,7 +69,8 @@ describe("hand-off in the executor", () => {
   it("stops handing off when another workspace's run is queued: the newcomer gets freed slots at once", async () => {
     const a = await makeWorkspace("editor");
     const b = await makeWorkspace("editor");
-    const big = await pendingRun(200, 4, a.ctx);
+    const big = await pendingRun(400, 4, a.ctx);
+    const smallSuite = (await makeSuiteWithCases(b.ctx, 4)).suite;
     const s = sleeper(30);
     const e = new Executor({ runner: s.runner, maxSlots: 4, pollMs: 60_000, leaseMs: 5_000 });
     executors.push(e);
@@ -81,17 +82,71 @@ describe("hand-off in the executor", () => {
       10_000,
     );
     const startedBefore = s.started.length;
-    const small = await pendingRun(4, 4, b.ctx);
+    const small = await startRun(b.ctx, smallSuite.id, { concurrency: 4 }, "api");
     await waitFor(
-      () => getRun(b.ctx, small.run.id),
+      () => getRun(b.ctx, small.id),
       (r) => r.status === "completed",
       10_000,
     );
-    // With the poll a minute away, only the queued event can have stopped the hand-off: the small
-    // run got its slots as the big run's cases ended (a fair share: 2 of 4 slots), well before the big one's end.
-    // Had the hand-off gone on, the big run would have started all its ~190 remaining cases first.
+    // With the poll a minute away, only the queued event (or a full tick's look at the candidates)
+    // can have stopped the hand-off: the small run got its share of the slots (2 of 4) as the big
+    // run's cases ended. Had the hand-off gone on, the big run would have started all its ~390
+    // remaining cases first.
     const bigStartedMeanwhile = s.started.slice(startedBefore).filter((j) => j.runId === big.run.id).length;
-    expect(bigStartedMeanwhile).toBeLessThan(40);
+    expect(bigStartedMeanwhile).toBeLessThan(100);
     expect((await getRun(a.ctx, big.run.id)).status).toBe("running");
+  });
+
+  it("two executors on one run with reserves: every case once, one attempt each, never above the run's concurrency", async () => {
+    const { ctx, run } = await pendingRun(80, 6);
+    const s = sleeper(15);
+    for (let i = 0; i < 2; i++) executors.push(new Executor({ runner: s.runner, maxSlots: 4, pollMs: 50, leaseMs: 5_000 }));
+    let maxRunning = 0;
+    const sampler = setInterval(
+      () => void db.caseResult.count({ where: { runId: run.id, status: "running" } }).then((n) => (maxRunning = Math.max(maxRunning, n))),
+      5,
+    );
+    for (const e of executors) e.start();
+    const done = await waitFor(
+      () => getRun(ctx, run.id),
+      (r) => r.status === "completed",
+      30_000,
+    ).finally(() => clearInterval(sampler));
+    expect(done.passed_cases).toBe(80);
+    const mine = s.started.filter((j) => j.runId === run.id);
+    expect(mine).toHaveLength(80);
+    expect(new Set(mine.map((j) => j.caseResultId)).size).toBe(80);
+    expect(maxRunning).toBeLessThanOrEqual(6);
+    const rows = await db.caseResult.findMany({ where: { runId: run.id }, select: { attempts: true, leaseOwner: true, startedAt: true } });
+    expect(rows.every((r) => r.attempts === 1 && r.leaseOwner === null && r.startedAt !== null)).toBe(true);
+    // The hand-off and the reserves were in play (how many depends on how the two interleave).
+    expect(executors.reduce((n, e) => n + e.handedOffCases, 0)).toBeGreaterThan(0);
+  });
+
+  it("gives its reserved cases back when it stops: another executor finishes the run at once, nothing waits for a lease", async () => {
+    const { ctx, run } = await pendingRun(60, 4);
+    const s = sleeper(20);
+    const first = new Executor({ runner: s.runner, maxSlots: 4, pollMs: 50, leaseMs: 60_000 });
+    executors.push(first);
+    first.start();
+    await waitFor(
+      async () => first.handedOffCases,
+      (n) => n >= 8,
+      10_000,
+    );
+    await first.stop(5_000);
+    // Nothing pending is still leased to the stopped executor (a lease of a minute would hold them).
+    expect(await db.caseResult.count({ where: { runId: run.id, status: "pending", leaseOwner: { not: null } } })).toBe(0);
+    const second = new Executor({ runner: s.runner, maxSlots: 4, pollMs: 50, leaseMs: 60_000 });
+    executors.push(second);
+    second.start();
+    const done = await waitFor(
+      () => getRun(ctx, run.id),
+      (r) => r.status === "completed",
+      20_000,
+    );
+    expect(done.passed_cases).toBe(60);
+    const mine = s.started.filter((j) => j.runId === run.id);
+    expect(new Set(mine.map((j) => j.caseResultId)).size).toBe(60);
   });
 });
