@@ -236,7 +236,10 @@ try {
       // the web server, so the pages it renders never hold a run up (lib/runs/README.md, "Many
       // viewers"); `on` keeps it inside the web process, `off` leaves runs to workers elsewhere.
       const executor = env.ASSAY_EXECUTOR || "process";
-      startChild("web", bin("next"), ["start", "-p", port], { ASSAY_EXECUTOR: executor });
+      // Idle keep-alive connections stay open 65 s (Node's default is 5 s): longer than the idle
+      // timeout of the proxies put in front (60 s), so none sends a request on a connection the
+      // server is closing at that moment (the client gets ECONNRESET).
+      startChild("web", bin("next"), ["start", "-p", port, "--keepAliveTimeout", "65000"], { ASSAY_EXECUTOR: executor });
       if (executor === "process") {
         log("the run executor runs in its own process (ASSAY_EXECUTOR=process)");
         startChild("executor", process.execPath, [...tsx, "scripts/worker.ts"], { ASSAY_EXECUTOR: executor });

@@ -39,12 +39,11 @@ const INITIAL_STAGE_SQL = `(CASE WHEN json_typeof(c."caseSnapshot"->'files') = '
 
 /**
  * What a claim sets on a case result `c` it takes: running under the worker's lease (both given
- * as SQL: a parameter or a literal), one more attempt, started now (or at `startedAtSql`), at its
- * initial stage.
+ * as SQL: a parameter or a literal), one more attempt, started now, at its initial stage.
  */
-export function claimedCaseSet(workerIdSql: string, leaseMsSql: string, startedAtSql = "now()"): string {
+export function claimedCaseSet(workerIdSql: string, leaseMsSql: string): string {
   return `"status" = 'running', "leaseOwner" = ${workerIdSql}, "leaseExpiresAt" = now() + ${leaseMsSql}::int * interval '1 millisecond',
-    "attempts" = c."attempts" + 1, "startedAt" = ${startedAtSql}, "stage" = ${INITIAL_STAGE_SQL}`;
+    "attempts" = c."attempts" + 1, "startedAt" = now(), "stage" = ${INITIAL_STAGE_SQL}`;
 }
 
 /** What a claim returns of each case result `c` it took: a CaseJob. */
@@ -254,7 +253,6 @@ export async function claimCases(lease: ClaimLease, runId: string, limit: number
        WHERE "id" = '${runId}' AND "status" IN ('pending', 'running') AND "cancelRequestedAt" IS NULL AND "errorMessage" IS NULL
      ), picked AS (
        SELECT "id" FROM "CaseResult" WHERE "runId" = '${runId}' AND "status" = 'pending'
-         AND ("leaseOwner" IS NULL OR "leaseExpiresAt" < now())
        ORDER BY "position", "variant"
        LIMIT greatest(0, least(${int(limit)},
          coalesce((SELECT "concurrency" FROM run), 0) - (SELECT count(*) FROM "CaseResult" WHERE "runId" = '${runId}' AND "status" = 'running')

@@ -15,7 +15,7 @@ import { logger } from "@/lib/logger";
 import { runEvents } from "@/lib/runs/wakeup";
 import { finalizeRunIfDone, refreshRunTotals } from "@/lib/runs/finalize";
 import { newLeaseOwnerId } from "@/lib/runs/lease-owner";
-import { ResultWriter, type Start } from "@/lib/runs/result-writer";
+import { ResultWriter } from "@/lib/runs/result-writer";
 import { recordPairs } from "@/lib/comparisons/engine";
 import { shareSlots } from "@/lib/runs/fair-share";
 import { claimCandidates, claimCases, claimPairs, workspaceHeadroomOf, type ClaimLease, type PairSettings } from "@/lib/runs/claims";
@@ -53,8 +53,6 @@ export type ExecutorOptions = {
 };
 
 export { MAX_RESPONSE_CHARS } from "@/lib/runs/result-writer";
-/** Reserved cases per run and process at most (./result-writer.ts, Handoff). */
-const MAX_RESERVE = 100;
 /** The start-up warm-up (ExecutorOptions.warmUp) is given at most this long before claims begin. */
 const WARM_UP_LIMIT_MS = 5_000;
 
@@ -101,15 +99,9 @@ export class Executor {
   private contended = true;
   /** Ticks to skip: slots the hand-off already took back (see `launch`). */
   private handedOff = 0;
-  /**
-   * Per run: pending cases leased to this process (the reserve), oldest lease first, each started
-   * the moment a slot of its run frees (`execute`), while the hand-off is on (`contended` false).
-   */
-  private readonly reserves = new Map<string, { job: CaseJob; at: number }[]>();
-  /** Cases started by a hand-off or from the reserve (`handedOffCases`). */
   private handedOffTotal = 0;
   private readonly onQueued = () => {
-    this.setContended(true);
+    this.contended = true;
     void this.tick();
   };
   private readonly warmUpHook: (() => Promise<void>) | undefined;
@@ -127,14 +119,8 @@ export class Executor {
       stopped: () => this.killed,
       handoff: {
         leaseMs: this.leaseMs,
-        plan: (runId, finishing) => this.handoffPlan(runId, finishing),
-        takeReserved: (runId, n) => this.startReserved(runId, n),
+        wanted: () => this.running && !this.contended,
         launch: (jobs) => this.launchHandedOff(jobs),
-        reserve: (jobs) => this.addToReserve(jobs),
-        unstarted: (ids) => {
-          for (const id of ids) this.inFlight.get(id)?.controller.abort(new Error("the case could not be recorded as started"));
-          void this.release(ids); // still ours if the write failed: free for any worker again
-        },
       },
     });
     this.workspaceMaxRunning = opts.workspaceMaxRunning ?? null;
@@ -190,7 +176,6 @@ export class Executor {
     for (const t of this.timers) clearInterval(t);
     this.timers = [];
     this.stages.clear();
-    await this.release();
     const all = Promise.all([...this.inFlight.values()].map((f) => f.done));
     const timedOut = await Promise.race([all.then(() => false), sleep(graceMs).then(() => true)]);
     if (timedOut) {
@@ -206,7 +191,6 @@ export class Executor {
     for (const t of this.timers) clearInterval(t);
     this.timers = [];
     this.stages.clear();
-    this.reserves.clear(); // their leases run out
     this.killed = true;
     for (const f of this.inFlight.values()) f.controller.abort(new Error("killed"));
   }
@@ -216,7 +200,7 @@ export class Executor {
     return this.inFlight.size;
   }
 
-  /** Cases this executor started from a result write's hand-off or its reserve (the rest came from ticks' claims). */
+  /** Cases this executor started from a result write's hand-off (the rest came from ticks' claims). */
   get handedOffCases() {
     return this.handedOffTotal;
   }
@@ -272,12 +256,12 @@ export class Executor {
     if (free <= 0) {
       // Every slot is taken: learn whether anyone else waits for one, or the hand-off would keep
       // giving the freed slots back to their runs for ever.
-      if (!this.contended) this.setContended(this.othersWait(await claimCandidates(1), () => true));
+      if (!this.contended) this.contended = this.othersWait(await claimCandidates(1), () => true);
       return;
     }
     const candidates = await claimCandidates(free);
     if (candidates.length === 0) {
-      this.setContended(false);
+      this.contended = false;
       return;
     }
     const workspaceHeadroom =
@@ -291,7 +275,7 @@ export class Executor {
       turn: this.turn++,
     });
     const granted = new Map(shares.map((s) => [s.candidate.key, s.units]));
-    this.setContended(this.othersWait(candidates, (c) => (granted.get(c.key) ?? 0) < c.demand));
+    this.contended = this.othersWait(candidates, (c) => (granted.get(c.key) ?? 0) < c.demand);
     let progressed = false;
     let short = false;
     for (const { candidate, units } of shares) {
@@ -318,12 +302,6 @@ export class Executor {
     if (short && progressed && this.running && this.maxSlots - this.usedSlots > 0) this.tickAgain = true;
   }
 
-  /** While others may wait for slots, freed slots go through the shares: the reserves are given back. */
-  private setContended(contended: boolean) {
-    this.contended = contended;
-    if (contended && this.reserves.size > 0) void this.release();
-  }
-
   /**
    * Whether a candidate `unserved` says wants more than this tick gave it would get freed slots
    * from the fair shares — unless it is the only candidate and the only run this process holds
@@ -333,85 +311,6 @@ export class Executor {
     const only = candidates.length === 1 ? candidates[0]! : null;
     if (only && this.heldByKey.size <= 1 && (this.heldByKey.size === 0 || this.heldByKey.has(only.key))) return false;
     return candidates.some(unserved);
-  }
-
-  /** What a result write of `runId` may claim for this process: the hand-off, and how many cases to reserve. */
-  private handoffPlan(runId: string, finishing: number): { handoff: boolean; reserve: number } {
-    if (!this.running || this.contended) return { handoff: false, reserve: 0 };
-    // One reserved case per slot the run holds here (not counting the cases this write ends):
-    // each slot has its next case at hand.
-    const want = Math.min(Math.max(0, (this.heldByKey.get(runId) ?? 0) - finishing), MAX_RESERVE);
-    return { handoff: true, reserve: Math.max(0, want - (this.reserves.get(runId)?.length ?? 0)) };
-  }
-
-  private addToReserve(jobs: CaseJob[]) {
-    if (!this.running || this.contended) {
-      void this.release(jobs.map((j) => j.caseResultId));
-      return;
-    }
-    const list = this.reserves.get(jobs[0]!.runId) ?? [];
-    const at = Date.now();
-    for (const job of jobs) list.push({ job, at });
-    this.reserves.set(jobs[0]!.runId, list);
-  }
-
-  /**
-   * The next reserved case of a run, for a slot of it that just freed (none while the hand-off is
-   * off). A reservation older than half a lease is not used: its lease may run out before the write
-   * that records it started, so it is released instead (a run this slow gains nothing from one).
-   */
-  private takeReserved(runId: string): CaseJob | null {
-    if (!this.running || this.contended) return null;
-    const list = this.reserves.get(runId);
-    const stale: string[] = [];
-    let found: CaseJob | null = null;
-    while (list && list.length > 0 && !found) {
-      const next = list.shift()!;
-      if (Date.now() - next.at < this.leaseMs / 2) found = next.job;
-      else stale.push(next.job.caseResultId);
-    }
-    if (list?.length === 0) this.reserves.delete(runId);
-    if (stale.length > 0) void this.release(stale);
-    // The attempt a start records (the reservation did not count one).
-    return found && { ...found, attempts: found.attempts + 1 };
-  }
-
-  /**
-   * Starts up to `n` of the run's reserved cases in slots that ended a case of it (the ticks those
-   * ends would have run are skipped): what the result write records as started.
-   */
-  private startReserved(runId: string, n: number, run = this.runCache.get(runId)): Start[] {
-    const starts: Start[] = [];
-    if (!run) return starts;
-    while (starts.length < n) {
-      const next = this.takeReserved(runId);
-      if (!next) break;
-      this.handedOff++;
-      this.handedOffTotal++;
-      this.launch(next, run);
-      starts.push({ job: next, startedAt: new Date() });
-    }
-    return starts;
-  }
-
-  /** Gives reserved cases back (all of them without `ids`): pending, free for any worker. */
-  private async release(ids?: string[]) {
-    if (!ids) {
-      ids = [...this.reserves.values()].flat().map((r) => r.job.caseResultId);
-      this.reserves.clear();
-    }
-    if (ids.length === 0) return;
-    try {
-      await executorPool().query({
-        name: "assay-release-reserved",
-        text: `UPDATE "CaseResult" SET "leaseOwner" = NULL, "leaseExpiresAt" = NULL
-               WHERE "id" = ANY($1::uuid[]) AND "status" = 'pending' AND "leaseOwner" = $2`,
-        values: [ids, this.workerId],
-      });
-    } catch (err) {
-      // Their leases run out: any worker's claim takes them then.
-      logger.error({ err, workerId: this.workerId, cases: ids.length }, "could not release reserved cases");
-    }
   }
 
   /**
@@ -541,10 +440,8 @@ export class Executor {
       return;
     }
     const durationMs = Date.now() - started;
-    // The slot goes on at once with the run's next reserved case; this write records it started.
-    const [replacement] = outcome.runError ? [] : this.startReserved(job.runId, 1, run);
     try {
-      await this.persist(job, outcome, durationMs, replacement);
+      await this.persist(job, outcome, durationMs);
     } catch (err) {
       // The database refused the result (a value it rejects, a constraint, a serialization
       // failure): record an error result instead, so the case never stays `running` under a
@@ -587,10 +484,10 @@ export class Executor {
    * the run's totals in one statement, batched with the run's other results finishing meanwhile
    * (./result-writer.ts), and finalizes the run when it was the last case.
    */
-  private persist(job: CaseJob, outcome: CaseOutcome, durationMs: number, replacement?: Start): Promise<void> {
+  private persist(job: CaseJob, outcome: CaseOutcome, durationMs: number): Promise<void> {
     // A stage still waiting for the batch is moot once the result is written.
     this.stages.drop(job.caseResultId);
-    return this.results.write(job, outcome, durationMs, replacement);
+    return this.results.write(job, outcome, durationMs);
   }
 
   /**
@@ -619,7 +516,6 @@ export class Executor {
         values: [ids, this.workerId, this.leaseMs, runIds],
       });
       const cancelledIds = new Set(cancelled.map((r) => r.id));
-      for (const id of cancelledIds) this.reserves.delete(id); // cancelling skipped them
       for (const f of this.inFlight.values()) {
         if (cancelledIds.has(f.runId)) f.controller.abort(new Error("run cancelled"));
       }

@@ -72,13 +72,9 @@ async function expireLeasesOfDeadOwners(workerId: string) {
       AND c."leaseOwner" LIKE ${`${leaseOwnerHostPrefix()}%`} AND c."leaseExpiresAt" >= now()`;
   const dead = owners.map((o) => o.owner).filter((owner) => isLeaseOwnerDead(owner, workerId));
   if (dead.length === 0) return;
-  // Their reserved cases too (pending, leased to the dead worker: lib/runs/result-writer.ts),
-  // which any claim then takes as free.
   const released = await db.$executeRaw`
-    UPDATE "CaseResult" c SET "leaseExpiresAt" = now() - interval '1 millisecond'
-    FROM "Run" r
-    WHERE r."id" = c."runId" AND r."status" IN ('pending', 'running')
-      AND c."status" IN ('running', 'pending') AND c."leaseOwner" = ANY(${dead}::text[])`;
+    UPDATE "CaseResult" SET "leaseExpiresAt" = now() - interval '1 millisecond'
+    WHERE "status" = 'running' AND "leaseOwner" = ANY(${dead}::text[])`;
   logger.warn({ workerId, deadOwners: dead, cases: released }, "released the leases of exited workers on this machine");
 }
 

@@ -48,41 +48,22 @@ type ResultRow = {
   stage: string | null;
   processed_files: unknown;
   run_error: string | null;
-  /** The slot this case freed was given a case from the executor's reserve: no hand-off for it. */
-  replaced: boolean;
   /** The case's LLM calls as the LlmCall rows store them (latency in whole milliseconds). */
   calls: (Pick<LlmCallRecord, "purpose" | "model" | "request" | "response" | "error" | "attempts" | "cached"> & { latency_ms: number })[];
 };
 
 /**
- * The executor's hand-off and reserve. While `plan` allows it for a run, a write also claims as
- * many of the run's pending cases as it wrote results whose slot got nothing from the reserve,
- * and hands them to `launch` (those slots restart after the write's round trip, without a tick's
- * claim); and it leases `reserve` more pending cases to this worker, handed to `reserve`: a slot
- * of the run that frees starts one at once (`write`'s `replacement`). Reserved cases stay
- * pending, so they count against no concurrency until a write records them running; the ones
- * that could not be (`unstarted`: cancelled, or the lease ran out) must be stopped.
+ * The executor's hand-off: when `wanted` says so for a run, a write also claims as many of the
+ * run's pending cases as it wrote results (under `leaseMs`), and hands them to `launch` — the
+ * slots the finished cases free restart after the write's round trip, without a tick's claim.
  */
 export type Handoff = {
   leaseMs: number;
-  /** What a write of `finishing` results of the run may claim. */
-  plan: (runId: string, finishing: number) => { handoff: boolean; reserve: number };
-  /**
-   * Up to `n` reserved cases of the run, started now for slots whose case ended with nothing from
-   * the reserve (it was empty then; a write since refilled it): reserved cases come before any
-   * case a hand-off would claim, so cases start in their order.
-   */
-  takeReserved: (runId: string, n: number) => Start[];
+  wanted: (runId: string) => boolean;
   launch: (jobs: CaseJob[]) => void;
-  reserve: (jobs: CaseJob[]) => void;
-  unstarted: (caseResultIds: string[]) => void;
 };
 
-/** A reserved case the executor started, and when. */
-export type Start = { job: CaseJob; startedAt: Date };
-
-/** A result to write, and the reserved case its slot started instead (recorded by the same statement). */
-type Waiting = { row: ResultRow; start?: Start; resolve: () => void; reject: (err: unknown) => void };
+type Waiting = { row: ResultRow; resolve: () => void; reject: (err: unknown) => void };
 
 /**
  * The case results (only rows still `running` under this worker's lease), their LLM calls (in
@@ -98,7 +79,7 @@ const WRITE_RESULTS_SQL = `
       check_results jsonb, tool_call_results jsonb, outcome_results jsonb, metric_results jsonb,
       prompt_tokens numeric, completion_tokens numeric, cost jsonb, latency_ms numeric, duration_ms numeric, retry_count numeric, turns numeric,
       agent_stats jsonb, error_message text, error_type text, failure_reasons text[], end_reason text, evaluator_retry_count numeric,
-      stage text, processed_files jsonb, run_error text, replaced boolean, calls jsonb)
+      stage text, processed_files jsonb, run_error text, calls jsonb)
   ), locked AS (
     -- Rows locked in id order, as the heartbeat and the stage flush lock theirs: two statements
     -- over overlapping sets of rows never wait for each other in a cycle (no deadlock).
@@ -120,7 +101,7 @@ const WRITE_RESULTS_SQL = `
       "leaseOwner" = NULL, "leaseExpiresAt" = NULL, "completedAt" = now()
     FROM input x, locked l
     WHERE c."id" = x.id AND l."id" = x.id AND c."runId" = $1::uuid AND c."leaseOwner" = $2 AND c."status" = 'running'
-    RETURNING c."id", c."workspaceId", x.i, x.status, x.prompt_tokens, x.completion_tokens, x.run_error, x.replaced, x.calls
+    RETURNING c."id", c."workspaceId", x.i, x.status, x.prompt_tokens, x.completion_tokens, x.run_error, x.calls
   ), calls AS (
     INSERT INTO "LlmCall" ("id", "workspaceId", "runId", "caseResultId", "purpose", "model", "request", "response", "error", "attempts", "latencyMs", "cached")
     SELECT gen_random_uuid(), cr."workspaceId", $1::uuid, cr."id", k.call->>'purpose', k.call->>'model', coalesce(k.call->'request', '{}'::jsonb),
@@ -145,50 +126,28 @@ const WRITE_RESULTS_SQL = `
       "errorMessage" = coalesce(r."errorMessage", t.run_error)
     FROM totals t WHERE r."id" = $1::uuid AND t.written IS NOT NULL
     RETURNING (r."passedCases" + r."failedCases" + r."skippedCases" + r."errorCases") >= r."totalCases" AS done
-  ), gate AS (
-    -- Whether the run takes new cases (a live plain run, not ended or stopped by this batch),
-    -- decided after the run CTE locked its row: the picks below lock pending cases only then, the
-    -- order cancel and failRun take too (run row, then its pending cases), and never wait for them.
-    SELECT NOT coalesce((SELECT done FROM run), false) AND (SELECT run_error FROM totals) IS NULL
-      AND EXISTS (SELECT 1 FROM "Run" r WHERE r."id" = $1::uuid AND r."comparisonId" IS NULL AND r."status" IN ('pending', 'running')
-                  AND r."cancelRequestedAt" IS NULL AND r."errorMessage" IS NULL) AS open
-  ), starting AS (
-    -- Reserved cases the executor has started: running from when they started, one more attempt.
-    SELECT c."id", s.started_at FROM "CaseResult" c JOIN jsonb_to_recordset($6::jsonb) AS s(id uuid, started_at timestamptz) ON s.id = c."id"
-    WHERE c."runId" = $1::uuid AND c."status" = 'pending' AND c."leaseOwner" = $2 AND (SELECT open FROM gate)
-    ORDER BY c."id" FOR NO KEY UPDATE OF c SKIP LOCKED
-  ), started AS (
-    UPDATE "CaseResult" c SET ${claimedCaseSet("$2", "$5", "s.started_at")}
-    FROM starting s WHERE c."id" = s."id"
-    RETURNING c."id"
   ), next AS (
-    -- The hand-off, then the reserve: the run's next pending cases, as many as results were
-    -- written without a replacement from the reserve ($4 = 1: asked for), then $7 more to lease.
-    -- SKIP LOCKED and the status re-checked on the locked row keep every case claimed once, as a
-    -- claim does; a case leased to a live worker's reserve is not free to take.
-    SELECT n."id", n."position", n."variant" FROM "CaseResult" n
-    WHERE n."runId" = $1::uuid AND n."status" = 'pending' AND (n."leaseOwner" IS NULL OR n."leaseExpiresAt" < now()) AND (SELECT open FROM gate)
+    -- The hand-off: as many pending cases of the run as results were written, when the executor
+    -- asks for it ($4 > 0) and the run is a live plain run. The run's running count (what its
+    -- concurrency and the workspace cap bound) does not change; SKIP LOCKED and the status
+    -- re-checked on the locked row keep every case claimed once, as a claim does. Read after the
+    -- run CTE (its \`done\`) has locked the run's row: pending cases are locked only then, the order
+    -- cancel and failRun take (run row, then its pending cases), and never waited for.
+    SELECT n."id" FROM "CaseResult" n
+    WHERE n."runId" = $1::uuid AND n."status" = 'pending' AND $4::int > 0 AND (SELECT run_error FROM totals) IS NULL
+      AND NOT coalesce((SELECT done FROM run), false)
+      AND EXISTS (SELECT 1 FROM "Run" r WHERE r."id" = $1::uuid AND r."comparisonId" IS NULL AND r."status" IN ('pending', 'running')
+                  AND r."cancelRequestedAt" IS NULL AND r."errorMessage" IS NULL)
     ORDER BY n."position", n."variant"
-    LIMIT (SELECT count(*) FROM cr WHERE NOT replaced) * $4::int + $7::int
+    LIMIT least($4::int, (SELECT count(*) FROM cr))
     FOR NO KEY UPDATE SKIP LOCKED
-  ), numbered AS (
-    SELECT "id", row_number() OVER (ORDER BY "position", "variant") <= (SELECT count(*) FROM cr WHERE NOT replaced) * $4::int AS run_now
-    FROM next
   ), handed AS (
-    -- Started at once: the run's running count (what its concurrency and the workspace cap bound) does not change.
     UPDATE "CaseResult" c SET ${claimedCaseSet("$2", "$5")}
-    FROM numbered WHERE c."id" = numbered."id" AND numbered.run_now
-    RETURNING ${CLAIMED_JOB_COLUMNS}
-  ), reserved AS (
-    -- Leased, still pending (not counted as running): started when a slot of this run frees.
-    UPDATE "CaseResult" c SET "leaseOwner" = $2, "leaseExpiresAt" = now() + $5::int * interval '1 millisecond'
-    FROM numbered WHERE c."id" = numbered."id" AND NOT numbered.run_now
+    FROM next WHERE c."id" = next."id"
     RETURNING ${CLAIMED_JOB_COLUMNS}
   )
   SELECT (SELECT done FROM run) AS done, t.run_error, coalesce(t.written, '{}') AS written,
-         (SELECT coalesce(json_agg(h ORDER BY h."position", h.variant), '[]') FROM handed h) AS handed,
-         (SELECT coalesce(json_agg(v ORDER BY v."position", v.variant), '[]') FROM reserved v) AS reserved,
-         (SELECT coalesce(array_agg("id"::text), '{}') FROM started) AS started
+         (SELECT coalesce(json_agg(h ORDER BY h."position", h.variant), '[]') FROM handed h) AS handed
   FROM totals t`;
 
 /**
@@ -218,17 +177,12 @@ export class ResultWriter {
     return n;
   }
 
-  /**
-   * Queues the result; `replacement`: the case from the executor's reserve its slot started
-   * instead, recorded running (from `startedAt`) by the same statement, or by the next one.
-   */
-  write(job: CaseJob, outcome: CaseOutcome, durationMs: number, replacement?: Start): Promise<void> {
-    const row = resultRow(job, outcome, durationMs, replacement !== undefined);
+  write(job: CaseJob, outcome: CaseOutcome, durationMs: number): Promise<void> {
+    const row = resultRow(job, outcome, durationMs);
     return new Promise<void>((resolve, reject) => {
       const queue = this.#waiting.get(job.runId);
-      const waiting: Waiting = { row, start: replacement, resolve, reject };
-      if (queue) queue.push(waiting);
-      else this.#waiting.set(job.runId, [waiting]);
+      if (queue) queue.push({ row, resolve, reject });
+      else this.#waiting.set(job.runId, [{ row, resolve, reject }]);
       if (!this.#writing.has(job.runId)) void this.#flush(job.runId);
     });
   }
@@ -236,30 +190,8 @@ export class ResultWriter {
   async #flush(runId: string): Promise<void> {
     const queue = this.#waiting.get(runId);
     if (!queue || queue.length === 0) return;
-    // A result goes with the start of the case that replaced it (the run's running count stays
-    // put); a case whose start is in this batch has its own result written by the next one, as one
-    // statement cannot record a case running and then finished.
-    const starting = new Set<string>();
-    const batch: Waiting[] = [];
-    const later: Waiting[] = [];
-    for (const w of queue) {
-      if (batch.length >= MAX_WRITE_BATCH || starting.has(w.row.id)) later.push(w);
-      else {
-        batch.push(w);
-        if (w.start) starting.add(w.start.job.caseResultId);
-      }
-    }
-    if (later.length > 0) this.#waiting.set(runId, later);
-    else this.#waiting.delete(runId);
-    // Slots whose case ended while the reserve was empty take what a write since reserved.
-    const unreplaced = batch.filter((w) => !w.start);
-    if (unreplaced.length > 0 && this.#handoff && !this.#stopped()) {
-      this.#handoff.takeReserved(runId, unreplaced.length).forEach((start, i) => {
-        unreplaced[i]!.start = start;
-        unreplaced[i]!.row.replaced = true;
-      });
-    }
-    const starts = batch.flatMap((w) => (w.start ? [w.start] : []));
+    const batch = queue.splice(0, MAX_WRITE_BATCH);
+    if (queue.length === 0) this.#waiting.delete(runId);
     this.#writing.add(runId);
     try {
       if (this.#stopped()) {
@@ -271,25 +203,18 @@ export class ResultWriter {
         await this.#writeBatch(
           runId,
           batch.map((w) => w.row),
-          starts,
         );
         for (const w of batch) w.resolve();
       } catch (err) {
         if (batch.length === 1) {
-          this.#unstarted(starts, err);
           batch[0]!.reject(err);
           return;
         }
         // One value the database refuses fails the whole statement: write each result on its
-        // own (with the start of its replacement), so only the one at fault is rejected (and
-        // becomes an error result).
+        // own, so only the one at fault is rejected (and becomes an error result).
         logger.warn({ err, runId, results: batch.length }, "a batch of case results was refused; writing them one by one");
         for (const w of batch) {
-          const own = w.start ? [w.start] : [];
-          await this.#writeBatch(runId, [w.row], own).then(w.resolve, (e: unknown) => {
-            this.#unstarted(own, e);
-            w.reject(e);
-          });
+          await this.#writeBatch(runId, [w.row]).then(w.resolve, w.reject);
         }
       }
     } finally {
@@ -298,44 +223,21 @@ export class ResultWriter {
     }
   }
 
-  /** Starts that could not be recorded: the executor stops those cases (their results would not be stored). */
-  #unstarted(starts: Start[], err?: unknown) {
-    if (starts.length === 0) return;
-    if (err) logger.warn({ err, cases: starts.length }, "could not record reserved cases as started; stopping them");
-    this.#handoff?.unstarted(starts.map((s) => s.job.caseResultId));
-  }
-
-  async #writeBatch(runId: string, rows: ResultRow[], starts: Start[]): Promise<void> {
-    const plan = this.#handoff?.plan(runId, rows.length) ?? { handoff: false, reserve: 0 };
+  async #writeBatch(runId: string, rows: ResultRow[]): Promise<void> {
+    const handoff = this.#handoff?.wanted(runId) ? rows.length : 0;
     const { rows: out } = await executorPool().query<{
       done: boolean | null;
       run_error: string | null;
       written: string[];
       handed: CaseJob[];
-      reserved: CaseJob[];
-      started: string[];
     }>({
       name: "assay-write-results",
       text: WRITE_RESULTS_SQL,
-      values: [
-        runId,
-        this.#workerId,
-        JSON.stringify(rows),
-        plan.handoff ? 1 : 0,
-        this.#handoff?.leaseMs ?? 0,
-        JSON.stringify(starts.map((s) => ({ id: s.job.caseResultId, started_at: s.startedAt.toISOString() }))),
-        plan.reserve,
-      ],
+      values: [runId, this.#workerId, JSON.stringify(rows), handoff, this.#handoff?.leaseMs ?? 0],
     });
     const result = out[0];
-    if (result && result.started.length < starts.length) {
-      // Taken meanwhile (the run was cancelled, its lease ran out): not ours to run.
-      const started = new Set(result.started);
-      this.#unstarted(starts.filter((s) => !started.has(s.job.caseResultId)));
-    }
     // Launched before the writes' callers resume, so the slots they free are taken already.
     if (result && result.handed.length > 0) this.#handoff!.launch(result.handed);
-    if (result && result.reserved.length > 0) this.#handoff!.reserve(result.reserved);
     // Nothing written: every lease was lost and other workers own these cases now.
     if (!result || result.written.length === 0) return;
     // The results are stored: a failure from here on is the run's end, not these results'
@@ -354,7 +256,7 @@ export class ResultWriter {
  * and a refused write would leave the case running) and capped (20,000 characters each, with a
  * marker); `actualResponse` cut at MAX_RESPONSE_CHARS with `responseTruncated`.
  */
-function resultRow(job: CaseJob, outcome: CaseOutcome, durationMs: number, replaced: boolean): ResultRow {
+function resultRow(job: CaseJob, outcome: CaseOutcome, durationMs: number): ResultRow {
   const o = storedOutcome(outcome);
   const response = o.actualResponse;
   const truncated = response !== null && response.length > MAX_RESPONSE_CHARS;
@@ -384,7 +286,6 @@ function resultRow(job: CaseJob, outcome: CaseOutcome, durationMs: number, repla
     stage: o.stage ?? null,
     processed_files: o.processedFiles ? mapStrings(o.processedFiles, (s) => storedText(s)) : null,
     run_error: o.runError ?? null,
-    replaced,
     calls: o.llmCalls.map((c) => ({
       purpose: c.purpose,
       model: c.model,

@@ -5,7 +5,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { Executor, errorOutcome, type CaseJob, type CaseOutcome, type CaseRunner } from "@/lib/runs/executor";
-import { getRun, startRun } from "@/lib/runs/service";
+import { cancelRun, getRun, startRun } from "@/lib/runs/service";
 import type { WorkspaceContext } from "@/lib/auth/roles";
 import { makeWorkspace, waitFor } from "../helpers/factories";
 import { makeSuiteWithCases } from "./helpers";
@@ -95,9 +95,17 @@ describe("hand-off in the executor", () => {
     const bigStartedMeanwhile = s.started.slice(startedBefore).filter((j) => j.runId === big.run.id).length;
     expect(bigStartedMeanwhile).toBeLessThan(100);
     expect((await getRun(a.ctx, big.run.id)).status).toBe("running");
+    // Ended here, not by the teardown: a run left running would still be writing when the file's
+    // database goes away.
+    await cancelRun(a.ctx, big.run.id);
+    await waitFor(
+      () => getRun(a.ctx, big.run.id),
+      (r) => r.status === "cancelled",
+      10_000,
+    );
   });
 
-  it("two executors on one run with reserves: every case once, one attempt each, never above the run's concurrency", async () => {
+  it("two executors handing off on one run: every case once, one attempt each, never above the run's concurrency", async () => {
     const { ctx, run } = await pendingRun(80, 6);
     const s = sleeper(15);
     for (let i = 0; i < 2; i++) executors.push(new Executor({ runner: s.runner, maxSlots: 4, pollMs: 50, leaseMs: 5_000 }));
@@ -119,34 +127,7 @@ describe("hand-off in the executor", () => {
     expect(maxRunning).toBeLessThanOrEqual(6);
     const rows = await db.caseResult.findMany({ where: { runId: run.id }, select: { attempts: true, leaseOwner: true, startedAt: true } });
     expect(rows.every((r) => r.attempts === 1 && r.leaseOwner === null && r.startedAt !== null)).toBe(true);
-    // The hand-off and the reserves were in play (how many depends on how the two interleave).
+    // The hand-off was in play (how often depends on how the two interleave).
     expect(executors.reduce((n, e) => n + e.handedOffCases, 0)).toBeGreaterThan(0);
-  });
-
-  it("gives its reserved cases back when it stops: another executor finishes the run at once, nothing waits for a lease", async () => {
-    const { ctx, run } = await pendingRun(60, 4);
-    const s = sleeper(20);
-    const first = new Executor({ runner: s.runner, maxSlots: 4, pollMs: 50, leaseMs: 60_000 });
-    executors.push(first);
-    first.start();
-    await waitFor(
-      async () => first.handedOffCases,
-      (n) => n >= 8,
-      10_000,
-    );
-    await first.stop(5_000);
-    // Nothing pending is still leased to the stopped executor (a lease of a minute would hold them).
-    expect(await db.caseResult.count({ where: { runId: run.id, status: "pending", leaseOwner: { not: null } } })).toBe(0);
-    const second = new Executor({ runner: s.runner, maxSlots: 4, pollMs: 50, leaseMs: 60_000 });
-    executors.push(second);
-    second.start();
-    const done = await waitFor(
-      () => getRun(ctx, run.id),
-      (r) => r.status === "completed",
-      20_000,
-    );
-    expect(done.passed_cases).toBe(60);
-    const mine = s.started.filter((j) => j.runId === run.id);
-    expect(new Set(mine.map((j) => j.caseResultId)).size).toBe(60);
   });
 });

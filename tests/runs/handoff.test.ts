@@ -24,26 +24,14 @@ const passed = (): CaseOutcome => ({
   latencyMs: 5,
 });
 
-/**
- * A writer for `workerId` whose hand-off is asked for while `handoff()` says so, with `reserve()`
- * more cases leased per write; what it hands off, reserves and could not start is collected.
- */
-function writer(workerId: string, handoff: () => boolean = () => true, reserve: () => number = () => 0) {
+/** A writer for `workerId` whose hand-off is asked for while `wanted()` says so; what it hands off is collected. */
+function writer(workerId: string, wanted: () => boolean = () => true) {
   const launched: CaseJob[] = [];
-  const reserved: CaseJob[] = [];
-  const unstarted: string[] = [];
   const w = new ResultWriter(workerId, {
     stopped: () => false,
-    handoff: {
-      leaseMs: 30_000,
-      plan: () => ({ handoff: handoff(), reserve: reserve() }),
-      takeReserved: () => [],
-      launch: (jobs) => launched.push(...jobs),
-      reserve: (jobs) => reserved.push(...jobs),
-      unstarted: (ids) => unstarted.push(...ids),
-    },
+    handoff: { leaseMs: 30_000, wanted, launch: (jobs) => launched.push(...jobs) },
   });
-  return { w, launched, reserved, unstarted };
+  return { w, launched };
 }
 
 async function pendingRun(count: number, concurrency: number, ctx?: WorkspaceContext) {
@@ -152,73 +140,5 @@ describe("hand-off in the result write", () => {
     const attempts = await db.caseResult.findMany({ where: { runId: run.id }, select: { attempts: true } });
     expect(attempts.every((a) => a.attempts === 1)).toBe(true);
     expect((await db.run.findUniqueOrThrow({ where: { id: run.id } })).status).toBe("completed");
-  });
-
-  it("leases reserved cases without running them; a start recorded with the next write runs one from when it started", async () => {
-    const { ctx, run } = await pendingRun(10, 2);
-    const [a, b] = await claimCases(lease("w1"), run.id, 2, ctx.workspaceId);
-    const { w, launched, reserved, unstarted } = writer(
-      "w1",
-      () => true,
-      () => 3,
-    );
-    await w.write(a!, passed(), 5);
-    // One hand-off for the result written, then three leased: positions in order.
-    expect(launched.map((j) => j.position)).toEqual([2]);
-    expect(reserved.map((j) => j.position)).toEqual([3, 4, 5]);
-    expect(await statusCounts(run.id)).toEqual({ passed: 1, running: 2, pending: 7 });
-    const rows = await db.caseResult.findMany({ where: { id: { in: reserved.map((j) => j.caseResultId) } } });
-    for (const row of rows) expect(row).toMatchObject({ status: "pending", leaseOwner: "w1", attempts: 0, startedAt: null });
-
-    // Another worker's claim passes over them: the run has room for none anyway, so free one slot first.
-    const other = writer("w2", () => false);
-    const [c] = await claimCases(lease("w2"), run.id, 1, ctx.workspaceId);
-    expect(c).toBeUndefined();
-    await db.caseResult.update({ where: { id: b!.caseResultId }, data: { status: "skipped", leaseOwner: null } });
-    const [d] = await claimCases(lease("w2"), run.id, 1, ctx.workspaceId);
-    expect(d!.position).toBe(6);
-    await other.w.write(d!, passed(), 5);
-
-    // b's slot started reserved case 3 a moment ago: the write of b's successor records it, no hand-off for that slot.
-    const startedAt = new Date(Date.now() - 1_500);
-    const nothingMore = writer(
-      "w1",
-      () => true,
-      () => 0,
-    );
-    await nothingMore.w.write(launched[0]!, passed(), 5, { job: { ...reserved[0]!, attempts: 1 }, startedAt });
-    expect(nothingMore.launched).toEqual([]);
-    expect(nothingMore.unstarted).toEqual([]);
-    const started = await db.caseResult.findUniqueOrThrow({ where: { id: reserved[0]!.caseResultId } });
-    expect(started).toMatchObject({ status: "running", leaseOwner: "w1", attempts: 1, stage: "executing_agent" });
-    expect(started.startedAt!.getTime()).toBe(startedAt.getTime());
-    expect(unstarted).toEqual([]);
-  });
-
-  it("does not start a reserved case that a cancel skipped, and says so; expired reservations are free to claim", async () => {
-    const { ctx, run } = await pendingRun(6, 1);
-    const [a] = await claimCases(lease("w1"), run.id, 1, ctx.workspaceId);
-    const first = writer(
-      "w1",
-      () => false,
-      () => 2,
-    );
-    await first.w.write(a!, passed(), 5);
-    expect(first.reserved.map((j) => j.position)).toEqual([1, 2]);
-
-    // The lease of one reservation ran out (its worker died): a claim takes it, as any pending case.
-    await db.caseResult.update({ where: { id: first.reserved[0]!.caseResultId }, data: { leaseExpiresAt: new Date(Date.now() - 1) } });
-    const [taken] = await claimCases(lease("w2"), run.id, 1, ctx.workspaceId);
-    expect(taken!.caseResultId).toBe(first.reserved[0]!.caseResultId);
-
-    const { cancelRun } = await import("@/lib/runs/service");
-    await cancelRun(ctx, run.id);
-    expect(await db.caseResult.findUniqueOrThrow({ where: { id: first.reserved[1]!.caseResultId } })).toMatchObject({ status: "skipped" });
-    const late = writer("w1");
-    await late.w.write(taken!, passed(), 5, { job: first.reserved[1]!, startedAt: new Date() }).catch(() => undefined);
-    // taken is w2's: nothing written by w1; the skipped reservation is reported as not started.
-    expect(late.unstarted).toEqual([first.reserved[1]!.caseResultId]);
-    expect(late.launched).toEqual([]);
-    expect(await statusCounts(run.id)).toEqual({ passed: 1, running: 1, skipped: 4 });
   });
 });
