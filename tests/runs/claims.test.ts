@@ -3,9 +3,9 @@ import { db } from "@/lib/db";
 import { claimCandidates, claimCases, claimPairs, type ClaimLease } from "@/lib/runs/claims";
 import { startRun } from "@/lib/runs/service";
 import { createComparison } from "@/lib/comparisons/service";
-import type { WorkspaceContext } from "@/lib/auth/roles";
 import { makeWorkspace } from "../helpers/factories";
 import { makeSuiteWithCases } from "./helpers";
+import { pendingRun, statusCounts } from "./run-fixtures";
 
 // The claim functions on their own, with no executor running: nothing else claims, so every
 // count below is what the claims alone did.
@@ -15,18 +15,6 @@ const lease = (workerId: string, workspaceMaxRunning: number | null = null): Cla
   leaseMs: 30_000,
   workspaceMaxRunning,
 });
-
-async function pendingRun(count: number, concurrency: number, ctx?: WorkspaceContext) {
-  const workspace = ctx ?? (await makeWorkspace("editor")).ctx;
-  const { suite } = await makeSuiteWithCases(workspace, count);
-  const run = await startRun(workspace, suite.id, { concurrency }, "api");
-  return { ctx: workspace, run };
-}
-
-async function statusCounts(runId: string) {
-  const rows = await db.caseResult.groupBy({ by: ["status"], where: { runId }, _count: true });
-  return Object.fromEntries(rows.map((r) => [r.status, r._count]));
-}
 
 describe("claim SQL: hostile input", () => {
   it("claims nothing for ids that are not UUIDs, and leaves the run untouched", async () => {

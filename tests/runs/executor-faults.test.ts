@@ -1,11 +1,12 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
-import { Executor, errorOutcome, type CaseOutcome, type CaseRunner } from "@/lib/runs/executor";
+import { Executor, type CaseRunner } from "@/lib/runs/executor";
 import { createCaseRunner } from "@/lib/runs/case-runner";
 import { getRun, startRun } from "@/lib/runs/service";
 import type { WorkspaceContext } from "@/lib/auth/roles";
 import { withFakeOpenAI } from "../helpers/run-stack";
 import { makeWorkspace, makeSuiteWithCases, waitFor } from "../helpers/factories";
+import { passedOutcome } from "./run-fixtures";
 
 const fake = withFakeOpenAI();
 
@@ -20,13 +21,7 @@ function executor(runner: CaseRunner, opts: Partial<ConstructorParameters<typeof
   return e;
 }
 
-const passed = (): CaseOutcome => ({
-  ...errorOutcome("none", ""),
-  status: "passed",
-  errorMessage: null,
-  errorType: null,
-  actualResponse: "ok",
-});
+const passed = passedOutcome;
 const finished = (s: string) => ["completed", "failed", "cancelled"].includes(s);
 /** The run once it has ended, whichever way. */
 const untilFinished = (ctx: WorkspaceContext, runId: string) =>

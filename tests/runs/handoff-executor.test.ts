@@ -4,27 +4,13 @@
 // ./handoff.test.ts leave runs with pending cases behind.
 import { afterEach, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
-import { Executor, errorOutcome, type CaseJob, type CaseOutcome, type CaseRunner } from "@/lib/runs/executor";
+import { Executor, type CaseJob, type CaseRunner } from "@/lib/runs/executor";
 import { cancelRun, getRun, startRun } from "@/lib/runs/service";
-import type { WorkspaceContext } from "@/lib/auth/roles";
 import { makeWorkspace, waitFor } from "../helpers/factories";
 import { makeSuiteWithCases } from "./helpers";
+import { passedOutcome, pendingRun } from "./run-fixtures";
 
-const passed = (): CaseOutcome => ({
-  ...errorOutcome("none", ""),
-  status: "passed",
-  errorMessage: null,
-  errorType: null,
-  actualResponse: "ok",
-  latencyMs: 5,
-});
-
-async function pendingRun(count: number, concurrency: number, ctx?: WorkspaceContext) {
-  const workspace = ctx ?? (await makeWorkspace("editor")).ctx;
-  const { suite } = await makeSuiteWithCases(workspace, count);
-  const run = await startRun(workspace, suite.id, { concurrency }, "api");
-  return { ctx: workspace, run };
-}
+const passed = passedOutcome;
 
 describe("hand-off in the executor", () => {
   const executors: Executor[] = [];

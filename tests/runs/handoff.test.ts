@@ -6,23 +6,15 @@ import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { claimCases, claimPairs, type ClaimLease } from "@/lib/runs/claims";
 import { ResultWriter } from "@/lib/runs/result-writer";
-import { errorOutcome, type CaseJob, type CaseOutcome } from "@/lib/runs/executor";
-import { startRun } from "@/lib/runs/service";
+import type { CaseJob } from "@/lib/runs/executor";
 import { createComparison } from "@/lib/comparisons/service";
-import type { WorkspaceContext } from "@/lib/auth/roles";
 import { makeWorkspace } from "../helpers/factories";
 import { makeSuiteWithCases } from "./helpers";
+import { passedOutcome, pendingRun, statusCounts } from "./run-fixtures";
 
 const lease = (workerId: string): ClaimLease => ({ workerId, leaseMs: 30_000, workspaceMaxRunning: null });
 
-const passed = (): CaseOutcome => ({
-  ...errorOutcome("none", ""),
-  status: "passed",
-  errorMessage: null,
-  errorType: null,
-  actualResponse: "ok",
-  latencyMs: 5,
-});
+const passed = passedOutcome;
 
 /** A writer for `workerId` whose hand-off is asked for while `wanted()` says so; what it hands off is collected. */
 function writer(workerId: string, wanted: () => boolean = () => true) {
@@ -32,18 +24,6 @@ function writer(workerId: string, wanted: () => boolean = () => true) {
     handoff: { leaseMs: 30_000, wanted, launch: (jobs) => launched.push(...jobs) },
   });
   return { w, launched };
-}
-
-async function pendingRun(count: number, concurrency: number, ctx?: WorkspaceContext) {
-  const workspace = ctx ?? (await makeWorkspace("editor")).ctx;
-  const { suite } = await makeSuiteWithCases(workspace, count);
-  const run = await startRun(workspace, suite.id, { concurrency }, "api");
-  return { ctx: workspace, run };
-}
-
-async function statusCounts(runId: string) {
-  const rows = await db.caseResult.groupBy({ by: ["status"], where: { runId }, _count: true });
-  return Object.fromEntries(rows.map((r) => [r.status, r._count]));
 }
 
 describe("hand-off in the result write", () => {
