@@ -1,9 +1,12 @@
 /**
  * Writes finished case results for the executor (./executor.ts `persist`): group commit per run.
- * A result is sent at once when no write of its run is in flight; results finishing while one
- * is in flight wait for it and then go together in one statement. So a burst of 50 answers
- * costs a handful of statements (and commits, and Run row updates) instead of 50, without
- * waiting for a timer, and a lone result is written as soon as it is ready.
+ * A result is sent at the end of the event loop's turn it finished in (setImmediate) when no
+ * write of its run is in flight, together with every result of the run that finished in the
+ * same turn; results finishing while a write is in flight wait for it and then go together in
+ * one statement. So a burst of 50 answers costs a handful of statements (and commits, and Run
+ * row updates) instead of 50, without waiting for a timer, and a lone result is written as soon
+ * as it is ready. Cases started together (one hand-off) end in the same turn or close to it:
+ * sending the first of them alone would make the rest wait for its round trip too.
  * Key rule: a result is written only while this worker still holds the case's lease; the run's
  * counters move in the same statement, which also says whether it was the run's last case.
  */
@@ -183,16 +186,23 @@ export class ResultWriter {
       const queue = this.#waiting.get(job.runId);
       if (queue) queue.push({ row, resolve, reject });
       else this.#waiting.set(job.runId, [{ row, resolve, reject }]);
-      if (!this.#writing.has(job.runId)) void this.#flush(job.runId);
+      if (!this.#writing.has(job.runId)) {
+        // Held for the rest of this turn: results of the run finishing in it join this write.
+        this.#writing.add(job.runId);
+        setImmediate(() => void this.#flush(job.runId));
+      }
     });
   }
 
+  /** Writes the run's waiting results (the run is in `#writing` already), then the next ones. */
   async #flush(runId: string): Promise<void> {
     const queue = this.#waiting.get(runId);
-    if (!queue || queue.length === 0) return;
+    if (!queue || queue.length === 0) {
+      this.#writing.delete(runId);
+      return;
+    }
     const batch = queue.splice(0, MAX_WRITE_BATCH);
     if (queue.length === 0) this.#waiting.delete(runId);
-    this.#writing.add(runId);
     try {
       if (this.#stopped()) {
         // A crashed (killed) worker writes nothing more.
@@ -218,8 +228,8 @@ export class ResultWriter {
         }
       }
     } finally {
-      this.#writing.delete(runId);
       if (this.#waiting.has(runId)) void this.#flush(runId);
+      else this.#writing.delete(runId);
     }
   }
 

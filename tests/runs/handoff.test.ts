@@ -16,14 +16,25 @@ const lease = (workerId: string): ClaimLease => ({ workerId, leaseMs: 30_000, wo
 
 const passed = passedOutcome;
 
-/** A writer for `workerId` whose hand-off is asked for while `wanted()` says so; what it hands off is collected. */
+/**
+ * A writer for `workerId` whose hand-off is asked for while `wanted()` says so; what it hands off
+ * is collected, and the size of each hand-off (one per statement that handed cases off).
+ */
 function writer(workerId: string, wanted: () => boolean = () => true) {
   const launched: CaseJob[] = [];
+  const handoffs: number[] = [];
   const w = new ResultWriter(workerId, {
     stopped: () => false,
-    handoff: { leaseMs: 30_000, wanted, launch: (jobs) => launched.push(...jobs) },
+    handoff: {
+      leaseMs: 30_000,
+      wanted,
+      launch: (jobs) => {
+        launched.push(...jobs);
+        handoffs.push(jobs.length);
+      },
+    },
   });
-  return { w, launched };
+  return { w, launched, handoffs };
 }
 
 describe("hand-off in the result write", () => {
@@ -44,6 +55,20 @@ describe("hand-off in the result write", () => {
     // What a claim returns: the job carries the case's snapshot and variables.
     expect(launched[0]).toMatchObject({ runId: run.id, workspaceId: ctx.workspaceId, variant: "baseline", attempts: 1 });
     expect((launched[0]!.caseSnapshot as { initial_message?: string }).initial_message).toBeTruthy();
+  });
+
+  it("writes the results that finish in one turn of the event loop in one statement, and the ones finishing during it in the next", async () => {
+    const { ctx, run } = await pendingRun(20, 8);
+    const jobs = await claimCases(lease("w1"), run.id, 8, ctx.workspaceId);
+    const { w, handoffs } = writer("w1");
+    // Five cases started together end together: the first must not go alone with the rest waiting for its round trip.
+    const first = jobs.slice(0, 5).map((j) => w.write(j, passed(), 5));
+    // Three end a turn later, while that write is in flight: they go together after it.
+    await new Promise((r) => setImmediate(r));
+    const later = jobs.slice(5).map((j) => w.write(j, passed(), 5));
+    await Promise.all([...first, ...later]);
+    expect(handoffs).toEqual([5, 3]);
+    expect(await statusCounts(run.id)).toEqual({ passed: 8, running: 8, pending: 4 });
   });
 
   it("hands off nothing when the executor does not ask, when the run was cancelled or is failing, or when the lease was lost", async () => {
