@@ -34,12 +34,20 @@ import type { ResolvedVariables } from "@/lib/runs/variables";
 
 /** Runs of up to this many case results are written in one transaction, with the run. */
 const FIRST_BATCH_ROWS = 250;
+/**
+ * A larger run's first batch holds two waves of its concurrency (at least this many rows, at
+ * most FIRST_BATCH_ROWS): its first cases wait for that batch only (~0.25 ms a row), and the
+ * batches after it double in size, each in before the cases ahead of it have run.
+ */
+const MIN_FIRST_BATCH_ROWS = 50;
 /** Each later batch: ~0.1 ms a row, so a batch takes well under a second and the lease stays fresh. */
 const BATCH_ROWS = 5_000;
 /** The writer's lease on the run; renewed after every batch. */
 const FILL_LEASE_MS = 30_000;
 
 export type BatchedStart = {
+  /** The run's concurrency: what its first batch is sized by. */
+  concurrency: number;
   /** Writes the run row (status pending, `preparedAt` null, the lease set) and returns its id. */
   createRun: (tx: Tx, lease: { owner: string; expiresAt: Date }) => Promise<string>;
   /** Trial-major, baseline: what a plain run has (matrices and comparisons write theirs in one go). */
@@ -57,9 +65,14 @@ export type BatchOptions = {
 
 let configured: BatchOptions = {};
 
-/** The size of a run's first batch: a run of up to this many case results is written in one go. */
+/** A run of up to this many case results is written in one go, with its run row. */
 export function firstBatchRows(): number {
   return configured.firstRows ?? FIRST_BATCH_ROWS;
+}
+
+/** The first batch of a larger run at `concurrency` (tests: `firstRows` as configured). */
+function firstBatchFor(concurrency: number, opts: BatchOptions): number {
+  return opts.firstRows ?? Math.min(FIRST_BATCH_ROWS, Math.max(MIN_FIRST_BATCH_ROWS, 2 * concurrency));
 }
 
 /** Tests: smaller batches and a hook before each later batch (null: the defaults again). */
@@ -88,7 +101,7 @@ export async function startRunInBatches(start: BatchedStart, opts: BatchOptions 
     const { workspaceId, suiteId, selection, repetitions = 1 } = start.insert;
     const count = selectedCaseCountSql(workspaceId, suiteId, selection);
     const writer = new BatchWriter(runId, owner, exported!.id, start, repetitions);
-    const firstRows = opts.firstRows ?? FIRST_BATCH_ROWS;
+    const firstRows = firstBatchFor(start.concurrency, opts);
     const [counted, first] = await Promise.allSettled([exporter.query<{ n: number }>(count.text, count.values), writer.write(firstRows)]);
     if (counted.status === "rejected") throw counted.reason;
     if (first.status === "rejected") throw first.reason;
@@ -100,7 +113,7 @@ export async function startRunInBatches(start: BatchedStart, opts: BatchOptions 
     // The rest in the background: nobody awaits it; a failure fails the run.
     void withoutWorkspaceScope(() =>
       writer
-        .writeRest(opts.batchRows ?? BATCH_ROWS, opts.beforeBatch)
+        .writeRest(firstRows, opts.batchRows ?? BATCH_ROWS, opts.beforeBatch)
         .catch(async (err: unknown) => {
           logger.error({ err, runId }, "writing a run's remaining cases failed; failing the run");
           await failUnfinishedStart(runId, owner).catch(() => undefined); // else recovery does, when the lease expires
@@ -240,17 +253,20 @@ class BatchWriter {
   }
 
   /**
-   * The batches after the first, then the run marked prepared (and finalized, when its cases are
-   * all done already). Stops early on a cancel or failure, and without a word when the lease was lost.
+   * The batches after the first (of `firstRows`): each twice the one before, up to `batchRows`.
+   * Then the run marked prepared (and finalized, when its cases are all done already). Stops
+   * early on a cancel or failure, and without a word when the lease was lost.
    */
-  async writeRest(batchRows: number, beforeBatch?: (position: number) => Promise<void>): Promise<void> {
+  async writeRest(firstRows: number, batchRows: number, beforeBatch?: (position: number) => Promise<void>): Promise<void> {
     let skipped = 0;
+    let size = firstRows;
     while (this.written < this.rows) {
       if (beforeBatch) await beforeBatch(this.written);
       const lease = await this.renew(skipped);
       if (lease === "lost") return;
       if (lease === "stopped") break;
-      skipped = await this.write(batchRows);
+      size = Math.min(batchRows, size * 2);
+      skipped = await this.write(size);
     }
     await this.finish();
   }

@@ -286,9 +286,14 @@ export class Executor {
         for (const pair of claimed.pairs) this.launchPair(pair, claimed.settings);
         claimedUnits = claimed.pairs.length;
       } else {
-        const jobs = await claimCases(this.lease, candidate.key, units, candidate.workspaceId);
+        // The run's context is read beside the claim (a new run's first cases wait for one round
+        // trip, not two); a run that cannot be read is read again only when cases were claimed.
+        const [jobs, loaded] = await Promise.all([
+          claimCases(this.lease, candidate.key, units, candidate.workspaceId),
+          this.loadRun(candidate.key).catch(() => null),
+        ]);
         if (jobs.length > 0) {
-          const run = await this.loadRun(candidate.key);
+          const run = loaded ?? (await this.loadRun(candidate.key));
           for (const job of jobs) this.launch(job, run);
         }
         claimedUnits = jobs.length;

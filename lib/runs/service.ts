@@ -61,6 +61,7 @@ export async function startRun(ctx: WorkspaceContext, suiteId: string, raw: unkn
   const first = firstBatchRows();
   if ((await countSelectedCases(ctx.workspaceId, suite.id, opts, first + 1)) * trials > first) {
     const run = await startRunInBatches({
+      concurrency: opts.concurrency,
       createRun: async (tx, lease) =>
         (await createRunRow(tx, ctx, args, { preparedAt: null, leaseOwner: lease.owner, leaseExpiresAt: lease.expiresAt })).id,
       insert: caseResultsOf(ctx, args),

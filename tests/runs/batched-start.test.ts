@@ -99,6 +99,32 @@ describe("a run larger than its first batch", () => {
     );
   });
 
+  it("sizes its first batch by the run's concurrency (two waves, at least 50 rows), and doubles each batch after it", async () => {
+    for (const [concurrency, expected] of [
+      // 50 rows at least; then 100, 200, and the last 50.
+      [10, [50, 150, 350]],
+      // Two waves of 60; then 240, and the last 40.
+      [60, [120, 360]],
+    ] as const) {
+      // The defaults (no firstRows or batchRows); each run in a workspace of its own, whose rows
+      // are counted when each later batch starts (the hook runs before startRun returns the id).
+      const { ctx } = await makeWorkspace("editor");
+      const { suite } = await makeSuiteWithCases(ctx, 400, { baseUrl: fake.url });
+      const starts: { position: number; rows: number }[] = [];
+      configureBatchedStart({
+        beforeBatch: async (position) => {
+          starts.push({ position, rows: await db.caseResult.count({ where: { workspaceId: ctx.workspaceId } }) });
+        },
+      });
+      const started = await startRun(ctx, suite.id, { concurrency }, "api");
+      const done = await waitUntilFinished(() => getRun(ctx, started.id), 60_000);
+      expect(done).toMatchObject({ status: "completed", total_cases: 400 });
+      expect(starts.map((s) => s.position)).toEqual(expected);
+      // Each batch is committed before the next one starts: the first batch alone, then the rows so far.
+      expect(starts.map((s) => s.rows)).toEqual(expected);
+    }
+  });
+
   it("writes every batch from the run's start: an edit, a new case or a deletion meanwhile is not seen", async () => {
     const gate = gateAt(250);
     const { ctx } = await makeWorkspace("editor");
