@@ -259,8 +259,10 @@ export async function claimCases(lease: ClaimLease, runId: string, limit: number
          ${workspaceRoom}))
        FOR UPDATE SKIP LOCKED
      ), claimed AS (
+       -- By primary key: the LIMIT above is not a constant, so the planner counts on a tenth of the
+       -- run's pending cases and, on a large run, would join them by reading the whole table.
        UPDATE "CaseResult" c SET ${claimedCaseSet(pg.escapeLiteral(lease.workerId), int(lease.leaseMs))}
-       FROM picked WHERE c."id" = picked."id"
+       WHERE c."id" = ANY (ARRAY(SELECT "id" FROM picked))
        RETURNING ${CLAIMED_JOB_COLUMNS}
      ), started AS (
        UPDATE "Run" SET "status" = 'running', "startedAt" = coalesce("startedAt", now())
