@@ -75,7 +75,7 @@ type Waiting = { row: ResultRow; resolve: () => void; reject: (err: unknown) => 
  * parameter would. The Run row is locked only for the statement; concurrent writers of the run
  * serialise on it, so `done` is exact for whichever statement writes the last case.
  */
-export const WRITE_RESULTS_SQL = `
+const WRITE_RESULTS_SQL = `
   WITH input AS (
     SELECT * FROM jsonb_to_recordset($3::jsonb) AS x(
       i int, id uuid, status text, transcript jsonb, actual_response text, response_truncated boolean,

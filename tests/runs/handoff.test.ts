@@ -3,9 +3,9 @@
 // claims. Driven through the ResultWriter and the claim SQL with no executor running (every count
 // is what these calls did). ./handoff-executor.test.ts drives it through executors.
 import { describe, expect, it } from "vitest";
-import { db, executorPool } from "@/lib/db";
+import { db } from "@/lib/db";
 import { claimCases, claimPairs, type ClaimLease } from "@/lib/runs/claims";
-import { ResultWriter, WRITE_RESULTS_SQL } from "@/lib/runs/result-writer";
+import { ResultWriter } from "@/lib/runs/result-writer";
 import type { CaseJob } from "@/lib/runs/executor";
 import { createComparison } from "@/lib/comparisons/service";
 import { makeWorkspace } from "../helpers/factories";
@@ -69,40 +69,6 @@ describe("hand-off in the result write", () => {
     await Promise.all([...first, ...later]);
     expect(handoffs).toEqual([5, 3]);
     expect(await statusCounts(run.id)).toEqual({ passed: 8, running: 8, pending: 4 });
-  });
-
-  it("finds the cases it writes and hands off by primary key in its prepared plan, never by reading the whole table", async () => {
-    // The statement is prepared (a generic plan after five runs): the hand-off's LIMIT is a
-    // parameter there, counted as a tenth of the pending cases, and a join on that guess read
-    // all of CaseResult (90 ms on a 100,000-case run) to update a few rows.
-    const { run } = await pendingRun(300, 10);
-    await db.$executeRawUnsafe(`ANALYZE "CaseResult"`);
-    const client = await executorPool().connect();
-    try {
-      await client.query("BEGIN");
-      await client.query("SET LOCAL plan_cache_mode = force_generic_plan");
-      await client.query(`PREPARE write_results AS ${WRITE_RESULTS_SQL}`);
-      const {
-        rows: [explained],
-      } = await client.query<{ "QUERY PLAN": unknown }>(
-        `EXPLAIN (FORMAT JSON) EXECUTE write_results('${run.id}'::uuid, 'w1', '[]'::jsonb, 2, 30000)`,
-      );
-      // The scans of CaseResult under the hand-off's UPDATE (elsewhere a small test table may
-      // rightly be read whole).
-      type PlanNode = { "Node Type": string; "Relation Name"?: string; "Subplan Name"?: string; Plans?: PlanNode[] };
-      const scans: string[] = [];
-      const walk = (node: PlanNode, inHanded: boolean) => {
-        const here = inHanded || node["Subplan Name"] === "CTE handed";
-        if (here && node["Relation Name"] === "CaseResult") scans.push(node["Node Type"]);
-        for (const child of node.Plans ?? []) walk(child, here);
-      };
-      walk((explained!["QUERY PLAN"] as { Plan: PlanNode }[])[0]!.Plan, false);
-      expect(scans.length).toBeGreaterThan(0);
-      expect(scans.filter((t) => t === "Seq Scan")).toEqual([]);
-    } finally {
-      await client.query("ROLLBACK");
-      client.release();
-    }
   });
 
   it("hands off nothing when the executor does not ask, when the run was cancelled or is failing, or when the lease was lost", async () => {
