@@ -80,7 +80,7 @@ export const USAGE = `npm run bench -- [options]
                        (default: the product's, ASSAY_MODEL_CONCURRENCY, as the executor sets it)
   --runner real|sleep  real: the case runner against the fake (default); sleep: a runner that only
                        sleeps --latency ms, measuring the executor's own overhead (claims, writes)
-  --timeline FILE      write one CSV line per case (claimed/completed ms after the run was created)
+  --timeline FILE      write one CSV line per case (claimed/completed ms after the run was created, duration, agent latency)
   --profile FILE       write a CPU profile (.cpuprofile) of the measured run only, without start-up
   --memory             memory growth: a 1,000-case run first, then the measured run (default 10,000
                        cases) on the same executor; RSS and heap after a full GC after each, and the growth

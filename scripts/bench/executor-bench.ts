@@ -15,6 +15,7 @@ import { Executor, type CaseOutcome, type CaseRunner } from "@/lib/runs/executor
 import { createCaseRunner } from "@/lib/runs/case-runner";
 import { warmUpModelCalls } from "@/lib/llm/warm-up";
 import { getRun, startRun } from "@/lib/runs/service";
+import { hostCpuShares, hostCpuSnapshot } from "./host-cpu";
 import type { BenchFake, FakeStats } from "./fake";
 import { installQueryCounter, uncounted } from "./query-counter";
 
@@ -73,6 +74,8 @@ export type ExecutorBenchResult = {
   fakeCpuMs: number | null;
   /** CPU of the embedded PostgreSQL (postmaster and backends) during the run. */
   dbCpuMs: number | null;
+  /** The host's CPUs during the run (./host-cpu.ts): the share other tenants took (steal), and the share in use; null off Linux. */
+  hostCpu: { stealPct: number; busyPct: number } | null;
   eventLoopDelayP99Ms: number;
   eventLoopDelayMaxMs: number;
   /** SQL statements / transactions the executor sent, per case (the bench's polling excluded). */
@@ -299,7 +302,7 @@ export async function benchExecutor(opts: {
   endpointCap: number | null;
   /** "real": createCaseRunner() against the fake; "sleep": sleepRunner() (executor overhead only). */
   runner?: "real" | "sleep";
-  /** Writes one CSV line per case: position, claimed and completed (ms after the run was created), duration. */
+  /** Writes one CSV line per case: position, claimed and completed (ms after the run was created), duration, the agent's latency. */
   timelineFile?: string;
   /** Writes a CPU profile of the measured run only (startRun → completed) to this file. */
   profileFile?: string;
@@ -365,6 +368,7 @@ export async function benchExecutor(opts: {
   }, 50);
   const fakeCpuBefore = fake.cpuMs();
   const dbCpuBefore = opts.dbCpuMs?.() ?? null;
+  const hostBefore = hostCpuSnapshot();
   const cpuBefore = process.cpuUsage();
   elDelay.enable();
 
@@ -395,6 +399,7 @@ export async function benchExecutor(opts: {
   const cpu = process.cpuUsage(cpuBefore);
   const fakeCpuAfter = fake.cpuMs();
   const dbCpuAfter = opts.dbCpuMs?.() ?? null;
+  const hostCpu = hostCpuShares(hostBefore, hostCpuSnapshot());
   clearInterval(sampler);
   rssPeak = Math.max(rssPeak, process.memoryUsage().rss);
   await executor.stop(5_000);
@@ -423,9 +428,9 @@ export async function benchExecutor(opts: {
   if (opts.timelineFile) {
     const rows = await db.$queryRaw<{ line: string }[]>`
       SELECT concat_ws(',', c."position", round((extract(epoch FROM c."startedAt" - r."createdAt") * 1000)::numeric, 1),
-                       round((extract(epoch FROM c."completedAt" - r."createdAt") * 1000)::numeric, 1), c."durationMs") AS line
+                       round((extract(epoch FROM c."completedAt" - r."createdAt") * 1000)::numeric, 1), c."durationMs", c."latencyMs") AS line
       FROM "CaseResult" c JOIN "Run" r ON r."id" = c."runId" WHERE r."id" = ${started.id}::uuid ORDER BY c."startedAt", c."position"`;
-    writeFileSync(opts.timelineFile, `position,claimed_ms,completed_ms,duration_ms\n${rows.map((r) => r.line).join("\n")}\n`);
+    writeFileSync(opts.timelineFile, `position,claimed_ms,completed_ms,duration_ms,latency_ms\n${rows.map((r) => r.line).join("\n")}\n`);
   }
   const fakeStats = sleeping ? sleeping.stats() : await fake.stats();
   let accuracy: LatencyError | null = null;
@@ -478,6 +483,7 @@ export async function benchExecutor(opts: {
     cpuMs: (cpu.user + cpu.system) / 1000,
     fakeCpuMs: fakeCpuBefore !== null && fakeCpuAfter !== null ? fakeCpuAfter - fakeCpuBefore : null,
     dbCpuMs: dbCpuBefore !== null && dbCpuAfter !== null ? dbCpuAfter - dbCpuBefore : null,
+    hostCpu,
     eventLoopDelayP99Ms: elDelay.percentile(99) / 1e6,
     eventLoopDelayMaxMs: elDelay.max / 1e6,
     statementsPerCase: (countsAfter.statements - countsBefore.statements) / cases,

@@ -5,6 +5,7 @@ import { startBenchFake, type BenchFake } from "../../scripts/bench/fake";
 import { benchExecutor, latencyError, makeBenchWorkspace, quantile } from "../../scripts/bench/executor-bench";
 import { benchHistory } from "../../scripts/bench/history-bench";
 import { formatReport } from "../../scripts/bench/report";
+import { hostCpuShares, hostCpuSnapshot } from "../../scripts/bench/host-cpu";
 import { benchAb, formatAbReport } from "../../scripts/bench/ab-bench";
 import { benchTrials, formatTrialsReport, trialsStorage } from "../../scripts/bench/trials-bench";
 
@@ -49,7 +50,11 @@ describe("npm run bench", () => {
     });
 
     const report = formatReport(result, history, { database: "test", loadBefore: "0", loadAfter: "0" });
-    expect(report).toMatch(/ratio to ideal\s+\d+\.\d{3}\s+\(target ≤ 1\.2: target (met|missed)\)/);
+    expect(report).toMatch(/ratio to ideal\s+\d+\.\d{3}\s+\(target ≤ 1\.2: target (met|missed); throughput goal ≤ 1\.08: (met|missed)\)/);
+    // On Linux the host's CPU shares over the run are read from /proc/stat and printed.
+    expect(result.hostCpu).not.toBeNull();
+    expect(result.hostCpu!.busyPct).toBeGreaterThan(0);
+    expect(report).toMatch(/host CPUs during the run\s+\d+ % busy, \d+\.\d % taken by other tenants \(steal\)/);
     expect(report).toContain("correctness: all cases passed");
     expect(report).toMatch(/recorded − server latency\s+p50 -?\d+\.\d ms, p95/);
   });
@@ -115,6 +120,15 @@ describe("npm run bench", () => {
     expect(result.failures).toEqual([]);
     expect(result.chatRequests).toBe(10);
     expect((await fake.stats()).chatRequests).toBe(before);
+  });
+
+  it("shares the host's CPU time between busy, idle and stolen from two /proc/stat snapshots", () => {
+    expect(hostCpuShares({ busy: 100, idle: 300, steal: 10 }, { busy: 160, idle: 320, steal: 30 })).toEqual({ stealPct: 20, busyPct: 60 });
+    expect(hostCpuShares({ busy: 100, idle: 300, steal: 10 }, { busy: 100, idle: 300, steal: 10 })).toBeNull();
+    expect(hostCpuShares(null, { busy: 1, idle: 1, steal: 0 })).toBeNull();
+    const now = hostCpuSnapshot();
+    expect(now).not.toBeNull();
+    expect(now!.busy + now!.idle).toBeGreaterThan(0);
   });
 
   it("pairs recorded latencies with the server's times by question", () => {
