@@ -7,7 +7,7 @@ import { fileURLToPath } from "node:url";
 import { parseArgs, USAGE, type BenchArgs } from "./bench/args";
 import { openBenchDatabase, type BenchDatabase } from "./bench/database";
 import { startBenchFake, type BenchFake } from "./bench/fake";
-import { benchMeta, databaseLabel, formatReport, loadAverage, targetRatio, throughputGoal } from "./bench/report";
+import { benchMeta, databaseLabel, formatReport, loadAverage, targetRatio, throughputGoal, throughputGoalMet } from "./bench/report";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
@@ -239,7 +239,7 @@ try {
     const failures = [...executor.failures, ...(history?.failures ?? [])];
     if (args.json) {
       process.stdout.write(
-        `${JSON.stringify({ mode: "executor", ...meta, target_ratio: targetRatio(executor.cases), target_met: executor.ratio <= targetRatio(executor.cases), throughput_goal: throughputGoal(executor.cases), throughput_goal_met: executor.ratio <= throughputGoal(executor.cases), executor, history, failures })}\n`,
+        `${JSON.stringify({ mode: "executor", ...meta, target_ratio: targetRatio(executor.cases), target_met: executor.ratio <= targetRatio(executor.cases), throughput_goal: throughputGoal(executor), throughput_goal_met: throughputGoalMet(executor), executor, history, failures })}\n`,
       );
     } else {
       process.stdout.write(`${formatReport(executor, history, meta)}\n`);

@@ -4,7 +4,7 @@ import { parseArgs } from "../../scripts/bench/args";
 import { startBenchFake, type BenchFake } from "../../scripts/bench/fake";
 import { benchExecutor, latencyError, makeBenchWorkspace, quantile } from "../../scripts/bench/executor-bench";
 import { benchHistory } from "../../scripts/bench/history-bench";
-import { formatReport } from "../../scripts/bench/report";
+import { formatReport, throughputGoalMet } from "../../scripts/bench/report";
 import { hostCpuShares, hostCpuSnapshot } from "../../scripts/bench/host-cpu";
 import { benchAb, formatAbReport } from "../../scripts/bench/ab-bench";
 import { benchTrials, formatTrialsReport, trialsStorage } from "../../scripts/bench/trials-bench";
@@ -50,7 +50,15 @@ describe("npm run bench", () => {
     });
 
     const report = formatReport(result, history, { database: "test", loadBefore: "0", loadAfter: "0" });
-    expect(report).toMatch(/ratio to ideal\s+\d+\.\d{3}\s+\(target ≤ 1\.2: target (met|missed); throughput goal ≤ 1\.08: (met|missed)\)/);
+    // The throughput goal is set for 200 ms cases at concurrency 50 only: this run (20 ms at 4) has none.
+    expect(report).toMatch(/ratio to ideal\s+\d+\.\d{3}\s+\(target ≤ 1\.2: target (met|missed)\)/);
+    const atGoalShape = { ...result, latencyMs: 200, concurrency: 50, ratio: 1.07 };
+    expect(formatReport(atGoalShape, null, { database: "test", loadBefore: "0", loadAfter: "0" })).toMatch(
+      /ratio to ideal\s+1\.070\s+\(target ≤ 1\.2: target met; throughput goal ≤ 1\.08: met\)/,
+    );
+    expect(throughputGoalMet({ ...atGoalShape, cases: 10_000 })).toBe(false);
+    expect(throughputGoalMet({ ...atGoalShape, cases: 100_000, ratio: 1.05 })).toBe(true);
+    expect(throughputGoalMet(result)).toBeNull();
     // On Linux the host's CPU shares over the run are read from /proc/stat and printed.
     expect(result.hostCpu).not.toBeNull();
     expect(result.hostCpu!.busyPct).toBeGreaterThan(0);
