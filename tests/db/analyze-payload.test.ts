@@ -7,6 +7,7 @@ import { db } from "@/lib/db";
 import { claimCases } from "@/lib/runs/claims";
 import { ResultWriter } from "@/lib/runs/result-writer";
 import { passedOutcome, pendingRun } from "../runs/run-fixtures";
+import { asOwner } from "../helpers/owner-db";
 
 const PAYLOAD = {
   CaseResult: [
@@ -26,11 +27,16 @@ const PAYLOAD = {
   LlmCall: ["request", "response", "error"],
 };
 
-async function analyzedColumns(table: string): Promise<string[]> {
-  await db.$executeRawUnsafe(`ANALYZE "${table}"`);
-  const rows = await db.$queryRaw<{ attname: string }[]>`
-    SELECT attname::text FROM pg_stats WHERE schemaname = 'public' AND tablename = ${table}`;
-  return rows.map((r) => r.attname);
+/** The owner analyses (the app role may not) and reads pg_stats, which hides tables under row-level security from other roles. */
+function analyzedColumns(table: string): Promise<string[]> {
+  return asOwner(async (client) => {
+    await client.query(`ANALYZE "${table}"`);
+    const { rows } = await client.query<{ attname: string }>(
+      `SELECT attname::text FROM pg_stats WHERE schemaname = 'public' AND tablename = $1`,
+      [table],
+    );
+    return rows.map((r) => r.attname);
+  });
 }
 
 describe("statistics of a run's tables", () => {
