@@ -78,7 +78,9 @@ try {
   (process.env as Record<string, string>).NODE_ENV = "production";
   process.env.LOG_LEVEL = process.env.BENCH_LOG_LEVEL ?? "warn";
   const { db, endPools } = await import("@/lib/db");
-  // What follows a finished run (comparisons, matrices, alerts, webhooks): the executor needs it.
+  // The bench's own watcher hears a run's end first (./bench/run-end.ts), then what follows a
+  // finished run (comparisons, matrices, alerts, webhooks): the executor needs it.
+  (await import("./bench/run-end")).listenForRunEnds();
   await import("@/lib/run-finished-subscribers");
   disconnect = async () => {
     await db.$disconnect();
