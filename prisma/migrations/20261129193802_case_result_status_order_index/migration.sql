@@ -3,7 +3,7 @@
 -- runs), a connection's cached plan could take the (runId, status) index and sort every pending
 -- case of the run on each result write: a third of a 1,000-case run's writes did, 0.7 ms each.
 -- With position and variant in it, that index gives a run's cases of one status in claim order
--- too, so no plan sorts them; everything that read (runId, status) reads its prefix.
+-- too, so no plan sorts them. Everything that read (runId, status) reads its prefix.
 -- DropIndex
 DROP INDEX "CaseResult_runId_status_idx";
 
