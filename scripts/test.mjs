@@ -13,6 +13,8 @@ import path from "node:path";
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
 const tmp = mkdtempSync(path.join(os.tmpdir(), "assay-test-"));
+// Findings that fail nothing but belong beside the closing line (tests/setup/per-file-db.ts).
+const warningsFile = path.join(tmp, "warnings.txt");
 const only = process.argv[2]; // "unit" | "e2e" | undefined
 
 function run(cmd, args, env = {}) {
@@ -40,6 +42,7 @@ if (only !== "e2e") {
   const role = process.env.ASSAY_TEST_DB_ROLE ?? "app";
   const code = await run(bin("vitest"), ["run", "--reporter=default", "--reporter=json", `--outputFile.json=${out}`], {
     ASSAY_TEST_DB_ROLE: role,
+    ASSAY_TEST_WARNINGS: warningsFile,
   });
   const report = readJson(out);
   if (report) {
@@ -146,6 +149,8 @@ if (only !== "unit") {
   }
 }
 
+const warnings = existsSync(warningsFile) ? readFileSync(warningsFile, "utf8").trim().split("\n").filter(Boolean) : [];
+if (warnings.length > 0) console.log(`\nWarnings:\n${warnings.map((w) => `  ! ${w}`).join("\n")}`);
 if (failures.length > 0) console.log(`\nFailed:\n${failures.map((f) => `  ✗ ${f}`).join("\n")}`);
 console.log(`\n${passed} passed, ${failed} failed, ${skipped} skipped`);
 process.exit(exit);
