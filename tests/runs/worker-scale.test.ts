@@ -12,7 +12,9 @@ import { withFakeOpenAI } from "../helpers/run-stack";
 import { makeWorkspace, makeSuiteWithCases, waitFor } from "../helpers/factories";
 
 const root = path.resolve(import.meta.dirname, "../..");
-const fake = withFakeOpenAI({ latencyMs: 80 });
+// Long enough calls that the second worker's first poll (500 ms) always comes while cases are
+// still pending: at 80 ms, on a starved machine, the first worker ran all 24 before the second claimed one.
+const fake = withFakeOpenAI({ latencyMs: 250 });
 const workers: ChildProcess[] = [];
 
 afterAll(async () => {
