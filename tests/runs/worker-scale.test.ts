@@ -12,8 +12,8 @@ import { withFakeOpenAI } from "../helpers/run-stack";
 import { makeWorkspace, makeSuiteWithCases, waitFor } from "../helpers/factories";
 
 const root = path.resolve(import.meta.dirname, "../..");
-// Long enough calls that the second worker's first poll (500 ms) always comes while cases are
-// still pending: at 80 ms, on a starved machine, the first worker ran all 24 before the second claimed one.
+// Calls long enough that the second worker claims cases before the first has run them all: at
+// 80 ms, on a starved machine (Vitest beside two busy loops on 2 CPUs), the first ran all 24.
 const fake = withFakeOpenAI({ latencyMs: 250 });
 const workers: ChildProcess[] = [];
 
