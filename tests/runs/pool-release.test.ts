@@ -28,8 +28,8 @@ function executor() {
 
 /** Connections lent out and not yet returned, over the request pool and the executor's pool. */
 function lent() {
-  const executors = executorPool();
-  return pool.totalCount - pool.idleCount + (executors.totalCount - executors.idleCount);
+  const ownPool = executorPool();
+  return pool.totalCount - pool.idleCount + (ownPool.totalCount - ownPool.idleCount);
 }
 
 async function expectAllReturned() {
