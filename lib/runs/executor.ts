@@ -50,11 +50,22 @@ export type ExecutorOptions = {
    * worker warms the model-call path with it (lib/llm/warm-up.ts). Never fails the start.
    */
   warmUp?: () => Promise<void>;
+  /**
+   * A run's hand-offs read its pending cases after the last position this process launched,
+   * and from its first again once that mark is this old (ms; default HANDOFF_RESCAN_MS).
+   */
+  handoffRescanMs?: number;
 };
 
 export { MAX_RESPONSE_CHARS } from "@/lib/runs/result-writer";
 /** The start-up warm-up (ExecutorOptions.warmUp) is given at most this long before claims begin. */
 const WARM_UP_LIMIT_MS = 5_000;
+/**
+ * How long a run's hand-offs read after the last position this process launched before they
+ * read from its first pending case again: a case made pending again below that mark (handed
+ * back by a stopping worker, recovered from a dead one) waits at most this long for a hand-off.
+ */
+export const HANDOFF_RESCAN_MS = 5_000;
 
 /**
  * The run executor. Claims pending case results with `FOR UPDATE SKIP LOCKED` under a short
@@ -77,6 +88,12 @@ export class Executor {
   private pairSlots = 0;
   private pairCases = 0;
   private readonly runCache = new LRUCache<string, RunContext>({ max: 100 });
+  /**
+   * Per run, the highest position this process launched since `since`: where its hand-offs
+   * read the run's pending cases from (ResultWriter's Handoff.from), until HANDOFF_RESCAN_MS.
+   */
+  private readonly launchedUpTo = new LRUCache<string, { position: number; since: number }>({ max: 100 });
+  private readonly handoffRescanMs: number;
   /** Slots this process holds per workspace and per run/comparison, for the tick's fair shares. */
   private readonly heldByWorkspace = new Map<string, number>();
   private readonly heldByKey = new Map<string, number>();
@@ -115,12 +132,14 @@ export class Executor {
     this.leaseMs = opts.leaseMs ?? 30_000;
     this.heartbeatMs = opts.heartbeatMs ?? Math.max(50, Math.floor((opts.leaseMs ?? 30_000) / 4));
     this.maxAttempts = opts.maxAttempts ?? 3;
+    this.handoffRescanMs = opts.handoffRescanMs ?? HANDOFF_RESCAN_MS;
     this.results = new ResultWriter(this.workerId, {
       stopped: () => this.killed,
       handoff: {
         leaseMs: this.leaseMs,
         wanted: () => this.running && !this.contended,
         launch: (jobs) => this.launchHandedOff(jobs),
+        from: (runId) => this.handoffFrom(runId),
       },
     });
     this.workspaceMaxRunning = opts.workspaceMaxRunning ?? null;
@@ -414,7 +433,23 @@ export class Executor {
     return r;
   }
 
+  /**
+   * Where a hand-off of the run reads its pending cases from: after the last position launched
+   * here, or from the first (-1) when nothing was, or the mark is HANDOFF_RESCAN_MS old (then the
+   * cases launched next set it again).
+   */
+  private handoffFrom(runId: string): number {
+    const mark = this.launchedUpTo.get(runId);
+    if (!mark) return -1;
+    if (Date.now() - mark.since < this.handoffRescanMs) return mark.position;
+    this.launchedUpTo.delete(runId);
+    return -1;
+  }
+
   private launch(job: CaseJob, run: RunContext) {
+    const mark = this.launchedUpTo.get(job.runId);
+    if (!mark) this.launchedUpTo.set(job.runId, { position: job.position, since: Date.now() });
+    else if (job.position > mark.position) mark.position = job.position;
     const controller = new AbortController();
     this.hold(job.workspaceId, job.runId, 1);
     const done = this.execute(job, run, controller.signal).finally(() => {

@@ -64,6 +64,13 @@ export type Handoff = {
   leaseMs: number;
   wanted: (runId: string) => boolean;
   launch: (jobs: CaseJob[]) => void;
+  /**
+   * The position after which the run's pending cases are read (-1: from its first). A run's
+   * claimed cases leave their `pending` index entries behind until a vacuum (or, while any
+   * transaction holds an older snapshot, until it ends), so a read from the first position walks
+   * every case claimed so far: the executor passes the last position it launched instead.
+   */
+  from?: (runId: string) => number;
 };
 
 type Waiting = { row: ResultRow; resolve: () => void; reject: (err: unknown) => void };
@@ -135,9 +142,11 @@ const WRITE_RESULTS_SQL = `
     -- concurrency and the workspace cap bound) does not change; SKIP LOCKED and the status
     -- re-checked on the locked row keep every case claimed once, as a claim does. Read after the
     -- run CTE (its \`done\`) has locked the run's row: pending cases are locked only then, the order
-    -- cancel and failRun take (run row, then its pending cases), and never waited for.
+    -- cancel and failRun take (run row, then its pending cases), and never waited for. Only
+    -- positions after $6 (Handoff.from) are read: from the run's first position, the index range
+    -- holds an entry for every case claimed so far.
     SELECT n."id" FROM "CaseResult" n
-    WHERE n."runId" = $1::uuid AND n."status" = 'pending' AND $4::int > 0 AND (SELECT run_error FROM totals) IS NULL
+    WHERE n."runId" = $1::uuid AND n."status" = 'pending' AND n."position" > $6::int AND $4::int > 0 AND (SELECT run_error FROM totals) IS NULL
       AND NOT coalesce((SELECT done FROM run), false)
       AND EXISTS (SELECT 1 FROM "Run" r WHERE r."id" = $1::uuid AND r."comparisonId" IS NULL AND r."status" IN ('pending', 'running')
                   AND r."cancelRequestedAt" IS NULL AND r."errorMessage" IS NULL)
@@ -246,7 +255,14 @@ export class ResultWriter {
     }>({
       name: "assay-write-results",
       text: WRITE_RESULTS_SQL,
-      values: [runId, this.#workerId, JSON.stringify(rows), handoff, this.#handoff?.leaseMs ?? 0],
+      values: [
+        runId,
+        this.#workerId,
+        JSON.stringify(rows),
+        handoff,
+        this.#handoff?.leaseMs ?? 0,
+        handoff > 0 ? (this.#handoff!.from?.(runId) ?? -1) : -1,
+      ],
     });
     const result = out[0];
     // Launched before the writes' callers resume, so the slots they free are taken already.

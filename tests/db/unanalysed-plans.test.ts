@@ -17,6 +17,7 @@ type PlanNode = {
   "Node Type": string;
   "Index Name"?: string;
   "Shared Hit Blocks"?: number;
+  "Index Cond"?: string;
   "Shared Read Blocks"?: number;
   Plans?: PlanNode[];
 };
@@ -65,18 +66,29 @@ describe("plans before statistics", () => {
       (n) => n === 400,
       10_000,
     );
-    const plan = await asOwner(async (owner) => {
+    const [plan, handoffPlan] = await asOwner(async (owner) => {
       // The plan a prepared statement settles on (the write is one), with the limit a parameter.
-      const { rows } = await owner.query<{ "QUERY PLAN": { Plan: PlanNode }[] }>(
-        `EXPLAIN (GENERIC_PLAN, FORMAT JSON)
-         SELECT n."id" FROM "CaseResult" n WHERE n."runId" = $1::uuid AND n."status" = 'pending'
-         ORDER BY n."position", n."variant" LIMIT $2::int FOR NO KEY UPDATE SKIP LOCKED`,
-      );
-      return rows[0]!["QUERY PLAN"][0]!.Plan;
+      const explain = async (where: string) => {
+        const { rows } = await owner.query<{ "QUERY PLAN": { Plan: PlanNode }[] }>(
+          `EXPLAIN (GENERIC_PLAN, FORMAT JSON)
+           SELECT n."id" FROM "CaseResult" n WHERE n."runId" = $1::uuid AND n."status" = 'pending' ${where}
+           ORDER BY n."position", n."variant" LIMIT $2::int FOR NO KEY UPDATE SKIP LOCKED`,
+        );
+        return rows[0]!["QUERY PLAN"][0]!.Plan;
+      };
+      return [await explain(""), await explain(`AND n."position" > $3::int`)];
     });
+    for (const p of [plan, handoffPlan]) {
+      expect(
+        nodes(p).map((n) => n["Node Type"]),
+        JSON.stringify(p),
+      ).not.toContain("Sort");
+    }
+    // The hand-off reads after the last position its executor launched (Handoff.from): the index
+    // scan starts there, instead of walking the entries every claimed case left behind.
     expect(
-      nodes(plan).map((n) => n["Node Type"]),
-      JSON.stringify(plan),
-    ).not.toContain("Sort");
+      nodes(handoffPlan).some((n) => /position/.test(n["Index Cond"] ?? "")),
+      JSON.stringify(handoffPlan),
+    ).toBe(true);
   });
 });

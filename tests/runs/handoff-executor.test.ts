@@ -4,6 +4,7 @@
 // ./handoff.test.ts leave runs with pending cases behind.
 import { afterEach, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
+import { claimCases } from "@/lib/runs/claims";
 import { Executor, type CaseJob, type CaseRunner } from "@/lib/runs/executor";
 import { cancelRun, getRun, startRun } from "@/lib/runs/service";
 import { makeWorkspace, waitFor } from "../helpers/factories";
@@ -89,6 +90,55 @@ describe("hand-off in the executor", () => {
       (r) => r.status === "cancelled",
       10_000,
     );
+  });
+
+  /**
+   * A run whose first case another worker holds, and hands back (pending again) once this
+   * executor's hand-offs have passed position 10; returns when it was started, in the order of
+   * every case started.
+   */
+  async function stragglerRun(handoffRescanMs: number) {
+    const { ctx, run } = await pendingRun(150, 3);
+    const [ghost] = await claimCases({ workerId: "ghost", leaseMs: 60_000, workspaceMaxRunning: null }, run.id, 1, ctx.workspaceId);
+    expect(ghost!.position).toBe(0);
+    const s = sleeper(20);
+    // The poll a minute away: only hand-offs, and the ticks of slots a hand-off did not refill, claim.
+    const e = new Executor({ runner: s.runner, maxSlots: 3, pollMs: 60_000, leaseMs: 5_000, handoffRescanMs });
+    executors.push(e);
+    e.start();
+    await waitFor(
+      async () => Math.max(-1, ...s.started.map((j) => j.position)),
+      (p) => p >= 10,
+      10_000,
+    );
+    // As a stopping worker hands a case back.
+    await db.caseResult.update({
+      where: { id: ghost!.caseResultId },
+      data: { status: "pending", leaseOwner: null, leaseExpiresAt: null, attempts: 0, stage: "pending" },
+    });
+    const done = await waitFor(
+      () => getRun(ctx, run.id),
+      (r) => r.status === "completed",
+      30_000,
+    );
+    expect(done.passed_cases).toBe(150);
+    const mine = s.started.filter((j) => j.runId === run.id);
+    // Every case once here, the one handed back included.
+    expect(mine).toHaveLength(150);
+    expect(new Set(mine.map((j) => j.caseResultId)).size).toBe(150);
+    return mine.findIndex((j) => j.position === 0);
+  }
+
+  it("hands off the cases after the last position it launched: a case made pending again below it waits for the rescan", async () => {
+    // No rescan within the run: the claimed range is never read again, so the case handed back
+    // is found only when nothing is left after the mark (a freed slot's tick claims it).
+    expect(await stragglerRun(60_000)).toBeGreaterThanOrEqual(140);
+  });
+
+  it("reads a run from its first pending case again every rescan period: a case handed back below the mark runs soon, once", async () => {
+    // 150 cases of 20 ms at 3 at once take ≥ 1 s; handed back after ~10 of them, the case runs
+    // within a rescan (100 ms) and a case's time, long before the run's last cases start.
+    expect(await stragglerRun(100)).toBeLessThan(100);
   });
 
   it("two executors handing off on one run: every case once, one attempt each, never above the run's concurrency", async () => {

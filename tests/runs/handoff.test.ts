@@ -20,7 +20,7 @@ const passed = passedOutcome;
  * A writer for `workerId` whose hand-off is asked for while `wanted()` says so; what it hands off
  * is collected, and the size of each hand-off (one per statement that handed cases off).
  */
-function writer(workerId: string, wanted: () => boolean = () => true) {
+function writer(workerId: string, wanted: () => boolean = () => true, from?: (runId: string) => number) {
   const launched: CaseJob[] = [];
   const handoffs: number[] = [];
   const w = new ResultWriter(workerId, {
@@ -32,6 +32,7 @@ function writer(workerId: string, wanted: () => boolean = () => true) {
         launched.push(...jobs);
         handoffs.push(jobs.length);
       },
+      from,
     },
   });
   return { w, launched, handoffs };
@@ -55,6 +56,39 @@ describe("hand-off in the result write", () => {
     // What a claim returns: the job carries the case's snapshot and variables.
     expect(launched[0]).toMatchObject({ runId: run.id, workspaceId: ctx.workspaceId, variant: "baseline", attempts: 1 });
     expect((launched[0]!.caseSnapshot as { initial_message?: string }).initial_message).toBeTruthy();
+  });
+
+  it("reads the run's pending cases after the position the executor gives (Handoff.from), and from the first without one", async () => {
+    const { ctx, run } = await pendingRun(10, 4);
+    const [a, b, c] = await claimCases(lease("w1"), run.id, 3, ctx.workspaceId);
+    // Positions 3 to 5 are still pending, below the mark: a hand-off reading after 5 takes 6.
+    const after5 = writer(
+      "w1",
+      () => true,
+      () => 5,
+    );
+    await after5.w.write(a!, passed(), 5);
+    expect(after5.launched.map((j) => j.position)).toEqual([6]);
+    // Without a mark (or -1) the read starts at the run's first pending case.
+    const fromFirst = writer("w1");
+    await fromFirst.w.write(b!, passed(), 5);
+    expect(fromFirst.launched.map((j) => j.position)).toEqual([3]);
+    const minusOne = writer(
+      "w1",
+      () => true,
+      () => -1,
+    );
+    await minusOne.w.write(c!, passed(), 5);
+    expect(minusOne.launched.map((j) => j.position)).toEqual([4]);
+    // Nothing pending after the mark: nothing handed off, and the cases below it are left pending.
+    const pastTheEnd = writer(
+      "w1",
+      () => true,
+      () => 9,
+    );
+    await pastTheEnd.w.write(after5.launched[0]!, passed(), 5);
+    expect(pastTheEnd.launched).toEqual([]);
+    expect(await statusCounts(run.id)).toEqual({ passed: 4, running: 2, pending: 4 });
   });
 
   it("writes the results that finish in one turn of the event loop in one statement, and the ones finishing during it in the next", async () => {
