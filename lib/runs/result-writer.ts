@@ -135,11 +135,14 @@ const WRITE_RESULTS_SQL = `
       -- A run that cannot proceed records why at once, so no worker claims another case of it.
       "errorMessage" = coalesce(r."errorMessage", t.run_error)
     FROM totals t WHERE r."id" = $1::uuid AND t.written IS NOT NULL
-    RETURNING (r."passedCases" + r."failedCases" + r."skippedCases" + r."errorCases") >= r."totalCases" AS done
+    RETURNING (r."passedCases" + r."failedCases" + r."skippedCases" + r."errorCases") >= r."totalCases" AS done,
+      -- What the hand-off asks of the run, from the row just locked (one read of it fewer).
+      (r."comparisonId" IS NULL AND r."status" IN ('pending', 'running') AND r."cancelRequestedAt" IS NULL AND r."errorMessage" IS NULL) AS live
   ), next AS (
     -- The hand-off: as many pending cases of the run as results were written, when the executor
-    -- asks for it ($4 > 0) and the run is a live plain run. The run's running count (what its
-    -- concurrency and the workspace cap bound) does not change; SKIP LOCKED and the status
+    -- asks for it ($4 > 0) and the run is a live plain run (\`live\`: the row as the run CTE left
+    -- it, so a cancel or failure committed before its lock was granted counts). The run's running
+    -- count (what its concurrency and the workspace cap bound) does not change; SKIP LOCKED and the status
     -- re-checked on the locked row keep every case claimed once, as a claim does. Read after the
     -- run CTE (its \`done\`) has locked the run's row: pending cases are locked only then, the order
     -- cancel and failRun take (run row, then its pending cases), and never waited for. Only
@@ -147,9 +150,7 @@ const WRITE_RESULTS_SQL = `
     -- holds an entry for every case claimed so far.
     SELECT n."id" FROM "CaseResult" n
     WHERE n."runId" = $1::uuid AND n."status" = 'pending' AND n."position" > $6::int AND $4::int > 0 AND (SELECT run_error FROM totals) IS NULL
-      AND NOT coalesce((SELECT done FROM run), false)
-      AND EXISTS (SELECT 1 FROM "Run" r WHERE r."id" = $1::uuid AND r."comparisonId" IS NULL AND r."status" IN ('pending', 'running')
-                  AND r."cancelRequestedAt" IS NULL AND r."errorMessage" IS NULL)
+      AND coalesce((SELECT live AND NOT done FROM run), false)
     ORDER BY n."position", n."variant"
     LIMIT least($4::int, (SELECT count(*) FROM cr))
     FOR NO KEY UPDATE SKIP LOCKED
