@@ -94,8 +94,8 @@ describe("hand-off in the executor", () => {
 
   /**
    * A run whose first case another worker holds, and hands back (pending again) once this
-   * executor's hand-offs have passed position 10; returns when it was started, in the order of
-   * every case started.
+   * executor's hand-offs have passed position 10; returns that case's place (0-based) in the
+   * order the executor started the run's cases.
    */
   async function stragglerRun(handoffRescanMs: number) {
     const { ctx, run } = await pendingRun(150, 3);
